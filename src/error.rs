@@ -1,0 +1,36 @@
+//! The core's error type. The Python bindings map each variant to a specific
+//! Python exception (ValueError, OSError, KeyboardInterrupt).
+
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An argument has an invalid value (ValueError in Python).
+    #[error("{0}")]
+    InvalidArgument(String),
+    /// A file could not be read or written (OSError in Python).
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    /// A file was read but its content is not valid (ValueError in Python).
+    #[error("{path}: {message}")]
+    InvalidFile { path: PathBuf, message: String },
+    /// Training was stopped by the caller (KeyboardInterrupt in Python).
+    #[error("interrupted")]
+    Interrupted,
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Error::InvalidArgument(message.into())
+    }
+
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        Error::Io { path: path.to_path_buf(), source }
+    }
+
+    pub fn invalid_file(path: &Path, message: impl Into<String>) -> Self {
+        Error::InvalidFile { path: path.to_path_buf(), message: message.into() }
+    }
+}

@@ -1,0 +1,68 @@
+//! Decoding: tokens back to text, like Hugging Face's `decoders.WordPiece`.
+
+use crate::tokenizer::vocab::CONTINUATION;
+
+/// The clean-up rules, applied in this order to each token as it is joined.
+const CLEANUP: [(&str, &str); 11] = [
+    (" .", "."),
+    (" ?", "?"),
+    (" !", "!"),
+    (" ,", ","),
+    (" ' ", "'"),
+    (" n't", "n't"),
+    (" 'm", "'m"),
+    (" do not", " don't"),
+    (" 's", "'s"),
+    (" 've", "'ve"),
+    (" 're", "'re"),
+];
+
+/// Glues `##` pieces to the previous token, separates words by a space and
+/// removes the spaces BERT's pre-tokenizer put before punctuation.
+pub fn decode<'a>(tokens: impl IntoIterator<Item = &'a str>) -> String {
+    let mut out = String::new();
+    let mut piece = String::new();
+    for (i, token) in tokens.into_iter().enumerate() {
+        piece.clear();
+        match token.strip_prefix(CONTINUATION) {
+            Some(rest) if i > 0 => piece.push_str(rest),
+            _ => {
+                if i > 0 {
+                    piece.push(' ');
+                }
+                piece.push_str(token);
+            }
+        }
+        if piece.contains(' ') {
+            for (from, to) in CLEANUP {
+                if piece.contains(from) {
+                    piece = piece.replace(from, to);
+                }
+            }
+        }
+        out.push_str(&piece);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glues_pieces_and_cleans_punctuation() {
+        assert_eq!(decode(["hello", "##s", "world", "!", "isn", "'", "t"]), "hellos world! isn ' t");
+    }
+
+    #[test]
+    fn a_leading_continuation_keeps_its_prefix() {
+        assert_eq!(decode(["##a", "##b"]), "##ab");
+    }
+
+    #[test]
+    fn cleanup_applies_per_token_like_hugging_face() {
+        assert_eq!(decode(["a", "do not"]), "a don't");
+        assert_eq!(decode(["x", "'s"]), "x's");
+        assert_eq!(decode(["x", "' "]), "x'");
+    }
+}

@@ -1,0 +1,287 @@
+//! The tokenizer: normalizer → pre-tokenizer → WordPiece → post-processor,
+//! and decoding back.
+
+use std::cell::RefCell;
+
+use rayon::prelude::*;
+use rustc_hash::FxHashSet;
+use serde::{Deserialize, Serialize};
+
+use super::encoding::Encoding;
+use super::special_tokens::SpecialTokenMatcher;
+use super::vocab::Vocab;
+use super::wordpiece::{Piece, Scratch, WordPiece};
+use crate::error::{Error, Result};
+use crate::pipeline::decoder;
+use crate::pipeline::normalizer::{Normalized, Normalizer};
+use crate::pipeline::post_processor::BertPostProcessor;
+use crate::pipeline::pre_tokenizer::PreTokenizer;
+
+/// The special tokens a new tokenizer gets unless told otherwise.
+pub const DEFAULT_SPECIAL_TOKENS: [&str; 5] = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
+
+/// Every switch of the pipeline. The defaults are bert-base-uncased's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    #[serde(flatten)]
+    pub normalizer: Normalizer,
+    pub pre_tokenizer: PreTokenizer,
+    pub unk_token: String,
+    pub cls_token: String,
+    pub sep_token: String,
+    pub max_input_chars_per_word: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            normalizer: Normalizer::default(),
+            pre_tokenizer: PreTokenizer::default(),
+            unk_token: "[UNK]".into(),
+            cls_token: "[CLS]".into(),
+            sep_token: "[SEP]".into(),
+            max_input_chars_per_word: 100,
+        }
+    }
+}
+
+impl Options {
+    pub fn validate(&self) -> Result<()> {
+        if self.max_input_chars_per_word == 0 {
+            return Err(Error::invalid("max_input_chars_per_word must be positive"));
+        }
+        for (name, token) in [("unk_token", &self.unk_token), ("cls_token", &self.cls_token), ("sep_token", &self.sep_token)] {
+            if token.is_empty() {
+                return Err(Error::invalid(format!("{name} must not be empty")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Normalizes and pre-tokenizes `text`, calling `f` with each word.
+    /// This is the part of the pipeline that training shares with encoding.
+    pub fn for_each_word(&self, text: &str, normalized: &mut Normalized, mut f: impl FnMut(&str)) {
+        self.normalizer.normalize_into(text, normalized);
+        let t = normalized.text.as_str();
+        self.pre_tokenizer.split(t, |w| f(&t[w.bytes.0..w.bytes.1]));
+    }
+}
+
+/// Checks a list of special tokens: non-empty strings, no duplicates.
+pub fn validate_special_tokens(tokens: &[String]) -> Result<()> {
+    let mut seen = FxHashSet::default();
+    for t in tokens {
+        if t.is_empty() {
+            return Err(Error::invalid("special tokens must not be empty strings"));
+        }
+        if !seen.insert(t.as_str()) {
+            return Err(Error::invalid(format!("special token {t:?} is listed twice")));
+        }
+    }
+    Ok(())
+}
+
+/// Buffers reused by every encode on a thread.
+#[derive(Default)]
+struct Workspace {
+    normalized: Normalized,
+    scratch: Scratch,
+    pieces: Vec<Piece>,
+}
+
+thread_local! {
+    static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::default());
+}
+
+#[derive(Clone, Debug)]
+pub struct Tokenizer {
+    vocab: Vocab,
+    options: Options,
+    /// The given special tokens that are in the vocabulary, in the given order.
+    special_tokens: Vec<String>,
+    special_ids: FxHashSet<u32>,
+    merges: Vec<(String, String)>,
+    model: WordPiece,
+    matcher: SpecialTokenMatcher,
+    post_processor: Option<BertPostProcessor>,
+}
+
+impl PartialEq for Tokenizer {
+    fn eq(&self, other: &Self) -> bool {
+        self.vocab == other.vocab
+            && self.options == other.options
+            && self.special_tokens == other.special_tokens
+            && self.merges == other.merges
+    }
+}
+
+impl Tokenizer {
+    pub fn new(
+        vocab: Vocab,
+        merges: Vec<(String, String)>,
+        special_tokens: &[String],
+        options: Options,
+    ) -> Result<Self> {
+        options.validate()?;
+        validate_special_tokens(special_tokens)?;
+        let unk_id = vocab.id(&options.unk_token).ok_or_else(|| {
+            Error::invalid(format!("unk_token {:?} is not in the vocabulary", options.unk_token))
+        })?;
+        let present: Vec<(String, u32)> =
+            special_tokens.iter().filter_map(|t| vocab.id(t).map(|id| (t.clone(), id))).collect();
+        let post_processor = match (vocab.id(&options.cls_token), vocab.id(&options.sep_token)) {
+            (Some(cls_id), Some(sep_id)) => Some(BertPostProcessor { cls_id, sep_id }),
+            _ => None,
+        };
+        Ok(Self {
+            model: WordPiece { unk_id, max_input_chars_per_word: options.max_input_chars_per_word },
+            special_tokens: present.iter().map(|(t, _)| t.clone()).collect(),
+            special_ids: present.iter().map(|&(_, id)| id).collect(),
+            matcher: SpecialTokenMatcher::new(present),
+            vocab,
+            options,
+            merges,
+            post_processor,
+        })
+    }
+
+    pub fn vocab(&self) -> &Vocab {
+        &self.vocab
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    pub fn special_tokens(&self) -> &[String] {
+        &self.special_tokens
+    }
+
+    pub fn merges(&self) -> &[(String, String)] {
+        &self.merges
+    }
+
+    /// Encodes `text`, or the pair (`text`, `pair`).
+    pub fn encode(&self, text: &str, pair: Option<&str>, add_special_tokens: bool) -> Result<Encoding> {
+        let processor = if add_special_tokens {
+            Some(self.post_processor.ok_or_else(|| {
+                Error::invalid(format!(
+                    "cannot add special tokens: {:?} and {:?} must both be in the vocabulary \
+                     (pass add_special_tokens=False)",
+                    self.options.cls_token, self.options.sep_token
+                ))
+            })?)
+        } else {
+            None
+        };
+        let a = self.encode_sequence(text);
+        let b = pair.map(|p| self.encode_sequence(p));
+        Ok(BertPostProcessor::process(processor, &a, b.as_ref()))
+    }
+
+    /// Encodes many inputs in parallel (rayon; `RAYON_NUM_THREADS` sets the threads).
+    pub fn encode_batch(&self, inputs: &[(&str, Option<&str>)], add_special_tokens: bool) -> Result<Vec<Encoding>> {
+        inputs.par_iter().map(|&(a, b)| self.encode(a, b, add_special_tokens)).collect()
+    }
+
+    /// One sequence without post-processing: type ids 0, masks 0.
+    fn encode_sequence(&self, text: &str) -> Encoding {
+        WORKSPACE.with(|ws| {
+            let ws = &mut *ws.borrow_mut();
+            let mut out = Encoding::with_capacity(text.len() / 4 + 1);
+            let (mut pos, mut chars) = (0usize, 0u32);
+            while let Some(m) = self.matcher.find(text, pos) {
+                let segment = &text[pos..m.start];
+                self.encode_segment(segment, chars, ws, &mut out);
+                chars += segment.chars().count() as u32;
+                let len = text[m.start..m.end].chars().count() as u32;
+                out.push(m.id, (chars, chars + len), 0, false);
+                chars += len;
+                pos = m.end;
+            }
+            self.encode_segment(&text[pos..], chars, ws, &mut out);
+            out
+        })
+    }
+
+    /// Normalizes, pre-tokenizes and WordPiece-encodes text that holds no
+    /// special token; `base` is its character offset in the original text.
+    fn encode_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Encoding) {
+        if segment.is_empty() {
+            return;
+        }
+        let Workspace { normalized, scratch, pieces } = ws;
+        self.options.normalizer.normalize_into(segment, normalized);
+        let text = normalized.text.as_str();
+        let origins = &normalized.origins;
+        self.options.pre_tokenizer.split(text, |word| {
+            pieces.clear();
+            self.model.tokenize(&self.vocab, &text[word.bytes.0..word.bytes.1], scratch, pieces);
+            for p in pieces.iter() {
+                let first = origins[word.chars.0 + p.start as usize];
+                let last = origins[word.chars.0 + p.end as usize - 1];
+                out.push(p.id, (base + first, base + last + 1), 0, false);
+            }
+        });
+    }
+
+    /// Turns ids back into text. Ids outside the vocabulary are an error.
+    pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
+        let mut tokens = Vec::with_capacity(ids.len());
+        for &id in ids {
+            let token = self.vocab.token(id).ok_or_else(|| {
+                Error::invalid(format!("id {id} is out of range for a vocabulary of {} tokens", self.vocab.len()))
+            })?;
+            if !(skip_special_tokens && self.special_ids.contains(&id)) {
+                tokens.push(token);
+            }
+        }
+        Ok(decoder::decode(tokens))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokenizer(tokens: &[&str]) -> Tokenizer {
+        let vocab = Vocab::new(tokens.iter().map(|t| t.to_string()).collect()).unwrap();
+        let specials: Vec<String> = DEFAULT_SPECIAL_TOKENS.iter().map(|t| t.to_string()).collect();
+        Tokenizer::new(vocab, vec![], &specials, Options::default()).unwrap()
+    }
+
+    const VOCAB: [&str; 12] = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world", "!", "##s", "h", "##e", "##llo"];
+
+    #[test]
+    fn encodes_like_bert() {
+        let t = tokenizer(&VOCAB);
+        let e = t.encode("Hello, WORLDS!", None, true).unwrap();
+        assert_eq!(e.ids, [2, 5, 1, 6, 8, 7, 3]);
+        assert_eq!(e.offsets, [(0, 0), (0, 5), (5, 6), (7, 12), (12, 13), (13, 14), (0, 0)]);
+        assert_eq!(e.special_tokens_mask, [1, 0, 0, 0, 0, 0, 1]);
+    }
+
+    #[test]
+    fn literal_special_tokens_survive_with_their_span() {
+        let t = tokenizer(&VOCAB);
+        let e = t.encode("héllo[SEP]world", None, false).unwrap();
+        assert_eq!(e.ids, [5, 3, 6]);
+        assert_eq!(e.offsets, [(0, 5), (5, 10), (10, 15)]);
+        assert_eq!(e.special_tokens_mask, [0, 0, 0]);
+    }
+
+    #[test]
+    fn decode_skips_special_tokens_and_rejects_unknown_ids() {
+        let t = tokenizer(&VOCAB);
+        assert_eq!(t.decode(&[2, 9, 10, 11, 6, 8, 7, 3], true).unwrap(), "hello worlds!");
+        assert!(t.decode(&[99], false).unwrap_err().to_string().contains("out of range"));
+    }
+
+    #[test]
+    fn missing_unk_token_is_an_error() {
+        let vocab = Vocab::new(vec!["a".into()]).unwrap();
+        let err = Tokenizer::new(vocab, vec![], &[], Options::default()).unwrap_err();
+        assert!(err.to_string().contains("unk_token \"[UNK]\" is not in the vocabulary"));
+    }
+}

@@ -1,0 +1,55 @@
+//! The result of encoding one text (or one pair of texts).
+
+/// Token ids with their character offsets into the original text, and the
+/// masks a BERT model takes. Token strings are looked up from the vocabulary
+/// on demand, so encoding allocates no string per token.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Encoding {
+    pub ids: Vec<u32>,
+    /// `(start, end)` character offsets into the original string; `(0, 0)`
+    /// for the `[CLS]`/`[SEP]` tokens added by post-processing.
+    pub offsets: Vec<(u32, u32)>,
+    /// 0 for the first sequence, 1 for the second.
+    pub type_ids: Vec<u8>,
+    /// 1 for the tokens added by post-processing.
+    pub special_tokens_mask: Vec<u8>,
+    pub attention_mask: Vec<u8>,
+}
+
+impl Encoding {
+    pub fn with_capacity(n: usize) -> Self {
+        Self {
+            ids: Vec::with_capacity(n),
+            offsets: Vec::with_capacity(n),
+            type_ids: Vec::with_capacity(n),
+            special_tokens_mask: Vec::with_capacity(n),
+            attention_mask: Vec::with_capacity(n),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    #[inline]
+    pub fn push(&mut self, id: u32, offsets: (u32, u32), type_id: u8, special: bool) {
+        self.ids.push(id);
+        self.offsets.push(offsets);
+        self.type_ids.push(type_id);
+        self.special_tokens_mask.push(special as u8);
+        self.attention_mask.push(1);
+    }
+
+    /// Appends all of `other`'s tokens, giving them `type_id`.
+    pub fn extend_with_type(&mut self, other: &Encoding, type_id: u8) {
+        self.ids.extend_from_slice(&other.ids);
+        self.offsets.extend_from_slice(&other.offsets);
+        self.type_ids.extend(std::iter::repeat_n(type_id, other.len()));
+        self.special_tokens_mask.extend_from_slice(&other.special_tokens_mask);
+        self.attention_mask.extend_from_slice(&other.attention_mask);
+    }
+}

@@ -1,0 +1,9 @@
+//! The vocabulary, the WordPiece model, the encoding type, and the tokenizer
+//! that chains the pipeline stages.
+
+pub mod core;
+pub mod encoding;
+pub mod serialization;
+pub mod special_tokens;
+pub mod vocab;
+pub mod wordpiece;

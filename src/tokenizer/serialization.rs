@@ -1,0 +1,91 @@
+//! The tokenizer file: one JSON document with the vocabulary, the merges and
+//! every pipeline option. The pure-Python twin reads and writes the same format.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::core::{Options, Tokenizer};
+use super::vocab::Vocab;
+use crate::error::{Error, Result};
+use crate::io::write_atomic;
+
+const FORMAT: &str = "fast-wordpiece";
+const VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TokenizerFile {
+    format: String,
+    version: u32,
+    vocab: Vec<String>,
+    merges: Vec<(String, String)>,
+    special_tokens: Vec<String>,
+    options: Options,
+}
+
+impl Tokenizer {
+    pub fn to_json(&self) -> String {
+        let file = TokenizerFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            vocab: self.vocab().tokens().to_vec(),
+            merges: self.merges().to_vec(),
+            special_tokens: self.special_tokens().to_vec(),
+            options: self.options().clone(),
+        };
+        serde_json::to_string(&file).expect("a tokenizer always serializes")
+    }
+
+    pub fn from_json(json: &str) -> Result<Self> {
+        let file: TokenizerFile =
+            serde_json::from_str(json).map_err(|e| Error::invalid(format!("not a fast-wordpiece tokenizer file: {e}")))?;
+        if file.format != FORMAT || file.version != VERSION {
+            return Err(Error::invalid(format!(
+                "unsupported format {:?} version {} (expected {FORMAT:?} version {VERSION})",
+                file.format, file.version
+            )));
+        }
+        Tokenizer::new(Vocab::new(file.vocab)?, file.merges, &file.special_tokens, file.options)
+    }
+
+    /// Writes the tokenizer file atomically.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        write_atomic(path, self.to_json().as_bytes())
+    }
+
+    pub fn load(path: &Path) -> Result<Self> {
+        let json = std::fs::read_to_string(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::InvalidData => Error::invalid_file(path, "not UTF-8 text"),
+            _ => Error::io(path, e),
+        })?;
+        Self::from_json(&json).map_err(|e| match e {
+            Error::InvalidArgument(message) => Error::invalid_file(path, message),
+            other => other,
+        })
+    }
+
+    /// Writes the vocabulary as a BERT `vocab.txt`, atomically.
+    pub fn save_vocab(&self, path: &Path) -> Result<()> {
+        write_atomic(path, self.vocab().to_text().as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_round_trip_keeps_everything() {
+        let vocab = Vocab::new(["[UNK]", "a", "##b"].map(String::from).to_vec()).unwrap();
+        let options = Options { max_input_chars_per_word: 7, ..Options::default() };
+        let t = Tokenizer::new(vocab, vec![("a".into(), "##b".into())], &["[UNK]".into()], options).unwrap();
+        assert_eq!(Tokenizer::from_json(&t.to_json()).unwrap(), t);
+    }
+
+    #[test]
+    fn corrupt_json_is_a_clear_error() {
+        let err = Tokenizer::from_json("{\"format\": 1").unwrap_err().to_string();
+        assert!(err.starts_with("not a fast-wordpiece tokenizer file"), "{err}");
+    }
+}

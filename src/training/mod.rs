@@ -1,0 +1,34 @@
+//! Training: count words with the first two pipeline stages, then learn the
+//! vocabulary with the WordPiece merge loop.
+
+pub mod indexed_heap;
+pub mod progress;
+pub mod score;
+pub mod trainer;
+pub mod word_counts;
+
+use crate::error::{Error, Result};
+use crate::tokenizer::core::{validate_special_tokens, Options, Tokenizer};
+use crate::tokenizer::vocab::Vocab;
+pub use progress::Progress;
+pub use trainer::TrainerConfig;
+pub use word_counts::{Utf8Errors, WordCounter};
+
+/// Learns a vocabulary from word counts and builds the tokenizer that uses it.
+pub fn train_tokenizer(
+    counts: Vec<(String, u64)>,
+    config: &TrainerConfig,
+    options: Options,
+    progress: &mut Progress,
+) -> Result<Tokenizer> {
+    options.validate()?;
+    validate_special_tokens(&config.special_tokens)?;
+    if !config.special_tokens.contains(&options.unk_token) {
+        return Err(Error::invalid(format!(
+            "unk_token {:?} must be one of the special tokens {:?}",
+            options.unk_token, config.special_tokens
+        )));
+    }
+    let trained = trainer::train(counts, config, progress)?;
+    Tokenizer::new(Vocab::new(trained.vocab)?, trained.merges, &config.special_tokens, options)
+}
