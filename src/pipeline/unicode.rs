@@ -75,7 +75,9 @@ mod tests {
     fn ranges(pred: fn(char) -> bool) -> Vec<(u32, u32)> {
         let mut out: Vec<(u32, u32)> = Vec::new();
         for cp in 0..=0x10FFFFu32 {
-            let Some(c) = char::from_u32(cp) else { continue };
+            let Some(c) = char::from_u32(cp) else {
+                continue;
+            };
             if !pred(c) {
                 continue;
             }
@@ -113,7 +115,10 @@ mod tests {
 
     #[test]
     fn python_unicode_tables_are_in_sync() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/python/fast_wordpiece/_unicode_tables.py");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/python/fast_wordpiece/_unicode_tables.py"
+        );
         let expected = python_tables();
         if std::env::var_os("FWP_REGEN_TABLES").is_some() {
             std::fs::write(path, &expected).unwrap();

@@ -31,7 +31,9 @@ impl Vocab {
     /// A vocabulary whose ids are the positions in `tokens`.
     pub fn new(tokens: Vec<String>) -> Result<Self> {
         if tokens.len() > u32::MAX as usize {
-            return Err(Error::invalid("a vocabulary holds at most 2**32 - 1 tokens"));
+            return Err(Error::invalid(
+                "a vocabulary holds at most 2**32 - 1 tokens",
+            ));
         }
         let mut ids = FxHashMap::with_capacity_and_hasher(tokens.len(), Default::default());
         let mut continuations = FxHashMap::default();
@@ -48,7 +50,13 @@ impl Vocab {
                 max_continuation_chars = max_continuation_chars.max(rest.chars().count());
             }
         }
-        Ok(Self { tokens, ids, continuations, max_chars, max_continuation_chars })
+        Ok(Self {
+            tokens,
+            ids,
+            continuations,
+            max_chars,
+            max_continuation_chars,
+        })
     }
 
     /// Reads a BERT `vocab.txt`: one token per line, id = line number,
@@ -56,13 +64,20 @@ impl Vocab {
     pub fn from_file(path: &Path) -> Result<Self> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         let text = std::str::from_utf8(&bytes).map_err(|e| {
-            Error::invalid_file(path, format!("not UTF-8 text (invalid byte at offset {})", e.valid_up_to()))
+            Error::invalid_file(
+                path,
+                format!(
+                    "not UTF-8 text (invalid byte at offset {})",
+                    e.valid_up_to()
+                ),
+            )
         })?;
         let tokens: Vec<String> = text.lines().map(|l| l.trim_end().to_owned()).collect();
         if tokens.is_empty() {
             return Err(Error::invalid_file(path, "empty vocabulary file"));
         }
-        Self::new(tokens).map_err(|e| Error::invalid_file(path, format!("{e} (ids are line numbers from 0)")))
+        Self::new(tokens)
+            .map_err(|e| Error::invalid_file(path, format!("{e} (ids are line numbers from 0)")))
     }
 
     /// The `vocab.txt` form: one token per line in id order.
@@ -108,7 +123,11 @@ impl Vocab {
     /// The longest piece worth probing, in characters.
     #[inline]
     pub fn max_piece_chars(&self, continues_word: bool) -> usize {
-        if continues_word { self.max_continuation_chars } else { self.max_chars }
+        if continues_word {
+            self.max_continuation_chars
+        } else {
+            self.max_chars
+        }
     }
 }
 
@@ -132,6 +151,9 @@ mod tests {
     #[test]
     fn duplicates_are_rejected() {
         let err = vocab(&["a", "b", "a"]).unwrap_err().to_string();
-        assert!(err.contains("duplicate token \"a\" at ids 0 and 2"), "{err}");
+        assert!(
+            err.contains("duplicate token \"a\" at ids 0 and 2"),
+            "{err}"
+        );
     }
 }

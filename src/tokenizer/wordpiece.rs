@@ -31,7 +31,11 @@ impl WordPiece {
         bounds.extend(word.char_indices().map(|(i, _)| i));
         let n = bounds.len();
         bounds.push(word.len());
-        let whole = Piece { id: self.unk_id, start: 0, end: n as u32 };
+        let whole = Piece {
+            id: self.unk_id,
+            start: 0,
+            end: n as u32,
+        };
         if n > self.max_input_chars_per_word {
             out.push(whole);
             return;
@@ -51,7 +55,11 @@ impl WordPiece {
                 end -= 1;
             };
             match found {
-                Some(id) => out.push(Piece { id, start: start as u32, end: end as u32 }),
+                Some(id) => out.push(Piece {
+                    id,
+                    start: start as u32,
+                    end: end as u32,
+                }),
                 None => {
                     out.truncate(first);
                     out.push(whole);
@@ -69,10 +77,15 @@ mod tests {
 
     fn pieces(vocab: &[&str], word: &str, max: usize) -> Vec<(String, u32, u32)> {
         let v = Vocab::new(vocab.iter().map(|t| t.to_string()).collect()).unwrap();
-        let model = WordPiece { unk_id: 0, max_input_chars_per_word: max };
+        let model = WordPiece {
+            unk_id: 0,
+            max_input_chars_per_word: max,
+        };
         let mut out = Vec::new();
         model.tokenize(&v, word, &mut Scratch::default(), &mut out);
-        out.iter().map(|p| (v.token(p.id).unwrap().to_owned(), p.start, p.end)).collect()
+        out.iter()
+            .map(|p| (v.token(p.id).unwrap().to_owned(), p.start, p.end))
+            .collect()
     }
 
     #[test]
@@ -86,17 +99,26 @@ mod tests {
 
     #[test]
     fn an_unmatched_part_makes_the_whole_word_unknown() {
-        assert_eq!(pieces(&["[UNK]", "ab", "##c"], "abd", 100), [("[UNK]".into(), 0, 3)]);
+        assert_eq!(
+            pieces(&["[UNK]", "ab", "##c"], "abd", 100),
+            [("[UNK]".into(), 0, 3)]
+        );
     }
 
     #[test]
     fn words_longer_than_the_limit_are_unknown() {
-        assert_eq!(pieces(&["[UNK]", "a", "##a"], "aaaa", 3), [("[UNK]".into(), 0, 4)]);
+        assert_eq!(
+            pieces(&["[UNK]", "a", "##a"], "aaaa", 3),
+            [("[UNK]".into(), 0, 4)]
+        );
         assert_eq!(pieces(&["[UNK]", "a", "##a"], "aaa", 3).len(), 3);
     }
 
     #[test]
     fn ranges_count_characters() {
-        assert_eq!(pieces(&["[UNK]", "é", "##ü"], "éü", 100), [("é".into(), 0, 1), ("##ü".into(), 1, 2)]);
+        assert_eq!(
+            pieces(&["[UNK]", "é", "##ü"], "éü", 100),
+            [("é".into(), 0, 1), ("##ü".into(), 1, 2)]
+        );
     }
 }

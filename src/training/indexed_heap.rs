@@ -26,7 +26,9 @@ impl IndexedHeap {
     }
 
     pub fn contains(&self, key: u32) -> bool {
-        self.position.get(key as usize).is_some_and(|&p| p != ABSENT)
+        self.position
+            .get(key as usize)
+            .is_some_and(|&p| p != ABSENT)
     }
 
     /// Inserts `key`, or restores the heap order around it if present.
@@ -48,7 +50,9 @@ impl IndexedHeap {
     }
 
     pub fn remove(&mut self, key: u32, before: &impl Fn(u32, u32) -> bool) {
-        let Some(&p) = self.position.get(key as usize) else { return };
+        let Some(&p) = self.position.get(key as usize) else {
+            return;
+        };
         if p == ABSENT {
             return;
         }

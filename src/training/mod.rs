@@ -30,5 +30,10 @@ pub fn train_tokenizer(
         )));
     }
     let trained = trainer::train(counts, config, progress)?;
-    Tokenizer::new(Vocab::new(trained.vocab)?, trained.merges, &config.special_tokens, options)
+    Tokenizer::new(
+        Vocab::new(trained.vocab)?,
+        trained.merges,
+        &config.special_tokens,
+        options,
+    )
 }

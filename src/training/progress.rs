@@ -27,7 +27,17 @@ pub struct Progress<'a> {
 impl<'a> Progress<'a> {
     pub fn new(enabled: bool, interrupt: Option<Interrupt<'a>>) -> Self {
         let now = Instant::now();
-        Self { enabled, interrupt, phase: "", unit: "", total: None, done: 0, started: now, last_draw: now, last_check: now }
+        Self {
+            enabled,
+            interrupt,
+            phase: "",
+            unit: "",
+            total: None,
+            done: 0,
+            started: now,
+            last_draw: now,
+            last_check: now,
+        }
     }
 
     pub fn disabled() -> Self {
@@ -78,7 +88,11 @@ impl<'a> Progress<'a> {
         let rate = self.done as f64 / secs;
         let of = self.total.map(|t| format!("/{t}")).unwrap_or_default();
         let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r[{}] {}{} {} [{:.1}s, {:.0} {}/s]   ", self.phase, self.done, of, self.unit, secs, rate, self.unit);
+        let _ = write!(
+            err,
+            "\r[{}] {}{} {} [{:.1}s, {:.0} {}/s]   ",
+            self.phase, self.done, of, self.unit, secs, rate, self.unit
+        );
         let _ = err.flush();
     }
 }

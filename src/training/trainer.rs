@@ -61,7 +61,11 @@ struct State {
 }
 
 /// Trains on `(word, count)` pairs; words are already normalized and pre-tokenized.
-pub fn train(counts: Vec<(String, u64)>, config: &TrainerConfig, progress: &mut Progress) -> Result<Trained> {
+pub fn train(
+    counts: Vec<(String, u64)>,
+    config: &TrainerConfig,
+    progress: &mut Progress,
+) -> Result<Trained> {
     if config.vocab_size == 0 {
         return Err(Error::invalid("vocab_size must be positive"));
     }
@@ -72,13 +76,19 @@ pub fn train(counts: Vec<(String, u64)>, config: &TrainerConfig, progress: &mut 
     while state.vocab.len() < config.vocab_size {
         let Some(best) = state.heap.peek() else { break };
         let Pair { a, b, .. } = state.pairs[best as usize];
-        merges.push((state.vocab[a as usize].clone(), state.vocab[b as usize].clone()));
+        merges.push((
+            state.vocab[a as usize].clone(),
+            state.vocab[b as usize].clone(),
+        ));
         let before = state.vocab.len();
         state.merge(best);
         progress.advance((state.vocab.len() - before) as u64)?;
     }
     progress.finish();
-    Ok(Trained { vocab: state.vocab, merges })
+    Ok(Trained {
+        vocab: state.vocab,
+        merges,
+    })
 }
 
 impl State {
@@ -101,7 +111,11 @@ impl State {
             let mut set = rustc_hash::FxHashSet::default();
             for (word, _) in &counts {
                 for (i, c) in word.char_indices() {
-                    set.insert(if i == 0 { c.to_string() } else { format!("{CONTINUATION}{c}") });
+                    set.insert(if i == 0 {
+                        c.to_string()
+                    } else {
+                        format!("{CONTINUATION}{c}")
+                    });
                 }
             }
             set.into_iter().collect()
@@ -125,7 +139,10 @@ impl State {
                         intern(&piece, &mut vocab)
                     })
                     .collect();
-                Word { tokens, count: *count }
+                Word {
+                    tokens,
+                    count: *count,
+                }
             })
             .collect();
         drop(intern);
@@ -153,7 +170,14 @@ impl State {
             }
             for pair in word.tokens.windows(2) {
                 *deltas.entry((pair[0], pair[1])).or_default() += word.count as i128;
-                let id = Self::pair_id(&mut self.pairs, &mut self.pair_ids, &mut self.pair_words, &mut self.token_pairs, pair[0], pair[1]);
+                let id = Self::pair_id(
+                    &mut self.pairs,
+                    &mut self.pair_ids,
+                    &mut self.pair_words,
+                    &mut self.token_pairs,
+                    pair[0],
+                    pair[1],
+                );
                 let list = &mut self.pair_words[id as usize];
                 if list.last() != Some(&(w as u32)) {
                     list.push(w as u32);
@@ -187,7 +211,13 @@ impl State {
     /// Whether pair `x` ranks above pair `y`.
     fn ranks_before(&self, x: PairId, y: PairId) -> bool {
         let (px, py) = (self.pairs[x as usize], self.pairs[y as usize]);
-        let score = |p: Pair| Score::new(p.freq, self.token_freq[p.a as usize], self.token_freq[p.b as usize]);
+        let score = |p: Pair| {
+            Score::new(
+                p.freq,
+                self.token_freq[p.a as usize],
+                self.token_freq[p.b as usize],
+            )
+        };
         let order = score(px)
             .cmp(&score(py))
             .then(px.freq.cmp(&py.freq))
@@ -258,7 +288,14 @@ impl State {
             std::mem::swap(&mut word.tokens, &mut new_tokens);
         }
         for (w, (x, y)) in touched {
-            let id = Self::pair_id(&mut self.pairs, &mut self.pair_ids, &mut self.pair_words, &mut self.token_pairs, x, y);
+            let id = Self::pair_id(
+                &mut self.pairs,
+                &mut self.pair_ids,
+                &mut self.pair_words,
+                &mut self.token_pairs,
+                x,
+                y,
+            );
             let list = &mut self.pair_words[id as usize];
             if list.last() != Some(&w) {
                 list.push(w);
@@ -275,7 +312,14 @@ impl State {
             if d == 0 {
                 continue;
             }
-            let id = Self::pair_id(&mut self.pairs, &mut self.pair_ids, &mut self.pair_words, &mut self.token_pairs, x, y);
+            let id = Self::pair_id(
+                &mut self.pairs,
+                &mut self.pair_ids,
+                &mut self.pair_words,
+                &mut self.token_pairs,
+                x,
+                y,
+            );
             let pair = &mut self.pairs[id as usize];
             pair.freq = (pair.freq as i128 + d) as u64;
             changed.push(id);
@@ -303,10 +347,19 @@ impl State {
 mod tests {
     use super::*;
 
-    fn run_with(words: &[(&str, u64)], vocab_size: usize, min_frequency: u64, specials: &[&str]) -> Trained {
+    fn run_with(
+        words: &[(&str, u64)],
+        vocab_size: usize,
+        min_frequency: u64,
+        specials: &[&str],
+    ) -> Trained {
         let counts = words.iter().map(|&(w, c)| (w.to_string(), c)).collect();
         let special_tokens = specials.iter().map(|s| s.to_string()).collect();
-        let config = TrainerConfig { vocab_size, min_frequency, special_tokens };
+        let config = TrainerConfig {
+            vocab_size,
+            min_frequency,
+            special_tokens,
+        };
         train(counts, &config, &mut Progress::disabled()).unwrap()
     }
 
@@ -316,9 +369,18 @@ mod tests {
 
     #[test]
     fn seed_corpus_alphabet_and_first_merges() {
-        let words = [("hug", 10), ("pug", 5), ("pun", 12), ("bun", 4), ("hugs", 5)];
+        let words = [
+            ("hug", 10),
+            ("pug", 5),
+            ("pun", 12),
+            ("bun", 4),
+            ("hugs", 5),
+        ];
         let t = run(&words, 9, 2);
-        assert_eq!(t.vocab, ["[UNK]", "##g", "##n", "##s", "##u", "b", "h", "p", "##gs"]);
+        assert_eq!(
+            t.vocab,
+            ["[UNK]", "##g", "##n", "##s", "##u", "b", "h", "p", "##gs"]
+        );
         // ##g ##s: 5 / (20 * 5) = 1/20 beats every other pair (u-g: 20/(36*20)=1/36, ...).
         assert_eq!(t.merges, [("##g".to_string(), "##s".to_string())]);
     }

@@ -1,0 +1,145 @@
+//! `Encoding`: the result of `encode`, readable like the dict of the seed
+//! tutorial (`enc["ids"]`) and as attributes (`enc.ids`). Python lists are
+//! built only for the fields that are read.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::PyKeyError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use pyo3::IntoPyObjectExt;
+
+use crate::tokenizer::core::Tokenizer;
+use crate::tokenizer::encoding::Encoding;
+
+const KEYS: [&str; 6] = [
+    "ids",
+    "tokens",
+    "offsets",
+    "attention_mask",
+    "special_tokens_mask",
+    "type_ids",
+];
+
+/// The tokens of one encoded text or pair: ids, token strings, character
+/// offsets into the original text, and the masks a BERT model takes.
+#[pyclass(frozen, name = "Encoding", module = "fast_wordpiece")]
+pub struct PyEncoding {
+    pub inner: Encoding,
+    pub tokenizer: Arc<Tokenizer>,
+}
+
+impl PyEncoding {
+    fn field<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyList>> {
+        let e = &self.inner;
+        match key {
+            "ids" => PyList::new(py, &e.ids),
+            "tokens" => {
+                let vocab = self.tokenizer.vocab();
+                PyList::new(
+                    py,
+                    e.ids.iter().map(|&id| vocab.token(id).unwrap_or_default()),
+                )
+            }
+            "offsets" => PyList::new(py, &e.offsets),
+            "attention_mask" => PyList::new(py, &e.attention_mask),
+            "special_tokens_mask" => PyList::new(py, &e.special_tokens_mask),
+            "type_ids" => PyList::new(py, &e.type_ids),
+            _ => Err(PyKeyError::new_err(format!(
+                "{key:?}: an Encoding has the keys {KEYS:?}"
+            ))),
+        }
+    }
+}
+
+#[pymethods]
+impl PyEncoding {
+    /// Token ids.
+    #[getter]
+    fn ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.field(py, "ids")
+    }
+
+    /// Token strings.
+    #[getter]
+    fn tokens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.field(py, "tokens")
+    }
+
+    /// `(start, end)` character offsets into the original text; `(0, 0)` for
+    /// the special tokens added by post-processing.
+    #[getter]
+    fn offsets<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.field(py, "offsets")
+    }
+
+    /// 1 for every real token.
+    #[getter]
+    fn attention_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.field(py, "attention_mask")
+    }
+
+    /// 1 for the `[CLS]`/`[SEP]` tokens added by post-processing.
+    #[getter]
+    fn special_tokens_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.field(py, "special_tokens_mask")
+    }
+
+    /// 0 for the first sequence, 1 for the second.
+    #[getter]
+    fn type_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        self.field(py, "type_ids")
+    }
+
+    fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyList>> {
+        self.field(py, key)
+    }
+
+    fn __contains__(&self, key: &str) -> bool {
+        KEYS.contains(&key)
+    }
+
+    /// The six field names, as for a dict.
+    fn keys(&self) -> Vec<&'static str> {
+        KEYS.to_vec()
+    }
+
+    /// The fields as a plain dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let dict = PyDict::new(py);
+        for key in KEYS {
+            dict.set_item(key, self.field(py, key)?)?;
+        }
+        Ok(dict)
+    }
+
+    /// The number of tokens.
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        if let Ok(other) = other.cast::<PyEncoding>() {
+            let o = other.get();
+            let same_tokens = Arc::ptr_eq(&self.tokenizer, &o.tokenizer)
+                || self.field(py, "tokens")?.eq(o.field(py, "tokens")?)?;
+            return (self.inner == o.inner && same_tokens).into_py_any(py);
+        }
+        match other.getattr("to_dict") {
+            Ok(to_dict) => self.to_dict(py)?.eq(to_dict.call0()?)?.into_py_any(py),
+            Err(_) => Ok(py.NotImplemented()),
+        }
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let tokens = self.field(py, "tokens")?;
+        let more = if self.inner.len() > 8 { ", ..." } else { "" };
+        let shown = tokens.get_slice(0, 8).repr()?.to_string();
+        Ok(format!(
+            "Encoding(n_tokens={}, tokens={}{}])",
+            self.inner.len(),
+            shown.trim_end_matches(']'),
+            more
+        ))
+    }
+}

@@ -1,0 +1,21 @@
+//! The Python bindings, and nothing else: argument conversion, the mapping of
+//! core errors to Python exceptions, and releasing the GIL around heavy work.
+
+mod args;
+mod encoding;
+mod errors;
+mod tokenizer;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<tokenizer::PyTokenizer>()?;
+    m.add_class::<encoding::PyEncoding>()?;
+    m.add(
+        "DEFAULT_SPECIAL_TOKENS",
+        crate::DEFAULT_SPECIAL_TOKENS.to_vec(),
+    )?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
