@@ -1,0 +1,5 @@
+import sys
+
+from fast_wordpiece.cli import main
+
+sys.exit(main())

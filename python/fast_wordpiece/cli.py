@@ -1,0 +1,92 @@
+"""Command line: train a tokenizer, then show it encoding a sentence.
+
+    python -m fast_wordpiece [FILE ...] [--vocab-size N] [--min-frequency N]
+                             [--save tokenizer.json] [--sentence TEXT]
+
+With no FILE, the corpus is the docstrings of the Python standard library,
+which every Python installation has.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+import sysconfig
+import time
+from pathlib import Path
+from typing import Iterator, Sequence
+
+from fast_wordpiece import PyTokenizer
+
+DEFAULT_SENTENCE = "Tokenizers split unbelievably long words into familiar pieces!"
+SKIPPED_STDLIB_DIRS = {"test", "tests", "idlelib", "site-packages", "lib2to3", "__pycache__"}
+
+
+def stdlib_docstrings(max_bytes: int = 4_000_000) -> Iterator[str]:
+    """Yields the docstrings of the standard library's modules, classes and
+    functions, read with ``ast`` (nothing is imported), up to ``max_bytes``."""
+    root = Path(sysconfig.get_paths()["stdlib"])
+    total = 0
+    for path in sorted(root.rglob("*.py")):
+        if SKIPPED_STDLIB_DIRS.intersection(path.relative_to(root).parts):
+            continue
+        try:
+            tree = ast.parse(path.read_bytes())
+        except (SyntaxError, ValueError, OSError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                doc = ast.get_docstring(node)
+                if doc:
+                    yield doc
+                    total += len(doc)
+                    if total >= max_bytes:
+                        return
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="fast-wordpiece", description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*", type=Path, help="UTF-8 text files to train on (default: stdlib docstrings)")
+    parser.add_argument("--vocab-size", type=int, default=8000)
+    parser.add_argument("--min-frequency", type=int, default=2)
+    parser.add_argument("--save", type=Path, help="write the trained tokenizer (JSON) here")
+    parser.add_argument("--sentence", default=DEFAULT_SENTENCE, help="the sentence to encode")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    show = not args.no_progress
+    started = time.perf_counter()
+    try:
+        if args.files:
+            source = ", ".join(str(f) for f in args.files)
+            tokenizer = PyTokenizer.train_from_files(
+                args.files, args.vocab_size, args.min_frequency, show_progress=show
+            )
+        else:
+            source = "the standard library's docstrings"
+            corpus = list(stdlib_docstrings())
+            source += f" ({sum(map(len, corpus)) / 1e6:.1f} MB)"
+            tokenizer = PyTokenizer.train(corpus, args.vocab_size, args.min_frequency, show_progress=show)
+    except (OSError, ValueError, TypeError) as e:
+        print(f"fast-wordpiece: {e}", file=sys.stderr)
+        return 2
+    seconds = time.perf_counter() - started
+    print(f"Trained {tokenizer!r} on {source} in {seconds:.1f} s.")
+    if args.save:
+        tokenizer.save(args.save)
+        print(f"Saved to {args.save}.")
+    encoding = tokenizer.encode(args.sentence)
+    print(f"\n{args.sentence!r} encodes as:")
+    width = max(len(t) for t in encoding.tokens)
+    for token, id_, (start, end) in zip(encoding.tokens, encoding.ids, encoding.offsets):
+        print(f"  {token:<{width}}  id={id_:<6} text={args.sentence[start:end]!r}")
+    print(f"\nDecoded: {tokenizer.decode(encoding.ids, skip_special_tokens=True)!r}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,247 @@
+"""The public API, as a user meets it, on both implementations."""
+
+from __future__ import annotations
+
+import pickle
+import subprocess
+import sys
+import unicodedata
+
+import pytest
+
+import fast_wordpiece
+from implementations import Tokenizer  # noqa: F401  (fixture)
+
+CORPUS = [
+    "The quick brown fox jumps over the lazy dog.",
+    "Hugging, hugs and puns: the pug hugged the bun!",
+    "Café déjà vu — naïve coöperation; ÜBER straße.",
+    "中文字符 与 English mixed, да и русский тоже.",
+] * 5
+
+BERT_VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world", "!", "##s", ",", "un", "##aff", "##able"]
+
+
+@pytest.fixture
+def trained(Tokenizer):
+    return Tokenizer.train(CORPUS, 120, 2, show_progress=False)
+
+
+def test_package_reexports_the_engine():
+    assert fast_wordpiece.PyTokenizer.__module__ == "fast_wordpiece"
+    assert set(fast_wordpiece.__all__) >= {"PyTokenizer", "Encoding", "DEFAULT_SPECIAL_TOKENS"}
+    assert fast_wordpiece.DEFAULT_SPECIAL_TOKENS == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+
+
+def test_training_starts_with_special_tokens_then_sorted_alphabet(trained):
+    vocab = sorted(trained.get_vocab().items(), key=lambda kv: kv[1])
+    tokens = [t for t, _ in vocab]
+    assert tokens[:5] == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    alphabet = tokens[5 : 5 + len(tokens) - 5 - len(trained.merges)]
+    assert alphabet == sorted(alphabet)
+    assert trained.vocab_size == len(tokens) <= 120
+
+
+def test_merges_are_the_learned_tokens_in_order(trained):
+    vocab = trained.get_vocab()
+    for a, b in trained.merges:
+        merged = a + (b[2:] if b.startswith("##") else b)
+        assert merged in vocab
+
+
+def test_encoding_reads_like_a_dict_and_like_attributes(trained):
+    enc = trained.encode("The pug hugs!")
+    assert enc["ids"] == enc.ids and enc["tokens"] == enc.tokens
+    assert list(enc.keys()) == ["ids", "tokens", "offsets", "attention_mask", "special_tokens_mask", "type_ids"]
+    assert enc.to_dict()["offsets"] == enc.offsets
+    assert dict(enc.to_dict()) == {k: enc[k] for k in enc.keys()}
+    assert len(enc) == len(enc.ids)
+    assert enc.tokens[0] == "[CLS]" and enc.tokens[-1] == "[SEP]"
+    assert enc.special_tokens_mask[0] == enc.special_tokens_mask[-1] == 1
+    assert set(enc.attention_mask) == {1}
+    assert "Encoding(" in repr(enc)
+    with pytest.raises(KeyError):
+        enc["input_ids"]
+
+
+def test_trained_tokenizer_adds_cls_and_sep(trained):
+    # Hugging Face's trained BertWordPieceTokenizer forgets this; ours must not.
+    enc = trained.encode("the dog")
+    assert enc.tokens[0] == "[CLS]" and enc.tokens[-1] == "[SEP]"
+    assert trained.encode("the dog", add_special_tokens=False).tokens == enc.tokens[1:-1]
+
+
+def test_pairs_get_type_ids_and_offsets_into_their_own_text(trained):
+    enc = trained.encode("the dog", "a pug")
+    sep = enc.tokens.index("[SEP]")
+    assert enc.type_ids == [0] * (sep + 1) + [1] * (len(enc) - sep - 1)
+    assert enc.tokens[-1] == "[SEP]"
+    second = [o for o, t in zip(enc.offsets[sep + 1 : -1], enc.type_ids[sep + 1 : -1])]
+    assert second[0][0] == 0
+
+
+def bert_normalize(text: str) -> str:
+    """Lowercase and strip accents, as bert-base-uncased does."""
+    return "".join(c for c in unicodedata.normalize("NFD", text) if unicodedata.category(c) != "Mn").lower()
+
+
+def test_offsets_slice_back_to_the_original_text(trained):
+    text = "Café déjà vu — ÜBER straße, 中文!"
+    enc = trained.encode(text, add_special_tokens=False)
+    assert enc.offsets == sorted(enc.offsets)
+    for token, (start, end) in zip(enc.tokens, enc.offsets):
+        if token != "[UNK]":
+            assert bert_normalize(text[start:end]) == token.removeprefix("##")
+
+
+def test_encode_batch_equals_encode(trained):
+    texts = ["the quick fox", ("a pug", "a bun"), "", "!!!"]
+    batch = trained.encode_batch(texts)
+    singles = [trained.encode(*t) if isinstance(t, tuple) else trained.encode(t) for t in texts]
+    assert [b.to_dict() for b in batch] == [s.to_dict() for s in singles]
+
+
+def test_decode_inverts_encode_for_known_words(trained):
+    enc = trained.encode("the quick brown fox jumps over the lazy dog.")
+    assert trained.decode(enc.ids, skip_special_tokens=True) == "the quick brown fox jumps over the lazy dog."
+    assert trained.decode(enc.ids).startswith("[CLS] the")
+    assert trained.decode_batch([enc.ids, enc.ids], skip_special_tokens=True) == [
+        "the quick brown fox jumps over the lazy dog."
+    ] * 2
+
+
+def test_vocab_lookups(trained):
+    vocab = trained.get_vocab()
+    assert all(trained.token_to_id(t) == i and trained.id_to_token(i) == t for t, i in vocab.items())
+    assert trained.token_to_id("no such token") is None
+    assert trained.id_to_token(trained.vocab_size) is None
+
+
+def test_from_vocab_file_is_bert_exact(Tokenizer, tmp_path):
+    path = tmp_path / "vocab.txt"
+    path.write_text("\n".join(BERT_VOCAB) + "\n", encoding="utf-8")
+    tok = Tokenizer.from_vocab_file(path)
+    enc = tok.encode("Hello, WORLDS! unaffable")
+    assert enc.tokens == ["[CLS]", "hello", ",", "world", "##s", "!", "un", "##aff", "##able", "[SEP]"]
+    assert enc.offsets == [(0, 0), (0, 5), (5, 6), (7, 12), (12, 13), (13, 14), (15, 17), (17, 20), (20, 24), (0, 0)]
+    assert tok.merges == []
+
+
+def test_save_load_and_pickle_round_trip(trained, tmp_path):
+    path = tmp_path / "tok.json"
+    trained.save(path)
+    loaded = type(trained).load(path)
+    assert loaded.get_vocab() == trained.get_vocab() and loaded.merges == trained.merges
+    assert loaded.encode("the pug").to_dict() == trained.encode("the pug").to_dict()
+    clone = pickle.loads(pickle.dumps(trained))
+    assert clone.get_vocab() == trained.get_vocab() and clone.merges == trained.merges
+    assert clone.encode("the pug").to_dict() == trained.encode("the pug").to_dict()
+
+
+def test_engine_and_twin_files_are_interchangeable(tmp_path):
+    from fast_wordpiece import reference
+
+    engine = fast_wordpiece.PyTokenizer.train(CORPUS, 100, 2, show_progress=False)
+    engine.save(tmp_path / "engine.json")
+    twin = reference.PyTokenizer.load(tmp_path / "engine.json")
+    assert twin.get_vocab() == engine.get_vocab() and twin.merges == engine.merges
+    twin.save(tmp_path / "twin.json")
+    assert fast_wordpiece.PyTokenizer.load(tmp_path / "twin.json") == engine
+
+
+def test_save_vocab_writes_bert_vocab_txt(trained, tmp_path):
+    path = tmp_path / "vocab.txt"
+    trained.save_vocab(path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    assert lines == sorted(trained.get_vocab(), key=trained.get_vocab().get)
+    again = type(trained).from_vocab_file(path)
+    assert again.encode("the lazy dog").ids == trained.encode("the lazy dog").ids
+
+
+def test_repr_names_the_configuration(trained):
+    text = repr(trained)
+    assert text.startswith("PyTokenizer(vocab_size=") and "lowercase=True" in text
+
+
+def test_pipeline_options_change_behaviour(Tokenizer):
+    cased = Tokenizer.train(CORPUS, 80, 2, lowercase=False, show_progress=False)
+    assert "T" in cased.get_vocab()
+    ws = Tokenizer.train(["don't stop"], 50, 1, pre_tokenizer="whitespace", show_progress=False)
+    assert "##'" in ws.get_vocab()
+    rx = Tokenizer.train(["snake_case+x"], 50, 1, pre_tokenizer="regex", show_progress=False)
+    assert "+" in rx.get_vocab() and "##_" in rx.get_vocab()
+
+
+def test_train_from_counts_equals_train_on_the_same_words(Tokenizer):
+    words = "hug hug hug pug pun pun bun hugs".split()
+    from_texts = Tokenizer.train([" ".join(words)], 30, 1, show_progress=False)
+    counts = {w: words.count(w) for w in set(words)}
+    from_counts = Tokenizer.train_from_counts(counts, 30, 1, show_progress=False)
+    assert from_counts.get_vocab() == from_texts.get_vocab()
+    assert from_counts.merges == from_texts.merges
+
+
+def test_train_from_files_streams_and_equals_train(tmp_path):
+    lines = CORPUS * 50
+    path = tmp_path / "corpus.txt"
+    path.write_text("\n".join(lines), encoding="utf-8")
+    from_file = fast_wordpiece.PyTokenizer.train_from_files([path], 150, 2, show_progress=False)
+    in_memory = fast_wordpiece.PyTokenizer.train(lines, 150, 2, show_progress=False)
+    assert from_file == in_memory
+
+
+def test_generators_are_consumed_in_batches():
+    consumed = []
+
+    def corpus():
+        for i in range(20_000):
+            consumed.append(i)
+            yield f"line {i % 97} of text"
+
+    tok = fast_wordpiece.PyTokenizer.train(corpus(), 60, 2, show_progress=False)
+    assert len(consumed) == 20_000 and tok.vocab_size <= 60
+
+
+def test_progress_is_reported_on_stderr_and_can_be_silenced(capfd):
+    fast_wordpiece.PyTokenizer.train(CORPUS, 60, 2, show_progress=True)
+    err = capfd.readouterr().err
+    assert "[counting words]" in err and "[merging]" in err
+    fast_wordpiece.PyTokenizer.train(CORPUS, 60, 2, show_progress=False)
+    assert capfd.readouterr().err == ""
+
+
+def test_ctrl_c_stops_training_with_keyboard_interrupt():
+    child = r"""
+import random, sys, fast_wordpiece
+rng = random.Random(0)
+counts = {"".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(12)): rng.randint(1, 9) for _ in range(300_000)}
+print("ready", flush=True)
+try:
+    fast_wordpiece.PyTokenizer.train_from_counts(counts, 10_000_000, 0, show_progress=False)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+    sys.exit(0)
+print("finished", flush=True)
+"""
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().strip() == "ready"
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=60)
+    assert out.strip() == "interrupted"
+
+
+def test_cli_trains_on_stdlib_docstrings_and_encodes_a_sentence(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "-m", "fast_wordpiece", "--vocab-size", "2000", "--no-progress", "--save", str(tmp_path / "t.json")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "Trained PyTokenizer(vocab_size=2000" in out
+    assert "[CLS]" in out and "Decoded:" in out
+    assert fast_wordpiece.PyTokenizer.load(tmp_path / "t.json").vocab_size == 2000

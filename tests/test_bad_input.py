@@ -1,0 +1,219 @@
+"""Bad input gets a clear TypeError, ValueError or OSError that names the
+problem, never a crash and never a Rust panic; saves are atomic."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from implementations import Tokenizer  # noqa: F401  (fixture)
+
+CORPUS = ["hello world", "hello there, world!"] * 3
+
+
+@pytest.fixture
+def tok(Tokenizer):
+    return Tokenizer.train(CORPUS, 40, 1, show_progress=False)
+
+
+@pytest.mark.parametrize(
+    "corpus, message",
+    [
+        (None, "corpus"),
+        (5, "corpus"),
+        (b"bytes", "corpus"),
+        ("a str, not a list", "corpus must be an iterable of str, not str"),
+        (["fine", 3], "corpus[1]"),
+        (["fine", None], "corpus[1]"),
+        ([b"bytes"], "corpus[0]"),
+    ],
+)
+def test_train_rejects_corpus_of_the_wrong_type(Tokenizer, corpus, message):
+    with pytest.raises(TypeError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        Tokenizer.train(corpus, 100, 2, show_progress=False)
+
+
+@pytest.mark.parametrize("vocab_size", [0, -1])
+def test_vocab_size_must_be_positive(Tokenizer, vocab_size):
+    with pytest.raises(ValueError, match="vocab_size"):
+        Tokenizer.train(CORPUS, vocab_size, 2, show_progress=False)
+
+
+@pytest.mark.parametrize("vocab_size", [None, "100", 10.5, True])
+def test_vocab_size_must_be_an_int(Tokenizer, vocab_size):
+    with pytest.raises(TypeError, match="vocab_size"):
+        Tokenizer.train(CORPUS, vocab_size, 2, show_progress=False)
+
+
+def test_min_frequency_must_not_be_negative(Tokenizer):
+    with pytest.raises(ValueError, match="min_frequency"):
+        Tokenizer.train(CORPUS, 100, -1, show_progress=False)
+    with pytest.raises(TypeError, match="min_frequency"):
+        Tokenizer.train(CORPUS, 100, 2.5, show_progress=False)
+
+
+def test_unknown_options_and_bad_option_values(Tokenizer):
+    with pytest.raises(TypeError, match="lowercas"):
+        Tokenizer.train(CORPUS, 100, lowercas=True, show_progress=False)
+    with pytest.raises(ValueError, match="pre_tokenizer"):
+        Tokenizer.train(CORPUS, 100, pre_tokenizer="bpe", show_progress=False)
+    with pytest.raises(TypeError, match="lowercase"):
+        Tokenizer.train(CORPUS, 100, lowercase="yes", show_progress=False)
+    with pytest.raises(ValueError, match="max_input_chars_per_word"):
+        Tokenizer.train(CORPUS, 100, max_input_chars_per_word=0, show_progress=False)
+
+
+def test_special_tokens_are_checked(Tokenizer):
+    with pytest.raises(ValueError, match="twice"):
+        Tokenizer.train(CORPUS, 100, special_tokens=["[UNK]", "[UNK]"], show_progress=False)
+    with pytest.raises(ValueError, match="unk_token"):
+        Tokenizer.train(CORPUS, 100, special_tokens=["[PAD]"], show_progress=False)
+    with pytest.raises(TypeError, match="special_tokens"):
+        Tokenizer.train(CORPUS, 100, special_tokens="[UNK]", show_progress=False)
+
+
+def test_empty_corpus_gives_just_the_special_tokens(Tokenizer):
+    tok = Tokenizer.train([], 100, 2, show_progress=False)
+    assert tok.vocab_size == 5 and tok.merges == []
+    assert tok.encode("anything").tokens == ["[CLS]", "[UNK]", "[SEP]"]
+
+
+@pytest.mark.parametrize("text", [None, 5, b"bytes", ["list"]])
+def test_encode_rejects_non_str(tok, text):
+    with pytest.raises(TypeError, match="text"):
+        tok.encode(text)
+
+
+def test_encode_rejects_lone_surrogates_naming_the_index(tok):
+    with pytest.raises(ValueError, match="index 3"):
+        tok.encode("abc\ud800def")
+    with pytest.raises(ValueError, match=r"corpus\[1\]"):
+        type(tok).train(["ok", "x\udfffy"], 50, show_progress=False)
+
+
+def test_nul_and_control_characters_are_cleaned_not_fatal(tok):
+    enc = tok.encode("hello\x00 world\x07\ufffd")
+    assert enc.tokens == ["[CLS]", "hello", "world", "[SEP]"]
+
+
+def test_a_million_character_word_becomes_one_unknown_token(tok):
+    word = "a" * 1_000_000
+    enc = tok.encode(word)
+    assert enc.tokens == ["[CLS]", "[UNK]", "[SEP]"]
+    assert enc.offsets[1] == (0, 1_000_000)
+    trained = type(tok).train([word, "hello " + word], 40, 1, show_progress=False)
+    assert trained.vocab_size <= 40
+
+
+def test_encode_batch_rejects_bad_items(tok):
+    with pytest.raises(TypeError, match="inputs"):
+        tok.encode_batch("not a list")
+    with pytest.raises(TypeError, match=r"inputs\[1\]"):
+        tok.encode_batch(["fine", 7])
+    with pytest.raises(TypeError, match=r"inputs\[0\]"):
+        tok.encode_batch([("a", "b", "c")])
+
+
+def test_decode_rejects_negative_and_out_of_range_ids(tok):
+    with pytest.raises(ValueError, match="-1"):
+        tok.decode([1, -1])
+    with pytest.raises(ValueError, match="out of range"):
+        tok.decode([tok.vocab_size])
+    with pytest.raises(ValueError, match="out of range"):
+        tok.decode([2**70])
+    with pytest.raises(TypeError):
+        tok.decode("1 2 3")
+    with pytest.raises(TypeError):
+        tok.decode([1.0])
+    with pytest.raises(TypeError):
+        tok.decode(None)
+    with pytest.raises(ValueError):
+        tok.id_to_token(-1)
+
+
+def test_missing_empty_and_corrupt_files(Tokenizer, tmp_path):
+    with pytest.raises(FileNotFoundError):
+        Tokenizer.from_vocab_file(tmp_path / "missing.txt")
+    with pytest.raises(FileNotFoundError):
+        Tokenizer.load(tmp_path / "missing.json")
+    (tmp_path / "empty.txt").write_text("")
+    with pytest.raises(ValueError, match="empty"):
+        Tokenizer.from_vocab_file(tmp_path / "empty.txt")
+    (tmp_path / "dup.txt").write_text("[UNK]\na\na\n")
+    with pytest.raises(ValueError, match="duplicate"):
+        Tokenizer.from_vocab_file(tmp_path / "dup.txt")
+    (tmp_path / "binary.txt").write_bytes(b"[UNK]\n\xff\xfe\n")
+    with pytest.raises(ValueError, match="UTF-8"):
+        Tokenizer.from_vocab_file(tmp_path / "binary.txt")
+    (tmp_path / "corrupt.json").write_text('{"format": "fast-wordpiece", "vocab": [')
+    with pytest.raises(ValueError, match="corrupt.json"):
+        Tokenizer.load(tmp_path / "corrupt.json")
+    (tmp_path / "other.json").write_text('{"hello": 1}')
+    with pytest.raises(ValueError, match="other.json"):
+        Tokenizer.load(tmp_path / "other.json")
+    with pytest.raises(TypeError):
+        Tokenizer.from_vocab_file(5)
+    with pytest.raises(OSError):
+        Tokenizer.from_vocab_file(tmp_path)
+
+
+def test_vocab_without_unk_is_rejected(Tokenizer, tmp_path):
+    (tmp_path / "v.txt").write_text("a\nb\n")
+    with pytest.raises(ValueError, match="unk_token"):
+        Tokenizer.from_vocab_file(tmp_path / "v.txt")
+
+
+def test_special_tokens_missing_from_vocab_only_fail_when_needed(Tokenizer, tmp_path):
+    (tmp_path / "v.txt").write_text("[UNK]\nhello\n")
+    tok = Tokenizer.from_vocab_file(tmp_path / "v.txt")
+    assert tok.encode("hello", add_special_tokens=False).tokens == ["hello"]
+    with pytest.raises(ValueError, match="CLS"):
+        tok.encode("hello")
+
+
+def test_saves_are_atomic(tok, tmp_path):
+    target = tmp_path / "tok.json"
+    tok.save(target)
+    before = target.read_bytes()
+    with pytest.raises(OSError):
+        tok.save(tmp_path / "no such dir" / "tok.json")
+    blocker = tmp_path / "a directory"
+    blocker.mkdir()
+    (blocker / "keep").write_text("x")
+    with pytest.raises(OSError):
+        tok.save(blocker)  # cannot replace a directory: nothing is half-written
+    assert target.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a directory", "tok.json"]
+    assert os.listdir(blocker) == ["keep"]
+
+
+def test_train_from_files_fails_before_work_on_a_missing_file(tmp_path):
+    import fast_wordpiece
+
+    good = tmp_path / "good.txt"
+    good.write_text("hello world\n")
+    with pytest.raises(FileNotFoundError, match="missing.txt"):
+        fast_wordpiece.PyTokenizer.train_from_files([good, tmp_path / "missing.txt"], 50, show_progress=False)
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"hello\nw\xffrld\n")
+    with pytest.raises(ValueError, match=r"bad.txt.*byte offset 7"):
+        fast_wordpiece.PyTokenizer.train_from_files(bad, 50, show_progress=False)
+    replaced = fast_wordpiece.PyTokenizer.train_from_files(bad, 50, errors="replace", show_progress=False)
+    assert replaced.encode("w\ufffdrld", add_special_tokens=False).tokens == ["w", "##r", "##l", "##d"]
+    with pytest.raises(ValueError, match="errors"):
+        fast_wordpiece.PyTokenizer.train_from_files(bad, 50, errors="ignore", show_progress=False)
+    with pytest.raises(TypeError, match="paths"):
+        fast_wordpiece.PyTokenizer.train_from_files(5, 50, show_progress=False)
+
+
+def test_train_from_counts_checks_its_mapping(Tokenizer):
+    with pytest.raises(TypeError, match="counts"):
+        Tokenizer.train_from_counts(["hello"], 50, show_progress=False)
+    with pytest.raises(TypeError):
+        Tokenizer.train_from_counts({5: 3}, 50, show_progress=False)
+    with pytest.raises(ValueError, match="hello"):
+        Tokenizer.train_from_counts({"hello": 0}, 50, show_progress=False)
+    with pytest.raises(ValueError, match="hello"):
+        Tokenizer.train_from_counts({"hello": -2}, 50, show_progress=False)
