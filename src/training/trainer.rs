@@ -38,6 +38,15 @@ struct Word {
     count: u64,
 }
 
+/// What a pair is ranked by, cached in the heap.
+#[derive(Clone, Copy, Debug)]
+struct RankKey {
+    score: Score,
+    freq: u64,
+    a: TokenId,
+    b: TokenId,
+}
+
 #[derive(Clone, Copy)]
 struct Pair {
     a: TokenId,
@@ -56,7 +65,7 @@ struct State {
     pair_words: Vec<Vec<u32>>,
     /// Pairs that hold each token, as `a` or `b` (may include stale entries).
     token_pairs: Vec<Vec<PairId>>,
-    heap: IndexedHeap,
+    heap: IndexedHeap<RankKey>,
     min_frequency: u64,
 }
 
@@ -208,21 +217,29 @@ impl State {
         })
     }
 
-    /// Whether pair `x` ranks above pair `y`.
-    fn ranks_before(&self, x: PairId, y: PairId) -> bool {
-        let (px, py) = (self.pairs[x as usize], self.pairs[y as usize]);
-        let score = |p: Pair| {
-            Score::new(
-                p.freq,
-                self.token_freq[p.a as usize],
-                self.token_freq[p.b as usize],
-            )
-        };
-        let order = score(px)
-            .cmp(&score(py))
-            .then(px.freq.cmp(&py.freq))
-            .then_with(|| self.vocab[py.a as usize].cmp(&self.vocab[px.a as usize]))
-            .then_with(|| self.vocab[py.b as usize].cmp(&self.vocab[px.b as usize]));
+    fn rank_key(&self, p: PairId) -> RankKey {
+        let Pair { a, b, freq } = self.pairs[p as usize];
+        RankKey {
+            score: Score::new(
+                freq,
+                self.token_freq[a as usize],
+                self.token_freq[b as usize],
+            ),
+            freq,
+            a,
+            b,
+        }
+    }
+
+    /// Whether key `x` ranks above key `y`: higher score, then higher pair
+    /// frequency, then smaller `a`, then smaller `b` (code point order).
+    fn ranks_before(vocab: &[String], x: &RankKey, y: &RankKey) -> bool {
+        let order = x
+            .score
+            .cmp(&y.score)
+            .then(x.freq.cmp(&y.freq))
+            .then_with(|| vocab[y.a as usize].cmp(&vocab[x.a as usize]))
+            .then_with(|| vocab[y.b as usize].cmp(&vocab[x.b as usize]));
         order == Ordering::Greater
     }
 
@@ -330,16 +347,16 @@ impl State {
             changed.extend_from_slice(&list);
             self.token_pairs[t as usize] = list;
         }
-        let mut heap = std::mem::take(&mut self.heap);
-        let before = |x: PairId, y: PairId| self.ranks_before(x, y);
+        let vocab = &self.vocab;
+        let before = |x: &RankKey, y: &RankKey| Self::ranks_before(vocab, x, y);
         for p in changed {
             if self.eligible(p) {
-                heap.upsert(p, &before);
+                let key = self.rank_key(p);
+                self.heap.upsert(p, key, &before);
             } else {
-                heap.remove(p, &before);
+                self.heap.remove(p, &before);
             }
         }
-        self.heap = heap;
     }
 }
 

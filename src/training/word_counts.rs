@@ -132,18 +132,19 @@ impl WordCounter {
         offset: u64,
         errors: Utf8Errors,
     ) -> Result<()> {
-        let text =
-            match std::str::from_utf8(bytes) {
-                Ok(text) => std::borrow::Cow::Borrowed(text),
-                Err(e) if errors == Utf8Errors::Strict => return Err(Error::invalid_file(
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(e) if errors == Utf8Errors::Strict => {
+                return Err(Error::invalid_file(
                     path,
                     format!(
                         "invalid UTF-8 at byte offset {} (pass errors=\"replace\" to replace it)",
                         offset + e.valid_up_to() as u64
                     ),
-                )),
-                Err(_) => String::from_utf8_lossy(bytes),
-            };
+                ))
+            }
+            Err(_) => String::from_utf8_lossy(bytes),
+        };
         let lines: Vec<&str> = text.lines().collect();
         self.add_texts(&lines);
         Ok(())
