@@ -1,6 +1,7 @@
 //! Training: count words with the first two pipeline stages, then learn the
 //! vocabulary with the WordPiece merge loop.
 
+pub mod group_heaps;
 pub mod indexed_heap;
 pub mod progress;
 pub mod score;

@@ -5,11 +5,21 @@
 //! that hold the merged pair, and only re-ranks the pairs whose count or whose
 //! tokens' counts changed. The ranking is exact (integer arithmetic) and ties
 //! are broken by larger pair frequency, then smaller `a`, then smaller `b`.
+//!
+//! Ranking structure. A merge lowers `freq(a)` and `freq(b)`, which raises the
+//! score of every pair holding `a` or `b`; frequent tokens such as `##s` sit in
+//! thousands of pairs. So each pair is filed in the group of one of its two
+//! tokens, the one with more pairs (its "hub"). Within a group every score
+//! shares the factor `1 / freq(hub)`, so the group is ordered by
+//! `pair_freq / freq(other)` and a change of `freq(hub)` moves only the
+//! group's entry in the global heap. A change of `freq(t)` re-ranks only the
+//! pairs filed under another hub whose other token is `t`.
 
 use std::cmp::Ordering;
 
 use rustc_hash::FxHashMap;
 
+use super::group_heaps::GroupHeaps;
 use super::indexed_heap::IndexedHeap;
 use super::progress::Progress;
 use super::score::Score;
@@ -38,7 +48,20 @@ struct Word {
     count: u64,
 }
 
-/// What a pair is ranked by, cached in the heap.
+#[derive(Clone, Copy)]
+struct Pair {
+    a: TokenId,
+    b: TokenId,
+    freq: u64,
+    /// The token whose group holds this pair.
+    hub: TokenId,
+    /// The other token: its count is part of the order within the group.
+    other: TokenId,
+    /// Whether the pair is in `dependents[other]`.
+    listed: bool,
+}
+
+/// What a group is ranked by in the global heap: its best pair's full key.
 #[derive(Clone, Copy, Debug)]
 struct RankKey {
     score: Score,
@@ -47,10 +70,10 @@ struct RankKey {
     b: TokenId,
 }
 
-#[derive(Clone, Copy)]
-struct Pair {
-    a: TokenId,
-    b: TokenId,
+/// The order within a hub's group: `pair_freq / freq(other)`, then `pair_freq`.
+#[derive(Clone, Copy, Debug)]
+struct GroupKey {
+    score: Score,
     freq: u64,
 }
 
@@ -58,13 +81,18 @@ struct State {
     vocab: Vec<String>,
     ids: FxHashMap<String, TokenId>,
     token_freq: Vec<u64>,
+    /// Pairs ever created that hold each token (only decides hubs).
+    degree: Vec<u32>,
     words: Vec<Word>,
     pairs: Vec<Pair>,
+    group_keys: Vec<GroupKey>,
     pair_ids: FxHashMap<(TokenId, TokenId), PairId>,
     /// Words that held each pair at some point (may include stale entries).
     pair_words: Vec<Vec<u32>>,
-    /// Pairs that hold each token, as `a` or `b` (may include stale entries).
-    token_pairs: Vec<Vec<PairId>>,
+    /// Per token `t`: live pairs whose group order depends on `freq(t)`.
+    dependents: Vec<Vec<PairId>>,
+    groups: GroupHeaps,
+    /// Groups (by hub token), ranked by their best pair.
     heap: IndexedHeap<RankKey>,
     min_frequency: u64,
 }
@@ -83,7 +111,7 @@ pub fn train(
     progress.start("merging", "merges", Some(target));
     let mut merges = Vec::new();
     while state.vocab.len() < config.vocab_size {
-        let Some(best) = state.heap.peek() else { break };
+        let Some(best) = state.best_pair() else { break };
         let Pair { a, b, .. } = state.pairs[best as usize];
         merges.push((
             state.vocab[a as usize].clone(),
@@ -98,6 +126,15 @@ pub fn train(
         vocab: state.vocab,
         merges,
     })
+}
+
+/// Whether `x` comes before `y` in code point order of their token strings.
+fn string_order(vocab: &[String], x: TokenId, y: TokenId) -> Ordering {
+    if x == y {
+        Ordering::Equal
+    } else {
+        vocab[x as usize].cmp(&vocab[y as usize])
+    }
 }
 
 impl State {
@@ -154,16 +191,20 @@ impl State {
                 }
             })
             .collect();
-        drop(intern);
+        drop(counts);
+        let n = vocab.len();
         let mut state = State {
-            token_freq: vec![0; vocab.len()],
-            token_pairs: vec![Vec::new(); vocab.len()],
+            token_freq: vec![0; n],
+            degree: vec![0; n],
+            dependents: vec![Vec::new(); n],
             vocab,
             ids,
             words,
             pairs: Vec::new(),
+            group_keys: Vec::new(),
             pair_ids: FxHashMap::default(),
             pair_words: Vec::new(),
+            groups: GroupHeaps::default(),
             heap: IndexedHeap::default(),
             min_frequency: config.min_frequency,
         };
@@ -173,20 +214,28 @@ impl State {
 
     fn count_initial_pairs(&mut self) {
         let mut deltas: FxHashMap<(TokenId, TokenId), i128> = FxHashMap::default();
-        for (w, word) in self.words.iter().enumerate() {
+        for word in &self.words {
             for &t in &word.tokens {
                 self.token_freq[t as usize] += word.count;
             }
-            for pair in word.tokens.windows(2) {
-                *deltas.entry((pair[0], pair[1])).or_default() += word.count as i128;
-                let id = Self::pair_id(
-                    &mut self.pairs,
-                    &mut self.pair_ids,
-                    &mut self.pair_words,
-                    &mut self.token_pairs,
-                    pair[0],
-                    pair[1],
-                );
+            for p in word.tokens.windows(2) {
+                *deltas.entry((p[0], p[1])).or_default() += word.count as i128;
+            }
+        }
+        // Degrees first, so that hubs are chosen knowing every initial pair.
+        for &(a, b) in deltas.keys() {
+            self.degree[a as usize] += 1;
+            self.degree[b as usize] += 1;
+        }
+        let mut sorted: Vec<(TokenId, TokenId)> = deltas.keys().copied().collect();
+        sorted.sort_unstable();
+        for (a, b) in sorted {
+            self.create_pair(a, b);
+        }
+        for w in 0..self.words.len() {
+            for i in 1..self.words[w].tokens.len() {
+                let (a, b) = (self.words[w].tokens[i - 1], self.words[w].tokens[i]);
+                let id = self.pair_ids[&(a, b)];
                 let list = &mut self.pair_words[id as usize];
                 if list.last() != Some(&(w as u32)) {
                     list.push(w as u32);
@@ -196,29 +245,50 @@ impl State {
         self.apply(deltas, &[]);
     }
 
-    /// The id of pair `(a, b)`, created on first sight.
-    fn pair_id(
-        pairs: &mut Vec<Pair>,
-        pair_ids: &mut FxHashMap<(TokenId, TokenId), PairId>,
-        pair_words: &mut Vec<Vec<u32>>,
-        token_pairs: &mut [Vec<PairId>],
-        a: TokenId,
-        b: TokenId,
-    ) -> PairId {
-        *pair_ids.entry((a, b)).or_insert_with(|| {
-            let id = pairs.len() as PairId;
-            pairs.push(Pair { a, b, freq: 0 });
-            pair_words.push(Vec::new());
-            token_pairs[a as usize].push(id);
-            if b != a {
-                token_pairs[b as usize].push(id);
+    /// Registers pair `(a, b)` and files it under its hub.
+    fn create_pair(&mut self, a: TokenId, b: TokenId) -> PairId {
+        let id = self.pairs.len() as PairId;
+        let (hub, other) = if self.degree[a as usize] >= self.degree[b as usize] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        self.pairs.push(Pair {
+            a,
+            b,
+            freq: 0,
+            hub,
+            other,
+            listed: true,
+        });
+        self.group_keys.push(GroupKey {
+            score: Score::new(0, 1, 1),
+            freq: 0,
+        });
+        self.pair_words.push(Vec::new());
+        self.dependents[other as usize].push(id);
+        self.pair_ids.insert((a, b), id);
+        id
+    }
+
+    /// The id of pair `(a, b)`, created (and counted in the degrees) on first sight.
+    fn pair_id(&mut self, a: TokenId, b: TokenId) -> PairId {
+        match self.pair_ids.get(&(a, b)) {
+            Some(&id) => id,
+            None => {
+                self.degree[a as usize] += 1;
+                self.degree[b as usize] += 1;
+                self.create_pair(a, b)
             }
-            id
-        })
+        }
+    }
+
+    fn best_pair(&self) -> Option<PairId> {
+        self.heap.peek().and_then(|hub| self.groups.top(hub))
     }
 
     fn rank_key(&self, p: PairId) -> RankKey {
-        let Pair { a, b, freq } = self.pairs[p as usize];
+        let Pair { a, b, freq, .. } = self.pairs[p as usize];
         RankKey {
             score: Score::new(
                 freq,
@@ -238,8 +308,27 @@ impl State {
             .score
             .cmp(&y.score)
             .then(x.freq.cmp(&y.freq))
-            .then_with(|| vocab[y.a as usize].cmp(&vocab[x.a as usize]))
-            .then_with(|| vocab[y.b as usize].cmp(&vocab[x.b as usize]));
+            .then_with(|| string_order(vocab, y.a, x.a))
+            .then_with(|| string_order(vocab, y.b, x.b));
+        order == Ordering::Greater
+    }
+
+    /// The same order as `ranks_before`, for two pairs of one group.
+    fn group_before(
+        vocab: &[String],
+        pairs: &[Pair],
+        keys: &[GroupKey],
+        x: PairId,
+        y: PairId,
+    ) -> bool {
+        let (kx, ky) = (keys[x as usize], keys[y as usize]);
+        let (px, py) = (pairs[x as usize], pairs[y as usize]);
+        let order = kx
+            .score
+            .cmp(&ky.score)
+            .then(kx.freq.cmp(&ky.freq))
+            .then_with(|| string_order(vocab, py.a, px.a))
+            .then_with(|| string_order(vocab, py.b, px.b));
         order == Ordering::Greater
     }
 
@@ -261,7 +350,8 @@ impl State {
                 self.vocab.push(merged.clone());
                 self.ids.insert(merged, (self.vocab.len() - 1) as TokenId);
                 self.token_freq.push(0);
-                self.token_pairs.push(Vec::new());
+                self.degree.push(0);
+                self.dependents.push(Vec::new());
                 (self.vocab.len() - 1) as TokenId
             }
         };
@@ -305,14 +395,7 @@ impl State {
             std::mem::swap(&mut word.tokens, &mut new_tokens);
         }
         for (w, (x, y)) in touched {
-            let id = Self::pair_id(
-                &mut self.pairs,
-                &mut self.pair_ids,
-                &mut self.pair_words,
-                &mut self.token_pairs,
-                x,
-                y,
-            );
+            let id = self.pair_id(x, y);
             let list = &mut self.pair_words[id as usize];
             if list.last() != Some(&w) {
                 list.push(w);
@@ -321,40 +404,67 @@ impl State {
         self.apply(deltas, &[a, b, c]);
     }
 
-    /// Applies pair-count changes, then re-ranks every pair whose count
-    /// changed or that holds one of `retokened` (tokens whose count changed).
+    /// Applies pair-count changes, then re-ranks what they and the count
+    /// changes of the `retokened` tokens affect.
     fn apply(&mut self, deltas: FxHashMap<(TokenId, TokenId), i128>, retokened: &[TokenId]) {
-        let mut changed: Vec<PairId> = Vec::with_capacity(deltas.len());
+        let mut touched: Vec<PairId> = Vec::with_capacity(deltas.len());
         for ((x, y), d) in deltas {
             if d == 0 {
                 continue;
             }
-            let id = Self::pair_id(
-                &mut self.pairs,
-                &mut self.pair_ids,
-                &mut self.pair_words,
-                &mut self.token_pairs,
-                x,
-                y,
-            );
+            let id = self.pair_id(x, y);
             let pair = &mut self.pairs[id as usize];
             pair.freq = (pair.freq as i128 + d) as u64;
-            changed.push(id);
+            if pair.freq > 0 && !pair.listed {
+                pair.listed = true;
+                self.dependents[pair.other as usize].push(id);
+            }
+            touched.push(id);
         }
+        let mut dirty: Vec<TokenId> = retokened.to_vec();
         for &t in retokened {
-            let mut list = std::mem::take(&mut self.token_pairs[t as usize]);
-            list.retain(|&p| self.pairs[p as usize].freq > 0);
-            changed.extend_from_slice(&list);
-            self.token_pairs[t as usize] = list;
+            let mut list = std::mem::take(&mut self.dependents[t as usize]);
+            list.retain(|&p| {
+                let pair = &mut self.pairs[p as usize];
+                pair.listed = pair.freq > 0;
+                pair.listed
+            });
+            touched.extend_from_slice(&list);
+            self.dependents[t as usize] = list;
         }
-        let vocab = &self.vocab;
-        let before = |x: &RankKey, y: &RankKey| Self::ranks_before(vocab, x, y);
-        for p in changed {
-            if self.eligible(p) {
-                let key = self.rank_key(p);
-                self.heap.upsert(p, key, &before);
+        touched.sort_unstable();
+        touched.dedup();
+        for p in touched {
+            let Pair {
+                hub, other, freq, ..
+            } = self.pairs[p as usize];
+            let eligible = self.eligible(p);
+            if eligible {
+                self.group_keys[p as usize] = GroupKey {
+                    score: Score::new(freq, self.token_freq[other as usize], 1),
+                    freq,
+                };
+            }
+            let (vocab, pairs, keys) = (&self.vocab, &self.pairs, &self.group_keys);
+            let before = |x: PairId, y: PairId| Self::group_before(vocab, pairs, keys, x, y);
+            if eligible {
+                self.groups.upsert(hub, p, &before);
             } else {
-                self.heap.remove(p, &before);
+                self.groups.remove(hub, p, &before);
+            }
+            dirty.push(hub);
+        }
+        dirty.sort_unstable();
+        dirty.dedup();
+        for hub in dirty {
+            let vocab = &self.vocab;
+            let before = |x: &RankKey, y: &RankKey| Self::ranks_before(vocab, x, y);
+            match self.groups.top(hub) {
+                Some(p) => {
+                    let key = self.rank_key(p);
+                    self.heap.upsert(hub, key, &before);
+                }
+                None => self.heap.remove(hub, &before),
             }
         }
     }
