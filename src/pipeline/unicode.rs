@@ -17,14 +17,21 @@ pub fn is_whitespace(c: char) -> bool {
 /// Control and format characters, which `clean_text` removes (but not `\t\n\r`).
 #[inline]
 pub fn is_control(c: char) -> bool {
-    !matches!(c, '\t' | '\n' | '\r') && c.is_other()
+    if c.is_ascii() {
+        return c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r');
+    }
+    c.is_other()
 }
 
 /// A character that the BERT pre-tokenizer isolates: ASCII punctuation or
 /// symbols, or a Unicode punctuation character (P*).
 #[inline]
 pub fn is_punctuation(c: char) -> bool {
-    c.is_ascii_punctuation() || c.is_punctuation()
+    // Every ASCII P* character is ASCII punctuation: skip the table search.
+    if c.is_ascii() {
+        return c.is_ascii_punctuation();
+    }
+    c.is_punctuation()
 }
 
 /// A non-spacing mark (Mn), which `strip_accents` removes after NFD.
@@ -36,7 +43,10 @@ pub fn is_mark_nonspacing(c: char) -> bool {
 /// A `\w` character of the regex pre-tokenizer: a letter, a number or `_`.
 #[inline]
 pub fn is_word_char(c: char) -> bool {
-    c == '_' || c.is_alphanumeric_category()
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '_';
+    }
+    c.is_alphanumeric_category()
 }
 
 /// A CJK ideograph, which `handle_chinese_chars` surrounds with spaces.
@@ -128,6 +138,27 @@ mod tests {
             actual == expected,
             "{path} is stale: run `FWP_REGEN_TABLES=1 cargo test unicode`"
         );
+    }
+
+    #[test]
+    fn ascii_fast_paths_agree_with_the_tables() {
+        for c in (0u8..128).map(char::from) {
+            assert_eq!(
+                is_punctuation(c),
+                c.is_ascii_punctuation() || c.is_punctuation(),
+                "{c:?}"
+            );
+            assert_eq!(
+                is_control(c),
+                !matches!(c, '\t' | '\n' | '\r') && c.is_other(),
+                "{c:?}"
+            );
+            assert_eq!(
+                is_word_char(c),
+                c == '_' || c.is_letter() || c.is_number(),
+                "{c:?}"
+            );
+        }
     }
 
     #[test]
