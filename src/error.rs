@@ -10,10 +10,7 @@ pub enum Error {
     InvalidArgument(String),
     /// A file could not be read or written (OSError in Python).
     #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
     /// A file was read but its content is not valid (ValueError in Python).
     #[error("{path}: {message}")]
     InvalidFile { path: PathBuf, message: String },
@@ -30,16 +27,10 @@ impl Error {
     }
 
     pub fn io(path: &Path, source: std::io::Error) -> Self {
-        Error::Io {
-            path: path.to_path_buf(),
-            source,
-        }
+        Error::Io { path: path.to_path_buf(), source }
     }
 
     pub fn invalid_file(path: &Path, message: impl Into<String>) -> Self {
-        Error::InvalidFile {
-            path: path.to_path_buf(),
-            message: message.into(),
-        }
+        Error::InvalidFile { path: path.to_path_buf(), message: message.into() }
     }
 }

@@ -51,10 +51,7 @@ mod tests {
 
     #[test]
     fn glues_pieces_and_cleans_punctuation() {
-        assert_eq!(
-            decode(["hello", "##s", "world", "!", "isn", "'", "t"]),
-            "hellos world! isn ' t"
-        );
+        assert_eq!(decode(["hello", "##s", "world", "!", "isn", "'", "t"]), "hellos world! isn ' t");
     }
 
     #[test]

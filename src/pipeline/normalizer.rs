@@ -24,12 +24,7 @@ pub struct Normalizer {
 
 impl Default for Normalizer {
     fn default() -> Self {
-        Self {
-            clean_text: true,
-            handle_chinese_chars: true,
-            strip_accents: None,
-            lowercase: true,
-        }
+        Self { clean_text: true, handle_chinese_chars: true, strip_accents: None, lowercase: true }
     }
 }
 
@@ -108,14 +103,7 @@ impl Normalizer {
         } else {
             c
         };
-        out.push(
-            if self.lowercase {
-                c.to_ascii_lowercase()
-            } else {
-                c
-            },
-            origin,
-        );
+        out.push(if self.lowercase { c.to_ascii_lowercase() } else { c }, origin);
     }
 
     /// NFD with canonical ordering of combining marks, then the mark filter.
@@ -189,10 +177,7 @@ mod tests {
 
     #[test]
     fn dotted_capital_i_expands_but_points_to_one_original_char() {
-        let n = Normalizer {
-            strip_accents: Some(false),
-            ..Normalizer::default()
-        };
+        let n = Normalizer { strip_accents: Some(false), ..Normalizer::default() };
         let mut out = Normalized::default();
         n.normalize_into("İx", &mut out);
         assert_eq!(out.text, "i\u{307}x");
@@ -215,12 +200,7 @@ mod tests {
 
     #[test]
     fn options_can_be_switched_off() {
-        let n = Normalizer {
-            clean_text: false,
-            handle_chinese_chars: false,
-            strip_accents: None,
-            lowercase: false,
-        };
+        let n = Normalizer { clean_text: false, handle_chinese_chars: false, strip_accents: None, lowercase: false };
         assert_eq!(n.normalize("Ä\0中"), "Ä\0中");
     }
 

@@ -45,18 +45,12 @@ mod tests {
 
     #[test]
     fn pairs_get_cls_and_two_seps_with_type_ids() {
-        let p = BertPostProcessor {
-            cls_id: 2,
-            sep_id: 3,
-        };
+        let p = BertPostProcessor { cls_id: 2, sep_id: 3 };
         let out = BertPostProcessor::process(Some(p), &seq(&[7, 8]), Some(&seq(&[9])));
         assert_eq!(out.ids, [2, 7, 8, 3, 9, 3]);
         assert_eq!(out.type_ids, [0, 0, 0, 0, 1, 1]);
         assert_eq!(out.special_tokens_mask, [1, 0, 0, 1, 0, 1]);
-        assert_eq!(
-            out.offsets,
-            [(0, 0), (0, 1), (1, 2), (0, 0), (0, 1), (0, 0)]
-        );
+        assert_eq!(out.offsets, [(0, 0), (0, 1), (1, 2), (0, 0), (0, 1), (0, 0)]);
         assert_eq!(out.attention_mask, [1; 6]);
     }
 

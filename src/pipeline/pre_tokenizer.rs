@@ -67,26 +67,17 @@ impl PreTokenizer {
                 }
                 class => {
                     if let Some((sb, sc)) = start.take() {
-                        f(Word {
-                            bytes: (sb, bi),
-                            chars: (sc, ci),
-                        });
+                        f(Word { bytes: (sb, bi), chars: (sc, ci) });
                     }
                     if class == Class::Alone {
-                        f(Word {
-                            bytes: (bi, bi + c.len_utf8()),
-                            chars: (ci, ci + 1),
-                        });
+                        f(Word { bytes: (bi, bi + c.len_utf8()), chars: (ci, ci + 1) });
                     }
                 }
             }
             ci += 1;
         }
         if let Some((sb, sc)) = start {
-            f(Word {
-                bytes: (sb, text.len()),
-                chars: (sc, ci),
-            });
+            f(Word { bytes: (sb, text.len()), chars: (sc, ci) });
         }
     }
 
@@ -130,46 +121,25 @@ mod tests {
 
     #[test]
     fn bert_isolates_punctuation_and_drops_spaces() {
-        assert_eq!(
-            PreTokenizer::Bert.words("hello, world!! a$b"),
-            ["hello", ",", "world", "!", "!", "a", "$", "b"]
-        );
+        assert_eq!(PreTokenizer::Bert.words("hello, world!! a$b"), ["hello", ",", "world", "!", "!", "a", "$", "b"]);
     }
 
     #[test]
     fn whitespace_keeps_punctuation_inside_words() {
-        assert_eq!(
-            PreTokenizer::Whitespace.words(" don't  stop\u{3000}x"),
-            ["don't", "stop", "x"]
-        );
+        assert_eq!(PreTokenizer::Whitespace.words(" don't  stop\u{3000}x"), ["don't", "stop", "x"]);
     }
 
     #[test]
     fn regex_splits_runs_of_word_characters() {
-        assert_eq!(
-            PreTokenizer::Regex.words("snake_case+42€ ü"),
-            ["snake_case", "+", "42", "€", "ü"]
-        );
+        assert_eq!(PreTokenizer::Regex.words("snake_case+42€ ü"), ["snake_case", "+", "42", "€", "ü"]);
     }
 
     #[test]
     fn char_ranges_count_characters_not_bytes() {
         let mut words = Vec::new();
         PreTokenizer::Bert.split("é, b", |w| words.push(w));
-        assert_eq!(
-            words[1],
-            Word {
-                bytes: (2, 3),
-                chars: (1, 2)
-            }
-        );
-        assert_eq!(
-            words[2],
-            Word {
-                bytes: (4, 5),
-                chars: (3, 4)
-            }
-        );
+        assert_eq!(words[1], Word { bytes: (2, 3), chars: (1, 2) });
+        assert_eq!(words[2], Word { bytes: (4, 5), chars: (3, 4) });
     }
 
     #[test]

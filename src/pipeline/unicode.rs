@@ -125,39 +125,21 @@ mod tests {
 
     #[test]
     fn python_unicode_tables_are_in_sync() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/python/fast_wordpiece/_unicode_tables.py"
-        );
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/python/fast_wordpiece/_unicode_tables.py");
         let expected = python_tables();
         if std::env::var_os("FWP_REGEN_TABLES").is_some() {
             std::fs::write(path, &expected).unwrap();
         }
         let actual = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(
-            actual == expected,
-            "{path} is stale: run `FWP_REGEN_TABLES=1 cargo test unicode`"
-        );
+        assert!(actual == expected, "{path} is stale: run `FWP_REGEN_TABLES=1 cargo test unicode`");
     }
 
     #[test]
     fn ascii_fast_paths_agree_with_the_tables() {
         for c in (0u8..128).map(char::from) {
-            assert_eq!(
-                is_punctuation(c),
-                c.is_ascii_punctuation() || c.is_punctuation(),
-                "{c:?}"
-            );
-            assert_eq!(
-                is_control(c),
-                !matches!(c, '\t' | '\n' | '\r') && c.is_other(),
-                "{c:?}"
-            );
-            assert_eq!(
-                is_word_char(c),
-                c == '_' || c.is_letter() || c.is_number(),
-                "{c:?}"
-            );
+            assert_eq!(is_punctuation(c), c.is_ascii_punctuation() || c.is_punctuation(), "{c:?}");
+            assert_eq!(is_control(c), !matches!(c, '\t' | '\n' | '\r') && c.is_other(), "{c:?}");
+            assert_eq!(is_word_char(c), c == '_' || c.is_letter() || c.is_number(), "{c:?}");
         }
     }
 

@@ -12,24 +12,17 @@ use crate::tokenizer::core::Options;
 use crate::DEFAULT_SPECIAL_TOKENS;
 
 pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type()
-        .name()
-        .map(|n| n.to_string())
-        .unwrap_or_else(|_| "object".into())
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into())
 }
 
 /// A `str` argument as UTF-8. Lone surrogates cannot be encoded: ValueError.
 pub fn text<'a>(obj: &'a Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<&'a str> {
-    let s = obj.cast::<PyString>().map_err(|_| {
-        PyTypeError::new_err(format!("{} must be str, not {}", what(), type_name(obj)))
-    })?;
+    let s = obj
+        .cast::<PyString>()
+        .map_err(|_| PyTypeError::new_err(format!("{} must be str, not {}", what(), type_name(obj))))?;
     s.to_str().map_err(|e| {
         let py = obj.py();
-        let at = e
-            .value(py)
-            .getattr("start")
-            .and_then(|v| v.extract::<usize>())
-            .unwrap_or(0);
+        let at = e.value(py).getattr("start").and_then(|v| v.extract::<usize>()).unwrap_or(0);
         PyValueError::new_err(format!(
             "{} contains a lone surrogate at index {at}, which is not valid Unicode text",
             what()
@@ -39,14 +32,8 @@ pub fn text<'a>(obj: &'a Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResul
 
 /// Rejects the things that iterate but are not collections of texts.
 pub fn reject_text_as_collection(obj: &Bound<'_, PyAny>, name: &str, of: &str) -> PyResult<()> {
-    if obj.is_instance_of::<PyString>()
-        || obj.is_instance_of::<PyBytes>()
-        || obj.is_instance_of::<PyByteArray>()
-    {
-        return Err(PyTypeError::new_err(format!(
-            "{name} must be an iterable of {of}, not {}",
-            type_name(obj)
-        )));
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
+        return Err(PyTypeError::new_err(format!("{name} must be an iterable of {of}, not {}", type_name(obj))));
     }
     Ok(())
 }
@@ -54,22 +41,16 @@ pub fn reject_text_as_collection(obj: &Bound<'_, PyAny>, name: &str, of: &str) -
 /// An integer argument (bool is not accepted).
 fn integer(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
     if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-        return Err(PyTypeError::new_err(format!(
-            "{name} must be int, not {}",
-            type_name(obj)
-        )));
+        return Err(PyTypeError::new_err(format!("{name} must be int, not {}", type_name(obj))));
     }
-    obj.extract()
-        .map_err(|_| PyValueError::new_err(format!("{name} is too large")))
+    obj.extract().map_err(|_| PyValueError::new_err(format!("{name} is too large")))
 }
 
 /// A non-negative integer argument.
 pub fn count(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     let value = integer(obj, name)?;
     if value < 0 {
-        return Err(PyValueError::new_err(format!(
-            "{name} must be >= 0, got {value}"
-        )));
+        return Err(PyValueError::new_err(format!("{name} must be >= 0, got {value}")));
     }
     u64::try_from(value).map_err(|_| PyValueError::new_err(format!("{name} is too large")))
 }
@@ -78,9 +59,7 @@ pub fn count(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
 pub fn positive(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
     let value = integer(obj, name)?;
     if value <= 0 {
-        return Err(PyValueError::new_err(format!(
-            "{name} must be positive, got {value}"
-        )));
+        return Err(PyValueError::new_err(format!("{name} must be positive, got {value}")));
     }
     usize::try_from(value).map_err(|_| PyValueError::new_err(format!("{name} is too large")))
 }
@@ -94,18 +73,12 @@ fn flag(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
 /// The special tokens argument: a list or tuple of distinct non-empty str.
 pub fn special_tokens(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     let Some(obj) = obj else {
-        return Ok(DEFAULT_SPECIAL_TOKENS
-            .iter()
-            .map(|t| t.to_string())
-            .collect());
+        return Ok(DEFAULT_SPECIAL_TOKENS.iter().map(|t| t.to_string()).collect());
     };
     reject_text_as_collection(obj, "special_tokens", "str")?;
-    let iter = obj.try_iter().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "special_tokens must be a list of str, not {}",
-            type_name(obj)
-        ))
-    })?;
+    let iter = obj
+        .try_iter()
+        .map_err(|_| PyTypeError::new_err(format!("special_tokens must be a list of str, not {}", type_name(obj))))?;
     let mut tokens = Vec::new();
     for (i, item) in iter.enumerate() {
         let item = item?;
@@ -124,27 +97,15 @@ pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<O
         let v = &value;
         match key.as_str() {
             "lowercase" => o.normalizer.lowercase = flag(v, &key)?,
-            "strip_accents" => {
-                o.normalizer.strip_accents = if v.is_none() {
-                    None
-                } else {
-                    Some(flag(v, &key)?)
-                }
-            }
+            "strip_accents" => o.normalizer.strip_accents = if v.is_none() { None } else { Some(flag(v, &key)?) },
             "clean_text" => o.normalizer.clean_text = flag(v, &key)?,
             "handle_chinese_chars" => o.normalizer.handle_chinese_chars = flag(v, &key)?,
-            "pre_tokenizer" => {
-                o.pre_tokenizer = text(v, &|| key.clone())?.parse().map_err(to_py)?
-            }
+            "pre_tokenizer" => o.pre_tokenizer = text(v, &|| key.clone())?.parse().map_err(to_py)?,
             "unk_token" => o.unk_token = text(v, &|| key.clone())?.to_owned(),
             "cls_token" => o.cls_token = text(v, &|| key.clone())?.to_owned(),
             "sep_token" => o.sep_token = text(v, &|| key.clone())?.to_owned(),
             "max_input_chars_per_word" => o.max_input_chars_per_word = positive(v, &key)?,
-            _ => {
-                return Err(PyTypeError::new_err(format!(
-                    "{function}() got an unexpected keyword argument {key:?}"
-                )))
-            }
+            _ => return Err(PyTypeError::new_err(format!("{function}() got an unexpected keyword argument {key:?}"))),
         }
     }
     o.validate().map_err(to_py)?;
@@ -156,21 +117,13 @@ pub fn paths(obj: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     if let Ok(path) = obj.extract::<PathBuf>() {
         return Ok(vec![path]);
     }
-    let not_paths = || {
-        PyTypeError::new_err(format!(
-            "paths must be a path or a list of paths, not {}",
-            type_name(obj)
-        ))
-    };
+    let not_paths = || PyTypeError::new_err(format!("paths must be a path or a list of paths, not {}", type_name(obj)));
     let iter = obj.try_iter().map_err(|_| not_paths())?;
     let mut out = Vec::new();
     for (i, item) in iter.enumerate() {
         let item = item?;
         out.push(item.extract::<PathBuf>().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "paths[{i}] must be str or os.PathLike, not {}",
-                type_name(&item)
-            ))
+            PyTypeError::new_err(format!("paths[{i}] must be str or os.PathLike, not {}", type_name(&item)))
         })?);
     }
     Ok(out)
@@ -178,34 +131,25 @@ pub fn paths(obj: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 
 /// A path argument (str or os.PathLike).
 pub fn path(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<PathBuf> {
-    obj.extract::<PathBuf>().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "{name} must be str or os.PathLike, not {}",
-            type_name(obj)
-        ))
-    })
+    obj.extract::<PathBuf>()
+        .map_err(|_| PyTypeError::new_err(format!("{name} must be str or os.PathLike, not {}", type_name(obj))))
 }
 
 /// Token ids: ints in `0..vocab_size`; anything else is named in the error.
 pub fn ids(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Vec<u32>> {
     reject_text_as_collection(obj, name, "int")?;
-    let iter = obj.try_iter().map_err(|_| {
-        PyTypeError::new_err(format!(
-            "{name} must be a sequence of int, not {}",
-            type_name(obj)
-        ))
-    })?;
+    let iter = obj
+        .try_iter()
+        .map_err(|_| PyTypeError::new_err(format!("{name} must be a sequence of int, not {}", type_name(obj))))?;
     let mut out = Vec::new();
     for (i, item) in iter.enumerate() {
         let item = item?;
         if item.is_instance_of::<PyBool>() {
-            return Err(PyTypeError::new_err(format!(
-                "{name}[{i}] must be int, not bool"
-            )));
+            return Err(PyTypeError::new_err(format!("{name}[{i}] must be int, not bool")));
         }
-        let id: i128 = item.extract().map_err(|_| {
-            PyTypeError::new_err(format!("{name}[{i}] must be int, not {}", type_name(&item)))
-        })?;
+        let id: i128 = item
+            .extract()
+            .map_err(|_| PyTypeError::new_err(format!("{name}[{i}] must be int, not {}", type_name(&item))))?;
         if id < 0 || id >= vocab_size as i128 {
             return Err(PyValueError::new_err(format!(
                 "{name}[{i}] = {id} is out of range for a vocabulary of {vocab_size} tokens"

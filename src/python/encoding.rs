@@ -12,14 +12,7 @@ use pyo3::IntoPyObjectExt;
 use crate::tokenizer::core::Tokenizer;
 use crate::tokenizer::encoding::Encoding;
 
-const KEYS: [&str; 6] = [
-    "ids",
-    "tokens",
-    "offsets",
-    "attention_mask",
-    "special_tokens_mask",
-    "type_ids",
-];
+const KEYS: [&str; 6] = ["ids", "tokens", "offsets", "attention_mask", "special_tokens_mask", "type_ids"];
 
 /// The tokens of one encoded text or pair: ids, token strings, character
 /// offsets into the original text, and the masks a BERT model takes.
@@ -36,18 +29,13 @@ impl PyEncoding {
             "ids" => PyList::new(py, &e.ids),
             "tokens" => {
                 let vocab = self.tokenizer.vocab();
-                PyList::new(
-                    py,
-                    e.ids.iter().map(|&id| vocab.token(id).unwrap_or_default()),
-                )
+                PyList::new(py, e.ids.iter().map(|&id| vocab.token(id).unwrap_or_default()))
             }
             "offsets" => PyList::new(py, &e.offsets),
             "attention_mask" => PyList::new(py, &e.attention_mask),
             "special_tokens_mask" => PyList::new(py, &e.special_tokens_mask),
             "type_ids" => PyList::new(py, &e.type_ids),
-            _ => Err(PyKeyError::new_err(format!(
-                "{key:?}: an Encoding has the keys {KEYS:?}"
-            ))),
+            _ => Err(PyKeyError::new_err(format!("{key:?}: an Encoding has the keys {KEYS:?}"))),
         }
     }
 }
@@ -121,8 +109,8 @@ impl PyEncoding {
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         if let Ok(other) = other.cast::<PyEncoding>() {
             let o = other.get();
-            let same_tokens = Arc::ptr_eq(&self.tokenizer, &o.tokenizer)
-                || self.field(py, "tokens")?.eq(o.field(py, "tokens")?)?;
+            let same_tokens =
+                Arc::ptr_eq(&self.tokenizer, &o.tokenizer) || self.field(py, "tokens")?.eq(o.field(py, "tokens")?)?;
             return (self.inner == o.inner && same_tokens).into_py_any(py);
         }
         match other.getattr("to_dict") {
@@ -135,11 +123,6 @@ impl PyEncoding {
         let tokens = self.field(py, "tokens")?;
         let more = if self.inner.len() > 8 { ", ..." } else { "" };
         let shown = tokens.get_slice(0, 8).repr()?.to_string();
-        Ok(format!(
-            "Encoding(n_tokens={}, tokens={}{}])",
-            self.inner.len(),
-            shown.trim_end_matches(']'),
-            more
-        ))
+        Ok(format!("Encoding(n_tokens={}, tokens={}{}])", self.inner.len(), shown.trim_end_matches(']'), more))
     }
 }

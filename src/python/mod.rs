@@ -12,10 +12,7 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tokenizer::PyTokenizer>()?;
     m.add_class::<encoding::PyEncoding>()?;
-    m.add(
-        "DEFAULT_SPECIAL_TOKENS",
-        crate::DEFAULT_SPECIAL_TOKENS.to_vec(),
-    )?;
+    m.add("DEFAULT_SPECIAL_TOKENS", crate::DEFAULT_SPECIAL_TOKENS.to_vec())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -35,16 +35,11 @@ pub struct PyTokenizer {
 
 impl PyTokenizer {
     fn wrap(tokenizer: Tokenizer) -> Self {
-        Self {
-            inner: Arc::new(tokenizer),
-        }
+        Self { inner: Arc::new(tokenizer) }
     }
 
     fn encoding(&self, inner: crate::Encoding) -> PyEncoding {
-        PyEncoding {
-            inner,
-            tokenizer: Arc::clone(&self.inner),
-        }
+        PyEncoding { inner, tokenizer: Arc::clone(&self.inner) }
     }
 }
 
@@ -94,12 +89,7 @@ impl PyTokenizer {
         args::reject_text_as_collection(vocab, "vocab", "str")?;
         let tokens = vocab
             .try_iter()
-            .map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "vocab must be a list of str, not {}",
-                    type_name(vocab)
-                ))
-            })?
+            .map_err(|_| PyTypeError::new_err(format!("vocab must be a list of str, not {}", type_name(vocab))))?
             .enumerate()
             .map(|(i, t)| Ok(text(&t?, &|| format!("vocab[{i}]"))?.to_owned()))
             .collect::<PyResult<Vec<String>>>()?;
@@ -109,9 +99,9 @@ impl PyTokenizer {
                 .try_iter()?
                 .enumerate()
                 .map(|(i, pair)| {
-                    pair?.extract::<(String, String)>().map_err(|_| {
-                        PyTypeError::new_err(format!("merges[{i}] must be a pair of str"))
-                    })
+                    pair?
+                        .extract::<(String, String)>()
+                        .map_err(|_| PyTypeError::new_err(format!("merges[{i}] must be a pair of str")))
                 })
                 .collect::<PyResult<_>>()?,
         };
@@ -142,20 +132,13 @@ impl PyTokenizer {
     ) -> PyResult<Self> {
         args::reject_text_as_collection(corpus, "corpus", "str")?;
         let iter = corpus.try_iter().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "corpus must be an iterable of str, not {}",
-                type_name(corpus)
-            ))
+            PyTypeError::new_err(format!("corpus must be an iterable of str, not {}", type_name(corpus)))
         })?;
         let config = trainer_config(vocab_size, min_frequency, special_tokens)?;
         let options = args::options(options, "train")?;
         let mut counter = WordCounter::new(&options);
         let mut progress = Progress::new(show_progress, None);
-        progress.start(
-            "counting words",
-            "texts",
-            corpus.len().ok().map(|n| n as u64),
-        );
+        progress.start("counting words", "texts", corpus.len().ok().map(|n| n as u64));
         let mut iter = iter.enumerate();
         loop {
             let (mut items, mut bytes, mut first) = (Vec::with_capacity(BATCH_TEXTS), 0, None);
@@ -204,9 +187,7 @@ impl PyTokenizer {
             "strict" => Utf8Errors::Strict,
             "replace" => Utf8Errors::Replace,
             other => {
-                return Err(PyValueError::new_err(format!(
-                    "errors must be \"strict\" or \"replace\", not {other:?}"
-                )))
+                return Err(PyValueError::new_err(format!("errors must be \"strict\" or \"replace\", not {other:?}")))
             }
         };
         let config = trainer_config(vocab_size, min_frequency, special_tokens)?;
@@ -214,8 +195,7 @@ impl PyTokenizer {
         let counts = py.detach(|| {
             let mut progress = Progress::new(show_progress, Some(&python_interrupted));
             let mut counter = WordCounter::new(&options);
-            guard(|| counter.add_files(&paths, errors, &mut progress))
-                .map(|_| counter.into_counts())
+            guard(|| counter.add_files(&paths, errors, &mut progress)).map(|_| counter.into_counts())
         })?;
         learn(py, counts, config, options, show_progress)
     }
@@ -234,10 +214,7 @@ impl PyTokenizer {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let items = counts.call_method0("items").map_err(|_| {
-            PyTypeError::new_err(format!(
-                "counts must be a dict of str to int, not {}",
-                type_name(counts)
-            ))
+            PyTypeError::new_err(format!("counts must be a dict of str to int, not {}", type_name(counts)))
         })?;
         let mut words = Vec::new();
         for pair in items.try_iter()? {
@@ -264,8 +241,7 @@ impl PyTokenizer {
         let path = args::path(path, "path")?;
         let specials = args::special_tokens(special_tokens)?;
         let options = args::options(options, "from_vocab_file")?;
-        guard(|| Tokenizer::new(Vocab::from_file(&path)?, Vec::new(), &specials, options))
-            .map(Self::wrap)
+        guard(|| Tokenizer::new(Vocab::from_file(&path)?, Vec::new(), &specials, options)).map(Self::wrap)
     }
 
     /// Encodes `text` (and `pair`, for a pair of sequences). With
@@ -281,11 +257,7 @@ impl PyTokenizer {
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
         let work = || guard(|| self.inner.encode(a, b, add_special_tokens));
-        let encoding = if a.len() + b.map_or(0, str::len) > DETACH_BYTES {
-            py.detach(work)?
-        } else {
-            work()?
-        };
+        let encoding = if a.len() + b.map_or(0, str::len) > DETACH_BYTES { py.detach(work)? } else { work()? };
         Ok(self.encoding(encoding))
     }
 
@@ -299,20 +271,15 @@ impl PyTokenizer {
         add_special_tokens: bool,
     ) -> PyResult<Bound<'py, PyList>> {
         args::reject_text_as_collection(inputs, "inputs", "str or (str, str)")?;
-        let iter = inputs.try_iter().map_err(|_| {
-            PyTypeError::new_err(format!(
-                "inputs must be a list of str, not {}",
-                type_name(inputs)
-            ))
-        })?;
+        let iter = inputs
+            .try_iter()
+            .map_err(|_| PyTypeError::new_err(format!("inputs must be a list of str, not {}", type_name(inputs))))?;
         let mut held: Vec<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> = Vec::new();
         for (i, item) in iter.enumerate() {
             let item = item?;
             if let Ok(t) = item.cast::<PyTuple>() {
                 if t.len() != 2 {
-                    return Err(PyTypeError::new_err(format!(
-                        "inputs[{i}] must be str or a (str, str) pair"
-                    )));
+                    return Err(PyTypeError::new_err(format!("inputs[{i}] must be str or a (str, str) pair")));
                 }
                 held.push((t.get_item(0)?, Some(t.get_item(1)?)));
             } else {
@@ -324,15 +291,11 @@ impl PyTokenizer {
             .enumerate()
             .map(|(i, (a, b))| {
                 let a = args::text(a, &|| format!("inputs[{i}]"))?;
-                let b = b
-                    .as_ref()
-                    .map(|b| args::text(b, &|| format!("inputs[{i}][1]")))
-                    .transpose()?;
+                let b = b.as_ref().map(|b| args::text(b, &|| format!("inputs[{i}][1]"))).transpose()?;
                 Ok((a, b))
             })
             .collect::<PyResult<Vec<_>>>()?;
-        let encodings =
-            py.detach(|| guard(|| self.inner.encode_batch(&texts, add_special_tokens)))?;
+        let encodings = py.detach(|| guard(|| self.inner.encode_batch(&texts, add_special_tokens)))?;
         PyList::new(py, encodings.into_iter().map(|e| self.encoding(e)))
     }
 
@@ -346,11 +309,7 @@ impl PyTokenizer {
 
     /// `decode` for each sequence of ids.
     #[pyo3(signature = (sequences, skip_special_tokens = false))]
-    fn decode_batch(
-        &self,
-        sequences: &Bound<'_, PyAny>,
-        skip_special_tokens: bool,
-    ) -> PyResult<Vec<String>> {
+    fn decode_batch(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
         args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
         sequences
             .try_iter()?
@@ -404,10 +363,7 @@ impl PyTokenizer {
     /// The token with id `id`, or None past the vocabulary. Negative: ValueError.
     fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
         let id = args::count(id, "id")?;
-        Ok(u32::try_from(id)
-            .ok()
-            .and_then(|id| self.inner.vocab().token(id))
-            .map(str::to_owned))
+        Ok(u32::try_from(id).ok().and_then(|id| self.inner.vocab().token(id)).map(str::to_owned))
     }
 
     /// Writes the tokenizer (vocabulary, merges, options) as one JSON file,
@@ -421,8 +377,7 @@ impl PyTokenizer {
     #[staticmethod]
     fn load(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;
-        py.detach(|| guard(|| Tokenizer::load(&path)))
-            .map(Self::wrap)
+        py.detach(|| guard(|| Tokenizer::load(&path))).map(Self::wrap)
     }
 
     /// Writes the vocabulary as a BERT `vocab.txt`, atomically.
@@ -443,16 +398,11 @@ impl PyTokenizer {
     }
 
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        Ok((
-            py.get_type::<Self>().getattr("from_json")?,
-            (self.inner.to_json(),),
-        ))
+        Ok((py.get_type::<Self>().getattr("from_json")?, (self.inner.to_json(),)))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<Self>()
-            .is_ok_and(|o| *o.get().inner == *self.inner)
+        other.cast::<Self>().is_ok_and(|o| *o.get().inner == *self.inner)
     }
 
     fn __repr__(&self) -> String {

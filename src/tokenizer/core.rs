@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::encoding::Encoding;
 use super::special_tokens::SpecialTokenMatcher;
 use super::vocab::Vocab;
-use super::wordpiece::{Piece, Scratch, WordPiece};
+use super::wordpiece::{Piece, WordPiece};
 use crate::error::{Error, Result};
 use crate::pipeline::decoder;
 use crate::pipeline::normalizer::{Normalized, Normalizer};
@@ -51,11 +51,9 @@ impl Options {
         if self.max_input_chars_per_word == 0 {
             return Err(Error::invalid("max_input_chars_per_word must be positive"));
         }
-        for (name, token) in [
-            ("unk_token", &self.unk_token),
-            ("cls_token", &self.cls_token),
-            ("sep_token", &self.sep_token),
-        ] {
+        for (name, token) in
+            [("unk_token", &self.unk_token), ("cls_token", &self.cls_token), ("sep_token", &self.sep_token)]
+        {
             if token.is_empty() {
                 return Err(Error::invalid(format!("{name} must not be empty")));
             }
@@ -80,9 +78,7 @@ pub fn validate_special_tokens(tokens: &[String]) -> Result<()> {
             return Err(Error::invalid("special tokens must not be empty strings"));
         }
         if !seen.insert(t.as_str()) {
-            return Err(Error::invalid(format!(
-                "special token {t:?} is listed twice"
-            )));
+            return Err(Error::invalid(format!("special token {t:?} is listed twice")));
         }
     }
     Ok(())
@@ -92,7 +88,6 @@ pub fn validate_special_tokens(tokens: &[String]) -> Result<()> {
 #[derive(Default)]
 struct Workspace {
     normalized: Normalized,
-    scratch: Scratch,
     pieces: Vec<Piece>,
 }
 
@@ -131,25 +126,17 @@ impl Tokenizer {
     ) -> Result<Self> {
         options.validate()?;
         validate_special_tokens(special_tokens)?;
-        let unk_id = vocab.id(&options.unk_token).ok_or_else(|| {
-            Error::invalid(format!(
-                "unk_token {:?} is not in the vocabulary",
-                options.unk_token
-            ))
-        })?;
-        let present: Vec<(String, u32)> = special_tokens
-            .iter()
-            .filter_map(|t| vocab.id(t).map(|id| (t.clone(), id)))
-            .collect();
+        let unk_id = vocab
+            .id(&options.unk_token)
+            .ok_or_else(|| Error::invalid(format!("unk_token {:?} is not in the vocabulary", options.unk_token)))?;
+        let present: Vec<(String, u32)> =
+            special_tokens.iter().filter_map(|t| vocab.id(t).map(|id| (t.clone(), id))).collect();
         let post_processor = match (vocab.id(&options.cls_token), vocab.id(&options.sep_token)) {
             (Some(cls_id), Some(sep_id)) => Some(BertPostProcessor { cls_id, sep_id }),
             _ => None,
         };
         Ok(Self {
-            model: WordPiece {
-                unk_id,
-                max_input_chars_per_word: options.max_input_chars_per_word,
-            },
+            model: WordPiece { unk_id, max_input_chars_per_word: options.max_input_chars_per_word },
             special_tokens: present.iter().map(|(t, _)| t.clone()).collect(),
             special_ids: present.iter().map(|&(_, id)| id).collect(),
             matcher: SpecialTokenMatcher::new(present),
@@ -177,12 +164,7 @@ impl Tokenizer {
     }
 
     /// Encodes `text`, or the pair (`text`, `pair`).
-    pub fn encode(
-        &self,
-        text: &str,
-        pair: Option<&str>,
-        add_special_tokens: bool,
-    ) -> Result<Encoding> {
+    pub fn encode(&self, text: &str, pair: Option<&str>, add_special_tokens: bool) -> Result<Encoding> {
         let processor = if add_special_tokens {
             Some(self.post_processor.ok_or_else(|| {
                 Error::invalid(format!(
@@ -200,15 +182,8 @@ impl Tokenizer {
     }
 
     /// Encodes many inputs in parallel (rayon; `RAYON_NUM_THREADS` sets the threads).
-    pub fn encode_batch(
-        &self,
-        inputs: &[(&str, Option<&str>)],
-        add_special_tokens: bool,
-    ) -> Result<Vec<Encoding>> {
-        inputs
-            .par_iter()
-            .map(|&(a, b)| self.encode(a, b, add_special_tokens))
-            .collect()
+    pub fn encode_batch(&self, inputs: &[(&str, Option<&str>)], add_special_tokens: bool) -> Result<Vec<Encoding>> {
+        inputs.par_iter().map(|&(a, b)| self.encode(a, b, add_special_tokens)).collect()
     }
 
     /// One sequence without post-processing: type ids 0, masks 0.
@@ -237,22 +212,13 @@ impl Tokenizer {
         if segment.is_empty() {
             return;
         }
-        let Workspace {
-            normalized,
-            scratch,
-            pieces,
-        } = ws;
+        let Workspace { normalized, pieces } = ws;
         self.options.normalizer.normalize_into(segment, normalized);
         let text = normalized.text.as_str();
         let origins = &normalized.origins;
         self.options.pre_tokenizer.split(text, |word| {
             pieces.clear();
-            self.model.tokenize(
-                &self.vocab,
-                &text[word.bytes.0..word.bytes.1],
-                scratch,
-                pieces,
-            );
+            self.model.tokenize(&self.vocab, &text[word.bytes.0..word.bytes.1], pieces);
             for p in pieces.iter() {
                 let first = origins[word.chars.0 + p.start as usize];
                 let last = origins[word.chars.0 + p.end as usize - 1];
@@ -266,10 +232,7 @@ impl Tokenizer {
         let mut tokens = Vec::with_capacity(ids.len());
         for &id in ids {
             let token = self.vocab.token(id).ok_or_else(|| {
-                Error::invalid(format!(
-                    "id {id} is out of range for a vocabulary of {} tokens",
-                    self.vocab.len()
-                ))
+                Error::invalid(format!("id {id} is out of range for a vocabulary of {} tokens", self.vocab.len()))
             })?;
             if !(skip_special_tokens && self.special_ids.contains(&id)) {
                 tokens.push(token);
@@ -285,27 +248,19 @@ mod tests {
 
     fn tokenizer(tokens: &[&str]) -> Tokenizer {
         let vocab = Vocab::new(tokens.iter().map(|t| t.to_string()).collect()).unwrap();
-        let specials: Vec<String> = DEFAULT_SPECIAL_TOKENS
-            .iter()
-            .map(|t| t.to_string())
-            .collect();
+        let specials: Vec<String> = DEFAULT_SPECIAL_TOKENS.iter().map(|t| t.to_string()).collect();
         Tokenizer::new(vocab, vec![], &specials, Options::default()).unwrap()
     }
 
-    const VOCAB: [&str; 12] = [
-        "[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world", "!", "##s", "h", "##e",
-        "##llo",
-    ];
+    const VOCAB: [&str; 12] =
+        ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world", "!", "##s", "h", "##e", "##llo"];
 
     #[test]
     fn encodes_like_bert() {
         let t = tokenizer(&VOCAB);
         let e = t.encode("Hello, WORLDS!", None, true).unwrap();
         assert_eq!(e.ids, [2, 5, 1, 6, 8, 7, 3]);
-        assert_eq!(
-            e.offsets,
-            [(0, 0), (0, 5), (5, 6), (7, 12), (12, 13), (13, 14), (0, 0)]
-        );
+        assert_eq!(e.offsets, [(0, 0), (0, 5), (5, 6), (7, 12), (12, 13), (13, 14), (0, 0)]);
         assert_eq!(e.special_tokens_mask, [1, 0, 0, 0, 0, 0, 1]);
     }
 
@@ -321,23 +276,14 @@ mod tests {
     #[test]
     fn decode_skips_special_tokens_and_rejects_unknown_ids() {
         let t = tokenizer(&VOCAB);
-        assert_eq!(
-            t.decode(&[2, 9, 10, 11, 6, 8, 7, 3], true).unwrap(),
-            "hello worlds!"
-        );
-        assert!(t
-            .decode(&[99], false)
-            .unwrap_err()
-            .to_string()
-            .contains("out of range"));
+        assert_eq!(t.decode(&[2, 9, 10, 11, 6, 8, 7, 3], true).unwrap(), "hello worlds!");
+        assert!(t.decode(&[99], false).unwrap_err().to_string().contains("out of range"));
     }
 
     #[test]
     fn missing_unk_token_is_an_error() {
         let vocab = Vocab::new(vec!["a".into()]).unwrap();
         let err = Tokenizer::new(vocab, vec![], &[], Options::default()).unwrap_err();
-        assert!(err
-            .to_string()
-            .contains("unk_token \"[UNK]\" is not in the vocabulary"));
+        assert!(err.to_string().contains("unk_token \"[UNK]\" is not in the vocabulary"));
     }
 }

@@ -48,10 +48,8 @@ impl Encoding {
     pub fn extend_with_type(&mut self, other: &Encoding, type_id: u8) {
         self.ids.extend_from_slice(&other.ids);
         self.offsets.extend_from_slice(&other.offsets);
-        self.type_ids
-            .extend(std::iter::repeat_n(type_id, other.len()));
-        self.special_tokens_mask
-            .extend_from_slice(&other.special_tokens_mask);
+        self.type_ids.extend(std::iter::repeat_n(type_id, other.len()));
+        self.special_tokens_mask.extend_from_slice(&other.special_tokens_mask);
         self.attention_mask.extend_from_slice(&other.attention_mask);
     }
 }

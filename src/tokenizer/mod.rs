@@ -5,5 +5,6 @@ pub mod core;
 pub mod encoding;
 pub mod serialization;
 pub mod special_tokens;
+pub mod trie;
 pub mod vocab;
 pub mod wordpiece;

@@ -46,12 +46,7 @@ impl Tokenizer {
                 file.format, file.version
             )));
         }
-        Tokenizer::new(
-            Vocab::new(file.vocab)?,
-            file.merges,
-            &file.special_tokens,
-            file.options,
-        )
+        Tokenizer::new(Vocab::new(file.vocab)?, file.merges, &file.special_tokens, file.options)
     }
 
     /// Writes the tokenizer file atomically.
@@ -83,28 +78,14 @@ mod tests {
     #[test]
     fn json_round_trip_keeps_everything() {
         let vocab = Vocab::new(["[UNK]", "a", "##b"].map(String::from).to_vec()).unwrap();
-        let options = Options {
-            max_input_chars_per_word: 7,
-            ..Options::default()
-        };
-        let t = Tokenizer::new(
-            vocab,
-            vec![("a".into(), "##b".into())],
-            &["[UNK]".into()],
-            options,
-        )
-        .unwrap();
+        let options = Options { max_input_chars_per_word: 7, ..Options::default() };
+        let t = Tokenizer::new(vocab, vec![("a".into(), "##b".into())], &["[UNK]".into()], options).unwrap();
         assert_eq!(Tokenizer::from_json(&t.to_json()).unwrap(), t);
     }
 
     #[test]
     fn corrupt_json_is_a_clear_error() {
-        let err = Tokenizer::from_json("{\"format\": 1")
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.starts_with("not a fast-wordpiece tokenizer file"),
-            "{err}"
-        );
+        let err = Tokenizer::from_json("{\"format\": 1").unwrap_err().to_string();
+        assert!(err.starts_with("not a fast-wordpiece tokenizer file"), "{err}");
     }
 }

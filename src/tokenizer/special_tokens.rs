@@ -18,17 +18,13 @@ pub struct Match {
 
 impl SpecialTokenMatcher {
     pub fn new(tokens: impl IntoIterator<Item = (String, u32)>) -> Self {
-        let mut entries: Vec<(String, u32)> =
-            tokens.into_iter().filter(|(t, _)| !t.is_empty()).collect();
+        let mut entries: Vec<(String, u32)> = tokens.into_iter().filter(|(t, _)| !t.is_empty()).collect();
         entries.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
         let mut first_bytes = [false; 256];
         for (t, _) in &entries {
             first_bytes[t.as_bytes()[0] as usize] = true;
         }
-        Self {
-            entries,
-            first_bytes,
-        }
+        Self { entries, first_bytes }
     }
 
     /// The leftmost, then longest, special token at or after byte `from`.
@@ -37,18 +33,13 @@ impl SpecialTokenMatcher {
             return None;
         }
         let bytes = text.as_bytes();
-        (from..bytes.len())
-            .filter(|&i| self.first_bytes[bytes[i] as usize])
-            .find_map(|i| {
-                self.entries
-                    .iter()
-                    .find(|(t, _)| bytes[i..].starts_with(t.as_bytes()))
-                    .map(|(t, id)| Match {
-                        start: i,
-                        end: i + t.len(),
-                        id: *id,
-                    })
+        (from..bytes.len()).filter(|&i| self.first_bytes[bytes[i] as usize]).find_map(|i| {
+            self.entries.iter().find(|(t, _)| bytes[i..].starts_with(t.as_bytes())).map(|(t, id)| Match {
+                start: i,
+                end: i + t.len(),
+                id: *id,
             })
+        })
     }
 }
 
@@ -58,27 +49,9 @@ mod tests {
 
     #[test]
     fn finds_leftmost_then_longest() {
-        let m = SpecialTokenMatcher::new([
-            ("[A]".to_string(), 1),
-            ("[A][B]".to_string(), 2),
-            ("[B]".to_string(), 3),
-        ]);
-        assert_eq!(
-            m.find("x[B][A][B]", 0),
-            Some(Match {
-                start: 1,
-                end: 4,
-                id: 3
-            })
-        );
-        assert_eq!(
-            m.find("x[B][A][B]", 4),
-            Some(Match {
-                start: 4,
-                end: 10,
-                id: 2
-            })
-        );
+        let m = SpecialTokenMatcher::new([("[A]".to_string(), 1), ("[A][B]".to_string(), 2), ("[B]".to_string(), 3)]);
+        assert_eq!(m.find("x[B][A][B]", 0), Some(Match { start: 1, end: 4, id: 3 }));
+        assert_eq!(m.find("x[B][A][B]", 4), Some(Match { start: 4, end: 10, id: 2 }));
         assert_eq!(m.find("[a]", 0), None);
     }
 }

@@ -1,10 +1,11 @@
-//! The vocabulary: token strings, their ids, and the lookup tables the
-//! WordPiece model probes without allocating.
+//! The vocabulary: token strings, their ids, and the trie the WordPiece model
+//! walks to find the longest matching piece.
 
 use std::path::Path;
 
 use rustc_hash::FxHashMap;
 
+use super::trie::Trie;
 use crate::error::{Error, Result};
 
 /// The prefix that marks a piece continuing a word.
@@ -14,11 +15,7 @@ pub const CONTINUATION: &str = "##";
 pub struct Vocab {
     tokens: Vec<String>,
     ids: FxHashMap<String, u32>,
-    /// Tokens starting with `##`, keyed without the prefix.
-    continuations: FxHashMap<String, u32>,
-    /// Longest token, in characters, of `ids` and of `continuations`.
-    max_chars: usize,
-    max_continuation_chars: usize,
+    trie: Trie,
 }
 
 impl PartialEq for Vocab {
@@ -31,32 +28,16 @@ impl Vocab {
     /// A vocabulary whose ids are the positions in `tokens`.
     pub fn new(tokens: Vec<String>) -> Result<Self> {
         if tokens.len() > u32::MAX as usize {
-            return Err(Error::invalid(
-                "a vocabulary holds at most 2**32 - 1 tokens",
-            ));
+            return Err(Error::invalid("a vocabulary holds at most 2**32 - 1 tokens"));
         }
         let mut ids = FxHashMap::with_capacity_and_hasher(tokens.len(), Default::default());
-        let mut continuations = FxHashMap::default();
-        let (mut max_chars, mut max_continuation_chars) = (0, 0);
         for (id, token) in tokens.iter().enumerate() {
             if let Some(first) = ids.insert(token.clone(), id as u32) {
-                return Err(Error::invalid(format!(
-                    "duplicate token {token:?} at ids {first} and {id}"
-                )));
-            }
-            max_chars = max_chars.max(token.chars().count());
-            if let Some(rest) = token.strip_prefix(CONTINUATION) {
-                continuations.insert(rest.to_owned(), id as u32);
-                max_continuation_chars = max_continuation_chars.max(rest.chars().count());
+                return Err(Error::invalid(format!("duplicate token {token:?} at ids {first} and {id}")));
             }
         }
-        Ok(Self {
-            tokens,
-            ids,
-            continuations,
-            max_chars,
-            max_continuation_chars,
-        })
+        let trie = Trie::new(tokens.iter().map(String::as_str), CONTINUATION);
+        Ok(Self { tokens, ids, trie })
     }
 
     /// Reads a BERT `vocab.txt`: one token per line, id = line number,
@@ -64,20 +45,13 @@ impl Vocab {
     pub fn from_file(path: &Path) -> Result<Self> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
         let text = std::str::from_utf8(&bytes).map_err(|e| {
-            Error::invalid_file(
-                path,
-                format!(
-                    "not UTF-8 text (invalid byte at offset {})",
-                    e.valid_up_to()
-                ),
-            )
+            Error::invalid_file(path, format!("not UTF-8 text (invalid byte at offset {})", e.valid_up_to()))
         })?;
         let tokens: Vec<String> = text.lines().map(|l| l.trim_end().to_owned()).collect();
         if tokens.is_empty() {
             return Err(Error::invalid_file(path, "empty vocabulary file"));
         }
-        Self::new(tokens)
-            .map_err(|e| Error::invalid_file(path, format!("{e} (ids are line numbers from 0)")))
+        Self::new(tokens).map_err(|e| Error::invalid_file(path, format!("{e} (ids are line numbers from 0)")))
     }
 
     /// The `vocab.txt` form: one token per line in id order.
@@ -110,24 +84,12 @@ impl Vocab {
         self.ids.get(token).copied()
     }
 
-    /// The id of `piece` at the start of a word, or of `##piece` inside one.
+    /// The longest token that `text` starts with: `(id, length in bytes)`.
+    /// Inside a word (`continues_word`) only `##` tokens count, matched
+    /// without their prefix.
     #[inline]
-    pub fn piece_id(&self, piece: &str, continues_word: bool) -> Option<u32> {
-        if continues_word {
-            self.continuations.get(piece).copied()
-        } else {
-            self.ids.get(piece).copied()
-        }
-    }
-
-    /// The longest piece worth probing, in characters.
-    #[inline]
-    pub fn max_piece_chars(&self, continues_word: bool) -> usize {
-        if continues_word {
-            self.max_continuation_chars
-        } else {
-            self.max_chars
-        }
+    pub fn longest_piece(&self, text: &[u8], continues_word: bool) -> Option<(u32, usize)> {
+        self.trie.longest_prefix(text, continues_word)
     }
 }
 
@@ -142,18 +104,14 @@ mod tests {
     #[test]
     fn continuation_tokens_are_found_without_their_prefix() {
         let v = vocab(&["[UNK]", "un", "##aff", "##able"]).unwrap();
-        assert_eq!(v.piece_id("aff", true), Some(2));
-        assert_eq!(v.piece_id("aff", false), None);
-        assert_eq!(v.piece_id("##aff", false), Some(2));
-        assert_eq!(v.max_piece_chars(true), 4);
+        assert_eq!(v.longest_piece(b"affable", true), Some((2, 3)));
+        assert_eq!(v.longest_piece(b"affable", false), None);
+        assert_eq!(v.longest_piece(b"##affable", false), Some((2, 5)));
     }
 
     #[test]
     fn duplicates_are_rejected() {
         let err = vocab(&["a", "b", "a"]).unwrap_err().to_string();
-        assert!(
-            err.contains("duplicate token \"a\" at ids 0 and 2"),
-            "{err}"
-        );
+        assert!(err.contains("duplicate token \"a\" at ids 0 and 2"), "{err}");
     }
 }

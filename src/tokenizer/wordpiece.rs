@@ -16,57 +16,30 @@ pub struct WordPiece {
     pub max_input_chars_per_word: usize,
 }
 
-/// Reusable buffers, so that no probe and no token allocates.
-#[derive(Default)]
-pub struct Scratch {
-    boundaries: Vec<usize>,
-}
-
 impl WordPiece {
     /// Appends the pieces of `word` to `out`. A word that is too long, or that
     /// has a part no token matches, becomes one unknown token.
-    pub fn tokenize(&self, vocab: &Vocab, word: &str, scratch: &mut Scratch, out: &mut Vec<Piece>) {
-        let bounds = &mut scratch.boundaries;
-        bounds.clear();
-        bounds.extend(word.char_indices().map(|(i, _)| i));
-        let n = bounds.len();
-        bounds.push(word.len());
-        let whole = Piece {
-            id: self.unk_id,
-            start: 0,
-            end: n as u32,
-        };
-        if n > self.max_input_chars_per_word {
+    pub fn tokenize(&self, vocab: &Vocab, word: &str, out: &mut Vec<Piece>) {
+        let bytes = word.as_bytes();
+        let ascii = word.is_ascii();
+        let chars = if ascii { bytes.len() } else { word.chars().count() };
+        let whole = Piece { id: self.unk_id, start: 0, end: chars as u32 };
+        if chars > self.max_input_chars_per_word {
             out.push(whole);
             return;
         }
         let first = out.len();
-        let mut start = 0;
-        while start < n {
-            let continues = start > 0;
-            let mut end = n.min(start + vocab.max_piece_chars(continues));
-            let found = loop {
-                if end <= start {
-                    break None;
-                }
-                if let Some(id) = vocab.piece_id(&word[bounds[start]..bounds[end]], continues) {
-                    break Some(id);
-                }
-                end -= 1;
+        let (mut pos, mut char_pos) = (0usize, 0u32);
+        while pos < bytes.len() {
+            let Some((id, len)) = vocab.longest_piece(&bytes[pos..], pos > 0) else {
+                out.truncate(first);
+                out.push(whole);
+                return;
             };
-            match found {
-                Some(id) => out.push(Piece {
-                    id,
-                    start: start as u32,
-                    end: end as u32,
-                }),
-                None => {
-                    out.truncate(first);
-                    out.push(whole);
-                    return;
-                }
-            }
-            start = end;
+            let n = if ascii { len } else { word[pos..pos + len].chars().count() } as u32;
+            out.push(Piece { id, start: char_pos, end: char_pos + n });
+            pos += len;
+            char_pos += n;
         }
     }
 }
@@ -77,48 +50,31 @@ mod tests {
 
     fn pieces(vocab: &[&str], word: &str, max: usize) -> Vec<(String, u32, u32)> {
         let v = Vocab::new(vocab.iter().map(|t| t.to_string()).collect()).unwrap();
-        let model = WordPiece {
-            unk_id: 0,
-            max_input_chars_per_word: max,
-        };
+        let model = WordPiece { unk_id: 0, max_input_chars_per_word: max };
         let mut out = Vec::new();
-        model.tokenize(&v, word, &mut Scratch::default(), &mut out);
-        out.iter()
-            .map(|p| (v.token(p.id).unwrap().to_owned(), p.start, p.end))
-            .collect()
+        model.tokenize(&v, word, &mut out);
+        out.iter().map(|p| (v.token(p.id).unwrap().to_owned(), p.start, p.end)).collect()
     }
 
     #[test]
     fn longest_match_first_with_continuations() {
         let v = ["[UNK]", "un", "una", "##aff", "##able", "##a", "##ffable"];
-        assert_eq!(
-            pieces(&v, "unaffable", 100),
-            [("una".into(), 0, 3), ("##ffable".into(), 3, 9)]
-        );
+        assert_eq!(pieces(&v, "unaffable", 100), [("una".into(), 0, 3), ("##ffable".into(), 3, 9)]);
     }
 
     #[test]
     fn an_unmatched_part_makes_the_whole_word_unknown() {
-        assert_eq!(
-            pieces(&["[UNK]", "ab", "##c"], "abd", 100),
-            [("[UNK]".into(), 0, 3)]
-        );
+        assert_eq!(pieces(&["[UNK]", "ab", "##c"], "abd", 100), [("[UNK]".into(), 0, 3)]);
     }
 
     #[test]
     fn words_longer_than_the_limit_are_unknown() {
-        assert_eq!(
-            pieces(&["[UNK]", "a", "##a"], "aaaa", 3),
-            [("[UNK]".into(), 0, 4)]
-        );
+        assert_eq!(pieces(&["[UNK]", "a", "##a"], "aaaa", 3), [("[UNK]".into(), 0, 4)]);
         assert_eq!(pieces(&["[UNK]", "a", "##a"], "aaa", 3).len(), 3);
     }
 
     #[test]
     fn ranges_count_characters() {
-        assert_eq!(
-            pieces(&["[UNK]", "é", "##ü"], "éü", 100),
-            [("é".into(), 0, 1), ("##ü".into(), 1, 2)]
-        );
+        assert_eq!(pieces(&["[UNK]", "é", "##ü"], "éü", 100), [("é".into(), 0, 1), ("##ü".into(), 1, 2)]);
     }
 }

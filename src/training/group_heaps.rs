@@ -12,9 +12,7 @@ pub struct GroupHeaps {
 
 impl GroupHeaps {
     pub fn top(&self, group: u32) -> Option<u32> {
-        self.heaps
-            .get(group as usize)
-            .and_then(|h| h.first().copied())
+        self.heaps.get(group as usize).and_then(|h| h.first().copied())
     }
 
     /// Inserts `item` into `group`, or moves it to where its (changed) key belongs.

@@ -17,10 +17,7 @@ pub struct IndexedHeap<K> {
 
 impl<K> Default for IndexedHeap<K> {
     fn default() -> Self {
-        Self {
-            heap: Vec::new(),
-            slots: Vec::new(),
-        }
+        Self { heap: Vec::new(), slots: Vec::new() }
     }
 }
 
@@ -79,10 +76,7 @@ impl<K: Copy> IndexedHeap<K> {
     }
 
     fn key(&self, at: usize) -> &K {
-        self.slots[self.heap[at] as usize]
-            .1
-            .as_ref()
-            .expect("heap entries have keys")
+        self.slots[self.heap[at] as usize].1.as_ref().expect("heap entries have keys")
     }
 
     fn swap(&mut self, i: usize, j: usize) {
@@ -127,9 +121,7 @@ mod tests {
     use super::*;
 
     fn drain(heap: &mut IndexedHeap<(i64, u32)>) -> Vec<u32> {
-        let before = |x: &(i64, u32), y: &(i64, u32)| {
-            (x.0, std::cmp::Reverse(x.1)) > (y.0, std::cmp::Reverse(y.1))
-        };
+        let before = |x: &(i64, u32), y: &(i64, u32)| (x.0, std::cmp::Reverse(x.1)) > (y.0, std::cmp::Reverse(y.1));
         let mut order = Vec::new();
         while let Some(id) = heap.peek() {
             order.push(id);
@@ -140,9 +132,7 @@ mod tests {
 
     #[test]
     fn keys_move_both_ways_and_the_max_is_always_on_top() {
-        let before = |x: &(i64, u32), y: &(i64, u32)| {
-            (x.0, std::cmp::Reverse(x.1)) > (y.0, std::cmp::Reverse(y.1))
-        };
+        let before = |x: &(i64, u32), y: &(i64, u32)| (x.0, std::cmp::Reverse(x.1)) > (y.0, std::cmp::Reverse(y.1));
         let mut heap = IndexedHeap::default();
         for (id, v) in [5i64, 3, 8, 1, 9, 2].into_iter().enumerate() {
             heap.upsert(id as u32, (v, id as u32), &before);
@@ -158,9 +148,7 @@ mod tests {
 
     #[test]
     fn many_simultaneous_changes_keep_the_order_exact() {
-        let before = |x: &(i64, u32), y: &(i64, u32)| {
-            (x.0, std::cmp::Reverse(x.1)) > (y.0, std::cmp::Reverse(y.1))
-        };
+        let before = |x: &(i64, u32), y: &(i64, u32)| (x.0, std::cmp::Reverse(x.1)) > (y.0, std::cmp::Reverse(y.1));
         let mut heap = IndexedHeap::default();
         let mut values: Vec<i64> = (0..200).map(|i| (i * 7919) % 211).collect();
         for (id, &v) in values.iter().enumerate() {

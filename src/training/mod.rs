@@ -31,10 +31,5 @@ pub fn train_tokenizer(
         )));
     }
     let trained = trainer::train(counts, config, progress)?;
-    Tokenizer::new(
-        Vocab::new(trained.vocab)?,
-        trained.merges,
-        &config.special_tokens,
-        options,
-    )
+    Tokenizer::new(Vocab::new(trained.vocab)?, trained.merges, &config.special_tokens, options)
 }

@@ -15,10 +15,7 @@ pub struct Score {
 
 impl Score {
     pub fn new(pair_freq: u64, freq_a: u64, freq_b: u64) -> Self {
-        Score {
-            numerator: pair_freq,
-            denominator: freq_a as u128 * freq_b as u128,
-        }
+        Score { numerator: pair_freq, denominator: freq_a as u128 * freq_b as u128 }
     }
 }
 
@@ -33,8 +30,7 @@ fn widening_mul(x: u64, y: u128) -> (u128, u64) {
 impl Ord for Score {
     fn cmp(&self, other: &Self) -> Ordering {
         // a/b vs c/d  <=>  a*d vs c*b  (denominators are positive)
-        widening_mul(self.numerator, other.denominator)
-            .cmp(&widening_mul(other.numerator, self.denominator))
+        widening_mul(self.numerator, other.denominator).cmp(&widening_mul(other.numerator, self.denominator))
     }
 }
 
@@ -51,10 +47,7 @@ mod tests {
     #[test]
     fn compares_fractions_exactly() {
         assert!(Score::new(1, 3, 1) < Score::new(1, 2, 1));
-        assert_eq!(
-            Score::new(2, 4, 1).cmp(&Score::new(1, 2, 1)),
-            Ordering::Equal
-        );
+        assert_eq!(Score::new(2, 4, 1).cmp(&Score::new(1, 2, 1)), Ordering::Equal);
         // Doubles cannot tell these apart; integers can.
         let big = 1u64 << 60;
         assert!(Score::new(big, big, big + 1) < Score::new(big - 1, big - 1, big));
@@ -64,9 +57,6 @@ mod tests {
     fn extreme_counts_do_not_overflow() {
         let m = u64::MAX;
         assert!(Score::new(m, m, m) < Score::new(m, m, m - 1));
-        assert_eq!(
-            Score::new(m, m, m).cmp(&Score::new(m, m, m)),
-            Ordering::Equal
-        );
+        assert_eq!(Score::new(m, m, m).cmp(&Score::new(m, m, m)), Ordering::Equal);
     }
 }

@@ -98,11 +98,7 @@ struct State {
 }
 
 /// Trains on `(word, count)` pairs; words are already normalized and pre-tokenized.
-pub fn train(
-    counts: Vec<(String, u64)>,
-    config: &TrainerConfig,
-    progress: &mut Progress,
-) -> Result<Trained> {
+pub fn train(counts: Vec<(String, u64)>, config: &TrainerConfig, progress: &mut Progress) -> Result<Trained> {
     if config.vocab_size == 0 {
         return Err(Error::invalid("vocab_size must be positive"));
     }
@@ -113,19 +109,13 @@ pub fn train(
     while state.vocab.len() < config.vocab_size {
         let Some(best) = state.best_pair() else { break };
         let Pair { a, b, .. } = state.pairs[best as usize];
-        merges.push((
-            state.vocab[a as usize].clone(),
-            state.vocab[b as usize].clone(),
-        ));
+        merges.push((state.vocab[a as usize].clone(), state.vocab[b as usize].clone()));
         let before = state.vocab.len();
         state.merge(best);
         progress.advance((state.vocab.len() - before) as u64)?;
     }
     progress.finish();
-    Ok(Trained {
-        vocab: state.vocab,
-        merges,
-    })
+    Ok(Trained { vocab: state.vocab, merges })
 }
 
 /// Whether `x` comes before `y` in code point order of their token strings.
@@ -157,11 +147,7 @@ impl State {
             let mut set = rustc_hash::FxHashSet::default();
             for (word, _) in &counts {
                 for (i, c) in word.char_indices() {
-                    set.insert(if i == 0 {
-                        c.to_string()
-                    } else {
-                        format!("{CONTINUATION}{c}")
-                    });
+                    set.insert(if i == 0 { c.to_string() } else { format!("{CONTINUATION}{c}") });
                 }
             }
             set.into_iter().collect()
@@ -185,10 +171,7 @@ impl State {
                         intern(&piece, &mut vocab)
                     })
                     .collect();
-                Word {
-                    tokens,
-                    count: *count,
-                }
+                Word { tokens, count: *count }
             })
             .collect();
         drop(counts);
@@ -248,23 +231,9 @@ impl State {
     /// Registers pair `(a, b)` and files it under its hub.
     fn create_pair(&mut self, a: TokenId, b: TokenId) -> PairId {
         let id = self.pairs.len() as PairId;
-        let (hub, other) = if self.degree[a as usize] >= self.degree[b as usize] {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        self.pairs.push(Pair {
-            a,
-            b,
-            freq: 0,
-            hub,
-            other,
-            listed: true,
-        });
-        self.group_keys.push(GroupKey {
-            score: Score::new(0, 1, 1),
-            freq: 0,
-        });
+        let (hub, other) = if self.degree[a as usize] >= self.degree[b as usize] { (a, b) } else { (b, a) };
+        self.pairs.push(Pair { a, b, freq: 0, hub, other, listed: true });
+        self.group_keys.push(GroupKey { score: Score::new(0, 1, 1), freq: 0 });
         self.pair_words.push(Vec::new());
         self.dependents[other as usize].push(id);
         self.pair_ids.insert((a, b), id);
@@ -289,16 +258,7 @@ impl State {
 
     fn rank_key(&self, p: PairId) -> RankKey {
         let Pair { a, b, freq, .. } = self.pairs[p as usize];
-        RankKey {
-            score: Score::new(
-                freq,
-                self.token_freq[a as usize],
-                self.token_freq[b as usize],
-            ),
-            freq,
-            a,
-            b,
-        }
+        RankKey { score: Score::new(freq, self.token_freq[a as usize], self.token_freq[b as usize]), freq, a, b }
     }
 
     /// Whether key `x` ranks above key `y`: higher score, then higher pair
@@ -314,13 +274,7 @@ impl State {
     }
 
     /// The same order as `ranks_before`, for two pairs of one group.
-    fn group_before(
-        vocab: &[String],
-        pairs: &[Pair],
-        keys: &[GroupKey],
-        x: PairId,
-        y: PairId,
-    ) -> bool {
+    fn group_before(vocab: &[String], pairs: &[Pair], keys: &[GroupKey], x: PairId, y: PairId) -> bool {
         let (kx, ky) = (keys[x as usize], keys[y as usize]);
         let (px, py) = (pairs[x as usize], pairs[y as usize]);
         let order = kx
@@ -435,15 +389,11 @@ impl State {
         touched.sort_unstable();
         touched.dedup();
         for p in touched {
-            let Pair {
-                hub, other, freq, ..
-            } = self.pairs[p as usize];
+            let Pair { hub, other, freq, .. } = self.pairs[p as usize];
             let eligible = self.eligible(p);
             if eligible {
-                self.group_keys[p as usize] = GroupKey {
-                    score: Score::new(freq, self.token_freq[other as usize], 1),
-                    freq,
-                };
+                self.group_keys[p as usize] =
+                    GroupKey { score: Score::new(freq, self.token_freq[other as usize], 1), freq };
             }
             let (vocab, pairs, keys) = (&self.vocab, &self.pairs, &self.group_keys);
             let before = |x: PairId, y: PairId| Self::group_before(vocab, pairs, keys, x, y);
@@ -474,19 +424,10 @@ impl State {
 mod tests {
     use super::*;
 
-    fn run_with(
-        words: &[(&str, u64)],
-        vocab_size: usize,
-        min_frequency: u64,
-        specials: &[&str],
-    ) -> Trained {
+    fn run_with(words: &[(&str, u64)], vocab_size: usize, min_frequency: u64, specials: &[&str]) -> Trained {
         let counts = words.iter().map(|&(w, c)| (w.to_string(), c)).collect();
         let special_tokens = specials.iter().map(|s| s.to_string()).collect();
-        let config = TrainerConfig {
-            vocab_size,
-            min_frequency,
-            special_tokens,
-        };
+        let config = TrainerConfig { vocab_size, min_frequency, special_tokens };
         train(counts, &config, &mut Progress::disabled()).unwrap()
     }
 
@@ -496,18 +437,9 @@ mod tests {
 
     #[test]
     fn seed_corpus_alphabet_and_first_merges() {
-        let words = [
-            ("hug", 10),
-            ("pug", 5),
-            ("pun", 12),
-            ("bun", 4),
-            ("hugs", 5),
-        ];
+        let words = [("hug", 10), ("pug", 5), ("pun", 12), ("bun", 4), ("hugs", 5)];
         let t = run(&words, 9, 2);
-        assert_eq!(
-            t.vocab,
-            ["[UNK]", "##g", "##n", "##s", "##u", "b", "h", "p", "##gs"]
-        );
+        assert_eq!(t.vocab, ["[UNK]", "##g", "##n", "##s", "##u", "b", "h", "p", "##gs"]);
         // ##g ##s: 5 / (20 * 5) = 1/20 beats every other pair (u-g: 20/(36*20)=1/36, ...).
         assert_eq!(t.merges, [("##g".to_string(), "##s".to_string())]);
     }

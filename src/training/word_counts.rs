@@ -33,10 +33,7 @@ pub struct WordCounter {
 
 impl WordCounter {
     pub fn new(options: &Options) -> Self {
-        Self {
-            options: options.clone(),
-            counts: Counts::default(),
-        }
+        Self { options: options.clone(), counts: Counts::default() }
     }
 
     /// Counts the words of every text, in parallel.
@@ -48,12 +45,10 @@ impl WordCounter {
                 || (Counts::default(), Normalized::default()),
                 |(mut counts, mut normalized), chunk| {
                     for text in chunk {
-                        options.for_each_word(text.as_ref(), &mut normalized, |w| {
-                            match counts.get_mut(w) {
-                                Some(c) => *c += 1,
-                                None => {
-                                    counts.insert(w.to_owned(), 1);
-                                }
+                        options.for_each_word(text.as_ref(), &mut normalized, |w| match counts.get_mut(w) {
+                            Some(c) => *c += 1,
+                            None => {
+                                counts.insert(w.to_owned(), 1);
                             }
                         });
                     }
@@ -67,12 +62,7 @@ impl WordCounter {
 
     /// Streams files in chunks of whole lines. Every file is opened before any
     /// is read, so a missing one fails before work starts.
-    pub fn add_files(
-        &mut self,
-        paths: &[PathBuf],
-        errors: Utf8Errors,
-        progress: &mut Progress,
-    ) -> Result<()> {
+    pub fn add_files(&mut self, paths: &[PathBuf], errors: Utf8Errors, progress: &mut Progress) -> Result<()> {
         let mut files = Vec::with_capacity(paths.len());
         let mut total = 0u64;
         for path in paths {
@@ -92,13 +82,7 @@ impl WordCounter {
         Ok(())
     }
 
-    fn add_reader(
-        &mut self,
-        path: &Path,
-        mut file: File,
-        errors: Utf8Errors,
-        progress: &mut Progress,
-    ) -> Result<()> {
+    fn add_reader(&mut self, path: &Path, mut file: File, errors: Utf8Errors, progress: &mut Progress) -> Result<()> {
         let mut buf: Vec<u8> = Vec::with_capacity(CHUNK * 2);
         let mut offset = 0u64; // file offset of buf[0]
         loop {
@@ -108,11 +92,7 @@ impl WordCounter {
             buf.truncate(filled + n);
             let at_end = n == 0;
             // Process whole lines only; the tail waits for the next read.
-            let cut = if at_end {
-                buf.len()
-            } else {
-                buf.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
-            };
+            let cut = if at_end { buf.len() } else { buf.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) };
             if cut > 0 {
                 self.add_bytes(path, &buf[..cut], offset, errors)?;
                 progress.advance(cut as u64)?;
@@ -125,13 +105,7 @@ impl WordCounter {
         }
     }
 
-    fn add_bytes(
-        &mut self,
-        path: &Path,
-        bytes: &[u8],
-        offset: u64,
-        errors: Utf8Errors,
-    ) -> Result<()> {
+    fn add_bytes(&mut self, path: &Path, bytes: &[u8], offset: u64, errors: Utf8Errors) -> Result<()> {
         let text = match std::str::from_utf8(bytes) {
             Ok(text) => std::borrow::Cow::Borrowed(text),
             Err(e) if errors == Utf8Errors::Strict => {
@@ -196,15 +170,7 @@ mod tests {
     fn counts_normalized_words_across_texts() {
         let mut counter = WordCounter::new(&Options::default());
         counter.add_texts(&["Hello, hello!", "HÉLLO world"]);
-        assert_eq!(
-            counter.into_counts(),
-            [
-                ("!".into(), 1),
-                (",".into(), 1),
-                ("hello".into(), 3),
-                ("world".into(), 1)
-            ]
-        );
+        assert_eq!(counter.into_counts(), [("!".into(), 1), (",".into(), 1), ("hello".into(), 3), ("world".into(), 1)]);
     }
 
     #[test]
@@ -214,33 +180,14 @@ mod tests {
         let path = dir.join("bad.txt");
         std::fs::write(&path, b"ok line\nbad \xff byte\n").unwrap();
         let mut counter = WordCounter::new(&Options::default());
-        let err = counter
-            .add_files(
-                &[path.clone()],
-                Utf8Errors::Strict,
-                &mut Progress::disabled(),
-            )
-            .unwrap_err();
-        assert!(
-            err.to_string().contains("invalid UTF-8 at byte offset 12"),
-            "{err}"
-        );
+        let err = counter.add_files(&[path.clone()], Utf8Errors::Strict, &mut Progress::disabled()).unwrap_err();
+        assert!(err.to_string().contains("invalid UTF-8 at byte offset 12"), "{err}");
         let mut counter = WordCounter::new(&Options::default());
-        counter
-            .add_files(
-                &[path.clone()],
-                Utf8Errors::Replace,
-                &mut Progress::disabled(),
-            )
-            .unwrap();
+        counter.add_files(&[path.clone()], Utf8Errors::Replace, &mut Progress::disabled()).unwrap();
         assert_eq!(counter.distinct_words(), 4);
         let missing = dir.join("missing.txt");
         let err = WordCounter::new(&Options::default())
-            .add_files(
-                &[path, missing],
-                Utf8Errors::Strict,
-                &mut Progress::disabled(),
-            )
+            .add_files(&[path, missing], Utf8Errors::Strict, &mut Progress::disabled())
             .unwrap_err();
         assert!(matches!(err, Error::Io { .. }));
         std::fs::remove_dir_all(dir).unwrap();
