@@ -33,7 +33,10 @@ impl Default for Normalizer {
 #[derive(Clone, Debug, Default)]
 pub struct Normalized {
     pub text: String,
-    pub origins: Vec<u32>,
+    /// Per normalized character, its original character's index; empty when
+    /// `identity` (character `k` came from character `k`).
+    origins: Vec<u32>,
+    identity: bool,
     /// Pending combining marks awaiting canonical ordering (NFD).
     marks: Vec<(u8, char, u32)>,
 }
@@ -43,6 +46,17 @@ impl Normalized {
         self.text.clear();
         self.origins.clear();
         self.marks.clear();
+        self.identity = false;
+    }
+
+    /// The index of the original character that normalized character `k` came from.
+    #[inline]
+    pub fn origin(&self, k: usize) -> u32 {
+        if self.identity {
+            k as u32
+        } else {
+            self.origins[k]
+        }
     }
 
     #[inline]
@@ -61,6 +75,9 @@ impl Normalizer {
     /// Normalizes `text` into `out` (cleared first).
     pub fn normalize_into(&self, text: &str, out: &mut Normalized) {
         out.clear();
+        if text.is_ascii() && self.normalize_ascii(text, out) {
+            return;
+        }
         let strip = self.strips_accents();
         for (i, c) in text.chars().enumerate() {
             let origin = i as u32;
@@ -89,6 +106,29 @@ impl Normalizer {
             }
         }
         self.flush_marks(out);
+    }
+
+    /// ASCII text that loses no character keeps its alignment: character `k`
+    /// comes from character `k`, so no alignment table is built. Returns false
+    /// (and does nothing) when a control character must be removed.
+    fn normalize_ascii(&self, text: &str, out: &mut Normalized) -> bool {
+        let removed = |b: u8| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f;
+        if self.clean_text && text.bytes().any(removed) {
+            return false;
+        }
+        let mut bytes = std::mem::take(&mut out.text).into_bytes();
+        bytes.extend_from_slice(text.as_bytes());
+        if self.lowercase {
+            bytes.make_ascii_lowercase();
+        }
+        if self.clean_text {
+            for b in bytes.iter_mut().filter(|b| matches!(**b, b'\t' | b'\n' | b'\r')) {
+                *b = b' ';
+            }
+        }
+        out.text = String::from_utf8(bytes).expect("ASCII stays ASCII");
+        out.identity = true;
+        true
     }
 
     /// The whole pipeline for an ASCII character: no decomposition applies.
@@ -164,10 +204,15 @@ impl Normalizer {
 mod tests {
     use super::*;
 
+    fn origins(out: &Normalized) -> Vec<u32> {
+        (0..out.text.chars().count()).map(|k| out.origin(k)).collect()
+    }
+
     fn norm(text: &str) -> (String, Vec<u32>) {
         let mut out = Normalized::default();
         Normalizer::default().normalize_into(text, &mut out);
-        (out.text, out.origins)
+        let o = origins(&out);
+        (out.text, o)
     }
 
     #[test]
@@ -181,7 +226,7 @@ mod tests {
         let mut out = Normalized::default();
         n.normalize_into("İx", &mut out);
         assert_eq!(out.text, "i\u{307}x");
-        assert_eq!(out.origins, vec![0, 0, 1]);
+        assert_eq!(origins(&out), vec![0, 0, 1]);
     }
 
     #[test]
@@ -196,6 +241,12 @@ mod tests {
         let (text, origins) = norm("a中b");
         assert_eq!(text, "a 中 b");
         assert_eq!(origins, vec![0, 1, 1, 1, 2]);
+    }
+
+    #[test]
+    fn ascii_text_keeps_its_alignment_unless_a_character_is_dropped() {
+        assert_eq!(norm("Hi\tYOU\n"), ("hi you ".into(), vec![0, 1, 2, 3, 4, 5, 6]));
+        assert_eq!(norm("a\x07b"), ("ab".into(), vec![0, 2]));
     }
 
     #[test]

@@ -215,13 +215,12 @@ impl Tokenizer {
         let Workspace { normalized, pieces } = ws;
         self.options.normalizer.normalize_into(segment, normalized);
         let text = normalized.text.as_str();
-        let origins = &normalized.origins;
         self.options.pre_tokenizer.split(text, |word| {
             pieces.clear();
             self.model.tokenize(&self.vocab, &text[word.bytes.0..word.bytes.1], pieces);
             for p in pieces.iter() {
-                let first = origins[word.chars.0 + p.start as usize];
-                let last = origins[word.chars.0 + p.end as usize - 1];
+                let first = normalized.origin(word.chars.0 + p.start as usize);
+                let last = normalized.origin(word.chars.0 + p.end as usize - 1);
                 out.push(p.id, (base + first, base + last + 1), 0, false);
             }
         });
