@@ -46,7 +46,7 @@ pub fn is_word_char(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphanumeric() || c == '_';
     }
-    c.is_alphanumeric_category()
+    c.is_letter() || c.is_number()
 }
 
 /// A CJK ideograph, which `handle_chinese_chars` surrounds with spaces.
@@ -63,17 +63,6 @@ pub fn is_chinese_char(c: char) -> bool {
             | 0xF900..=0xFAFF
             | 0x2F800..=0x2FA1F
     )
-}
-
-trait AlphanumericCategory {
-    fn is_alphanumeric_category(self) -> bool;
-}
-
-impl AlphanumericCategory for char {
-    #[inline]
-    fn is_alphanumeric_category(self) -> bool {
-        self.is_letter() || self.is_number()
-    }
 }
 
 #[cfg(test)]
@@ -107,7 +96,8 @@ mod tests {
              `FWP_REGEN_TABLES=1 cargo test unicode` to rewrite it.\n\n\
              Each table is a sorted tuple of inclusive (first, last) code-point ranges.\n\"\"\"\n",
         );
-        let tables: [(&str, fn(char) -> bool); 4] = [
+        type Table = (&'static str, fn(char) -> bool);
+        let tables: [Table; 4] = [
             ("OTHER", |c| c.is_other()),
             ("PUNCTUATION", |c| c.is_punctuation()),
             ("MARK_NONSPACING", is_mark_nonspacing),

@@ -157,7 +157,12 @@ impl PyTokenizer {
                 .enumerate()
                 .map(|(j, item)| text(item, &|| format!("corpus[{}]", first + j)))
                 .collect::<PyResult<Vec<&str>>>()?;
-            py.detach(|| guard(|| Ok(counter.add_texts(&texts))))?;
+            py.detach(|| {
+                guard(|| {
+                    counter.add_texts(&texts);
+                    Ok(())
+                })
+            })?;
             py.check_signals()?;
             progress.advance(texts.len() as u64).map_err(to_py)?;
         }

@@ -180,10 +180,11 @@ mod tests {
         let path = dir.join("bad.txt");
         std::fs::write(&path, b"ok line\nbad \xff byte\n").unwrap();
         let mut counter = WordCounter::new(&Options::default());
-        let err = counter.add_files(&[path.clone()], Utf8Errors::Strict, &mut Progress::disabled()).unwrap_err();
+        let err =
+            counter.add_files(std::slice::from_ref(&path), Utf8Errors::Strict, &mut Progress::disabled()).unwrap_err();
         assert!(err.to_string().contains("invalid UTF-8 at byte offset 12"), "{err}");
         let mut counter = WordCounter::new(&Options::default());
-        counter.add_files(&[path.clone()], Utf8Errors::Replace, &mut Progress::disabled()).unwrap();
+        counter.add_files(std::slice::from_ref(&path), Utf8Errors::Replace, &mut Progress::disabled()).unwrap();
         assert_eq!(counter.distinct_words(), 4);
         let missing = dir.join("missing.txt");
         let err = WordCounter::new(&Options::default())
