@@ -5,7 +5,7 @@
 //! normalization removes or expands characters.
 
 use serde::{Deserialize, Serialize};
-use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
+use unicode_normalization_alignments::char::{canonical_combining_class, decompose_canonical};
 
 use super::unicode::{is_chinese_char, is_control, is_mark_nonspacing, is_whitespace};
 
@@ -37,8 +37,12 @@ pub struct Normalized {
     /// `identity` (character `k` came from character `k`).
     origins: Vec<u32>,
     identity: bool,
-    /// Pending combining marks awaiting canonical ordering (NFD).
-    marks: Vec<(u8, char, u32)>,
+    /// Pending combining marks awaiting canonical ordering (NFD): class,
+    /// character, whether it was inserted by a decomposition (rather than
+    /// standing for an input character), and origin.
+    marks: Vec<(u8, char, bool, u32)>,
+    /// Origin of the last input character the NFD stage consumed.
+    last_origin: u32,
 }
 
 impl Normalized {
@@ -46,6 +50,7 @@ impl Normalized {
         self.text.clear();
         self.origins.clear();
         self.marks.clear();
+        self.last_origin = 0;
         self.identity = false;
     }
 
@@ -82,6 +87,7 @@ impl Normalizer {
         for (i, c) in text.chars().enumerate() {
             let origin = i as u32;
             if c.is_ascii() && out.marks.is_empty() {
+                out.last_origin = origin;
                 self.push_ascii(c, origin, out);
                 continue;
             }
@@ -147,17 +153,30 @@ impl Normalizer {
     }
 
     /// NFD with canonical ordering of combining marks, then the mark filter.
+    ///
+    /// Alignment follows Hugging Face exactly: after reordering, the k-th
+    /// output character that stands for an input character takes the k-th
+    /// input character's origin, and an inserted one (a decomposition's
+    /// second character onwards) takes the origin of the last one consumed.
     fn accent_stage(&self, c: char, origin: u32, strip: bool, out: &mut Normalized) {
         if !strip {
             self.lowercase_stage(c, origin, out);
             return;
         }
-        decompose_canonical(c, |d| match canonical_combining_class(d) {
-            0 => {
-                self.flush_marks(out);
-                self.mark_filter_stage(d, origin, out);
+        let mut inserted = false;
+        decompose_canonical(c, |d| {
+            match canonical_combining_class(d) {
+                0 => {
+                    self.flush_marks(out);
+                    if !inserted {
+                        out.last_origin = origin;
+                    }
+                    let o = out.last_origin;
+                    self.mark_filter_stage(d, o, out);
+                }
+                class => out.marks.push((class, d, inserted, origin)),
             }
-            class => out.marks.push((class, d, origin)),
+            inserted = true;
         });
     }
 
@@ -166,9 +185,15 @@ impl Normalizer {
             return;
         }
         let mut marks = std::mem::take(&mut out.marks);
-        marks.sort_by_key(|&(class, _, _)| class); // stable: canonical ordering
-        for &(_, d, origin) in &marks {
-            self.mark_filter_stage(d, origin, out);
+        // The origins of the consumed input characters, in input order.
+        let mut consumed = marks.iter().filter(|m| !m.2).map(|m| m.3).collect::<Vec<u32>>().into_iter();
+        marks.sort_by_key(|&(class, ..)| class); // stable: canonical ordering
+        for &(_, d, inserted, _) in &marks {
+            if !inserted {
+                out.last_origin = consumed.next().unwrap_or(out.last_origin);
+            }
+            let o = out.last_origin;
+            self.mark_filter_stage(d, o, out);
         }
         marks.clear();
         out.marks = marks;

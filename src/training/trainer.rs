@@ -102,6 +102,15 @@ pub fn train(counts: Vec<(String, u64)>, config: &TrainerConfig, progress: &mut 
     if config.vocab_size == 0 {
         return Err(Error::invalid("vocab_size must be positive"));
     }
+    // Every count below is at most the number of character occurrences, so
+    // if that fits in 64 bits, no sum can wrap.
+    let occurrences =
+        counts.iter().try_fold(0u64, |sum, (w, c)| c.checked_mul(w.chars().count() as u64)?.checked_add(sum));
+    if occurrences.is_none() {
+        return Err(Error::invalid(
+            "the word counts add up to more than 2**64 - 1 character occurrences: scale them down",
+        ));
+    }
     let mut state = State::new(counts, config);
     let target = config.vocab_size.saturating_sub(state.vocab.len()) as u64;
     progress.start("merging", "merges", Some(target));
@@ -442,6 +451,14 @@ mod tests {
         assert_eq!(t.vocab, ["[UNK]", "##g", "##n", "##s", "##u", "b", "h", "p", "##gs"]);
         // ##g ##s: 5 / (20 * 5) = 1/20 beats every other pair (u-g: 20/(36*20)=1/36, ...).
         assert_eq!(t.merges, [("##g".to_string(), "##s".to_string())]);
+    }
+
+    #[test]
+    fn counts_whose_sums_would_wrap_are_refused() {
+        let counts = vec![("ab".to_string(), 1u64 << 63), ("cd".to_string(), 1)];
+        let config = TrainerConfig { vocab_size: 10, min_frequency: 0, special_tokens: vec![] };
+        let err = train(counts, &config, &mut Progress::disabled()).unwrap_err();
+        assert!(err.to_string().contains("2**64"), "{err}");
     }
 
     #[test]
