@@ -110,7 +110,55 @@ mod tests {
             }
             s.push_str(")\n");
         }
+        push_normalization_tables(&mut s);
         s
+    }
+
+    /// NFD data from `unicode-normalization-alignments` (Unicode 9, as Hugging
+    /// Face uses) and Rust's lowercase mapping, so that the twin does not
+    /// depend on the Unicode version of Python's `unicodedata`.
+    fn push_normalization_tables(s: &mut String) {
+        use unicode_normalization_alignments::char::{canonical_combining_class, decompose_canonical};
+        let chars = || (0..=0x10FFFFu32).filter_map(char::from_u32);
+        s.push_str(
+            "\n# Full canonical decompositions (Hangul syllables excluded: they decompose\n\
+             # algorithmically, identically in every Unicode version).\n\
+             CANONICAL_DECOMPOSITION: dict[int, tuple[int, ...]] = {\n",
+        );
+        for c in chars().filter(|c| !('\u{AC00}'..='\u{D7A3}').contains(c)) {
+            let mut parts = Vec::new();
+            decompose_canonical(c, |d| parts.push(d as u32));
+            if parts != [c as u32] {
+                let list: Vec<String> = parts.iter().map(|p| format!("0x{p:04X}")).collect();
+                let _ = writeln!(s, "    0x{:04X}: ({},),", c as u32, list.join(", "));
+            }
+        }
+        s.push_str("}\n\n# Canonical combining classes other than 0: (first, last, class).\n");
+        s.push_str("COMBINING_CLASS: tuple[tuple[int, int, int], ...] = (\n");
+        let mut runs: Vec<(u32, u32, u8)> = Vec::new();
+        for c in chars() {
+            let class = canonical_combining_class(c);
+            if class == 0 {
+                continue;
+            }
+            match runs.last_mut() {
+                Some(r) if r.1 + 1 == c as u32 && r.2 == class => r.1 = c as u32,
+                _ => runs.push((c as u32, c as u32, class)),
+            }
+        }
+        for (a, b, class) in runs {
+            let _ = writeln!(s, "    (0x{a:04X}, 0x{b:04X}, {class}),");
+        }
+        s.push_str(")\n\n# Rust's char::to_lowercase where it is not the character itself.\n");
+        s.push_str("LOWERCASE: dict[int, str] = {\n");
+        for c in chars() {
+            let lower: String = c.to_lowercase().collect();
+            if lower != c.to_string() {
+                let escaped: String = lower.chars().map(|l| format!("\\U{:08X}", l as u32)).collect();
+                let _ = writeln!(s, "    0x{:04X}: \"{escaped}\",", c as u32);
+            }
+        }
+        s.push_str("}\n");
     }
 
     #[test]
