@@ -1,0 +1,433 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark from Python: our engine, the pure-Python twin, Hugging Face.
+
+(a) Training
+    * engine vs twin: ``PyTokenizer.train(lines, 4000, 2)`` on the first
+      ``--twin-bytes`` (default 340 KB) of Shakespeare. The twin recounts every
+      pair after every merge and may take minutes: ``--skip-twin`` leaves it out.
+    * engine vs HF: ``PyTokenizer.train(lines, 30000, 2)`` against
+      ``BertWordPieceTokenizer().train_from_iterator(lines, vocab_size=30000,
+      min_frequency=2, show_progress=False)`` on the same in-memory GCIDE lines
+      (the first ``--gcide-mb`` MB, decoded with errors="replace").
+
+(b) Encoding: ~1 KB documents of real text (English: Shakespeare; multilingual:
+    German, Russian and Chinese fortunes), MB/s of UTF-8 input for engine
+    ``encode_batch``, HF ``encode_batch`` (ids and offsets) and HF
+    ``encode_batch_fast`` (ids only, when this tokenizers has it), and the twin
+    (on a subset), all loading the same vocab.txt, each reading ``.ids`` of
+    every result. Default threads, and one thread (``RAYON_NUM_THREADS=1``,
+    plus ``TOKENIZERS_PARALLELISM=false`` for HF).
+
+Every measurement runs in a FRESH subprocess (this script re-invoked with
+``--child``), so thread settings apply and the peak RSS reported (``VmHWM`` of
+that child, read at its end) is that run's alone; "RSS before" is the child's
+resident size after loading its input and before the measured call. Times are
+wall-clock of the measured call only (interpreter start, imports and corpus
+loading excluded).
+
+Usage::
+
+    python benches/bench_python.py                     # everything, ~10 min on 2 cores
+    python benches/bench_python.py --skip-twin --gcide-mb 10 --json out.json
+    python benches/bench_python.py --only encode --seconds 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve()
+SCRIPTS = HERE.parent.parent / "scripts"
+sys.path.insert(0, str(SCRIPTS))
+
+
+# ============================================================================ child side
+
+
+def _status(field: str) -> int | None:
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return None
+
+
+def _peak_rss() -> int:
+    hwm = _status("VmHWM")
+    if hwm is not None:
+        return hwm
+    import resource
+
+    ru = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return ru if sys.platform == "darwin" else ru * 1024
+
+
+def _lines(spec: dict) -> list[str]:
+    import corpora
+
+    if spec["source"] == "shakespeare":
+        return corpora.shakespeare_text(spec["bytes"]).splitlines()
+    if spec["source"] == "gcide":
+        return corpora.gcide_lines(max_bytes=spec["bytes"])
+    raise ValueError(spec["source"])
+
+
+def _tokenizer(impl: str, vocab: str) -> Any:
+    if impl == "engine":
+        import fast_wordpiece
+
+        return fast_wordpiece.PyTokenizer.from_vocab_file(vocab)
+    if impl == "twin":
+        from fast_wordpiece import reference
+
+        return reference.PyTokenizer.from_vocab_file(vocab)
+    import tokenizers
+
+    return tokenizers.BertWordPieceTokenizer(vocab)
+
+
+def child_train(args: dict) -> dict:
+    lines = _lines(args)
+    nbytes = sum(len(x.encode("utf-8")) + 1 for x in lines)
+    impl, vocab_size, min_frequency = args["impl"], args["vocab_size"], args["min_frequency"]
+    mod: Any = None
+    if impl == "hf":
+        import tokenizers
+
+        version = tokenizers.__version__
+    elif impl == "twin":
+        from fast_wordpiece import reference
+
+        mod, version = reference, "pure Python"
+    else:
+        import fast_wordpiece
+
+        mod, version = fast_wordpiece, fast_wordpiece.__version__
+    rss_before = _status("VmRSS")
+    t0, c0 = time.perf_counter(), time.process_time()
+    if impl == "hf":
+        tok = tokenizers.BertWordPieceTokenizer()
+        tok.train_from_iterator(lines, vocab_size=vocab_size, min_frequency=min_frequency, show_progress=False)
+        n = tok.get_vocab_size()
+    else:
+        tok = mod.PyTokenizer.train(lines, vocab_size, min_frequency, show_progress=False)
+        n = tok.vocab_size
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    out = {"seconds": wall, "cpu_seconds": cpu, "vocab_len": n, "input_bytes": nbytes, "lines": len(lines),
+           "rss_before": rss_before, "peak_rss": _peak_rss(), "version": version}
+    if impl != "hf" and args.get("digest"):
+        vocab = tok.get_vocab()
+        out["vocab_digest"] = hashlib.sha256("\n".join(sorted(vocab, key=vocab.get)).encode()).hexdigest()[:16]
+    if args.get("save_vocab"):
+        if impl == "hf":
+            tok.save_model(str(Path(args["save_vocab"]).parent))
+        else:
+            tok.save_vocab(args["save_vocab"])
+    return out
+
+
+def child_encode(args: dict) -> dict:
+    docs: list[str] = json.loads(Path(args["docs"]).read_text(encoding="utf-8"))
+    if args.get("max_docs"):
+        docs = docs[: args["max_docs"]]
+    nbytes = sum(len(d.encode("utf-8")) for d in docs)
+    impl = args["impl"]
+    tok = _tokenizer("hf" if impl.startswith("hf") else impl, args["vocab"])
+    if impl == "hf_fast":
+        inner = getattr(tok, "_tokenizer", tok)
+        if not hasattr(inner, "encode_batch_fast"):
+            return {"unavailable": "this tokenizers has no encode_batch_fast"}
+        encode = inner.encode_batch_fast
+    else:
+        encode = tok.encode_batch
+
+    def run() -> list[list[int]]:
+        return [e.ids for e in encode(docs)]
+
+    run_small = [e.ids for e in encode(docs[:20])]  # warm-up (thread pool, caches)
+    del run_small
+    times = []
+    t_end = time.perf_counter() + args["seconds"]
+    ids: list[list[int]] = []
+    while True:
+        t0 = time.perf_counter()
+        ids = run()
+        times.append(time.perf_counter() - t0)
+        if len(times) >= args["min_reps"] and time.perf_counter() >= t_end:
+            break
+        if len(times) >= 50:
+            break
+    digest = hashlib.sha256(json.dumps(ids[: args.get("digest_docs", 200)]).encode()).hexdigest()[:16]
+    med = statistics.median(times)
+    return {"seconds_median": med, "reps": len(times), "docs_count": len(docs), "input_bytes": nbytes,
+            "mb_per_s": nbytes / med / 1e6, "tokens": sum(map(len, ids)), "ids_digest": digest,
+            "peak_rss": _peak_rss()}
+
+
+def child_docs(args: dict) -> dict:
+    """Write the ~1 KB documents (English, multilingual) as JSON files."""
+    import corpora
+
+    def pack(lines: list[str], target: int, count: int) -> list[str]:
+        docs, cur, size = [], [], 0
+        for line in lines:
+            line = line.strip()
+            if not line:
+                continue
+            cur.append(line)
+            size += len(line.encode("utf-8")) + 1
+            if size >= target:
+                docs.append("\n".join(cur))
+                cur, size = [], 0
+                if len(docs) >= count:
+                    break
+        return docs
+
+    n, target = args["docs"], args["doc_bytes"]
+    english = pack(corpora.shakespeare_text().splitlines(), target, n)
+    per_lang = [pack(corpora.fortune_lines(lang), target, n // 3 + 1) for lang in ("de", "ru", "zh")]
+    multi = [d for trio in zip(*per_lang) for d in trio][:n]
+    out = {}
+    for name, docs in (("english", english), ("multilingual", multi)):
+        path = Path(args["dir"]) / f"docs-{name}.json"
+        path.write_text(json.dumps(docs, ensure_ascii=False), encoding="utf-8")
+        out[name] = {"path": str(path), "docs": len(docs), "bytes": sum(len(d.encode("utf-8")) for d in docs)}
+    return out
+
+
+def child_main(payload: str) -> None:
+    args = json.loads(payload)
+    task = args.pop("task")
+    fn = {"train": child_train, "encode": child_encode, "docs": child_docs}[task]
+    print("\n" + json.dumps(fn(args)))
+
+
+# ============================================================================ parent side
+
+
+def run_child(args: dict, threads: int | None = None, timeout: float | None = None) -> dict:
+    env = dict(os.environ)
+    for var in ("RAYON_NUM_THREADS", "TOKENIZERS_PARALLELISM"):
+        env.pop(var, None)
+    if threads is not None:
+        env["RAYON_NUM_THREADS"] = str(threads)
+        if threads == 1:
+            env["TOKENIZERS_PARALLELISM"] = "false"
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run([sys.executable, str(HERE), "--child", json.dumps(args)], capture_output=True, text=True,
+                              env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"error": f"timed out after {timeout:.0f} s"}
+    if proc.returncode != 0:
+        return {"error": (proc.stderr or proc.stdout)[-1500:]}
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    out["child_wall"] = time.perf_counter() - t0
+    return out
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def mb(x: float | None) -> str:
+    return "-" if x is None else f"{x / 1e6:,.0f}"
+
+
+def fmt_s(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x:,.3f}" if x < 10 else f"{x:,.1f}"
+
+
+def ratio(a: float | None, b: float | None) -> str:
+    if not a or not b:
+        return "-"
+    return f"{a / b:,.1f}x"
+
+
+def bench_training(opts: argparse.Namespace, results: dict) -> None:
+    rows = results.setdefault("training", [])
+    # (1) engine vs twin on Shakespeare
+    spec = {"task": "train", "source": "shakespeare", "bytes": opts.twin_bytes, "vocab_size": opts.twin_vocab,
+            "min_frequency": 2, "digest": True}
+    impls = ["engine"] + ([] if opts.skip_twin else ["twin"])
+    for impl in impls:
+        log(f"training {impl} on {opts.twin_bytes:,} bytes of Shakespeare, vocab {opts.twin_vocab} ...")
+        r = run_child({**spec, "impl": impl}, timeout=opts.twin_timeout if impl == "twin" else None)
+        rows.append({"run": "shakespeare", "impl": impl, **r})
+    # (2) engine vs HF on GCIDE
+    nbytes = int(opts.gcide_mb * 1e6)
+    spec = {"task": "train", "source": "gcide", "bytes": nbytes, "vocab_size": 30000, "min_frequency": 2}
+    for impl in ("engine", "hf"):
+        for threads in [None] + ([1] if opts.train_single_thread else []):
+            log(f"training {impl} on {opts.gcide_mb:g} MB of GCIDE, vocab 30000, threads {threads or 'default'} ...")
+            r = run_child({**spec, "impl": impl}, threads=threads)
+            rows.append({"run": "gcide", "impl": impl, "threads": threads or "default", **r})
+
+
+def bench_encoding(opts: argparse.Namespace, results: dict, workdir: Path) -> None:
+    log("building documents ...")
+    docs = run_child({"task": "docs", "dir": str(workdir), "docs": opts.docs, "doc_bytes": opts.doc_bytes})
+    if "error" in docs:
+        raise SystemExit(f"could not build documents: {docs['error']}")
+    docs.pop("child_wall", None)
+    results["documents"] = docs
+    vocab = opts.vocab
+    if vocab is None:
+        vocab = str(workdir / "vocab.txt")
+        log("training the shared vocab.txt (engine, 30000 tokens, all of Shakespeare) ...")
+        r = run_child({"task": "train", "source": "shakespeare", "bytes": None, "vocab_size": 30000,
+                       "min_frequency": 2, "impl": "engine", "save_vocab": vocab})
+        if "error" in r:
+            raise SystemExit(f"could not train the vocab: {r['error']}")
+    results["vocab"] = vocab
+    rows = results.setdefault("encoding", [])
+    impls = ["engine", "hf", "hf_fast"] + ([] if opts.skip_twin else ["twin"])
+    for name, info in docs.items():
+        for threads in (None, 1):
+            for impl in impls:
+                if impl == "twin" and threads is None:
+                    continue  # the twin is single-threaded anyway
+                spec = {"task": "encode", "impl": impl, "vocab": vocab, "docs": info["path"], "seconds": opts.seconds,
+                        "min_reps": 1 if impl == "twin" else 3,
+                        "max_docs": opts.twin_docs if impl == "twin" else None,
+                        "digest_docs": opts.twin_docs}
+                log(f"encoding {name} with {impl}, threads {threads or 'default'} ...")
+                r = run_child(spec, threads=threads)
+                rows.append({"docs": name, "impl": impl, "threads": threads or "default", **r})
+
+
+def render(results: dict) -> str:
+    out = []
+    meta = results["meta"]
+    out.append(f"# fast-wordpiece Python benchmark\n\n{meta['machine']}; Python {meta['python']}; "
+               f"{meta['cpus']} CPUs; engine {meta.get('engine_version', '?')}; tokenizers {meta.get('hf_version', '?')}\n")
+    if results.get("training"):
+        out.append("## Training\n")
+        out.append("| corpus | implementation | threads | input MB | lines | vocab | wall s | CPU s | RSS before MB "
+                   "| peak RSS MB | peak - before MB |")
+        out.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for r in results["training"]:
+            if "error" in r:
+                out.append(f"| {r['run']} | {r['impl']} | {r.get('threads', 'default')} | | | | error: "
+                           f"{r['error'].strip().splitlines()[-1][:80]} | | | | |")
+                continue
+            delta = (r["peak_rss"] - r["rss_before"]) if r.get("rss_before") else None
+            out.append(f"| {r['run']} | {r['impl']} | {r.get('threads', 'default')} | {r['input_bytes'] / 1e6:.2f} "
+                       f"| {r['lines']:,} | {r['vocab_len']:,} | {fmt_s(r['seconds'])} | {fmt_s(r['cpu_seconds'])} "
+                       f"| {mb(r.get('rss_before'))} | {mb(r['peak_rss'])} | {mb(delta)} |")
+        out.append("")
+        by = {(r["run"], r["impl"], r.get("threads", "default")): r for r in results["training"] if "error" not in r}
+        e, t = by.get(("shakespeare", "engine", "default")), by.get(("shakespeare", "twin", "default"))
+        if e and t:
+            same = e.get("vocab_digest") == t.get("vocab_digest")
+            out.append(f"- twin / engine training time (Shakespeare): **{ratio(t['seconds'], e['seconds'])}** "
+                       f"(same vocabulary: {'yes' if same else 'NO'})")
+        for threads in ("default", 1):
+            e, h = by.get(("gcide", "engine", threads)), by.get(("gcide", "hf", threads))
+            if e and h:
+                he = (h["peak_rss"] - (h["rss_before"] or 0), e["peak_rss"] - (e["rss_before"] or 0))
+                out.append(f"- HF / engine training time (GCIDE, threads {threads}): **{ratio(h['seconds'], e['seconds'])}**; "
+                           f"peak RSS HF / engine: {ratio(h['peak_rss'], e['peak_rss'])} "
+                           f"(training's own growth: {ratio(he[0], he[1])})")
+        out.append("")
+    if results.get("encoding"):
+        docs = results.get("documents", {})
+        out.append("## Encoding\n")
+        out.append("Documents: " + "; ".join(f"{k}: {v['docs']:,} docs, {v['bytes'] / 1e6:.2f} MB" for k, v in docs.items())
+                   + f". vocab.txt: `{results.get('vocab')}`.\n")
+        out.append("| documents | implementation | threads | docs timed | MB/s | engine is x faster | ids agree with engine |")
+        out.append("|---|---|---|---:|---:|---:|---|")
+        rows = results["encoding"]
+        engine = {(r["docs"], r["threads"]): r for r in rows if r["impl"] == "engine" and "mb_per_s" in r}
+        label = {"engine": "engine encode_batch", "hf": "HF encode_batch (ids+offsets)",
+                 "hf_fast": "HF encode_batch_fast (ids only)", "twin": "twin encode_batch"}
+        for r in rows:
+            name = label.get(r["impl"], r["impl"])
+            if "mb_per_s" not in r:
+                why = r.get("unavailable") or r.get("error", "?").strip().splitlines()[-1][:80]
+                out.append(f"| {r['docs']} | {name} | {r['threads']} | | {why} | | |")
+                continue
+            e = engine.get((r["docs"], r["threads"])) or engine.get((r["docs"], 1))
+            agree = "-" if r["impl"] == "engine" or not e else ("yes" if e["ids_digest"] == r["ids_digest"] else "NO")
+            speed = "-" if r["impl"] == "engine" or not e else ratio(e["mb_per_s"], r["mb_per_s"])
+            out.append(f"| {r['docs']} | {name} | {r['threads']} | {r['docs_count']:,} "
+                       f"| {r['mb_per_s']:,.2f} | {speed} | {agree} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 1)[1])
+    p.add_argument("--child", help=argparse.SUPPRESS)
+    p.add_argument("--only", choices=["train", "encode"], help="run one half only")
+    p.add_argument("--skip-twin", action="store_true", help="leave the pure-Python twin out (it is slow)")
+    p.add_argument("--twin-bytes", type=int, default=340_000, help="Shakespeare bytes for engine vs twin (340000)")
+    p.add_argument("--twin-vocab", type=int, default=4000, help="vocab_size for engine vs twin (4000)")
+    p.add_argument("--twin-timeout", type=float, default=900, help="give up on the twin's training after this many s")
+    p.add_argument("--gcide-mb", type=float, default=40, help="MB of GCIDE for engine vs HF training (40 = all)")
+    p.add_argument("--train-single-thread", action="store_true",
+                   help="also train engine and HF on GCIDE with one thread")
+    p.add_argument("--docs", type=int, default=2000, help="documents per language group (2000)")
+    p.add_argument("--doc-bytes", type=int, default=1000, help="target document size in bytes (1000)")
+    p.add_argument("--twin-docs", type=int, default=200, help="documents the twin encodes (200)")
+    p.add_argument("--seconds", type=float, default=2.0, help="time each encoding run at least this long (2)")
+    p.add_argument("--vocab", help="vocab.txt for encoding (default: one trained by the engine on Shakespeare)")
+    p.add_argument("--json", help="also write the results here")
+    opts = p.parse_args(argv)
+    if opts.child:
+        child_main(opts.child)
+        return 0
+
+    import fast_wordpiece
+
+    try:
+        import tokenizers
+
+        hf_version = tokenizers.__version__
+    except ImportError:
+        raise SystemExit("this benchmark needs Hugging Face tokenizers: pip install tokenizers")
+    import corpora
+
+    try:
+        corpora.fetch_all()
+    except corpora.CorpusUnavailable as e:
+        raise SystemExit(f"corpus unavailable: {e}")
+    results: dict[str, Any] = {"meta": {
+        "machine": f"{platform.system()} {platform.machine()}", "python": platform.python_version(),
+        "cpus": os.cpu_count(), "engine_version": fast_wordpiece.__version__, "hf_version": hf_version,
+        "argv": sys.argv[1:], "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+    }}
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="fwp-bench-") as tmp:
+        if opts.only in (None, "train"):
+            bench_training(opts, results)
+        if opts.only in (None, "encode"):
+            bench_encoding(opts, results, Path(tmp))
+    results["meta"]["total_seconds"] = time.perf_counter() - t0
+    print(render(results))
+    print(f"(total {results['meta']['total_seconds']:.0f} s)")
+    if opts.json:
+        Path(opts.json).write_text(json.dumps(results, indent=1) + "\n")
+        log(f"results written to {opts.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

