@@ -61,7 +61,7 @@ def test_engine_encodes_exactly_like_the_twin(corpus, probes, opts):
 def every_character_vocab(opts: dict) -> list[str]:
     """A vocabulary holding every character a normalized word can contain,
     at the start of a word and after '##', so no word is unknown."""
-    normalizer = reference.Options(**opts).normalizer()
+    normalizer = reference.Options(**opts).normalizer
     chars = sorted({c for ch in ALPHABET for c in normalizer.normalize(ch)[0]} | set(string.ascii_letters))
     return ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + chars + ["##" + c for c in chars]
 
@@ -70,7 +70,7 @@ def every_character_vocab(opts: dict) -> list[str]:
 @given(text=texts, opts=options)
 def test_offsets_slice_back_to_the_original_text(text, opts):
     tok = fast_wordpiece.PyTokenizer(every_character_vocab(opts), **opts)
-    normalizer = reference.Options(**opts).normalizer()
+    normalizer = reference.Options(**opts).normalizer
     enc = tok.encode(text, add_special_tokens=False)
     assert enc.offsets == sorted(enc.offsets)
     for token, (start, end) in zip(enc.tokens, enc.offsets):
