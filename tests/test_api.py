@@ -10,6 +10,7 @@ import unicodedata
 import pytest
 
 import fast_wordpiece
+import fast_wordpiece.reference
 from implementations import Tokenizer  # noqa: F401  (fixture)
 
 CORPUS = [
@@ -30,7 +31,8 @@ def trained(Tokenizer):
 def test_package_reexports_the_engine():
     assert fast_wordpiece.PyTokenizer.__module__ == "fast_wordpiece"
     assert set(fast_wordpiece.__all__) >= {"PyTokenizer", "Encoding", "DEFAULT_SPECIAL_TOKENS"}
-    assert fast_wordpiece.DEFAULT_SPECIAL_TOKENS == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    assert fast_wordpiece.DEFAULT_SPECIAL_TOKENS == ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+    assert fast_wordpiece.DEFAULT_SPECIAL_TOKENS == fast_wordpiece.reference.DEFAULT_SPECIAL_TOKENS
 
 
 def test_training_starts_with_special_tokens_then_sorted_alphabet(trained):

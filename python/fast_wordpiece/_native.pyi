@@ -9,7 +9,7 @@ _StrPath = str | os.PathLike[str]
 
 __all__ = ["PyTokenizer", "Encoding", "DEFAULT_SPECIAL_TOKENS", "__version__"]
 
-DEFAULT_SPECIAL_TOKENS: list[str]
+DEFAULT_SPECIAL_TOKENS: tuple[str, ...]
 __version__: str
 
 class _PipelineOptions(TypedDict, total=False):

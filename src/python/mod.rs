@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tokenizer::PyTokenizer>()?;
     m.add_class::<encoding::PyEncoding>()?;
-    m.add("DEFAULT_SPECIAL_TOKENS", crate::DEFAULT_SPECIAL_TOKENS.to_vec())?;
+    m.add("DEFAULT_SPECIAL_TOKENS", pyo3::types::PyTuple::new(m.py(), crate::DEFAULT_SPECIAL_TOKENS)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
