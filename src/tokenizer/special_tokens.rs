@@ -5,7 +5,8 @@
 pub struct SpecialTokenMatcher {
     /// `(token, id)`, longest first, so the first hit at a position is the longest.
     entries: Vec<(String, u32)>,
-    first_bytes: [bool; 256],
+    /// The distinct first bytes of the tokens, searched for with `memchr`.
+    first_bytes: Vec<u8>,
 }
 
 /// A special token found in the text: byte range and id.
@@ -20,26 +21,37 @@ impl SpecialTokenMatcher {
     pub fn new(tokens: impl IntoIterator<Item = (String, u32)>) -> Self {
         let mut entries: Vec<(String, u32)> = tokens.into_iter().filter(|(t, _)| !t.is_empty()).collect();
         entries.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
-        let mut first_bytes = [false; 256];
-        for (t, _) in &entries {
-            first_bytes[t.as_bytes()[0] as usize] = true;
-        }
+        let mut first_bytes: Vec<u8> = entries.iter().map(|(t, _)| t.as_bytes()[0]).collect();
+        first_bytes.sort_unstable();
+        first_bytes.dedup();
         Self { entries, first_bytes }
     }
 
     /// The leftmost, then longest, special token at or after byte `from`.
     pub fn find(&self, text: &str, from: usize) -> Option<Match> {
-        if self.entries.is_empty() {
-            return None;
-        }
         let bytes = text.as_bytes();
-        (from..bytes.len()).filter(|&i| self.first_bytes[bytes[i] as usize]).find_map(|i| {
-            self.entries.iter().find(|(t, _)| bytes[i..].starts_with(t.as_bytes())).map(|(t, id)| Match {
-                start: i,
-                end: i + t.len(),
-                id: *id,
-            })
-        })
+        let mut at = from;
+        while at < bytes.len() {
+            let i = at + self.next_candidate(&bytes[at..])?;
+            let hit = self.entries.iter().find(|(t, _)| bytes[i..].starts_with(t.as_bytes()));
+            if let Some((t, id)) = hit {
+                return Some(Match { start: i, end: i + t.len(), id: *id });
+            }
+            at = i + 1;
+        }
+        None
+    }
+
+    /// The position of the first byte that may start a special token.
+    #[inline]
+    fn next_candidate(&self, haystack: &[u8]) -> Option<usize> {
+        match *self.first_bytes.as_slice() {
+            [] => None,
+            [a] => memchr::memchr(a, haystack),
+            [a, b] => memchr::memchr2(a, b, haystack),
+            [a, b, c] => memchr::memchr3(a, b, c, haystack),
+            ref many => haystack.iter().position(|b| many.binary_search(b).is_ok()),
+        }
     }
 }
 
@@ -53,5 +65,18 @@ mod tests {
         assert_eq!(m.find("x[B][A][B]", 0), Some(Match { start: 1, end: 4, id: 3 }));
         assert_eq!(m.find("x[B][A][B]", 4), Some(Match { start: 4, end: 10, id: 2 }));
         assert_eq!(m.find("[a]", 0), None);
+    }
+
+    #[test]
+    fn any_number_of_distinct_first_bytes() {
+        for n in 1..=6u8 {
+            let tokens = (0..n).map(|k| (format!("{}x", char::from(b'a' + k)), k as u32));
+            let m = SpecialTokenMatcher::new(tokens);
+            let last = char::from(b'a' + n - 1);
+            let text = format!("zzax{last}{last}x");
+            assert_eq!(m.find(&text, 1), Some(Match { start: 2, end: 4, id: 0 }));
+            assert_eq!(m.find(&text, 3), Some(Match { start: 5, end: 7, id: n as u32 - 1 }));
+        }
+        assert_eq!(SpecialTokenMatcher::new([]).find("abc", 0), None);
     }
 }
