@@ -30,8 +30,8 @@ pub struct Word {
     pub chars: (usize, usize),
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Class {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Class {
     Space,
     /// Joins with neighbours of the same class into one word.
     Run,
@@ -43,7 +43,7 @@ impl PreTokenizer {
     pub const NAMES: [&'static str; 3] = ["bert", "whitespace", "regex"];
 
     #[inline]
-    fn class(self, c: char) -> Class {
+    pub(crate) fn class(self, c: char) -> Class {
         if is_whitespace(c) {
             return Class::Space;
         }

@@ -12,6 +12,7 @@ use super::special_tokens::SpecialTokenMatcher;
 use super::vocab::Vocab;
 use super::wordpiece::{Piece, WordPiece};
 use crate::error::{Error, Result};
+use crate::pipeline::ascii::AsciiPath;
 use crate::pipeline::decoder;
 use crate::pipeline::normalizer::{Normalized, Normalizer};
 use crate::pipeline::post_processor::BertPostProcessor;
@@ -89,6 +90,8 @@ pub fn validate_special_tokens(tokens: &[String]) -> Result<()> {
 struct Workspace {
     normalized: Normalized,
     pieces: Vec<Piece>,
+    /// The normalized bytes of an ASCII segment.
+    ascii: Vec<u8>,
 }
 
 thread_local! {
@@ -106,6 +109,7 @@ pub struct Tokenizer {
     model: WordPiece,
     matcher: SpecialTokenMatcher,
     post_processor: Option<BertPostProcessor>,
+    ascii: AsciiPath,
 }
 
 impl PartialEq for Tokenizer {
@@ -140,6 +144,7 @@ impl Tokenizer {
             special_tokens: present.iter().map(|(t, _)| t.clone()).collect(),
             special_ids: present.iter().map(|&(_, id)| id).collect(),
             matcher: SpecialTokenMatcher::new(present),
+            ascii: AsciiPath::new(&options.normalizer, options.pre_tokenizer),
             vocab,
             options,
             merges,
@@ -209,10 +214,10 @@ impl Tokenizer {
     /// Normalizes, pre-tokenizes and WordPiece-encodes text that holds no
     /// special token; `base` is its character offset in the original text.
     fn encode_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Encoding) {
-        if segment.is_empty() {
+        if segment.is_empty() || segment.is_ascii() && self.encode_ascii_segment(segment, base, ws, out) {
             return;
         }
-        let Workspace { normalized, pieces } = ws;
+        let Workspace { normalized, pieces, .. } = ws;
         self.options.normalizer.normalize_into(segment, normalized);
         let text = normalized.text.as_str();
         self.options.pre_tokenizer.split(text, |word| {
@@ -224,6 +229,26 @@ impl Tokenizer {
                 out.push(p.id, (base + first, base + last + 1), 0, false);
             }
         });
+    }
+
+    /// `encode_segment` for ASCII text, normalized and split in one pass with
+    /// character offsets equal to byte offsets. Returns false, adding nothing,
+    /// when the text needs the general path (a byte that normalization drops).
+    fn encode_ascii_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Encoding) -> bool {
+        let first = out.len();
+        let Workspace { pieces, ascii, .. } = ws;
+        let whole = self.ascii.split(segment, ascii, |bytes, start, end| {
+            pieces.clear();
+            self.model.tokenize_ascii(&self.vocab, &bytes[start..end], pieces);
+            let at = base + start as u32;
+            for p in pieces.iter() {
+                out.push(p.id, (at + p.start, at + p.end), 0, false);
+            }
+        });
+        if !whole {
+            out.truncate(first);
+        }
+        whole
     }
 
     /// Turns ids back into text. Ids outside the vocabulary are an error.

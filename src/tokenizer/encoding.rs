@@ -44,6 +44,15 @@ impl Encoding {
         self.attention_mask.push(1);
     }
 
+    /// Keeps the first `n` tokens.
+    pub fn truncate(&mut self, n: usize) {
+        self.ids.truncate(n);
+        self.offsets.truncate(n);
+        self.type_ids.truncate(n);
+        self.special_tokens_mask.truncate(n);
+        self.attention_mask.truncate(n);
+    }
+
     /// Appends all of `other`'s tokens, giving them `type_id`.
     pub fn extend_with_type(&mut self, other: &Encoding, type_id: u8) {
         self.ids.extend_from_slice(&other.ids);

@@ -11,10 +11,29 @@ use crate::error::{Error, Result};
 /// The prefix that marks a piece continuing a word.
 pub const CONTINUATION: &str = "##";
 
+/// Tokens up to this many bytes have a `short_key`.
+pub const SHORT: usize = 15;
+
+/// A token of at most `SHORT` bytes as one integer: its bytes, zero-padded,
+/// then its length in the last byte.
+#[inline]
+fn short_key(bytes: &[u8]) -> Option<u128> {
+    if bytes.is_empty() || bytes.len() > SHORT {
+        return None;
+    }
+    let mut key = [0u8; 16];
+    key[..bytes.len()].copy_from_slice(bytes);
+    key[15] = bytes.len() as u8;
+    Some(u128::from_le_bytes(key))
+}
+
 #[derive(Clone, Debug)]
 pub struct Vocab {
     tokens: Vec<String>,
     ids: FxHashMap<String, u32>,
+    /// The ids of tokens of at most `SHORT` bytes, keyed by `short_key`: a
+    /// lookup hashes and compares one integer, with no pointer to follow.
+    short_ids: FxHashMap<u128, u32>,
     trie: Trie,
 }
 
@@ -36,8 +55,13 @@ impl Vocab {
                 return Err(Error::invalid(format!("duplicate token {token:?} at ids {first} and {id}")));
             }
         }
+        let short_ids = tokens
+            .iter()
+            .enumerate()
+            .filter_map(|(id, t)| short_key(t.as_bytes()).map(|key| (key, id as u32)))
+            .collect();
         let trie = Trie::new(tokens.iter().map(String::as_str), CONTINUATION);
-        Ok(Self { tokens, ids, trie })
+        Ok(Self { tokens, ids, short_ids, trie })
     }
 
     /// Reads a BERT `vocab.txt`: one token per line, id = line number,
@@ -84,6 +108,13 @@ impl Vocab {
         self.ids.get(token).copied()
     }
 
+    /// The id of the token spelled by these bytes, when it is at most
+    /// `SHORT` bytes long (longer ones: `None`, as if absent).
+    #[inline]
+    pub fn short_token_id(&self, token: &[u8]) -> Option<u32> {
+        self.short_ids.get(&short_key(token)?).copied()
+    }
+
     /// The longest token that `text` starts with: `(id, length in bytes)`.
     /// Inside a word (`continues_word`) only `##` tokens count, matched
     /// without their prefix.
@@ -107,6 +138,17 @@ mod tests {
         assert_eq!(v.longest_piece(b"affable", true), Some((2, 3)));
         assert_eq!(v.longest_piece(b"affable", false), None);
         assert_eq!(v.longest_piece(b"##affable", false), Some((2, 5)));
+    }
+
+    #[test]
+    fn short_tokens_are_found_by_their_bytes() {
+        let v = vocab(&["a", "a\0", "abcdefghijklmno", "abcdefghijklmnop"]).unwrap();
+        assert_eq!(v.short_token_id(b"a"), Some(0));
+        assert_eq!(v.short_token_id(b"a\0"), Some(1));
+        assert_eq!(v.short_token_id(b"abcdefghijklmno"), Some(2));
+        assert_eq!(v.short_token_id(b"abcdefghijklmnop"), None, "longer than SHORT");
+        assert_eq!(v.short_token_id(b"b"), None);
+        assert_eq!(v.short_token_id(b""), None);
     }
 
     #[test]

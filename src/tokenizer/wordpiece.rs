@@ -20,12 +20,40 @@ impl WordPiece {
     /// Appends the pieces of `word` to `out`. A word that is too long, or that
     /// has a part no token matches, becomes one unknown token.
     pub fn tokenize(&self, vocab: &Vocab, word: &str, out: &mut Vec<Piece>) {
-        let bytes = word.as_bytes();
-        let ascii = word.is_ascii();
-        let chars = if ascii { bytes.len() } else { word.chars().count() };
+        if word.is_ascii() {
+            self.tokenize_ascii(vocab, word.as_bytes(), out);
+            return;
+        }
+        let chars = word.chars().count();
+        self.pieces(vocab, word.as_bytes(), chars, out, |pos, len| word[pos..pos + len].chars().count() as u32);
+    }
+
+    /// `tokenize` for a word known to be ASCII, where characters are bytes.
+    #[inline]
+    pub fn tokenize_ascii(&self, vocab: &Vocab, word: &[u8], out: &mut Vec<Piece>) {
+        debug_assert!(word.is_ascii());
+        self.pieces(vocab, word, word.len(), out, |_, len| len as u32);
+    }
+
+    /// Greedy longest-match-first over `bytes`; `char_len(pos, len)` counts the
+    /// characters of a matched piece.
+    #[inline(always)]
+    fn pieces(
+        &self,
+        vocab: &Vocab,
+        bytes: &[u8],
+        chars: usize,
+        out: &mut Vec<Piece>,
+        char_len: impl Fn(usize, usize) -> u32,
+    ) {
         let whole = Piece { id: self.unk_id, start: 0, end: chars as u32 };
         if chars > self.max_input_chars_per_word {
             out.push(whole);
+            return;
+        }
+        // Most words are tokens themselves: one hash lookup instead of a trie walk.
+        if let Some(id) = vocab.short_token_id(bytes) {
+            out.push(Piece { id, start: 0, end: chars as u32 });
             return;
         }
         let first = out.len();
@@ -36,7 +64,7 @@ impl WordPiece {
                 out.push(whole);
                 return;
             };
-            let n = if ascii { len } else { word[pos..pos + len].chars().count() } as u32;
+            let n = char_len(pos, len);
             out.push(Piece { id, start: char_pos, end: char_pos + n });
             pos += len;
             char_pos += n;
