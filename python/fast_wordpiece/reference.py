@@ -323,7 +323,7 @@ def decode_tokens(tokens: Sequence[str]) -> str:
     return "".join(out)
 
 
-# --- 9. Truncation and padding (Hugging Face's truncate_encodings, Encoding::truncate, pad_encodings) -------------------
+# --- 9. Truncation and padding (Hugging Face's truncate_encodings, Encoding::truncate, pad_encodings) -----------------
 
 TRUNCATIONS = ("longest_first", "only_first", "only_second", "do_not_truncate")
 PADDINGS = ("longest", "max_length")
@@ -353,7 +353,7 @@ def cut(sequence: Encoding, max_len: int, stride: int, side: str, what: str) -> 
     if stride >= max_len:
         raise ValueError(f"stride ({stride}) must be less than the {max_len} tokens that truncation leaves for {what}")
     kept, *rest = (sequence._slice(start, stop) for start, stop in windows(len(sequence), max_len, stride, side))
-    return Encoding(*(kept[key] for key in _COLUMN_ORDER), overflowing=rest)
+    return Encoding._from_columns(kept.to_dict(), rest)
 
 
 def longest_first_lengths(len1: int, len2: int, budget: int) -> tuple[int, int]:
@@ -416,10 +416,10 @@ def merge(x: Encoding, y: Encoding) -> Encoding:
 def pad(encoding: Encoding, length: int, pad_id: int, side: str) -> Encoding:
     """``encoding`` and its overflowing windows, padded to ``length`` tokens on ``side``."""
     n = max(0, length - len(encoding))
-    filler = {"ids": [pad_id] * n, "tokens": [PAD_TOKEN] * n, "offsets": [(0, 0)] * n,
+    filler: dict[str, list[Any]] = {"ids": [pad_id] * n, "tokens": [PAD_TOKEN] * n, "offsets": [(0, 0)] * n,
               "special_tokens_mask": [1] * n, "type_ids": [0] * n, "attention_mask": [0] * n}  # fmt: skip
-    columns = [filler[key] + encoding[key] if side == "left" else encoding[key] + filler[key] for key in _COLUMN_ORDER]
-    return Encoding(*columns, overflowing=[pad(o, length, pad_id, side) for o in encoding.overflowing])
+    columns = {key: filler[key] + encoding[key] if side == "left" else encoding[key] + filler[key] for key in _KEYS}
+    return Encoding._from_columns(columns, [pad(o, length, pad_id, side) for o in encoding.overflowing])
 
 
 def padding_length(batch: Sequence[Encoding], options: EncodeOptions) -> int:
@@ -585,8 +585,10 @@ class EncodeOptions:
         _integer(self.stride, "stride", 0)
         if self.pad_to_multiple_of is not None:
             _integer(self.pad_to_multiple_of, "pad_to_multiple_of", 1)
-        for name in ("truncation", "truncation_side", "padding_side") + (("padding",) if self.padding is not None else ()):
+        for name in ("truncation", "truncation_side", "padding_side"):
             _text(getattr(self, name), name)
+        if self.padding is not None:
+            _text(self.padding, "padding")
         if self.truncation not in TRUNCATIONS:
             choices = ", ".join(map(json.dumps, TRUNCATIONS))
             raise ValueError(f"unknown truncation {json.dumps(self.truncation)}: expected one of {choices}")
@@ -646,7 +648,6 @@ class _TrainingArgs:
 # --- The public classes -----------------------------------------------------------------------------------------------
 
 _KEYS = ("ids", "tokens", "offsets", "attention_mask", "special_tokens_mask", "type_ids")
-_COLUMN_ORDER = ("ids", "tokens", "offsets", "special_tokens_mask", "type_ids", "attention_mask")  # Encoding(...)'s
 
 
 class Encoding:
@@ -695,11 +696,18 @@ class Encoding:
 
     def _slice(self, start: int, stop: int) -> Encoding:
         """Tokens ``start:stop``, without overflowing windows."""
-        return Encoding(*(self[key][start:stop] for key in _COLUMN_ORDER))
+        return Encoding._from_columns({key: self[key][start:stop] for key in _KEYS})
 
     def _joined(self, other: Encoding, overflowing: Sequence[Encoding] = ()) -> Encoding:
         """This encoding's tokens followed by ``other``'s."""
-        return Encoding(*(self[key] + other[key] for key in _COLUMN_ORDER), overflowing)
+        return Encoding._from_columns({key: self[key] + other[key] for key in _KEYS}, overflowing)
+
+    @staticmethod
+    def _from_columns(columns: Mapping[str, list[Any]], overflowing: Sequence[Encoding] = ()) -> Encoding:
+        """An Encoding from its six fields by name."""
+        c = columns
+        return Encoding(c["ids"], c["tokens"], c["offsets"], c["special_tokens_mask"], c["type_ids"],
+                        c["attention_mask"], overflowing)  # fmt: skip
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -107,7 +107,7 @@ impl Truncation {
     /// Truncates one text or a pair of texts that post-processing will give
     /// `added` special tokens. Cut-off windows go to each sequence's
     /// `overflowing`.
-    pub fn apply(&self, a: &mut Encoding, mut b: Option<&mut Encoding>, added: usize) -> Result<()> {
+    pub fn apply(&self, a: &mut Encoding, b: Option<&mut Encoding>, added: usize) -> Result<()> {
         let Some(budget) = self.max_length.checked_sub(added) else {
             let what = if b.is_some() { "a pair" } else { "a single text" };
             return Err(Error::invalid(format!(
@@ -128,7 +128,7 @@ impl Truncation {
             return Ok(());
         }
         let to_remove = total - budget;
-        match (self.strategy, b.as_deref_mut()) {
+        match (self.strategy, b) {
             (Strategy::LongestFirst, None) => split(a, budget, self.stride, self.side, "the text"),
             (Strategy::LongestFirst, Some(b)) => {
                 let (n1, n2) = longest_first_lengths(a.len(), b.len(), budget);

@@ -29,7 +29,7 @@ pub fn numpy_arrays<'py>(numpy: &Bound<'py, PyModule>, batch: &[Encoding]) -> Py
     }
     let out = PyDict::new(py);
     let int64 = numpy.getattr("int64")?;
-    let mut add = |key: &str, width: usize, fill: &dyn Fn(&Encoding, &mut [u8])| -> PyResult<()> {
+    let add = |key: &str, width: usize, fill: &dyn Fn(&Encoding, &mut [u8])| -> PyResult<()> {
         let row_bytes = length * width * 8;
         let bytes = PyByteArray::new_with(py, batch.len() * row_bytes, |buf| {
             if row_bytes > 0 {

@@ -153,7 +153,7 @@ impl PyEncoding {
         match (other.getattr("to_dict"), other.getattr("overflowing")) {
             (Ok(to_dict), Ok(overflowing)) => (self.to_dict(py)?.eq(to_dict.call0()?)?
                 && self.overflowing().into_pyobject(py)?.eq(overflowing)?)
-                .into_py_any(py),
+            .into_py_any(py),
             _ => Ok(py.NotImplemented()),
         }
     }
