@@ -1,11 +1,14 @@
 """Type stubs for the Rust engine (checked by ``python -m mypy.stubtest``)."""
 
 import os
-from typing import Iterable, Literal, Mapping, Sequence, final
+from typing import Any, Iterable, Literal, Mapping, Sequence, final, overload
 
 from typing_extensions import Unpack, TypedDict
 
 _StrPath = str | os.PathLike[str]
+_Truncation = Literal["longest_first", "only_first", "only_second", "do_not_truncate"]
+_Side = Literal["left", "right"]
+_Padding = Literal["longest", "max_length"]
 
 __all__ = ["PyTokenizer", "Encoding", "DEFAULT_SPECIAL_TOKENS", "__version__"]
 
@@ -39,6 +42,8 @@ class Encoding:
     def special_tokens_mask(self) -> list[int]: ...
     @property
     def type_ids(self) -> list[int]: ...
+    @property
+    def overflowing(self) -> list[Encoding]: ...
     def __getitem__(self, key: str, /) -> list[int] | list[str] | list[tuple[int, int]]: ...
     def __contains__(self, key: str, /) -> bool: ...
     def keys(self) -> list[str]: ...
@@ -93,10 +98,50 @@ class PyTokenizer:
     def from_vocab_file(
         path: _StrPath, *, special_tokens: Sequence[str] | None = None, **options: Unpack[_PipelineOptions]
     ) -> PyTokenizer: ...
-    def encode(self, text: str, pair: str | None = None, add_special_tokens: bool = True) -> Encoding: ...
+    def encode(
+        self,
+        text: str,
+        pair: str | None = None,
+        add_special_tokens: bool = True,
+        *,
+        max_length: int | None = None,
+        truncation: _Truncation = "longest_first",
+        stride: int = 0,
+        truncation_side: _Side = "right",
+        padding: _Padding | None = None,
+        pad_to_multiple_of: int | None = None,
+        padding_side: _Side = "right",
+    ) -> Encoding: ...
+    @overload
     def encode_batch(
-        self, inputs: Iterable[str | tuple[str, str]], add_special_tokens: bool = True
+        self,
+        inputs: Iterable[str | tuple[str, str]],
+        add_special_tokens: bool = True,
+        *,
+        max_length: int | None = None,
+        truncation: _Truncation = "longest_first",
+        stride: int = 0,
+        truncation_side: _Side = "right",
+        padding: _Padding | None = None,
+        pad_to_multiple_of: int | None = None,
+        padding_side: _Side = "right",
+        return_tensors: None = None,
     ) -> list[Encoding]: ...
+    @overload
+    def encode_batch(
+        self,
+        inputs: Iterable[str | tuple[str, str]],
+        add_special_tokens: bool = True,
+        *,
+        max_length: int | None = None,
+        truncation: _Truncation = "longest_first",
+        stride: int = 0,
+        truncation_side: _Side = "right",
+        padding: _Padding | None = None,
+        pad_to_multiple_of: int | None = None,
+        padding_side: _Side = "right",
+        return_tensors: Literal["np"],
+    ) -> dict[str, Any]: ...
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str: ...
     def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False) -> list[str]: ...
     def get_vocab(self) -> dict[str, int]: ...

@@ -323,6 +323,139 @@ def decode_tokens(tokens: Sequence[str]) -> str:
     return "".join(out)
 
 
+# --- 9. Truncation and padding (Hugging Face's truncate_encodings, Encoding::truncate, pad_encodings) -----------------
+
+TRUNCATIONS = ("longest_first", "only_first", "only_second", "do_not_truncate")
+PADDINGS = ("longest", "max_length")
+SIDES = ("left", "right")
+PAD_TOKEN = "[PAD]"
+
+
+def windows(length: int, max_len: int, stride: int, side: str) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` windows of ``max_len`` tokens, overlapping by ``stride``, that cover
+    ``length`` tokens; from the start (side "right") or from the end (side "left"), kept window first."""
+    step = max_len - stride
+    if side == "right":
+        spans = [(start, min(start + max_len, length)) for start in range(0, length, step)]
+        last = next(i for i, (_, stop) in enumerate(spans) if stop == length)
+    else:
+        spans = [(max(0, stop - max_len), stop) for stop in range(length, 0, -step)]
+        last = next(i for i, (start, _) in enumerate(spans) if start == 0)
+    return spans[: last + 1]
+
+
+def cut(sequence: Encoding, max_len: int, stride: int, side: str, what: str) -> Encoding:
+    """The kept window of ``sequence``, with the other windows as its overflowing encodings."""
+    if max_len >= len(sequence):
+        return sequence
+    if max_len == 0:  # everything overflows
+        return Encoding([], [], [], [], [], overflowing=[sequence])
+    if stride >= max_len:
+        raise ValueError(f"stride ({stride}) must be less than the {max_len} tokens that truncation leaves for {what}")
+    kept, *rest = (sequence._slice(start, stop) for start, stop in windows(len(sequence), max_len, stride, side))
+    return Encoding._from_columns(kept.to_dict(), rest)
+
+
+def longest_first_lengths(len1: int, len2: int, budget: int) -> tuple[int, int]:
+    """How ``longest_first`` shares ``budget`` tokens between a pair: the shorter sequence keeps what
+    it has if the longer one can make room, else each gets half (the longer one the odd token)."""
+    short = min(len1, len2)
+    n_short, n_long = short, short if short > budget else max(short, budget - short)
+    if n_short + n_long > budget:
+        n_short, n_long = budget // 2, budget // 2 + budget % 2
+    return (n_long, n_short) if len1 > len2 else (n_short, n_long)
+
+
+def truncate(first: Encoding, second: Encoding | None, options: EncodeOptions,
+             added: int) -> tuple[Encoding, Encoding | None]:  # fmt: skip
+    """Cuts the raw sequences so that, with ``added`` special tokens, they fit in ``max_length``."""
+    assert options.max_length is not None
+    if options.max_length < added:
+        what = "a pair" if second is not None else "a single text"
+        raise ValueError(f"max_length must be at least {added}, the number of special tokens added to {what}, "
+                         f"got {options.max_length}")  # fmt: skip
+    budget, strategy = options.max_length - added, options.truncation
+
+    def cut_to(sequence: Encoding, max_len: int, what: str) -> Encoding:
+        return cut(sequence, max_len, options.stride, options.truncation_side, what)
+
+    if budget == 0:
+        return cut_to(first, 0, "the first text"), None if second is None else cut_to(second, 0, "the second text")
+    to_remove = len(first) + (len(second) if second is not None else 0) - budget
+    if to_remove <= 0:
+        return first, second
+    if strategy == "longest_first":
+        if second is None:
+            return cut_to(first, budget, "the text"), None
+        n1, n2 = longest_first_lengths(len(first), len(second), budget)
+        return cut_to(first, n1, "the first text"), cut_to(second, n2, "the second text")
+    if second is None and strategy == "only_second":
+        raise ValueError('truncation="only_second" needs a pair of texts, but got a single text longer than max_length')
+    which = "second" if strategy == "only_second" else "first"
+    target = second if which == "second" else first
+    assert target is not None
+    if len(target) <= to_remove:
+        raise ValueError(f"truncation={json.dumps(strategy)} cannot fit the pair in max_length={options.max_length}: "
+                         f"the {which} text has {len(target)} tokens and {to_remove} must go")  # fmt: skip
+    target = cut_to(target, len(target) - to_remove, f"the {which} text")
+    return (first, target) if which == "second" else (target, second)
+
+
+def merge(x: Encoding, y: Encoding) -> Encoding:
+    """``x`` then ``y``, their overflowing windows combined as Hugging Face's ``Encoding::merge_with``:
+    each window of ``x`` with ``y`` (nesting the window with ``y``'s windows), then with each window
+    of ``y``; then ``x`` (with its windows nested) with each window of ``y``."""
+    overflowing = []
+    for x_window in x.overflowing:
+        overflowing.append(merge(x_window, y))
+        overflowing += [merge(x_window, y_window) for y_window in y.overflowing]
+    overflowing += [merge(x, y_window) for y_window in y.overflowing]
+    return x._joined(y, overflowing)
+
+
+def pad(encoding: Encoding, length: int, pad_id: int, side: str) -> Encoding:
+    """``encoding`` and its overflowing windows, padded to ``length`` tokens on ``side``."""
+    n = max(0, length - len(encoding))
+    filler: dict[str, list[Any]] = {"ids": [pad_id] * n, "tokens": [PAD_TOKEN] * n, "offsets": [(0, 0)] * n,
+              "special_tokens_mask": [1] * n, "type_ids": [0] * n, "attention_mask": [0] * n}  # fmt: skip
+    columns = {key: filler[key] + encoding[key] if side == "left" else encoding[key] + filler[key] for key in _KEYS}
+    return Encoding._from_columns(columns, [pad(o, length, pad_id, side) for o in encoding.overflowing])
+
+
+def padding_length(batch: Sequence[Encoding], options: EncodeOptions) -> int:
+    """The longest encoding of the batch (its windows not counted) or ``max_length``, rounded up to
+    a multiple of ``pad_to_multiple_of``."""
+    length = max(map(len, batch), default=0) if options.padding == "longest" else options.max_length
+    assert length is not None
+    multiple = options.pad_to_multiple_of or 1
+    return -(-length // multiple) * multiple
+
+
+def numpy_arrays(batch: Sequence[Encoding]) -> dict[str, Any]:
+    """``return_tensors="np"``: int64 arrays n × length (n × length × 2 for the offsets)."""
+    numpy = _import_numpy()
+    length = len(batch[0]) if batch else 0
+    for i, encoding in enumerate(batch):
+        if len(encoding) != length:
+            raise ValueError(f'return_tensors="np" needs encodings of equal length, but inputs[0] has {length} '
+                             f'tokens and inputs[{i}] has {len(encoding)}: pass padding="longest" or '
+                             'padding="max_length"')  # fmt: skip
+
+    def array(key: str, *shape: int) -> Any:
+        return numpy.array([encoding[key] for encoding in batch], dtype=numpy.int64).reshape(len(batch), length, *shape)
+
+    return {"input_ids": array("ids"), "attention_mask": array("attention_mask"),
+            "token_type_ids": array("type_ids"), "offsets": array("offsets", 2)}  # fmt: skip
+
+
+def _import_numpy() -> Any:
+    try:
+        import numpy
+    except ImportError as e:
+        raise ImportError(f'return_tensors="np" needs numpy, which could not be imported ({e})') from None
+    return numpy
+
+
 # --- 8. Argument checks: TypeError for a wrong type, ValueError for a wrong value -------------------------------------
 
 
@@ -433,6 +566,56 @@ class Options:
 
 
 @dataclass(frozen=True)
+class EncodeOptions:
+    """The keyword arguments of ``encode`` and ``encode_batch``, checked (spec section 9)."""
+
+    add_special_tokens: bool = True
+    max_length: int | None = None
+    truncation: str = "longest_first"
+    stride: int = 0
+    truncation_side: str = "right"
+    padding: str | None = None
+    pad_to_multiple_of: int | None = None
+    padding_side: str = "right"
+
+    def __post_init__(self) -> None:
+        _flag(self.add_special_tokens, "add_special_tokens")
+        if self.max_length is not None:
+            _integer(self.max_length, "max_length", 0)
+        _integer(self.stride, "stride", 0)
+        if self.pad_to_multiple_of is not None:
+            _integer(self.pad_to_multiple_of, "pad_to_multiple_of", 1)
+        for name in ("truncation", "truncation_side", "padding_side"):
+            _text(getattr(self, name), name)
+        if self.padding is not None:
+            _text(self.padding, "padding")
+        if self.truncation not in TRUNCATIONS:
+            choices = ", ".join(map(json.dumps, TRUNCATIONS))
+            raise ValueError(f"unknown truncation {json.dumps(self.truncation)}: expected one of {choices}")
+        for name in ("truncation_side", "padding_side"):
+            if getattr(self, name) not in SIDES:
+                raise ValueError(f'{name} must be "left" or "right", not {json.dumps(getattr(self, name))}')
+        if self.truncates:
+            room = max(0, self.max_length - (2 if self.add_special_tokens else 0))  # type: ignore[operator]
+            if 0 < self.stride and room <= self.stride:
+                added = 2 if self.add_special_tokens else 0
+                raise ValueError(f"stride must be less than max_length minus the {added} special tokens ({room}), "
+                                 f"got {self.stride}")  # fmt: skip
+        elif self.stride > 0:
+            raise ValueError('stride needs max_length (and a truncation other than "do_not_truncate")')
+        if self.padding is not None and self.padding not in PADDINGS:
+            raise ValueError(f'padding must be None, "longest" or "max_length", not {json.dumps(self.padding)}')
+        if self.padding == "max_length" and self.max_length is None:
+            raise ValueError('padding="max_length" needs max_length')
+        if self.pad_to_multiple_of is not None and self.padding is None:
+            raise ValueError('pad_to_multiple_of needs padding="longest" or padding="max_length"')
+
+    @property
+    def truncates(self) -> bool:
+        return self.max_length is not None and self.truncation != "do_not_truncate"
+
+
+@dataclass(frozen=True)
 class _TrainingArgs:
     """The checked arguments of the training functions."""
 
@@ -470,12 +653,15 @@ _KEYS = ("ids", "tokens", "offsets", "attention_mask", "special_tokens_mask", "t
 class Encoding:
     """The tokens of one encoded text or pair; reads like a dict and like attributes."""
 
-    __slots__ = ("_fields",)
+    __slots__ = ("_fields", "_overflowing")
 
     def __init__(self, ids: list[int], tokens: list[str], offsets: list[Offsets], special_tokens_mask: list[int],
-                 type_ids: list[int]) -> None:  # fmt: skip
-        columns = (ids, tokens, offsets, [1] * len(ids), special_tokens_mask, type_ids)
+                 type_ids: list[int], attention_mask: list[int] | None = None,
+                 overflowing: Sequence[Encoding] = ()) -> None:  # fmt: skip
+        attention = [1] * len(ids) if attention_mask is None else attention_mask
+        columns = (ids, tokens, offsets, attention, special_tokens_mask, type_ids)
         self._fields: dict[str, list[Any]] = dict(zip(_KEYS, columns))
+        self._overflowing = list(overflowing)
 
     ids = property(lambda self: self["ids"], doc="Token ids.")
     tokens = property(lambda self: self["tokens"], doc="Token strings.")
@@ -483,6 +669,7 @@ class Encoding:
     attention_mask = property(lambda self: self["attention_mask"], doc="1 for every token.")
     special_tokens_mask = property(lambda self: self["special_tokens_mask"], doc="1 for the added [CLS], [SEP].")
     type_ids = property(lambda self: self["type_ids"], doc="0 for the first sequence, 1 for the second.")
+    overflowing = property(lambda self: list(self._overflowing), doc="The windows that truncation cut off.")
 
     def __getitem__(self, key: str) -> list[Any]:
         if key not in _KEYS:
@@ -502,8 +689,25 @@ class Encoding:
         return len(self._fields["ids"])
 
     def __eq__(self, other: object) -> bool:
-        to_dict = getattr(other, "to_dict", None)
-        return self.to_dict() == to_dict() if callable(to_dict) else NotImplemented
+        to_dict, overflowing = getattr(other, "to_dict", None), getattr(other, "overflowing", None)
+        if not callable(to_dict) or overflowing is None:
+            return NotImplemented
+        return self.to_dict() == to_dict() and self.overflowing == overflowing
+
+    def _slice(self, start: int, stop: int) -> Encoding:
+        """Tokens ``start:stop``, without overflowing windows."""
+        return Encoding._from_columns({key: self[key][start:stop] for key in _KEYS})
+
+    def _joined(self, other: Encoding, overflowing: Sequence[Encoding] = ()) -> Encoding:
+        """This encoding's tokens followed by ``other``'s."""
+        return Encoding._from_columns({key: self[key] + other[key] for key in _KEYS}, overflowing)
+
+    @staticmethod
+    def _from_columns(columns: Mapping[str, list[Any]], overflowing: Sequence[Encoding] = ()) -> Encoding:
+        """An Encoding from its six fields by name."""
+        c = columns
+        return Encoding(c["ids"], c["tokens"], c["offsets"], c["special_tokens_mask"], c["type_ids"],
+                        c["attention_mask"], overflowing)  # fmt: skip
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -620,16 +824,87 @@ class PyTokenizer:
 
     # -- encoding (spec sections 5 and 6) --------------------------------------
 
-    def encode(self, text: str, pair: str | None = None, add_special_tokens: bool = True) -> Encoding:
-        """The encoding of ``text``, or of the pair; ``[CLS] text [SEP] pair [SEP]`` with special tokens."""
-        first = self._encode_text(_text(text, "text"))
-        second = None if pair is None else self._encode_text(_text(pair, "pair"))
-        return self._post_process(first, second, _flag(add_special_tokens, "add_special_tokens"))
+    def encode(self, text: str, pair: str | None = None, add_special_tokens: bool = True, *,
+               max_length: int | None = None, truncation: str = "longest_first", stride: int = 0,
+               truncation_side: str = "right", padding: str | None = None, pad_to_multiple_of: int | None = None,
+               padding_side: str = "right") -> Encoding:  # fmt: skip
+        """The encoding of ``text``, or of the pair; ``[CLS] text [SEP] pair [SEP]`` with special tokens.
+        Truncation and padding as in spec section 9."""
+        first = _text(text, "text")
+        second = None if pair is None else _text(pair, "pair")
+        options = EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side, padding,
+                                pad_to_multiple_of, padding_side)  # fmt: skip
+        pad_id = self._pad_id(options)
+        return self._pad([self._encode_one(first, second, options)], options, pad_id)[0]
 
-    def encode_batch(self, inputs: Iterable[str | tuple[str, str]], add_special_tokens: bool = True) -> list[Encoding]:
-        """``encode`` for each item, a str or a ``(text, pair)`` tuple."""
+    def encode_batch(self, inputs: Iterable[str | tuple[str, str]], add_special_tokens: bool = True, *,
+                     max_length: int | None = None, truncation: str = "longest_first", stride: int = 0,
+                     truncation_side: str = "right", padding: str | None = None,
+                     pad_to_multiple_of: int | None = None, padding_side: str = "right",
+                     return_tensors: str | None = None) -> Any:  # fmt: skip
+        """``encode`` for each item, a str or a ``(text, pair)`` tuple, then padding of the whole batch;
+        a list of Encoding, or with ``return_tensors="np"`` a dict of numpy arrays."""
+        options = EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side, padding,
+                                pad_to_multiple_of, padding_side)  # fmt: skip
+        if return_tensors is not None and _text(return_tensors, "return_tensors") != "np":
+            raise ValueError(f'return_tensors must be None or "np", not {return_tensors!r}')
+        if return_tensors is not None:
+            _import_numpy()
         texts = [_batch_item(item, f"inputs[{i}]") for i, item in enumerate(_items(inputs, "inputs", "str"))]
-        return [self.encode(text, pair, add_special_tokens) for text, pair in texts]
+        if options.add_special_tokens:
+            self._cls_and_sep()
+        pad_id = self._pad_id(options)
+        batch = []
+        for i, (text, pair) in enumerate(texts):
+            try:
+                batch.append(self._encode_one(text, pair, options))
+            except ValueError as e:
+                raise ValueError(f"inputs[{i}]: {e}") from None
+        batch = self._pad(batch, options, pad_id)
+        return batch if return_tensors is None else numpy_arrays(batch)
+
+    def _encode_one(self, text: str, pair: str | None, options: EncodeOptions) -> Encoding:
+        """One input, truncated (spec section 9) and post-processed."""
+        first = self._encode_text(text)
+        second = None if pair is None else self._encode_text(pair)
+        if not options.truncates:
+            return self._post_process(first, second, options.add_special_tokens)
+        cls_and_sep = self._cls_and_sep() if options.add_special_tokens else None
+        added = 0 if cls_and_sep is None else 2 if second is None else 3
+        a, b = truncate(self._sequence(first), None if second is None else self._sequence(second), options, added)
+        x = self._post_process_window(a, 0, cls_and_sep)
+        return x if b is None else merge(x, self._post_process_window(b, 1, cls_and_sep))
+
+    def _sequence(self, rows: list[tuple[int, Offsets]]) -> Encoding:
+        """Raw tokens as an Encoding: type ids 0, masks 0."""
+        ids = [id_ for id_, _ in rows]
+        return Encoding(ids, [self._vocab[i] for i in ids], [o for _, o in rows], [0] * len(ids), [0] * len(ids))
+
+    def _post_process_window(self, window: Encoding, type_id: int, cls_and_sep: tuple[int, int] | None) -> Encoding:
+        """``[CLS] window [SEP]`` (first sequence) or ``window [SEP]`` (second), all with ``type_id``; the same
+        for each overflowing window."""
+        rows = [(id_, offsets, special) for id_, offsets, special in
+                zip(window.ids, window.offsets, window.special_tokens_mask)]  # fmt: skip
+        if cls_and_sep is not None:
+            cls, sep = cls_and_sep
+            rows = ([(cls, (0, 0), 1)] if type_id == 0 else []) + rows + [(sep, (0, 0), 1)]
+        ids = [id_ for id_, _, _ in rows]
+        overflowing = [self._post_process_window(w, type_id, cls_and_sep) for w in window.overflowing]
+        return Encoding(ids, [self._vocab[i] for i in ids], [o for _, o, _ in rows], [s for _, _, s in rows],
+                        [type_id] * len(rows), overflowing=overflowing)  # fmt: skip
+
+    def _pad_id(self, options: EncodeOptions) -> int | None:
+        if options.padding is None:
+            return None
+        if PAD_TOKEN not in self._ids:
+            raise ValueError(f'padding needs "{PAD_TOKEN}" in the vocabulary')
+        return self._ids[PAD_TOKEN]
+
+    def _pad(self, batch: list[Encoding], options: EncodeOptions, pad_id: int | None) -> list[Encoding]:
+        if pad_id is None:
+            return batch
+        length = padding_length(batch, options)
+        return [pad(encoding, length, pad_id, options.padding_side) for encoding in batch]
 
     def _encode_text(self, text: str) -> list[tuple[int, Offsets]]:
         """The ids and offsets of one text: special tokens kept whole, the rest tokenized."""

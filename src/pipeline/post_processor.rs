@@ -29,6 +29,50 @@ impl BertPostProcessor {
         }
         out
     }
+
+    /// [`process`](Self::process) for sequences that truncation may have cut
+    /// into windows, as Hugging Face's `BertProcessing` does it: every window
+    /// of `a` becomes `[CLS] window [SEP]`, every window of `b` becomes
+    /// `window [SEP]` (type id 1), and the two are joined by [`merge`].
+    pub fn process_windows(processor: Option<Self>, mut a: Encoding, b: Option<Encoding>) -> Encoding {
+        let a_windows = std::mem::take(&mut a.overflowing);
+        let mut first = Self::process(processor, &a, None);
+        first.overflowing = a_windows.iter().map(|w| Self::process(processor, w, None)).collect();
+        let Some(mut b) = b else { return first };
+        let b_windows = std::mem::take(&mut b.overflowing);
+        let mut second = Self::second(processor, &b);
+        second.overflowing = b_windows.iter().map(|w| Self::second(processor, w)).collect();
+        merge(&first, &second)
+    }
+
+    /// The second sequence's part of a pair: `b [SEP]`, all type id 1.
+    fn second(processor: Option<Self>, b: &Encoding) -> Encoding {
+        let mut out = Encoding::with_capacity(b.len() + 1);
+        out.extend_with_type(b, 1);
+        if let Some(p) = processor {
+            out.push(p.sep_id, (0, 0), 1, true);
+        }
+        out
+    }
+}
+
+/// `x` followed by `y`, with Hugging Face's overflowing (`Encoding::merge_with`):
+/// each overflowing window `xo` of `x` gives `merge(xo, y)` and then `xo`
+/// followed by each overflowing window of `y`; then each overflowing window
+/// `yo` of `y` gives `merge(x, yo)`. So windows of a pair nest one level deep,
+/// and some combinations appear twice, exactly as in Hugging Face.
+pub fn merge(x: &Encoding, y: &Encoding) -> Encoding {
+    let mut overflowing = Vec::new();
+    for xo in &x.overflowing {
+        overflowing.push(merge(xo, y));
+        overflowing.extend(y.overflowing.iter().map(|yo| merge(xo, yo)));
+    }
+    overflowing.extend(y.overflowing.iter().map(|yo| merge(x, yo)));
+    let mut out = Encoding::with_capacity(x.len() + y.len());
+    out.append(x);
+    out.append(y);
+    out.overflowing = overflowing;
+    out
 }
 
 #[cfg(test)]
@@ -52,6 +96,23 @@ mod tests {
         assert_eq!(out.special_tokens_mask, [1, 0, 0, 1, 0, 1]);
         assert_eq!(out.offsets, [(0, 0), (0, 1), (1, 2), (0, 0), (0, 1), (0, 0)]);
         assert_eq!(out.attention_mask, [1; 6]);
+    }
+
+    #[test]
+    fn windows_of_a_pair_combine_like_hugging_face() {
+        let p = BertPostProcessor { cls_id: 2, sep_id: 3 };
+        let mut a = seq(&[10]);
+        a.overflowing.push(seq(&[11]));
+        let mut b = seq(&[20]);
+        b.overflowing.push(seq(&[21]));
+        let out = BertPostProcessor::process_windows(Some(p), a, Some(b));
+        let ids = |e: &Encoding| e.ids.clone();
+        assert_eq!(out.ids, [2, 10, 3, 20, 3]);
+        assert_eq!(out.type_ids, [0, 0, 0, 1, 1]);
+        let top: Vec<_> = out.overflowing.iter().map(ids).collect();
+        assert_eq!(top, [vec![2, 11, 3, 20, 3], vec![2, 11, 3, 21, 3], vec![2, 10, 3, 21, 3]]);
+        let nested: Vec<Vec<_>> = out.overflowing.iter().map(|o| o.overflowing.iter().map(ids).collect()).collect();
+        assert_eq!(nested, [vec![vec![2, 11, 3, 21, 3]], vec![], vec![vec![2, 11, 3, 21, 3]]]);
     }
 
     #[test]

@@ -8,6 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyString};
 
 use super::errors::to_py;
+use crate::tokenizer::batch::{EncodeArgs, EncodeOptions};
 use crate::tokenizer::core::Options;
 use crate::DEFAULT_SPECIAL_TOKENS;
 
@@ -158,4 +159,69 @@ pub fn ids(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Ve
         out.push(id as u32);
     }
     Ok(out)
+}
+
+/// What `encode_batch(..., return_tensors=...)` returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReturnTensors {
+    /// A list of `Encoding`.
+    List,
+    /// A dict of int64 numpy arrays.
+    Numpy,
+}
+
+/// The keyword arguments of `encode` and `encode_batch` (truncation, padding
+/// and, for `encode_batch`, `return_tensors`), checked together by the core.
+pub fn encode_options(
+    add_special_tokens: bool,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    function: &str,
+) -> PyResult<(EncodeOptions, ReturnTensors)> {
+    let mut args = EncodeArgs { add_special_tokens, ..EncodeArgs::default() };
+    let mut return_tensors = ReturnTensors::List;
+    let mut strings: Vec<(String, Bound<'_, PyAny>)> = Vec::new();
+    for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
+        let key: String = key.extract()?;
+        let v = &value;
+        match key.as_str() {
+            "max_length" => args.max_length = optional(v, |v| count(v, &key))?.map(|n| n as usize),
+            "stride" => args.stride = count(v, &key)? as usize,
+            "pad_to_multiple_of" => args.pad_to_multiple_of = optional(v, |v| positive(v, &key))?,
+            "truncation" | "truncation_side" | "padding_side" => strings.push((key, value)),
+            "padding" if !v.is_none() => strings.push((key, value)),
+            "padding" => {}
+            "return_tensors" if function == "encode_batch" => {
+                return_tensors = if v.is_none() {
+                    ReturnTensors::List
+                } else if text(v, &|| key.clone())? == "np" {
+                    ReturnTensors::Numpy
+                } else {
+                    return Err(PyValueError::new_err(format!(
+                        "return_tensors must be None or \"np\", not {}",
+                        v.repr()?
+                    )));
+                }
+            }
+            _ => return Err(PyTypeError::new_err(format!("{function}() got an unexpected keyword argument {key:?}"))),
+        }
+    }
+    for (key, value) in &strings {
+        let s = text(value, &|| key.clone())?;
+        match key.as_str() {
+            "truncation" => args.truncation = s,
+            "truncation_side" => args.truncation_side = s,
+            "padding_side" => args.padding_side = s,
+            _ => args.padding = Some(s),
+        }
+    }
+    Ok((args.check().map_err(to_py)?, return_tensors))
+}
+
+/// None, or what `convert` makes of the value.
+fn optional<T>(obj: &Bound<'_, PyAny>, convert: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>) -> PyResult<Option<T>> {
+    if obj.is_none() {
+        Ok(None)
+    } else {
+        convert(obj).map(Some)
+    }
 }

@@ -103,6 +103,19 @@ impl PyEncoding {
         self.field(py, "type_ids")
     }
 
+    /// The windows that truncation cut off (with `stride` tokens of overlap),
+    /// each a complete, post-processed and padded encoding; empty unless
+    /// truncated. For a pair, Hugging Face's combinations of the windows of
+    /// both texts (some nested one level deeper).
+    #[getter]
+    fn overflowing(&self) -> Vec<PyEncoding> {
+        self.inner
+            .overflowing
+            .iter()
+            .map(|e| PyEncoding { inner: e.clone(), tokenizer: Arc::clone(&self.tokenizer) })
+            .collect()
+    }
+
     fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyList>> {
         self.field(py, key)
     }
@@ -137,9 +150,11 @@ impl PyEncoding {
                 Arc::ptr_eq(&self.tokenizer, &o.tokenizer) || self.field(py, "tokens")?.eq(o.field(py, "tokens")?)?;
             return (self.inner == o.inner && same_tokens).into_py_any(py);
         }
-        match other.getattr("to_dict") {
-            Ok(to_dict) => self.to_dict(py)?.eq(to_dict.call0()?)?.into_py_any(py),
-            Err(_) => Ok(py.NotImplemented()),
+        match (other.getattr("to_dict"), other.getattr("overflowing")) {
+            (Ok(to_dict), Ok(overflowing)) => (self.to_dict(py)?.eq(to_dict.call0()?)?
+                && self.overflowing().into_pyobject(py)?.eq(overflowing)?)
+            .into_py_any(py),
+            _ => Ok(py.NotImplemented()),
         }
     }
 

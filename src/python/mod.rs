@@ -2,6 +2,7 @@
 //! core errors to Python exceptions, and releasing the GIL around heavy work.
 
 mod args;
+mod arrays;
 mod encoding;
 mod errors;
 mod tokenizer;

@@ -6,7 +6,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use super::args::{self, text, type_name};
+use super::args::{self, text, type_name, ReturnTensors};
+use super::arrays;
 use super::encoding::PyEncoding;
 use super::errors::{guard, to_py};
 use crate::tokenizer::core::{Options, Tokenizer};
@@ -251,34 +252,53 @@ impl PyTokenizer {
 
     /// Encodes `text` (and `pair`, for a pair of sequences). With
     /// `add_special_tokens`, the result is `[CLS] text [SEP] pair [SEP]`.
-    #[pyo3(signature = (text, pair = None, add_special_tokens = true))]
+    ///
+    /// Keyword arguments, as in Hugging Face `tokenizers`: `max_length`
+    /// (None: no truncation) with `truncation` (`"longest_first"`,
+    /// `"only_first"`, `"only_second"` or `"do_not_truncate"`), `stride`
+    /// (tokens shared by consecutive windows in `Encoding.overflowing`) and
+    /// `truncation_side` (`"right"` or `"left"`); `padding` (None, `"longest"`
+    /// or `"max_length"`) with `pad_to_multiple_of` and `padding_side`.
+    #[pyo3(signature = (text, pair = None, add_special_tokens = true, **kwargs), text_signature = "(self, text, pair=None, add_special_tokens=True, *, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right')")]
     fn encode(
         &self,
         py: Python<'_>,
         text: &Bound<'_, PyAny>,
         pair: Option<&Bound<'_, PyAny>>,
         add_special_tokens: bool,
+        kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<PyEncoding> {
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
-        let work = || guard(|| self.inner.encode(a, b, add_special_tokens));
+        let (options, _) = args::encode_options(add_special_tokens, kwargs, "encode")?;
+        let work = || guard(|| self.inner.encode_with(a, b, &options));
         let encoding = if a.len() + b.map_or(0, str::len) > DETACH_BYTES { py.detach(work)? } else { work()? };
         Ok(self.encoding(encoding))
     }
 
     /// Encodes many texts in parallel with the GIL released. Items are str,
-    /// or `(text, pair)` tuples.
-    #[pyo3(signature = (inputs, add_special_tokens = true))]
+    /// or `(text, pair)` tuples. Takes `encode`'s keyword arguments (padding
+    /// `"longest"` pads to the longest of the batch), and `return_tensors`:
+    /// None for a list of `Encoding`, `"np"` for a dict of int64 numpy arrays
+    /// `input_ids`, `attention_mask`, `token_type_ids` (n × length) and
+    /// `offsets` (n × length × 2), which needs encodings of equal length.
+    #[pyo3(signature = (inputs, add_special_tokens = true, **kwargs), text_signature = "(self, inputs, add_special_tokens=True, *, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right', return_tensors=None)")]
     fn encode_batch<'py>(
         &self,
         py: Python<'py>,
         inputs: &Bound<'py, PyAny>,
         add_special_tokens: bool,
-    ) -> PyResult<Bound<'py, PyList>> {
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         args::reject_text_as_collection(inputs, "inputs", "str or (str, str)")?;
         let iter = inputs
             .try_iter()
             .map_err(|_| PyTypeError::new_err(format!("inputs must be a list of str, not {}", type_name(inputs))))?;
+        let (options, return_tensors) = args::encode_options(add_special_tokens, kwargs, "encode_batch")?;
+        let numpy = match return_tensors {
+            ReturnTensors::List => None,
+            ReturnTensors::Numpy => Some(arrays::import_numpy(py)?),
+        };
         let mut held: Vec<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> = Vec::new();
         for (i, item) in iter.enumerate() {
             let item = item?;
@@ -300,8 +320,11 @@ impl PyTokenizer {
                 Ok((a, b))
             })
             .collect::<PyResult<Vec<_>>>()?;
-        let encodings = py.detach(|| guard(|| self.inner.encode_batch(&texts, add_special_tokens)))?;
-        PyList::new(py, encodings.into_iter().map(|e| self.encoding(e)))
+        let encodings = py.detach(|| guard(|| self.inner.encode_batch_with(&texts, &options)))?;
+        match numpy {
+            Some(numpy) => arrays::numpy_arrays(&numpy, &encodings).map(Bound::into_any),
+            None => PyList::new(py, encodings.into_iter().map(|e| self.encoding(e))).map(Bound::into_any),
+        }
     }
 
     /// Turns ids back into text (`##` pieces glued, spaces before punctuation

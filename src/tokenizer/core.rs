@@ -168,19 +168,24 @@ impl Tokenizer {
         &self.merges
     }
 
+    /// The post-processor that adds `[CLS]`/`[SEP]` (None without
+    /// `add_special_tokens`); an error if they are not in the vocabulary.
+    pub(crate) fn post_processor(&self, add_special_tokens: bool) -> Result<Option<BertPostProcessor>> {
+        if !add_special_tokens {
+            return Ok(None);
+        }
+        self.post_processor.map(Some).ok_or_else(|| {
+            Error::invalid(format!(
+                "cannot add special tokens: {:?} and {:?} must both be in the vocabulary \
+                 (pass add_special_tokens=False)",
+                self.options.cls_token, self.options.sep_token
+            ))
+        })
+    }
+
     /// Encodes `text`, or the pair (`text`, `pair`).
     pub fn encode(&self, text: &str, pair: Option<&str>, add_special_tokens: bool) -> Result<Encoding> {
-        let processor = if add_special_tokens {
-            Some(self.post_processor.ok_or_else(|| {
-                Error::invalid(format!(
-                    "cannot add special tokens: {:?} and {:?} must both be in the vocabulary \
-                     (pass add_special_tokens=False)",
-                    self.options.cls_token, self.options.sep_token
-                ))
-            })?)
-        } else {
-            None
-        };
+        let processor = self.post_processor(add_special_tokens)?;
         let a = self.encode_sequence(text);
         let b = pair.map(|p| self.encode_sequence(p));
         Ok(BertPostProcessor::process(processor, &a, b.as_ref()))

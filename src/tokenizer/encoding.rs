@@ -14,6 +14,9 @@ pub struct Encoding {
     /// 1 for the tokens added by post-processing.
     pub special_tokens_mask: Vec<u8>,
     pub attention_mask: Vec<u8>,
+    /// The windows that truncation cut off, each a complete encoding (post-
+    /// processed and padded like this one); empty unless truncated.
+    pub overflowing: Vec<Encoding>,
 }
 
 impl Encoding {
@@ -24,6 +27,7 @@ impl Encoding {
             type_ids: Vec::with_capacity(n),
             special_tokens_mask: Vec::with_capacity(n),
             attention_mask: Vec::with_capacity(n),
+            overflowing: Vec::new(),
         }
     }
 
@@ -58,6 +62,27 @@ impl Encoding {
         self.ids.extend_from_slice(&other.ids);
         self.offsets.extend_from_slice(&other.offsets);
         self.type_ids.extend(std::iter::repeat_n(type_id, other.len()));
+        self.special_tokens_mask.extend_from_slice(&other.special_tokens_mask);
+        self.attention_mask.extend_from_slice(&other.attention_mask);
+    }
+
+    /// Tokens `start..stop` (all five columns; no overflowing).
+    pub fn slice(&self, start: usize, stop: usize) -> Encoding {
+        Encoding {
+            ids: self.ids[start..stop].to_vec(),
+            offsets: self.offsets[start..stop].to_vec(),
+            type_ids: self.type_ids[start..stop].to_vec(),
+            special_tokens_mask: self.special_tokens_mask[start..stop].to_vec(),
+            attention_mask: self.attention_mask[start..stop].to_vec(),
+            overflowing: Vec::new(),
+        }
+    }
+
+    /// Appends all of `other`'s tokens as they are (not its overflowing).
+    pub fn append(&mut self, other: &Encoding) {
+        self.ids.extend_from_slice(&other.ids);
+        self.offsets.extend_from_slice(&other.offsets);
+        self.type_ids.extend_from_slice(&other.type_ids);
         self.special_tokens_mask.extend_from_slice(&other.special_tokens_mask);
         self.attention_mask.extend_from_slice(&other.attention_mask);
     }

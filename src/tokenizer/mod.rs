@@ -1,6 +1,7 @@
 //! The vocabulary, the WordPiece model, the encoding type, and the tokenizer
-//! that chains the pipeline stages.
+//! that chains the pipeline stages (`batch`: with truncation and padding).
 
+pub mod batch;
 pub mod core;
 pub mod encoding;
 pub mod serialization;
