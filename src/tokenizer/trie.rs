@@ -53,34 +53,44 @@ impl Trie {
         }
         let mut slots = vec![FREE; 256];
         slots[0] = Slot { parent: 0, base: 0, token: token_of[0] };
+        // Which slots are taken, 64 to a word, so that the search for a base
+        // jumps over full stretches instead of testing every position.
+        let mut used = vec![1u64; 4];
+        // Children go at or after slot 256, so that `at - lowest` is a valid
+        // base (>= 1) for any byte; the root's children fill slots 1..256.
+        let mut first_free = 256usize;
         // Breadth first: (pointer-trie node, its slot).
         let mut queue = std::collections::VecDeque::from([(0usize, 0u32)]);
-        let mut first_free = 1usize;
         while let Some((node, slot)) = queue.pop_front() {
             let kids = &mut children[node];
             if kids.is_empty() {
                 continue;
             }
             kids.sort_unstable();
-            while slots[first_free].parent != NONE {
-                first_free += 1;
-            }
-            // The smallest base that puts every child on a free slot (never slot 0).
+            first_free = if node == 0 { 1 } else { next_free(&used, first_free) };
+            // The first child goes on a free slot at or after `first_free`;
+            // take the first such slot where every other child fits too.
             let lowest = kids[0].0 as usize;
-            let mut base = first_free.saturating_sub(lowest).max(1);
-            loop {
+            let mut at = next_free(&used, first_free.max(lowest + 1));
+            if node == 0 {
+                first_free = 256;
+            }
+            let base = loop {
+                let base = at - lowest;
                 if slots.len() < base + 256 {
                     slots.resize(base + 256, FREE);
+                    used.resize(slots.len().div_ceil(64) + 1, 0);
                 }
                 if kids.iter().all(|&(b, _)| slots[base + b as usize].parent == NONE) {
-                    break;
+                    break base;
                 }
-                base += 1;
-            }
+                at = next_free(&used, at + 1);
+            };
             slots[slot as usize].base = base as u32;
             for &(b, child) in kids.iter() {
                 let at = base + b as usize;
                 slots[at] = Slot { parent: slot, base: 0, token: token_of[child as usize] };
+                used[at / 64] |= 1 << (at % 64);
                 queue.push_back((child as usize, at as u32));
             }
         }
@@ -130,6 +140,18 @@ impl Trie {
         }
         best
     }
+}
+
+/// The first position at or after `from` whose bit in `used` is clear
+/// (positions past the end of `used` are free).
+fn next_free(used: &[u64], from: usize) -> usize {
+    let mut word = from / 64;
+    let mut bits = used.get(word).map_or(0, |w| w | ((1u64 << (from % 64)) - 1));
+    while bits == u64::MAX {
+        word += 1;
+        bits = used.get(word).copied().unwrap_or(0);
+    }
+    word * 64 + (!bits).trailing_zeros() as usize
 }
 
 #[cfg(test)]
