@@ -14,9 +14,9 @@ use fast_wordpiece::training::{train_tokenizer, Progress, TrainerConfig, WordCou
 use fast_wordpiece::{Options, Tokenizer, DEFAULT_SPECIAL_TOKENS};
 
 fn cache() -> PathBuf {
-    std::env::var_os("FWP_CACHE").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/fast-wordpiece")
-    })
+    std::env::var_os("FWP_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(std::env::var_os("HOME").unwrap_or_default()).join(".cache/fast-wordpiece"))
 }
 
 /// Every file of a cached corpus, as lossy UTF-8 text, in name order.
@@ -79,7 +79,8 @@ fn bench(c: &mut Criterion) {
                 }
             })
         });
-        group.bench_function("encode_batch (rayon)", |b| b.iter(|| black_box(tok.encode_batch(&inputs, true).unwrap())));
+        group
+            .bench_function("encode_batch (rayon)", |b| b.iter(|| black_box(tok.encode_batch(&inputs, true).unwrap())));
         group.finish();
     }
 }

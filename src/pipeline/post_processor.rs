@@ -30,6 +30,45 @@ impl BertPostProcessor {
         out
     }
 
+    /// [`process`](Self::process) without intermediate encodings: `sequence(out, k)`
+    /// appends the ids and offsets of sequence `k` (0, then 1 if `pair`) with
+    /// [`Encoding::push_token`], and the masks are filled in at the end.
+    pub fn assemble(
+        processor: Option<Self>,
+        pair: bool,
+        capacity: usize,
+        mut sequence: impl FnMut(&mut Encoding, usize),
+    ) -> Encoding {
+        let mut out = Encoding::with_capacity(capacity + 3);
+        let mut specials = [usize::MAX; 3];
+        if let Some(p) = processor {
+            specials[0] = out.len();
+            out.push_token(p.cls_id, (0, 0));
+        }
+        sequence(&mut out, 0);
+        if let Some(p) = processor {
+            specials[1] = out.len();
+            out.push_token(p.sep_id, (0, 0));
+        }
+        let first_len = out.len();
+        if pair {
+            sequence(&mut out, 1);
+            if let Some(p) = processor {
+                specials[2] = out.len();
+                out.push_token(p.sep_id, (0, 0));
+            }
+        }
+        let n = out.len();
+        out.type_ids.resize(first_len, 0);
+        out.type_ids.resize(n, 1);
+        out.special_tokens_mask.resize(n, 0);
+        for at in specials.into_iter().filter(|&at| at < n) {
+            out.special_tokens_mask[at] = 1;
+        }
+        out.attention_mask.resize(n, 1);
+        out
+    }
+
     /// [`process`](Self::process) for sequences that truncation may have cut
     /// into windows, as Hugging Face's `BertProcessing` does it: every window
     /// of `a` becomes `[CLS] window [SEP]`, every window of `b` becomes
@@ -113,6 +152,27 @@ mod tests {
         assert_eq!(top, [vec![2, 11, 3, 20, 3], vec![2, 11, 3, 21, 3], vec![2, 10, 3, 21, 3]]);
         let nested: Vec<Vec<_>> = out.overflowing.iter().map(|o| o.overflowing.iter().map(ids).collect()).collect();
         assert_eq!(nested, [vec![vec![2, 11, 3, 21, 3]], vec![], vec![vec![2, 11, 3, 21, 3]]]);
+    }
+
+    #[test]
+    fn assemble_equals_process() {
+        let p = BertPostProcessor { cls_id: 2, sep_id: 3 };
+        let (a, b) = (seq(&[7, 8]), seq(&[9]));
+        let fill = |out: &mut Encoding, k: usize| {
+            for (&id, &o) in [&a, &b][k].ids.iter().zip(&[&a, &b][k].offsets) {
+                out.push_token(id, o);
+            }
+        };
+        for processor in [Some(p), None] {
+            assert_eq!(
+                BertPostProcessor::assemble(processor, true, 3, fill),
+                BertPostProcessor::process(processor, &a, Some(&b))
+            );
+            assert_eq!(
+                BertPostProcessor::assemble(processor, false, 2, fill),
+                BertPostProcessor::process(processor, &a, None)
+            );
+        }
     }
 
     #[test]

@@ -186,9 +186,10 @@ impl Tokenizer {
     /// Encodes `text`, or the pair (`text`, `pair`).
     pub fn encode(&self, text: &str, pair: Option<&str>, add_special_tokens: bool) -> Result<Encoding> {
         let processor = self.post_processor(add_special_tokens)?;
-        let a = self.encode_sequence(text);
-        let b = pair.map(|p| self.encode_sequence(p));
-        Ok(BertPostProcessor::process(processor, &a, b.as_ref()))
+        let capacity = (text.len() + pair.map_or(0, str::len)) / 4 + 1;
+        Ok(BertPostProcessor::assemble(processor, pair.is_some(), capacity, |out, k| {
+            self.encode_sequence_into(if k == 0 { text } else { pair.unwrap_or_default() }, out)
+        }))
     }
 
     /// Encodes many inputs in parallel (rayon; `RAYON_NUM_THREADS` sets the threads).
@@ -196,23 +197,22 @@ impl Tokenizer {
         inputs.par_iter().map(|&(a, b)| self.encode(a, b, add_special_tokens)).collect()
     }
 
-    /// One sequence without post-processing: type ids 0, masks 0.
-    fn encode_sequence(&self, text: &str) -> Encoding {
+    /// Appends the ids and offsets of one sequence's tokens to `out`
+    /// (`Encoding::push_token`; post-processing fills in the masks).
+    fn encode_sequence_into(&self, text: &str, out: &mut Encoding) {
         WORKSPACE.with(|ws| {
             let ws = &mut *ws.borrow_mut();
-            let mut out = Encoding::with_capacity(text.len() / 4 + 1);
             let (mut pos, mut chars) = (0usize, 0u32);
             while let Some(m) = self.matcher.find(text, pos) {
                 let segment = &text[pos..m.start];
-                self.encode_segment(segment, chars, ws, &mut out);
+                self.encode_segment(segment, chars, ws, out);
                 chars += segment.chars().count() as u32;
                 let len = text[m.start..m.end].chars().count() as u32;
-                out.push(m.id, (chars, chars + len), 0, false);
+                out.push_token(m.id, (chars, chars + len));
                 chars += len;
                 pos = m.end;
             }
-            self.encode_segment(&text[pos..], chars, ws, &mut out);
-            out
+            self.encode_segment(&text[pos..], chars, ws, out);
         })
     }
 
@@ -231,7 +231,7 @@ impl Tokenizer {
             for p in pieces.iter() {
                 let first = normalized.origin(word.chars.0 + p.start as usize);
                 let last = normalized.origin(word.chars.0 + p.end as usize - 1);
-                out.push(p.id, (base + first, base + last + 1), 0, false);
+                out.push_token(p.id, (base + first, base + last + 1));
             }
         });
     }
@@ -247,7 +247,7 @@ impl Tokenizer {
             self.model.tokenize_ascii(&self.vocab, &bytes[start..end], pieces);
             let at = base + start as u32;
             for p in pieces.iter() {
-                out.push(p.id, (at + p.start, at + p.end), 0, false);
+                out.push_token(p.id, (at + p.start, at + p.end));
             }
         });
         if !whole {

@@ -48,6 +48,14 @@ impl Encoding {
         self.attention_mask.push(1);
     }
 
+    /// Appends a token's id and offsets only: the caller fills in the other
+    /// columns for the whole sequence (see `BertPostProcessor::assemble`).
+    #[inline]
+    pub fn push_token(&mut self, id: u32, offsets: (u32, u32)) {
+        self.ids.push(id);
+        self.offsets.push(offsets);
+    }
+
     /// Keeps the first `n` tokens.
     pub fn truncate(&mut self, n: usize) {
         self.ids.truncate(n);
