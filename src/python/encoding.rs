@@ -5,11 +5,11 @@
 use std::sync::Arc;
 
 use pyo3::exceptions::PyKeyError;
-use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use pyo3::IntoPyObjectExt;
 
+use super::ints::{int_list, offsets_list};
 use crate::tokenizer::core::Tokenizer;
 use crate::tokenizer::encoding::Encoding;
 
@@ -27,40 +27,17 @@ impl PyEncoding {
     fn field<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyList>> {
         let e = &self.inner;
         match key {
-            "ids" => PyList::new(py, &e.ids),
+            "ids" => int_list(py, &e.ids),
             "tokens" => {
                 let vocab = self.tokenizer.vocab();
                 PyList::new(py, e.ids.iter().map(|&id| vocab.token(id).unwrap_or_default()))
             }
             "offsets" => offsets_list(py, &e.offsets),
-            "attention_mask" => PyList::new(py, &e.attention_mask),
-            "special_tokens_mask" => PyList::new(py, &e.special_tokens_mask),
-            "type_ids" => PyList::new(py, &e.type_ids),
+            "attention_mask" => int_list(py, &e.attention_mask),
+            "special_tokens_mask" => int_list(py, &e.special_tokens_mask),
+            "type_ids" => int_list(py, &e.type_ids),
             _ => Err(PyKeyError::new_err(format!("{key:?}: an Encoding has the keys {KEYS:?}"))),
         }
-    }
-}
-
-/// `[(start, end), ...]`, with every tuple untracked by the cyclic garbage
-/// collector. A tuple of two ints can never be part of a cycle (CPython
-/// untracks such tuples itself, but only when a collection visits them); left
-/// tracked, millions of offsets made collections cost a quarter of
-/// `encode_batch`.
-fn offsets_list<'py>(py: Python<'py>, offsets: &[(u32, u32)]) -> PyResult<Bound<'py, PyList>> {
-    // SAFETY: every pointer is checked for NULL before use, and ownership is
-    // handed to a `Bound` at once, so an error frees what was built.
-    unsafe {
-        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(offsets.len() as ffi::Py_ssize_t))?;
-        for (i, &(start, end)) in offsets.iter().enumerate() {
-            let tuple = Bound::from_owned_ptr_or_err(py, ffi::PyTuple_New(2))?;
-            for (slot, value) in [start, end].into_iter().enumerate() {
-                let int = Bound::from_owned_ptr_or_err(py, ffi::PyLong_FromUnsignedLong(value.into()))?;
-                ffi::PyTuple_SET_ITEM(tuple.as_ptr(), slot as ffi::Py_ssize_t, int.into_ptr());
-            }
-            ffi::PyObject_GC_UnTrack(tuple.as_ptr().cast());
-            ffi::PyList_SET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t, tuple.into_ptr());
-        }
-        Ok(list.cast_into_unchecked())
     }
 }
 

@@ -5,6 +5,7 @@ mod args;
 mod arrays;
 mod encoding;
 mod errors;
+mod ints;
 mod tokenizer;
 
 use pyo3::prelude::*;

@@ -1,0 +1,116 @@
+//! Python lists of token ids, offsets and masks, built straight from Rust
+//! slices. The ints below 65,536 (every id of a BERT-sized vocabulary and the
+//! offsets of any text up to that many characters) come from one shared table
+//! made on first use, so reading `.ids` costs a reference count per token
+//! instead of an allocation. Python ints are immutable; sharing them is what
+//! CPython does itself for -5..=256. Short `(start, end)` offset tuples are
+//! shared the same way.
+
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+use pyo3::ffi;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::PyList;
+
+const SHARED: u32 = 1 << 16;
+
+static TABLE: PyOnceLock<Box<[Py<PyAny>]>> = PyOnceLock::new();
+
+fn table(py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
+    TABLE
+        .get_or_try_init(py, || (0..SHARED).map(|v| Ok(v.into_pyobject(py)?.into_any().unbind())).collect())
+        .map(|t| &t[..])
+}
+
+/// A new reference to the int `value`, or NULL with a Python error set.
+///
+/// # Safety
+/// The GIL is held (`table` came from a `Python` token).
+unsafe fn int(table: &[Py<PyAny>], value: u32) -> *mut ffi::PyObject {
+    match table.get(value as usize) {
+        Some(shared) => {
+            let ptr = shared.as_ptr();
+            ffi::Py_INCREF(ptr);
+            ptr
+        }
+        None => ffi::PyLong_FromUnsignedLong(value.into()),
+    }
+}
+
+/// `[v, ...]` for a slice of unsigned values.
+pub fn int_list<'py, T: Copy + Into<u32>>(py: Python<'py>, values: &[T]) -> PyResult<Bound<'py, PyList>> {
+    let table = table(py)?;
+    // SAFETY: the GIL is held; every pointer is checked for NULL before use and
+    // owned by a `Bound` at once, so an error frees what was built; each slot
+    // of the new list is set exactly once.
+    unsafe {
+        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(values.len() as ffi::Py_ssize_t))?;
+        for (i, &v) in values.iter().enumerate() {
+            let item = Bound::from_owned_ptr_or_err(py, int(table, v.into()))?;
+            ffi::PyList_SET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr());
+        }
+        Ok(list.cast_into_unchecked())
+    }
+}
+
+/// The `(start, end)` tuples of tokens that start in the first 8,192
+/// characters and span fewer than 32, made on first use and then shared like
+/// the ints: a list of offsets then costs no allocation per token, and nothing
+/// for the cyclic garbage collector to count or visit (the shared tuples are
+/// untracked; a tuple of two ints can never be part of a cycle).
+const TUPLE_STARTS: u32 = 1 << 13;
+const TUPLE_SPANS: u32 = 32;
+
+static TUPLES: PyOnceLock<Box<[AtomicPtr<ffi::PyObject>]>> = PyOnceLock::new();
+
+/// A new, untracked `(start, end)` tuple, or NULL with a Python error set.
+///
+/// # Safety
+/// The GIL is held.
+unsafe fn new_tuple(ints: &[Py<PyAny>], start: u32, end: u32) -> *mut ffi::PyObject {
+    let tuple = ffi::PyTuple_New(2);
+    if tuple.is_null() {
+        return tuple;
+    }
+    for (slot, value) in [start, end].into_iter().enumerate() {
+        let item = int(ints, value);
+        if item.is_null() {
+            ffi::Py_DECREF(tuple);
+            return item;
+        }
+        ffi::PyTuple_SET_ITEM(tuple, slot as ffi::Py_ssize_t, item);
+    }
+    ffi::PyObject_GC_UnTrack(tuple.cast());
+    tuple
+}
+
+/// `[(start, end), ...]` for a slice of character offsets.
+pub fn offsets_list<'py>(py: Python<'py>, offsets: &[(u32, u32)]) -> PyResult<Bound<'py, PyList>> {
+    let ints = table(py)?;
+    let tuples = &TUPLES.get_or_init(py, || {
+        (0..TUPLE_STARTS * TUPLE_SPANS).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect()
+    })[..];
+    // SAFETY: as in `int_list`. The shared tuples are only read and written
+    // with the GIL held; the table keeps one reference to each forever.
+    unsafe {
+        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(offsets.len() as ffi::Py_ssize_t))?;
+        for (i, &(start, end)) in offsets.iter().enumerate() {
+            let span = end.wrapping_sub(start);
+            let item = if start < TUPLE_STARTS && span < TUPLE_SPANS {
+                let slot = &tuples[(start * TUPLE_SPANS + span) as usize];
+                let mut shared = slot.load(Ordering::Relaxed);
+                if shared.is_null() {
+                    shared = Bound::from_owned_ptr_or_err(py, new_tuple(ints, start, end))?.into_ptr();
+                    slot.store(shared, Ordering::Relaxed);
+                }
+                ffi::Py_INCREF(shared);
+                shared
+            } else {
+                Bound::from_owned_ptr_or_err(py, new_tuple(ints, start, end))?.into_ptr()
+            };
+            ffi::PyList_SET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t, item);
+        }
+        Ok(list.cast_into_unchecked())
+    }
+}
