@@ -6,12 +6,62 @@
 //! same classes from `python/fast_wordpiece/_unicode_tables.py`, which a test
 //! below generates and keeps in sync.
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
 use unicode_categories::UnicodeCategories;
+
+const WHITESPACE: u8 = 1;
+const OTHER: u8 = 2;
+const PUNCTUATION: u8 = 4;
+const MARK_NONSPACING: u8 = 8;
+const WORD: u8 = 16;
+const KNOWN: u8 = 128;
+
+/// The classes of every code point of the Basic Multilingual Plane, each
+/// looked up in `unicode_categories`' tables (a dozen binary searches) the
+/// first time it is seen and remembered here; 0 means not yet seen. Two
+/// threads that meet an unseen character store the same value.
+static BMP: [AtomicU8; 0x10000] = [const { AtomicU8::new(0) }; 0x10000];
+
+fn lookup(c: char) -> u8 {
+    let mut f = KNOWN;
+    for (bit, holds) in [
+        (WHITESPACE, c.is_whitespace()),
+        (OTHER, c.is_other()),
+        (PUNCTUATION, c.is_punctuation()),
+        (MARK_NONSPACING, c.is_mark_nonspacing()),
+        (WORD, c.is_letter() || c.is_number()),
+    ] {
+        if holds {
+            f |= bit;
+        }
+    }
+    f
+}
+
+/// The class bits of a non-ASCII character.
+#[inline]
+fn classes(c: char) -> u8 {
+    let Some(slot) = BMP.get(c as usize) else {
+        return lookup(c);
+    };
+    match slot.load(Ordering::Relaxed) {
+        0 => {
+            let f = lookup(c);
+            slot.store(f, Ordering::Relaxed);
+            f
+        }
+        f => f,
+    }
+}
 
 /// Whitespace as BERT sees it: `\t`, `\n`, `\r` and Rust's `White_Space`.
 #[inline]
 pub fn is_whitespace(c: char) -> bool {
-    c.is_whitespace()
+    if c.is_ascii() {
+        return matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0b' | '\x0c');
+    }
+    classes(c) & WHITESPACE != 0
 }
 
 /// Control and format characters, which `clean_text` removes (but not `\t\n\r`).
@@ -20,7 +70,7 @@ pub fn is_control(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r');
     }
-    c.is_other()
+    classes(c) & OTHER != 0
 }
 
 /// A character that the BERT pre-tokenizer isolates: ASCII punctuation or
@@ -31,13 +81,13 @@ pub fn is_punctuation(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_punctuation();
     }
-    c.is_punctuation()
+    classes(c) & PUNCTUATION != 0
 }
 
 /// A non-spacing mark (Mn), which `strip_accents` removes after NFD.
 #[inline]
 pub fn is_mark_nonspacing(c: char) -> bool {
-    c.is_mark_nonspacing()
+    !c.is_ascii() && classes(c) & MARK_NONSPACING != 0
 }
 
 /// A `\w` character of the regex pre-tokenizer: a letter, a number or `_`.
@@ -46,7 +96,7 @@ pub fn is_word_char(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphanumeric() || c == '_';
     }
-    c.is_letter() || c.is_number()
+    classes(c) & WORD != 0
 }
 
 /// A CJK ideograph, which `handle_chinese_chars` surrounds with spaces.
@@ -175,11 +225,17 @@ mod tests {
     }
 
     #[test]
-    fn ascii_fast_paths_agree_with_the_tables() {
-        for c in (0u8..128).map(char::from) {
-            assert_eq!(is_punctuation(c), c.is_ascii_punctuation() || c.is_punctuation(), "{c:?}");
-            assert_eq!(is_control(c), !matches!(c, '\t' | '\n' | '\r') && c.is_other(), "{c:?}");
-            assert_eq!(is_word_char(c), c == '_' || c.is_letter() || c.is_number(), "{c:?}");
+    fn fast_paths_and_the_remembered_classes_agree_with_the_tables() {
+        // Twice over every code point: the first pass fills the BMP table, the
+        // second reads it back.
+        for _ in 0..2 {
+            for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+                assert_eq!(is_whitespace(c), c.is_whitespace(), "{c:?}");
+                assert_eq!(is_punctuation(c), c.is_ascii_punctuation() || c.is_punctuation(), "{c:?}");
+                assert_eq!(is_control(c), !matches!(c, '\t' | '\n' | '\r') && c.is_other(), "{c:?}");
+                assert_eq!(is_mark_nonspacing(c), c.is_mark_nonspacing(), "{c:?}");
+                assert_eq!(is_word_char(c), c == '_' || c.is_letter() || c.is_number(), "{c:?}");
+            }
         }
     }
 
