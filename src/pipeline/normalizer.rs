@@ -4,10 +4,30 @@
 //! came from, so token offsets can point into the user's string even when
 //! normalization removes or expands characters.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::OnceLock;
+
 use serde::{Deserialize, Serialize};
 use unicode_normalization_alignments::char::{canonical_combining_class, decompose_canonical};
 
 use super::unicode::{is_chinese_char, is_control, is_mark_nonspacing, is_whitespace};
+
+/// What the pipeline does to a BMP character, per configuration, learned the
+/// first time the character is seen (`Normalizer::memo_entry`): the low three
+/// bits are one of the tags below and the rest is a `char`. Two threads that
+/// meet an unseen character store the same value.
+static MEMOS: [OnceLock<Box<[AtomicU32]>>; 16] = [const { OnceLock::new() }; 16];
+const UNSEEN: u32 = 0;
+/// Needs the general path (reordering, or output that is not one character).
+const SLOW: u32 = 1;
+/// Removed by `clean_text`.
+const DROPPED: u32 = 2;
+/// Removed later (a non-spacing mark), after becoming the last consumed character.
+const VANISHED: u32 = 3;
+/// Becomes the one character in the payload.
+const ONE: u32 = 4;
+/// Becomes the payload character with a space on each side (a CJK ideograph).
+const SPACED: u32 = 5;
 
 /// The BERT normalizer's switches. The defaults are bert-base-uncased's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -79,11 +99,18 @@ impl Normalizer {
 
     /// Normalizes `text` into `out` (cleared first).
     pub fn normalize_into(&self, text: &str, out: &mut Normalized) {
+        self.normalize_with(text, out, true);
+    }
+
+    /// `normalize_into`, with or without the memo of BMP characters.
+    #[inline(always)]
+    fn normalize_with(&self, text: &str, out: &mut Normalized, use_memo: bool) {
         out.clear();
         if text.is_ascii() && self.normalize_ascii(text, out) {
             return;
         }
         let strip = self.strips_accents();
+        let memo = self.memo();
         for (i, c) in text.chars().enumerate() {
             let origin = i as u32;
             if c.is_ascii() && out.marks.is_empty() {
@@ -91,27 +118,98 @@ impl Normalizer {
                 self.push_ascii(c, origin, out);
                 continue;
             }
-            let c = if self.clean_text {
-                if c == '\0' || c == '\u{FFFD}' || is_control(c) {
-                    continue;
+            if use_memo && out.marks.is_empty() {
+                if let Some(slot) = memo.get(c as usize) {
+                    let mut m = slot.load(Ordering::Relaxed);
+                    if m == UNSEEN {
+                        m = self.memo_entry(c, strip);
+                        slot.store(m, Ordering::Relaxed);
+                    }
+                    if self.push_memo(m, origin, out) {
+                        continue;
+                    }
                 }
-                if is_whitespace(c) {
-                    ' '
-                } else {
-                    c
-                }
-            } else {
-                c
-            };
-            if self.handle_chinese_chars && is_chinese_char(c) {
-                for piece in [' ', c, ' '] {
-                    self.accent_stage(piece, origin, strip, out);
-                }
-            } else {
-                self.accent_stage(c, origin, strip, out);
             }
+            self.push_char(c, origin, strip, out);
         }
         self.flush_marks(out);
+    }
+
+    /// The whole pipeline for one non-ASCII character.
+    fn push_char(&self, c: char, origin: u32, strip: bool, out: &mut Normalized) {
+        let c = if self.clean_text {
+            if c == '\0' || c == '\u{FFFD}' || is_control(c) {
+                return;
+            }
+            if is_whitespace(c) {
+                ' '
+            } else {
+                c
+            }
+        } else {
+            c
+        };
+        if self.handle_chinese_chars && is_chinese_char(c) {
+            for piece in [' ', c, ' '] {
+                self.accent_stage(piece, origin, strip, out);
+            }
+        } else {
+            self.accent_stage(c, origin, strip, out);
+        }
+    }
+
+    /// This configuration's memo of BMP characters (see `MEMOS`).
+    fn memo(&self) -> &'static [AtomicU32] {
+        let key = usize::from(self.clean_text)
+            | usize::from(self.handle_chinese_chars) << 1
+            | usize::from(self.strips_accents()) << 2
+            | usize::from(self.lowercase) << 3;
+        MEMOS[key].get_or_init(|| (0..0x10000).map(|_| AtomicU32::new(UNSEEN)).collect())
+    }
+
+    /// Applies a memo entry; false for `SLOW`.
+    #[inline]
+    fn push_memo(&self, m: u32, origin: u32, out: &mut Normalized) -> bool {
+        match m & 7 {
+            DROPPED => {}
+            VANISHED => out.last_origin = origin,
+            ONE | SPACED => {
+                out.last_origin = origin;
+                let c = char::from_u32(m >> 3).unwrap_or('\u{FFFD}');
+                if m & 7 == SPACED {
+                    out.push(' ', origin);
+                    out.push(c, origin);
+                    out.push(' ', origin);
+                } else {
+                    out.push(c, origin);
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Runs `c` alone through the pipeline, after nothing, and says what it
+    /// did if that cannot depend on its neighbours: it left no combining mark
+    /// waiting for canonical ordering (other than inserted non-spacing marks,
+    /// which the filter drops wherever they sort), and every character it
+    /// produced points at it.
+    fn memo_entry(&self, c: char, strip: bool) -> u32 {
+        let mut n = Normalized { last_origin: u32::MAX, ..Normalized::default() };
+        self.push_char(c, 0, strip, &mut n);
+        let independent = n.marks.iter().all(|&(_, d, inserted, _)| inserted && is_mark_nonspacing(d));
+        if !independent || n.origins.iter().any(|&o| o != 0) {
+            return SLOW;
+        }
+        let set = n.last_origin == 0;
+        let chars: Vec<char> = n.text.chars().collect();
+        match (set, chars.as_slice()) {
+            (false, []) => DROPPED,
+            (true, []) => VANISHED,
+            (true, &[one]) => (one as u32) << 3 | ONE,
+            (true, &[' ', one, ' ']) => (one as u32) << 3 | SPACED,
+            _ => SLOW,
+        }
     }
 
     /// ASCII text that loses no character keeps its alignment: character `k`
@@ -278,6 +376,28 @@ mod tests {
     fn options_can_be_switched_off() {
         let n = Normalizer { clean_text: false, handle_chinese_chars: false, strip_accents: None, lowercase: false };
         assert_eq!(n.normalize("Ä\0中"), "Ä\0中");
+    }
+
+    #[test]
+    fn the_memo_of_bmp_characters_changes_nothing() {
+        let contexts = ["", "a", "\u{301}", "\u{F72}\u{F71}", "\u{1D165}", "中", "İ", "\u{85}"];
+        let configs = [
+            Normalizer::default(),
+            Normalizer { strip_accents: Some(false), ..Normalizer::default() },
+            Normalizer { lowercase: false, strip_accents: Some(true), ..Normalizer::default() },
+            Normalizer { clean_text: false, handle_chinese_chars: false, strip_accents: None, lowercase: false },
+        ];
+        let (mut fast, mut slow) = (Normalized::default(), Normalized::default());
+        for n in configs {
+            for c in (0x80..0x10000u32).filter_map(char::from_u32) {
+                for (before, after) in contexts.iter().zip(contexts.iter().rev()) {
+                    let text = format!("{before}{c}{after}{c}");
+                    n.normalize_with(&text, &mut fast, true);
+                    n.normalize_with(&text, &mut slow, false);
+                    assert_eq!((&fast.text, origins(&fast)), (&slow.text, origins(&slow)), "{n:?} {text:?}");
+                }
+            }
+        }
     }
 
     #[test]
