@@ -129,6 +129,26 @@ def test_from_vocab_file_is_bert_exact(Tokenizer, tmp_path):
     assert tok.merges == []
 
 
+def test_large_ids_and_offsets_convert_exactly(Tokenizer, tmp_path):
+    # Ids past 65,535 and offsets past 8,192 take the engine's general
+    # conversion path; the lists are ordinary, mutable lists either way.
+    words = [f"w{i}" for i in range(70_000)]
+    path = tmp_path / "vocab.txt"
+    path.write_text("\n".join(BERT_VOCAB + words) + "\n", encoding="utf-8")
+    tok = Tokenizer.from_vocab_file(path)
+    text = " ".join(words[-3:]) + " hello" * 2000 + " w69999 " + "x" * 40
+    enc = tok.encode(text)
+    first = len(BERT_VOCAB) + 70_000 - 3
+    assert enc.ids[1:4] == [first, first + 1, first + 2]
+    assert enc.ids[-3] == first + 2
+    assert enc.tokens[-2] == "[UNK]" and enc.offsets[-2] == (len(text) - 40, len(text))
+    for (start, end), token in zip(enc.offsets[1:-1], enc.tokens[1:-1]):
+        assert text[start:end] == token or token == "[UNK]"
+    ids = enc.ids
+    ids.append(["anything"])
+    assert ids[-1] == ["anything"] and len(ids) == len(enc) + 1 and enc.ids == ids[:-1]
+
+
 def test_save_load_and_pickle_round_trip(trained, tmp_path):
     path = tmp_path / "tok.json"
     trained.save(path)
