@@ -103,6 +103,18 @@ def test_encode_batch_equals_encode(trained):
     assert [b.to_dict() for b in batch] == [s.to_dict() for s in singles]
 
 
+def test_num_threads_changes_nothing_but_the_threads(trained):
+    texts = [line * (i % 7 + 1) for i, line in enumerate(CORPUS * 10)]
+    expected = [e.to_dict() for e in trained.encode_batch(texts)]
+    for n in (1, 2, 3, None):
+        assert [e.to_dict() for e in trained.encode_batch(texts, num_threads=n)] == expected
+    for bad, error in ((0, ValueError), (-2, ValueError), (1.5, TypeError), ("2", TypeError), (True, TypeError)):
+        with pytest.raises(error, match="num_threads"):
+            trained.encode_batch(texts, num_threads=bad)
+    with pytest.raises(TypeError, match="num_threads"):
+        trained.encode(texts[0], num_threads=2)  # type: ignore[call-arg]
+
+
 def test_decode_inverts_encode_for_known_words(trained):
     enc = trained.encode("the quick brown fox jumps over the lazy dog.")
     assert trained.decode(enc.ids, skip_special_tokens=True) == "the quick brown fox jumps over the lazy dog."

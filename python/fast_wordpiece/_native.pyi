@@ -126,6 +126,7 @@ class PyTokenizer:
         pad_to_multiple_of: int | None = None,
         padding_side: _Side = "right",
         return_tensors: None = None,
+        num_threads: int | None = None,
     ) -> list[Encoding]: ...
     @overload
     def encode_batch(
@@ -141,6 +142,7 @@ class PyTokenizer:
         pad_to_multiple_of: int | None = None,
         padding_side: _Side = "right",
         return_tensors: Literal["np"],
+        num_threads: int | None = None,
     ) -> dict[str, Any]: ...
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str: ...
     def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False) -> list[str]: ...

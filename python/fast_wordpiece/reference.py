@@ -841,9 +841,12 @@ class PyTokenizer:
                      max_length: int | None = None, truncation: str = "longest_first", stride: int = 0,
                      truncation_side: str = "right", padding: str | None = None,
                      pad_to_multiple_of: int | None = None, padding_side: str = "right",
-                     return_tensors: str | None = None) -> Any:  # fmt: skip
+                     return_tensors: str | None = None, num_threads: int | None = None) -> Any:  # fmt: skip
         """``encode`` for each item, a str or a ``(text, pair)`` tuple, then padding of the whole batch;
-        a list of Encoding, or with ``return_tensors="np"`` a dict of numpy arrays."""
+        a list of Encoding, or with ``return_tensors="np"`` a dict of numpy arrays. ``num_threads`` is
+        checked and otherwise ignored: the twin runs on one thread."""
+        if num_threads is not None:
+            _integer(num_threads, "num_threads", 1)
         options = EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side, padding,
                                 pad_to_multiple_of, padding_side)  # fmt: skip
         if return_tensors is not None and _text(return_tensors, "return_tensors") != "np":

@@ -179,6 +179,7 @@ pub fn encode_options(
 ) -> PyResult<(EncodeOptions, ReturnTensors)> {
     let mut args = EncodeArgs { add_special_tokens, ..EncodeArgs::default() };
     let mut return_tensors = ReturnTensors::List;
+    let mut threads = None;
     let mut strings: Vec<(String, Bound<'_, PyAny>)> = Vec::new();
     for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
         let key: String = key.extract()?;
@@ -190,6 +191,9 @@ pub fn encode_options(
             "truncation" | "truncation_side" | "padding_side" => strings.push((key, value)),
             "padding" if !v.is_none() => strings.push((key, value)),
             "padding" => {}
+            "num_threads" if function == "encode_batch" => {
+                threads = optional(v, |v| positive(v, &key))?;
+            }
             "return_tensors" if function == "encode_batch" => {
                 return_tensors = if v.is_none() {
                     ReturnTensors::List
@@ -214,7 +218,9 @@ pub fn encode_options(
             _ => args.padding = Some(s),
         }
     }
-    Ok((args.check().map_err(to_py)?, return_tensors))
+    let mut options = args.check().map_err(to_py)?;
+    options.threads = threads;
+    Ok((options, return_tensors))
 }
 
 /// None, or what `convert` makes of the value.

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 
 use super::core::Tokenizer;
 use super::encoding::Encoding;
+use super::threads;
 use crate::error::{Error, Result};
 use crate::pipeline::padding::{PadTo, Padding};
 use crate::pipeline::post_processor::BertPostProcessor;
@@ -24,11 +25,13 @@ pub struct EncodeOptions {
     pub add_special_tokens: bool,
     pub truncation: Option<Truncation>,
     pub padding: Option<Padding>,
+    /// Threads for a batch; None: rayon's global pool (`RAYON_NUM_THREADS`).
+    pub threads: Option<usize>,
 }
 
 impl Default for EncodeOptions {
     fn default() -> Self {
-        Self { add_special_tokens: true, truncation: None, padding: None }
+        Self { add_special_tokens: true, truncation: None, padding: None, threads: None }
     }
 }
 
@@ -101,7 +104,7 @@ impl EncodeArgs<'_> {
             (None, None) => None,
             (Some(to), multiple_of) => Some(Padding { to, multiple_of, side: padding_side }),
         };
-        Ok(EncodeOptions { add_special_tokens: self.add_special_tokens, truncation, padding })
+        Ok(EncodeOptions { add_special_tokens: self.add_special_tokens, truncation, padding, threads: None })
     }
 }
 
@@ -122,16 +125,18 @@ impl Tokenizer {
     pub fn encode_batch_with(&self, inputs: &[(&str, Option<&str>)], options: &EncodeOptions) -> Result<Vec<Encoding>> {
         self.post_processor(options.add_special_tokens)?;
         let pad_id = self.pad_id(options)?;
-        let mut batch = inputs
-            .par_iter()
-            .enumerate()
-            .map(|(i, &(a, b))| {
-                self.encode_truncated(a, b, options).map_err(|e| match e {
-                    Error::InvalidArgument(message) => Error::invalid(format!("inputs[{i}]: {message}")),
-                    other => other,
+        let mut batch = threads::install(options.threads, || {
+            inputs
+                .par_iter()
+                .enumerate()
+                .map(|(i, &(a, b))| {
+                    self.encode_truncated(a, b, options).map_err(|e| match e {
+                        Error::InvalidArgument(message) => Error::invalid(format!("inputs[{i}]: {message}")),
+                        other => other,
+                    })
                 })
-            })
-            .collect::<Result<Vec<_>>>()?;
+                .collect::<Result<Vec<_>>>()
+        })??;
         if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
             padding.apply(&mut batch, pad_id);
         }

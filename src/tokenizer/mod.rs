@@ -6,6 +6,7 @@ pub mod core;
 pub mod encoding;
 pub mod serialization;
 pub mod special_tokens;
+pub mod threads;
 pub mod trie;
 pub mod vocab;
 pub mod wordpiece;
