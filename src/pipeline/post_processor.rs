@@ -32,41 +32,51 @@ impl BertPostProcessor {
 
     /// [`process`](Self::process) without intermediate encodings: `sequence(out, k)`
     /// appends the ids and offsets of sequence `k` (0, then 1 if `pair`) with
-    /// [`Encoding::push_token`], and the masks are filled in at the end.
+    /// [`Encoding::push_token`] to `scratch` (cleared first, reused across
+    /// calls so that it grows once); the result is copied out at its exact
+    /// size, with the masks made whole.
     pub fn assemble(
         processor: Option<Self>,
         pair: bool,
-        capacity: usize,
+        scratch: &mut Encoding,
         mut sequence: impl FnMut(&mut Encoding, usize),
     ) -> Encoding {
-        let mut out = Encoding::with_capacity(capacity + 3);
+        let out = scratch;
+        out.ids.clear();
+        out.offsets.clear();
         let mut specials = [usize::MAX; 3];
         if let Some(p) = processor {
             specials[0] = out.len();
             out.push_token(p.cls_id, (0, 0));
         }
-        sequence(&mut out, 0);
+        sequence(out, 0);
         if let Some(p) = processor {
             specials[1] = out.len();
             out.push_token(p.sep_id, (0, 0));
         }
         let first_len = out.len();
         if pair {
-            sequence(&mut out, 1);
+            sequence(out, 1);
             if let Some(p) = processor {
                 specials[2] = out.len();
                 out.push_token(p.sep_id, (0, 0));
             }
         }
         let n = out.len();
-        out.type_ids.resize(first_len, 0);
-        out.type_ids.resize(n, 1);
-        out.special_tokens_mask.resize(n, 0);
+        let mut type_ids = vec![0; n];
+        type_ids[first_len..].fill(1);
+        let mut special_tokens_mask = vec![0; n];
         for at in specials.into_iter().filter(|&at| at < n) {
-            out.special_tokens_mask[at] = 1;
+            special_tokens_mask[at] = 1;
         }
-        out.attention_mask.resize(n, 1);
-        out
+        Encoding {
+            ids: out.ids.to_vec(),
+            offsets: out.offsets.to_vec(),
+            type_ids,
+            special_tokens_mask,
+            attention_mask: vec![1; n],
+            overflowing: Vec::new(),
+        }
     }
 
     /// [`process`](Self::process) for sequences that truncation may have cut
@@ -165,11 +175,11 @@ mod tests {
         };
         for processor in [Some(p), None] {
             assert_eq!(
-                BertPostProcessor::assemble(processor, true, 3, fill),
+                BertPostProcessor::assemble(processor, true, &mut Encoding::default(), fill),
                 BertPostProcessor::process(processor, &a, Some(&b))
             );
             assert_eq!(
-                BertPostProcessor::assemble(processor, false, 2, fill),
+                BertPostProcessor::assemble(processor, false, &mut Encoding::default(), fill),
                 BertPostProcessor::process(processor, &a, None)
             );
         }

@@ -96,6 +96,9 @@ struct Workspace {
 
 thread_local! {
     static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::default());
+    /// The ids and offsets of the encoding being assembled (see
+    /// `BertPostProcessor::assemble`).
+    static SCRATCH: RefCell<Encoding> = RefCell::new(Encoding::default());
 }
 
 #[derive(Clone, Debug)]
@@ -186,9 +189,10 @@ impl Tokenizer {
     /// Encodes `text`, or the pair (`text`, `pair`).
     pub fn encode(&self, text: &str, pair: Option<&str>, add_special_tokens: bool) -> Result<Encoding> {
         let processor = self.post_processor(add_special_tokens)?;
-        let capacity = (text.len() + pair.map_or(0, str::len)) / 4 + 1;
-        Ok(BertPostProcessor::assemble(processor, pair.is_some(), capacity, |out, k| {
-            self.encode_sequence_into(if k == 0 { text } else { pair.unwrap_or_default() }, out)
+        Ok(SCRATCH.with(|scratch| {
+            BertPostProcessor::assemble(processor, pair.is_some(), &mut scratch.borrow_mut(), |out, k| {
+                self.encode_sequence_into(if k == 0 { text } else { pair.unwrap_or_default() }, out)
+            })
         }))
     }
 
