@@ -186,6 +186,38 @@ def child_encode(args: dict) -> dict:
             "mb_per_s": nbytes / med / 1e6, "tokens": tokens, "digest": digest, "peak_rss": _peak_rss()}
 
 
+def child_scaling(args: dict) -> dict:
+    """The engine on one thread and on all, alternating rep by rep in one
+    process (``num_threads``), so that a noisy neighbour slows both alike."""
+    import fast_wordpiece
+
+    docs: list[str] = json.loads(Path(args["docs"]).read_text(encoding="utf-8"))
+    nbytes = sum(len(d.encode("utf-8")) for d in docs)
+    tok = fast_wordpiece.PyTokenizer.from_vocab_file(args["vocab"])
+    every = os.cpu_count() or 1
+    out: dict[str, Any] = {"threads": every}
+    for read in ("ids", "ids+offsets"):
+        def run(n: int) -> list:
+            if read == "ids":
+                return [e.ids for e in tok.encode_batch(docs, num_threads=n)]
+            return [(e.ids, e.offsets) for e in tok.encode_batch(docs, num_threads=n)]
+
+        times: dict[int, list[float]] = {1: [], every: []}
+        kept: list = run(1)
+        run(every)
+        t_end = time.perf_counter() + args["seconds"]
+        while len(times[1]) < 5 or time.perf_counter() < t_end:
+            for n in (1, every):
+                t0 = time.perf_counter()
+                kept = run(n)
+                times[n].append(time.perf_counter() - t0)
+        del kept
+        one, many = statistics.median(times[1]), statistics.median(times[every])
+        out[read] = {"one_mb_per_s": nbytes / one / 1e6, "all_mb_per_s": nbytes / many / 1e6,
+                     "speedup": one / many, "reps": len(times[1])}
+    return out
+
+
 def child_docs(args: dict) -> dict:
     """Write the ~1 KB documents (English, multilingual) as JSON files."""
     import corpora
@@ -220,7 +252,7 @@ def child_docs(args: dict) -> dict:
 def child_main(payload: str) -> None:
     args = json.loads(payload)
     task = args.pop("task")
-    fn = {"train": child_train, "encode": child_encode, "docs": child_docs}[task]
+    fn = {"train": child_train, "encode": child_encode, "docs": child_docs, "scaling": child_scaling}[task]
     print("\n" + json.dumps(fn(args)))
 
 
@@ -316,6 +348,9 @@ def bench_encoding(opts: argparse.Namespace, results: dict, workdir: Path) -> No
                 log(f"encoding {name} with {impl} ({read}), threads {threads or 'default'} ...")
                 r = run_child(spec, threads=threads)
                 rows.append({"docs": name, "impl": impl, "read": read, "threads": threads or "default", **r})
+        log(f"encoding {name} with the engine, one thread and all threads alternating ...")
+        r = run_child({"task": "scaling", "vocab": vocab, "docs": info["path"], "seconds": 2 * opts.seconds})
+        results.setdefault("scaling", {})[name] = r
 
 
 def render(results: dict) -> str:
@@ -393,8 +428,13 @@ def render_encoding(results: dict) -> list[str]:
                            f"**{ratio(e['mb_per_s'], h['mb_per_s'])}**")
             many = engine.get((name, read, "default"))
             if e and many:
-                out.append(f"- {name}, {read}: engine on all threads / one thread = "
-                           f"**{ratio(many['mb_per_s'], e['mb_per_s'])}**")
+                out.append(f"- {name}, {read}: engine on all threads / one thread, separate runs = "
+                           f"{ratio(many['mb_per_s'], e['mb_per_s'])}")
+            alt = results.get("scaling", {}).get(name, {}).get(read)
+            if alt:
+                out.append(f"- {name}, {read}: engine on all threads / one thread, alternating in one process "
+                           f"({alt['reps']} reps each, {alt['one_mb_per_s']:.1f} -> {alt['all_mb_per_s']:.1f} MB/s) = "
+                           f"**{alt['speedup']:.2f}x**")
     out.append("")
     return out
 
