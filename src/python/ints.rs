@@ -97,9 +97,8 @@ unsafe fn new_tuple(ints: &[Py<PyAny>], start: u32, end: u32) -> *mut ffi::PyObj
 /// `[(start, end), ...]` for a slice of character offsets.
 pub fn offsets_list<'py>(py: Python<'py>, offsets: &[(u32, u32)]) -> PyResult<Bound<'py, PyList>> {
     let ints = table(py)?;
-    let tuples = &TUPLES.get_or_init(py, || {
-        (0..TUPLE_STARTS * TUPLE_SPANS).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect()
-    })[..];
+    let tuples = &TUPLES
+        .get_or_init(py, || (0..TUPLE_STARTS * TUPLE_SPANS).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect())[..];
     // SAFETY: as in `int_list`. The shared tuples are only read and written
     // with the GIL held; the table keeps one reference to each forever.
     unsafe {
