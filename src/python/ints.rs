@@ -106,7 +106,7 @@ pub fn offsets_list<'py>(py: Python<'py>, offsets: &[(u32, u32)]) -> PyResult<Bo
         for (i, &(start, end)) in offsets.iter().enumerate() {
             let span = end.wrapping_sub(start);
             let item = if start < TUPLE_STARTS && span < TUPLE_SPANS {
-                let slot = &tuples[(start * TUPLE_SPANS + span) as usize];
+                let slot = &tuples[(span * TUPLE_STARTS + start) as usize];
                 let mut shared = slot.load(Ordering::Relaxed);
                 if shared.is_null() {
                     shared = Bound::from_owned_ptr_or_err(py, new_tuple(ints, start, end))?.into_ptr();
