@@ -12,7 +12,10 @@
 //! element of every list, a third of the single-threaded Python side of
 //! `encode_batch`. (A caller who later puts a list inside itself makes a cycle
 //! the collector cannot see; that list is then never freed. Nothing else
-//! changes.)
+//! changes.) A list is untracked as soon as it exists, while its slots are
+//! still empty: creating a tuple can start a collection, and Python code run
+//! by that collection (`gc.callbacks`, `__del__`) must not find it through
+//! `gc.get_objects()` and read an empty slot.
 
 use std::sync::atomic::{AtomicPtr, Ordering};
 
@@ -54,11 +57,11 @@ pub fn int_list<'py, T: Copy + Into<u32>>(py: Python<'py>, values: &[T]) -> PyRe
     // of the new list is set exactly once.
     unsafe {
         let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(values.len() as ffi::Py_ssize_t))?;
+        ffi::PyObject_GC_UnTrack(list.as_ptr().cast()); // before anything can start a collection
         for (i, &v) in values.iter().enumerate() {
             let item = Bound::from_owned_ptr_or_err(py, int(table, v.into()))?;
             ffi::PyList_SET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr());
         }
-        ffi::PyObject_GC_UnTrack(list.as_ptr().cast());
         Ok(list.cast_into_unchecked())
     }
 }
@@ -103,6 +106,7 @@ pub fn offsets_list<'py>(py: Python<'py>, offsets: &[(u32, u32)]) -> PyResult<Bo
     // with the GIL held; the table keeps one reference to each forever.
     unsafe {
         let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(offsets.len() as ffi::Py_ssize_t))?;
+        ffi::PyObject_GC_UnTrack(list.as_ptr().cast()); // before anything can start a collection
         for (i, &(start, end)) in offsets.iter().enumerate() {
             let span = end.wrapping_sub(start);
             let item = if start < TUPLE_STARTS && span < TUPLE_SPANS {
@@ -119,7 +123,6 @@ pub fn offsets_list<'py>(py: Python<'py>, offsets: &[(u32, u32)]) -> PyResult<Bo
             };
             ffi::PyList_SET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t, item);
         }
-        ffi::PyObject_GC_UnTrack(list.as_ptr().cast());
         Ok(list.cast_into_unchecked())
     }
 }
