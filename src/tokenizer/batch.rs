@@ -125,8 +125,8 @@ impl Tokenizer {
     pub fn encode_batch_with(&self, inputs: &[(&str, Option<&str>)], options: &EncodeOptions) -> Result<Vec<Encoding>> {
         self.post_processor(options.add_special_tokens)?;
         let pad_id = self.pad_id(options)?;
-        let mut batch = threads::install(options.threads, || {
-            inputs
+        threads::install(options.threads, || {
+            let mut batch = inputs
                 .par_iter()
                 .enumerate()
                 .map(|(i, &(a, b))| {
@@ -135,12 +135,12 @@ impl Tokenizer {
                         other => other,
                     })
                 })
-                .collect::<Result<Vec<_>>>()
-        })??;
-        if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
-            padding.apply(&mut batch, pad_id);
-        }
-        Ok(batch)
+                .collect::<Result<Vec<_>>>()?;
+            if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
+                padding.apply(&mut batch, pad_id);
+            }
+            Ok(batch)
+        })?
     }
 
     /// The id of `[PAD]` when padding (an error if it is missing), else None.

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::encoding::Encoding;
 use super::special_tokens::SpecialTokenMatcher;
+use super::threads;
 use super::vocab::Vocab;
 use super::wordpiece::{Piece, WordPiece};
 use crate::error::{Error, Result};
@@ -196,9 +197,9 @@ impl Tokenizer {
         }))
     }
 
-    /// Encodes many inputs in parallel (rayon; `RAYON_NUM_THREADS` sets the threads).
+    /// Encodes many inputs in parallel (see `threads`; `RAYON_NUM_THREADS` sets the threads).
     pub fn encode_batch(&self, inputs: &[(&str, Option<&str>)], add_special_tokens: bool) -> Result<Vec<Encoding>> {
-        inputs.par_iter().map(|&(a, b)| self.encode(a, b, add_special_tokens)).collect()
+        threads::run(|| inputs.par_iter().map(|&(a, b)| self.encode(a, b, add_special_tokens)).collect())
     }
 
     /// Appends the ids and offsets of one sequence's tokens to `out`

@@ -1,6 +1,10 @@
-//! Explicit thread counts for batch work. Without one, rayon's global pool
-//! runs it (`RAYON_NUM_THREADS`, else one thread per CPU); with one, a pool of
-//! that many threads, made on first use and kept for the next call.
+//! The thread pools that batch work runs on.
+//!
+//! Parallel work never runs on rayon's global pool but on a pool of ours, one
+//! per thread count and per process: a pool's threads do not survive
+//! `fork()`, so a child process (a PyTorch DataLoader worker, say) that used
+//! its parent's pool would wait forever. After a fork the child builds its
+//! own. The default count is `RAYON_NUM_THREADS`, else one thread per CPU.
 
 use std::sync::{Arc, Mutex};
 
@@ -10,34 +14,63 @@ use crate::error::{Error, Result};
 
 /// Above this, a thread count is surely a mistake.
 pub const MAX_THREADS: usize = 1024;
+/// Pools kept for later calls; the oldest goes first.
+const KEPT: usize = 4;
 
-static POOLS: Mutex<Vec<(usize, Arc<ThreadPool>)>> = Mutex::new(Vec::new());
+/// `(process id, threads, pool)`, newest last.
+static POOLS: Mutex<Vec<(u32, usize, Arc<ThreadPool>)>> = Mutex::new(Vec::new());
 
-/// Runs `work` on `threads` threads (rayon's global pool when None).
+/// `RAYON_NUM_THREADS` if it is a positive number, else the CPU count.
+pub fn default_threads() -> usize {
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(MAX_THREADS)
+}
+
+fn pool(threads: usize) -> Result<Arc<ThreadPool>> {
+    let pid = std::process::id();
+    let mut pools = POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, _, pool)) = pools.iter().find(|(p, n, _)| *p == pid && *n == threads) {
+        return Ok(Arc::clone(pool));
+    }
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("fast-wordpiece-{i}"))
+        .build()
+        .map_err(|e| Error::invalid(format!("could not start {threads} threads: {e}")))?;
+    let pool = Arc::new(pool);
+    // A parent's pools are forgotten, not dropped: their threads are gone.
+    let (mine, stale): (Vec<_>, Vec<_>) = std::mem::take(&mut *pools).into_iter().partition(|(p, _, _)| *p == pid);
+    std::mem::forget(stale);
+    *pools = mine;
+    if pools.len() >= KEPT {
+        pools.remove(0); // its threads exit once the calls still using it return
+    }
+    pools.push((pid, threads, Arc::clone(&pool)));
+    Ok(pool)
+}
+
+/// Runs `work` (which may use rayon's parallel iterators) on the default
+/// number of threads; on the calling thread alone if no thread can start.
+pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
+    match pool(default_threads()) {
+        Ok(pool) => pool.install(work),
+        Err(_) => work(),
+    }
+}
+
+/// [`run`], on `threads` threads when given.
 pub fn install<R: Send>(threads: Option<usize>, work: impl FnOnce() -> R + Send) -> Result<R> {
     let Some(n) = threads else {
-        return Ok(work());
+        return Ok(run(work));
     };
     if n == 0 || n > MAX_THREADS {
         return Err(Error::invalid(format!("num_threads must be between 1 and {MAX_THREADS}, not {n}")));
     }
-    let pool = {
-        let mut pools = POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        match pools.iter().find(|(k, _)| *k == n) {
-            Some((_, pool)) => Arc::clone(pool),
-            None => {
-                let pool = ThreadPoolBuilder::new()
-                    .num_threads(n)
-                    .thread_name(|i| format!("fast-wordpiece-{i}"))
-                    .build()
-                    .map_err(|e| Error::invalid(format!("could not start {n} threads: {e}")))?;
-                let pool = Arc::new(pool);
-                pools.push((n, Arc::clone(&pool)));
-                pool
-            }
-        }
-    };
-    Ok(pool.install(work))
+    Ok(pool(n)?.install(work))
 }
 
 #[cfg(test)]
@@ -48,7 +81,16 @@ mod tests {
     fn runs_on_the_asked_number_of_threads() {
         assert_eq!(install(Some(3), rayon::current_num_threads).unwrap(), 3);
         assert_eq!(install(Some(1), rayon::current_num_threads).unwrap(), 1);
-        assert_eq!(install(None, rayon::current_num_threads).unwrap(), rayon::current_num_threads());
+        assert_eq!(install(None, rayon::current_num_threads).unwrap(), default_threads());
         assert!(install(Some(0), || ()).is_err());
+        assert!(install(Some(MAX_THREADS + 1), || ()).is_err());
+    }
+
+    #[test]
+    fn keeps_a_few_pools_only() {
+        for n in 1..=KEPT + 3 {
+            assert_eq!(install(Some(n), rayon::current_num_threads).unwrap(), n);
+        }
+        assert!(POOLS.lock().unwrap().len() <= KEPT);
     }
 }

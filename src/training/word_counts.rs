@@ -12,6 +12,7 @@ use super::progress::Progress;
 use crate::error::{Error, Result};
 use crate::pipeline::normalizer::Normalized;
 use crate::tokenizer::core::Options;
+use crate::tokenizer::threads;
 
 /// What to do with bytes that are not UTF-8 when reading files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,24 +40,26 @@ impl WordCounter {
     /// Counts the words of every text, in parallel.
     pub fn add_texts<S: AsRef<str> + Sync>(&mut self, texts: &[S]) {
         let options = &self.options;
-        let batch = texts
-            .par_chunks(256)
-            .fold(
-                || (Counts::default(), Normalized::default()),
-                |(mut counts, mut normalized), chunk| {
-                    for text in chunk {
-                        options.for_each_word(text.as_ref(), &mut normalized, |w| match counts.get_mut(w) {
-                            Some(c) => *c += 1,
-                            None => {
-                                counts.insert(w.to_owned(), 1);
-                            }
-                        });
-                    }
-                    (counts, normalized)
-                },
-            )
-            .map(|(counts, _)| counts)
-            .reduce(Counts::default, merge);
+        let batch = threads::run(|| {
+            texts
+                .par_chunks(256)
+                .fold(
+                    || (Counts::default(), Normalized::default()),
+                    |(mut counts, mut normalized), chunk| {
+                        for text in chunk {
+                            options.for_each_word(text.as_ref(), &mut normalized, |w| match counts.get_mut(w) {
+                                Some(c) => *c += 1,
+                                None => {
+                                    counts.insert(w.to_owned(), 1);
+                                }
+                            });
+                        }
+                        (counts, normalized)
+                    },
+                )
+                .map(|(counts, _)| counts)
+                .reduce(Counts::default, merge)
+        });
         self.counts = merge(std::mem::take(&mut self.counts), batch);
     }
 
