@@ -3,13 +3,12 @@
 
 use std::cell::RefCell;
 
-use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 
 use super::encoding::Encoding;
 use super::special_tokens::SpecialTokenMatcher;
-use super::threads;
+use super::batch::EncodeOptions;
 use super::vocab::Vocab;
 use super::wordpiece::{Piece, WordPiece};
 use crate::error::{Error, Result};
@@ -197,9 +196,10 @@ impl Tokenizer {
         }))
     }
 
-    /// Encodes many inputs in parallel (see `threads`; `RAYON_NUM_THREADS` sets the threads).
+    /// Encodes many inputs in parallel (`encode_batch_with` without truncation
+    /// or padding; `RAYON_NUM_THREADS` sets the threads).
     pub fn encode_batch(&self, inputs: &[(&str, Option<&str>)], add_special_tokens: bool) -> Result<Vec<Encoding>> {
-        threads::run(|| inputs.par_iter().map(|&(a, b)| self.encode(a, b, add_special_tokens)).collect())
+        self.encode_batch_with(inputs, &EncodeOptions { add_special_tokens, ..EncodeOptions::default() })
     }
 
     /// Appends the ids and offsets of one sequence's tokens to `out`
