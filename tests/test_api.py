@@ -108,7 +108,9 @@ def test_num_threads_changes_nothing_but_the_threads(trained):
     expected = [e.to_dict() for e in trained.encode_batch(texts)]
     for n in (1, 2, 3, None):
         assert [e.to_dict() for e in trained.encode_batch(texts, num_threads=n)] == expected
-    for bad, error in ((0, ValueError), (-2, ValueError), (1.5, TypeError), ("2", TypeError), (True, TypeError)):
+    bad_values = ((0, ValueError), (-2, ValueError), (10**6, ValueError), (2**70, ValueError),
+                  (1.5, TypeError), ("2", TypeError), (True, TypeError))
+    for bad, error in bad_values:
         with pytest.raises(error, match="num_threads"):
             trained.encode_batch(texts, num_threads=bad)
     with pytest.raises(TypeError, match="num_threads"):

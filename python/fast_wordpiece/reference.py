@@ -486,6 +486,10 @@ def _texts(value: object, name: str) -> list[str]:
     return [_text(item, f"{name}[{i}]") for i, item in enumerate(_items(value, name, "str"))]
 
 
+#: The engine's limit on ``num_threads`` (``src/tokenizer/threads.rs``).
+MAX_THREADS = 1024
+
+
 def _integer(value: object, name: str, minimum: int) -> int:
     """An int, not a bool, at least ``minimum``."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -845,8 +849,8 @@ class PyTokenizer:
         """``encode`` for each item, a str or a ``(text, pair)`` tuple, then padding of the whole batch;
         a list of Encoding, or with ``return_tensors="np"`` a dict of numpy arrays. ``num_threads`` is
         checked and otherwise ignored: the twin runs on one thread."""
-        if num_threads is not None:
-            _integer(num_threads, "num_threads", 1)
+        if num_threads is not None and _integer(num_threads, "num_threads", 1) > MAX_THREADS:
+            raise ValueError(f"num_threads must be between 1 and {MAX_THREADS}, not {num_threads}")
         options = EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side, padding,
                                 pad_to_multiple_of, padding_side)  # fmt: skip
         if return_tensors is not None and _text(return_tensors, "return_tensors") != "np":
