@@ -247,8 +247,11 @@ def test_progress_is_reported_on_stderr_and_can_be_silenced(capfd):
 
 
 def test_ctrl_c_stops_training_with_keyboard_interrupt():
+    # The child installs Python's own Ctrl-C handler: a shell that starts the
+    # test run in the background hands it SIGINT ignored, which Python keeps.
     child = r"""
-import random, sys, fast_wordpiece
+import random, signal, sys, fast_wordpiece
+signal.signal(signal.SIGINT, signal.default_int_handler)
 rng = random.Random(0)
 counts = {"".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(12)): rng.randint(1, 9) for _ in range(300_000)}
 print("ready", flush=True)

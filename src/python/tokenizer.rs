@@ -282,8 +282,8 @@ impl PyTokenizer {
     /// None for a list of `Encoding`, `"np"` for a dict of int64 numpy arrays
     /// `input_ids`, `attention_mask`, `token_type_ids` (n × length) and
     /// `offsets` (n × length × 2), which needs encodings of equal length.
-    /// `num_threads` sets the threads for this call; None uses rayon's pool
-    /// (`RAYON_NUM_THREADS`, else one per CPU).
+    /// `num_threads` sets the threads for this call; None uses
+    /// `RAYON_NUM_THREADS`, else one per CPU.
     #[pyo3(signature = (inputs, add_special_tokens = true, **kwargs), text_signature = "(self, inputs, add_special_tokens=True, *, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right', return_tensors=None, num_threads=None)")]
     fn encode_batch<'py>(
         &self,

@@ -25,7 +25,7 @@ pub struct EncodeOptions {
     pub add_special_tokens: bool,
     pub truncation: Option<Truncation>,
     pub padding: Option<Padding>,
-    /// Threads for a batch; None: rayon's global pool (`RAYON_NUM_THREADS`).
+    /// Threads for a batch; None: `threads::default_threads()`.
     pub threads: Option<usize>,
 }
 

@@ -6,9 +6,9 @@ use std::cell::RefCell;
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 
+use super::batch::EncodeOptions;
 use super::encoding::Encoding;
 use super::special_tokens::SpecialTokenMatcher;
-use super::batch::EncodeOptions;
 use super::vocab::Vocab;
 use super::wordpiece::{Piece, WordPiece};
 use crate::error::{Error, Result};
