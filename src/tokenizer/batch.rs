@@ -3,6 +3,9 @@
 //! `Tokenizer::encode` and `Tokenizer::encode_batch` are the special case
 //! without truncation and padding.
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
 use rayon::prelude::*;
 
 use super::core::Tokenizer;
@@ -143,6 +146,99 @@ impl Tokenizer {
         })?
     }
 
+    /// Encodes `inputs` like [`Tokenizer::encode_batch_with`] without padding,
+    /// in chunks of consecutive inputs, and hands each finished chunk to
+    /// `consume` on the calling thread together with the index of its first
+    /// input; chunks arrive in the order they finish.
+    ///
+    /// The calling thread is one of the `options.threads`: it runs `consume`
+    /// on each chunk as soon as one is done, and encodes chunks itself when
+    /// none is waiting, while the other threads (a pool) only encode. So a
+    /// binding's serial work on the results (making Python lists) overlaps
+    /// the encoding instead of following it, and no more threads run than
+    /// were asked for. On one thread, chunks are encoded and consumed in turn.
+    ///
+    /// `consume` returning false stops the batch: chunks not yet started are
+    /// skipped and the call returns `Ok(())`. An input that cannot be
+    /// encoded stops it too, and is the error.
+    pub fn encode_batch_streamed(
+        &self,
+        inputs: &[(&str, Option<&str>)],
+        options: &EncodeOptions,
+        mut consume: impl FnMut(usize, Vec<Encoding>) -> bool,
+    ) -> Result<()> {
+        if options.padding.is_some() {
+            return Err(Error::invalid("padding needs the whole batch: use encode_batch_with"));
+        }
+        self.post_processor(options.add_special_tokens)?;
+        let threads = threads::checked(options.threads)?;
+        let bounds = chunk_bounds(inputs, threads);
+        let next = AtomicUsize::new(0);
+        let stop = AtomicBool::new(false);
+        // The next chunk nobody has started, unless the batch has stopped.
+        let claim = || {
+            let k = if stop.load(Ordering::Relaxed) { bounds.len() } else { next.fetch_add(1, Ordering::Relaxed) };
+            bounds.get(k + 1).map(|&end| (bounds[k], end))
+        };
+        let encode = |(start, end): (usize, usize)| -> (usize, Result<Vec<Encoding>>) {
+            let chunk = (start..end)
+                .map(|i| {
+                    let (a, b) = inputs[i];
+                    self.encode_truncated(a, b, options).map_err(|e| match e {
+                        Error::InvalidArgument(message) => Error::invalid(format!("inputs[{i}]: {message}")),
+                        other => other,
+                    })
+                })
+                .collect();
+            (start, chunk)
+        };
+        let mut failure = None;
+        let mut take = |(start, chunk): (usize, Result<Vec<Encoding>>)| match chunk {
+            _ if stop.load(Ordering::Relaxed) => {}
+            Ok(encodings) => stop.store(!consume(start, encodings), Ordering::Relaxed),
+            Err(e) => {
+                failure = Some(e);
+                stop.store(true, Ordering::Relaxed);
+            }
+        };
+        if threads == 1 {
+            while let Some(chunk) = claim() {
+                take(encode(chunk));
+            }
+        } else {
+            let (sender, receiver) = mpsc::channel();
+            threads::pool_for(Some(threads - 1))?.in_place_scope(|scope| {
+                for _ in 1..threads {
+                    let (sender, claim, encode) = (sender.clone(), &claim, &encode);
+                    scope.spawn(move |_| {
+                        while let Some(chunk) = claim() {
+                            // The receiver outlives the scope; a send cannot fail.
+                            let _ = sender.send(encode(chunk));
+                        }
+                    });
+                }
+                drop(sender);
+                loop {
+                    let done = match receiver.try_recv() {
+                        Ok(done) => done,
+                        Err(mpsc::TryRecvError::Empty) => match claim() {
+                            Some(chunk) => encode(chunk),
+                            // All started: wait for the pool (or its panic,
+                            // which the scope then passes on).
+                            None => match receiver.recv() {
+                                Ok(done) => done,
+                                Err(_) => break,
+                            },
+                        },
+                        Err(mpsc::TryRecvError::Disconnected) => break,
+                    };
+                    take(done);
+                }
+            });
+        }
+        failure.map_or(Ok(()), Err)
+    }
+
     /// The id of `[PAD]` when padding (an error if it is missing), else None.
     fn pad_id(&self, options: &EncodeOptions) -> Result<Option<u32>> {
         if options.padding.is_none() {
@@ -170,6 +266,35 @@ impl Tokenizer {
         truncation.apply(&mut a, b.as_mut(), added)?;
         Ok(BertPostProcessor::process_windows(processor, a, b))
     }
+}
+
+/// Chunks per worker: enough that the last chunk, whose objects are made
+/// after all encoding is done, is a small part of the batch, and that uneven
+/// inputs still spread over the workers.
+const CHUNKS_PER_WORKER: usize = 16;
+/// Text per chunk, at least: smaller chunks cost more to hand over than
+/// they save.
+const MIN_CHUNK_BYTES: usize = 16 << 10;
+
+/// The bounds of the chunks `inputs` is cut into, by bytes of text:
+/// `[0, .., inputs.len()]`, increasing, every chunk non-empty.
+fn chunk_bounds(inputs: &[(&str, Option<&str>)], workers: usize) -> Vec<usize> {
+    let size = |&(a, b): &(&str, Option<&str>)| a.len() + b.map_or(0, str::len) + 1;
+    let total: usize = inputs.iter().map(size).sum();
+    let target = (total / (workers * CHUNKS_PER_WORKER).max(1)).max(MIN_CHUNK_BYTES);
+    let mut bounds = vec![0];
+    let mut bytes = 0;
+    for (i, input) in inputs.iter().enumerate() {
+        bytes += size(input);
+        if bytes >= target {
+            bounds.push(i + 1);
+            bytes = 0;
+        }
+    }
+    if *bounds.last().unwrap_or(&0) != inputs.len() {
+        bounds.push(inputs.len());
+    }
+    bounds
 }
 
 #[cfg(test)]
@@ -234,6 +359,92 @@ mod tests {
         let o = options(EncodeArgs { max_length: Some(5), truncation: "only_second", ..d });
         let err = tokenizer().encode_batch_with(&[("a", None), ("a b c d", None)], &o).unwrap_err();
         assert!(err.to_string().starts_with("inputs[1]: truncation=\"only_second\" needs a pair"), "{err}");
+    }
+
+    /// Inputs long enough to make many chunks, with pairs among them.
+    fn many_inputs() -> Vec<(String, Option<String>)> {
+        (0..3000)
+            .map(|i| {
+                let text = "a b c d e f g h ".repeat(i % 13 + 1);
+                (text, (i % 5 == 0).then(|| "e f g".to_string()))
+            })
+            .collect()
+    }
+
+    fn streamed(t: &Tokenizer, inputs: &[(&str, Option<&str>)], o: &EncodeOptions) -> (Vec<Encoding>, usize) {
+        let mut slots = vec![None; inputs.len()];
+        let mut chunks = 0;
+        t.encode_batch_streamed(inputs, o, |start, chunk| {
+            chunks += 1;
+            for (k, e) in chunk.into_iter().enumerate() {
+                assert!(slots[start + k].replace(e).is_none(), "input {} came twice", start + k);
+            }
+            true
+        })
+        .unwrap();
+        (slots.into_iter().map(|e| e.expect("every input comes once")).collect(), chunks)
+    }
+
+    #[test]
+    fn streamed_chunks_make_the_same_batch_on_any_number_of_threads() {
+        let t = tokenizer();
+        let owned = many_inputs();
+        let inputs: Vec<(&str, Option<&str>)> = owned.iter().map(|(a, b)| (a.as_str(), b.as_deref())).collect();
+        for args in [EncodeArgs::default(), EncodeArgs { max_length: Some(9), stride: 2, ..EncodeArgs::default() }] {
+            let expected = t.encode_batch_with(&inputs, &options(args)).unwrap();
+            for threads in [1, 2, 3, 5] {
+                let o = EncodeOptions { threads: Some(threads), ..options(args) };
+                let (batch, chunks) = streamed(&t, &inputs, &o);
+                assert!(chunks > threads, "{chunks} chunks on {threads} threads");
+                assert!(batch == expected, "{threads} threads");
+            }
+        }
+        assert_eq!(streamed(&t, &[], &EncodeOptions::default()).1, 0);
+    }
+
+    #[test]
+    fn streamed_stops_when_told_and_names_a_bad_input() {
+        let t = tokenizer();
+        let owned = many_inputs();
+        let inputs: Vec<(&str, Option<&str>)> = owned.iter().map(|(a, b)| (a.as_str(), b.as_deref())).collect();
+        for threads in [1, 2, 4] {
+            let o = EncodeOptions { threads: Some(threads), ..EncodeOptions::default() };
+            let mut seen = 0;
+            t.encode_batch_streamed(&inputs, &o, |_, _| {
+                seen += 1;
+                false
+            })
+            .unwrap();
+            assert_eq!(seen, 1, "{threads} threads");
+            let o = EncodeOptions {
+                threads: Some(threads),
+                ..options(EncodeArgs { max_length: Some(5), truncation: "only_second", ..EncodeArgs::default() })
+            };
+            let err = t.encode_batch_streamed(&inputs, &o, |_, _| true).unwrap_err().to_string();
+            assert!(err.starts_with("inputs[") && err.contains("only_second"), "{err}");
+        }
+        let padded = options(EncodeArgs { padding: Some("longest"), ..EncodeArgs::default() });
+        assert!(t.encode_batch_streamed(&inputs, &padded, |_, _| true).is_err());
+        let too_many = EncodeOptions { threads: Some(0), ..EncodeOptions::default() };
+        assert!(t
+            .encode_batch_streamed(&inputs, &too_many, |_, _| true)
+            .unwrap_err()
+            .to_string()
+            .contains("num_threads"));
+    }
+
+    #[test]
+    fn chunks_cover_the_inputs_in_order() {
+        let owned = many_inputs();
+        let inputs: Vec<(&str, Option<&str>)> = owned.iter().map(|(a, b)| (a.as_str(), b.as_deref())).collect();
+        for n in [0, 1, 7, 100, inputs.len()] {
+            for workers in [1, 2, 16] {
+                let bounds = chunk_bounds(&inputs[..n], workers);
+                assert_eq!((bounds[0], *bounds.last().unwrap()), (0, n));
+                assert!(bounds.windows(2).all(|w| w[0] < w[1]), "{bounds:?}");
+            }
+        }
+        assert!(chunk_bounds(&inputs, 2).len() > CHUNKS_PER_WORKER);
     }
 
     #[test]

@@ -64,13 +64,23 @@ pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
 
 /// [`run`], on `threads` threads when given.
 pub fn install<R: Send>(threads: Option<usize>, work: impl FnOnce() -> R + Send) -> Result<R> {
-    let Some(n) = threads else {
+    if threads.is_none() {
         return Ok(run(work));
-    };
-    if n == 0 || n > MAX_THREADS {
-        return Err(Error::invalid(format!("num_threads must be between 1 and {MAX_THREADS}, not {n}")));
     }
-    Ok(pool(n)?.install(work))
+    Ok(pool_for(threads)?.install(work))
+}
+
+/// `threads`, checked, or the default number.
+pub fn checked(threads: Option<usize>) -> Result<usize> {
+    match threads.unwrap_or_else(default_threads) {
+        n @ 1..=MAX_THREADS => Ok(n),
+        n => Err(Error::invalid(format!("num_threads must be between 1 and {MAX_THREADS}, not {n}"))),
+    }
+}
+
+/// The pool for `threads` threads, or for the default number.
+pub fn pool_for(threads: Option<usize>) -> Result<Arc<ThreadPool>> {
+    pool(checked(threads)?)
 }
 
 #[cfg(test)]
