@@ -2,7 +2,8 @@
 //! tutorial (`enc["ids"]`) and as attributes (`enc.ids`). Python lists are
 //! built only for the fields that are read.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
@@ -19,20 +20,113 @@ const KEYS: [&str; 6] = ["ids", "tokens", "offsets", "attention_mask", "special_
 /// offsets into the original text, and the masks a BERT model takes.
 #[pyclass(frozen, name = "Encoding", module = "fast_wordpiece")]
 pub struct PyEncoding {
-    pub inner: Encoding,
-    pub tokenizer: Arc<Tokenizer>,
+    inner: Encoding,
+    tokenizer: Arc<Shared>,
+    /// Lists `encode_batch` made while the rest of the batch was still
+    /// encoding; the first read of a field takes its list, later reads build
+    /// their own (every read gets a list of its own, as always).
+    ahead: Mutex<Ahead>,
+}
+
+#[derive(Default)]
+struct Ahead {
+    ids: Option<Py<PyList>>,
+    offsets: Option<Py<PyList>>,
+}
+
+/// A tokenizer as the bindings hold it: the core, and which of its
+/// encodings' lists are being read (see [`Shared::lists_to_make`]).
+pub struct Shared {
+    tokenizer: Tokenizer,
+    read: AtomicU8,
+}
+
+const IDS: u8 = 1;
+const OFFSETS: u8 = 2;
+
+impl Shared {
+    pub fn new(tokenizer: Tokenizer) -> Self {
+        Self { tokenizer, read: AtomicU8::new(IDS) }
+    }
+
+    /// The lists `encode_batch` makes for each encoding while the rest of
+    /// the batch is still encoding, and so off the critical path: ids at
+    /// first; offsets once a caller has read them from an encoding that did
+    /// not have them made. A list made and dropped unread stops that list
+    /// being made, so a caller who reads only ids never pays for offsets.
+    fn lists_to_make(&self) -> u8 {
+        self.read.load(Ordering::Relaxed)
+    }
+
+    fn note(&self, field: u8, read: bool) {
+        let now = self.read.load(Ordering::Relaxed);
+        if (now & field != 0) != read {
+            if read {
+                self.read.fetch_or(field, Ordering::Relaxed);
+            } else {
+                self.read.fetch_and(!field, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for Shared {
+    type Target = Tokenizer;
+
+    fn deref(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+}
+
+impl Drop for PyEncoding {
+    fn drop(&mut self) {
+        let ahead = self.ahead.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner());
+        for (field, list) in [(IDS, &ahead.ids), (OFFSETS, &ahead.offsets)] {
+            if list.is_some() {
+                self.tokenizer.note(field, false);
+            }
+        }
+    }
 }
 
 impl PyEncoding {
+    pub fn new(inner: Encoding, tokenizer: Arc<Shared>) -> Self {
+        Self { inner, tokenizer, ahead: Mutex::default() }
+    }
+
+    /// An encoding with the lists its tokenizer's callers read made now.
+    pub fn made_ahead(py: Python<'_>, inner: Encoding, tokenizer: Arc<Shared>) -> PyResult<Self> {
+        let make = tokenizer.lists_to_make();
+        let ids = if make & IDS != 0 { Some(int_list(py, &inner.ids)?.unbind()) } else { None };
+        let offsets = if make & OFFSETS != 0 { Some(offsets_list(py, &inner.offsets)?.unbind()) } else { None };
+        Ok(Self { inner, tokenizer, ahead: Mutex::new(Ahead { ids, offsets }) })
+    }
+
+    /// The list made ahead for `field`, if any (taken: it is handed out once).
+    fn take_ahead(&self, field: u8) -> Option<Py<PyList>> {
+        let mut ahead = self.ahead.lock().ok()?;
+        let made = if field == IDS { ahead.ids.take() } else { ahead.offsets.take() };
+        if made.is_none() {
+            self.tokenizer.note(field, true);
+        }
+        made
+    }
+
     fn field<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyList>> {
         let e = &self.inner;
         match key {
-            "ids" => int_list(py, &e.ids),
+            "ids" => match self.take_ahead(IDS) {
+                Some(ids) => Ok(ids.into_bound(py)),
+                None => int_list(py, &e.ids),
+            },
             "tokens" => {
                 let vocab = self.tokenizer.vocab();
                 PyList::new(py, e.ids.iter().map(|&id| vocab.token(id).unwrap_or_default()))
             }
-            "offsets" => offsets_list(py, &e.offsets),
+            "offsets" => match self.take_ahead(OFFSETS) {
+                Some(offsets) => Ok(offsets.into_bound(py)),
+                None => offsets_list(py, &e.offsets),
+            },
             "attention_mask" => int_list(py, &e.attention_mask),
             "special_tokens_mask" => int_list(py, &e.special_tokens_mask),
             "type_ids" => int_list(py, &e.type_ids),
@@ -86,11 +180,7 @@ impl PyEncoding {
     /// both texts (some nested one level deeper).
     #[getter]
     fn overflowing(&self) -> Vec<PyEncoding> {
-        self.inner
-            .overflowing
-            .iter()
-            .map(|e| PyEncoding { inner: e.clone(), tokenizer: Arc::clone(&self.tokenizer) })
-            .collect()
+        self.inner.overflowing.iter().map(|e| PyEncoding::new(e.clone(), Arc::clone(&self.tokenizer))).collect()
     }
 
     fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyList>> {

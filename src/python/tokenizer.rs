@@ -2,14 +2,15 @@
 
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, text, type_name, ReturnTensors};
 use super::arrays;
-use super::encoding::PyEncoding;
+use super::encoding::{PyEncoding, Shared};
 use super::errors::{guard, to_py};
+use crate::tokenizer::batch::EncodeOptions;
 use crate::tokenizer::core::{Options, Tokenizer};
 use crate::tokenizer::vocab::Vocab;
 use crate::training::{train_tokenizer, Progress, TrainerConfig, Utf8Errors, WordCounter};
@@ -31,16 +32,51 @@ const DETACH_BYTES: usize = 4096;
 /// `max_input_chars_per_word=100`.
 #[pyclass(frozen, name = "PyTokenizer", module = "fast_wordpiece")]
 pub struct PyTokenizer {
-    inner: Arc<Tokenizer>,
+    inner: Arc<Shared>,
 }
 
 impl PyTokenizer {
     fn wrap(tokenizer: Tokenizer) -> Self {
-        Self { inner: Arc::new(tokenizer) }
+        Self { inner: Arc::new(Shared::new(tokenizer)) }
     }
 
     fn encoding(&self, inner: crate::Encoding) -> PyEncoding {
-        PyEncoding { inner, tokenizer: Arc::clone(&self.inner) }
+        PyEncoding::new(inner, Arc::clone(&self.inner))
+    }
+
+    /// `encode_batch` without padding, as a list of `Encoding`s whose lists
+    /// (those the caller reads, see `Shared::lists_to_make`) are made on this
+    /// thread, holding the GIL, while the pool is still encoding the rest of
+    /// the batch. Ctrl-C stops it between chunks.
+    fn encode_batch_streamed<'py>(
+        &self,
+        py: Python<'py>,
+        texts: &[(&str, Option<&str>)],
+        options: &EncodeOptions,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let mut slots: Vec<Option<Py<PyEncoding>>> = Vec::with_capacity(texts.len());
+        slots.resize_with(texts.len(), || None);
+        let mut failure = None;
+        py.detach(|| {
+            guard(|| {
+                self.inner.encode_batch_streamed(texts, options, |start, chunk| {
+                    let made = Python::attach(|py| {
+                        for (slot, encoding) in slots[start..].iter_mut().zip(chunk) {
+                            let encoding = PyEncoding::made_ahead(py, encoding, Arc::clone(&self.inner))?;
+                            *slot = Some(Py::new(py, encoding)?);
+                        }
+                        py.check_signals()
+                    });
+                    made.map_err(|e| failure = Some(e)).is_ok()
+                })
+            })
+        })?;
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        // Every slot is filled unless the batch stopped, and then it failed.
+        let lost = || PyRuntimeError::new_err("internal error in fast_wordpiece (please report): an encoding was lost");
+        PyList::new(py, slots.into_iter().map(|slot| slot.ok_or_else(lost)).collect::<PyResult<Vec<_>>>()?)
     }
 }
 
@@ -282,8 +318,11 @@ impl PyTokenizer {
     /// None for a list of `Encoding`, `"np"` for a dict of int64 numpy arrays
     /// `input_ids`, `attention_mask`, `token_type_ids` (n × length) and
     /// `offsets` (n × length × 2), which needs encodings of equal length.
-    /// `num_threads` sets the threads for this call; None uses
-    /// `RAYON_NUM_THREADS`, else one per CPU.
+    /// `num_threads` sets how many threads work on this call; None uses
+    /// `RAYON_NUM_THREADS`, else one per CPU. Without padding, the calling
+    /// thread is one of them: it makes each finished encoding's list of ids
+    /// (and of offsets, once you read offsets) while the others encode the
+    /// rest, so reading them afterwards costs nothing; Ctrl-C stops it.
     #[pyo3(signature = (inputs, add_special_tokens = true, **kwargs), text_signature = "(self, inputs, add_special_tokens=True, *, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right', return_tensors=None, num_threads=None)")]
     fn encode_batch<'py>(
         &self,
@@ -322,6 +361,9 @@ impl PyTokenizer {
                 Ok((a, b))
             })
             .collect::<PyResult<Vec<_>>>()?;
+        if numpy.is_none() && options.padding.is_none() {
+            return self.encode_batch_streamed(py, &texts, &options).map(Bound::into_any);
+        }
         let encodings = py.detach(|| guard(|| self.inner.encode_batch_with(&texts, &options)))?;
         match numpy {
             Some(numpy) => arrays::numpy_arrays(&numpy, &encodings).map(Bound::into_any),
@@ -432,7 +474,7 @@ impl PyTokenizer {
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<Self>().is_ok_and(|o| *o.get().inner == *self.inner)
+        other.cast::<Self>().is_ok_and(|o| **o.get().inner == **self.inner)
     }
 
     fn __repr__(&self) -> String {
