@@ -352,7 +352,7 @@ def bench_encoding(opts: argparse.Namespace, results: dict, workdir: Path) -> No
                 r = run_child(spec, threads=threads)
                 rows.append({"docs": name, "impl": impl, "read": read, "threads": threads or "default", **r})
         log(f"encoding {name} with the engine, one thread and all threads alternating ...")
-        r = run_child({"task": "scaling", "vocab": vocab, "docs": info["path"], "seconds": 2 * opts.seconds})
+        r = run_child({"task": "scaling", "vocab": vocab, "docs": info["path"], "seconds": 4 * opts.seconds})
         results.setdefault("scaling", {})[name] = r
 
 
