@@ -132,12 +132,7 @@ impl Tokenizer {
             let mut batch = inputs
                 .par_iter()
                 .enumerate()
-                .map(|(i, &(a, b))| {
-                    self.encode_truncated(a, b, options).map_err(|e| match e {
-                        Error::InvalidArgument(message) => Error::invalid(format!("inputs[{i}]: {message}")),
-                        other => other,
-                    })
-                })
+                .map(|(i, &(a, b))| self.encode_input(i, a, b, options))
                 .collect::<Result<Vec<_>>>()?;
             if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
                 padding.apply(&mut batch, pad_id);
@@ -181,15 +176,7 @@ impl Tokenizer {
             bounds.get(k + 1).map(|&end| (bounds[k], end))
         };
         let encode = |(start, end): (usize, usize)| -> (usize, Result<Vec<Encoding>>) {
-            let chunk = (start..end)
-                .map(|i| {
-                    let (a, b) = inputs[i];
-                    self.encode_truncated(a, b, options).map_err(|e| match e {
-                        Error::InvalidArgument(message) => Error::invalid(format!("inputs[{i}]: {message}")),
-                        other => other,
-                    })
-                })
-                .collect();
+            let chunk = (start..end).map(|i| self.encode_input(i, inputs[i].0, inputs[i].1, options)).collect();
             (start, chunk)
         };
         let mut failure = None;
@@ -248,6 +235,15 @@ impl Tokenizer {
             .id(PAD_TOKEN)
             .map(Some)
             .ok_or_else(|| Error::invalid(format!("padding needs {PAD_TOKEN:?} in the vocabulary")))
+    }
+
+    /// Input `i` of a batch, truncated and post-processed; an invalid input's
+    /// error names it.
+    fn encode_input(&self, i: usize, text: &str, pair: Option<&str>, options: &EncodeOptions) -> Result<Encoding> {
+        self.encode_truncated(text, pair, options).map_err(|e| match e {
+            Error::InvalidArgument(message) => Error::invalid(format!("inputs[{i}]: {message}")),
+            other => other,
+        })
     }
 
     /// One input, truncated and post-processed (not padded).
