@@ -264,26 +264,37 @@ impl Tokenizer {
     }
 }
 
-/// Chunks per worker: enough that the last chunk, whose objects are made
-/// after all encoding is done, is a small part of the batch, and that uneven
-/// inputs still spread over the workers.
-const CHUNKS_PER_WORKER: usize = 16;
+/// Chunk sizes follow guided self-scheduling: each chunk is this fraction
+/// of the text still to cut, per worker, so chunks shrink as the batch runs
+/// out. The threads then finish close together, and the chunk encoded last,
+/// whose objects are made after all encoding is done, is a small one.
+const GUIDE: usize = 4;
+/// The largest chunk, as a fraction of the batch per worker: the calling
+/// thread takes finished chunks only between chunks of its own, so a large
+/// one would keep the others' results waiting (and, on one thread, the
+/// encodings of a chunk would leave the cache before their lists are made).
+/// With `GUIDE` at 4, chunks start shrinking in the last quarter of a batch.
+const LARGEST: usize = 16;
 /// Text per chunk, at least: smaller chunks cost more to hand over than
 /// they save.
 const MIN_CHUNK_BYTES: usize = 16 << 10;
 
 /// The bounds of the chunks `inputs` is cut into, by bytes of text:
-/// `[0, .., inputs.len()]`, increasing, every chunk non-empty.
+/// `[0, .., inputs.len()]`, increasing, every chunk non-empty, sizes
+/// shrinking from `total / (LARGEST * workers)` to `MIN_CHUNK_BYTES`.
 fn chunk_bounds(inputs: &[(&str, Option<&str>)], workers: usize) -> Vec<usize> {
     let size = |&(a, b): &(&str, Option<&str>)| a.len() + b.map_or(0, str::len) + 1;
     let total: usize = inputs.iter().map(size).sum();
-    let target = (total / (workers * CHUNKS_PER_WORKER).max(1)).max(MIN_CHUNK_BYTES);
+    let workers = workers.max(1);
+    let largest = total / (LARGEST * workers);
+    let target = |left: usize| (left / (GUIDE * workers)).min(largest).max(MIN_CHUNK_BYTES);
     let mut bounds = vec![0];
-    let mut bytes = 0;
+    let (mut bytes, mut left) = (0, total);
     for (i, input) in inputs.iter().enumerate() {
         bytes += size(input);
-        if bytes >= target {
+        if bytes >= target(left) {
             bounds.push(i + 1);
+            left -= bytes;
             bytes = 0;
         }
     }
@@ -440,7 +451,15 @@ mod tests {
                 assert!(bounds.windows(2).all(|w| w[0] < w[1]), "{bounds:?}");
             }
         }
-        assert!(chunk_bounds(&inputs, 2).len() > CHUNKS_PER_WORKER);
+        let big: Vec<(&str, Option<&str>)> = inputs.iter().cycle().take(4 * inputs.len()).copied().collect();
+        let bounds = chunk_bounds(&big, 2);
+        let bytes = |w: &[usize]| big[w[0]..w[1]].iter().map(|(a, b)| a.len() + b.map_or(0, str::len) + 1).sum();
+        let sizes: Vec<usize> = bounds.windows(2).map(bytes).collect();
+        assert!(sizes.len() > 2 * LARGEST, "{sizes:?}");
+        // Guided: no chunk is larger than the first, the last ones are the smallest.
+        let (first, last) = (sizes[0], sizes[sizes.len() - 1]);
+        assert!(sizes.iter().all(|&s| s <= first + 256), "{sizes:?}");
+        assert!(first > 2 * MIN_CHUNK_BYTES && last <= MIN_CHUNK_BYTES + 256, "{sizes:?}");
     }
 
     #[test]
