@@ -188,7 +188,8 @@ def child_encode(args: dict) -> dict:
 
 def child_scaling(args: dict) -> dict:
     """The engine on one thread and on all, alternating rep by rep in one
-    process (``num_threads``), so that a noisy neighbour slows both alike."""
+    process (``num_threads``), so that a noisy neighbour slows both alike.
+    "nothing" reads no field: the encoding alone, without Python lists."""
     import fast_wordpiece
 
     docs: list[str] = json.loads(Path(args["docs"]).read_text(encoding="utf-8"))
@@ -196,11 +197,14 @@ def child_scaling(args: dict) -> dict:
     tok = fast_wordpiece.PyTokenizer.from_vocab_file(args["vocab"])
     every = os.cpu_count() or 1
     out: dict[str, Any] = {"threads": every}
-    for read in ("ids", "ids+offsets"):
+    for read in ("ids", "ids+offsets", "nothing"):
         def run(n: int) -> list:
+            encodings = tok.encode_batch(docs, num_threads=n)
             if read == "ids":
-                return [e.ids for e in tok.encode_batch(docs, num_threads=n)]
-            return [(e.ids, e.offsets) for e in tok.encode_batch(docs, num_threads=n)]
+                return [e.ids for e in encodings]
+            if read == "ids+offsets":
+                return [(e.ids, e.offsets) for e in encodings]
+            return encodings
 
         times: dict[int, list[float]] = {1: [], every: []}
         kept: list = run(1)
@@ -215,9 +219,11 @@ def child_scaling(args: dict) -> dict:
         one, many = statistics.median(times[1]), statistics.median(times[every])
         # Each one-thread rep against the all-threads rep right after it: a
         # machine whose speed drifts during the run slows both of a pair alike.
-        paired = statistics.median(a / b for a, b in zip(times[1], times[every]))
+        pairs = [a / b for a, b in zip(times[1], times[every])]
+        q1, paired, q3 = statistics.quantiles(pairs, n=4)
         out[read] = {"one_mb_per_s": nbytes / one / 1e6, "all_mb_per_s": nbytes / many / 1e6,
-                     "speedup": one / many, "paired_speedup": paired, "reps": len(times[1])}
+                     "speedup": one / many, "paired_speedup": paired, "paired_quartiles": [q1, q3],
+                     "reps": len(times[1])}
     return out
 
 
@@ -352,7 +358,7 @@ def bench_encoding(opts: argparse.Namespace, results: dict, workdir: Path) -> No
                 r = run_child(spec, threads=threads)
                 rows.append({"docs": name, "impl": impl, "read": read, "threads": threads or "default", **r})
         log(f"encoding {name} with the engine, one thread and all threads alternating ...")
-        r = run_child({"task": "scaling", "vocab": vocab, "docs": info["path"], "seconds": 4 * opts.seconds})
+        r = run_child({"task": "scaling", "vocab": vocab, "docs": info["path"], "seconds": opts.scaling_seconds})
         results.setdefault("scaling", {})[name] = r
 
 
@@ -433,12 +439,15 @@ def render_encoding(results: dict) -> list[str]:
             if e and many:
                 out.append(f"- {name}, {read}: engine on all threads / one thread, separate runs = "
                            f"{ratio(many['mb_per_s'], e['mb_per_s'])}")
+        for read in ("ids", "ids+offsets", "nothing"):
             alt = results.get("scaling", {}).get(name, {}).get(read)
             if alt:
-                out.append(f"- {name}, {read}: engine on all threads / one thread, alternating in one process "
-                           f"({alt['reps']} reps each, {alt['one_mb_per_s']:.1f} -> {alt['all_mb_per_s']:.1f} MB/s) = "
-                           f"**{alt['speedup']:.2f}x** (ratio of the medians); median of the ratios of "
-                           f"neighbouring reps **{alt['paired_speedup']:.2f}x**")
+                q1, q3 = alt.get("paired_quartiles", (float("nan"),) * 2)
+                out.append(f"- {name}, reading {read}: engine on all threads / one thread, alternating in one "
+                           f"process ({alt['reps']} reps each, {alt['one_mb_per_s']:.1f} -> "
+                           f"{alt['all_mb_per_s']:.1f} MB/s) = **{alt['speedup']:.2f}x** (ratio of the medians); "
+                           f"median of the ratios of neighbouring reps **{alt['paired_speedup']:.2f}x** "
+                           f"(middle half {q1:.2f}-{q3:.2f})")
     out.append("")
     return out
 
@@ -492,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--doc-bytes", type=int, default=1000, help="target document size in bytes (1000)")
     p.add_argument("--twin-docs", type=int, default=200, help="documents the twin encodes (200)")
     p.add_argument("--seconds", type=float, default=2.0, help="time each encoding run at least this long (2)")
+    p.add_argument("--scaling-seconds", type=float, default=20.0,
+                   help="alternate one thread and all threads this long per read pattern (20)")
     p.add_argument("--vocab", help="vocab.txt for encoding (default: bert-base-uncased's)")
     p.add_argument("--plot", help="also draw the encoding MB/s as a PNG here (needs matplotlib)")
     p.add_argument("--json", help="also write the results here")
