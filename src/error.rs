@@ -14,7 +14,7 @@ pub enum Error {
     /// A file was read but its content is not valid (ValueError in Python).
     #[error("{path}: {message}")]
     InvalidFile { path: PathBuf, message: String },
-    /// Training was stopped by the caller (KeyboardInterrupt in Python).
+    /// Training or a batch was stopped by the caller (KeyboardInterrupt in Python).
     #[error("interrupted")]
     Interrupted,
 }

@@ -82,22 +82,26 @@ def test_a_bad_input_deep_in_the_batch_is_named(Tokenizer):
         tok.encode_batch(inputs, max_length=400, truncation="only_second", num_threads=2)
 
 
-def test_ctrl_c_interrupts_a_long_batch_from_inside():
+@pytest.mark.parametrize("kwargs", ["", "padding='longest'", "return_tensors='np'"])
+def test_ctrl_c_interrupts_a_long_batch_from_inside(kwargs):
     # The call stops between chunks instead of finishing the batch: it is
     # interrupted well before a whole batch's time has gone by. (Times are
-    # relative to the same batch run to the end just before.)
+    # relative to the same batch run to the end just before.) Padded batches
+    # and numpy arrays need the whole batch first, and stop the same way.
+    if "np" in kwargs:
+        pytest.importorskip("numpy")
     child = r"""
 import signal, sys, time, fast_wordpiece
 signal.signal(signal.SIGINT, signal.default_int_handler)
 tok = fast_wordpiece.PyTokenizer.train(["the quick brown fox jumps over the lazy dog"] * 50, 60, 2, show_progress=False)
 texts = ["the quick brown fox jumps over the lazy dog " * 20] * 40_000
 t0 = time.perf_counter()
-tok.encode_batch(texts, num_threads=1)
+tok.encode_batch(texts, num_threads=1, KWARGS)
 whole = time.perf_counter() - t0
 print(whole, flush=True)
 t0 = time.perf_counter()
 try:
-    tok.encode_batch(texts, num_threads=1)
+    tok.encode_batch(texts, num_threads=1, KWARGS)
 except KeyboardInterrupt:
     print("interrupted after", (time.perf_counter() - t0) / whole, flush=True)
     sys.exit(0)
@@ -106,6 +110,7 @@ print("finished", flush=True)
     import signal
     import time
 
+    child = child.replace("KWARGS", kwargs)
     proc = subprocess.Popen([sys.executable, "-c", child], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     whole = float(proc.stdout.readline())

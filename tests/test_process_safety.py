@@ -30,10 +30,12 @@ def test_a_forked_child_can_encode_and_train_after_its_parent_did():
         texts = ["hello world"] * 100
         expected = [e.ids for e in tok.encode_batch(texts)]
         tok.encode_batch(texts, num_threads=1)
+        padded = [e.ids for e in tok.encode_batch(texts + ["hello"], padding="longest")]
         pid = os.fork()
         if pid == 0:
             ok = [e.ids for e in tok.encode_batch(texts)] == expected
             ok &= [e.ids for e in tok.encode_batch(texts, num_threads=2)] == expected
+            ok &= [e.ids for e in tok.encode_batch(texts + ["hello"], padding="longest")] == padded
             ok &= PyTokenizer.train(texts, 40, 1, show_progress=False).vocab_size > 0
             os._exit(0 if ok else 3)
         _, status = os.waitpid(pid, 0)

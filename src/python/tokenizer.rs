@@ -364,7 +364,20 @@ impl PyTokenizer {
         if numpy.is_none() && options.padding.is_none() {
             return self.encode_batch_streamed(py, &texts, &options).map(Bound::into_any);
         }
-        let encodings = py.detach(|| guard(|| self.inner.encode_batch_with(&texts, &options)))?;
+        // Padding needs the whole batch: encode it all, asking Python between
+        // chunks whether Ctrl-C (or another signal handler) wants it stopped.
+        let mut failure = None;
+        let encodings = py.detach(|| {
+            guard(|| {
+                self.inner.encode_batch_until(&texts, &options, || {
+                    Python::attach(|py| py.check_signals()).map_err(|e| failure = Some(e)).is_err()
+                })
+            })
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let encodings = encodings?;
         match numpy {
             Some(numpy) => arrays::numpy_arrays(&numpy, &encodings).map(Bound::into_any),
             None => PyList::new(py, encodings.into_iter().map(|e| self.encoding(e))).map(Bound::into_any),

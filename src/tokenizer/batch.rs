@@ -6,8 +6,6 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use rayon::prelude::*;
-
 use super::core::Tokenizer;
 use super::encoding::Encoding;
 use super::threads;
@@ -126,19 +124,39 @@ impl Tokenizer {
     /// Encodes many inputs in parallel with truncation, then pads them
     /// together. An input that cannot be truncated is an error naming it.
     pub fn encode_batch_with(&self, inputs: &[(&str, Option<&str>)], options: &EncodeOptions) -> Result<Vec<Encoding>> {
-        self.post_processor(options.add_special_tokens)?;
+        self.encode_batch_until(inputs, options, || false)
+    }
+
+    /// [`Tokenizer::encode_batch_with`], asking `stop` after each chunk of
+    /// the batch (see [`Tokenizer::encode_batch_streamed`]) whether to give
+    /// up: [`Error::Interrupted`] if it says so.
+    pub fn encode_batch_until(
+        &self,
+        inputs: &[(&str, Option<&str>)],
+        options: &EncodeOptions,
+        mut stop: impl FnMut() -> bool,
+    ) -> Result<Vec<Encoding>> {
         let pad_id = self.pad_id(options)?;
-        threads::install(options.threads, || {
-            let mut batch = inputs
-                .par_iter()
-                .enumerate()
-                .map(|(i, &(a, b))| self.encode_input(i, a, b, options))
-                .collect::<Result<Vec<_>>>()?;
-            if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
-                padding.apply(&mut batch, pad_id);
+        let mut slots: Vec<Option<Encoding>> = Vec::with_capacity(inputs.len());
+        slots.resize_with(inputs.len(), || None);
+        let mut stopped = false;
+        self.encode_batch_streamed(inputs, &EncodeOptions { padding: None, ..*options }, |start, chunk| {
+            for (slot, encoding) in slots[start..].iter_mut().zip(chunk) {
+                *slot = Some(encoding);
             }
-            Ok(batch)
-        })?
+            stopped = stop();
+            !stopped
+        })?;
+        if stopped {
+            return Err(Error::Interrupted);
+        }
+        let mut batch: Vec<Encoding> =
+            slots.into_iter().map(|slot| slot.expect("a batch that was not stopped has every encoding")).collect();
+        if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
+            // On our pool, not rayon's global one (see `threads`).
+            threads::install(options.threads, || padding.apply(&mut batch, pad_id))?;
+        }
+        Ok(batch)
     }
 
     /// Encodes `inputs` like [`Tokenizer::encode_batch_with`] without padding,
@@ -398,12 +416,14 @@ mod tests {
         let owned = many_inputs();
         let inputs: Vec<(&str, Option<&str>)> = owned.iter().map(|(a, b)| (a.as_str(), b.as_deref())).collect();
         for args in [EncodeArgs::default(), EncodeArgs { max_length: Some(9), stride: 2, ..EncodeArgs::default() }] {
-            let expected = t.encode_batch_with(&inputs, &options(args)).unwrap();
+            let o = options(args);
+            let expected: Vec<Encoding> = inputs.iter().map(|&(a, b)| t.encode_with(a, b, &o).unwrap()).collect();
             for threads in [1, 2, 3, 5] {
-                let o = EncodeOptions { threads: Some(threads), ..options(args) };
+                let o = EncodeOptions { threads: Some(threads), ..o };
                 let (batch, chunks) = streamed(&t, &inputs, &o);
                 assert!(chunks > threads, "{chunks} chunks on {threads} threads");
                 assert!(batch == expected, "{threads} threads");
+                assert!(t.encode_batch_with(&inputs, &o).unwrap() == expected, "{threads} threads, whole batch");
             }
         }
         assert_eq!(streamed(&t, &[], &EncodeOptions::default()).1, 0);
@@ -438,6 +458,32 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("num_threads"));
+    }
+
+    #[test]
+    fn a_whole_batch_pads_together_and_can_be_stopped() {
+        let t = tokenizer();
+        let owned = many_inputs();
+        let inputs: Vec<(&str, Option<&str>)> = owned.iter().map(|(a, b)| (a.as_str(), b.as_deref())).collect();
+        let padded = options(EncodeArgs { padding: Some("longest"), ..EncodeArgs::default() });
+        for threads in [1, 2, 3] {
+            let o = EncodeOptions { threads: Some(threads), ..padded };
+            let batch = t.encode_batch_with(&inputs, &o).unwrap();
+            let longest = inputs.iter().map(|&(a, b)| t.encode(a, b, true).unwrap().len()).max().unwrap();
+            assert!(batch.iter().all(|e| e.len() == longest), "{threads} threads");
+            for (e, &(a, b)) in batch.iter().zip(&inputs) {
+                let alone = t.encode(a, b, true).unwrap();
+                assert_eq!(e.ids[..alone.len()], alone.ids[..], "{threads} threads");
+                assert_eq!(e.attention_mask.iter().filter(|&&m| m == 1).count(), alone.len());
+            }
+            let mut asked = 0;
+            let stopped = t.encode_batch_until(&inputs, &o, || {
+                asked += 1;
+                asked == 2
+            });
+            assert!(matches!(stopped, Err(Error::Interrupted)), "{threads} threads");
+            assert_eq!(asked, 2, "asked after each chunk until told to stop");
+        }
     }
 
     #[test]
