@@ -379,7 +379,7 @@ impl PyTokenizer {
         }
         let encodings = encodings?;
         match numpy {
-            Some(numpy) => arrays::numpy_arrays(&numpy, &encodings).map(Bound::into_any),
+            Some(numpy) => arrays::numpy_arrays(&numpy, &encodings, options.threads).map(Bound::into_any),
             None => PyList::new(py, encodings.into_iter().map(|e| self.encoding(e))).map(Bound::into_any),
         }
     }
