@@ -56,11 +56,20 @@ def test_any_pattern_of_reads_over_consecutive_batches_gives_the_right_lists(eng
 
 def test_each_read_gets_a_list_of_its_own(engine):
     for e in engine.encode_batch(TEXTS[:50], num_threads=2):
-        first_ids, first_offsets = e.ids, e.offsets
+        first_ids, first_offsets, first_tokens = e.ids, e.offsets, e.tokens
         first_ids.append(-1)
         first_offsets.clear()
+        first_tokens[0] = "changed"
         assert e.ids == first_ids[:-1] and e.ids is not e.ids
         assert len(e.offsets) == len(e) and e["offsets"] == e.offsets
+        assert e.tokens[0] == "[CLS]" and e.tokens is not e.tokens
+
+
+def test_tokens_are_the_vocabulary_strings_of_the_ids(engine):
+    vocab = engine.get_vocab()
+    by_id = {i: t for t, i in vocab.items()}
+    for e in engine.encode_batch(TEXTS[:200], num_threads=2):
+        assert e.tokens == [by_id[i] for i in e.ids]
 
 
 def test_pairs_and_truncation_with_overflowing_windows(Tokenizer):

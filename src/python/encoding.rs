@@ -7,10 +7,11 @@ use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyList, PyString};
 use pyo3::IntoPyObjectExt;
 
-use super::ints::{int_list, offsets_list};
+use super::ints::{int_list, offsets_list, str_list};
 use crate::tokenizer::core::Tokenizer;
 use crate::tokenizer::encoding::Encoding;
 
@@ -34,11 +35,16 @@ struct Ahead {
     offsets: Option<Py<PyList>>,
 }
 
-/// A tokenizer as the bindings hold it: the core, and which of its
-/// encodings' lists are being read (see [`Shared::lists_to_make`]).
+/// A tokenizer as the bindings hold it: the core, which of its encodings'
+/// lists are being read (see [`Shared::lists_to_make`]), and its tokens as
+/// Python strings, made on the first read of `Encoding.tokens`.
 pub struct Shared {
     tokenizer: Tokenizer,
     read: AtomicU8,
+    /// One `str` per vocabulary token, shared by every `tokens` list (str is
+    /// immutable), so that a read costs a reference count per token instead
+    /// of decoding and allocating a string.
+    token_strs: PyOnceLock<Box<[Py<PyString>]>>,
 }
 
 const IDS: u8 = 1;
@@ -46,7 +52,12 @@ const OFFSETS: u8 = 2;
 
 impl Shared {
     pub fn new(tokenizer: Tokenizer) -> Self {
-        Self { tokenizer, read: AtomicU8::new(IDS) }
+        Self { tokenizer, read: AtomicU8::new(IDS), token_strs: PyOnceLock::new() }
+    }
+
+    fn token_strs(&self, py: Python<'_>) -> &[Py<PyString>] {
+        self.token_strs
+            .get_or_init(py, || self.tokenizer.vocab().tokens().iter().map(|t| PyString::new(py, t).unbind()).collect())
     }
 
     /// The lists `encode_batch` makes for each encoding while the rest of
@@ -119,10 +130,7 @@ impl PyEncoding {
                 Some(ids) => Ok(ids.into_bound(py)),
                 None => int_list(py, &e.ids),
             },
-            "tokens" => {
-                let vocab = self.tokenizer.vocab();
-                PyList::new(py, e.ids.iter().map(|&id| vocab.token(id).unwrap_or_default()))
-            }
+            "tokens" => str_list(py, self.tokenizer.token_strs(py), &e.ids),
             "offsets" => match self.take_ahead(OFFSETS) {
                 Some(offsets) => Ok(offsets.into_bound(py)),
                 None => offsets_list(py, &e.offsets),

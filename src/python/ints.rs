@@ -1,5 +1,5 @@
-//! Python lists of token ids, offsets and masks, built straight from Rust
-//! slices. The ints below 65,536 (every id of a BERT-sized vocabulary and the
+//! Python lists of token ids, offsets, masks and token strings, built
+//! straight from Rust slices. The ints below 65,536 (every id of a BERT-sized vocabulary and the
 //! offsets of any text up to that many characters) come from one shared table
 //! made on first use, so reading `.ids` costs a reference count per token
 //! instead of an allocation. Python ints are immutable; sharing them is what
@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::PyList;
+use pyo3::types::{PyList, PyString};
 
 const SHARED: u32 = 1 << 16;
 
@@ -121,6 +121,24 @@ pub fn offsets_list<'py>(py: Python<'py>, offsets: &[(u32, u32)]) -> PyResult<Bo
             } else {
                 Bound::from_owned_ptr_or_err(py, new_tuple(ints, start, end))?.into_ptr()
             };
+            ffi::PyList_SET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t, item);
+        }
+        Ok(list.cast_into_unchecked())
+    }
+}
+
+/// `[strs[id], ...]` for a slice of token ids: the shared strings of a
+/// vocabulary (`""` for an id outside it, which encoding never makes).
+pub fn str_list<'py>(py: Python<'py>, strs: &[Py<PyString>], ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
+    let empty = PyString::new(py, "");
+    // SAFETY: as in `int_list`; every item is a borrowed str, increfed as it
+    // is stored, and nothing here can start a collection.
+    unsafe {
+        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(ids.len() as ffi::Py_ssize_t))?;
+        ffi::PyObject_GC_UnTrack(list.as_ptr().cast()); // as in `int_list`
+        for (i, &id) in ids.iter().enumerate() {
+            let item = strs.get(id as usize).map_or(empty.as_ptr(), |s| s.as_ptr());
+            ffi::Py_INCREF(item);
             ffi::PyList_SET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t, item);
         }
         Ok(list.cast_into_unchecked())
