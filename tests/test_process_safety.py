@@ -33,6 +33,8 @@ def test_a_forked_child_can_encode_and_train_after_its_parent_did():
         padded = [e.ids for e in tok.encode_batch(texts + ["hello"], padding="longest")]
         pid = os.fork()
         if pid == 0:
+            import signal
+            signal.alarm(60)  # a hung child ends itself: the parent's timeout cannot reach it
             ok = [e.ids for e in tok.encode_batch(texts)] == expected
             ok &= [e.ids for e in tok.encode_batch(texts, num_threads=2)] == expected
             ok &= [e.ids for e in tok.encode_batch(texts + ["hello"], padding="longest")] == padded
