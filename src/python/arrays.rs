@@ -53,11 +53,14 @@ pub fn numpy_arrays<'py>(
         if buffer.readonly() || !buffer.is_c_contiguous() || buffer.item_count() != size {
             return Err(PyValueError::new_err(format!("numpy.empty gave an array unfit for {key}")));
         }
-        // SAFETY: a new, writable, C-contiguous array of `size` int64 that
-        // nothing else can reach yet; `buffer` keeps it alive and its memory
-        // in place until it is dropped, after the rows are written.
-        let rows = unsafe { std::slice::from_raw_parts_mut(buffer.buf_ptr().cast::<i64>(), size) };
-        py.detach(|| guard(|| column.write_rows(batch, rows, threads)))?;
+        if size > 0 {
+            // SAFETY: a new, writable, C-contiguous array of `size` (> 0, so
+            // its pointer is not null) int64 that nothing else can reach yet;
+            // `buffer` keeps it alive and its memory in place until it is
+            // dropped, after the rows are written.
+            let rows = unsafe { std::slice::from_raw_parts_mut(buffer.buf_ptr().cast::<i64>(), size) };
+            py.detach(|| guard(|| column.write_rows(batch, rows, threads)))?;
+        }
         drop(buffer);
         out.set_item(key, array)?;
     }

@@ -137,10 +137,11 @@ impl Tokenizer {
         mut stop: impl FnMut() -> bool,
     ) -> Result<Vec<Encoding>> {
         let pad_id = self.pad_id(options)?;
+        let threads = Some(threads::checked(options.threads)?);
         let mut slots: Vec<Option<Encoding>> = Vec::with_capacity(inputs.len());
         slots.resize_with(inputs.len(), || None);
         let mut stopped = false;
-        self.encode_batch_streamed(inputs, &EncodeOptions { padding: None, ..*options }, |start, chunk| {
+        self.encode_batch_streamed(inputs, &EncodeOptions { padding: None, threads, ..*options }, |start, chunk| {
             for (slot, encoding) in slots[start..].iter_mut().zip(chunk) {
                 *slot = Some(encoding);
             }
@@ -154,7 +155,7 @@ impl Tokenizer {
             slots.into_iter().map(|slot| slot.expect("a batch that was not stopped has every encoding")).collect();
         if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
             // On our pool, not rayon's global one (see `threads`).
-            threads::install(options.threads, || padding.apply(&mut batch, pad_id))?;
+            threads::install(threads, || padding.apply(&mut batch, pad_id))?;
         }
         Ok(batch)
     }
@@ -293,19 +294,23 @@ const GUIDE: usize = 4;
 /// encodings of a chunk would leave the cache before their lists are made).
 /// With `GUIDE` at 4, chunks start shrinking in the last quarter of a batch.
 const LARGEST: usize = 16;
-/// Text per chunk, at least: smaller chunks cost more to hand over than
-/// they save.
+/// Text per chunk, at least, unless the batch is smaller than `GUIDE` such
+/// chunks per worker: smaller chunks cost more to hand over than they save.
 const MIN_CHUNK_BYTES: usize = 16 << 10;
 
 /// The bounds of the chunks `inputs` is cut into, by bytes of text:
 /// `[0, .., inputs.len()]`, increasing, every chunk non-empty, sizes
-/// shrinking from `total / (LARGEST * workers)` to `MIN_CHUNK_BYTES`.
+/// shrinking from `total / (LARGEST * workers)` to `MIN_CHUNK_BYTES` (or,
+/// for a small batch, to a `GUIDE`-th of its share per worker).
 fn chunk_bounds(inputs: &[(&str, Option<&str>)], workers: usize) -> Vec<usize> {
     let size = |&(a, b): &(&str, Option<&str>)| a.len() + b.map_or(0, str::len) + 1;
     let total: usize = inputs.iter().map(size).sum();
     let workers = workers.max(1);
     let largest = total / (LARGEST * workers);
-    let target = |left: usize| (left / (GUIDE * workers)).min(largest).max(MIN_CHUNK_BYTES);
+    // A small batch still gets a few chunks per worker: its inputs may be
+    // short texts that are slow to encode (pairs with many overflowing windows).
+    let smallest = MIN_CHUNK_BYTES.min(total.div_ceil(GUIDE * workers));
+    let target = |left: usize| (left / (GUIDE * workers)).min(largest).max(smallest);
     let mut bounds = vec![0];
     let (mut bytes, mut left) = (0, total);
     for (i, input) in inputs.iter().enumerate() {
@@ -506,6 +511,12 @@ mod tests {
         let (first, last) = (sizes[0], sizes[sizes.len() - 1]);
         assert!(sizes.iter().all(|&s| s <= first + 256), "{sizes:?}");
         assert!(first > 2 * MIN_CHUNK_BYTES && last <= MIN_CHUNK_BYTES + 256, "{sizes:?}");
+        // A small batch (here about 30 KB) still gets chunks for every worker.
+        let small = &inputs[..250];
+        for workers in [1, 2, 4] {
+            let chunks = chunk_bounds(small, workers).len() - 1;
+            assert!(chunks >= GUIDE * workers - 1, "{chunks} chunks for {workers} workers");
+        }
     }
 
     #[test]
@@ -514,5 +525,14 @@ mod tests {
         let t = Tokenizer::new(vocab, vec![], &[], Options::default()).unwrap();
         let o = options(EncodeArgs { padding: Some("longest"), ..EncodeArgs::default() });
         assert!(t.encode_with("a", None, &o).unwrap_err().to_string().contains("\"[PAD]\""));
+        // Before any input is encoded, even one that cannot be truncated.
+        let cut = options(EncodeArgs {
+            padding: Some("longest"),
+            max_length: Some(5),
+            truncation: "only_second",
+            ..EncodeArgs::default()
+        });
+        let err = t.encode_batch_with(&[("a", None), ("a a a a a a a", None)], &cut).unwrap_err().to_string();
+        assert!(err.contains("\"[PAD]\"") && !err.contains("inputs["), "{err}");
     }
 }

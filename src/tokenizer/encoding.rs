@@ -126,7 +126,14 @@ impl Column {
     /// `out` holds exactly `batch.len() * length * self.width()` values.
     pub fn write_rows(self, batch: &[Encoding], out: &mut [i64], threads: Option<usize>) -> Result<()> {
         let row = batch.first().map_or(0, Encoding::len) * self.width();
-        if batch.iter().any(|e| e.len() * self.width() != row) || out.len() != batch.len() * row {
+        let values = |e: &Encoding| match self {
+            Column::Ids => e.ids.len(),
+            Column::AttentionMask => e.attention_mask.len(),
+            Column::TypeIds => e.type_ids.len(),
+            Column::Offsets => e.offsets.len(),
+        } * self.width();
+        // Every value of `out` is written: it may be uninitialised memory.
+        if batch.iter().any(|e| e.len() * self.width() != row || values(e) != row) || out.len() != batch.len() * row {
             return Err(Error::invalid("write_rows needs encodings of one length and a buffer of their size"));
         }
         if row == 0 {
@@ -170,6 +177,9 @@ mod tests {
     fn rows_hold_each_encoding_widened_to_int64() {
         let batch: Vec<Encoding> = (0..40).map(encoding).collect();
         for threads in [1, 2, 3] {
+            let mut mask = vec![-1; 40 * 3];
+            Column::AttentionMask.write_rows(&batch, &mut mask, Some(threads)).unwrap();
+            assert!(mask.iter().all(|&m| m == 1));
             let mut ids = vec![-1; 40 * 3];
             Column::Ids.write_rows(&batch, &mut ids, Some(threads)).unwrap();
             let mut offsets = vec![-1; 40 * 3 * 2];
@@ -191,6 +201,8 @@ mod tests {
         let mut batch: Vec<Encoding> = (0..4).map(encoding).collect();
         assert!(Column::Ids.write_rows(&batch, &mut [0; 11], None).is_err());
         assert!(Column::Offsets.write_rows(&batch, &mut [0; 12], None).is_err());
+        batch[1].type_ids.pop();
+        assert!(Column::TypeIds.write_rows(&batch, &mut [0; 12], None).is_err(), "a short column");
         batch[2].truncate(2);
         assert!(Column::Ids.write_rows(&batch, &mut [0; 12], None).is_err());
         assert!(Column::Ids.write_rows(&[], &mut [], None).is_ok());

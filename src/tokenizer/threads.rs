@@ -6,7 +6,7 @@
 //! its parent's pool would wait forever. After a fork the child builds its
 //! own. The default count is `RAYON_NUM_THREADS`, else one thread per CPU.
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
@@ -26,8 +26,16 @@ pub fn default_threads() -> usize {
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
         .filter(|&n| n > 0)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .unwrap_or_else(cpus)
         .min(MAX_THREADS)
+}
+
+/// The CPUs this process may run on, asked once: the answer reads cgroup
+/// files and the affinity mask, four system calls that a small batch would
+/// otherwise pay on every call.
+fn cpus() -> usize {
+    static CPUS: OnceLock<usize> = OnceLock::new();
+    *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 fn pool(threads: usize) -> Result<Arc<ThreadPool>> {
