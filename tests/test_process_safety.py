@@ -31,6 +31,12 @@ def test_a_forked_child_can_encode_and_train_after_its_parent_did():
         expected = [e.ids for e in tok.encode_batch(texts)]
         tok.encode_batch(texts, num_threads=1)
         padded = [e.ids for e in tok.encode_batch(texts + ["hello"], padding="longest")]
+        try:
+            import numpy
+        except ImportError:
+            numpy = None
+        if numpy is not None:
+            arrays = tok.encode_batch(texts + ["hello"], padding="longest", return_tensors="np")
         pid = os.fork()
         if pid == 0:
             import signal
@@ -38,6 +44,9 @@ def test_a_forked_child_can_encode_and_train_after_its_parent_did():
             ok = [e.ids for e in tok.encode_batch(texts)] == expected
             ok &= [e.ids for e in tok.encode_batch(texts, num_threads=2)] == expected
             ok &= [e.ids for e in tok.encode_batch(texts + ["hello"], padding="longest")] == padded
+            if numpy is not None:
+                again = tok.encode_batch(texts + ["hello"], padding="longest", return_tensors="np")
+                ok &= all(numpy.array_equal(again[k], arrays[k]) for k in arrays)
             ok &= PyTokenizer.train(texts, 40, 1, show_progress=False).vocab_size > 0
             os._exit(0 if ok else 3)
         _, status = os.waitpid(pid, 0)
