@@ -49,21 +49,32 @@ unsafe fn int(table: &[Py<PyAny>], value: u32) -> *mut ffi::PyObject {
     }
 }
 
+/// A new list of `n` items, untracked from its birth (see above);
+/// `item(i)` gives a new reference to item `i`, or NULL with a Python error
+/// set, which frees what was built and is the error.
+///
+/// # Safety
+/// The GIL is held, and `item` returns what it promises.
+unsafe fn untracked_list<'py>(
+    py: Python<'py>,
+    n: usize,
+    mut item: impl FnMut(usize) -> *mut ffi::PyObject,
+) -> PyResult<Bound<'py, PyList>> {
+    let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(n as ffi::Py_ssize_t))?;
+    ffi::PyObject_GC_UnTrack(list.as_ptr().cast()); // before anything can start a collection
+    for i in 0..n {
+        // An error leaves the later slots NULL, which freeing the list skips.
+        let item = Bound::from_owned_ptr_or_err(py, item(i))?;
+        ffi::PyList_SET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr());
+    }
+    Ok(list.cast_into_unchecked())
+}
+
 /// `[v, ...]` for a slice of unsigned values.
 pub fn int_list<'py, T: Copy + Into<u32>>(py: Python<'py>, values: &[T]) -> PyResult<Bound<'py, PyList>> {
     let table = table(py)?;
-    // SAFETY: the GIL is held; every pointer is checked for NULL before use and
-    // owned by a `Bound` at once, so an error frees what was built; each slot
-    // of the new list is set exactly once.
-    unsafe {
-        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(values.len() as ffi::Py_ssize_t))?;
-        ffi::PyObject_GC_UnTrack(list.as_ptr().cast()); // before anything can start a collection
-        for (i, &v) in values.iter().enumerate() {
-            let item = Bound::from_owned_ptr_or_err(py, int(table, v.into()))?;
-            ffi::PyList_SET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr());
-        }
-        Ok(list.cast_into_unchecked())
-    }
+    // SAFETY: the GIL is held; `int` gives a new reference or NULL.
+    unsafe { untracked_list(py, values.len(), |i| int(table, values[i].into())) }
 }
 
 /// The `(start, end)` tuples of tokens that start in the first 8,192
@@ -102,28 +113,28 @@ pub fn offsets_list<'py>(py: Python<'py>, offsets: &[(u32, u32)]) -> PyResult<Bo
     let ints = table(py)?;
     let tuples = &TUPLES
         .get_or_init(py, || (0..TUPLE_STARTS * TUPLE_SPANS).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect())[..];
-    // SAFETY: as in `int_list`. The shared tuples are only read and written
-    // with the GIL held; the table keeps one reference to each forever.
+    // SAFETY: the GIL is held; each item is a new reference or NULL. The
+    // shared tuples are only read and written with the GIL held; the table
+    // keeps one reference to each forever.
     unsafe {
-        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(offsets.len() as ffi::Py_ssize_t))?;
-        ffi::PyObject_GC_UnTrack(list.as_ptr().cast()); // before anything can start a collection
-        for (i, &(start, end)) in offsets.iter().enumerate() {
+        untracked_list(py, offsets.len(), |i| {
+            let (start, end) = offsets[i];
             let span = end.wrapping_sub(start);
-            let item = if start < TUPLE_STARTS && span < TUPLE_SPANS {
-                let slot = &tuples[(span * TUPLE_STARTS + start) as usize];
-                let mut shared = slot.load(Ordering::Relaxed);
+            if start >= TUPLE_STARTS || span >= TUPLE_SPANS {
+                return new_tuple(ints, start, end);
+            }
+            let slot = &tuples[(span * TUPLE_STARTS + start) as usize];
+            let mut shared = slot.load(Ordering::Relaxed);
+            if shared.is_null() {
+                shared = new_tuple(ints, start, end);
                 if shared.is_null() {
-                    shared = Bound::from_owned_ptr_or_err(py, new_tuple(ints, start, end))?.into_ptr();
-                    slot.store(shared, Ordering::Relaxed);
+                    return shared;
                 }
-                ffi::Py_INCREF(shared);
-                shared
-            } else {
-                Bound::from_owned_ptr_or_err(py, new_tuple(ints, start, end))?.into_ptr()
-            };
-            ffi::PyList_SET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t, item);
-        }
-        Ok(list.cast_into_unchecked())
+                slot.store(shared, Ordering::Relaxed); // the table's reference
+            }
+            ffi::Py_INCREF(shared);
+            shared
+        })
     }
 }
 
@@ -131,16 +142,12 @@ pub fn offsets_list<'py>(py: Python<'py>, offsets: &[(u32, u32)]) -> PyResult<Bo
 /// vocabulary (`""` for an id outside it, which encoding never makes).
 pub fn str_list<'py>(py: Python<'py>, strs: &[Py<PyString>], ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
     let empty = PyString::new(py, "");
-    // SAFETY: as in `int_list`; every item is a borrowed str, increfed as it
-    // is stored, and nothing here can start a collection.
+    // SAFETY: the GIL is held; each item is a borrowed str, increfed here.
     unsafe {
-        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(ids.len() as ffi::Py_ssize_t))?;
-        ffi::PyObject_GC_UnTrack(list.as_ptr().cast()); // as in `int_list`
-        for (i, &id) in ids.iter().enumerate() {
-            let item = strs.get(id as usize).map_or(empty.as_ptr(), |s| s.as_ptr());
+        untracked_list(py, ids.len(), |i| {
+            let item = strs.get(ids[i] as usize).map_or(empty.as_ptr(), |s| s.as_ptr());
             ffi::Py_INCREF(item);
-            ffi::PyList_SET_ITEM(list.as_ptr(), i as ffi::Py_ssize_t, item);
-        }
-        Ok(list.cast_into_unchecked())
+            item
+        })
     }
 }

@@ -12,7 +12,6 @@ use super::encoding::{PyEncoding, Shared};
 use super::errors::{guard, to_py};
 use crate::tokenizer::batch::EncodeOptions;
 use crate::tokenizer::core::{Options, Tokenizer};
-use crate::tokenizer::threads;
 use crate::tokenizer::vocab::Vocab;
 use crate::training::{train_tokenizer, Progress, TrainerConfig, Utf8Errors, WordCounter};
 
@@ -367,9 +366,6 @@ impl PyTokenizer {
         }
         // Padding needs the whole batch: encode it all, asking Python between
         // chunks whether Ctrl-C (or another signal handler) wants it stopped.
-        // The thread count is settled once for the encoding, the padding and
-        // the arrays.
-        let options = EncodeOptions { threads: Some(threads::checked(options.threads).map_err(to_py)?), ..options };
         let mut failure = None;
         let encodings = py.detach(|| {
             guard(|| {

@@ -133,7 +133,7 @@ impl Column {
             Column::Offsets => e.offsets.len(),
         } * self.width();
         // Every value of `out` is written: it may be uninitialised memory.
-        if batch.iter().any(|e| e.len() * self.width() != row || values(e) != row) || out.len() != batch.len() * row {
+        if batch.iter().any(|e| values(e) != row) || out.len() != batch.len() * row {
             return Err(Error::invalid("write_rows needs encodings of one length and a buffer of their size"));
         }
         if row == 0 {
