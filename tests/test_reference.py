@@ -20,7 +20,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fast_wordpiece.reference import DEFAULT_SPECIAL_TOKENS, Encoding, PyTokenizer, Word
+from fast_wordpiece.reference import DEFAULT_SPECIAL_TOKENS, Encoding, PyTokenizer
+from fast_wordpiece.reference.training import Word
 
 SPECIALS = list(DEFAULT_SPECIAL_TOKENS)
 SEED_WORDS = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}

@@ -1,0 +1,17 @@
+"""The pure-Python twin of the engine: docs/spec.md, written out plainly.
+
+This package is the oracle the Rust engine is tested against. It has the
+engine's API (``PyTokenizer``, ``Encoding``, ``DEFAULT_SPECIAL_TOKENS``) and
+follows the specification section by section, one module per stage, choosing
+the obvious algorithm over a fast one: training recounts every pair frequency
+at every merge, and the normalizer runs its stages one after the other over
+the whole text.
+"""
+
+from fast_wordpiece.reference.common import DEFAULT_SPECIAL_TOKENS
+from fast_wordpiece.reference.decoder import decode_tokens
+from fast_wordpiece.reference.encoding import Encoding
+from fast_wordpiece.reference.options import EncodeOptions, Options
+from fast_wordpiece.reference.tokenizer import PyTokenizer
+
+__all__ = ["DEFAULT_SPECIAL_TOKENS", "EncodeOptions", "Encoding", "Options", "PyTokenizer", "decode_tokens"]

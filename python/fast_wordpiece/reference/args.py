@@ -1,0 +1,81 @@
+"""Spec section 8: argument checks, TypeError for a wrong type and ValueError for a wrong value."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import Any, Iterator
+
+from fast_wordpiece.reference.common import DEFAULT_SPECIAL_TOKENS
+
+
+def _type_name(value: object) -> str:
+    return type(value).__name__
+
+
+def _text(value: object, name: str) -> str:
+    """A str that is valid Unicode text (no lone surrogate)."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be str, not {_type_name(value)}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError(f"{name} contains a lone surrogate at index {e.start}, which is not valid text") from None
+    return value
+
+
+def _items(value: object, name: str, of: str) -> Iterator[Any]:
+    """The items of a collection argument; a str or bytes is not a collection here."""
+    if not isinstance(value, (str, bytes, bytearray)):
+        with contextlib.suppress(TypeError):
+            return iter(value)  # type: ignore[call-overload, no-any-return]
+    raise TypeError(f"{name} must be an iterable of {of}, not {_type_name(value)}")
+
+
+def _texts(value: object, name: str) -> list[str]:
+    return [_text(item, f"{name}[{i}]") for i, item in enumerate(_items(value, name, "str"))]
+
+
+#: The engine's limit on ``num_threads`` (``src/tokenizer/threads.rs``).
+MAX_THREADS = 1024
+
+
+def _integer(value: object, name: str, minimum: int) -> int:
+    """An int, not a bool, at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be int, not {_type_name(value)}")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def _flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be bool, not {_type_name(value)}")
+    return value
+
+
+def _special_tokens(value: object) -> tuple[str, ...]:
+    """Distinct non-empty strings; None stands for the defaults."""
+    tokens = DEFAULT_SPECIAL_TOKENS if value is None else tuple(_texts(value, "special_tokens"))
+    for i, token in enumerate(tokens):
+        if not token:
+            raise ValueError("special tokens must not be empty strings")
+        if token in tokens[:i]:
+            raise ValueError(f"special token {token!r} is listed twice")
+    return tokens
+
+
+def _path(value: object) -> str:
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError(f"path must be str or os.PathLike, not {_type_name(value)}")
+    return os.fspath(value)
+
+
+def _vocab_ids(tokens: list[str]) -> dict[str, int]:
+    """``{token: id}``, the id being the position; a repeated token is a ValueError."""
+    ids: dict[str, int] = {}
+    for i, token in enumerate(tokens):
+        if ids.setdefault(token, i) != i:
+            raise ValueError(f"duplicate token {token!r} at ids {ids[token]} and {i}")
+    return ids

@@ -1,0 +1,22 @@
+"""Spec section 7: decoding ids back to text."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from fast_wordpiece.reference.common import CONTINUATION
+
+CLEANUP = ((" .", "."), (" ?", "?"), (" !", "!"), (" ,", ","), (" ' ", "'"), (" n't", "n't"), (" 'm", "'m"),
+           (" do not", " don't"), (" 's", "'s"), (" 've", "'ve"), (" 're", "'re"))  # fmt: skip
+
+
+def decode_tokens(tokens: Sequence[str]) -> str:
+    """Hugging Face's ``decoders.WordPiece(prefix="##", cleanup=True)``."""
+    out = []
+    for i, token in enumerate(tokens):
+        if i > 0:
+            token = token[len(CONTINUATION) :] if token.startswith(CONTINUATION) else " " + token
+        for dirty, clean in CLEANUP:
+            token = token.replace(dirty, clean)
+        out.append(token)
+    return "".join(out)

@@ -1,0 +1,103 @@
+"""The pipeline options and the keyword arguments of ``encode``, checked."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+
+from fast_wordpiece.reference.args import _flag, _integer, _text
+from fast_wordpiece.reference.normalizer import Normalizer
+from fast_wordpiece.reference.pre_tokenizer import PRE_TOKENIZERS, pre_tokenize
+
+TRUNCATIONS = ("longest_first", "only_first", "only_second", "do_not_truncate")
+PADDINGS = ("longest", "max_length")
+SIDES = ("left", "right")
+
+
+@dataclass(frozen=True)
+class Options:
+    """The pipeline options, which every constructor takes as keyword arguments."""
+
+    clean_text: bool = True
+    handle_chinese_chars: bool = True
+    strip_accents: bool | None = None  # None: the same as lowercase
+    lowercase: bool = True
+    pre_tokenizer: str = "bert"
+    unk_token: str = "[UNK]"
+    cls_token: str = "[CLS]"
+    sep_token: str = "[SEP]"
+    max_input_chars_per_word: int = 100
+
+    def __post_init__(self) -> None:
+        for name in ("clean_text", "handle_chinese_chars", "lowercase"):
+            _flag(getattr(self, name), name)
+        if self.strip_accents is not None:
+            _flag(self.strip_accents, "strip_accents")
+        if _text(self.pre_tokenizer, "pre_tokenizer") not in PRE_TOKENIZERS:
+            choices = ", ".join(map(repr, PRE_TOKENIZERS))
+            raise ValueError(f"unknown pre_tokenizer {self.pre_tokenizer!r}: expected one of {choices}")
+        for name in ("unk_token", "cls_token", "sep_token"):
+            if not _text(getattr(self, name), name):
+                raise ValueError(f"{name} must not be empty")
+        _integer(self.max_input_chars_per_word, "max_input_chars_per_word", 1)
+
+    @cached_property
+    def normalizer(self) -> Normalizer:
+        strip = self.lowercase if self.strip_accents is None else self.strip_accents
+        return Normalizer(self.clean_text, self.handle_chinese_chars, strip, self.lowercase)
+
+    def words(self, text: str) -> list[str]:
+        """Step 1 of spec section 4 for one text: its normalized, pre-tokenized words."""
+        normalized, _ = self.normalizer.normalize(text)
+        return [normalized[start:end] for start, end in pre_tokenize(self.pre_tokenizer, normalized)]
+
+
+@dataclass(frozen=True)
+class EncodeOptions:
+    """The keyword arguments of ``encode`` and ``encode_batch``, checked (spec section 9)."""
+
+    add_special_tokens: bool = True
+    max_length: int | None = None
+    truncation: str = "longest_first"
+    stride: int = 0
+    truncation_side: str = "right"
+    padding: str | None = None
+    pad_to_multiple_of: int | None = None
+    padding_side: str = "right"
+
+    def __post_init__(self) -> None:
+        _flag(self.add_special_tokens, "add_special_tokens")
+        if self.max_length is not None:
+            _integer(self.max_length, "max_length", 0)
+        _integer(self.stride, "stride", 0)
+        if self.pad_to_multiple_of is not None:
+            _integer(self.pad_to_multiple_of, "pad_to_multiple_of", 1)
+        for name in ("truncation", "truncation_side", "padding_side"):
+            _text(getattr(self, name), name)
+        if self.padding is not None:
+            _text(self.padding, "padding")
+        if self.truncation not in TRUNCATIONS:
+            choices = ", ".join(map(json.dumps, TRUNCATIONS))
+            raise ValueError(f"unknown truncation {json.dumps(self.truncation)}: expected one of {choices}")
+        for name in ("truncation_side", "padding_side"):
+            if getattr(self, name) not in SIDES:
+                raise ValueError(f'{name} must be "left" or "right", not {json.dumps(getattr(self, name))}')
+        if self.truncates:
+            room = max(0, self.max_length - (2 if self.add_special_tokens else 0))  # type: ignore[operator]
+            if 0 < self.stride and room <= self.stride:
+                added = 2 if self.add_special_tokens else 0
+                raise ValueError(f"stride must be less than max_length minus the {added} special tokens ({room}), "
+                                 f"got {self.stride}")  # fmt: skip
+        elif self.stride > 0:
+            raise ValueError('stride needs max_length (and a truncation other than "do_not_truncate")')
+        if self.padding is not None and self.padding not in PADDINGS:
+            raise ValueError(f'padding must be None, "longest" or "max_length", not {json.dumps(self.padding)}')
+        if self.padding == "max_length" and self.max_length is None:
+            raise ValueError('padding="max_length" needs max_length')
+        if self.pad_to_multiple_of is not None and self.padding is None:
+            raise ValueError('pad_to_multiple_of needs padding="longest" or padding="max_length"')
+
+    @property
+    def truncates(self) -> bool:
+        return self.max_length is not None and self.truncation != "do_not_truncate"

@@ -1,0 +1,53 @@
+"""Spec section 9, padding (Hugging Face's ``pad_encodings``) and numpy arrays."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from fast_wordpiece.reference.encoding import _KEYS, Encoding
+from fast_wordpiece.reference.options import EncodeOptions
+
+PAD_TOKEN = "[PAD]"
+
+
+def pad(encoding: Encoding, length: int, pad_id: int, side: str) -> Encoding:
+    """``encoding`` and its overflowing windows, padded to ``length`` tokens on ``side``."""
+    n = max(0, length - len(encoding))
+    filler: dict[str, list[Any]] = {"ids": [pad_id] * n, "tokens": [PAD_TOKEN] * n, "offsets": [(0, 0)] * n,
+              "special_tokens_mask": [1] * n, "type_ids": [0] * n, "attention_mask": [0] * n}  # fmt: skip
+    columns = {key: filler[key] + encoding[key] if side == "left" else encoding[key] + filler[key] for key in _KEYS}
+    return Encoding._from_columns(columns, [pad(o, length, pad_id, side) for o in encoding.overflowing])
+
+
+def padding_length(batch: Sequence[Encoding], options: EncodeOptions) -> int:
+    """The longest encoding of the batch (its windows not counted) or ``max_length``, rounded up to
+    a multiple of ``pad_to_multiple_of``."""
+    length = max(map(len, batch), default=0) if options.padding == "longest" else options.max_length
+    assert length is not None
+    multiple = options.pad_to_multiple_of or 1
+    return -(-length // multiple) * multiple
+
+
+def numpy_arrays(batch: Sequence[Encoding]) -> dict[str, Any]:
+    """``return_tensors="np"``: int64 arrays n × length (n × length × 2 for the offsets)."""
+    numpy = _import_numpy()
+    length = len(batch[0]) if batch else 0
+    for i, encoding in enumerate(batch):
+        if len(encoding) != length:
+            raise ValueError(f'return_tensors="np" needs encodings of equal length, but inputs[0] has {length} '
+                             f'tokens and inputs[{i}] has {len(encoding)}: pass padding="longest" or '
+                             'padding="max_length"')  # fmt: skip
+
+    def array(key: str, *shape: int) -> Any:
+        return numpy.array([encoding[key] for encoding in batch], dtype=numpy.int64).reshape(len(batch), length, *shape)
+
+    return {"input_ids": array("ids"), "attention_mask": array("attention_mask"),
+            "token_type_ids": array("type_ids"), "offsets": array("offsets", 2)}  # fmt: skip
+
+
+def _import_numpy() -> Any:
+    try:
+        import numpy
+    except ImportError as e:
+        raise ImportError(f'return_tensors="np" needs numpy, which could not be imported ({e})') from None
+    return numpy

@@ -1,0 +1,24 @@
+"""Spec section 3: the pre-tokenizers, each a regular expression that matches the words."""
+
+from __future__ import annotations
+
+import re
+import string
+
+from fast_wordpiece.reference.common import Offsets
+from fast_wordpiece.reference.unicode import PUNCTUATION, WHITESPACE, WORD
+
+PRE_TOKENIZERS = ("bert", "whitespace", "regex")
+_SPACE = re.escape(WHITESPACE)
+_BERT_PUNCTUATION = re.escape(string.punctuation) + PUNCTUATION.regex_set()
+_WORD = WORD.regex_set()
+PRE_TOKENIZER_PATTERNS = {
+    "bert": re.compile(f"[{_BERT_PUNCTUATION}]|[^{_BERT_PUNCTUATION}{_SPACE}]+"),  # punctuation alone, or a run
+    "whitespace": re.compile(f"[^{_SPACE}]+"),
+    "regex": re.compile(f"[{_WORD}]+|[^{_WORD}{_SPACE}]"),  # the seed's \w+|[^\w\s]
+}
+
+
+def pre_tokenize(name: str, text: str) -> list[Offsets]:
+    """The ``(start, end)`` spans of the words of ``text``."""
+    return [match.span() for match in PRE_TOKENIZER_PATTERNS[name].finditer(text)]
