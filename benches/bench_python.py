@@ -132,8 +132,16 @@ def child_train(args: dict) -> dict:
         tok = mod.PyTokenizer.train(lines, vocab_size, min_frequency, show_progress=False)
         n = tok.vocab_size
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    out = {"seconds": wall, "cpu_seconds": cpu, "vocab_len": n, "input_bytes": nbytes, "lines": len(lines),
-           "rss_before": rss_before, "peak_rss": _peak_rss(), "version": version}
+    out = {
+        "seconds": wall,
+        "cpu_seconds": cpu,
+        "vocab_len": n,
+        "input_bytes": nbytes,
+        "lines": len(lines),
+        "rss_before": rss_before,
+        "peak_rss": _peak_rss(),
+        "version": version,
+    }
     if impl != "hf" and args.get("digest"):
         vocab = tok.get_vocab()
         out["vocab_digest"] = hashlib.sha256("\n".join(sorted(vocab, key=vocab.get)).encode()).hexdigest()[:16]
@@ -161,9 +169,11 @@ def child_encode(args: dict) -> dict:
         encode = tok.encode_batch
 
     if args["read"] == "ids":
+
         def run() -> list:
             return [e.ids for e in encode(docs)]
     else:
+
         def run() -> list:
             return [(e.ids, e.offsets) for e in encode(docs)]
 
@@ -182,8 +192,16 @@ def child_encode(args: dict) -> dict:
     digest = hashlib.sha256(json.dumps(out[: args.get("digest_docs", 200)]).encode()).hexdigest()[:16]
     med = statistics.median(times)
     tokens = sum(len(x) if args["read"] == "ids" else len(x[0]) for x in out)
-    return {"seconds_median": med, "reps": len(times), "docs_count": len(docs), "input_bytes": nbytes,
-            "mb_per_s": nbytes / med / 1e6, "tokens": tokens, "digest": digest, "peak_rss": _peak_rss()}
+    return {
+        "seconds_median": med,
+        "reps": len(times),
+        "docs_count": len(docs),
+        "input_bytes": nbytes,
+        "mb_per_s": nbytes / med / 1e6,
+        "tokens": tokens,
+        "digest": digest,
+        "peak_rss": _peak_rss(),
+    }
 
 
 def child_scaling(args: dict) -> dict:
@@ -198,7 +216,8 @@ def child_scaling(args: dict) -> dict:
     every = os.cpu_count() or 1
     out: dict[str, Any] = {"threads": every}
     for read in ("ids", "ids+offsets", "nothing"):
-        def run(n: int) -> list:
+
+        def run(n: int, read: str = read) -> list:
             encodings = tok.encode_batch(docs, num_threads=n)
             if read == "ids":
                 return [e.ids for e in encodings]
@@ -221,9 +240,14 @@ def child_scaling(args: dict) -> dict:
         # machine whose speed drifts during the run slows both of a pair alike.
         pairs = [a / b for a, b in zip(times[1], times[every])]
         q1, paired, q3 = statistics.quantiles(pairs, n=4)
-        out[read] = {"one_mb_per_s": nbytes / one / 1e6, "all_mb_per_s": nbytes / many / 1e6,
-                     "speedup": one / many, "paired_speedup": paired, "paired_quartiles": [q1, q3],
-                     "reps": len(times[1])}
+        out[read] = {
+            "one_mb_per_s": nbytes / one / 1e6,
+            "all_mb_per_s": nbytes / many / 1e6,
+            "speedup": one / many,
+            "paired_speedup": paired,
+            "paired_quartiles": [q1, q3],
+            "reps": len(times[1]),
+        }
     return out
 
 
@@ -278,8 +302,13 @@ def run_child(args: dict, threads: int | None = None, timeout: float | None = No
             env["TOKENIZERS_PARALLELISM"] = "false"
     t0 = time.perf_counter()
     try:
-        proc = subprocess.run([sys.executable, str(HERE), "--child", json.dumps(args)], capture_output=True, text=True,
-                              env=env, timeout=timeout)
+        proc = subprocess.run(
+            [sys.executable, str(HERE), "--child", json.dumps(args)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         return {"error": f"timed out after {timeout:.0f} s"}
     if proc.returncode != 0:
@@ -312,8 +341,14 @@ def ratio(a: float | None, b: float | None) -> str:
 def bench_training(opts: argparse.Namespace, results: dict) -> None:
     rows = results.setdefault("training", [])
     # (1) engine vs twin on Shakespeare
-    spec = {"task": "train", "source": "shakespeare", "bytes": opts.twin_bytes, "vocab_size": opts.twin_vocab,
-            "min_frequency": 2, "digest": True}
+    spec = {
+        "task": "train",
+        "source": "shakespeare",
+        "bytes": opts.twin_bytes,
+        "vocab_size": opts.twin_vocab,
+        "min_frequency": 2,
+        "digest": True,
+    }
     impls = ["engine"] + ([] if opts.skip_twin else ["twin"])
     for impl in impls:
         log(f"training {impl} on {opts.twin_bytes:,} bytes of Shakespeare, vocab {opts.twin_vocab} ...")
@@ -351,9 +386,17 @@ def bench_encoding(opts: argparse.Namespace, results: dict, workdir: Path) -> No
             for impl, read in runs:
                 if impl == "twin" and threads is None:
                     continue  # the twin is single-threaded anyway
-                spec = {"task": "encode", "impl": impl, "read": read, "vocab": vocab, "docs": info["path"],
-                        "seconds": opts.seconds, "min_reps": 1 if impl == "twin" else 3,
-                        "max_docs": opts.twin_docs if impl == "twin" else None, "digest_docs": opts.twin_docs}
+                spec = {
+                    "task": "encode",
+                    "impl": impl,
+                    "read": read,
+                    "vocab": vocab,
+                    "docs": info["path"],
+                    "seconds": opts.seconds,
+                    "min_reps": 1 if impl == "twin" else 3,
+                    "max_docs": opts.twin_docs if impl == "twin" else None,
+                    "digest_docs": opts.twin_docs,
+                }
                 log(f"encoding {name} with {impl} ({read}), threads {threads or 'default'} ...")
                 r = run_child(spec, threads=threads)
                 rows.append({"docs": name, "impl": impl, "read": read, "threads": threads or "default", **r})
@@ -365,52 +408,73 @@ def bench_encoding(opts: argparse.Namespace, results: dict, workdir: Path) -> No
 def render(results: dict) -> str:
     out = []
     meta = results["meta"]
-    out.append(f"# fast-wordpiece Python benchmark\n\n{meta['machine']}; Python {meta['python']}; "
-               f"{meta['cpus']} CPUs; engine {meta.get('engine_version', '?')}; tokenizers {meta.get('hf_version', '?')}\n")
+    out.append(
+        f"# fast-wordpiece Python benchmark\n\n{meta['machine']}; Python {meta['python']}; "
+        f"{meta['cpus']} CPUs; engine {meta.get('engine_version', '?')}; tokenizers {meta.get('hf_version', '?')}\n"
+    )
     if results.get("training"):
         out.append("## Training\n")
-        out.append("| corpus | implementation | threads | input MB | lines | vocab | wall s | CPU s | RSS before MB "
-                   "| peak RSS MB | peak - before MB |")
+        out.append(
+            "| corpus | implementation | threads | input MB | lines | vocab | wall s | CPU s | RSS before MB "
+            "| peak RSS MB | peak - before MB |"
+        )
         out.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
         for r in results["training"]:
             if "error" in r:
-                out.append(f"| {r['run']} | {r['impl']} | {r.get('threads', 'default')} | | | | error: "
-                           f"{r['error'].strip().splitlines()[-1][:80]} | | | | |")
+                out.append(
+                    f"| {r['run']} | {r['impl']} | {r.get('threads', 'default')} | | | | error: "
+                    f"{r['error'].strip().splitlines()[-1][:80]} | | | | |"
+                )
                 continue
             delta = (r["peak_rss"] - r["rss_before"]) if r.get("rss_before") else None
-            out.append(f"| {r['run']} | {r['impl']} | {r.get('threads', 'default')} | {r['input_bytes'] / 1e6:.2f} "
-                       f"| {r['lines']:,} | {r['vocab_len']:,} | {fmt_s(r['seconds'])} | {fmt_s(r['cpu_seconds'])} "
-                       f"| {mb(r.get('rss_before'))} | {mb(r['peak_rss'])} | {mb(delta)} |")
+            out.append(
+                f"| {r['run']} | {r['impl']} | {r.get('threads', 'default')} | {r['input_bytes'] / 1e6:.2f} "
+                f"| {r['lines']:,} | {r['vocab_len']:,} | {fmt_s(r['seconds'])} | {fmt_s(r['cpu_seconds'])} "
+                f"| {mb(r.get('rss_before'))} | {mb(r['peak_rss'])} | {mb(delta)} |"
+            )
         out.append("")
         by = {(r["run"], r["impl"], r.get("threads", "default")): r for r in results["training"] if "error" not in r}
         e, t = by.get(("shakespeare", "engine", "default")), by.get(("shakespeare", "twin", "default"))
         if e and t:
             same = e.get("vocab_digest") == t.get("vocab_digest")
-            out.append(f"- twin / engine training time (Shakespeare): **{ratio(t['seconds'], e['seconds'])}** "
-                       f"(same vocabulary: {'yes' if same else 'NO'})")
+            out.append(
+                f"- twin / engine training time (Shakespeare): **{ratio(t['seconds'], e['seconds'])}** "
+                f"(same vocabulary: {'yes' if same else 'NO'})"
+            )
         for threads in ("default", 1):
             e, h = by.get(("gcide", "engine", threads)), by.get(("gcide", "hf", threads))
             if e and h:
                 he = (h["peak_rss"] - (h["rss_before"] or 0), e["peak_rss"] - (e["rss_before"] or 0))
-                out.append(f"- HF / engine training time (GCIDE, threads {threads}): **{ratio(h['seconds'], e['seconds'])}**; "
-                           f"peak RSS HF / engine: {ratio(h['peak_rss'], e['peak_rss'])} "
-                           f"(training's own growth: {ratio(he[0], he[1])})")
+                out.append(
+                    f"- HF / engine training time (GCIDE, threads {threads}): **{ratio(h['seconds'], e['seconds'])}**; "
+                    f"peak RSS HF / engine: {ratio(h['peak_rss'], e['peak_rss'])} "
+                    f"(training's own growth: {ratio(he[0], he[1])})"
+                )
         out.append("")
     if results.get("encoding"):
         out.extend(render_encoding(results))
     return "\n".join(out)
 
 
-ENCODE_LABEL = {"engine": "engine encode_batch", "hf": "HF encode_batch", "hf_fast": "HF encode_batch_fast",
-                "twin": "twin encode_batch"}
+ENCODE_LABEL = {
+    "engine": "engine encode_batch",
+    "hf": "HF encode_batch",
+    "hf_fast": "HF encode_batch_fast",
+    "twin": "twin encode_batch",
+}
 
 
 def render_encoding(results: dict) -> list[str]:
     docs = results.get("documents", {})
     out = ["## Encoding\n"]
-    out.append("Documents: " + "; ".join(f"{k}: {v['docs']:,} docs, {v['bytes'] / 1e6:.2f} MB" for k, v in docs.items())
-               + f". vocab.txt: `{results.get('vocab')}`.\n")
-    out.append("| documents | reads | implementation | threads | docs timed | MB/s | engine is x faster | output agrees |")
+    out.append(
+        "Documents: "
+        + "; ".join(f"{k}: {v['docs']:,} docs, {v['bytes'] / 1e6:.2f} MB" for k, v in docs.items())
+        + f". vocab.txt: `{results.get('vocab')}`.\n"
+    )
+    out.append(
+        "| documents | reads | implementation | threads | docs timed | MB/s | engine is x faster | output agrees |"
+    )
     out.append("|---|---|---|---|---:|---:|---:|---|")
     rows = results["encoding"]
     engine = {(r["docs"], r["read"], r["threads"]): r for r in rows if r["impl"] == "engine" and "mb_per_s" in r}
@@ -424,30 +488,44 @@ def render_encoding(results: dict) -> list[str]:
         other = r["impl"] != "engine" and e
         agree = ("yes" if e["digest"] == r["digest"] else "NO") if other else "-"
         speed = ratio(e["mb_per_s"], r["mb_per_s"]) if other else "-"
-        out.append(f"| {r['docs']} | {r['read']} | {name} | {r['threads']} | {r['docs_count']:,} "
-                   f"| {r['mb_per_s']:,.2f} | {speed} | {agree} |")
+        out.append(
+            f"| {r['docs']} | {r['read']} | {name} | {r['threads']} | {r['docs_count']:,} "
+            f"| {r['mb_per_s']:,.2f} | {speed} | {agree} |"
+        )
     out.append("")
     for name in docs:
         for read, peer in (("ids", "hf_fast"), ("ids+offsets", "hf")):
             e = engine.get((name, read, 1))
-            h = next((r for r in rows if (r["docs"], r["impl"], r["read"], r["threads"]) == (name, peer, read, 1)
-                      and "mb_per_s" in r), None)
+            h = next(
+                (
+                    r
+                    for r in rows
+                    if (r["docs"], r["impl"], r["read"], r["threads"]) == (name, peer, read, 1) and "mb_per_s" in r
+                ),
+                None,
+            )
             if e and h:
-                out.append(f"- {name}, {read}, one thread: engine / {ENCODE_LABEL[peer]} = "
-                           f"**{ratio(e['mb_per_s'], h['mb_per_s'])}**")
+                out.append(
+                    f"- {name}, {read}, one thread: engine / {ENCODE_LABEL[peer]} = "
+                    f"**{ratio(e['mb_per_s'], h['mb_per_s'])}**"
+                )
             many = engine.get((name, read, "default"))
             if e and many:
-                out.append(f"- {name}, {read}: engine on all threads / one thread, separate runs = "
-                           f"{ratio(many['mb_per_s'], e['mb_per_s'])}")
+                out.append(
+                    f"- {name}, {read}: engine on all threads / one thread, separate runs = "
+                    f"{ratio(many['mb_per_s'], e['mb_per_s'])}"
+                )
         for read in ("ids", "ids+offsets", "nothing"):
             alt = results.get("scaling", {}).get(name, {}).get(read)
             if alt:
                 q1, q3 = alt.get("paired_quartiles", (float("nan"),) * 2)
-                out.append(f"- {name}, reading {read}: engine on all threads / one thread, alternating in one "
-                           f"process ({alt['reps']} reps each, {alt['one_mb_per_s']:.1f} -> "
-                           f"{alt['all_mb_per_s']:.1f} MB/s) = **{alt['speedup']:.2f}x** (ratio of the medians); "
-                           f"median of the ratios of neighbouring reps **{alt['paired_speedup']:.2f}x** "
-                           f"(middle half {q1:.2f}-{q3:.2f})")
+                out.append(
+                    f"- {name}, reading {read}: engine on all threads / one thread, alternating in one "
+                    f"process ({alt['reps']} reps each, {alt['one_mb_per_s']:.1f} -> "
+                    f"{alt['all_mb_per_s']:.1f} MB/s) = **{alt['speedup']:.2f}x** (ratio of the medians); "
+                    f"median of the ratios of neighbouring reps **{alt['paired_speedup']:.2f}x** "
+                    f"(middle half {q1:.2f}-{q3:.2f})"
+                )
     out.append("")
     return out
 
@@ -470,8 +548,10 @@ def plot_encoding(results: dict, path: str) -> None:
             heights = []
             for read, threads in groups:
                 impl = "engine" if who == "engine" else ("hf_fast" if read == "ids" else "hf")
-                r = next((r for r in rows if (r["docs"], r["impl"], r["read"], r["threads"]) == (name, impl, read, threads)),
-                         None)
+                r = next(
+                    (r for r in rows if (r["docs"], r["impl"], r["read"], r["threads"]) == (name, impl, read, threads)),
+                    None,
+                )
                 heights.append(r["mb_per_s"] if r else 0)
             xs = [i + (k - 0.5) * 0.38 for i in range(len(groups))]
             bars = ax.bar(xs, heights, width=0.38, label="fast-wordpiece" if who == "engine" else "Hugging Face")
@@ -486,8 +566,11 @@ def plot_encoding(results: dict, path: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog=__doc__.split("\n\n", 1)[1])
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 1)[1],
+    )
     p.add_argument("--child", help=argparse.SUPPRESS)
     p.add_argument("--only", choices=["train", "encode"], help="run one half only")
     p.add_argument("--skip-twin", action="store_true", help="leave the pure-Python twin out (it is slow)")
@@ -495,14 +578,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--twin-vocab", type=int, default=4000, help="vocab_size for engine vs twin (4000)")
     p.add_argument("--twin-timeout", type=float, default=900, help="give up on the twin's training after this many s")
     p.add_argument("--gcide-mb", type=float, default=40, help="MB of GCIDE for engine vs HF training (40 = all)")
-    p.add_argument("--train-single-thread", action="store_true",
-                   help="also train engine and HF on GCIDE with one thread")
+    p.add_argument(
+        "--train-single-thread", action="store_true", help="also train engine and HF on GCIDE with one thread"
+    )
     p.add_argument("--docs", type=int, default=2000, help="documents per language group (2000)")
     p.add_argument("--doc-bytes", type=int, default=1000, help="target document size in bytes (1000)")
     p.add_argument("--twin-docs", type=int, default=200, help="documents the twin encodes (200)")
     p.add_argument("--seconds", type=float, default=2.0, help="time each encoding run at least this long (2)")
-    p.add_argument("--scaling-seconds", type=float, default=20.0,
-                   help="alternate one thread and all threads this long per read pattern (20)")
+    p.add_argument(
+        "--scaling-seconds",
+        type=float,
+        default=20.0,
+        help="alternate one thread and all threads this long per read pattern (20)",
+    )
     p.add_argument("--vocab", help="vocab.txt for encoding (default: bert-base-uncased's)")
     p.add_argument("--plot", help="also draw the encoding MB/s as a PNG here (needs matplotlib)")
     p.add_argument("--json", help="also write the results here")
@@ -518,18 +606,24 @@ def main(argv: list[str] | None = None) -> int:
 
         hf_version = tokenizers.__version__
     except ImportError:
-        raise SystemExit("this benchmark needs Hugging Face tokenizers: pip install tokenizers")
+        raise SystemExit("this benchmark needs Hugging Face tokenizers: pip install tokenizers") from None
     import corpora
 
     try:
         corpora.fetch_all()
     except corpora.CorpusUnavailable as e:
-        raise SystemExit(f"corpus unavailable: {e}")
-    results: dict[str, Any] = {"meta": {
-        "machine": f"{platform.system()} {platform.machine()}", "python": platform.python_version(),
-        "cpus": os.cpu_count(), "engine_version": fast_wordpiece.__version__, "hf_version": hf_version,
-        "argv": sys.argv[1:], "started": time.strftime("%Y-%m-%d %H:%M:%S"),
-    }}
+        raise SystemExit(f"corpus unavailable: {e}") from None
+    results: dict[str, Any] = {
+        "meta": {
+            "machine": f"{platform.system()} {platform.machine()}",
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "engine_version": fast_wordpiece.__version__,
+            "hf_version": hf_version,
+            "argv": sys.argv[1:],
+            "started": time.strftime("%Y-%m-%d %H:%M:%S"),
+        }
+    }
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="fwp-bench-") as tmp:
         if opts.only in (None, "train"):

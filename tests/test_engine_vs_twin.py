@@ -20,7 +20,8 @@ import subprocess
 import sys
 import textwrap
 from collections import Counter
-from typing import Any, Callable, Sequence
+from collections.abc import Sequence
+from typing import Any, Callable
 
 import pytest
 
@@ -140,12 +141,17 @@ def encoding_problems(engine: Any, twin: Any, inputs: Sequence[Any]) -> list[str
         if fe != ft:
             bad = [f for f in FIELDS if fe[f] != ft[f]]
             problems.append(
-                f"input {x!r}: {bad} differ\n  " + describe_list_difference("tokens", fe["tokens"], ft["tokens"])
-                + "\n  " + describe_list_difference("offsets", fe["offsets"], ft["offsets"])
+                f"input {x!r}: {bad} differ\n  "
+                + describe_list_difference("tokens", fe["tokens"], ft["tokens"])
+                + "\n  "
+                + describe_list_difference("offsets", fe["offsets"], ft["offsets"])
             )
             continue
         for skip in (False, True):
-            de, dt = engine.decode(fe["ids"], skip_special_tokens=skip), twin.decode(ft["ids"], skip_special_tokens=skip)
+            de, dt = (
+                engine.decode(fe["ids"], skip_special_tokens=skip),
+                twin.decode(ft["ids"], skip_special_tokens=skip),
+            )
             if de != dt:
                 problems.append(f"input {x!r}: decode(skip_special_tokens={skip}) engine {de!r} twin {dt!r}")
     return problems
@@ -177,8 +183,8 @@ def test_same_encodings_of_held_out_lines(config, trained):
     engine, twin, _, held_out = trained(config)
     pairs = list(zip(held_out[:50:2], held_out[1:50:2]))
     problems = encoding_problems(engine, twin, held_out + pairs)
-    assert not problems, f"[{config}] {len(problems)} of {len(held_out) + len(pairs)} inputs differ; first:\n" + "\n".join(
-        problems[:3]
+    assert not problems, (
+        f"[{config}] {len(problems)} of {len(held_out) + len(pairs)} inputs differ; first:\n" + "\n".join(problems[:3])
     )
 
 
@@ -261,7 +267,11 @@ def run_engine(threads: str | None, payload: dict) -> dict:
     if threads is not None:
         env["RAYON_NUM_THREADS"] = threads
     proc = subprocess.run(
-        [sys.executable, "-c", THREAD_SCRIPT], input=json.dumps(payload), capture_output=True, text=True, env=env,
+        [sys.executable, "-c", THREAD_SCRIPT],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=env,
         timeout=600,
     )
     assert proc.returncode == 0, f"RAYON_NUM_THREADS={threads}: {proc.stderr[-2000:]}"

@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import random
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import pytest
 
@@ -105,7 +106,7 @@ def diff_encodings(
             if k < len(side["ids"]):
                 tok = repr(side["tokens"][k])[:width]
                 cells.append(
-                    f"{side['ids'][k]:>6} {tok:<{width}} {str(side['offsets'][k]):<12} "
+                    f"{side['ids'][k]:>6} {tok:<{width}} {side['offsets'][k]!s:<12} "
                     f"t{side['type_ids'][k]} s{side['special_tokens_mask'][k]} a{side['attention_mask'][k]}"
                 )
             else:
@@ -142,43 +143,250 @@ def diff_decode(ids: Sequence[int], skip: bool, ours: str, theirs: str, ours_nam
 # ----------------------------------------------------------------------------- generated inputs
 
 ASCII_WORDS = [
-    "hello", "world", "The", "QUICK", "don't", "isn't", "I'm", "we've", "they're", "it's", "unaffable",
-    "running", "e-mail", "U.S.A.", "3.14159", "1,000,000", "$5", "50%", "C++", "foo_bar", "a/b",
-    "x@y.com", "#hashtag", "@user", "http://example.com/a?b=c&d=e", "...", "?!", "(parens)", "{braces}",
-    "`tick`", "~tilde^", "a|b", "back\\slash", '"quoted"', "'single'",
+    "hello",
+    "world",
+    "The",
+    "QUICK",
+    "don't",
+    "isn't",
+    "I'm",
+    "we've",
+    "they're",
+    "it's",
+    "unaffable",
+    "running",
+    "e-mail",
+    "U.S.A.",
+    "3.14159",
+    "1,000,000",
+    "$5",
+    "50%",
+    "C++",
+    "foo_bar",
+    "a/b",
+    "x@y.com",
+    "#hashtag",
+    "@user",
+    "http://example.com/a?b=c&d=e",
+    "...",
+    "?!",
+    "(parens)",
+    "{braces}",
+    "`tick`",
+    "~tilde^",
+    "a|b",
+    "back\\slash",
+    '"quoted"',
+    "'single'",
 ]
 ACCENTED = [
-    "café", "naïve", "résumé", "Ångström", "İstanbul", "ıi", "Straße", "ẞ", "ﬁnance", "ﬀ", "e\u0301",
-    "n\u0303o", "a\u0308\u0304", "\u0301alone", "Ω", "ΟΔΟΣ", "Σίσυφος", "ǅemal", "Ⅻ", "Ǳ", "ŉ", "\u212a",
-    "\u212b", "ϓ", "ΐ", "Ǆ", "Ꭰ", "ﬓ", "Ĳssel", "ǰ", "Ὀδυσσεύς", "crème brûlée", "Việt Nam", "Łódź", "Øre",
-    "¿Qué?", "¡Hola!", "«guillemets»", "“curly”", "‘single’", "—", "–", "…", "·", "\u0345", "ᾳ",
+    "café",
+    "naïve",
+    "résumé",
+    "Ångström",
+    "İstanbul",
+    "ıi",
+    "Straße",
+    "ẞ",
+    "ﬁnance",
+    "ﬀ",
+    "e\u0301",
+    "n\u0303o",
+    "a\u0308\u0304",
+    "\u0301alone",
+    "Ω",
+    "ΟΔΟΣ",
+    "Σίσυφος",
+    "ǅemal",
+    "Ⅻ",
+    "Ǳ",
+    "ŉ",
+    "\u212a",
+    "\u212b",
+    "ϓ",
+    "ΐ",
+    "Ǆ",
+    "Ꭰ",
+    "ﬓ",
+    "Ĳssel",
+    "ǰ",
+    "Ὀδυσσεύς",
+    "crème brûlée",
+    "Việt Nam",
+    "Łódź",
+    "Øre",
+    "¿Qué?",
+    "¡Hola!",
+    "«guillemets»",
+    "“curly”",
+    "‘single’",
+    "—",
+    "–",
+    "…",
+    "·",
+    "\u0345",
+    "ᾳ",
 ]
 EMOJI = [
-    "👍", "👍🏽", "👨\u200d👩\u200d👧", "🇩🇪", "❤️", "☃", "🙂🙃", "🏳️\u200d🌈", "\U0001F600" * 3, "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
-    "𝟙𝟚", "©", "®", "™", "°C", "½", "²", "€", "¥", "§", "¶", "★", "♪", "→", "∑", "√", "∞", "≠",
+    "👍",
+    "👍🏽",
+    "👨\u200d👩\u200d👧",
+    "🇩🇪",
+    "❤️",
+    "☃",
+    "🙂🙃",
+    "🏳️\u200d🌈",
+    "\U0001f600" * 3,
+    "𝔘𝔫𝔦𝔠𝔬𝔡𝔢",
+    "𝟙𝟚",
+    "©",
+    "®",
+    "™",
+    "°C",
+    "½",
+    "²",
+    "€",
+    "¥",
+    "§",
+    "¶",
+    "★",
+    "♪",
+    "→",
+    "∑",
+    "√",
+    "∞",
+    "≠",
 ]
 CONTROL = [
-    "\x00", "\x01", "\x07", "\x1b[31m", "\x7f", "\x85", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff",
-    "\u00ad", "\u202e", "\ue000", "\U000F0000", "\ufffd", "\r\n", "\t", "\u3000", "\u00a0", "\u2028",
-    "\u2029", "\u1680", "\u202f", "\v", "\f", "\x1c", "\x1f", "\u0600", "\U000E0001", "\u0378",
-    "\U0010FFFF", "\ufffe", "\u180e", "\u2000", "\u200a", "\u205f", "\u061c", "\x9f", "\x80",
+    "\x00",
+    "\x01",
+    "\x07",
+    "\x1b[31m",
+    "\x7f",
+    "\x85",
+    "\u200b",
+    "\u200c",
+    "\u200d",
+    "\u2060",
+    "\ufeff",
+    "\u00ad",
+    "\u202e",
+    "\ue000",
+    "\U000f0000",
+    "\ufffd",
+    "\r\n",
+    "\t",
+    "\u3000",
+    "\u00a0",
+    "\u2028",
+    "\u2029",
+    "\u1680",
+    "\u202f",
+    "\v",
+    "\f",
+    "\x1c",
+    "\x1f",
+    "\u0600",
+    "\U000e0001",
+    "\u0378",
+    "\U0010ffff",
+    "\ufffe",
+    "\u180e",
+    "\u2000",
+    "\u200a",
+    "\u205f",
+    "\u061c",
+    "\x9f",
+    "\x80",
 ]
 SCRIPTS = [
-    "中文字符", "日本語のテキスト", "한국어 텍스트", "עברית", "العربية", "हिन्दी", "ไทย", "ελληνικά", "ქართული",
-    "𠀀𠀁", "〇", "々", "㐀", "豈", "丽", "\U0002B81F", "\U0002B820", "\U0002B91F", "\U0002B920", "\U00030000",
-    "\u9fff", "\ua000", "ｆｕｌｌｗｉｄｔｈ", "ﾊﾝｶｸ", "Русский", "ЁЖИК", "Ўзбек", "Հայերեն", "አማርኛ", "ᚠᛁᚱ",
-    "\u4e00\u9fa5", "\u3400\u4dbf", "\uf900\ufaff", "\U0002f800\U0002fa1f", "\U0002a6df\U0002a700",
+    "中文字符",
+    "日本語のテキスト",
+    "한국어 텍스트",
+    "עברית",
+    "العربية",
+    "हिन्दी",
+    "ไทย",
+    "ελληνικά",
+    "ქართული",
+    "𠀀𠀁",
+    "〇",
+    "々",
+    "㐀",
+    "豈",
+    "丽",
+    "\U0002b81f",
+    "\U0002b820",
+    "\U0002b91f",
+    "\U0002b920",
+    "\U00030000",
+    "\u9fff",
+    "\ua000",
+    "ｆｕｌｌｗｉｄｔｈ",
+    "ﾊﾝｶｸ",
+    "Русский",
+    "ЁЖИК",
+    "Ўзбек",
+    "Հայերեն",
+    "አማርኛ",
+    "ᚠᛁᚱ",
+    "\u4e00\u9fa5",
+    "\u3400\u4dbf",
+    "\uf900\ufaff",
+    "\U0002f800\U0002fa1f",
+    "\U0002a6df\U0002a700",
 ]
 SPECIAL = [
-    "[SEP]", "[MASK]", "[CLS]", "[UNK]", "[PAD]", "[sep]", "[Sep]", "[SEP", "SEP]", "[[SEP]]", "[SEP][SEP]",
-    "x[MASK]y", "[MASK].", "##", "##ing", "[ SEP ]", "[SEP]\u0301", "[S\u200bEP]", "[MASK][CLS][UNK]",
-    "\x00[SEP]\x00", "[SEP]]", "[[MASK]", "word[SEP]word", "[MA\u0000SK]",
+    "[SEP]",
+    "[MASK]",
+    "[CLS]",
+    "[UNK]",
+    "[PAD]",
+    "[sep]",
+    "[Sep]",
+    "[SEP",
+    "SEP]",
+    "[[SEP]]",
+    "[SEP][SEP]",
+    "x[MASK]y",
+    "[MASK].",
+    "##",
+    "##ing",
+    "[ SEP ]",
+    "[SEP]\u0301",
+    "[S\u200bEP]",
+    "[MASK][CLS][UNK]",
+    "\x00[SEP]\x00",
+    "[SEP]]",
+    "[[MASK]",
+    "word[SEP]word",
+    "[MA\u0000SK]",
 ]
 LONG = ["a" * 100, "a" * 101, "é" * 101, "supercalifragilistic" * 6, "1234567890" * 11, "ab" * 49 + "é"]
 SEPARATORS = [" ", " ", " ", "", "  ", "\t", "\n", "\u3000", "-", ", ", ". ", "\u00a0", "\u200b"]
 FIXED = [
-    "", " ", "   ", "\n", "\t\t", "\x00", "\ufffd", "\x00\ufffd\u200b", "[SEP]", "   [MASK]   ", ".", "..", "'",
-    "don't stop", "I 'm", "a . b , c ! d ? e", "do not", "' s", "n't", "are n't", " ' ", "x ' y",
+    "",
+    " ",
+    "   ",
+    "\n",
+    "\t\t",
+    "\x00",
+    "\ufffd",
+    "\x00\ufffd\u200b",
+    "[SEP]",
+    "   [MASK]   ",
+    ".",
+    "..",
+    "'",
+    "don't stop",
+    "I 'm",
+    "a . b , c ! d ? e",
+    "do not",
+    "' s",
+    "n't",
+    "are n't",
+    " ' ",
+    "x ' y",
 ]
 
 
@@ -225,8 +433,11 @@ def source_lines(
     fortunes: dict[str, list[str]],
 ) -> dict[str, list[str]]:
     """All lines of each source (the tests take spread-out samples)."""
-    real = _spread(shakespeare_lines, 2000) + _spread(fortunes["de"], 500) + _spread(fortunes["ru"], 500) + _spread(
-        fortunes["zh"], 500
+    real = (
+        _spread(shakespeare_lines, 2000)
+        + _spread(fortunes["de"], 500)
+        + _spread(fortunes["ru"], 500)
+        + _spread(fortunes["zh"], 500)
     )
     gen = generated_lines(real, N_LINES["generated"])
     replaced = [line for line in gcide_lines if "\ufffd" in line]
@@ -306,7 +517,9 @@ def check_parity(
         text, pair = x if isinstance(x, tuple) else (x, None)
         a, b = encoding_fields(ours), encoding_fields(theirs)
         if a != b:
-            problems.append(f"[input #{k}, add_special_tokens={add_special_tokens}]\n" + diff_encodings(text, pair, a, b, ours_name))
+            problems.append(
+                f"[input #{k}, add_special_tokens={add_special_tokens}]\n" + diff_encodings(text, pair, a, b, ours_name)
+            )
         elif batch and single_every and k % single_every == 0:
             single = ours_tok.encode(text, pair, add_special_tokens=add_special_tokens)
             s = encoding_fields(single)
@@ -326,7 +539,8 @@ def check_parity(
 
 
 def _fail_report(problems: list[str], total: int, what: str) -> str:
-    head = f"{len(problems)} mismatch(es) over {total} inputs ({what}); the first {min(len(problems), SHOW_MISMATCHES)}:\n\n"
+    shown = min(len(problems), SHOW_MISMATCHES)
+    head = f"{len(problems)} mismatch(es) over {total} inputs ({what}); the first {shown}:\n\n"
     return head + "\n\n".join(problems[:SHOW_MISMATCHES])
 
 
@@ -474,10 +688,7 @@ def marks_vocab_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.mark.parametrize("case", sorted(UNICODE_EDGE_CASES))
 @pytest.mark.parametrize("impl", ["engine", "twin"])
 def test_unicode_normalization_edge_cases_match_hf(impl, case, marks_vocab_file, hf_vocab_file):
-    if impl == "twin":
-        cls = pytest.importorskip("fast_wordpiece.reference").PyTokenizer
-    else:
-        cls = fast_wordpiece.PyTokenizer
+    cls = pytest.importorskip("fast_wordpiece.reference").PyTokenizer if impl == "twin" else fast_wordpiece.PyTokenizer
     text = UNICODE_EDGE_CASES[case]
     problems = []
     for path in (marks_vocab_file, hf_vocab_file):

@@ -14,8 +14,16 @@ from fast_wordpiece import reference
 # Letters from several scripts, accents (precomposed and combining), CJK,
 # emoji, punctuation, whitespace and characters that normalization removes.
 ALPHABET = (
-    "abcdeXYZ" + "éüñİıßÆ" + "\u0301\u0308" + "ёжЯ" + "中文字" + "한" + "🤗"
-    + ".,!?'-()[]#" + " \t\n\u3000" + "\x00\u200b\ufffd"
+    "abcdeXYZ"
+    + "éüñİıßÆ"
+    + "\u0301\u0308"
+    + "ёжЯ"
+    + "中文字"
+    + "한"
+    + "🤗"
+    + ".,!?'-()[]#"
+    + " \t\n\u3000"
+    + "\x00\u200b\ufffd"
 )
 texts = st.text(alphabet=ALPHABET, max_size=40)
 corpora = st.lists(texts, max_size=12)
@@ -51,7 +59,7 @@ def test_engine_trains_exactly_like_the_twin(corpus, vocab_size, min_frequency, 
 def test_engine_encodes_exactly_like_the_twin(corpus, probes, opts):
     engine = fast_wordpiece.PyTokenizer.train(corpus, 60, 1, show_progress=False, **opts)
     twin = reference.PyTokenizer(vocab_list(engine), **opts)
-    for text, pair in zip(probes, [None] + probes):
+    for text, pair in zip(probes, [None, *probes]):
         assert engine.encode(text, pair).to_dict() == twin.encode(text, pair).to_dict()
         ids = engine.encode(text, pair).ids
         assert engine.decode(ids) == twin.decode(ids)

@@ -1,16 +1,17 @@
 """Type stubs for the Rust engine (checked by ``python -m mypy.stubtest``)."""
 
 import os
-from typing import Any, Iterable, Literal, Mapping, Sequence, final, overload
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, final, overload
 
-from typing_extensions import Unpack, TypedDict
+from typing_extensions import TypedDict, Unpack
 
 _StrPath = str | os.PathLike[str]
 _Truncation = Literal["longest_first", "only_first", "only_second", "do_not_truncate"]
 _Side = Literal["left", "right"]
 _Padding = Literal["longest", "max_length"]
 
-__all__ = ["PyTokenizer", "Encoding", "DEFAULT_SPECIAL_TOKENS", "__version__"]
+__all__ = ["DEFAULT_SPECIAL_TOKENS", "Encoding", "PyTokenizer", "__version__"]
 
 DEFAULT_SPECIAL_TOKENS: tuple[str, ...]
 __version__: str
@@ -156,7 +157,7 @@ class PyTokenizer:
     @property
     def options(self) -> dict[str, object]: ...
     def token_to_id(self, token: str) -> int | None: ...
-    def id_to_token(self, id: int) -> str | None: ...
+    def id_to_token(self, id: int) -> str | None: ...  # noqa: A002  (Hugging Face's name)
     def save(self, path: _StrPath) -> None: ...
     @staticmethod
     def load(path: _StrPath) -> PyTokenizer: ...

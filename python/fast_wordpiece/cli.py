@@ -14,8 +14,8 @@ import ast
 import sys
 import sysconfig
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Iterator, Sequence
 
 from fast_wordpiece import PyTokenizer
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from fast_wordpiece.reference.common import DEFAULT_SPECIAL_TOKENS
 

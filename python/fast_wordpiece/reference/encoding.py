@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from fast_wordpiece.reference.common import Offsets
 
@@ -51,7 +52,7 @@ class Encoding:
         to_dict, overflowing = getattr(other, "to_dict", None), getattr(other, "overflowing", None)
         if not callable(to_dict) or overflowing is None:
             return NotImplemented
-        return self.to_dict() == to_dict() and self.overflowing == overflowing
+        return bool(self.to_dict() == to_dict() and self.overflowing == overflowing)
 
     def _slice(self, start: int, stop: int) -> Encoding:
         """Tokens ``start:stop``, without overflowing windows."""

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import unicodedata
 from bisect import bisect_right
-from functools import lru_cache
+from collections.abc import Iterable
+from functools import cache
 from itertools import groupby
-from typing import Callable, Iterable
+from typing import Callable
 
 from fast_wordpiece import _unicode_tables
 from fast_wordpiece.reference.unicode import CHINESE, MARK_NONSPACING, OTHER, WHITESPACE
@@ -63,7 +64,7 @@ _HANGUL_SYLLABLES = range(0xAC00, 0xD7A4)
 _CLASS_STARTS = [first for first, _, _ in _unicode_tables.COMBINING_CLASS]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _nfd(c: str) -> str:
     """Full canonical decomposition, from the engine's (and Hugging Face's)
     Unicode 9 tables; Hangul syllables decompose algorithmically."""
@@ -72,7 +73,7 @@ def _nfd(c: str) -> str:
     return "".join(map(chr, _unicode_tables.CANONICAL_DECOMPOSITION.get(ord(c), (ord(c),))))
 
 
-@lru_cache(maxsize=None)
+@cache
 def combining_class(c: str) -> int:
     """The canonical combining class, from the same tables."""
     i = bisect_right(_CLASS_STARTS, ord(c)) - 1
@@ -114,6 +115,7 @@ def strip_accents(chars: str, origins: list[int]) -> tuple[str, list[int]]:
 def canonical_order(chars: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     """Unicode canonical ordering: each run of combining marks stably sorted by combining class."""
     ordered: list[tuple[str, bool]] = []
-    for is_mark, run in groupby(chars, key=lambda item: combining_class(item[0]) > 0):
+    for is_mark, group in groupby(chars, key=lambda item: combining_class(item[0]) > 0):
+        run = list(group)
         ordered += sorted(run, key=lambda item: combining_class(item[0])) if is_mark else run
     return ordered

@@ -85,7 +85,7 @@ class EncodeOptions:
                 raise ValueError(f'{name} must be "left" or "right", not {json.dumps(getattr(self, name))}')
         if self.truncates:
             room = max(0, self.max_length - (2 if self.add_special_tokens else 0))  # type: ignore[operator]
-            if 0 < self.stride and room <= self.stride:
+            if self.stride > 0 and room <= self.stride:
                 added = 2 if self.add_special_tokens else 0
                 raise ValueError(f"stride must be less than max_length minus the {added} special tokens ({room}), "
                                  f"got {self.stride}")  # fmt: skip

@@ -7,8 +7,9 @@ import json
 import os
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from fast_wordpiece.reference.args import (
     MAX_THREADS,

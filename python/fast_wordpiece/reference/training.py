@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Iterator, Mapping, Sequence
 
 from fast_wordpiece.reference.common import CONTINUATION, Pair
 
@@ -36,7 +36,7 @@ class Word:
         done = 0  # self.tokens[:done] are in out
         for i in _indices(self.tokens, a):
             if i >= done and self.tokens[i + 1 : i + 2] == [b]:
-                out += self.tokens[done:i] + [new]
+                out += [*self.tokens[done:i], new]
                 done = i + 2
         self.tokens = out + self.tokens[done:]
         self._tally()

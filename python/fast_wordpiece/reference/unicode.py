@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import Sequence
+from collections.abc import Sequence
 
 from fast_wordpiece import _unicode_tables
 
