@@ -18,7 +18,11 @@ from typing import Callable, TypeVar
 
 import pytest
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+REPO = Path(__file__).resolve().parent.parent
+SCRIPTS = REPO / "scripts"
+#: Real Hugging Face tokenizer files (see their SOURCES.md): beside the checkout, as the
+#: development machine has them, or wherever FWP_HF_TOKENIZERS points. Never copied in.
+HF_TOKENIZERS = Path(os.environ.get("FWP_HF_TOKENIZERS", REPO.parent / "shared" / "data" / "hf-tokenizers"))
 if str(SCRIPTS) not in sys.path:
     sys.path.insert(0, str(SCRIPTS))
 
@@ -167,6 +171,14 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
             f"twin (fast_wordpiece.reference) vs HF: {PARITY_STATS['twin_inputs']:,} inputs checked, "
             f"{PARITY_STATS.get('twin_mismatches', 0):,} mismatching"
         )
+
+
+@pytest.fixture(scope="session")
+def hf_tokenizers_dir() -> Path:
+    """The folder of real Hugging Face tokenizer files; skips when this checkout has none."""
+    if not (HF_TOKENIZERS / "SOURCES.md").is_file():
+        pytest.skip(f"no real Hugging Face tokenizer files at {HF_TOKENIZERS} (set FWP_HF_TOKENIZERS to their folder)")
+    return HF_TOKENIZERS
 
 
 # ----------------------------------------------------------------------------- implementations
