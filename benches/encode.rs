@@ -10,7 +10,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use fast_wordpiece::tokenizer::vocab::Vocab;
+use fast_wordpiece::pipeline::model::vocab::Vocab;
 use fast_wordpiece::{Options, Tokenizer, DEFAULT_SPECIAL_TOKENS};
 
 fn cache() -> PathBuf {

@@ -1,5 +1,6 @@
 //! The core's error type. The Python bindings map each variant to a specific
-//! Python exception (ValueError, OSError, KeyboardInterrupt).
+//! Python exception (ValueError, OSError, KeyboardInterrupt) in one place,
+//! `python::errors`.
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +15,13 @@ pub enum Error {
     /// A file was read but its content is not valid (ValueError in Python).
     #[error("{path}: {message}")]
     InvalidFile { path: PathBuf, message: String },
+    /// Special tokens were asked for, but the tokenizer's `[CLS]` or `[SEP]`
+    /// token is not in its vocabulary (ValueError in Python).
+    #[error("cannot add special tokens: {cls_token:?} and {sep_token:?} must both be in the vocabulary")]
+    MissingSpecialTokens { cls_token: String, sep_token: String },
+    /// Input `index` of a batch could not be encoded; `source` says why.
+    #[error("inputs[{index}]: {source}")]
+    Input { index: usize, source: Box<Error> },
     /// Training or a batch was stopped by the caller (KeyboardInterrupt in Python).
     #[error("interrupted")]
     Interrupted,
@@ -32,5 +40,10 @@ impl Error {
 
     pub fn invalid_file(path: &Path, message: impl Into<String>) -> Self {
         Error::InvalidFile { path: path.to_path_buf(), message: message.into() }
+    }
+
+    /// This error, as the error of input `index` of a batch.
+    pub fn for_input(self, index: usize) -> Self {
+        Error::Input { index, source: Box::new(self) }
     }
 }

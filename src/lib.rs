@@ -1,20 +1,28 @@
 //! fast-wordpiece: a WordPiece tokenizer with BERT-exact encoding and training
 //! on the true WordPiece objective, `freq(ab) / (freq(a) * freq(b))`.
 //!
-//! Text flows through `pipeline::normalizer`, `pipeline::pre_tokenizer`, the
-//! WordPiece model in `tokenizer::wordpiece`, and `pipeline::post_processor`.
-//! Training (`training`) reuses the first two stages. The core has no Python
-//! types; the bindings in `python` are compiled only with the `python` feature.
+//! Text flows through the stages in `pipeline`: the normalizer, the
+//! pre-tokenizer, the WordPiece model (`pipeline::model`), truncation, the
+//! post-processor and padding, each reading and writing an `encoding::Encoding`;
+//! `tokenizer` chains them. Training (`training`) reuses the first two stages.
+//! `threads` holds the thread pools both use. The core has no Python types;
+//! the bindings in `python` are compiled only with the `python` feature.
+//! docs/architecture.md draws the layers.
 
+pub mod encoding;
 pub mod error;
 pub mod io;
 pub mod pipeline;
+pub mod threads;
 pub mod tokenizer;
 pub mod training;
 
 #[cfg(feature = "python")]
 mod python;
 
+pub use encoding::{Encoding, Side};
 pub use error::{Error, Result};
-pub use tokenizer::core::{Options, Tokenizer, DEFAULT_SPECIAL_TOKENS};
-pub use tokenizer::encoding::Encoding;
+pub use pipeline::padding::{PadTo, Padding};
+pub use pipeline::truncation::{Strategy, Truncation};
+pub use tokenizer::options::{EncodeOptions, Options, DEFAULT_SPECIAL_TOKENS};
+pub use tokenizer::Tokenizer;

@@ -1,6 +1,6 @@
 //! Decoding: tokens back to text, like Hugging Face's `decoders.WordPiece`.
 
-use crate::tokenizer::vocab::CONTINUATION;
+use crate::pipeline::model::vocab::CONTINUATION;
 
 /// The clean-up rules, applied in this order to each token as it is joined.
 const CLEANUP: [(&str, &str); 11] = [

@@ -1,9 +1,12 @@
-//! The stages text flows through: normalizer, then pre-tokenizer (the WordPiece
-//! model lives in `tokenizer`), then truncation (optional), post-processor and
-//! padding (optional); the decoder goes back.
+//! The stages text flows through, in order: normalizer, pre-tokenizer
+//! (`ascii` fuses the two for ASCII text), the WordPiece model (`model`),
+//! truncation (optional), post-processor and padding (optional); the decoder
+//! goes back. Each stage works on text or on an `encoding::Encoding`; the
+//! `tokenizer` chains them.
 
 pub mod ascii;
 pub mod decoder;
+pub mod model;
 pub mod normalizer;
 pub mod padding;
 pub mod post_processor;

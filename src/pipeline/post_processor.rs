@@ -1,6 +1,7 @@
 //! Stage 4: post-processing, BERT's `[CLS] A [SEP]` and `[CLS] A [SEP] B [SEP]`.
 
-use crate::tokenizer::encoding::Encoding;
+use crate::encoding::scratch::Scratch;
+use crate::encoding::Encoding;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BertPostProcessor {
@@ -31,52 +32,36 @@ impl BertPostProcessor {
     }
 
     /// [`process`](Self::process) without intermediate encodings: `sequence(out, k)`
-    /// appends the ids and offsets of sequence `k` (0, then 1 if `pair`) with
-    /// [`Encoding::push_token`] to `scratch` (cleared first, reused across
-    /// calls so that it grows once); the result is copied out at its exact
-    /// size, with the masks made whole.
+    /// appends the ids and offsets of sequence `k` (0, then 1 if `pair`) to
+    /// `scratch` (cleared first, reused across calls so that it grows once);
+    /// the result is copied out at its exact size, with the masks made whole.
     pub fn assemble(
         processor: Option<Self>,
         pair: bool,
-        scratch: &mut Encoding,
-        mut sequence: impl FnMut(&mut Encoding, usize),
+        scratch: &mut Scratch,
+        mut sequence: impl FnMut(&mut Scratch, usize),
     ) -> Encoding {
         let out = scratch;
-        out.ids.clear();
-        out.offsets.clear();
+        out.clear();
         let mut specials = [usize::MAX; 3];
         if let Some(p) = processor {
             specials[0] = out.len();
-            out.push_token(p.cls_id, (0, 0));
+            out.push(p.cls_id, (0, 0));
         }
         sequence(out, 0);
         if let Some(p) = processor {
             specials[1] = out.len();
-            out.push_token(p.sep_id, (0, 0));
+            out.push(p.sep_id, (0, 0));
         }
-        let first_len = out.len();
+        let second = out.len();
         if pair {
             sequence(out, 1);
             if let Some(p) = processor {
                 specials[2] = out.len();
-                out.push_token(p.sep_id, (0, 0));
+                out.push(p.sep_id, (0, 0));
             }
         }
-        let n = out.len();
-        let mut type_ids = vec![0; n];
-        type_ids[first_len..].fill(1);
-        let mut special_tokens_mask = vec![0; n];
-        for at in specials.into_iter().filter(|&at| at < n) {
-            special_tokens_mask[at] = 1;
-        }
-        Encoding {
-            ids: out.ids.to_vec(),
-            offsets: out.offsets.to_vec(),
-            type_ids,
-            special_tokens_mask,
-            attention_mask: vec![1; n],
-            overflowing: Vec::new(),
-        }
+        out.to_encoding(second, &specials)
     }
 
     /// [`process`](Self::process) for sequences that truncation may have cut
@@ -84,13 +69,13 @@ impl BertPostProcessor {
     /// of `a` becomes `[CLS] window [SEP]`, every window of `b` becomes
     /// `window [SEP]` (type id 1), and the two are joined by [`merge`].
     pub fn process_windows(processor: Option<Self>, mut a: Encoding, b: Option<Encoding>) -> Encoding {
-        let a_windows = std::mem::take(&mut a.overflowing);
+        let a_windows = a.take_overflowing();
         let mut first = Self::process(processor, &a, None);
-        first.overflowing = a_windows.iter().map(|w| Self::process(processor, w, None)).collect();
+        first.set_overflowing(a_windows.iter().map(|w| Self::process(processor, w, None)).collect());
         let Some(mut b) = b else { return first };
-        let b_windows = std::mem::take(&mut b.overflowing);
+        let b_windows = b.take_overflowing();
         let mut second = Self::second(processor, &b);
-        second.overflowing = b_windows.iter().map(|w| Self::second(processor, w)).collect();
+        second.set_overflowing(b_windows.iter().map(|w| Self::second(processor, w)).collect());
         merge(&first, &second)
     }
 
@@ -112,15 +97,15 @@ impl BertPostProcessor {
 /// and some combinations appear twice, exactly as in Hugging Face.
 pub fn merge(x: &Encoding, y: &Encoding) -> Encoding {
     let mut overflowing = Vec::new();
-    for xo in &x.overflowing {
+    for xo in x.overflowing() {
         overflowing.push(merge(xo, y));
-        overflowing.extend(y.overflowing.iter().map(|yo| merge(xo, yo)));
+        overflowing.extend(y.overflowing().iter().map(|yo| merge(xo, yo)));
     }
-    overflowing.extend(y.overflowing.iter().map(|yo| merge(x, yo)));
+    overflowing.extend(y.overflowing().iter().map(|yo| merge(x, yo)));
     let mut out = Encoding::with_capacity(x.len() + y.len());
     out.append(x);
     out.append(y);
-    out.overflowing = overflowing;
+    out.set_overflowing(overflowing);
     out
 }
 
@@ -140,27 +125,27 @@ mod tests {
     fn pairs_get_cls_and_two_seps_with_type_ids() {
         let p = BertPostProcessor { cls_id: 2, sep_id: 3 };
         let out = BertPostProcessor::process(Some(p), &seq(&[7, 8]), Some(&seq(&[9])));
-        assert_eq!(out.ids, [2, 7, 8, 3, 9, 3]);
-        assert_eq!(out.type_ids, [0, 0, 0, 0, 1, 1]);
-        assert_eq!(out.special_tokens_mask, [1, 0, 0, 1, 0, 1]);
-        assert_eq!(out.offsets, [(0, 0), (0, 1), (1, 2), (0, 0), (0, 1), (0, 0)]);
-        assert_eq!(out.attention_mask, [1; 6]);
+        assert_eq!(out.ids(), [2, 7, 8, 3, 9, 3]);
+        assert_eq!(out.type_ids(), [0, 0, 0, 0, 1, 1]);
+        assert_eq!(out.special_tokens_mask(), [1, 0, 0, 1, 0, 1]);
+        assert_eq!(out.offsets(), [(0, 0), (0, 1), (1, 2), (0, 0), (0, 1), (0, 0)]);
+        assert_eq!(out.attention_mask(), [1; 6]);
     }
 
     #[test]
     fn windows_of_a_pair_combine_like_hugging_face() {
         let p = BertPostProcessor { cls_id: 2, sep_id: 3 };
         let mut a = seq(&[10]);
-        a.overflowing.push(seq(&[11]));
+        a.set_overflowing(vec![seq(&[11])]);
         let mut b = seq(&[20]);
-        b.overflowing.push(seq(&[21]));
+        b.set_overflowing(vec![seq(&[21])]);
         let out = BertPostProcessor::process_windows(Some(p), a, Some(b));
-        let ids = |e: &Encoding| e.ids.clone();
-        assert_eq!(out.ids, [2, 10, 3, 20, 3]);
-        assert_eq!(out.type_ids, [0, 0, 0, 1, 1]);
-        let top: Vec<_> = out.overflowing.iter().map(ids).collect();
+        let ids = |e: &Encoding| e.ids().to_vec();
+        assert_eq!(out.ids(), [2, 10, 3, 20, 3]);
+        assert_eq!(out.type_ids(), [0, 0, 0, 1, 1]);
+        let top: Vec<_> = out.overflowing().iter().map(ids).collect();
         assert_eq!(top, [vec![2, 11, 3, 20, 3], vec![2, 11, 3, 21, 3], vec![2, 10, 3, 21, 3]]);
-        let nested: Vec<Vec<_>> = out.overflowing.iter().map(|o| o.overflowing.iter().map(ids).collect()).collect();
+        let nested: Vec<Vec<_>> = out.overflowing().iter().map(|o| o.overflowing().iter().map(ids).collect()).collect();
         assert_eq!(nested, [vec![vec![2, 11, 3, 21, 3]], vec![], vec![vec![2, 11, 3, 21, 3]]]);
     }
 
@@ -168,18 +153,18 @@ mod tests {
     fn assemble_equals_process() {
         let p = BertPostProcessor { cls_id: 2, sep_id: 3 };
         let (a, b) = (seq(&[7, 8]), seq(&[9]));
-        let fill = |out: &mut Encoding, k: usize| {
-            for (&id, &o) in [&a, &b][k].ids.iter().zip(&[&a, &b][k].offsets) {
-                out.push_token(id, o);
+        let fill = |out: &mut Scratch, k: usize| {
+            for (&id, &o) in [&a, &b][k].ids().iter().zip([&a, &b][k].offsets()) {
+                out.push(id, o);
             }
         };
         for processor in [Some(p), None] {
             assert_eq!(
-                BertPostProcessor::assemble(processor, true, &mut Encoding::default(), fill),
+                BertPostProcessor::assemble(processor, true, &mut Scratch::default(), fill),
                 BertPostProcessor::process(processor, &a, Some(&b))
             );
             assert_eq!(
-                BertPostProcessor::assemble(processor, false, &mut Encoding::default(), fill),
+                BertPostProcessor::assemble(processor, false, &mut Scratch::default(), fill),
                 BertPostProcessor::process(processor, &a, None)
             );
         }
@@ -188,7 +173,7 @@ mod tests {
     #[test]
     fn without_special_tokens_only_type_ids_change() {
         let out = BertPostProcessor::process(None, &seq(&[7]), Some(&seq(&[9])));
-        assert_eq!(out.ids, [7, 9]);
-        assert_eq!(out.type_ids, [0, 1]);
+        assert_eq!(out.ids(), [7, 9]);
+        assert_eq!(out.type_ids(), [0, 1]);
     }
 }

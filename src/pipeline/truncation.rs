@@ -9,10 +9,9 @@
 //! `side` is `Left`) is kept, the others become its overflowing encodings.
 
 use std::fmt;
-use std::str::FromStr;
 
+use crate::encoding::{Encoding, Side};
 use crate::error::{Error, Result};
-use crate::tokenizer::encoding::Encoding;
 
 /// Which sequence of a pair gives up tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -27,56 +26,14 @@ pub enum Strategy {
     OnlySecond,
 }
 
-impl Strategy {
-    pub const NAMES: [&'static str; 3] = ["longest_first", "only_first", "only_second"];
-
-    pub fn name(self) -> &'static str {
-        match self {
+impl fmt::Display for Strategy {
+    /// The strategy's name in the spec and in Hugging Face: `only_second`, ...
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
             Strategy::LongestFirst => "longest_first",
             Strategy::OnlyFirst => "only_first",
             Strategy::OnlySecond => "only_second",
-        }
-    }
-}
-
-impl FromStr for Strategy {
-    type Err = Error;
-
-    fn from_str(s: &str) -> Result<Self> {
-        match s {
-            "longest_first" => Ok(Strategy::LongestFirst),
-            "only_first" => Ok(Strategy::OnlyFirst),
-            "only_second" => Ok(Strategy::OnlySecond),
-            _ => Err(Error::invalid(format!(
-                "unknown truncation {s:?}: expected one of \"longest_first\", \"only_first\", \"only_second\", \
-                 \"do_not_truncate\""
-            ))),
-        }
-    }
-}
-
-/// Where tokens are cut (truncation) or added (padding).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Side {
-    Left,
-    #[default]
-    Right,
-}
-
-impl Side {
-    /// Parses `"left"` or `"right"`; `argument` names the argument in the error.
-    pub fn parse(s: &str, argument: &str) -> Result<Self> {
-        match s {
-            "left" => Ok(Side::Left),
-            "right" => Ok(Side::Right),
-            _ => Err(Error::invalid(format!("{argument} must be \"left\" or \"right\", not {s:?}"))),
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(if *self == Side::Left { "left" } else { "right" })
+        })
     }
 }
 
@@ -145,9 +102,8 @@ impl Truncation {
                 };
                 if target.len() <= to_remove {
                     return Err(Error::invalid(format!(
-                        "truncation={:?} cannot fit the pair in max_length={}: the {what} text has {} tokens \
+                        "truncation=\"{strategy}\" cannot fit the pair in max_length={}: the {what} text has {} tokens \
                          and {to_remove} must go",
-                        strategy.name(),
                         self.max_length,
                         target.len()
                     )));
@@ -218,7 +174,7 @@ fn split(e: &mut Encoding, max_len: usize, stride: usize, side: Side, what: &str
     }
     if max_len == 0 {
         let all = std::mem::take(e);
-        e.overflowing.push(all);
+        e.set_overflowing(vec![all]);
         return Ok(());
     }
     if stride >= max_len {
@@ -230,7 +186,7 @@ fn split(e: &mut Encoding, max_len: usize, stride: usize, side: Side, what: &str
     let overflowing = ranges[1..].iter().map(|&(start, stop)| e.slice(start, stop)).collect();
     let (start, stop) = ranges[0];
     let mut kept = e.slice(start, stop);
-    kept.overflowing = overflowing;
+    kept.set_overflowing(overflowing);
     *e = kept;
     Ok(())
 }
@@ -282,8 +238,8 @@ mod tests {
     fn single_text_keeps_the_first_window_and_overflows_the_rest() {
         let mut a = seq(7);
         trunc(6, Strategy::LongestFirst, 2, Side::Right).apply(&mut a, None, 2).unwrap();
-        assert_eq!(a.ids, [0, 1, 2, 3]);
-        let rest: Vec<Vec<u32>> = a.overflowing.iter().map(|o| o.ids.clone()).collect();
+        assert_eq!(a.ids(), [0, 1, 2, 3]);
+        let rest: Vec<Vec<u32>> = a.overflowing().iter().map(|o| o.ids().to_vec()).collect();
         assert_eq!(rest, [vec![2, 3, 4, 5], vec![4, 5, 6]]);
     }
 
@@ -292,8 +248,8 @@ mod tests {
         let (mut a, mut b) = (seq(3), seq(2));
         trunc(3, Strategy::OnlyFirst, 0, Side::Right).apply(&mut a, Some(&mut b), 3).unwrap();
         assert!(a.is_empty() && b.is_empty());
-        assert_eq!(a.overflowing[0].ids, [0, 1, 2]);
-        assert_eq!(b.overflowing[0].ids, [0, 1]);
+        assert_eq!(a.overflowing()[0].ids(), [0, 1, 2]);
+        assert_eq!(b.overflowing()[0].ids(), [0, 1]);
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! Converting and checking Python arguments, with errors that name the
-//! argument: TypeError for a wrong type, ValueError for a wrong value.
+//! argument: TypeError for a wrong type, ValueError for a wrong value. The
+//! string values of keyword arguments (`truncation="only_second"`, ...) are
+//! parsed here, into the core's typed options.
 
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -8,9 +11,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyString};
 
 use super::errors::to_py;
-use crate::tokenizer::batch::{EncodeArgs, EncodeOptions};
-use crate::tokenizer::core::Options;
-use crate::DEFAULT_SPECIAL_TOKENS;
+use crate::encoding::Side;
+use crate::pipeline::padding::{PadTo, Padding};
+use crate::pipeline::truncation::{Strategy, Truncation};
+use crate::tokenizer::options::{validate_special_tokens, EncodeOptions, Options, DEFAULT_SPECIAL_TOKENS};
 
 pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into())
@@ -85,7 +89,7 @@ pub fn special_tokens(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
         let item = item?;
         tokens.push(text(&item, &|| format!("special_tokens[{i}]"))?.to_owned());
     }
-    crate::tokenizer::core::validate_special_tokens(&tokens).map_err(to_py)?;
+    validate_special_tokens(&tokens).map_err(to_py)?;
     Ok(tokens)
 }
 
@@ -106,7 +110,7 @@ pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<O
             "cls_token" => o.cls_token = text(v, &|| key.clone())?.to_owned(),
             "sep_token" => o.sep_token = text(v, &|| key.clone())?.to_owned(),
             "max_input_chars_per_word" => o.max_input_chars_per_word = positive(v, &key)?,
-            _ => return Err(PyTypeError::new_err(format!("{function}() got an unexpected keyword argument {key:?}"))),
+            _ => return Err(unexpected(function, &key)),
         }
     }
     o.validate().map_err(to_py)?;
@@ -161,6 +165,23 @@ pub fn ids(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Ve
     Ok(out)
 }
 
+/// The TypeError for a keyword argument `function` does not take.
+fn unexpected(function: &str, key: &str) -> PyErr {
+    PyTypeError::new_err(format!("{function}() got an unexpected keyword argument {key:?}"))
+}
+
+/// The keyword arguments of `encode`: truncation and padding.
+pub fn encode_options(add_special_tokens: bool, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<EncodeOptions> {
+    let mut shared = EncodeKwargs::default();
+    for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
+        let key: String = key.extract()?;
+        if !shared.take(&key, value)? {
+            return Err(unexpected("encode", &key));
+        }
+    }
+    shared.finish(add_special_tokens)
+}
+
 /// What `encode_batch(..., return_tensors=...)` returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ReturnTensors {
@@ -170,57 +191,146 @@ pub enum ReturnTensors {
     Numpy,
 }
 
-/// The keyword arguments of `encode` and `encode_batch` (truncation, padding
-/// and, for `encode_batch`, `return_tensors`), checked together by the core.
-pub fn encode_options(
+/// The keyword arguments of `encode_batch`: `encode`'s, `num_threads` and
+/// `return_tensors`.
+pub fn encode_batch_options(
     add_special_tokens: bool,
     kwargs: Option<&Bound<'_, PyDict>>,
-    function: &str,
 ) -> PyResult<(EncodeOptions, ReturnTensors)> {
-    let mut args = EncodeArgs { add_special_tokens, ..EncodeArgs::default() };
-    let mut return_tensors = ReturnTensors::List;
-    let mut threads = None;
-    let mut strings: Vec<(String, Bound<'_, PyAny>)> = Vec::new();
+    let mut shared = EncodeKwargs::default();
+    let (mut num_threads, mut return_tensors) = (None, ReturnTensors::List);
     for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
         let key: String = key.extract()?;
-        let v = &value;
         match key.as_str() {
-            "max_length" => args.max_length = optional(v, |v| count(v, &key))?.map(|n| n as usize),
-            "stride" => args.stride = count(v, &key)? as usize,
-            "pad_to_multiple_of" => args.pad_to_multiple_of = optional(v, |v| positive(v, &key))?,
-            "truncation" | "truncation_side" | "padding_side" => strings.push((key, value)),
-            "padding" if !v.is_none() => strings.push((key, value)),
-            "padding" => {}
-            "num_threads" if function == "encode_batch" => {
-                threads = optional(v, |v| positive(v, &key))?;
+            "num_threads" => num_threads = optional(&value, |v| positive(v, &key))?,
+            "return_tensors" if value.is_none() => return_tensors = ReturnTensors::List,
+            "return_tensors" if text(&value, &|| key.clone())? == "np" => return_tensors = ReturnTensors::Numpy,
+            "return_tensors" => {
+                return Err(PyValueError::new_err(format!(
+                    "return_tensors must be None or \"np\", not {}",
+                    value.repr()?
+                )))
             }
-            "return_tensors" if function == "encode_batch" => {
-                return_tensors = if v.is_none() {
-                    ReturnTensors::List
-                } else if text(v, &|| key.clone())? == "np" {
-                    ReturnTensors::Numpy
-                } else {
-                    return Err(PyValueError::new_err(format!(
-                        "return_tensors must be None or \"np\", not {}",
-                        v.repr()?
-                    )));
-                }
-            }
-            _ => return Err(PyTypeError::new_err(format!("{function}() got an unexpected keyword argument {key:?}"))),
+            _ if shared.take(&key, value)? => {}
+            _ => return Err(unexpected("encode_batch", &key)),
         }
     }
-    for (key, value) in &strings {
-        let s = text(value, &|| key.clone())?;
-        match key.as_str() {
-            "truncation" => args.truncation = s,
-            "truncation_side" => args.truncation_side = s,
-            "padding_side" => args.padding_side = s,
-            _ => args.padding = Some(s),
+    let options = shared.finish(add_special_tokens)?;
+    Ok((EncodeOptions { num_threads, ..options }, return_tensors))
+}
+
+/// The keyword arguments `encode` and `encode_batch` share, taken one by one
+/// (numbers are converted at once, strings are kept), then checked together
+/// by [`EncodeKwargs::finish`].
+#[derive(Default)]
+struct EncodeKwargs<'py> {
+    /// None: no truncation, and no `padding="max_length"`.
+    max_length: Option<usize>,
+    stride: usize,
+    pad_to_multiple_of: Option<NonZeroUsize>,
+    /// A [`Strategy`] name or `"do_not_truncate"`; None: `"longest_first"`.
+    truncation: Option<Bound<'py, PyAny>>,
+    /// `"left"` or `"right"`; None: `"right"`.
+    truncation_side: Option<Bound<'py, PyAny>>,
+    /// `"longest"` or `"max_length"`; None: no padding.
+    padding: Option<Bound<'py, PyAny>>,
+    /// `"left"` or `"right"`; None: `"right"`.
+    padding_side: Option<Bound<'py, PyAny>>,
+}
+
+/// The `truncation` value that turns truncation off.
+const DO_NOT_TRUNCATE: &str = "do_not_truncate";
+
+impl<'py> EncodeKwargs<'py> {
+    /// Takes the keyword argument `key` if it is one of these: false if not.
+    fn take(&mut self, key: &str, value: Bound<'py, PyAny>) -> PyResult<bool> {
+        match key {
+            "max_length" => self.max_length = optional(&value, |v| count(v, key))?.map(|n| n as usize),
+            "stride" => self.stride = count(&value, key)? as usize,
+            "pad_to_multiple_of" => {
+                self.pad_to_multiple_of = optional(&value, |v| positive(v, key))?.and_then(NonZeroUsize::new)
+            }
+            "truncation" => self.truncation = Some(value),
+            "truncation_side" => self.truncation_side = Some(value),
+            "padding" => self.padding = (!value.is_none()).then_some(value),
+            "padding_side" => self.padding_side = Some(value),
+            _ => return Ok(false),
         }
+        Ok(true)
     }
-    let mut options = args.check().map_err(to_py)?;
-    options.threads = threads;
-    Ok((options, return_tensors))
+
+    /// The options, checked together; every error names an argument.
+    fn finish(&self, add_special_tokens: bool) -> PyResult<EncodeOptions> {
+        let truncation = optional_text(&self.truncation, "truncation")?.unwrap_or("longest_first");
+        let truncation_side = optional_text(&self.truncation_side, "truncation_side")?.unwrap_or("right");
+        let padding_side = optional_text(&self.padding_side, "padding_side")?.unwrap_or("right");
+        let padding = optional_text(&self.padding, "padding")?;
+        let strategy = if truncation == DO_NOT_TRUNCATE { None } else { Some(strategy(truncation)?) };
+        let truncation_side = side(truncation_side, "truncation_side")?;
+        let padding_side = side(padding_side, "padding_side")?;
+        let truncation = match (self.max_length, strategy) {
+            (Some(max_length), Some(strategy)) => {
+                let t = Truncation { max_length, strategy, stride: self.stride, side: truncation_side };
+                t.validate(if add_special_tokens { 2 } else { 0 }).map_err(to_py)?;
+                Some(t)
+            }
+            _ if self.stride > 0 => {
+                return Err(PyValueError::new_err(
+                    "stride needs max_length (and a truncation other than \"do_not_truncate\")",
+                ))
+            }
+            _ => None,
+        };
+        let to = match padding {
+            None => None,
+            Some("longest") => Some(PadTo::Longest),
+            Some("max_length") => Some(PadTo::Fixed(
+                self.max_length.ok_or_else(|| PyValueError::new_err("padding=\"max_length\" needs max_length"))?,
+            )),
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "padding must be None, \"longest\" or \"max_length\", not {other:?}"
+                )))
+            }
+        };
+        let padding = match (to, self.pad_to_multiple_of) {
+            (None, Some(_)) => {
+                return Err(PyValueError::new_err(
+                    "pad_to_multiple_of needs padding=\"longest\" or padding=\"max_length\"",
+                ))
+            }
+            (None, None) => None,
+            (Some(to), multiple_of) => Some(Padding { to, multiple_of, side: padding_side }),
+        };
+        Ok(EncodeOptions { add_special_tokens, truncation, padding, num_threads: None })
+    }
+}
+
+/// A `str` argument that may be absent.
+fn optional_text<'a>(value: &'a Option<Bound<'_, PyAny>>, name: &str) -> PyResult<Option<&'a str>> {
+    value.as_ref().map(|v| text(v, &|| name.to_owned())).transpose()
+}
+
+/// A truncation strategy by its name.
+fn strategy(name: &str) -> PyResult<Strategy> {
+    match name {
+        "longest_first" => Ok(Strategy::LongestFirst),
+        "only_first" => Ok(Strategy::OnlyFirst),
+        "only_second" => Ok(Strategy::OnlySecond),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown truncation {name:?}: expected one of \"longest_first\", \"only_first\", \"only_second\", \
+             \"{DO_NOT_TRUNCATE}\""
+        ))),
+    }
+}
+
+/// `"left"` or `"right"`; `argument` names the argument in the error.
+fn side(value: &str, argument: &str) -> PyResult<Side> {
+    match value {
+        "left" => Ok(Side::Left),
+        "right" => Ok(Side::Right),
+        _ => Err(PyValueError::new_err(format!("{argument} must be \"left\" or \"right\", not {value:?}"))),
+    }
 }
 
 /// None, or what `convert` makes of the value.

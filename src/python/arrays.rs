@@ -8,7 +8,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::errors::guard;
-use crate::tokenizer::encoding::{Column, Encoding};
+use crate::encoding::column::Column;
+use crate::encoding::Encoding;
 
 /// numpy, imported on demand; numpy is not a dependency of fast-wordpiece.
 pub fn import_numpy(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {

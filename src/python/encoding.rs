@@ -12,8 +12,8 @@ use pyo3::types::{PyDict, PyList, PyString};
 use pyo3::IntoPyObjectExt;
 
 use super::ints::{int_list, offsets_list, str_list};
-use crate::tokenizer::core::Tokenizer;
-use crate::tokenizer::encoding::Encoding;
+use crate::encoding::Encoding;
+use crate::tokenizer::Tokenizer;
 
 const KEYS: [&str; 6] = ["ids", "tokens", "offsets", "attention_mask", "special_tokens_mask", "type_ids"];
 
@@ -108,8 +108,8 @@ impl PyEncoding {
     /// An encoding with the lists its tokenizer's callers read made now.
     pub fn made_ahead(py: Python<'_>, inner: Encoding, tokenizer: Arc<Shared>) -> PyResult<Self> {
         let make = tokenizer.lists_to_make();
-        let ids = if make & IDS != 0 { Some(int_list(py, &inner.ids)?.unbind()) } else { None };
-        let offsets = if make & OFFSETS != 0 { Some(offsets_list(py, &inner.offsets)?.unbind()) } else { None };
+        let ids = if make & IDS != 0 { Some(int_list(py, inner.ids())?.unbind()) } else { None };
+        let offsets = if make & OFFSETS != 0 { Some(offsets_list(py, inner.offsets())?.unbind()) } else { None };
         Ok(Self { inner, tokenizer, ahead: Mutex::new(Ahead { ids, offsets }) })
     }
 
@@ -128,16 +128,16 @@ impl PyEncoding {
         match key {
             "ids" => match self.take_ahead(IDS) {
                 Some(ids) => Ok(ids.into_bound(py)),
-                None => int_list(py, &e.ids),
+                None => int_list(py, e.ids()),
             },
-            "tokens" => str_list(py, self.tokenizer.token_strs(py), &e.ids),
+            "tokens" => str_list(py, self.tokenizer.token_strs(py), e.ids()),
             "offsets" => match self.take_ahead(OFFSETS) {
                 Some(offsets) => Ok(offsets.into_bound(py)),
-                None => offsets_list(py, &e.offsets),
+                None => offsets_list(py, e.offsets()),
             },
-            "attention_mask" => int_list(py, &e.attention_mask),
-            "special_tokens_mask" => int_list(py, &e.special_tokens_mask),
-            "type_ids" => int_list(py, &e.type_ids),
+            "attention_mask" => int_list(py, e.attention_mask()),
+            "special_tokens_mask" => int_list(py, e.special_tokens_mask()),
+            "type_ids" => int_list(py, e.type_ids()),
             _ => Err(PyKeyError::new_err(format!("{key:?}: an Encoding has the keys {KEYS:?}"))),
         }
     }
@@ -188,7 +188,7 @@ impl PyEncoding {
     /// both texts (some nested one level deeper).
     #[getter]
     fn overflowing(&self) -> Vec<PyEncoding> {
-        self.inner.overflowing.iter().map(|e| PyEncoding::new(e.clone(), Arc::clone(&self.tokenizer))).collect()
+        self.inner.overflowing().iter().map(|e| PyEncoding::new(e.clone(), Arc::clone(&self.tokenizer))).collect()
     }
 
     fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyList>> {

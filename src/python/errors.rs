@@ -11,16 +11,27 @@ use pyo3::PyErr;
 
 use crate::error::Error;
 
+/// The Python exception for a core error.
 pub fn to_py(err: Error) -> PyErr {
+    in_context(err, String::new())
+}
+
+/// `to_py`, with `context` before the message: the batch input an error
+/// came from (`inputs[3]: ...`).
+fn in_context(err: Error, context: String) -> PyErr {
     match err {
-        Error::InvalidArgument(_) | Error::InvalidFile { .. } => PyValueError::new_err(err.to_string()),
+        Error::Input { index, source } => in_context(*source, format!("{context}inputs[{index}]: ")),
+        Error::MissingSpecialTokens { .. } => {
+            PyValueError::new_err(format!("{context}{err} (pass add_special_tokens=False)"))
+        }
+        Error::InvalidArgument(_) | Error::InvalidFile { .. } => PyValueError::new_err(format!("{context}{err}")),
         Error::Io { ref path, ref source } => {
-            let args = (source.raw_os_error().unwrap_or(0), source.to_string(), path.display().to_string());
+            let args = (source.raw_os_error().unwrap_or(0), format!("{context}{source}"), path.display().to_string());
             match source.kind() {
                 std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(args),
                 std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(args),
                 std::io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(args),
-                _ => PyOSError::new_err(err.to_string()),
+                _ => PyOSError::new_err(format!("{context}{err}")),
             }
         }
         Error::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
@@ -28,7 +39,7 @@ pub fn to_py(err: Error) -> PyErr {
 }
 
 /// Runs core work, turning its errors and any panic into Python exceptions.
-pub fn guard<T>(work: impl FnOnce() -> crate::Result<T>) -> Result<T, PyErr> {
+pub fn guard<T>(work: impl FnOnce() -> crate::error::Result<T>) -> Result<T, PyErr> {
     match catch_unwind(AssertUnwindSafe(work)) {
         Ok(result) => result.map_err(to_py),
         Err(panic) => {

@@ -3,18 +3,23 @@
 
 mod args;
 mod arrays;
+mod encode;
 mod encoding;
 mod errors;
 mod ints;
+mod serialization;
 mod tokenizer;
+mod train;
 
 use pyo3::prelude::*;
+
+use crate::tokenizer::options::DEFAULT_SPECIAL_TOKENS;
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tokenizer::PyTokenizer>()?;
     m.add_class::<encoding::PyEncoding>()?;
-    m.add("DEFAULT_SPECIAL_TOKENS", pyo3::types::PyTuple::new(m.py(), crate::DEFAULT_SPECIAL_TOKENS)?)?;
+    m.add("DEFAULT_SPECIAL_TOKENS", pyo3::types::PyTuple::new(m.py(), DEFAULT_SPECIAL_TOKENS)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

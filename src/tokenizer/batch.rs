@@ -1,117 +1,31 @@
 //! Encoding for a model: truncation to `max_length` (with overflowing
-//! windows) and padding of a batch to one length, with Hugging Face's rules.
-//! `Tokenizer::encode` and `Tokenizer::encode_batch` are the special case
-//! without truncation and padding.
+//! windows) and padding of a batch to one length, with Hugging Face's rules,
+//! and batches encoded in parallel. `Tokenizer::encode` is the special case
+//! of one input without truncation and padding.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use super::core::Tokenizer;
-use super::encoding::Encoding;
-use super::threads;
+use crate::encoding::Encoding;
 use crate::error::{Error, Result};
-use crate::pipeline::padding::{PadTo, Padding};
 use crate::pipeline::post_processor::BertPostProcessor;
-use crate::pipeline::truncation::{Side, Strategy, Truncation};
+use crate::threads;
+use crate::tokenizer::options::EncodeOptions;
+use crate::tokenizer::Tokenizer;
 
 /// The token padding inserts; it must be in the vocabulary when padding.
 pub const PAD_TOKEN: &str = "[PAD]";
 
-/// The `truncation` value that turns truncation off.
-pub const DO_NOT_TRUNCATE: &str = "do_not_truncate";
-
-/// How to encode: special tokens, truncation, padding.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EncodeOptions {
-    pub add_special_tokens: bool,
-    pub truncation: Option<Truncation>,
-    pub padding: Option<Padding>,
-    /// Threads for a batch; None: `threads::default_threads()`.
-    pub threads: Option<usize>,
-}
-
-impl Default for EncodeOptions {
-    fn default() -> Self {
-        Self { add_special_tokens: true, truncation: None, padding: None, threads: None }
-    }
-}
-
-/// The keyword arguments of `encode`/`encode_batch`, before they are checked.
-#[derive(Clone, Copy, Debug)]
-pub struct EncodeArgs<'a> {
-    pub add_special_tokens: bool,
-    /// None: no truncation, and no `padding="max_length"`.
-    pub max_length: Option<usize>,
-    /// A [`Strategy`] name, or `"do_not_truncate"`.
-    pub truncation: &'a str,
-    pub stride: usize,
-    pub truncation_side: &'a str,
-    /// None, `"longest"` or `"max_length"`.
-    pub padding: Option<&'a str>,
-    pub pad_to_multiple_of: Option<usize>,
-    pub padding_side: &'a str,
-}
-
-impl Default for EncodeArgs<'_> {
-    fn default() -> Self {
-        Self {
-            add_special_tokens: true,
-            max_length: None,
-            truncation: "longest_first",
-            stride: 0,
-            truncation_side: "right",
-            padding: None,
-            pad_to_multiple_of: None,
-            padding_side: "right",
-        }
-    }
-}
-
-impl EncodeArgs<'_> {
-    /// Checks the arguments together; every error names an argument.
-    pub fn check(&self) -> Result<EncodeOptions> {
-        let strategy =
-            if self.truncation == DO_NOT_TRUNCATE { None } else { Some(self.truncation.parse::<Strategy>()?) };
-        let truncation_side = Side::parse(self.truncation_side, "truncation_side")?;
-        let padding_side = Side::parse(self.padding_side, "padding_side")?;
-        let truncation = match (self.max_length, strategy) {
-            (Some(max_length), Some(strategy)) => {
-                let t = Truncation { max_length, strategy, stride: self.stride, side: truncation_side };
-                t.validate(if self.add_special_tokens { 2 } else { 0 })?;
-                Some(t)
-            }
-            _ if self.stride > 0 => {
-                return Err(Error::invalid("stride needs max_length (and a truncation other than \"do_not_truncate\")"))
-            }
-            _ => None,
-        };
-        let to = match self.padding {
-            None => None,
-            Some("longest") => Some(PadTo::Longest),
-            Some("max_length") => Some(PadTo::Fixed(
-                self.max_length.ok_or_else(|| Error::invalid("padding=\"max_length\" needs max_length"))?,
-            )),
-            Some(other) => {
-                return Err(Error::invalid(format!(
-                    "padding must be None, \"longest\" or \"max_length\", not {other:?}"
-                )))
-            }
-        };
-        let padding = match (to, self.pad_to_multiple_of) {
-            (_, Some(0)) => return Err(Error::invalid("pad_to_multiple_of must be positive, got 0")),
-            (None, Some(_)) => {
-                return Err(Error::invalid("pad_to_multiple_of needs padding=\"longest\" or padding=\"max_length\""))
-            }
-            (None, None) => None,
-            (Some(to), multiple_of) => Some(Padding { to, multiple_of, side: padding_side }),
-        };
-        Ok(EncodeOptions { add_special_tokens: self.add_special_tokens, truncation, padding, threads: None })
-    }
-}
-
 impl Tokenizer {
+    /// Encodes many inputs in parallel (`encode_batch_with` without truncation
+    /// or padding; `RAYON_NUM_THREADS` sets the threads).
+    pub fn encode_batch(&self, inputs: &[(&str, Option<&str>)], add_special_tokens: bool) -> Result<Vec<Encoding>> {
+        self.encode_batch_with(inputs, &EncodeOptions { add_special_tokens, ..EncodeOptions::default() })
+    }
+
     /// Encodes `text` (or the pair) with truncation and padding.
     pub fn encode_with(&self, text: &str, pair: Option<&str>, options: &EncodeOptions) -> Result<Encoding> {
+        options.validate()?;
         let pad_id = self.pad_id(options)?;
         let mut batch = [self.encode_truncated(text, pair, options)?];
         if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
@@ -136,18 +50,23 @@ impl Tokenizer {
         options: &EncodeOptions,
         mut stop: impl FnMut() -> bool,
     ) -> Result<Vec<Encoding>> {
+        options.validate()?;
         let pad_id = self.pad_id(options)?;
-        let threads = Some(threads::checked(options.threads)?);
+        let num_threads = Some(threads::checked(options.num_threads)?);
         let mut slots: Vec<Option<Encoding>> = Vec::with_capacity(inputs.len());
         slots.resize_with(inputs.len(), || None);
         let mut stopped = false;
-        self.encode_batch_streamed(inputs, &EncodeOptions { padding: None, threads, ..*options }, |start, chunk| {
-            for (slot, encoding) in slots[start..].iter_mut().zip(chunk) {
-                *slot = Some(encoding);
-            }
-            stopped = stop();
-            !stopped
-        })?;
+        self.encode_batch_streamed(
+            inputs,
+            &EncodeOptions { padding: None, num_threads, ..*options },
+            |start, chunk| {
+                for (slot, encoding) in slots[start..].iter_mut().zip(chunk) {
+                    *slot = Some(encoding);
+                }
+                stopped = stop();
+                !stopped
+            },
+        )?;
         if stopped {
             return Err(Error::Interrupted);
         }
@@ -155,7 +74,7 @@ impl Tokenizer {
             slots.into_iter().map(|slot| slot.expect("a batch that was not stopped has every encoding")).collect();
         if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
             // On our pool, not rayon's global one (see `threads`).
-            threads::install(threads, || padding.apply(&mut batch, pad_id))?;
+            threads::install(num_threads, || padding.apply(&mut batch, pad_id))?;
         }
         Ok(batch)
     }
@@ -165,7 +84,7 @@ impl Tokenizer {
     /// `consume` on the calling thread together with the index of its first
     /// input; chunks arrive in the order they finish.
     ///
-    /// The calling thread is one of the `options.threads`: it runs `consume`
+    /// The calling thread is one of the `options.num_threads`: it runs `consume`
     /// on each chunk as soon as one is done, and encodes chunks itself when
     /// none is waiting, while the other threads (a pool) only encode. So a
     /// binding's serial work on the results (making Python lists) overlaps
@@ -184,8 +103,9 @@ impl Tokenizer {
         if options.padding.is_some() {
             return Err(Error::invalid("padding needs the whole batch: use encode_batch_with"));
         }
+        options.validate()?;
         self.post_processor(options.add_special_tokens)?;
-        let threads = threads::checked(options.threads)?;
+        let threads = threads::checked(options.num_threads)?;
         let bounds = chunk_bounds(inputs, threads);
         let next = AtomicUsize::new(0);
         let stop = AtomicBool::new(false);
@@ -257,12 +177,9 @@ impl Tokenizer {
     }
 
     /// Input `i` of a batch, truncated and post-processed; an invalid input's
-    /// error names it.
+    /// error is [`Error::Input`].
     fn encode_input(&self, i: usize, text: &str, pair: Option<&str>, options: &EncodeOptions) -> Result<Encoding> {
-        self.encode_truncated(text, pair, options).map_err(|e| match e {
-            Error::InvalidArgument(message) => Error::invalid(format!("inputs[{i}]: {message}")),
-            other => other,
-        })
+        self.encode_truncated(text, pair, options).map_err(|e| e.for_input(i))
     }
 
     /// One input, truncated and post-processed (not padded).
@@ -329,9 +246,14 @@ fn chunk_bounds(inputs: &[(&str, Option<&str>)], workers: usize) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
+    use std::num::NonZeroUsize;
+
     use super::*;
-    use crate::tokenizer::core::{Options, DEFAULT_SPECIAL_TOKENS};
-    use crate::tokenizer::vocab::Vocab;
+    use crate::encoding::Side;
+    use crate::pipeline::model::vocab::Vocab;
+    use crate::pipeline::padding::{PadTo, Padding};
+    use crate::pipeline::truncation::{Strategy, Truncation};
+    use crate::tokenizer::options::{Options, DEFAULT_SPECIAL_TOKENS};
 
     fn tokenizer() -> Tokenizer {
         let tokens = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a", "b", "c", "d", "e", "f", "g", "h"];
@@ -340,55 +262,67 @@ mod tests {
         Tokenizer::new(vocab, vec![], &specials, Options::default()).unwrap()
     }
 
-    fn options(args: EncodeArgs<'_>) -> EncodeOptions {
-        args.check().unwrap()
+    fn truncation(max_length: usize, strategy: Strategy, stride: usize) -> Option<Truncation> {
+        Some(Truncation { max_length, strategy, stride, side: Side::Right })
+    }
+
+    fn padding(to: PadTo, multiple_of: usize, side: Side) -> Option<Padding> {
+        Some(Padding { to, multiple_of: NonZeroUsize::new(multiple_of), side })
+    }
+
+    fn longest() -> EncodeOptions {
+        EncodeOptions { padding: padding(PadTo::Longest, 0, Side::Right), ..EncodeOptions::default() }
+    }
+
+    fn only_second(max_length: usize) -> EncodeOptions {
+        EncodeOptions { truncation: truncation(max_length, Strategy::OnlySecond, 0), ..EncodeOptions::default() }
     }
 
     #[test]
     fn truncates_with_stride_and_pads_the_overflowing_windows() {
         let t = tokenizer();
-        let o = options(EncodeArgs {
-            max_length: Some(6),
-            stride: 2,
-            padding: Some("max_length"),
-            pad_to_multiple_of: Some(4),
-            ..EncodeArgs::default()
-        });
+        let o = EncodeOptions {
+            truncation: truncation(6, Strategy::LongestFirst, 2),
+            padding: padding(PadTo::Fixed(6), 4, Side::Right),
+            ..EncodeOptions::default()
+        };
         let e = t.encode_with("a b c d e f g", None, &o).unwrap();
-        assert_eq!(e.ids, [2, 5, 6, 7, 8, 3, 0, 0]);
-        assert_eq!(e.attention_mask, [1, 1, 1, 1, 1, 1, 0, 0]);
-        let windows: Vec<Vec<u32>> = e.overflowing.iter().map(|o| o.ids.clone()).collect();
-        assert_eq!(windows, [vec![2, 7, 8, 9, 10, 3, 0, 0], vec![2, 9, 10, 11, 3, 0, 0, 0]]);
+        assert_eq!(e.ids(), [2, 5, 6, 7, 8, 3, 0, 0]);
+        assert_eq!(e.attention_mask(), [1, 1, 1, 1, 1, 1, 0, 0]);
+        let windows: Vec<&[u32]> = e.overflowing().iter().map(Encoding::ids).collect();
+        assert_eq!(windows, [[2, 7, 8, 9, 10, 3, 0, 0], [2, 9, 10, 11, 3, 0, 0, 0]]);
     }
 
     #[test]
     fn batch_pads_to_the_longest_on_the_left() {
         let t = tokenizer();
-        let o = options(EncodeArgs { padding: Some("longest"), padding_side: "left", ..EncodeArgs::default() });
+        let o = EncodeOptions { padding: padding(PadTo::Longest, 0, Side::Left), ..EncodeOptions::default() };
         let batch = t.encode_batch_with(&[("a b c", None), ("d", Some("e"))], &o).unwrap();
-        assert_eq!(batch[0].ids, [2, 5, 6, 7, 3]);
-        assert_eq!(batch[1].ids, [2, 8, 3, 9, 3]);
+        assert_eq!(batch[0].ids(), [2, 5, 6, 7, 3]);
+        assert_eq!(batch[1].ids(), [2, 8, 3, 9, 3]);
         let batch = t.encode_batch_with(&[("a b c", None), ("d", None)], &o).unwrap();
-        assert_eq!(batch[1].ids, [0, 0, 2, 8, 3]);
-        assert_eq!(batch[1].special_tokens_mask, [1, 1, 1, 0, 1]);
-        assert_eq!(batch[1].offsets[..2], [(0, 0), (0, 0)]);
+        assert_eq!(batch[1].ids(), [0, 0, 2, 8, 3]);
+        assert_eq!(batch[1].special_tokens_mask(), [1, 1, 1, 0, 1]);
+        assert_eq!(batch[1].offsets()[..2], [(0, 0), (0, 0)]);
     }
 
     #[test]
-    fn errors_name_the_argument_or_the_input() {
-        let bad = |args: EncodeArgs<'_>| args.check().unwrap_err().to_string();
-        let d = EncodeArgs::default();
-        assert!(bad(EncodeArgs { padding: Some("max_length"), ..d }).contains("needs max_length"));
-        assert!(bad(EncodeArgs { padding: Some("yes"), ..d }).starts_with("padding must be"));
-        assert!(bad(EncodeArgs { truncation: "shortest", ..d }).contains("unknown truncation"));
-        assert!(bad(EncodeArgs { truncation_side: "top", ..d }).starts_with("truncation_side"));
-        assert!(bad(EncodeArgs { padding_side: "top", ..d }).starts_with("padding_side"));
-        assert!(bad(EncodeArgs { pad_to_multiple_of: Some(8), ..d }).starts_with("pad_to_multiple_of"));
-        assert!(bad(EncodeArgs { stride: 1, ..d }).starts_with("stride"));
-        assert!(bad(EncodeArgs { max_length: Some(6), stride: 4, ..d }).starts_with("stride"));
-        let o = options(EncodeArgs { max_length: Some(5), truncation: "only_second", ..d });
-        let err = tokenizer().encode_batch_with(&[("a", None), ("a b c d", None)], &o).unwrap_err();
+    fn a_bad_input_is_named_by_its_index() {
+        let err = tokenizer().encode_batch_with(&[("a", None), ("a b c d", None)], &only_second(5)).unwrap_err();
+        let Error::Input { index: 1, source } = &err else { panic!("{err:?}") };
+        assert!(matches!(**source, Error::InvalidArgument(_)), "{source:?}");
         assert!(err.to_string().starts_with("inputs[1]: truncation=\"only_second\" needs a pair"), "{err}");
+    }
+
+    #[test]
+    fn options_are_checked_before_any_input() {
+        let stride = EncodeOptions { truncation: truncation(6, Strategy::LongestFirst, 4), ..EncodeOptions::default() };
+        let t = tokenizer();
+        for err in [t.encode_with("a", None, &stride).unwrap_err(), t.encode_batch_with(&[], &stride).unwrap_err()] {
+            assert!(err.to_string().starts_with("stride must be less than max_length minus the 2"), "{err}");
+        }
+        let unpadded = EncodeOptions { add_special_tokens: false, ..stride };
+        assert!(t.encode_with("a", None, &unpadded).is_ok(), "4 < 6 without special tokens");
     }
 
     /// Inputs long enough to make many chunks, with pairs among them.
@@ -420,11 +354,12 @@ mod tests {
         let t = tokenizer();
         let owned = many_inputs();
         let inputs: Vec<(&str, Option<&str>)> = owned.iter().map(|(a, b)| (a.as_str(), b.as_deref())).collect();
-        for args in [EncodeArgs::default(), EncodeArgs { max_length: Some(9), stride: 2, ..EncodeArgs::default() }] {
-            let o = options(args);
+        let windows =
+            EncodeOptions { truncation: truncation(9, Strategy::LongestFirst, 2), ..EncodeOptions::default() };
+        for o in [EncodeOptions::default(), windows] {
             let expected: Vec<Encoding> = inputs.iter().map(|&(a, b)| t.encode_with(a, b, &o).unwrap()).collect();
             for threads in [1, 2, 3, 5] {
-                let o = EncodeOptions { threads: Some(threads), ..o };
+                let o = EncodeOptions { num_threads: Some(threads), ..o };
                 let (batch, chunks) = streamed(&t, &inputs, &o);
                 assert!(chunks > threads, "{chunks} chunks on {threads} threads");
                 assert!(batch == expected, "{threads} threads");
@@ -440,7 +375,7 @@ mod tests {
         let owned = many_inputs();
         let inputs: Vec<(&str, Option<&str>)> = owned.iter().map(|(a, b)| (a.as_str(), b.as_deref())).collect();
         for threads in [1, 2, 4] {
-            let o = EncodeOptions { threads: Some(threads), ..EncodeOptions::default() };
+            let o = EncodeOptions { num_threads: Some(threads), ..EncodeOptions::default() };
             let mut seen = 0;
             t.encode_batch_streamed(&inputs, &o, |_, _| {
                 seen += 1;
@@ -448,16 +383,12 @@ mod tests {
             })
             .unwrap();
             assert_eq!(seen, 1, "{threads} threads");
-            let o = EncodeOptions {
-                threads: Some(threads),
-                ..options(EncodeArgs { max_length: Some(5), truncation: "only_second", ..EncodeArgs::default() })
-            };
+            let o = EncodeOptions { num_threads: Some(threads), ..only_second(5) };
             let err = t.encode_batch_streamed(&inputs, &o, |_, _| true).unwrap_err().to_string();
             assert!(err.starts_with("inputs[") && err.contains("only_second"), "{err}");
         }
-        let padded = options(EncodeArgs { padding: Some("longest"), ..EncodeArgs::default() });
-        assert!(t.encode_batch_streamed(&inputs, &padded, |_, _| true).is_err());
-        let too_many = EncodeOptions { threads: Some(0), ..EncodeOptions::default() };
+        assert!(t.encode_batch_streamed(&inputs, &longest(), |_, _| true).is_err());
+        let too_many = EncodeOptions { num_threads: Some(0), ..EncodeOptions::default() };
         assert!(t
             .encode_batch_streamed(&inputs, &too_many, |_, _| true)
             .unwrap_err()
@@ -470,16 +401,15 @@ mod tests {
         let t = tokenizer();
         let owned = many_inputs();
         let inputs: Vec<(&str, Option<&str>)> = owned.iter().map(|(a, b)| (a.as_str(), b.as_deref())).collect();
-        let padded = options(EncodeArgs { padding: Some("longest"), ..EncodeArgs::default() });
         for threads in [1, 2, 3] {
-            let o = EncodeOptions { threads: Some(threads), ..padded };
+            let o = EncodeOptions { num_threads: Some(threads), ..longest() };
             let batch = t.encode_batch_with(&inputs, &o).unwrap();
             let longest = inputs.iter().map(|&(a, b)| t.encode(a, b, true).unwrap().len()).max().unwrap();
             assert!(batch.iter().all(|e| e.len() == longest), "{threads} threads");
             for (e, &(a, b)) in batch.iter().zip(&inputs) {
                 let alone = t.encode(a, b, true).unwrap();
-                assert_eq!(e.ids[..alone.len()], alone.ids[..], "{threads} threads");
-                assert_eq!(e.attention_mask.iter().filter(|&&m| m == 1).count(), alone.len());
+                assert_eq!(e.ids()[..alone.len()], alone.ids()[..], "{threads} threads");
+                assert_eq!(e.attention_mask().iter().filter(|&&m| m == 1).count(), alone.len());
             }
             let mut asked = 0;
             let stopped = t.encode_batch_until(&inputs, &o, || {
@@ -523,15 +453,9 @@ mod tests {
     fn padding_needs_the_pad_token() {
         let vocab = Vocab::new(["[UNK]", "[CLS]", "[SEP]", "a"].iter().map(|t| t.to_string()).collect()).unwrap();
         let t = Tokenizer::new(vocab, vec![], &[], Options::default()).unwrap();
-        let o = options(EncodeArgs { padding: Some("longest"), ..EncodeArgs::default() });
-        assert!(t.encode_with("a", None, &o).unwrap_err().to_string().contains("\"[PAD]\""));
+        assert!(t.encode_with("a", None, &longest()).unwrap_err().to_string().contains("\"[PAD]\""));
         // Before any input is encoded, even one that cannot be truncated.
-        let cut = options(EncodeArgs {
-            padding: Some("longest"),
-            max_length: Some(5),
-            truncation: "only_second",
-            ..EncodeArgs::default()
-        });
+        let cut = EncodeOptions { padding: longest().padding, ..only_second(5) };
         let err = t.encode_batch_with(&[("a", None), ("a a a a a a a", None)], &cut).unwrap_err().to_string();
         assert!(err.contains("\"[PAD]\"") && !err.contains("inputs["), "{err}");
     }

@@ -5,10 +5,11 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::core::{Options, Tokenizer};
-use super::vocab::Vocab;
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
+use crate::pipeline::model::vocab::Vocab;
+use crate::tokenizer::options::Options;
+use crate::tokenizer::Tokenizer;
 
 const FORMAT: &str = "fast-wordpiece";
 const VERSION: u32 = 1;

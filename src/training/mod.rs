@@ -9,8 +9,9 @@ pub mod trainer;
 pub mod word_counts;
 
 use crate::error::{Error, Result};
-use crate::tokenizer::core::{validate_special_tokens, Options, Tokenizer};
-use crate::tokenizer::vocab::Vocab;
+use crate::pipeline::model::vocab::Vocab;
+use crate::tokenizer::options::{validate_special_tokens, Options};
+use crate::tokenizer::Tokenizer;
 pub use progress::Progress;
 pub use trainer::TrainerConfig;
 pub use word_counts::{Utf8Errors, WordCounter};

@@ -24,7 +24,7 @@ use super::indexed_heap::IndexedHeap;
 use super::progress::Progress;
 use super::score::Score;
 use crate::error::{Error, Result};
-use crate::tokenizer::vocab::CONTINUATION;
+use crate::pipeline::model::vocab::CONTINUATION;
 
 #[derive(Clone, Debug)]
 pub struct TrainerConfig {

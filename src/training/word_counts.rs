@@ -11,8 +11,8 @@ use rustc_hash::FxHashMap;
 use super::progress::Progress;
 use crate::error::{Error, Result};
 use crate::pipeline::normalizer::Normalized;
-use crate::tokenizer::core::Options;
-use crate::tokenizer::threads;
+use crate::threads;
+use crate::tokenizer::options::Options;
 
 /// What to do with bytes that are not UTF-8 when reading files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

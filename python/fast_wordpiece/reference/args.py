@@ -37,7 +37,7 @@ def _texts(value: object, name: str) -> list[str]:
     return [_text(item, f"{name}[{i}]") for i, item in enumerate(_items(value, name, "str"))]
 
 
-#: The engine's limit on ``num_threads`` (``src/tokenizer/threads.rs``).
+#: The engine's limit on ``num_threads`` (``src/threads.rs``).
 MAX_THREADS = 1024
 
 

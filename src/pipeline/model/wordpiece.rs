@@ -1,4 +1,4 @@
-//! Stage 3: the WordPiece model, BERT's greedy longest-match-first.
+//! BERT's greedy longest-match-first over the vocabulary.
 
 use super::vocab::Vocab;
 

@@ -1,89 +1,27 @@
-//! The tokenizer: normalizer → pre-tokenizer → WordPiece → post-processor,
-//! and decoding back.
+//! The tokenizer: the pipeline's stages chained, normalizer → pre-tokenizer →
+//! WordPiece → post-processor, and decoding back. `batch` adds truncation,
+//! padding and parallel batches; `serialization` the tokenizer file;
+//! `options` holds what a tokenizer is made with and what an encode asks for.
+
+pub mod batch;
+pub mod options;
+pub mod serialization;
 
 use std::cell::RefCell;
 
 use rustc_hash::FxHashSet;
-use serde::{Deserialize, Serialize};
 
-use super::batch::EncodeOptions;
-use super::encoding::Encoding;
-use super::special_tokens::SpecialTokenMatcher;
-use super::vocab::Vocab;
-use super::wordpiece::{Piece, WordPiece};
+use crate::encoding::scratch::Scratch;
+use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::pipeline::ascii::AsciiPath;
 use crate::pipeline::decoder;
-use crate::pipeline::normalizer::{Normalized, Normalizer};
+use crate::pipeline::model::special_tokens::SpecialTokenMatcher;
+use crate::pipeline::model::vocab::Vocab;
+use crate::pipeline::model::wordpiece::{Piece, WordPiece};
+use crate::pipeline::normalizer::Normalized;
 use crate::pipeline::post_processor::BertPostProcessor;
-use crate::pipeline::pre_tokenizer::PreTokenizer;
-
-/// The special tokens a new tokenizer gets unless told otherwise.
-pub const DEFAULT_SPECIAL_TOKENS: [&str; 5] = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
-
-/// Every switch of the pipeline. The defaults are bert-base-uncased's.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Options {
-    #[serde(flatten)]
-    pub normalizer: Normalizer,
-    pub pre_tokenizer: PreTokenizer,
-    pub unk_token: String,
-    pub cls_token: String,
-    pub sep_token: String,
-    pub max_input_chars_per_word: usize,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Self {
-            normalizer: Normalizer::default(),
-            pre_tokenizer: PreTokenizer::default(),
-            unk_token: "[UNK]".into(),
-            cls_token: "[CLS]".into(),
-            sep_token: "[SEP]".into(),
-            max_input_chars_per_word: 100,
-        }
-    }
-}
-
-impl Options {
-    pub fn validate(&self) -> Result<()> {
-        if self.max_input_chars_per_word == 0 {
-            return Err(Error::invalid("max_input_chars_per_word must be positive"));
-        }
-        for (name, token) in
-            [("unk_token", &self.unk_token), ("cls_token", &self.cls_token), ("sep_token", &self.sep_token)]
-        {
-            if token.is_empty() {
-                return Err(Error::invalid(format!("{name} must not be empty")));
-            }
-        }
-        Ok(())
-    }
-
-    /// Normalizes and pre-tokenizes `text`, calling `f` with each word.
-    /// This is the part of the pipeline that training shares with encoding.
-    pub fn for_each_word(&self, text: &str, normalized: &mut Normalized, mut f: impl FnMut(&str)) {
-        self.normalizer.normalize_into(text, normalized);
-        let t = normalized.text.as_str();
-        self.pre_tokenizer.split(t, |w| f(&t[w.bytes.0..w.bytes.1]));
-    }
-}
-
-/// Checks a list of special tokens: non-empty strings, no duplicates.
-pub fn validate_special_tokens(tokens: &[String]) -> Result<()> {
-    let mut seen = FxHashSet::default();
-    for t in tokens {
-        if t.is_empty() {
-            return Err(Error::invalid("special tokens must not be empty strings"));
-        }
-        if !seen.insert(t.as_str()) {
-            return Err(Error::invalid(format!("special token {t:?} is listed twice")));
-        }
-    }
-    Ok(())
-}
+use crate::tokenizer::options::{validate_special_tokens, Options};
 
 /// Buffers reused by every encode on a thread.
 #[derive(Default)]
@@ -98,9 +36,11 @@ thread_local! {
     static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::default());
     /// The ids and offsets of the encoding being assembled (see
     /// `BertPostProcessor::assemble`).
-    static SCRATCH: RefCell<Encoding> = RefCell::new(Encoding::default());
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
+/// A WordPiece tokenizer: a vocabulary, the merges that made it (empty for a
+/// loaded `vocab.txt`), and the pipeline's options.
 #[derive(Clone, Debug)]
 pub struct Tokenizer {
     vocab: Vocab,
@@ -177,12 +117,9 @@ impl Tokenizer {
         if !add_special_tokens {
             return Ok(None);
         }
-        self.post_processor.map(Some).ok_or_else(|| {
-            Error::invalid(format!(
-                "cannot add special tokens: {:?} and {:?} must both be in the vocabulary \
-                 (pass add_special_tokens=False)",
-                self.options.cls_token, self.options.sep_token
-            ))
+        self.post_processor.map(Some).ok_or_else(|| Error::MissingSpecialTokens {
+            cls_token: self.options.cls_token.clone(),
+            sep_token: self.options.sep_token.clone(),
         })
     }
 
@@ -196,15 +133,9 @@ impl Tokenizer {
         }))
     }
 
-    /// Encodes many inputs in parallel (`encode_batch_with` without truncation
-    /// or padding; `RAYON_NUM_THREADS` sets the threads).
-    pub fn encode_batch(&self, inputs: &[(&str, Option<&str>)], add_special_tokens: bool) -> Result<Vec<Encoding>> {
-        self.encode_batch_with(inputs, &EncodeOptions { add_special_tokens, ..EncodeOptions::default() })
-    }
-
     /// Appends the ids and offsets of one sequence's tokens to `out`
-    /// (`Encoding::push_token`; post-processing fills in the masks).
-    fn encode_sequence_into(&self, text: &str, out: &mut Encoding) {
+    /// (post-processing fills in the masks).
+    fn encode_sequence_into(&self, text: &str, out: &mut Scratch) {
         WORKSPACE.with(|ws| {
             let ws = &mut *ws.borrow_mut();
             let (mut pos, mut chars) = (0usize, 0u32);
@@ -213,7 +144,7 @@ impl Tokenizer {
                 self.encode_segment(segment, chars, ws, out);
                 chars += segment.chars().count() as u32;
                 let len = text[m.start..m.end].chars().count() as u32;
-                out.push_token(m.id, (chars, chars + len));
+                out.push(m.id, (chars, chars + len));
                 chars += len;
                 pos = m.end;
             }
@@ -223,7 +154,7 @@ impl Tokenizer {
 
     /// Normalizes, pre-tokenizes and WordPiece-encodes text that holds no
     /// special token; `base` is its character offset in the original text.
-    fn encode_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Encoding) {
+    fn encode_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) {
         if segment.is_empty() || segment.is_ascii() && self.encode_ascii_segment(segment, base, ws, out) {
             return;
         }
@@ -236,7 +167,7 @@ impl Tokenizer {
             for p in pieces.iter() {
                 let first = normalized.origin(word.chars.0 + p.start as usize);
                 let last = normalized.origin(word.chars.0 + p.end as usize - 1);
-                out.push_token(p.id, (base + first, base + last + 1));
+                out.push(p.id, (base + first, base + last + 1));
             }
         });
     }
@@ -244,7 +175,7 @@ impl Tokenizer {
     /// `encode_segment` for ASCII text, normalized and split in one pass with
     /// character offsets equal to byte offsets. Returns false, adding nothing,
     /// when the text needs the general path (a byte that normalization drops).
-    fn encode_ascii_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Encoding) -> bool {
+    fn encode_ascii_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) -> bool {
         let first = out.len();
         let Workspace { pieces, ascii, .. } = ws;
         let whole = self.ascii.split(segment, ascii, |bytes, start, end| {
@@ -252,7 +183,7 @@ impl Tokenizer {
             self.model.tokenize_ascii(&self.vocab, &bytes[start..end], pieces);
             let at = base + start as u32;
             for p in pieces.iter() {
-                out.push_token(p.id, (at + p.start, at + p.end));
+                out.push(p.id, (at + p.start, at + p.end));
             }
         });
         if !whole {
@@ -279,6 +210,7 @@ impl Tokenizer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tokenizer::options::DEFAULT_SPECIAL_TOKENS;
 
     fn tokenizer(tokens: &[&str]) -> Tokenizer {
         let vocab = Vocab::new(tokens.iter().map(|t| t.to_string()).collect()).unwrap();
@@ -293,18 +225,18 @@ mod tests {
     fn encodes_like_bert() {
         let t = tokenizer(&VOCAB);
         let e = t.encode("Hello, WORLDS!", None, true).unwrap();
-        assert_eq!(e.ids, [2, 5, 1, 6, 8, 7, 3]);
-        assert_eq!(e.offsets, [(0, 0), (0, 5), (5, 6), (7, 12), (12, 13), (13, 14), (0, 0)]);
-        assert_eq!(e.special_tokens_mask, [1, 0, 0, 0, 0, 0, 1]);
+        assert_eq!(e.ids(), [2, 5, 1, 6, 8, 7, 3]);
+        assert_eq!(e.offsets(), [(0, 0), (0, 5), (5, 6), (7, 12), (12, 13), (13, 14), (0, 0)]);
+        assert_eq!(e.special_tokens_mask(), [1, 0, 0, 0, 0, 0, 1]);
     }
 
     #[test]
     fn literal_special_tokens_survive_with_their_span() {
         let t = tokenizer(&VOCAB);
         let e = t.encode("héllo[SEP]world", None, false).unwrap();
-        assert_eq!(e.ids, [5, 3, 6]);
-        assert_eq!(e.offsets, [(0, 5), (5, 10), (10, 15)]);
-        assert_eq!(e.special_tokens_mask, [0, 0, 0]);
+        assert_eq!(e.ids(), [5, 3, 6]);
+        assert_eq!(e.offsets(), [(0, 5), (5, 10), (10, 15)]);
+        assert_eq!(e.special_tokens_mask(), [0, 0, 0]);
     }
 
     #[test]

@@ -1,0 +1,9 @@
+//! Stage 3: the WordPiece model. The vocabulary (`vocab`, with its byte trie
+//! in `trie`), BERT's greedy longest-match-first (`wordpiece`), and the
+//! matcher that keeps special tokens written literally in the input whole
+//! (`special_tokens`), as Hugging Face's added vocabulary does.
+
+pub mod special_tokens;
+pub mod trie;
+pub mod vocab;
+pub mod wordpiece;

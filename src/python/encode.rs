@@ -1,0 +1,183 @@
+//! `PyTokenizer.encode`, `encode_batch` (as `Encoding`s or numpy arrays),
+//! `decode` and `decode_batch`.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use super::args::{self, type_name, ReturnTensors};
+use super::arrays;
+use super::encoding::PyEncoding;
+use super::errors::guard;
+use super::tokenizer::PyTokenizer;
+use crate::encoding::Encoding;
+use crate::tokenizer::options::EncodeOptions;
+
+/// Texts longer than this are encoded with the GIL released.
+const DETACH_BYTES: usize = 4096;
+
+impl PyTokenizer {
+    fn encoding(&self, inner: Encoding) -> PyEncoding {
+        PyEncoding::new(inner, Arc::clone(&self.inner))
+    }
+
+    /// `encode_batch` without padding, as a list of `Encoding`s whose lists
+    /// (those the caller reads, see `Shared::lists_to_make`) are made on this
+    /// thread, holding the GIL, while the pool is still encoding the rest of
+    /// the batch. Ctrl-C stops it between chunks.
+    fn encode_batch_streamed<'py>(
+        &self,
+        py: Python<'py>,
+        texts: &[(&str, Option<&str>)],
+        options: &EncodeOptions,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let mut slots: Vec<Option<Py<PyEncoding>>> = Vec::with_capacity(texts.len());
+        slots.resize_with(texts.len(), || None);
+        let mut failure = None;
+        py.detach(|| {
+            guard(|| {
+                self.inner.encode_batch_streamed(texts, options, |start, chunk| {
+                    let made = Python::attach(|py| {
+                        for (slot, encoding) in slots[start..].iter_mut().zip(chunk) {
+                            let encoding = PyEncoding::made_ahead(py, encoding, Arc::clone(&self.inner))?;
+                            *slot = Some(Py::new(py, encoding)?);
+                        }
+                        py.check_signals()
+                    });
+                    made.map_err(|e| failure = Some(e)).is_ok()
+                })
+            })
+        })?;
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        // Every slot is filled unless the batch stopped, and then it failed.
+        let lost = || PyRuntimeError::new_err("internal error in fast_wordpiece (please report): an encoding was lost");
+        PyList::new(py, slots.into_iter().map(|slot| slot.ok_or_else(lost)).collect::<PyResult<Vec<_>>>()?)
+    }
+}
+
+#[pymethods]
+impl PyTokenizer {
+    /// Encodes `text` (and `pair`, for a pair of sequences). With
+    /// `add_special_tokens`, the result is `[CLS] text [SEP] pair [SEP]`.
+    ///
+    /// Keyword arguments, as in Hugging Face `tokenizers`: `max_length`
+    /// (None: no truncation) with `truncation` (`"longest_first"`,
+    /// `"only_first"`, `"only_second"` or `"do_not_truncate"`), `stride`
+    /// (tokens shared by consecutive windows in `Encoding.overflowing`) and
+    /// `truncation_side` (`"right"` or `"left"`); `padding` (None, `"longest"`
+    /// or `"max_length"`) with `pad_to_multiple_of` and `padding_side`.
+    #[pyo3(signature = (text, pair = None, add_special_tokens = true, **kwargs), text_signature = "(self, text, pair=None, add_special_tokens=True, *, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right')")]
+    fn encode(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        pair: Option<&Bound<'_, PyAny>>,
+        add_special_tokens: bool,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyEncoding> {
+        let a = args::text(text, &|| "text".into())?;
+        let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
+        let options = args::encode_options(add_special_tokens, kwargs)?;
+        let work = || guard(|| self.inner.encode_with(a, b, &options));
+        let encoding = if a.len() + b.map_or(0, str::len) > DETACH_BYTES { py.detach(work)? } else { work()? };
+        Ok(self.encoding(encoding))
+    }
+
+    /// Encodes many texts in parallel with the GIL released. Items are str,
+    /// or `(text, pair)` tuples. Takes `encode`'s keyword arguments (padding
+    /// `"longest"` pads to the longest of the batch), and `return_tensors`:
+    /// None for a list of `Encoding`, `"np"` for a dict of int64 numpy arrays
+    /// `input_ids`, `attention_mask`, `token_type_ids` (n × length) and
+    /// `offsets` (n × length × 2), which needs encodings of equal length.
+    /// `num_threads` sets how many threads work on this call; None uses
+    /// `RAYON_NUM_THREADS`, else one per CPU. Without padding, the calling
+    /// thread is one of them: it makes each finished encoding's list of ids
+    /// (and of offsets, once you read offsets) while the others encode the
+    /// rest, so reading them afterwards costs nothing; Ctrl-C stops it.
+    #[pyo3(signature = (inputs, add_special_tokens = true, **kwargs), text_signature = "(self, inputs, add_special_tokens=True, *, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right', return_tensors=None, num_threads=None)")]
+    fn encode_batch<'py>(
+        &self,
+        py: Python<'py>,
+        inputs: &Bound<'py, PyAny>,
+        add_special_tokens: bool,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        args::reject_text_as_collection(inputs, "inputs", "str or (str, str)")?;
+        let iter = inputs
+            .try_iter()
+            .map_err(|_| PyTypeError::new_err(format!("inputs must be a list of str, not {}", type_name(inputs))))?;
+        let (options, return_tensors) = args::encode_batch_options(add_special_tokens, kwargs)?;
+        let numpy = match return_tensors {
+            ReturnTensors::List => None,
+            ReturnTensors::Numpy => Some(arrays::import_numpy(py)?),
+        };
+        let mut held: Vec<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> = Vec::new();
+        for (i, item) in iter.enumerate() {
+            let item = item?;
+            if let Ok(t) = item.cast::<PyTuple>() {
+                if t.len() != 2 {
+                    return Err(PyTypeError::new_err(format!("inputs[{i}] must be str or a (str, str) pair")));
+                }
+                held.push((t.get_item(0)?, Some(t.get_item(1)?)));
+            } else {
+                held.push((item, None));
+            }
+        }
+        let texts = held
+            .iter()
+            .enumerate()
+            .map(|(i, (a, b))| {
+                let a = args::text(a, &|| format!("inputs[{i}]"))?;
+                let b = b.as_ref().map(|b| args::text(b, &|| format!("inputs[{i}][1]"))).transpose()?;
+                Ok((a, b))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        if numpy.is_none() && options.padding.is_none() {
+            return self.encode_batch_streamed(py, &texts, &options).map(Bound::into_any);
+        }
+        // Padding needs the whole batch: encode it all, asking Python between
+        // chunks whether Ctrl-C (or another signal handler) wants it stopped.
+        let mut failure = None;
+        let encodings = py.detach(|| {
+            guard(|| {
+                self.inner.encode_batch_until(&texts, &options, || {
+                    Python::attach(|py| py.check_signals()).map_err(|e| failure = Some(e)).is_err()
+                })
+            })
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let encodings = encodings?;
+        match numpy {
+            Some(numpy) => arrays::numpy_arrays(&numpy, &encodings, options.num_threads).map(Bound::into_any),
+            None => PyList::new(py, encodings.into_iter().map(|e| self.encoding(e))).map(Bound::into_any),
+        }
+    }
+
+    /// Turns ids back into text (`##` pieces glued, spaces before punctuation
+    /// removed). Ids outside the vocabulary raise ValueError.
+    #[pyo3(signature = (ids, skip_special_tokens = false))]
+    fn decode(&self, ids: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<String> {
+        let ids = args::ids(ids, "ids", self.inner.vocab().len())?;
+        guard(|| self.inner.decode(&ids, skip_special_tokens))
+    }
+
+    /// `decode` for each sequence of ids.
+    #[pyo3(signature = (sequences, skip_special_tokens = false))]
+    fn decode_batch(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
+        args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
+        sequences
+            .try_iter()?
+            .enumerate()
+            .map(|(i, ids)| {
+                let ids = args::ids(&ids?, &format!("sequences[{i}]"), self.inner.vocab().len())?;
+                guard(|| self.inner.decode(&ids, skip_special_tokens))
+            })
+            .collect()
+    }
+}

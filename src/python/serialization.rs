@@ -1,0 +1,47 @@
+//! `PyTokenizer.save`, `load`, `save_vocab`, `to_json`, `from_json` and
+//! pickling: the tokenizer file (see the core's `tokenizer::serialization`).
+
+use pyo3::prelude::*;
+
+use super::args;
+use super::errors::guard;
+use super::tokenizer::PyTokenizer;
+use crate::tokenizer::Tokenizer;
+
+#[pymethods]
+impl PyTokenizer {
+    /// Writes the tokenizer (vocabulary, merges, options) as one JSON file,
+    /// atomically.
+    fn save(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
+        let path = args::path(path, "path")?;
+        py.detach(|| guard(|| self.inner.save(&path)))
+    }
+
+    /// Reads a file written by `save`.
+    #[staticmethod]
+    fn load(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let path = args::path(path, "path")?;
+        py.detach(|| guard(|| Tokenizer::load(&path))).map(Self::wrap)
+    }
+
+    /// Writes the vocabulary as a BERT `vocab.txt`, atomically.
+    fn save_vocab(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
+        let path = args::path(path, "path")?;
+        py.detach(|| guard(|| self.inner.save_vocab(&path)))
+    }
+
+    /// The tokenizer file's content, as a str.
+    fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+
+    /// A tokenizer from the content of a tokenizer file.
+    #[staticmethod]
+    fn from_json(json: &str) -> PyResult<Self> {
+        guard(|| Tokenizer::from_json(json)).map(Self::wrap)
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        Ok((py.get_type::<Self>().getattr("from_json")?, (self.inner.to_json(),)))
+    }
+}

@@ -1,0 +1,178 @@
+//! `PyTokenizer.train`, `train_from_files` and `train_from_counts`: word
+//! counting and the merge loop run with the GIL released, progress on stderr,
+//! Ctrl-C stops them.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use super::args::{self, text, type_name};
+use super::errors::{guard, to_py};
+use super::tokenizer::PyTokenizer;
+use crate::tokenizer::options::Options;
+use crate::training::{train_tokenizer, Progress, TrainerConfig, Utf8Errors, WordCounter};
+
+/// Texts pulled from a Python iterable per batch, so that a generator over a
+/// huge corpus streams through bounded memory.
+const BATCH_TEXTS: usize = 8192;
+const BATCH_BYTES: usize = 8 << 20;
+
+/// Interrupt hook: true once Python has a pending signal such as Ctrl-C.
+fn python_interrupted() -> bool {
+    Python::attach(|py| py.check_signals().is_err())
+}
+
+fn trainer_config(
+    vocab_size: &Bound<'_, PyAny>,
+    min_frequency: Option<&Bound<'_, PyAny>>,
+    special_tokens: Option<&Bound<'_, PyAny>>,
+) -> PyResult<TrainerConfig> {
+    Ok(TrainerConfig {
+        vocab_size: args::positive(vocab_size, "vocab_size")?,
+        min_frequency: min_frequency.map_or(Ok(2), |m| args::count(m, "min_frequency"))?,
+        special_tokens: args::special_tokens(special_tokens)?,
+    })
+}
+
+/// Learns the vocabulary from word counts with the GIL released.
+fn learn(
+    py: Python<'_>,
+    counts: Vec<(String, u64)>,
+    config: TrainerConfig,
+    options: Options,
+    show_progress: bool,
+) -> PyResult<PyTokenizer> {
+    py.detach(|| {
+        let mut progress = Progress::new(show_progress, Some(&python_interrupted));
+        guard(|| train_tokenizer(counts, &config, options, &mut progress))
+    })
+    .map(PyTokenizer::wrap)
+}
+
+#[pymethods]
+impl PyTokenizer {
+    /// Trains a tokenizer on `corpus`, an iterable of str (a list or a
+    /// generator, pulled in batches), to `vocab_size` tokens.
+    ///
+    /// Merges maximise `freq(ab) / (freq(a) * freq(b))` exactly; ties go to the
+    /// larger pair frequency, then the smaller `a`, then the smaller `b`.
+    /// Pairs seen fewer than `min_frequency` times are never merged. The
+    /// vocabulary starts with `special_tokens`, then the alphabet; if those
+    /// alone exceed `vocab_size`, they are all kept. Progress goes to stderr
+    /// unless `show_progress=False`; Ctrl-C stops training.
+    #[staticmethod]
+    #[pyo3(signature = (corpus, vocab_size, min_frequency = None, *, special_tokens = None, show_progress = true, **options))]
+    fn train(
+        py: Python<'_>,
+        corpus: &Bound<'_, PyAny>,
+        vocab_size: &Bound<'_, PyAny>,
+        min_frequency: Option<&Bound<'_, PyAny>>,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+        show_progress: bool,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        args::reject_text_as_collection(corpus, "corpus", "str")?;
+        let iter = corpus.try_iter().map_err(|_| {
+            PyTypeError::new_err(format!("corpus must be an iterable of str, not {}", type_name(corpus)))
+        })?;
+        let config = trainer_config(vocab_size, min_frequency, special_tokens)?;
+        let options = args::options(options, "train")?;
+        let mut counter = WordCounter::new(&options);
+        let mut progress = Progress::new(show_progress, None);
+        progress.start("counting words", "texts", corpus.len().ok().map(|n| n as u64));
+        let mut iter = iter.enumerate();
+        loop {
+            let (mut items, mut bytes, mut first) = (Vec::with_capacity(BATCH_TEXTS), 0, None);
+            for (i, item) in iter.by_ref() {
+                let item = item?;
+                bytes += item.cast::<PyString>().map_or(0, |s| s.len().unwrap_or(0));
+                first.get_or_insert(i);
+                items.push(item);
+                if items.len() >= BATCH_TEXTS || bytes >= BATCH_BYTES {
+                    break;
+                }
+            }
+            let Some(first) = first else { break };
+            let texts = items
+                .iter()
+                .enumerate()
+                .map(|(j, item)| text(item, &|| format!("corpus[{}]", first + j)))
+                .collect::<PyResult<Vec<&str>>>()?;
+            py.detach(|| {
+                guard(|| {
+                    counter.add_texts(&texts);
+                    Ok(())
+                })
+            })?;
+            py.check_signals()?;
+            progress.advance(texts.len() as u64).map_err(to_py)?;
+        }
+        progress.finish();
+        learn(py, counter.into_counts(), config, options, show_progress)
+    }
+
+    /// Trains on text files, streamed in chunks of whole lines (a file larger
+    /// than memory is fine). Every file is opened before work starts.
+    /// `errors="strict"` fails on bytes that are not UTF-8, naming the file and
+    /// offset; `errors="replace"` replaces them with U+FFFD.
+    #[staticmethod]
+    #[pyo3(signature = (paths, vocab_size, min_frequency = None, *, errors = "strict", special_tokens = None, show_progress = true, **options))]
+    #[allow(clippy::too_many_arguments)]
+    fn train_from_files(
+        py: Python<'_>,
+        paths: &Bound<'_, PyAny>,
+        vocab_size: &Bound<'_, PyAny>,
+        min_frequency: Option<&Bound<'_, PyAny>>,
+        errors: &str,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+        show_progress: bool,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let paths = args::paths(paths)?;
+        let errors = match errors {
+            "strict" => Utf8Errors::Strict,
+            "replace" => Utf8Errors::Replace,
+            other => {
+                return Err(PyValueError::new_err(format!("errors must be \"strict\" or \"replace\", not {other:?}")))
+            }
+        };
+        let config = trainer_config(vocab_size, min_frequency, special_tokens)?;
+        let options = args::options(options, "train_from_files")?;
+        let counts = py.detach(|| {
+            let mut progress = Progress::new(show_progress, Some(&python_interrupted));
+            let mut counter = WordCounter::new(&options);
+            guard(|| counter.add_files(&paths, errors, &mut progress)).map(|_| counter.into_counts())
+        })?;
+        learn(py, counts, config, options, show_progress)
+    }
+
+    /// Trains on precomputed word counts (`{word: count}`, words already
+    /// normalized and pre-tokenized), e.g. counted elsewhere at scale.
+    #[staticmethod]
+    #[pyo3(signature = (counts, vocab_size, min_frequency = None, *, special_tokens = None, show_progress = true, **options))]
+    fn train_from_counts(
+        py: Python<'_>,
+        counts: &Bound<'_, PyAny>,
+        vocab_size: &Bound<'_, PyAny>,
+        min_frequency: Option<&Bound<'_, PyAny>>,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+        show_progress: bool,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let items = counts.call_method0("items").map_err(|_| {
+            PyTypeError::new_err(format!("counts must be a dict of str to int, not {}", type_name(counts)))
+        })?;
+        let mut words = Vec::new();
+        for pair in items.try_iter()? {
+            let pair = pair?;
+            let (word, count): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract()?;
+            let word = text(&word, &|| "counts keys".into())?.to_owned();
+            let n = args::positive(&count, &format!("counts[{word:?}]"))? as u64;
+            words.push((word, n));
+        }
+        words.sort_unstable();
+        let config = trainer_config(vocab_size, min_frequency, special_tokens)?;
+        let options = args::options(options, "train_from_counts")?;
+        learn(py, words, config, options, show_progress)
+    }
+}

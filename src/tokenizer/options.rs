@@ -1,0 +1,108 @@
+//! What a tokenizer is made with (`Options`, the switches of its pipeline)
+//! and what one encoding call asks for (`EncodeOptions`: special tokens,
+//! truncation, padding, threads), as typed values. The Python bindings turn
+//! keyword arguments into these (`python::args`).
+
+use rustc_hash::FxHashSet;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::pipeline::normalizer::{Normalized, Normalizer};
+use crate::pipeline::padding::Padding;
+use crate::pipeline::pre_tokenizer::PreTokenizer;
+use crate::pipeline::truncation::Truncation;
+
+/// The special tokens a new tokenizer gets unless told otherwise.
+pub const DEFAULT_SPECIAL_TOKENS: [&str; 5] = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
+
+/// Every switch of the pipeline. The defaults are bert-base-uncased's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    #[serde(flatten)]
+    pub normalizer: Normalizer,
+    pub pre_tokenizer: PreTokenizer,
+    pub unk_token: String,
+    pub cls_token: String,
+    pub sep_token: String,
+    pub max_input_chars_per_word: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            normalizer: Normalizer::default(),
+            pre_tokenizer: PreTokenizer::default(),
+            unk_token: "[UNK]".into(),
+            cls_token: "[CLS]".into(),
+            sep_token: "[SEP]".into(),
+            max_input_chars_per_word: 100,
+        }
+    }
+}
+
+impl Options {
+    pub fn validate(&self) -> Result<()> {
+        if self.max_input_chars_per_word == 0 {
+            return Err(Error::invalid("max_input_chars_per_word must be positive"));
+        }
+        for (name, token) in
+            [("unk_token", &self.unk_token), ("cls_token", &self.cls_token), ("sep_token", &self.sep_token)]
+        {
+            if token.is_empty() {
+                return Err(Error::invalid(format!("{name} must not be empty")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Normalizes and pre-tokenizes `text`, calling `f` with each word.
+    /// This is the part of the pipeline that training shares with encoding.
+    pub fn for_each_word(&self, text: &str, normalized: &mut Normalized, mut f: impl FnMut(&str)) {
+        self.normalizer.normalize_into(text, normalized);
+        let t = normalized.text.as_str();
+        self.pre_tokenizer.split(t, |w| f(&t[w.bytes.0..w.bytes.1]));
+    }
+}
+
+/// Checks a list of special tokens: non-empty strings, no duplicates.
+pub fn validate_special_tokens(tokens: &[String]) -> Result<()> {
+    let mut seen = FxHashSet::default();
+    for t in tokens {
+        if t.is_empty() {
+            return Err(Error::invalid("special tokens must not be empty strings"));
+        }
+        if !seen.insert(t.as_str()) {
+            return Err(Error::invalid(format!("special token {t:?} is listed twice")));
+        }
+    }
+    Ok(())
+}
+
+/// How to encode: special tokens, truncation, padding, threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// `[CLS] A [SEP]` and `[CLS] A [SEP] B [SEP]` (see `BertPostProcessor`).
+    pub add_special_tokens: bool,
+    pub truncation: Option<Truncation>,
+    pub padding: Option<Padding>,
+    /// Threads for a batch; None: `threads::default_threads()`.
+    pub num_threads: Option<usize>,
+}
+
+impl Default for EncodeOptions {
+    fn default() -> Self {
+        Self { add_special_tokens: true, truncation: None, padding: None, num_threads: None }
+    }
+}
+
+impl EncodeOptions {
+    /// Checks what the types alone cannot: a truncation `stride` that leaves
+    /// room for new tokens in every window (see [`Truncation::validate`]).
+    pub fn validate(&self) -> Result<()> {
+        match self.truncation {
+            Some(t) => t.validate(if self.add_special_tokens { 2 } else { 0 }),
+            None => Ok(()),
+        }
+    }
+}
