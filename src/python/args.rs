@@ -20,12 +20,27 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into())
 }
 
+/// A `str` argument's text, as UTF-8: the `bytes` of `str.encode()`, made by
+/// Python. (The stable ABI lends a str's own UTF-8 only from Python 3.10 on;
+/// the wheel supports 3.9.) Derefs to `str`.
+pub struct Text<'py>(Bound<'py, PyBytes>);
+
+impl std::ops::Deref for Text<'_> {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        // SAFETY: the bytes of a strict UTF-8 encoding, which Python makes
+        // valid (a lone surrogate is an error instead).
+        unsafe { std::str::from_utf8_unchecked(self.0.as_bytes()) }
+    }
+}
+
 /// A `str` argument as UTF-8. Lone surrogates cannot be encoded: ValueError.
-pub fn text<'a>(obj: &'a Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<&'a str> {
+pub fn text<'py>(obj: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> PyResult<Text<'py>> {
     let s = obj
         .cast::<PyString>()
         .map_err(|_| PyTypeError::new_err(format!("{} must be str, not {}", what(), type_name(obj))))?;
-    s.to_str().map_err(|e| {
+    s.encode_utf8().map(Text).map_err(|e| {
         let py = obj.py();
         let at = e.value(py).getattr("start").and_then(|v| v.extract::<usize>()).unwrap_or(0);
         PyValueError::new_err(format!(
@@ -204,7 +219,7 @@ pub fn encode_batch_options(
         match key.as_str() {
             "num_threads" => num_threads = optional(&value, |v| positive(v, &key))?,
             "return_tensors" if value.is_none() => return_tensors = ReturnTensors::List,
-            "return_tensors" if text(&value, &|| key.clone())? == "np" => return_tensors = ReturnTensors::Numpy,
+            "return_tensors" if &*text(&value, &|| key.clone())? == "np" => return_tensors = ReturnTensors::Numpy,
             "return_tensors" => {
                 return Err(PyValueError::new_err(format!(
                     "return_tensors must be None or \"np\", not {}",
@@ -261,10 +276,14 @@ impl<'py> EncodeKwargs<'py> {
 
     /// The options, checked together; every error names an argument.
     fn finish(&self, add_special_tokens: bool) -> PyResult<EncodeOptions> {
-        let truncation = optional_text(&self.truncation, "truncation")?.unwrap_or("longest_first");
-        let truncation_side = optional_text(&self.truncation_side, "truncation_side")?.unwrap_or("right");
-        let padding_side = optional_text(&self.padding_side, "padding_side")?.unwrap_or("right");
+        let truncation = optional_text(&self.truncation, "truncation")?;
+        let truncation = truncation.as_deref().unwrap_or("longest_first");
+        let truncation_side = optional_text(&self.truncation_side, "truncation_side")?;
+        let truncation_side = truncation_side.as_deref().unwrap_or("right");
+        let padding_side = optional_text(&self.padding_side, "padding_side")?;
+        let padding_side = padding_side.as_deref().unwrap_or("right");
         let padding = optional_text(&self.padding, "padding")?;
+        let padding = padding.as_deref();
         let strategy = if truncation == DO_NOT_TRUNCATE { None } else { Some(strategy(truncation)?) };
         let truncation_side = side(truncation_side, "truncation_side")?;
         let padding_side = side(padding_side, "padding_side")?;
@@ -307,7 +326,7 @@ impl<'py> EncodeKwargs<'py> {
 }
 
 /// A `str` argument that may be absent.
-fn optional_text<'a>(value: &'a Option<Bound<'_, PyAny>>, name: &str) -> PyResult<Option<&'a str>> {
+fn optional_text<'py>(value: &Option<Bound<'py, PyAny>>, name: &str) -> PyResult<Option<Text<'py>>> {
     value.as_ref().map(|v| text(v, &|| name.to_owned())).transpose()
 }
 

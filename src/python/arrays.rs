@@ -1,8 +1,10 @@
-//! `return_tensors="np"`: a batch of encodings as int64 numpy arrays, each
-//! made empty by numpy and filled in Rust, rows in parallel with the GIL
-//! released (no Python object per element, no pass to zero the memory).
+//! `return_tensors="np"`: a batch of encodings as int64 numpy arrays, made
+//! uninitialised through numpy's C API (the `numpy` crate) and filled in Rust,
+//! rows in parallel with the GIL released (no Python object per element, no
+//! pass to zero the memory). numpy is needed at run time only, and only here.
 
-use pyo3::buffer::PyBuffer;
+use numpy::ndarray::Dimension;
+use numpy::{PyArray, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyImportError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -20,13 +22,8 @@ pub fn import_numpy(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
 
 /// `{"input_ids", "attention_mask", "token_type_ids"}` of shape n × length and
 /// `"offsets"` of shape n × length × 2, all int64 and writable. The encodings
-/// must all have the same length (pad them).
-pub fn numpy_arrays<'py>(
-    numpy: &Bound<'py, PyModule>,
-    batch: &[Encoding],
-    threads: Option<usize>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let py = numpy.py();
+/// must all have the same length (pad them). Call [`import_numpy`] first.
+pub fn numpy_arrays<'py>(py: Python<'py>, batch: &[Encoding], threads: Option<usize>) -> PyResult<Bound<'py, PyDict>> {
     let length = batch.first().map_or(0, Encoding::len);
     if let Some((i, e)) = batch.iter().enumerate().find(|(_, e)| e.len() != length) {
         return Err(PyValueError::new_err(format!(
@@ -36,34 +33,38 @@ pub fn numpy_arrays<'py>(
         )));
     }
     let out = PyDict::new(py);
-    let empty = numpy.getattr("empty")?;
-    let int64 = numpy.getattr("int64")?;
     for (key, column) in [
         ("input_ids", Column::Ids),
         ("attention_mask", Column::AttentionMask),
         ("token_type_ids", Column::TypeIds),
         ("offsets", Column::Offsets),
     ] {
+        // SAFETY (both): a new array, uninitialised; `written` writes every
+        // element before anything else can see it.
         let array = if column.width() == 1 {
-            empty.call1(((batch.len(), length), &int64))?
+            written(unsafe { PyArray2::<i64>::new(py, [batch.len(), length], false) }, column, batch, threads)?
         } else {
-            empty.call1(((batch.len(), length, column.width()), &int64))?
+            let shape = [batch.len(), length, column.width()];
+            written(unsafe { PyArray3::<i64>::new(py, shape, false) }, column, batch, threads)?
         };
-        let buffer = PyBuffer::<i64>::get(&array)?;
-        let size = batch.len() * length * column.width();
-        if buffer.readonly() || !buffer.is_c_contiguous() || buffer.item_count() != size {
-            return Err(PyValueError::new_err(format!("numpy.empty gave an array unfit for {key}")));
-        }
-        if size > 0 {
-            // SAFETY: a new, writable, C-contiguous array of `size` (> 0, so
-            // its pointer is not null) int64 that nothing else can reach yet;
-            // `buffer` keeps it alive and its memory in place until it is
-            // dropped, after the rows are written.
-            let rows = unsafe { std::slice::from_raw_parts_mut(buffer.buf_ptr().cast::<i64>(), size) };
-            py.detach(|| guard(|| column.write_rows(batch, rows, threads)))?;
-        }
-        drop(buffer);
         out.set_item(key, array)?;
     }
     Ok(out)
+}
+
+/// `array`, a new C-contiguous array of the batch's shape for `column`, with
+/// every element written by [`Column::write_rows`].
+fn written<'py, D: Dimension>(
+    array: Bound<'py, PyArray<i64, D>>,
+    column: Column,
+    batch: &[Encoding],
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: the array was just made and nothing else refers to it, so this
+    // is the only view of its memory while the rows are written (with the
+    // GIL released, no Python code can reach it either).
+    let rows = unsafe { array.as_slice_mut() }
+        .map_err(|e| PyValueError::new_err(format!("numpy made an array unfit for {column:?}: {e}")))?;
+    array.py().detach(|| guard(|| column.write_rows(batch, rows, threads)))?;
+    Ok(array.into_any())
 }

@@ -82,6 +82,7 @@ impl PyTokenizer {
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
         let options = args::encode_options(add_special_tokens, kwargs)?;
+        let (a, b) = (&*a, b.as_deref());
         let work = || guard(|| self.inner.encode_with(a, b, &options));
         let encoding = if a.len() + b.map_or(0, str::len) > DETACH_BYTES { py.detach(work)? } else { work()? };
         Ok(self.encoding(encoding))
@@ -111,10 +112,10 @@ impl PyTokenizer {
             .try_iter()
             .map_err(|_| PyTypeError::new_err(format!("inputs must be a list of str, not {}", type_name(inputs))))?;
         let (options, return_tensors) = args::encode_batch_options(add_special_tokens, kwargs)?;
-        let numpy = match return_tensors {
-            ReturnTensors::List => None,
-            ReturnTensors::Numpy => Some(arrays::import_numpy(py)?),
-        };
+        let numpy = return_tensors == ReturnTensors::Numpy;
+        if numpy {
+            arrays::import_numpy(py)?;
+        }
         let mut held: Vec<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> = Vec::new();
         for (i, item) in iter.enumerate() {
             let item = item?;
@@ -127,7 +128,7 @@ impl PyTokenizer {
                 held.push((item, None));
             }
         }
-        let texts = held
+        let utf8 = held
             .iter()
             .enumerate()
             .map(|(i, (a, b))| {
@@ -136,7 +137,8 @@ impl PyTokenizer {
                 Ok((a, b))
             })
             .collect::<PyResult<Vec<_>>>()?;
-        if numpy.is_none() && options.padding.is_none() {
+        let texts: Vec<(&str, Option<&str>)> = utf8.iter().map(|(a, b)| (&**a, b.as_deref())).collect();
+        if !numpy && options.padding.is_none() {
             return self.encode_batch_streamed(py, &texts, &options).map(Bound::into_any);
         }
         // Padding needs the whole batch: encode it all, asking Python between
@@ -153,9 +155,10 @@ impl PyTokenizer {
             return Err(e);
         }
         let encodings = encodings?;
-        match numpy {
-            Some(numpy) => arrays::numpy_arrays(&numpy, &encodings, options.num_threads).map(Bound::into_any),
-            None => PyList::new(py, encodings.into_iter().map(|e| self.encoding(e))).map(Bound::into_any),
+        if numpy {
+            arrays::numpy_arrays(py, &encodings, options.num_threads).map(Bound::into_any)
+        } else {
+            PyList::new(py, encodings.into_iter().map(|e| self.encoding(e))).map(Bound::into_any)
         }
     }
 

@@ -93,11 +93,12 @@ impl PyTokenizer {
                 }
             }
             let Some(first) = first else { break };
-            let texts = items
+            let utf8 = items
                 .iter()
                 .enumerate()
                 .map(|(j, item)| text(item, &|| format!("corpus[{}]", first + j)))
-                .collect::<PyResult<Vec<&str>>>()?;
+                .collect::<PyResult<Vec<_>>>()?;
+            let texts: Vec<&str> = utf8.iter().map(|t| &**t).collect();
             py.detach(|| {
                 guard(|| {
                     counter.add_texts(&texts);
