@@ -44,7 +44,9 @@ prints the sizes; ``python scripts/corpora.py info`` prints what is cached.
 
 A missing tool (``pip``, ``apt-get``; ``dpkg-deb`` only for zstd-compressed
 packages) or a failed download raises :class:`CorpusUnavailable`, whose message
-says exactly what is missing, so tests can ``pytest.skip(str(e))``.
+says exactly what is missing, so tests can ``pytest.skip(str(e))``. Nothing here
+runs ``apt-get update``: on a machine whose package lists are missing, run it
+once yourself (CI's ``.ci/run`` does).
 
 Concurrency: each corpus is built in a private temporary directory inside the
 cache and moved into place with one atomic ``rename``; a per-corpus ``flock``
@@ -203,12 +205,12 @@ def _pip_command() -> list[str]:
     )
 
 
-_apt_updated = False
-
-
 def _apt_download(packages: list[str], dest: Path) -> list[Path]:
-    """``apt-get download`` into ``dest`` (running ``apt-get update`` once if it fails)."""
-    global _apt_updated
+    """``apt-get download`` into ``dest``.
+
+    It needs the machine's package lists; this never refreshes them (no
+    ``apt-get update``, which changes the machine): a failure says to run it.
+    """
     apt = shutil.which("apt-get")
     if apt is None:
         raise CorpusUnavailable(
@@ -217,18 +219,11 @@ def _apt_download(packages: list[str], dest: Path) -> list[Path]:
         )
     what = f"apt-get download {' '.join(packages)}"
     proc = _run([apt, "download", *packages], dest, what)
-    if proc.returncode != 0 and not _apt_updated:
-        if hasattr(os, "geteuid") and os.geteuid() != 0:
-            raise CorpusUnavailable(
-                f"`{what}` failed and `apt-get update` needs root (run it once as root): {_tail(proc)}"
-            )
-        upd = _run([apt, "update"], dest, "apt-get update")
-        _apt_updated = True
-        if upd.returncode != 0:
-            raise CorpusUnavailable(f"`{what}` failed, and so did `apt-get update`: {_tail(upd)}")
-        proc = _run([apt, "download", *packages], dest, what)
     if proc.returncode != 0:
-        raise CorpusUnavailable(f"`{what}` failed: {_tail(proc)}")
+        raise CorpusUnavailable(
+            f"`{what}` failed; if the package lists are missing or stale, run `apt-get update` once "
+            f"(as root) and try again: {_tail(proc)}"
+        )
     debs = {}
     for p in dest.glob("*.deb"):
         debs[p.name.split("_", 1)[0]] = p

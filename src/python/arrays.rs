@@ -39,13 +39,16 @@ pub fn numpy_arrays<'py>(py: Python<'py>, batch: &[Encoding], threads: Option<us
         ("token_type_ids", Column::TypeIds),
         ("offsets", Column::Offsets),
     ] {
-        // SAFETY (both): a new array, uninitialised; `written` writes every
-        // element before anything else can see it.
         let array = if column.width() == 1 {
-            written(unsafe { PyArray2::<i64>::new(py, [batch.len(), length], false) }, column, batch, threads)?
+            // SAFETY: a new array, uninitialised; `written` writes every
+            // element before anything else can see it.
+            let new = unsafe { PyArray2::<i64>::new(py, [batch.len(), length], false) };
+            written(new, column, batch, threads)?
         } else {
             let shape = [batch.len(), length, column.width()];
-            written(unsafe { PyArray3::<i64>::new(py, shape, false) }, column, batch, threads)?
+            // SAFETY: as above.
+            let new = unsafe { PyArray3::<i64>::new(py, shape, false) };
+            written(new, column, batch, threads)?
         };
         out.set_item(key, array)?;
     }

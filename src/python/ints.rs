@@ -52,7 +52,9 @@ fn table(py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
 /// The GIL is held and `op` is a live object.
 #[inline(always)]
 unsafe fn incref(op: *mut ffi::PyObject) {
-    (*op).ob_refcnt += 1;
+    // SAFETY: `op` is live (the caller's promise), so its header may be
+    // written, and the GIL serialises every access to the count.
+    unsafe { (*op).ob_refcnt += 1 };
 }
 
 /// A new reference to the int `value`, or NULL with a Python error set.
@@ -63,10 +65,12 @@ unsafe fn int(table: &[Py<PyAny>], value: u32) -> *mut ffi::PyObject {
     match table.get(value as usize) {
         Some(shared) => {
             let ptr = shared.as_ptr();
-            incref(ptr);
+            // SAFETY: the GIL is held and the table keeps the int alive.
+            unsafe { incref(ptr) };
             ptr
         }
-        None => ffi::PyLong_FromUnsignedLong(value.into()),
+        // SAFETY: the GIL is held.
+        None => unsafe { ffi::PyLong_FromUnsignedLong(value.into()) },
     }
 }
 
@@ -81,17 +85,22 @@ unsafe fn untracked_list<'py>(
     n: usize,
     mut item: impl FnMut(usize) -> *mut ffi::PyObject,
 ) -> PyResult<Bound<'py, PyList>> {
-    let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(n as ffi::Py_ssize_t))?;
-    ffi::PyObject_GC_UnTrack(list.as_ptr().cast()); // before anything can start a collection
-    for i in 0..n {
-        // An error leaves the later slots NULL, which freeing the list skips.
-        let item = Bound::from_owned_ptr_or_err(py, item(i))?;
-        // Steals the reference; cannot fail for a new list and `i < n`.
-        if ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr()) != 0 {
-            return Err(PyErr::fetch(py));
+    // SAFETY: the GIL is held (the caller's promise); `list` is a new list
+    // of `n` slots that only this function can reach until it returns it,
+    // each slot set once with a new reference (or left NULL on an error).
+    unsafe {
+        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(n as ffi::Py_ssize_t))?;
+        ffi::PyObject_GC_UnTrack(list.as_ptr().cast()); // before anything can start a collection
+        for i in 0..n {
+            // An error leaves the later slots NULL, which freeing the list skips.
+            let item = Bound::from_owned_ptr_or_err(py, item(i))?;
+            // Steals the reference; cannot fail for a new list and `i < n`.
+            if ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr()) != 0 {
+                return Err(PyErr::fetch(py));
+            }
         }
+        Ok(list.cast_into_unchecked())
     }
-    Ok(list.cast_into_unchecked())
 }
 
 /// `[v, ...]` for a slice of unsigned values.
@@ -116,24 +125,28 @@ static TUPLES: PyOnceLock<Box<[AtomicPtr<ffi::PyObject>]>> = PyOnceLock::new();
 /// # Safety
 /// The GIL is held.
 unsafe fn new_tuple(ints: &[Py<PyAny>], start: u32, end: u32) -> *mut ffi::PyObject {
-    let tuple = ffi::PyTuple_New(2);
-    if tuple.is_null() {
-        return tuple;
-    }
-    for (slot, value) in [start, end].into_iter().enumerate() {
-        let item = int(ints, value);
-        if item.is_null() {
-            ffi::Py_DECREF(tuple);
-            return item;
+    // SAFETY: the GIL is held (the caller's promise); `tuple` is new and
+    // only this function can reach it until it returns it.
+    unsafe {
+        let tuple = ffi::PyTuple_New(2);
+        if tuple.is_null() {
+            return tuple;
         }
-        // Steals the reference; cannot fail for a new tuple and a slot < 2.
-        if ffi::PyTuple_SetItem(tuple, slot as ffi::Py_ssize_t, item) != 0 {
-            ffi::Py_DECREF(tuple);
-            return std::ptr::null_mut();
+        for (slot, value) in [start, end].into_iter().enumerate() {
+            let item = int(ints, value);
+            if item.is_null() {
+                ffi::Py_DECREF(tuple);
+                return item;
+            }
+            // Steals the reference; cannot fail for a new tuple and a slot < 2.
+            if ffi::PyTuple_SetItem(tuple, slot as ffi::Py_ssize_t, item) != 0 {
+                ffi::Py_DECREF(tuple);
+                return std::ptr::null_mut();
+            }
         }
+        ffi::PyObject_GC_UnTrack(tuple.cast());
+        tuple
     }
-    ffi::PyObject_GC_UnTrack(tuple.cast());
-    tuple
 }
 
 /// `[(start, end), ...]` for a slice of character offsets.
