@@ -1,7 +1,7 @@
 //! The result of encoding one text (or one pair of texts): the layer every
 //! stage after the WordPiece model reads and writes, below them all.
 //!
-//! [`Encoding`] keeps its five per-token columns in step: every method adds,
+//! [`Encoding`] keeps its six per-token columns in step: every method adds,
 //! removes or reorders the same tokens in all of them, and no field is public.
 //! [`scratch::Scratch`] is the buffer the tokens of an encoding are collected
 //! in before post-processing makes the whole encoding, and
@@ -28,7 +28,7 @@ impl std::fmt::Display for Side {
 /// masks a BERT model takes. Token strings are looked up from the vocabulary
 /// on demand, so encoding allocates no string per token.
 ///
-/// All five columns have one entry per token: a method that changes one
+/// All six columns have one entry per token: a method that changes one
 /// changes them all.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Encoding {
@@ -37,7 +37,52 @@ pub struct Encoding {
     type_ids: Vec<u8>,
     special_tokens_mask: Vec<u8>,
     attention_mask: Vec<u8>,
+    /// Each token's [`Word`].
+    words: Vec<Word>,
+    /// Whether this is the encoding of a pair of texts.
+    pair: bool,
     overflowing: Vec<Encoding>,
+}
+
+/// The word a token belongs to and the sequence of that word, packed in
+/// 32 bits: the index of the word within its sequence (counted from 0 in the
+/// order the pre-tokenizer gives the words, a special token written in the
+/// text counting as one word) in the low 31 bits, the sequence (0 or 1) in
+/// the top bit, or [`Word::NONE`] for the tokens post-processing and padding
+/// add, which belong to no word and no sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Word(u32);
+
+impl Word {
+    /// No word: a token added by post-processing or padding.
+    pub const NONE: Word = Word(u32::MAX);
+    const SEQUENCE_BIT: u32 = 1 << 31;
+
+    /// Word `index` (below 2^31) of sequence `sequence` (0 or 1).
+    pub fn new(index: u32, sequence: u8) -> Self {
+        debug_assert!(index < Self::SEQUENCE_BIT && sequence < 2);
+        Word(index | (u32::from(sequence) << 31))
+    }
+
+    /// The word's index within its sequence; None for [`Word::NONE`].
+    pub fn index(self) -> Option<u32> {
+        (self != Self::NONE).then_some(self.0 & !Self::SEQUENCE_BIT)
+    }
+
+    /// The word's sequence, 0 or 1; None for [`Word::NONE`].
+    pub fn sequence(self) -> Option<u8> {
+        (self != Self::NONE).then_some((self.0 >> 31) as u8)
+    }
+
+    /// The same word moved to `sequence` (no word stays none).
+    pub fn in_sequence(self, sequence: u8) -> Self {
+        self.index().map_or(Self::NONE, |index| Self::new(index, sequence))
+    }
+
+    /// The next word of the same sequence.
+    pub fn next(self) -> Self {
+        Word(self.0 + 1)
+    }
 }
 
 impl Encoding {
@@ -48,6 +93,8 @@ impl Encoding {
             type_ids: Vec::with_capacity(n),
             special_tokens_mask: Vec::with_capacity(n),
             attention_mask: Vec::with_capacity(n),
+            words: Vec::with_capacity(n),
+            pair: false,
             overflowing: Vec::new(),
         }
     }
@@ -87,6 +134,65 @@ impl Encoding {
         &self.attention_mask
     }
 
+    /// Each token's word and sequence; [`Word::NONE`] for the tokens added by
+    /// post-processing and padding.
+    pub fn words(&self) -> &[Word] {
+        &self.words
+    }
+
+    /// The number of sequences: 2 for a pair of texts, else 1.
+    pub fn n_sequences(&self) -> usize {
+        1 + usize::from(self.pair)
+    }
+
+    /// Marks this as the encoding of a pair (or not).
+    pub fn set_pair(&mut self, pair: bool) {
+        self.pair = pair;
+    }
+
+    /// Whether a token of `word` is looked for when `sequence` is asked for.
+    /// As in Hugging Face, asking for a sequence the encoding does not have
+    /// looks in all of it.
+    fn looked_at(&self, word: Word, sequence: usize) -> bool {
+        sequence >= self.n_sequences() || word.sequence() == Some(sequence as u8)
+    }
+
+    /// The tokens `(start, end)` of word `index` of `sequence`, None when no
+    /// token belongs to it (Hugging Face's `word_to_tokens`): the searched
+    /// tokens are read in order up to the first of a later word (a token of
+    /// no word is read past), and the range runs from the first of word
+    /// `index` to the last.
+    pub fn word_to_tokens(&self, index: u32, sequence: usize) -> Option<(usize, usize)> {
+        let (mut start, mut end) = (None, 0);
+        for (i, &w) in self.words.iter().enumerate().filter(|&(_, &w)| self.looked_at(w, sequence)) {
+            match w.index() {
+                Some(x) if x > index => break,
+                Some(x) if x == index => {
+                    start.get_or_insert(i);
+                    end = i + 1;
+                }
+                _ => {}
+            }
+        }
+        start.map(|start| (start, end))
+    }
+
+    /// The characters of word `index` of `sequence`: from the start of its
+    /// first token to the end of its last (Hugging Face's `word_to_chars`).
+    pub fn word_to_chars(&self, index: u32, sequence: usize) -> Option<(u32, u32)> {
+        let (start, end) = self.word_to_tokens(index, sequence)?;
+        Some((self.offsets[start].0, self.offsets[end - 1].1))
+    }
+
+    /// The first token whose offsets hold character `pos` of `sequence`'s
+    /// text, None when none does (Hugging Face's `char_to_token`).
+    pub fn char_to_token(&self, pos: u32, sequence: usize) -> Option<usize> {
+        self.offsets
+            .iter()
+            .zip(&self.words)
+            .position(|(&(start, end), &w)| w != Word::NONE && self.looked_at(w, sequence) && start <= pos && pos < end)
+    }
+
     /// The windows that truncation cut off, each a complete encoding (post-
     /// processed and padded like this one); empty unless truncated.
     pub fn overflowing(&self) -> &[Encoding] {
@@ -103,15 +209,22 @@ impl Encoding {
         std::mem::take(&mut self.overflowing)
     }
 
-    /// Appends one token with attention: a text's token (`special` false) or
-    /// one that post-processing adds (`special` true).
+    /// Appends one token with attention and no word: one that post-processing
+    /// adds (`special` true), or in tests any token.
     #[inline]
     pub fn push(&mut self, id: u32, offsets: (u32, u32), type_id: u8, special: bool) {
+        self.push_word(id, offsets, type_id, special, Word::NONE);
+    }
+
+    /// Appends one token of `word` with attention.
+    #[inline]
+    pub fn push_word(&mut self, id: u32, offsets: (u32, u32), type_id: u8, special: bool, word: Word) {
         self.ids.push(id);
         self.offsets.push(offsets);
         self.type_ids.push(type_id);
         self.special_tokens_mask.push(special.into());
         self.attention_mask.push(1);
+        self.words.push(word);
     }
 
     /// Keeps the first `n` tokens.
@@ -121,15 +234,18 @@ impl Encoding {
         self.type_ids.truncate(n);
         self.special_tokens_mask.truncate(n);
         self.attention_mask.truncate(n);
+        self.words.truncate(n);
     }
 
-    /// Appends all of `other`'s tokens, giving them `type_id`.
-    pub fn extend_with_type(&mut self, other: &Encoding, type_id: u8) {
+    /// Appends all of `other`'s tokens, giving them `type_id` and moving
+    /// their words to `sequence`.
+    pub fn extend_with_type(&mut self, other: &Encoding, type_id: u8, sequence: u8) {
         self.ids.extend_from_slice(&other.ids);
         self.offsets.extend_from_slice(&other.offsets);
         self.type_ids.extend(std::iter::repeat_n(type_id, other.len()));
         self.special_tokens_mask.extend_from_slice(&other.special_tokens_mask);
         self.attention_mask.extend_from_slice(&other.attention_mask);
+        self.words.extend(other.words.iter().map(|w| w.in_sequence(sequence)));
     }
 
     /// Appends all of `other`'s tokens as they are (not its overflowing).
@@ -139,9 +255,10 @@ impl Encoding {
         self.type_ids.extend_from_slice(&other.type_ids);
         self.special_tokens_mask.extend_from_slice(&other.special_tokens_mask);
         self.attention_mask.extend_from_slice(&other.attention_mask);
+        self.words.extend_from_slice(&other.words);
     }
 
-    /// Tokens `start..stop` (all five columns; no overflowing).
+    /// Tokens `start..stop` (all six columns; no overflowing).
     pub fn slice(&self, start: usize, stop: usize) -> Encoding {
         Encoding {
             ids: self.ids[start..stop].to_vec(),
@@ -149,14 +266,16 @@ impl Encoding {
             type_ids: self.type_ids[start..stop].to_vec(),
             special_tokens_mask: self.special_tokens_mask[start..stop].to_vec(),
             attention_mask: self.attention_mask[start..stop].to_vec(),
+            words: self.words[start..stop].to_vec(),
+            pair: self.pair,
             overflowing: Vec::new(),
         }
     }
 
     /// Pads this encoding and its overflowing windows to `length` tokens on
     /// `side` (an encoding already that long is left alone). A pad token has
-    /// the id `pad_id`, type id 0, offsets `(0, 0)`, `special_tokens_mask` 1
-    /// and `attention_mask` 0, as in Hugging Face.
+    /// the id `pad_id`, type id 0, offsets `(0, 0)`, `special_tokens_mask` 1,
+    /// `attention_mask` 0 and no word, as in Hugging Face.
     pub fn pad(&mut self, length: usize, side: Side, pad_id: u32) {
         for o in &mut self.overflowing {
             o.pad(length, side, pad_id);
@@ -175,6 +294,7 @@ impl Encoding {
         fill(&mut self.type_ids, n, 0, side);
         fill(&mut self.special_tokens_mask, n, 1, side);
         fill(&mut self.attention_mask, n, 0, side);
+        fill(&mut self.words, n, Word::NONE, side);
     }
 }
 
@@ -192,7 +312,8 @@ mod tests {
 
     fn columns_in_step(e: &Encoding) -> bool {
         let n = e.len();
-        [e.offsets.len(), e.type_ids.len(), e.special_tokens_mask.len(), e.attention_mask.len()] == [n; 4]
+        [e.offsets.len(), e.type_ids.len(), e.special_tokens_mask.len(), e.attention_mask.len(), e.words.len()]
+            == [n; 5]
             && e.overflowing.iter().all(columns_in_step)
     }
 
@@ -220,7 +341,7 @@ mod tests {
     #[test]
     fn every_change_keeps_the_columns_in_step() {
         let mut e = seq(&[1, 2, 3, 4]);
-        e.extend_with_type(&seq(&[5]), 0);
+        e.extend_with_type(&seq(&[5]), 0, 0);
         e.append(&seq(&[6, 7]));
         e.truncate(6);
         e.pad(9, Side::Left, 0);
@@ -231,5 +352,31 @@ mod tests {
         assert_eq!(e.type_ids()[3..], [1, 1, 1, 1, 0, 1]);
         assert_eq!(cut.take_overflowing().len(), 2);
         assert!(cut.overflowing().is_empty());
+    }
+
+    #[test]
+    fn words_carry_their_sequence_and_map_to_tokens() {
+        let mut e = Encoding::default();
+        e.push(2, (0, 0), 0, true);
+        for (i, w) in [0, 0, 1].into_iter().enumerate() {
+            e.push_word(10, (i as u32, i as u32 + 1), 0, false, Word::new(w, 0));
+        }
+        let mut b = Encoding::default();
+        b.push_word(11, (0, 4), 0, false, Word::new(0, 0));
+        e.extend_with_type(&b, 1, 1);
+        e.set_pair(true);
+        e.pad(7, Side::Right, 0);
+        let indices: Vec<_> = e.words().iter().map(|w| w.index()).collect();
+        assert_eq!(indices, [None, Some(0), Some(0), Some(1), Some(0), None, None]);
+        let sequences: Vec<_> = e.words().iter().map(|w| w.sequence()).collect();
+        assert_eq!(sequences, [None, Some(0), Some(0), Some(0), Some(1), None, None]);
+        assert_eq!(e.n_sequences(), 2);
+        assert_eq!(e.word_to_tokens(0, 0), Some((1, 3)));
+        assert_eq!(e.word_to_tokens(0, 1), Some((4, 5)));
+        assert_eq!(e.word_to_tokens(2, 0), None);
+        assert_eq!(e.char_to_token(2, 0), Some(3));
+        assert_eq!(e.char_to_token(2, 1), Some(4));
+        assert_eq!(e.char_to_token(9, 1), None);
+        assert!(columns_in_step(&e));
     }
 }

@@ -145,6 +145,7 @@ impl Tokenizer {
                 chars += segment.chars().count() as u32;
                 let len = text[m.start..m.end].chars().count() as u32;
                 out.push(m.id, (chars, chars + len));
+                out.end_word();
                 chars += len;
                 pos = m.end;
             }
@@ -169,6 +170,7 @@ impl Tokenizer {
                 let last = normalized.origin(word.chars.0 + p.end as usize - 1);
                 out.push(p.id, (base + first, base + last + 1));
             }
+            out.end_word();
         });
     }
 
@@ -176,7 +178,7 @@ impl Tokenizer {
     /// character offsets equal to byte offsets. Returns false, adding nothing,
     /// when the text needs the general path (a byte that normalization drops).
     fn encode_ascii_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) -> bool {
-        let first = out.len();
+        let mark = out.mark();
         let Workspace { pieces, ascii, .. } = ws;
         let whole = self.ascii.split(segment, ascii, |bytes, start, end| {
             pieces.clear();
@@ -185,9 +187,10 @@ impl Tokenizer {
             for p in pieces.iter() {
                 out.push(p.id, (at + p.start, at + p.end));
             }
+            out.end_word();
         });
         if !whole {
-            out.truncate(first);
+            out.rewind(mark);
         }
         whole
     }

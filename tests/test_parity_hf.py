@@ -2,7 +2,8 @@
 
 For a BERT vocab.txt, ``fast_wordpiece.PyTokenizer.from_vocab_file(path)`` must
 produce exactly what ``tokenizers.BertWordPieceTokenizer(path)`` produces: ids,
-tokens, offsets, type_ids, special_tokens_mask, attention_mask, and
+tokens, offsets, type_ids, special_tokens_mask, attention_mask, word_ids,
+sequence_ids, and
 ``decode(ids)`` with and without ``skip_special_tokens``.
 
 Inputs: thousands of real lines (Shakespeare, GCIDE, fortunes in English,
@@ -34,7 +35,7 @@ import pytest
 tokenizers = pytest.importorskip("tokenizers")
 import fast_wordpiece  # noqa: E402
 
-FIELDS = ("ids", "tokens", "offsets", "type_ids", "special_tokens_mask", "attention_mask")
+FIELDS = ("ids", "tokens", "offsets", "type_ids", "special_tokens_mask", "attention_mask", "word_ids", "sequence_ids")
 VOCABS = ("bert-base-uncased", "hf_trained", "engine_trained")
 SOURCES = ("shakespeare", "gcide", "fortunes-en", "fortunes-de", "fortunes-ru", "fortunes-zh", "generated")
 
@@ -57,7 +58,7 @@ SHOW_MISMATCHES = 3
 
 
 def encoding_fields(enc: Any) -> dict[str, list]:
-    """The six comparable fields of an Encoding (ours or HF's), offsets as tuples."""
+    """The comparable fields of an Encoding (ours or HF's), offsets as tuples."""
     out = {f: list(getattr(enc, f)) for f in FIELDS}
     out["offsets"] = [tuple(o) for o in out["offsets"]]
     return out

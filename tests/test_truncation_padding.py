@@ -4,8 +4,8 @@ Hugging Face `tokenizers` is the specification: for a BERT vocab.txt trained by
 HF on real text, ``encode_batch`` with ``max_length``/``truncation``/``stride``/
 ``truncation_side`` and ``padding``/``pad_to_multiple_of``/``padding_side``
 must give what HF's tokenizer gives with ``enable_truncation`` and
-``enable_padding`` set the same way: ids, tokens, offsets, type ids, both masks
-and the overflowing encodings, recursively. Where HF fails (an error or a Rust
+``enable_padding`` set the same way: ids, tokens, offsets, type ids, both masks,
+word and sequence ids and the overflowing encodings, recursively. Where HF fails (an error or a Rust
 panic), we raise ValueError. Both implementations (engine and twin) are
 compared with HF live; nothing here is copied from HF's output.
 """
@@ -22,7 +22,7 @@ np = pytest.importorskip("numpy")
 
 from implementations import tokenizer_class  # noqa: E402
 
-FIELDS = ("ids", "tokens", "offsets", "type_ids", "attention_mask", "special_tokens_mask")
+FIELDS = ("ids", "tokens", "offsets", "type_ids", "attention_mask", "special_tokens_mask", "word_ids", "sequence_ids")
 STRATEGIES = ("longest_first", "only_first", "only_second")
 SIDES = ("right", "left")
 # (max_length, stride): the smallest leave no room for content (HF then moves everything to overflowing).
@@ -79,13 +79,14 @@ def as_tree(encoding: Any) -> dict[str, Any]:
     """The fields of an Encoding (ours or HF's), overflowing included, recursively."""
     tree = {field: list(getattr(encoding, field)) for field in FIELDS}
     tree["offsets"] = [tuple(o) for o in tree["offsets"]]
+    tree["n_sequences"] = encoding.n_sequences
     tree["overflowing"] = [as_tree(o) for o in encoding.overflowing]
     return tree
 
 
 def first_difference(ours: Any, theirs: Any, where: str = "") -> str | None:
     """Where two trees differ, as a readable path, or None."""
-    for field in FIELDS:
+    for field in (*FIELDS, "n_sequences"):
         if ours[field] != theirs[field]:
             return f"{where}.{field}: ours {ours[field]} != HF {theirs[field]}"
     if len(ours["overflowing"]) != len(theirs["overflowing"]):

@@ -18,22 +18,24 @@ impl BertPostProcessor {
         if let Some(p) = processor {
             out.push(p.cls_id, (0, 0), 0, true);
         }
-        out.extend_with_type(a, 0);
+        out.extend_with_type(a, 0, 0);
         if let Some(p) = processor {
             out.push(p.sep_id, (0, 0), 0, true);
         }
         if let Some(b) = b {
-            out.extend_with_type(b, 1);
+            out.extend_with_type(b, 1, 1);
             if let Some(p) = processor {
                 out.push(p.sep_id, (0, 0), 1, true);
             }
         }
+        out.set_pair(b.is_some());
         out
     }
 
     /// [`process`](Self::process) without intermediate encodings: `sequence(out, k)`
     /// appends the ids and offsets of sequence `k` (0, then 1 if `pair`) to
-    /// `scratch` (cleared first, reused across calls so that it grows once);
+    /// `scratch` (cleared first, reused across calls so that it grows once),
+    /// calling [`Scratch::end_word`] after each word;
     /// the result is copied out at its exact size, with the masks made whole.
     pub fn assemble(
         processor: Option<Self>,
@@ -48,6 +50,7 @@ impl BertPostProcessor {
             specials[0] = out.len();
             out.push(p.cls_id, (0, 0));
         }
+        out.start_sequence(0);
         sequence(out, 0);
         if let Some(p) = processor {
             specials[1] = out.len();
@@ -55,13 +58,16 @@ impl BertPostProcessor {
         }
         let second = out.len();
         if pair {
+            out.start_sequence(1);
             sequence(out, 1);
             if let Some(p) = processor {
                 specials[2] = out.len();
                 out.push(p.sep_id, (0, 0));
             }
         }
-        out.to_encoding(second, &specials)
+        let mut encoding = out.to_encoding(second, &specials);
+        encoding.set_pair(pair);
+        encoding
     }
 
     /// [`process`](Self::process) for sequences that truncation may have cut
@@ -82,10 +88,11 @@ impl BertPostProcessor {
     /// The second sequence's part of a pair: `b [SEP]`, all type id 1.
     fn second(processor: Option<Self>, b: &Encoding) -> Encoding {
         let mut out = Encoding::with_capacity(b.len() + 1);
-        out.extend_with_type(b, 1);
+        out.extend_with_type(b, 1, 1);
         if let Some(p) = processor {
             out.push(p.sep_id, (0, 0), 1, true);
         }
+        out.set_pair(true);
         out
     }
 }
@@ -105,6 +112,7 @@ pub fn merge(x: &Encoding, y: &Encoding) -> Encoding {
     let mut out = Encoding::with_capacity(x.len() + y.len());
     out.append(x);
     out.append(y);
+    out.set_pair(true);
     out.set_overflowing(overflowing);
     out
 }
@@ -112,11 +120,12 @@ pub fn merge(x: &Encoding, y: &Encoding) -> Encoding {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoding::Word;
 
     fn seq(ids: &[u32]) -> Encoding {
         let mut e = Encoding::default();
         for (i, &id) in ids.iter().enumerate() {
-            e.push(id, (i as u32, i as u32 + 1), 0, false);
+            e.push_word(id, (i as u32, i as u32 + 1), 0, false, Word::new(i as u32, 0));
         }
         e
     }
@@ -156,6 +165,7 @@ mod tests {
         let fill = |out: &mut Scratch, k: usize| {
             for (&id, &o) in [&a, &b][k].ids().iter().zip([&a, &b][k].offsets()) {
                 out.push(id, o);
+                out.end_word();
             }
         };
         for processor in [Some(p), None] {

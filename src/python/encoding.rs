@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
-use pyo3::exceptions::PyKeyError;
+use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString};
@@ -123,6 +123,17 @@ impl PyEncoding {
         made
     }
 
+    /// Token `token_index`'s position, counting from the end when negative.
+    fn token_at(&self, token_index: i64) -> Option<usize> {
+        let n = self.inner.len() as i64;
+        let at = if token_index < 0 { token_index + n } else { token_index };
+        (0..n).contains(&at).then_some(at as usize)
+    }
+
+    fn word_at(&self, token_index: i64) -> Option<crate::encoding::Word> {
+        self.token_at(token_index).map(|at| self.inner.words()[at])
+    }
+
     fn field<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyList>> {
         let e = &self.inner;
         match key {
@@ -141,6 +152,11 @@ impl PyEncoding {
             _ => Err(PyKeyError::new_err(format!("{key:?}: an Encoding has the keys {KEYS:?}"))),
         }
     }
+}
+
+/// A word, character or sequence index from Python: negative is a ValueError.
+fn index(value: i64, name: &str) -> PyResult<usize> {
+    usize::try_from(value).map_err(|_| PyValueError::new_err(format!("{name} must be >= 0, not {value}")))
 }
 
 #[pymethods]
@@ -189,6 +205,77 @@ impl PyEncoding {
     #[getter]
     fn overflowing(&self) -> Vec<PyEncoding> {
         self.inner.overflowing().iter().map(|e| PyEncoding::new(e.clone(), Arc::clone(&self.tokenizer))).collect()
+    }
+
+    /// Each token's word within its sequence, counted from 0 (a special token
+    /// written in the text is a word of its own); None for the tokens that
+    /// post-processing and padding add.
+    #[getter]
+    fn word_ids(&self) -> Vec<Option<u32>> {
+        self.inner.words().iter().map(|w| w.index()).collect()
+    }
+
+    /// Each token's sequence, 0 or 1; None for the tokens that
+    /// post-processing and padding add.
+    #[getter]
+    fn sequence_ids(&self) -> Vec<Option<u8>> {
+        self.inner.words().iter().map(|w| w.sequence()).collect()
+    }
+
+    /// 2 for a pair of texts, else 1.
+    #[getter]
+    fn n_sequences(&self) -> usize {
+        self.inner.n_sequences()
+    }
+
+    /// The sequence of token `token_index` (negative counts from the end);
+    /// None for an added token or an index out of range.
+    fn token_to_sequence(&self, token_index: i64) -> Option<u8> {
+        self.word_at(token_index).and_then(|w| w.sequence())
+    }
+
+    /// The word of token `token_index` within its sequence; None for an
+    /// added token or an index out of range.
+    fn token_to_word(&self, token_index: i64) -> Option<u32> {
+        self.word_at(token_index).and_then(|w| w.index())
+    }
+
+    /// The `(start, end)` offsets of token `token_index`; None for an added
+    /// token or an index out of range.
+    fn token_to_chars(&self, token_index: i64) -> Option<(u32, u32)> {
+        let at = self.token_at(token_index)?;
+        self.inner.words()[at].sequence().map(|_| self.inner.offsets()[at])
+    }
+
+    /// The tokens `(start, end)` of word `word_index` of sequence
+    /// `sequence_index`; None when no token belongs to it.
+    #[pyo3(signature = (word_index, sequence_index = 0))]
+    fn word_to_tokens(&self, word_index: i64, sequence_index: i64) -> PyResult<Option<(usize, usize)>> {
+        let (word, sequence) = (index(word_index, "word_index")?, index(sequence_index, "sequence_index")?);
+        Ok(u32::try_from(word).ok().and_then(|w| self.inner.word_to_tokens(w, sequence)))
+    }
+
+    /// The characters `(start, end)` of word `word_index` of sequence
+    /// `sequence_index`; None when no token belongs to it.
+    #[pyo3(signature = (word_index, sequence_index = 0))]
+    fn word_to_chars(&self, word_index: i64, sequence_index: i64) -> PyResult<Option<(u32, u32)>> {
+        let (word, sequence) = (index(word_index, "word_index")?, index(sequence_index, "sequence_index")?);
+        Ok(u32::try_from(word).ok().and_then(|w| self.inner.word_to_chars(w, sequence)))
+    }
+
+    /// The first token of sequence `sequence_index` whose offsets hold
+    /// character `char_pos`; None when none does.
+    #[pyo3(signature = (char_pos, sequence_index = 0))]
+    fn char_to_token(&self, char_pos: i64, sequence_index: i64) -> PyResult<Option<usize>> {
+        let (pos, sequence) = (index(char_pos, "char_pos")?, index(sequence_index, "sequence_index")?);
+        Ok(u32::try_from(pos).ok().and_then(|p| self.inner.char_to_token(p, sequence)))
+    }
+
+    /// The word of sequence `sequence_index` that holds character `char_pos`;
+    /// None when none does.
+    #[pyo3(signature = (char_pos, sequence_index = 0))]
+    fn char_to_word(&self, char_pos: i64, sequence_index: i64) -> PyResult<Option<u32>> {
+        Ok(self.char_to_token(char_pos, sequence_index)?.and_then(|t| self.inner.words()[t].index()))
     }
 
     fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyList>> {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from fast_wordpiece.reference.encoding import _KEYS, Encoding
+from fast_wordpiece.reference.encoding import _COLUMNS, Encoding
 from fast_wordpiece.reference.options import EncodeOptions
 
 PAD_TOKEN = "[PAD]"
@@ -15,9 +15,12 @@ def pad(encoding: Encoding, length: int, pad_id: int, side: str) -> Encoding:
     """``encoding`` and its overflowing windows, padded to ``length`` tokens on ``side``."""
     n = max(0, length - len(encoding))
     filler: dict[str, list[Any]] = {"ids": [pad_id] * n, "tokens": [PAD_TOKEN] * n, "offsets": [(0, 0)] * n,
-              "special_tokens_mask": [1] * n, "type_ids": [0] * n, "attention_mask": [0] * n}  # fmt: skip
-    columns = {key: filler[key] + encoding[key] if side == "left" else encoding[key] + filler[key] for key in _KEYS}
-    return Encoding._from_columns(columns, [pad(o, length, pad_id, side) for o in encoding.overflowing])
+              "special_tokens_mask": [1] * n, "type_ids": [0] * n, "attention_mask": [0] * n,
+              "word_ids": [None] * n, "sequence_ids": [None] * n}  # fmt: skip
+    own = encoding._columns()
+    columns = {key: filler[key] + own[key] if side == "left" else own[key] + filler[key] for key in _COLUMNS}
+    overflowing = [pad(o, length, pad_id, side) for o in encoding.overflowing]
+    return Encoding._from_columns(columns, overflowing, n_sequences=encoding.n_sequences)
 
 
 def padding_length(batch: Sequence[Encoding], options: EncodeOptions) -> int:

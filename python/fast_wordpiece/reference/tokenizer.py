@@ -34,6 +34,9 @@ from fast_wordpiece.reference.training import learn
 from fast_wordpiece.reference.truncation import merge, truncate
 from fast_wordpiece.reference.unicode import WHITESPACE
 
+# A token of one text before post-processing: its id, offsets and word.
+Row = tuple[int, Offsets, int]
+
 
 @dataclass(frozen=True)
 class _TrainingArgs:
@@ -227,23 +230,27 @@ class PyTokenizer:
         x = self._post_process_window(a, 0, cls_and_sep)
         return x if b is None else merge(x, self._post_process_window(b, 1, cls_and_sep))
 
-    def _sequence(self, rows: list[tuple[int, Offsets]]) -> Encoding:
-        """Raw tokens as an Encoding: type ids 0, masks 0."""
-        ids = [id_ for id_, _ in rows]
-        return Encoding(ids, [self._vocab[i] for i in ids], [o for _, o in rows], [0] * len(ids), [0] * len(ids))
+    def _sequence(self, rows: list[Row]) -> Encoding:
+        """Raw tokens as an Encoding: type ids 0, masks 0, sequence 0."""
+        ids = [id_ for id_, _, _ in rows]
+        return Encoding(ids, [self._vocab[i] for i in ids], [o for _, o, _ in rows], [0] * len(ids), [0] * len(ids),
+                        word_ids=[w for _, _, w in rows], sequence_ids=[0] * len(ids))  # fmt: skip
 
-    def _post_process_window(self, window: Encoding, type_id: int, cls_and_sep: tuple[int, int] | None) -> Encoding:
-        """``[CLS] window [SEP]`` (first sequence) or ``window [SEP]`` (second), all with ``type_id``; the same
-        for each overflowing window."""
-        rows = [(id_, offsets, special) for id_, offsets, special in
-                zip(window.ids, window.offsets, window.special_tokens_mask)]  # fmt: skip
+    def _post_process_window(self, window: Encoding, sequence: int, cls_and_sep: tuple[int, int] | None) -> Encoding:
+        """``[CLS] window [SEP]`` (first sequence) or ``window [SEP]`` (second), all with type id ``sequence``;
+        the same for each overflowing window."""
+        rows: list[tuple[int, Offsets, int, int | None]] = [  # id, offsets, special, word
+            *zip(window.ids, window.offsets, window.special_tokens_mask, window.word_ids)
+        ]
         if cls_and_sep is not None:
             cls, sep = cls_and_sep
-            rows = ([(cls, (0, 0), 1)] if type_id == 0 else []) + rows + [(sep, (0, 0), 1)]
-        ids = [id_ for id_, _, _ in rows]
-        overflowing = [self._post_process_window(w, type_id, cls_and_sep) for w in window.overflowing]
-        return Encoding(ids, [self._vocab[i] for i in ids], [o for _, o, _ in rows], [s for _, _, s in rows],
-                        [type_id] * len(rows), overflowing=overflowing)  # fmt: skip
+            rows = ([(cls, (0, 0), 1, None)] if sequence == 0 else []) + rows + [(sep, (0, 0), 1, None)]
+        ids = [id_ for id_, _, _, _ in rows]
+        overflowing = [self._post_process_window(w, sequence, cls_and_sep) for w in window.overflowing]
+        return Encoding(ids, [self._vocab[i] for i in ids], [o for _, o, _, _ in rows], [s for _, _, s, _ in rows],
+                        [sequence] * len(rows), overflowing=overflowing, word_ids=[w for _, _, _, w in rows],
+                        sequence_ids=[None if w is None else sequence for _, _, _, w in rows],
+                        n_sequences=1 + sequence)  # fmt: skip
 
     def _pad_id(self, options: EncodeOptions) -> int | None:
         if options.padding is None:
@@ -258,41 +265,44 @@ class PyTokenizer:
         length = padding_length(batch, options)
         return [pad(encoding, length, pad_id, options.padding_side) for encoding in batch]
 
-    def _encode_text(self, text: str) -> list[tuple[int, Offsets]]:
-        """The ids and offsets of one text: special tokens kept whole, the rest tokenized."""
-        out: list[tuple[int, Offsets]] = []
+    def _encode_text(self, text: str) -> list[Row]:
+        """The ids, offsets and words of one text: special tokens kept whole (each a word of its own), the
+        rest tokenized; words are numbered from 0 in order."""
+        out: list[Row] = []
         start = 0
         for match in self._special_pattern.finditer(text) if self._special_pattern else ():
-            out += self._encode_segment(text[start : match.start()], start)
-            out.append((self._ids[match.group()], match.span()))
+            self._encode_segment(text[start : match.start()], start, out)
+            out.append((self._ids[match.group()], match.span(), _next_word(out)))
             start = match.end()
-        return out + self._encode_segment(text[start:], start)
-
-    def _encode_segment(self, segment: str, base: int) -> list[tuple[int, Offsets]]:
-        """Normalizes, pre-tokenizes and WordPiece-encodes text without special tokens."""
-        o = self._options
-        normalized, origins = o.normalizer.normalize(segment)
-        out = []
-        for word_start, word_end in pre_tokenize(o.pre_tokenizer, normalized):
-            word = normalized[word_start:word_end]
-            for token, start, end in wordpiece(word, self._ids, o.unk_token, o.max_input_chars_per_word):
-                first, last = origins[word_start + start], origins[word_start + end - 1]
-                out.append((self._ids[token], (base + first, base + last + 1)))
+        self._encode_segment(text[start:], start, out)
         return out
 
-    def _post_process(self, first: list[tuple[int, Offsets]], second: list[tuple[int, Offsets]] | None,
-                      add_special_tokens: bool) -> Encoding:  # fmt: skip
+    def _encode_segment(self, segment: str, base: int, out: list[Row]) -> None:
+        """Normalizes, pre-tokenizes and WordPiece-encodes text without special tokens, appending to ``out``."""
+        o = self._options
+        normalized, origins = o.normalizer.normalize(segment)
+        for word_start, word_end in pre_tokenize(o.pre_tokenizer, normalized):
+            word, word_index = normalized[word_start:word_end], _next_word(out)
+            for token, start, end in wordpiece(word, self._ids, o.unk_token, o.max_input_chars_per_word):
+                first, last = origins[word_start + start], origins[word_start + end - 1]
+                out.append((self._ids[token], (base + first, base + last + 1), word_index))
+
+    def _post_process(self, first: list[Row], second: list[Row] | None, add_special_tokens: bool) -> Encoding:
         """``[CLS] A [SEP] B [SEP]`` (or ``A B``), type ids 0 up to the first ``[SEP]``, then 1."""
         cls, sep = self._cls_and_sep() if add_special_tokens else (None, None)
-        rows: list[tuple[int, Offsets, int, int]] = []  # id, offsets, special, type id
+        # id, offsets, special, type id (= the sequence), word
+        rows: list[tuple[int, Offsets, int, int, int | None]] = []
         if cls is not None:
-            rows.append((cls, (0, 0), 1, 0))
+            rows.append((cls, (0, 0), 1, 0, None))
         for type_id, sequence in enumerate([first] if second is None else [first, second]):
-            rows += [(id_, offsets, 0, type_id) for id_, offsets in sequence]
+            rows += [(id_, offsets, 0, type_id, word) for id_, offsets, word in sequence]
             if sep is not None:
-                rows.append((sep, (0, 0), 1, type_id))
-        ids, offsets, special, type_ids = (list(column) for column in zip(*rows)) if rows else ([], [], [], [])
-        return Encoding(ids, [self._vocab[i] for i in ids], offsets, special, type_ids)
+                rows.append((sep, (0, 0), 1, type_id, None))
+        ids = [row[0] for row in rows]
+        return Encoding(ids, [self._vocab[i] for i in ids], [row[1] for row in rows], [row[2] for row in rows],
+                        [row[3] for row in rows], word_ids=[row[4] for row in rows],
+                        sequence_ids=[None if row[4] is None else row[3] for row in rows],
+                        n_sequences=1 if second is None else 2)  # fmt: skip
 
     def _cls_and_sep(self) -> tuple[int, int]:
         cls, sep = self._options.cls_token, self._options.sep_token
@@ -418,3 +428,8 @@ def _write_atomic(path: str, content: str) -> None:
         with contextlib.suppress(OSError):
             os.remove(temporary)
         raise
+
+
+def _next_word(rows: list[Row]) -> int:
+    """The index of the word that starts after ``rows``."""
+    return rows[-1][2] + 1 if rows else 0

@@ -30,7 +30,7 @@ def cut(sequence: Encoding, max_len: int, stride: int, side: str, what: str) -> 
     if stride >= max_len:
         raise ValueError(f"stride ({stride}) must be less than the {max_len} tokens that truncation leaves for {what}")
     kept, *rest = (sequence._slice(start, stop) for start, stop in windows(len(sequence), max_len, stride, side))
-    return Encoding._from_columns(kept.to_dict(), rest)
+    return Encoding._from_columns(kept._columns(), rest, n_sequences=sequence.n_sequences)
 
 
 def longest_first_lengths(len1: int, len2: int, budget: int) -> tuple[int, int]:
