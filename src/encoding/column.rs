@@ -14,6 +14,7 @@ pub enum Column {
     Ids,
     AttentionMask,
     TypeIds,
+    SpecialTokensMask,
     Offsets,
 }
 
@@ -45,6 +46,7 @@ impl Column {
                 Column::Ids => widen(out, e.ids()),
                 Column::AttentionMask => widen(out, e.attention_mask()),
                 Column::TypeIds => widen(out, e.type_ids()),
+                Column::SpecialTokensMask => widen(out, e.special_tokens_mask()),
                 Column::Offsets => {
                     for (pair, &(start, end)) in out.chunks_exact_mut(2).zip(e.offsets()) {
                         pair[0] = start.into();
@@ -87,6 +89,9 @@ mod tests {
             Column::Offsets.write_rows(&batch, &mut offsets, Some(threads)).unwrap();
             let mut types = vec![-1; 40 * 3];
             Column::TypeIds.write_rows(&batch, &mut types, Some(threads)).unwrap();
+            let mut special = vec![-1; 40 * 3];
+            Column::SpecialTokensMask.write_rows(&batch, &mut special, Some(threads)).unwrap();
+            assert!(special.iter().all(|&m| m == 0));
             for (k, e) in batch.iter().enumerate() {
                 let ids_row: Vec<i64> = e.ids().iter().map(|&v| v.into()).collect();
                 assert_eq!(ids[3 * k..3 * k + 3], ids_row[..]);

@@ -20,10 +20,23 @@ pub fn import_numpy(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
     })
 }
 
-/// `{"input_ids", "attention_mask", "token_type_ids"}` of shape n × length and
-/// `"offsets"` of shape n × length × 2, all int64 and writable. The encodings
+/// The columns `encode_batch(return_tensors="np")` gives, by name.
+pub const ENCODE_BATCH_COLUMNS: [(&str, Column); 4] = [
+    ("input_ids", Column::Ids),
+    ("attention_mask", Column::AttentionMask),
+    ("token_type_ids", Column::TypeIds),
+    ("offsets", Column::Offsets),
+];
+
+/// `{name: array}` for each `(name, column)`: n × length for one value per
+/// token, `offsets` n × length × 2, all int64 and writable. The encodings
 /// must all have the same length (pad them). Call [`import_numpy`] first.
-pub fn numpy_arrays<'py>(py: Python<'py>, batch: &[Encoding], threads: Option<usize>) -> PyResult<Bound<'py, PyDict>> {
+pub fn numpy_arrays<'py>(
+    py: Python<'py>,
+    batch: &[Encoding],
+    columns: &[(&str, Column)],
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
     let length = batch.first().map_or(0, Encoding::len);
     if let Some((i, e)) = batch.iter().enumerate().find(|(_, e)| e.len() != length) {
         return Err(PyValueError::new_err(format!(
@@ -33,12 +46,7 @@ pub fn numpy_arrays<'py>(py: Python<'py>, batch: &[Encoding], threads: Option<us
         )));
     }
     let out = PyDict::new(py);
-    for (key, column) in [
-        ("input_ids", Column::Ids),
-        ("attention_mask", Column::AttentionMask),
-        ("token_type_ids", Column::TypeIds),
-        ("offsets", Column::Offsets),
-    ] {
+    for &(key, column) in columns {
         let array = if column.width() == 1 {
             // SAFETY: a new array, uninitialised; `written` writes every
             // element before anything else can see it.

@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use super::args::{self, type_name, ReturnTensors};
+use super::args::{self, type_name, ReturnTensors, Text};
 use super::arrays;
 use super::encoding::PyEncoding;
 use super::errors::guard;
@@ -18,9 +18,60 @@ use crate::tokenizer::options::EncodeOptions;
 /// Texts longer than this are encoded with the GIL released.
 const DETACH_BYTES: usize = 4096;
 
+/// The texts of a batch: each item a str or a `(str, str)` pair, as UTF-8.
+pub(super) fn batch_texts<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Text<'py>, Option<Text<'py>>)>> {
+    args::reject_text_as_collection(inputs, "inputs", "str or (str, str)")?;
+    let iter = inputs
+        .try_iter()
+        .map_err(|_| PyTypeError::new_err(format!("inputs must be a list of str, not {}", type_name(inputs))))?;
+    let mut held: Vec<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> = Vec::new();
+    for (i, item) in iter.enumerate() {
+        let item = item?;
+        if let Ok(t) = item.cast::<PyTuple>() {
+            if t.len() != 2 {
+                return Err(PyTypeError::new_err(format!("inputs[{i}] must be str or a (str, str) pair")));
+            }
+            held.push((t.get_item(0)?, Some(t.get_item(1)?)));
+        } else {
+            held.push((item, None));
+        }
+    }
+    held.iter()
+        .enumerate()
+        .map(|(i, (a, b))| {
+            let a = args::text(a, &|| format!("inputs[{i}]"))?;
+            let b = b.as_ref().map(|b| args::text(b, &|| format!("inputs[{i}][1]"))).transpose()?;
+            Ok((a, b))
+        })
+        .collect()
+}
+
 impl PyTokenizer {
-    fn encoding(&self, inner: Encoding) -> PyEncoding {
+    pub(super) fn encoding(&self, inner: Encoding) -> PyEncoding {
         PyEncoding::new(inner, Arc::clone(&self.inner))
+    }
+
+    /// The whole batch encoded with the GIL released (padding needs all of
+    /// it), asking Python between chunks whether Ctrl-C (or another signal
+    /// handler) wants it stopped.
+    pub(super) fn encode_whole_batch(
+        &self,
+        py: Python<'_>,
+        texts: &[(&str, Option<&str>)],
+        options: &EncodeOptions,
+    ) -> PyResult<Vec<Encoding>> {
+        let mut failure = None;
+        let encodings = py.detach(|| {
+            guard(|| {
+                self.inner.encode_batch_until(texts, options, || {
+                    Python::attach(|py| py.check_signals()).map_err(|e| failure = Some(e)).is_err()
+                })
+            })
+        });
+        match failure {
+            Some(e) => Err(e),
+            None => encodings,
+        }
     }
 
     /// `encode_batch` without padding, as a list of `Encoding`s whose lists
@@ -107,56 +158,20 @@ impl PyTokenizer {
         add_special_tokens: bool,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        args::reject_text_as_collection(inputs, "inputs", "str or (str, str)")?;
-        let iter = inputs
-            .try_iter()
-            .map_err(|_| PyTypeError::new_err(format!("inputs must be a list of str, not {}", type_name(inputs))))?;
         let (options, return_tensors) = args::encode_batch_options(add_special_tokens, kwargs)?;
         let numpy = return_tensors == ReturnTensors::Numpy;
         if numpy {
             arrays::import_numpy(py)?;
         }
-        let mut held: Vec<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> = Vec::new();
-        for (i, item) in iter.enumerate() {
-            let item = item?;
-            if let Ok(t) = item.cast::<PyTuple>() {
-                if t.len() != 2 {
-                    return Err(PyTypeError::new_err(format!("inputs[{i}] must be str or a (str, str) pair")));
-                }
-                held.push((t.get_item(0)?, Some(t.get_item(1)?)));
-            } else {
-                held.push((item, None));
-            }
-        }
-        let utf8 = held
-            .iter()
-            .enumerate()
-            .map(|(i, (a, b))| {
-                let a = args::text(a, &|| format!("inputs[{i}]"))?;
-                let b = b.as_ref().map(|b| args::text(b, &|| format!("inputs[{i}][1]"))).transpose()?;
-                Ok((a, b))
-            })
-            .collect::<PyResult<Vec<_>>>()?;
+        let utf8 = batch_texts(inputs)?;
         let texts: Vec<(&str, Option<&str>)> = utf8.iter().map(|(a, b)| (&**a, b.as_deref())).collect();
         if !numpy && options.padding.is_none() {
             return self.encode_batch_streamed(py, &texts, &options).map(Bound::into_any);
         }
-        // Padding needs the whole batch: encode it all, asking Python between
-        // chunks whether Ctrl-C (or another signal handler) wants it stopped.
-        let mut failure = None;
-        let encodings = py.detach(|| {
-            guard(|| {
-                self.inner.encode_batch_until(&texts, &options, || {
-                    Python::attach(|py| py.check_signals()).map_err(|e| failure = Some(e)).is_err()
-                })
-            })
-        });
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        let encodings = encodings?;
+        let encodings = self.encode_whole_batch(py, &texts, &options)?;
         if numpy {
-            arrays::numpy_arrays(py, &encodings, options.num_threads).map(Bound::into_any)
+            arrays::numpy_arrays(py, &encodings, &arrays::ENCODE_BATCH_COLUMNS, options.num_threads)
+                .map(Bound::into_any)
         } else {
             PyList::new(py, encodings.into_iter().map(|e| self.encoding(e))).map(Bound::into_any)
         }

@@ -3,6 +3,7 @@
 
 mod args;
 mod arrays;
+mod call;
 mod encode;
 mod encoding;
 mod errors;

@@ -41,7 +41,17 @@ impl PyTokenizer {
         guard(|| Tokenizer::from_json(json)).map(Self::wrap)
     }
 
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
-        Ok((py.get_type::<Self>().getattr("from_json")?, (self.inner.to_json(),)))
+    /// Pickles as the tokenizer file and the settings a caller may change
+    /// (`model_max_length`, `padding_side`, `truncation_side`).
+    #[allow(clippy::type_complexity)]
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String,), Bound<'py, pyo3::types::PyDict>)> {
+        let py = slf.py();
+        let state = pyo3::types::PyDict::new(py);
+        for key in ["model_max_length", "padding_side", "truncation_side"] {
+            state.set_item(key, slf.getattr(key)?)?;
+        }
+        Ok((py.get_type::<Self>().getattr("from_json")?, (slf.get().inner.to_json(),), state))
     }
 }

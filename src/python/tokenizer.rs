@@ -2,7 +2,7 @@
 //! tells about itself. Its other methods are in files by concern: `train`,
 //! `encode` (and decode), `serialization` (files and pickling).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -11,8 +11,24 @@ use pyo3::types::PyDict;
 use super::args::{self, text, type_name};
 use super::encoding::Shared;
 use super::errors::guard;
+use crate::encoding::Side;
 use crate::pipeline::model::vocab::Vocab;
 use crate::tokenizer::Tokenizer;
+
+/// What a caller may change on a tokenizer, as on transformers' tokenizers.
+#[derive(Clone, Copy, Debug)]
+pub struct CallSettings {
+    /// None: the model has no maximum length.
+    pub model_max_length: Option<u64>,
+    pub padding_side: Side,
+    pub truncation_side: Side,
+}
+
+impl Default for CallSettings {
+    fn default() -> Self {
+        Self { model_max_length: None, padding_side: Side::Right, truncation_side: Side::Right }
+    }
+}
 
 /// A WordPiece tokenizer: BERT's pipeline, trained on the true WordPiece
 /// objective or loaded from a BERT `vocab.txt`.
@@ -25,11 +41,13 @@ use crate::tokenizer::Tokenizer;
 #[pyclass(frozen, name = "PyTokenizer", module = "fast_wordpiece")]
 pub struct PyTokenizer {
     pub(super) inner: Arc<Shared>,
+    /// What a caller may change, as on transformers' tokenizers.
+    pub(super) call: Mutex<CallSettings>,
 }
 
 impl PyTokenizer {
     pub(super) fn wrap(tokenizer: Tokenizer) -> Self {
-        Self { inner: Arc::new(Shared::new(tokenizer)) }
+        Self { inner: Arc::new(Shared::new(tokenizer)), call: Mutex::default() }
     }
 }
 

@@ -23,6 +23,7 @@ from fast_wordpiece.reference.args import (
     _type_name,
     _vocab_ids,
 )
+from fast_wordpiece.reference.calling import TransformersCalls
 from fast_wordpiece.reference.common import DEFAULT_SPECIAL_TOKENS, FILE_FORMAT, FILE_VERSION, Offsets, Pair
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
@@ -68,7 +69,7 @@ class _TrainingArgs:
         return PyTokenizer(vocab, merges=merges, special_tokens=self.special_tokens, **asdict(self.options))
 
 
-class PyTokenizer:
+class PyTokenizer(TransformersCalls):
     """A WordPiece tokenizer with BERT's pipeline.
 
     ``vocab`` lists the tokens, the id of a token being its position. Those of
@@ -171,8 +172,8 @@ class PyTokenizer:
         """Writes the vocabulary as a BERT ``vocab.txt``, atomically."""
         _write_atomic(_path(path), "".join(token + "\n" for token in self._vocab))
 
-    def __reduce__(self) -> tuple[Any, tuple[str]]:
-        return PyTokenizer.from_json, (self.to_json(),)
+    def __reduce__(self) -> tuple[Any, tuple[str], dict[str, Any]]:
+        return PyTokenizer.from_json, (self.to_json(),), self._call_settings()
 
     # -- encoding (spec sections 5 and 6) --------------------------------------
 

@@ -1,0 +1,399 @@
+"""transformers' calling conventions, shared by the engine and the twin.
+
+``tokenizer(text, ...)`` (:func:`call`), ``tokenizer.pad(...)`` (:func:`pad`) and
+:class:`BatchEncoding` follow ``transformers``' ``PreTrainedTokenizerFast`` (5.x) argument
+for argument, so that a training script, a data collator or ``datasets.Dataset.map`` can use
+a fast-wordpiece tokenizer where it used a BERT tokenizer. Only the arguments are turned into
+``encode_batch``'s here: the tokenizer's ``_call_batch`` does the work (in the engine, in
+parallel with the GIL released, numpy arrays filled without a Python object per token).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+# transformers' names for "no maximum": a model_max_length above LARGE_INTEGER has none.
+LARGE_INTEGER = 10**20
+_PADDINGS = ("longest", "max_length", "do_not_pad")
+_TRUNCATIONS = ("only_first", "only_second", "longest_first", "do_not_truncate")
+_TENSORS = (None, "np", "pt")
+
+
+class TokenSpan(NamedTuple):
+    """Tokens ``start:end`` of an encoding."""
+
+    start: int
+    end: int
+
+
+class CharSpan(NamedTuple):
+    """Characters ``start:end`` of an original text."""
+
+    start: int
+    end: int
+
+
+class BatchEncoding(dict):  # type: ignore[type-arg]
+    """What ``tokenizer(...)`` returns, as transformers' ``BatchEncoding``: a dict of
+    ``input_ids``, ``token_type_ids``, ``attention_mask`` (and the other fields asked for)
+    whose values are lists or tensors, keys readable as attributes too
+    (``batch.input_ids``), with the encodings of its rows (``.encodings``) and their word,
+    sequence and character alignment."""
+
+    def __init__(self, data: Mapping[str, Any] | None = None, encodings: Sequence[Any] | None = None,
+                 tensor_type: str | None = None, n_sequences: int | None = None) -> None:  # fmt: skip
+        super().__init__(data or {})
+        self._encodings = None if encodings is None else list(encodings)
+        if n_sequences is None and self._encodings:
+            n_sequences = self._encodings[0].n_sequences
+        self._n_sequences = n_sequences
+        self.convert_to_tensors(tensor_type)
+
+    @property
+    def encodings(self) -> list[Any] | None:
+        """The ``Encoding`` of each row (None for a batch made by ``pad``)."""
+        return None if self._encodings is None else list(self._encodings)
+
+    @property
+    def n_sequences(self) -> int | None:
+        """2 for pairs of texts, 1 for texts; None without encodings."""
+        return self._n_sequences
+
+    @property
+    def is_fast(self) -> bool:
+        """Whether the rows have encodings (and so alignment), as from a fast tokenizer."""
+        return self._encodings is not None
+
+    def __getitem__(self, item: Any) -> Any:
+        """A field by name, or the ``Encoding`` of row ``item`` (an int or a slice)."""
+        if isinstance(item, str):
+            return super().__getitem__(item)
+        if self._encodings is None:
+            raise KeyError(f"{item!r}: a BatchEncoding without encodings is indexed by field names only")
+        return self._encodings[item]
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return super().__getitem__(name)
+        except KeyError:
+            raise AttributeError(f"'BatchEncoding' object has no attribute {name!r}") from None
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"data": dict(self), "encodings": self._encodings, "n_sequences": self._n_sequences}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.update(state["data"])
+        self._encodings, self._n_sequences = state["encodings"], state["n_sequences"]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (BatchEncoding, (), self.__getstate__())
+
+    # ----------------------------------------------------------------------- alignment
+
+    def _encoding(self, batch_index: int) -> Any:
+        if self._encodings is None:
+            raise ValueError("this BatchEncoding has no encodings (it was made by pad), so no alignment")
+        return self._encodings[batch_index]
+
+    def _row_and_index(self, batch_or_index: int, index: int | None, what: str) -> tuple[int, int]:
+        """transformers' two-argument convention: ``(batch_index, index)``, or ``(index,)`` for
+        row 0; negative indices count from the end."""
+        batch, at = (0, batch_or_index) if index is None else (batch_or_index, index)
+        encodings = self._encodings or []
+        if batch < 0:
+            batch += len(encodings)
+        if at < 0 and what == "token" and encodings:
+            at += len(encodings[0].ids)
+        return batch, at
+
+    def tokens(self, batch_index: int = 0) -> list[str]:
+        """The token strings of row ``batch_index``."""
+        return list(self._encoding(batch_index).tokens)
+
+    def word_ids(self, batch_index: int = 0) -> list[int | None]:
+        """Each token's word in row ``batch_index`` (None for added tokens)."""
+        return list(self._encoding(batch_index).word_ids)
+
+    def words(self, batch_index: int = 0) -> list[int | None]:
+        """The same as :meth:`word_ids` (transformers' older name)."""
+        return self.word_ids(batch_index)
+
+    def sequence_ids(self, batch_index: int = 0) -> list[int | None]:
+        """Each token's sequence in row ``batch_index`` (None for added tokens)."""
+        return list(self._encoding(batch_index).sequence_ids)
+
+    def token_to_sequence(self, batch_or_token_index: int, token_index: int | None = None) -> int | None:
+        batch, token = self._row_and_index(batch_or_token_index, token_index, "token")
+        result: int | None = self._encoding(batch).token_to_sequence(token)
+        return result
+
+    def token_to_word(self, batch_or_token_index: int, token_index: int | None = None) -> int | None:
+        batch, token = self._row_and_index(batch_or_token_index, token_index, "token")
+        result: int | None = self._encoding(batch).token_to_word(token)
+        return result
+
+    def token_to_chars(self, batch_or_token_index: int, token_index: int | None = None) -> CharSpan | None:
+        batch, token = self._row_and_index(batch_or_token_index, token_index, "token")
+        span = self._encoding(batch).token_to_chars(token)
+        return None if span is None else CharSpan(*span)
+
+    def word_to_tokens(self, batch_or_word_index: int, word_index: int | None = None,
+                       sequence_index: int = 0) -> TokenSpan | None:  # fmt: skip
+        batch, word = self._row_and_index(batch_or_word_index, word_index, "word")
+        span = self._encoding(batch).word_to_tokens(word, sequence_index)
+        return None if span is None else TokenSpan(*span)
+
+    def word_to_chars(self, batch_or_word_index: int, word_index: int | None = None,
+                      sequence_index: int = 0) -> CharSpan | None:  # fmt: skip
+        batch, word = self._row_and_index(batch_or_word_index, word_index, "word")
+        span = self._encoding(batch).word_to_chars(word, sequence_index)
+        return None if span is None else CharSpan(*span)
+
+    def char_to_token(self, batch_or_char_index: int, char_index: int | None = None,
+                      sequence_index: int = 0) -> int | None:  # fmt: skip
+        batch, char = self._row_and_index(batch_or_char_index, char_index, "char")
+        result: int | None = self._encoding(batch).char_to_token(char, sequence_index)
+        return result
+
+    def char_to_word(self, batch_or_char_index: int, char_index: int | None = None,
+                     sequence_index: int = 0) -> int | None:  # fmt: skip
+        batch, char = self._row_and_index(batch_or_char_index, char_index, "char")
+        result: int | None = self._encoding(batch).char_to_word(char, sequence_index)
+        return result
+
+    # ----------------------------------------------------------------------- tensors
+
+    def convert_to_tensors(self, tensor_type: str | None = None) -> BatchEncoding:
+        """Turns every value into a numpy array (``"np"``) or a torch tensor (``"pt"``), in place."""
+        if tensor_type is None:
+            return self
+        convert = _converter(tensor_type)
+        for key, value in self.items():
+            try:
+                self[key] = convert(value)
+            except ValueError as e:  # torch: rows of different lengths
+                raise ValueError(
+                    f"cannot make a tensor of {key!r} ({e}); if its rows differ in length, pass padding=True "
+                    "(or 'max_length') and truncation=True"
+                ) from e
+        return self
+
+    def to(self, device: Any) -> BatchEncoding:
+        """Moves every torch tensor to ``device`` (other values stay as they are)."""
+        for key, value in self.items():
+            if callable(getattr(value, "to", None)):
+                self[key] = value.to(device=device)
+        return self
+
+
+def _converter(tensor_type: str) -> Any:
+    if tensor_type == "np":
+        import numpy as np
+
+        def as_array(value: Any) -> Any:
+            if isinstance(value, np.ndarray):
+                return value
+            rows = isinstance(value, (list, tuple)) and value and isinstance(value[0], (list, tuple, np.ndarray))
+            if rows and len({len(row) for row in value}) > 1:  # ragged rows: an array of arrays, as transformers 5
+                ragged = np.empty(len(value), dtype=object)
+                ragged[:] = [np.asarray(row) for row in value]
+                return ragged
+            return np.asarray(value, dtype=np.int64 if not value else None)
+
+        return as_array
+    if tensor_type == "pt":
+        try:
+            torch = importlib.import_module("torch")
+        except ImportError as e:
+            raise ImportError('return_tensors="pt" needs PyTorch, which could not be imported') from e
+        return lambda value: value if isinstance(value, torch.Tensor) else torch.as_tensor(value)
+    raise ValueError(f'return_tensors must be None, "np" or "pt", not {tensor_type!r}')
+
+
+# --------------------------------------------------------------------------- strategies
+
+
+def _strategies(tokenizer: Any, padding: Any, truncation: Any, max_length: Any,
+                pad_to_multiple_of: Any) -> tuple[str, str, int | None]:  # fmt: skip
+    """transformers' ``_get_padding_truncation_strategies``: the padding and truncation
+    strategies by name, and the length they use."""
+    if max_length is not None and padding is False and truncation is None:
+        truncation = "longest_first"  # max_length alone truncates (transformers' old behaviour)
+    padding = "longest" if padding is True else "do_not_pad" if padding is False or padding is None else padding
+    truncation = "longest_first" if truncation is True else truncation
+    truncation = "do_not_truncate" if truncation is False or truncation is None else truncation
+    if padding not in _PADDINGS:
+        raise ValueError(f"padding must be True, False or one of {list(_PADDINGS)}, not {padding!r}")
+    if truncation not in _TRUNCATIONS:
+        raise ValueError(f"truncation must be True, False, None or one of {list(_TRUNCATIONS)}, not {truncation!r}")
+    if max_length is None:
+        model_max = tokenizer.model_max_length
+        if padding == "max_length":
+            padding, max_length = ("do_not_pad", None) if model_max > LARGE_INTEGER else (padding, model_max)
+        if truncation != "do_not_truncate":
+            truncation, max_length = ("do_not_truncate", None) if model_max > LARGE_INTEGER else (truncation, model_max)
+    if padding != "do_not_pad" and tokenizer.pad_token_id is None:
+        raise ValueError("asking to pad, but the vocabulary has no padding token ([PAD])")
+    if (truncation != "do_not_truncate" and padding != "do_not_pad" and pad_to_multiple_of is not None
+            and max_length is not None and max_length % pad_to_multiple_of != 0):  # fmt: skip
+        raise ValueError(f"truncation and padding are both on, but the truncation length ({max_length}) is not a "
+                         f"multiple of pad_to_multiple_of ({pad_to_multiple_of})")  # fmt: skip
+    return padding, truncation, max_length
+
+
+def _is_pair(item: Any) -> bool:
+    return isinstance(item, (tuple, list)) and len(item) == 2 and all(isinstance(x, str) for x in item)
+
+
+def _batch(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
+    """The inputs as ``encode_batch`` takes them (str or ``(str, str)``), and whether the call
+    was batched."""
+    if isinstance(text, str):
+        if text_pair is not None and not isinstance(text_pair, str):
+            raise TypeError(f"text_pair must be a str when text is a str, not {type(text_pair).__name__}")
+        return ([(text, text_pair)] if text_pair else [text]), False  # transformers: "" is no pair
+    if not isinstance(text, (list, tuple)):
+        raise TypeError(f"text must be a str, a list of str or a list of (str, str) pairs, not {type(text).__name__}")
+    if text_pair is None:
+        inputs = [tuple(item) if _is_pair(item) else item for item in text]
+    elif isinstance(text_pair, str) or not isinstance(text_pair, (list, tuple)):
+        raise TypeError("when text is a batch, text_pair must be a list of str of the same length")
+    elif len(text_pair) != len(text):
+        raise ValueError(f"batch length of text ({len(text)}) does not match batch length of text_pair "
+                         f"({len(text_pair)})")  # fmt: skip
+    else:
+        inputs = list(zip(text, text_pair))
+    for i, item in enumerate(inputs):
+        if not isinstance(item, str) and not _is_pair(item):
+            raise TypeError(f"text[{i}] must be a str or a (str, str) pair, not {type(item).__name__}")
+    return inputs, True
+
+
+# --------------------------------------------------------------------------- the calls
+
+
+def call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special_tokens: bool = True,
+         padding: bool | str = False, truncation: bool | str | None = None, max_length: int | None = None,
+         stride: int = 0, pad_to_multiple_of: int | None = None, padding_side: str | None = None,
+         return_tensors: str | None = None, return_token_type_ids: bool | None = None,
+         return_attention_mask: bool | None = None, return_overflowing_tokens: bool = False,
+         return_special_tokens_mask: bool = False, return_offsets_mapping: bool = False,
+         return_length: bool = False, verbose: bool = True) -> BatchEncoding:  # fmt: skip
+    """``tokenizer(text, text_pair, ...)`` with transformers' meanings (see the module)."""
+    if return_tensors not in _TENSORS:
+        raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
+    inputs, batched = _batch(text, text_pair)
+    padding, truncation, max_length = _strategies(tokenizer, padding, truncation, max_length, pad_to_multiple_of)
+    options: dict[str, Any] = {}
+    if truncation != "do_not_truncate":
+        options.update(max_length=max_length, truncation=truncation, stride=stride,
+                       truncation_side=tokenizer.truncation_side)  # fmt: skip
+    if padding != "do_not_pad":
+        options.update(padding=padding, padding_side=padding_side or tokenizer.padding_side,
+                       pad_to_multiple_of=pad_to_multiple_of)  # fmt: skip
+        if padding == "max_length":
+            options.setdefault("truncation", "do_not_truncate")
+            options["max_length"] = max_length
+    rows, arrays, sample = tokenizer._call_batch(inputs, add_special_tokens, return_overflowing_tokens,
+                                                 return_tensors is not None, **options)  # fmt: skip
+    wanted = {
+        "input_ids": True,
+        "token_type_ids": return_token_type_ids is not False,
+        "attention_mask": return_attention_mask is not False,
+        "special_tokens_mask": return_special_tokens_mask,
+        "offset_mapping": return_offsets_mapping,
+    }
+    fields = {"input_ids": "ids", "token_type_ids": "type_ids", "attention_mask": "attention_mask",
+              "special_tokens_mask": "special_tokens_mask", "offset_mapping": "offsets"}  # fmt: skip
+    data: dict[str, Any] = {}
+    for key, on in wanted.items():
+        if on:
+            data[key] = arrays[key] if arrays is not None else [getattr(row, fields[key]) for row in rows]
+    if return_length:
+        data["length"] = [len(row) for row in rows]
+    if return_overflowing_tokens:
+        data["overflow_to_sample_mapping"] = sample
+    if not batched and return_tensors is None and not return_overflowing_tokens:
+        data = {key: value[0] if value and isinstance(value[0], list) else value for key, value in data.items()}
+    return BatchEncoding(data, rows, tensor_type=return_tensors)
+
+
+def pad(tokenizer: Any, encoded_inputs: Any, padding: bool | str = True, max_length: int | None = None,
+        pad_to_multiple_of: int | None = None, padding_side: str | None = None,
+        return_attention_mask: bool | None = None, return_tensors: str | None = None,
+        verbose: bool = True) -> BatchEncoding:  # fmt: skip
+    """``tokenizer.pad(...)`` with transformers' meanings: pads ``input_ids`` (and the masks and
+    type ids present) of one example or a batch, given as a dict of lists, a BatchEncoding, or a
+    list of dicts."""
+    if isinstance(encoded_inputs, (list, tuple)) and encoded_inputs and isinstance(encoded_inputs[0], Mapping):
+        encoded_inputs = {key: [example[key] for example in encoded_inputs] for key in encoded_inputs[0]}
+    if not isinstance(encoded_inputs, Mapping):
+        raise TypeError(f"pad takes a dict of lists or a list of dicts, not {type(encoded_inputs).__name__}")
+    if "input_ids" not in encoded_inputs:
+        raise ValueError(f"pad needs 'input_ids' among the inputs, but they have {list(encoded_inputs)}")
+    inputs = {key: _as_lists(value) for key, value in encoded_inputs.items()}
+    required = inputs["input_ids"]
+    if not required:
+        if return_attention_mask:
+            inputs["attention_mask"] = []
+        return BatchEncoding(inputs, tensor_type=return_tensors)
+    if return_tensors is None:
+        return_tensors = _tensor_type_of(encoded_inputs["input_ids"])
+    padding, _, max_length = _strategies(tokenizer, padding, None, max_length, None)
+    side = padding_side or tokenizer.padding_side
+    mask = return_attention_mask is not False
+    if not isinstance(required[0], (list, tuple)):  # one example
+        return BatchEncoding(_pad_one(tokenizer, inputs, padding, max_length, pad_to_multiple_of, side, mask),
+                             tensor_type=return_tensors)  # fmt: skip
+    if any(len(values) != len(required) for values in inputs.values()):
+        raise ValueError("every field of the batch must have one row per example")
+    if padding == "longest":
+        padding, max_length = "max_length", max(len(row) for row in required)
+    rows: dict[str, list[Any]] = {}
+    for i in range(len(required)):
+        example = {key: values[i] for key, values in inputs.items()}
+        for key, value in _pad_one(tokenizer, example, padding, max_length, pad_to_multiple_of, side, mask).items():
+            rows.setdefault(key, []).append(value)
+    return BatchEncoding(rows, tensor_type=return_tensors)
+
+
+def _pad_one(tokenizer: Any, example: dict[str, Any], padding: str, max_length: int | None,
+             pad_to_multiple_of: int | None, side: str, mask: bool) -> dict[str, Any]:  # fmt: skip
+    """transformers' ``_pad`` of one example."""
+    example = dict(example)
+    ids = list(example["input_ids"])
+    if padding == "longest":
+        max_length = len(ids)
+    if max_length is not None and pad_to_multiple_of is not None and max_length % pad_to_multiple_of != 0:
+        max_length = (max_length // pad_to_multiple_of + 1) * pad_to_multiple_of
+    if mask and "attention_mask" not in example:
+        example["attention_mask"] = [1] * len(ids)
+    if padding == "do_not_pad" or max_length is None or len(ids) == max_length:
+        return example
+    if side not in ("right", "left"):
+        raise ValueError(f'padding_side must be "right" or "left", not {side!r}')
+    n = max_length - len(ids)
+    fill = {"input_ids": tokenizer.pad_token_id, "token_type_ids": tokenizer.pad_token_type_id,
+            "special_tokens_mask": 1, "attention_mask": 0}  # fmt: skip
+    for key, value in fill.items():
+        if key in example and (key != "attention_mask" or mask):
+            example[key] = list(example[key]) + [value] * n if side == "right" else [value] * n + list(example[key])
+    return example
+
+
+def _as_lists(value: Any) -> Any:
+    """numpy arrays and torch tensors (or lists of them) as lists; lists of ints stay as they are."""
+    if callable(getattr(value, "tolist", None)):
+        return value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [v.tolist() if callable(getattr(v, "tolist", None)) else v for v in value]
+    return value
+
+
+def _tensor_type_of(value: Any) -> str | None:
+    """ "pt" or "np" when ``value`` (or its first row) is a torch tensor or a numpy array."""
+    first = value[0] if isinstance(value, (list, tuple)) and value else value
+    module = type(first).__module__
+    return "pt" if module.startswith("torch") else "np" if module.startswith("numpy") else None

@@ -1,0 +1,198 @@
+"""transformers' calling conventions on the twin: ``tokenizer(...)``, ``pad``, ``tokenize``, the
+conversions between tokens and ids, the special tokens as attributes, and the settings a caller
+may change. ``__call__`` and ``pad`` are ``fast_wordpiece.batch_encoding``'s, shared with the
+engine; ``_call_batch`` does their work, as the engine's does."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fast_wordpiece import batch_encoding
+from fast_wordpiece.reference.decoder import decode_tokens
+from fast_wordpiece.reference.encoding import Encoding
+
+NO_MAXIMUM = int(1e30)  # transformers' VERY_LARGE_INTEGER: a model without a maximum length
+PAD_TOKEN, MASK_TOKEN = "[PAD]", "[MASK]"
+_ARRAYS = (("input_ids", "ids"), ("token_type_ids", "type_ids"), ("attention_mask", "attention_mask"),
+           ("special_tokens_mask", "special_tokens_mask"), ("offset_mapping", "offsets"))  # fmt: skip
+
+
+class TransformersCalls:
+    """The methods and attributes of transformers' tokenizers (mixed into the twin's PyTokenizer,
+    which provides ``_ids``, ``_vocab``, ``_options``, ``_special_tokens``, ``encode`` and
+    ``encode_batch``)."""
+
+    _ids: dict[str, int]
+    _vocab: list[str]
+    _options: Any
+    _special_tokens: list[str]
+    _model_max_length: int | None = None
+    _padding_side = "right"
+    _truncation_side = "right"
+    encode: Any
+    encode_batch: Any
+    decode_batch: Any
+    _checked_ids: Any
+
+    def __call__(self, *args: Any, **kwargs: Any) -> batch_encoding.BatchEncoding:
+        """Tokenizes like a ``transformers`` tokenizer (see ``fast_wordpiece.batch_encoding.call``)."""
+        return batch_encoding.call(self, *args, **kwargs)
+
+    def pad(self, *args: Any, **kwargs: Any) -> batch_encoding.BatchEncoding:
+        """Pads encoded inputs like transformers' ``tokenizer.pad``."""
+        return batch_encoding.pad(self, *args, **kwargs)
+
+    def _call_batch(self, inputs: list[Any], add_special_tokens: bool, overflowing: bool, tensors: bool,
+                    **options: Any) -> tuple[list[Encoding], dict[str, Any] | None, list[int]]:  # fmt: skip
+        """The rows of ``__call__`` (each input's encoding, then its windows when ``overflowing``),
+        their numpy arrays when ``tensors`` and they have one length (else None), and the input each
+        row comes from."""
+        rows: list[Encoding] = []
+        sample: list[int] = []
+        for i, encoding in enumerate(self.encode_batch(inputs, add_special_tokens, **options)):
+            windows = encoding.overflowing if overflowing else []
+            rows += [w._slice(0, len(w)) for w in [encoding, *windows]] if overflowing else [encoding]
+            sample += [i] * (1 + len(windows))
+        if not tensors:
+            return rows, None, sample
+        import numpy as np
+
+        length = len(rows[0]) if rows else 0
+        if any(len(row) != length for row in rows):
+            return rows, None, sample  # ragged rows: no arrays of one shape
+        arrays = {}
+        for key, field in _ARRAYS:
+            shape = (len(rows), length, 2) if field == "offsets" else (len(rows), length)
+            arrays[key] = np.array([getattr(row, field) for row in rows], dtype=np.int64).reshape(shape)
+        return rows, arrays, sample
+
+    def tokenize(self, text: str, pair: str | None = None, add_special_tokens: bool = False) -> list[str]:
+        """The token strings of ``text`` (and ``pair``)."""
+        return list(self.encode(text, pair, add_special_tokens).tokens)
+
+    def convert_tokens_to_ids(self, tokens: str | list[str]) -> int | list[int | None] | None:
+        """The id of a token (the unknown token's for one not in the vocabulary), or a list of ids."""
+        unk = self._ids.get(self._options.unk_token)
+        if isinstance(tokens, str):
+            return self._ids.get(tokens, unk)
+        if not isinstance(tokens, (list, tuple)):
+            raise TypeError(f"tokens must be a str or a list of str, not {type(tokens).__name__}")
+        for i, token in enumerate(tokens):
+            if not isinstance(token, str):
+                raise TypeError(f"tokens[{i}] must be str, not {type(token).__name__}")
+        return [self._ids.get(token, unk) for token in tokens]
+
+    def convert_ids_to_tokens(self, ids: int | list[int], skip_special_tokens: bool = False) -> str | list[str]:
+        """The token of an id, or the tokens of a list of ids."""
+        if isinstance(ids, int) and not isinstance(ids, bool):
+            return self._vocab[int(self._checked_ids([ids], "ids")[0])]
+        tokens = [self._vocab[i] for i in self._checked_ids(ids, "ids")]
+        return [t for t in tokens if not (skip_special_tokens and t in self._special_tokens)]
+
+    def convert_tokens_to_string(self, tokens: list[str]) -> str:
+        """Tokens joined back into text, as ``decode`` joins them."""
+        if isinstance(tokens, str) or not isinstance(tokens, (list, tuple)):
+            raise TypeError(f"tokens must be a list of str, not {type(tokens).__name__}")
+        for i, token in enumerate(tokens):
+            if not isinstance(token, str):
+                raise TypeError(f"tokens[{i}] must be str, not {type(token).__name__}")
+        return decode_tokens(list(tokens))
+
+    def batch_decode(self, sequences: Any, skip_special_tokens: bool = False) -> list[str]:
+        """``decode`` for each sequence of ids."""
+        result: list[str] = self.decode_batch(sequences, skip_special_tokens)
+        return result
+
+    def get_special_tokens_mask(self, token_ids_0: list[int], token_ids_1: list[int] | None = None,
+                                already_has_special_tokens: bool = False) -> list[int]:  # fmt: skip
+        """1 for each special token (see the engine's docstring)."""
+        a = self._checked_ids(token_ids_0, "token_ids_0")
+        if already_has_special_tokens:
+            if token_ids_1 is not None:
+                raise ValueError("token_ids_1 must be None when already_has_special_tokens=True: the ids already "
+                                 "hold the pair")  # fmt: skip
+            special = {self._ids[t] for t in self._special_tokens}
+            return [int(i in special) for i in a]
+        mask = [1] + [0] * len(a) + [1]
+        if token_ids_1 is not None:
+            mask += [0] * len(self._checked_ids(token_ids_1, "token_ids_1")) + [1]
+        return mask
+
+    def __len__(self) -> int:
+        return len(self._vocab)
+
+    is_fast = False  # the twin is pure Python (its encodings have alignment all the same)
+    model_input_names = property(lambda self: ["input_ids", "token_type_ids", "attention_mask"])
+
+    @property
+    def model_max_length(self) -> int:
+        """The longest input the model takes (1e30, transformers' VERY_LARGE_INTEGER: no maximum)."""
+        return NO_MAXIMUM if self._model_max_length is None else self._model_max_length
+
+    @model_max_length.setter
+    def model_max_length(self, value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"model_max_length must be an int, not {type(value).__name__}")
+        if value < 0:
+            raise ValueError(f"model_max_length must be >= 0, got {value}")
+        self._model_max_length = None if value >= batch_encoding.LARGE_INTEGER else value
+
+    @property
+    def padding_side(self) -> str:
+        """Where padding goes by default: "right" or "left"."""
+        return self._padding_side
+
+    @padding_side.setter
+    def padding_side(self, value: str) -> None:
+        self._padding_side = _side(value, "padding_side")
+
+    @property
+    def truncation_side(self) -> str:
+        """Where truncation cuts: "right" or "left"."""
+        return self._truncation_side
+
+    @truncation_side.setter
+    def truncation_side(self, value: str) -> None:
+        self._truncation_side = _side(value, "truncation_side")
+
+    def _present(self, token: str) -> str | None:
+        return token if token in self._ids else None
+
+    unk_token = property(lambda self: self._present(self._options.unk_token))
+    sep_token = property(lambda self: self._present(self._options.sep_token))
+    cls_token = property(lambda self: self._present(self._options.cls_token))
+    pad_token = property(lambda self: self._present(PAD_TOKEN))
+    mask_token = property(lambda self: self._present(MASK_TOKEN))
+    unk_token_id = property(lambda self: self._ids.get(self._options.unk_token))
+    sep_token_id = property(lambda self: self._ids.get(self._options.sep_token))
+    cls_token_id = property(lambda self: self._ids.get(self._options.cls_token))
+    pad_token_id = property(lambda self: self._ids.get(PAD_TOKEN))
+    mask_token_id = property(lambda self: self._ids.get(MASK_TOKEN))
+    pad_token_type_id = 0
+
+    @property
+    def all_special_tokens(self) -> list[str]:
+        """The named special tokens in the vocabulary, in transformers' order (unk, sep, pad, cls, mask)."""
+        o = self._options
+        return [t for t in (o.unk_token, o.sep_token, PAD_TOKEN, o.cls_token, MASK_TOKEN) if t in self._ids]
+
+    @property
+    def all_special_ids(self) -> list[int]:
+        return [self._ids[t] for t in self.all_special_tokens]
+
+    def _call_settings(self) -> dict[str, Any]:
+        """What pickling keeps of the settings."""
+        return {"model_max_length": self.model_max_length, "padding_side": self.padding_side,
+                "truncation_side": self.truncation_side}  # fmt: skip
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for key, value in state.items():
+            setattr(self, key, value)
+
+
+def _side(value: object, name: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be str, not {type(value).__name__}")
+    if value not in ("right", "left"):
+        raise ValueError(f'{name} must be "right" or "left", not {value!r}')
+    return value

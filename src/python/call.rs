@@ -1,0 +1,429 @@
+//! The calling conventions of `transformers`' tokenizers: `tokenizer(...)`,
+//! `pad`, `tokenize`, the conversions between tokens and ids, the special
+//! tokens as attributes, and the settings a caller may change
+//! (`model_max_length`, `padding_side`, `truncation_side`).
+//!
+//! `__call__` and `pad` turn transformers' arguments into `encode_batch`'s
+//! in `fast_wordpiece/batch_encoding.py`, which the twin shares; the work is
+//! done here, by `_call_batch`, with the GIL released.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::IntoPyObjectExt;
+
+use super::args::{self, type_name};
+use super::arrays;
+use super::encode::batch_texts;
+use super::errors::guard;
+use super::tokenizer::{CallSettings, PyTokenizer};
+use crate::encoding::column::Column;
+use crate::encoding::{Encoding, Side};
+use crate::pipeline::decoder;
+
+/// transformers' `VERY_LARGE_INTEGER`: the `model_max_length` of a tokenizer
+/// whose model has no maximum.
+const NO_MAXIMUM: f64 = 1e30;
+
+/// The pad and mask tokens (the others are pipeline options).
+const PAD_TOKEN: &str = "[PAD]";
+const MASK_TOKEN: &str = "[MASK]";
+
+/// The columns of `__call__`'s numpy arrays, by transformers' names.
+const CALL_COLUMNS: [(&str, Column); 5] = [
+    ("input_ids", Column::Ids),
+    ("token_type_ids", Column::TypeIds),
+    ("attention_mask", Column::AttentionMask),
+    ("special_tokens_mask", Column::SpecialTokensMask),
+    ("offset_mapping", Column::Offsets),
+];
+
+fn side(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Side> {
+    match &*args::text(value, &|| name.to_owned())? {
+        "right" => Ok(Side::Right),
+        "left" => Ok(Side::Left),
+        other => Err(PyValueError::new_err(format!("{name} must be \"right\" or \"left\", not {other:?}"))),
+    }
+}
+
+impl PyTokenizer {
+    fn settings(&self) -> CallSettings {
+        *self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn change(&self, f: impl FnOnce(&mut CallSettings)) {
+        f(&mut self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    }
+
+    fn special_id(&self, token: &str) -> Option<u32> {
+        self.inner.vocab().id(token)
+    }
+
+    /// The named special tokens that are in the vocabulary, in transformers'
+    /// order (unk, sep, pad, cls, mask).
+    fn named_special_tokens(&self) -> Vec<String> {
+        let o = self.inner.options();
+        [o.unk_token.as_str(), o.sep_token.as_str(), PAD_TOKEN, o.cls_token.as_str(), MASK_TOKEN]
+            .into_iter()
+            .filter(|t| self.special_id(t).is_some())
+            .map(str::to_owned)
+            .collect()
+    }
+}
+
+#[pymethods]
+impl PyTokenizer {
+    /// Tokenizes like a `transformers` tokenizer: `tokenizer(text,
+    /// text_pair=None, *, add_special_tokens=True, padding=False,
+    /// truncation=None, max_length=None, stride=0, pad_to_multiple_of=None,
+    /// padding_side=None, return_tensors=None, return_token_type_ids=None,
+    /// return_attention_mask=None, return_overflowing_tokens=False,
+    /// return_special_tokens_mask=False, return_offsets_mapping=False,
+    /// return_length=False)` with transformers' meanings, returning a
+    /// `BatchEncoding`. `text` is a str, a list of str, or a list of
+    /// `(text, pair)`; a single str gives unbatched lists.
+    #[pyo3(signature = (*args, **kwargs))]
+    fn __call__<'py>(
+        slf: &Bound<'py, Self>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let call = slf.py().import("fast_wordpiece.batch_encoding")?.getattr("call")?;
+        let all = PyTuple::new(slf.py(), std::iter::once(slf.as_any().clone()).chain(args.iter()).collect::<Vec<_>>())?;
+        call.call(all, kwargs)
+    }
+
+    /// Pads encoded inputs (a dict of lists, a `BatchEncoding`, or a list of
+    /// dicts, as `datasets` and the data collators give them) like
+    /// transformers' `tokenizer.pad`: `padding=True`, `max_length=None`,
+    /// `pad_to_multiple_of=None`, `padding_side=None`,
+    /// `return_attention_mask=None`, `return_tensors=None`.
+    #[pyo3(signature = (*args, **kwargs))]
+    fn pad<'py>(
+        slf: &Bound<'py, Self>,
+        args: &Bound<'py, PyTuple>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let pad = slf.py().import("fast_wordpiece.batch_encoding")?.getattr("pad")?;
+        let all = PyTuple::new(slf.py(), std::iter::once(slf.as_any().clone()).chain(args.iter()).collect::<Vec<_>>())?;
+        pad.call(all, kwargs)
+    }
+
+    /// The work of `__call__`: encodes `inputs` (str or `(str, str)` items)
+    /// with `encode_batch`'s keyword arguments, with the GIL released, and
+    /// returns the rows (each input's encoding, followed by its overflowing
+    /// windows when `overflowing`), the rows as int64 numpy arrays keyed by
+    /// transformers' names when `tensors` and the rows have one length (else
+    /// None), and the input each row comes from.
+    #[pyo3(signature = (inputs, add_special_tokens, overflowing, tensors, **kwargs))]
+    #[allow(clippy::type_complexity)]
+    fn _call_batch<'py>(
+        &self,
+        py: Python<'py>,
+        inputs: &Bound<'py, PyAny>,
+        add_special_tokens: bool,
+        overflowing: bool,
+        tensors: bool,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>, Vec<usize>)> {
+        let (options, _) = args::encode_batch_options(add_special_tokens, kwargs)?;
+        if tensors {
+            arrays::import_numpy(py)?;
+        }
+        let utf8 = batch_texts(inputs)?;
+        let texts: Vec<(&str, Option<&str>)> = utf8.iter().map(|(a, b)| (&**a, b.as_deref())).collect();
+        let encodings = self.encode_whole_batch(py, &texts, &options)?;
+        let (rows, sample) = rows_of(encodings, overflowing);
+        let length = rows.first().map_or(0, Encoding::len);
+        let arrays = if tensors && rows.iter().all(|e| e.len() == length) {
+            Some(arrays::numpy_arrays(py, &rows, &CALL_COLUMNS, options.num_threads)?)
+        } else {
+            None
+        };
+        let list = PyList::new(py, rows.into_iter().map(|e| self.encoding(e)))?;
+        Ok((list, arrays, sample))
+    }
+
+    /// The token strings of `text` (and `pair`), without the special tokens
+    /// post-processing adds unless `add_special_tokens`.
+    #[pyo3(signature = (text, pair = None, add_special_tokens = false))]
+    fn tokenize(
+        &self,
+        text: &Bound<'_, PyAny>,
+        pair: Option<&Bound<'_, PyAny>>,
+        add_special_tokens: bool,
+    ) -> PyResult<Vec<String>> {
+        let a = args::text(text, &|| "text".into())?;
+        let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
+        let encoding = guard(|| self.inner.encode(&a, b.as_deref(), add_special_tokens))?;
+        Ok(encoding.ids().iter().filter_map(|&id| self.inner.vocab().token(id)).map(str::to_owned).collect())
+    }
+
+    /// The id of a token (the unknown token's id for a token not in the
+    /// vocabulary), or a list of ids for a list of tokens.
+    fn convert_tokens_to_ids<'py>(&self, tokens: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = tokens.py();
+        let unk = self.special_id(&self.inner.options().unk_token);
+        let id = |t: &str| self.inner.vocab().id(t).or(unk);
+        if tokens.is_instance_of::<PyString>() {
+            return id(&args::text(tokens, &|| "tokens".into())?).into_bound_py_any(py);
+        }
+        let ids = tokens
+            .try_iter()
+            .map_err(|_| {
+                PyTypeError::new_err(format!("tokens must be a str or a list of str, not {}", type_name(tokens)))
+            })?
+            .enumerate()
+            .map(|(i, t)| Ok(id(&args::text(&t?, &|| format!("tokens[{i}]"))?)))
+            .collect::<PyResult<Vec<Option<u32>>>>()?;
+        ids.into_bound_py_any(py)
+    }
+
+    /// The token of an id, or a list of tokens for a list of ids (without the
+    /// special tokens when `skip_special_tokens`). Ids outside the
+    /// vocabulary raise ValueError.
+    #[pyo3(signature = (ids, skip_special_tokens = false))]
+    fn convert_ids_to_tokens<'py>(
+        &self,
+        ids: &Bound<'py, PyAny>,
+        skip_special_tokens: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = ids.py();
+        let vocab = self.inner.vocab();
+        if ids.extract::<i64>().is_ok() {
+            let id = args::ids(PyList::new(py, [ids])?.as_any(), "ids", vocab.len())?[0];
+            return vocab.token(id).into_bound_py_any(py);
+        }
+        let specials = self.inner.special_tokens();
+        let tokens: Vec<&str> = args::ids(ids, "ids", vocab.len())?
+            .into_iter()
+            .filter_map(|id| vocab.token(id))
+            .filter(|t| !(skip_special_tokens && specials.iter().any(|s| s == t)))
+            .collect();
+        tokens.into_bound_py_any(py)
+    }
+
+    /// Tokens joined back into text, as `decode` joins them.
+    fn convert_tokens_to_string(&self, tokens: &Bound<'_, PyAny>) -> PyResult<String> {
+        args::reject_text_as_collection(tokens, "tokens", "str")?;
+        let tokens = tokens
+            .try_iter()
+            .map_err(|_| PyTypeError::new_err(format!("tokens must be a list of str, not {}", type_name(tokens))))?
+            .enumerate()
+            .map(|(i, t)| Ok(args::text(&t?, &|| format!("tokens[{i}]"))?.to_owned()))
+            .collect::<PyResult<Vec<String>>>()?;
+        Ok(decoder::decode(tokens.iter().map(String::as_str)))
+    }
+
+    /// `decode` for each sequence of ids (transformers' name for
+    /// `decode_batch`).
+    #[pyo3(signature = (sequences, skip_special_tokens = false))]
+    fn batch_decode(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
+        args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
+        sequences
+            .try_iter()?
+            .enumerate()
+            .map(|(i, ids)| {
+                let ids = args::ids(&ids?, &format!("sequences[{i}]"), self.inner.vocab().len())?;
+                guard(|| self.inner.decode(&ids, skip_special_tokens))
+            })
+            .collect()
+    }
+
+    /// 1 for each special token: with `already_has_special_tokens`, marks the
+    /// special tokens among `token_ids_0`; otherwise the mask of the
+    /// `[CLS] A [SEP] (B [SEP])` that post-processing would make of them.
+    #[pyo3(signature = (token_ids_0, token_ids_1 = None, already_has_special_tokens = false))]
+    fn get_special_tokens_mask(
+        &self,
+        token_ids_0: &Bound<'_, PyAny>,
+        token_ids_1: Option<&Bound<'_, PyAny>>,
+        already_has_special_tokens: bool,
+    ) -> PyResult<Vec<u32>> {
+        let n = self.inner.vocab().len();
+        let a = args::ids(token_ids_0, "token_ids_0", n)?;
+        if already_has_special_tokens {
+            if token_ids_1.is_some() {
+                return Err(PyValueError::new_err(
+                    "token_ids_1 must be None when already_has_special_tokens=True: the ids already hold the pair",
+                ));
+            }
+            let specials: Vec<u32> =
+                self.inner.special_tokens().iter().filter_map(|t| self.inner.vocab().id(t)).collect();
+            return Ok(a.iter().map(|id| u32::from(specials.contains(id))).collect());
+        }
+        let mut mask = vec![1];
+        mask.extend(std::iter::repeat_n(0, a.len()));
+        mask.push(1);
+        if let Some(b) = token_ids_1 {
+            let b = args::ids(b, "token_ids_1", n)?;
+            mask.extend(std::iter::repeat_n(0, b.len()));
+            mask.push(1);
+        }
+        Ok(mask)
+    }
+
+    /// Restores what `__reduce__` saved of the settings.
+    fn __setstate__(slf: &Bound<'_, Self>, state: &Bound<'_, PyDict>) -> PyResult<()> {
+        for (key, value) in state.iter() {
+            slf.setattr(key.cast::<PyString>()?, value)?;
+        }
+        Ok(())
+    }
+
+    /// The number of tokens in the vocabulary.
+    fn __len__(&self) -> usize {
+        self.inner.vocab().len()
+    }
+
+    /// Always True: this is a fast (Rust) tokenizer.
+    #[getter]
+    fn is_fast(&self) -> bool {
+        true
+    }
+
+    /// The inputs a BERT model takes, in transformers' order.
+    #[getter]
+    fn model_input_names(&self) -> Vec<&'static str> {
+        vec!["input_ids", "token_type_ids", "attention_mask"]
+    }
+
+    /// The longest input the model takes: `padding="max_length"` and
+    /// truncation without `max_length` use it. 1e30 (transformers'
+    /// `VERY_LARGE_INTEGER`) when the model has no maximum; set it to an int.
+    #[getter]
+    fn model_max_length<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match self.settings().model_max_length {
+            Some(n) => n.into_bound_py_any(py),
+            None => py.import("builtins")?.getattr("int")?.call1((NO_MAXIMUM,)),
+        }
+    }
+
+    #[setter]
+    fn set_model_max_length(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        // transformers' LARGE_INTEGER (1e20) and beyond mean "no maximum".
+        let unbounded = value.is_instance_of::<PyInt>() && value.ge(10u128.pow(20))?;
+        let n = if unbounded { None } else { Some(args::count(value, "model_max_length")?) };
+        self.change(|s| s.model_max_length = n);
+        Ok(())
+    }
+
+    /// Where padding goes by default: `"right"` or `"left"`.
+    #[getter]
+    fn padding_side(&self) -> String {
+        self.settings().padding_side.to_string()
+    }
+
+    #[setter]
+    fn set_padding_side(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let s = side(value, "padding_side")?;
+        self.change(|c| c.padding_side = s);
+        Ok(())
+    }
+
+    /// Where truncation cuts: `"right"` or `"left"`.
+    #[getter]
+    fn truncation_side(&self) -> String {
+        self.settings().truncation_side.to_string()
+    }
+
+    #[setter]
+    fn set_truncation_side(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let s = side(value, "truncation_side")?;
+        self.change(|c| c.truncation_side = s);
+        Ok(())
+    }
+
+    /// The unknown token (None when it is not in the vocabulary).
+    #[getter]
+    fn unk_token(&self) -> Option<String> {
+        let t = &self.inner.options().unk_token;
+        self.special_id(t).map(|_| t.clone())
+    }
+
+    #[getter]
+    fn unk_token_id(&self) -> Option<u32> {
+        self.special_id(&self.inner.options().unk_token)
+    }
+
+    /// The separator token (None when it is not in the vocabulary).
+    #[getter]
+    fn sep_token(&self) -> Option<String> {
+        let t = &self.inner.options().sep_token;
+        self.special_id(t).map(|_| t.clone())
+    }
+
+    #[getter]
+    fn sep_token_id(&self) -> Option<u32> {
+        self.special_id(&self.inner.options().sep_token)
+    }
+
+    /// The classifier token (None when it is not in the vocabulary).
+    #[getter]
+    fn cls_token(&self) -> Option<String> {
+        let t = &self.inner.options().cls_token;
+        self.special_id(t).map(|_| t.clone())
+    }
+
+    #[getter]
+    fn cls_token_id(&self) -> Option<u32> {
+        self.special_id(&self.inner.options().cls_token)
+    }
+
+    /// The padding token, `[PAD]` (None when it is not in the vocabulary).
+    #[getter]
+    fn pad_token(&self) -> Option<&'static str> {
+        self.special_id(PAD_TOKEN).map(|_| PAD_TOKEN)
+    }
+
+    #[getter]
+    fn pad_token_id(&self) -> Option<u32> {
+        self.special_id(PAD_TOKEN)
+    }
+
+    /// The padding token's type id: 0.
+    #[getter]
+    fn pad_token_type_id(&self) -> u8 {
+        0
+    }
+
+    /// The mask token, `[MASK]` (None when it is not in the vocabulary).
+    #[getter]
+    fn mask_token(&self) -> Option<&'static str> {
+        self.special_id(MASK_TOKEN).map(|_| MASK_TOKEN)
+    }
+
+    #[getter]
+    fn mask_token_id(&self) -> Option<u32> {
+        self.special_id(MASK_TOKEN)
+    }
+
+    /// The named special tokens in the vocabulary (unk, sep, pad, cls, mask).
+    #[getter]
+    fn all_special_tokens(&self) -> Vec<String> {
+        self.named_special_tokens()
+    }
+
+    /// Their ids.
+    #[getter]
+    fn all_special_ids(&self) -> Vec<u32> {
+        self.named_special_tokens().iter().filter_map(|t| self.special_id(t)).collect()
+    }
+}
+
+/// Each encoding, followed by its overflowing windows when `overflowing`
+/// (taken out of it, as rows of their own), and the input each row comes from.
+fn rows_of(encodings: Vec<Encoding>, overflowing: bool) -> (Vec<Encoding>, Vec<usize>) {
+    let mut rows = Vec::with_capacity(encodings.len());
+    let mut sample = Vec::with_capacity(encodings.len());
+    for (i, mut e) in encodings.into_iter().enumerate() {
+        let windows = if overflowing { e.take_overflowing() } else { Vec::new() };
+        sample.extend(std::iter::repeat_n(i, 1 + windows.len()));
+        rows.push(e);
+        rows.extend(windows.into_iter().map(|mut w| {
+            w.take_overflowing();
+            w
+        }));
+    }
+    (rows, sample)
+}

@@ -1,0 +1,362 @@
+"""transformers' calling conventions (``fast_wordpiece.batch_encoding``): ``tokenizer(...)``,
+``BatchEncoding``, ``pad``, the token/id conversions and the special-token attributes, compared
+value for value with ``transformers``' BERT tokenizer built from the same bert-base-uncased files,
+on real text, for the engine and the twin. Where transformers fails (an error, or a Rust panic in
+its backend) we raise ValueError or TypeError. The data collators and ``datasets.Dataset.map``
+run on our tokenizer and must give what they give on transformers'.
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+import random
+import warnings
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+transformers = pytest.importorskip("transformers")
+
+from implementations import tokenizer_class  # noqa: E402
+
+MODEL_MAX_LENGTH = 64  # small, so that truncation and max_length padding without max_length show
+
+
+@pytest.fixture(scope="module")
+def hf(bert_vocab_file) -> Any:
+    """transformers' BERT tokenizer (BertTokenizerFast) from bert-base-uncased's files."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        tok = transformers.BertTokenizerFast.from_pretrained(str(bert_vocab_file.parent))
+    tok.model_max_length = MODEL_MAX_LENGTH
+    return tok
+
+
+@pytest.fixture(scope="module", params=["engine", "twin"])
+def ours(request: pytest.FixtureRequest, bert_vocab_file) -> Any:
+    tok = tokenizer_class(request.param).from_vocab_file(str(bert_vocab_file))
+    tok.model_max_length = MODEL_MAX_LENGTH
+    return tok
+
+
+@pytest.fixture(scope="module")
+def texts(shakespeare_lines: list[str], multilingual_lines: list[str]) -> dict[str, Any]:
+    rng = random.Random(13)
+    short = rng.sample(shakespeare_lines[:20000], 4) + rng.sample(multilingual_lines, 3)
+    long = [" ".join(shakespeare_lines[i : i + 8]) for i in rng.sample(range(len(shakespeare_lines) - 8), 2)]
+    batch = short + long + [""]
+    return {"one": long[0], "pair": (short[0], long[1]), "batch": batch, "pairs": list(zip(batch, reversed(batch)))}
+
+
+def as_plain(value: Any) -> Any:
+    """Lists of tuples as lists of lists, numpy arrays kept: comparable values of either library."""
+    if isinstance(value, np.ndarray):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [as_plain(v) for v in value]
+    return value
+
+
+def same(ours_out: Any, theirs: Any, where: str) -> None:
+    assert list(ours_out.keys()) == list(theirs.keys()), f"{where}: keys {list(ours_out)} != {list(theirs)}"
+    for key in theirs:
+        a, b = ours_out[key], theirs[key]
+        if isinstance(b, np.ndarray):
+            assert isinstance(a, np.ndarray), f"{where}: {key} is {type(a).__name__}, not an array"
+            assert (a.dtype, a.shape) == (b.dtype, b.shape), f"{where}: {key} {a.dtype}{a.shape} != {b.dtype}{b.shape}"
+            if b.dtype == object:  # ragged rows
+                assert [r.tolist() for r in a] == [r.tolist() for r in b], f"{where}: {key} differs"
+            else:
+                assert np.array_equal(a, b), f"{where}: {key} differs"
+        else:
+            assert as_plain(a) == as_plain(b), f"{where}: {key}: ours {a!r} != transformers {b!r}"
+    assert len(ours_out.encodings) == len(theirs.encodings), where
+    for i in range(len(theirs.encodings)):
+        assert ours_out.tokens(i) == theirs.tokens(i), f"{where}: tokens({i})"
+        assert ours_out.word_ids(i) == theirs.word_ids(i), f"{where}: word_ids({i})"
+        assert ours_out.sequence_ids(i) == theirs.sequence_ids(i), f"{where}: sequence_ids({i})"
+    assert ours_out.n_sequences == theirs.n_sequences, where
+
+
+def call_both(hf: Any, ours: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    where = f"tokenizer(<{len(args)} args>, **{kwargs})"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected = hf(*args, **kwargs)
+    except BaseException as e:  # PanicException is a BaseException
+        if isinstance(e, (KeyboardInterrupt, SystemExit)):
+            raise
+        with pytest.raises((ValueError, TypeError), match=r"\S"):
+            ours(*args, **kwargs)
+        return "both raise"
+    same(ours(*args, **kwargs), expected, where)
+    return "equal"
+
+
+PADDINGS = (False, True, "longest", "max_length", "do_not_pad")
+TRUNCATIONS = (None, False, True, "longest_first", "only_first", "only_second", "do_not_truncate")
+LENGTHS = (None, 9, 24)
+
+
+@pytest.mark.parametrize("shape", ["one", "pair", "batch", "pairs"])
+@pytest.mark.parametrize("return_tensors", [None, "np"])
+def test_padding_truncation_and_lengths_match_transformers(hf, ours, texts, shape, return_tensors):
+    args = (texts[shape],) if shape in ("one", "batch") else texts[shape] if shape == "pair" else (texts[shape],)
+    outcomes = []
+    for padding, truncation, max_length in itertools.product(PADDINGS, TRUNCATIONS, LENGTHS):
+        kwargs = {"padding": padding, "truncation": truncation, "max_length": max_length}
+        outcomes.append(call_both(hf, ours, args, dict(kwargs, return_tensors=return_tensors)))
+    assert "equal" in outcomes
+
+
+@pytest.mark.parametrize("stride", [0, 3])
+@pytest.mark.parametrize("return_tensors", [None, "np"])
+def test_overflowing_windows_become_rows_with_their_sample(hf, ours, texts, stride, return_tensors):
+    """Question answering: every window of a long context is a row, overflow_to_sample_mapping says
+    whose."""
+    questions = [q for q, _ in texts["pairs"]][:5]
+    contexts = [texts["batch"][7], texts["batch"][8], texts["batch"][0], texts["batch"][7], ""]
+    for truncation in ("only_second", "longest_first"):
+        kwargs = {"truncation": truncation, "max_length": 40, "stride": stride, "padding": "max_length"}
+        kwargs |= {"return_overflowing_tokens": True, "return_offsets_mapping": True, "return_tensors": return_tensors}
+        assert call_both(hf, ours, (questions, contexts), kwargs) == "equal"
+    rows = ours(questions[:2], contexts[:2], truncation="only_second", max_length=40, stride=stride,
+                return_overflowing_tokens=True, padding=True, return_tensors=return_tensors)  # fmt: skip
+    assert len(rows["input_ids"]) > 2, "the long contexts make more than one window each"
+
+
+@pytest.mark.parametrize("flags", [
+    {"return_token_type_ids": False}, {"return_attention_mask": False}, {"return_special_tokens_mask": True},
+    {"return_offsets_mapping": True}, {"return_length": True}, {"add_special_tokens": False},
+    {"pad_to_multiple_of": 8, "padding": True}, {"padding_side": "left", "padding": True},
+    {"return_overflowing_tokens": True, "truncation": True, "max_length": 12, "stride": 2},
+])  # fmt: skip
+@pytest.mark.parametrize("shape", ["one", "pair", "batch", "pairs"])
+def test_every_return_flag_matches_transformers(hf, ours, texts, flags, shape):
+    args = (texts[shape],) if shape in ("one", "batch") else texts[shape] if shape == "pair" else (texts[shape],)
+    for return_tensors in (None, "np"):
+        kwargs = dict(flags, return_tensors=return_tensors)
+        if return_tensors and "padding" not in kwargs:
+            kwargs["padding"] = True
+        call_both(hf, ours, args, kwargs)
+
+
+def test_unbatched_input_gives_unbatched_lists(ours, texts):
+    single = ours(texts["one"])
+    assert isinstance(single["input_ids"][0], int)
+    batched = ours([texts["one"]])
+    assert single["input_ids"] == batched["input_ids"][0]
+    assert single.input_ids == single["input_ids"]  # attributes, as transformers' BatchEncoding
+    assert ours(texts["one"], return_tensors="np")["input_ids"].shape == (1, len(single["input_ids"]))
+
+
+def or_none(method: Any, *args: Any) -> Any:
+    """transformers' answer, or None where it fails for a word that has no tokens (its
+    ``word_to_chars`` makes a CharSpan of None: a TypeError)."""
+    try:
+        return method(*args)
+    except TypeError:
+        return None
+
+
+def test_alignment_methods_match_transformers(hf, ours, texts):
+    args = ([q for q, _ in texts["pairs"]], [c for _, c in texts["pairs"]])
+    a, b = ours(*args, padding=True), hf(*args, padding=True)
+    for i in range(len(b.encodings)):
+        n = len(b["input_ids"][i])
+        for t in range(n):
+            assert a.token_to_word(i, t) == b.token_to_word(i, t)
+            assert a.token_to_sequence(i, t) == b.token_to_sequence(i, t)
+            assert a.token_to_chars(i, t) == b.token_to_chars(i, t)
+        # a negative token index counts from the end (transformers 5 means to, but fails: no _seq_len)
+        assert a.token_to_word(i, -2) == b.token_to_word(i, n - 2)
+        for w in range(max(x for x in b.word_ids(i) if x is not None) + 2 if any(b.word_ids(i)) else 2):
+            for s in (0, 1):
+                assert a.word_to_tokens(i, w, s) == b.word_to_tokens(i, w, s)
+                assert a.word_to_chars(i, w, s) == or_none(b.word_to_chars, i, w, s)
+        for c in range(0, 60, 3):
+            for s in (0, 1):
+                assert a.char_to_token(i, c, s) == b.char_to_token(i, c, s)
+                assert a.char_to_word(i, c, s) == b.char_to_word(i, c, s)
+    assert a.token_to_word(3) == b.token_to_word(3)  # one argument: row 0
+
+
+def test_the_tokenizer_surface_matches_transformers(hf, ours, texts):
+    text = texts["batch"][0]
+    assert ours.tokenize(text) == hf.tokenize(text)
+    tokens = [*hf.tokenize(text), "notatoken-xyz"]
+    assert ours.convert_tokens_to_ids(tokens) == hf.convert_tokens_to_ids(tokens)
+    assert ours.convert_tokens_to_ids("[MASK]") == hf.convert_tokens_to_ids("[MASK]")
+    ids = hf(text)["input_ids"]
+    assert ours.convert_ids_to_tokens(ids) == hf.convert_ids_to_tokens(ids)
+    assert ours.convert_ids_to_tokens(ids, skip_special_tokens=True) == hf.convert_ids_to_tokens(ids, True)
+    assert ours.convert_ids_to_tokens(ids[1]) == hf.convert_ids_to_tokens(ids[1])
+    assert ours.convert_tokens_to_string(tokens[:-1]) == hf.convert_tokens_to_string(tokens[:-1])
+    batch = hf(texts["batch"])["input_ids"]
+    assert ours.batch_decode(batch) == hf.batch_decode(batch)
+    assert ours.batch_decode(batch, skip_special_tokens=True) == hf.batch_decode(batch, skip_special_tokens=True)
+    assert ours.get_special_tokens_mask(ids, already_has_special_tokens=True) == hf.get_special_tokens_mask(
+        ids, already_has_special_tokens=True
+    )
+    # transformers 5 no longer computes this for ids without special tokens; ours gives encode's mask
+    assert ours.get_special_tokens_mask([5, 6], [7]) == ours.encode("a b", "c").special_tokens_mask
+    for name in ("pad_token", "unk_token", "cls_token", "sep_token", "mask_token", "pad_token_id", "unk_token_id",
+                 "cls_token_id", "sep_token_id", "mask_token_id", "pad_token_type_id", "all_special_ids",
+                 "padding_side", "truncation_side", "model_max_length", "model_input_names"):  # fmt: skip
+        assert getattr(ours, name) == getattr(hf, name), name
+    assert sorted(ours.all_special_tokens) == sorted(hf.all_special_tokens)
+    assert len(ours) == len(hf)
+
+
+def test_settings_change_calls_and_survive_pickling(ours, texts):
+    tok = pickle.loads(pickle.dumps(ours))
+    tok.padding_side, tok.truncation_side, tok.model_max_length = "left", "left", 10
+    again = pickle.loads(pickle.dumps(tok))
+    assert (again.padding_side, again.truncation_side, again.model_max_length) == ("left", "left", 10)
+    out = again(texts["batch"][:3], padding="max_length", truncation=True)
+    assert all(len(row) == 10 for row in out["input_ids"])
+    assert out["attention_mask"][2][0] == 0 or len(again(texts["batch"][2])["input_ids"]) >= 10
+    tok.model_max_length = int(1e30)
+    assert tok.model_max_length == int(1e30)
+    assert ours.padding_side == "right", "a copy's settings are its own"
+
+
+@pytest.mark.parametrize(("kwargs", "error", "message"), [
+    ({"padding": "sideways"}, ValueError, "padding must be"),
+    ({"truncation": "middle"}, ValueError, "truncation must be"),
+    ({"return_tensors": "tf"}, ValueError, "return_tensors must be"),
+    ({"padding_side": "up", "padding": True}, ValueError, "padding_side"),
+])  # fmt: skip
+def test_bad_arguments_raise_naming_the_argument(ours, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        ours(["a b"], **kwargs)
+
+
+def test_bad_inputs_raise_type_errors(ours):
+    with pytest.raises(TypeError, match="text must be"):
+        ours(3)
+    with pytest.raises(TypeError, match=r"text\[1\]"):
+        ours(["a", 3])
+    with pytest.raises(TypeError, match="text_pair"):
+        ours(["a"], "b")
+    with pytest.raises(ValueError, match="batch length"):
+        ours(["a"], ["b", "c"])
+    ragged = ours(["a", "a b c"], return_tensors="np")["input_ids"]  # as transformers 5: arrays of arrays
+    assert ragged.dtype == object
+    assert [row.tolist() for row in ragged] == ours(["a", "a b c"])["input_ids"]
+    with pytest.raises((ImportError, ValueError)) if not _torch() else _nothing():
+        ours(["a"], return_tensors="pt")
+    with pytest.raises(ValueError, match="padding_side"):
+        ours.padding_side = "middle"
+
+
+def _torch() -> bool:
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+# ----------------------------------------------------------------------------- pad and the collators
+
+
+def features(hf: Any, lines: list[str]) -> list[dict[str, Any]]:
+    """Examples as datasets gives them to a collator: one dict of lists per example, unpadded."""
+    encoded = hf(lines, truncation=True, return_special_tokens_mask=True)
+    return [{key: encoded[key][i] for key in encoded} for i in range(len(lines))]
+
+
+def as_lists(value: Any) -> Any:
+    return value.tolist() if isinstance(value, np.ndarray) else value
+
+
+def test_pad_matches_transformers(hf, ours, texts):
+    examples = features(hf, texts["batch"])
+    for kwargs in ({}, {"padding": "max_length", "max_length": 70}, {"pad_to_multiple_of": 8},
+                   {"padding_side": "left"}, {"return_attention_mask": False}, {"return_tensors": "np"},
+                   {"padding": False}):  # fmt: skip
+        a, b = ours.pad(examples, **kwargs), hf.pad(examples, **kwargs)
+        assert list(a.keys()) == list(b.keys()), kwargs
+        for key in b:
+            assert type(a[key]) is type(b[key]), (kwargs, key)
+            assert as_lists(a[key]) == as_lists(b[key]), (kwargs, key)
+    one = dict(examples[0])
+    padded = ours.pad(one, padding="max_length", max_length=70)["input_ids"]
+    assert padded == hf.pad(one, padding="max_length", max_length=70)["input_ids"]
+
+
+def test_data_collators_work_as_with_transformers_tokenizer(hf, ours, texts):
+    from transformers import (
+        DataCollatorForLanguageModeling,
+        DataCollatorForTokenClassification,
+        DataCollatorWithPadding,
+    )
+
+    examples = features(hf, texts["batch"])
+    for options in ({}, {"padding": "max_length", "max_length": 80}):
+        a = DataCollatorWithPadding(ours, return_tensors="np", **options)(examples)
+        b = DataCollatorWithPadding(hf, return_tensors="np", **options)(examples)
+        assert {k: v.tolist() for k, v in a.items()} == {k: v.tolist() for k, v in b.items()}
+    # token classification: labels aligned with word_ids, padded with -100 by the collator
+    labelled = []
+    for example, enc in zip(examples, hf(texts["batch"], truncation=True).encodings):
+        labels = [-100 if w is None else w % 3 for w in enc.word_ids]
+        inputs = {key: example[key] for key in ("input_ids", "token_type_ids", "attention_mask")}
+        labelled.append(inputs | {"labels": labels})
+    collate = DataCollatorForTokenClassification
+    a, b = collate(ours, return_tensors="np")(labelled), collate(hf, return_tensors="np")(labelled)
+    assert {k: v.tolist() for k, v in a.items()} == {k: v.tolist() for k, v in b.items()}
+    # masked language modelling: the same random masks from the same seed
+    mlm = {"mlm": True, "mlm_probability": 0.3, "return_tensors": "np"}
+    np.random.seed(5)
+    a = DataCollatorForLanguageModeling(ours, **mlm)(examples)
+    np.random.seed(5)
+    b = DataCollatorForLanguageModeling(hf, **mlm)(examples)
+    assert {k: v.tolist() for k, v in a.items()} == {k: v.tolist() for k, v in b.items()}
+
+
+def test_word_ids_align_labels_like_transformers(hf, ours, texts):
+    """The token-classification recipe: a label per word, -100 for added tokens and later pieces."""
+    words = texts["batch"][0].split()
+    labels = [i % 5 for i in range(len(words))]
+
+    def align(tokenizer: Any) -> list[int]:
+        enc = tokenizer(" ".join(words), truncation=True)
+        aligned, previous = [], None
+        for w in enc.word_ids():
+            aligned.append(-100 if w is None or w == previous else labels[w % len(labels)])
+            previous = w
+        return aligned
+
+    assert align(ours) == align(hf)
+
+
+def test_datasets_map_batched_with_two_processes(hf, ours, texts, tmp_path):
+    datasets = pytest.importorskip("datasets")
+    data = datasets.Dataset.from_dict({"text": texts["batch"] * 3})
+
+    def tokenize_with(tokenizer: Any) -> Any:
+        return lambda batch: tokenizer(batch["text"], truncation=True, max_length=32)
+
+    for num_proc in (None, 2):
+        a = data.map(
+            tokenize_with(ours), batched=True, num_proc=num_proc, cache_file_name=str(tmp_path / f"a{num_proc}.arrow")
+        )
+        b = data.map(
+            tokenize_with(hf), batched=True, num_proc=num_proc, cache_file_name=str(tmp_path / f"b{num_proc}.arrow")
+        )
+        assert a.column_names == b.column_names
+        for column in b.column_names:
+            assert a[column] == b[column], (num_proc, column)
