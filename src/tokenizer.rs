@@ -39,6 +39,27 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
+/// One text of an input: as written, or already split into words (as
+/// `is_split_into_words` gives it). Each given word is then normalized and
+/// pre-tokenized on its own; all its tokens get its number as their word
+/// (an empty word gives no token but keeps its number), and their offsets
+/// are into the word itself.
+#[derive(Clone, Copy, Debug)]
+pub enum Sequence<'a> {
+    Text(&'a str),
+    Words(&'a [&'a str]),
+}
+
+impl Sequence<'_> {
+    /// Bytes of text, to cut batches into chunks of about equal work.
+    pub fn len_bytes(&self) -> usize {
+        match self {
+            Sequence::Text(t) => t.len(),
+            Sequence::Words(words) => words.iter().map(|w| w.len() + 1).sum(),
+        }
+    }
+}
+
 /// A WordPiece tokenizer: a vocabulary, the merges that made it (empty for a
 /// loaded `vocab.txt`), and the pipeline's options.
 #[derive(Clone, Debug)]
@@ -125,17 +146,38 @@ impl Tokenizer {
 
     /// Encodes `text`, or the pair (`text`, `pair`).
     pub fn encode(&self, text: &str, pair: Option<&str>, add_special_tokens: bool) -> Result<Encoding> {
+        self.encode_sequences(Sequence::Text(text), pair.map(Sequence::Text), add_special_tokens)
+    }
+
+    /// Encodes `text`, or the pair (`text`, `pair`), each as written or
+    /// split into words.
+    pub fn encode_sequences(
+        &self,
+        text: Sequence<'_>,
+        pair: Option<Sequence<'_>>,
+        add_special_tokens: bool,
+    ) -> Result<Encoding> {
         let processor = self.post_processor(add_special_tokens)?;
         Ok(SCRATCH.with(|scratch| {
             BertPostProcessor::assemble(processor, pair.is_some(), &mut scratch.borrow_mut(), |out, k| {
-                self.encode_sequence_into(if k == 0 { text } else { pair.unwrap_or_default() }, out)
+                match if k == 0 { Some(text) } else { pair } {
+                    Some(Sequence::Text(t)) => self.encode_text_into(t, out),
+                    Some(Sequence::Words(words)) => {
+                        for (i, word) in words.iter().enumerate() {
+                            let mark = out.mark();
+                            self.encode_text_into(word, out);
+                            out.make_word_since(mark, i as u32);
+                        }
+                    }
+                    None => {}
+                }
             })
         }))
     }
 
-    /// Appends the ids and offsets of one sequence's tokens to `out`
+    /// Appends the ids and offsets of one text's tokens to `out`
     /// (post-processing fills in the masks).
-    fn encode_sequence_into(&self, text: &str, out: &mut Scratch) {
+    fn encode_text_into(&self, text: &str, out: &mut Scratch) {
         WORKSPACE.with(|ws| {
             let ws = &mut *ws.borrow_mut();
             let (mut pos, mut chars) = (0usize, 0u32);

@@ -360,3 +360,20 @@ def test_datasets_map_batched_with_two_processes(hf, ours, texts, tmp_path):
         assert a.column_names == b.column_names
         for column in b.column_names:
             assert a[column] == b[column], (num_proc, column)
+
+
+@pytest.mark.parametrize("kwargs", [
+    {}, {"padding": True, "return_offsets_mapping": True, "return_length": True},
+    {"truncation": True, "max_length": 9, "stride": 1, "return_overflowing_tokens": True, "padding": True},
+    {"truncation": "longest_first", "max_length": 12, "return_tensors": "np", "padding": "max_length"},
+])  # fmt: skip
+def test_words_given_split_match_transformers(hf, ours, texts, kwargs):
+    """``is_split_into_words``: each given word is tokenized on its own, its tokens get its number
+    (an empty word keeps its number) and their offsets are into the word."""
+    words = [line.split() for line in texts["batch"]] + [["Hello,", "unbelievable world", "", "[SEP]x"], []]
+    pairs = list(zip(words, reversed(words)))
+    shapes = ((words[0],), (words,), (words[1], words[2]), ([a for a, _ in pairs], [b for _, b in pairs]))
+    outcomes = [call_both(hf, ours, args, dict(kwargs, is_split_into_words=True)) for args in shapes]
+    assert outcomes.count("equal") >= 2, outcomes
+    labels = ours(words[0], is_split_into_words=True).word_ids()
+    assert {w for w in labels if w is not None} == set(range(len(words[0])))

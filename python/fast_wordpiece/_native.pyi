@@ -186,14 +186,15 @@ class PyTokenizer:
     # transformers' calling conventions (fast_wordpiece.batch_encoding)
     def __call__(
         self,
-        text: str | Sequence[str] | Sequence[tuple[str, str]] | Sequence[list[str]],
-        text_pair: str | Sequence[str] | None = None,
+        text: str | Sequence[str] | Sequence[tuple[str, str]] | Sequence[Sequence[str]],
+        text_pair: str | Sequence[str] | Sequence[Sequence[str]] | None = None,
         *,
         add_special_tokens: bool = True,
         padding: bool | Literal["longest", "max_length", "do_not_pad"] = False,
         truncation: bool | Literal["longest_first", "only_first", "only_second", "do_not_truncate"] | None = None,
         max_length: int | None = None,
         stride: int = 0,
+        is_split_into_words: bool = False,
         pad_to_multiple_of: int | None = None,
         padding_side: _Side | None = None,
         return_tensors: Literal["np", "pt"] | None = None,

@@ -247,6 +247,20 @@ def _is_pair(item: Any) -> bool:
     return isinstance(item, (tuple, list)) and len(item) == 2 and all(isinstance(x, str) for x in item)
 
 
+def _batch_of_words(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
+    """``is_split_into_words``: the inputs as lists of words (or tuples of two lists), and whether the
+    call was batched (a list of lists of words, as transformers tells them apart)."""
+    if not isinstance(text, (list, tuple)):
+        raise TypeError(f"with is_split_into_words, text must be a list of words, not {type(text).__name__}")
+    if not (text and isinstance(text[0], (list, tuple))):
+        return ([(list(text), list(text_pair))] if text_pair else [list(text)]), False
+    if text_pair is None:
+        return [item if isinstance(item, tuple) and len(item) == 2 else list(item) for item in text], True
+    if not isinstance(text_pair, (list, tuple)) or len(text_pair) != len(text):
+        raise ValueError("with is_split_into_words and a batch, text_pair must be a list of as many lists of words")
+    return [(list(a), list(b)) for a, b in zip(text, text_pair)], True
+
+
 def _batch(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
     """The inputs as ``encode_batch`` takes them (str or ``(str, str)``), and whether the call
     was batched."""
@@ -276,15 +290,15 @@ def _batch(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
 
 def call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special_tokens: bool = True,
          padding: bool | str = False, truncation: bool | str | None = None, max_length: int | None = None,
-         stride: int = 0, pad_to_multiple_of: int | None = None, padding_side: str | None = None,
-         return_tensors: str | None = None, return_token_type_ids: bool | None = None,
+         stride: int = 0, is_split_into_words: bool = False, pad_to_multiple_of: int | None = None,
+         padding_side: str | None = None, return_tensors: str | None = None, return_token_type_ids: bool | None = None,
          return_attention_mask: bool | None = None, return_overflowing_tokens: bool = False,
          return_special_tokens_mask: bool = False, return_offsets_mapping: bool = False,
          return_length: bool = False, verbose: bool = True) -> BatchEncoding:  # fmt: skip
     """``tokenizer(text, text_pair, ...)`` with transformers' meanings (see the module)."""
     if return_tensors not in _TENSORS:
         raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
-    inputs, batched = _batch(text, text_pair)
+    inputs, batched = _batch_of_words(text, text_pair) if is_split_into_words else _batch(text, text_pair)
     padding, truncation, max_length = _strategies(tokenizer, padding, truncation, max_length, pad_to_multiple_of)
     options: dict[str, Any] = {}
     if truncation != "do_not_truncate":
@@ -296,8 +310,9 @@ def call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special_tokens
         if padding == "max_length":
             options.setdefault("truncation", "do_not_truncate")
             options["max_length"] = max_length
-    rows, arrays, sample = tokenizer._call_batch(inputs, add_special_tokens, return_overflowing_tokens,
-                                                 return_tensors is not None, **options)  # fmt: skip
+    tensors = return_tensors is not None
+    rows, arrays, sample = tokenizer._call_batch(inputs, add_special_tokens, return_overflowing_tokens, tensors,
+                                                 is_split_into_words, **options)  # fmt: skip
     wanted = {
         "input_ids": True,
         "token_type_ids": return_token_type_ids is not False,

@@ -52,6 +52,14 @@ impl Scratch {
         Mark { len: self.len(), word: self.word }
     }
 
+    /// Makes the tokens pushed since `mark` all word `index` of the current
+    /// sequence; the next tokens belong to word `index + 1`.
+    pub fn make_word_since(&mut self, mark: Mark, index: u32) {
+        let word = Word::new(index, self.word.sequence().unwrap_or(0));
+        self.words[mark.len..].fill(word);
+        self.word = word.next();
+    }
+
     /// Drops the tokens pushed since `mark` and goes back to its word.
     pub fn rewind(&mut self, mark: Mark) {
         self.truncate(mark.len);
@@ -137,6 +145,14 @@ mod tests {
         s.rewind(mark);
         s.push(9, (9, 10));
         assert_eq!((s.len(), s.to_encoding(0, &[]).words()[5].index()), (6, Some(3)));
+        let mark = s.mark();
+        s.push(10, (0, 1));
+        s.end_word();
+        s.push(11, (2, 3));
+        s.make_word_since(mark, 7);
+        s.push(12, (0, 1));
+        let words: Vec<_> = s.to_encoding(0, &[]).words()[6..].iter().map(|w| w.index()).collect();
+        assert_eq!(words, [Some(7), Some(7), Some(8)]);
         s.clear();
         assert!(s.is_empty() && s.to_encoding(0, &[]).is_empty());
     }

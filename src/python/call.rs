@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
-use super::args::{self, type_name};
+use super::args::{self, type_name, Text};
 use super::arrays;
 use super::encode::batch_texts;
 use super::errors::guard;
@@ -20,6 +20,7 @@ use super::tokenizer::{CallSettings, PyTokenizer};
 use crate::encoding::column::Column;
 use crate::encoding::{Encoding, Side};
 use crate::pipeline::decoder;
+use crate::tokenizer::Sequence;
 
 /// transformers' `VERY_LARGE_INTEGER`: the `model_max_length` of a tokenizer
 /// whose model has no maximum.
@@ -115,8 +116,8 @@ impl PyTokenizer {
     /// windows when `overflowing`), the rows as int64 numpy arrays keyed by
     /// transformers' names when `tensors` and the rows have one length (else
     /// None), and the input each row comes from.
-    #[pyo3(signature = (inputs, add_special_tokens, overflowing, tensors, **kwargs))]
-    #[allow(clippy::type_complexity)]
+    #[pyo3(signature = (inputs, add_special_tokens, overflowing, tensors, split_into_words = false, **kwargs))]
+    #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     fn _call_batch<'py>(
         &self,
         py: Python<'py>,
@@ -124,15 +125,27 @@ impl PyTokenizer {
         add_special_tokens: bool,
         overflowing: bool,
         tensors: bool,
+        split_into_words: bool,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>, Vec<usize>)> {
         let (options, _) = args::encode_batch_options(add_special_tokens, kwargs)?;
         if tensors {
             arrays::import_numpy(py)?;
         }
-        let utf8 = batch_texts(inputs)?;
-        let texts: Vec<(&str, Option<&str>)> = utf8.iter().map(|(a, b)| (&**a, b.as_deref())).collect();
-        let encodings = self.encode_whole_batch(py, &texts, &options)?;
+        let encodings = if split_into_words {
+            let held = batch_words(inputs)?;
+            let words: Vec<(Vec<&str>, Option<Vec<&str>>)> = held
+                .iter()
+                .map(|(a, b)| (a.iter().map(|w| &**w).collect(), b.as_ref().map(|b| b.iter().map(|w| &**w).collect())))
+                .collect();
+            let inputs: Vec<(Sequence<'_>, Option<Sequence<'_>>)> =
+                words.iter().map(|(a, b)| (Sequence::Words(a), b.as_deref().map(Sequence::Words))).collect();
+            self.encode_whole_batch(py, &inputs, &options)?
+        } else {
+            let utf8 = batch_texts(inputs)?;
+            let texts: Vec<(&str, Option<&str>)> = utf8.iter().map(|(a, b)| (&**a, b.as_deref())).collect();
+            self.encode_whole_batch(py, &texts, &options)?
+        };
         let (rows, sample) = rows_of(encodings, overflowing);
         let length = rows.first().map_or(0, Encoding::len);
         let arrays = if tensors && rows.iter().all(|e| e.len() == length) {
@@ -426,4 +439,35 @@ fn rows_of(encodings: Vec<Encoding>, overflowing: bool) -> (Vec<Encoding>, Vec<u
         }));
     }
     (rows, sample)
+}
+
+/// The words of each item of a batch given as words: a list (or tuple) of
+/// str, or a pair (a tuple) of two such lists, as UTF-8.
+#[allow(clippy::type_complexity)]
+fn batch_words<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Vec<Text<'py>>, Option<Vec<Text<'py>>>)>> {
+    let words = |list: &Bound<'py, PyAny>, what: &str| -> PyResult<Vec<Text<'py>>> {
+        args::reject_text_as_collection(list, what, "str")?;
+        list.try_iter()
+            .map_err(|_| {
+                PyTypeError::new_err(format!("{what} must be a list of words (str), not {}", type_name(list)))
+            })?
+            .enumerate()
+            .map(|(j, w)| args::text(&w?, &|| format!("{what}[{j}]")))
+            .collect()
+    };
+    args::reject_text_as_collection(inputs, "inputs", "list of words")?;
+    inputs
+        .try_iter()?
+        .enumerate()
+        .map(|(i, item)| {
+            let item = item?;
+            match item.cast::<PyTuple>() {
+                Ok(t) if t.len() == 2 && !t.get_item(0)?.is_instance_of::<PyString>() => Ok((
+                    words(&t.get_item(0)?, &format!("inputs[{i}][0]"))?,
+                    Some(words(&t.get_item(1)?, &format!("inputs[{i}][1]"))?),
+                )),
+                _ => Ok((words(&item, &format!("inputs[{i}]"))?, None)),
+            }
+        })
+        .collect()
 }

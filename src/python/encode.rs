@@ -13,6 +13,7 @@ use super::encoding::PyEncoding;
 use super::errors::guard;
 use super::tokenizer::PyTokenizer;
 use crate::encoding::Encoding;
+use crate::tokenizer::batch::BatchInput;
 use crate::tokenizer::options::EncodeOptions;
 
 /// Texts longer than this are encoded with the GIL released.
@@ -54,10 +55,10 @@ impl PyTokenizer {
     /// The whole batch encoded with the GIL released (padding needs all of
     /// it), asking Python between chunks whether Ctrl-C (or another signal
     /// handler) wants it stopped.
-    pub(super) fn encode_whole_batch(
+    pub(super) fn encode_whole_batch<I: BatchInput>(
         &self,
         py: Python<'_>,
-        texts: &[(&str, Option<&str>)],
+        texts: &[I],
         options: &EncodeOptions,
     ) -> PyResult<Vec<Encoding>> {
         let mut failure = None;

@@ -11,7 +11,25 @@ use crate::error::{Error, Result};
 use crate::pipeline::post_processor::BertPostProcessor;
 use crate::threads;
 use crate::tokenizer::options::EncodeOptions;
-use crate::tokenizer::Tokenizer;
+use crate::tokenizer::{Sequence, Tokenizer};
+
+/// An input of a batch: a text or a pair of texts, each as written (a
+/// `(&str, Option<&str>)`) or as given (a pair of [`Sequence`]s).
+pub trait BatchInput: Sync {
+    fn sequences(&self) -> (Sequence<'_>, Option<Sequence<'_>>);
+}
+
+impl BatchInput for (&str, Option<&str>) {
+    fn sequences(&self) -> (Sequence<'_>, Option<Sequence<'_>>) {
+        (Sequence::Text(self.0), self.1.map(Sequence::Text))
+    }
+}
+
+impl BatchInput for (Sequence<'_>, Option<Sequence<'_>>) {
+    fn sequences(&self) -> (Sequence<'_>, Option<Sequence<'_>>) {
+        *self
+    }
+}
 
 /// The token padding inserts; it must be in the vocabulary when padding.
 pub const PAD_TOKEN: &str = "[PAD]";
@@ -19,7 +37,7 @@ pub const PAD_TOKEN: &str = "[PAD]";
 impl Tokenizer {
     /// Encodes many inputs in parallel (`encode_batch_with` without truncation
     /// or padding; `RAYON_NUM_THREADS` sets the threads).
-    pub fn encode_batch(&self, inputs: &[(&str, Option<&str>)], add_special_tokens: bool) -> Result<Vec<Encoding>> {
+    pub fn encode_batch<I: BatchInput>(&self, inputs: &[I], add_special_tokens: bool) -> Result<Vec<Encoding>> {
         self.encode_batch_with(inputs, &EncodeOptions { add_special_tokens, ..EncodeOptions::default() })
     }
 
@@ -27,7 +45,7 @@ impl Tokenizer {
     pub fn encode_with(&self, text: &str, pair: Option<&str>, options: &EncodeOptions) -> Result<Encoding> {
         options.validate()?;
         let pad_id = self.pad_id(options)?;
-        let mut batch = [self.encode_truncated(text, pair, options)?];
+        let mut batch = [self.encode_truncated(Sequence::Text(text), pair.map(Sequence::Text), options)?];
         if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
             padding.apply(&mut batch, pad_id);
         }
@@ -37,16 +55,16 @@ impl Tokenizer {
 
     /// Encodes many inputs in parallel with truncation, then pads them
     /// together. An input that cannot be truncated is an error naming it.
-    pub fn encode_batch_with(&self, inputs: &[(&str, Option<&str>)], options: &EncodeOptions) -> Result<Vec<Encoding>> {
+    pub fn encode_batch_with<I: BatchInput>(&self, inputs: &[I], options: &EncodeOptions) -> Result<Vec<Encoding>> {
         self.encode_batch_until(inputs, options, || false)
     }
 
     /// [`Tokenizer::encode_batch_with`], asking `stop` after each chunk of
     /// the batch (see [`Tokenizer::encode_batch_streamed`]) whether to give
     /// up: [`Error::Interrupted`] if it says so.
-    pub fn encode_batch_until(
+    pub fn encode_batch_until<I: BatchInput>(
         &self,
-        inputs: &[(&str, Option<&str>)],
+        inputs: &[I],
         options: &EncodeOptions,
         mut stop: impl FnMut() -> bool,
     ) -> Result<Vec<Encoding>> {
@@ -94,9 +112,9 @@ impl Tokenizer {
     /// `consume` returning false stops the batch: chunks not yet started are
     /// skipped and the call returns `Ok(())`. An input that cannot be
     /// encoded stops it too, and is the error.
-    pub fn encode_batch_streamed(
+    pub fn encode_batch_streamed<I: BatchInput>(
         &self,
-        inputs: &[(&str, Option<&str>)],
+        inputs: &[I],
         options: &EncodeOptions,
         mut consume: impl FnMut(usize, Vec<Encoding>) -> bool,
     ) -> Result<()> {
@@ -115,7 +133,7 @@ impl Tokenizer {
             bounds.get(k + 1).map(|&end| (bounds[k], end))
         };
         let encode = |(start, end): (usize, usize)| -> (usize, Result<Vec<Encoding>>) {
-            let chunk = (start..end).map(|i| self.encode_input(i, inputs[i].0, inputs[i].1, options)).collect();
+            let chunk = (start..end).map(|i| self.encode_input(i, &inputs[i], options)).collect();
             (start, chunk)
         };
         let mut failure = None;
@@ -178,18 +196,24 @@ impl Tokenizer {
 
     /// Input `i` of a batch, truncated and post-processed; an invalid input's
     /// error is [`Error::Input`].
-    fn encode_input(&self, i: usize, text: &str, pair: Option<&str>, options: &EncodeOptions) -> Result<Encoding> {
+    fn encode_input(&self, i: usize, input: &impl BatchInput, options: &EncodeOptions) -> Result<Encoding> {
+        let (text, pair) = input.sequences();
         self.encode_truncated(text, pair, options).map_err(|e| e.for_input(i))
     }
 
     /// One input, truncated and post-processed (not padded).
-    fn encode_truncated(&self, text: &str, pair: Option<&str>, options: &EncodeOptions) -> Result<Encoding> {
+    fn encode_truncated(
+        &self,
+        text: Sequence<'_>,
+        pair: Option<Sequence<'_>>,
+        options: &EncodeOptions,
+    ) -> Result<Encoding> {
         let Some(truncation) = options.truncation else {
-            return self.encode(text, pair, options.add_special_tokens);
+            return self.encode_sequences(text, pair, options.add_special_tokens);
         };
         let processor = self.post_processor(options.add_special_tokens)?;
-        let mut a = self.encode(text, None, false)?;
-        let mut b = pair.map(|p| self.encode(p, None, false)).transpose()?;
+        let mut a = self.encode_sequences(text, None, false)?;
+        let mut b = pair.map(|p| self.encode_sequences(p, None, false)).transpose()?;
         let added = match (processor, &b) {
             (None, _) => 0,
             (Some(_), None) => 2,
@@ -219,8 +243,11 @@ const MIN_CHUNK_BYTES: usize = 16 << 10;
 /// `[0, .., inputs.len()]`, increasing, every chunk non-empty, sizes
 /// shrinking from `total / (LARGEST * workers)` to `MIN_CHUNK_BYTES` (or,
 /// for a small batch, to a `GUIDE`-th of its share per worker).
-fn chunk_bounds(inputs: &[(&str, Option<&str>)], workers: usize) -> Vec<usize> {
-    let size = |&(a, b): &(&str, Option<&str>)| a.len() + b.map_or(0, str::len) + 1;
+fn chunk_bounds<I: BatchInput>(inputs: &[I], workers: usize) -> Vec<usize> {
+    let size = |input: &I| {
+        let (a, b) = input.sequences();
+        a.len_bytes() + b.map_or(0, |b| b.len_bytes()) + 1
+    };
     let total: usize = inputs.iter().map(size).sum();
     let workers = workers.max(1);
     let largest = total / (LARGEST * workers);
@@ -318,7 +345,10 @@ mod tests {
     fn options_are_checked_before_any_input() {
         let stride = EncodeOptions { truncation: truncation(6, Strategy::LongestFirst, 4), ..EncodeOptions::default() };
         let t = tokenizer();
-        for err in [t.encode_with("a", None, &stride).unwrap_err(), t.encode_batch_with(&[], &stride).unwrap_err()] {
+        for err in [
+            t.encode_with("a", None, &stride).unwrap_err(),
+            t.encode_batch_with::<(&str, Option<&str>)>(&[], &stride).unwrap_err(),
+        ] {
             assert!(err.to_string().starts_with("stride must be less than max_length minus the 2"), "{err}");
         }
         let unpadded = EncodeOptions { add_special_tokens: false, ..stride };

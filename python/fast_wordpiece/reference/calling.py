@@ -10,6 +10,7 @@ from typing import Any
 from fast_wordpiece import batch_encoding
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
+from fast_wordpiece.reference.options import EncodeOptions
 
 NO_MAXIMUM = int(1e30)  # transformers' VERY_LARGE_INTEGER: a model without a maximum length
 PAD_TOKEN, MASK_TOKEN = "[PAD]", "[MASK]"
@@ -31,6 +32,7 @@ class TransformersCalls:
     _truncation_side = "right"
     encode: Any
     encode_batch: Any
+    _encode_batch: Any
     decode_batch: Any
     _checked_ids: Any
 
@@ -43,13 +45,19 @@ class TransformersCalls:
         return batch_encoding.pad(self, *args, **kwargs)
 
     def _call_batch(self, inputs: list[Any], add_special_tokens: bool, overflowing: bool, tensors: bool,
+                    split_into_words: bool = False,
                     **options: Any) -> tuple[list[Encoding], dict[str, Any] | None, list[int]]:  # fmt: skip
         """The rows of ``__call__`` (each input's encoding, then its windows when ``overflowing``),
         their numpy arrays when ``tensors`` and they have one length (else None), and the input each
-        row comes from."""
+        row comes from. With ``split_into_words``, each item is a list of words (or a pair of lists)."""
+        if split_into_words:
+            encodings = self._encode_batch([_words(item, f"inputs[{i}]") for i, item in enumerate(inputs)],
+                                           EncodeOptions(add_special_tokens, **options))  # fmt: skip
+        else:
+            encodings = self.encode_batch(inputs, add_special_tokens, **options)
         rows: list[Encoding] = []
         sample: list[int] = []
-        for i, encoding in enumerate(self.encode_batch(inputs, add_special_tokens, **options)):
+        for i, encoding in enumerate(encodings):
             windows = encoding.overflowing if overflowing else []
             rows += [w._slice(0, len(w)) for w in [encoding, *windows]] if overflowing else [encoding]
             sample += [i] * (1 + len(windows))
@@ -196,3 +204,19 @@ def _side(value: object, name: str) -> str:
     if value not in ("right", "left"):
         raise ValueError(f'{name} must be "right" or "left", not {value!r}')
     return value
+
+
+def _words(item: object, name: str) -> tuple[list[str], list[str] | None]:
+    """An input given as words: a list (or tuple) of str, or a tuple of two such lists (a pair)."""
+    if isinstance(item, tuple) and len(item) == 2 and not isinstance(item[0], str):
+        return _word_list(item[0], f"{name}[0]"), _word_list(item[1], f"{name}[1]")
+    return _word_list(item, name), None
+
+
+def _word_list(words: object, name: str) -> list[str]:
+    if isinstance(words, str) or not isinstance(words, (list, tuple)):
+        raise TypeError(f"{name} must be a list of words (str), not {type(words).__name__}")
+    for j, word in enumerate(words):
+        if not isinstance(word, str):
+            raise TypeError(f"{name}[{j}] must be str, not {type(word).__name__}")
+    return list(words)

@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, Union
 
 from fast_wordpiece.reference.args import (
     MAX_THREADS,
@@ -37,6 +37,8 @@ from fast_wordpiece.reference.unicode import WHITESPACE
 
 # A token of one text before post-processing: its id, offsets and word.
 Row = tuple[int, Offsets, int]
+# One text of an input: as written, or split into words.
+Text = Union[str, Sequence[str]]
 
 
 @dataclass(frozen=True)
@@ -207,22 +209,26 @@ class PyTokenizer(TransformersCalls):
         if return_tensors is not None:
             _import_numpy()
         texts = [_batch_item(item, f"inputs[{i}]") for i, item in enumerate(_items(inputs, "inputs", "str"))]
+        batch = self._encode_batch(texts, options)
+        return batch if return_tensors is None else numpy_arrays(batch)
+
+    def _encode_batch(self, inputs: Sequence[tuple[Text, Text | None]], options: EncodeOptions) -> list[Encoding]:
+        """Each input (texts, or lists of words) encoded, truncated and post-processed, then padded."""
         if options.add_special_tokens:
             self._cls_and_sep()
         pad_id = self._pad_id(options)
         batch = []
-        for i, (text, pair) in enumerate(texts):
+        for i, (text, pair) in enumerate(inputs):
             try:
                 batch.append(self._encode_one(text, pair, options))
             except ValueError as e:
                 raise ValueError(f"inputs[{i}]: {e}") from None
-        batch = self._pad(batch, options, pad_id)
-        return batch if return_tensors is None else numpy_arrays(batch)
+        return self._pad(batch, options, pad_id)
 
-    def _encode_one(self, text: str, pair: str | None, options: EncodeOptions) -> Encoding:
+    def _encode_one(self, text: Text, pair: Text | None, options: EncodeOptions) -> Encoding:
         """One input, truncated (spec section 9) and post-processed."""
-        first = self._encode_text(text)
-        second = None if pair is None else self._encode_text(pair)
+        first = self._encode_input(text)
+        second = None if pair is None else self._encode_input(pair)
         if not options.truncates:
             return self._post_process(first, second, options.add_special_tokens)
         cls_and_sep = self._cls_and_sep() if options.add_special_tokens else None
@@ -265,6 +271,13 @@ class PyTokenizer(TransformersCalls):
             return batch
         length = padding_length(batch, options)
         return [pad(encoding, length, pad_id, options.padding_side) for encoding in batch]
+
+    def _encode_input(self, text: Text) -> list[Row]:
+        """A text, or a text split into words: each word encoded on its own, all its tokens word number
+        ``i`` and their offsets into the word (an empty word keeps its number)."""
+        if isinstance(text, str):
+            return self._encode_text(text)
+        return [(id_, offsets, i) for i, word in enumerate(text) for id_, offsets, _ in self._encode_text(word)]
 
     def _encode_text(self, text: str) -> list[Row]:
         """The ids, offsets and words of one text: special tokens kept whole (each a word of its own), the
