@@ -219,10 +219,11 @@ class PyTokenizer:
     ) -> BatchEncoding: ...
     def _call_batch(
         self,
-        inputs: Sequence[str | tuple[str, str]],
+        inputs: Sequence[Any],
         add_special_tokens: bool,
         overflowing: bool,
         tensors: bool,
+        split_into_words: bool = False,
         **kwargs: Any,
     ) -> tuple[list[Encoding], dict[str, Any] | None, list[int]]: ...
     def tokenize(self, text: str, pair: str | None = None, add_special_tokens: bool = False) -> list[str]: ...
