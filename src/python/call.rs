@@ -232,15 +232,7 @@ impl PyTokenizer {
     /// `decode_batch`).
     #[pyo3(signature = (sequences, skip_special_tokens = false))]
     fn batch_decode(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
-        args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
-        sequences
-            .try_iter()?
-            .enumerate()
-            .map(|(i, ids)| {
-                let ids = args::ids(&ids?, &format!("sequences[{i}]"), self.inner.vocab().len())?;
-                guard(|| self.inner.decode(&ids, skip_special_tokens))
-            })
-            .collect()
+        self.decode_batch(sequences, skip_special_tokens)
     }
 
     /// 1 for each special token: with `already_has_special_tokens`, marks the

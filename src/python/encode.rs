@@ -188,7 +188,7 @@ impl PyTokenizer {
 
     /// `decode` for each sequence of ids.
     #[pyo3(signature = (sequences, skip_special_tokens = false))]
-    fn decode_batch(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
+    pub(super) fn decode_batch(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
         args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
         sequences
             .try_iter()?
