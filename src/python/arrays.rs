@@ -1,5 +1,6 @@
 //! `return_tensors="np"`: a batch of encodings as int64 numpy arrays, made
-//! uninitialised through numpy's C API (the `numpy` crate) and filled in Rust,
+//! uninitialised by `numpy.empty` and filled in Rust through numpy's C API
+//! (the `numpy` crate),
 //! rows in parallel with the GIL released (no Python object per element, no
 //! pass to zero the memory). numpy is needed at run time only, and only here.
 
@@ -22,7 +23,7 @@ pub fn import_numpy(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
 
 /// `{"input_ids", "attention_mask", "token_type_ids"}` of shape n × length and
 /// `"offsets"` of shape n × length × 2, all int64 and writable. The encodings
-/// must all have the same length (pad them). Call [`import_numpy`] first.
+/// must all have the same length (pad them).
 pub fn numpy_arrays<'py>(py: Python<'py>, batch: &[Encoding], threads: Option<usize>) -> PyResult<Bound<'py, PyDict>> {
     let length = batch.first().map_or(0, Encoding::len);
     if let Some((i, e)) = batch.iter().enumerate().find(|(_, e)| e.len() != length) {
@@ -32,6 +33,7 @@ pub fn numpy_arrays<'py>(py: Python<'py>, batch: &[Encoding], threads: Option<us
             e.len()
         )));
     }
+    let numpy = import_numpy(py)?;
     let out = PyDict::new(py);
     for (key, column) in [
         ("input_ids", Column::Ids),
@@ -39,16 +41,19 @@ pub fn numpy_arrays<'py>(py: Python<'py>, batch: &[Encoding], threads: Option<us
         ("token_type_ids", Column::TypeIds),
         ("offsets", Column::Offsets),
     ] {
-        let array = if column.width() == 1 {
-            // SAFETY: a new array, uninitialised; `written` writes every
-            // element before anything else can see it.
-            let new = unsafe { PyArray2::<i64>::new(py, [batch.len(), length], false) };
-            written(new, column, batch, threads)?
+        // numpy.empty: memory numpy could not reserve (the length can come
+        // from max_length or pad_to_multiple_of) is its MemoryError, not an
+        // abort; and no pass zeroes it, `written` writes every element.
+        let shape = (batch.len(), length, column.width());
+        let new = if column.width() == 1 {
+            numpy.call_method1("empty", ((shape.0, shape.1), "int64"))?
         } else {
-            let shape = [batch.len(), length, column.width()];
-            // SAFETY: as above.
-            let new = unsafe { PyArray3::<i64>::new(py, shape, false) };
-            written(new, column, batch, threads)?
+            numpy.call_method1("empty", (shape, "int64"))?
+        };
+        let array = if column.width() == 1 {
+            written(new.cast_into::<PyArray2<i64>>()?, column, batch, threads)?
+        } else {
+            written(new.cast_into::<PyArray3<i64>>()?, column, batch, threads)?
         };
         out.set_item(key, array)?;
     }

@@ -14,8 +14,11 @@ PAD_TOKEN = "[PAD]"
 def pad(encoding: Encoding, length: int, pad_id: int, side: str) -> Encoding:
     """``encoding`` and its overflowing windows, padded to ``length`` tokens on ``side``."""
     n = max(0, length - len(encoding))
-    filler: dict[str, list[Any]] = {"ids": [pad_id] * n, "tokens": [PAD_TOKEN] * n, "offsets": [(0, 0)] * n,
-              "special_tokens_mask": [1] * n, "type_ids": [0] * n, "attention_mask": [0] * n}  # fmt: skip
+    try:
+        filler: dict[str, list[Any]] = {"ids": [pad_id] * n, "tokens": [PAD_TOKEN] * n, "offsets": [(0, 0)] * n,
+                  "special_tokens_mask": [1] * n, "type_ids": [0] * n, "attention_mask": [0] * n}  # fmt: skip
+    except (MemoryError, OverflowError):  # OverflowError: beyond any list's size
+        raise MemoryError(f"an encoding of {length} tokens needs more memory than can be reserved") from None
     columns = {key: filler[key] + encoding[key] if side == "left" else encoding[key] + filler[key] for key in _KEYS}
     return Encoding._from_columns(columns, [pad(o, length, pad_id, side) for o in encoding.overflowing])
 
