@@ -4,6 +4,7 @@ with lone surrogates are errors that name the argument."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -190,8 +191,13 @@ def _random_counts(n: int) -> dict[str, int]:
 
 @pytest.fixture
 def alarm():
-    """Arms SIGALRM to raise ``Deadline`` after ``seconds``; always disarmed afterwards."""
+    """Arms SIGALRM to raise ``Deadline`` after ``seconds``; always disarmed afterwards.
+
+    The cyclic collector is off meanwhile: Python runs pending signal handlers in whatever Python
+    code runs next, and that can be a ``gc.callbacks`` function (hypothesis installs one), where
+    the handler's exception is "ignored" by Python itself, whatever the code it interrupted."""
     previous = signal.signal(signal.SIGALRM, _raise_deadline)
+    gc.disable()
 
     def arm(seconds: float) -> None:
         signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -199,6 +205,7 @@ def alarm():
     yield arm
     signal.setitimer(signal.ITIMER_REAL, 0)
     signal.signal(signal.SIGALRM, previous)
+    gc.enable()
 
 
 def test_a_handler_exception_stops_the_merge_phase_unchanged(alarm) -> None:
@@ -236,6 +243,7 @@ def test_sys_exit_in_a_sigterm_handler_stops_training_as_systemexit() -> None:
     counts = _random_counts(200_000)
     previous = signal.signal(signal.SIGTERM, exit_handler)
     timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGTERM))
+    gc.disable()  # see `alarm`
     try:
         timer.start()
         raised = _raised(lambda: PyTokenizer.train_from_counts(counts, 200_000, show_progress=False))
@@ -244,6 +252,7 @@ def test_sys_exit_in_a_sigterm_handler_stops_training_as_systemexit() -> None:
     finally:
         timer.cancel()
         signal.signal(signal.SIGTERM, previous)
+        gc.enable()
 
 
 @pytest.mark.parametrize("padding", [None, "longest"])

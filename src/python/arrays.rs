@@ -15,11 +15,21 @@ use crate::encoding::column::Column;
 use crate::encoding::Encoding;
 
 /// numpy, imported on demand; numpy is not a dependency of fast-wordpiece.
-pub fn import_numpy(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
-    py.import("numpy").map_err(|e| {
-        PyImportError::new_err(format!("return_tensors=\"np\" needs numpy, which could not be imported ({e})"))
-    })
+/// `what` names the feature that needs it in the ImportError.
+pub fn import_numpy<'py>(py: Python<'py>, what: &str) -> PyResult<Bound<'py, PyModule>> {
+    py.import("numpy")
+        .map_err(|e| PyImportError::new_err(format!("{what} needs numpy, which could not be imported ({e})")))
 }
+
+/// `Encoding.offsets_array()`: the offsets of one encoding as an n × 2 int64
+/// array, written with the GIL released (no Python object per token).
+pub fn offsets_array<'py>(py: Python<'py>, encoding: &Encoding) -> PyResult<Bound<'py, PyAny>> {
+    let numpy = import_numpy(py, "offsets_array()")?;
+    let new = numpy.call_method1("empty", ((encoding.len(), 2), "int64"))?;
+    written(new.cast_into::<PyArray2<i64>>()?, Column::Offsets, std::slice::from_ref(encoding), Some(1))
+}
+
+const RETURN_TENSORS: &str = "return_tensors=\"np\"";
 
 /// `{"input_ids", "attention_mask", "token_type_ids"}` of shape n × length and
 /// `"offsets"` of shape n × length × 2, all int64 and writable. The encodings
@@ -33,7 +43,7 @@ pub fn numpy_arrays<'py>(py: Python<'py>, batch: &[Encoding], threads: Option<us
             e.len()
         )));
     }
-    let numpy = import_numpy(py)?;
+    let numpy = import_numpy(py, RETURN_TENSORS)?;
     let out = PyDict::new(py);
     for (key, column) in [
         ("input_ids", Column::Ids),

@@ -114,7 +114,7 @@ impl PyTokenizer {
         let (options, return_tensors) = args::encode_batch_options(add_special_tokens, kwargs)?;
         let numpy = return_tensors == ReturnTensors::Numpy;
         if numpy {
-            arrays::import_numpy(py)?;
+            arrays::import_numpy(py, "return_tensors=\"np\"")?;
         }
         let mut held: Vec<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> = Vec::new();
         for (i, item) in iter.enumerate() {

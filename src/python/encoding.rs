@@ -164,6 +164,13 @@ impl PyEncoding {
         self.field(py, "offsets")
     }
 
+    /// The offsets as a numpy array of shape (n, 2), int64 (as in
+    /// `encode_batch(..., return_tensors="np")`): for bulk work on a long
+    /// text, where the list of `offsets` costs a tuple per token.
+    fn offsets_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        super::arrays::offsets_array(py, &self.inner)
+    }
+
     /// 1 for every real token.
     #[getter]
     fn attention_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {

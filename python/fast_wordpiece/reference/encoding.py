@@ -31,6 +31,12 @@ class Encoding:
     type_ids = property(lambda self: self["type_ids"], doc="0 for the first sequence, 1 for the second.")
     overflowing = property(lambda self: list(self._overflowing), doc="The windows that truncation cut off.")
 
+    def offsets_array(self) -> Any:
+        """The offsets as a numpy array of shape (n, 2), int64."""
+        from fast_wordpiece.reference.padding import _import_numpy
+
+        return _import_numpy("offsets_array()").array(self["offsets"], dtype="int64").reshape(len(self), 2)
+
     def __getitem__(self, key: str) -> list[Any]:
         if key not in _KEYS:
             raise KeyError(f"{key!r}: an Encoding has the keys {list(_KEYS)}")

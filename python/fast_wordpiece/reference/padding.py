@@ -49,9 +49,9 @@ def numpy_arrays(batch: Sequence[Encoding]) -> dict[str, Any]:
             "token_type_ids": array("type_ids"), "offsets": array("offsets", 2)}  # fmt: skip
 
 
-def _import_numpy() -> Any:
+def _import_numpy(what: str = 'return_tensors="np"') -> Any:
     try:
         import numpy
     except ImportError as e:
-        raise ImportError(f'return_tensors="np" needs numpy, which could not be imported ({e})') from None
+        raise ImportError(f"{what} needs numpy, which could not be imported ({e})") from None
     return numpy
