@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reading the fields of one huge encoding: ``.ids`` against ``.offsets`` and
-``.offsets_array()`` (issue #16, item 4).
+``.offsets_array()`` (int64) and ``.offsets_array("int32")`` (issue #16, item 4).
 
 One text of ``--mb`` MB (the GCIDE dictionary, repeated; see scripts/corpora.py)
 is encoded with bert-base-uncased's vocab.txt, then ONE field is read, in a
@@ -54,7 +54,11 @@ encode_s = time.perf_counter() - t
 del text, chunk
 before = rss()
 t = time.perf_counter()
-value = encoding.offsets_array() if field == "offsets_array()" else getattr(encoding, field)
+if field.startswith("offsets_array("):
+    dtype = field[len("offsets_array("):-1].strip("'\"") or None
+    value = encoding.offsets_array(dtype)
+else:
+    value = getattr(encoding, field)
 seconds = time.perf_counter() - t
 grown = rss() - before
 print(json.dumps({"field": field, "tokens": len(encoding), "seconds": seconds, "bytes": grown,
@@ -82,7 +86,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mb", type=int, default=200)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--fields", default="ids,offsets,offsets_array()")
+    parser.add_argument("--fields", default="ids,offsets,offsets_array(),offsets_array(int32)")
     parser.add_argument("--python-path", default=None)
     args = parser.parse_args()
     import corpora
@@ -96,7 +100,9 @@ def main() -> None:
             runs[field].append(measure(field, vocab, corpus, args.mb, args.python_path))
     base = {k: statistics.median(r[k] for r in runs["ids"]) for k in ("seconds", "bytes")} if "ids" in runs else None
     tokens = runs[fields[0]][0]["tokens"]
-    print(f"{args.mb} MB text, {tokens:,} tokens; median of {args.repeat} (each field in a fresh process)")
+    encode = statistics.median(r["encode_seconds"] for rs in runs.values() for r in rs)
+    print(f"{args.mb} MB text, {tokens:,} tokens, encoded in {encode:.1f} s (median); each field read in a fresh")
+    print(f"process, median of {args.repeat}")
     print(f"{'field':<18}{'seconds':>10}{'MB':>10}{'time/ids':>10}{'memory/ids':>12}")
     for field, rs in runs.items():
         seconds = statistics.median(r["seconds"] for r in rs)

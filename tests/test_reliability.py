@@ -276,3 +276,29 @@ def test_lone_surrogates_are_errors_naming_the_argument(Tokenizer: type) -> None
     with pytest.raises(TypeError, match=r"^token must be str, not int"):
         tok.token_to_id(3)
     assert tok.token_to_id("w1") == len(SPECIALS) + 1
+
+
+# ----------------------------------------------------------------------------- offsets as an array
+
+
+@pytest.mark.parametrize("dtype", [None, "int64", "int32", "uint32"])
+def test_offsets_array_holds_the_offsets(Tokenizer: type, dtype) -> None:
+    numpy = pytest.importorskip("numpy")
+    tok = Tokenizer([*SPECIALS, "a", "b", "##b", "."])
+    for encoding in (tok.encode("ab a. b " * 50, "a b"), tok.encode("", add_special_tokens=False)):
+        array = encoding.offsets_array() if dtype is None else encoding.offsets_array(numpy.dtype(dtype))
+        assert array.dtype == numpy.dtype(dtype or "int64")
+        assert array.shape == (len(encoding), 2)
+        assert array.tolist() == [list(pair) for pair in encoding.offsets]
+        array[:] = 7  # the caller's own array
+        assert encoding.offsets_array().tolist() == [list(pair) for pair in encoding.offsets]
+
+
+def test_offsets_array_takes_only_integer_types_that_hold_offsets(Tokenizer: type) -> None:
+    pytest.importorskip("numpy")
+    encoding = Tokenizer([*SPECIALS, "a"]).encode("a a")
+    for dtype in ("float64", "int8", "uint64"):
+        with pytest.raises(ValueError, match=f"^dtype must be int64, int32 or uint32, not {dtype}$"):
+            encoding.offsets_array(dtype)
+    with pytest.raises(TypeError):
+        encoding.offsets_array("no such type")

@@ -164,11 +164,13 @@ impl PyEncoding {
         self.field(py, "offsets")
     }
 
-    /// The offsets as a numpy array of shape (n, 2), int64 (as in
-    /// `encode_batch(..., return_tensors="np")`): for bulk work on a long
-    /// text, where the list of `offsets` costs a tuple per token.
-    fn offsets_array<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        super::arrays::offsets_array(py, &self.inner)
+    /// The offsets as a numpy array of shape (n, 2): int64 (as in
+    /// `encode_batch(..., return_tensors="np")`), or int32 or uint32, half
+    /// the memory. For bulk work on a long text, where the list of `offsets`
+    /// costs a tuple per token.
+    #[pyo3(signature = (dtype = None))]
+    fn offsets_array<'py>(&self, py: Python<'py>, dtype: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+        super::arrays::offsets_array(py, &self.inner, dtype)
     }
 
     /// 1 for every real token.

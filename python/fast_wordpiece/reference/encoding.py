@@ -31,11 +31,19 @@ class Encoding:
     type_ids = property(lambda self: self["type_ids"], doc="0 for the first sequence, 1 for the second.")
     overflowing = property(lambda self: list(self._overflowing), doc="The windows that truncation cut off.")
 
-    def offsets_array(self) -> Any:
-        """The offsets as a numpy array of shape (n, 2), int64."""
+    def offsets_array(self, dtype: Any = None) -> Any:
+        """The offsets as a numpy array of shape (n, 2): int64 (the default), int32 or uint32."""
         from fast_wordpiece.reference.padding import _import_numpy
 
-        return _import_numpy("offsets_array()").array(self["offsets"], dtype="int64").reshape(len(self), 2)
+        numpy = _import_numpy("offsets_array()")
+        name = "int64" if dtype is None else numpy.dtype(dtype).name
+        if name not in ("int64", "int32", "uint32"):
+            raise ValueError(f"dtype must be int64, int32 or uint32, not {name}")
+        offsets = self["offsets"]
+        largest = max((end for _, end in offsets), default=0)
+        if largest > numpy.iinfo(name).max:
+            raise ValueError(f"dtype {name} cannot hold the offset {largest}: use int64")
+        return numpy.array(offsets, dtype=name).reshape(len(self), 2)
 
     def __getitem__(self, key: str) -> list[Any]:
         if key not in _KEYS:
