@@ -278,6 +278,16 @@ def test_lone_surrogates_are_errors_naming_the_argument(Tokenizer: type) -> None
     assert tok.token_to_id("w1") == len(SPECIALS) + 1
 
 
+def test_an_encoding_takes_any_key_like_a_dict(Tokenizer: type) -> None:
+    encoding = _tokenizer(Tokenizer, 1).encode("w1 w2")
+    for key in ("ids\ud800", 3, None, ("ids",)):
+        assert key not in encoding
+        with pytest.raises(KeyError, match=r"an Encoding has the keys \['ids', 'tokens'"):
+            encoding[key]
+    assert "ids" in encoding
+    assert encoding["ids"] == encoding.ids
+
+
 # ----------------------------------------------------------------------------- offsets as an array
 
 

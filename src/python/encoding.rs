@@ -200,12 +200,20 @@ impl PyEncoding {
         self.inner.overflowing().iter().map(|e| PyEncoding::new(e.clone(), Arc::clone(&self.tokenizer))).collect()
     }
 
-    fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyList>> {
-        self.field(py, key)
+    /// A field by its name; any other key (a str that is not a field name,
+    /// not valid text, or not a str at all) is a KeyError, as for a dict.
+    fn __getitem__<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        match key.cast::<PyString>().ok().and_then(|k| k.to_cow().ok()) {
+            Some(name) if KEYS.contains(&&*name) => self.field(py, &name),
+            _ => {
+                let keys: Vec<String> = KEYS.iter().map(|k| format!("'{k}'")).collect();
+                Err(PyKeyError::new_err(format!("{}: an Encoding has the keys [{}]", key.repr()?, keys.join(", "))))
+            }
+        }
     }
 
-    fn __contains__(&self, key: &str) -> bool {
-        KEYS.contains(&key)
+    fn __contains__(&self, key: &Bound<'_, PyAny>) -> bool {
+        key.cast::<PyString>().ok().and_then(|k| k.to_cow().ok()).is_some_and(|k| KEYS.contains(&&*k))
     }
 
     /// The six field names, as for a dict.
