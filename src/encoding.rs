@@ -10,6 +10,8 @@
 pub mod column;
 pub mod scratch;
 
+use crate::error::{Error, Result};
+
 /// Where tokens are cut (truncation) or added (padding).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Side {
@@ -97,6 +99,43 @@ impl Encoding {
             pair: false,
             overflowing: Vec::new(),
         }
+    }
+
+    /// [`Encoding::with_capacity`], or `Error::Memory` when the room for `n`
+    /// tokens cannot be reserved (`n` can come from an argument, through
+    /// padding or truncation windows).
+    pub fn try_with_capacity(n: usize) -> Result<Self> {
+        let mut e = Self::default();
+        e.try_reserve(n)?;
+        Ok(e)
+    }
+
+    /// Checks, before any of them is made, that encodings of `tokens` tokens
+    /// in all could have room: their size in bytes is a possible size, and
+    /// one allocation of that size (freed at once, never written) succeeds.
+    /// For work whose total size comes from arguments (overlapping windows),
+    /// so that it fails at once instead of after filling the memory.
+    pub fn check_room(tokens: u128) -> Result<()> {
+        const TOKEN_BYTES: u128 = 4 + 8 + 3 + 4;
+        let bytes = tokens.saturating_mul(TOKEN_BYTES);
+        let fits = usize::try_from(bytes).is_ok_and(|b| Vec::<u8>::new().try_reserve_exact(b).is_ok());
+        if fits {
+            Ok(())
+        } else {
+            Err(Error::memory(format_args!("encodings of {tokens} tokens in all")))
+        }
+    }
+
+    /// Reserves room for `n` more tokens in every column, or `Error::Memory`.
+    pub fn try_reserve(&mut self, n: usize) -> Result<()> {
+        self.ids
+            .try_reserve_exact(n)
+            .and_then(|()| self.offsets.try_reserve_exact(n))
+            .and_then(|()| self.type_ids.try_reserve_exact(n))
+            .and_then(|()| self.special_tokens_mask.try_reserve_exact(n))
+            .and_then(|()| self.attention_mask.try_reserve_exact(n))
+            .and_then(|()| self.words.try_reserve_exact(n))
+            .map_err(|_| Error::memory(format_args!("an encoding of {} tokens", self.len() as u128 + n as u128)))
     }
 
     /// The number of tokens.
@@ -258,29 +297,33 @@ impl Encoding {
         self.words.extend_from_slice(&other.words);
     }
 
-    /// Tokens `start..stop` (all six columns; no overflowing).
-    pub fn slice(&self, start: usize, stop: usize) -> Encoding {
-        Encoding {
-            ids: self.ids[start..stop].to_vec(),
-            offsets: self.offsets[start..stop].to_vec(),
-            type_ids: self.type_ids[start..stop].to_vec(),
-            special_tokens_mask: self.special_tokens_mask[start..stop].to_vec(),
-            attention_mask: self.attention_mask[start..stop].to_vec(),
-            words: self.words[start..stop].to_vec(),
-            pair: self.pair,
-            overflowing: Vec::new(),
-        }
+    /// Tokens `start..stop` (all six columns; no overflowing), or
+    /// `Error::Memory` if there is no room for them.
+    pub fn slice(&self, start: usize, stop: usize) -> Result<Encoding> {
+        let mut out = Encoding::try_with_capacity(stop - start)?;
+        out.ids.extend_from_slice(&self.ids[start..stop]);
+        out.offsets.extend_from_slice(&self.offsets[start..stop]);
+        out.type_ids.extend_from_slice(&self.type_ids[start..stop]);
+        out.special_tokens_mask.extend_from_slice(&self.special_tokens_mask[start..stop]);
+        out.attention_mask.extend_from_slice(&self.attention_mask[start..stop]);
+        out.words.extend_from_slice(&self.words[start..stop]);
+        out.pair = self.pair;
+        Ok(out)
     }
 
     /// Pads this encoding and its overflowing windows to `length` tokens on
     /// `side` (an encoding already that long is left alone). A pad token has
     /// the id `pad_id`, type id 0, offsets `(0, 0)`, `special_tokens_mask` 1,
-    /// `attention_mask` 0 and no word, as in Hugging Face.
-    pub fn pad(&mut self, length: usize, side: Side, pad_id: u32) {
+    /// `attention_mask` 0 and no word, as in Hugging Face. `length` comes
+    /// from an argument: when there is no room for it, `Error::Memory`.
+    pub fn pad(&mut self, length: usize, side: Side, pad_id: u32) -> Result<()> {
+        let Some(n) = length.checked_sub(self.len()).filter(|&n| n > 0) else {
+            return self.overflowing.iter_mut().try_for_each(|o| o.pad(length, side, pad_id));
+        };
+        self.try_reserve(n)?;
         for o in &mut self.overflowing {
-            o.pad(length, side, pad_id);
+            o.pad(length, side, pad_id)?;
         }
-        let Some(n) = length.checked_sub(self.len()).filter(|&n| n > 0) else { return };
         fn fill<T: Copy>(column: &mut Vec<T>, n: usize, value: T, side: Side) {
             match side {
                 Side::Right => column.resize(column.len() + n, value),
@@ -295,6 +338,7 @@ impl Encoding {
         fill(&mut self.special_tokens_mask, n, 1, side);
         fill(&mut self.attention_mask, n, 0, side);
         fill(&mut self.words, n, Word::NONE, side);
+        Ok(())
     }
 }
 
@@ -320,7 +364,7 @@ mod tests {
     #[test]
     fn pads_on_the_right_with_masks_and_empty_offsets() {
         let mut e = seq(&[7, 8]);
-        e.pad(4, Side::Right, 0);
+        e.pad(4, Side::Right, 0).unwrap();
         assert_eq!(e.ids(), [7, 8, 0, 0]);
         assert_eq!(e.offsets(), [(7, 8), (8, 9), (0, 0), (0, 0)]);
         assert_eq!(e.type_ids(), [1, 1, 0, 0]);
@@ -332,7 +376,7 @@ mod tests {
     fn pads_on_the_left_and_pads_overflowing_too() {
         let mut e = seq(&[7, 8, 9]);
         e.set_overflowing(vec![seq(&[5])]);
-        e.pad(3, Side::Left, 0);
+        e.pad(3, Side::Left, 0).unwrap();
         assert_eq!(e.ids(), [7, 8, 9]);
         assert_eq!(e.overflowing()[0].ids(), [0, 0, 5]);
         assert_eq!(e.overflowing()[0].attention_mask(), [0, 0, 1]);
@@ -344,9 +388,9 @@ mod tests {
         e.extend_with_type(&seq(&[5]), 0, 0);
         e.append(&seq(&[6, 7]));
         e.truncate(6);
-        e.pad(9, Side::Left, 0);
-        let mut cut = e.slice(2, 8);
-        cut.set_overflowing(vec![e.slice(0, 1), e.clone()]);
+        e.pad(9, Side::Left, 0).unwrap();
+        let mut cut = e.slice(2, 8).unwrap();
+        cut.set_overflowing(vec![e.slice(0, 1).unwrap(), e.clone()]);
         assert!(columns_in_step(&e) && columns_in_step(&cut));
         assert_eq!(cut.len(), 6);
         assert_eq!(e.type_ids()[3..], [1, 1, 1, 1, 0, 1]);
@@ -365,7 +409,7 @@ mod tests {
         b.push_word(11, (0, 4), 0, false, Word::new(0, 0));
         e.extend_with_type(&b, 1, 1);
         e.set_pair(true);
-        e.pad(7, Side::Right, 0);
+        e.pad(7, Side::Right, 0).unwrap();
         let indices: Vec<_> = e.words().iter().map(|w| w.index()).collect();
         assert_eq!(indices, [None, Some(0), Some(0), Some(1), Some(0), None, None]);
         let sequences: Vec<_> = e.words().iter().map(|w| w.sequence()).collect();
@@ -378,5 +422,16 @@ mod tests {
         assert_eq!(e.char_to_token(2, 1), Some(4));
         assert_eq!(e.char_to_token(9, 1), None);
         assert!(columns_in_step(&e));
+    }
+
+    #[test]
+    fn sizes_beyond_memory_are_errors_not_aborts() {
+        let mut e = seq(&[1, 2]);
+        for length in [usize::MAX, usize::MAX / 2, 1 << 60] {
+            assert!(matches!(e.pad(length, Side::Right, 0), Err(Error::Memory(_))), "{length}");
+            assert!(matches!(e.pad(length, Side::Left, 0), Err(Error::Memory(_))), "{length}");
+            assert!(Encoding::try_with_capacity(length).is_err());
+        }
+        assert_eq!(e, seq(&[1, 2]), "a failed pad changes nothing");
     }
 }

@@ -1,5 +1,5 @@
 //! The core's error type. The Python bindings map each variant to a specific
-//! Python exception (ValueError, OSError, KeyboardInterrupt) in one place,
+//! Python exception (ValueError, OSError, MemoryError, KeyboardInterrupt) in one place,
 //! `python::errors`.
 
 use std::path::{Path, PathBuf};
@@ -22,9 +22,15 @@ pub enum Error {
     /// Input `index` of a batch could not be encoded; `source` says why.
     #[error("inputs[{index}]: {source}")]
     Input { index: usize, source: Box<Error> },
-    /// Training or a batch was stopped by the caller (KeyboardInterrupt in Python).
+    /// Training or a batch was stopped by the caller (KeyboardInterrupt in
+    /// Python, unless the bindings kept the exception that stopped it).
     #[error("interrupted")]
     Interrupted,
+    /// Memory for a size an argument asked for could not be reserved
+    /// (MemoryError in Python): the allocation failed, or the size is beyond
+    /// what any allocation can be.
+    #[error("{0}")]
+    Memory(String),
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -40,6 +46,12 @@ impl Error {
 
     pub fn invalid_file(path: &Path, message: impl Into<String>) -> Self {
         Error::InvalidFile { path: path.to_path_buf(), message: message.into() }
+    }
+
+    /// `Memory`: `what` (e.g. "padding 2 texts to 1099511627776 tokens") needs
+    /// more memory than can be reserved.
+    pub fn memory(what: impl std::fmt::Display) -> Self {
+        Error::Memory(format!("{what} needs more memory than can be reserved"))
     }
 
     /// This error, as the error of input `index` of a batch.

@@ -291,6 +291,82 @@ mod tests {
         assert!(t.decode(&[99], false).unwrap_err().to_string().contains("out of range"));
     }
 
+    /// A small deterministic generator (xorshift), so these tests need no crate.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n.max(1) as u64) as usize
+        }
+    }
+
+    #[test]
+    fn mutated_tokenizer_files_load_or_fail_never_panic() {
+        let json: Vec<char> = tokenizer(&VOCAB).to_json().chars().collect();
+        let pieces: Vec<char> = "{}[]\",:0-9e.\\u\u{301}a ".chars().collect();
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..1500 {
+            let mut text = json.clone();
+            for _ in 0..1 + rng.below(3) {
+                let at = rng.below(text.len());
+                match rng.below(3) {
+                    0 => {
+                        text.remove(at);
+                    }
+                    1 => text.insert(at, pieces[rng.below(pieces.len())]),
+                    _ => text[at] = pieces[rng.below(pieces.len())],
+                }
+            }
+            let text: String = text.into_iter().collect();
+            if let Ok(t) = Tokenizer::from_json(&text) {
+                t.encode("hello worlds", Some("h"), false).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn random_option_combinations_encode_or_fail_never_panic() {
+        use crate::encoding::Side;
+        use crate::pipeline::padding::{PadTo, Padding};
+        use crate::pipeline::truncation::{Strategy, Truncation};
+        use crate::tokenizer::options::EncodeOptions;
+        use std::num::NonZeroUsize;
+
+        let t = tokenizer(&VOCAB);
+        let texts = ["", "hello", "hello world! worlds hello", "h e l l o ! ! ! ! worlds"];
+        let sizes = [0, 1, 2, 3, 5, 8, 13, usize::MAX / 2, usize::MAX];
+        let sides = [Side::Left, Side::Right];
+        let strategies = [Strategy::LongestFirst, Strategy::OnlyFirst, Strategy::OnlySecond];
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..3000 {
+            let truncation = (rng.below(4) > 0).then(|| Truncation {
+                max_length: sizes[rng.below(sizes.len())],
+                strategy: strategies[rng.below(3)],
+                stride: sizes[rng.below(5)],
+                side: sides[rng.below(2)],
+            });
+            let padding = (rng.below(2) > 0).then(|| Padding {
+                to: if rng.below(2) > 0 { PadTo::Longest } else { PadTo::Fixed(sizes[rng.below(sizes.len())]) },
+                multiple_of: NonZeroUsize::new(sizes[rng.below(sizes.len())]),
+                side: sides[rng.below(2)],
+            });
+            let options =
+                EncodeOptions { add_special_tokens: rng.below(2) > 0, truncation, padding, num_threads: Some(1) };
+            let a = texts[rng.below(texts.len())];
+            let b = (rng.below(2) > 0).then(|| texts[rng.below(texts.len())]);
+            let one = t.encode_with(a, b, &options);
+            let batch = t.encode_batch_with(&[(a, b), (b.unwrap_or("h"), None)], &options);
+            if let (Ok(one), Ok(batch)) = (&one, &batch) {
+                let longest = matches!(options.padding, Some(Padding { to: PadTo::Longest, .. }));
+                assert!(!longest || batch.iter().all(|e| e.len() == batch[0].len()));
+                assert!(one.len() <= 64 && batch[0].len() <= 64, "only the small sizes succeed");
+            }
+        }
+    }
+
     #[test]
     fn missing_unk_token_is_an_error() {
         let vocab = Vocab::new(vec!["a".into()]).unwrap();

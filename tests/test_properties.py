@@ -3,7 +3,10 @@ pure-Python twin, offsets slice back to the text, decode inverts encode."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import string
+import tempfile
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -99,3 +102,110 @@ def test_decode_inverts_encode_up_to_normalization(text, opts):
     assert tok.decode(ids) == reference.decode_tokens(words)
     if all(w.isalnum() for w in words):
         assert tok.decode(ids) == " ".join(words)
+
+
+# ----------------------------------------------------------------------------- loaders and options (issue #16)
+
+
+def _tokenizer_json() -> str:
+    corpus = ["the cat sat on the mat", "a dog ate the hat", "中文 ü é"]
+    return fast_wordpiece.PyTokenizer.train(corpus, 40, 1, show_progress=False).to_json()
+
+
+TOKENIZER_JSON = _tokenizer_json()
+# A mutation: delete, insert or replace at a position (a fraction of the length).
+mutations = st.lists(
+    st.tuples(st.sampled_from(["delete", "insert", "replace"]), st.floats(0, 1), st.text(max_size=6)),
+    min_size=1,
+    max_size=4,
+)
+
+
+def mutated(text: str, edits: list[tuple[str, float, str]]) -> str:
+    for op, where, payload in edits:
+        i = int(where * len(text))
+        if op == "delete":
+            text = text[:i] + text[i + 1 + len(payload) :]
+        elif op == "insert":
+            text = text[:i] + payload + text[i:]
+        else:
+            text = text[:i] + payload + text[i + len(payload) :]
+    return text
+
+
+@quick
+@given(edits=mutations)
+def test_a_mutated_tokenizer_file_loads_or_is_a_value_error(edits):
+    text = mutated(TOKENIZER_JSON, edits)
+    for implementation in (fast_wordpiece, reference):
+        try:
+            tok = implementation.PyTokenizer.from_json(text)
+        except ValueError:
+            continue
+        assert tok.vocab_size > 0
+        tok.encode("the cat", add_special_tokens=False)
+
+
+@quick
+@given(data=st.binary(max_size=200), edits=mutations)
+def test_a_mutated_file_loads_or_is_a_value_or_os_error(data, edits):
+    vocab = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nthe\n##s\ncat\n"
+    contents = [data, mutated(vocab, edits).encode("utf-8", "surrogatepass"), mutated(TOKENIZER_JSON, edits).encode()]
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "file")
+        for content in contents:
+            with open(path, "wb") as f:
+                f.write(content)
+            for implementation in (fast_wordpiece, reference):
+                for load in (implementation.PyTokenizer.from_vocab_file, implementation.PyTokenizer.load):
+                    with contextlib.suppress(ValueError, OSError):
+                        load(path)
+
+
+PROBE_VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a", "b", "c", "##a", "##b", "##c", "ab", "."]
+short_texts = st.text(alphabet="abc. ", max_size=30)
+encode_options = st.fixed_dictionaries(
+    {},
+    optional={
+        "max_length": st.none() | st.integers(0, 24),
+        "truncation": st.sampled_from(["longest_first", "only_first", "only_second", "do_not_truncate"]),
+        "stride": st.integers(0, 8),
+        "truncation_side": st.sampled_from(["left", "right"]),
+        "padding": st.sampled_from([None, "longest", "max_length"]),
+        "pad_to_multiple_of": st.none() | st.integers(1, 8),
+        "padding_side": st.sampled_from(["left", "right"]),
+    },
+)
+
+
+def outcome(call):
+    """A comparable form of what ``call`` returns or raises."""
+    try:
+        result = call()
+    except (TypeError, ValueError, MemoryError) as e:
+        return (type(e).__name__, str(e))
+    encodings = result if isinstance(result, list) else [result]
+    return [as_dict(e) for e in encodings]
+
+
+def as_dict(encoding) -> dict:
+    return {**encoding.to_dict(), "overflowing": [as_dict(o) for o in encoding.overflowing]}
+
+
+@quick
+@given(
+    inputs=st.lists(st.tuples(short_texts, st.none() | short_texts), min_size=1, max_size=4),
+    opts=encode_options,
+    add_special_tokens=st.booleans(),
+)
+def test_random_option_combinations_encode_like_the_twin(inputs, opts, add_special_tokens):
+    engine = fast_wordpiece.PyTokenizer(PROBE_VOCAB)
+    twin = reference.PyTokenizer(PROBE_VOCAB)
+    text, pair = inputs[0]
+    assert outcome(lambda: engine.encode(text, pair, add_special_tokens, **opts)) == outcome(
+        lambda: twin.encode(text, pair, add_special_tokens, **opts)
+    )
+    batch = [a if b is None else (a, b) for a, b in inputs]
+    assert outcome(lambda: engine.encode_batch(batch, add_special_tokens, **opts)) == outcome(
+        lambda: twin.encode_batch(batch, add_special_tokens, **opts)
+    )

@@ -12,6 +12,7 @@ use std::num::NonZeroUsize;
 use rayon::prelude::*;
 
 use crate::encoding::{Encoding, Side};
+use crate::error::{Error, Result};
 
 /// The length to pad to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,22 +32,26 @@ pub struct Padding {
 }
 
 impl Padding {
-    /// The length every encoding of `batch` is padded to.
-    pub fn target_length(&self, batch: &[Encoding]) -> usize {
+    /// The length every encoding of `batch` is padded to; `Error::Memory`
+    /// if rounding it up to `multiple_of` goes beyond any possible size.
+    pub fn target_length(&self, batch: &[Encoding]) -> Result<usize> {
         let length = match self.to {
             PadTo::Longest => batch.iter().map(Encoding::len).max().unwrap_or(0),
             PadTo::Fixed(n) => n,
         };
         match self.multiple_of {
-            Some(m) => length.next_multiple_of(m.get()),
-            None => length,
+            Some(m) => length
+                .checked_next_multiple_of(m.get())
+                .ok_or_else(|| Error::memory(format_args!("padding to a multiple of {m} (at least {length} tokens)"))),
+            None => Ok(length),
         }
     }
 
-    /// Pads every encoding of `batch` (and its overflowing windows) with `pad_id`.
-    pub fn apply(&self, batch: &mut [Encoding], pad_id: u32) {
-        let length = self.target_length(batch);
-        batch.par_iter_mut().for_each(|e| e.pad(length, self.side, pad_id));
+    /// Pads every encoding of `batch` (and its overflowing windows) with
+    /// `pad_id`. A length there is no memory for is `Error::Memory`.
+    pub fn apply(&self, batch: &mut [Encoding], pad_id: u32) -> Result<()> {
+        let length = self.target_length(batch)?;
+        batch.par_iter_mut().try_for_each(|e| e.pad(length, self.side, pad_id))
     }
 }
 
@@ -66,15 +71,17 @@ mod tests {
     fn target_is_the_longest_or_fixed_rounded_up() {
         let batch = [seq(&[1, 2, 3, 4, 5]), seq(&[1, 2, 3])];
         let p = |to, multiple_of: usize| Padding { to, multiple_of: NonZeroUsize::new(multiple_of), side: Side::Right };
-        assert_eq!(p(PadTo::Longest, 0).target_length(&batch), 5);
-        assert_eq!(p(PadTo::Longest, 6).target_length(&batch), 6);
-        assert_eq!(p(PadTo::Fixed(7), 8).target_length(&batch), 8);
-        assert_eq!(p(PadTo::Fixed(8), 8).target_length(&batch), 8);
-        assert_eq!(p(PadTo::Longest, 4).target_length(&[]), 0);
+        assert_eq!(p(PadTo::Longest, 0).target_length(&batch).unwrap(), 5);
+        assert_eq!(p(PadTo::Longest, 6).target_length(&batch).unwrap(), 6);
+        assert_eq!(p(PadTo::Fixed(7), 8).target_length(&batch).unwrap(), 8);
+        assert_eq!(p(PadTo::Fixed(8), 8).target_length(&batch).unwrap(), 8);
+        assert_eq!(p(PadTo::Longest, 4).target_length(&[]).unwrap(), 0);
+        assert!(matches!(p(PadTo::Fixed(usize::MAX - 1), 4).target_length(&batch), Err(Error::Memory(_))));
         let mut batch = batch;
-        p(PadTo::Fixed(2), 0).apply(&mut batch, 0);
+        p(PadTo::Fixed(2), 0).apply(&mut batch, 0).unwrap();
         assert_eq!(batch[1].len(), 3, "longer encodings are not cut");
-        p(PadTo::Longest, 4).apply(&mut batch, 0);
+        assert!(matches!(p(PadTo::Fixed(1 << 60), 0).apply(&mut batch, 0), Err(Error::Memory(_))));
+        p(PadTo::Longest, 4).apply(&mut batch, 0).unwrap();
         assert_eq!(batch.iter().map(Encoding::len).collect::<Vec<_>>(), [8, 8]);
         assert_eq!(batch[1].attention_mask(), [1, 1, 1, 0, 0, 0, 0, 0]);
     }

@@ -2,6 +2,7 @@
 
 use crate::encoding::scratch::Scratch;
 use crate::encoding::Encoding;
+use crate::error::{Error, Result};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BertPostProcessor {
@@ -74,14 +75,20 @@ impl BertPostProcessor {
     /// into windows, as Hugging Face's `BertProcessing` does it: every window
     /// of `a` becomes `[CLS] window [SEP]`, every window of `b` becomes
     /// `window [SEP]` (type id 1), and the two are joined by [`merge`].
-    pub fn process_windows(processor: Option<Self>, mut a: Encoding, b: Option<Encoding>) -> Encoding {
+    pub fn process_windows(processor: Option<Self>, mut a: Encoding, b: Option<Encoding>) -> Result<Encoding> {
         let a_windows = a.take_overflowing();
         let mut first = Self::process(processor, &a, None);
-        first.set_overflowing(a_windows.iter().map(|w| Self::process(processor, w, None)).collect());
-        let Some(mut b) = b else { return first };
+        first.set_overflowing(try_map(&a_windows, |w| Ok(Self::process(processor, w, None)))?);
+        let Some(mut b) = b else { return Ok(first) };
         let b_windows = b.take_overflowing();
         let mut second = Self::second(processor, &b);
-        second.set_overflowing(b_windows.iter().map(|w| Self::second(processor, w)).collect());
+        second.set_overflowing(try_map(&b_windows, |w| Ok(Self::second(processor, w)))?);
+        // A pair of windowed texts gives about `windows(a) * windows(b)`
+        // encodings: their count and size are checked before any is made.
+        let encodings = (first.overflowing().len() as u128 + 1) * (second.overflowing().len() as u128 + 1);
+        Encoding::check_room(2 * encodings * (first.len() + second.len()) as u128).map_err(|_| {
+            Error::memory(format_args!("{encodings} windows of a pair of texts (max_length and stride)"))
+        })?;
         merge(&first, &second)
     }
 
@@ -97,24 +104,45 @@ impl BertPostProcessor {
     }
 }
 
+/// `f` of each item, in a vector whose room is reserved fallibly.
+fn try_map<T, U>(items: &[T], f: impl FnMut(&T) -> Result<U>) -> Result<Vec<U>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(items.len())
+        .map_err(|_| Error::memory(format_args!("{} windows (max_length and stride)", items.len())))?;
+    for item in items.iter().map(f) {
+        out.push(item?);
+    }
+    Ok(out)
+}
+
 /// `x` followed by `y`, with Hugging Face's overflowing (`Encoding::merge_with`):
 /// each overflowing window `xo` of `x` gives `merge(xo, y)` and then `xo`
 /// followed by each overflowing window of `y`; then each overflowing window
 /// `yo` of `y` gives `merge(x, yo)`. So windows of a pair nest one level deep,
-/// and some combinations appear twice, exactly as in Hugging Face.
-pub fn merge(x: &Encoding, y: &Encoding) -> Encoding {
+/// and some combinations appear twice, exactly as in Hugging Face. Their
+/// number comes from arguments (max_length, stride): memory for them is
+/// reserved fallibly (`Error::Memory`).
+pub fn merge(x: &Encoding, y: &Encoding) -> Result<Encoding> {
     let mut overflowing = Vec::new();
+    let count = x.overflowing().len() * (y.overflowing().len() + 1) + y.overflowing().len();
+    overflowing
+        .try_reserve_exact(count)
+        .map_err(|_| Error::memory(format_args!("{count} windows of a pair of texts (max_length and stride)")))?;
     for xo in x.overflowing() {
-        overflowing.push(merge(xo, y));
-        overflowing.extend(y.overflowing().iter().map(|yo| merge(xo, yo)));
+        overflowing.push(merge(xo, y)?);
+        for yo in y.overflowing() {
+            overflowing.push(merge(xo, yo)?);
+        }
     }
-    overflowing.extend(y.overflowing().iter().map(|yo| merge(x, yo)));
-    let mut out = Encoding::with_capacity(x.len() + y.len());
+    for yo in y.overflowing() {
+        overflowing.push(merge(x, yo)?);
+    }
+    let mut out = Encoding::try_with_capacity(x.len() + y.len())?;
     out.append(x);
     out.append(y);
     out.set_pair(true);
     out.set_overflowing(overflowing);
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -148,7 +176,7 @@ mod tests {
         a.set_overflowing(vec![seq(&[11])]);
         let mut b = seq(&[20]);
         b.set_overflowing(vec![seq(&[21])]);
-        let out = BertPostProcessor::process_windows(Some(p), a, Some(b));
+        let out = BertPostProcessor::process_windows(Some(p), a, Some(b)).unwrap();
         let ids = |e: &Encoding| e.ids().to_vec();
         assert_eq!(out.ids(), [2, 10, 3, 20, 3]);
         assert_eq!(out.type_ids(), [0, 0, 0, 1, 1]);

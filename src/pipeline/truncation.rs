@@ -165,6 +165,11 @@ pub fn windows(len: usize, max_len: usize, stride: usize, side: Side) -> Vec<(us
     out
 }
 
+/// The error for windows there is no memory for.
+fn windows_memory(count: usize, what: &str) -> Error {
+    Error::memory(format_args!("cutting {what} into {count} overlapping windows (max_length and stride)"))
+}
+
 /// Cuts `e` to its first window of `max_len` tokens; the other windows become
 /// `e.overflowing`. `max_len == 0` moves all of `e` to one overflowing
 /// encoding. `what` names the sequence in the error for a too large stride.
@@ -183,9 +188,16 @@ fn split(e: &mut Encoding, max_len: usize, stride: usize, side: Side, what: &str
         )));
     }
     let ranges = windows(e.len(), max_len, stride, side);
-    let overflowing = ranges[1..].iter().map(|&(start, stop)| e.slice(start, stop)).collect();
+    // The windows hold up to `max_len / (max_len - stride)` times the tokens
+    // of `e`, and both numbers come from arguments: every copy is fallible.
+    let mut overflowing = Vec::new();
+    Encoding::check_room(ranges.len() as u128 * max_len as u128).map_err(|_| windows_memory(ranges.len(), what))?;
+    overflowing.try_reserve_exact(ranges.len() - 1).map_err(|_| windows_memory(ranges.len(), what))?;
+    for &(start, stop) in &ranges[1..] {
+        overflowing.push(e.slice(start, stop).map_err(|_| windows_memory(ranges.len(), what))?);
+    }
     let (start, stop) = ranges[0];
-    let mut kept = e.slice(start, stop);
+    let mut kept = e.slice(start, stop)?;
     kept.set_overflowing(overflowing);
     *e = kept;
     Ok(())

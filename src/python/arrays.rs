@@ -1,24 +1,116 @@
 //! `return_tensors="np"`: a batch of encodings as int64 numpy arrays, made
-//! uninitialised through numpy's C API (the `numpy` crate) and filled in Rust,
+//! uninitialised by `numpy.empty` and filled in Rust through numpy's C API
+//! (the `numpy` crate),
 //! rows in parallel with the GIL released (no Python object per element, no
 //! pass to zero the memory). numpy is needed at run time only, and only here.
 
-use numpy::ndarray::Dimension;
+use numpy::ndarray::{Array2, Dimension};
 use numpy::{PyArray, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::exceptions::{PyImportError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use rayon::prelude::*;
 
 use super::errors::guard;
 use crate::encoding::column::Column;
 use crate::encoding::Encoding;
+use crate::error::Error;
+use crate::threads;
 
 /// numpy, imported on demand; numpy is not a dependency of fast-wordpiece.
-pub fn import_numpy(py: Python<'_>) -> PyResult<Bound<'_, PyModule>> {
-    py.import("numpy").map_err(|e| {
-        PyImportError::new_err(format!("return_tensors=\"np\" needs numpy, which could not be imported ({e})"))
-    })
+/// `what` names the feature that needs it in the ImportError.
+pub fn import_numpy<'py>(py: Python<'py>, what: &str) -> PyResult<Bound<'py, PyModule>> {
+    py.import("numpy")
+        .map_err(|e| PyImportError::new_err(format!("{what} needs numpy, which could not be imported ({e})")))
 }
+
+/// `Encoding.offsets_array(dtype)`: the offsets of one encoding as an n × 2
+/// array of `dtype` (int64, int32 or uint32: whatever `numpy.dtype` makes of
+/// the argument), written with the GIL released (no Python object per token),
+/// in memory reserved fallibly. int32 and uint32 take half the memory of
+/// int64; an offset int32 cannot hold is a ValueError.
+pub fn offsets_array<'py>(
+    py: Python<'py>,
+    encoding: &Encoding,
+    dtype: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let numpy = import_numpy(py, "offsets_array()")?;
+    let name = match dtype {
+        None => "int64".to_owned(),
+        Some(dtype) => numpy.call_method1("dtype", (dtype,))?.getattr("name")?.extract::<String>()?,
+    };
+    match name.as_str() {
+        "int64" => offsets_of::<i64>(py, encoding, &name),
+        "int32" => offsets_of::<i32>(py, encoding, &name),
+        "uint32" => offsets_of::<u32>(py, encoding, &name),
+        _ => Err(PyValueError::new_err(format!("dtype must be int64, int32 or uint32, not {name}"))),
+    }
+}
+
+/// An element type of [`offsets_array`].
+trait Offset: numpy::Element + TryFrom<u32> + Copy + Send + Sync {
+    /// `v`, which the caller has checked fits (`TryFrom` succeeds on the
+    /// largest offset).
+    fn narrow(v: u32) -> Self;
+}
+
+impl Offset for i64 {
+    fn narrow(v: u32) -> Self {
+        v.into()
+    }
+}
+
+impl Offset for u32 {
+    fn narrow(v: u32) -> Self {
+        v
+    }
+}
+
+impl Offset for i32 {
+    fn narrow(v: u32) -> Self {
+        v as i32
+    }
+}
+
+/// [`offsets_array`] for one element type. The buffer is a Rust vector that
+/// the array takes over, written in parallel chunks: on a long text the time
+/// goes into the first touch of each page of it, which threads share.
+fn offsets_of<'py, T: Offset>(py: Python<'py>, encoding: &Encoding, dtype: &str) -> PyResult<Bound<'py, PyAny>> {
+    const CHUNK: usize = 1 << 16;
+    let offsets = encoding.offsets();
+    let n = offsets.len();
+    let values = py.detach(|| {
+        guard(|| {
+            // Every start is at most its end: the largest end is the largest offset.
+            let largest = offsets.iter().map(|&(_, end)| end).max().unwrap_or(0);
+            if T::try_from(largest).is_err() {
+                return Err(Error::invalid(format!("dtype {dtype} cannot hold the offset {largest}: use int64")));
+            }
+            let mut values: Vec<T> = Vec::new();
+            let len = n.checked_mul(2).filter(|&len| values.try_reserve_exact(len).is_ok());
+            let len = len.ok_or_else(|| Error::memory(format_args!("an array of {n} offsets")))?;
+            let slots = &mut values.spare_capacity_mut()[..len];
+            threads::install(None, || {
+                slots.par_chunks_mut(2 * CHUNK).zip(offsets.par_chunks(CHUNK)).for_each(|(slots, offsets)| {
+                    for (pair, &(start, end)) in slots.chunks_exact_mut(2).zip(offsets) {
+                        pair[0].write(T::narrow(start));
+                        pair[1].write(T::narrow(end));
+                    }
+                })
+            })?;
+            // SAFETY: the capacity is at least `len` (reserved above), and
+            // every one of the first `len` slots was written: the chunks of
+            // `slots` and `offsets` pair up one to one, two values per offset.
+            unsafe { values.set_len(len) };
+            Ok(values)
+        })
+    })?;
+    let array = Array2::from_shape_vec((n, 2), values)
+        .map_err(|e| PyValueError::new_err(format!("offsets of {n} tokens do not make an n x 2 array: {e}")))?;
+    Ok(PyArray2::from_owned_array(py, array).into_any())
+}
+
+const RETURN_TENSORS: &str = "return_tensors=\"np\"";
 
 /// The columns `encode_batch(return_tensors="np")` gives, by name.
 pub const ENCODE_BATCH_COLUMNS: [(&str, Column); 4] = [
@@ -30,7 +122,7 @@ pub const ENCODE_BATCH_COLUMNS: [(&str, Column); 4] = [
 
 /// `{name: array}` for each `(name, column)`: n × length for one value per
 /// token, `offsets` n × length × 2, all int64 and writable. The encodings
-/// must all have the same length (pad them). Call [`import_numpy`] first.
+/// must all have the same length (pad them).
 pub fn numpy_arrays<'py>(
     py: Python<'py>,
     batch: &[Encoding],
@@ -45,18 +137,22 @@ pub fn numpy_arrays<'py>(
             e.len()
         )));
     }
+    let numpy = import_numpy(py, RETURN_TENSORS)?;
     let out = PyDict::new(py);
     for &(key, column) in columns {
-        let array = if column.width() == 1 {
-            // SAFETY: a new array, uninitialised; `written` writes every
-            // element before anything else can see it.
-            let new = unsafe { PyArray2::<i64>::new(py, [batch.len(), length], false) };
-            written(new, column, batch, threads)?
+        // numpy.empty: memory numpy could not reserve (the length can come
+        // from max_length or pad_to_multiple_of) is its MemoryError, not an
+        // abort; and no pass zeroes it, `written` writes every element.
+        let shape = (batch.len(), length, column.width());
+        let new = if column.width() == 1 {
+            numpy.call_method1("empty", ((shape.0, shape.1), "int64"))?
         } else {
-            let shape = [batch.len(), length, column.width()];
-            // SAFETY: as above.
-            let new = unsafe { PyArray3::<i64>::new(py, shape, false) };
-            written(new, column, batch, threads)?
+            numpy.call_method1("empty", (shape, "int64"))?
+        };
+        let array = if column.width() == 1 {
+            written(new.cast_into::<PyArray2<i64>>()?, column, batch, threads)?
+        } else {
+            written(new.cast_into::<PyArray3<i64>>()?, column, batch, threads)?
         };
         out.set_item(key, array)?;
     }

@@ -130,7 +130,7 @@ impl PyTokenizer {
     ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>, Vec<usize>)> {
         let (options, _) = args::encode_batch_options(add_special_tokens, kwargs)?;
         if tensors {
-            arrays::import_numpy(py)?;
+            arrays::import_numpy(py, "return_tensors")?;
         }
         let encodings = if split_into_words {
             let held = batch_words(inputs)?;

@@ -162,7 +162,7 @@ impl PyTokenizer {
         let (options, return_tensors) = args::encode_batch_options(add_special_tokens, kwargs)?;
         let numpy = return_tensors == ReturnTensors::Numpy;
         if numpy {
-            arrays::import_numpy(py)?;
+            arrays::import_numpy(py, "return_tensors=\"np\"")?;
         }
         let utf8 = batch_texts(inputs)?;
         let texts: Vec<(&str, Option<&str>)> = utf8.iter().map(|(a, b)| (&**a, b.as_deref())).collect();
@@ -188,7 +188,11 @@ impl PyTokenizer {
 
     /// `decode` for each sequence of ids.
     #[pyo3(signature = (sequences, skip_special_tokens = false))]
-    pub(super) fn decode_batch(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
+    pub(super) fn decode_batch(
+        &self,
+        sequences: &Bound<'_, PyAny>,
+        skip_special_tokens: bool,
+    ) -> PyResult<Vec<String>> {
         args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
         sequences
             .try_iter()?

@@ -180,6 +180,15 @@ impl PyEncoding {
         self.field(py, "offsets")
     }
 
+    /// The offsets as a numpy array of shape (n, 2): int64 (as in
+    /// `encode_batch(..., return_tensors="np")`), or int32 or uint32, half
+    /// the memory. For bulk work on a long text, where the list of `offsets`
+    /// costs a tuple per token.
+    #[pyo3(signature = (dtype = None))]
+    fn offsets_array<'py>(&self, py: Python<'py>, dtype: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+        super::arrays::offsets_array(py, &self.inner, dtype)
+    }
+
     /// 1 for every real token.
     #[getter]
     fn attention_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
@@ -278,12 +287,20 @@ impl PyEncoding {
         Ok(self.char_to_token(char_pos, sequence_index)?.and_then(|t| self.inner.words()[t].index()))
     }
 
-    fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyList>> {
-        self.field(py, key)
+    /// A field by its name; any other key (a str that is not a field name,
+    /// not valid text, or not a str at all) is a KeyError, as for a dict.
+    fn __getitem__<'py>(&self, py: Python<'py>, key: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        match key.cast::<PyString>().ok().and_then(|k| k.to_cow().ok()) {
+            Some(name) if KEYS.contains(&&*name) => self.field(py, &name),
+            _ => {
+                let keys: Vec<String> = KEYS.iter().map(|k| format!("'{k}'")).collect();
+                Err(PyKeyError::new_err(format!("{}: an Encoding has the keys [{}]", key.repr()?, keys.join(", "))))
+            }
+        }
     }
 
-    fn __contains__(&self, key: &str) -> bool {
-        KEYS.contains(&key)
+    fn __contains__(&self, key: &Bound<'_, PyAny>) -> bool {
+        key.cast::<PyString>().ok().and_then(|k| k.to_cow().ok()).is_some_and(|k| KEYS.contains(&&*k))
     }
 
     /// The six field names, as for a dict.

@@ -1,13 +1,15 @@
 //! Core errors become specific Python exceptions, and a Rust panic becomes a
-//! RuntimeError instead of reaching Python.
+//! RuntimeError instead of reaching Python. [`Signals`] carries what a
+//! signal handler raised through core work that it stopped.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Mutex;
 
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyIsADirectoryError, PyKeyboardInterrupt, PyOSError, PyPermissionError, PyRuntimeError,
-    PyValueError,
+    PyFileNotFoundError, PyIsADirectoryError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyPermissionError,
+    PyRuntimeError, PyValueError,
 };
-use pyo3::PyErr;
+use pyo3::prelude::*;
 
 use crate::error::Error;
 
@@ -31,10 +33,14 @@ fn in_context(err: Error, context: String) -> PyErr {
                 std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(args),
                 std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(args),
                 std::io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(args),
+                // OSError(errno, ...) keeps `errno` (ENOSPC, EROFS, ...) and
+                // picks the subclass Python uses for it.
+                _ if source.raw_os_error().is_some() => PyOSError::new_err(args),
                 _ => PyOSError::new_err(format!("{context}{err}")),
             }
         }
         Error::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
+        Error::Memory(_) => PyMemoryError::new_err(format!("{context}{err}")),
     }
 }
 
@@ -49,6 +55,39 @@ pub fn guard<T>(work: impl FnOnce() -> crate::error::Result<T>) -> Result<T, PyE
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
             Err(PyRuntimeError::new_err(format!("internal error in fast_wordpiece (please report): {what}")))
+        }
+    }
+}
+
+/// The interrupt hook of long core work (training) run with the GIL
+/// released: [`Signals::stop`] asks Python to run its signal handlers, and
+/// keeps the exception one raised (KeyboardInterrupt for Ctrl-C, or whatever
+/// an `alarm` or SIGTERM handler raises) so that the caller gets that very
+/// exception, not the core's `Error::Interrupted`. The core sees only a flag.
+#[derive(Default)]
+pub struct Signals {
+    raised: Mutex<Option<PyErr>>,
+}
+
+impl Signals {
+    /// True once a signal handler has raised: the work must stop.
+    pub fn stop(&self) -> bool {
+        match Python::attach(|py| py.check_signals()) {
+            Ok(()) => false,
+            Err(e) => {
+                *self.raised.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                true
+            }
+        }
+    }
+
+    /// `result`, with the handler's exception in place of the error it
+    /// caused (the work stopped because the handler raised).
+    pub fn result<T>(self, result: PyResult<T>) -> PyResult<T> {
+        let raised = self.raised.into_inner().unwrap_or_else(|p| p.into_inner());
+        match (result, raised) {
+            (Err(_), Some(e)) => Err(e),
+            (result, _) => result,
         }
     }
 }

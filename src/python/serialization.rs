@@ -37,8 +37,9 @@ impl PyTokenizer {
 
     /// A tokenizer from the content of a tokenizer file.
     #[staticmethod]
-    fn from_json(json: &str) -> PyResult<Self> {
-        guard(|| Tokenizer::from_json(json)).map(Self::wrap)
+    fn from_json(json: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let json = args::text(json, &|| "json".into())?;
+        guard(|| Tokenizer::from_json(&json)).map(Self::wrap)
     }
 
     /// Pickles as the tokenizer file and the settings a caller may change

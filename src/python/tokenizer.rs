@@ -135,8 +135,8 @@ impl PyTokenizer {
     }
 
     /// The id of `token`, or None.
-    fn token_to_id(&self, token: &str) -> Option<u32> {
-        self.inner.vocab().id(token)
+    fn token_to_id(&self, token: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+        Ok(self.inner.vocab().id(&text(token, &|| "token".into())?))
     }
 
     /// The token with id `id`, or None past the vocabulary. Negative: ValueError.

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use super::args::{self, text, type_name};
-use super::errors::{guard, to_py};
+use super::errors::{guard, to_py, Signals};
 use super::tokenizer::PyTokenizer;
 use crate::tokenizer::options::Options;
 use crate::training::{train_tokenizer, Progress, TrainerConfig, Utf8Errors, WordCounter};
@@ -16,11 +16,6 @@ use crate::training::{train_tokenizer, Progress, TrainerConfig, Utf8Errors, Word
 /// huge corpus streams through bounded memory.
 const BATCH_TEXTS: usize = 8192;
 const BATCH_BYTES: usize = 8 << 20;
-
-/// Interrupt hook: true once Python has a pending signal such as Ctrl-C.
-fn python_interrupted() -> bool {
-    Python::attach(|py| py.check_signals().is_err())
-}
 
 fn trainer_config(
     vocab_size: &Bound<'_, PyAny>,
@@ -42,11 +37,13 @@ fn learn(
     options: Options,
     show_progress: bool,
 ) -> PyResult<PyTokenizer> {
-    py.detach(|| {
-        let mut progress = Progress::new(show_progress, Some(&python_interrupted));
+    let signals = Signals::default();
+    let stop = || signals.stop();
+    let trained = py.detach(|| {
+        let mut progress = Progress::new(show_progress, Some(&stop));
         guard(|| train_tokenizer(counts, &config, options, &mut progress))
-    })
-    .map(PyTokenizer::wrap)
+    });
+    signals.result(trained).map(PyTokenizer::wrap)
 }
 
 #[pymethods]
@@ -139,11 +136,14 @@ impl PyTokenizer {
         };
         let config = trainer_config(vocab_size, min_frequency, special_tokens)?;
         let options = args::options(options, "train_from_files")?;
+        let signals = Signals::default();
+        let stop = || signals.stop();
         let counts = py.detach(|| {
-            let mut progress = Progress::new(show_progress, Some(&python_interrupted));
+            let mut progress = Progress::new(show_progress, Some(&stop));
             let mut counter = WordCounter::new(&options);
             guard(|| counter.add_files(&paths, errors, &mut progress)).map(|_| counter.into_counts())
-        })?;
+        });
+        let counts = signals.result(counts)?;
         learn(py, counts, config, options, show_progress)
     }
 

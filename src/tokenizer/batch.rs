@@ -47,7 +47,7 @@ impl Tokenizer {
         let pad_id = self.pad_id(options)?;
         let mut batch = [self.encode_truncated(Sequence::Text(text), pair.map(Sequence::Text), options)?];
         if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
-            padding.apply(&mut batch, pad_id);
+            padding.apply(&mut batch, pad_id)?;
         }
         let [encoding] = batch;
         Ok(encoding)
@@ -92,7 +92,7 @@ impl Tokenizer {
             slots.into_iter().map(|slot| slot.expect("a batch that was not stopped has every encoding")).collect();
         if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
             // On our pool, not rayon's global one (see `threads`).
-            threads::install(num_threads, || padding.apply(&mut batch, pad_id))?;
+            threads::install(num_threads, || padding.apply(&mut batch, pad_id))??;
         }
         Ok(batch)
     }
@@ -220,7 +220,7 @@ impl Tokenizer {
             (Some(_), Some(_)) => 3,
         };
         truncation.apply(&mut a, b.as_mut(), added)?;
-        Ok(BertPostProcessor::process_windows(processor, a, b))
+        BertPostProcessor::process_windows(processor, a, b)
     }
 }
 

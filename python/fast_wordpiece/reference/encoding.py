@@ -109,6 +109,20 @@ class Encoding:
             raise TypeError(f"token_index must be an int, not {type(token_index).__name__}")
         return values[token_index] if -len(values) <= token_index < len(values) else None
 
+    def offsets_array(self, dtype: Any = None) -> Any:
+        """The offsets as a numpy array of shape (n, 2): int64 (the default), int32 or uint32."""
+        from fast_wordpiece.reference.padding import _import_numpy
+
+        numpy = _import_numpy("offsets_array()")
+        name = "int64" if dtype is None else numpy.dtype(dtype).name
+        if name not in ("int64", "int32", "uint32"):
+            raise ValueError(f"dtype must be int64, int32 or uint32, not {name}")
+        offsets = self["offsets"]
+        largest = max((end for _, end in offsets), default=0)
+        if largest > numpy.iinfo(name).max:
+            raise ValueError(f"dtype {name} cannot hold the offset {largest}: use int64")
+        return numpy.array(offsets, dtype=name).reshape(len(self), 2)
+
     def __getitem__(self, key: str) -> list[Any]:
         if key not in _KEYS:
             raise KeyError(f"{key!r}: an Encoding has the keys {list(_KEYS)}")

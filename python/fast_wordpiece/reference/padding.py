@@ -14,9 +14,12 @@ PAD_TOKEN = "[PAD]"
 def pad(encoding: Encoding, length: int, pad_id: int, side: str) -> Encoding:
     """``encoding`` and its overflowing windows, padded to ``length`` tokens on ``side``."""
     n = max(0, length - len(encoding))
-    filler: dict[str, list[Any]] = {"ids": [pad_id] * n, "tokens": [PAD_TOKEN] * n, "offsets": [(0, 0)] * n,
-              "special_tokens_mask": [1] * n, "type_ids": [0] * n, "attention_mask": [0] * n,
-              "word_ids": [None] * n, "sequence_ids": [None] * n}  # fmt: skip
+    try:
+        filler: dict[str, list[Any]] = {"ids": [pad_id] * n, "tokens": [PAD_TOKEN] * n, "offsets": [(0, 0)] * n,
+                  "special_tokens_mask": [1] * n, "type_ids": [0] * n, "attention_mask": [0] * n,
+                  "word_ids": [None] * n, "sequence_ids": [None] * n}  # fmt: skip
+    except (MemoryError, OverflowError):  # OverflowError: beyond any list's size
+        raise MemoryError(f"an encoding of {length} tokens needs more memory than can be reserved") from None
     own = encoding._columns()
     columns = {key: filler[key] + own[key] if side == "left" else own[key] + filler[key] for key in _COLUMNS}
     overflowing = [pad(o, length, pad_id, side) for o in encoding.overflowing]
@@ -49,9 +52,9 @@ def numpy_arrays(batch: Sequence[Encoding]) -> dict[str, Any]:
             "token_type_ids": array("type_ids"), "offsets": array("offsets", 2)}  # fmt: skip
 
 
-def _import_numpy() -> Any:
+def _import_numpy(what: str = 'return_tensors="np"') -> Any:
     try:
         import numpy
     except ImportError as e:
-        raise ImportError(f'return_tensors="np" needs numpy, which could not be imported ({e})') from None
+        raise ImportError(f"{what} needs numpy, which could not be imported ({e})") from None
     return numpy

@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import re
+import uuid
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -429,11 +430,13 @@ def _from_document(document: object) -> PyTokenizer:
 
 
 def _write_atomic(path: str, content: str) -> None:
-    """Writes a temporary file beside ``path``, then renames it to ``path``."""
+    """Writes a temporary file beside ``path``, then renames it to ``path``. The temporary file is
+    this call's own (a random name, created exclusively), so that threads and processes saving to
+    one path at once never share one: readers see the old file or a new one, never a torn one."""
     directory, name = os.path.split(path)
-    temporary = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
+    temporary = os.path.join(directory, f".{name}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
     try:
-        with open(temporary, "w", encoding="utf-8", newline="\n") as f:
+        with open(temporary, "x", encoding="utf-8", newline="\n") as f:
             f.write(content)
             f.flush()
             os.fsync(f.fileno())

@@ -1,0 +1,314 @@
+"""Reliability (issue #16): sizes from arguments never abort the process, concurrent saves never
+tear a file, exceptions raised by signal handlers reach the caller unchanged, and str arguments
+with lone surrogates are errors that name the argument."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from fast_wordpiece import PyTokenizer
+
+REPO = Path(__file__).resolve().parent.parent
+SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+
+
+# ----------------------------------------------------------------------------- huge sizes
+
+#: Run in a child whose address space is limited to 2 GB, so that an allocation beyond it fails
+#: at once (as it would on a smaller machine), and an abort is a failed test, not a crashed run.
+HUGE = textwrap.dedent(
+    """
+    import json, resource, sys
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+    import importlib
+    T = importlib.import_module(sys.argv[1]).PyTokenizer
+    tok = T(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a", "b"])
+    long_text = "a " * 50_000
+    cases = []
+    for name, kwargs in [
+        ("max_length=2**40", dict(max_length=2**40, padding="max_length")),
+        ("max_length=10**9", dict(max_length=10**9, padding="max_length")),
+        ("max_length=2**62", dict(max_length=2**62, padding="max_length")),
+        ("max_length=2**64-1", dict(max_length=2**64 - 1, padding="max_length")),
+        ("pad_to_multiple_of=2**40", dict(padding="longest", pad_to_multiple_of=2**40)),
+        ("pad_to_multiple_of=2**64-1", dict(padding="longest", pad_to_multiple_of=2**64 - 1)),
+    ]:
+        cases.append(("encode " + name, lambda kw=kwargs: tok.encode("a b", **kw)))
+        cases.append(("encode_batch " + name, lambda kw=kwargs: tok.encode_batch(["a", ("b", "a")], **kw)))
+        cases.append(("numpy " + name, lambda kw=kwargs: tok.encode_batch(["a", "b a"], return_tensors="np", **kw)))
+    if sys.argv[2] == "windows":
+        # 25,001 windows of 25,000 tokens, and a pair whose windows combine into 80,000 encodings.
+        cases.append(("windows", lambda: tok.encode(long_text, max_length=25_002, stride=24_999)))
+        cases.append(("pair windows", lambda: tok.encode(long_text[:8000], long_text[:8000], max_length=4003,
+                                                        stride=1990)))
+        cases.append(("batch windows", lambda: tok.encode_batch([long_text], max_length=25_002, stride=24_999)))
+    out = {}
+    for name, call in cases:
+        try:
+            call()
+            out[name] = "returned"
+        except Exception as e:
+            out[name] = type(e).__name__ + ": " + str(e)
+    trained = T.train_from_counts({"ab": 5, "abc": 3, "bca": 2}, 2**62, show_progress=False)
+    out["train vocab_size=2**62"] = "returned" if trained.vocab_size < 20 else "wrong"
+    print(json.dumps(out))
+    """
+)
+
+
+@pytest.mark.parametrize(("module", "windows"), [("fast_wordpiece", "windows"), ("fast_wordpiece.reference", "")])
+def test_sizes_from_arguments_are_memory_errors_never_aborts(module: str, windows: str) -> None:
+    run = subprocess.run(
+        [sys.executable, "-c", HUGE, module, windows], capture_output=True, text=True, timeout=300, cwd=REPO
+    )
+    assert run.returncode == 0, f"the child died ({run.returncode}): {run.stderr[-2000:]}"
+    results = json.loads(run.stdout)
+    assert results.pop("train vocab_size=2**62") == "returned"
+    assert len(results) >= 18
+    for name, outcome in results.items():
+        assert outcome.startswith("MemoryError: "), f"{name}: {outcome}"
+        assert "internal error" not in outcome
+
+
+# ----------------------------------------------------------------------------- concurrent saves
+
+SAVER = textwrap.dedent(
+    """
+    import importlib, sys, time
+    T = importlib.import_module(sys.argv[1]).PyTokenizer
+    path, k, seconds = sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
+    tok = T(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + [f"w{i}" for i in range(100 * k)])
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        tok.save(path)
+    """
+)
+
+
+def _tokenizer(Tokenizer: type, k: int):
+    return Tokenizer(SPECIALS + [f"w{i}" for i in range(100 * k)])
+
+
+def test_concurrent_saves_never_tear_the_file(Tokenizer: type, tmp_path: Path) -> None:
+    """3 threads and 2 processes save different tokenizers to one path while 2 threads load it:
+    every save succeeds and every load gives one of the saved tokenizers, whole."""
+    path = tmp_path / "tokenizer.json"
+    seconds = 2.0
+    _tokenizer(Tokenizer, 1).save(path)
+    sizes = {len(SPECIALS) + 100 * k for k in range(1, 6)}
+    errors: list[BaseException] = []
+    loads = [0]
+    end = time.monotonic() + seconds
+
+    def save(k: int) -> None:
+        tok = _tokenizer(Tokenizer, k)
+        try:
+            while time.monotonic() < end:
+                tok.save(path)
+        except BaseException as e:
+            errors.append(e)
+
+    def load() -> None:
+        try:
+            while time.monotonic() < end:
+                assert Tokenizer.load(path).vocab_size in sizes
+                loads[0] += 1
+        except BaseException as e:
+            errors.append(e)
+
+    module = Tokenizer.__module__.rsplit(".tokenizer", 1)[0]
+    children = [
+        subprocess.Popen([sys.executable, "-c", SAVER, module, str(path), str(k), str(seconds)], cwd=REPO)
+        for k in (4, 5)
+    ]
+    threads = [threading.Thread(target=save, args=(k,)) for k in (1, 2, 3)]
+    threads += [threading.Thread(target=load) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [c.wait(timeout=60) for c in children] == [0, 0]
+    assert not errors, errors[:3]
+    assert loads[0] > 0
+    assert [p.name for p in tmp_path.iterdir()] == ["tokenizer.json"], "no temporary file is left behind"
+
+
+def test_save_errors_carry_errno(Tokenizer: type, tmp_path: Path) -> None:
+    tok = _tokenizer(Tokenizer, 1)
+    if Path("/dev/full").exists():
+        # /dev/full is not a directory: the temporary file cannot be made beside it.
+        with pytest.raises(OSError, match="Not a directory") as raised:
+            tok.save("/dev/full/x.json")
+        assert raised.value.errno is not None
+    with pytest.raises(FileNotFoundError) as missing:
+        tok.save(tmp_path / "no" / "such" / "dir.json")
+    assert missing.value.errno == 2
+
+
+# ----------------------------------------------------------------------------- signal handlers
+
+
+class Deadline(Exception):
+    pass
+
+
+def _raise_deadline(signum, frame):
+    raise Deadline("the handler's own exception")
+
+
+def _raised(call) -> BaseException | None:
+    """What ``call`` raised: caught here, so that a KeyboardInterrupt in its place fails the test
+    instead of stopping the run."""
+    try:
+        call()
+    except BaseException as e:
+        return e
+    return None
+
+
+def _is_deadline(e: BaseException | None) -> bool:
+    return type(e) is Deadline and str(e) == "the handler's own exception"
+
+
+def _random_counts(n: int) -> dict[str, int]:
+    import random
+
+    rng = random.Random(7)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return {"".join(rng.choice(letters) for _ in range(rng.randint(3, 12))): rng.randint(1, 60) for _ in range(n)}
+
+
+@pytest.fixture
+def alarm():
+    """Arms SIGALRM to raise ``Deadline`` after ``seconds``; always disarmed afterwards.
+
+    The cyclic collector is off meanwhile: Python runs pending signal handlers in whatever Python
+    code runs next, and that can be a ``gc.callbacks`` function (hypothesis installs one), where
+    the handler's exception is "ignored" by Python itself, whatever the code it interrupted."""
+    previous = signal.signal(signal.SIGALRM, _raise_deadline)
+    gc.disable()
+
+    def arm(seconds: float) -> None:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+
+    yield arm
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)
+    gc.enable()
+
+
+def test_a_handler_exception_stops_the_merge_phase_unchanged(alarm) -> None:
+    counts = _random_counts(200_000)
+    alarm(0.2)
+    raised = _raised(lambda: PyTokenizer.train_from_counts(counts, 200_000, show_progress=False))
+    assert _is_deadline(raised), repr(raised)
+
+
+def test_a_handler_exception_stops_counting_unchanged(alarm) -> None:
+    def corpus():
+        for i in range(10**7):
+            yield f"line {i} of a corpus that never ends soon enough"
+
+    alarm(0.2)
+    raised = _raised(lambda: PyTokenizer.train(corpus(), 1000, show_progress=False))
+    assert _is_deadline(raised), repr(raised)
+
+
+def test_a_handler_exception_stops_reading_files_unchanged(alarm, tmp_path: Path) -> None:
+    path = tmp_path / "corpus.txt"
+    line = " ".join(_random_counts(2000)) + "\n"
+    with open(path, "w") as f:
+        for _ in range(1500):  # 30 MB
+            f.write(line)
+    alarm(0.05)
+    raised = _raised(lambda: PyTokenizer.train_from_files([path] * 4, 100_000, show_progress=False))
+    assert _is_deadline(raised), repr(raised)
+
+
+def test_sys_exit_in_a_sigterm_handler_stops_training_as_systemexit() -> None:
+    def exit_handler(signum, frame):
+        sys.exit(3)
+
+    counts = _random_counts(200_000)
+    previous = signal.signal(signal.SIGTERM, exit_handler)
+    timer = threading.Timer(0.2, os.kill, (os.getpid(), signal.SIGTERM))
+    gc.disable()  # see `alarm`
+    try:
+        timer.start()
+        raised = _raised(lambda: PyTokenizer.train_from_counts(counts, 200_000, show_progress=False))
+        assert type(raised) is SystemExit, repr(raised)
+        assert raised.code == 3
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGTERM, previous)
+        gc.enable()
+
+
+@pytest.mark.parametrize("padding", [None, "longest"])
+def test_a_handler_exception_stops_encode_batch_unchanged(alarm, padding) -> None:
+    tok = PyTokenizer.train_from_counts(_random_counts(5000), 3000, show_progress=False)
+    batch = [" ".join(_random_counts(300))] * 20_000
+    alarm(0.1)
+    raised = _raised(lambda: tok.encode_batch(batch, padding=padding, num_threads=2))
+    assert _is_deadline(raised), repr(raised)
+
+
+# ----------------------------------------------------------------------------- str arguments
+
+
+def test_lone_surrogates_are_errors_naming_the_argument(Tokenizer: type) -> None:
+    tok = _tokenizer(Tokenizer, 1)
+    with pytest.raises(ValueError, match=r"^token contains a lone surrogate at index 1"):
+        tok.token_to_id("w\ud800")
+    with pytest.raises(ValueError, match=r"^json contains a lone surrogate at index 0"):
+        Tokenizer.from_json("\udc00" + tok.to_json())
+    with pytest.raises(TypeError, match=r"^token must be str, not int"):
+        tok.token_to_id(3)
+    assert tok.token_to_id("w1") == len(SPECIALS) + 1
+
+
+def test_an_encoding_takes_any_key_like_a_dict(Tokenizer: type) -> None:
+    encoding = _tokenizer(Tokenizer, 1).encode("w1 w2")
+    for key in ("ids\ud800", 3, None, ("ids",)):
+        assert key not in encoding
+        with pytest.raises(KeyError, match=r"an Encoding has the keys \['ids', 'tokens'"):
+            encoding[key]
+    assert "ids" in encoding
+    assert encoding["ids"] == encoding.ids
+
+
+# ----------------------------------------------------------------------------- offsets as an array
+
+
+@pytest.mark.parametrize("dtype", [None, "int64", "int32", "uint32"])
+def test_offsets_array_holds_the_offsets(Tokenizer: type, dtype) -> None:
+    numpy = pytest.importorskip("numpy")
+    tok = Tokenizer([*SPECIALS, "a", "b", "##b", "."])
+    for encoding in (tok.encode("ab a. b " * 50, "a b"), tok.encode("", add_special_tokens=False)):
+        array = encoding.offsets_array() if dtype is None else encoding.offsets_array(numpy.dtype(dtype))
+        assert array.dtype == numpy.dtype(dtype or "int64")
+        assert array.shape == (len(encoding), 2)
+        assert array.tolist() == [list(pair) for pair in encoding.offsets]
+        array[:] = 7  # the caller's own array
+        assert encoding.offsets_array().tolist() == [list(pair) for pair in encoding.offsets]
+
+
+def test_offsets_array_takes_only_integer_types_that_hold_offsets(Tokenizer: type) -> None:
+    pytest.importorskip("numpy")
+    encoding = Tokenizer([*SPECIALS, "a"]).encode("a a")
+    for dtype in ("float64", "int8", "uint64"):
+        with pytest.raises(ValueError, match=f"^dtype must be int64, int32 or uint32, not {dtype}$"):
+            encoding.offsets_array(dtype)
+    with pytest.raises(TypeError):
+        encoding.offsets_array("no such type")
