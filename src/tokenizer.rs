@@ -291,33 +291,28 @@ mod tests {
         assert!(t.decode(&[99], false).unwrap_err().to_string().contains("out of range"));
     }
 
-    /// A small deterministic generator (xorshift), so these tests need no crate.
-    struct Rng(u64);
-
-    impl Rng {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 % n.max(1) as u64) as usize
-        }
+    /// One edit of a tokenizer file: delete, insert or replace the character
+    /// at a position (taken modulo the length) with one that JSON cares about.
+    fn edits() -> impl proptest::strategy::Strategy<Value = Vec<(u8, usize, char)>> {
+        use proptest::prelude::*;
+        let pieces: Vec<char> = "{}[]\",:0123456789e.\\u\u{301}a ".chars().collect();
+        proptest::collection::vec((0u8..3, any::<usize>(), proptest::sample::select(pieces)), 1..4)
     }
 
-    #[test]
-    fn mutated_tokenizer_files_load_or_fail_never_panic() {
-        let json: Vec<char> = tokenizer(&VOCAB).to_json().chars().collect();
-        let pieces: Vec<char> = "{}[]\",:0-9e.\\u\u{301}a ".chars().collect();
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        for _ in 0..1500 {
-            let mut text = json.clone();
-            for _ in 0..1 + rng.below(3) {
-                let at = rng.below(text.len());
-                match rng.below(3) {
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(1500))]
+
+        #[test]
+        fn mutated_tokenizer_files_load_or_fail_never_panic(edits in edits()) {
+            let mut text: Vec<char> = tokenizer(&VOCAB).to_json().chars().collect();
+            for (kind, at, piece) in edits {
+                let at = at % text.len();
+                match kind {
                     0 => {
                         text.remove(at);
                     }
-                    1 => text.insert(at, pieces[rng.below(pieces.len())]),
-                    _ => text[at] = pieces[rng.below(pieces.len())],
+                    1 => text.insert(at, piece),
+                    _ => text[at] = piece,
                 }
             }
             let text: String = text.into_iter().collect();
@@ -327,42 +322,66 @@ mod tests {
         }
     }
 
-    #[test]
-    fn random_option_combinations_encode_or_fail_never_panic() {
+    /// Sizes from the smallest to beyond any memory.
+    const SIZES: [usize; 9] = [0, 1, 2, 3, 5, 8, 13, usize::MAX / 2, usize::MAX];
+
+    fn encode_options() -> impl proptest::strategy::Strategy<Value = crate::tokenizer::options::EncodeOptions> {
         use crate::encoding::Side;
         use crate::pipeline::padding::{PadTo, Padding};
-        use crate::pipeline::truncation::{Strategy, Truncation};
+        use crate::pipeline::truncation::{Strategy as Cut, Truncation};
         use crate::tokenizer::options::EncodeOptions;
+        use proptest::prelude::*;
+        use proptest::sample::select;
         use std::num::NonZeroUsize;
 
-        let t = tokenizer(&VOCAB);
-        let texts = ["", "hello", "hello world! worlds hello", "h e l l o ! ! ! ! worlds"];
-        let sizes = [0, 1, 2, 3, 5, 8, 13, usize::MAX / 2, usize::MAX];
-        let sides = [Side::Left, Side::Right];
-        let strategies = [Strategy::LongestFirst, Strategy::OnlyFirst, Strategy::OnlySecond];
-        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        for _ in 0..3000 {
-            let truncation = (rng.below(4) > 0).then(|| Truncation {
-                max_length: sizes[rng.below(sizes.len())],
-                strategy: strategies[rng.below(3)],
-                stride: sizes[rng.below(5)],
-                side: sides[rng.below(2)],
-            });
-            let padding = (rng.below(2) > 0).then(|| Padding {
-                to: if rng.below(2) > 0 { PadTo::Longest } else { PadTo::Fixed(sizes[rng.below(sizes.len())]) },
-                multiple_of: NonZeroUsize::new(sizes[rng.below(sizes.len())]),
-                side: sides[rng.below(2)],
-            });
-            let options =
-                EncodeOptions { add_special_tokens: rng.below(2) > 0, truncation, padding, num_threads: Some(1) };
-            let a = texts[rng.below(texts.len())];
-            let b = (rng.below(2) > 0).then(|| texts[rng.below(texts.len())]);
+        let side = || select(vec![Side::Left, Side::Right]);
+        let truncation = proptest::option::weighted(
+            0.75,
+            (
+                select(SIZES.to_vec()),
+                select(vec![Cut::LongestFirst, Cut::OnlyFirst, Cut::OnlySecond]),
+                select(SIZES[..5].to_vec()),
+                side(),
+            )
+                .prop_map(|(max_length, strategy, stride, side)| Truncation {
+                    max_length,
+                    strategy,
+                    stride,
+                    side,
+                }),
+        );
+        let to = prop_oneof![Just(PadTo::Longest), select(SIZES.to_vec()).prop_map(PadTo::Fixed)];
+        let padding =
+            proptest::option::of((to, select(SIZES.to_vec()), side()).prop_map(|(to, multiple, side)| Padding {
+                to,
+                multiple_of: NonZeroUsize::new(multiple),
+                side,
+            }));
+        (any::<bool>(), truncation, padding).prop_map(|(add_special_tokens, truncation, padding)| EncodeOptions {
+            add_special_tokens,
+            truncation,
+            padding,
+            num_threads: Some(1),
+        })
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(3000))]
+
+        #[test]
+        fn random_option_combinations_encode_or_fail_never_panic(
+            options in encode_options(),
+            a in proptest::sample::select(vec!["", "hello", "hello world! worlds hello", "h e l l o ! ! ! ! worlds"]),
+            b in proptest::option::of(proptest::sample::select(vec!["", "hello", "hello world! worlds hello"])),
+        ) {
+            use crate::pipeline::padding::{PadTo, Padding};
+            let t = tokenizer(&VOCAB);
             let one = t.encode_with(a, b, &options);
             let batch = t.encode_batch_with(&[(a, b), (b.unwrap_or("h"), None)], &options);
             if let (Ok(one), Ok(batch)) = (&one, &batch) {
                 let longest = matches!(options.padding, Some(Padding { to: PadTo::Longest, .. }));
-                assert!(!longest || batch.iter().all(|e| e.len() == batch[0].len()));
-                assert!(one.len() <= 64 && batch[0].len() <= 64, "only the small sizes succeed");
+                proptest::prop_assert!(!longest || batch.iter().all(|e| e.len() == batch[0].len()));
+                proptest::prop_assert!(one.len() <= 64 && batch[0].len() <= 64, "only the small sizes succeed");
             }
         }
     }
