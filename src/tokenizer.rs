@@ -4,6 +4,7 @@
 //! `options` holds what a tokenizer is made with and what an encode asks for.
 
 pub mod batch;
+pub mod hf_json;
 pub mod options;
 pub mod serialization;
 
@@ -20,8 +21,10 @@ use crate::pipeline::model::special_tokens::SpecialTokenMatcher;
 use crate::pipeline::model::vocab::Vocab;
 use crate::pipeline::model::wordpiece::{Piece, WordPiece};
 use crate::pipeline::normalizer::Normalized;
+use crate::pipeline::padding::Padding;
 use crate::pipeline::post_processor::BertPostProcessor;
-use crate::tokenizer::options::{validate_special_tokens, Options};
+use crate::pipeline::truncation::Truncation;
+use crate::tokenizer::options::{validate_special_tokens, EncodeOptions, Options, PostProcessing};
 
 /// Buffers reused by every encode on a thread.
 #[derive(Default)]
@@ -53,6 +56,10 @@ pub struct Tokenizer {
     matcher: SpecialTokenMatcher,
     post_processor: Option<BertPostProcessor>,
     ascii: AsciiPath,
+    /// Truncation and padding for calls that give none (a Hugging Face
+    /// file's `truncation` and `padding`).
+    truncation: Option<Truncation>,
+    padding: Option<Padding>,
 }
 
 impl PartialEq for Tokenizer {
@@ -61,6 +68,8 @@ impl PartialEq for Tokenizer {
             && self.options == other.options
             && self.special_tokens == other.special_tokens
             && self.merges == other.merges
+            && self.truncation == other.truncation
+            && self.padding == other.padding
     }
 }
 
@@ -73,6 +82,7 @@ impl Tokenizer {
     ) -> Result<Self> {
         options.validate()?;
         validate_special_tokens(special_tokens)?;
+        let vocab = vocab.with_prefix(&options.continuing_subword_prefix);
         let unk_id = vocab
             .id(&options.unk_token)
             .ok_or_else(|| Error::invalid(format!("unk_token {:?} is not in the vocabulary", options.unk_token)))?;
@@ -92,7 +102,43 @@ impl Tokenizer {
             options,
             merges,
             post_processor,
+            truncation: None,
+            padding: None,
         })
+    }
+
+    /// This tokenizer, truncating and padding by default as given (for the
+    /// calls that give no truncation or padding of their own).
+    pub fn with_defaults(mut self, truncation: Option<Truncation>, padding: Option<Padding>) -> Result<Self> {
+        if let Some(t) = truncation {
+            t.validate(if self.post_processor.is_some() && self.options.post_processor == PostProcessing::Bert {
+                2
+            } else {
+                0
+            })?;
+        }
+        self.truncation = truncation;
+        self.padding = padding;
+        Ok(self)
+    }
+
+    /// The default truncation (see [`Self::with_defaults`]).
+    pub fn truncation(&self) -> Option<Truncation> {
+        self.truncation
+    }
+
+    /// The default padding (see [`Self::with_defaults`]).
+    pub fn padding(&self) -> Option<Padding> {
+        self.padding
+    }
+
+    /// `options`, with the default truncation and padding where it has none.
+    pub fn defaults_for(&self, options: EncodeOptions) -> EncodeOptions {
+        EncodeOptions {
+            truncation: options.truncation.or(self.truncation),
+            padding: options.padding.or(self.padding),
+            ..options
+        }
     }
 
     pub fn vocab(&self) -> &Vocab {
@@ -114,7 +160,7 @@ impl Tokenizer {
     /// The post-processor that adds `[CLS]`/`[SEP]` (None without
     /// `add_special_tokens`); an error if they are not in the vocabulary.
     pub(crate) fn post_processor(&self, add_special_tokens: bool) -> Result<Option<BertPostProcessor>> {
-        if !add_special_tokens {
+        if !add_special_tokens || self.options.post_processor == PostProcessing::Off {
             return Ok(None);
         }
         self.post_processor.map(Some).ok_or_else(|| Error::MissingSpecialTokens {
@@ -203,7 +249,7 @@ impl Tokenizer {
                 tokens.push(token);
             }
         }
-        Ok(decoder::decode(tokens))
+        Ok(decoder::decode_with(tokens, &self.options.continuing_subword_prefix, self.options.decoder_cleanup))
     }
 }
 

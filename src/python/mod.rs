@@ -3,6 +3,7 @@
 
 mod args;
 mod arrays;
+mod defaults;
 mod encode;
 mod encoding;
 mod errors;

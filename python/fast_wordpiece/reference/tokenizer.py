@@ -8,9 +8,10 @@ import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from fast_wordpiece.reference import hf_json
 from fast_wordpiece.reference.args import (
     MAX_THREADS,
     _flag,
@@ -23,7 +24,14 @@ from fast_wordpiece.reference.args import (
     _type_name,
     _vocab_ids,
 )
-from fast_wordpiece.reference.common import DEFAULT_SPECIAL_TOKENS, FILE_FORMAT, FILE_VERSION, Offsets, Pair
+from fast_wordpiece.reference.common import (
+    CONTINUATION,
+    DEFAULT_SPECIAL_TOKENS,
+    FILE_FORMAT,
+    FILE_VERSION,
+    Offsets,
+    Pair,
+)
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.model import wordpiece
@@ -55,6 +63,9 @@ class _TrainingArgs:
             _flag(show_progress, "show_progress"),
             Options(**options),
         )
+        if args.options.continuing_subword_prefix != CONTINUATION:
+            prefix = json.dumps(args.options.continuing_subword_prefix, ensure_ascii=False)
+            raise ValueError(f'training makes "##" pieces; continuing_subword_prefix={prefix} is not supported')
         if args.options.unk_token not in args.special_tokens:
             unk, specials = args.options.unk_token, list(args.special_tokens)
             raise ValueError(f"unk_token {unk!r} must be one of the special tokens {specials}")
@@ -76,11 +87,32 @@ class PyTokenizer:
 
     def __init__(self, vocab: Iterable[str], *, merges: Iterable[Pair] | None = None,
                  special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, **options: Any) -> None:  # fmt: skip
-        self._vocab = _texts(vocab, "vocab")
+        self._setup(_texts(vocab, "vocab"), set(), set(), merges, special_tokens, options)
+
+    @staticmethod
+    def _from_parts(slots: list[str | None], outside_model: set[int], merges: Iterable[Pair] | None,
+                    special_tokens: Sequence[str] | None, options: dict[str, Any]) -> PyTokenizer:  # fmt: skip
+        """A tokenizer whose vocabulary may skip ids (``None`` slots) and hold tokens that the
+        model does not match inside words (``outside_model``), as a Hugging Face file may."""
+        tokenizer = PyTokenizer.__new__(PyTokenizer)
+        holes = {id_ for id_, token in enumerate(slots) if token is None}
+        tokenizer._setup([token or "" for token in slots], holes, outside_model, merges, special_tokens, options)
+        return tokenizer
+
+    def _setup(self, vocab: list[str], holes: set[int], outside_model: set[int], merges: Iterable[Pair] | None,
+               special_tokens: Sequence[str] | None, options: dict[str, Any]) -> None:  # fmt: skip
+        self._vocab = vocab
+        self._holes, self._outside_model = frozenset(holes), frozenset(outside_model)
         self._merges = [_pair(pair, f"merges[{i}]") for i, pair in enumerate(_items(merges or [], "merges", "pairs"))]
         given_special_tokens = _special_tokens(special_tokens)
         self._options = Options(**options)
-        self._ids = _vocab_ids(self._vocab)
+        self._ids = _vocab_ids(vocab, self._holes)
+        bad = next((id_ for id_ in sorted(outside_model) if id_ >= len(vocab) or id_ in holes), None)
+        if bad is not None:
+            raise ValueError(f"no token has id {bad}, which is listed outside the model")
+        self._model_ids = {token: id_ for token, id_ in self._ids.items() if id_ not in self._outside_model}
+        self._truncation: dict[str, Any] | None = None
+        self._padding: dict[str, Any] | None = None
         if self._options.unk_token not in self._ids:
             raise ValueError(f"unk_token {self._options.unk_token!r} is not in the vocabulary")
         self._special_tokens = [token for token in given_special_tokens if token in self._ids]
@@ -135,38 +167,76 @@ class PyTokenizer:
         return PyTokenizer(vocab, special_tokens=special_tokens, **options)
 
     def to_json(self) -> str:
-        """The content of the tokenizer file, as the engine writes it too."""
-        return json.dumps({"format": FILE_FORMAT, "version": FILE_VERSION, "vocab": self._vocab,
-                           "merges": self._merges, "special_tokens": self._special_tokens, "options": self.options},
-                          ensure_ascii=False, separators=(",", ":"))  # fmt: skip
+        """The tokenizer in our own format (every option, any pre-tokenizer), as the engine writes it too."""
+        document: dict[str, Any] = {"format": FILE_FORMAT, "version": FILE_VERSION, "vocab": self._vocab,
+                                    "merges": self._merges, "special_tokens": self._special_tokens,
+                                    "options": self.options}  # fmt: skip
+        if self._holes:
+            document["holes"] = sorted(self._holes)
+        if self._outside_model:
+            document["outside_model"] = sorted(self._outside_model)
+        if self._truncation is not None:
+            document["truncation"] = hf_json.truncation_json(self._truncation)
+        if self._padding is not None:
+            document["padding"] = hf_json.padding_json(self._padding)
+        return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
 
     @staticmethod
     def from_json(json_text: str) -> PyTokenizer:
-        """The tokenizer that the content of a tokenizer file describes."""
-        _text(json_text, "json")
-        try:
-            return _from_document(json.loads(json_text))
-        except (json.JSONDecodeError, TypeError, ValueError) as e:
-            raise ValueError(f"not a fast-wordpiece tokenizer file: {e}") from None
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Writes the tokenizer file (JSON), atomically."""
-        _write_atomic(_path(path), self.to_json())
+        """The tokenizer that the content of a tokenizer file describes (either format)."""
+        return PyTokenizer.from_str(json_text)
 
     @staticmethod
-    def load(path: str | os.PathLike[str]) -> PyTokenizer:
-        """Reads a tokenizer file that either implementation saved."""
+    def from_str(json_text: str) -> PyTokenizer:
+        """A tokenizer from a Hugging Face ``tokenizer.json`` or a file in our own format (spec section 10)."""
+        _text(json_text, "json")
+        try:
+            document = json.loads(json_text)
+        except json.JSONDecodeError:
+            document = None
+        if not (isinstance(document, dict) and "format" in document):
+            parsed = hf_json.parse(json_text)
+            tokenizer = PyTokenizer._from_parts(parsed.slots, parsed.outside_model, parsed.merges,
+                                                parsed.special_tokens, parsed.options)  # fmt: skip
+            return tokenizer._with_defaults(parsed.truncation, parsed.padding)
+        try:
+            return _from_document(document)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"not a fast-wordpiece tokenizer file: {e}") from None
+
+    def to_str(self) -> str:
+        """The Hugging Face ``tokenizer.json`` that ``save`` writes."""
+        slots = [None if id_ in self._holes else token for id_, token in enumerate(self._vocab)]
+        return hf_json.dump(slots, set(self._outside_model), self._special_tokens, self._merges, self.options,
+                            self._truncation, self._padding)  # fmt: skip
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the tokenizer as a Hugging Face ``tokenizer.json``, atomically."""
+        _write_atomic(_path(path), self.to_str())
+
+    @staticmethod
+    def from_file(path: str | os.PathLike[str]) -> PyTokenizer:
+        """Reads a Hugging Face ``tokenizer.json`` or a file in our own format."""
         path = _path(path)
         with open(path, "rb") as f:
             data = f.read()
         try:
-            return PyTokenizer.from_json(data.decode("utf-8"))
+            return PyTokenizer.from_str(data.decode("utf-8"))
         except ValueError as e:  # including UnicodeDecodeError
             raise ValueError(f"{path}: {e}") from None
 
+    @staticmethod
+    def load(path: str | os.PathLike[str]) -> PyTokenizer:
+        """``from_file``, the older name."""
+        return PyTokenizer.from_file(path)
+
     def save_vocab(self, path: str | os.PathLike[str]) -> None:
         """Writes the vocabulary as a BERT ``vocab.txt``, atomically."""
-        _write_atomic(_path(path), "".join(token + "\n" for token in self._vocab))
+        path = _path(path)
+        if self._holes:
+            raise ValueError(f"no token has id {min(self._holes)}: a vocab.txt cannot skip ids "
+                             "(save the tokenizer.json instead)")  # fmt: skip
+        _write_atomic(path, "".join(token + "\n" for token in self._vocab))
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return PyTokenizer.from_json, (self.to_json(),)
@@ -181,12 +251,60 @@ class PyTokenizer:
         Truncation and padding as in spec section 9."""
         first = _text(text, "text")
         second = None if pair is None else _text(pair, "pair")
-        options = EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side, padding,
-                                pad_to_multiple_of, padding_side)  # fmt: skip
+        options = self._processed(EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side,
+                                                padding, pad_to_multiple_of, padding_side))  # fmt: skip
         pad_id = self._pad_id(options)
         return self._pad([self._encode_one(first, second, options)], options, pad_id)[0]
 
-    def encode_batch(self, inputs: Iterable[str | tuple[str, str]], add_special_tokens: bool = True, *,
+    def _processed(self, options: EncodeOptions) -> EncodeOptions:
+        """``options`` with the default truncation and padding where the call gives none (spec section
+        10), and without ``add_special_tokens`` when the post-processor adds nothing."""
+        t, p = self._truncation, self._padding
+        if t is not None and options.max_length is None:
+            options = replace(options, max_length=t["max_length"], truncation=t["strategy"], stride=t["stride"],
+                              truncation_side=t["direction"])  # fmt: skip
+        if p is not None and options.padding is None:
+            options = replace(options, padding="longest" if p["length"] is None else "max_length",
+                              pad_length=p["length"], pad_to_multiple_of=p["pad_to_multiple_of"],
+                              padding_side=p["direction"])  # fmt: skip
+        return replace(options, add_special_tokens=False) if self._options.post_processor == "none" else options
+
+    # -- defaults from a Hugging Face file (spec section 10) --------------------
+
+    @property
+    def truncation(self) -> dict[str, Any] | None:
+        """The truncation used when a call gives none."""
+        return None if self._truncation is None else dict(self._truncation)
+
+    @property
+    def padding(self) -> dict[str, Any] | None:
+        """The padding used when a call gives none (``length`` None: the longest of the batch)."""
+        return None if self._padding is None else dict(self._padding)
+
+    def no_truncation(self) -> PyTokenizer:
+        """A copy of this tokenizer without default truncation."""
+        return self._with_defaults(None, self._padding)
+
+    def no_padding(self) -> PyTokenizer:
+        """A copy of this tokenizer without default padding."""
+        return self._with_defaults(self._truncation, None)
+
+    def _with_defaults(self, truncation: dict[str, Any] | None, padding: dict[str, Any] | None) -> PyTokenizer:
+        if truncation is not None and truncation["stride"] > 0:
+            added = 2 if self._options.post_processor == "bert" and self._has_cls_and_sep() else 0
+            room = max(0, truncation["max_length"] - added)
+            if truncation["stride"] >= room:
+                raise ValueError(f"truncation: stride must be less than max_length minus the {added} special tokens "
+                                 f"({room}), got {truncation['stride']}")  # fmt: skip
+        copy = PyTokenizer.__new__(PyTokenizer)
+        copy.__dict__.update(self.__dict__)
+        copy._truncation, copy._padding = truncation, padding
+        return copy
+
+    def _has_cls_and_sep(self) -> bool:
+        return self._options.cls_token in self._ids and self._options.sep_token in self._ids
+
+    def encode_batch(self, inputs: Iterable[str | tuple[str, str] | list[str]], add_special_tokens: bool = True, *,
                      max_length: int | None = None, truncation: str = "longest_first", stride: int = 0,
                      truncation_side: str = "right", padding: str | None = None,
                      pad_to_multiple_of: int | None = None, padding_side: str = "right",
@@ -196,8 +314,8 @@ class PyTokenizer:
         checked and otherwise ignored: the twin runs on one thread."""
         if num_threads is not None and _integer(num_threads, "num_threads", 1) > MAX_THREADS:
             raise ValueError(f"num_threads must be between 1 and {MAX_THREADS}, not {num_threads}")
-        options = EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side, padding,
-                                pad_to_multiple_of, padding_side)  # fmt: skip
+        options = self._processed(EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side,
+                                                padding, pad_to_multiple_of, padding_side))  # fmt: skip
         if return_tensors is not None and _text(return_tensors, "return_tensors") != "np":
             raise ValueError(f'return_tensors must be None or "np", not {return_tensors!r}')
         if return_tensors is not None:
@@ -275,7 +393,9 @@ class PyTokenizer:
         out = []
         for word_start, word_end in pre_tokenize(o.pre_tokenizer, normalized):
             word = normalized[word_start:word_end]
-            for token, start, end in wordpiece(word, self._ids, o.unk_token, o.max_input_chars_per_word):
+            pieces = wordpiece(word, self._model_ids, o.unk_token, o.max_input_chars_per_word,
+                               o.continuing_subword_prefix)  # fmt: skip
+            for token, start, end in pieces:
                 first, last = origins[word_start + start], origins[word_start + end - 1]
                 out.append((self._ids[token], (base + first, base + last + 1)))
         return out
@@ -315,7 +435,8 @@ class PyTokenizer:
 
     def _decode(self, ids: list[int], skip_special_tokens: bool) -> str:
         tokens = [self._vocab[i] for i in ids]
-        return decode_tokens([t for t in tokens if t not in self._special_tokens] if skip_special_tokens else tokens)
+        kept = [t for t in tokens if t not in self._special_tokens] if skip_special_tokens else tokens
+        return decode_tokens(kept, self._options.continuing_subword_prefix, self._options.decoder_cleanup)
 
     def _checked_ids(self, ids: object, name: str) -> list[int]:
         checked = []
@@ -324,6 +445,8 @@ class PyTokenizer:
                 raise TypeError(f"{name}[{i}] must be int, not {_type_name(id_)}")
             if not 0 <= id_ < len(self._vocab):
                 raise ValueError(f"{name}[{i}] = {id_} is out of range for a vocabulary of {len(self._vocab)} tokens")
+            if id_ in self._holes:
+                raise ValueError(f"id {id_} is out of range for a vocabulary of {len(self._vocab)} tokens")
             checked.append(id_)
         return checked
 
@@ -356,7 +479,7 @@ class PyTokenizer:
 
     def id_to_token(self, id: int) -> str | None:  # noqa: A002  (the engine's name)
         """The token with this id; None past the vocabulary, ValueError if negative."""
-        return self._vocab[id] if _integer(id, "id", 0) < len(self._vocab) else None
+        return self._vocab[id] if _integer(id, "id", 0) < len(self._vocab) and id not in self._holes else None
 
     def __eq__(self, other: object) -> bool:
         return self.to_json() == other.to_json() if isinstance(other, PyTokenizer) else NotImplemented
@@ -376,9 +499,10 @@ def _pair(value: object, name: str) -> Pair:
 
 
 def _batch_item(item: object, name: str) -> tuple[str, str | None]:
-    if isinstance(item, tuple) and len(item) != 2:
+    """A str, or a pair given as a tuple or (as Hugging Face accepts) a list of two."""
+    if isinstance(item, (tuple, list)) and len(item) != 2:
         raise TypeError(f"{name} must be str or a (str, str) pair")
-    if isinstance(item, tuple):
+    if isinstance(item, (tuple, list)):
         return _text(item[0], f"{name}[0]"), _text(item[1], f"{name}[1]")
     return _text(item, name), None
 
@@ -395,13 +519,22 @@ def _fields(value: object, names: Iterable[str], what: str) -> dict[str, Any]:
 
 def _from_document(document: object) -> PyTokenizer:
     """The tokenizer a parsed tokenizer file describes (TypeError or ValueError if malformed)."""
-    doc = _fields(document, ("format", "version", "vocab", "merges", "special_tokens", "options"), "the file")
+    optional: dict[str, Any] = {"holes": [], "outside_model": [], "truncation": None, "padding": None}
+    document = {**optional, **document} if isinstance(document, dict) else document
+    doc = _fields(document, ("format", "version", "vocab", "merges", "special_tokens", "options", *optional),
+                  "the file")  # fmt: skip
     if doc["format"] != FILE_FORMAT or type(doc["version"]) is not int or doc["version"] != FILE_VERSION:
         raise ValueError(f"unsupported format {doc['format']!r} version {doc['version']!r}")
     if not all(isinstance(doc[name], list) for name in ("vocab", "merges", "special_tokens")):
         raise ValueError("vocab, merges and special_tokens must be JSON arrays")
-    options = _fields(doc["options"], Options.__dataclass_fields__, "options")
-    return PyTokenizer(doc["vocab"], merges=doc["merges"], special_tokens=doc["special_tokens"], **options)
+    defaults = {"continuing_subword_prefix": CONTINUATION, "decoder_cleanup": True, "post_processor": "bert"}
+    given = {**defaults, **doc["options"]} if isinstance(doc["options"], dict) else doc["options"]
+    options = _fields(given, Options.__dataclass_fields__, "options")
+    holes, vocab = set(doc["holes"]), _texts(doc["vocab"], "vocab")
+    slots = [None if id_ in holes else token for id_, token in enumerate(vocab)]
+    tokenizer = PyTokenizer._from_parts(slots, set(doc["outside_model"]), doc["merges"], doc["special_tokens"], options)
+    truncation = hf_json.truncation_from_json(doc["truncation"])
+    return tokenizer._with_defaults(truncation, hf_json.padding_from_json(doc["padding"], tokenizer._ids))
 
 
 def _write_atomic(path: str, content: str) -> None:
