@@ -26,9 +26,16 @@ import fast_wordpiece  # noqa: E402
 from fast_wordpiece import reference  # noqa: E402
 
 FIELDS = ("ids", "tokens", "offsets", "type_ids", "special_tokens_mask", "attention_mask")
-REAL = ("baai-bge-small-en", "bert-base-chinese", "bert-base-multilingual-cased")
+REAL = ("baai-bge-small-en", "bert-base-chinese", "bert-base-multilingual-cased", "issue-100")
 #: Small configs that load (the others are refused, see test_refused_real_configs).
-CONFIGS = ("minimal", "dont-clean-text", "dont-handle-chinese-chars", "dont-strip-accents", "with-empty-token")
+CONFIGS = (
+    "added-token-order",
+    "minimal",
+    "dont-clean-text",
+    "dont-handle-chinese-chars",
+    "dont-strip-accents",
+    "with-empty-token",
+)
 N_LINES, N_PAIRS, N_TWIN = 400, 60, 25
 
 
@@ -257,6 +264,55 @@ VALID = {
             "pad_token": "[PAD]",
         }
     },
+    "added-normalized-and-not": {
+        "added_tokens": [
+            {
+                "id": 0,
+                "content": "[PAD]",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            },
+            {
+                "id": 1,
+                "content": "[UNK]",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            },
+            {
+                "id": 6,
+                "content": "cat",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": True,
+                "special": False,
+            },
+            {
+                "id": 24,
+                "content": "<x>",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": False,
+            },
+            {
+                "id": 25,
+                "content": "at!",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": True,
+                "special": True,
+            },
+        ]
+    },
     "added-outside-model": {
         "added_tokens": [
             {
@@ -364,6 +420,28 @@ INVALID = {
         ]
     },
     "model.unk_token": {"model__unk_token": "<unk>"},
+    'added_tokens[1]: added token "Cat" is normalized to "cat", which is not supported': {
+        "added_tokens": [
+            {
+                "id": 1,
+                "content": "[UNK]",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            },
+            {
+                "id": 22,
+                "content": "Cat",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": True,
+                "special": False,
+            },
+        ]
+    },
 }
 
 
@@ -385,8 +463,7 @@ def test_refused_real_configs(hf_tokenizers_dir: Path) -> None:
         "invalid/wrong-version.json": 'version: "2.0" is not supported',
         # Hugging Face gives the literal [SEP] id 4 and the template's [SEP] id 102.
         "missing-sep-in-vocab.json": 'post_processor.special_tokens.[SEP].ids: "[SEP]" has id 102 here but id 4',
-        "added-token-order.json": 'added_tokens[5]: "abcd" is not supported',
-        "with-single-word-added-token.json": 'added_tokens[3]: "[SEP]" is not supported',
+        "with-single-word-added-token.json": 'added_tokens[3]: "[SEP]" is not supported: single_word',
     }
     for name, message in expected.items():
         for impl in (fast_wordpiece, reference):

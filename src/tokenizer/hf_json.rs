@@ -19,6 +19,7 @@ use std::num::NonZeroUsize;
 
 use crate::encoding::Side;
 use crate::error::{Error, Result};
+use crate::pipeline::model::special_tokens::AddedToken;
 use crate::pipeline::model::vocab::Vocab;
 use crate::pipeline::normalizer::Normalizer;
 use crate::pipeline::padding::{PadTo, Padding};
@@ -458,17 +459,14 @@ impl Tokenizer {
         let mut next_id = model.vocab.len() as u32;
         let mut outside_model = FxHashSet::default();
         let mut specials = Vec::new();
+        let mut extra_added = Vec::new();
         let mut added_ids: FxHashMap<String, u32> = FxHashMap::default();
         for (i, t) in added.iter().enumerate() {
             let path = format!("added_tokens[{i}]");
-            if !t.special || t.normalized || t.single_word || t.lstrip || t.rstrip {
+            if t.single_word || t.lstrip || t.rstrip {
                 return Err(err(
                     &path,
-                    format!(
-                        "{:?} is not supported: only special tokens matched as written (special, not normalized, \
-                         no single_word, lstrip or rstrip) are",
-                        t.content
-                    ),
+                    format!("{:?} is not supported: single_word, lstrip and rstrip are not supported", t.content),
                 ));
             }
             if t.content.is_empty() || added_ids.contains_key(&t.content) {
@@ -494,7 +492,12 @@ impl Tokenizer {
                 }
             };
             added_ids.insert(t.content.clone(), id);
-            specials.push(t.content.clone());
+            if t.special && !t.normalized {
+                specials.push(t.content.clone());
+            } else {
+                let token = AddedToken { content: t.content.clone(), special: t.special, normalized: t.normalized };
+                extra_added.push((path, token));
+            }
         }
         let vocab = Vocab::from_slots(slots, outside_model, &model.continuing_subword_prefix)?;
         // The pipeline.
@@ -564,10 +567,13 @@ impl Tokenizer {
         };
         let truncation = truncation_from_json(field("truncation"), "truncation")?;
         let padding = padding_from_json(field("padding"), "padding", &vocab)?;
-        let tokenizer = Tokenizer::new(vocab, merges, &specials, options).map_err(|e| match e {
+        let mut tokenizer = Tokenizer::new(vocab, merges, &specials, options).map_err(|e| match e {
             Error::InvalidArgument(m) if m.starts_with("unk_token") => err("model.unk_token", m),
             other => other,
         })?;
+        for (path, token) in extra_added {
+            tokenizer = tokenizer.with_added_tokens(vec![token]).map_err(|e| err(&path, e))?;
+        }
         tokenizer.with_defaults(truncation, padding).map_err(|e| err("truncation", e))
     }
 
@@ -584,20 +590,21 @@ impl Tokenizer {
             }
         };
         let vocab = self.vocab();
-        let special_ids: Vec<(u32, &str)> = {
-            let mut v: Vec<(u32, &str)> = self
-                .special_tokens()
-                .iter()
-                .map(|t| (vocab.id(t).expect("special tokens are in the vocabulary"), t.as_str()))
-                .collect();
-            v.sort_unstable();
+        let plain = self.plain_special_tokens();
+        let special_ids: Vec<(u32, AddedToken)> = {
+            let plain = plain.iter().map(|t| AddedToken { content: t.clone(), special: true, normalized: false });
+            let all = plain.chain(self.added_tokens().iter().cloned());
+            let mut v: Vec<(u32, AddedToken)> =
+                all.map(|t| (vocab.id(&t.content).expect("added tokens are in the vocabulary"), t)).collect();
+            v.sort_unstable_by_key(|(id, _)| *id);
             v
         };
         // Hugging Face gives a token outside the model the next id after the
         // model's vocabulary, in the order of `added_tokens`.
         let model_len = vocab.entries().filter(|&(id, _)| vocab.in_model(id)).count() as u32;
         let mut next_id = model_len;
-        for &(id, token) in &special_ids {
+        for (id, token) in &special_ids {
+            let (id, token) = (*id, &token.content);
             if !vocab.in_model(id) {
                 if id != next_id {
                     return Err(Error::invalid(format!(
@@ -609,14 +616,14 @@ impl Tokenizer {
         }
         let added: Vec<AddedTokenJson> = special_ids
             .iter()
-            .map(|&(id, t)| AddedTokenJson {
-                id,
-                content: t.to_owned(),
+            .map(|(id, t)| AddedTokenJson {
+                id: *id,
+                content: t.content.clone(),
                 single_word: false,
                 lstrip: false,
                 rstrip: false,
-                normalized: false,
-                special: true,
+                normalized: t.normalized,
+                special: t.special,
             })
             .collect();
         let n = &o.normalizer;
@@ -658,11 +665,7 @@ impl Tokenizer {
                 continuing_subword_prefix: &o.continuing_subword_prefix,
                 max_input_chars_per_word: o.max_input_chars_per_word,
                 vocab: VocabOut(vocab),
-                extra: Extra {
-                    version: 1,
-                    merges: self.merges().to_vec(),
-                    special_tokens: self.special_tokens().to_vec(),
-                },
+                extra: Extra { version: 1, merges: self.merges().to_vec(), special_tokens: plain },
             },
         };
         Ok(serde_json::to_string_pretty(&file).expect("a tokenizer always serializes"))

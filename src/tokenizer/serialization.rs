@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
+use crate::pipeline::model::special_tokens::AddedToken;
 use crate::pipeline::model::vocab::Vocab;
 use crate::tokenizer::hf_json::{padding_from_json, padding_json, truncation_from_json, truncation_json};
 use crate::tokenizer::options::Options;
@@ -32,6 +33,9 @@ struct TokenizerFile {
     /// Tokens the WordPiece model does not match inside words.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     outside_model: Vec<u32>,
+    /// Added tokens other than `special_tokens` (see `Tokenizer::with_added_tokens`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    added_tokens: Vec<AddedToken>,
     /// The default truncation and padding, as in a Hugging Face file.
     #[serde(default, skip_serializing_if = "Value::is_null")]
     truncation: Value,
@@ -46,8 +50,9 @@ impl Tokenizer {
             version: VERSION,
             vocab: self.vocab().tokens().to_vec(),
             merges: self.merges().to_vec(),
-            special_tokens: self.special_tokens().to_vec(),
+            special_tokens: self.plain_special_tokens(),
             options: self.options().clone(),
+            added_tokens: self.added_tokens().to_vec(),
             holes: self.vocab().holes(),
             outside_model: self.vocab().outside_model(),
             truncation: truncation_json(self.truncation()),
@@ -75,7 +80,9 @@ impl Tokenizer {
         )?;
         let truncation = truncation_from_json(&file.truncation, "truncation")?;
         let padding = padding_from_json(&file.padding, "padding", &vocab)?;
-        Tokenizer::new(vocab, file.merges, &file.special_tokens, file.options)?.with_defaults(truncation, padding)
+        Tokenizer::new(vocab, file.merges, &file.special_tokens, file.options)?
+            .with_added_tokens(file.added_tokens)?
+            .with_defaults(truncation, padding)
     }
 
     /// Writes the tokenizer file atomically.

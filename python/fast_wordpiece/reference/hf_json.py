@@ -32,6 +32,8 @@ class Parsed:
     special_tokens: list[str]
     merges: list[Pair] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
+    #: added tokens other than plain special tokens: (JSON path, {"content", "special", "normalized"})
+    added: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     truncation: dict[str, Any] | None = None  # the defaults, as the properties show them
     padding: dict[str, Any] | None = None
 
@@ -371,18 +373,21 @@ def parse(text: str) -> Parsed:
     next_id = len(vocab)
     outside_model: set[int] = set()
     special_tokens: list[str] = []
+    added_tokens: list[tuple[str, dict[str, Any]]] = []
+    seen: set[str] = set()
     flags = ("single_word", "lstrip", "rstrip", "normalized", "special")
     for i, item in enumerate(added):
         path = f"added_tokens[{i}]"
         t = _fields(item, path, {"id": int, "content": str, **dict.fromkeys(flags, bool)})
-        if not t["special"] or t["normalized"] or t["single_word"] or t["lstrip"] or t["rstrip"]:
+        if t["single_word"] or t["lstrip"] or t["rstrip"]:
             raise ValueError(
-                f"{path}: {json.dumps(t['content'], ensure_ascii=False)} is not supported: only special "
-                "tokens matched as written (special, not normalized, no single_word, lstrip or rstrip) are"
+                f"{path}: {json.dumps(t['content'], ensure_ascii=False)} is not supported: "
+                "single_word, lstrip and rstrip are not supported"
             )
         content = t["content"]
-        if not content or content in special_tokens:
+        if not content or content in seen:
             continue  # Hugging Face ignores these
+        seen.add(content)
         if content not in vocab:
             id_, next_id = next_id, next_id + 1
             if id_ < len(slots) and slots[id_] is not None:
@@ -393,7 +398,10 @@ def parse(text: str) -> Parsed:
             slots += [None] * (id_ + 1 - len(slots))
             slots[id_] = content
             outside_model.add(id_)
-        special_tokens.append(content)
+        if t["special"] and not t["normalized"]:
+            special_tokens.append(content)
+        else:
+            added_tokens.append((path, {"content": content, "special": t["special"], "normalized": t["normalized"]}))
     options: dict[str, Any] = {
         **_normalizer(root.get("normalizer")),
         "pre_tokenizer": _pre_tokenizer(root.get("pre_tokenizer")),
@@ -432,7 +440,7 @@ def parse(text: str) -> Parsed:
             )
     if cls_sep:
         options.update(cls_token=cls_sep[0][0], sep_token=cls_sep[1][0])
-    parsed = Parsed(slots, outside_model, special_tokens, options=options)
+    parsed = Parsed(slots, outside_model, special_tokens, options=options, added=added_tokens)
     parsed.truncation = truncation_from_json(root.get("truncation"))
     parsed.padding = padding_from_json(root.get("padding"), ids)
     if model[EXTRA] is not None:
@@ -450,6 +458,7 @@ def dump(
     slots: list[str | None],
     outside_model: set[int],
     special_tokens: list[str],
+    added: list[dict[str, Any]],
     merges: list[Pair],
     options: dict[str, Any],
     truncation: dict[str, Any] | None,
@@ -461,9 +470,11 @@ def dump(
         raise ValueError('pre_tokenizer="regex" has no Hugging Face equivalent: save this tokenizer with to_json()')
     ids = {token: id_ for id_, token in enumerate(slots) if token is not None}
     in_model = [(id_, token) for id_, token in enumerate(slots) if token is not None and id_ not in outside_model]
-    specials = sorted((ids[token], token) for token in special_tokens)
+    plain = [{"content": token, "special": True, "normalized": False} for token in special_tokens]
+    specials = sorted(((ids[t["content"]], t) for t in plain + added), key=lambda item: item[0])
     next_id = len(in_model)
-    for id_, token in specials:
+    for id_, t in specials:
+        token = t["content"]
         if id_ in outside_model:
             if id_ != next_id:
                 raise ValueError(
@@ -496,14 +507,14 @@ def dump(
         "added_tokens": [
             {
                 "id": id_,
-                "content": token,
+                "content": t["content"],
                 "single_word": False,
                 "lstrip": False,
                 "rstrip": False,
-                "normalized": False,
-                "special": True,
+                "normalized": t["normalized"],
+                "special": t["special"],
             }
-            for id_, token in specials
+            for id_, t in specials
         ],
         "normalizer": {
             "type": "BertNormalizer",

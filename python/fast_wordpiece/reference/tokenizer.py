@@ -116,8 +116,38 @@ class PyTokenizer:
         if self._options.unk_token not in self._ids:
             raise ValueError(f"unk_token {self._options.unk_token!r} is not in the vocabulary")
         self._special_tokens = [token for token in given_special_tokens if token in self._ids]
-        longest_first = sorted(self._special_tokens, key=len, reverse=True)  # so the leftmost match is the longest
-        self._special_pattern = re.compile("|".join(map(re.escape, longest_first))) if longest_first else None
+        self._added: list[dict[str, Any]] = []  # added tokens other than the plain special tokens
+        self._special_pattern = _leftmost_longest(self._special_tokens)
+        self._normalized_pattern: re.Pattern[str] | None = None
+
+    def _with_added_tokens(self, tokens: list[dict[str, Any]]) -> PyTokenizer:
+        """This tokenizer with more added tokens ``{"content", "special", "normalized"}`` (spec section 10):
+        each in the vocabulary, a normalized one its own normalization; special ones join ``special_tokens``."""
+        for t in tokens:
+            content = t["content"]
+            if content not in self._ids:
+                raise ValueError(f"added token {json.dumps(content, ensure_ascii=False)} is not in the vocabulary")
+            if not content or content in self._special_tokens or any(a["content"] == content for a in self._added):
+                raise ValueError(f"added token {json.dumps(content, ensure_ascii=False)} is empty or listed twice")
+            if t["normalized"] and self._options.normalizer.normalize(content)[0] != content:
+                normalized = self._options.normalizer.normalize(content)[0]
+                raise ValueError(f"added token {json.dumps(content, ensure_ascii=False)} is normalized to "
+                                 f"{json.dumps(normalized, ensure_ascii=False)}, which is not supported")  # fmt: skip
+            if t["special"]:
+                self._special_tokens.append(content)
+            self._added.append(dict(t))
+        added = {a["content"] for a in self._added}
+        raw = [t for t in self._special_tokens if t not in added] + [
+            a["content"] for a in self._added if not a["normalized"]
+        ]
+        self._special_pattern = _leftmost_longest(raw)
+        self._normalized_pattern = _leftmost_longest([a["content"] for a in self._added if a["normalized"]])
+        return self
+
+    def _plain_special_tokens(self) -> list[str]:
+        """The special tokens that are not added tokens (those given to the constructor)."""
+        added = {a["content"] for a in self._added}
+        return [t for t in self._special_tokens if t not in added]
 
     # -- training (spec section 4) ---------------------------------------------
 
@@ -169,8 +199,10 @@ class PyTokenizer:
     def to_json(self) -> str:
         """The tokenizer in our own format (every option, any pre-tokenizer), as the engine writes it too."""
         document: dict[str, Any] = {"format": FILE_FORMAT, "version": FILE_VERSION, "vocab": self._vocab,
-                                    "merges": self._merges, "special_tokens": self._special_tokens,
+                                    "merges": self._merges, "special_tokens": self._plain_special_tokens(),
                                     "options": self.options}  # fmt: skip
+        if self._added:
+            document["added_tokens"] = self._added
         if self._holes:
             document["holes"] = sorted(self._holes)
         if self._outside_model:
@@ -198,6 +230,11 @@ class PyTokenizer:
             parsed = hf_json.parse(json_text)
             tokenizer = PyTokenizer._from_parts(parsed.slots, parsed.outside_model, parsed.merges,
                                                 parsed.special_tokens, parsed.options)  # fmt: skip
+            for path, token in parsed.added:
+                try:
+                    tokenizer._with_added_tokens([token])
+                except ValueError as e:
+                    raise ValueError(f"{path}: {e}") from None
             return tokenizer._with_defaults(parsed.truncation, parsed.padding)
         try:
             return _from_document(document)
@@ -207,8 +244,8 @@ class PyTokenizer:
     def to_str(self) -> str:
         """The Hugging Face ``tokenizer.json`` that ``save`` writes."""
         slots = [None if id_ in self._holes else token for id_, token in enumerate(self._vocab)]
-        return hf_json.dump(slots, set(self._outside_model), self._special_tokens, self._merges, self.options,
-                            self._truncation, self._padding)  # fmt: skip
+        return hf_json.dump(slots, set(self._outside_model), self._plain_special_tokens(), self._added, self._merges,
+                            self.options, self._truncation, self._padding)  # fmt: skip
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the tokenizer as a Hugging Face ``tokenizer.json``, atomically."""
@@ -387,11 +424,25 @@ class PyTokenizer:
         return out + self._encode_segment(text[start:], start)
 
     def _encode_segment(self, segment: str, base: int) -> list[tuple[int, Offsets]]:
-        """Normalizes, pre-tokenizes and WordPiece-encodes text without special tokens."""
+        """Normalizes, pre-tokenizes and WordPiece-encodes text without special tokens; added tokens
+        matched in the normalized text are kept whole (spec section 10)."""
+        normalized, origins = self._options.normalizer.normalize(segment)
+        out: list[tuple[int, Offsets]] = []
+        start = 0
+        for match in self._normalized_pattern.finditer(normalized) if self._normalized_pattern else ():
+            out += self._encode_words(normalized, origins, start, match.start(), base)
+            first, last = origins[match.start()], origins[match.end() - 1]
+            out.append((self._ids[match.group()], (base + first, base + last + 1)))
+            start = match.end()
+        return out + self._encode_words(normalized, origins, start, len(normalized), base)
+
+    def _encode_words(self, normalized: str, origins: list[int], begin: int, stop: int,
+                      base: int) -> list[tuple[int, Offsets]]:  # fmt: skip
+        """Pre-tokenizes and WordPiece-encodes ``normalized[begin:stop]``."""
         o = self._options
-        normalized, origins = o.normalizer.normalize(segment)
         out = []
-        for word_start, word_end in pre_tokenize(o.pre_tokenizer, normalized):
+        for word_start, word_end in pre_tokenize(o.pre_tokenizer, normalized[begin:stop]):
+            word_start, word_end = word_start + begin, word_end + begin
             word = normalized[word_start:word_end]
             pieces = wordpiece(word, self._model_ids, o.unk_token, o.max_input_chars_per_word,
                                o.continuing_subword_prefix)  # fmt: skip
@@ -492,6 +543,12 @@ class PyTokenizer:
                 f"pre_tokenizer={o.pre_tokenizer!r}, merges={len(self._merges)})")  # fmt: skip
 
 
+def _leftmost_longest(tokens: list[str]) -> re.Pattern[str] | None:
+    """A pattern whose leftmost match is the longest of ``tokens`` there (longest alternatives first)."""
+    longest_first = sorted(tokens, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, longest_first))) if longest_first else None
+
+
 def _pair(value: object, name: str) -> Pair:
     if not (isinstance(value, (tuple, list)) and len(value) == 2):
         raise TypeError(f"{name} must be a pair of str")
@@ -519,7 +576,8 @@ def _fields(value: object, names: Iterable[str], what: str) -> dict[str, Any]:
 
 def _from_document(document: object) -> PyTokenizer:
     """The tokenizer a parsed tokenizer file describes (TypeError or ValueError if malformed)."""
-    optional: dict[str, Any] = {"holes": [], "outside_model": [], "truncation": None, "padding": None}
+    optional: dict[str, Any] = {"holes": [], "outside_model": [], "truncation": None, "padding": None,
+                                "added_tokens": []}  # fmt: skip
     document = {**optional, **document} if isinstance(document, dict) else document
     doc = _fields(document, ("format", "version", "vocab", "merges", "special_tokens", "options", *optional),
                   "the file")  # fmt: skip
@@ -533,6 +591,8 @@ def _from_document(document: object) -> PyTokenizer:
     holes, vocab = set(doc["holes"]), _texts(doc["vocab"], "vocab")
     slots = [None if id_ in holes else token for id_, token in enumerate(vocab)]
     tokenizer = PyTokenizer._from_parts(slots, set(doc["outside_model"]), doc["merges"], doc["special_tokens"], options)
+    tokenizer._with_added_tokens([_fields(t, ("content", "special", "normalized"), "added_tokens[]")
+                                  for t in doc["added_tokens"]])  # fmt: skip
     truncation = hf_json.truncation_from_json(doc["truncation"])
     return tokenizer._with_defaults(truncation, hf_json.padding_from_json(doc["padding"], tokenizer._ids))
 
