@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod hf_json;
 pub mod options;
+pub mod pretrained;
 pub mod serialization;
 
 use std::cell::RefCell;

@@ -498,3 +498,66 @@ def test_holes_survive_our_own_format_and_vocab_txt_refuses_them(impl: Any, tmp_
 def test_training_refuses_another_prefix(impl: Any) -> None:
     with pytest.raises(ValueError, match='training makes "##" pieces; continuing_subword_prefix="@@"'):
         impl.PyTokenizer.train(["a b"], 10, continuing_subword_prefix="@@", show_progress=False)
+
+
+# ----------------------------------------------------------------------------- model directories
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+@pytest.mark.parametrize("name", ["bert-base-uncased", "bert-base-chinese", "issue-100"])
+def test_save_pretrained_loads_in_auto_tokenizer(
+    impl: Any, name: str, files: dict[str, Path], texts: list[str], tmp_path: Path
+) -> None:
+    transformers = pytest.importorskip("transformers")
+    ours = impl.PyTokenizer.from_file(files.get(name) or files["bert-base-uncased"].parent / "missing")
+    written = ours.save_pretrained(tmp_path / "model")
+    names = ["tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json"]
+    assert [Path(p).name for p in written] == names
+    auto = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "model"))
+    sample = texts[: 80 if impl is fast_wordpiece else 15]
+    plain = ours.no_truncation().no_padding()  # transformers pads and truncates only when a call asks
+    for text in sample:
+        out = auto(text, return_token_type_ids=True)
+        mine = plain.encode(text)
+        assert (out["input_ids"], out["token_type_ids"], out["attention_mask"]) == (
+            mine.ids,
+            mine.type_ids,
+            mine.attention_mask,
+        ), text
+        assert auto.decode(out["input_ids"]) == ours.decode(mine.ids)
+    for a, b in [(a, b) for a, b in pairs(sample) if a.strip() and b.strip()][:10]:
+        assert auto(a, b)["input_ids"] == plain.encode(a, b).ids
+    assert impl.PyTokenizer.from_pretrained(tmp_path / "model") == ours
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+@pytest.mark.parametrize("lower", [True, False])
+def test_from_pretrained_reads_vocab_txt_and_its_config_like_transformers(
+    impl: Any, lower: bool, hf_tokenizers_dir: Path, texts: list[str], tmp_path: Path
+) -> None:
+    transformers = pytest.importorskip("transformers")
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "vocab.txt").write_bytes((hf_tokenizers_dir / "bert-base-multilingual-cased" / "vocab.txt").read_bytes())
+    config = {"tokenizer_class": "BertTokenizer", "do_lower_case": lower, "tokenize_chinese_chars": not lower}
+    (model / "tokenizer_config.json").write_text(json.dumps(config))
+    (model / "special_tokens_map.json").write_text(
+        json.dumps({"unk_token": {"content": "[UNK]"}, "sep_token": "[SEP]"})
+    )
+    ours = impl.PyTokenizer.from_pretrained(model)
+    assert (ours.options["lowercase"], ours.options["handle_chinese_chars"]) == (lower, not lower)
+    bert = transformers.AutoTokenizer.from_pretrained(str(model))
+    for text in texts[: 60 if impl is fast_wordpiece else 10]:
+        assert bert(text)["input_ids"] == ours.encode(text).ids, text
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_from_pretrained_never_downloads(impl: Any, tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=r"never downloads.*snapshot_download"):
+        impl.PyTokenizer.from_pretrained("bert-base-uncased")
+    (tmp_path / "tokenizer_config.json").write_text('{"pad_token": "<pad>"}')
+    with pytest.raises(ValueError, match='pad_token "<pad>" is not supported'):
+        impl.PyTokenizer.from_pretrained(tmp_path)
+    (tmp_path / "tokenizer_config.json").write_text('{"do_lower_case": "yes"}')
+    with pytest.raises(ValueError, match="do_lower_case: expected true or false"):
+        impl.PyTokenizer.from_pretrained(tmp_path)

@@ -8,6 +8,7 @@ mod encode;
 mod encoding;
 mod errors;
 mod ints;
+mod pretrained;
 mod serialization;
 mod tokenizer;
 mod train;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
@@ -274,6 +275,78 @@ class PyTokenizer:
             raise ValueError(f"no token has id {min(self._holes)}: a vocab.txt cannot skip ids "
                              "(save the tokenizer.json instead)")  # fmt: skip
         _write_atomic(path, "".join(token + "\n" for token in self._vocab))
+
+    # -- model directories (spec section 10) -------------------------------------
+
+    @staticmethod
+    def from_pretrained(directory: str | os.PathLike[str]) -> PyTokenizer:
+        """A tokenizer from a local model directory: its ``tokenizer.json``, or its ``vocab.txt`` with
+        ``tokenizer_config.json`` (and ``special_tokens_map.json``). Never downloads."""
+        path = _path(directory)
+        if not os.path.isdir(path):
+            raise FileNotFoundError(errno.ENOENT, "not a local directory: from_pretrained never downloads; fetch the "
+                                    "model first, e.g. huggingface_hub.snapshot_download(repo_id), and pass its "
+                                    "directory", path)  # fmt: skip
+        if os.path.isfile(os.path.join(path, "tokenizer.json")):
+            return PyTokenizer.from_file(os.path.join(path, "tokenizer.json"))
+        config_path = os.path.join(path, "tokenizer_config.json")
+        config = _read_object(config_path)
+        special_map = _read_object(os.path.join(path, "special_tokens_map.json"))
+
+        def flag(key: str, default: bool) -> bool:
+            value = config.get(key)
+            if value is None:
+                return default
+            if not isinstance(value, bool):
+                raise ValueError(f"{config_path}: {key}: expected true or false, found {json.dumps(value)}")
+            return value
+
+        strip_accents = config.get("strip_accents")
+        if strip_accents is not None and not isinstance(strip_accents, bool):
+            raise ValueError(f"{config_path}: strip_accents: expected true, false or null, "
+                             f"found {json.dumps(strip_accents)}")  # fmt: skip
+        specials = []
+        for key, default in zip(("pad_token", "unk_token", "cls_token", "sep_token", "mask_token"),
+                                DEFAULT_SPECIAL_TOKENS):  # fmt: skip
+            value = special_map.get(key, config.get(key))
+            token = value.get("content") if isinstance(value, dict) else value
+            if value is None:
+                token = default
+            if not isinstance(token, str):
+                raise ValueError(f"{config_path}: {key}: expected a string, found {json.dumps(value)}")
+            if key == "pad_token" and token != PAD_TOKEN:
+                raise ValueError(f'{config_path}: pad_token {json.dumps(token)} is not supported (padding inserts '
+                                 f'"{PAD_TOKEN}")')  # fmt: skip
+            specials.append(token)
+        options = {"lowercase": flag("do_lower_case", True), "strip_accents": strip_accents,
+                   "handle_chinese_chars": flag("tokenize_chinese_chars", True), "unk_token": specials[1],
+                   "cls_token": specials[2], "sep_token": specials[3]}  # fmt: skip
+        return PyTokenizer.from_vocab_file(os.path.join(path, "vocab.txt"), special_tokens=specials, **options)
+
+    def save_pretrained(self, directory: str | os.PathLike[str]) -> list[str]:
+        """Writes ``tokenizer.json``, ``vocab.txt`` (unless the ids have holes), ``tokenizer_config.json`` and
+        ``special_tokens_map.json`` into ``directory`` (created if needed); returns their paths."""
+        path = _path(directory)
+        os.makedirs(path, exist_ok=True)
+        written = [os.path.join(path, "tokenizer.json")]
+        self.save(written[0])
+        if not self._holes:
+            written.append(os.path.join(path, "vocab.txt"))
+            self.save_vocab(written[-1])
+        o = self._options
+        tokens = {"pad_token": PAD_TOKEN, "unk_token": o.unk_token, "cls_token": o.cls_token,
+                  "sep_token": o.sep_token, "mask_token": "[MASK]"}  # fmt: skip
+        special_map = {key: token for key, token in tokens.items() if token in self._ids}
+        config: dict[str, Any] = {"tokenizer_class": "PreTrainedTokenizerFast", "do_lower_case": o.lowercase,
+                                  "strip_accents": o.strip_accents, "tokenize_chinese_chars": o.handle_chinese_chars,
+                                  "clean_up_tokenization_spaces": False}  # fmt: skip
+        if self._truncation is not None:
+            config["model_max_length"] = self._truncation["max_length"]
+        config.update(special_map)
+        for name, value in (("tokenizer_config.json", config), ("special_tokens_map.json", special_map)):
+            written.append(os.path.join(path, name))
+            _write_atomic(written[-1], json.dumps(value, ensure_ascii=False, indent=2))
+        return written
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         return PyTokenizer.from_json, (self.to_json(),)
@@ -595,6 +668,21 @@ def _from_document(document: object) -> PyTokenizer:
                                   for t in doc["added_tokens"]])  # fmt: skip
     truncation = hf_json.truncation_from_json(doc["truncation"])
     return tokenizer._with_defaults(truncation, hf_json.padding_from_json(doc["padding"], tokenizer._ids))
+
+
+def _read_object(path: str) -> dict[str, Any]:
+    """A JSON object file of a model directory; an absent file is empty."""
+    if not os.path.isfile(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not JSON: {e}") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{path}: expected a JSON object")
+    return value
 
 
 def _write_atomic(path: str, content: str) -> None:
