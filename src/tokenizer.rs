@@ -137,15 +137,14 @@ impl Tokenizer {
     /// a `normalized` one must be its own normalization (its id's token is
     /// then what the text shows). Special ones join `special_tokens`.
     pub fn with_added_tokens(mut self, tokens: Vec<AddedToken>) -> Result<Self> {
+        let mut seen: FxHashSet<String> =
+            self.special_tokens.iter().chain(self.added.iter().map(|a| &a.content)).cloned().collect();
         for t in &tokens {
             let id = self
                 .vocab
                 .id(&t.content)
                 .ok_or_else(|| Error::invalid(format!("added token {:?} is not in the vocabulary", t.content)))?;
-            if t.content.is_empty()
-                || self.special_tokens.contains(&t.content)
-                || self.added.iter().any(|a| a.content == t.content)
-            {
+            if t.content.is_empty() || !seen.insert(t.content.clone()) {
                 return Err(Error::invalid(format!("added token {:?} is empty or listed twice", t.content)));
             }
             if t.normalized {

@@ -426,24 +426,75 @@ pub(crate) fn padding_json(p: Option<Padding>, vocab: &Vocab) -> Value {
     })
 }
 
+/// The top level of a `tokenizer.json`, the model typed at once (its
+/// vocabulary is most of the file), the other components checked by path.
+#[derive(Deserialize)]
+struct Root {
+    #[serde(default)]
+    version: Value,
+    #[serde(default)]
+    truncation: Value,
+    #[serde(default)]
+    padding: Value,
+    #[serde(default)]
+    added_tokens: Value,
+    #[serde(default)]
+    normalizer: Value,
+    #[serde(default)]
+    pre_tokenizer: Value,
+    #[serde(default)]
+    post_processor: Value,
+    #[serde(default)]
+    decoder: Value,
+    model: ModelJson,
+}
+
+fn check_version(version: &Value) -> Result<()> {
+    match version {
+        Value::String(v) if v == "1.0" => Ok(()),
+        other => Err(err("version", format!("{other} is not supported (expected \"1.0\")"))),
+    }
+}
+
+/// The error of a file that does not parse as a [`Root`], by JSON path.
+fn diagnose(json: &str, error: serde_json::Error) -> Error {
+    let value: Value = match serde_json::from_str(json) {
+        Ok(value) => value,
+        Err(e) => return Error::invalid(format!("not JSON: {e}")),
+    };
+    let Some(obj) = value.as_object() else { return Error::invalid("a tokenizer.json must be a JSON object") };
+    let found = (|| {
+        check_version(obj.get("version").unwrap_or(&Value::Null))?;
+        let model = obj.get("model").ok_or_else(|| err("model", "missing"))?;
+        match kind(model, "model")? {
+            None | Some("WordPiece") => {}
+            Some(other) => return Err(unsupported("model", other, "WordPiece")),
+        }
+        typed::<ModelJson>(model, "model").map(|_| ())
+    })();
+    found.err().unwrap_or_else(|| Error::invalid(error.to_string()))
+}
+
 impl Tokenizer {
     /// A tokenizer from a Hugging Face `tokenizer.json` (or one this crate
     /// wrote, with its extra data).
     pub fn from_hf_json(json: &str) -> Result<Self> {
-        let root: Value = serde_json::from_str(json).map_err(|e| Error::invalid(format!("not JSON: {e}")))?;
-        let Some(obj) = root.as_object() else { return Err(Error::invalid("a tokenizer.json must be a JSON object")) };
-        let field = |key: &str| obj.get(key).unwrap_or(&Value::Null);
-        match field("version") {
-            Value::String(v) if v == "1.0" => {}
-            other => return Err(err("version", format!("{other} is not supported (expected \"1.0\")"))),
-        }
-        // The model.
-        let model_value = obj.get("model").ok_or_else(|| err("model", "missing"))?;
-        match kind(model_value, "model")? {
+        let root: Root = serde_json::from_str(json).map_err(|e| diagnose(json, e))?;
+        let field = |key: &str| match key {
+            "truncation" => &root.truncation,
+            "padding" => &root.padding,
+            "added_tokens" => &root.added_tokens,
+            "normalizer" => &root.normalizer,
+            "pre_tokenizer" => &root.pre_tokenizer,
+            "post_processor" => &root.post_processor,
+            _ => &root.decoder,
+        };
+        check_version(&root.version)?;
+        let model = &root.model;
+        match model._type.as_deref() {
             None | Some("WordPiece") => {}
             Some(other) => return Err(unsupported("model", other, "WordPiece")),
         }
-        let model: ModelJson = typed(model_value, "model")?;
         let size = model.vocab.values().map(|&id| id as usize + 1).max().unwrap_or(0);
         let mut slots: Vec<Option<String>> = vec![None; size];
         for (token, &id) in &model.vocab {
@@ -524,9 +575,9 @@ impl Tokenizer {
         let mut options = Options {
             normalizer,
             pre_tokenizer,
-            unk_token: model.unk_token,
+            unk_token: model.unk_token.clone(),
             max_input_chars_per_word: model.max_input_chars_per_word,
-            continuing_subword_prefix: model.continuing_subword_prefix,
+            continuing_subword_prefix: model.continuing_subword_prefix.clone(),
             decoder_cleanup: decoder.cleanup,
             post_processor: post,
             ..Options::default()
@@ -571,9 +622,17 @@ impl Tokenizer {
             Error::InvalidArgument(m) if m.starts_with("unk_token") => err("model.unk_token", m),
             other => other,
         })?;
-        for (path, token) in extra_added {
-            tokenizer = tokenizer.with_added_tokens(vec![token]).map_err(|e| err(&path, e))?;
-        }
+        let all: Vec<AddedToken> = extra_added.iter().map(|(_, t)| t.clone()).collect();
+        tokenizer = match tokenizer.clone().with_added_tokens(all) {
+            Ok(t) => t,
+            // Find the token at fault, for its path.
+            Err(e) => {
+                for (path, token) in extra_added {
+                    tokenizer = tokenizer.with_added_tokens(vec![token]).map_err(|e| err(&path, e))?;
+                }
+                return Err(e);
+            }
+        };
         tokenizer.with_defaults(truncation, padding).map_err(|e| err("truncation", e))
     }
 
