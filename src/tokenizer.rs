@@ -4,7 +4,9 @@
 //! `options` holds what a tokenizer is made with and what an encode asks for.
 
 pub mod batch;
+pub mod hf_json;
 pub mod options;
+pub mod pretrained;
 pub mod serialization;
 
 use std::cell::RefCell;
@@ -16,12 +18,14 @@ use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::pipeline::ascii::AsciiPath;
 use crate::pipeline::decoder;
-use crate::pipeline::model::special_tokens::SpecialTokenMatcher;
+use crate::pipeline::model::special_tokens::{AddedToken, SpecialTokenMatcher};
 use crate::pipeline::model::vocab::Vocab;
 use crate::pipeline::model::wordpiece::{Piece, WordPiece};
 use crate::pipeline::normalizer::Normalized;
+use crate::pipeline::padding::Padding;
 use crate::pipeline::post_processor::BertPostProcessor;
-use crate::tokenizer::options::{validate_special_tokens, Options};
+use crate::pipeline::truncation::Truncation;
+use crate::tokenizer::options::{validate_special_tokens, EncodeOptions, Options, PostProcessing};
 
 /// Buffers reused by every encode on a thread.
 #[derive(Default)]
@@ -71,9 +75,19 @@ pub struct Tokenizer {
     special_ids: FxHashSet<u32>,
     merges: Vec<(String, String)>,
     model: WordPiece,
+    /// The special tokens and the added tokens matched in the raw text.
     matcher: SpecialTokenMatcher,
+    /// Added tokens other than the special tokens given to `new` (see
+    /// [`Self::with_added_tokens`]).
+    added: Vec<AddedToken>,
+    /// The added tokens matched in the normalized text.
+    normalized_matcher: Option<SpecialTokenMatcher>,
     post_processor: Option<BertPostProcessor>,
     ascii: AsciiPath,
+    /// Truncation and padding for calls that give none (a Hugging Face
+    /// file's `truncation` and `padding`).
+    truncation: Option<Truncation>,
+    padding: Option<Padding>,
 }
 
 impl PartialEq for Tokenizer {
@@ -82,6 +96,9 @@ impl PartialEq for Tokenizer {
             && self.options == other.options
             && self.special_tokens == other.special_tokens
             && self.merges == other.merges
+            && self.added == other.added
+            && self.truncation == other.truncation
+            && self.padding == other.padding
     }
 }
 
@@ -94,6 +111,7 @@ impl Tokenizer {
     ) -> Result<Self> {
         options.validate()?;
         validate_special_tokens(special_tokens)?;
+        let vocab = vocab.with_prefix(&options.continuing_subword_prefix);
         let unk_id = vocab
             .id(&options.unk_token)
             .ok_or_else(|| Error::invalid(format!("unk_token {:?} is not in the vocabulary", options.unk_token)))?;
@@ -108,12 +126,101 @@ impl Tokenizer {
             special_tokens: present.iter().map(|(t, _)| t.clone()).collect(),
             special_ids: present.iter().map(|&(_, id)| id).collect(),
             matcher: SpecialTokenMatcher::new(present),
+            added: Vec::new(),
+            normalized_matcher: None,
             ascii: AsciiPath::new(&options.normalizer, options.pre_tokenizer),
             vocab,
             options,
             merges,
             post_processor,
+            truncation: None,
+            padding: None,
         })
+    }
+
+    /// This tokenizer, truncating and padding by default as given (for the
+    /// calls that give no truncation or padding of their own).
+    pub fn with_defaults(mut self, truncation: Option<Truncation>, padding: Option<Padding>) -> Result<Self> {
+        if let Some(t) = truncation {
+            t.validate(if self.post_processor.is_some() && self.options.post_processor == PostProcessing::Bert {
+                2
+            } else {
+                0
+            })?;
+        }
+        self.truncation = truncation;
+        self.padding = padding;
+        Ok(self)
+    }
+
+    /// This tokenizer with more added tokens (Hugging Face's `added_tokens`
+    /// other than plain special tokens): each must be in the vocabulary, and
+    /// a `normalized` one must be its own normalization (its id's token is
+    /// then what the text shows). Special ones join `special_tokens`.
+    pub fn with_added_tokens(mut self, tokens: Vec<AddedToken>) -> Result<Self> {
+        let mut seen: FxHashSet<String> =
+            self.special_tokens.iter().chain(self.added.iter().map(|a| &a.content)).cloned().collect();
+        for t in &tokens {
+            let id = self
+                .vocab
+                .id(&t.content)
+                .ok_or_else(|| Error::invalid(format!("added token {:?} is not in the vocabulary", t.content)))?;
+            if t.content.is_empty() || !seen.insert(t.content.clone()) {
+                return Err(Error::invalid(format!("added token {:?} is empty or listed twice", t.content)));
+            }
+            if t.normalized {
+                let normalized = self.options.normalizer.normalize(&t.content);
+                if normalized != t.content {
+                    return Err(Error::invalid(format!(
+                        "added token {:?} is normalized to {normalized:?}, which is not supported",
+                        t.content
+                    )));
+                }
+            }
+            if t.special {
+                self.special_tokens.push(t.content.clone());
+                self.special_ids.insert(id);
+            }
+            self.added.push(t.clone());
+        }
+        let id = |t: &String| self.vocab.id(t).expect("checked above");
+        let plain = self.special_tokens.iter().filter(|t| !self.added.iter().any(|a| &a.content == *t));
+        let raw = plain.chain(self.added.iter().filter(|a| !a.normalized).map(|a| &a.content));
+        self.matcher = SpecialTokenMatcher::new(raw.map(|t| (t.clone(), id(t))).collect::<Vec<_>>());
+        let normalized: Vec<(String, u32)> =
+            self.added.iter().filter(|a| a.normalized).map(|a| (a.content.clone(), id(&a.content))).collect();
+        self.normalized_matcher = (!normalized.is_empty()).then(|| SpecialTokenMatcher::new(normalized));
+        Ok(self)
+    }
+
+    /// The added tokens other than the special tokens given to `new`.
+    pub fn added_tokens(&self) -> &[AddedToken] {
+        &self.added
+    }
+
+    /// The special tokens given to `new` that are in the vocabulary (those
+    /// of `special_tokens` that are not added tokens).
+    pub fn plain_special_tokens(&self) -> Vec<String> {
+        self.special_tokens.iter().filter(|t| !self.added.iter().any(|a| &a.content == *t)).cloned().collect()
+    }
+
+    /// The default truncation (see [`Self::with_defaults`]).
+    pub fn truncation(&self) -> Option<Truncation> {
+        self.truncation
+    }
+
+    /// The default padding (see [`Self::with_defaults`]).
+    pub fn padding(&self) -> Option<Padding> {
+        self.padding
+    }
+
+    /// `options`, with the default truncation and padding where it has none.
+    pub fn defaults_for(&self, options: EncodeOptions) -> EncodeOptions {
+        EncodeOptions {
+            truncation: options.truncation.or(self.truncation),
+            padding: options.padding.or(self.padding),
+            ..options
+        }
     }
 
     pub fn vocab(&self) -> &Vocab {
@@ -135,7 +242,7 @@ impl Tokenizer {
     /// The post-processor that adds `[CLS]`/`[SEP]` (None without
     /// `add_special_tokens`); an error if they are not in the vocabulary.
     pub(crate) fn post_processor(&self, add_special_tokens: bool) -> Result<Option<BertPostProcessor>> {
-        if !add_special_tokens {
+        if !add_special_tokens || self.options.post_processor == PostProcessing::Off {
             return Ok(None);
         }
         self.post_processor.map(Some).ok_or_else(|| Error::MissingSpecialTokens {
@@ -198,18 +305,53 @@ impl Tokenizer {
     /// Normalizes, pre-tokenizes and WordPiece-encodes text that holds no
     /// special token; `base` is its character offset in the original text.
     fn encode_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) {
-        if segment.is_empty() || segment.is_ascii() && self.encode_ascii_segment(segment, base, ws, out) {
+        if segment.is_empty()
+            || self.normalized_matcher.is_none()
+                && segment.is_ascii()
+                && self.encode_ascii_segment(segment, base, ws, out)
+        {
             return;
         }
         let Workspace { normalized, pieces, .. } = ws;
         self.options.normalizer.normalize_into(segment, normalized);
         let text = normalized.text.as_str();
+        let Some(matcher) = &self.normalized_matcher else {
+            self.encode_words(normalized, (0, text.len()), 0, base, pieces, out);
+            return;
+        };
+        // Added tokens matched in the normalized text, the rest between them.
+        let (mut pos, mut chars) = (0usize, 0usize);
+        while let Some(m) = matcher.find(text, pos) {
+            self.encode_words(normalized, (pos, m.start), chars, base, pieces, out);
+            chars += text[pos..m.start].chars().count();
+            let len = text[m.start..m.end].chars().count();
+            let (first, last) = (normalized.origin(chars), normalized.origin(chars + len - 1));
+            out.push(m.id, (base + first, base + last + 1));
+            out.end_word();
+            chars += len;
+            pos = m.end;
+        }
+        self.encode_words(normalized, (pos, text.len()), chars, base, pieces, out);
+    }
+
+    /// Pre-tokenizes and WordPiece-encodes the normalized text's bytes
+    /// `range`, which starts at normalized character `chars`.
+    fn encode_words(
+        &self,
+        normalized: &Normalized,
+        range: (usize, usize),
+        chars: usize,
+        base: u32,
+        pieces: &mut Vec<Piece>,
+        out: &mut Scratch,
+    ) {
+        let text = &normalized.text[range.0..range.1];
         self.options.pre_tokenizer.split(text, |word| {
             pieces.clear();
             self.model.tokenize(&self.vocab, &text[word.bytes.0..word.bytes.1], pieces);
             for p in pieces.iter() {
-                let first = normalized.origin(word.chars.0 + p.start as usize);
-                let last = normalized.origin(word.chars.0 + p.end as usize - 1);
+                let first = normalized.origin(chars + word.chars.0 + p.start as usize);
+                let last = normalized.origin(chars + word.chars.0 + p.end as usize - 1);
                 out.push(p.id, (base + first, base + last + 1));
             }
             out.end_word();
@@ -248,7 +390,7 @@ impl Tokenizer {
                 tokens.push(token);
             }
         }
-        Ok(decoder::decode(tokens))
+        Ok(decoder::decode_with(tokens, &self.options.continuing_subword_prefix, self.options.decoder_cleanup))
     }
 }
 
@@ -384,6 +526,18 @@ mod tests {
                 proptest::prop_assert!(one.len() <= 64 && batch[0].len() <= 64, "only the small sizes succeed");
             }
         }
+    }
+
+    #[test]
+    fn added_tokens_are_matched_in_the_raw_or_the_normalized_text() {
+        let added = |content: &str, normalized| AddedToken { content: content.into(), special: false, normalized };
+        let t = tokenizer(&VOCAB).with_added_tokens(vec![added("world", true), added("!", false)]).unwrap();
+        let e = t.encode("Hello, WORLDS!", None, false).unwrap();
+        // "world" is found in the normalized text, so the "s" after it starts a word.
+        assert_eq!(e.ids(), [5, 1, 6, 1, 7]);
+        assert_eq!(e.offsets(), [(0, 5), (5, 6), (7, 12), (12, 13), (13, 14)]);
+        let err = tokenizer(&VOCAB).with_added_tokens(vec![added("xyz", true)]).unwrap_err().to_string();
+        assert!(err.contains("not in the vocabulary"), "{err}");
     }
 
     #[test]

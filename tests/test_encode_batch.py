@@ -131,3 +131,17 @@ print("finished", flush=True)
     out, _ = proc.communicate(timeout=120)
     assert out.startswith("interrupted after"), out
     assert float(out.split()[-1]) < 0.6, out
+
+
+def test_pairs_may_be_lists_of_two_as_in_hugging_face(Tokenizer):
+    tok = Tokenizer.train(LINES * 20, 150, 2, show_progress=False)
+    pairs = [(LINES[0], LINES[1]), (LINES[2], LINES[3])]
+    as_tuples = tok.encode_batch([*pairs, LINES[0]], max_length=24)
+    as_lists = tok.encode_batch([[a, b] for a, b in pairs] + [LINES[0]], max_length=24)
+    assert [e.to_dict() for e in as_lists] == [e.to_dict() for e in as_tuples]
+    assert as_lists[0].to_dict() == tok.encode(LINES[0], LINES[1], max_length=24).to_dict()
+    for bad in (["a"], ["a", "b", "c"], ("a",)):
+        with pytest.raises(TypeError, match=r"inputs\[1\] must be str or a \(str, str\) pair"):
+            tok.encode_batch(["x", bad])
+    with pytest.raises(TypeError, match=r"inputs\[0\]\[1\]"):
+        tok.encode_batch([["x", 3]])

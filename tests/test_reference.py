@@ -380,9 +380,8 @@ def trained() -> PyTokenizer:
     return PyTokenizer.train(corpus, 90, 2, lowercase=False, strip_accents=True, max_input_chars_per_word=50)
 
 
-def test_save_writes_the_documented_json_and_load_reads_it_back(trained, tmp_path):
-    trained.save(tmp_path / "tok.json")
-    doc = json.loads((tmp_path / "tok.json").read_text(encoding="utf-8"))
+def test_to_json_writes_the_documented_json_and_load_reads_save_back(trained, tmp_path):
+    doc = json.loads(trained.to_json())
     assert doc["format"] == "fast-wordpiece"
     assert doc["version"] == 1
     assert doc["vocab"] == sorted(trained.get_vocab(), key=trained.get_vocab().get)
@@ -390,7 +389,10 @@ def test_save_writes_the_documented_json_and_load_reads_it_back(trained, tmp_pat
     assert doc["special_tokens"] == SPECIALS
     assert doc["options"] == {"clean_text": True, "handle_chinese_chars": True, "strip_accents": True,
                               "lowercase": False, "pre_tokenizer": "bert", "unk_token": "[UNK]", "cls_token": "[CLS]",
-                              "sep_token": "[SEP]", "max_input_chars_per_word": 50}  # fmt: skip
+                              "sep_token": "[SEP]", "max_input_chars_per_word": 50, "continuing_subword_prefix": "##",
+                              "decoder_cleanup": True, "post_processor": "bert"}  # fmt: skip
+    trained.save(tmp_path / "tok.json")
+    assert json.loads((tmp_path / "tok.json").read_text(encoding="utf-8"))["version"] == "1.0"  # Hugging Face's
     loaded = PyTokenizer.load(tmp_path / "tok.json")
     assert loaded == trained
     assert loaded.merges == trained.merges

@@ -377,3 +377,19 @@ def test_words_given_split_match_transformers(hf, ours, texts, kwargs):
     assert outcomes.count("equal") >= 2, outcomes
     labels = ours(words[0], is_split_into_words=True).word_ids()
     assert {w for w in labels if w is not None} == set(range(len(words[0])))
+
+
+def test_model_max_length_travels_through_model_directories(ours, tmp_path):
+    """save_pretrained writes model_max_length into tokenizer_config.json; from_pretrained and
+    transformers' AutoTokenizer read it back."""
+    tok = pickle.loads(pickle.dumps(ours))
+    tok.model_max_length = 77
+    tok.save_pretrained(tmp_path)
+    again = type(tok).from_pretrained(tmp_path)
+    assert again.model_max_length == 77
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = transformers.AutoTokenizer.from_pretrained(str(tmp_path))
+    assert theirs.model_max_length == 77
+    text = "a " * 100
+    assert again(text, truncation=True)["input_ids"] == theirs(text, truncation=True)["input_ids"]

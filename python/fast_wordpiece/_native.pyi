@@ -28,6 +28,9 @@ class _PipelineOptions(TypedDict, total=False):
     cls_token: str
     sep_token: str
     max_input_chars_per_word: int
+    continuing_subword_prefix: str
+    decoder_cleanup: bool
+    post_processor: Literal["bert", "none"]
 
 @final
 class Encoding:
@@ -132,7 +135,7 @@ class PyTokenizer:
     @overload
     def encode_batch(
         self,
-        inputs: Iterable[str | tuple[str, str]],
+        inputs: Iterable[str | tuple[str, str] | list[str]],
         add_special_tokens: bool = True,
         *,
         max_length: int | None = None,
@@ -148,7 +151,7 @@ class PyTokenizer:
     @overload
     def encode_batch(
         self,
-        inputs: Iterable[str | tuple[str, str]],
+        inputs: Iterable[str | tuple[str, str] | list[str]],
         add_special_tokens: bool = True,
         *,
         max_length: int | None = None,
@@ -172,11 +175,25 @@ class PyTokenizer:
     def special_tokens(self) -> list[str]: ...
     @property
     def options(self) -> dict[str, object]: ...
+    @property
+    def truncation(self) -> dict[str, Any] | None: ...
+    @property
+    def padding(self) -> dict[str, Any] | None: ...
+    def no_truncation(self) -> PyTokenizer: ...
+    def no_padding(self) -> PyTokenizer: ...
     def token_to_id(self, token: str) -> int | None: ...
     def id_to_token(self, id: int) -> str | None: ...  # noqa: A002  (Hugging Face's name)
     def save(self, path: _StrPath) -> None: ...
     @staticmethod
+    def from_file(path: _StrPath) -> PyTokenizer: ...
+    @staticmethod
     def load(path: _StrPath) -> PyTokenizer: ...
+    @staticmethod
+    def from_pretrained(directory: _StrPath) -> PyTokenizer: ...
+    def save_pretrained(self, directory: _StrPath) -> list[str]: ...
+    def to_str(self) -> str: ...
+    @staticmethod
+    def from_str(json: str) -> PyTokenizer: ...
     def save_vocab(self, path: _StrPath) -> None: ...
     def to_json(self) -> str: ...
     @staticmethod

@@ -20,11 +20,17 @@ const CLEANUP: [(&str, &str); 11] = [
 /// Glues `##` pieces to the previous token, separates words by a space and
 /// removes the spaces BERT's pre-tokenizer put before punctuation.
 pub fn decode<'a>(tokens: impl IntoIterator<Item = &'a str>) -> String {
+    decode_with(tokens, CONTINUATION, true)
+}
+
+/// [`decode`] with another continuation `prefix`, and with or without the
+/// clean-up rules (Hugging Face's `decoders.WordPiece(prefix, cleanup)`).
+pub fn decode_with<'a>(tokens: impl IntoIterator<Item = &'a str>, prefix: &str, cleanup: bool) -> String {
     let mut out = String::new();
     let mut piece = String::new();
     for (i, token) in tokens.into_iter().enumerate() {
         piece.clear();
-        match token.strip_prefix(CONTINUATION) {
+        match token.strip_prefix(prefix) {
             Some(rest) if i > 0 => piece.push_str(rest),
             _ => {
                 if i > 0 {
@@ -33,7 +39,7 @@ pub fn decode<'a>(tokens: impl IntoIterator<Item = &'a str>) -> String {
                 piece.push_str(token);
             }
         }
-        if piece.contains(' ') {
+        if cleanup && piece.contains(' ') {
             for (from, to) in CLEANUP {
                 if piece.contains(from) {
                     piece = piece.replace(from, to);
@@ -52,6 +58,12 @@ mod tests {
     #[test]
     fn glues_pieces_and_cleans_punctuation() {
         assert_eq!(decode(["hello", "##s", "world", "!", "isn", "'", "t"]), "hellos world! isn ' t");
+    }
+
+    #[test]
+    fn any_prefix_and_no_cleanup() {
+        assert_eq!(decode_with(["a", "@@b", "c", "!"], "@@", false), "ab c !");
+        assert_eq!(decode_with(["a", "b"], "", true), "ab");
     }
 
     #[test]

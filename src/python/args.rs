@@ -14,7 +14,9 @@ use super::errors::to_py;
 use crate::encoding::Side;
 use crate::pipeline::padding::{PadTo, Padding};
 use crate::pipeline::truncation::{Strategy, Truncation};
-use crate::tokenizer::options::{validate_special_tokens, EncodeOptions, Options, DEFAULT_SPECIAL_TOKENS};
+use crate::tokenizer::options::{
+    validate_special_tokens, EncodeOptions, Options, PostProcessing, DEFAULT_SPECIAL_TOKENS,
+};
 
 pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into())
@@ -125,8 +127,17 @@ pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<O
             "cls_token" => o.cls_token = text(v, &|| key.clone())?.to_owned(),
             "sep_token" => o.sep_token = text(v, &|| key.clone())?.to_owned(),
             "max_input_chars_per_word" => o.max_input_chars_per_word = positive(v, &key)?,
+            "continuing_subword_prefix" => o.continuing_subword_prefix = text(v, &|| key.clone())?.to_owned(),
+            "decoder_cleanup" => o.decoder_cleanup = flag(v, &key)?,
+            "post_processor" => o.post_processor = PostProcessing::parse(&text(v, &|| key.clone())?).map_err(to_py)?,
             _ => return Err(unexpected(function, &key)),
         }
+    }
+    if function.starts_with("train") && o.continuing_subword_prefix != Options::default().continuing_subword_prefix {
+        let prefix = serde_json::to_string(&o.continuing_subword_prefix).expect("a str serializes");
+        return Err(PyValueError::new_err(format!(
+            "training makes \"##\" pieces; continuing_subword_prefix={prefix} is not supported"
+        )));
     }
     o.validate().map_err(to_py)?;
     Ok(o)

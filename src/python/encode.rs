@@ -28,11 +28,17 @@ pub(super) fn batch_texts<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Text
     let mut held: Vec<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> = Vec::new();
     for (i, item) in iter.enumerate() {
         let item = item?;
-        if let Ok(t) = item.cast::<PyTuple>() {
-            if t.len() != 2 {
+        // A pair is a tuple or, as Hugging Face accepts, a list of two.
+        let pair = match (item.cast::<PyTuple>(), item.cast::<PyList>()) {
+            (Ok(t), _) => Some((t.len(), t.get_item(0).ok(), t.get_item(1).ok())),
+            (_, Ok(l)) => Some((l.len(), l.get_item(0).ok(), l.get_item(1).ok())),
+            _ => None,
+        };
+        if let Some((len, a, b)) = pair {
+            let (2, Some(a), Some(b)) = (len, a, b) else {
                 return Err(PyTypeError::new_err(format!("inputs[{i}] must be str or a (str, str) pair")));
-            }
-            held.push((t.get_item(0)?, Some(t.get_item(1)?)));
+            };
+            held.push((a, Some(b)));
         } else {
             held.push((item, None));
         }
@@ -133,7 +139,7 @@ impl PyTokenizer {
     ) -> PyResult<PyEncoding> {
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
-        let options = args::encode_options(add_special_tokens, kwargs)?;
+        let options = self.inner.defaults_for(args::encode_options(add_special_tokens, kwargs)?);
         let (a, b) = (&*a, b.as_deref());
         let work = || guard(|| self.inner.encode_with(a, b, &options));
         let encoding = if a.len() + b.map_or(0, str::len) > DETACH_BYTES { py.detach(work)? } else { work()? };
@@ -160,6 +166,7 @@ impl PyTokenizer {
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (options, return_tensors) = args::encode_batch_options(add_special_tokens, kwargs)?;
+        let options = self.inner.defaults_for(options);
         let numpy = return_tensors == ReturnTensors::Numpy;
         if numpy {
             arrays::import_numpy(py, "return_tensors=\"np\"")?;

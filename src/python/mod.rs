@@ -4,10 +4,12 @@
 mod args;
 mod arrays;
 mod call;
+mod defaults;
 mod encode;
 mod encoding;
 mod errors;
 mod ints;
+mod pretrained;
 mod serialization;
 mod tokenizer;
 mod train;

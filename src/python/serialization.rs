@@ -10,18 +10,35 @@ use crate::tokenizer::Tokenizer;
 
 #[pymethods]
 impl PyTokenizer {
-    /// Writes the tokenizer (vocabulary, merges, options) as one JSON file,
-    /// atomically.
+    /// Writes the tokenizer as a Hugging Face `tokenizer.json`, atomically
+    /// (our merges go under the extra key `fast_wordpiece`).
     fn save(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
         let path = args::path(path, "path")?;
-        py.detach(|| guard(|| self.inner.save(&path)))
+        py.detach(|| guard(|| self.inner.save_hf(&path)))
     }
 
-    /// Reads a file written by `save`.
+    /// Reads a Hugging Face `tokenizer.json` or a file in our own format.
     #[staticmethod]
-    fn load(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn from_file(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;
         py.detach(|| guard(|| Tokenizer::load(&path))).map(Self::wrap)
+    }
+
+    /// `from_file`, the older name.
+    #[staticmethod]
+    fn load(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Self::from_file(py, path)
+    }
+
+    /// The Hugging Face `tokenizer.json` that `save` writes, as a str.
+    fn to_str(&self) -> PyResult<String> {
+        guard(|| self.inner.to_hf_json())
+    }
+
+    /// A tokenizer from the content of a `tokenizer.json` (either format).
+    #[staticmethod]
+    fn from_str(json: &str) -> PyResult<Self> {
+        guard(|| Tokenizer::from_any_json(json)).map(Self::wrap)
     }
 
     /// Writes the vocabulary as a BERT `vocab.txt`, atomically.
@@ -30,16 +47,16 @@ impl PyTokenizer {
         py.detach(|| guard(|| self.inner.save_vocab(&path)))
     }
 
-    /// The tokenizer file's content, as a str.
+    /// The tokenizer in our own format (every option, any pre-tokenizer), as a str.
     fn to_json(&self) -> String {
         self.inner.to_json()
     }
 
-    /// A tokenizer from the content of a tokenizer file.
+    /// A tokenizer from the content of a tokenizer file (either format).
     #[staticmethod]
     fn from_json(json: &Bound<'_, PyAny>) -> PyResult<Self> {
         let json = args::text(json, &|| "json".into())?;
-        guard(|| Tokenizer::from_json(&json)).map(Self::wrap)
+        guard(|| Tokenizer::from_any_json(&json)).map(Self::wrap)
     }
 
     /// Pickles as the tokenizer file and the settings a caller may change

@@ -103,7 +103,7 @@ impl PyTokenizer {
     /// `{token: id}` for the whole vocabulary.
     fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
-        for (id, token) in self.inner.vocab().tokens().iter().enumerate() {
+        for (id, token) in self.inner.vocab().entries() {
             dict.set_item(token, id)?;
         }
         Ok(dict)

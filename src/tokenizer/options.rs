@@ -7,6 +7,7 @@ use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::pipeline::model::vocab::CONTINUATION;
 use crate::pipeline::normalizer::{Normalized, Normalizer};
 use crate::pipeline::padding::Padding;
 use crate::pipeline::pre_tokenizer::PreTokenizer;
@@ -26,6 +27,48 @@ pub struct Options {
     pub cls_token: String,
     pub sep_token: String,
     pub max_input_chars_per_word: usize,
+    /// The prefix of pieces that continue a word (Hugging Face's
+    /// `continuing_subword_prefix`), in encoding and decoding.
+    #[serde(default = "default_prefix")]
+    pub continuing_subword_prefix: String,
+    /// Whether decoding applies the clean-up rules (the decoder's `cleanup`).
+    #[serde(default = "default_true")]
+    pub decoder_cleanup: bool,
+    /// What `add_special_tokens` adds.
+    #[serde(default)]
+    pub post_processor: PostProcessing,
+}
+
+/// What the post-processor adds with `add_special_tokens`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PostProcessing {
+    /// `[CLS] A [SEP]` and `[CLS] A [SEP] B [SEP]`, type ids 0 then 1.
+    #[default]
+    #[serde(rename = "bert")]
+    Bert,
+    /// Nothing (a Hugging Face file whose `post_processor` is null).
+    #[serde(rename = "none")]
+    Off,
+}
+
+impl PostProcessing {
+    pub const NAMES: [&'static str; 2] = ["bert", "none"];
+
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "bert" => Ok(Self::Bert),
+            "none" => Ok(Self::Off),
+            _ => Err(Error::invalid(format!("unknown post_processor {name:?}: expected \"bert\" or \"none\""))),
+        }
+    }
+}
+
+fn default_prefix() -> String {
+    CONTINUATION.to_owned()
+}
+
+fn default_true() -> bool {
+    true
 }
 
 impl Default for Options {
@@ -37,6 +80,9 @@ impl Default for Options {
             cls_token: "[CLS]".into(),
             sep_token: "[SEP]".into(),
             max_input_chars_per_word: 100,
+            continuing_subword_prefix: default_prefix(),
+            decoder_cleanup: true,
+            post_processor: PostProcessing::Bert,
         }
     }
 }

@@ -3,11 +3,15 @@
 
 use std::path::Path;
 
+use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
+use crate::pipeline::model::special_tokens::AddedToken;
 use crate::pipeline::model::vocab::Vocab;
+use crate::tokenizer::hf_json::{padding_from_json, padding_json, truncation_from_json, truncation_json};
 use crate::tokenizer::options::Options;
 use crate::tokenizer::Tokenizer;
 
@@ -23,6 +27,20 @@ struct TokenizerFile {
     merges: Vec<(String, String)>,
     special_tokens: Vec<String>,
     options: Options,
+    /// Ids no token has (their `vocab` entries are empty strings).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    holes: Vec<u32>,
+    /// Tokens the WordPiece model does not match inside words.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    outside_model: Vec<u32>,
+    /// Added tokens other than `special_tokens` (see `Tokenizer::with_added_tokens`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    added_tokens: Vec<AddedToken>,
+    /// The default truncation and padding, as in a Hugging Face file.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    truncation: Value,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    padding: Value,
 }
 
 impl Tokenizer {
@@ -32,8 +50,13 @@ impl Tokenizer {
             version: VERSION,
             vocab: self.vocab().tokens().to_vec(),
             merges: self.merges().to_vec(),
-            special_tokens: self.special_tokens().to_vec(),
+            special_tokens: self.plain_special_tokens(),
             options: self.options().clone(),
+            added_tokens: self.added_tokens().to_vec(),
+            holes: self.vocab().holes(),
+            outside_model: self.vocab().outside_model(),
+            truncation: truncation_json(self.truncation()),
+            padding: padding_json(self.padding(), self.vocab()),
         };
         serde_json::to_string(&file).expect("a tokenizer always serializes")
     }
@@ -47,7 +70,19 @@ impl Tokenizer {
                 file.format, file.version
             )));
         }
-        Tokenizer::new(Vocab::new(file.vocab)?, file.merges, &file.special_tokens, file.options)
+        let holes: FxHashSet<u32> = file.holes.into_iter().collect();
+        let slots =
+            file.vocab.into_iter().enumerate().map(|(id, t)| (!holes.contains(&(id as u32))).then_some(t)).collect();
+        let vocab = Vocab::from_slots(
+            slots,
+            file.outside_model.into_iter().collect(),
+            &file.options.continuing_subword_prefix,
+        )?;
+        let truncation = truncation_from_json(&file.truncation, "truncation")?;
+        let padding = padding_from_json(&file.padding, "padding", &vocab)?;
+        Tokenizer::new(vocab, file.merges, &file.special_tokens, file.options)?
+            .with_added_tokens(file.added_tokens)?
+            .with_defaults(truncation, padding)
     }
 
     /// Writes the tokenizer file atomically.
@@ -55,12 +90,31 @@ impl Tokenizer {
         write_atomic(path, self.to_json().as_bytes())
     }
 
+    /// A tokenizer from either file format: this crate's own
+    /// (`"format": "fast-wordpiece"`) or a Hugging Face `tokenizer.json`.
+    pub fn from_any_json(json: &str) -> Result<Self> {
+        #[derive(Deserialize)]
+        struct Peek {
+            format: Option<serde::de::IgnoredAny>,
+        }
+        match serde_json::from_str::<Peek>(json) {
+            Ok(Peek { format: Some(_) }) => Self::from_json(json),
+            _ => Self::from_hf_json(json),
+        }
+    }
+
+    /// Writes the tokenizer as a Hugging Face `tokenizer.json`, atomically.
+    pub fn save_hf(&self, path: &Path) -> Result<()> {
+        write_atomic(path, self.to_hf_json()?.as_bytes())
+    }
+
+    /// Reads a tokenizer file of either format (see [`Self::from_any_json`]).
     pub fn load(path: &Path) -> Result<Self> {
         let json = std::fs::read_to_string(path).map_err(|e| match e.kind() {
             std::io::ErrorKind::InvalidData => Error::invalid_file(path, "not UTF-8 text"),
             _ => Error::io(path, e),
         })?;
-        Self::from_json(&json).map_err(|e| match e {
+        Self::from_any_json(&json).map_err(|e| match e {
             Error::InvalidArgument(message) => Error::invalid_file(path, message),
             other => other,
         })
@@ -68,7 +122,7 @@ impl Tokenizer {
 
     /// Writes the vocabulary as a BERT `vocab.txt`, atomically.
     pub fn save_vocab(&self, path: &Path) -> Result<()> {
-        write_atomic(path, self.vocab().to_text().as_bytes())
+        write_atomic(path, self.vocab().to_text()?.as_bytes())
     }
 }
 

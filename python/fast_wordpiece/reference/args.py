@@ -73,10 +73,10 @@ def _path(value: object) -> str:
     return os.fspath(value)
 
 
-def _vocab_ids(tokens: list[str]) -> dict[str, int]:
-    """``{token: id}``, the id being the position; a repeated token is a ValueError."""
+def _vocab_ids(tokens: list[str], holes: frozenset[int] = frozenset()) -> dict[str, int]:
+    """``{token: id}``, the id being the position (``holes`` left out); a repeated token is a ValueError."""
     ids: dict[str, int] = {}
     for i, token in enumerate(tokens):
-        if ids.setdefault(token, i) != i:
+        if i not in holes and ids.setdefault(token, i) != i:
             raise ValueError(f"duplicate token {token!r} at ids {ids[token]} and {i}")
     return ids

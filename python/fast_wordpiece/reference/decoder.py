@@ -10,13 +10,13 @@ CLEANUP = ((" .", "."), (" ?", "?"), (" !", "!"), (" ,", ","), (" ' ", "'"), (" 
            (" do not", " don't"), (" 's", "'s"), (" 've", "'ve"), (" 're", "'re"))  # fmt: skip
 
 
-def decode_tokens(tokens: Sequence[str]) -> str:
-    """Hugging Face's ``decoders.WordPiece(prefix="##", cleanup=True)``."""
+def decode_tokens(tokens: Sequence[str], prefix: str = CONTINUATION, cleanup: bool = True) -> str:
+    """Hugging Face's ``decoders.WordPiece(prefix, cleanup)``."""
     out = []
     for i, token in enumerate(tokens):
         if i > 0:
-            token = token[len(CONTINUATION) :] if token.startswith(CONTINUATION) else " " + token
-        for dirty, clean in CLEANUP:
+            token = token[len(prefix) :] if token.startswith(prefix) else " " + token
+        for dirty, clean in CLEANUP if cleanup else ():
             token = token.replace(dirty, clean)
         out.append(token)
     return "".join(out)

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from fast_wordpiece.reference.args import _flag, _integer, _text
+from fast_wordpiece.reference.common import CONTINUATION
 from fast_wordpiece.reference.normalizer import Normalizer
 from fast_wordpiece.reference.pre_tokenizer import PRE_TOKENIZERS, pre_tokenize
 
+POST_PROCESSORS = ("bert", "none")
 TRUNCATIONS = ("longest_first", "only_first", "only_second", "do_not_truncate")
 PADDINGS = ("longest", "max_length")
 SIDES = ("left", "right")
@@ -28,9 +30,12 @@ class Options:
     cls_token: str = "[CLS]"
     sep_token: str = "[SEP]"
     max_input_chars_per_word: int = 100
+    continuing_subword_prefix: str = CONTINUATION
+    decoder_cleanup: bool = True
+    post_processor: str = "bert"  # or "none": add_special_tokens adds nothing
 
     def __post_init__(self) -> None:
-        for name in ("clean_text", "handle_chinese_chars", "lowercase"):
+        for name in ("clean_text", "handle_chinese_chars", "lowercase", "decoder_cleanup"):
             _flag(getattr(self, name), name)
         if self.strip_accents is not None:
             _flag(self.strip_accents, "strip_accents")
@@ -41,6 +46,9 @@ class Options:
             if not _text(getattr(self, name), name):
                 raise ValueError(f"{name} must not be empty")
         _integer(self.max_input_chars_per_word, "max_input_chars_per_word", 1)
+        _text(self.continuing_subword_prefix, "continuing_subword_prefix")
+        if _text(self.post_processor, "post_processor") not in POST_PROCESSORS:
+            raise ValueError(f'unknown post_processor {json.dumps(self.post_processor)}: expected "bert" or "none"')
 
     @cached_property
     def normalizer(self) -> Normalizer:
@@ -65,6 +73,7 @@ class EncodeOptions:
     padding: str | None = None
     pad_to_multiple_of: int | None = None
     padding_side: str = "right"
+    pad_length: int | None = None  # padding="max_length" to this length instead of max_length (a default)
 
     def __post_init__(self) -> None:
         _flag(self.add_special_tokens, "add_special_tokens")
@@ -93,7 +102,7 @@ class EncodeOptions:
             raise ValueError('stride needs max_length (and a truncation other than "do_not_truncate")')
         if self.padding is not None and self.padding not in PADDINGS:
             raise ValueError(f'padding must be None, "longest" or "max_length", not {json.dumps(self.padding)}')
-        if self.padding == "max_length" and self.max_length is None:
+        if self.padding == "max_length" and self.max_length is None and self.pad_length is None:
             raise ValueError('padding="max_length" needs max_length')
         if self.pad_to_multiple_of is not None and self.padding is None:
             raise ValueError('pad_to_multiple_of needs padding="longest" or padding="max_length"')

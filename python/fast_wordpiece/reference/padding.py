@@ -29,7 +29,8 @@ def pad(encoding: Encoding, length: int, pad_id: int, side: str) -> Encoding:
 def padding_length(batch: Sequence[Encoding], options: EncodeOptions) -> int:
     """The longest encoding of the batch (its windows not counted) or ``max_length``, rounded up to
     a multiple of ``pad_to_multiple_of``."""
-    length = max(map(len, batch), default=0) if options.padding == "longest" else options.max_length
+    fixed = options.max_length if options.pad_length is None else options.pad_length
+    length = max(map(len, batch), default=0) if options.padding == "longest" else fixed
     assert length is not None
     multiple = options.pad_to_multiple_of or 1
     return -(-length // multiple) * multiple

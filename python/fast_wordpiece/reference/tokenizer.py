@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import re
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Union
 
+from fast_wordpiece.reference import hf_json
 from fast_wordpiece.reference.args import (
     MAX_THREADS,
     _flag,
@@ -25,7 +27,14 @@ from fast_wordpiece.reference.args import (
     _vocab_ids,
 )
 from fast_wordpiece.reference.calling import TransformersCalls
-from fast_wordpiece.reference.common import DEFAULT_SPECIAL_TOKENS, FILE_FORMAT, FILE_VERSION, Offsets, Pair
+from fast_wordpiece.reference.common import (
+    CONTINUATION,
+    DEFAULT_SPECIAL_TOKENS,
+    FILE_FORMAT,
+    FILE_VERSION,
+    Offsets,
+    Pair,
+)
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.model import wordpiece
@@ -62,6 +71,9 @@ class _TrainingArgs:
             _flag(show_progress, "show_progress"),
             Options(**options),
         )
+        if args.options.continuing_subword_prefix != CONTINUATION:
+            prefix = json.dumps(args.options.continuing_subword_prefix, ensure_ascii=False)
+            raise ValueError(f'training makes "##" pieces; continuing_subword_prefix={prefix} is not supported')
         if args.options.unk_token not in args.special_tokens:
             unk, specials = args.options.unk_token, list(args.special_tokens)
             raise ValueError(f"unk_token {unk!r} must be one of the special tokens {specials}")
@@ -83,16 +95,67 @@ class PyTokenizer(TransformersCalls):
 
     def __init__(self, vocab: Iterable[str], *, merges: Iterable[Pair] | None = None,
                  special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, **options: Any) -> None:  # fmt: skip
-        self._vocab = _texts(vocab, "vocab")
+        self._setup(_texts(vocab, "vocab"), set(), set(), merges, special_tokens, options)
+
+    @staticmethod
+    def _from_parts(slots: list[str | None], outside_model: set[int], merges: Iterable[Pair] | None,
+                    special_tokens: Sequence[str] | None, options: dict[str, Any]) -> PyTokenizer:  # fmt: skip
+        """A tokenizer whose vocabulary may skip ids (``None`` slots) and hold tokens that the
+        model does not match inside words (``outside_model``), as a Hugging Face file may."""
+        tokenizer = PyTokenizer.__new__(PyTokenizer)
+        holes = {id_ for id_, token in enumerate(slots) if token is None}
+        tokenizer._setup([token or "" for token in slots], holes, outside_model, merges, special_tokens, options)
+        return tokenizer
+
+    def _setup(self, vocab: list[str], holes: set[int], outside_model: set[int], merges: Iterable[Pair] | None,
+               special_tokens: Sequence[str] | None, options: dict[str, Any]) -> None:  # fmt: skip
+        self._vocab = vocab
+        self._holes, self._outside_model = frozenset(holes), frozenset(outside_model)
         self._merges = [_pair(pair, f"merges[{i}]") for i, pair in enumerate(_items(merges or [], "merges", "pairs"))]
         given_special_tokens = _special_tokens(special_tokens)
         self._options = Options(**options)
-        self._ids = _vocab_ids(self._vocab)
+        self._ids = _vocab_ids(vocab, self._holes)
+        bad = next((id_ for id_ in sorted(outside_model) if id_ >= len(vocab) or id_ in holes), None)
+        if bad is not None:
+            raise ValueError(f"no token has id {bad}, which is listed outside the model")
+        self._model_ids = {token: id_ for token, id_ in self._ids.items() if id_ not in self._outside_model}
+        self._truncation: dict[str, Any] | None = None
+        self._padding: dict[str, Any] | None = None
         if self._options.unk_token not in self._ids:
             raise ValueError(f"unk_token {self._options.unk_token!r} is not in the vocabulary")
         self._special_tokens = [token for token in given_special_tokens if token in self._ids]
-        longest_first = sorted(self._special_tokens, key=len, reverse=True)  # so the leftmost match is the longest
-        self._special_pattern = re.compile("|".join(map(re.escape, longest_first))) if longest_first else None
+        self._added: list[dict[str, Any]] = []  # added tokens other than the plain special tokens
+        self._special_pattern = _leftmost_longest(self._special_tokens)
+        self._normalized_pattern: re.Pattern[str] | None = None
+
+    def _with_added_tokens(self, tokens: list[dict[str, Any]]) -> PyTokenizer:
+        """This tokenizer with more added tokens ``{"content", "special", "normalized"}`` (spec section 10):
+        each in the vocabulary, a normalized one its own normalization; special ones join ``special_tokens``."""
+        for t in tokens:
+            content = t["content"]
+            if content not in self._ids:
+                raise ValueError(f"added token {json.dumps(content, ensure_ascii=False)} is not in the vocabulary")
+            if not content or content in self._special_tokens or any(a["content"] == content for a in self._added):
+                raise ValueError(f"added token {json.dumps(content, ensure_ascii=False)} is empty or listed twice")
+            if t["normalized"] and self._options.normalizer.normalize(content)[0] != content:
+                normalized = self._options.normalizer.normalize(content)[0]
+                raise ValueError(f"added token {json.dumps(content, ensure_ascii=False)} is normalized to "
+                                 f"{json.dumps(normalized, ensure_ascii=False)}, which is not supported")  # fmt: skip
+            if t["special"]:
+                self._special_tokens.append(content)
+            self._added.append(dict(t))
+        added = {a["content"] for a in self._added}
+        raw = [t for t in self._special_tokens if t not in added] + [
+            a["content"] for a in self._added if not a["normalized"]
+        ]
+        self._special_pattern = _leftmost_longest(raw)
+        self._normalized_pattern = _leftmost_longest([a["content"] for a in self._added if a["normalized"]])
+        return self
+
+    def _plain_special_tokens(self) -> list[str]:
+        """The special tokens that are not added tokens (those given to the constructor)."""
+        added = {a["content"] for a in self._added}
+        return [t for t in self._special_tokens if t not in added]
 
     # -- training (spec section 4) ---------------------------------------------
 
@@ -142,38 +205,172 @@ class PyTokenizer(TransformersCalls):
         return PyTokenizer(vocab, special_tokens=special_tokens, **options)
 
     def to_json(self) -> str:
-        """The content of the tokenizer file, as the engine writes it too."""
-        return json.dumps({"format": FILE_FORMAT, "version": FILE_VERSION, "vocab": self._vocab,
-                           "merges": self._merges, "special_tokens": self._special_tokens, "options": self.options},
-                          ensure_ascii=False, separators=(",", ":"))  # fmt: skip
+        """The tokenizer in our own format (every option, any pre-tokenizer), as the engine writes it too."""
+        document: dict[str, Any] = {"format": FILE_FORMAT, "version": FILE_VERSION, "vocab": self._vocab,
+                                    "merges": self._merges, "special_tokens": self._plain_special_tokens(),
+                                    "options": self.options}  # fmt: skip
+        if self._added:
+            document["added_tokens"] = self._added
+        if self._holes:
+            document["holes"] = sorted(self._holes)
+        if self._outside_model:
+            document["outside_model"] = sorted(self._outside_model)
+        if self._truncation is not None:
+            document["truncation"] = hf_json.truncation_json(self._truncation)
+        if self._padding is not None:
+            document["padding"] = hf_json.padding_json(self._padding)
+        return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
 
     @staticmethod
     def from_json(json_text: str) -> PyTokenizer:
-        """The tokenizer that the content of a tokenizer file describes."""
-        _text(json_text, "json")
-        try:
-            return _from_document(json.loads(json_text))
-        except (json.JSONDecodeError, TypeError, ValueError) as e:
-            raise ValueError(f"not a fast-wordpiece tokenizer file: {e}") from None
-
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Writes the tokenizer file (JSON), atomically."""
-        _write_atomic(_path(path), self.to_json())
+        """The tokenizer that the content of a tokenizer file describes (either format)."""
+        return PyTokenizer.from_str(json_text)
 
     @staticmethod
-    def load(path: str | os.PathLike[str]) -> PyTokenizer:
-        """Reads a tokenizer file that either implementation saved."""
+    def from_str(json_text: str) -> PyTokenizer:
+        """A tokenizer from a Hugging Face ``tokenizer.json`` or a file in our own format (spec section 10)."""
+        _text(json_text, "json")
+        try:
+            document = json.loads(json_text)
+        except json.JSONDecodeError:
+            document = None
+        if not (isinstance(document, dict) and "format" in document):
+            parsed = hf_json.parse(json_text)
+            tokenizer = PyTokenizer._from_parts(parsed.slots, parsed.outside_model, parsed.merges,
+                                                parsed.special_tokens, parsed.options)  # fmt: skip
+            for path, token in parsed.added:
+                try:
+                    tokenizer._with_added_tokens([token])
+                except ValueError as e:
+                    raise ValueError(f"{path}: {e}") from None
+            return tokenizer._with_defaults(parsed.truncation, parsed.padding)
+        try:
+            return _from_document(document)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"not a fast-wordpiece tokenizer file: {e}") from None
+
+    def to_str(self) -> str:
+        """The Hugging Face ``tokenizer.json`` that ``save`` writes."""
+        slots = [None if id_ in self._holes else token for id_, token in enumerate(self._vocab)]
+        return hf_json.dump(slots, set(self._outside_model), self._plain_special_tokens(), self._added, self._merges,
+                            self.options, self._truncation, self._padding)  # fmt: skip
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes the tokenizer as a Hugging Face ``tokenizer.json``, atomically."""
+        _write_atomic(_path(path), self.to_str())
+
+    @staticmethod
+    def from_file(path: str | os.PathLike[str]) -> PyTokenizer:
+        """Reads a Hugging Face ``tokenizer.json`` or a file in our own format."""
         path = _path(path)
         with open(path, "rb") as f:
             data = f.read()
         try:
-            return PyTokenizer.from_json(data.decode("utf-8"))
+            return PyTokenizer.from_str(data.decode("utf-8"))
         except ValueError as e:  # including UnicodeDecodeError
             raise ValueError(f"{path}: {e}") from None
 
+    @staticmethod
+    def load(path: str | os.PathLike[str]) -> PyTokenizer:
+        """``from_file``, the older name."""
+        return PyTokenizer.from_file(path)
+
     def save_vocab(self, path: str | os.PathLike[str]) -> None:
         """Writes the vocabulary as a BERT ``vocab.txt``, atomically."""
-        _write_atomic(_path(path), "".join(token + "\n" for token in self._vocab))
+        path = _path(path)
+        if self._holes:
+            raise ValueError(f"no token has id {min(self._holes)}: a vocab.txt cannot skip ids "
+                             "(save the tokenizer.json instead)")  # fmt: skip
+        _write_atomic(path, "".join(token + "\n" for token in self._vocab))
+
+    # -- model directories (spec section 10) -------------------------------------
+
+    @staticmethod
+    def from_pretrained(directory: str | os.PathLike[str]) -> PyTokenizer:
+        """A tokenizer from a local model directory: its ``tokenizer.json``, or its ``vocab.txt`` with
+        ``tokenizer_config.json`` (and ``special_tokens_map.json``); ``model_max_length`` from
+        ``tokenizer_config.json``. Never downloads."""
+        tokenizer = PyTokenizer._from_directory(directory)
+        path = os.path.join(_path(directory), "tokenizer_config.json")
+        max_length = _read_object(path).get("model_max_length")
+        if max_length is not None:
+            if isinstance(max_length, float) and max_length >= 1e20:
+                max_length = int(max_length)
+            if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 0:
+                raise ValueError(f"{path}: model_max_length: expected a length, found {json.dumps(max_length)}")
+            tokenizer.model_max_length = max_length
+        return tokenizer
+
+    @staticmethod
+    def _from_directory(directory: str | os.PathLike[str]) -> PyTokenizer:
+        path = _path(directory)
+        if not os.path.isdir(path):
+            raise FileNotFoundError(errno.ENOENT, "not a local directory: from_pretrained never downloads; fetch the "
+                                    "model first, e.g. huggingface_hub.snapshot_download(repo_id), and pass its "
+                                    "directory", path)  # fmt: skip
+        if os.path.isfile(os.path.join(path, "tokenizer.json")):
+            return PyTokenizer.from_file(os.path.join(path, "tokenizer.json"))
+        config_path = os.path.join(path, "tokenizer_config.json")
+        config = _read_object(config_path)
+        special_map = _read_object(os.path.join(path, "special_tokens_map.json"))
+
+        def flag(key: str, default: bool) -> bool:
+            value = config.get(key)
+            if value is None:
+                return default
+            if not isinstance(value, bool):
+                raise ValueError(f"{config_path}: {key}: expected true or false, found {json.dumps(value)}")
+            return value
+
+        strip_accents = config.get("strip_accents")
+        if strip_accents is not None and not isinstance(strip_accents, bool):
+            raise ValueError(f"{config_path}: strip_accents: expected true, false or null, "
+                             f"found {json.dumps(strip_accents)}")  # fmt: skip
+        specials = []
+        for key, default in zip(("pad_token", "unk_token", "cls_token", "sep_token", "mask_token"),
+                                DEFAULT_SPECIAL_TOKENS):  # fmt: skip
+            value = special_map.get(key, config.get(key))
+            token = value.get("content") if isinstance(value, dict) else value
+            if value is None:
+                token = default
+            if not isinstance(token, str):
+                raise ValueError(f"{config_path}: {key}: expected a string, found {json.dumps(value)}")
+            if key == "pad_token" and token != PAD_TOKEN:
+                raise ValueError(f'{config_path}: pad_token {json.dumps(token)} is not supported (padding inserts '
+                                 f'"{PAD_TOKEN}")')  # fmt: skip
+            specials.append(token)
+        options = {"lowercase": flag("do_lower_case", True), "strip_accents": strip_accents,
+                   "handle_chinese_chars": flag("tokenize_chinese_chars", True), "unk_token": specials[1],
+                   "cls_token": specials[2], "sep_token": specials[3]}  # fmt: skip
+        return PyTokenizer.from_vocab_file(os.path.join(path, "vocab.txt"), special_tokens=specials, **options)
+
+    def save_pretrained(self, directory: str | os.PathLike[str]) -> list[str]:
+        """Writes ``tokenizer.json``, ``vocab.txt`` (unless the ids have holes), ``tokenizer_config.json`` (with
+        ``model_max_length`` when set) and ``special_tokens_map.json`` into ``directory`` (created if needed);
+        returns their paths."""
+        path = _path(directory)
+        os.makedirs(path, exist_ok=True)
+        written = [os.path.join(path, "tokenizer.json")]
+        self.save(written[0])
+        if not self._holes:
+            written.append(os.path.join(path, "vocab.txt"))
+            self.save_vocab(written[-1])
+        o = self._options
+        tokens = {"pad_token": PAD_TOKEN, "unk_token": o.unk_token, "cls_token": o.cls_token,
+                  "sep_token": o.sep_token, "mask_token": "[MASK]"}  # fmt: skip
+        special_map = {key: token for key, token in tokens.items() if token in self._ids}
+        config: dict[str, Any] = {"tokenizer_class": "PreTrainedTokenizerFast", "do_lower_case": o.lowercase,
+                                  "strip_accents": o.strip_accents, "tokenize_chinese_chars": o.handle_chinese_chars,
+                                  "clean_up_tokenization_spaces": False}  # fmt: skip
+        if self._model_max_length is not None:
+            config["model_max_length"] = self._model_max_length
+        elif self._truncation is not None:
+            config["model_max_length"] = self._truncation["max_length"]
+        config.update(special_map)
+        for name, value in (("tokenizer_config.json", config), ("special_tokens_map.json", special_map)):
+            written.append(os.path.join(path, name))
+            _write_atomic(written[-1], json.dumps(value, ensure_ascii=False, indent=2))
+        return written
 
     def __reduce__(self) -> tuple[Any, tuple[str], dict[str, Any]]:
         return PyTokenizer.from_json, (self.to_json(),), self._call_settings()
@@ -188,12 +385,60 @@ class PyTokenizer(TransformersCalls):
         Truncation and padding as in spec section 9."""
         first = _text(text, "text")
         second = None if pair is None else _text(pair, "pair")
-        options = EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side, padding,
-                                pad_to_multiple_of, padding_side)  # fmt: skip
+        options = self._processed(EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side,
+                                                padding, pad_to_multiple_of, padding_side))  # fmt: skip
         pad_id = self._pad_id(options)
         return self._pad([self._encode_one(first, second, options)], options, pad_id)[0]
 
-    def encode_batch(self, inputs: Iterable[str | tuple[str, str]], add_special_tokens: bool = True, *,
+    def _processed(self, options: EncodeOptions) -> EncodeOptions:
+        """``options`` with the default truncation and padding where the call gives none (spec section
+        10), and without ``add_special_tokens`` when the post-processor adds nothing."""
+        t, p = self._truncation, self._padding
+        if t is not None and options.max_length is None:
+            options = replace(options, max_length=t["max_length"], truncation=t["strategy"], stride=t["stride"],
+                              truncation_side=t["direction"])  # fmt: skip
+        if p is not None and options.padding is None:
+            options = replace(options, padding="longest" if p["length"] is None else "max_length",
+                              pad_length=p["length"], pad_to_multiple_of=p["pad_to_multiple_of"],
+                              padding_side=p["direction"])  # fmt: skip
+        return replace(options, add_special_tokens=False) if self._options.post_processor == "none" else options
+
+    # -- defaults from a Hugging Face file (spec section 10) --------------------
+
+    @property
+    def truncation(self) -> dict[str, Any] | None:
+        """The truncation used when a call gives none."""
+        return None if self._truncation is None else dict(self._truncation)
+
+    @property
+    def padding(self) -> dict[str, Any] | None:
+        """The padding used when a call gives none (``length`` None: the longest of the batch)."""
+        return None if self._padding is None else dict(self._padding)
+
+    def no_truncation(self) -> PyTokenizer:
+        """A copy of this tokenizer without default truncation."""
+        return self._with_defaults(None, self._padding)
+
+    def no_padding(self) -> PyTokenizer:
+        """A copy of this tokenizer without default padding."""
+        return self._with_defaults(self._truncation, None)
+
+    def _with_defaults(self, truncation: dict[str, Any] | None, padding: dict[str, Any] | None) -> PyTokenizer:
+        if truncation is not None and truncation["stride"] > 0:
+            added = 2 if self._options.post_processor == "bert" and self._has_cls_and_sep() else 0
+            room = max(0, truncation["max_length"] - added)
+            if truncation["stride"] >= room:
+                raise ValueError(f"truncation: stride must be less than max_length minus the {added} special tokens "
+                                 f"({room}), got {truncation['stride']}")  # fmt: skip
+        copy = PyTokenizer.__new__(PyTokenizer)
+        copy.__dict__.update(self.__dict__)
+        copy._truncation, copy._padding = truncation, padding
+        return copy
+
+    def _has_cls_and_sep(self) -> bool:
+        return self._options.cls_token in self._ids and self._options.sep_token in self._ids
+
+    def encode_batch(self, inputs: Iterable[str | tuple[str, str] | list[str]], add_special_tokens: bool = True, *,
                      max_length: int | None = None, truncation: str = "longest_first", stride: int = 0,
                      truncation_side: str = "right", padding: str | None = None,
                      pad_to_multiple_of: int | None = None, padding_side: str = "right",
@@ -203,8 +448,8 @@ class PyTokenizer(TransformersCalls):
         checked and otherwise ignored: the twin runs on one thread."""
         if num_threads is not None and _integer(num_threads, "num_threads", 1) > MAX_THREADS:
             raise ValueError(f"num_threads must be between 1 and {MAX_THREADS}, not {num_threads}")
-        options = EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side, padding,
-                                pad_to_multiple_of, padding_side)  # fmt: skip
+        options = self._processed(EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side,
+                                                padding, pad_to_multiple_of, padding_side))  # fmt: skip
         if return_tensors is not None and _text(return_tensors, "return_tensors") != "np":
             raise ValueError(f'return_tensors must be None or "np", not {return_tensors!r}')
         if return_tensors is not None:
@@ -293,12 +538,27 @@ class PyTokenizer(TransformersCalls):
         return out
 
     def _encode_segment(self, segment: str, base: int, out: list[Row]) -> None:
-        """Normalizes, pre-tokenizes and WordPiece-encodes text without special tokens, appending to ``out``."""
+        """Normalizes, pre-tokenizes and WordPiece-encodes text without special tokens, appending to ``out``;
+        added tokens matched in the normalized text are kept whole, each a word (spec section 10)."""
+        normalized, origins = self._options.normalizer.normalize(segment)
+        start = 0
+        for match in self._normalized_pattern.finditer(normalized) if self._normalized_pattern else ():
+            self._encode_words(normalized, origins, start, match.start(), base, out)
+            first, last = origins[match.start()], origins[match.end() - 1]
+            out.append((self._ids[match.group()], (base + first, base + last + 1), _next_word(out)))
+            start = match.end()
+        self._encode_words(normalized, origins, start, len(normalized), base, out)
+
+    def _encode_words(self, normalized: str, origins: list[int], begin: int, stop: int, base: int,
+                      out: list[Row]) -> None:  # fmt: skip
+        """Pre-tokenizes and WordPiece-encodes ``normalized[begin:stop]``, each word numbered in turn."""
         o = self._options
-        normalized, origins = o.normalizer.normalize(segment)
-        for word_start, word_end in pre_tokenize(o.pre_tokenizer, normalized):
+        for word_start, word_end in pre_tokenize(o.pre_tokenizer, normalized[begin:stop]):
+            word_start, word_end = word_start + begin, word_end + begin
             word, word_index = normalized[word_start:word_end], _next_word(out)
-            for token, start, end in wordpiece(word, self._ids, o.unk_token, o.max_input_chars_per_word):
+            pieces = wordpiece(word, self._model_ids, o.unk_token, o.max_input_chars_per_word,
+                               o.continuing_subword_prefix)  # fmt: skip
+            for token, start, end in pieces:
                 first, last = origins[word_start + start], origins[word_start + end - 1]
                 out.append((self._ids[token], (base + first, base + last + 1), word_index))
 
@@ -340,7 +600,8 @@ class PyTokenizer(TransformersCalls):
 
     def _decode(self, ids: list[int], skip_special_tokens: bool) -> str:
         tokens = [self._vocab[i] for i in ids]
-        return decode_tokens([t for t in tokens if t not in self._special_tokens] if skip_special_tokens else tokens)
+        kept = [t for t in tokens if t not in self._special_tokens] if skip_special_tokens else tokens
+        return decode_tokens(kept, self._options.continuing_subword_prefix, self._options.decoder_cleanup)
 
     def _checked_ids(self, ids: object, name: str) -> list[int]:
         checked = []
@@ -349,6 +610,8 @@ class PyTokenizer(TransformersCalls):
                 raise TypeError(f"{name}[{i}] must be int, not {_type_name(id_)}")
             if not 0 <= id_ < len(self._vocab):
                 raise ValueError(f"{name}[{i}] = {id_} is out of range for a vocabulary of {len(self._vocab)} tokens")
+            if id_ in self._holes:
+                raise ValueError(f"id {id_} is out of range for a vocabulary of {len(self._vocab)} tokens")
             checked.append(id_)
         return checked
 
@@ -381,7 +644,7 @@ class PyTokenizer(TransformersCalls):
 
     def id_to_token(self, id: int) -> str | None:  # noqa: A002  (the engine's name)
         """The token with this id; None past the vocabulary, ValueError if negative."""
-        return self._vocab[id] if _integer(id, "id", 0) < len(self._vocab) else None
+        return self._vocab[id] if _integer(id, "id", 0) < len(self._vocab) and id not in self._holes else None
 
     def __eq__(self, other: object) -> bool:
         return self.to_json() == other.to_json() if isinstance(other, PyTokenizer) else NotImplemented
@@ -394,6 +657,12 @@ class PyTokenizer(TransformersCalls):
                 f"pre_tokenizer={o.pre_tokenizer!r}, merges={len(self._merges)})")  # fmt: skip
 
 
+def _leftmost_longest(tokens: list[str]) -> re.Pattern[str] | None:
+    """A pattern whose leftmost match is the longest of ``tokens`` there (longest alternatives first)."""
+    longest_first = sorted(tokens, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, longest_first))) if longest_first else None
+
+
 def _pair(value: object, name: str) -> Pair:
     if not (isinstance(value, (tuple, list)) and len(value) == 2):
         raise TypeError(f"{name} must be a pair of str")
@@ -401,9 +670,10 @@ def _pair(value: object, name: str) -> Pair:
 
 
 def _batch_item(item: object, name: str) -> tuple[str, str | None]:
-    if isinstance(item, tuple) and len(item) != 2:
+    """A str, or a pair given as a tuple or (as Hugging Face accepts) a list of two."""
+    if isinstance(item, (tuple, list)) and len(item) != 2:
         raise TypeError(f"{name} must be str or a (str, str) pair")
-    if isinstance(item, tuple):
+    if isinstance(item, (tuple, list)):
         return _text(item[0], f"{name}[0]"), _text(item[1], f"{name}[1]")
     return _text(item, name), None
 
@@ -420,13 +690,40 @@ def _fields(value: object, names: Iterable[str], what: str) -> dict[str, Any]:
 
 def _from_document(document: object) -> PyTokenizer:
     """The tokenizer a parsed tokenizer file describes (TypeError or ValueError if malformed)."""
-    doc = _fields(document, ("format", "version", "vocab", "merges", "special_tokens", "options"), "the file")
+    optional: dict[str, Any] = {"holes": [], "outside_model": [], "truncation": None, "padding": None,
+                                "added_tokens": []}  # fmt: skip
+    document = {**optional, **document} if isinstance(document, dict) else document
+    doc = _fields(document, ("format", "version", "vocab", "merges", "special_tokens", "options", *optional),
+                  "the file")  # fmt: skip
     if doc["format"] != FILE_FORMAT or type(doc["version"]) is not int or doc["version"] != FILE_VERSION:
         raise ValueError(f"unsupported format {doc['format']!r} version {doc['version']!r}")
     if not all(isinstance(doc[name], list) for name in ("vocab", "merges", "special_tokens")):
         raise ValueError("vocab, merges and special_tokens must be JSON arrays")
-    options = _fields(doc["options"], Options.__dataclass_fields__, "options")
-    return PyTokenizer(doc["vocab"], merges=doc["merges"], special_tokens=doc["special_tokens"], **options)
+    defaults = {"continuing_subword_prefix": CONTINUATION, "decoder_cleanup": True, "post_processor": "bert"}
+    given = {**defaults, **doc["options"]} if isinstance(doc["options"], dict) else doc["options"]
+    options = _fields(given, Options.__dataclass_fields__, "options")
+    holes, vocab = set(doc["holes"]), _texts(doc["vocab"], "vocab")
+    slots = [None if id_ in holes else token for id_, token in enumerate(vocab)]
+    tokenizer = PyTokenizer._from_parts(slots, set(doc["outside_model"]), doc["merges"], doc["special_tokens"], options)
+    tokenizer._with_added_tokens([_fields(t, ("content", "special", "normalized"), "added_tokens[]")
+                                  for t in doc["added_tokens"]])  # fmt: skip
+    truncation = hf_json.truncation_from_json(doc["truncation"])
+    return tokenizer._with_defaults(truncation, hf_json.padding_from_json(doc["padding"], tokenizer._ids))
+
+
+def _read_object(path: str) -> dict[str, Any]:
+    """A JSON object file of a model directory; an absent file is empty."""
+    if not os.path.isfile(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not JSON: {e}") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{path}: expected a JSON object")
+    return value
 
 
 def _write_atomic(path: str, content: str) -> None:

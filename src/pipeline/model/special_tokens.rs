@@ -1,5 +1,18 @@
 //! Special tokens written literally in the input (`"... [SEP] ..."`) are kept
-//! whole before normalization, as Hugging Face's added vocabulary does.
+//! whole before normalization, as Hugging Face's added vocabulary does; so
+//! are other added tokens, in the raw text or (`normalized`) in the
+//! normalized text.
+
+/// A token matched in the text before the model (Hugging Face's added
+/// token): in the raw text, or in the normalized text when `normalized`.
+/// `special` ones are dropped by `decode(..., skip_special_tokens=True)`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AddedToken {
+    pub content: String,
+    pub special: bool,
+    pub normalized: bool,
+}
 
 #[derive(Clone, Debug)]
 pub struct SpecialTokenMatcher {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::trie::Trie;
 use crate::error::{Error, Result};
@@ -29,7 +29,16 @@ fn short_key(bytes: &[u8]) -> Option<u128> {
 
 #[derive(Clone, Debug)]
 pub struct Vocab {
+    /// Token strings by id; a hole (an id no token has) is an empty string
+    /// listed in `holes`.
     tokens: Vec<String>,
+    /// Ids that no token has (a Hugging Face vocabulary may skip ids).
+    holes: FxHashSet<u32>,
+    /// Ids of tokens that the WordPiece model does not match inside words
+    /// (Hugging Face's added tokens that are not in the model's vocabulary).
+    outside_model: FxHashSet<u32>,
+    /// The prefix of pieces that continue a word (`##`).
+    prefix: String,
     ids: FxHashMap<String, u32>,
     /// The ids of tokens of at most `SHORT` bytes, keyed by `short_key`: a
     /// lookup hashes and compares one integer, with no pointer to follow.
@@ -40,28 +49,117 @@ pub struct Vocab {
 impl PartialEq for Vocab {
     fn eq(&self, other: &Self) -> bool {
         self.tokens == other.tokens
+            && self.holes == other.holes
+            && self.outside_model == other.outside_model
+            && self.prefix == other.prefix
     }
 }
 
 impl Vocab {
     /// A vocabulary whose ids are the positions in `tokens`.
     pub fn new(tokens: Vec<String>) -> Result<Self> {
-        if tokens.len() > u32::MAX as usize {
+        Self::from_slots(tokens.into_iter().map(Some).collect(), FxHashSet::default(), CONTINUATION)
+    }
+
+    /// A vocabulary whose ids are the positions in `slots`, `None` being an
+    /// id no token has; the tokens in `outside_model` are not matched inside
+    /// words. `prefix` marks the pieces that continue a word.
+    pub fn from_slots(slots: Vec<Option<String>>, outside_model: FxHashSet<u32>, prefix: &str) -> Result<Self> {
+        if slots.len() > u32::MAX as usize {
             return Err(Error::invalid("a vocabulary holds at most 2**32 - 1 tokens"));
         }
-        let mut ids = FxHashMap::with_capacity_and_hasher(tokens.len(), Default::default());
-        for (id, token) in tokens.iter().enumerate() {
+        let mut ids = FxHashMap::with_capacity_and_hasher(slots.len(), Default::default());
+        let mut holes = FxHashSet::default();
+        let mut tokens = Vec::with_capacity(slots.len());
+        for (id, slot) in slots.into_iter().enumerate() {
+            let Some(token) = slot else {
+                holes.insert(id as u32);
+                tokens.push(String::new());
+                continue;
+            };
             if let Some(first) = ids.insert(token.clone(), id as u32) {
                 return Err(Error::invalid(format!("duplicate token {token:?} at ids {first} and {id}")));
             }
+            tokens.push(token);
         }
-        let short_ids = tokens
+        if let Some(id) = outside_model.iter().find(|&&id| id as usize >= tokens.len() || holes.contains(&id)) {
+            return Err(Error::invalid(format!("no token has id {id}, which is listed outside the model")));
+        }
+        let mut vocab = Self {
+            tokens,
+            holes,
+            outside_model,
+            prefix: String::new(),
+            ids,
+            short_ids: FxHashMap::default(),
+            trie: Trie::new([], CONTINUATION),
+        };
+        vocab.set_prefix(prefix);
+        Ok(vocab)
+    }
+
+    /// This vocabulary with another continuation prefix.
+    pub fn with_prefix(mut self, prefix: &str) -> Self {
+        if prefix != self.prefix {
+            self.set_prefix(prefix);
+        }
+        self
+    }
+
+    /// Builds the lookup structures of the model's tokens for `prefix`.
+    fn set_prefix(&mut self, prefix: &str) {
+        let in_model = |id: usize| !self.holes.contains(&(id as u32)) && !self.outside_model.contains(&(id as u32));
+        self.short_ids = self
+            .tokens
             .iter()
             .enumerate()
+            .filter(|&(id, _)| in_model(id))
             .filter_map(|(id, t)| short_key(t.as_bytes()).map(|key| (key, id as u32)))
             .collect();
-        let trie = Trie::new(tokens.iter().map(String::as_str), CONTINUATION);
-        Ok(Self { tokens, ids, short_ids, trie })
+        // Tokens outside the model stand in the trie as empty strings, which
+        // no walk reports (a match is at least one byte long).
+        let trie_tokens = self.tokens.iter().enumerate().map(|(id, t)| if in_model(id) { t.as_str() } else { "" });
+        self.trie = Trie::new(trie_tokens, prefix);
+        self.prefix = prefix.to_owned();
+    }
+
+    /// The prefix of pieces that continue a word.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// The ids no token has, in order.
+    pub fn holes(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self.holes.iter().copied().collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// The ids of the tokens outside the model, in order.
+    pub fn outside_model(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self.outside_model.iter().copied().collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Whether some id below `len()` has no token.
+    pub fn has_holes(&self) -> bool {
+        !self.holes.is_empty()
+    }
+
+    /// Whether the WordPiece model matches token `id` inside words (false
+    /// for holes and for tokens outside the model).
+    pub fn in_model(&self, id: u32) -> bool {
+        (id as usize) < self.tokens.len() && !self.holes.contains(&id) && !self.outside_model.contains(&id)
+    }
+
+    /// `(id, token)` for every token, in id order (holes left out).
+    pub fn entries(&self) -> impl Iterator<Item = (u32, &str)> {
+        self.tokens
+            .iter()
+            .enumerate()
+            .filter(|&(id, _)| !self.holes.contains(&(id as u32)))
+            .map(|(id, t)| (id as u32, t.as_str()))
     }
 
     /// Reads a BERT `vocab.txt`: one token per line, id = line number,
@@ -78,14 +176,20 @@ impl Vocab {
         Self::new(tokens).map_err(|e| Error::invalid_file(path, format!("{e} (ids are line numbers from 0)")))
     }
 
-    /// The `vocab.txt` form: one token per line in id order.
-    pub fn to_text(&self) -> String {
+    /// The `vocab.txt` form: one token per line in id order. A vocabulary
+    /// with holes has none (its ids would shift).
+    pub fn to_text(&self) -> Result<String> {
+        if let Some(hole) = self.holes.iter().min() {
+            return Err(Error::invalid(format!(
+                "no token has id {hole}: a vocab.txt cannot skip ids (save the tokenizer.json instead)"
+            )));
+        }
         let mut out = String::with_capacity(self.tokens.iter().map(|t| t.len() + 1).sum());
         for token in &self.tokens {
             out.push_str(token);
             out.push('\n');
         }
-        out
+        Ok(out)
     }
 
     pub fn len(&self) -> usize {
@@ -100,8 +204,9 @@ impl Vocab {
         &self.tokens
     }
 
+    /// The token with this id; None past the end and for a hole.
     pub fn token(&self, id: u32) -> Option<&str> {
-        self.tokens.get(id as usize).map(String::as_str)
+        self.tokens.get(id as usize).filter(|_| !self.holes.contains(&id)).map(String::as_str)
     }
 
     pub fn id(&self, token: &str) -> Option<u32> {
@@ -116,7 +221,7 @@ impl Vocab {
     }
 
     /// The longest token that `text` starts with: `(id, length in bytes)`.
-    /// Inside a word (`continues_word`) only `##` tokens count, matched
+    /// Inside a word (`continues_word`) only prefixed tokens count, matched
     /// without their prefix.
     #[inline]
     pub fn longest_piece(&self, text: &[u8], continues_word: bool) -> Option<(u32, usize)> {

@@ -1,0 +1,539 @@
+"""Spec section 10: Hugging Face's ``tokenizer.json``, read and written.
+
+Import takes the WordPiece pipelines the tokenizer runs exactly and refuses anything
+else with a ValueError that names the component and its JSON path. Export writes what
+``tokenizers.Tokenizer.from_file`` loads; the merges and the order of the special
+tokens go under the extra key ``model.fast_wordpiece``, which Hugging Face ignores.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from fast_wordpiece.reference.common import Pair
+from fast_wordpiece.reference.padding import PAD_TOKEN
+
+EXTRA = "fast_wordpiece"
+_NORMALIZERS = "BertNormalizer, Lowercase, Strip, Sequence of them"
+_WHY = {
+    "StripAccents": " (it removes every combining mark, where BERT removes non-spacing marks only)",
+    "NFD": " (BERT decomposes only to strip accents)",
+}
+
+
+@dataclass
+class Parsed:
+    """What a tokenizer.json describes, in the terms of ``PyTokenizer``'s constructor."""
+
+    slots: list[str | None]  # token by id; None where no token has the id
+    outside_model: set[int]  # added tokens the WordPiece model does not match inside words
+    special_tokens: list[str]
+    merges: list[Pair] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    #: added tokens other than plain special tokens: (JSON path, {"content", "special", "normalized"})
+    added: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    truncation: dict[str, Any] | None = None  # the defaults, as the properties show them
+    padding: dict[str, Any] | None = None
+
+
+def _kind(value: Any, path: str) -> str | None:
+    kind = value.get("type") if isinstance(value, dict) else None
+    if kind is not None and not isinstance(kind, str):
+        raise ValueError(f"{path}.type: expected a string, found {json.dumps(kind)}")
+    return kind
+
+
+def _fields(
+    value: Any,
+    path: str,
+    required: dict[str, type | tuple[type, ...]],
+    optional: dict[str, tuple[type | tuple[type, ...], Any]] | None = None,
+) -> dict[str, Any]:
+    """A JSON object with these fields of these types (``optional`` ones get their default)."""
+    optional = optional or {}
+    if not isinstance(value, dict):
+        raise ValueError(f"{path}: expected an object")
+    unknown = value.keys() - required.keys() - optional.keys() - {"type"}
+    if unknown:
+        raise ValueError(f"{path}: unknown field {sorted(unknown)[0]!r}")
+    out = {}
+    for name, (_, default) in optional.items():
+        out[name] = value.get(name, default)
+    for name in required:
+        if name not in value:
+            raise ValueError(f"{path}: missing field {name!r}")
+        out[name] = value[name]
+    for name, got in out.items():
+        types = required[name] if name in required else optional[name][0]
+        if not isinstance(got, types) or (isinstance(got, bool) and bool not in _tuple(types)):
+            raise ValueError(f"{path}.{name}: invalid type {json.dumps(got)}")
+    return out
+
+
+def _tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
+    return types if isinstance(types, tuple) else (types,)
+
+
+def _normalizer(value: Any) -> dict[str, Any]:
+    off = {"clean_text": False, "handle_chinese_chars": False, "strip_accents": False, "lowercase": False}
+    if value is None:
+        return off
+    steps: list[tuple[Any, str]] = []
+    _flatten(value, "normalizer", steps)
+    bert: dict[str, Any] | None = None
+    lowercase_after = False
+    for step, path in steps:
+        kind = _kind(step, path)
+        if kind == "BertNormalizer":
+            if bert is not None or lowercase_after:
+                raise ValueError(f"{path}: a BertNormalizer after another BertNormalizer or Lowercase is not supported")
+            b = _fields(
+                step,
+                path,
+                {
+                    "clean_text": bool,
+                    "handle_chinese_chars": bool,
+                    "strip_accents": (bool, type(None)),
+                    "lowercase": bool,
+                },
+            )
+            bert = b
+        elif kind == "Lowercase":
+            lowercase_after = True
+        elif kind == "Strip":
+            _fields(step, path, {"strip_left": bool, "strip_right": bool})
+        elif kind is None:
+            raise ValueError(f'{path}: a normalizer needs a "type"')
+        else:
+            raise ValueError(
+                f"{path}: {json.dumps(kind)} is not supported{_WHY.get(kind, '')} (supported: {_NORMALIZERS})"
+            )
+    n = dict(off if bert is None else bert)
+    if lowercase_after and not n["lowercase"]:
+        n["strip_accents"] = n["lowercase"] if n["strip_accents"] is None else n["strip_accents"]
+        n["lowercase"] = True
+    return n
+
+
+def _flatten(value: Any, path: str, out: list[tuple[Any, str]]) -> None:
+    if _kind(value, path) != "Sequence":
+        out.append((value, path))
+        return
+    items = value.get("normalizers")
+    if not isinstance(items, list):
+        raise ValueError(f"{path}.normalizers: expected a list of normalizers")
+    for i, item in enumerate(items):
+        _flatten(item, f"{path}.normalizers[{i}]", out)
+
+
+def _pre_tokenizer(value: Any) -> str:
+    kind = _kind(value, "pre_tokenizer")
+    if kind == "BertPreTokenizer":
+        return "bert"
+    if kind == "WhitespaceSplit":
+        return "whitespace"
+    if kind is not None:
+        raise ValueError(
+            f"pre_tokenizer: {json.dumps(kind)} is not supported (supported: BertPreTokenizer, WhitespaceSplit)"
+        )
+    if value is None:
+        raise ValueError("pre_tokenizer: null (no pre-tokenizer) is not supported")
+    raise ValueError('pre_tokenizer: a pre-tokenizer needs a "type"')
+
+
+_BERT_TEMPLATE = "only BERT's template is supported ([CLS] $A:0 [SEP]:0, and [CLS] $A:0 [SEP]:0 $B:1 [SEP]:1)"
+
+
+def _template_item(item: Any, path: str) -> tuple[str, str, int]:
+    if not (isinstance(item, dict) and len(item) == 1):
+        raise ValueError(f"{path}: expected one SpecialToken or Sequence")
+    ((key, inner),) = item.items()
+    id_ = inner.get("id") if isinstance(inner, dict) else None
+    if not isinstance(id_, str):
+        raise ValueError(f"{path}.{key}.id: expected a string")
+    type_id = inner.get("type_id")
+    if isinstance(type_id, bool) or not isinstance(type_id, int) or type_id < 0:
+        raise ValueError(f"{path}.{key}.type_id: expected an integer")
+    return key, id_, type_id
+
+
+def _template(value: dict[str, Any], path: str) -> tuple[str, str]:
+    def items(key: str) -> list[tuple[str, str, int]]:
+        if not isinstance(value.get(key), list):
+            raise ValueError(f"{path}.{key}: expected a list")
+        return [_template_item(item, f"{path}.{key}[{i}]") for i, item in enumerate(value[key])]
+
+    def expect(key: str, got: list[tuple[str, str, int]], want: list[tuple[str, str | None, int]]) -> None:
+        if len(got) != len(want):
+            raise ValueError(f"{path}.{key}: {_BERT_TEMPLATE}")
+        for i, ((k, id_, t), (wk, wid, wt)) in enumerate(zip(got, want)):
+            if k != wk or (wid is not None and wid != id_) or t != wt:
+                raise ValueError(
+                    f"{path}.{key}[{i}]: expected {wk} {wid or '(a special token)'} with type_id {wt}: "
+                    "only BERT's template is supported"
+                )
+
+    single, pair = items("single"), items("pair")
+    s = "SpecialToken"
+    expect("single", single, [(s, None, 0), ("Sequence", "A", 0), (s, None, 0)])
+    cls, sep = single[0][1], single[2][1]
+    expect("pair", pair, [(s, cls, 0), ("Sequence", "A", 0), (s, sep, 0), ("Sequence", "B", 1), (s, sep, 1)])
+    return cls, sep
+
+
+def _post_processor(value: Any) -> tuple[str, list[tuple[str, int, str]]]:
+    """``"bert"`` or ``"none"``, and the [CLS] and [SEP] with the ids the file gives them."""
+    path = "post_processor"
+    kind = _kind(value, path)
+    if kind is None and value is None:
+        return "none", []
+    if kind == "BertProcessing":
+
+        def pair(key: str) -> tuple[str, int, str]:
+            got = value.get(key)
+            ok = isinstance(got, list) and len(got) == 2 and isinstance(got[0], str) and _is_id(got[1])
+            if not ok:
+                raise ValueError(f"{path}.{key}: expected a [token, id] pair")
+            return got[0], got[1], f"{path}.{key}"
+
+        return "bert", [pair("cls"), pair("sep")]
+    if kind == "TemplateProcessing":
+        cls, sep = _template(value, path)
+
+        def id_of(token: str) -> tuple[str, int, str]:
+            p = f"{path}.special_tokens.{token}"
+            entry = (value.get("special_tokens") or {}).get(token)
+            if entry is None:
+                raise ValueError(f"{p}: missing")
+            ids, tokens = entry.get("ids"), entry.get("tokens")
+            if not (isinstance(ids, list) and all(map(_is_id, ids))):
+                raise ValueError(f"{p}.ids: expected a list of ids")
+            if not (isinstance(tokens, list) and all(isinstance(t, str) for t in tokens)):
+                raise ValueError(f"{p}.tokens: expected a list of strings")
+            if len(ids) != 1 or tokens != [token]:
+                raise ValueError(f"{p}: only a special token that is one token of the same name is supported")
+            return token, ids[0], f"{p}.ids"
+
+        return "bert", [id_of(cls), id_of(sep)]
+    if kind is not None:
+        raise ValueError(
+            f"{path}: {json.dumps(kind)} is not supported (supported: BertProcessing, TemplateProcessing, null)"
+        )
+    raise ValueError(f'{path}: a post-processor needs a "type"')
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**32
+
+
+def _side(value: Any, path: str) -> str:
+    if value is None or value == "Right":
+        return "right"
+    if value == "Left":
+        return "left"
+    raise ValueError(f'{path}: expected "Left" or "Right", found {json.dumps(value)}')
+
+
+_STRATEGIES = {"LongestFirst": "longest_first", "OnlyFirst": "only_first", "OnlySecond": "only_second"}
+
+
+def truncation_from_json(value: Any, path: str = "truncation") -> dict[str, Any] | None:
+    """A ``truncation`` section as the ``truncation`` property shows it (None: no default)."""
+    if value is None:
+        return None
+    t = _fields(
+        value, path, {"max_length": int, "strategy": str, "stride": int}, {"direction": ((str, type(None)), None)}
+    )
+    for name in ("max_length", "stride"):
+        if t[name] < 0:
+            raise ValueError(f"{path}.{name}: invalid value {t[name]}")
+    if t["strategy"] not in _STRATEGIES:
+        raise ValueError(
+            f"{path}.strategy: {json.dumps(t['strategy'])} is not supported "
+            "(supported: LongestFirst, OnlyFirst, OnlySecond)"
+        )
+    return {
+        "max_length": t["max_length"],
+        "stride": t["stride"],
+        "strategy": _STRATEGIES[t["strategy"]],
+        "direction": _side(t["direction"], f"{path}.direction"),
+    }
+
+
+def truncation_json(t: dict[str, Any] | None) -> dict[str, Any] | None:
+    if t is None:
+        return None
+    strategy = {name: key for key, name in _STRATEGIES.items()}[t["strategy"]]
+    return {
+        "direction": t["direction"].capitalize(),
+        "max_length": t["max_length"],
+        "strategy": strategy,
+        "stride": t["stride"],
+    }
+
+
+def padding_from_json(value: Any, ids: dict[str, int], path: str = "padding") -> dict[str, Any] | None:
+    """A ``padding`` section as the ``padding`` property shows it; only ``[PAD]``, its id, type id 0."""
+    if value is None:
+        return None
+    p = _fields(
+        value,
+        path,
+        {
+            "strategy": (str, dict),
+            "direction": str,
+            "pad_to_multiple_of": (int, type(None)),
+            "pad_id": int,
+            "pad_type_id": int,
+            "pad_token": str,
+        },
+    )
+    strategy = p["strategy"]
+    fixed = strategy.get("Fixed") if isinstance(strategy, dict) and len(strategy) == 1 else None
+    if strategy != "BatchLongest" and not (_is_id(fixed)):
+        raise ValueError(
+            f"{path}.strategy: {json.dumps(strategy, separators=(',', ':'))} is not supported "
+            '("BatchLongest" or {"Fixed": n})'
+        )
+    if p["pad_token"] != PAD_TOKEN:
+        raise ValueError(f'{path}.pad_token: {json.dumps(p["pad_token"])} is not supported (only "{PAD_TOKEN}")')
+    if ids.get(PAD_TOKEN) != p["pad_id"]:
+        raise ValueError(f'{path}.pad_id: {p["pad_id"]} is not the id of "{PAD_TOKEN}"')
+    if p["pad_type_id"] != 0:
+        raise ValueError(f"{path}.pad_type_id: {p['pad_type_id']} is not supported (only 0)")
+    side = _side(p["direction"], f"{path}.direction")
+    return {
+        "length": fixed,
+        "pad_to_multiple_of": p["pad_to_multiple_of"] or None,
+        "pad_id": p["pad_id"],
+        "pad_token": PAD_TOKEN,
+        "pad_type_id": 0,
+        "direction": side,
+    }
+
+
+def padding_json(p: dict[str, Any] | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    return {
+        "strategy": "BatchLongest" if p["length"] is None else {"Fixed": p["length"]},
+        "direction": p["direction"].capitalize(),
+        "pad_to_multiple_of": p["pad_to_multiple_of"],
+        "pad_id": p["pad_id"],
+        "pad_type_id": 0,
+        "pad_token": PAD_TOKEN,
+    }
+
+
+def parse(text: str) -> Parsed:
+    """The tokenizer a Hugging Face ``tokenizer.json`` describes; ValueError naming what is not supported."""
+    try:
+        root = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not JSON: {e}") from None
+    if not isinstance(root, dict):
+        raise ValueError("a tokenizer.json must be a JSON object")
+    if root.get("version") != "1.0":
+        raise ValueError(f'version: {json.dumps(root.get("version"))} is not supported (expected "1.0")')
+    if "model" not in root:
+        raise ValueError("model: missing")
+    kind = _kind(root["model"], "model")
+    if kind not in (None, "WordPiece"):
+        raise ValueError(f"model: {json.dumps(kind)} is not supported (supported: WordPiece)")
+    model = _fields(
+        root["model"],
+        "model",
+        {"vocab": dict},
+        {
+            "unk_token": (str, "[UNK]"),
+            "continuing_subword_prefix": (str, "##"),
+            "max_input_chars_per_word": (int, 100),
+            EXTRA: ((dict, type(None)), None),
+        },
+    )
+    vocab: dict[str, int] = model["vocab"]
+    for token, id_ in vocab.items():
+        if not _is_id(id_):
+            raise ValueError(f"model.vocab: invalid id {json.dumps(id_)} for {token!r}")
+    slots: list[str | None] = [None] * (max(vocab.values(), default=-1) + 1)
+    for token, id_ in vocab.items():
+        other = slots[id_]
+        if other is not None:
+            a, b = sorted((other, token))
+            raise ValueError(
+                f"model.vocab: {json.dumps(a, ensure_ascii=False)} and "
+                f"{json.dumps(b, ensure_ascii=False)} have the same id {id_}"
+            )
+        slots[id_] = token
+    added = root.get("added_tokens")
+    if not isinstance(added, list):
+        raise ValueError("added_tokens: expected a list")
+    next_id = len(vocab)
+    outside_model: set[int] = set()
+    special_tokens: list[str] = []
+    added_tokens: list[tuple[str, dict[str, Any]]] = []
+    seen: set[str] = set()
+    flags = ("single_word", "lstrip", "rstrip", "normalized", "special")
+    for i, item in enumerate(added):
+        path = f"added_tokens[{i}]"
+        t = _fields(item, path, {"id": int, "content": str, **dict.fromkeys(flags, bool)})
+        if t["single_word"] or t["lstrip"] or t["rstrip"]:
+            raise ValueError(
+                f"{path}: {json.dumps(t['content'], ensure_ascii=False)} is not supported: "
+                "single_word, lstrip and rstrip are not supported"
+            )
+        content = t["content"]
+        if not content or content in seen:
+            continue  # Hugging Face ignores these
+        seen.add(content)
+        if content not in vocab:
+            id_, next_id = next_id, next_id + 1
+            if id_ < len(slots) and slots[id_] is not None:
+                raise ValueError(
+                    f"{path}: {json.dumps(content, ensure_ascii=False)} would get id {id_}, "
+                    "which the model's vocabulary uses"
+                )
+            slots += [None] * (id_ + 1 - len(slots))
+            slots[id_] = content
+            outside_model.add(id_)
+        if t["special"] and not t["normalized"]:
+            special_tokens.append(content)
+        else:
+            added_tokens.append((path, {"content": content, "special": t["special"], "normalized": t["normalized"]}))
+    options: dict[str, Any] = {
+        **_normalizer(root.get("normalizer")),
+        "pre_tokenizer": _pre_tokenizer(root.get("pre_tokenizer")),
+    }
+    post, cls_sep = _post_processor(root.get("post_processor"))
+    decoder = root.get("decoder")
+    kind = _kind(decoder, "decoder")
+    if kind is None:
+        raise ValueError(
+            "decoder: null (no decoder) is not supported" if decoder is None else 'decoder: a decoder needs a "type"'
+        )
+    if kind != "WordPiece":
+        raise ValueError(f"decoder: {json.dumps(kind)} is not supported (supported: WordPiece)")
+    d = _fields(decoder, "decoder", {"prefix": str, "cleanup": bool})
+    prefix = model["continuing_subword_prefix"]
+    if d["prefix"] != prefix:
+        raise ValueError(
+            f"decoder.prefix: {json.dumps(d['prefix'])} differs from model.continuing_subword_prefix "
+            f"{json.dumps(prefix)}, which is not supported"
+        )
+    options.update(
+        unk_token=model["unk_token"],
+        max_input_chars_per_word=model["max_input_chars_per_word"],
+        continuing_subword_prefix=prefix,
+        decoder_cleanup=d["cleanup"],
+        post_processor=post,
+    )
+    ids = {token: id_ for id_, token in enumerate(slots) if token is not None}
+    if model["unk_token"] not in ids:
+        raise ValueError(f"model.unk_token: unk_token {json.dumps(model['unk_token'])} is not in the vocabulary")
+    for token, id_, path in cls_sep:
+        if ids.get(token) != id_:
+            actual = "no id" if token not in ids else f"id {ids[token]}"
+            raise ValueError(
+                f"{path}: {json.dumps(token)} has id {id_} here but {actual} in the vocabulary, which is not supported"
+            )
+    if cls_sep:
+        options.update(cls_token=cls_sep[0][0], sep_token=cls_sep[1][0])
+    parsed = Parsed(slots, outside_model, special_tokens, options=options, added=added_tokens)
+    parsed.truncation = truncation_from_json(root.get("truncation"))
+    parsed.padding = padding_from_json(root.get("padding"), ids)
+    if model[EXTRA] is not None:
+        path = f"model.{EXTRA}"
+        extra = _fields(model[EXTRA], path, {"version": int, "merges": list, "special_tokens": list})
+        if extra["version"] != 1:
+            raise ValueError(f"{path}.version: {extra['version']} is not supported (expected 1)")
+        if sorted(extra["special_tokens"]) != sorted(special_tokens):
+            raise ValueError(f"{path}.special_tokens: differ from the special added_tokens")
+        parsed.merges, parsed.special_tokens = extra["merges"], extra["special_tokens"]
+    return parsed
+
+
+def dump(
+    slots: list[str | None],
+    outside_model: set[int],
+    special_tokens: list[str],
+    added: list[dict[str, Any]],
+    merges: list[Pair],
+    options: dict[str, Any],
+    truncation: dict[str, Any] | None,
+    padding: dict[str, Any] | None,
+) -> str:
+    """The Hugging Face ``tokenizer.json`` of a tokenizer (ValueError when it has no equivalent)."""
+    o = options
+    if o["pre_tokenizer"] == "regex":
+        raise ValueError('pre_tokenizer="regex" has no Hugging Face equivalent: save this tokenizer with to_json()')
+    ids = {token: id_ for id_, token in enumerate(slots) if token is not None}
+    in_model = [(id_, token) for id_, token in enumerate(slots) if token is not None and id_ not in outside_model]
+    plain = [{"content": token, "special": True, "normalized": False} for token in special_tokens]
+    specials = sorted(((ids[t["content"]], t) for t in plain + added), key=lambda item: item[0])
+    next_id = len(in_model)
+    for id_, t in specials:
+        token = t["content"]
+        if id_ in outside_model:
+            if id_ != next_id:
+                raise ValueError(
+                    f"special token {json.dumps(token)} has id {id_}, which Hugging Face would renumber to {next_id}"
+                )
+            next_id += 1
+    cls, sep = o["cls_token"], o["sep_token"]
+    post_processor: dict[str, Any] | None = None
+    if o["post_processor"] == "bert" and cls in ids and sep in ids:
+
+        def special(token: str, type_id: int) -> dict[str, Any]:
+            return {"SpecialToken": {"id": token, "type_id": type_id}}
+
+        def sequence(name: str, type_id: int) -> dict[str, Any]:
+            return {"Sequence": {"id": name, "type_id": type_id}}
+
+        post_processor = {
+            "type": "TemplateProcessing",
+            "single": [special(cls, 0), sequence("A", 0), special(sep, 0)],
+            "pair": [special(cls, 0), sequence("A", 0), special(sep, 0), sequence("B", 1), special(sep, 1)],
+            "special_tokens": {
+                cls: {"id": cls, "ids": [ids[cls]], "tokens": [cls]},
+                sep: {"id": sep, "ids": [ids[sep]], "tokens": [sep]},
+            },
+        }
+    document = {
+        "version": "1.0",
+        "truncation": truncation_json(truncation),
+        "padding": padding_json(padding),
+        "added_tokens": [
+            {
+                "id": id_,
+                "content": t["content"],
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": t["normalized"],
+                "special": t["special"],
+            }
+            for id_, t in specials
+        ],
+        "normalizer": {
+            "type": "BertNormalizer",
+            "clean_text": o["clean_text"],
+            "handle_chinese_chars": o["handle_chinese_chars"],
+            "strip_accents": o["strip_accents"],
+            "lowercase": o["lowercase"],
+        },
+        "pre_tokenizer": {"type": "BertPreTokenizer" if o["pre_tokenizer"] == "bert" else "WhitespaceSplit"},
+        "post_processor": post_processor,
+        "decoder": {"type": "WordPiece", "prefix": o["continuing_subword_prefix"], "cleanup": o["decoder_cleanup"]},
+        "model": {
+            "type": "WordPiece",
+            "unk_token": o["unk_token"],
+            "continuing_subword_prefix": o["continuing_subword_prefix"],
+            "max_input_chars_per_word": o["max_input_chars_per_word"],
+            "vocab": {token: id_ for id_, token in in_model},
+            # Hugging Face ignores unknown fields of the model (not at the top level).
+            EXTRA: {"version": 1, "merges": [list(pair) for pair in merges], "special_tokens": list(special_tokens)},
+        },
+    }
+    return json.dumps(document, ensure_ascii=False, indent=2)

@@ -1,0 +1,826 @@
+//! Hugging Face's `tokenizer.json`, read and written.
+//!
+//! Import takes the WordPiece pipelines this crate runs exactly (docs/spec.md,
+//! "Hugging Face files") and refuses anything else with an error naming the
+//! component and its JSON path (`normalizer.normalizers[1]: "Replace" is not
+//! supported`), so that no file is accepted and then encoded differently.
+//! Export writes what `tokenizers.Tokenizer.from_file` loads and encodes the
+//! same way; what Hugging Face does not store (the learned merges, the order
+//! of the special tokens) goes under the extra key `model.fast_wordpiece`,
+//! which Hugging Face's loader ignores (it refuses unknown top-level keys).
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::de::DeserializeOwned;
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::{json, Value};
+
+use std::num::NonZeroUsize;
+
+use crate::encoding::Side;
+use crate::error::{Error, Result};
+use crate::pipeline::model::special_tokens::AddedToken;
+use crate::pipeline::model::vocab::Vocab;
+use crate::pipeline::normalizer::Normalizer;
+use crate::pipeline::padding::{PadTo, Padding};
+use crate::pipeline::pre_tokenizer::PreTokenizer;
+use crate::pipeline::truncation::{Strategy, Truncation};
+use crate::tokenizer::batch::PAD_TOKEN;
+use crate::tokenizer::options::{Options, PostProcessing};
+use crate::tokenizer::Tokenizer;
+
+/// The key of the data Hugging Face does not store.
+const EXTRA: &str = "fast_wordpiece";
+
+fn err(path: &str, message: impl std::fmt::Display) -> Error {
+    Error::invalid(format!("{path}: {message}"))
+}
+
+/// `value` as a `T`, a mismatch reported at `path`.
+fn typed<T: DeserializeOwned>(value: &Value, path: &str) -> Result<T> {
+    T::deserialize(value).map_err(|e| err(path, e))
+}
+
+/// The `"type"` of a component (`None` when absent).
+fn kind<'a>(value: &'a Value, path: &str) -> Result<Option<&'a str>> {
+    match value.get("type") {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(err(&format!("{path}.type"), format!("expected a string, found {other}"))),
+    }
+}
+
+fn unsupported(path: &str, what: &str, supported: &str) -> Error {
+    err(path, format!("{what:?} is not supported (supported: {supported})"))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BertNormalizerJson {
+    #[serde(rename = "type")]
+    _type: String,
+    clean_text: bool,
+    handle_chinese_chars: bool,
+    strip_accents: Option<bool>,
+    lowercase: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ModelJson {
+    #[serde(rename = "type", default)]
+    _type: Option<String>,
+    #[serde(default = "default_unk")]
+    unk_token: String,
+    #[serde(default = "default_prefix")]
+    continuing_subword_prefix: String,
+    #[serde(default = "default_max_chars")]
+    max_input_chars_per_word: usize,
+    vocab: FxHashMap<String, u32>,
+    /// Our extra data (see `Extra`).
+    #[serde(default, rename = "fast_wordpiece")]
+    extra: Option<Value>,
+}
+
+fn default_unk() -> String {
+    "[UNK]".into()
+}
+fn default_prefix() -> String {
+    "##".into()
+}
+fn default_max_chars() -> usize {
+    100
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AddedTokenJson {
+    id: u32,
+    content: String,
+    single_word: bool,
+    lstrip: bool,
+    rstrip: bool,
+    normalized: bool,
+    special: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DecoderJson {
+    #[serde(rename = "type")]
+    _type: String,
+    prefix: String,
+    cleanup: bool,
+}
+
+/// What Hugging Face does not store.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Extra {
+    version: u32,
+    merges: Vec<(String, String)>,
+    special_tokens: Vec<String>,
+}
+
+/// The normalizer: a `BertNormalizer`, or `Lowercase` / `Strip` / `Sequence`s
+/// of them that equal one. `Strip` removes only whitespace at the ends, which
+/// every supported pre-tokenizer drops anyway (offsets are unchanged).
+fn normalizer(value: &Value, path: &str) -> Result<Normalizer> {
+    let off =
+        Normalizer { clean_text: false, handle_chinese_chars: false, strip_accents: Some(false), lowercase: false };
+    if value.is_null() {
+        return Ok(off);
+    }
+    let mut steps = Vec::new();
+    flatten_normalizers(value, path.to_owned(), &mut steps)?;
+    let mut out: Option<Normalizer> = None;
+    let mut lowercase_after = false;
+    for (step, path) in steps {
+        match kind(step, &path)? {
+            Some("BertNormalizer") => {
+                if out.is_some() || lowercase_after {
+                    return Err(err(
+                        &path,
+                        "a BertNormalizer after another BertNormalizer or Lowercase is not supported",
+                    ));
+                }
+                let b: BertNormalizerJson = typed(step, &path)?;
+                out = Some(Normalizer {
+                    clean_text: b.clean_text,
+                    handle_chinese_chars: b.handle_chinese_chars,
+                    strip_accents: b.strip_accents,
+                    lowercase: b.lowercase,
+                });
+            }
+            Some("Lowercase") => lowercase_after = true,
+            Some("Strip") => {
+                #[derive(Deserialize)]
+                #[serde(deny_unknown_fields)]
+                struct StripJson {
+                    #[serde(rename = "type")]
+                    _type: String,
+                    #[serde(rename = "strip_left")]
+                    _left: bool,
+                    #[serde(rename = "strip_right")]
+                    _right: bool,
+                }
+                typed::<StripJson>(step, &path)?;
+            }
+            Some(other) => {
+                let why = match other {
+                    "StripAccents" => " (it removes every combining mark, where BERT removes non-spacing marks only)",
+                    "NFD" => " (BERT decomposes only to strip accents)",
+                    _ => "",
+                };
+                return Err(err(
+                    &path,
+                    format!(
+                        "{other:?} is not supported{why} (supported: BertNormalizer, Lowercase, Strip, Sequence of them)"
+                    ),
+                ));
+            }
+            None => return Err(err(&path, "a normalizer needs a \"type\"")),
+        }
+    }
+    let mut n = out.unwrap_or(off);
+    if lowercase_after && !n.lowercase {
+        n.strip_accents = Some(n.strips_accents());
+        n.lowercase = true;
+    }
+    Ok(n)
+}
+
+fn flatten_normalizers<'a>(value: &'a Value, path: String, out: &mut Vec<(&'a Value, String)>) -> Result<()> {
+    if kind(value, &path)? != Some("Sequence") {
+        out.push((value, path));
+        return Ok(());
+    }
+    let Some(items) = value.get("normalizers").and_then(Value::as_array) else {
+        return Err(err(&format!("{path}.normalizers"), "expected a list of normalizers"));
+    };
+    for (i, item) in items.iter().enumerate() {
+        flatten_normalizers(item, format!("{path}.normalizers[{i}]"), out)?;
+    }
+    Ok(())
+}
+
+fn pre_tokenizer(value: &Value) -> Result<PreTokenizer> {
+    let path = "pre_tokenizer";
+    match kind(value, path)? {
+        Some("BertPreTokenizer") => Ok(PreTokenizer::Bert),
+        Some("WhitespaceSplit") => Ok(PreTokenizer::Whitespace),
+        Some(other) => Err(unsupported(path, other, "BertPreTokenizer, WhitespaceSplit")),
+        None if value.is_null() => Err(err(path, "null (no pre-tokenizer) is not supported")),
+        None => Err(err(path, "a pre-tokenizer needs a \"type\"")),
+    }
+}
+
+/// The special token of a template item `{"SpecialToken": {"id", "type_id"}}`
+/// or the sequence of `{"Sequence": {"id", "type_id"}}`, with its type id.
+fn template_item<'a>(item: &'a Value, path: &str) -> Result<(&'a str, &'a str, u64)> {
+    let obj =
+        item.as_object().filter(|o| o.len() == 1).ok_or_else(|| err(path, "expected one SpecialToken or Sequence"))?;
+    let (key, inner) = obj.iter().next().expect("one entry");
+    let id =
+        inner.get("id").and_then(Value::as_str).ok_or_else(|| err(&format!("{path}.{key}.id"), "expected a string"))?;
+    let type_id = inner
+        .get("type_id")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| err(&format!("{path}.{key}.type_id"), "expected an integer"))?;
+    Ok((key, id, type_id))
+}
+
+/// The `[CLS]` and `[SEP]` of a `TemplateProcessing` that is BERT's:
+/// `CLS $A:0 SEP:0` and `CLS $A:0 SEP:0 $B:1 SEP:1`.
+fn template(value: &Value, path: &str) -> Result<(String, String)> {
+    let items = |key: &str| -> Result<Vec<(&str, &str, u64)>> {
+        let list =
+            value.get(key).and_then(Value::as_array).ok_or_else(|| err(&format!("{path}.{key}"), "expected a list"))?;
+        list.iter().enumerate().map(|(i, item)| template_item(item, &format!("{path}.{key}[{i}]"))).collect()
+    };
+    let (single, pair) = (items("single")?, items("pair")?);
+    let expect = |key: &str, got: &[(&str, &str, u64)], want: &[(&str, Option<&str>, u64)]| -> Result<()> {
+        if got.len() != want.len() {
+            return Err(err(
+                &format!("{path}.{key}"),
+                "only BERT's template is supported ([CLS] $A:0 [SEP]:0, and [CLS] $A:0 [SEP]:0 $B:1 [SEP]:1)",
+            ));
+        }
+        for (i, (&(k, id, t), &(wk, wid, wt))) in got.iter().zip(want).enumerate() {
+            if k != wk || wid.is_some_and(|w| w != id) || t != wt {
+                return Err(err(
+                    &format!("{path}.{key}[{i}]"),
+                    format!(
+                        "expected {wk} {} with type_id {wt}: only BERT's template is supported",
+                        wid.unwrap_or("(a special token)")
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    };
+    let s = "SpecialToken";
+    expect("single", &single, &[(s, None, 0), ("Sequence", Some("A"), 0), (s, None, 0)])?;
+    let (cls, sep) = (single[0].1, single[2].1);
+    expect(
+        "pair",
+        &pair,
+        &[
+            (s, Some(cls), 0),
+            ("Sequence", Some("A"), 0),
+            (s, Some(sep), 0),
+            ("Sequence", Some("B"), 1),
+            (s, Some(sep), 1),
+        ],
+    )?;
+    Ok((cls.to_owned(), sep.to_owned()))
+}
+
+/// What the post-processor adds, and the `[CLS]` / `[SEP]` tokens with the
+/// ids the file gives them (checked against the vocabulary later).
+type SpecialId = (String, u32, String);
+
+fn post_processor(value: &Value) -> Result<(PostProcessing, Option<[SpecialId; 2]>)> {
+    let path = "post_processor";
+    match kind(value, path)? {
+        None if value.is_null() => Ok((PostProcessing::Off, None)),
+        Some("BertProcessing") => {
+            let pair = |key: &str| -> Result<SpecialId> {
+                let p = format!("{path}.{key}");
+                let (token, id): (String, u32) = typed(value.get(key).unwrap_or(&Value::Null), &p)?;
+                Ok((token, id, p))
+            };
+            Ok((PostProcessing::Bert, Some([pair("cls")?, pair("sep")?])))
+        }
+        Some("TemplateProcessing") => {
+            let (cls, sep) = template(value, path)?;
+            let id_of = |token: &str| -> Result<SpecialId> {
+                let p = format!("{path}.special_tokens.{token}");
+                let Some(entry) = value.get("special_tokens").and_then(|s| s.get(token)) else {
+                    return Err(err(&p, "missing"));
+                };
+                let ids: Vec<u32> = typed(entry.get("ids").unwrap_or(&Value::Null), &format!("{p}.ids"))?;
+                let tokens: Vec<String> = typed(entry.get("tokens").unwrap_or(&Value::Null), &format!("{p}.tokens"))?;
+                match (ids.as_slice(), tokens.as_slice()) {
+                    ([id], [t]) if t == token => Ok((token.to_owned(), *id, format!("{p}.ids"))),
+                    _ => Err(err(&p, "only a special token that is one token of the same name is supported")),
+                }
+            };
+            Ok((PostProcessing::Bert, Some([id_of(&cls)?, id_of(&sep)?])))
+        }
+        Some(other) => Err(unsupported(path, other, "BertProcessing, TemplateProcessing, null")),
+        None => Err(err(path, "a post-processor needs a \"type\"")),
+    }
+}
+
+fn side(value: Option<&Value>, path: &str) -> Result<Side> {
+    match value.and_then(Value::as_str) {
+        None if value.is_none_or(Value::is_null) => Ok(Side::Right),
+        Some("Right") => Ok(Side::Right),
+        Some("Left") => Ok(Side::Left),
+        _ => Err(err(path, format!("expected \"Left\" or \"Right\", found {}", value.unwrap_or(&Value::Null)))),
+    }
+}
+
+fn side_json(side: Side) -> &'static str {
+    if side == Side::Left {
+        "Left"
+    } else {
+        "Right"
+    }
+}
+
+/// A `truncation` section (`null`: none).
+pub(crate) fn truncation_from_json(value: &Value, path: &str) -> Result<Option<Truncation>> {
+    if value.is_null() {
+        return Ok(None);
+    }
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct TruncationJson {
+        #[serde(default)]
+        direction: Option<Value>,
+        max_length: usize,
+        strategy: String,
+        stride: usize,
+    }
+    let t: TruncationJson = typed(value, path)?;
+    let strategy = match t.strategy.as_str() {
+        "LongestFirst" => Strategy::LongestFirst,
+        "OnlyFirst" => Strategy::OnlyFirst,
+        "OnlySecond" => Strategy::OnlySecond,
+        other => return Err(unsupported(&format!("{path}.strategy"), other, "LongestFirst, OnlyFirst, OnlySecond")),
+    };
+    let side = side(t.direction.as_ref(), &format!("{path}.direction"))?;
+    Ok(Some(Truncation { max_length: t.max_length, strategy, stride: t.stride, side }))
+}
+
+pub(crate) fn truncation_json(t: Option<Truncation>) -> Value {
+    let Some(t) = t else { return Value::Null };
+    let strategy = match t.strategy {
+        Strategy::LongestFirst => "LongestFirst",
+        Strategy::OnlyFirst => "OnlyFirst",
+        Strategy::OnlySecond => "OnlySecond",
+    };
+    json!({"direction": side_json(t.side), "max_length": t.max_length, "strategy": strategy, "stride": t.stride})
+}
+
+/// A `padding` section (`null`: none); only `[PAD]` with its id and type id
+/// 0 is supported (what our padding inserts).
+pub(crate) fn padding_from_json(value: &Value, path: &str, vocab: &Vocab) -> Result<Option<Padding>> {
+    if value.is_null() {
+        return Ok(None);
+    }
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct PaddingJson {
+        strategy: Value,
+        direction: Value,
+        pad_to_multiple_of: Option<usize>,
+        pad_id: u32,
+        pad_type_id: u32,
+        pad_token: String,
+    }
+    let p: PaddingJson = typed(value, path)?;
+    let to = match &p.strategy {
+        Value::String(s) if s == "BatchLongest" => PadTo::Longest,
+        other => match other.get("Fixed").and_then(Value::as_u64) {
+            Some(n) => PadTo::Fixed(n as usize),
+            None => {
+                return Err(err(
+                    &format!("{path}.strategy"),
+                    format!("{other} is not supported (\"BatchLongest\" or {{\"Fixed\": n}})"),
+                ))
+            }
+        },
+    };
+    if p.pad_token != PAD_TOKEN {
+        return Err(err(
+            &format!("{path}.pad_token"),
+            format!("{:?} is not supported (only {PAD_TOKEN:?})", p.pad_token),
+        ));
+    }
+    if vocab.id(PAD_TOKEN) != Some(p.pad_id) {
+        return Err(err(&format!("{path}.pad_id"), format!("{} is not the id of {PAD_TOKEN:?}", p.pad_id)));
+    }
+    if p.pad_type_id != 0 {
+        return Err(err(&format!("{path}.pad_type_id"), format!("{} is not supported (only 0)", p.pad_type_id)));
+    }
+    let side = side(Some(&p.direction), &format!("{path}.direction"))?;
+    Ok(Some(Padding { to, multiple_of: p.pad_to_multiple_of.and_then(NonZeroUsize::new), side }))
+}
+
+pub(crate) fn padding_json(p: Option<Padding>, vocab: &Vocab) -> Value {
+    let Some(p) = p else { return Value::Null };
+    let strategy = match p.to {
+        PadTo::Longest => json!("BatchLongest"),
+        PadTo::Fixed(n) => json!({"Fixed": n}),
+    };
+    json!({
+        "strategy": strategy,
+        "direction": side_json(p.side),
+        "pad_to_multiple_of": p.multiple_of.map(NonZeroUsize::get),
+        "pad_id": vocab.id(PAD_TOKEN),
+        "pad_type_id": 0,
+        "pad_token": PAD_TOKEN,
+    })
+}
+
+/// The top level of a `tokenizer.json`, the model typed at once (its
+/// vocabulary is most of the file), the other components checked by path.
+#[derive(Deserialize)]
+struct Root {
+    #[serde(default)]
+    version: Value,
+    #[serde(default)]
+    truncation: Value,
+    #[serde(default)]
+    padding: Value,
+    #[serde(default)]
+    added_tokens: Value,
+    #[serde(default)]
+    normalizer: Value,
+    #[serde(default)]
+    pre_tokenizer: Value,
+    #[serde(default)]
+    post_processor: Value,
+    #[serde(default)]
+    decoder: Value,
+    model: ModelJson,
+}
+
+fn check_version(version: &Value) -> Result<()> {
+    match version {
+        Value::String(v) if v == "1.0" => Ok(()),
+        other => Err(err("version", format!("{other} is not supported (expected \"1.0\")"))),
+    }
+}
+
+/// The error of a file that does not parse as a [`Root`], by JSON path.
+fn diagnose(json: &str, error: serde_json::Error) -> Error {
+    let value: Value = match serde_json::from_str(json) {
+        Ok(value) => value,
+        Err(e) => return Error::invalid(format!("not JSON: {e}")),
+    };
+    let Some(obj) = value.as_object() else { return Error::invalid("a tokenizer.json must be a JSON object") };
+    let found = (|| {
+        check_version(obj.get("version").unwrap_or(&Value::Null))?;
+        let model = obj.get("model").ok_or_else(|| err("model", "missing"))?;
+        match kind(model, "model")? {
+            None | Some("WordPiece") => {}
+            Some(other) => return Err(unsupported("model", other, "WordPiece")),
+        }
+        typed::<ModelJson>(model, "model").map(|_| ())
+    })();
+    found.err().unwrap_or_else(|| Error::invalid(error.to_string()))
+}
+
+impl Tokenizer {
+    /// A tokenizer from a Hugging Face `tokenizer.json` (or one this crate
+    /// wrote, with its extra data).
+    pub fn from_hf_json(json: &str) -> Result<Self> {
+        let root: Root = serde_json::from_str(json).map_err(|e| diagnose(json, e))?;
+        let field = |key: &str| match key {
+            "truncation" => &root.truncation,
+            "padding" => &root.padding,
+            "added_tokens" => &root.added_tokens,
+            "normalizer" => &root.normalizer,
+            "pre_tokenizer" => &root.pre_tokenizer,
+            "post_processor" => &root.post_processor,
+            _ => &root.decoder,
+        };
+        check_version(&root.version)?;
+        let model = &root.model;
+        match model._type.as_deref() {
+            None | Some("WordPiece") => {}
+            Some(other) => return Err(unsupported("model", other, "WordPiece")),
+        }
+        let size = model.vocab.values().map(|&id| id as usize + 1).max().unwrap_or(0);
+        let mut slots: Vec<Option<String>> = vec![None; size];
+        for (token, &id) in &model.vocab {
+            if let Some(other) = &slots[id as usize] {
+                let (a, b) = if other < token { (other, token) } else { (token, other) };
+                return Err(err("model.vocab", format!("{a:?} and {b:?} have the same id {id}")));
+            }
+            slots[id as usize] = Some(token.clone());
+        }
+        // Added tokens: ids as Hugging Face gives them when it loads the file
+        // (the token's id in the model, else the next id after the model's).
+        let added: Vec<AddedTokenJson> = typed(field("added_tokens"), "added_tokens")?;
+        let mut next_id = model.vocab.len() as u32;
+        let mut outside_model = FxHashSet::default();
+        let mut specials = Vec::new();
+        let mut extra_added = Vec::new();
+        let mut added_ids: FxHashMap<String, u32> = FxHashMap::default();
+        for (i, t) in added.iter().enumerate() {
+            let path = format!("added_tokens[{i}]");
+            if t.single_word || t.lstrip || t.rstrip {
+                return Err(err(
+                    &path,
+                    format!("{:?} is not supported: single_word, lstrip and rstrip are not supported", t.content),
+                ));
+            }
+            if t.content.is_empty() || added_ids.contains_key(&t.content) {
+                continue; // Hugging Face ignores these
+            }
+            let id = match model.vocab.get(&t.content) {
+                Some(&id) => id,
+                None => {
+                    let id = next_id;
+                    next_id += 1;
+                    if slots.get(id as usize).is_some_and(Option::is_some) {
+                        return Err(err(
+                            &path,
+                            format!("{:?} would get id {id}, which the model's vocabulary uses", t.content),
+                        ));
+                    }
+                    if slots.len() <= id as usize {
+                        slots.resize(id as usize + 1, None);
+                    }
+                    slots[id as usize] = Some(t.content.clone());
+                    outside_model.insert(id);
+                    id
+                }
+            };
+            added_ids.insert(t.content.clone(), id);
+            if t.special && !t.normalized {
+                specials.push(t.content.clone());
+            } else {
+                let token = AddedToken { content: t.content.clone(), special: t.special, normalized: t.normalized };
+                extra_added.push((path, token));
+            }
+        }
+        let vocab = Vocab::from_slots(slots, outside_model, &model.continuing_subword_prefix)?;
+        // The pipeline.
+        let normalizer = normalizer(field("normalizer"), "normalizer")?;
+        let pre_tokenizer = pre_tokenizer(field("pre_tokenizer"))?;
+        let (post, cls_sep) = post_processor(field("post_processor"))?;
+        let decoder = field("decoder");
+        match kind(decoder, "decoder")? {
+            Some("WordPiece") => {}
+            Some(other) => return Err(unsupported("decoder", other, "WordPiece")),
+            None if decoder.is_null() => return Err(err("decoder", "null (no decoder) is not supported")),
+            None => return Err(err("decoder", "a decoder needs a \"type\"")),
+        }
+        let decoder: DecoderJson = typed(decoder, "decoder")?;
+        if decoder.prefix != model.continuing_subword_prefix {
+            return Err(err(
+                "decoder.prefix",
+                format!(
+                    "{:?} differs from model.continuing_subword_prefix {:?}, which is not supported",
+                    decoder.prefix, model.continuing_subword_prefix
+                ),
+            ));
+        }
+        let mut options = Options {
+            normalizer,
+            pre_tokenizer,
+            unk_token: model.unk_token.clone(),
+            max_input_chars_per_word: model.max_input_chars_per_word,
+            continuing_subword_prefix: model.continuing_subword_prefix.clone(),
+            decoder_cleanup: decoder.cleanup,
+            post_processor: post,
+            ..Options::default()
+        };
+        if let Some([cls, sep]) = cls_sep {
+            for (token, id, path) in [&cls, &sep] {
+                let actual = vocab.id(token);
+                if actual != Some(*id) {
+                    let actual = actual.map_or("no id".into(), |i| format!("id {i}"));
+                    return Err(err(
+                        path,
+                        format!("{token:?} has id {id} here but {actual} in the vocabulary, which is not supported"),
+                    ));
+                }
+            }
+            options.cls_token = cls.0;
+            options.sep_token = sep.0;
+        }
+        // Our own data, when we wrote the file.
+        let (merges, specials) = match &model.extra {
+            None => (Vec::new(), specials),
+            Some(extra) => {
+                let path = format!("model.{EXTRA}");
+                let extra: Extra = typed(extra, &path)?;
+                if extra.version != 1 {
+                    return Err(err(
+                        &format!("{path}.version"),
+                        format!("{} is not supported (expected 1)", extra.version),
+                    ));
+                }
+                let given: FxHashSet<&String> = specials.iter().collect();
+                if extra.special_tokens.len() != given.len() || !extra.special_tokens.iter().all(|t| given.contains(t))
+                {
+                    return Err(err(&format!("{path}.special_tokens"), "differ from the special added_tokens"));
+                }
+                (extra.merges, extra.special_tokens)
+            }
+        };
+        let truncation = truncation_from_json(field("truncation"), "truncation")?;
+        let padding = padding_from_json(field("padding"), "padding", &vocab)?;
+        let mut tokenizer = Tokenizer::new(vocab, merges, &specials, options).map_err(|e| match e {
+            Error::InvalidArgument(m) if m.starts_with("unk_token") => err("model.unk_token", m),
+            other => other,
+        })?;
+        let all: Vec<AddedToken> = extra_added.iter().map(|(_, t)| t.clone()).collect();
+        tokenizer = match tokenizer.clone().with_added_tokens(all) {
+            Ok(t) => t,
+            // Find the token at fault, for its path.
+            Err(e) => {
+                for (path, token) in extra_added {
+                    tokenizer = tokenizer.with_added_tokens(vec![token]).map_err(|e| err(&path, e))?;
+                }
+                return Err(e);
+            }
+        };
+        tokenizer.with_defaults(truncation, padding).map_err(|e| err("truncation", e))
+    }
+
+    /// The tokenizer as a Hugging Face `tokenizer.json`.
+    pub fn to_hf_json(&self) -> Result<String> {
+        let o = self.options();
+        let pre_tokenizer = match o.pre_tokenizer {
+            PreTokenizer::Bert => json!({"type": "BertPreTokenizer"}),
+            PreTokenizer::Whitespace => json!({"type": "WhitespaceSplit"}),
+            PreTokenizer::Regex => {
+                return Err(Error::invalid(
+                    "pre_tokenizer=\"regex\" has no Hugging Face equivalent: save this tokenizer with to_json()",
+                ))
+            }
+        };
+        let vocab = self.vocab();
+        let plain = self.plain_special_tokens();
+        let special_ids: Vec<(u32, AddedToken)> = {
+            let plain = plain.iter().map(|t| AddedToken { content: t.clone(), special: true, normalized: false });
+            let all = plain.chain(self.added_tokens().iter().cloned());
+            let mut v: Vec<(u32, AddedToken)> =
+                all.map(|t| (vocab.id(&t.content).expect("added tokens are in the vocabulary"), t)).collect();
+            v.sort_unstable_by_key(|(id, _)| *id);
+            v
+        };
+        // Hugging Face gives a token outside the model the next id after the
+        // model's vocabulary, in the order of `added_tokens`.
+        let model_len = vocab.entries().filter(|&(id, _)| vocab.in_model(id)).count() as u32;
+        let mut next_id = model_len;
+        for (id, token) in &special_ids {
+            let (id, token) = (*id, &token.content);
+            if !vocab.in_model(id) {
+                if id != next_id {
+                    return Err(Error::invalid(format!(
+                        "special token {token:?} has id {id}, which Hugging Face would renumber to {next_id}"
+                    )));
+                }
+                next_id += 1;
+            }
+        }
+        let added: Vec<AddedTokenJson> = special_ids
+            .iter()
+            .map(|(id, t)| AddedTokenJson {
+                id: *id,
+                content: t.content.clone(),
+                single_word: false,
+                lstrip: false,
+                rstrip: false,
+                normalized: t.normalized,
+                special: t.special,
+            })
+            .collect();
+        let n = &o.normalizer;
+        let post_processor = match (o.post_processor, vocab.id(&o.cls_token), vocab.id(&o.sep_token)) {
+            (PostProcessing::Bert, Some(cls), Some(sep)) => {
+                let special = |t: &str, type_id: u32| json!({"SpecialToken": {"id": t, "type_id": type_id}});
+                let seq = |s: &str, type_id: u32| json!({"Sequence": {"id": s, "type_id": type_id}});
+                let (c, s) = (o.cls_token.as_str(), o.sep_token.as_str());
+                json!({
+                    "type": "TemplateProcessing",
+                    "single": [special(c, 0), seq("A", 0), special(s, 0)],
+                    "pair": [special(c, 0), seq("A", 0), special(s, 0), seq("B", 1), special(s, 1)],
+                    "special_tokens": {
+                        c: {"id": c, "ids": [cls], "tokens": [c]},
+                        s: {"id": s, "ids": [sep], "tokens": [s]},
+                    },
+                })
+            }
+            _ => Value::Null,
+        };
+        let file = HfFile {
+            version: "1.0",
+            truncation: truncation_json(self.truncation()),
+            padding: padding_json(self.padding(), vocab),
+            added_tokens: added,
+            normalizer: json!({
+                "type": "BertNormalizer",
+                "clean_text": n.clean_text,
+                "handle_chinese_chars": n.handle_chinese_chars,
+                "strip_accents": n.strip_accents,
+                "lowercase": n.lowercase,
+            }),
+            pre_tokenizer,
+            post_processor,
+            decoder: json!({"type": "WordPiece", "prefix": o.continuing_subword_prefix, "cleanup": o.decoder_cleanup}),
+            model: ModelOut {
+                kind: "WordPiece",
+                unk_token: &o.unk_token,
+                continuing_subword_prefix: &o.continuing_subword_prefix,
+                max_input_chars_per_word: o.max_input_chars_per_word,
+                vocab: VocabOut(vocab),
+                extra: Extra { version: 1, merges: self.merges().to_vec(), special_tokens: plain },
+            },
+        };
+        Ok(serde_json::to_string_pretty(&file).expect("a tokenizer always serializes"))
+    }
+}
+
+#[derive(Serialize)]
+struct HfFile<'a> {
+    version: &'a str,
+    truncation: Value,
+    padding: Value,
+    added_tokens: Vec<AddedTokenJson>,
+    normalizer: Value,
+    pre_tokenizer: Value,
+    post_processor: Value,
+    decoder: Value,
+    model: ModelOut<'a>,
+}
+
+#[derive(Serialize)]
+struct ModelOut<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    unk_token: &'a str,
+    continuing_subword_prefix: &'a str,
+    max_input_chars_per_word: usize,
+    vocab: VocabOut<'a>,
+    /// Hugging Face's loader ignores unknown fields of the model (but not
+    /// at the top level).
+    #[serde(rename = "fast_wordpiece")]
+    extra: Extra,
+}
+
+/// The model's tokens as `{token: id}`, in id order.
+struct VocabOut<'a>(&'a Vocab);
+
+impl Serialize for VocabOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        for (id, token) in self.0.entries().filter(|&(id, _)| self.0.in_model(id)) {
+            map.serialize_entry(token, &id)?;
+        }
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(normalizer: &str, post: &str) -> String {
+        format!(
+            r#"{{"version": "1.0", "truncation": null, "padding": null,
+            "added_tokens": [{{"id": 1, "content": "[UNK]", "single_word": false, "lstrip": false, "rstrip": false, "normalized": false, "special": true}}],
+            "normalizer": {normalizer}, "pre_tokenizer": {{"type": "BertPreTokenizer"}}, "post_processor": {post},
+            "decoder": {{"type": "WordPiece", "prefix": "@@", "cleanup": false}},
+            "model": {{"unk_token": "[UNK]", "continuing_subword_prefix": "@@", "max_input_chars_per_word": 100,
+                      "vocab": {{"[CLS]": 0, "[UNK]": 1, "[SEP]": 2, "ab": 3, "@@c": 4, "a": 7}}}}}}"#
+        )
+    }
+
+    #[test]
+    fn imports_a_sparse_vocabulary_with_another_prefix() {
+        let t = Tokenizer::from_hf_json(&file("null", "null")).unwrap();
+        let e = t.encode("abc A", None, true).unwrap();
+        assert_eq!(e.ids(), [3, 4, 1]);
+        assert_eq!(t.vocab().token(5), None);
+        assert_eq!(t.decode(&[3, 4, 7], false).unwrap(), "abc a");
+    }
+
+    #[test]
+    fn sequences_that_equal_a_bert_normalizer() {
+        let seq = r#"{"type": "Sequence", "normalizers": [{"type": "Strip", "strip_left": true, "strip_right": true}, {"type": "Lowercase"}]}"#;
+        let t = Tokenizer::from_hf_json(&file(seq, "null")).unwrap();
+        assert_eq!(
+            t.options().normalizer,
+            Normalizer { clean_text: false, handle_chinese_chars: false, strip_accents: Some(false), lowercase: true }
+        );
+    }
+
+    #[test]
+    fn errors_name_the_component_and_path() {
+        let seq = r#"{"type": "Sequence", "normalizers": [{"type": "Lowercase"}, {"type": "Replace"}]}"#;
+        let e = Tokenizer::from_hf_json(&file(seq, "null")).unwrap_err().to_string();
+        assert!(e.starts_with("normalizer.normalizers[1]: \"Replace\" is not supported"), "{e}");
+        let bert = r#"{"type": "BertProcessing", "cls": ["[CLS]", 0], "sep": ["[SEP]", 9]}"#;
+        let e = Tokenizer::from_hf_json(&file("null", bert)).unwrap_err().to_string();
+        assert!(e.starts_with("post_processor.sep: \"[SEP]\" has id 9 here but id 2"), "{e}");
+    }
+
+    #[test]
+    fn export_round_trips() {
+        let bert = r#"{"type": "BertProcessing", "cls": ["[CLS]", 0], "sep": ["[SEP]", 2]}"#;
+        let t = Tokenizer::from_hf_json(&file("null", bert)).unwrap();
+        let back = Tokenizer::from_hf_json(&t.to_hf_json().unwrap()).unwrap();
+        assert_eq!(back, t);
+        assert_eq!(back.encode("ab", Some("abc"), true).unwrap(), t.encode("ab", Some("abc"), true).unwrap());
+    }
+}

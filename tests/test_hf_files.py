@@ -1,0 +1,563 @@
+"""Hugging Face ``tokenizer.json`` files, in and out (spec section 10).
+
+Real files (bert-base-uncased's, and the ones in ../shared/data/hf-tokenizers,
+see its SOURCES.md): loaded by ``PyTokenizer.from_file``, they encode real
+English and multilingual lines and pairs exactly as Hugging Face ``tokenizers``
+loading the same file (ids, tokens, offsets, type ids, special-tokens and
+attention masks), and decode the same. Our export loads in ``tokenizers`` and
+``transformers`` and encodes the same, and comes back to an equal tokenizer.
+Every file that describes something we do not run is refused with a
+ValueError naming the component and its JSON path. The pure-Python twin gives
+the engine's results and errors.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+tokenizers = pytest.importorskip("tokenizers")
+import fast_wordpiece  # noqa: E402
+from fast_wordpiece import reference  # noqa: E402
+
+FIELDS = ("ids", "tokens", "offsets", "type_ids", "special_tokens_mask", "attention_mask")
+REAL = ("baai-bge-small-en", "bert-base-chinese", "bert-base-multilingual-cased", "issue-100")
+#: Small configs that load (the others are refused, see test_refused_real_configs).
+CONFIGS = (
+    "added-token-order",
+    "minimal",
+    "dont-clean-text",
+    "dont-handle-chinese-chars",
+    "dont-strip-accents",
+    "with-empty-token",
+)
+N_LINES, N_PAIRS, N_TWIN = 400, 60, 25
+
+
+def fields(encoding: Any) -> dict[str, list]:
+    return {name: [tuple(o) if name == "offsets" else o for o in getattr(encoding, name)] for name in FIELDS}
+
+
+@pytest.fixture(scope="module")
+def bert_tokenizer_json(bert_vocab_file: Path) -> Path:
+    """bert-base-uncased's own tokenizer.json, beside its vocab.txt (scripts/corpora.py)."""
+    path = bert_vocab_file.parent / "tokenizer.json"
+    if not path.is_file():
+        pytest.skip(f"no tokenizer.json beside {bert_vocab_file} (run scripts/corpora.py fetch)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def texts(shakespeare_lines: list[str], multilingual_lines: list[str]) -> list[str]:
+    """English and German/Russian/Chinese lines, with literal special tokens and odd characters."""
+    step = max(1, len(shakespeare_lines) // N_LINES)
+    english = shakespeare_lines[::step][: N_LINES // 2]
+    others = multilingual_lines[: N_LINES // 2]
+    made = ["[CLS]x[SEP] [MASK]y", "Ünïcödé naïve café İstanbul ﬁ", "tab\there\u00a0nbsp\u200bzw", "", "   "]
+    return [*made, *english, *others]
+
+
+def pairs(texts: list[str]) -> list[tuple[str, str]]:
+    return list(zip(texts[::2], texts[1::2]))[:N_PAIRS]
+
+
+def assert_same(ours: Any, hf: Any, texts: list[str], *, decode: bool = True) -> None:
+    """``ours`` encodes (and decodes) ``texts`` and their pairs exactly as the HF tokenizer ``hf``."""
+    for text in texts:
+        got, want = ours.encode(text), hf.encode(text)
+        assert fields(got) == fields(want), text
+        if decode:
+            for skip in (False, True):
+                assert ours.decode(got.ids, skip) == hf.decode(want.ids, skip_special_tokens=skip), text
+    for a, b in pairs(texts):
+        assert fields(ours.encode(a, b)) == fields(hf.encode(a, b)), (a, b)
+    batch = pairs(texts)[:10]
+    assert [fields(e) for e in ours.encode_batch(batch)] == [fields(e) for e in hf.encode_batch(batch)]
+
+
+def real_files(hf_dir: Path, bert_json: Path) -> dict[str, Path]:
+    files = {name: hf_dir / name / "tokenizer.json" for name in REAL}
+    files.update({name: hf_dir / "configs" / f"{name}.json" for name in CONFIGS})
+    return {"bert-base-uncased": bert_json, **files}
+
+
+@pytest.fixture(scope="module")
+def files(hf_tokenizers_dir: Path, bert_tokenizer_json: Path) -> dict[str, Path]:
+    return real_files(hf_tokenizers_dir, bert_tokenizer_json)
+
+
+@pytest.mark.parametrize("name", ["bert-base-uncased", *REAL, *CONFIGS])
+def test_real_files_encode_like_hugging_face(name: str, files: dict[str, Path], texts: list[str]) -> None:
+    path = files[name]
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    engine = fast_wordpiece.PyTokenizer.from_file(path)
+    assert_same(engine, hf, texts)
+    assert engine.get_vocab() == hf.get_vocab()
+    twin = reference.PyTokenizer.from_file(path)
+    assert_same(twin, hf, texts[:N_TWIN])
+    assert twin == fast_wordpiece.reference.PyTokenizer.from_json(engine.to_json())
+    assert json.loads(twin.to_str()) == json.loads(engine.to_str())
+
+
+@pytest.mark.parametrize("name", ["bert-base-uncased", *REAL, *CONFIGS])
+def test_our_export_encodes_the_same_in_hugging_face(
+    name: str, files: dict[str, Path], texts: list[str], tmp_path: Path
+) -> None:
+    engine = fast_wordpiece.PyTokenizer.from_file(files[name])
+    engine.save(tmp_path / "tokenizer.json")
+    hf = tokenizers.Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    assert_same(engine, hf, texts)
+    again = fast_wordpiece.PyTokenizer.from_file(tmp_path / "tokenizer.json")
+    assert again == engine
+    assert fast_wordpiece.PyTokenizer.from_str(engine.to_str()) == engine
+
+
+def test_transformers_loads_our_export(files: dict[str, Path], texts: list[str], tmp_path: Path) -> None:
+    transformers = pytest.importorskip("transformers")
+    engine = fast_wordpiece.PyTokenizer.from_file(files["bert-base-multilingual-cased"])
+    engine.save(tmp_path / "tokenizer.json")
+    fast = transformers.PreTrainedTokenizerFast(tokenizer_file=str(tmp_path / "tokenizer.json"))
+    for text in texts[:100]:
+        assert fast(text)["input_ids"] == engine.encode(text).ids
+    for a, b in [(a, b) for a, b in pairs(texts) if a.strip() and b.strip()][:20]:  # transformers drops "" pairs
+        out = fast(a, b, return_token_type_ids=True)
+        ours = engine.encode(a, b)
+        assert (out["input_ids"], out["token_type_ids"]) == (ours.ids, ours.type_ids)
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_trained_tokenizer_round_trips_with_its_merges(impl: Any, shakespeare_lines: list[str], tmp_path: Path) -> None:
+    trained = impl.PyTokenizer.train(shakespeare_lines[:3000], 600, show_progress=False, lowercase=False)
+    trained.save(tmp_path / "tokenizer.json")
+    loaded = impl.PyTokenizer.from_file(tmp_path / "tokenizer.json")
+    assert loaded == trained
+    assert loaded.merges == trained.merges
+    assert loaded.merges
+    assert loaded.options == trained.options
+    hf = tokenizers.Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    assert_same(loaded, hf, shakespeare_lines[3000 : 3000 + (200 if impl is fast_wordpiece else 20)])
+    assert pickle.loads(pickle.dumps(loaded)) == loaded
+
+
+# ----------------------------------------------------------------------------- hand-made files
+
+
+def hf_file(**changes: Any) -> dict[str, Any]:
+    """A small HF tokenizer.json (what ``tokenizers`` writes for a BERT WordPiece), with changes."""
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "the", "cat", "sat", "on", "mat", "!", ",", "a", "t", "s"]
+    vocab += ["##at", "##s", "##t", "##a", "@@at", "@@s", "@@t", "Cat", "ca"]
+    doc: dict[str, Any] = {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": [
+            {
+                "id": i,
+                "content": t,
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            }
+            for i, t in enumerate(vocab[:5])
+        ],
+        "normalizer": {
+            "type": "BertNormalizer",
+            "clean_text": True,
+            "handle_chinese_chars": True,
+            "strip_accents": None,
+            "lowercase": True,
+        },
+        "pre_tokenizer": {"type": "BertPreTokenizer"},
+        "post_processor": {"type": "BertProcessing", "sep": ["[SEP]", 3], "cls": ["[CLS]", 2]},
+        "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
+        "model": {
+            "type": "WordPiece",
+            "unk_token": "[UNK]",
+            "continuing_subword_prefix": "##",
+            "max_input_chars_per_word": 100,
+            "vocab": {t: i for i, t in enumerate(vocab)},
+        },
+    }
+    for path, value in changes.items():
+        *parents, last = path.split("__")
+        target = doc
+        for p in parents:
+            target = target[p]
+        if value is KeyError:
+            del target[last]
+        else:
+            target[last] = value
+    return doc
+
+
+SAMPLES = ["The cat sat on the mat!", "Cats, a mat, the CAT's hat", "  catsat ca\tt", "[CLS] the [SEP]", "Ünï"]
+
+VALID = {
+    "bert-processing": {},
+    "no-model-type": {"model__type": KeyError},
+    "template": {
+        "post_processor": json.loads(
+            '{"type": "TemplateProcessing", "single": [{"SpecialToken": {"id": "[CLS]", "type_id": 0}}, '
+            '{"Sequence": {"id": "A", "type_id": 0}}, {"SpecialToken": {"id": "[SEP]", "type_id": 0}}], '
+            '"pair": [{"SpecialToken": {"id": "[CLS]", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}, '
+            '{"SpecialToken": {"id": "[SEP]", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}, '
+            '{"SpecialToken": {"id": "[SEP]", "type_id": 1}}], "special_tokens": {'
+            '"[CLS]": {"id": "[CLS]", "ids": [2], "tokens": ["[CLS]"]}, '
+            '"[SEP]": {"id": "[SEP]", "ids": [3], "tokens": ["[SEP]"]}}}'
+        )
+    },
+    "no-post-processor": {"post_processor": None},
+    "other-prefix-no-cleanup": {
+        "model__continuing_subword_prefix": "@@",
+        "decoder__prefix": "@@",
+        "decoder__cleanup": False,
+    },
+    "whitespace-split": {"pre_tokenizer": {"type": "WhitespaceSplit"}},
+    "sequence-strip-lowercase": {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [{"type": "Strip", "strip_left": True, "strip_right": True}, {"type": "Lowercase"}],
+        }
+    },
+    "bert-then-lowercase": {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [
+                {
+                    "type": "BertNormalizer",
+                    "clean_text": True,
+                    "handle_chinese_chars": False,
+                    "strip_accents": None,
+                    "lowercase": False,
+                },
+                {"type": "Lowercase"},
+            ],
+        }
+    },
+    "no-normalizer": {"normalizer": None},
+    "short-words": {"model__max_input_chars_per_word": 3},
+    "default-truncation-and-padding": {
+        "truncation": {"direction": "Left", "max_length": 8, "strategy": "LongestFirst", "stride": 1},
+        "padding": {
+            "strategy": {"Fixed": 9},
+            "direction": "Left",
+            "pad_to_multiple_of": 4,
+            "pad_id": 0,
+            "pad_type_id": 0,
+            "pad_token": "[PAD]",
+        },
+    },
+    "default-padding-longest": {
+        "padding": {
+            "strategy": "BatchLongest",
+            "direction": "Right",
+            "pad_to_multiple_of": None,
+            "pad_id": 0,
+            "pad_type_id": 0,
+            "pad_token": "[PAD]",
+        }
+    },
+    "added-normalized-and-not": {
+        "added_tokens": [
+            {
+                "id": 0,
+                "content": "[PAD]",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            },
+            {
+                "id": 1,
+                "content": "[UNK]",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            },
+            {
+                "id": 6,
+                "content": "cat",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": True,
+                "special": False,
+            },
+            {
+                "id": 24,
+                "content": "<x>",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": False,
+            },
+            {
+                "id": 25,
+                "content": "at!",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": True,
+                "special": True,
+            },
+        ]
+    },
+    "added-outside-model": {
+        "added_tokens": [
+            {
+                "id": 24,
+                "content": "<x>",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            }
+        ]
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(VALID))
+def test_supported_components_encode_like_hugging_face(name: str) -> None:
+    text = json.dumps(hf_file(**VALID[name]))
+    hf = tokenizers.Tokenizer.from_str(text)
+    samples = [*SAMPLES, "a<x>cat", "the cat sat on the mat on the mat"]
+    for impl in (fast_wordpiece, reference):
+        ours = impl.PyTokenizer.from_str(text)
+        assert_same(ours, hf, samples)
+        assert ours.get_vocab() == hf.get_vocab()
+        assert impl.PyTokenizer.from_str(ours.to_str()) == ours
+        assert_same(ours, tokenizers.Tokenizer.from_str(ours.to_str()), samples)
+        assert (ours.truncation, ours.padding) == (hf.truncation, hf.padding)
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_defaults_apply_when_a_call_gives_none(impl: Any) -> None:
+    text = json.dumps(hf_file(**VALID["default-truncation-and-padding"]))
+    tok, hf = impl.PyTokenizer.from_str(text), tokenizers.Tokenizer.from_str(text)
+    long = "the cat sat on the mat on the mat"
+    assert len(tok.encode(long)) == 12  # truncated to 8, padded to 9, rounded up to 12
+    assert fields(tok.encode(long, max_length=20)) == fields(tok.no_truncation().encode(long))  # the call's own
+    assert len(tok.encode(long, padding="longest")) == 8
+    hf.no_truncation()
+    hf.no_padding()
+    bare = tok.no_truncation().no_padding()
+    assert (bare.truncation, bare.padding, tok.truncation is not None) == (None, None, True)
+    assert fields(bare.encode(long)) == fields(hf.encode(long))
+    assert bare != tok
+    assert impl.PyTokenizer.from_json(tok.to_json()) == tok
+    assert tok.no_padding().padding is None
+    assert tok.no_padding().truncation == tok.truncation
+
+
+INVALID = {
+    'model: "BPE" is not supported': {"model__type": "BPE"},
+    'version: "2.0" is not supported': {"version": "2.0"},
+    'normalizer.normalizers[1]: "Replace" is not supported': {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [{"type": "Lowercase"}, {"type": "Replace", "pattern": {"String": "a"}, "content": "b"}],
+        }
+    },
+    'normalizer.normalizers[0]: "NFD" is not supported': {
+        "normalizer": {"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]}
+    },
+    'normalizer: "StripAccents" is not supported': {"normalizer": {"type": "StripAccents"}},
+    'pre_tokenizer: "Whitespace" is not supported': {"pre_tokenizer": {"type": "Whitespace"}},
+    'pre_tokenizer: "ByteLevel" is not supported': {
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
+    },
+    'post_processor: "RobertaProcessing" is not supported': {"post_processor": {"type": "RobertaProcessing"}},
+    'post_processor.sep: "[SEP]" has id 4 here but id 3': {"post_processor__sep": ["[SEP]", 4]},
+    'decoder: "BPEDecoder" is not supported': {"decoder": {"type": "BPEDecoder", "suffix": "</w>"}},
+    'decoder.prefix: "@@" differs from model.continuing_subword_prefix': {"decoder__prefix": "@@"},
+    'truncation.strategy: "Bogus" is not supported': {
+        "truncation": {"direction": "Right", "max_length": 8, "strategy": "Bogus", "stride": 0}
+    },
+    'padding.pad_token: "<pad>" is not supported': {
+        "padding": {
+            "strategy": "BatchLongest",
+            "direction": "Right",
+            "pad_to_multiple_of": None,
+            "pad_id": 0,
+            "pad_type_id": 0,
+            "pad_token": "<pad>",
+        }
+    },
+    "padding.pad_type_id: 1 is not supported": {
+        "padding": {
+            "strategy": "BatchLongest",
+            "direction": "Right",
+            "pad_to_multiple_of": None,
+            "pad_id": 0,
+            "pad_type_id": 1,
+            "pad_token": "[PAD]",
+        }
+    },
+    'added_tokens[0]: "[PAD]" is not supported': {
+        "added_tokens": [
+            {
+                "id": 0,
+                "content": "[PAD]",
+                "single_word": False,
+                "lstrip": True,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            }
+        ]
+    },
+    "model.unk_token": {"model__unk_token": "<unk>"},
+    'added_tokens[1]: added token "Cat" is normalized to "cat", which is not supported': {
+        "added_tokens": [
+            {
+                "id": 1,
+                "content": "[UNK]",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            },
+            {
+                "id": 22,
+                "content": "Cat",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": True,
+                "special": False,
+            },
+        ]
+    },
+}
+
+
+@pytest.mark.parametrize("message", sorted(INVALID))
+def test_unsupported_components_are_refused_by_path(message: str) -> None:
+    text = json.dumps(hf_file(**INVALID[message]))
+    for impl in (fast_wordpiece, reference):
+        with pytest.raises(ValueError, match="^" + re.escape(message)):
+            impl.PyTokenizer.from_str(text)
+
+
+def test_refused_real_configs(hf_tokenizers_dir: Path) -> None:
+    """The invalid configs, and those with features not supported yet, give a ValueError naming the problem."""
+    configs = hf_tokenizers_dir / "configs"
+    expected = {
+        "invalid/wrong-model-type.json": 'model: "NotWordPiece" is not supported',
+        "invalid/wrong-normalizer.json": 'normalizer: "NotBertNormalizer" is not supported',
+        "invalid/wrong-pretokenizer.json": 'pre_tokenizer: "NotBertPreTokenizer" is not supported',
+        "invalid/wrong-version.json": 'version: "2.0" is not supported',
+        # Hugging Face gives the literal [SEP] id 4 and the template's [SEP] id 102.
+        "missing-sep-in-vocab.json": 'post_processor.special_tokens.[SEP].ids: "[SEP]" has id 102 here but id 4',
+        "with-single-word-added-token.json": 'added_tokens[3]: "[SEP]" is not supported: single_word',
+    }
+    for name, message in expected.items():
+        for impl in (fast_wordpiece, reference):
+            with pytest.raises(ValueError, match="^" + re.escape(f"{configs / name}: {message}")):
+                impl.PyTokenizer.from_file(configs / name)
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_export_refuses_what_hugging_face_cannot_run(impl: Any) -> None:
+    tok = impl.PyTokenizer(["[UNK]", "a"], pre_tokenizer="regex")
+    with pytest.raises(ValueError, match='pre_tokenizer="regex" has no Hugging Face equivalent'):
+        tok.to_str()
+    assert impl.PyTokenizer.from_json(tok.to_json()) == tok  # our own format keeps it
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_holes_survive_our_own_format_and_vocab_txt_refuses_them(impl: Any, tmp_path: Path) -> None:
+    text = json.dumps(hf_file(model__vocab={"[UNK]": 3, "a": 0, "##b": 7}, added_tokens=[], post_processor=None))
+    tok = impl.PyTokenizer.from_str(text)
+    assert tok.id_to_token(5) is None
+    assert tok.id_to_token(7) == "##b"
+    assert tok.encode("ab c").ids == [0, 7, 3]
+    assert impl.PyTokenizer.from_json(tok.to_json()) == tok
+    assert pickle.loads(pickle.dumps(tok)) == tok
+    with pytest.raises(ValueError, match=r"no token has id 1: a vocab\.txt cannot skip ids"):
+        tok.save_vocab(tmp_path / "vocab.txt")
+    with pytest.raises(ValueError, match="out of range"):
+        tok.decode([5])
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_training_refuses_another_prefix(impl: Any) -> None:
+    with pytest.raises(ValueError, match='training makes "##" pieces; continuing_subword_prefix="@@"'):
+        impl.PyTokenizer.train(["a b"], 10, continuing_subword_prefix="@@", show_progress=False)
+
+
+# ----------------------------------------------------------------------------- model directories
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+@pytest.mark.parametrize("name", ["bert-base-uncased", "bert-base-chinese", "issue-100"])
+def test_save_pretrained_loads_in_auto_tokenizer(
+    impl: Any, name: str, files: dict[str, Path], texts: list[str], tmp_path: Path
+) -> None:
+    transformers = pytest.importorskip("transformers")
+    ours = impl.PyTokenizer.from_file(files.get(name) or files["bert-base-uncased"].parent / "missing")
+    written = ours.save_pretrained(tmp_path / "model")
+    names = ["tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json"]
+    assert [Path(p).name for p in written] == names
+    auto = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "model"))
+    sample = texts[: 80 if impl is fast_wordpiece else 15]
+    plain = ours.no_truncation().no_padding()  # transformers pads and truncates only when a call asks
+    for text in sample:
+        out = auto(text, return_token_type_ids=True)
+        mine = plain.encode(text)
+        assert (out["input_ids"], out["token_type_ids"], out["attention_mask"]) == (
+            mine.ids,
+            mine.type_ids,
+            mine.attention_mask,
+        ), text
+        assert auto.decode(out["input_ids"]) == ours.decode(mine.ids)
+    for a, b in [(a, b) for a, b in pairs(sample) if a.strip() and b.strip()][:10]:
+        assert auto(a, b)["input_ids"] == plain.encode(a, b).ids
+    assert impl.PyTokenizer.from_pretrained(tmp_path / "model") == ours
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+@pytest.mark.parametrize("lower", [True, False])
+def test_from_pretrained_reads_vocab_txt_and_its_config_like_transformers(
+    impl: Any, lower: bool, hf_tokenizers_dir: Path, texts: list[str], tmp_path: Path
+) -> None:
+    transformers = pytest.importorskip("transformers")
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "vocab.txt").write_bytes((hf_tokenizers_dir / "bert-base-multilingual-cased" / "vocab.txt").read_bytes())
+    config = {"tokenizer_class": "BertTokenizer", "do_lower_case": lower, "tokenize_chinese_chars": not lower}
+    (model / "tokenizer_config.json").write_text(json.dumps(config))
+    (model / "special_tokens_map.json").write_text(
+        json.dumps({"unk_token": {"content": "[UNK]"}, "sep_token": "[SEP]"})
+    )
+    ours = impl.PyTokenizer.from_pretrained(model)
+    assert (ours.options["lowercase"], ours.options["handle_chinese_chars"]) == (lower, not lower)
+    bert = transformers.AutoTokenizer.from_pretrained(str(model))
+    for text in texts[: 60 if impl is fast_wordpiece else 10]:
+        assert bert(text)["input_ids"] == ours.encode(text).ids, text
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_from_pretrained_never_downloads(impl: Any, tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match=r"never downloads.*snapshot_download"):
+        impl.PyTokenizer.from_pretrained("bert-base-uncased")
+    (tmp_path / "tokenizer_config.json").write_text('{"pad_token": "<pad>"}')
+    with pytest.raises(ValueError, match='pad_token "<pad>" is not supported'):
+        impl.PyTokenizer.from_pretrained(tmp_path)
+    (tmp_path / "tokenizer_config.json").write_text('{"do_lower_case": "yes"}')
+    with pytest.raises(ValueError, match="do_lower_case: expected true or false"):
+        impl.PyTokenizer.from_pretrained(tmp_path)
