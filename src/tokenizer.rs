@@ -4,6 +4,7 @@
 //! `options` holds what a tokenizer is made with and what an encode asks for.
 
 pub mod batch;
+pub mod objective;
 pub mod options;
 pub mod serialization;
 
@@ -21,6 +22,7 @@ use crate::pipeline::model::vocab::Vocab;
 use crate::pipeline::model::wordpiece::{Piece, WordPiece};
 use crate::pipeline::normalizer::Normalized;
 use crate::pipeline::post_processor::BertPostProcessor;
+use crate::tokenizer::objective::Objective;
 use crate::tokenizer::options::{validate_special_tokens, Options};
 
 /// Buffers reused by every encode on a thread.
@@ -49,6 +51,8 @@ pub struct Tokenizer {
     special_tokens: Vec<String>,
     special_ids: FxHashSet<u32>,
     merges: Vec<(String, String)>,
+    /// The training objective that made the vocabulary (None: not trained here).
+    objective: Option<Objective>,
     model: WordPiece,
     matcher: SpecialTokenMatcher,
     post_processor: Option<BertPostProcessor>,
@@ -61,6 +65,7 @@ impl PartialEq for Tokenizer {
             && self.options == other.options
             && self.special_tokens == other.special_tokens
             && self.merges == other.merges
+            && self.objective == other.objective
     }
 }
 
@@ -91,8 +96,19 @@ impl Tokenizer {
             vocab,
             options,
             merges,
+            objective: None,
             post_processor,
         })
+    }
+
+    /// The same tokenizer, recorded as trained with `objective`.
+    pub fn with_objective(mut self, objective: Option<Objective>) -> Self {
+        self.objective = objective;
+        self
+    }
+
+    pub fn objective(&self) -> Option<Objective> {
+        self.objective
     }
 
     pub fn vocab(&self) -> &Vocab {

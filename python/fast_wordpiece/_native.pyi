@@ -10,6 +10,7 @@ _StrPath = str | os.PathLike[str]
 _Truncation = Literal["longest_first", "only_first", "only_second", "do_not_truncate"]
 _Side = Literal["left", "right"]
 _Padding = Literal["longest", "max_length"]
+_Objective = Literal["likelihood", "pmi", "frequency"]
 
 __all__ = ["DEFAULT_SPECIAL_TOKENS", "Encoding", "PyTokenizer", "__version__"]
 
@@ -71,6 +72,8 @@ class PyTokenizer:
         min_frequency: int | None = None,
         *,
         special_tokens: Sequence[str] | None = None,
+        objective: _Objective | None = None,
+        limit_alphabet: int | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
@@ -82,6 +85,8 @@ class PyTokenizer:
         *,
         errors: Literal["strict", "replace"] = "strict",
         special_tokens: Sequence[str] | None = None,
+        objective: _Objective | None = None,
+        limit_alphabet: int | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
@@ -92,6 +97,8 @@ class PyTokenizer:
         min_frequency: int | None = None,
         *,
         special_tokens: Sequence[str] | None = None,
+        objective: _Objective | None = None,
+        limit_alphabet: int | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
@@ -152,6 +159,8 @@ class PyTokenizer:
     def vocab_size(self) -> int: ...
     @property
     def merges(self) -> list[tuple[str, str]]: ...
+    @property
+    def objective(self) -> _Objective | None: ...
     @property
     def special_tokens(self) -> list[str]: ...
     @property

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
 use crate::pipeline::model::vocab::Vocab;
+use crate::tokenizer::objective::Objective;
 use crate::tokenizer::options::Options;
 use crate::tokenizer::Tokenizer;
 
@@ -23,6 +24,14 @@ struct TokenizerFile {
     merges: Vec<(String, String)>,
     special_tokens: Vec<String>,
     options: Options,
+    /// The training objective; files written before it was recorded were
+    /// all trained with `pmi`.
+    #[serde(default = "legacy_objective")]
+    objective: Option<Objective>,
+}
+
+fn legacy_objective() -> Option<Objective> {
+    Some(Objective::Pmi)
 }
 
 impl Tokenizer {
@@ -34,6 +43,7 @@ impl Tokenizer {
             merges: self.merges().to_vec(),
             special_tokens: self.special_tokens().to_vec(),
             options: self.options().clone(),
+            objective: self.objective(),
         };
         serde_json::to_string(&file).expect("a tokenizer always serializes")
     }
@@ -47,7 +57,8 @@ impl Tokenizer {
                 file.format, file.version
             )));
         }
-        Tokenizer::new(Vocab::new(file.vocab)?, file.merges, &file.special_tokens, file.options)
+        Ok(Tokenizer::new(Vocab::new(file.vocab)?, file.merges, &file.special_tokens, file.options)?
+            .with_objective(file.objective))
     }
 
     /// Writes the tokenizer file atomically.
@@ -82,6 +93,19 @@ mod tests {
         let options = Options { max_input_chars_per_word: 7, ..Options::default() };
         let t = Tokenizer::new(vocab, vec![("a".into(), "##b".into())], &["[UNK]".into()], options).unwrap();
         assert_eq!(Tokenizer::from_json(&t.to_json()).unwrap(), t);
+        let t = t.with_objective(Some(Objective::Frequency));
+        assert_eq!(Tokenizer::from_json(&t.to_json()).unwrap(), t);
+    }
+
+    #[test]
+    fn files_without_an_objective_were_trained_with_pmi() {
+        let vocab = Vocab::new(["[UNK]", "a"].map(String::from).to_vec()).unwrap();
+        let t = Tokenizer::new(vocab, vec![], &["[UNK]".into()], Options::default()).unwrap();
+        let json = t.to_json();
+        assert!(json.ends_with(",\"objective\":null}"), "{json}");
+        let old = json.replace(",\"objective\":null", "");
+        assert_eq!(Tokenizer::from_json(&old).unwrap().objective(), Some(Objective::Pmi));
+        assert_eq!(Tokenizer::from_json(&json).unwrap().objective(), None);
     }
 
     #[test]

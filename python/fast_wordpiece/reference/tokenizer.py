@@ -30,7 +30,7 @@ from fast_wordpiece.reference.model import wordpiece
 from fast_wordpiece.reference.options import EncodeOptions, Options
 from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arrays, pad, padding_length
 from fast_wordpiece.reference.pre_tokenizer import pre_tokenize
-from fast_wordpiece.reference.training import learn
+from fast_wordpiece.reference.training import OBJECTIVES, learn
 from fast_wordpiece.reference.truncation import merge, truncate
 from fast_wordpiece.reference.unicode import WHITESPACE
 
@@ -44,16 +44,25 @@ class _TrainingArgs:
     special_tokens: tuple[str, ...]
     show_progress: bool
     options: Options
+    objective: str
+    limit_alphabet: int | None
 
     @staticmethod
     def check(vocab_size: object, min_frequency: object, special_tokens: object, show_progress: object,
-              options: dict[str, Any]) -> _TrainingArgs:  # fmt: skip
+              options: dict[str, Any], objective: object = None,
+              limit_alphabet: object = None) -> _TrainingArgs:  # fmt: skip
+        if objective is not None and not isinstance(objective, str):
+            raise TypeError(f"objective must be a str, not {_type_name(objective)}")
+        if objective is not None and objective not in OBJECTIVES:
+            raise ValueError(f'objective must be "likelihood", "pmi" or "frequency", not "{objective}"')
         args = _TrainingArgs(
             _integer(vocab_size, "vocab_size", 1),
             2 if min_frequency is None else _integer(min_frequency, "min_frequency", 0),
             _special_tokens(special_tokens),
             _flag(show_progress, "show_progress"),
             Options(**options),
+            "likelihood" if objective is None else objective,
+            None if limit_alphabet is None else _integer(limit_alphabet, "limit_alphabet", 1),
         )
         if args.options.unk_token not in args.special_tokens:
             unk, specials = args.options.unk_token, list(args.special_tokens)
@@ -61,8 +70,11 @@ class _TrainingArgs:
         return args
 
     def learn(self, counts: Mapping[str, int]) -> PyTokenizer:
-        vocab, merges = learn(counts, self.vocab_size, self.min_frequency, self.special_tokens, self.show_progress)
-        return PyTokenizer(vocab, merges=merges, special_tokens=self.special_tokens, **asdict(self.options))
+        vocab, merges = learn(counts, self.vocab_size, self.min_frequency, self.special_tokens, self.show_progress,
+                              self.objective, self.limit_alphabet)  # fmt: skip
+        tokenizer = PyTokenizer(vocab, merges=merges, special_tokens=self.special_tokens, **asdict(self.options))
+        tokenizer._objective = self.objective
+        return tokenizer
 
 
 class PyTokenizer:
@@ -86,15 +98,18 @@ class PyTokenizer:
         self._special_tokens = [token for token in given_special_tokens if token in self._ids]
         longest_first = sorted(self._special_tokens, key=len, reverse=True)  # so the leftmost match is the longest
         self._special_pattern = re.compile("|".join(map(re.escape, longest_first))) if longest_first else None
+        self._objective: str | None = None
 
     # -- training (spec section 4) ---------------------------------------------
 
     @staticmethod
     def train(corpus: Iterable[str], vocab_size: int, min_frequency: int | None = 2, *,
-              special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, show_progress: bool = False,
+              special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, objective: str | None = None,
+              limit_alphabet: int | None = None, show_progress: bool = False,
               **options: Any) -> PyTokenizer:  # fmt: skip
         """Learns a vocabulary of ``vocab_size`` tokens from an iterable of texts."""
-        args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options)
+        args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
+                                   limit_alphabet)  # fmt: skip
         counts: Counter[str] = Counter()
         for i, text in enumerate(_items(corpus, "corpus", "str")):
             counts.update(args.options.words(_text(text, f"corpus[{i}]")))
@@ -102,13 +117,16 @@ class PyTokenizer:
 
     @staticmethod
     def train_from_counts(counts: Mapping[str, int], vocab_size: int, min_frequency: int | None = 2, *,
-                          special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, show_progress: bool = False,
+                          special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, objective: str | None = None,
+                          limit_alphabet: int | None = None, show_progress: bool = False,
                           **options: Any) -> PyTokenizer:  # fmt: skip
         """``train`` on ``{word: count}``, the words being already normalized and pre-tokenized."""
         if not isinstance(counts, Mapping):
             raise TypeError(f"counts must be a dict of str to int, not {_type_name(counts)}")
         checked = {_text(word, "counts keys"): _integer(n, f"counts[{word!r}]", 1) for word, n in counts.items()}
-        return _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options).learn(checked)
+        args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
+                                   limit_alphabet)  # fmt: skip
+        return args.learn(checked)
 
     # -- files -----------------------------------------------------------------
 
@@ -137,7 +155,8 @@ class PyTokenizer:
     def to_json(self) -> str:
         """The content of the tokenizer file, as the engine writes it too."""
         return json.dumps({"format": FILE_FORMAT, "version": FILE_VERSION, "vocab": self._vocab,
-                           "merges": self._merges, "special_tokens": self._special_tokens, "options": self.options},
+                           "merges": self._merges, "special_tokens": self._special_tokens, "options": self.options,
+                           "objective": self._objective},
                           ensure_ascii=False, separators=(",", ":"))  # fmt: skip
 
     @staticmethod
@@ -342,6 +361,11 @@ class PyTokenizer:
         return list(self._merges)
 
     @property
+    def objective(self) -> str | None:
+        """The training objective that made the vocabulary; None if not trained here."""
+        return self._objective
+
+    @property
     def special_tokens(self) -> list[str]:
         """The special tokens that are in the vocabulary, in the given order."""
         return list(self._special_tokens)
@@ -366,7 +390,8 @@ class PyTokenizer:
     def __repr__(self) -> str:
         o = self._options
         return (f"PyTokenizer(vocab_size={self.vocab_size}, lowercase={o.lowercase}, strip_accents={o.strip_accents}, "
-                f"pre_tokenizer={o.pre_tokenizer!r}, merges={len(self._merges)})")  # fmt: skip
+                f"pre_tokenizer={o.pre_tokenizer!r}, merges={len(self._merges)}, "
+                f"objective={self._objective!r})")  # fmt: skip
 
 
 def _pair(value: object, name: str) -> Pair:
@@ -395,13 +420,21 @@ def _fields(value: object, names: Iterable[str], what: str) -> dict[str, Any]:
 
 def _from_document(document: object) -> PyTokenizer:
     """The tokenizer a parsed tokenizer file describes (TypeError or ValueError if malformed)."""
-    doc = _fields(document, ("format", "version", "vocab", "merges", "special_tokens", "options"), "the file")
+    names: tuple[str, ...] = ("format", "version", "vocab", "merges", "special_tokens", "options")
+    if isinstance(document, dict) and "objective" in document:  # files written before it was recorded: "pmi"
+        names += ("objective",)
+    doc = _fields(document, names, "the file")
+    objective = doc.get("objective", "pmi")
+    if objective is not None and objective not in OBJECTIVES:
+        raise ValueError(f"not a fast-wordpiece tokenizer file: unknown objective {objective!r}")
     if doc["format"] != FILE_FORMAT or type(doc["version"]) is not int or doc["version"] != FILE_VERSION:
         raise ValueError(f"unsupported format {doc['format']!r} version {doc['version']!r}")
     if not all(isinstance(doc[name], list) for name in ("vocab", "merges", "special_tokens")):
         raise ValueError("vocab, merges and special_tokens must be JSON arrays")
     options = _fields(doc["options"], Options.__dataclass_fields__, "options")
-    return PyTokenizer(doc["vocab"], merges=doc["merges"], special_tokens=doc["special_tokens"], **options)
+    tokenizer = PyTokenizer(doc["vocab"], merges=doc["merges"], special_tokens=doc["special_tokens"], **options)
+    tokenizer._objective = objective
+    return tokenizer
 
 
 def _write_atomic(path: str, content: str) -> None:
