@@ -3,6 +3,7 @@
 //! padding and parallel batches; `serialization` the tokenizer file;
 //! `options` holds what a tokenizer is made with and what an encode asks for.
 
+pub mod analysis;
 pub mod batch;
 pub mod objective;
 pub mod options;

@@ -301,3 +301,17 @@ def test_an_unknown_objective_in_a_file_is_rejected(Tokenizer):
     doc["objective"] = "bpe"
     with pytest.raises(ValueError, match="bpe"):
         Tokenizer.from_json(json.dumps(doc))
+
+
+def test_the_command_line_trains_with_the_objective_asked(tmp_path):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("hug pug pun bun hugs\n" * 20 + "the theatre then there\n" * 7, encoding="utf-8")
+    for objective in OBJECTIVES:
+        saved = tmp_path / f"{objective}.json"
+        args = [str(corpus), "--vocab-size", "40", "--objective", objective, "--save", str(saved), "--no-progress"]
+        out = subprocess.run(
+            [sys.executable, "-m", "fast_wordpiece", *args], capture_output=True, text=True, check=True
+        ).stdout
+        assert f"objective='{objective}'" in out
+        expected = fast_wordpiece.PyTokenizer.train_from_files([corpus], 40, objective=objective, show_progress=False)
+        assert fast_wordpiece.PyTokenizer.load(saved) == expected

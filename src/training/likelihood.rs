@@ -44,6 +44,15 @@ pub fn gain(ca: u64, cb: u64, cab: u64, n: u64, k: u64, same: bool) -> f64 {
     (parts + (f(cab + k) - f(cab))) - (f(n - k) - f(n))
 }
 
+/// `gain` with `f(c(a))`, `f(c(b))`, `f(c(ab))` and `f(N)` given: the same
+/// operations in the same order, so the same double.
+#[allow(clippy::too_many_arguments)]
+fn gain_given(ca: u64, cb: u64, cab: u64, n: u64, k: u64, same: bool, fs: [f64; 4]) -> f64 {
+    let [fa, fb, fab, fnn] = fs;
+    let parts = if same { f(ca - 2 * k) - fa } else { (f(ca - k) - fa) + (f(cb - k) - fb) };
+    (parts + (f(cab + k) - fab)) - (f(n - k) - fnn)
+}
+
 /// More than the rounding error of any gain evaluated with a total of at
 /// most `n` tokens: every term is at most `f(n)` in size, and the evaluation
 /// errs by a few units in the last place of such terms.
@@ -75,14 +84,17 @@ pub struct LikelihoodRanking {
     targets: Vec<TokenId>,
     /// Per pair: whether it is in `holders` (of both its tokens).
     listed: Vec<bool>,
-    /// Per token: the pairs holding it (stale entries removed lazily).
+    /// Per token: the eligible pairs holding it (stale entries removed lazily).
     holders: Vec<Vec<PairId>>,
+    /// Per token `t`: `f(c(t))`.
+    token_f: Vec<f64>,
     /// Pairs whose gain was computed in the current epoch.
     fresh: Vec<PairId>,
     /// The epoch: the number of merges so far plus one.
     epoch: u32,
-    /// `N` of the current epoch.
+    /// `N` of the current epoch, and `f(N)`.
     total: u64,
+    total_f: f64,
     piece: String,
 }
 
@@ -90,9 +102,11 @@ impl LikelihoodRanking {
     fn gain_of(&self, core: &Core, p: PairId) -> f64 {
         let Pair { a, b, k, .. } = core.pairs[p as usize];
         let target = self.targets[p as usize];
-        let cab = if target == NONE { 0 } else { core.token_freq[target as usize] };
-        let freq = |t: TokenId| core.token_freq[t as usize];
-        gain(freq(a), freq(b), cab, core.total, k, a == b)
+        let (cab, fab) =
+            if target == NONE { (0, 0.0) } else { (core.token_freq[target as usize], self.token_f[target as usize]) };
+        let (ca, cb) = (core.token_freq[a as usize], core.token_freq[b as usize]);
+        let fs = [self.token_f[a as usize], self.token_f[b as usize], fab, self.total_f];
+        gain_given(ca, cb, cab, core.total, k, a == b, fs)
     }
 
     /// Recomputes the gain of `p` now: it becomes fresh (or leaves the heap).
@@ -146,6 +160,15 @@ impl LikelihoodRanking {
 impl Ranking for LikelihoodRanking {
     fn update(&mut self, core: &Core, changed: &[PairId], merged: Option<Merged>) {
         self.holders.resize_with(core.vocab.len(), Vec::new);
+        match merged {
+            None => self.token_f = core.token_freq.iter().map(|&c| f(c)).collect(),
+            Some(Merged { a, b, c }) => {
+                self.token_f.resize(core.vocab.len(), 0.0);
+                for t in [a, b, c] {
+                    self.token_f[t as usize] = f(core.token_freq[t as usize]);
+                }
+            }
+        }
         self.add_new_pairs(core);
         // Entries computed in the last epoch become upper bounds.
         let margin = slack(self.total);
@@ -159,10 +182,11 @@ impl Ranking for LikelihoodRanking {
         }
         self.epoch += 1;
         self.total = core.total;
+        self.total_f = f(core.total);
         let mut stale: Vec<PairId> = changed.to_vec();
         for &p in changed {
-            let Pair { a, b, freq, .. } = core.pairs[p as usize];
-            if freq > 0 && !self.listed[p as usize] {
+            let Pair { a, b, .. } = core.pairs[p as usize];
+            if core.eligible(p) && !self.listed[p as usize] {
                 self.listed[p as usize] = true;
                 self.holders[a as usize].push(p);
                 if b != a {
@@ -173,8 +197,10 @@ impl Ranking for LikelihoodRanking {
         if let Some(Merged { a, b, c }) = merged {
             for t in if a == b { vec![a] } else { vec![a, b] } {
                 let mut list = std::mem::take(&mut self.holders[t as usize]);
+                // A pair that is not eligible only becomes so through a
+                // change of its own counts, which lists it again.
                 list.retain(|&p| {
-                    let live = core.pairs[p as usize].freq > 0;
+                    let live = core.eligible(p);
                     self.listed[p as usize] &= live;
                     live
                 });

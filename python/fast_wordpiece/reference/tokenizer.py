@@ -346,6 +346,32 @@ class PyTokenizer:
             checked.append(id_)
         return checked
 
+    # -- analysis (spec section 10) --------------------------------------------
+
+    def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
+        """What the tokenizer makes of ``texts``: counts and ratios (spec section 10)."""
+        texts = [_text(text, f"texts[{i}]") for i, text in enumerate(_items(texts, "texts", "str"))]
+        unk = self._ids[self._options.unk_token]
+        tokens = unknown = words = characters = 0
+        used: set[int] = set()
+        for text in texts:
+            ids = self.encode(text, add_special_tokens=False).ids
+            tokens += len(ids)
+            unknown += ids.count(unk)
+            used.update(ids)
+            for word in self._options.words(text):
+                words += 1
+                characters += len(word)
+
+        def ratio(x: int, y: int) -> float:
+            return x / y if y else 0.0
+
+        vocab_size = len(self._vocab)
+        return {"vocab_size": vocab_size, "texts": len(texts), "words": words, "characters": characters,
+                "tokens": tokens, "unknown": unknown, "vocab_used": len(used),
+                "tokens_per_word": ratio(tokens, words), "characters_per_token": ratio(characters, tokens),
+                "unknown_rate": ratio(unknown, tokens), "vocab_used_share": ratio(len(used), vocab_size)}  # fmt: skip
+
     # -- the vocabulary --------------------------------------------------------
 
     def get_vocab(self) -> dict[str, int]:
