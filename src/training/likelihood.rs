@@ -86,10 +86,12 @@ fn before(vocab: &[String], x: &Key, y: &Key) -> bool {
     order.then_with(|| tie_break(vocab, (x.k, x.a, x.b), (y.k, y.a, y.b))) == Ordering::Greater
 }
 
-/// Room added above `ub` when a pair is filed, so that small rises of its
-/// gain do not move it in the heap: a 64th of the gain.
-fn headroom(g: f64) -> f64 {
-    g.abs() * (1.0 / 64.0)
+/// Room added above `ub` when a pair is filed, so that rises of its gain
+/// do not move it in the heap: a 64th of the gain, or half the way up to
+/// `top` (the last gain merged), whichever is more. A pair far below the top
+/// then stays put through many raises.
+fn headroom(g: f64, top: f64) -> f64 {
+    (g.abs() * (1.0 / 64.0)).max((top - g) * 0.5)
 }
 
 /// `Δ·k/(c−k)` rounded up: a bound on the rise of `f(c−k) − f(c)` when the
@@ -101,7 +103,6 @@ fn rise(delta: u64, c: u64, k: u64) -> Option<f64> {
     Some(delta as f64 * k as f64 / (c - k) as f64 * (1.0 + (-30f64).exp2()))
 }
 
-#[derive(Default)]
 pub struct LikelihoodRanking {
     heap: IndexedHeap<Key>,
     /// Per pair: its gain when last computed, and the epoch of that.
@@ -124,11 +125,37 @@ pub struct LikelihoodRanking {
     popped: Vec<PairId>,
     /// The epoch: the number of merges so far plus one.
     epoch: u32,
+    /// The gain of the last pair `best` picked (-inf before the first).
+    top: f64,
     /// `N` of the current epoch, `f(N)` and `slack(N)`.
     total: u64,
     total_f: f64,
     margin: f64,
     piece: String,
+}
+
+impl Default for LikelihoodRanking {
+    fn default() -> Self {
+        Self {
+            heap: IndexedHeap::default(),
+            gains: Vec::new(),
+            epochs: Vec::new(),
+            ub: Vec::new(),
+            filed: Vec::new(),
+            targets: Vec::new(),
+            listed: Vec::new(),
+            holders: Vec::new(),
+            counts: Vec::new(),
+            token_f: Vec::new(),
+            popped: Vec::new(),
+            epoch: 0,
+            top: f64::NEG_INFINITY,
+            total: 0,
+            total_f: 0.0,
+            margin: 0.0,
+            piece: String::new(),
+        }
+    }
 }
 
 impl LikelihoodRanking {
@@ -146,7 +173,7 @@ impl LikelihoodRanking {
     fn file(&mut self, core: &Core, p: PairId) {
         let g = self.gains[p as usize];
         let ub = g + self.margin;
-        let key = ub + headroom(g);
+        let key = ub + headroom(g, self.top);
         self.ub[p as usize] = ub;
         self.filed[p as usize] = key;
         let Pair { a, b, k, .. } = core.pairs[p as usize];
@@ -293,6 +320,9 @@ impl Ranking for LikelihoodRanking {
             if best.is_none_or(|(key, _)| before(vocab, &exact, &key)) {
                 best = Some((exact, top));
             }
+        }
+        if let Some((key, _)) = best {
+            self.top = key.bound;
         }
         for p in std::mem::take(&mut self.popped) {
             self.file(core, p);
