@@ -104,19 +104,26 @@ fn rise(delta: u64, c: u64, k: u64) -> Option<f64> {
     Some(delta as f64 * k as f64 / (c - k) as f64 * (1.0 + (-30f64).exp2()))
 }
 
+/// What the ranking keeps per pair.
+#[derive(Clone, Copy)]
+struct Slot {
+    /// Its gain when last computed, and the epoch of that.
+    gain: f64,
+    epoch: u32,
+    /// The token its merge makes, if that token exists (`NONE`).
+    target: TokenId,
+    /// An upper bound on its gain now, and the key it is filed under (at
+    /// least `ub`).
+    ub: f64,
+    filed: f64,
+    /// Whether it is in `holders` (of both its tokens).
+    listed: bool,
+}
+
 pub struct LikelihoodRanking {
     heap: IndexedHeap<Key>,
-    /// Per pair: its gain when last computed, and the epoch of that.
-    gains: Vec<f64>,
-    epochs: Vec<u32>,
-    /// Per pair: an upper bound on its gain now, and the key it is filed
-    /// under (at least `ub`).
-    ub: Vec<f64>,
-    filed: Vec<f64>,
-    /// Per pair: the token its merge makes, if that token exists (`NONE`).
-    targets: Vec<TokenId>,
-    /// Per pair: whether it is in `holders` (of both its tokens).
-    listed: Vec<bool>,
+    /// Per pair, in one place (the holders loop reads them together).
+    slots: Vec<Slot>,
     /// Per token: the eligible pairs holding it (stale entries removed lazily).
     holders: Vec<Vec<PairId>>,
     /// Per token `t`: `c(t)` and `f(c(t))`.
@@ -139,12 +146,7 @@ impl Default for LikelihoodRanking {
     fn default() -> Self {
         Self {
             heap: IndexedHeap::default(),
-            gains: Vec::new(),
-            epochs: Vec::new(),
-            ub: Vec::new(),
-            filed: Vec::new(),
-            targets: Vec::new(),
-            listed: Vec::new(),
+            slots: Vec::new(),
             holders: Vec::new(),
             counts: Vec::new(),
             token_f: Vec::new(),
@@ -162,7 +164,7 @@ impl Default for LikelihoodRanking {
 impl LikelihoodRanking {
     fn gain_of(&self, core: &Core, p: PairId) -> f64 {
         let Pair { a, b, k, .. } = core.pairs[p as usize];
-        let target = self.targets[p as usize];
+        let target = self.slots[p as usize].target;
         let (cab, fab) =
             if target == NONE { (0, 0.0) } else { (core.token_freq[target as usize], self.token_f[target as usize]) };
         let (ca, cb) = (core.token_freq[a as usize], core.token_freq[b as usize]);
@@ -172,11 +174,11 @@ impl LikelihoodRanking {
 
     /// Files `p`, whose gain is current, under its gain plus slack and headroom.
     fn file(&mut self, core: &Core, p: PairId) {
-        let g = self.gains[p as usize];
+        let g = self.slots[p as usize].gain;
         let ub = g + self.margin;
         let key = ub + headroom(g, self.top);
-        self.ub[p as usize] = ub;
-        self.filed[p as usize] = key;
+        self.slots[p as usize].ub = ub;
+        self.slots[p as usize].filed = key;
         let Pair { a, b, k, .. } = core.pairs[p as usize];
         let vocab = &core.vocab;
         self.heap.upsert(p, Key { bound: key, k, a, b }, &|x: &Key, y: &Key| before(vocab, x, y));
@@ -190,8 +192,8 @@ impl LikelihoodRanking {
             self.heap.remove(p, &|x: &Key, y: &Key| before(vocab, x, y));
             return;
         }
-        self.gains[p as usize] = self.gain_of(core, p);
-        self.epochs[p as usize] = self.epoch;
+        self.slots[p as usize].gain = self.gain_of(core, p);
+        self.slots[p as usize].epoch = self.epoch;
         self.file(core, p);
     }
 
@@ -203,9 +205,9 @@ impl LikelihoodRanking {
         match rise(delta, c, k) {
             Some(r) => {
                 // Rounded up, so that no addition can lose part of a rise.
-                let u = self.ub[p as usize] + r;
-                self.ub[p as usize] = u + u.abs() * (-50f64).exp2();
-                if self.ub[p as usize] > self.filed[p as usize] {
+                let u = self.slots[p as usize].ub + r;
+                self.slots[p as usize].ub = u + u.abs() * (-50f64).exp2();
+                if self.slots[p as usize].ub > self.slots[p as usize].filed {
                     self.refresh(core, p);
                 }
             }
@@ -215,15 +217,11 @@ impl LikelihoodRanking {
 
     /// Registers the pairs created since the last update.
     fn add_new_pairs(&mut self, core: &Core) {
-        for p in self.targets.len()..core.pairs.len() {
+        for p in self.slots.len()..core.pairs.len() {
             let Pair { a, b, .. } = core.pairs[p];
             merged_into(&core.vocab[a as usize], &core.vocab[b as usize], &mut self.piece);
-            self.targets.push(core.ids.get(self.piece.as_str()).copied().unwrap_or(NONE));
-            self.gains.push(0.0);
-            self.epochs.push(0);
-            self.ub.push(0.0);
-            self.filed.push(0.0);
-            self.listed.push(false);
+            let target = core.ids.get(self.piece.as_str()).copied().unwrap_or(NONE);
+            self.slots.push(Slot { gain: 0.0, epoch: 0, target, ub: 0.0, filed: 0.0, listed: false });
         }
     }
 
@@ -238,7 +236,7 @@ impl LikelihoodRanking {
             self.piece.push_str(&text[i..]);
             let Some(&y) = core.ids.get(self.piece.as_str()) else { continue };
             if let Some(p) = core.pair_of(x, y) {
-                self.targets[p as usize] = c;
+                self.slots[p as usize].target = c;
                 out.push(p);
             }
         }
@@ -265,8 +263,8 @@ impl Ranking for LikelihoodRanking {
         self.margin = slack(core.total);
         for &p in changed {
             let Pair { a, b, .. } = core.pairs[p as usize];
-            if core.eligible(p) && !self.listed[p as usize] {
-                self.listed[p as usize] = true;
+            if core.eligible(p) && !self.slots[p as usize].listed {
+                self.slots[p as usize].listed = true;
                 self.holders[a as usize].push(p);
                 if b != a {
                     self.holders[b as usize].push(p);
@@ -283,7 +281,7 @@ impl Ranking for LikelihoodRanking {
                 // change of its own counts, which lists it again.
                 list.retain(|&p| {
                     let live = core.eligible(p);
-                    self.listed[p as usize] &= live;
+                    self.slots[p as usize].listed &= live;
                     if live {
                         self.raise(core, p, delta, now);
                     }
@@ -309,15 +307,15 @@ impl Ranking for LikelihoodRanking {
             if best.is_some_and(|(key, _)| bound < key.bound) {
                 break; // every key left bounds a gain below the best one
             }
-            if self.epochs[top as usize] != self.epoch {
-                self.gains[top as usize] = self.gain_of(core, top);
-                self.epochs[top as usize] = self.epoch;
+            if self.slots[top as usize].epoch != self.epoch {
+                self.slots[top as usize].gain = self.gain_of(core, top);
+                self.slots[top as usize].epoch = self.epoch;
             }
             let vocab = &core.vocab;
             self.heap.remove(top, &|x: &Key, y: &Key| before(vocab, x, y));
             self.popped.push(top);
             let Pair { a, b, k, .. } = core.pairs[top as usize];
-            let exact = Key { bound: self.gains[top as usize], k, a, b };
+            let exact = Key { bound: self.slots[top as usize].gain, k, a, b };
             if best.is_none_or(|(key, _)| before(vocab, &exact, &key)) {
                 best = Some((exact, top));
             }
