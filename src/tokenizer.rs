@@ -3,8 +3,10 @@
 //! padding and parallel batches; `serialization` the tokenizer file;
 //! `options` holds what a tokenizer is made with and what an encode asks for.
 
+pub mod analysis;
 pub mod batch;
 pub mod hf_json;
+pub mod objective;
 pub mod options;
 pub mod pretrained;
 pub mod serialization;
@@ -25,6 +27,7 @@ use crate::pipeline::normalizer::Normalized;
 use crate::pipeline::padding::Padding;
 use crate::pipeline::post_processor::BertPostProcessor;
 use crate::pipeline::truncation::Truncation;
+use crate::tokenizer::objective::Objective;
 use crate::tokenizer::options::{validate_special_tokens, EncodeOptions, Options, PostProcessing};
 
 /// Buffers reused by every encode on a thread.
@@ -74,6 +77,8 @@ pub struct Tokenizer {
     special_tokens: Vec<String>,
     special_ids: FxHashSet<u32>,
     merges: Vec<(String, String)>,
+    /// The training objective that made the vocabulary (None: not trained here).
+    objective: Option<Objective>,
     model: WordPiece,
     /// The special tokens and the added tokens matched in the raw text.
     matcher: SpecialTokenMatcher,
@@ -99,6 +104,7 @@ impl PartialEq for Tokenizer {
             && self.added == other.added
             && self.truncation == other.truncation
             && self.padding == other.padding
+            && self.objective == other.objective
     }
 }
 
@@ -132,6 +138,7 @@ impl Tokenizer {
             vocab,
             options,
             merges,
+            objective: None,
             post_processor,
             truncation: None,
             padding: None,
@@ -221,6 +228,16 @@ impl Tokenizer {
             padding: options.padding.or(self.padding),
             ..options
         }
+    }
+
+    /// The same tokenizer, recorded as trained with `objective`.
+    pub fn with_objective(mut self, objective: Option<Objective>) -> Self {
+        self.objective = objective;
+        self
+    }
+
+    pub fn objective(&self) -> Option<Objective> {
+        self.objective
     }
 
     pub fn vocab(&self) -> &Vocab {

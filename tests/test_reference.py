@@ -28,7 +28,8 @@ SEED_WORDS = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 
 
 def train_words(counts: dict[str, int], vocab_size: int = 100, min_frequency: int = 0, **kwargs) -> PyTokenizer:
-    return PyTokenizer.train_from_counts(counts, vocab_size, min_frequency, **kwargs)
+    """Trains with the ``pmi`` objective unless told otherwise: the worked examples below are pmi's."""
+    return PyTokenizer.train_from_counts(counts, vocab_size, min_frequency, **{"objective": "pmi", **kwargs})
 
 
 def learned(tok: PyTokenizer) -> list[str]:
@@ -67,7 +68,7 @@ def test_seed_corpus_first_merges_follow_the_formula():
 def test_train_counts_the_normalized_pre_tokenized_words_of_the_corpus():
     corpus = ["Hug hug HUG! pug.", "Pun pun, pun bun hugs", "hug HUG hug hug hug hug hug pug pug pug pug",
               "pun pun pun pun pun pun pun pun pun bun bun bun hugs hugs hugs hugs"]  # fmt: skip
-    from_text = PyTokenizer.train(corpus, 17, 2)
+    from_text = PyTokenizer.train(corpus, 17, 2, objective="pmi")
     punctuation = {"!": 1, ".": 1, ",": 1}
     from_counts = train_words({**SEED_WORDS, **punctuation}, vocab_size=17, min_frequency=2)
     assert from_text == from_counts
@@ -547,7 +548,8 @@ def test_corrupt_tokenizer_files_are_value_errors_naming_the_file(tmp_path, edit
 
 def test_repr_names_the_configuration(bert):
     assert (
-        repr(bert) == "PyTokenizer(vocab_size=15, lowercase=True, strip_accents=None, pre_tokenizer='bert', merges=0)"
+        repr(bert) == "PyTokenizer(vocab_size=15, lowercase=True, strip_accents=None, pre_tokenizer='bert', "
+        "merges=0, objective=None)"
     )
 
 

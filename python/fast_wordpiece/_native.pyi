@@ -12,6 +12,7 @@ _StrPath = str | os.PathLike[str]
 _Truncation = Literal["longest_first", "only_first", "only_second", "do_not_truncate"]
 _Side = Literal["left", "right"]
 _Padding = Literal["longest", "max_length"]
+_Objective = Literal["likelihood", "pmi", "frequency"]
 
 __all__ = ["DEFAULT_SPECIAL_TOKENS", "Encoding", "PyTokenizer", "__version__"]
 
@@ -90,6 +91,8 @@ class PyTokenizer:
         min_frequency: int | None = None,
         *,
         special_tokens: Sequence[str] | None = None,
+        objective: _Objective | None = None,
+        limit_alphabet: int | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
@@ -101,6 +104,8 @@ class PyTokenizer:
         *,
         errors: Literal["strict", "replace"] = "strict",
         special_tokens: Sequence[str] | None = None,
+        objective: _Objective | None = None,
+        limit_alphabet: int | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
@@ -111,6 +116,8 @@ class PyTokenizer:
         min_frequency: int | None = None,
         *,
         special_tokens: Sequence[str] | None = None,
+        objective: _Objective | None = None,
+        limit_alphabet: int | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
@@ -166,11 +173,14 @@ class PyTokenizer:
     ) -> dict[str, Any]: ...
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str: ...
     def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False) -> list[str]: ...
+    def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
     def get_vocab(self) -> dict[str, int]: ...
     @property
     def vocab_size(self) -> int: ...
     @property
     def merges(self) -> list[tuple[str, str]]: ...
+    @property
+    def objective(self) -> _Objective | None: ...
     @property
     def special_tokens(self) -> list[str]: ...
     @property

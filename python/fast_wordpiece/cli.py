@@ -1,10 +1,16 @@
-"""Command line: train a tokenizer, then show it encoding a sentence.
+"""Command line: train a tokenizer, then show it encoding a sentence; or
+analyze what a tokenizer makes of some text.
 
     python -m fast_wordpiece [FILE ...] [--vocab-size N] [--min-frequency N]
+                             [--objective likelihood|pmi|frequency]
+                             [--limit-alphabet N]
                              [--save tokenizer.json] [--sentence TEXT]
+    python -m fast_wordpiece analyze TOKENIZER FILE ...
 
 With no FILE, the corpus is the docstrings of the Python standard library,
-which every Python installation has.
+which every Python installation has. ``analyze`` reads TOKENIZER as a
+tokenizer file (.json) or a BERT vocab.txt (any other name) and prints the
+counts and ratios of ``PyTokenizer.analyze`` over the lines of the FILEs.
 """
 
 from __future__ import annotations
@@ -50,27 +56,55 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("files", nargs="*", type=Path, help="UTF-8 text files to train on (default: stdlib docstrings)")
     parser.add_argument("--vocab-size", type=int, default=8000)
     parser.add_argument("--min-frequency", type=int, default=2)
+    parser.add_argument("--objective", choices=["likelihood", "pmi", "frequency"], default="likelihood",
+                        help="how merges are ranked (default: likelihood)")  # fmt: skip
+    parser.add_argument("--limit-alphabet", type=int, help="keep only the N most frequent characters")
     parser.add_argument("--save", type=Path, help="write the trained tokenizer (JSON) here")
     parser.add_argument("--sentence", default=DEFAULT_SENTENCE, help="the sentence to encode")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     return parser.parse_args(argv)
 
 
+def analyze(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="fast-wordpiece analyze", description="What a tokenizer makes of text.")
+    parser.add_argument("tokenizer", type=Path, help="a tokenizer file (.json) or a BERT vocab.txt")
+    parser.add_argument("files", nargs="+", type=Path, help="UTF-8 text files, analyzed line by line")
+    args = parser.parse_args(argv)
+    try:
+        if args.tokenizer.suffix == ".json":
+            tokenizer = PyTokenizer.load(args.tokenizer)
+        else:
+            tokenizer = PyTokenizer.from_vocab_file(args.tokenizer)
+        lines = [line for f in args.files for line in f.read_text(encoding="utf-8").splitlines()]
+        stats = tokenizer.analyze(lines)
+    except (OSError, ValueError, TypeError) as e:
+        print(f"fast-wordpiece: {e}", file=sys.stderr)
+        return 2
+    for key, value in stats.items():
+        print(f"{key:<22}{value:,.4f}" if isinstance(value, float) else f"{key:<22}{value:,}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["analyze"]:
+        return analyze(argv[1:])
     args = parse_args(argv)
-    show = not args.no_progress
+    training = {
+        "objective": args.objective,
+        "limit_alphabet": args.limit_alphabet,
+        "show_progress": not args.no_progress,
+    }
     started = time.perf_counter()
     try:
         if args.files:
             source = ", ".join(str(f) for f in args.files)
-            tokenizer = PyTokenizer.train_from_files(
-                args.files, args.vocab_size, args.min_frequency, show_progress=show
-            )
+            tokenizer = PyTokenizer.train_from_files(args.files, args.vocab_size, args.min_frequency, **training)
         else:
             source = "the standard library's docstrings"
             corpus = list(stdlib_docstrings())
             source += f" ({sum(map(len, corpus)) / 1e6:.1f} MB)"
-            tokenizer = PyTokenizer.train(corpus, args.vocab_size, args.min_frequency, show_progress=show)
+            tokenizer = PyTokenizer.train(corpus, args.vocab_size, args.min_frequency, **training)
     except (OSError, ValueError, TypeError) as e:
         print(f"fast-wordpiece: {e}", file=sys.stderr)
         return 2

@@ -1,6 +1,7 @@
 //! The Python bindings, and nothing else: argument conversion, the mapping of
 //! core errors to Python exceptions, and releasing the GIL around heavy work.
 
+mod analyze;
 mod args;
 mod arrays;
 mod call;

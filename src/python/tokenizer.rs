@@ -121,6 +121,13 @@ impl PyTokenizer {
         self.inner.merges().to_vec()
     }
 
+    /// The training objective that made the vocabulary, or None if it was
+    /// not trained here (loaded from a vocab.txt).
+    #[getter]
+    fn objective(&self) -> Option<&'static str> {
+        self.inner.objective().map(|o| o.name())
+    }
+
     /// The special tokens present in the vocabulary.
     #[getter]
     fn special_tokens(&self) -> Vec<String> {
@@ -153,12 +160,13 @@ impl PyTokenizer {
         let o = self.inner.options();
         let py_bool = |b: bool| if b { "True" } else { "False" };
         format!(
-            "PyTokenizer(vocab_size={}, lowercase={}, strip_accents={}, pre_tokenizer='{}', merges={})",
+            "PyTokenizer(vocab_size={}, lowercase={}, strip_accents={}, pre_tokenizer='{}', merges={}, objective={})",
             self.inner.vocab().len(),
             py_bool(o.normalizer.lowercase),
             o.normalizer.strip_accents.map_or("None", py_bool),
             o.pre_tokenizer,
-            self.inner.merges().len()
+            self.inner.merges().len(),
+            self.inner.objective().map_or("None".to_owned(), |o| format!("'{}'", o.name()))
         )
     }
 }

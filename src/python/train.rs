@@ -10,22 +10,42 @@ use super::args::{self, text, type_name};
 use super::errors::{guard, to_py, Signals};
 use super::tokenizer::PyTokenizer;
 use crate::tokenizer::options::Options;
-use crate::training::{train_tokenizer, Progress, TrainerConfig, Utf8Errors, WordCounter};
+use crate::training::{train_tokenizer, Objective, Progress, TrainerConfig, Utf8Errors, WordCounter};
 
 /// Texts pulled from a Python iterable per batch, so that a generator over a
 /// huge corpus streams through bounded memory.
 const BATCH_TEXTS: usize = 8192;
 const BATCH_BYTES: usize = 8 << 20;
 
+fn objective(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Objective> {
+    match obj {
+        None => Ok(Objective::default()),
+        Some(o) if o.is_none() => Ok(Objective::default()),
+        Some(o) => {
+            let name = o
+                .cast::<PyString>()
+                .map_err(|_| PyTypeError::new_err(format!("objective must be a str, not {}", type_name(o))))?;
+            Objective::parse(&name.to_cow()?).map_err(to_py)
+        }
+    }
+}
+
 fn trainer_config(
     vocab_size: &Bound<'_, PyAny>,
     min_frequency: Option<&Bound<'_, PyAny>>,
     special_tokens: Option<&Bound<'_, PyAny>>,
+    objective_name: Option<&Bound<'_, PyAny>>,
+    limit_alphabet: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<TrainerConfig> {
     Ok(TrainerConfig {
         vocab_size: args::positive(vocab_size, "vocab_size")?,
         min_frequency: min_frequency.map_or(Ok(2), |m| args::count(m, "min_frequency"))?,
         special_tokens: args::special_tokens(special_tokens)?,
+        objective: objective(objective_name)?,
+        limit_alphabet: match limit_alphabet {
+            Some(l) if !l.is_none() => Some(args::positive(l, "limit_alphabet")?),
+            _ => None,
+        },
     })
 }
 
@@ -51,20 +71,26 @@ impl PyTokenizer {
     /// Trains a tokenizer on `corpus`, an iterable of str (a list or a
     /// generator, pulled in batches), to `vocab_size` tokens.
     ///
-    /// Merges maximise `freq(ab) / (freq(a) * freq(b))` exactly; ties go to the
-    /// larger pair frequency, then the smaller `a`, then the smaller `b`.
-    /// Pairs seen fewer than `min_frequency` times are never merged. The
+    /// `objective` ranks the merges (spec section 4): `"likelihood"` (the
+    /// default) the gain in unigram likelihood, `"pmi"` the score
+    /// `freq(ab) / (freq(a) * freq(b))`, `"frequency"` the pair frequency.
+    /// Pairs seen fewer than `min_frequency` times are never merged.
+    /// `limit_alphabet=n` keeps the n most frequent characters and trains
+    /// without the words that hold any other. The
     /// vocabulary starts with `special_tokens`, then the alphabet; if those
     /// alone exceed `vocab_size`, they are all kept. Progress goes to stderr
     /// unless `show_progress=False`; Ctrl-C stops training.
     #[staticmethod]
-    #[pyo3(signature = (corpus, vocab_size, min_frequency = None, *, special_tokens = None, show_progress = true, **options))]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (corpus, vocab_size, min_frequency = None, *, special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options))]
     fn train(
         py: Python<'_>,
         corpus: &Bound<'_, PyAny>,
         vocab_size: &Bound<'_, PyAny>,
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
+        objective: Option<&Bound<'_, PyAny>>,
+        limit_alphabet: Option<&Bound<'_, PyAny>>,
         show_progress: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
@@ -72,7 +98,7 @@ impl PyTokenizer {
         let iter = corpus.try_iter().map_err(|_| {
             PyTypeError::new_err(format!("corpus must be an iterable of str, not {}", type_name(corpus)))
         })?;
-        let config = trainer_config(vocab_size, min_frequency, special_tokens)?;
+        let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
         let options = args::options(options, "train")?;
         let mut counter = WordCounter::new(&options);
         let mut progress = Progress::new(show_progress, None);
@@ -114,7 +140,7 @@ impl PyTokenizer {
     /// `errors="strict"` fails on bytes that are not UTF-8, naming the file and
     /// offset; `errors="replace"` replaces them with U+FFFD.
     #[staticmethod]
-    #[pyo3(signature = (paths, vocab_size, min_frequency = None, *, errors = "strict", special_tokens = None, show_progress = true, **options))]
+    #[pyo3(signature = (paths, vocab_size, min_frequency = None, *, errors = "strict", special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options))]
     #[allow(clippy::too_many_arguments)]
     fn train_from_files(
         py: Python<'_>,
@@ -123,6 +149,8 @@ impl PyTokenizer {
         min_frequency: Option<&Bound<'_, PyAny>>,
         errors: &str,
         special_tokens: Option<&Bound<'_, PyAny>>,
+        objective: Option<&Bound<'_, PyAny>>,
+        limit_alphabet: Option<&Bound<'_, PyAny>>,
         show_progress: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
@@ -134,7 +162,7 @@ impl PyTokenizer {
                 return Err(PyValueError::new_err(format!("errors must be \"strict\" or \"replace\", not {other:?}")))
             }
         };
-        let config = trainer_config(vocab_size, min_frequency, special_tokens)?;
+        let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
         let options = args::options(options, "train_from_files")?;
         let signals = Signals::default();
         let stop = || signals.stop();
@@ -150,13 +178,16 @@ impl PyTokenizer {
     /// Trains on precomputed word counts (`{word: count}`, words already
     /// normalized and pre-tokenized), e.g. counted elsewhere at scale.
     #[staticmethod]
-    #[pyo3(signature = (counts, vocab_size, min_frequency = None, *, special_tokens = None, show_progress = true, **options))]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (counts, vocab_size, min_frequency = None, *, special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options))]
     fn train_from_counts(
         py: Python<'_>,
         counts: &Bound<'_, PyAny>,
         vocab_size: &Bound<'_, PyAny>,
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
+        objective: Option<&Bound<'_, PyAny>>,
+        limit_alphabet: Option<&Bound<'_, PyAny>>,
         show_progress: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
@@ -172,7 +203,7 @@ impl PyTokenizer {
             words.push((word, n));
         }
         words.sort_unstable();
-        let config = trainer_config(vocab_size, min_frequency, special_tokens)?;
+        let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
         let options = args::options(options, "train_from_counts")?;
         learn(py, words, config, options, show_progress)
     }

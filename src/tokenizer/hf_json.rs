@@ -26,6 +26,7 @@ use crate::pipeline::padding::{PadTo, Padding};
 use crate::pipeline::pre_tokenizer::PreTokenizer;
 use crate::pipeline::truncation::{Strategy, Truncation};
 use crate::tokenizer::batch::PAD_TOKEN;
+use crate::tokenizer::objective::Objective;
 use crate::tokenizer::options::{Options, PostProcessing};
 use crate::tokenizer::Tokenizer;
 
@@ -120,6 +121,9 @@ struct Extra {
     version: u32,
     merges: Vec<(String, String)>,
     special_tokens: Vec<String>,
+    /// The training objective (none for a vocabulary that was loaded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    objective: Option<Objective>,
 }
 
 /// The normalizer: a `BertNormalizer`, or `Lowercase` / `Strip` / `Sequence`s
@@ -597,8 +601,8 @@ impl Tokenizer {
             options.sep_token = sep.0;
         }
         // Our own data, when we wrote the file.
-        let (merges, specials) = match &model.extra {
-            None => (Vec::new(), specials),
+        let (merges, specials, objective) = match &model.extra {
+            None => (Vec::new(), specials, None),
             Some(extra) => {
                 let path = format!("model.{EXTRA}");
                 let extra: Extra = typed(extra, &path)?;
@@ -613,7 +617,7 @@ impl Tokenizer {
                 {
                     return Err(err(&format!("{path}.special_tokens"), "differ from the special added_tokens"));
                 }
-                (extra.merges, extra.special_tokens)
+                (extra.merges, extra.special_tokens, extra.objective)
             }
         };
         let truncation = truncation_from_json(field("truncation"), "truncation")?;
@@ -633,7 +637,7 @@ impl Tokenizer {
                 return Err(e);
             }
         };
-        tokenizer.with_defaults(truncation, padding).map_err(|e| err("truncation", e))
+        Ok(tokenizer.with_defaults(truncation, padding).map_err(|e| err("truncation", e))?.with_objective(objective))
     }
 
     /// The tokenizer as a Hugging Face `tokenizer.json`.
@@ -724,7 +728,12 @@ impl Tokenizer {
                 continuing_subword_prefix: &o.continuing_subword_prefix,
                 max_input_chars_per_word: o.max_input_chars_per_word,
                 vocab: VocabOut(vocab),
-                extra: Extra { version: 1, merges: self.merges().to_vec(), special_tokens: plain },
+                extra: Extra {
+                    version: 1,
+                    merges: self.merges().to_vec(),
+                    special_tokens: plain,
+                    objective: self.objective(),
+                },
             },
         };
         Ok(serde_json::to_string_pretty(&file).expect("a tokenizer always serializes"))

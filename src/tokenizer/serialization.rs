@@ -12,6 +12,7 @@ use crate::io::write_atomic;
 use crate::pipeline::model::special_tokens::AddedToken;
 use crate::pipeline::model::vocab::Vocab;
 use crate::tokenizer::hf_json::{padding_from_json, padding_json, truncation_from_json, truncation_json};
+use crate::tokenizer::objective::Objective;
 use crate::tokenizer::options::Options;
 use crate::tokenizer::Tokenizer;
 
@@ -41,6 +42,14 @@ struct TokenizerFile {
     truncation: Value,
     #[serde(default, skip_serializing_if = "Value::is_null")]
     padding: Value,
+    /// The training objective; files written before it was recorded were
+    /// all trained with `pmi`.
+    #[serde(default = "legacy_objective")]
+    objective: Option<Objective>,
+}
+
+fn legacy_objective() -> Option<Objective> {
+    Some(Objective::Pmi)
 }
 
 impl Tokenizer {
@@ -57,6 +66,7 @@ impl Tokenizer {
             outside_model: self.vocab().outside_model(),
             truncation: truncation_json(self.truncation()),
             padding: padding_json(self.padding(), self.vocab()),
+            objective: self.objective(),
         };
         serde_json::to_string(&file).expect("a tokenizer always serializes")
     }
@@ -83,6 +93,7 @@ impl Tokenizer {
         Tokenizer::new(vocab, file.merges, &file.special_tokens, file.options)?
             .with_added_tokens(file.added_tokens)?
             .with_defaults(truncation, padding)
+            .map(|t| t.with_objective(file.objective))
     }
 
     /// Writes the tokenizer file atomically.
@@ -136,6 +147,19 @@ mod tests {
         let options = Options { max_input_chars_per_word: 7, ..Options::default() };
         let t = Tokenizer::new(vocab, vec![("a".into(), "##b".into())], &["[UNK]".into()], options).unwrap();
         assert_eq!(Tokenizer::from_json(&t.to_json()).unwrap(), t);
+        let t = t.with_objective(Some(Objective::Frequency));
+        assert_eq!(Tokenizer::from_json(&t.to_json()).unwrap(), t);
+    }
+
+    #[test]
+    fn files_without_an_objective_were_trained_with_pmi() {
+        let vocab = Vocab::new(["[UNK]", "a"].map(String::from).to_vec()).unwrap();
+        let t = Tokenizer::new(vocab, vec![], &["[UNK]".into()], Options::default()).unwrap();
+        let json = t.to_json();
+        assert!(json.ends_with(",\"objective\":null}"), "{json}");
+        let old = json.replace(",\"objective\":null", "");
+        assert_eq!(Tokenizer::from_json(&old).unwrap().objective(), Some(Objective::Pmi));
+        assert_eq!(Tokenizer::from_json(&json).unwrap().objective(), None);
     }
 
     #[test]

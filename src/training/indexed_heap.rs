@@ -3,21 +3,22 @@
 //! The trainer needs both directions: a merge lowers the counts of its two
 //! tokens, which RAISES the score of every other pair that holds them, so a
 //! lazy heap that only tolerates falling scores would pick the wrong pair.
-//! Each entry's key is cached here and changes only through `upsert`, so the
-//! heap order never depends on state that changed behind its back.
+//! Each entry's key is cached here, beside its id in the heap array (so that
+//! sifting reads contiguous memory), and changes only through `upsert`, so
+//! the heap order never depends on state that changed behind its back.
 
 const ABSENT: u32 = u32::MAX;
 
 #[derive(Debug)]
 pub struct IndexedHeap<K> {
-    heap: Vec<u32>,
-    /// Per id: its position in `heap` (or `ABSENT`) and its cached key.
-    slots: Vec<(u32, Option<K>)>,
+    heap: Vec<(u32, K)>,
+    /// Per id: its position in `heap`, or `ABSENT`.
+    position: Vec<u32>,
 }
 
 impl<K> Default for IndexedHeap<K> {
     fn default() -> Self {
-        Self { heap: Vec::new(), slots: Vec::new() }
+        Self { heap: Vec::new(), position: Vec::new() }
     }
 }
 
@@ -31,34 +32,44 @@ impl<K: Copy> IndexedHeap<K> {
     }
 
     pub fn peek(&self) -> Option<u32> {
-        self.heap.first().copied()
+        self.heap.first().map(|e| e.0)
+    }
+
+    /// The key `id` was last filed with, if it is in the heap.
+    pub fn key_of(&self, id: u32) -> Option<&K> {
+        match self.position.get(id as usize) {
+            Some(&p) if p != ABSENT => Some(&self.heap[p as usize].1),
+            _ => None,
+        }
     }
 
     pub fn contains(&self, id: u32) -> bool {
-        self.slots.get(id as usize).is_some_and(|s| s.0 != ABSENT)
+        self.position.get(id as usize).is_some_and(|&p| p != ABSENT)
     }
 
     /// Inserts `id` with `key`, or moves it to where `key` belongs.
     /// `before(x, y)` is true when key `x` must come out before key `y`.
     pub fn upsert(&mut self, id: u32, key: K, before: &impl Fn(&K, &K) -> bool) {
-        if id as usize >= self.slots.len() {
-            self.slots.resize(id as usize + 1, (ABSENT, None));
+        if id as usize >= self.position.len() {
+            self.position.resize(id as usize + 1, ABSENT);
         }
-        self.slots[id as usize].1 = Some(key);
-        let at = match self.slots[id as usize].0 {
+        let at = match self.position[id as usize] {
             ABSENT => {
-                self.heap.push(id);
-                self.slots[id as usize].0 = (self.heap.len() - 1) as u32;
+                self.heap.push((id, key));
+                self.position[id as usize] = (self.heap.len() - 1) as u32;
                 self.heap.len() - 1
             }
-            p => p as usize,
+            p => {
+                self.heap[p as usize].1 = key;
+                p as usize
+            }
         };
         let at = self.sift_up(at, before);
         self.sift_down(at, before);
     }
 
     pub fn remove(&mut self, id: u32, before: &impl Fn(&K, &K) -> bool) {
-        let Some(&(p, _)) = self.slots.get(id as usize) else {
+        let Some(&p) = self.position.get(id as usize) else {
             return;
         };
         if p == ABSENT {
@@ -66,53 +77,51 @@ impl<K: Copy> IndexedHeap<K> {
         }
         let at = p as usize;
         let last = self.heap.len() - 1;
-        self.swap(at, last);
+        self.heap.swap(at, last);
+        self.position[self.heap[at].0 as usize] = at as u32;
         self.heap.pop();
-        self.slots[id as usize] = (ABSENT, None);
+        self.position[id as usize] = ABSENT;
         if at < self.heap.len() {
             let at = self.sift_up(at, before);
             self.sift_down(at, before);
         }
     }
 
-    fn key(&self, at: usize) -> &K {
-        self.slots[self.heap[at] as usize].1.as_ref().expect("heap entries have keys")
-    }
-
-    fn swap(&mut self, i: usize, j: usize) {
-        self.heap.swap(i, j);
-        self.slots[self.heap[i] as usize].0 = i as u32;
-        self.slots[self.heap[j] as usize].0 = j as u32;
-    }
-
+    /// Moves the entry at `at` up to its place (a hole travels, no swaps).
     fn sift_up(&mut self, mut at: usize, before: &impl Fn(&K, &K) -> bool) -> usize {
+        let entry = self.heap[at];
         while at > 0 {
             let parent = (at - 1) / 2;
-            if !before(self.key(at), self.key(parent)) {
+            if !before(&entry.1, &self.heap[parent].1) {
                 break;
             }
-            self.swap(at, parent);
+            self.heap[at] = self.heap[parent];
+            self.position[self.heap[at].0 as usize] = at as u32;
             at = parent;
         }
+        self.heap[at] = entry;
+        self.position[entry.0 as usize] = at as u32;
         at
     }
 
     fn sift_down(&mut self, mut at: usize, before: &impl Fn(&K, &K) -> bool) {
+        let entry = self.heap[at];
+        let len = self.heap.len();
         loop {
             let (l, r) = (2 * at + 1, 2 * at + 2);
-            let mut best = at;
-            if l < self.heap.len() && before(self.key(l), self.key(best)) {
-                best = l;
+            if l >= len {
+                break;
             }
-            if r < self.heap.len() && before(self.key(r), self.key(best)) {
-                best = r;
+            let child = if r < len && before(&self.heap[r].1, &self.heap[l].1) { r } else { l };
+            if !before(&self.heap[child].1, &entry.1) {
+                break;
             }
-            if best == at {
-                return;
-            }
-            self.swap(at, best);
-            at = best;
+            self.heap[at] = self.heap[child];
+            self.position[self.heap[at].0 as usize] = at as u32;
+            at = child;
         }
+        self.heap[at] = entry;
+        self.position[entry.0 as usize] = at as u32;
     }
 }
 

@@ -1,8 +1,12 @@
 //! Training: count words with the first two pipeline stages, then learn the
 //! vocabulary with the WordPiece merge loop.
 
+pub mod frequency;
 pub mod group_heaps;
 pub mod indexed_heap;
+pub mod likelihood;
+pub mod objective;
+pub mod pmi;
 pub mod progress;
 pub mod score;
 pub mod trainer;
@@ -12,9 +16,24 @@ use crate::error::{Error, Result};
 use crate::pipeline::model::vocab::Vocab;
 use crate::tokenizer::options::{validate_special_tokens, Options};
 use crate::tokenizer::Tokenizer;
+use frequency::FrequencyRanking;
+use likelihood::LikelihoodRanking;
+pub use objective::Objective;
+use pmi::PmiRanking;
 pub use progress::Progress;
+use trainer::Trained;
 pub use trainer::TrainerConfig;
 pub use word_counts::{Utf8Errors, WordCounter};
+
+/// Learns the vocabulary and merges from `(word, count)` pairs (words already
+/// normalized and pre-tokenized) with `config.objective`.
+pub fn train(counts: Vec<(String, u64)>, config: &TrainerConfig, progress: &mut Progress) -> Result<Trained> {
+    match config.objective {
+        Objective::Likelihood => trainer::train(counts, config, LikelihoodRanking::default(), progress),
+        Objective::Pmi => trainer::train(counts, config, PmiRanking::default(), progress),
+        Objective::Frequency => trainer::train(counts, config, FrequencyRanking::default(), progress),
+    }
+}
 
 /// Learns a vocabulary from word counts and builds the tokenizer that uses it.
 pub fn train_tokenizer(
@@ -31,6 +50,7 @@ pub fn train_tokenizer(
             options.unk_token, config.special_tokens
         )));
     }
-    let trained = trainer::train(counts, config, progress)?;
-    Tokenizer::new(Vocab::new(trained.vocab)?, trained.merges, &config.special_tokens, options)
+    let trained = train(counts, config, progress)?;
+    Ok(Tokenizer::new(Vocab::new(trained.vocab)?, trained.merges, &config.special_tokens, options)?
+        .with_objective(Some(config.objective)))
 }

@@ -1,36 +1,32 @@
-//! The WordPiece trainer: repeatedly merge the adjacent pair with the highest
-//! `pair_freq / (freq(a) * freq(b))`.
+//! The merge loop shared by every objective: words as token sequences, pair
+//! counts kept up to date incrementally, and one `Ranking` (see `objective`)
+//! that picks the next merge.
 //!
-//! Counts are kept up to date incrementally: a merge only revisits the words
-//! that hold the merged pair, and only re-ranks the pairs whose count or whose
-//! tokens' counts changed. The ranking is exact (integer arithmetic) and ties
-//! are broken by larger pair frequency, then smaller `a`, then smaller `b`.
-//!
-//! Ranking structure. A merge lowers `freq(a)` and `freq(b)`, which raises the
-//! score of every pair holding `a` or `b`; frequent tokens such as `##s` sit in
-//! thousands of pairs. So each pair is filed in the group of one of its two
-//! tokens, the one with more pairs (its "hub"). Within a group every score
-//! shares the factor `1 / freq(hub)`, so the group is ordered by
-//! `pair_freq / freq(other)` and a change of `freq(hub)` moves only the
-//! group's entry in the global heap. A change of `freq(t)` re-ranks only the
-//! pairs filed under another hub whose other token is `t`.
+//! A merge only revisits the words that hold the merged pair and reports the
+//! pairs whose counts changed; the ranking decides what else to re-rank.
 
-use std::cmp::Ordering;
+use rustc_hash::{FxHashMap, FxHashSet};
 
-use rustc_hash::FxHashMap;
-
-use super::group_heaps::GroupHeaps;
-use super::indexed_heap::IndexedHeap;
 use super::progress::Progress;
-use super::score::Score;
 use crate::error::{Error, Result};
 use crate::pipeline::model::vocab::CONTINUATION;
+use crate::tokenizer::objective::Objective;
 
 #[derive(Clone, Debug)]
 pub struct TrainerConfig {
     pub vocab_size: usize,
     pub min_frequency: u64,
     pub special_tokens: Vec<String>,
+    pub objective: Objective,
+    /// Keep only this many characters, the most frequent; words with any
+    /// other character are left out of training (they encode as unknown).
+    pub limit_alphabet: Option<usize>,
+}
+
+impl TrainerConfig {
+    pub fn new(vocab_size: usize, min_frequency: u64, special_tokens: Vec<String>) -> Self {
+        Self { vocab_size, min_frequency, special_tokens, objective: Objective::default(), limit_alphabet: None }
+    }
 }
 
 /// What training learns: the vocabulary in id order and the merges in order.
@@ -40,65 +36,73 @@ pub struct Trained {
     pub merges: Vec<(String, String)>,
 }
 
-type TokenId = u32;
-type PairId = u32;
+pub type TokenId = u32;
+pub type PairId = u32;
 
 struct Word {
     tokens: Vec<TokenId>,
     count: u64,
 }
 
-#[derive(Clone, Copy)]
-struct Pair {
-    a: TokenId,
-    b: TokenId,
-    freq: u64,
-    /// The token whose group holds this pair.
-    hub: TokenId,
-    /// The other token: its count is part of the order within the group.
-    other: TokenId,
-    /// Whether the pair is in `dependents[other]`.
-    listed: bool,
-}
-
-/// What a group is ranked by in the global heap: its best pair's full key.
+/// An adjacent pair of tokens and its counts over the corpus.
 #[derive(Clone, Copy, Debug)]
-struct RankKey {
-    score: Score,
-    freq: u64,
-    a: TokenId,
-    b: TokenId,
+pub struct Pair {
+    pub a: TokenId,
+    pub b: TokenId,
+    /// Adjacent occurrences (overlapping ones too when `a == b`).
+    pub freq: u64,
+    /// Occurrences a merge would replace: left to right, non-overlapping
+    /// (equal to `freq` when `a != b`).
+    pub k: u64,
 }
 
-/// The order within a hub's group: `pair_freq / freq(other)`, then `pair_freq`.
+/// The merge that was just made: `a b` became `c`.
 #[derive(Clone, Copy, Debug)]
-struct GroupKey {
-    score: Score,
-    freq: u64,
+pub struct Merged {
+    pub a: TokenId,
+    pub b: TokenId,
+    pub c: TokenId,
 }
 
-struct State {
-    vocab: Vec<String>,
-    ids: FxHashMap<String, TokenId>,
-    token_freq: Vec<u64>,
-    /// Pairs ever created that hold each token (only decides hubs).
-    degree: Vec<u32>,
+/// What an objective plugs into the merge loop: told which counts changed,
+/// it answers which pair to merge next.
+pub trait Ranking {
+    /// Called after counting (`merged` None) and after every merge, with the
+    /// pairs whose `freq` or `k` changed (sorted, including new pairs).
+    fn update(&mut self, core: &Core, changed: &[PairId], merged: Option<Merged>);
+
+    /// The eligible pair to merge next, or None when there is none.
+    fn best(&mut self, core: &Core) -> Option<PairId>;
+}
+
+/// Pair-count changes: `(freq, k)` deltas per pair.
+type Deltas = FxHashMap<(TokenId, TokenId), (i128, i128)>;
+
+/// The corpus as token sequences and every count the objectives read.
+pub struct Core {
+    pub vocab: Vec<String>,
+    pub ids: FxHashMap<String, TokenId>,
+    pub token_freq: Vec<u64>,
+    /// `N`: the number of tokens in the segmented corpus.
+    pub total: u64,
+    /// Pairs ever created that hold each token.
+    pub degree: Vec<u32>,
     words: Vec<Word>,
-    pairs: Vec<Pair>,
-    group_keys: Vec<GroupKey>,
+    pub pairs: Vec<Pair>,
     pair_ids: FxHashMap<(TokenId, TokenId), PairId>,
     /// Words that held each pair at some point (may include stale entries).
     pair_words: Vec<Vec<u32>>,
-    /// Per token `t`: live pairs whose group order depends on `freq(t)`.
-    dependents: Vec<Vec<PairId>>,
-    groups: GroupHeaps,
-    /// Groups (by hub token), ranked by their best pair.
-    heap: IndexedHeap<RankKey>,
-    min_frequency: u64,
+    pub min_frequency: u64,
 }
 
-/// Trains on `(word, count)` pairs; words are already normalized and pre-tokenized.
-pub fn train(counts: Vec<(String, u64)>, config: &TrainerConfig, progress: &mut Progress) -> Result<Trained> {
+/// Trains on `(word, count)` pairs (words already normalized and
+/// pre-tokenized), merging the pairs that `ranking` picks.
+pub fn train<R: Ranking>(
+    counts: Vec<(String, u64)>,
+    config: &TrainerConfig,
+    ranking: R,
+    progress: &mut Progress,
+) -> Result<Trained> {
     if config.vocab_size == 0 {
         return Err(Error::invalid("vocab_size must be positive"));
     }
@@ -111,34 +115,82 @@ pub fn train(counts: Vec<(String, u64)>, config: &TrainerConfig, progress: &mut 
             "the word counts add up to more than 2**64 - 1 character occurrences: scale them down",
         ));
     }
-    let mut state = State::new(counts, config);
-    let target = config.vocab_size.saturating_sub(state.vocab.len()) as u64;
+    let (mut core, mut ranking) = (Core::new(counts, config), ranking);
+    let changed = core.count_initial_pairs();
+    ranking.update(&core, &changed, None);
+    let target = config.vocab_size.saturating_sub(core.vocab.len()) as u64;
     progress.start("merging", "merges", Some(target));
     let mut merges = Vec::new();
-    while state.vocab.len() < config.vocab_size {
-        let Some(best) = state.best_pair() else { break };
-        let Pair { a, b, .. } = state.pairs[best as usize];
-        merges.push((state.vocab[a as usize].clone(), state.vocab[b as usize].clone()));
-        let before = state.vocab.len();
-        state.merge(best);
-        progress.advance((state.vocab.len() - before) as u64)?;
+    while core.vocab.len() < config.vocab_size {
+        let Some(best) = ranking.best(&core) else { break };
+        let Pair { a, b, .. } = core.pairs[best as usize];
+        merges.push((core.vocab[a as usize].clone(), core.vocab[b as usize].clone()));
+        let before = core.vocab.len();
+        let (changed, merged) = core.merge(best);
+        ranking.update(&core, &changed, Some(merged));
+        progress.advance((core.vocab.len() - before) as u64)?;
     }
     progress.finish();
-    Ok(Trained { vocab: state.vocab, merges })
+    Ok(Trained { vocab: core.vocab, merges })
 }
 
-/// Whether `x` comes before `y` in code point order of their token strings.
-fn string_order(vocab: &[String], x: TokenId, y: TokenId) -> Ordering {
-    if x == y {
-        Ordering::Equal
-    } else {
-        vocab[x as usize].cmp(&vocab[y as usize])
+/// The words whose characters are all among the `limit` most frequent ones
+/// (by occurrences weighted by word counts; ties: smaller code point).
+fn limit_alphabet(counts: &mut Vec<(String, u64)>, limit: usize) {
+    let mut freq: FxHashMap<char, u64> = FxHashMap::default();
+    for (word, count) in counts.iter() {
+        for c in word.chars() {
+            *freq.entry(c).or_default() += count;
+        }
+    }
+    if freq.len() <= limit {
+        return;
+    }
+    let mut chars: Vec<(char, u64)> = freq.into_iter().collect();
+    chars.sort_unstable_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+    let kept: FxHashSet<char> = chars[..limit].iter().map(|&(c, _)| c).collect();
+    counts.retain(|(word, _)| word.chars().all(|c| kept.contains(&c)));
+}
+
+/// Adds `count` times the pairs of `tokens` to `deltas`: every adjacent
+/// pair to `freq`; to `k`, every pair of distinct tokens, and `r / 2` for a
+/// run of `r` equal tokens (what a left-to-right merge replaces).
+fn add_pairs(tokens: &[TokenId], count: i128, deltas: &mut Deltas) {
+    let mut i = 0;
+    while i + 1 < tokens.len() {
+        let t = tokens[i];
+        if tokens[i + 1] != t {
+            let e = deltas.entry((t, tokens[i + 1])).or_default();
+            e.0 += count;
+            e.1 += count;
+            i += 1;
+            continue;
+        }
+        let mut j = i + 1;
+        while j < tokens.len() && tokens[j] == t {
+            j += 1;
+        }
+        let run = (j - i) as i128;
+        let e = deltas.entry((t, t)).or_default();
+        e.0 += (run - 1) * count;
+        e.1 += (run / 2) * count;
+        i = j - 1;
     }
 }
 
-impl State {
+/// The token that merging `a b` makes, written into `out`.
+pub fn merged_into(a: &str, b: &str, out: &mut String) {
+    out.clear();
+    out.push_str(a);
+    out.push_str(b.strip_prefix(CONTINUATION).unwrap_or(b));
+}
+
+impl Core {
     fn new(mut counts: Vec<(String, u64)>, config: &TrainerConfig) -> Self {
         counts.retain(|(w, c)| !w.is_empty() && *c > 0);
+        if let Some(limit) = config.limit_alphabet {
+            limit_alphabet(&mut counts, limit);
+        }
         let mut vocab: Vec<String> = Vec::new();
         let mut ids: FxHashMap<String, TokenId> = FxHashMap::default();
         let mut intern = |t: &str, vocab: &mut Vec<String>| -> TokenId {
@@ -153,7 +205,7 @@ impl State {
             intern(t, &mut vocab);
         }
         let mut alphabet: Vec<String> = {
-            let mut set = rustc_hash::FxHashSet::default();
+            let mut set = FxHashSet::default();
             for (word, _) in &counts {
                 for (i, c) in word.char_indices() {
                     set.insert(if i == 0 { c.to_string() } else { format!("{CONTINUATION}{c}") });
@@ -185,44 +237,46 @@ impl State {
             .collect();
         drop(counts);
         let n = vocab.len();
-        let mut state = State {
+        Core {
             token_freq: vec![0; n],
+            total: 0,
             degree: vec![0; n],
-            dependents: vec![Vec::new(); n],
             vocab,
             ids,
             words,
             pairs: Vec::new(),
-            group_keys: Vec::new(),
             pair_ids: FxHashMap::default(),
             pair_words: Vec::new(),
-            groups: GroupHeaps::default(),
-            heap: IndexedHeap::default(),
             min_frequency: config.min_frequency,
-        };
-        state.count_initial_pairs();
-        state
+        }
     }
 
-    fn count_initial_pairs(&mut self) {
-        let mut deltas: FxHashMap<(TokenId, TokenId), i128> = FxHashMap::default();
+    /// Whether pair `p` may be merged: it occurs, at least `min_frequency` times.
+    pub fn eligible(&self, p: PairId) -> bool {
+        let freq = self.pairs[p as usize].freq;
+        freq > 0 && freq >= self.min_frequency
+    }
+
+    /// The id of pair `(a, b)` if it was ever seen.
+    pub fn pair_of(&self, a: TokenId, b: TokenId) -> Option<PairId> {
+        self.pair_ids.get(&(a, b)).copied()
+    }
+
+    /// Counts every token and pair; returns the pairs (all of them).
+    fn count_initial_pairs(&mut self) -> Vec<PairId> {
+        let mut deltas = Deltas::default();
         for word in &self.words {
             for &t in &word.tokens {
                 self.token_freq[t as usize] += word.count;
+                self.total += word.count;
             }
-            for p in word.tokens.windows(2) {
-                *deltas.entry((p[0], p[1])).or_default() += word.count as i128;
-            }
+            add_pairs(&word.tokens, word.count as i128, &mut deltas);
         }
-        // Degrees first, so that hubs are chosen knowing every initial pair.
-        for &(a, b) in deltas.keys() {
-            self.degree[a as usize] += 1;
-            self.degree[b as usize] += 1;
-        }
+        // Created in sorted order, degrees first, so that ids do not depend on hashing.
         let mut sorted: Vec<(TokenId, TokenId)> = deltas.keys().copied().collect();
         sorted.sort_unstable();
         for (a, b) in sorted {
-            self.create_pair(a, b);
+            self.pair_id(a, b);
         }
         for w in 0..self.words.len() {
             for i in 1..self.words[w].tokens.len() {
@@ -234,79 +288,29 @@ impl State {
                 }
             }
         }
-        self.apply(deltas, &[]);
-    }
-
-    /// Registers pair `(a, b)` and files it under its hub.
-    fn create_pair(&mut self, a: TokenId, b: TokenId) -> PairId {
-        let id = self.pairs.len() as PairId;
-        let (hub, other) = if self.degree[a as usize] >= self.degree[b as usize] { (a, b) } else { (b, a) };
-        self.pairs.push(Pair { a, b, freq: 0, hub, other, listed: true });
-        self.group_keys.push(GroupKey { score: Score::new(0, 1, 1), freq: 0 });
-        self.pair_words.push(Vec::new());
-        self.dependents[other as usize].push(id);
-        self.pair_ids.insert((a, b), id);
-        id
+        self.apply(deltas)
     }
 
     /// The id of pair `(a, b)`, created (and counted in the degrees) on first sight.
     fn pair_id(&mut self, a: TokenId, b: TokenId) -> PairId {
-        match self.pair_ids.get(&(a, b)) {
-            Some(&id) => id,
-            None => {
-                self.degree[a as usize] += 1;
-                self.degree[b as usize] += 1;
-                self.create_pair(a, b)
-            }
+        if let Some(&id) = self.pair_ids.get(&(a, b)) {
+            return id;
         }
-    }
-
-    fn best_pair(&self) -> Option<PairId> {
-        self.heap.peek().and_then(|hub| self.groups.top(hub))
-    }
-
-    fn rank_key(&self, p: PairId) -> RankKey {
-        let Pair { a, b, freq, .. } = self.pairs[p as usize];
-        RankKey { score: Score::new(freq, self.token_freq[a as usize], self.token_freq[b as usize]), freq, a, b }
-    }
-
-    /// Whether key `x` ranks above key `y`: higher score, then higher pair
-    /// frequency, then smaller `a`, then smaller `b` (code point order).
-    fn ranks_before(vocab: &[String], x: &RankKey, y: &RankKey) -> bool {
-        let order = x
-            .score
-            .cmp(&y.score)
-            .then(x.freq.cmp(&y.freq))
-            .then_with(|| string_order(vocab, y.a, x.a))
-            .then_with(|| string_order(vocab, y.b, x.b));
-        order == Ordering::Greater
-    }
-
-    /// The same order as `ranks_before`, for two pairs of one group.
-    fn group_before(vocab: &[String], pairs: &[Pair], keys: &[GroupKey], x: PairId, y: PairId) -> bool {
-        let (kx, ky) = (keys[x as usize], keys[y as usize]);
-        let (px, py) = (pairs[x as usize], pairs[y as usize]);
-        let order = kx
-            .score
-            .cmp(&ky.score)
-            .then(kx.freq.cmp(&ky.freq))
-            .then_with(|| string_order(vocab, py.a, px.a))
-            .then_with(|| string_order(vocab, py.b, px.b));
-        order == Ordering::Greater
-    }
-
-    fn eligible(&self, p: PairId) -> bool {
-        let freq = self.pairs[p as usize].freq;
-        freq > 0 && freq >= self.min_frequency
+        self.degree[a as usize] += 1;
+        self.degree[b as usize] += 1;
+        let id = self.pairs.len() as PairId;
+        self.pairs.push(Pair { a, b, freq: 0, k: 0 });
+        self.pair_words.push(Vec::new());
+        self.pair_ids.insert((a, b), id);
+        id
     }
 
     /// Merges pair `best` in every word that holds it and updates all counts.
-    fn merge(&mut self, best: PairId) {
+    /// Returns the pairs whose counts changed, and what was merged.
+    fn merge(&mut self, best: PairId) -> (Vec<PairId>, Merged) {
         let Pair { a, b, .. } = self.pairs[best as usize];
-        let merged = {
-            let (sa, sb) = (&self.vocab[a as usize], &self.vocab[b as usize]);
-            format!("{sa}{}", sb.strip_prefix(CONTINUATION).unwrap_or(sb))
-        };
+        let mut merged = String::new();
+        merged_into(&self.vocab[a as usize], &self.vocab[b as usize], &mut merged);
         let c = match self.ids.get(&merged) {
             Some(&id) => id,
             None => {
@@ -314,11 +318,10 @@ impl State {
                 self.ids.insert(merged, (self.vocab.len() - 1) as TokenId);
                 self.token_freq.push(0);
                 self.degree.push(0);
-                self.dependents.push(Vec::new());
                 (self.vocab.len() - 1) as TokenId
             }
         };
-        let mut deltas: FxHashMap<(TokenId, TokenId), i128> = FxHashMap::default();
+        let mut deltas = Deltas::default();
         let mut new_tokens = Vec::new();
         let mut touched: Vec<(u32, (TokenId, TokenId))> = Vec::new();
         let mut words = std::mem::take(&mut self.pair_words[best as usize]);
@@ -343,11 +346,9 @@ impl State {
                 continue; // stale entry: an earlier merge already changed this word
             }
             let count = word.count;
-            for p in word.tokens.windows(2) {
-                *deltas.entry((p[0], p[1])).or_default() -= count as i128;
-            }
+            add_pairs(&word.tokens, -(count as i128), &mut deltas);
+            add_pairs(&new_tokens, count as i128, &mut deltas);
             for p in new_tokens.windows(2) {
-                *deltas.entry((p[0], p[1])).or_default() += count as i128;
                 if p[0] == c || p[1] == c {
                     touched.push((w, (p[0], p[1])));
                 }
@@ -355,6 +356,7 @@ impl State {
             self.token_freq[a as usize] -= replaced * count;
             self.token_freq[b as usize] -= replaced * count;
             self.token_freq[c as usize] += replaced * count;
+            self.total -= replaced * count;
             std::mem::swap(&mut word.tokens, &mut new_tokens);
         }
         for (w, (x, y)) in touched {
@@ -364,68 +366,24 @@ impl State {
                 list.push(w);
             }
         }
-        self.apply(deltas, &[a, b, c]);
+        (self.apply(deltas), Merged { a, b, c })
     }
 
-    /// Applies pair-count changes, then re-ranks what they and the count
-    /// changes of the `retokened` tokens affect.
-    fn apply(&mut self, deltas: FxHashMap<(TokenId, TokenId), i128>, retokened: &[TokenId]) {
-        let mut touched: Vec<PairId> = Vec::with_capacity(deltas.len());
-        for ((x, y), d) in deltas {
-            if d == 0 {
+    /// Applies pair-count changes; returns the pairs that changed, sorted.
+    fn apply(&mut self, deltas: Deltas) -> Vec<PairId> {
+        let mut changed: Vec<PairId> = Vec::with_capacity(deltas.len());
+        for ((x, y), (df, dk)) in deltas {
+            if df == 0 && dk == 0 {
                 continue;
             }
             let id = self.pair_id(x, y);
             let pair = &mut self.pairs[id as usize];
-            pair.freq = (pair.freq as i128 + d) as u64;
-            if pair.freq > 0 && !pair.listed {
-                pair.listed = true;
-                self.dependents[pair.other as usize].push(id);
-            }
-            touched.push(id);
+            pair.freq = (pair.freq as i128 + df) as u64;
+            pair.k = (pair.k as i128 + dk) as u64;
+            changed.push(id);
         }
-        let mut dirty: Vec<TokenId> = retokened.to_vec();
-        for &t in retokened {
-            let mut list = std::mem::take(&mut self.dependents[t as usize]);
-            list.retain(|&p| {
-                let pair = &mut self.pairs[p as usize];
-                pair.listed = pair.freq > 0;
-                pair.listed
-            });
-            touched.extend_from_slice(&list);
-            self.dependents[t as usize] = list;
-        }
-        touched.sort_unstable();
-        touched.dedup();
-        for p in touched {
-            let Pair { hub, other, freq, .. } = self.pairs[p as usize];
-            let eligible = self.eligible(p);
-            if eligible {
-                self.group_keys[p as usize] =
-                    GroupKey { score: Score::new(freq, self.token_freq[other as usize], 1), freq };
-            }
-            let (vocab, pairs, keys) = (&self.vocab, &self.pairs, &self.group_keys);
-            let before = |x: PairId, y: PairId| Self::group_before(vocab, pairs, keys, x, y);
-            if eligible {
-                self.groups.upsert(hub, p, &before);
-            } else {
-                self.groups.remove(hub, p, &before);
-            }
-            dirty.push(hub);
-        }
-        dirty.sort_unstable();
-        dirty.dedup();
-        for hub in dirty {
-            let vocab = &self.vocab;
-            let before = |x: &RankKey, y: &RankKey| Self::ranks_before(vocab, x, y);
-            match self.groups.top(hub) {
-                Some(p) => {
-                    let key = self.rank_key(p);
-                    self.heap.upsert(hub, key, &before);
-                }
-                None => self.heap.remove(hub, &before),
-            }
-        }
+        changed.sort_unstable();
+        changed
     }
 }
 
@@ -436,8 +394,11 @@ mod tests {
     fn run_with(words: &[(&str, u64)], vocab_size: usize, min_frequency: u64, specials: &[&str]) -> Trained {
         let counts = words.iter().map(|&(w, c)| (w.to_string(), c)).collect();
         let special_tokens = specials.iter().map(|s| s.to_string()).collect();
-        let config = TrainerConfig { vocab_size, min_frequency, special_tokens };
-        train(counts, &config, &mut Progress::disabled()).unwrap()
+        let config = TrainerConfig {
+            objective: Objective::Pmi,
+            ..TrainerConfig::new(vocab_size, min_frequency, special_tokens)
+        };
+        crate::training::train(counts, &config, &mut Progress::disabled()).unwrap()
     }
 
     fn run(words: &[(&str, u64)], vocab_size: usize, min_frequency: u64) -> Trained {
@@ -456,8 +417,8 @@ mod tests {
     #[test]
     fn counts_whose_sums_would_wrap_are_refused() {
         let counts = vec![("ab".to_string(), 1u64 << 63), ("cd".to_string(), 1)];
-        let config = TrainerConfig { vocab_size: 10, min_frequency: 0, special_tokens: vec![] };
-        let err = train(counts, &config, &mut Progress::disabled()).unwrap_err();
+        let config = TrainerConfig::new(10, 0, vec![]);
+        let err = crate::training::train(counts, &config, &mut Progress::disabled()).unwrap_err();
         assert!(err.to_string().contains("2**64"), "{err}");
     }
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from fast_wordpiece.reference.common import Pair
 from fast_wordpiece.reference.padding import PAD_TOKEN
+from fast_wordpiece.reference.training import OBJECTIVES
 
 EXTRA = "fast_wordpiece"
 _NORMALIZERS = "BertNormalizer, Lowercase, Strip, Sequence of them"
@@ -36,6 +37,7 @@ class Parsed:
     added: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     truncation: dict[str, Any] | None = None  # the defaults, as the properties show them
     padding: dict[str, Any] | None = None
+    objective: str | None = None  # the training objective, when we wrote the file
 
 
 def _kind(value: Any, path: str) -> str | None:
@@ -445,12 +447,16 @@ def parse(text: str) -> Parsed:
     parsed.padding = padding_from_json(root.get("padding"), ids)
     if model[EXTRA] is not None:
         path = f"model.{EXTRA}"
-        extra = _fields(model[EXTRA], path, {"version": int, "merges": list, "special_tokens": list})
+        extra = _fields(model[EXTRA], path, {"version": int, "merges": list, "special_tokens": list},
+                        {"objective": ((str, type(None)), None)})  # fmt: skip
         if extra["version"] != 1:
             raise ValueError(f"{path}.version: {extra['version']} is not supported (expected 1)")
         if sorted(extra["special_tokens"]) != sorted(special_tokens):
             raise ValueError(f"{path}.special_tokens: differ from the special added_tokens")
         parsed.merges, parsed.special_tokens = extra["merges"], extra["special_tokens"]
+        if extra["objective"] is not None and extra["objective"] not in OBJECTIVES:
+            raise ValueError(f"{path}.objective: unknown objective {json.dumps(extra['objective'])}")
+        parsed.objective = extra["objective"]
     return parsed
 
 
@@ -463,6 +469,7 @@ def dump(
     options: dict[str, Any],
     truncation: dict[str, Any] | None,
     padding: dict[str, Any] | None,
+    objective: str | None = None,
 ) -> str:
     """The Hugging Face ``tokenizer.json`` of a tokenizer (ValueError when it has no equivalent)."""
     o = options
@@ -533,7 +540,8 @@ def dump(
             "max_input_chars_per_word": o["max_input_chars_per_word"],
             "vocab": {token: id_ for id_, token in in_model},
             # Hugging Face ignores unknown fields of the model (not at the top level).
-            EXTRA: {"version": 1, "merges": [list(pair) for pair in merges], "special_tokens": list(special_tokens)},
+            EXTRA: {"version": 1, "merges": [list(pair) for pair in merges], "special_tokens": list(special_tokens)}
+            | ({} if objective is None else {"objective": objective}),
         },
     }
     return json.dumps(document, ensure_ascii=False, indent=2)

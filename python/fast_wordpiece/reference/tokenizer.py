@@ -41,7 +41,7 @@ from fast_wordpiece.reference.model import wordpiece
 from fast_wordpiece.reference.options import EncodeOptions, Options
 from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arrays, pad, padding_length
 from fast_wordpiece.reference.pre_tokenizer import pre_tokenize
-from fast_wordpiece.reference.training import learn
+from fast_wordpiece.reference.training import OBJECTIVES, learn
 from fast_wordpiece.reference.truncation import merge, truncate
 from fast_wordpiece.reference.unicode import WHITESPACE
 
@@ -60,16 +60,25 @@ class _TrainingArgs:
     special_tokens: tuple[str, ...]
     show_progress: bool
     options: Options
+    objective: str
+    limit_alphabet: int | None
 
     @staticmethod
     def check(vocab_size: object, min_frequency: object, special_tokens: object, show_progress: object,
-              options: dict[str, Any]) -> _TrainingArgs:  # fmt: skip
+              options: dict[str, Any], objective: object = None,
+              limit_alphabet: object = None) -> _TrainingArgs:  # fmt: skip
+        if objective is not None and not isinstance(objective, str):
+            raise TypeError(f"objective must be a str, not {_type_name(objective)}")
+        if objective is not None and objective not in OBJECTIVES:
+            raise ValueError(f'objective must be "likelihood", "pmi" or "frequency", not "{objective}"')
         args = _TrainingArgs(
             _integer(vocab_size, "vocab_size", 1),
             2 if min_frequency is None else _integer(min_frequency, "min_frequency", 0),
             _special_tokens(special_tokens),
             _flag(show_progress, "show_progress"),
             Options(**options),
+            "likelihood" if objective is None else objective,
+            None if limit_alphabet is None else _integer(limit_alphabet, "limit_alphabet", 1),
         )
         if args.options.continuing_subword_prefix != CONTINUATION:
             prefix = json.dumps(args.options.continuing_subword_prefix, ensure_ascii=False)
@@ -80,8 +89,11 @@ class _TrainingArgs:
         return args
 
     def learn(self, counts: Mapping[str, int]) -> PyTokenizer:
-        vocab, merges = learn(counts, self.vocab_size, self.min_frequency, self.special_tokens, self.show_progress)
-        return PyTokenizer(vocab, merges=merges, special_tokens=self.special_tokens, **asdict(self.options))
+        vocab, merges = learn(counts, self.vocab_size, self.min_frequency, self.special_tokens, self.show_progress,
+                              self.objective, self.limit_alphabet)  # fmt: skip
+        tokenizer = PyTokenizer(vocab, merges=merges, special_tokens=self.special_tokens, **asdict(self.options))
+        tokenizer._objective = self.objective
+        return tokenizer
 
 
 class PyTokenizer(TransformersCalls):
@@ -127,6 +139,7 @@ class PyTokenizer(TransformersCalls):
         self._added: list[dict[str, Any]] = []  # added tokens other than the plain special tokens
         self._special_pattern = _leftmost_longest(self._special_tokens)
         self._normalized_pattern: re.Pattern[str] | None = None
+        self._objective: str | None = None
 
     def _with_added_tokens(self, tokens: list[dict[str, Any]]) -> PyTokenizer:
         """This tokenizer with more added tokens ``{"content", "special", "normalized"}`` (spec section 10):
@@ -161,10 +174,12 @@ class PyTokenizer(TransformersCalls):
 
     @staticmethod
     def train(corpus: Iterable[str], vocab_size: int, min_frequency: int | None = 2, *,
-              special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, show_progress: bool = False,
+              special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, objective: str | None = None,
+              limit_alphabet: int | None = None, show_progress: bool = False,
               **options: Any) -> PyTokenizer:  # fmt: skip
         """Learns a vocabulary of ``vocab_size`` tokens from an iterable of texts."""
-        args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options)
+        args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
+                                   limit_alphabet)  # fmt: skip
         counts: Counter[str] = Counter()
         for i, text in enumerate(_items(corpus, "corpus", "str")):
             counts.update(args.options.words(_text(text, f"corpus[{i}]")))
@@ -172,13 +187,16 @@ class PyTokenizer(TransformersCalls):
 
     @staticmethod
     def train_from_counts(counts: Mapping[str, int], vocab_size: int, min_frequency: int | None = 2, *,
-                          special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, show_progress: bool = False,
+                          special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, objective: str | None = None,
+                          limit_alphabet: int | None = None, show_progress: bool = False,
                           **options: Any) -> PyTokenizer:  # fmt: skip
         """``train`` on ``{word: count}``, the words being already normalized and pre-tokenized."""
         if not isinstance(counts, Mapping):
             raise TypeError(f"counts must be a dict of str to int, not {_type_name(counts)}")
         checked = {_text(word, "counts keys"): _integer(n, f"counts[{word!r}]", 1) for word, n in counts.items()}
-        return _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options).learn(checked)
+        args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
+                                   limit_alphabet)  # fmt: skip
+        return args.learn(checked)
 
     # -- files -----------------------------------------------------------------
 
@@ -219,6 +237,7 @@ class PyTokenizer(TransformersCalls):
             document["truncation"] = hf_json.truncation_json(self._truncation)
         if self._padding is not None:
             document["padding"] = hf_json.padding_json(self._padding)
+        document["objective"] = self._objective
         return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
 
     @staticmethod
@@ -243,7 +262,9 @@ class PyTokenizer(TransformersCalls):
                     tokenizer._with_added_tokens([token])
                 except ValueError as e:
                     raise ValueError(f"{path}: {e}") from None
-            return tokenizer._with_defaults(parsed.truncation, parsed.padding)
+            tokenizer = tokenizer._with_defaults(parsed.truncation, parsed.padding)
+            tokenizer._objective = parsed.objective
+            return tokenizer
         try:
             return _from_document(document)
         except (TypeError, ValueError) as e:
@@ -253,7 +274,7 @@ class PyTokenizer(TransformersCalls):
         """The Hugging Face ``tokenizer.json`` that ``save`` writes."""
         slots = [None if id_ in self._holes else token for id_, token in enumerate(self._vocab)]
         return hf_json.dump(slots, set(self._outside_model), self._plain_special_tokens(), self._added, self._merges,
-                            self.options, self._truncation, self._padding)  # fmt: skip
+                            self.options, self._truncation, self._padding, self._objective)  # fmt: skip
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the tokenizer as a Hugging Face ``tokenizer.json``, atomically."""
@@ -615,6 +636,32 @@ class PyTokenizer(TransformersCalls):
             checked.append(id_)
         return checked
 
+    # -- analysis (spec section 12) --------------------------------------------
+
+    def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
+        """What the tokenizer makes of ``texts``: counts and ratios (spec section 12)."""
+        texts = [_text(text, f"texts[{i}]") for i, text in enumerate(_items(texts, "texts", "str"))]
+        unk = self._ids[self._options.unk_token]
+        tokens = unknown = words = characters = 0
+        used: set[int] = set()
+        for text in texts:
+            ids = self.encode(text, add_special_tokens=False).ids
+            tokens += len(ids)
+            unknown += ids.count(unk)
+            used.update(ids)
+            for word in self._options.words(text):
+                words += 1
+                characters += len(word)
+
+        def ratio(x: int, y: int) -> float:
+            return x / y if y else 0.0
+
+        vocab_size = len(self._vocab)
+        return {"vocab_size": vocab_size, "texts": len(texts), "words": words, "characters": characters,
+                "tokens": tokens, "unknown": unknown, "vocab_used": len(used),
+                "tokens_per_word": ratio(tokens, words), "characters_per_token": ratio(characters, tokens),
+                "unknown_rate": ratio(unknown, tokens), "vocab_used_share": ratio(len(used), vocab_size)}  # fmt: skip
+
     # -- the vocabulary --------------------------------------------------------
 
     def get_vocab(self) -> dict[str, int]:
@@ -628,6 +675,11 @@ class PyTokenizer(TransformersCalls):
     def merges(self) -> list[Pair]:
         """The merges, in the order training made them."""
         return list(self._merges)
+
+    @property
+    def objective(self) -> str | None:
+        """The training objective that made the vocabulary; None if not trained here."""
+        return self._objective
 
     @property
     def special_tokens(self) -> list[str]:
@@ -654,7 +706,8 @@ class PyTokenizer(TransformersCalls):
     def __repr__(self) -> str:
         o = self._options
         return (f"PyTokenizer(vocab_size={self.vocab_size}, lowercase={o.lowercase}, strip_accents={o.strip_accents}, "
-                f"pre_tokenizer={o.pre_tokenizer!r}, merges={len(self._merges)})")  # fmt: skip
+                f"pre_tokenizer={o.pre_tokenizer!r}, merges={len(self._merges)}, "
+                f"objective={self._objective!r})")  # fmt: skip
 
 
 def _leftmost_longest(tokens: list[str]) -> re.Pattern[str] | None:
@@ -692,9 +745,14 @@ def _from_document(document: object) -> PyTokenizer:
     """The tokenizer a parsed tokenizer file describes (TypeError or ValueError if malformed)."""
     optional: dict[str, Any] = {"holes": [], "outside_model": [], "truncation": None, "padding": None,
                                 "added_tokens": []}  # fmt: skip
+    names: tuple[str, ...] = ("format", "version", "vocab", "merges", "special_tokens", "options", *optional)
+    if isinstance(document, dict) and "objective" in document:  # files written before it was recorded: "pmi"
+        names += ("objective",)
     document = {**optional, **document} if isinstance(document, dict) else document
-    doc = _fields(document, ("format", "version", "vocab", "merges", "special_tokens", "options", *optional),
-                  "the file")  # fmt: skip
+    doc = _fields(document, names, "the file")
+    objective = doc.get("objective", "pmi")
+    if objective is not None and objective not in OBJECTIVES:
+        raise ValueError(f"not a fast-wordpiece tokenizer file: unknown objective {objective!r}")
     if doc["format"] != FILE_FORMAT or type(doc["version"]) is not int or doc["version"] != FILE_VERSION:
         raise ValueError(f"unsupported format {doc['format']!r} version {doc['version']!r}")
     if not all(isinstance(doc[name], list) for name in ("vocab", "merges", "special_tokens")):
@@ -708,7 +766,9 @@ def _from_document(document: object) -> PyTokenizer:
     tokenizer._with_added_tokens([_fields(t, ("content", "special", "normalized"), "added_tokens[]")
                                   for t in doc["added_tokens"]])  # fmt: skip
     truncation = hf_json.truncation_from_json(doc["truncation"])
-    return tokenizer._with_defaults(truncation, hf_json.padding_from_json(doc["padding"], tokenizer._ids))
+    tokenizer = tokenizer._with_defaults(truncation, hf_json.padding_from_json(doc["padding"], tokenizer._ids))
+    tokenizer._objective = objective
+    return tokenizer
 
 
 def _read_object(path: str) -> dict[str, Any]:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import sys
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 from fast_wordpiece.reference.common import CONTINUATION, Pair
+
+OBJECTIVES = ("likelihood", "pmi", "frequency")
 
 
 def merged_token(a: str, b: str) -> str:
@@ -27,6 +31,10 @@ class Word:
     def _tally(self) -> None:
         self.token_counts = Counter(self.tokens)
         self.pair_counts = Counter(zip(self.tokens, self.tokens[1:]))
+        # What merging each pair would replace: every occurrence when a != b.
+        self.replaceable = Counter(
+            {(a, b): n if a != b else non_overlapping(self.tokens, a, b) for (a, b), n in self.pair_counts.items()}
+        )
 
     def merge(self, a: str, b: str, new: str) -> None:
         """Replaces each ``a b`` by ``new``, left to right, without overlap."""
@@ -42,6 +50,17 @@ class Word:
         self._tally()
 
 
+def non_overlapping(tokens: list[str], a: str, b: str) -> int:
+    """The occurrences of ``a b`` a left-to-right merge replaces."""
+    n = i = 0
+    while i + 1 < len(tokens):
+        if tokens[i] == a and tokens[i + 1] == b:
+            n, i = n + 1, i + 2
+        else:
+            i += 1
+    return n
+
+
 def _indices(items: list[str], item: str) -> Iterator[int]:
     """The indices of ``item`` in ``items``, found by ``list.index``."""
     i = -1
@@ -51,44 +70,90 @@ def _indices(items: list[str], item: str) -> Iterator[int]:
             yield i
 
 
-def count_frequencies(words: list[Word]) -> tuple[Counter[str], Counter[Pair]]:
-    """``token_freq`` and ``pair_freq``, counted afresh over every word."""
+def count_frequencies(words: list[Word]) -> tuple[Counter[str], Counter[Pair], Counter[Pair]]:
+    """``token_freq``, ``pair_freq`` and ``k`` (occurrences a merge replaces), counted afresh over every word."""
     token_freq: Counter[str] = Counter()
     pair_freq: Counter[Pair] = Counter()
+    replaced: Counter[Pair] = Counter()
     for word in words:
         for token, n in word.token_counts.items():
             token_freq[token] += n * word.count
         for pair, n in word.pair_counts.items():
             pair_freq[pair] += n * word.count
-    return token_freq, pair_freq
+        for pair, n in word.replaceable.items():
+            replaced[pair] += n * word.count
+    return token_freq, pair_freq, replaced
 
 
-def best_pair(token_freq: Counter[str], pair_freq: Counter[Pair], min_frequency: int) -> Pair | None:
-    """The eligible pair with the highest ``pair_freq / (freq(a) * freq(b))``.
+def f(x: int) -> float:
+    """``x·ln x`` in double precision, ``f(0) = 0``."""
+    return 0.0 if x == 0 else float(x) * math.log(float(x))
 
-    Scores are exact fractions. Ties go to the larger ``pair_freq``, then the
-    smaller ``a``, then the smaller ``b`` (code point order).
+
+def likelihood_gain(ca: int, cb: int, cab: int, n: int, k: int, same: bool) -> float:
+    """``ΔL`` of spec section 4, evaluated in its order."""
+    parts = f(ca - 2 * k) - f(ca) if same else (f(ca - k) - f(ca)) + (f(cb - k) - f(cb))
+    return (parts + (f(cab + k) - f(cab))) - (f(n - k) - f(n))
+
+
+def best_pair(
+    objective: str, token_freq: Counter[str], pair_freq: Counter[Pair], replaced: Counter[Pair], min_frequency: int
+) -> Pair | None:
+    """The eligible pair that ``objective`` ranks first (spec section 4).
+
+    ``pmi``: the highest ``pair_freq / (freq(a) * freq(b))`` (exact fractions),
+    ties to the larger ``pair_freq``. ``frequency``: the largest ``pair_freq``.
+    ``likelihood``: the largest ``ΔL``. Ties (after pmi's) go to the larger
+    ``k``, then the smaller ``a``, then the smaller ``b`` (code point order).
     """
+    total = sum(token_freq.values())
 
-    def rank(pair: Pair) -> tuple[Fraction, int, str, str]:
+    def rank(pair: Pair) -> tuple[Any, ...]:
         a, b = pair
-        return (-Fraction(pair_freq[pair], token_freq[a] * token_freq[b]), -pair_freq[pair], a, b)
+        k = replaced[pair]
+        if objective == "pmi":
+            return (-Fraction(pair_freq[pair], token_freq[a] * token_freq[b]), -pair_freq[pair], a, b)
+        if objective == "frequency":
+            return (-pair_freq[pair], -k, a, b)
+        gain = likelihood_gain(token_freq[a], token_freq[b], token_freq[merged_token(a, b)], total, k, a == b)
+        return (-gain, -k, a, b)
 
-    eligible = [pair for pair, freq in pair_freq.items() if freq >= min_frequency]
+    eligible = [pair for pair, freq in pair_freq.items() if freq >= min_frequency and freq > 0]
     return min(eligible, key=rank) if eligible else None
 
 
+def limit_alphabet(counts: Mapping[str, int], limit: int | None) -> dict[str, int]:
+    """The words whose characters are all among the ``limit`` most frequent
+    ones (occurrences weighted by word counts; ties: smaller code point)."""
+    if limit is None:
+        return dict(counts)
+    freq: Counter[str] = Counter()
+    for word, count in counts.items():
+        for c in word:
+            freq[c] += count
+    kept = set(sorted(freq, key=lambda c: (-freq[c], c))[:limit])
+    return {word: count for word, count in counts.items() if set(word) <= kept}
+
+
 def learn(
-    counts: Mapping[str, int], vocab_size: int, min_frequency: int, special_tokens: Sequence[str], show_progress: bool
+    counts: Mapping[str, int],
+    vocab_size: int,
+    min_frequency: int,
+    special_tokens: Sequence[str],
+    show_progress: bool,
+    objective: str = "likelihood",
+    alphabet_limit: int | None = None,
 ) -> tuple[list[str], list[Pair]]:
     """Steps 2 to 5 of spec section 4: the vocabulary in id order, and the merges in order."""
+    counts = limit_alphabet({w: n for w, n in counts.items() if w and n > 0}, alphabet_limit)
     words = [Word(text, count) for text, count in counts.items()]
     alphabet = sorted({token for word in words for token in word.tokens})
     vocab = list(dict.fromkeys([*special_tokens, *alphabet]))
     in_vocab = set(vocab)
     merges: list[Pair] = []
+    report: Callable[[str], None] = lambda line: print(line, file=sys.stderr)  # noqa: E731
     while len(vocab) < vocab_size:
-        pair = best_pair(*count_frequencies(words), min_frequency)
+        pair = best_pair(objective, *count_frequencies(words), min_frequency)
         if pair is None:
             break
         merges.append(pair)
@@ -99,5 +164,5 @@ def learn(
         for word in words:
             word.merge(*pair, new)
         if show_progress and len(merges) % 100 == 0:
-            print(f"[merging] {len(merges)} merges, {len(vocab)}/{vocab_size} tokens", file=sys.stderr)
+            report(f"[merging] {len(merges)} merges, {len(vocab)}/{vocab_size} tokens")
     return vocab, merges

@@ -1,0 +1,54 @@
+//! `PyTokenizer.analyze`: encode texts in parallel (GIL released) and report
+//! what the tokenizer makes of them.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use super::args::{self, text, type_name};
+use super::errors::guard;
+use super::tokenizer::PyTokenizer;
+
+/// `x / y`, or 0.0 when `y` is 0.
+fn ratio(x: u64, y: u64) -> f64 {
+    if y == 0 {
+        0.0
+    } else {
+        x as f64 / y as f64
+    }
+}
+
+#[pymethods]
+impl PyTokenizer {
+    /// Encodes `texts` (an iterable of str; no special tokens added) and
+    /// returns a dict: `vocab_size`, `texts`, `words` and `characters` (after
+    /// normalization and pre-tokenization), `tokens`, `unknown` (tokens that
+    /// are `unk_token`), `vocab_used` (distinct entries used), and the ratios
+    /// `tokens_per_word`, `characters_per_token`, `unknown_rate` and
+    /// `vocab_used_share`. Runs in parallel with the GIL released.
+    fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        args::reject_text_as_collection(texts, "texts", "str")?;
+        let iter = texts
+            .try_iter()
+            .map_err(|_| PyTypeError::new_err(format!("texts must be an iterable of str, not {}", type_name(texts))))?;
+        let held = iter.collect::<PyResult<Vec<_>>>()?;
+        let utf8 =
+            held.iter().enumerate().map(|(i, t)| text(t, &|| format!("texts[{i}]"))).collect::<PyResult<Vec<_>>>()?;
+        let strs: Vec<&str> = utf8.iter().map(|t| &**t).collect();
+        let tokenizer = &self.inner;
+        let a = py.detach(|| guard(|| tokenizer.analyze(&strs)))?;
+        let out = PyDict::new(py);
+        out.set_item("vocab_size", a.vocab_size)?;
+        out.set_item("texts", a.texts)?;
+        out.set_item("words", a.words)?;
+        out.set_item("characters", a.characters)?;
+        out.set_item("tokens", a.tokens)?;
+        out.set_item("unknown", a.unknown)?;
+        out.set_item("vocab_used", a.vocab_used)?;
+        out.set_item("tokens_per_word", ratio(a.tokens, a.words))?;
+        out.set_item("characters_per_token", ratio(a.characters, a.tokens))?;
+        out.set_item("unknown_rate", ratio(a.unknown, a.tokens))?;
+        out.set_item("vocab_used_share", ratio(a.vocab_used, a.vocab_size))?;
+        Ok(out)
+    }
+}

@@ -1,0 +1,103 @@
+//! `analyze`: what a tokenizer makes of a set of texts (spec section 12).
+//! Texts are encoded in parallel, without `[CLS]`/`[SEP]`.
+
+use rayon::prelude::*;
+
+use crate::error::Result;
+use crate::pipeline::normalizer::Normalized;
+use crate::threads;
+use crate::tokenizer::Tokenizer;
+
+/// Counts over the analyzed texts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Analysis {
+    pub vocab_size: u64,
+    pub texts: u64,
+    /// Words after normalization and pre-tokenization (as training counts them).
+    pub words: u64,
+    /// Characters of those words.
+    pub characters: u64,
+    pub tokens: u64,
+    /// Tokens that are `unk_token`.
+    pub unknown: u64,
+    /// Distinct vocabulary entries the encodings use.
+    pub vocab_used: u64,
+}
+
+struct Partial {
+    counts: Analysis,
+    used: Vec<u64>,
+}
+
+impl Partial {
+    fn new(vocab_size: usize) -> Self {
+        Self { counts: Analysis::default(), used: vec![0; vocab_size.div_ceil(64)] }
+    }
+
+    fn merge(mut self, other: Partial) -> Partial {
+        let (a, b) = (&mut self.counts, &other.counts);
+        a.texts += b.texts;
+        a.words += b.words;
+        a.characters += b.characters;
+        a.tokens += b.tokens;
+        a.unknown += b.unknown;
+        for (x, y) in self.used.iter_mut().zip(&other.used) {
+            *x |= y;
+        }
+        self
+    }
+}
+
+impl Tokenizer {
+    /// Encodes every text (no special tokens added) and counts what came out.
+    pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Result<Analysis> {
+        let n = self.vocab.len();
+        let unk = self.model.unk_id;
+        let total = threads::run(|| {
+            texts
+                .par_chunks(256)
+                .map(|chunk| -> Result<Partial> {
+                    let mut part = Partial::new(n);
+                    let mut normalized = Normalized::default();
+                    for text in chunk {
+                        let text = text.as_ref();
+                        let encoding = self.encode(text, None, false)?;
+                        let c = &mut part.counts;
+                        c.texts += 1;
+                        c.tokens += encoding.len() as u64;
+                        for &id in encoding.ids() {
+                            c.unknown += u64::from(id == unk);
+                            part.used[id as usize / 64] |= 1 << (id % 64);
+                        }
+                        self.options.for_each_word(text, &mut normalized, |w| {
+                            c.words += 1;
+                            c.characters += w.chars().count() as u64;
+                        });
+                    }
+                    Ok(part)
+                })
+                .try_reduce(|| Partial::new(n), |a, b| Ok(a.merge(b)))
+        })?;
+        let mut counts = total.counts;
+        counts.vocab_size = n as u64;
+        counts.vocab_used = total.used.iter().map(|w| u64::from(w.count_ones())).sum();
+        Ok(counts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::pipeline::model::vocab::Vocab;
+    use crate::tokenizer::options::Options;
+    use crate::tokenizer::Tokenizer;
+
+    #[test]
+    fn counts_words_tokens_unknowns_and_used_entries() {
+        let tokens = ["[UNK]", "hug", "##s", "bun", "x"].map(String::from).to_vec();
+        let t = Tokenizer::new(Vocab::new(tokens).unwrap(), vec![], &["[UNK]".into()], Options::default()).unwrap();
+        let a = t.analyze(&["Hugs bun", "zzz hug"]).unwrap();
+        assert_eq!((a.texts, a.words, a.characters, a.tokens, a.unknown), (2, 4, 13, 5, 1));
+        assert_eq!((a.vocab_size, a.vocab_used), (5, 4));
+        assert_eq!(t.analyze::<&str>(&[]).unwrap().tokens, 0);
+    }
+}
