@@ -120,6 +120,9 @@ struct Extra {
     version: u32,
     merges: Vec<(String, String)>,
     special_tokens: Vec<String>,
+    /// Hugging Face keeps `encode_special_tokens` out of the file.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    split_special_tokens: bool,
 }
 
 /// The normalizer: a `BertNormalizer`, or `Lowercase` / `Strip` / `Sequence`s
@@ -613,6 +616,7 @@ impl Tokenizer {
                 {
                     return Err(err(&format!("{path}.special_tokens"), "differ from the special added_tokens"));
                 }
+                options.split_special_tokens = extra.split_special_tokens;
                 (extra.merges, extra.special_tokens)
             }
         };
@@ -724,7 +728,12 @@ impl Tokenizer {
                 continuing_subword_prefix: &o.continuing_subword_prefix,
                 max_input_chars_per_word: o.max_input_chars_per_word,
                 vocab: VocabOut(vocab),
-                extra: Extra { version: 1, merges: self.merges().to_vec(), special_tokens: plain },
+                extra: Extra {
+                    version: 1,
+                    merges: self.merges().to_vec(),
+                    special_tokens: plain,
+                    split_special_tokens: o.split_special_tokens,
+                },
             },
         };
         Ok(serde_json::to_string_pretty(&file).expect("a tokenizer always serializes"))

@@ -445,12 +445,14 @@ def parse(text: str) -> Parsed:
     parsed.padding = padding_from_json(root.get("padding"), ids)
     if model[EXTRA] is not None:
         path = f"model.{EXTRA}"
-        extra = _fields(model[EXTRA], path, {"version": int, "merges": list, "special_tokens": list})
+        extra = _fields(model[EXTRA], path, {"version": int, "merges": list, "special_tokens": list},
+                        {"split_special_tokens": (bool, False)})  # fmt: skip
         if extra["version"] != 1:
             raise ValueError(f"{path}.version: {extra['version']} is not supported (expected 1)")
         if sorted(extra["special_tokens"]) != sorted(special_tokens):
             raise ValueError(f"{path}.special_tokens: differ from the special added_tokens")
         parsed.merges, parsed.special_tokens = extra["merges"], extra["special_tokens"]
+        parsed.options["split_special_tokens"] = extra["split_special_tokens"]
     return parsed
 
 
@@ -500,6 +502,9 @@ def dump(
                 sep: {"id": sep, "ids": [ids[sep]], "tokens": [sep]},
             },
         }
+    extra: dict[str, Any] = {"version": 1, "merges": [list(pair) for pair in merges], "special_tokens": special_tokens}
+    if o["split_special_tokens"]:  # Hugging Face keeps encode_special_tokens out of the file
+        extra["split_special_tokens"] = True
     document = {
         "version": "1.0",
         "truncation": truncation_json(truncation),
@@ -533,7 +538,7 @@ def dump(
             "max_input_chars_per_word": o["max_input_chars_per_word"],
             "vocab": {token: id_ for id_, token in in_model},
             # Hugging Face ignores unknown fields of the model (not at the top level).
-            EXTRA: {"version": 1, "merges": [list(pair) for pair in merges], "special_tokens": list(special_tokens)},
+            EXTRA: extra,
         },
     }
     return json.dumps(document, ensure_ascii=False, indent=2)

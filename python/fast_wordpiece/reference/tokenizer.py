@@ -320,7 +320,8 @@ class PyTokenizer:
             specials.append(token)
         options = {"lowercase": flag("do_lower_case", True), "strip_accents": strip_accents,
                    "handle_chinese_chars": flag("tokenize_chinese_chars", True), "unk_token": specials[1],
-                   "cls_token": specials[2], "sep_token": specials[3]}  # fmt: skip
+                   "cls_token": specials[2], "sep_token": specials[3],
+                   "split_special_tokens": flag("split_special_tokens", False)}  # fmt: skip
         return PyTokenizer.from_vocab_file(os.path.join(path, "vocab.txt"), special_tokens=specials, **options)
 
     def save_pretrained(self, directory: str | os.PathLike[str]) -> list[str]:
@@ -339,7 +340,8 @@ class PyTokenizer:
         special_map = {key: token for key, token in tokens.items() if token in self._ids}
         config: dict[str, Any] = {"tokenizer_class": "PreTrainedTokenizerFast", "do_lower_case": o.lowercase,
                                   "strip_accents": o.strip_accents, "tokenize_chinese_chars": o.handle_chinese_chars,
-                                  "clean_up_tokenization_spaces": False}  # fmt: skip
+                                  "clean_up_tokenization_spaces": False,
+                                  "split_special_tokens": o.split_special_tokens}  # fmt: skip
         if self._truncation is not None:
             config["model_max_length"] = self._truncation["max_length"]
         config.update(special_map)
@@ -491,6 +493,8 @@ class PyTokenizer:
         out: list[tuple[int, Offsets]] = []
         start = 0
         for match in self._special_pattern.finditer(text) if self._special_pattern else ():
+            if self._is_split(match.group()):
+                continue  # plain text; the search goes on after it
             out += self._encode_segment(text[start : match.start()], start)
             out.append((self._ids[match.group()], match.span()))
             start = match.end()
@@ -503,11 +507,17 @@ class PyTokenizer:
         out: list[tuple[int, Offsets]] = []
         start = 0
         for match in self._normalized_pattern.finditer(normalized) if self._normalized_pattern else ():
+            if self._is_split(match.group()):
+                continue
             out += self._encode_words(normalized, origins, start, match.start(), base)
             first, last = origins[match.start()], origins[match.end() - 1]
             out.append((self._ids[match.group()], (base + first, base + last + 1)))
             start = match.end()
         return out + self._encode_words(normalized, origins, start, len(normalized), base)
+
+    def _is_split(self, token: str) -> bool:
+        """Whether a match of this added token is plain text (a special token, with ``split_special_tokens``)."""
+        return self._options.split_special_tokens and token in self._special_tokens
 
     def _encode_words(self, normalized: str, origins: list[int], begin: int, stop: int,
                       base: int) -> list[tuple[int, Offsets]]:  # fmt: skip
