@@ -304,18 +304,23 @@ impl Tokenizer {
     fn encode_text_into(&self, text: &str, out: &mut Scratch) {
         WORKSPACE.with(|ws| {
             let ws = &mut *ws.borrow_mut();
-            let (mut pos, mut chars) = (0usize, 0u32);
+            // `done`: the bytes already encoded; `pos`: where to look next.
+            let (mut pos, mut done, mut chars) = (0usize, 0usize, 0u32);
             while let Some(m) = self.matcher.find(text, pos) {
-                let segment = &text[pos..m.start];
+                pos = m.end;
+                if self.is_split(m.id) {
+                    continue;
+                }
+                let segment = &text[done..m.start];
                 self.encode_segment(segment, chars, ws, out);
                 chars += segment.chars().count() as u32;
                 let len = text[m.start..m.end].chars().count() as u32;
                 out.push(m.id, (chars, chars + len));
                 out.end_word();
                 chars += len;
-                pos = m.end;
+                done = m.end;
             }
-            self.encode_segment(&text[pos..], chars, ws, out);
+            self.encode_segment(&text[done..], chars, ws, out);
         })
     }
 
@@ -337,18 +342,31 @@ impl Tokenizer {
             return;
         };
         // Added tokens matched in the normalized text, the rest between them.
-        let (mut pos, mut chars) = (0usize, 0usize);
+        let (mut pos, mut done, mut chars) = (0usize, 0usize, 0usize);
         while let Some(m) = matcher.find(text, pos) {
-            self.encode_words(normalized, (pos, m.start), chars, base, pieces, out);
-            chars += text[pos..m.start].chars().count();
+            pos = m.end;
+            if self.is_split(m.id) {
+                continue;
+            }
+            self.encode_words(normalized, (done, m.start), chars, base, pieces, out);
+            chars += text[done..m.start].chars().count();
             let len = text[m.start..m.end].chars().count();
             let (first, last) = (normalized.origin(chars), normalized.origin(chars + len - 1));
             out.push(m.id, (base + first, base + last + 1));
             out.end_word();
             chars += len;
-            pos = m.end;
+            done = m.end;
         }
-        self.encode_words(normalized, (pos, text.len()), chars, base, pieces, out);
+        self.encode_words(normalized, (done, text.len()), chars, base, pieces, out);
+    }
+
+    /// Whether a match of added token `id` is passed over as plain text
+    /// (a special token, with `split_special_tokens`). As in Hugging Face,
+    /// the search goes on after the match, so no shorter token inside it
+    /// is found.
+    #[inline]
+    fn is_split(&self, id: u32) -> bool {
+        self.options.split_special_tokens && self.special_ids.contains(&id)
     }
 
     /// Pre-tokenizes and WordPiece-encodes the normalized text's bytes

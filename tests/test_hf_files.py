@@ -561,3 +561,38 @@ def test_from_pretrained_never_downloads(impl: Any, tmp_path: Path) -> None:
     (tmp_path / "tokenizer_config.json").write_text('{"do_lower_case": "yes"}')
     with pytest.raises(ValueError, match="do_lower_case: expected true or false"):
         impl.PyTokenizer.from_pretrained(tmp_path)
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_split_special_tokens_treats_them_as_text_like_hugging_face(impl: Any, tmp_path: Path) -> None:
+    """Special tokens written in the text are plain text (prompt-injection safety), as Hugging Face's
+    ``encode_special_tokens`` and transformers' ``split_special_tokens``; other added tokens still match."""
+    added = {"id": 24, "content": "<x>", "single_word": False, "lstrip": False, "rstrip": False, "normalized": False}
+    special = {"id": 0, "content": "[SEP]", "single_word": False, "lstrip": False, "rstrip": False,
+               "normalized": False, "special": True}  # fmt: skip
+    text = json.dumps(
+        hf_file(
+            added_tokens=[
+                special,
+                {**added, "special": False},
+                {**added, "id": 25, "content": "[MASK]", "special": True},
+            ]
+        )
+    )
+    hf = tokenizers.Tokenizer.from_str(text)
+    hf.encode_special_tokens = True
+    tok = impl.PyTokenizer.from_str(text)
+    assert impl.PyTokenizer(["[UNK]"]).options["split_special_tokens"] is False
+    split = impl.PyTokenizer.from_json(
+        tok.to_json().replace('"split_special_tokens":false', '"split_special_tokens":true')
+    )
+    assert split.options["split_special_tokens"] is True
+    samples = ["the [SEP] cat<x>[MASK] sat", "[SEP][MASK]<x>", "a[SEP]"]
+    assert_same(split, hf, samples)
+    assert [tok.encode(s).ids for s in samples] != [split.encode(s).ids for s in samples]
+    assert impl.PyTokenizer.from_str(split.to_str()) == split
+    split.save_pretrained(tmp_path / "model")
+    assert impl.PyTokenizer.from_pretrained(tmp_path / "model") == split
+    transformers = pytest.importorskip("transformers")
+    auto = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "model"))
+    assert [auto(s)["input_ids"] for s in samples] == [split.encode(s).ids for s in samples]

@@ -32,6 +32,7 @@ class _PipelineOptions(TypedDict, total=False):
     continuing_subword_prefix: str
     decoder_cleanup: bool
     post_processor: Literal["bert", "none"]
+    split_special_tokens: bool
 
 @final
 class Encoding:

@@ -129,6 +129,7 @@ pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<O
             "max_input_chars_per_word" => o.max_input_chars_per_word = positive(v, &key)?,
             "continuing_subword_prefix" => o.continuing_subword_prefix = text(v, &|| key.clone())?.to_owned(),
             "decoder_cleanup" => o.decoder_cleanup = flag(v, &key)?,
+            "split_special_tokens" => o.split_special_tokens = flag(v, &key)?,
             "post_processor" => o.post_processor = PostProcessing::parse(&text(v, &|| key.clone())?).map_err(to_py)?,
             _ => return Err(unexpected(function, &key)),
         }

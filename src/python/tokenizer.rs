@@ -37,7 +37,10 @@ impl Default for CallSettings {
 /// `strip_accents=None` (follows `lowercase`), `clean_text=True`,
 /// `handle_chinese_chars=True`, `pre_tokenizer="bert"` (or `"whitespace"`,
 /// `"regex"`), `unk_token="[UNK]"`, `cls_token="[CLS]"`, `sep_token="[SEP]"`,
-/// `max_input_chars_per_word=100`.
+/// `max_input_chars_per_word=100`, `continuing_subword_prefix="##"`,
+/// `decoder_cleanup=True`, `post_processor="bert"` (or `"none"`),
+/// `split_special_tokens=False`. `from_file` / `from_pretrained` read
+/// Hugging Face's files, `save` / `save_pretrained` write them.
 #[pyclass(frozen, name = "PyTokenizer", module = "fast_wordpiece")]
 pub struct PyTokenizer {
     pub(super) inner: Arc<Shared>,

@@ -124,6 +124,9 @@ struct Extra {
     /// The training objective (none for a vocabulary that was loaded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     objective: Option<Objective>,
+    /// Hugging Face keeps `encode_special_tokens` out of the file.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    split_special_tokens: bool,
 }
 
 /// The normalizer: a `BertNormalizer`, or `Lowercase` / `Strip` / `Sequence`s
@@ -617,6 +620,7 @@ impl Tokenizer {
                 {
                     return Err(err(&format!("{path}.special_tokens"), "differ from the special added_tokens"));
                 }
+                options.split_special_tokens = extra.split_special_tokens;
                 (extra.merges, extra.special_tokens, extra.objective)
             }
         };
@@ -733,6 +737,7 @@ impl Tokenizer {
                     merges: self.merges().to_vec(),
                     special_tokens: plain,
                     objective: self.objective(),
+                    split_special_tokens: o.split_special_tokens,
                 },
             },
         };

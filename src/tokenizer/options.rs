@@ -37,6 +37,10 @@ pub struct Options {
     /// What `add_special_tokens` adds.
     #[serde(default)]
     pub post_processor: PostProcessing,
+    /// Special tokens written in the text are plain text (Hugging Face's
+    /// `encode_special_tokens`, transformers' `split_special_tokens`).
+    #[serde(default)]
+    pub split_special_tokens: bool,
 }
 
 /// What the post-processor adds with `add_special_tokens`.
@@ -83,6 +87,7 @@ impl Default for Options {
             continuing_subword_prefix: default_prefix(),
             decoder_cleanup: true,
             post_processor: PostProcessing::Bert,
+            split_special_tokens: false,
         }
     }
 }

@@ -99,6 +99,7 @@ impl Tokenizer {
             }
         };
         let handle_chinese_chars = flag("tokenize_chinese_chars", true)?;
+        let split_special_tokens = flag("split_special_tokens", false)?;
         // special_tokens_map.json wins over tokenizer_config.json, as in transformers.
         let mut specials = Vec::new();
         for (key, default) in SPECIAL_KEYS {
@@ -126,6 +127,7 @@ impl Tokenizer {
             unk_token: specials[1].clone(),
             cls_token: specials[2].clone(),
             sep_token: specials[3].clone(),
+            split_special_tokens,
             ..Options::default()
         };
         Tokenizer::new(Vocab::from_file(&dir.join("vocab.txt"))?, Vec::new(), &specials, options)
@@ -168,6 +170,7 @@ impl Tokenizer {
             "strip_accents": o.normalizer.strip_accents,
             "tokenize_chinese_chars": o.normalizer.handle_chinese_chars,
             "clean_up_tokenization_spaces": false,
+            "split_special_tokens": o.split_special_tokens,
         });
         let obj = config.as_object_mut().expect("an object");
         if let Some(n) = model_max_length.or(self.truncation().map(|t| t.max_length as u64)) {

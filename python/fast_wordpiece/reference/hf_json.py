@@ -448,7 +448,7 @@ def parse(text: str) -> Parsed:
     if model[EXTRA] is not None:
         path = f"model.{EXTRA}"
         extra = _fields(model[EXTRA], path, {"version": int, "merges": list, "special_tokens": list},
-                        {"objective": ((str, type(None)), None)})  # fmt: skip
+                        {"objective": ((str, type(None)), None), "split_special_tokens": (bool, False)})  # fmt: skip
         if extra["version"] != 1:
             raise ValueError(f"{path}.version: {extra['version']} is not supported (expected 1)")
         if sorted(extra["special_tokens"]) != sorted(special_tokens):
@@ -457,6 +457,7 @@ def parse(text: str) -> Parsed:
         if extra["objective"] is not None and extra["objective"] not in OBJECTIVES:
             raise ValueError(f"{path}.objective: unknown objective {json.dumps(extra['objective'])}")
         parsed.objective = extra["objective"]
+        parsed.options["split_special_tokens"] = extra["split_special_tokens"]
     return parsed
 
 
@@ -507,6 +508,11 @@ def dump(
                 sep: {"id": sep, "ids": [ids[sep]], "tokens": [sep]},
             },
         }
+    extra: dict[str, Any] = {"version": 1, "merges": [list(pair) for pair in merges], "special_tokens": special_tokens}
+    if objective is not None:
+        extra["objective"] = objective
+    if o["split_special_tokens"]:  # Hugging Face keeps encode_special_tokens out of the file
+        extra["split_special_tokens"] = True
     document = {
         "version": "1.0",
         "truncation": truncation_json(truncation),
@@ -540,8 +546,7 @@ def dump(
             "max_input_chars_per_word": o["max_input_chars_per_word"],
             "vocab": {token: id_ for id_, token in in_model},
             # Hugging Face ignores unknown fields of the model (not at the top level).
-            EXTRA: {"version": 1, "merges": [list(pair) for pair in merges], "special_tokens": list(special_tokens)}
-            | ({} if objective is None else {"objective": objective}),
+            EXTRA: extra,
         },
     }
     return json.dumps(document, ensure_ascii=False, indent=2)

@@ -33,9 +33,10 @@ class Options:
     continuing_subword_prefix: str = CONTINUATION
     decoder_cleanup: bool = True
     post_processor: str = "bert"  # or "none": add_special_tokens adds nothing
+    split_special_tokens: bool = False  # special tokens written in the text are plain text
 
     def __post_init__(self) -> None:
-        for name in ("clean_text", "handle_chinese_chars", "lowercase", "decoder_cleanup"):
+        for name in ("clean_text", "handle_chinese_chars", "lowercase", "decoder_cleanup", "split_special_tokens"):
             _flag(getattr(self, name), name)
         if self.strip_accents is not None:
             _flag(self.strip_accents, "strip_accents")

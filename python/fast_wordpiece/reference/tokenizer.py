@@ -362,7 +362,8 @@ class PyTokenizer(TransformersCalls):
             specials.append(token)
         options = {"lowercase": flag("do_lower_case", True), "strip_accents": strip_accents,
                    "handle_chinese_chars": flag("tokenize_chinese_chars", True), "unk_token": specials[1],
-                   "cls_token": specials[2], "sep_token": specials[3]}  # fmt: skip
+                   "cls_token": specials[2], "sep_token": specials[3],
+                   "split_special_tokens": flag("split_special_tokens", False)}  # fmt: skip
         return PyTokenizer.from_vocab_file(os.path.join(path, "vocab.txt"), special_tokens=specials, **options)
 
     def save_pretrained(self, directory: str | os.PathLike[str]) -> list[str]:
@@ -382,7 +383,8 @@ class PyTokenizer(TransformersCalls):
         special_map = {key: token for key, token in tokens.items() if token in self._ids}
         config: dict[str, Any] = {"tokenizer_class": "PreTrainedTokenizerFast", "do_lower_case": o.lowercase,
                                   "strip_accents": o.strip_accents, "tokenize_chinese_chars": o.handle_chinese_chars,
-                                  "clean_up_tokenization_spaces": False}  # fmt: skip
+                                  "clean_up_tokenization_spaces": False,
+                                  "split_special_tokens": o.split_special_tokens}  # fmt: skip
         if self._model_max_length is not None:
             config["model_max_length"] = self._model_max_length
         elif self._truncation is not None:
@@ -552,6 +554,8 @@ class PyTokenizer(TransformersCalls):
         out: list[Row] = []
         start = 0
         for match in self._special_pattern.finditer(text) if self._special_pattern else ():
+            if self._is_split(match.group()):
+                continue  # plain text; the search goes on after it
             self._encode_segment(text[start : match.start()], start, out)
             out.append((self._ids[match.group()], match.span(), _next_word(out)))
             start = match.end()
@@ -564,11 +568,17 @@ class PyTokenizer(TransformersCalls):
         normalized, origins = self._options.normalizer.normalize(segment)
         start = 0
         for match in self._normalized_pattern.finditer(normalized) if self._normalized_pattern else ():
+            if self._is_split(match.group()):
+                continue
             self._encode_words(normalized, origins, start, match.start(), base, out)
             first, last = origins[match.start()], origins[match.end() - 1]
             out.append((self._ids[match.group()], (base + first, base + last + 1), _next_word(out)))
             start = match.end()
         self._encode_words(normalized, origins, start, len(normalized), base, out)
+
+    def _is_split(self, token: str) -> bool:
+        """Whether a match of this added token is plain text (a special token, with ``split_special_tokens``)."""
+        return self._options.split_special_tokens and token in self._special_tokens
 
     def _encode_words(self, normalized: str, origins: list[int], begin: int, stop: int, base: int,
                       out: list[Row]) -> None:  # fmt: skip
