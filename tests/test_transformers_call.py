@@ -402,3 +402,75 @@ def test_torch_tensors_match_transformers(hf, ours, texts):
         assert a[key].dtype == b[key].dtype
         assert torch.equal(a[key], b[key]), key
     assert a.to("cpu")["input_ids"].device.type == "cpu"
+
+
+KNOWN_REFUSALS = ("max_length must be at least", "special tokens (")  # see spec section 9: HF skips or panics
+
+
+def random_call(rng: random.Random, lines: list[str]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """A random call: input shape, strategies, lengths, flags, tensors."""
+    kw: dict[str, Any] = {
+        "padding": rng.choice([False, True, "longest", "max_length", "do_not_pad"]),
+        "truncation": rng.choice([None, False, True, "longest_first", "only_first", "only_second", "do_not_truncate"]),
+    }
+    if rng.random() < 0.7:
+        kw["max_length"] = rng.choice([1, 2, 3, 5, 8, 13, 30, 64])
+    for name, values in (
+        ("stride", [0, 1, 2, 4]),
+        ("pad_to_multiple_of", [1, 2, 8]),
+        ("padding_side", ["left", "right"]),
+    ):
+        if rng.random() < 0.3:
+            kw[name] = rng.choice(values)
+    flags = ("return_overflowing_tokens", "return_special_tokens_mask", "return_offsets_mapping", "return_length")
+    kw |= {flag: True for flag in flags if rng.random() < 0.3}
+    kw |= {
+        flag: False
+        for flag in ("return_token_type_ids", "return_attention_mask", "add_special_tokens")
+        if rng.random() < 0.2
+    }
+    if rng.random() < 0.3:
+        kw["return_tensors"] = "np"
+    n, pick = rng.randint(1, 5), lambda: rng.choice(lines)
+    shape = rng.choice(["one", "pair", "batch", "pairs", "words", "word batch"])
+    if shape.startswith("word"):
+        kw["is_split_into_words"] = True
+    args: tuple[Any, ...] = {
+        "one": lambda: (pick(),),
+        "pair": lambda: (pick(), pick()),
+        "batch": lambda: ([pick() for _ in range(n)],),
+        "pairs": lambda: ([pick() for _ in range(n)], [pick() for _ in range(n)]),
+        "words": lambda: (pick().split(),),
+        "word batch": lambda: ([pick().split() or ["x"] for _ in range(n)],),
+    }[shape]()
+    return args, kw
+
+
+def test_random_calls_match_transformers(hf, ours, texts, shakespeare_lines, multilingual_lines):
+    """Random combinations of every argument give transformers' result, or both refuse (ours with a
+    ValueError; the only refusals of ours that transformers does not share are the documented ones)."""
+    rng = random.Random(17)
+    lines = shakespeare_lines[:3000] + multilingual_lines[:600] + ["", " ", "[CLS]x[SEP]", "a [MASK] b", "é" * 120]
+    equal = 0
+    for _ in range(400):
+        args, kw = random_call(rng, lines)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                expected = hf(*args, **kw)
+        except BaseException as e:  # a PanicException included
+            if isinstance(e, (KeyboardInterrupt, SystemExit)):
+                raise
+            with pytest.raises((ValueError, TypeError)):
+                ours(*args, **kw)
+            continue
+        try:
+            got = ours(*args, **kw)
+        except ValueError as e:
+            refusal = str(e)
+        else:
+            same(got, expected, f"{kw}")
+            equal += 1
+            continue
+        assert any(known in refusal for known in KNOWN_REFUSALS), (kw, refusal)
+    assert equal > 250

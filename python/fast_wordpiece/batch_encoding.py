@@ -302,6 +302,11 @@ def call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special_tokens
     padding, truncation, max_length = _strategies(tokenizer, padding, truncation, max_length, pad_to_multiple_of)
     options: dict[str, Any] = {}
     if truncation != "do_not_truncate":
+        # transformers' backend refuses this when truncation is set, special tokens or not
+        added = 2 if tokenizer.cls_token_id is not None and tokenizer.sep_token_id is not None else 0
+        if max_length is not None and max_length >= added and stride > max_length - added:
+            raise ValueError(f"stride ({stride}) is greater than max_length ({max_length}) minus the {added} special "
+                             "tokens a text gets")  # fmt: skip
         options.update(max_length=max_length, truncation=truncation, stride=stride,
                        truncation_side=tokenizer.truncation_side)  # fmt: skip
     if padding != "do_not_pad":
@@ -326,6 +331,8 @@ def call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special_tokens
     for key, on in wanted.items():
         if on:
             data[key] = arrays[key] if arrays is not None else [getattr(row, fields[key]) for row in rows]
+    if arrays is not None and return_offsets_mapping and data["offset_mapping"].shape[1] == 0:
+        data["offset_mapping"] = data["offset_mapping"].reshape(len(rows), 0)  # as numpy makes [[]]: no last axis
     if return_length:
         data["length"] = [len(row) for row in rows]
     if return_overflowing_tokens:
