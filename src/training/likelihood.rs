@@ -104,6 +104,14 @@ fn rise(delta: u64, c: u64, k: u64) -> Option<f64> {
     Some(delta as f64 * k as f64 / (c - k) as f64 * (1.0 + (-30f64).exp2()))
 }
 
+/// How a pair is watched through one of its tokens (see `Holder`): rises
+/// below `1/(1 − 1/WATCH)` of the exact bound are only counted in bulk.
+const WATCH: u64 = 8;
+
+/// `WATCH/(WATCH − 1)` with room for rounding: for `WATCH·k ≤ c`,
+/// `Δ·k/(c−k) ≤ SCALE·k·Δ/c`.
+const SCALE: f64 = 8.0 / 7.0 * (1.0 + 1.0 / (1u64 << 30) as f64);
+
 /// What the ranking keeps per pair.
 #[derive(Clone, Copy)]
 struct Slot {
@@ -112,25 +120,50 @@ struct Slot {
     epoch: u32,
     /// The token its merge makes, if that token exists (`NONE`).
     target: TokenId,
-    /// An upper bound on its gain now, and the key it is filed under (at
-    /// least `ub`).
+    /// An upper bound on its gain now, not counting the rises its holder
+    /// entries have not settled yet, and the key it is filed under.
     ub: f64,
     filed: f64,
-    /// Whether it is in `holders` (of both its tokens).
+    /// Whether it is in `holders` (of both its tokens): exactly when eligible.
     listed: bool,
+    /// Its entries' places in `holders[a]` and `holders[b]` (one entry when `a = b`).
+    pos: [u32; 2],
+    /// Whether `best` filed it under its exact gain (only inside `best`).
+    exact_key: bool,
+}
+
+/// An eligible pair in the list of one of its tokens `t`.
+///
+/// Per token, `acc[t]` sums `Δ/c` over the falls of its count (`Δ` the fall,
+/// `c` the count after it, rounded up). While `WATCH·k ≤ c` at every fall,
+/// the rises of the pair's gain through `t` since `mark` add up to at most
+/// `SCALE·k·(acc[t] − mark)` (`k` doubled when `a = b`). The entry is only
+/// looked at when that could pass `room` (half of what is left between `ub`
+/// and the key), or when `c < limit = WATCH·k` (then the rise is bounded
+/// exactly, as one fall).
+#[derive(Clone, Copy)]
+struct Holder {
+    mark: f64,
+    room: f64,
+    limit: u64,
+    pair: PairId,
+    side: u32,
 }
 
 pub struct LikelihoodRanking {
     heap: IndexedHeap<Key>,
-    /// Per pair, in one place (the holders loop reads them together).
+    /// Per pair, in one place.
     slots: Vec<Slot>,
-    /// Per token: the eligible pairs holding it (stale entries removed lazily).
-    holders: Vec<Vec<PairId>>,
-    /// Per token `t`: `c(t)` and `f(c(t))`.
+    /// Per token: the eligible pairs holding it.
+    holders: Vec<Vec<Holder>>,
+    /// Per token `t`: `c(t)`, `f(c(t))` and the accumulated falls (see `Holder`).
     counts: Vec<u64>,
     token_f: Vec<f64>,
+    acc: Vec<f64>,
     /// Entries `best` popped, to put back.
     popped: Vec<PairId>,
+    /// Pairs to recompute at the end of an update (kept to reuse the memory).
+    exact: Vec<PairId>,
     /// The epoch: the number of merges so far plus one.
     epoch: u32,
     /// The gain of the last pair `best` picked (-inf before the first).
@@ -150,7 +183,9 @@ impl Default for LikelihoodRanking {
             holders: Vec::new(),
             counts: Vec::new(),
             token_f: Vec::new(),
+            acc: Vec::new(),
             popped: Vec::new(),
+            exact: Vec::new(),
             epoch: 0,
             top: f64::NEG_INFINITY,
             total: 0,
@@ -158,6 +193,20 @@ impl Default for LikelihoodRanking {
             margin: 0.0,
             piece: String::new(),
         }
+    }
+}
+
+/// `x` rounded up by a little more than any one rounding error.
+fn up(x: f64) -> f64 {
+    x + x.abs() * (-50f64).exp2()
+}
+
+/// The pair's `k` as its brackets use it (`2k` when `a = b`).
+fn k_of(pair: &Pair) -> u64 {
+    if pair.a == pair.b {
+        2 * pair.k
+    } else {
+        pair.k
     }
 }
 
@@ -172,6 +221,12 @@ impl LikelihoodRanking {
         gain_given(ca, cb, cab, core.total, k, a == b, fs)
     }
 
+    /// The tokens of pair `p` with an entry each (one when `a = b`).
+    fn sides(core: &Core, p: PairId) -> ([TokenId; 2], usize) {
+        let Pair { a, b, .. } = core.pairs[p as usize];
+        ([a, b], if a == b { 1 } else { 2 })
+    }
+
     /// Files `p`, whose gain is current, under its gain plus slack and headroom.
     fn file(&mut self, core: &Core, p: PairId) {
         let g = self.slots[p as usize].gain;
@@ -182,6 +237,62 @@ impl LikelihoodRanking {
         let Pair { a, b, k, .. } = core.pairs[p as usize];
         let vocab = &core.vocab;
         self.heap.upsert(p, Key { bound: key, k, a, b }, &|x: &Key, y: &Key| before(vocab, x, y));
+        if self.slots[p as usize].listed {
+            let (tokens, n) = Self::sides(core, p);
+            for (s, &tok) in tokens[..n].iter().enumerate() {
+                let t = tok as usize;
+                let at = self.slots[p as usize].pos[s] as usize;
+                self.holders[t][at].mark = self.acc[t];
+            }
+            self.watch(core, p);
+        }
+    }
+
+    /// Sets the entries of `p` from its `ub`, key and `k`: each side may
+    /// add up to half of the room left before it must be looked at.
+    fn watch(&mut self, core: &Core, p: PairId) {
+        let kk = k_of(&core.pairs[p as usize]);
+        let slot = self.slots[p as usize];
+        let room = (slot.filed - slot.ub) * 0.5 * (1.0 - (-30f64).exp2()) / (kk as f64 * SCALE);
+        let (tokens, n) = Self::sides(core, p);
+        for (s, &tok) in tokens[..n].iter().enumerate() {
+            let h = &mut self.holders[tok as usize][slot.pos[s] as usize];
+            h.room = room;
+            h.limit = kk.saturating_mul(WATCH);
+        }
+    }
+
+    /// Adds to `ub` the rises of `p` counted in its entries (side `skip`
+    /// up to `skip_acc` only, marked `skip_mark`), rounded up.
+    fn settle(&mut self, core: &Core, p: PairId, skip: Option<(usize, f64, f64)>) {
+        let w = k_of(&core.pairs[p as usize]) as f64 * SCALE;
+        let (tokens, n) = Self::sides(core, p);
+        let mut ub = self.slots[p as usize].ub;
+        for (s, &tok) in tokens[..n].iter().enumerate() {
+            let t = tok as usize;
+            let at = self.slots[p as usize].pos[s] as usize;
+            let (acc, mark) = match skip {
+                Some((side, acc, mark)) if side == s => (acc, mark),
+                _ => (self.acc[t], self.acc[t]),
+            };
+            let h = &mut self.holders[t][at];
+            let d = acc - h.mark;
+            if d > 0.0 {
+                ub = up(ub + up(d * w));
+            }
+            h.mark = mark;
+        }
+        self.slots[p as usize].ub = ub;
+    }
+
+    /// After `ub` of `p` rose: recomputes its gain if `ub` passed the key,
+    /// else resets its entries' room.
+    fn check(&mut self, core: &Core, p: PairId) {
+        if self.slots[p as usize].ub > self.slots[p as usize].filed {
+            self.refresh(core, p);
+        } else {
+            self.watch(core, p);
+        }
     }
 
     /// Recomputes the gain of `p` now and files it (or takes it out of the
@@ -197,21 +308,62 @@ impl LikelihoodRanking {
         self.file(core, p);
     }
 
-    /// Raises the bound of `p`, a pair holding a token whose count fell by
-    /// `delta` to `c`; refreshes it when the bound passes its key.
-    fn raise(&mut self, core: &Core, p: PairId, delta: u64, c: u64) {
-        let Pair { a, b, k, .. } = core.pairs[p as usize];
-        let k = if a == b { 2 * k } else { k };
-        match rise(delta, c, k) {
-            Some(r) => {
-                // Rounded up, so that no addition can lose part of a rise.
-                let u = self.slots[p as usize].ub + r;
-                self.slots[p as usize].ub = u + u.abs() * (-50f64).exp2();
-                if self.slots[p as usize].ub > self.slots[p as usize].filed {
-                    self.refresh(core, p);
-                }
+    /// Adds entries for `p` to the lists of its tokens (to be set by `file`).
+    fn list(&mut self, core: &Core, p: PairId) {
+        let (tokens, n) = Self::sides(core, p);
+        for (s, &tok) in tokens[..n].iter().enumerate() {
+            let list = &mut self.holders[tok as usize];
+            self.slots[p as usize].pos[s] = list.len() as u32;
+            list.push(Holder { mark: 0.0, room: f64::INFINITY, limit: 0, pair: p, side: s as u32 });
+        }
+        self.slots[p as usize].listed = true;
+    }
+
+    /// Takes the entries of `p` out of its tokens' lists.
+    fn unlist(&mut self, core: &Core, p: PairId) {
+        let (tokens, n) = Self::sides(core, p);
+        for (s, &tok) in tokens[..n].iter().enumerate() {
+            let list = &mut self.holders[tok as usize];
+            let at = self.slots[p as usize].pos[s] as usize;
+            list.swap_remove(at);
+            if let Some(&moved) = list.get(at) {
+                self.slots[moved.pair as usize].pos[moved.side as usize] = at as u32;
             }
-            None => self.refresh(core, p),
+        }
+        self.slots[p as usize].listed = false;
+    }
+
+    /// The count of `t` fell by `delta` to `now`: raises the bounds of the
+    /// pairs holding it, in bulk (`acc`) or one by one.
+    fn fall(&mut self, core: &Core, t: TokenId, delta: u64, now: u64) {
+        let t = t as usize;
+        let old = self.acc[t];
+        if now > 0 {
+            let step = up(delta as f64 / now as f64);
+            self.acc[t] = up(old + step);
+        }
+        let new = self.acc[t];
+        let mut i = 0;
+        while i < self.holders[t].len() {
+            let h = self.holders[t][i];
+            i += 1;
+            if now < h.limit {
+                // Counted exactly: what was counted in bulk before, then this fall.
+                let p = h.pair;
+                self.settle(core, p, Some((h.side as usize, old, new)));
+                let kk = k_of(&core.pairs[p as usize]);
+                match rise(delta, now, kk) {
+                    Some(r) => {
+                        let u = &mut self.slots[p as usize].ub;
+                        *u = up(*u + r);
+                        self.check(core, p);
+                    }
+                    None => self.refresh(core, p),
+                }
+            } else if new - h.mark > h.room {
+                self.settle(core, h.pair, None);
+                self.check(core, h.pair);
+            }
         }
     }
 
@@ -221,7 +373,16 @@ impl LikelihoodRanking {
             let Pair { a, b, .. } = core.pairs[p];
             merged_into(&core.vocab[a as usize], &core.vocab[b as usize], &mut self.piece);
             let target = core.ids.get(self.piece.as_str()).copied().unwrap_or(NONE);
-            self.slots.push(Slot { gain: 0.0, epoch: 0, target, ub: 0.0, filed: 0.0, listed: false });
+            self.slots.push(Slot {
+                gain: 0.0,
+                epoch: 0,
+                target,
+                ub: 0.0,
+                filed: 0.0,
+                listed: false,
+                pos: [0; 2],
+                exact_key: false,
+            });
         }
     }
 
@@ -241,6 +402,10 @@ impl LikelihoodRanking {
             }
         }
     }
+
+    fn recount(&mut self, core: &Core, t: TokenId) {
+        self.token_f[t as usize] = f(core.token_freq[t as usize]);
+    }
 }
 
 impl Ranking for LikelihoodRanking {
@@ -249,84 +414,77 @@ impl Ranking for LikelihoodRanking {
         self.holders.resize_with(n, Vec::new);
         self.counts.resize(n, 0);
         self.token_f.resize(n, 0.0);
-        let retokened: Vec<TokenId> = match merged {
-            None => (0..n as TokenId).collect(),
-            Some(Merged { a, b, c }) => vec![a, b, c],
-        };
-        for &t in &retokened {
-            self.token_f[t as usize] = f(core.token_freq[t as usize]);
+        self.acc.resize(n, 0.0);
+        match merged {
+            None => (0..n as TokenId).for_each(|t| self.recount(core, t)),
+            Some(Merged { a, b, c }) => [a, b, c].into_iter().for_each(|t| self.recount(core, t)),
         }
         self.add_new_pairs(core);
         self.epoch += 1;
         self.total = core.total;
         self.total_f = f(core.total);
         self.margin = slack(core.total);
+        // A pair becomes eligible or not only through a change of its own counts.
         for &p in changed {
-            let Pair { a, b, .. } = core.pairs[p as usize];
-            if core.eligible(p) && !self.slots[p as usize].listed {
-                self.slots[p as usize].listed = true;
-                self.holders[a as usize].push(p);
-                if b != a {
-                    self.holders[b as usize].push(p);
-                }
+            let (eligible, listed) = (core.eligible(p), self.slots[p as usize].listed);
+            if eligible && !listed {
+                self.list(core, p);
+            } else if !eligible && listed {
+                self.unlist(core, p);
             }
         }
-        let mut exact: Vec<PairId> = changed.to_vec();
+        let mut exact = std::mem::take(&mut self.exact);
+        exact.clear();
+        exact.extend_from_slice(changed);
         if let Some(Merged { a, b, c }) = merged {
-            for t in if a == b { vec![a] } else { vec![a, b] } {
+            for t in [a, b].into_iter().take(if a == b { 1 } else { 2 }) {
                 let now = core.token_freq[t as usize];
                 let delta = self.counts[t as usize] - now;
-                let mut list = std::mem::take(&mut self.holders[t as usize]);
-                // A pair that is not eligible only becomes so through a
-                // change of its own counts, which lists it again.
-                list.retain(|&p| {
-                    let live = core.eligible(p);
-                    self.slots[p as usize].listed &= live;
-                    if live {
-                        self.raise(core, p, delta, now);
-                    }
-                    live
-                });
-                self.holders[t as usize] = list;
+                self.fall(core, t, delta, now);
             }
             self.makers_of(core, c, &mut exact);
+            for t in [a, b, c] {
+                self.counts[t as usize] = core.token_freq[t as usize];
+            }
+        } else {
+            self.counts.copy_from_slice(&core.token_freq);
         }
-        for &t in &retokened {
-            self.counts[t as usize] = core.token_freq[t as usize];
-        }
-        for p in exact {
+        for &p in &exact {
             self.refresh(core, p);
         }
+        self.exact = exact;
     }
 
     fn best(&mut self, core: &Core) -> Option<PairId> {
-        // The best exact (gain, k, a, b) popped so far.
-        let mut best: Option<(Key, PairId)> = None;
-        while let Some(top) = self.heap.peek() {
-            let bound = self.heap.key_of(top).expect("the top has a key").bound;
-            if best.is_some_and(|(key, _)| bound < key.bound) {
-                break; // every key left bounds a gain below the best one
+        // Classic lazy greedy: the top entry, recomputed and filed under its
+        // exact gain (and tie-break), until an exact entry is on top: every
+        // other key bounds its gain, so no pair can beat or tie it.
+        let vocab = &core.vocab;
+        let best = loop {
+            let top = self.heap.peek()?;
+            if self.slots[top as usize].exact_key {
+                break top;
             }
             if self.slots[top as usize].epoch != self.epoch {
                 self.slots[top as usize].gain = self.gain_of(core, top);
                 self.slots[top as usize].epoch = self.epoch;
             }
-            let vocab = &core.vocab;
-            self.heap.remove(top, &|x: &Key, y: &Key| before(vocab, x, y));
-            self.popped.push(top);
             let Pair { a, b, k, .. } = core.pairs[top as usize];
             let exact = Key { bound: self.slots[top as usize].gain, k, a, b };
-            if best.is_none_or(|(key, _)| before(vocab, &exact, &key)) {
-                best = Some((exact, top));
-            }
-        }
-        if let Some((key, _)) = best {
-            self.top = key.bound;
-        }
-        for p in std::mem::take(&mut self.popped) {
+            self.heap.upsert(top, exact, &|x: &Key, y: &Key| before(vocab, x, y));
+            self.slots[top as usize].exact_key = true;
+            self.popped.push(top);
+        };
+        self.top = self.slots[best as usize].gain;
+        // Back under their bounds with headroom (a short move up).
+        let mut popped = std::mem::take(&mut self.popped);
+        for &p in &popped {
+            self.slots[p as usize].exact_key = false;
             self.file(core, p);
         }
-        best.map(|(_, p)| p)
+        popped.clear();
+        self.popped = popped;
+        Some(best)
     }
 }
 
