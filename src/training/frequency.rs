@@ -30,7 +30,7 @@ fn before(vocab: &[String], x: &Key, y: &Key) -> bool {
 impl Ranking for FrequencyRanking {
     fn update(&mut self, core: &Core, changed: &[PairId], _merged: Option<Merged>) {
         let vocab = &core.vocab;
-        let before = |x: &Key, y: &Key| before(vocab, x, y);
+        let before = |x: &(u32, Key), y: &(u32, Key)| before(vocab, &x.1, &y.1);
         for &p in changed {
             let Pair { a, b, freq, k } = core.pairs[p as usize];
             if core.eligible(p) {

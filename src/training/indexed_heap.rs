@@ -22,6 +22,10 @@ impl<K> Default for IndexedHeap<K> {
     }
 }
 
+/// `before(x, y)`: whether entry `x` (id and key) must come out before `y`.
+pub trait Before<K>: Fn(&(u32, K), &(u32, K)) -> bool {}
+impl<K, F: Fn(&(u32, K), &(u32, K)) -> bool> Before<K> for F {}
+
 impl<K: Copy> IndexedHeap<K> {
     pub fn len(&self) -> usize {
         self.heap.len()
@@ -48,8 +52,8 @@ impl<K: Copy> IndexedHeap<K> {
     }
 
     /// Inserts `id` with `key`, or moves it to where `key` belongs.
-    /// `before(x, y)` is true when key `x` must come out before key `y`.
-    pub fn upsert(&mut self, id: u32, key: K, before: &impl Fn(&K, &K) -> bool) {
+    /// `before(x, y)` is true when entry `x` must come out before entry `y`.
+    pub fn upsert(&mut self, id: u32, key: K, before: &impl Before<K>) {
         if id as usize >= self.position.len() {
             self.position.resize(id as usize + 1, ABSENT);
         }
@@ -68,7 +72,7 @@ impl<K: Copy> IndexedHeap<K> {
         self.sift_down(at, before);
     }
 
-    pub fn remove(&mut self, id: u32, before: &impl Fn(&K, &K) -> bool) {
+    pub fn remove(&mut self, id: u32, before: &impl Before<K>) {
         let Some(&p) = self.position.get(id as usize) else {
             return;
         };
@@ -88,11 +92,11 @@ impl<K: Copy> IndexedHeap<K> {
     }
 
     /// Moves the entry at `at` up to its place (a hole travels, no swaps).
-    fn sift_up(&mut self, mut at: usize, before: &impl Fn(&K, &K) -> bool) -> usize {
+    fn sift_up(&mut self, mut at: usize, before: &impl Before<K>) -> usize {
         let entry = self.heap[at];
         while at > 0 {
             let parent = (at - 1) / 2;
-            if !before(&entry.1, &self.heap[parent].1) {
+            if !before(&entry, &self.heap[parent]) {
                 break;
             }
             self.heap[at] = self.heap[parent];
@@ -104,7 +108,7 @@ impl<K: Copy> IndexedHeap<K> {
         at
     }
 
-    fn sift_down(&mut self, mut at: usize, before: &impl Fn(&K, &K) -> bool) {
+    fn sift_down(&mut self, mut at: usize, before: &impl Before<K>) {
         let entry = self.heap[at];
         let len = self.heap.len();
         loop {
@@ -112,8 +116,8 @@ impl<K: Copy> IndexedHeap<K> {
             if l >= len {
                 break;
             }
-            let child = if r < len && before(&self.heap[r].1, &self.heap[l].1) { r } else { l };
-            if !before(&self.heap[child].1, &entry.1) {
+            let child = if r < len && before(&self.heap[r], &self.heap[l]) { r } else { l };
+            if !before(&self.heap[child], &entry) {
                 break;
             }
             self.heap[at] = self.heap[child];
@@ -130,7 +134,9 @@ mod tests {
     use super::*;
 
     fn drain(heap: &mut IndexedHeap<(i64, u32)>) -> Vec<u32> {
-        let before = |x: &(i64, u32), y: &(i64, u32)| (x.0, std::cmp::Reverse(x.1)) > (y.0, std::cmp::Reverse(y.1));
+        let before = |x: &(u32, (i64, u32)), y: &(u32, (i64, u32))| {
+            (x.1 .0, std::cmp::Reverse(x.1 .1)) > (y.1 .0, std::cmp::Reverse(y.1 .1))
+        };
         let mut order = Vec::new();
         while let Some(id) = heap.peek() {
             order.push(id);
@@ -141,7 +147,9 @@ mod tests {
 
     #[test]
     fn keys_move_both_ways_and_the_max_is_always_on_top() {
-        let before = |x: &(i64, u32), y: &(i64, u32)| (x.0, std::cmp::Reverse(x.1)) > (y.0, std::cmp::Reverse(y.1));
+        let before = |x: &(u32, (i64, u32)), y: &(u32, (i64, u32))| {
+            (x.1 .0, std::cmp::Reverse(x.1 .1)) > (y.1 .0, std::cmp::Reverse(y.1 .1))
+        };
         let mut heap = IndexedHeap::default();
         for (id, v) in [5i64, 3, 8, 1, 9, 2].into_iter().enumerate() {
             heap.upsert(id as u32, (v, id as u32), &before);
@@ -157,7 +165,9 @@ mod tests {
 
     #[test]
     fn many_simultaneous_changes_keep_the_order_exact() {
-        let before = |x: &(i64, u32), y: &(i64, u32)| (x.0, std::cmp::Reverse(x.1)) > (y.0, std::cmp::Reverse(y.1));
+        let before = |x: &(u32, (i64, u32)), y: &(u32, (i64, u32))| {
+            (x.1 .0, std::cmp::Reverse(x.1 .1)) > (y.1 .0, std::cmp::Reverse(y.1 .1))
+        };
         let mut heap = IndexedHeap::default();
         let mut values: Vec<i64> = (0..200).map(|i| (i * 7919) % 211).collect();
         for (id, &v) in values.iter().enumerate() {

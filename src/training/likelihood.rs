@@ -32,8 +32,6 @@
 //! (recomputing every eligible pair holding `a` or `b` instead was ~740
 //! gains and heap moves per merge, about 1.5 times slower overall).
 
-use std::cmp::Ordering;
-
 use super::indexed_heap::IndexedHeap;
 use super::objective::tie_break;
 use super::trainer::{merged_into, Core, Merged, Pair, PairId, Ranking, TokenId};
@@ -73,18 +71,23 @@ fn slack(n: u64) -> f64 {
     f(n) * (-40f64).exp2() + f64::MIN_POSITIVE
 }
 
+/// A heap entry's key; the tie-break's `a` and `b` come from the pair id
+/// (they never change), `k` is kept here (it changes only with an upsert).
 #[derive(Clone, Copy, Debug)]
 struct Key {
-    /// The gain when computed plus `slack`: an upper bound on the gain now.
+    /// An upper bound on the pair's gain now (its exact gain inside `best`).
     bound: f64,
     k: u64,
-    a: TokenId,
-    b: TokenId,
 }
 
-fn before(vocab: &[String], x: &Key, y: &Key) -> bool {
-    let order = x.bound.partial_cmp(&y.bound).expect("gains are finite");
-    order.then_with(|| tie_break(vocab, (x.k, x.a, x.b), (y.k, y.a, y.b))) == Ordering::Greater
+fn before(vocab: &[String], pairs: &[Pair], x: &(PairId, Key), y: &(PairId, Key)) -> bool {
+    let order = x.1.bound.partial_cmp(&y.1.bound).expect("gains are finite");
+    order
+        .then_with(|| {
+            let (px, py) = (&pairs[x.0 as usize], &pairs[y.0 as usize]);
+            tie_break(vocab, (x.1.k, px.a, px.b), (y.1.k, py.a, py.b))
+        })
+        .is_gt()
 }
 
 /// Room added above `ub` when a pair is filed, so that rises of its gain
@@ -234,9 +237,9 @@ impl LikelihoodRanking {
         let key = ub + headroom(g, self.top);
         self.slots[p as usize].ub = ub;
         self.slots[p as usize].filed = key;
-        let Pair { a, b, k, .. } = core.pairs[p as usize];
-        let vocab = &core.vocab;
-        self.heap.upsert(p, Key { bound: key, k, a, b }, &|x: &Key, y: &Key| before(vocab, x, y));
+        let k = core.pairs[p as usize].k;
+        let (vocab, pairs) = (&core.vocab, &core.pairs);
+        self.heap.upsert(p, Key { bound: key, k }, &|x: &(u32, Key), y: &(u32, Key)| before(vocab, pairs, x, y));
         if self.slots[p as usize].listed {
             let (tokens, n) = Self::sides(core, p);
             for (s, &tok) in tokens[..n].iter().enumerate() {
@@ -299,8 +302,8 @@ impl LikelihoodRanking {
     /// heap if it is no longer eligible).
     fn refresh(&mut self, core: &Core, p: PairId) {
         if !core.eligible(p) {
-            let vocab = &core.vocab;
-            self.heap.remove(p, &|x: &Key, y: &Key| before(vocab, x, y));
+            let (vocab, pairs) = (&core.vocab, &core.pairs);
+            self.heap.remove(p, &|x: &(u32, Key), y: &(u32, Key)| before(vocab, pairs, x, y));
             return;
         }
         self.slots[p as usize].gain = self.gain_of(core, p);
@@ -459,7 +462,7 @@ impl Ranking for LikelihoodRanking {
         // Classic lazy greedy: the top entry, recomputed and filed under its
         // exact gain (and tie-break), until an exact entry is on top: every
         // other key bounds its gain, so no pair can beat or tie it.
-        let vocab = &core.vocab;
+        let (vocab, pairs) = (&core.vocab, &core.pairs);
         let best = loop {
             let top = self.heap.peek()?;
             if self.slots[top as usize].exact_key {
@@ -469,9 +472,8 @@ impl Ranking for LikelihoodRanking {
                 self.slots[top as usize].gain = self.gain_of(core, top);
                 self.slots[top as usize].epoch = self.epoch;
             }
-            let Pair { a, b, k, .. } = core.pairs[top as usize];
-            let exact = Key { bound: self.slots[top as usize].gain, k, a, b };
-            self.heap.upsert(top, exact, &|x: &Key, y: &Key| before(vocab, x, y));
+            let exact = Key { bound: self.slots[top as usize].gain, k: pairs[top as usize].k };
+            self.heap.upsert(top, exact, &|x: &(u32, Key), y: &(u32, Key)| before(vocab, pairs, x, y));
             self.slots[top as usize].exact_key = true;
             self.popped.push(top);
         };

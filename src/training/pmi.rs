@@ -134,7 +134,7 @@ impl Ranking for PmiRanking {
         dirty.dedup();
         for hub in dirty {
             let vocab = &core.vocab;
-            let before = |x: &RankKey, y: &RankKey| ranks_before(vocab, x, y);
+            let before = |x: &(u32, RankKey), y: &(u32, RankKey)| ranks_before(vocab, &x.1, &y.1);
             match self.groups.top(hub) {
                 Some(p) => {
                     let key = Self::rank_key(core, p);
