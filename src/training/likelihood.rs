@@ -19,18 +19,26 @@
 //! - the count of `a` (and `b`) fell by `Δ`, which raises the gain of every
 //!   pair holding it. Its bracket `f(c−k) − f(c)` rises by at most
 //!   `Δ·ln(c'/(c'−k)) ≤ Δ·k/(c'−k)` (`c'` the new count; `2k` for a pair of
-//!   two equal tokens), which is added to the pair's `ub`: no logarithm, and
-//!   no heap move until `ub` passes the key, when the gain is recomputed.
+//!   two equal tokens). Rather than adding that to every holder after every
+//!   merge, each token `t` sums `A_t = Σ Δ/c'` over its falls: while
+//!   `8k ≤ c'`, `Δ·k/(c'−k) ≤ (8/7)·k·Δ/c'`, so the rises since a holder was
+//!   last looked at add up to at most `(8/7)·k·(A_t − A_t(then))`. A holder
+//!   entry (`Holder`) is only looked at when that could pass half the room
+//!   left between its `ub` and its key, or when `c' < 8k` (that fall is then
+//!   bounded exactly): its rises are added to `ub`, and when `ub` passes the
+//!   key the gain is recomputed. Scanning a token's entries is a pass over
+//!   contiguous memory that touches few pairs.
 //!
-//! `best` pops entries, recomputing stale ones, and keeps the best exact
-//! gain seen, until the top key is below it: no entry left can beat or tie
-//! it. Every popped entry goes back.
+//! `best` is the classic lazy greedy: the top entry's gain is recomputed and
+//! it is filed under that exact gain, until an entry with an exact key is on
+//! top; every other key bounds its gain (ties included), so no pair can beat
+//! or tie it. The entries it recomputed then go back under their bounds with
+//! headroom (a short move up).
 //!
-//! Measured on GCIDE (40 MB, vocab 30,000), per merge over the first 20,000,
-//! with a flat headroom of a 64th:
-//! ~640 bound raises, ~290 gains recomputed, ~57 entries popped by `best`
-//! (recomputing every eligible pair holding `a` or `b` instead was ~740
-//! gains and heap moves per merge, about 1.5 times slower overall).
+//! Measured on GCIDE (40 MB, vocab 30,000), 1 thread, release build: the
+//! training took ~2.95 s with a bound raise on every holder after every
+//! merge and `best` popping entries out of the heap and pushing them back;
+//! see benches/RESULTS.md for the figures after.
 
 use super::indexed_heap::IndexedHeap;
 use super::objective::tie_break;
