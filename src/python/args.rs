@@ -15,7 +15,7 @@ use crate::encoding::Side;
 use crate::pipeline::padding::{PadTo, Padding};
 use crate::pipeline::truncation::{Strategy, Truncation};
 use crate::tokenizer::options::{
-    validate_special_tokens, EncodeOptions, Options, PostProcessing, DEFAULT_SPECIAL_TOKENS,
+    validate_special_tokens, Decoding, EncodeOptions, Options, PostProcessing, DEFAULT_SPECIAL_TOKENS,
 };
 
 pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -131,6 +131,7 @@ pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<O
             "decoder_cleanup" => o.decoder_cleanup = flag(v, &key)?,
             "split_special_tokens" => o.split_special_tokens = flag(v, &key)?,
             "post_processor" => o.post_processor = PostProcessing::parse(&text(v, &|| key.clone())?).map_err(to_py)?,
+            "decoder" => o.decoder = Decoding::parse(&text(v, &|| key.clone())?).map_err(to_py)?,
             _ => return Err(unexpected(function, &key)),
         }
     }

@@ -27,7 +27,7 @@ use crate::pipeline::pre_tokenizer::PreTokenizer;
 use crate::pipeline::truncation::{Strategy, Truncation};
 use crate::tokenizer::batch::PAD_TOKEN;
 use crate::tokenizer::objective::Objective;
-use crate::tokenizer::options::{Options, PostProcessing};
+use crate::tokenizer::options::{Decoding, Options, PostProcessing};
 use crate::tokenizer::Tokenizer;
 
 /// The key of the data Hugging Face does not store.
@@ -216,7 +216,8 @@ fn pre_tokenizer(value: &Value) -> Result<PreTokenizer> {
     match kind(value, path)? {
         Some("BertPreTokenizer") => Ok(PreTokenizer::Bert),
         Some("WhitespaceSplit") => Ok(PreTokenizer::Whitespace),
-        Some(other) => Err(unsupported(path, other, "BertPreTokenizer, WhitespaceSplit")),
+        Some("Whitespace") => Ok(PreTokenizer::WordPunct),
+        Some(other) => Err(unsupported(path, other, "BertPreTokenizer, Whitespace, WhitespaceSplit")),
         None if value.is_null() => Err(err(path, "null (no pre-tokenizer) is not supported")),
         None => Err(err(path, "a pre-tokenizer needs a \"type\"")),
     }
@@ -563,29 +564,36 @@ impl Tokenizer {
         let pre_tokenizer = pre_tokenizer(field("pre_tokenizer"))?;
         let (post, cls_sep) = post_processor(field("post_processor"))?;
         let decoder = field("decoder");
-        match kind(decoder, "decoder")? {
-            Some("WordPiece") => {}
-            Some(other) => return Err(unsupported("decoder", other, "WordPiece")),
-            None if decoder.is_null() => return Err(err("decoder", "null (no decoder) is not supported")),
+        let decoding = match kind(decoder, "decoder")? {
+            Some("WordPiece") => Decoding::WordPiece,
+            Some(other) => return Err(unsupported("decoder", other, "WordPiece, null")),
+            None if decoder.is_null() => Decoding::Off,
             None => return Err(err("decoder", "a decoder needs a \"type\"")),
-        }
-        let decoder: DecoderJson = typed(decoder, "decoder")?;
-        if decoder.prefix != model.continuing_subword_prefix {
-            return Err(err(
-                "decoder.prefix",
-                format!(
-                    "{:?} differs from model.continuing_subword_prefix {:?}, which is not supported",
-                    decoder.prefix, model.continuing_subword_prefix
-                ),
-            ));
-        }
+        };
+        let decoder_cleanup = match decoding {
+            Decoding::Off => true,
+            Decoding::WordPiece => {
+                let decoder: DecoderJson = typed(decoder, "decoder")?;
+                if decoder.prefix != model.continuing_subword_prefix {
+                    return Err(err(
+                        "decoder.prefix",
+                        format!(
+                            "{:?} differs from model.continuing_subword_prefix {:?}, which is not supported",
+                            decoder.prefix, model.continuing_subword_prefix
+                        ),
+                    ));
+                }
+                decoder.cleanup
+            }
+        };
         let mut options = Options {
             normalizer,
             pre_tokenizer,
             unk_token: model.unk_token.clone(),
             max_input_chars_per_word: model.max_input_chars_per_word,
             continuing_subword_prefix: model.continuing_subword_prefix.clone(),
-            decoder_cleanup: decoder.cleanup,
+            decoder_cleanup,
+            decoder: decoding,
             post_processor: post,
             ..Options::default()
         };
@@ -650,6 +658,7 @@ impl Tokenizer {
         let pre_tokenizer = match o.pre_tokenizer {
             PreTokenizer::Bert => json!({"type": "BertPreTokenizer"}),
             PreTokenizer::Whitespace => json!({"type": "WhitespaceSplit"}),
+            PreTokenizer::WordPunct => json!({"type": "Whitespace"}),
             PreTokenizer::Regex => {
                 return Err(Error::invalid(
                     "pre_tokenizer=\"regex\" has no Hugging Face equivalent: save this tokenizer with to_json()",
@@ -725,7 +734,12 @@ impl Tokenizer {
             }),
             pre_tokenizer,
             post_processor,
-            decoder: json!({"type": "WordPiece", "prefix": o.continuing_subword_prefix, "cleanup": o.decoder_cleanup}),
+            decoder: match o.decoder {
+                Decoding::WordPiece => {
+                    json!({"type": "WordPiece", "prefix": o.continuing_subword_prefix, "cleanup": o.decoder_cleanup})
+                }
+                Decoding::Off => Value::Null,
+            },
             model: ModelOut {
                 kind: "WordPiece",
                 unk_token: &o.unk_token,

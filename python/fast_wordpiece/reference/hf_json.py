@@ -130,16 +130,17 @@ def _flatten(value: Any, path: str, out: list[tuple[Any, str]]) -> None:
         _flatten(item, f"{path}.normalizers[{i}]", out)
 
 
+_HF_PRE_TOKENIZERS = {"bert": "BertPreTokenizer", "whitespace": "WhitespaceSplit", "wordpunct": "Whitespace"}
+
+
 def _pre_tokenizer(value: Any) -> str:
     kind = _kind(value, "pre_tokenizer")
-    if kind == "BertPreTokenizer":
-        return "bert"
-    if kind == "WhitespaceSplit":
-        return "whitespace"
+    for ours, theirs in _HF_PRE_TOKENIZERS.items():
+        if kind == theirs:
+            return ours
     if kind is not None:
-        raise ValueError(
-            f"pre_tokenizer: {json.dumps(kind)} is not supported (supported: BertPreTokenizer, WhitespaceSplit)"
-        )
+        supported = "BertPreTokenizer, Whitespace, WhitespaceSplit"
+        raise ValueError(f"pre_tokenizer: {json.dumps(kind)} is not supported (supported: {supported})")
     if value is None:
         raise ValueError("pre_tokenizer: null (no pre-tokenizer) is not supported")
     raise ValueError('pre_tokenizer: a pre-tokenizer needs a "type"')
@@ -411,24 +412,25 @@ def parse(text: str) -> Parsed:
     post, cls_sep = _post_processor(root.get("post_processor"))
     decoder = root.get("decoder")
     kind = _kind(decoder, "decoder")
-    if kind is None:
-        raise ValueError(
-            "decoder: null (no decoder) is not supported" if decoder is None else 'decoder: a decoder needs a "type"'
-        )
-    if kind != "WordPiece":
-        raise ValueError(f"decoder: {json.dumps(kind)} is not supported (supported: WordPiece)")
-    d = _fields(decoder, "decoder", {"prefix": str, "cleanup": bool})
     prefix = model["continuing_subword_prefix"]
-    if d["prefix"] != prefix:
-        raise ValueError(
-            f"decoder.prefix: {json.dumps(d['prefix'])} differs from model.continuing_subword_prefix "
-            f"{json.dumps(prefix)}, which is not supported"
-        )
+    if decoder is None:  # Hugging Face joins the tokens with spaces
+        options.update(decoder="none")
+    elif kind is None:
+        raise ValueError('decoder: a decoder needs a "type"')
+    elif kind != "WordPiece":
+        raise ValueError(f"decoder: {json.dumps(kind)} is not supported (supported: WordPiece, null)")
+    else:
+        d = _fields(decoder, "decoder", {"prefix": str, "cleanup": bool})
+        if d["prefix"] != prefix:
+            raise ValueError(
+                f"decoder.prefix: {json.dumps(d['prefix'])} differs from model.continuing_subword_prefix "
+                f"{json.dumps(prefix)}, which is not supported"
+            )
+        options.update(decoder_cleanup=d["cleanup"])
     options.update(
         unk_token=model["unk_token"],
         max_input_chars_per_word=model["max_input_chars_per_word"],
         continuing_subword_prefix=prefix,
-        decoder_cleanup=d["cleanup"],
         post_processor=post,
     )
     ids = {token: id_ for id_, token in enumerate(slots) if token is not None}
@@ -536,9 +538,11 @@ def dump(
             "strip_accents": o["strip_accents"],
             "lowercase": o["lowercase"],
         },
-        "pre_tokenizer": {"type": "BertPreTokenizer" if o["pre_tokenizer"] == "bert" else "WhitespaceSplit"},
+        "pre_tokenizer": {"type": _HF_PRE_TOKENIZERS[o["pre_tokenizer"]]},
         "post_processor": post_processor,
-        "decoder": {"type": "WordPiece", "prefix": o["continuing_subword_prefix"], "cleanup": o["decoder_cleanup"]},
+        "decoder": None
+        if o["decoder"] == "none"
+        else {"type": "WordPiece", "prefix": o["continuing_subword_prefix"], "cleanup": o["decoder_cleanup"]},
         "model": {
             "type": "WordPiece",
             "unk_token": o["unk_token"],

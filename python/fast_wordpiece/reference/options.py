@@ -12,6 +12,7 @@ from fast_wordpiece.reference.normalizer import Normalizer
 from fast_wordpiece.reference.pre_tokenizer import PRE_TOKENIZERS, pre_tokenize
 
 POST_PROCESSORS = ("bert", "none")
+DECODERS = ("wordpiece", "none")
 TRUNCATIONS = ("longest_first", "only_first", "only_second", "do_not_truncate")
 PADDINGS = ("longest", "max_length")
 SIDES = ("left", "right")
@@ -34,6 +35,7 @@ class Options:
     decoder_cleanup: bool = True
     post_processor: str = "bert"  # or "none": add_special_tokens adds nothing
     split_special_tokens: bool = False  # special tokens written in the text are plain text
+    decoder: str = "wordpiece"  # or "none": decode joins the tokens with spaces
 
     def __post_init__(self) -> None:
         for name in ("clean_text", "handle_chinese_chars", "lowercase", "decoder_cleanup", "split_special_tokens"):
@@ -50,6 +52,8 @@ class Options:
         _text(self.continuing_subword_prefix, "continuing_subword_prefix")
         if _text(self.post_processor, "post_processor") not in POST_PROCESSORS:
             raise ValueError(f'unknown post_processor {json.dumps(self.post_processor)}: expected "bert" or "none"')
+        if _text(self.decoder, "decoder") not in DECODERS:
+            raise ValueError(f'unknown decoder {json.dumps(self.decoder)}: expected "wordpiece" or "none"')
 
     @cached_property
     def normalizer(self) -> Normalizer:
