@@ -33,6 +33,7 @@ class _PipelineOptions(TypedDict, total=False):
     decoder_cleanup: bool
     post_processor: Literal["bert", "none"]
     decoder: Literal["wordpiece", "none"]
+    strip_all_marks: bool
     split_special_tokens: bool
 
 @final

@@ -108,6 +108,13 @@ fn regex_word(c: char) -> bool {
     regex_syntax::is_word_character(c)
 }
 
+/// A combining mark (M) as Hugging Face's `StripAccents` sees it (the
+/// `unicode-normalization-alignments` crate's `is_combining_mark`).
+#[inline]
+pub fn is_combining_mark(c: char) -> bool {
+    !c.is_ascii() && unicode_normalization_alignments::char::is_combining_mark(c)
+}
+
 /// A `\w` character of the wordpunct pre-tokenizer (Hugging Face's `Whitespace`).
 #[inline]
 pub fn is_regex_word_char(c: char) -> bool {
@@ -167,12 +174,13 @@ mod tests {
              code point.\n\"\"\"\n",
         );
         type Table = (&'static str, fn(char) -> bool);
-        let tables: [Table; 5] = [
+        let tables: [Table; 6] = [
             ("OTHER", |c| c.is_other()),
             ("PUNCTUATION", |c| c.is_punctuation()),
             ("MARK_NONSPACING", is_mark_nonspacing),
             ("WORD", is_word_char),
             ("REGEX_WORD", regex_word),
+            ("MARK", is_combining_mark),
         ];
         for (name, pred) in tables {
             let _ = write!(s, "\n{name}: tuple[tuple[int, int], ...] = (\n");

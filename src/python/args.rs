@@ -121,6 +121,7 @@ pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<O
             "lowercase" => o.normalizer.lowercase = flag(v, &key)?,
             "strip_accents" => o.normalizer.strip_accents = if v.is_none() { None } else { Some(flag(v, &key)?) },
             "clean_text" => o.normalizer.clean_text = flag(v, &key)?,
+            "strip_all_marks" => o.normalizer.strip_all_marks = flag(v, &key)?,
             "handle_chinese_chars" => o.normalizer.handle_chinese_chars = flag(v, &key)?,
             "pre_tokenizer" => o.pre_tokenizer = text(v, &|| key.clone())?.parse().map_err(to_py)?,
             "unk_token" => o.unk_token = text(v, &|| key.clone())?.to_owned(),

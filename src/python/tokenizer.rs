@@ -34,7 +34,7 @@ impl Default for CallSettings {
 /// objective or loaded from a BERT `vocab.txt`.
 ///
 /// Pipeline options (keyword arguments of every constructor): `lowercase=True`,
-/// `strip_accents=None` (follows `lowercase`), `clean_text=True`,
+/// `strip_accents=None` (follows `lowercase`), `strip_all_marks=False`, `clean_text=True`,
 /// `handle_chinese_chars=True`, `pre_tokenizer="bert"` (or `"whitespace"`,
 /// `"regex"`, `"wordpunct"`), `unk_token="[UNK]"`, `cls_token="[CLS]"`, `sep_token="[SEP]"`,
 /// `max_input_chars_per_word=100`, `continuing_subword_prefix="##"`,

@@ -26,6 +26,7 @@ class Options:
     handle_chinese_chars: bool = True
     strip_accents: bool | None = None  # None: the same as lowercase
     lowercase: bool = True
+    strip_all_marks: bool = False  # accent stripping drops every mark (M), as Hugging Face's StripAccents
     pre_tokenizer: str = "bert"
     unk_token: str = "[UNK]"
     cls_token: str = "[CLS]"
@@ -38,7 +39,8 @@ class Options:
     decoder: str = "wordpiece"  # or "none": decode joins the tokens with spaces
 
     def __post_init__(self) -> None:
-        for name in ("clean_text", "handle_chinese_chars", "lowercase", "decoder_cleanup", "split_special_tokens"):
+        flags = ("clean_text", "handle_chinese_chars", "lowercase", "strip_all_marks", "decoder_cleanup")
+        for name in (*flags, "split_special_tokens"):
             _flag(getattr(self, name), name)
         if self.strip_accents is not None:
             _flag(self.strip_accents, "strip_accents")
@@ -58,7 +60,7 @@ class Options:
     @cached_property
     def normalizer(self) -> Normalizer:
         strip = self.lowercase if self.strip_accents is None else self.strip_accents
-        return Normalizer(self.clean_text, self.handle_chinese_chars, strip, self.lowercase)
+        return Normalizer(self.clean_text, self.handle_chinese_chars, strip, self.lowercase, self.strip_all_marks)
 
     def words(self, text: str) -> list[str]:
         """Step 1 of spec section 4 for one text: its normalized, pre-tokenized words."""

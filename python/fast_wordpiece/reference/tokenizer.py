@@ -770,7 +770,7 @@ def _from_document(document: object) -> PyTokenizer:
     if not all(isinstance(doc[name], list) for name in ("vocab", "merges", "special_tokens")):
         raise ValueError("vocab, merges and special_tokens must be JSON arrays")
     defaults = {"continuing_subword_prefix": CONTINUATION, "decoder_cleanup": True, "post_processor": "bert"}
-    defaults |= {"split_special_tokens": False, "decoder": "wordpiece"}
+    defaults |= {"split_special_tokens": False, "decoder": "wordpiece", "strip_all_marks": False}
     given = {**defaults, **doc["options"]} if isinstance(doc["options"], dict) else doc["options"]
     options = _fields(given, Options.__dataclass_fields__, "options")
     holes, vocab = set(doc["holes"]), _texts(doc["vocab"], "vocab")
