@@ -255,6 +255,17 @@ VALID = {
     "nfd-strip-accents": {
         "normalizer": {"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]}
     },
+    "nfd-strip-between-strip-accents": {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [
+                {"type": "NFD"},
+                {"type": "Strip", "strip_left": True, "strip_right": False},
+                {"type": "StripAccents"},
+                {"type": "Lowercase"},
+            ],
+        }
+    },
     "short-words": {"model__max_input_chars_per_word": 3},
     "default-truncation-and-padding": {
         "truncation": {"direction": "Left", "max_length": 8, "strategy": "LongestFirst", "stride": 1},
@@ -407,6 +418,12 @@ INVALID = {
         }
     },
     'normalizer: "NFD" is supported only right before StripAccents': {"normalizer": {"type": "NFD"}},
+    "normalizer.normalizers[1]": {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [{"type": "Lowercase"}, {"type": "Strip", "strip_left": "yes", "strip_right": True}],
+        }
+    },
     'normalizer.normalizers[1]: "NFD" is supported only right before StripAccents': {
         "normalizer": {"type": "Sequence", "normalizers": [{"type": "Lowercase"}, {"type": "NFD"}]}
     },

@@ -148,7 +148,7 @@ fn normalizer(value: &Value, path: &str) -> Result<Normalizer> {
     }
     let mut steps = Vec::new();
     flatten_normalizers(value, path.to_owned(), &mut steps)?;
-    steps.retain(|(step, _)| kind(step, "").ok().flatten() != Some("Strip") || strip_ok(step));
+    steps.retain(|(step, _)| kind(step, "").ok().flatten() != Some("Strip") || !strip_ok(step));
     let mut out: Option<Normalizer> = None;
     let mut lowercase_after = false;
     let mut strip_marks = false;
