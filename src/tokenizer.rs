@@ -28,7 +28,7 @@ use crate::pipeline::padding::Padding;
 use crate::pipeline::post_processor::BertPostProcessor;
 use crate::pipeline::truncation::Truncation;
 use crate::tokenizer::objective::Objective;
-use crate::tokenizer::options::{validate_special_tokens, EncodeOptions, Options, PostProcessing};
+use crate::tokenizer::options::{validate_special_tokens, Decoding, EncodeOptions, Options, PostProcessing};
 
 /// Buffers reused by every encode on a thread.
 #[derive(Default)]
@@ -425,7 +425,12 @@ impl Tokenizer {
                 tokens.push(token);
             }
         }
-        Ok(decoder::decode_with(tokens, &self.options.continuing_subword_prefix, self.options.decoder_cleanup))
+        Ok(match self.options.decoder {
+            Decoding::WordPiece => {
+                decoder::decode_with(tokens, &self.options.continuing_subword_prefix, self.options.decoder_cleanup)
+            }
+            Decoding::Off => tokens.join(" "),
+        })
     }
 }
 

@@ -24,6 +24,7 @@ import pytest
 tokenizers = pytest.importorskip("tokenizers")
 import fast_wordpiece  # noqa: E402
 from fast_wordpiece import reference  # noqa: E402
+from fast_wordpiece.reference.pre_tokenizer import pre_tokenize  # noqa: E402
 
 FIELDS = ("ids", "tokens", "offsets", "type_ids", "special_tokens_mask", "attention_mask")
 REAL = ("baai-bge-small-en", "bert-base-chinese", "bert-base-multilingual-cased", "issue-100")
@@ -198,6 +199,7 @@ def hf_file(**changes: Any) -> dict[str, Any]:
 
 
 SAMPLES = ["The cat sat on the mat!", "Cats, a mat, the CAT's hat", "  catsat ca\tt", "[CLS] the [SEP]", "Ünï"]
+SAMPLES += ["cat!!, a_t--s ?! €$ mat...", "e\u0301t \u200dt ‿s"]
 
 VALID = {
     "bert-processing": {},
@@ -220,6 +222,8 @@ VALID = {
         "decoder__cleanup": False,
     },
     "whitespace-split": {"pre_tokenizer": {"type": "WhitespaceSplit"}},
+    "whitespace": {"pre_tokenizer": {"type": "Whitespace"}},
+    "no-decoder": {"decoder": None},
     "sequence-strip-lowercase": {
         "normalizer": {
             "type": "Sequence",
@@ -242,6 +246,26 @@ VALID = {
         }
     },
     "no-normalizer": {"normalizer": None},
+    "nfd-strip-accents-lowercase": {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}, {"type": "Lowercase"}],
+        }
+    },
+    "nfd-strip-accents": {
+        "normalizer": {"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]}
+    },
+    "nfd-strip-between-strip-accents": {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [
+                {"type": "NFD"},
+                {"type": "Strip", "strip_left": True, "strip_right": False},
+                {"type": "StripAccents"},
+                {"type": "Lowercase"},
+            ],
+        }
+    },
     "short-words": {"model__max_input_chars_per_word": 3},
     "default-truncation-and-padding": {
         "truncation": {"direction": "Left", "max_length": 8, "strategy": "LongestFirst", "stride": 1},
@@ -371,11 +395,45 @@ INVALID = {
             "normalizers": [{"type": "Lowercase"}, {"type": "Replace", "pattern": {"String": "a"}, "content": "b"}],
         }
     },
-    'normalizer.normalizers[0]: "NFD" is not supported': {
-        "normalizer": {"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]}
+    'normalizer.normalizers[1]: "NFD" is not supported after lowercasing': {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [{"type": "Lowercase"}, {"type": "NFD"}, {"type": "StripAccents"}],
+        }
+    },
+    'normalizer.normalizers[1]: "NFD" is not supported after lowercasing or stripping accents': {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [
+                {
+                    "type": "BertNormalizer",
+                    "clean_text": True,
+                    "handle_chinese_chars": True,
+                    "strip_accents": None,
+                    "lowercase": True,
+                },
+                {"type": "NFD"},
+                {"type": "StripAccents"},
+            ],
+        }
+    },
+    'normalizer: "NFD" is supported only right before StripAccents': {"normalizer": {"type": "NFD"}},
+    "normalizer.normalizers[1]": {
+        "normalizer": {
+            "type": "Sequence",
+            "normalizers": [{"type": "Lowercase"}, {"type": "Strip", "strip_left": "yes", "strip_right": True}],
+        }
+    },
+    'normalizer.normalizers[1]: "NFD" is supported only right before StripAccents': {
+        "normalizer": {"type": "Sequence", "normalizers": [{"type": "Lowercase"}, {"type": "NFD"}]}
+    },
+    'normalizer.normalizers[0]: "StripAccents" is not supported without an NFD right before it': {
+        "normalizer": {"type": "Sequence", "normalizers": [{"type": "StripAccents"}, {"type": "NFD"}]}
     },
     'normalizer: "StripAccents" is not supported': {"normalizer": {"type": "StripAccents"}},
-    'pre_tokenizer: "Whitespace" is not supported': {"pre_tokenizer": {"type": "Whitespace"}},
+    'pre_tokenizer: "Metaspace" is not supported': {
+        "pre_tokenizer": {"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always", "split": True}
+    },
     'pre_tokenizer: "ByteLevel" is not supported': {
         "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
     },
@@ -596,3 +654,115 @@ def test_split_special_tokens_treats_them_as_text_like_hugging_face(impl: Any, t
     transformers = pytest.importorskip("transformers")
     auto = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "model"))
     assert [auto(s)["input_ids"] for s in samples] == [split.encode(s).ids for s in samples]
+
+
+# ----------------------------------------------------------------------------- other components on real files
+
+
+def with_component(path: Path, **changes: Any) -> str:
+    """The real file at ``path`` with some top-level components replaced."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc.update(changes)
+    return json.dumps(doc)
+
+
+BERT_OFF = {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True, "strip_accents": False,
+            "lowercase": False}  # fmt: skip
+#: Components on real files: what they replace, and the option they become.
+COMPONENTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    # Hugging Face's Whitespace, \\w+|[^\\w\\s]+
+    "whitespace": ({"pre_tokenizer": {"type": "Whitespace"}}, {"pre_tokenizer": "wordpunct"}),
+    # no decoder: Hugging Face joins the tokens with spaces
+    "no-decoder": ({"decoder": None}, {"decoder": "none"}),
+    # BERT's order with Hugging Face's StripAccents, which drops every mark
+    "bert-nfd-strip-accents-lowercase": (
+        {
+            "normalizer": {
+                "type": "Sequence",
+                "normalizers": [BERT_OFF, {"type": "NFD"}, {"type": "StripAccents"}, {"type": "Lowercase"}],
+            }
+        },
+        {"strip_all_marks": True, "strip_accents": True, "lowercase": True, "clean_text": True},
+    ),
+    "nfd-strip-accents": (
+        {"normalizer": {"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "StripAccents"}]}},
+        {"strip_all_marks": True, "strip_accents": True, "lowercase": False, "clean_text": False},
+    ),
+}
+RUNS = ["a--b?! ...", "x_y‿z £$€ 1,000.5%", "naïve e\u0301 क्षि \u200c ؟؟", "un##able ## x"]
+
+
+@pytest.mark.parametrize("component", sorted(COMPONENTS))
+@pytest.mark.parametrize("name", ["bert-base-uncased", "bert-base-multilingual-cased"])
+def test_components_on_real_files(component: str, name: str, files: dict[str, Path], texts: list[str]) -> None:
+    changes, option = COMPONENTS[component]
+    text = with_component(files[name], **changes)
+    hf = tokenizers.Tokenizer.from_str(text)
+    engine = fast_wordpiece.PyTokenizer.from_str(text)
+    assert engine.options.items() >= option.items()
+    assert_same(engine, hf, [*RUNS, *texts])
+    twin = reference.PyTokenizer.from_str(text)
+    assert_same(twin, hf, [*RUNS, *texts[:N_TWIN]])
+    assert json.loads(twin.to_str()) == json.loads(engine.to_str())
+    assert twin.options == engine.options
+    exported = tokenizers.Tokenizer.from_str(engine.to_str())
+    assert_same(engine, exported, texts[:50])
+    assert fast_wordpiece.PyTokenizer.from_str(engine.to_str()) == engine
+
+
+def test_wordpunct_matches_hugging_face_on_every_code_point() -> None:
+    """Every code point after a letter and after a symbol, in the engine, the twin and HF's ``Whitespace``."""
+    hf = tokenizers.pre_tokenizers.Whitespace()
+    off = {"lowercase": False, "strip_accents": False, "clean_text": False, "handle_chinese_chars": False}
+    engine = fast_wordpiece.PyTokenizer(["[UNK]"], pre_tokenizer="wordpunct", post_processor="none", **off)
+    code_points = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    for start in range(0, len(code_points), 0x8000):
+        text = "".join(f" a{chr(c)} !{chr(c)}" for c in code_points[start : start + 0x8000])
+        want = [span for _, span in hf.pre_tokenize_str(text)]
+        assert [tuple(o) for o in engine.encode(text).offsets] == want, hex(code_points[start])
+        assert pre_tokenize("wordpunct", text) == want, hex(code_points[start])
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_decoder_none_joins_tokens_with_spaces(impl: Any) -> None:
+    tok = impl.PyTokenizer(["[UNK]", "[CLS]", "[SEP]", "un", "##able", "!"], decoder="none")
+    ids = tok.encode("unable!").ids
+    assert tok.decode(ids) == " ".join(tok.encode("unable!").tokens)
+    assert tok.decode(ids, skip_special_tokens=True) == " ".join(tok.encode("unable!", add_special_tokens=False).tokens)
+    assert impl.PyTokenizer.from_json(tok.to_json()) == tok
+    assert json.loads(tok.to_str())["decoder"] is None
+    with pytest.raises(ValueError, match='unknown decoder "bpe"'):
+        impl.PyTokenizer(["[UNK]"], decoder="bpe")
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_training_counts_wordpunct_words(impl: Any, shakespeare_lines: list[str]) -> None:
+    """Training with Hugging Face's Whitespace splitting: punctuation runs are words, as HF splits them."""
+    corpus = [line + " --?! ..." for line in shakespeare_lines[:300]]
+    tok = impl.PyTokenizer.train(corpus, 300, show_progress=False, pre_tokenizer="wordpunct")
+    assert {"--?!", "..."} <= tok.get_vocab().keys()
+    hf = tokenizers.Tokenizer.from_str(tok.to_str())
+    assert_same(tok, hf, corpus[:20])
+
+
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_nfd_strip_accents_match_hugging_face_on_every_code_point(lowercase: bool) -> None:
+    """[BertNormalizer(no strip, no lowercase), NFD, StripAccents, (Lowercase)] on every code point, in context."""
+    steps = [BERT_OFF, {"type": "NFD"}, {"type": "StripAccents"}, *([{"type": "Lowercase"}] if lowercase else [])]
+    normalizer = {"type": "Sequence", "normalizers": steps}
+    hf_normalizer = tokenizers.Tokenizer.from_str(json.dumps(hf_file(normalizer=normalizer))).normalizer
+    twin = reference.PyTokenizer.from_str(json.dumps(hf_file(normalizer=normalizer)))
+    twin_normalizer = reference.Options(**twin.options).normalizer
+    code_points = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+    for start in range(0, len(code_points), 0x4000):
+        text = "".join(f" a{chr(c)}\u0301{chr(c)}" for c in code_points[start : start + 0x4000])
+        want = hf_normalizer.normalize_str(text)
+        assert twin_normalizer.normalize(text)[0] == want, hex(code_points[start])
+        # The engine through encoding, with a vocabulary of the normalized characters.
+        chars = sorted(set(want) - {" "})
+        vocab = {t: i for i, t in enumerate(["[UNK]", *chars, *(f"##{c}" for c in chars)])}
+        doc = hf_file(normalizer=normalizer, pre_tokenizer={"type": "WhitespaceSplit"}, post_processor=None)
+        doc["model"]["vocab"], doc["added_tokens"] = vocab, []
+        hf = tokenizers.Tokenizer.from_str(json.dumps(doc))
+        engine = fast_wordpiece.PyTokenizer.from_str(json.dumps(doc))
+        assert fields(engine.encode(text)) == fields(hf.encode(text)), hex(code_points[start])

@@ -37,7 +37,7 @@ options = st.fixed_dictionaries(
         "strip_accents": st.sampled_from([None, True, False]),
         "clean_text": st.booleans(),
         "handle_chinese_chars": st.booleans(),
-        "pre_tokenizer": st.sampled_from(["bert", "whitespace", "regex"]),
+        "pre_tokenizer": st.sampled_from(["bert", "whitespace", "regex", "wordpunct"]),
     },
 )
 quick = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -392,7 +392,8 @@ def test_to_json_writes_the_documented_json_and_load_reads_save_back(trained, tm
                               "lowercase": False, "pre_tokenizer": "bert", "unk_token": "[UNK]", "cls_token": "[CLS]",
                               "sep_token": "[SEP]", "max_input_chars_per_word": 50, "continuing_subword_prefix": "##",
                               "decoder_cleanup": True, "post_processor": "bert",
-                              "split_special_tokens": False}  # fmt: skip
+                              "split_special_tokens": False, "decoder": "wordpiece",
+                              "strip_all_marks": False}  # fmt: skip
     trained.save(tmp_path / "tok.json")
     assert json.loads((tmp_path / "tok.json").read_text(encoding="utf-8"))["version"] == "1.0"  # Hugging Face's
     loaded = PyTokenizer.load(tmp_path / "tok.json")

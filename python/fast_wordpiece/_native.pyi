@@ -24,7 +24,7 @@ class _PipelineOptions(TypedDict, total=False):
     strip_accents: bool | None
     clean_text: bool
     handle_chinese_chars: bool
-    pre_tokenizer: Literal["bert", "whitespace", "regex"]
+    pre_tokenizer: Literal["bert", "whitespace", "regex", "wordpunct"]
     unk_token: str
     cls_token: str
     sep_token: str
@@ -32,6 +32,8 @@ class _PipelineOptions(TypedDict, total=False):
     continuing_subword_prefix: str
     decoder_cleanup: bool
     post_processor: Literal["bert", "none"]
+    decoder: Literal["wordpiece", "none"]
+    strip_all_marks: bool
     split_special_tokens: bool
 
 @final

@@ -19,6 +19,8 @@ enum Action {
     Space,
     /// The byte joins the word around it.
     Join,
+    /// The byte joins a run of `JoinPunct` bytes, and ends a `Join` word.
+    JoinPunct,
     /// The byte is a word of its own.
     Alone,
 }
@@ -43,6 +45,7 @@ impl AsciiPath {
             action[b as usize] = match pre_tokenizer.class(c) {
                 Class::Space => Action::Space,
                 Class::Run => Action::Join,
+                Class::PunctRun => Action::JoinPunct,
                 Class::Alone => Action::Alone,
             };
         }
@@ -58,27 +61,37 @@ impl AsciiPath {
         debug_assert!(text.is_ascii());
         buf.clear();
         buf.extend(text.bytes().map(|b| self.normalized[b as usize & 127]));
-        let mut start = None;
+        // The open word: its start and whether it is a punctuation run.
+        let mut start: Option<(usize, bool)> = None;
         for (i, &b) in text.as_bytes().iter().enumerate() {
-            match self.action[b as usize & 127] {
-                Action::Join => {
-                    start.get_or_insert(i);
-                }
+            let punct = match self.action[b as usize & 127] {
+                Action::Join => false,
+                Action::JoinPunct => true,
                 Action::Space => {
-                    if let Some(s) = start.take() {
+                    if let Some((s, _)) = start.take() {
                         f(buf, s, i);
                     }
+                    continue;
                 }
                 Action::Alone => {
-                    if let Some(s) = start.take() {
+                    if let Some((s, _)) = start.take() {
                         f(buf, s, i);
                     }
                     f(buf, i, i + 1);
+                    continue;
                 }
                 Action::Drop => return false,
+            };
+            match start {
+                Some((_, open)) if open == punct => {}
+                Some((s, _)) => {
+                    f(buf, s, i);
+                    start = Some((i, punct));
+                }
+                None => start = Some((i, punct)),
             }
         }
-        if let Some(s) = start {
+        if let Some((s, _)) = start {
             f(buf, s, text.len());
         }
         true
@@ -99,10 +112,10 @@ mod tests {
 
     #[test]
     fn agrees_with_the_two_stages_it_fuses() {
-        let text = "Hello, World!\tIt's  a_b-c+42 \r\n(x)\x1b";
+        let text = "Hello, World!\tIt's  a_b-c+42 \r\n(x)...?!x\x1b";
         let lenient = Normalizer { clean_text: false, ..Normalizer::default() };
         for normalizer in [Normalizer::default(), lenient, Normalizer { lowercase: false, ..lenient }] {
-            for pre in [PreTokenizer::Bert, PreTokenizer::Whitespace, PreTokenizer::Regex] {
+            for pre in [PreTokenizer::Bert, PreTokenizer::Whitespace, PreTokenizer::Regex, PreTokenizer::WordPunct] {
                 let expected: Vec<String> =
                     pre.words(&normalizer.normalize(text)).into_iter().map(str::to_owned).collect();
                 let fused = words(normalizer, pre, text);

@@ -10,13 +10,13 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use unicode_normalization_alignments::char::{canonical_combining_class, decompose_canonical};
 
-use super::unicode::{is_chinese_char, is_control, is_mark_nonspacing, is_whitespace};
+use super::unicode::{is_chinese_char, is_combining_mark, is_control, is_mark_nonspacing, is_whitespace};
 
 /// What the pipeline does to a BMP character, per configuration, learned the
 /// first time the character is seen (`Normalizer::memo_entry`): the low three
 /// bits are one of the tags below and the rest is a `char`. Two threads that
 /// meet an unseen character store the same value.
-static MEMOS: [OnceLock<Box<[AtomicU32]>>; 16] = [const { OnceLock::new() }; 16];
+static MEMOS: [OnceLock<Box<[AtomicU32]>>; 32] = [const { OnceLock::new() }; 32];
 const UNSEEN: u32 = 0;
 /// Needs the general path (reordering, or output that is not one character).
 const SLOW: u32 = 1;
@@ -40,11 +40,21 @@ pub struct Normalizer {
     pub strip_accents: Option<bool>,
     /// Lowercase every character (full Unicode mapping, no final-sigma rule).
     pub lowercase: bool,
+    /// Accent stripping drops every combining mark (M), as Hugging Face's
+    /// `NFD` + `StripAccents` do, not only the non-spacing ones (Mn).
+    #[serde(default)]
+    pub strip_all_marks: bool,
 }
 
 impl Default for Normalizer {
     fn default() -> Self {
-        Self { clean_text: true, handle_chinese_chars: true, strip_accents: None, lowercase: true }
+        Self {
+            clean_text: true,
+            handle_chinese_chars: true,
+            strip_accents: None,
+            lowercase: true,
+            strip_all_marks: false,
+        }
     }
 }
 
@@ -163,7 +173,8 @@ impl Normalizer {
         let key = usize::from(self.clean_text)
             | usize::from(self.handle_chinese_chars) << 1
             | usize::from(self.strips_accents()) << 2
-            | usize::from(self.lowercase) << 3;
+            | usize::from(self.lowercase) << 3
+            | usize::from(self.strip_all_marks) << 4;
         MEMOS[key].get_or_init(|| (0..0x10000).map(|_| AtomicU32::new(UNSEEN)).collect())
     }
 
@@ -197,7 +208,7 @@ impl Normalizer {
     fn memo_entry(&self, c: char, strip: bool) -> u32 {
         let mut n = Normalized { last_origin: u32::MAX, ..Normalized::default() };
         self.push_char(c, 0, strip, &mut n);
-        let independent = n.marks.iter().all(|&(_, d, inserted, _)| inserted && is_mark_nonspacing(d));
+        let independent = n.marks.iter().all(|&(_, d, inserted, _)| inserted && self.is_stripped_mark(d));
         if !independent || n.origins.iter().any(|&o| o != 0) {
             return SLOW;
         }
@@ -300,9 +311,19 @@ impl Normalizer {
         out.marks = marks;
     }
 
+    /// A mark that accent stripping drops.
+    #[inline]
+    fn is_stripped_mark(&self, c: char) -> bool {
+        if self.strip_all_marks {
+            is_combining_mark(c)
+        } else {
+            is_mark_nonspacing(c)
+        }
+    }
+
     #[inline]
     fn mark_filter_stage(&self, c: char, origin: u32, out: &mut Normalized) {
-        if !is_mark_nonspacing(c) {
+        if !self.is_stripped_mark(c) {
             self.lowercase_stage(c, origin, out);
         }
     }
@@ -377,18 +398,25 @@ mod tests {
 
     #[test]
     fn options_can_be_switched_off() {
-        let n = Normalizer { clean_text: false, handle_chinese_chars: false, strip_accents: None, lowercase: false };
+        let n = Normalizer {
+            clean_text: false,
+            handle_chinese_chars: false,
+            strip_accents: None,
+            lowercase: false,
+            strip_all_marks: false,
+        };
         assert_eq!(n.normalize("Ä\0中"), "Ä\0中");
     }
 
     #[test]
     fn the_memo_of_bmp_characters_changes_nothing() {
         let contexts = ["", "a", "\u{301}", "\u{F72}\u{F71}", "\u{1D165}", "中", "İ", "\u{85}", "\x07", "\u{334}"];
-        let configs = (0..16u8).map(|bits| Normalizer {
+        let configs = (0..32u8).filter(|bits| bits & 16 == 0 || bits & 4 != 0).map(|bits| Normalizer {
             clean_text: bits & 1 != 0,
             handle_chinese_chars: bits & 2 != 0,
             strip_accents: Some(bits & 4 != 0),
             lowercase: bits & 8 != 0,
+            strip_all_marks: bits & 16 != 0,
         });
         let (mut fast, mut slow) = (Normalized::default(), Normalized::default());
         for n in configs {

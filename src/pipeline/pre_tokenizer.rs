@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::unicode::{is_punctuation, is_whitespace, is_word_char};
+use super::unicode::{is_punctuation, is_regex_word_char, is_whitespace, is_word_char};
 use crate::error::Error;
 
 /// How normalized text is split into words.
@@ -21,6 +21,10 @@ pub enum PreTokenizer {
     /// The seed tutorial's `\w+|[^\w\s]`: runs of letters, digits and `_`,
     /// and every other non-space character alone.
     Regex,
+    /// Hugging Face's `Whitespace` (NLTK's wordpunct), `\w+|[^\w\s]+` with
+    /// Unicode's `\w`: runs of word characters, and runs of other non-space
+    /// characters.
+    WordPunct,
 }
 
 /// A word: its byte range and its character range in the normalized text.
@@ -35,12 +39,14 @@ pub(crate) enum Class {
     Space,
     /// Joins with neighbours of the same class into one word.
     Run,
+    /// A second kind of run: joins other `PunctRun`s, not `Run`s.
+    PunctRun,
     /// Always a word of its own.
     Alone,
 }
 
 impl PreTokenizer {
-    pub const NAMES: [&'static str; 3] = ["bert", "whitespace", "regex"];
+    pub const NAMES: [&'static str; 4] = ["bert", "whitespace", "regex", "wordpunct"];
 
     #[inline]
     pub(crate) fn class(self, c: char) -> Class {
@@ -50,33 +56,34 @@ impl PreTokenizer {
         match self {
             PreTokenizer::Bert if is_punctuation(c) => Class::Alone,
             PreTokenizer::Regex if !is_word_char(c) => Class::Alone,
+            PreTokenizer::WordPunct if !is_regex_word_char(c) => Class::PunctRun,
             _ => Class::Run,
         }
     }
 
     /// Calls `f` with every word of `text`, in order.
     pub fn split(self, text: &str, mut f: impl FnMut(Word)) {
-        let mut start: Option<(usize, usize)> = None;
+        // The open word: its start and its class.
+        let mut start: Option<(usize, usize, Class)> = None;
         let mut ci = 0;
         for (bi, c) in text.char_indices() {
-            match self.class(c) {
-                Class::Run => {
-                    if start.is_none() {
-                        start = Some((bi, ci));
-                    }
-                }
-                class => {
-                    if let Some((sb, sc)) = start.take() {
+            let class = self.class(c);
+            match start {
+                Some((_, _, open)) if open == class && class != Class::Alone => {}
+                _ => {
+                    if let Some((sb, sc, _)) = start.take() {
                         f(Word { bytes: (sb, bi), chars: (sc, ci) });
                     }
-                    if class == Class::Alone {
-                        f(Word { bytes: (bi, bi + c.len_utf8()), chars: (ci, ci + 1) });
+                    match class {
+                        Class::Space => {}
+                        Class::Alone => f(Word { bytes: (bi, bi + c.len_utf8()), chars: (ci, ci + 1) }),
+                        _ => start = Some((bi, ci, class)),
                     }
                 }
             }
             ci += 1;
         }
-        if let Some((sb, sc)) = start {
+        if let Some((sb, sc, _)) = start {
             f(Word { bytes: (sb, text.len()), chars: (sc, ci) });
         }
     }
@@ -97,6 +104,7 @@ impl FromStr for PreTokenizer {
             "bert" => Ok(PreTokenizer::Bert),
             "whitespace" => Ok(PreTokenizer::Whitespace),
             "regex" => Ok(PreTokenizer::Regex),
+            "wordpunct" => Ok(PreTokenizer::WordPunct),
             _ => Err(Error::invalid(format!(
                 "unknown pre_tokenizer {s:?}: expected one of {}",
                 Self::NAMES.map(|n| format!("{n:?}")).join(", ")
@@ -111,6 +119,7 @@ impl fmt::Display for PreTokenizer {
             PreTokenizer::Bert => "bert",
             PreTokenizer::Whitespace => "whitespace",
             PreTokenizer::Regex => "regex",
+            PreTokenizer::WordPunct => "wordpunct",
         })
     }
 }
@@ -135,6 +144,14 @@ mod tests {
     }
 
     #[test]
+    fn wordpunct_joins_punctuation_runs_and_marks() {
+        assert_eq!(
+            PreTokenizer::WordPunct.words("don't!! a_b-42€$ e\u{301}x ‿"),
+            ["don", "'", "t", "!!", "a_b", "-", "42", "€$", "e\u{301}x", "‿"]
+        );
+    }
+
+    #[test]
     fn char_ranges_count_characters_not_bytes() {
         let mut words = Vec::new();
         PreTokenizer::Bert.split("é, b", |w| words.push(w));
@@ -145,6 +162,6 @@ mod tests {
     #[test]
     fn unknown_names_are_rejected_with_the_choices() {
         let err = "bpe".parse::<PreTokenizer>().unwrap_err().to_string();
-        assert!(err.contains("\"bert\", \"whitespace\", \"regex\""), "{err}");
+        assert!(err.contains("\"bert\", \"whitespace\", \"regex\", \"wordpunct\""), "{err}");
     }
 }

@@ -15,6 +15,7 @@ const OTHER: u8 = 2;
 const PUNCTUATION: u8 = 4;
 const MARK_NONSPACING: u8 = 8;
 const WORD: u8 = 16;
+const REGEX_WORD: u8 = 32;
 const KNOWN: u8 = 128;
 
 /// The classes of every code point of the Basic Multilingual Plane, each
@@ -31,6 +32,7 @@ fn lookup(c: char) -> u8 {
         (PUNCTUATION, c.is_punctuation()),
         (MARK_NONSPACING, c.is_mark_nonspacing()),
         (WORD, c.is_letter() || c.is_number()),
+        (REGEX_WORD, regex_word(c)),
     ] {
         if holds {
             f |= bit;
@@ -99,6 +101,29 @@ pub fn is_word_char(c: char) -> bool {
     classes(c) & WORD != 0
 }
 
+/// Unicode's `\w` (UTS #18: alphabetic, marks, decimal digits, connector
+/// punctuation, joiners) from the `regex` crate's own table, which Hugging
+/// Face's `Whitespace` pre-tokenizer matches with.
+fn regex_word(c: char) -> bool {
+    regex_syntax::is_word_character(c)
+}
+
+/// A combining mark (M) as Hugging Face's `StripAccents` sees it (the
+/// `unicode-normalization-alignments` crate's `is_combining_mark`).
+#[inline]
+pub fn is_combining_mark(c: char) -> bool {
+    !c.is_ascii() && unicode_normalization_alignments::char::is_combining_mark(c)
+}
+
+/// A `\w` character of the wordpunct pre-tokenizer (Hugging Face's `Whitespace`).
+#[inline]
+pub fn is_regex_word_char(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '_';
+    }
+    classes(c) & REGEX_WORD != 0
+}
+
 /// A CJK ideograph, which `handle_chinese_chars` surrounds with spaces.
 #[inline]
 pub fn is_chinese_char(c: char) -> bool {
@@ -149,11 +174,13 @@ mod tests {
              code point.\n\"\"\"\n",
         );
         type Table = (&'static str, fn(char) -> bool);
-        let tables: [Table; 4] = [
+        let tables: [Table; 6] = [
             ("OTHER", |c| c.is_other()),
             ("PUNCTUATION", |c| c.is_punctuation()),
             ("MARK_NONSPACING", is_mark_nonspacing),
             ("WORD", is_word_char),
+            ("REGEX_WORD", regex_word),
+            ("MARK", is_combining_mark),
         ];
         for (name, pred) in tables {
             let _ = write!(s, "\n{name}: tuple[tuple[int, int], ...] = (\n");
@@ -235,6 +262,7 @@ mod tests {
                 assert_eq!(is_control(c), !matches!(c, '\t' | '\n' | '\r') && c.is_other(), "{c:?}");
                 assert_eq!(is_mark_nonspacing(c), c.is_mark_nonspacing(), "{c:?}");
                 assert_eq!(is_word_char(c), c == '_' || c.is_letter() || c.is_number(), "{c:?}");
+                assert_eq!(is_regex_word_char(c), regex_word(c), "{c:?}");
             }
         }
     }

@@ -15,7 +15,7 @@ use crate::encoding::Side;
 use crate::pipeline::padding::{PadTo, Padding};
 use crate::pipeline::truncation::{Strategy, Truncation};
 use crate::tokenizer::options::{
-    validate_special_tokens, EncodeOptions, Options, PostProcessing, DEFAULT_SPECIAL_TOKENS,
+    validate_special_tokens, Decoding, EncodeOptions, Options, PostProcessing, DEFAULT_SPECIAL_TOKENS,
 };
 
 pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -121,6 +121,7 @@ pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<O
             "lowercase" => o.normalizer.lowercase = flag(v, &key)?,
             "strip_accents" => o.normalizer.strip_accents = if v.is_none() { None } else { Some(flag(v, &key)?) },
             "clean_text" => o.normalizer.clean_text = flag(v, &key)?,
+            "strip_all_marks" => o.normalizer.strip_all_marks = flag(v, &key)?,
             "handle_chinese_chars" => o.normalizer.handle_chinese_chars = flag(v, &key)?,
             "pre_tokenizer" => o.pre_tokenizer = text(v, &|| key.clone())?.parse().map_err(to_py)?,
             "unk_token" => o.unk_token = text(v, &|| key.clone())?.to_owned(),
@@ -131,6 +132,7 @@ pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<O
             "decoder_cleanup" => o.decoder_cleanup = flag(v, &key)?,
             "split_special_tokens" => o.split_special_tokens = flag(v, &key)?,
             "post_processor" => o.post_processor = PostProcessing::parse(&text(v, &|| key.clone())?).map_err(to_py)?,
+            "decoder" => o.decoder = Decoding::parse(&text(v, &|| key.clone())?).map_err(to_py)?,
             _ => return Err(unexpected(function, &key)),
         }
     }

@@ -34,12 +34,12 @@ impl Default for CallSettings {
 /// objective or loaded from a BERT `vocab.txt`.
 ///
 /// Pipeline options (keyword arguments of every constructor): `lowercase=True`,
-/// `strip_accents=None` (follows `lowercase`), `clean_text=True`,
+/// `strip_accents=None` (follows `lowercase`), `strip_all_marks=False`, `clean_text=True`,
 /// `handle_chinese_chars=True`, `pre_tokenizer="bert"` (or `"whitespace"`,
-/// `"regex"`), `unk_token="[UNK]"`, `cls_token="[CLS]"`, `sep_token="[SEP]"`,
+/// `"regex"`, `"wordpunct"`), `unk_token="[UNK]"`, `cls_token="[CLS]"`, `sep_token="[SEP]"`,
 /// `max_input_chars_per_word=100`, `continuing_subword_prefix="##"`,
 /// `decoder_cleanup=True`, `post_processor="bert"` (or `"none"`),
-/// `split_special_tokens=False`. `from_file` / `from_pretrained` read
+/// `decoder="wordpiece"` (or `"none"`), `split_special_tokens=False`. `from_file` / `from_pretrained` read
 /// Hugging Face's files, `save` / `save_pretrained` write them.
 #[pyclass(frozen, name = "PyTokenizer", module = "fast_wordpiece")]
 pub struct PyTokenizer {

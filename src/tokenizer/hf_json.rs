@@ -27,7 +27,7 @@ use crate::pipeline::pre_tokenizer::PreTokenizer;
 use crate::pipeline::truncation::{Strategy, Truncation};
 use crate::tokenizer::batch::PAD_TOKEN;
 use crate::tokenizer::objective::Objective;
-use crate::tokenizer::options::{Options, PostProcessing};
+use crate::tokenizer::options::{Decoding, Options, PostProcessing};
 use crate::tokenizer::Tokenizer;
 
 /// The key of the data Hugging Face does not store.
@@ -129,72 +129,114 @@ struct Extra {
     split_special_tokens: bool,
 }
 
-/// The normalizer: a `BertNormalizer`, or `Lowercase` / `Strip` / `Sequence`s
-/// of them that equal one. `Strip` removes only whitespace at the ends, which
-/// every supported pre-tokenizer drops anyway (offsets are unchanged).
+/// The normalizer: a `BertNormalizer`, or `Lowercase` / `Strip` / `NFD` /
+/// `StripAccents` / `Sequence`s of them that equal a BERT setting: in BERT's
+/// order (BertNormalizer, then NFD with StripAccents, then Lowercase), never
+/// lowercasing before accents are stripped. `Strip` removes only whitespace at
+/// the ends, which every supported pre-tokenizer drops anyway (offsets are
+/// unchanged).
 fn normalizer(value: &Value, path: &str) -> Result<Normalizer> {
-    let off =
-        Normalizer { clean_text: false, handle_chinese_chars: false, strip_accents: Some(false), lowercase: false };
+    let off = Normalizer {
+        clean_text: false,
+        handle_chinese_chars: false,
+        strip_accents: Some(false),
+        lowercase: false,
+        strip_all_marks: false,
+    };
     if value.is_null() {
         return Ok(off);
     }
     let mut steps = Vec::new();
     flatten_normalizers(value, path.to_owned(), &mut steps)?;
+    steps.retain(|(step, _)| kind(step, "").ok().flatten() != Some("Strip") || !strip_ok(step));
     let mut out: Option<Normalizer> = None;
     let mut lowercase_after = false;
-    for (step, path) in steps {
-        match kind(step, &path)? {
+    let mut strip_marks = false;
+    let mut i = 0;
+    while i < steps.len() {
+        let (step, path) = (steps[i].0, steps[i].1.as_str());
+        match kind(step, path)? {
             Some("BertNormalizer") => {
-                if out.is_some() || lowercase_after {
+                if out.is_some() || lowercase_after || strip_marks {
                     return Err(err(
-                        &path,
-                        "a BertNormalizer after another BertNormalizer or Lowercase is not supported",
+                        path,
+                        "a BertNormalizer after another normalizer (other than Strip) is not supported",
                     ));
                 }
-                let b: BertNormalizerJson = typed(step, &path)?;
+                let b: BertNormalizerJson = typed(step, path)?;
                 out = Some(Normalizer {
                     clean_text: b.clean_text,
                     handle_chinese_chars: b.handle_chinese_chars,
                     strip_accents: b.strip_accents,
                     lowercase: b.lowercase,
+                    strip_all_marks: false,
                 });
             }
             Some("Lowercase") => lowercase_after = true,
-            Some("Strip") => {
-                #[derive(Deserialize)]
-                #[serde(deny_unknown_fields)]
-                struct StripJson {
-                    #[serde(rename = "type")]
-                    _type: String,
-                    #[serde(rename = "strip_left")]
-                    _left: bool,
-                    #[serde(rename = "strip_right")]
-                    _right: bool,
+            Some("Strip") => typed::<StripJson>(step, path).map(|_| ())?,
+            Some("NFD") => {
+                let next = steps.get(i + 1).map(|(s, p)| (kind(s, p), p));
+                if !matches!(next, Some((Ok(Some("StripAccents")), _))) {
+                    return Err(err(
+                        path,
+                        "\"NFD\" is supported only right before StripAccents (BERT decomposes only to strip accents)",
+                    ));
                 }
-                typed::<StripJson>(step, &path)?;
+                let n = out.unwrap_or(off);
+                if strip_marks || lowercase_after || n.lowercase || n.strips_accents() {
+                    return Err(err(
+                        path,
+                        "\"NFD\" is not supported after lowercasing or stripping accents (BERT strips accents, then \
+                         lowercases)",
+                    ));
+                }
+                strip_marks = true;
+                i += 1;
             }
             Some(other) => {
                 let why = match other {
-                    "StripAccents" => " (it removes every combining mark, where BERT removes non-spacing marks only)",
-                    "NFD" => " (BERT decomposes only to strip accents)",
+                    "StripAccents" => " without an NFD right before it",
                     _ => "",
                 };
                 return Err(err(
-                    &path,
+                    path,
                     format!(
-                        "{other:?} is not supported{why} (supported: BertNormalizer, Lowercase, Strip, Sequence of them)"
+                        "{other:?} is not supported{why} (supported: BertNormalizer, NFD then StripAccents, \
+                         Lowercase, Strip, Sequence of them)"
                     ),
                 ));
             }
-            None => return Err(err(&path, "a normalizer needs a \"type\"")),
+            None => return Err(err(path, "a normalizer needs a \"type\"")),
         }
+        i += 1;
     }
     let mut n = out.unwrap_or(off);
+    if strip_marks {
+        n.strip_accents = Some(true);
+        n.strip_all_marks = true;
+    }
     if lowercase_after && !n.lowercase {
         n.strip_accents = Some(n.strips_accents());
         n.lowercase = true;
     }
     Ok(n)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StripJson {
+    #[serde(rename = "type")]
+    _type: String,
+    #[serde(rename = "strip_left")]
+    _left: bool,
+    #[serde(rename = "strip_right")]
+    _right: bool,
+}
+
+/// Whether a `Strip` step is well formed (a malformed one stays in the steps
+/// to be reported).
+fn strip_ok(step: &Value) -> bool {
+    serde_json::from_value::<StripJson>(step.clone()).is_ok()
 }
 
 fn flatten_normalizers<'a>(value: &'a Value, path: String, out: &mut Vec<(&'a Value, String)>) -> Result<()> {
@@ -216,7 +258,8 @@ fn pre_tokenizer(value: &Value) -> Result<PreTokenizer> {
     match kind(value, path)? {
         Some("BertPreTokenizer") => Ok(PreTokenizer::Bert),
         Some("WhitespaceSplit") => Ok(PreTokenizer::Whitespace),
-        Some(other) => Err(unsupported(path, other, "BertPreTokenizer, WhitespaceSplit")),
+        Some("Whitespace") => Ok(PreTokenizer::WordPunct),
+        Some(other) => Err(unsupported(path, other, "BertPreTokenizer, Whitespace, WhitespaceSplit")),
         None if value.is_null() => Err(err(path, "null (no pre-tokenizer) is not supported")),
         None => Err(err(path, "a pre-tokenizer needs a \"type\"")),
     }
@@ -563,29 +606,36 @@ impl Tokenizer {
         let pre_tokenizer = pre_tokenizer(field("pre_tokenizer"))?;
         let (post, cls_sep) = post_processor(field("post_processor"))?;
         let decoder = field("decoder");
-        match kind(decoder, "decoder")? {
-            Some("WordPiece") => {}
-            Some(other) => return Err(unsupported("decoder", other, "WordPiece")),
-            None if decoder.is_null() => return Err(err("decoder", "null (no decoder) is not supported")),
+        let decoding = match kind(decoder, "decoder")? {
+            Some("WordPiece") => Decoding::WordPiece,
+            Some(other) => return Err(unsupported("decoder", other, "WordPiece, null")),
+            None if decoder.is_null() => Decoding::Off,
             None => return Err(err("decoder", "a decoder needs a \"type\"")),
-        }
-        let decoder: DecoderJson = typed(decoder, "decoder")?;
-        if decoder.prefix != model.continuing_subword_prefix {
-            return Err(err(
-                "decoder.prefix",
-                format!(
-                    "{:?} differs from model.continuing_subword_prefix {:?}, which is not supported",
-                    decoder.prefix, model.continuing_subword_prefix
-                ),
-            ));
-        }
+        };
+        let decoder_cleanup = match decoding {
+            Decoding::Off => true,
+            Decoding::WordPiece => {
+                let decoder: DecoderJson = typed(decoder, "decoder")?;
+                if decoder.prefix != model.continuing_subword_prefix {
+                    return Err(err(
+                        "decoder.prefix",
+                        format!(
+                            "{:?} differs from model.continuing_subword_prefix {:?}, which is not supported",
+                            decoder.prefix, model.continuing_subword_prefix
+                        ),
+                    ));
+                }
+                decoder.cleanup
+            }
+        };
         let mut options = Options {
             normalizer,
             pre_tokenizer,
             unk_token: model.unk_token.clone(),
             max_input_chars_per_word: model.max_input_chars_per_word,
             continuing_subword_prefix: model.continuing_subword_prefix.clone(),
-            decoder_cleanup: decoder.cleanup,
+            decoder_cleanup,
+            decoder: decoding,
             post_processor: post,
             ..Options::default()
         };
@@ -650,6 +700,7 @@ impl Tokenizer {
         let pre_tokenizer = match o.pre_tokenizer {
             PreTokenizer::Bert => json!({"type": "BertPreTokenizer"}),
             PreTokenizer::Whitespace => json!({"type": "WhitespaceSplit"}),
+            PreTokenizer::WordPunct => json!({"type": "Whitespace"}),
             PreTokenizer::Regex => {
                 return Err(Error::invalid(
                     "pre_tokenizer=\"regex\" has no Hugging Face equivalent: save this tokenizer with to_json()",
@@ -716,16 +767,38 @@ impl Tokenizer {
             truncation: truncation_json(self.truncation()),
             padding: padding_json(self.padding(), vocab),
             added_tokens: added,
-            normalizer: json!({
-                "type": "BertNormalizer",
-                "clean_text": n.clean_text,
-                "handle_chinese_chars": n.handle_chinese_chars,
-                "strip_accents": n.strip_accents,
-                "lowercase": n.lowercase,
-            }),
+            normalizer: if n.strip_all_marks && n.strips_accents() {
+                // Hugging Face's StripAccents drops every mark: BERT's order
+                // with the accents stripped, then lowercased, outside.
+                let mut steps = vec![json!({
+                    "type": "BertNormalizer",
+                    "clean_text": n.clean_text,
+                    "handle_chinese_chars": n.handle_chinese_chars,
+                    "strip_accents": false,
+                    "lowercase": false,
+                })];
+                steps.extend([json!({"type": "NFD"}), json!({"type": "StripAccents"})]);
+                if n.lowercase {
+                    steps.push(json!({"type": "Lowercase"}));
+                }
+                json!({"type": "Sequence", "normalizers": steps})
+            } else {
+                json!({
+                    "type": "BertNormalizer",
+                    "clean_text": n.clean_text,
+                    "handle_chinese_chars": n.handle_chinese_chars,
+                    "strip_accents": n.strip_accents,
+                    "lowercase": n.lowercase,
+                })
+            },
             pre_tokenizer,
             post_processor,
-            decoder: json!({"type": "WordPiece", "prefix": o.continuing_subword_prefix, "cleanup": o.decoder_cleanup}),
+            decoder: match o.decoder {
+                Decoding::WordPiece => {
+                    json!({"type": "WordPiece", "prefix": o.continuing_subword_prefix, "cleanup": o.decoder_cleanup})
+                }
+                Decoding::Off => Value::Null,
+            },
             model: ModelOut {
                 kind: "WordPiece",
                 unk_token: &o.unk_token,
@@ -815,7 +888,13 @@ mod tests {
         let t = Tokenizer::from_hf_json(&file(seq, "null")).unwrap();
         assert_eq!(
             t.options().normalizer,
-            Normalizer { clean_text: false, handle_chinese_chars: false, strip_accents: Some(false), lowercase: true }
+            Normalizer {
+                clean_text: false,
+                handle_chinese_chars: false,
+                strip_accents: Some(false),
+                lowercase: true,
+                strip_all_marks: false
+            }
         );
     }
 

@@ -41,6 +41,9 @@ pub struct Options {
     /// `encode_special_tokens`, transformers' `split_special_tokens`).
     #[serde(default)]
     pub split_special_tokens: bool,
+    /// How `decode` joins tokens.
+    #[serde(default)]
+    pub decoder: Decoding,
 }
 
 /// What the post-processor adds with `add_special_tokens`.
@@ -67,6 +70,29 @@ impl PostProcessing {
     }
 }
 
+/// How `decode` joins tokens into text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Decoding {
+    /// Hugging Face's `decoders.WordPiece` (the prefix, `decoder_cleanup`).
+    #[default]
+    #[serde(rename = "wordpiece")]
+    WordPiece,
+    /// No decoder (a Hugging Face file whose `decoder` is null): the tokens
+    /// joined with single spaces.
+    #[serde(rename = "none")]
+    Off,
+}
+
+impl Decoding {
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "wordpiece" => Ok(Self::WordPiece),
+            "none" => Ok(Self::Off),
+            _ => Err(Error::invalid(format!("unknown decoder {name:?}: expected \"wordpiece\" or \"none\""))),
+        }
+    }
+}
+
 fn default_prefix() -> String {
     CONTINUATION.to_owned()
 }
@@ -87,6 +113,7 @@ impl Default for Options {
             continuing_subword_prefix: default_prefix(),
             decoder_cleanup: true,
             post_processor: PostProcessing::Bert,
+            decoder: Decoding::WordPiece,
             split_special_tokens: false,
         }
     }

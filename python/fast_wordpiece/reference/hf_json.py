@@ -17,11 +17,7 @@ from fast_wordpiece.reference.padding import PAD_TOKEN
 from fast_wordpiece.reference.training import OBJECTIVES
 
 EXTRA = "fast_wordpiece"
-_NORMALIZERS = "BertNormalizer, Lowercase, Strip, Sequence of them"
-_WHY = {
-    "StripAccents": " (it removes every combining mark, where BERT removes non-spacing marks only)",
-    "NFD": " (BERT decomposes only to strip accents)",
-}
+_NORMALIZERS = "BertNormalizer, NFD then StripAccents, Lowercase, Strip, Sequence of them"
 
 
 @dataclass
@@ -79,44 +75,75 @@ def _tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
 
 
 def _normalizer(value: Any) -> dict[str, Any]:
+    """BERT's setting that the normalizer equals: BertNormalizer, then NFD with StripAccents, then Lowercase."""
     off = {"clean_text": False, "handle_chinese_chars": False, "strip_accents": False, "lowercase": False}
     if value is None:
-        return off
+        return {**off, "strip_all_marks": False}
     steps: list[tuple[Any, str]] = []
     _flatten(value, "normalizer", steps)
+    strip: dict[str, Any] = {"strip_left": bool, "strip_right": bool}
+    steps = [(s, p) for s, p in steps if _kind(s, p) != "Strip" or not _is_fields(s, strip)]
     bert: dict[str, Any] | None = None
-    lowercase_after = False
-    for step, path in steps:
+    lowercase_after = strip_marks = False
+    i = 0
+    while i < len(steps):
+        step, path = steps[i]
         kind = _kind(step, path)
         if kind == "BertNormalizer":
-            if bert is not None or lowercase_after:
-                raise ValueError(f"{path}: a BertNormalizer after another BertNormalizer or Lowercase is not supported")
-            b = _fields(
-                step,
-                path,
-                {
-                    "clean_text": bool,
-                    "handle_chinese_chars": bool,
-                    "strip_accents": (bool, type(None)),
-                    "lowercase": bool,
-                },
-            )
-            bert = b
+            if bert is not None or lowercase_after or strip_marks:
+                message = "a BertNormalizer after another normalizer (other than Strip) is not supported"
+                raise ValueError(f"{path}: {message}")
+            types: dict[str, Any] = {"clean_text": bool, "handle_chinese_chars": bool, "lowercase": bool}
+            bert = _fields(step, path, {**types, "strip_accents": (bool, type(None))})
         elif kind == "Lowercase":
             lowercase_after = True
         elif kind == "Strip":
-            _fields(step, path, {"strip_left": bool, "strip_right": bool})
+            _fields(step, path, strip)
+        elif kind == "NFD":
+            if i + 1 == len(steps) or _kind(*steps[i + 1]) != "StripAccents":
+                raise ValueError(
+                    f'{path}: "NFD" is supported only right before StripAccents (BERT decomposes only to strip accents)'
+                )
+            n = off if bert is None else bert
+            stripped = n["lowercase"] if n["strip_accents"] is None else n["strip_accents"]
+            if strip_marks or lowercase_after or n["lowercase"] or stripped:
+                raise ValueError(
+                    f'{path}: "NFD" is not supported after lowercasing or stripping accents '
+                    "(BERT strips accents, then lowercases)"
+                )
+            strip_marks = True
+            i += 1
         elif kind is None:
             raise ValueError(f'{path}: a normalizer needs a "type"')
         else:
-            raise ValueError(
-                f"{path}: {json.dumps(kind)} is not supported{_WHY.get(kind, '')} (supported: {_NORMALIZERS})"
-            )
-    n = dict(off if bert is None else bert)
+            why = " without an NFD right before it" if kind == "StripAccents" else ""
+            raise ValueError(f"{path}: {json.dumps(kind)} is not supported{why} (supported: {_NORMALIZERS})")
+        i += 1
+    n = {**(off if bert is None else bert), "strip_all_marks": strip_marks}
+    if strip_marks:
+        n["strip_accents"] = True
     if lowercase_after and not n["lowercase"]:
         n["strip_accents"] = n["lowercase"] if n["strip_accents"] is None else n["strip_accents"]
         n["lowercase"] = True
     return n
+
+
+def _is_fields(value: Any, types: dict[str, Any]) -> bool:
+    try:
+        _fields(value, "", types)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _normalizer_json(o: dict[str, Any]) -> dict[str, Any]:
+    strips = o["lowercase"] if o["strip_accents"] is None else o["strip_accents"]
+    bert = {"type": "BertNormalizer", "clean_text": o["clean_text"], "handle_chinese_chars": o["handle_chinese_chars"]}
+    if not (o["strip_all_marks"] and strips):
+        return {**bert, "strip_accents": o["strip_accents"], "lowercase": o["lowercase"]}
+    # Hugging Face's StripAccents drops every mark: BERT's order, stripping and lowercasing outside.
+    steps = [{**bert, "strip_accents": False, "lowercase": False}, {"type": "NFD"}, {"type": "StripAccents"}]
+    return {"type": "Sequence", "normalizers": steps + ([{"type": "Lowercase"}] if o["lowercase"] else [])}
 
 
 def _flatten(value: Any, path: str, out: list[tuple[Any, str]]) -> None:
@@ -130,16 +157,17 @@ def _flatten(value: Any, path: str, out: list[tuple[Any, str]]) -> None:
         _flatten(item, f"{path}.normalizers[{i}]", out)
 
 
+_HF_PRE_TOKENIZERS = {"bert": "BertPreTokenizer", "whitespace": "WhitespaceSplit", "wordpunct": "Whitespace"}
+
+
 def _pre_tokenizer(value: Any) -> str:
     kind = _kind(value, "pre_tokenizer")
-    if kind == "BertPreTokenizer":
-        return "bert"
-    if kind == "WhitespaceSplit":
-        return "whitespace"
+    for ours, theirs in _HF_PRE_TOKENIZERS.items():
+        if kind == theirs:
+            return ours
     if kind is not None:
-        raise ValueError(
-            f"pre_tokenizer: {json.dumps(kind)} is not supported (supported: BertPreTokenizer, WhitespaceSplit)"
-        )
+        supported = "BertPreTokenizer, Whitespace, WhitespaceSplit"
+        raise ValueError(f"pre_tokenizer: {json.dumps(kind)} is not supported (supported: {supported})")
     if value is None:
         raise ValueError("pre_tokenizer: null (no pre-tokenizer) is not supported")
     raise ValueError('pre_tokenizer: a pre-tokenizer needs a "type"')
@@ -411,24 +439,25 @@ def parse(text: str) -> Parsed:
     post, cls_sep = _post_processor(root.get("post_processor"))
     decoder = root.get("decoder")
     kind = _kind(decoder, "decoder")
-    if kind is None:
-        raise ValueError(
-            "decoder: null (no decoder) is not supported" if decoder is None else 'decoder: a decoder needs a "type"'
-        )
-    if kind != "WordPiece":
-        raise ValueError(f"decoder: {json.dumps(kind)} is not supported (supported: WordPiece)")
-    d = _fields(decoder, "decoder", {"prefix": str, "cleanup": bool})
     prefix = model["continuing_subword_prefix"]
-    if d["prefix"] != prefix:
-        raise ValueError(
-            f"decoder.prefix: {json.dumps(d['prefix'])} differs from model.continuing_subword_prefix "
-            f"{json.dumps(prefix)}, which is not supported"
-        )
+    if decoder is None:  # Hugging Face joins the tokens with spaces
+        options.update(decoder="none")
+    elif kind is None:
+        raise ValueError('decoder: a decoder needs a "type"')
+    elif kind != "WordPiece":
+        raise ValueError(f"decoder: {json.dumps(kind)} is not supported (supported: WordPiece, null)")
+    else:
+        d = _fields(decoder, "decoder", {"prefix": str, "cleanup": bool})
+        if d["prefix"] != prefix:
+            raise ValueError(
+                f"decoder.prefix: {json.dumps(d['prefix'])} differs from model.continuing_subword_prefix "
+                f"{json.dumps(prefix)}, which is not supported"
+            )
+        options.update(decoder_cleanup=d["cleanup"])
     options.update(
         unk_token=model["unk_token"],
         max_input_chars_per_word=model["max_input_chars_per_word"],
         continuing_subword_prefix=prefix,
-        decoder_cleanup=d["cleanup"],
         post_processor=post,
     )
     ids = {token: id_ for id_, token in enumerate(slots) if token is not None}
@@ -529,16 +558,12 @@ def dump(
             }
             for id_, t in specials
         ],
-        "normalizer": {
-            "type": "BertNormalizer",
-            "clean_text": o["clean_text"],
-            "handle_chinese_chars": o["handle_chinese_chars"],
-            "strip_accents": o["strip_accents"],
-            "lowercase": o["lowercase"],
-        },
-        "pre_tokenizer": {"type": "BertPreTokenizer" if o["pre_tokenizer"] == "bert" else "WhitespaceSplit"},
+        "normalizer": _normalizer_json(o),
+        "pre_tokenizer": {"type": _HF_PRE_TOKENIZERS[o["pre_tokenizer"]]},
         "post_processor": post_processor,
-        "decoder": {"type": "WordPiece", "prefix": o["continuing_subword_prefix"], "cleanup": o["decoder_cleanup"]},
+        "decoder": None
+        if o["decoder"] == "none"
+        else {"type": "WordPiece", "prefix": o["continuing_subword_prefix"], "cleanup": o["decoder_cleanup"]},
         "model": {
             "type": "WordPiece",
             "unk_token": o["unk_token"],

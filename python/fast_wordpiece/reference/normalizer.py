@@ -10,7 +10,7 @@ from itertools import groupby
 from typing import Callable
 
 from fast_wordpiece import _unicode_tables
-from fast_wordpiece.reference.unicode import CHINESE, MARK_NONSPACING, OTHER, WHITESPACE
+from fast_wordpiece.reference.unicode import CHINESE, MARK, MARK_NONSPACING, OTHER, WHITESPACE, CharClass
 
 
 class Normalizer:
@@ -20,8 +20,16 @@ class Normalizer:
     computed once per distinct character and remembered.
     """
 
-    def __init__(self, clean_text: bool, handle_chinese_chars: bool, strip_accents: bool, lowercase: bool) -> None:
+    def __init__(
+        self,
+        clean_text: bool,
+        handle_chinese_chars: bool,
+        strip_accents: bool,
+        lowercase: bool,
+        all_marks: bool = False,
+    ) -> None:
         self.clean_text = clean_text
+        self.marks = MARK if all_marks else MARK_NONSPACING
         self.handle_chinese_chars = handle_chinese_chars
         self.strip_accents = strip_accents
         self.lowercase = lowercase
@@ -32,7 +40,7 @@ class Normalizer:
         """The normalized text and, for each of its characters, the index of the original one."""
         chars, origins = _map_chars(text, range(len(text)), self.clean_and_space, self._cleaned)
         if self.strip_accents:
-            chars, origins = strip_accents(chars, origins)
+            chars, origins = strip_accents(chars, origins, self.marks)
         if self.lowercase:
             chars, origins = _map_chars(chars, origins, lowercase, self._lowered)
         return chars, origins
@@ -89,8 +97,8 @@ def lowercase(c: str) -> str:
     return _unicode_tables.LOWERCASE.get(ord(c), c)
 
 
-def strip_accents(chars: str, origins: list[int]) -> tuple[str, list[int]]:
-    """Stage 3: canonical decomposition (NFD), then drop the non-spacing marks.
+def strip_accents(chars: str, origins: list[int], marks: CharClass = MARK_NONSPACING) -> tuple[str, list[int]]:
+    """Stage 3: canonical decomposition (NFD), then drop the non-spacing marks (or all ``marks``).
 
     NFD decomposes each character, then stably sorts each run of combining
     marks by combining class. As in Hugging Face, the sort moves characters
@@ -106,7 +114,7 @@ def strip_accents(chars: str, origins: list[int]) -> tuple[str, list[int]]:
     for d, begins_decomposition in canonical_order(decomposed):
         if begins_decomposition:
             origin = next(remaining_origins)
-        if d not in MARK_NONSPACING:
+        if d not in marks:
             kept.append(d)
             kept_origins.append(origin)
     return "".join(kept), kept_origins

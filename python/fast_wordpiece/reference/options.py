@@ -12,6 +12,7 @@ from fast_wordpiece.reference.normalizer import Normalizer
 from fast_wordpiece.reference.pre_tokenizer import PRE_TOKENIZERS, pre_tokenize
 
 POST_PROCESSORS = ("bert", "none")
+DECODERS = ("wordpiece", "none")
 TRUNCATIONS = ("longest_first", "only_first", "only_second", "do_not_truncate")
 PADDINGS = ("longest", "max_length")
 SIDES = ("left", "right")
@@ -25,6 +26,7 @@ class Options:
     handle_chinese_chars: bool = True
     strip_accents: bool | None = None  # None: the same as lowercase
     lowercase: bool = True
+    strip_all_marks: bool = False  # accent stripping drops every mark (M), as Hugging Face's StripAccents
     pre_tokenizer: str = "bert"
     unk_token: str = "[UNK]"
     cls_token: str = "[CLS]"
@@ -34,9 +36,11 @@ class Options:
     decoder_cleanup: bool = True
     post_processor: str = "bert"  # or "none": add_special_tokens adds nothing
     split_special_tokens: bool = False  # special tokens written in the text are plain text
+    decoder: str = "wordpiece"  # or "none": decode joins the tokens with spaces
 
     def __post_init__(self) -> None:
-        for name in ("clean_text", "handle_chinese_chars", "lowercase", "decoder_cleanup", "split_special_tokens"):
+        flags = ("clean_text", "handle_chinese_chars", "lowercase", "strip_all_marks", "decoder_cleanup")
+        for name in (*flags, "split_special_tokens"):
             _flag(getattr(self, name), name)
         if self.strip_accents is not None:
             _flag(self.strip_accents, "strip_accents")
@@ -50,11 +54,13 @@ class Options:
         _text(self.continuing_subword_prefix, "continuing_subword_prefix")
         if _text(self.post_processor, "post_processor") not in POST_PROCESSORS:
             raise ValueError(f'unknown post_processor {json.dumps(self.post_processor)}: expected "bert" or "none"')
+        if _text(self.decoder, "decoder") not in DECODERS:
+            raise ValueError(f'unknown decoder {json.dumps(self.decoder)}: expected "wordpiece" or "none"')
 
     @cached_property
     def normalizer(self) -> Normalizer:
         strip = self.lowercase if self.strip_accents is None else self.strip_accents
-        return Normalizer(self.clean_text, self.handle_chinese_chars, strip, self.lowercase)
+        return Normalizer(self.clean_text, self.handle_chinese_chars, strip, self.lowercase, self.strip_all_marks)
 
     def words(self, text: str) -> list[str]:
         """Step 1 of spec section 4 for one text: its normalized, pre-tokenized words."""

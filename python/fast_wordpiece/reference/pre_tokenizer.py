@@ -6,16 +6,19 @@ import re
 import string
 
 from fast_wordpiece.reference.common import Offsets
-from fast_wordpiece.reference.unicode import PUNCTUATION, WHITESPACE, WORD
+from fast_wordpiece.reference.unicode import PUNCTUATION, REGEX_WORD, WHITESPACE, WORD
 
-PRE_TOKENIZERS = ("bert", "whitespace", "regex")
+PRE_TOKENIZERS = ("bert", "whitespace", "regex", "wordpunct")
 _SPACE = re.escape(WHITESPACE)
 _BERT_PUNCTUATION = re.escape(string.punctuation) + PUNCTUATION.regex_set()
 _WORD = WORD.regex_set()
+_REGEX_WORD = REGEX_WORD.regex_set()
 PRE_TOKENIZER_PATTERNS = {
     "bert": re.compile(f"[{_BERT_PUNCTUATION}]|[^{_BERT_PUNCTUATION}{_SPACE}]+"),  # punctuation alone, or a run
     "whitespace": re.compile(f"[^{_SPACE}]+"),
     "regex": re.compile(f"[{_WORD}]+|[^{_WORD}{_SPACE}]"),  # the seed's \w+|[^\w\s]
+    # Hugging Face's Whitespace: \w+|[^\w\s]+ with Unicode's \w (UTS #18)
+    "wordpunct": re.compile(f"[{_REGEX_WORD}]+|[^{_REGEX_WORD}{_SPACE}]+"),
 }
 
 

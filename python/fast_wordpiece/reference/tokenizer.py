@@ -632,6 +632,8 @@ class PyTokenizer(TransformersCalls):
     def _decode(self, ids: list[int], skip_special_tokens: bool) -> str:
         tokens = [self._vocab[i] for i in ids]
         kept = [t for t in tokens if t not in self._special_tokens] if skip_special_tokens else tokens
+        if self._options.decoder == "none":
+            return " ".join(kept)
         return decode_tokens(kept, self._options.continuing_subword_prefix, self._options.decoder_cleanup)
 
     def _checked_ids(self, ids: object, name: str) -> list[int]:
@@ -768,6 +770,7 @@ def _from_document(document: object) -> PyTokenizer:
     if not all(isinstance(doc[name], list) for name in ("vocab", "merges", "special_tokens")):
         raise ValueError("vocab, merges and special_tokens must be JSON arrays")
     defaults = {"continuing_subword_prefix": CONTINUATION, "decoder_cleanup": True, "post_processor": "bert"}
+    defaults |= {"split_special_tokens": False, "decoder": "wordpiece", "strip_all_marks": False}
     given = {**defaults, **doc["options"]} if isinstance(doc["options"], dict) else doc["options"]
     options = _fields(given, Options.__dataclass_fields__, "options")
     holes, vocab = set(doc["holes"]), _texts(doc["vocab"], "vocab")
