@@ -209,3 +209,19 @@ def test_added_token_defaults_follow_hugging_face() -> None:
         ours, theirs = AddedToken("x", **kwargs), tokenizers.AddedToken("x", **kwargs)
         assert (ours.normalized, ours.special) == (theirs.normalized, theirs.special), kwargs
     assert pickle.loads(pickle.dumps(AddedToken("x", rstrip=True))) == AddedToken("x", rstrip=True)
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_save_pretrained_keeps_added_tokens_for_transformers(
+    impl: str, base: dict[str, Any], texts: list[str], tmp_path: Path
+) -> None:
+    transformers = pytest.importorskip("transformers")
+    ours = fresh(base[impl])
+    ours.add_tokens([AddedToken("Hello", lstrip=True), "[NEW]", AddedToken("ing", single_word=True)])
+    ours.add_special_tokens({"additional_special_tokens": ["<x>"]})
+    ours.save_pretrained(tmp_path)
+    auto = transformers.AutoTokenizer.from_pretrained(str(tmp_path))
+    assert len(auto) == len(ours)
+    for text in texts[:30]:
+        assert auto(text)["input_ids"] == ours.encode(text).ids, text
+    assert type(ours).from_pretrained(tmp_path) == ours
