@@ -150,7 +150,7 @@ impl PyTokenizer {
         let (a, b) = (&*a, b.as_deref());
         let work = || guard(|| shared.encode_with(a, b, &options));
         let encoding = if a.len() + b.map_or(0, str::len) > DETACH_BYTES { py.detach(work)? } else { work()? };
-        Ok(Self::encoding(&shared, encoding))
+        Ok(PyEncoding::new(encoding, shared))
     }
 
     /// Encodes many texts in parallel with the GIL released. Items are str,
