@@ -225,3 +225,32 @@ def test_save_pretrained_keeps_added_tokens_for_transformers(
     for text in texts[:30]:
         assert auto(text)["input_ids"] == ours.encode(text).ids, text
     assert type(ours).from_pretrained(tmp_path) == ours
+
+
+def test_adding_while_other_threads_encode(base: dict[str, Any], texts: list[str]) -> None:
+    """Each encode sees the tokenizer as it was before or after one of the additions, never a mix."""
+    import threading
+
+    sample = texts[:40]
+    news = [f"<t{i}>" for i in range(10)] + ["love", "Hello"]
+    states = [fresh(base["engine"])]
+    for token in news:
+        states.append(fresh(states[-1]))
+        states[-1].add_tokens([token])
+    allowed = [{tuple(s.encode(t).ids) for s in states} for t in sample]
+    ours = fresh(base["engine"])
+    seen: list[tuple[int, tuple[int, ...]]] = []
+
+    def encode() -> None:
+        for _ in range(10):
+            seen.extend((i, tuple(ours.encode(t).ids)) for i, t in enumerate(sample))
+
+    workers = [threading.Thread(target=encode) for _ in range(3)]
+    for w in workers:
+        w.start()
+    for token in news:
+        ours.add_tokens([token])
+    for w in workers:
+        w.join()
+    assert all(ids in allowed[i] for i, ids in seen)
+    assert ours == states[-1]
