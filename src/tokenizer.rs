@@ -87,6 +87,9 @@ pub struct Tokenizer {
     added: Vec<AddedToken>,
     /// The added tokens matched in the normalized text.
     normalized_matcher: Option<SpecialTokenMatcher>,
+    /// What `decode` shows for a `normalized` added token that the
+    /// normalizer changes: its normalized form (as Hugging Face does).
+    decoded_as: rustc_hash::FxHashMap<u32, String>,
     post_processor: Option<BertPostProcessor>,
     ascii: AsciiPath,
     /// Truncation and padding for calls that give none (a Hugging Face
@@ -134,6 +137,7 @@ impl Tokenizer {
             matcher: SpecialTokenMatcher::new(present),
             added: Vec::new(),
             normalized_matcher: None,
+            decoded_as: Default::default(),
             ascii: AsciiPath::new(&options.normalizer, options.pre_tokenizer),
             vocab,
             options,
@@ -161,9 +165,9 @@ impl Tokenizer {
     }
 
     /// This tokenizer with more added tokens (Hugging Face's `added_tokens`
-    /// other than plain special tokens): each must be in the vocabulary, and
-    /// a `normalized` one must be its own normalization (its id's token is
-    /// then what the text shows). Special ones join `special_tokens`.
+    /// other than plain special tokens): each must be in the vocabulary; a
+    /// `normalized` one is matched in the normalized text by its normalized
+    /// form. Special ones join `special_tokens`.
     pub fn with_added_tokens(mut self, tokens: Vec<AddedToken>) -> Result<Self> {
         let mut seen: FxHashSet<String> =
             self.special_tokens.iter().chain(self.added.iter().map(|a| &a.content)).cloned().collect();
@@ -175,29 +179,86 @@ impl Tokenizer {
             if t.content.is_empty() || !seen.insert(t.content.clone()) {
                 return Err(Error::invalid(format!("added token {:?} is empty or listed twice", t.content)));
             }
-            if t.normalized {
-                let normalized = self.options.normalizer.normalize(&t.content);
-                if normalized != t.content {
-                    return Err(Error::invalid(format!(
-                        "added token {:?} is normalized to {normalized:?}, which is not supported",
-                        t.content
-                    )));
-                }
-            }
             if t.special {
-                self.special_tokens.push(t.content.clone());
                 self.special_ids.insert(id);
             }
             self.added.push(t.clone());
         }
+        // In id order, as Hugging Face writes and reads them back.
         let id = |t: &String| self.vocab.id(t).expect("checked above");
+        self.added.sort_by_key(|a| id(&a.content));
+        let added: FxHashSet<&str> = self.added.iter().map(|a| a.content.as_str()).collect();
+        self.special_tokens.retain(|t| !added.contains(t.as_str()));
+        self.special_tokens.extend(self.added.iter().filter(|a| a.special).map(|a| a.content.clone()));
         let plain = self.special_tokens.iter().filter(|t| !self.added.iter().any(|a| &a.content == *t));
-        let raw = plain.chain(self.added.iter().filter(|a| !a.normalized).map(|a| &a.content));
-        self.matcher = SpecialTokenMatcher::new(raw.map(|t| (t.clone(), id(t))).collect::<Vec<_>>());
-        let normalized: Vec<(String, u32)> =
-            self.added.iter().filter(|a| a.normalized).map(|a| (a.content.clone(), id(&a.content))).collect();
-        self.normalized_matcher = (!normalized.is_empty()).then(|| SpecialTokenMatcher::new(normalized));
+        let plain = plain.map(|t| (t.clone(), id(t), Default::default()));
+        let raw = self.added.iter().filter(|a| !a.normalized).map(|a| (a.content.clone(), id(&a.content), a.flags()));
+        self.matcher = SpecialTokenMatcher::with_flags(plain.chain(raw).collect::<Vec<_>>());
+        let normalized: Vec<_> = self
+            .added
+            .iter()
+            .filter(|a| a.normalized)
+            .map(|a| (self.options.normalizer.normalize(&a.content), id(&a.content), a.flags()))
+            .collect();
+        self.decoded_as = normalized
+            .iter()
+            .filter(|(n, id, _)| self.vocab.token(*id) != Some(n.as_str()))
+            .map(|(n, id, _)| (*id, n.clone()))
+            .collect();
+        self.normalized_matcher = (!normalized.is_empty()).then(|| SpecialTokenMatcher::with_flags(normalized));
         Ok(self)
+    }
+
+    /// Hugging Face's `add_tokens` / `add_special_tokens`: this tokenizer
+    /// with `tokens` added, and how many of them count as added (all but the
+    /// empty ones and those already added with the same flags). A token
+    /// the vocabulary lacks gets the next id, outside the model; one it has
+    /// keeps its id. A token added again takes the new flags (and stays
+    /// special if it was).
+    pub fn add_tokens(&self, tokens: &[AddedToken]) -> Result<(Self, usize)> {
+        let mut added = self.added.clone();
+        let mut plain = self.plain_special_tokens();
+        let mut appended: Vec<String> = Vec::new();
+        let mut count = 0;
+        for t in tokens {
+            if t.content.is_empty() {
+                continue;
+            }
+            let at = added.iter().position(|a| a.content == t.content);
+            let current = match at {
+                Some(i) => Some(added[i].clone()),
+                None => plain.contains(&t.content).then(|| AddedToken {
+                    content: t.content.clone(),
+                    special: true,
+                    ..AddedToken::default()
+                }),
+            };
+            if current.as_ref() == Some(t) {
+                continue;
+            }
+            count += 1;
+            if self.vocab.id(&t.content).is_none() && !appended.contains(&t.content) {
+                appended.push(t.content.clone());
+            }
+            let mut t = t.clone();
+            t.special |= current.is_some_and(|c| c.special);
+            match at {
+                Some(i) => added[i] = t,
+                None => {
+                    plain.retain(|p| *p != t.content);
+                    added.push(t);
+                }
+            }
+        }
+        if count == 0 {
+            return Ok((self.clone(), 0));
+        }
+        let vocab = if appended.is_empty() { self.vocab.clone() } else { self.vocab.with_appended(&appended)? };
+        let tokenizer = Tokenizer::new(vocab, self.merges.clone(), &plain, self.options.clone())?
+            .with_defaults(self.truncation, self.padding)?
+            .with_objective(self.objective)
+            .with_added_tokens(added)?;
+        Ok((tokenizer, count))
     }
 
     /// The added tokens other than the special tokens given to `new`.
@@ -306,11 +367,7 @@ impl Tokenizer {
             let ws = &mut *ws.borrow_mut();
             // `done`: the bytes already encoded; `pos`: where to look next.
             let (mut pos, mut done, mut chars) = (0usize, 0usize, 0u32);
-            while let Some(m) = self.matcher.find(text, pos) {
-                pos = m.end;
-                if self.is_split(m.id) {
-                    continue;
-                }
+            while let Some(m) = self.matcher.next_kept(text, &mut pos, done, |id| self.is_split(id)) {
                 let segment = &text[done..m.start];
                 self.encode_segment(segment, chars, ws, out);
                 chars += segment.chars().count() as u32;
@@ -343,11 +400,7 @@ impl Tokenizer {
         };
         // Added tokens matched in the normalized text, the rest between them.
         let (mut pos, mut done, mut chars) = (0usize, 0usize, 0usize);
-        while let Some(m) = matcher.find(text, pos) {
-            pos = m.end;
-            if self.is_split(m.id) {
-                continue;
-            }
+        while let Some(m) = matcher.next_kept(text, &mut pos, done, |id| self.is_split(id)) {
             self.encode_words(normalized, (done, m.start), chars, base, pieces, out);
             chars += text[done..m.start].chars().count();
             let len = text[m.start..m.end].chars().count();
@@ -421,8 +474,12 @@ impl Tokenizer {
             let token = self.vocab.token(id).ok_or_else(|| {
                 Error::invalid(format!("id {id} is out of range for a vocabulary of {} tokens", self.vocab.len()))
             })?;
-            if !(skip_special_tokens && self.special_ids.contains(&id)) {
-                tokens.push(token);
+            // A special token shown in its normalized form is not skipped
+            // (Hugging Face looks the shown string up among the special ones).
+            match self.decoded_as.get(&id) {
+                Some(shown) => tokens.push(shown.as_str()),
+                None if skip_special_tokens && self.special_ids.contains(&id) => {}
+                None => tokens.push(token),
             }
         }
         Ok(match self.options.decoder {
@@ -570,7 +627,8 @@ mod tests {
 
     #[test]
     fn added_tokens_are_matched_in_the_raw_or_the_normalized_text() {
-        let added = |content: &str, normalized| AddedToken { content: content.into(), special: false, normalized };
+        let added =
+            |content: &str, normalized| AddedToken { content: content.into(), normalized, ..Default::default() };
         let t = tokenizer(&VOCAB).with_added_tokens(vec![added("world", true), added("!", false)]).unwrap();
         let e = t.encode("Hello, WORLDS!", None, false).unwrap();
         // "world" is found in the normalized text, so the "s" after it starts a word.
@@ -578,6 +636,31 @@ mod tests {
         assert_eq!(e.offsets(), [(0, 5), (5, 6), (7, 12), (12, 13), (13, 14)]);
         let err = tokenizer(&VOCAB).with_added_tokens(vec![added("xyz", true)]).unwrap_err().to_string();
         assert!(err.contains("not in the vocabulary"), "{err}");
+    }
+
+    #[test]
+    fn added_tokens_strip_whitespace_and_match_single_words() {
+        let flagged = |content: &str, single_word, lstrip, rstrip| AddedToken {
+            content: content.into(),
+            single_word,
+            lstrip,
+            rstrip,
+            ..Default::default()
+        };
+        let (t, n) = tokenizer(&VOCAB).add_tokens(&[flagged("<x>", false, true, true)]).unwrap();
+        assert_eq!(n, 1);
+        assert_eq!(t.vocab().id("<x>"), Some(VOCAB.len() as u32));
+        let e = t.encode("hello  <x> world", None, false).unwrap();
+        assert_eq!(e.ids(), [5, 12, 6]);
+        assert_eq!(e.offsets(), [(0, 5), (5, 11), (11, 16)]);
+        let (t, _) = tokenizer(&VOCAB).add_tokens(&[flagged("hello", true, false, false)]).unwrap();
+        // Inside "xhello" the token is passed over; alone it is kept.
+        let e = t.encode("xhello hello", None, false).unwrap();
+        assert_eq!(e.ids(), [1, 5]);
+        assert_eq!(e.offsets(), [(0, 6), (7, 12)]);
+        // Adding the same token again adds nothing.
+        let (_, n) = t.add_tokens(&[flagged("hello", true, false, false)]).unwrap();
+        assert_eq!(n, 0);
     }
 
     #[test]

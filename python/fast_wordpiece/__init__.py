@@ -6,6 +6,7 @@ is a pure-Python twin with the same API, the oracle the engine is tested against
 """
 
 from fast_wordpiece._native import DEFAULT_SPECIAL_TOKENS, Encoding, PyTokenizer, __version__
+from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.batch_encoding import BatchEncoding
 
-__all__ = ["DEFAULT_SPECIAL_TOKENS", "BatchEncoding", "Encoding", "PyTokenizer", "__version__"]
+__all__ = ["DEFAULT_SPECIAL_TOKENS", "AddedToken", "BatchEncoding", "Encoding", "PyTokenizer", "__version__"]

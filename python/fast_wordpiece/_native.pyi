@@ -6,6 +6,7 @@ from typing import Any, Literal, final, overload
 
 from typing_extensions import TypedDict, Unpack
 
+from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.batch_encoding import BatchEncoding
 
 _StrPath = str | os.PathLike[str]
@@ -178,6 +179,13 @@ class PyTokenizer:
     def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False) -> list[str]: ...
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
     def get_vocab(self) -> dict[str, int]: ...
+    def add_tokens(
+        self, tokens: str | AddedToken | Iterable[str | AddedToken], special_tokens: bool = False
+    ) -> int: ...
+    def add_special_tokens(
+        self,
+        tokens: str | AddedToken | Iterable[str | AddedToken] | Mapping[str, Iterable[str | AddedToken]],
+    ) -> int: ...
     @property
     def vocab_size(self) -> int: ...
     @property

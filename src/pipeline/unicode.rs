@@ -104,7 +104,7 @@ pub fn is_word_char(c: char) -> bool {
 /// Unicode's `\w` (UTS #18: alphabetic, marks, decimal digits, connector
 /// punctuation, joiners) from the `regex` crate's own table, which Hugging
 /// Face's `Whitespace` pre-tokenizer matches with.
-fn regex_word(c: char) -> bool {
+pub fn regex_word(c: char) -> bool {
     regex_syntax::is_word_character(c)
 }
 

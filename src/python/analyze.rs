@@ -35,7 +35,7 @@ impl PyTokenizer {
         let utf8 =
             held.iter().enumerate().map(|(i, t)| text(t, &|| format!("texts[{i}]"))).collect::<PyResult<Vec<_>>>()?;
         let strs: Vec<&str> = utf8.iter().map(|t| &**t).collect();
-        let tokenizer = &self.inner;
+        let tokenizer = &self.inner();
         let a = py.detach(|| guard(|| tokenizer.analyze(&strs)))?;
         let out = PyDict::new(py);
         out.set_item("vocab_size", a.vocab_size)?;

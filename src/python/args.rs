@@ -12,6 +12,7 @@ use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyString};
 
 use super::errors::to_py;
 use crate::encoding::Side;
+use crate::pipeline::model::special_tokens::AddedToken;
 use crate::pipeline::padding::{PadTo, Padding};
 use crate::pipeline::truncation::{Strategy, Truncation};
 use crate::tokenizer::options::{
@@ -373,4 +374,72 @@ fn optional<T>(obj: &Bound<'_, PyAny>, convert: impl FnOnce(&Bound<'_, PyAny>) -
     } else {
         convert(obj).map(Some)
     }
+}
+
+/// The tokens of `add_tokens` / `add_special_tokens` (`special`): a str, an
+/// `AddedToken`, or a list of them; for `add_special_tokens` also
+/// transformers' `{"additional_special_tokens": [...]}`. A str is special
+/// only for `add_special_tokens`, and normalized when not special; an
+/// `AddedToken` made without `normalized` likewise.
+pub fn added_tokens(obj: &Bound<'_, PyAny>, special: bool) -> PyResult<Vec<AddedToken>> {
+    let name = if special { "add_special_tokens" } else { "add_tokens" };
+    let list = match obj.cast::<PyDict>() {
+        Ok(dict) if special => {
+            let mut found = None;
+            for (key, value) in dict.iter() {
+                match key.extract::<String>() {
+                    Ok(k) if k == "additional_special_tokens" => found = Some(value),
+                    _ => {
+                        return Err(PyValueError::new_err(format!(
+                            "add_special_tokens: only the key \"additional_special_tokens\" is supported, not {}",
+                            key.repr()?
+                        )))
+                    }
+                }
+            }
+            match found {
+                Some(v) => v,
+                None => return Ok(Vec::new()),
+            }
+        }
+        _ => obj.clone(),
+    };
+    if list.is_instance_of::<PyString>() || list.hasattr("content")? {
+        return Ok(vec![added_token(&list, special, &|| "tokens".into())?]);
+    }
+    let iter = list.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!("{name}: tokens must be a list of str or AddedToken, not {}", type_name(&list)))
+    })?;
+    iter.enumerate().map(|(i, item)| added_token(&item?, special, &|| format!("tokens[{i}]"))).collect()
+}
+
+fn added_token(obj: &Bound<'_, PyAny>, force_special: bool, what: &dyn Fn() -> String) -> PyResult<AddedToken> {
+    if obj.is_instance_of::<PyString>() {
+        let content = text(obj, what)?.to_owned();
+        return Ok(AddedToken { content, special: force_special, normalized: !force_special, ..AddedToken::default() });
+    }
+    if !obj.hasattr("content")? {
+        return Err(PyTypeError::new_err(format!("{} must be a str or an AddedToken, not {}", what(), type_name(obj))));
+    }
+    let field = |name: &str| -> PyResult<bool> {
+        let v = obj.getattr(name)?;
+        v.extract::<bool>().map_err(|_| PyTypeError::new_err(format!("{}.{name} must be a bool", what())))
+    };
+    let content = text(&obj.getattr("content")?, &|| format!("{}.content", what()))?.to_owned();
+    let special = force_special || field("special")?;
+    // Our AddedToken keeps whether `normalized` was given (`_normalized`).
+    let given = if obj.hasattr("_normalized")? { obj.getattr("_normalized")? } else { obj.getattr("normalized")? };
+    let normalized = if given.is_none() {
+        !special
+    } else {
+        given.extract::<bool>().map_err(|_| PyTypeError::new_err(format!("{}.normalized must be a bool", what())))?
+    };
+    Ok(AddedToken {
+        content,
+        special,
+        normalized,
+        single_word: field("single_word")?,
+        lstrip: field("lstrip")?,
+        rstrip: field("rstrip")?,
+    })
 }

@@ -57,13 +57,14 @@ impl PyTokenizer {
     }
 
     fn special_id(&self, token: &str) -> Option<u32> {
-        self.inner.vocab().id(token)
+        self.inner().vocab().id(token)
     }
 
     /// The named special tokens that are in the vocabulary, in transformers'
     /// order (unk, sep, pad, cls, mask).
     fn named_special_tokens(&self) -> Vec<String> {
-        let o = self.inner.options();
+        let shared = self.inner();
+        let o = shared.options();
         [o.unk_token.as_str(), o.sep_token.as_str(), PAD_TOKEN, o.cls_token.as_str(), MASK_TOKEN]
             .into_iter()
             .filter(|t| self.special_id(t).is_some())
@@ -129,6 +130,7 @@ impl PyTokenizer {
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>, Vec<usize>)> {
         let (options, _) = args::encode_batch_options(add_special_tokens, kwargs)?;
+        let shared = self.inner();
         if tensors {
             arrays::import_numpy(py, "return_tensors")?;
         }
@@ -140,11 +142,11 @@ impl PyTokenizer {
                 .collect();
             let inputs: Vec<(Sequence<'_>, Option<Sequence<'_>>)> =
                 words.iter().map(|(a, b)| (Sequence::Words(a), b.as_deref().map(Sequence::Words))).collect();
-            self.encode_whole_batch(py, &inputs, &options)?
+            Self::encode_whole_batch(&shared, py, &inputs, &options)?
         } else {
             let utf8 = batch_texts(inputs)?;
             let texts: Vec<(&str, Option<&str>)> = utf8.iter().map(|(a, b)| (&**a, b.as_deref())).collect();
-            self.encode_whole_batch(py, &texts, &options)?
+            Self::encode_whole_batch(&shared, py, &texts, &options)?
         };
         let (rows, sample) = rows_of(encodings, overflowing);
         let length = rows.first().map_or(0, Encoding::len);
@@ -153,7 +155,7 @@ impl PyTokenizer {
         } else {
             None
         };
-        let list = PyList::new(py, rows.into_iter().map(|e| self.encoding(e)))?;
+        let list = PyList::new(py, rows.into_iter().map(|e| Self::encoding(&shared, e)))?;
         Ok((list, arrays, sample))
     }
 
@@ -168,16 +170,17 @@ impl PyTokenizer {
     ) -> PyResult<Vec<String>> {
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
-        let encoding = guard(|| self.inner.encode(&a, b.as_deref(), add_special_tokens))?;
-        Ok(encoding.ids().iter().filter_map(|&id| self.inner.vocab().token(id)).map(str::to_owned).collect())
+        let shared = self.inner();
+        let encoding = guard(|| shared.encode(&a, b.as_deref(), add_special_tokens))?;
+        Ok(encoding.ids().iter().filter_map(|&id| shared.vocab().token(id)).map(str::to_owned).collect())
     }
 
     /// The id of a token (the unknown token's id for a token not in the
     /// vocabulary), or a list of ids for a list of tokens.
     fn convert_tokens_to_ids<'py>(&self, tokens: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let py = tokens.py();
-        let unk = self.special_id(&self.inner.options().unk_token);
-        let id = |t: &str| self.inner.vocab().id(t).or(unk);
+        let unk = self.special_id(&self.inner().options().unk_token);
+        let id = |t: &str| self.inner().vocab().id(t).or(unk);
         if tokens.is_instance_of::<PyString>() {
             return id(&args::text(tokens, &|| "tokens".into())?).into_bound_py_any(py);
         }
@@ -202,12 +205,13 @@ impl PyTokenizer {
         skip_special_tokens: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = ids.py();
-        let vocab = self.inner.vocab();
+        let shared = self.inner();
+        let vocab = shared.vocab();
         if ids.extract::<i64>().is_ok() {
             let id = args::ids(PyList::new(py, [ids])?.as_any(), "ids", vocab.len())?[0];
             return vocab.token(id).into_bound_py_any(py);
         }
-        let specials = self.inner.special_tokens();
+        let specials = shared.special_tokens();
         let tokens: Vec<&str> = args::ids(ids, "ids", vocab.len())?
             .into_iter()
             .filter_map(|id| vocab.token(id))
@@ -245,7 +249,7 @@ impl PyTokenizer {
         token_ids_1: Option<&Bound<'_, PyAny>>,
         already_has_special_tokens: bool,
     ) -> PyResult<Vec<u32>> {
-        let n = self.inner.vocab().len();
+        let n = self.inner().vocab().len();
         let a = args::ids(token_ids_0, "token_ids_0", n)?;
         if already_has_special_tokens {
             if token_ids_1.is_some() {
@@ -254,7 +258,7 @@ impl PyTokenizer {
                 ));
             }
             let specials: Vec<u32> =
-                self.inner.special_tokens().iter().filter_map(|t| self.inner.vocab().id(t)).collect();
+                self.inner().special_tokens().iter().filter_map(|t| self.inner().vocab().id(t)).collect();
             return Ok(a.iter().map(|id| u32::from(specials.contains(id))).collect());
         }
         let mut mask = vec![1];
@@ -278,7 +282,7 @@ impl PyTokenizer {
 
     /// The number of tokens in the vocabulary.
     fn __len__(&self) -> usize {
-        self.inner.vocab().len()
+        self.inner().vocab().len()
     }
 
     /// Always True: this is a fast (Rust) tokenizer.
@@ -342,37 +346,37 @@ impl PyTokenizer {
     /// The unknown token (None when it is not in the vocabulary).
     #[getter]
     fn unk_token(&self) -> Option<String> {
-        let t = &self.inner.options().unk_token;
-        self.special_id(t).map(|_| t.clone())
+        let t = self.inner().options().unk_token.clone();
+        self.special_id(&t).map(|_| t)
     }
 
     #[getter]
     fn unk_token_id(&self) -> Option<u32> {
-        self.special_id(&self.inner.options().unk_token)
+        self.special_id(&self.inner().options().unk_token)
     }
 
     /// The separator token (None when it is not in the vocabulary).
     #[getter]
     fn sep_token(&self) -> Option<String> {
-        let t = &self.inner.options().sep_token;
-        self.special_id(t).map(|_| t.clone())
+        let t = self.inner().options().sep_token.clone();
+        self.special_id(&t).map(|_| t)
     }
 
     #[getter]
     fn sep_token_id(&self) -> Option<u32> {
-        self.special_id(&self.inner.options().sep_token)
+        self.special_id(&self.inner().options().sep_token)
     }
 
     /// The classifier token (None when it is not in the vocabulary).
     #[getter]
     fn cls_token(&self) -> Option<String> {
-        let t = &self.inner.options().cls_token;
-        self.special_id(t).map(|_| t.clone())
+        let t = self.inner().options().cls_token.clone();
+        self.special_id(&t).map(|_| t)
     }
 
     #[getter]
     fn cls_token_id(&self) -> Option<u32> {
-        self.special_id(&self.inner.options().cls_token)
+        self.special_id(&self.inner().options().cls_token)
     }
 
     /// The padding token, `[PAD]` (None when it is not in the vocabulary).

@@ -16,7 +16,7 @@ impl PyTokenizer {
     /// "strategy", "direction"}`, or None.
     #[getter]
     fn truncation<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let Some(t) = self.inner.truncation() else { return Ok(None) };
+        let Some(t) = self.inner().truncation() else { return Ok(None) };
         let dict = PyDict::new(py);
         dict.set_item("max_length", t.max_length)?;
         dict.set_item("stride", t.stride)?;
@@ -30,11 +30,11 @@ impl PyTokenizer {
     /// "pad_type_id", "direction"}`, or None.
     #[getter]
     fn padding<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let Some(p) = self.inner.padding() else { return Ok(None) };
+        let Some(p) = self.inner().padding() else { return Ok(None) };
         let dict = PyDict::new(py);
         dict.set_item("length", if let PadTo::Fixed(n) = p.to { Some(n) } else { None })?;
         dict.set_item("pad_to_multiple_of", p.multiple_of.map(|m| m.get()))?;
-        dict.set_item("pad_id", self.inner.vocab().id(PAD_TOKEN))?;
+        dict.set_item("pad_id", self.inner().vocab().id(PAD_TOKEN))?;
         dict.set_item("pad_token", PAD_TOKEN)?;
         dict.set_item("pad_type_id", 0)?;
         dict.set_item("direction", p.side.to_string())?;
@@ -43,13 +43,15 @@ impl PyTokenizer {
 
     /// A copy of this tokenizer without default truncation.
     fn no_truncation(&self) -> PyResult<Self> {
-        let t = &**self.inner;
+        let shared = self.inner();
+        let t = &**shared;
         guard(|| t.clone().with_defaults(None, t.padding())).map(Self::wrap)
     }
 
     /// A copy of this tokenizer without default padding.
     fn no_padding(&self) -> PyResult<Self> {
-        let t = &**self.inner;
+        let shared = self.inner();
+        let t = &**shared;
         guard(|| t.clone().with_defaults(t.truncation(), None)).map(Self::wrap)
     }
 }

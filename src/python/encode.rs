@@ -9,7 +9,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::args::{self, type_name, ReturnTensors, Text};
 use super::arrays;
-use super::encoding::PyEncoding;
+use super::encoding::{PyEncoding, Shared};
 use super::errors::guard;
 use super::tokenizer::PyTokenizer;
 use crate::encoding::Encoding;
@@ -54,15 +54,21 @@ pub(super) fn batch_texts<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Text
 }
 
 impl PyTokenizer {
-    pub(super) fn encoding(&self, inner: Encoding) -> PyEncoding {
-        PyEncoding::new(inner, Arc::clone(&self.inner))
+    /// The tokenizer as it is now: one atomic load, and encodings keep the
+    /// tokenizer that made them even if tokens are added later.
+    pub(super) fn inner(&self) -> Arc<Shared> {
+        Arc::clone(&self.inner.read().unwrap_or_else(|poisoned| poisoned.into_inner()))
+    }
+
+    pub(super) fn encoding(shared: &Arc<Shared>, inner: Encoding) -> PyEncoding {
+        PyEncoding::new(inner, Arc::clone(shared))
     }
 
     /// The whole batch encoded with the GIL released (padding needs all of
     /// it), asking Python between chunks whether Ctrl-C (or another signal
     /// handler) wants it stopped.
     pub(super) fn encode_whole_batch<I: BatchInput>(
-        &self,
+        shared: &Shared,
         py: Python<'_>,
         texts: &[I],
         options: &EncodeOptions,
@@ -70,7 +76,7 @@ impl PyTokenizer {
         let mut failure = None;
         let encodings = py.detach(|| {
             guard(|| {
-                self.inner.encode_batch_until(texts, options, || {
+                shared.encode_batch_until(texts, options, || {
                     Python::attach(|py| py.check_signals()).map_err(|e| failure = Some(e)).is_err()
                 })
             })
@@ -86,7 +92,7 @@ impl PyTokenizer {
     /// thread, holding the GIL, while the pool is still encoding the rest of
     /// the batch. Ctrl-C stops it between chunks.
     fn encode_batch_streamed<'py>(
-        &self,
+        shared: &Arc<Shared>,
         py: Python<'py>,
         texts: &[(&str, Option<&str>)],
         options: &EncodeOptions,
@@ -96,10 +102,10 @@ impl PyTokenizer {
         let mut failure = None;
         py.detach(|| {
             guard(|| {
-                self.inner.encode_batch_streamed(texts, options, |start, chunk| {
+                shared.encode_batch_streamed(texts, options, |start, chunk| {
                     let made = Python::attach(|py| {
                         for (slot, encoding) in slots[start..].iter_mut().zip(chunk) {
-                            let encoding = PyEncoding::made_ahead(py, encoding, Arc::clone(&self.inner))?;
+                            let encoding = PyEncoding::made_ahead(py, encoding, Arc::clone(shared))?;
                             *slot = Some(Py::new(py, encoding)?);
                         }
                         py.check_signals()
@@ -139,11 +145,12 @@ impl PyTokenizer {
     ) -> PyResult<PyEncoding> {
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
-        let options = self.inner.defaults_for(args::encode_options(add_special_tokens, kwargs)?);
+        let shared = self.inner();
+        let options = shared.defaults_for(args::encode_options(add_special_tokens, kwargs)?);
         let (a, b) = (&*a, b.as_deref());
-        let work = || guard(|| self.inner.encode_with(a, b, &options));
+        let work = || guard(|| shared.encode_with(a, b, &options));
         let encoding = if a.len() + b.map_or(0, str::len) > DETACH_BYTES { py.detach(work)? } else { work()? };
-        Ok(self.encoding(encoding))
+        Ok(PyEncoding::new(encoding, shared))
     }
 
     /// Encodes many texts in parallel with the GIL released. Items are str,
@@ -166,7 +173,8 @@ impl PyTokenizer {
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (options, return_tensors) = args::encode_batch_options(add_special_tokens, kwargs)?;
-        let options = self.inner.defaults_for(options);
+        let shared = self.inner();
+        let options = shared.defaults_for(options);
         let numpy = return_tensors == ReturnTensors::Numpy;
         if numpy {
             arrays::import_numpy(py, "return_tensors=\"np\"")?;
@@ -174,14 +182,14 @@ impl PyTokenizer {
         let utf8 = batch_texts(inputs)?;
         let texts: Vec<(&str, Option<&str>)> = utf8.iter().map(|(a, b)| (&**a, b.as_deref())).collect();
         if !numpy && options.padding.is_none() {
-            return self.encode_batch_streamed(py, &texts, &options).map(Bound::into_any);
+            return Self::encode_batch_streamed(&shared, py, &texts, &options).map(Bound::into_any);
         }
-        let encodings = self.encode_whole_batch(py, &texts, &options)?;
+        let encodings = Self::encode_whole_batch(&shared, py, &texts, &options)?;
         if numpy {
             arrays::numpy_arrays(py, &encodings, &arrays::ENCODE_BATCH_COLUMNS, options.num_threads)
                 .map(Bound::into_any)
         } else {
-            PyList::new(py, encodings.into_iter().map(|e| self.encoding(e))).map(Bound::into_any)
+            PyList::new(py, encodings.into_iter().map(|e| Self::encoding(&shared, e))).map(Bound::into_any)
         }
     }
 
@@ -189,8 +197,9 @@ impl PyTokenizer {
     /// removed). Ids outside the vocabulary raise ValueError.
     #[pyo3(signature = (ids, skip_special_tokens = false))]
     fn decode(&self, ids: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<String> {
-        let ids = args::ids(ids, "ids", self.inner.vocab().len())?;
-        guard(|| self.inner.decode(&ids, skip_special_tokens))
+        let shared = self.inner();
+        let ids = args::ids(ids, "ids", shared.vocab().len())?;
+        guard(|| shared.decode(&ids, skip_special_tokens))
     }
 
     /// `decode` for each sequence of ids.
@@ -201,12 +210,13 @@ impl PyTokenizer {
         skip_special_tokens: bool,
     ) -> PyResult<Vec<String>> {
         args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
+        let shared = self.inner();
         sequences
             .try_iter()?
             .enumerate()
             .map(|(i, ids)| {
-                let ids = args::ids(&ids?, &format!("sequences[{i}]"), self.inner.vocab().len())?;
-                guard(|| self.inner.decode(&ids, skip_special_tokens))
+                let ids = args::ids(&ids?, &format!("sequences[{i}]"), shared.vocab().len())?;
+                guard(|| shared.decode(&ids, skip_special_tokens))
             })
             .collect()
     }

@@ -31,7 +31,7 @@ impl PyTokenizer {
     fn save_pretrained(&self, py: Python<'_>, directory: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let dir = args::path(directory, "directory")?;
         let max_length = self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).model_max_length;
-        let paths = py.detach(|| guard(|| self.inner.save_pretrained(&dir, max_length)))?;
+        let paths = py.detach(|| guard(|| self.inner().save_pretrained(&dir, max_length)))?;
         Ok(paths.iter().map(|p| p.display().to_string()).collect())
     }
 }

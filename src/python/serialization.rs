@@ -14,7 +14,7 @@ impl PyTokenizer {
     /// (our merges go under the extra key `fast_wordpiece`).
     fn save(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
         let path = args::path(path, "path")?;
-        py.detach(|| guard(|| self.inner.save_hf(&path)))
+        py.detach(|| guard(|| self.inner().save_hf(&path)))
     }
 
     /// Reads a Hugging Face `tokenizer.json` or a file in our own format.
@@ -32,7 +32,7 @@ impl PyTokenizer {
 
     /// The Hugging Face `tokenizer.json` that `save` writes, as a str.
     fn to_str(&self) -> PyResult<String> {
-        guard(|| self.inner.to_hf_json())
+        guard(|| self.inner().to_hf_json())
     }
 
     /// A tokenizer from the content of a `tokenizer.json` (either format).
@@ -44,12 +44,12 @@ impl PyTokenizer {
     /// Writes the vocabulary as a BERT `vocab.txt`, atomically.
     fn save_vocab(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
         let path = args::path(path, "path")?;
-        py.detach(|| guard(|| self.inner.save_vocab(&path)))
+        py.detach(|| guard(|| self.inner().save_vocab(&path)))
     }
 
     /// The tokenizer in our own format (every option, any pre-tokenizer), as a str.
     fn to_json(&self) -> String {
-        self.inner.to_json()
+        self.inner().to_json()
     }
 
     /// A tokenizer from the content of a tokenizer file (either format).
@@ -70,6 +70,6 @@ impl PyTokenizer {
         for key in ["model_max_length", "padding_side", "truncation_side"] {
             state.set_item(key, slf.getattr(key)?)?;
         }
-        Ok((py.get_type::<Self>().getattr("from_json")?, (slf.get().inner.to_json(),), state))
+        Ok((py.get_type::<Self>().getattr("from_json")?, (slf.get().inner().to_json(),), state))
     }
 }

@@ -2,7 +2,7 @@
 //! tells about itself. Its other methods are in files by concern: `train`,
 //! `encode` (and decode), `serialization` (files and pickling).
 
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -43,14 +43,27 @@ impl Default for CallSettings {
 /// Hugging Face's files, `save` / `save_pretrained` write them.
 #[pyclass(frozen, name = "PyTokenizer", module = "fast_wordpiece")]
 pub struct PyTokenizer {
-    pub(super) inner: Arc<Shared>,
+    /// Read through [`Self::inner`]; replaced whole by `add_tokens`.
+    pub(super) inner: RwLock<Arc<Shared>>,
     /// What a caller may change, as on transformers' tokenizers.
     pub(super) call: Mutex<CallSettings>,
 }
 
 impl PyTokenizer {
     pub(super) fn wrap(tokenizer: Tokenizer) -> Self {
-        Self { inner: Arc::new(Shared::new(tokenizer)), call: Mutex::default() }
+        Self { inner: RwLock::new(Arc::new(Shared::new(tokenizer))), call: Mutex::default() }
+    }
+}
+
+impl PyTokenizer {
+    fn add(&self, tokens: &Bound<'_, PyAny>, special: bool) -> PyResult<usize> {
+        let tokens = args::added_tokens(tokens, special)?;
+        let mut slot = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let (tokenizer, count) = guard(|| slot.add_tokens(&tokens))?;
+        if count > 0 {
+            *slot = Arc::new(Shared::new(tokenizer));
+        }
+        Ok(count)
     }
 }
 
@@ -106,7 +119,7 @@ impl PyTokenizer {
     /// `{token: id}` for the whole vocabulary.
     fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
-        for (id, token) in self.inner.vocab().entries() {
+        for (id, token) in self.inner().vocab().entries() {
             dict.set_item(token, id)?;
         }
         Ok(dict)
@@ -115,61 +128,81 @@ impl PyTokenizer {
     /// The number of tokens in the vocabulary.
     #[getter]
     fn vocab_size(&self) -> usize {
-        self.inner.vocab().len()
+        self.inner().vocab().len()
     }
 
     /// The learned merges `(a, b)`, in the order training made them.
     #[getter]
     fn merges(&self) -> Vec<(String, String)> {
-        self.inner.merges().to_vec()
+        self.inner().merges().to_vec()
     }
 
     /// The training objective that made the vocabulary, or None if it was
     /// not trained here (loaded from a vocab.txt).
     #[getter]
     fn objective(&self) -> Option<&'static str> {
-        self.inner.objective().map(|o| o.name())
+        self.inner().objective().map(|o| o.name())
     }
 
     /// The special tokens present in the vocabulary.
     #[getter]
     fn special_tokens(&self) -> Vec<String> {
-        self.inner.special_tokens().to_vec()
+        self.inner().special_tokens().to_vec()
     }
 
     /// The pipeline options, as keyword arguments for the constructors.
     #[getter]
     fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let json = serde_json::to_string(self.inner.options()).expect("options serialize");
+        let json = serde_json::to_string(self.inner().options()).expect("options serialize");
         py.import("json")?.call_method1("loads", (json,))
     }
 
     /// The id of `token`, or None.
     fn token_to_id(&self, token: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
-        Ok(self.inner.vocab().id(&text(token, &|| "token".into())?))
+        Ok(self.inner().vocab().id(&text(token, &|| "token".into())?))
     }
 
     /// The token with id `id`, or None past the vocabulary. Negative: ValueError.
     fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
         let id = args::count(id, "id")?;
-        Ok(u32::try_from(id).ok().and_then(|id| self.inner.vocab().token(id)).map(str::to_owned))
+        let shared = self.inner();
+        Ok(u32::try_from(id).ok().and_then(|id| shared.vocab().token(id)).map(str::to_owned))
+    }
+
+    /// Adds tokens as Hugging Face's `add_tokens` does: each a str or an
+    /// `AddedToken`; one the vocabulary lacks gets the next id (and is not
+    /// matched inside words by the model), one it has keeps its id. Added
+    /// tokens are found in the text before the model, leftmost-longest.
+    /// Returns how many were added (not those already added alike).
+    /// `special_tokens=True` (transformers' argument) makes them special.
+    #[pyo3(signature = (tokens, special_tokens = false))]
+    fn add_tokens(&self, tokens: &Bound<'_, PyAny>, special_tokens: bool) -> PyResult<usize> {
+        self.add(tokens, special_tokens)
+    }
+
+    /// `add_tokens` with every token special (a str is not normalized;
+    /// an `AddedToken` made without `normalized` is not either). Also takes
+    /// transformers' `{"additional_special_tokens": [...]}`.
+    fn add_special_tokens(&self, tokens: &Bound<'_, PyAny>) -> PyResult<usize> {
+        self.add(tokens, true)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other.cast::<Self>().is_ok_and(|o| **o.get().inner == **self.inner)
+        other.cast::<Self>().is_ok_and(|o| **o.get().inner() == **self.inner())
     }
 
     fn __repr__(&self) -> String {
-        let o = self.inner.options();
+        let shared = self.inner();
+        let o = shared.options();
         let py_bool = |b: bool| if b { "True" } else { "False" };
         format!(
             "PyTokenizer(vocab_size={}, lowercase={}, strip_accents={}, pre_tokenizer='{}', merges={}, objective={})",
-            self.inner.vocab().len(),
+            self.inner().vocab().len(),
             py_bool(o.normalizer.lowercase),
             o.normalizer.strip_accents.map_or("None", py_bool),
             o.pre_tokenizer,
-            self.inner.merges().len(),
-            self.inner.objective().map_or("None".to_owned(), |o| format!("'{}'", o.name()))
+            self.inner().merges().len(),
+            self.inner().objective().map_or("None".to_owned(), |o| format!("'{}'", o.name()))
         )
     }
 }

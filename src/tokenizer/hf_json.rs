@@ -564,12 +564,6 @@ impl Tokenizer {
         let mut added_ids: FxHashMap<String, u32> = FxHashMap::default();
         for (i, t) in added.iter().enumerate() {
             let path = format!("added_tokens[{i}]");
-            if t.single_word || t.lstrip || t.rstrip {
-                return Err(err(
-                    &path,
-                    format!("{:?} is not supported: single_word, lstrip and rstrip are not supported", t.content),
-                ));
-            }
             if t.content.is_empty() || added_ids.contains_key(&t.content) {
                 continue; // Hugging Face ignores these
             }
@@ -593,10 +587,17 @@ impl Tokenizer {
                 }
             };
             added_ids.insert(t.content.clone(), id);
-            if t.special && !t.normalized {
+            if t.special && !t.normalized && !(t.single_word || t.lstrip || t.rstrip) {
                 specials.push(t.content.clone());
             } else {
-                let token = AddedToken { content: t.content.clone(), special: t.special, normalized: t.normalized };
+                let token = AddedToken {
+                    content: t.content.clone(),
+                    special: t.special,
+                    normalized: t.normalized,
+                    single_word: t.single_word,
+                    lstrip: t.lstrip,
+                    rstrip: t.rstrip,
+                };
                 extra_added.push((path, token));
             }
         }
@@ -666,9 +667,14 @@ impl Tokenizer {
                     ));
                 }
                 let given: FxHashSet<&String> = specials.iter().collect();
-                if extra.special_tokens.len() != given.len() || !extra.special_tokens.iter().all(|t| given.contains(t))
-                {
+                if !extra.special_tokens.iter().all(|t| given.contains(t)) {
                     return Err(err(&format!("{path}.special_tokens"), "differ from the special added_tokens"));
+                }
+                // The other special tokens were added by `add_special_tokens`.
+                let listed: FxHashSet<&String> = extra.special_tokens.iter().collect();
+                for t in specials.iter().filter(|t| !listed.contains(t)) {
+                    let token = AddedToken { content: t.clone(), special: true, ..AddedToken::default() };
+                    extra_added.push(("added_tokens".to_owned(), token));
                 }
                 options.split_special_tokens = extra.split_special_tokens;
                 (extra.merges, extra.special_tokens, extra.objective)
@@ -710,7 +716,7 @@ impl Tokenizer {
         let vocab = self.vocab();
         let plain = self.plain_special_tokens();
         let special_ids: Vec<(u32, AddedToken)> = {
-            let plain = plain.iter().map(|t| AddedToken { content: t.clone(), special: true, normalized: false });
+            let plain = plain.iter().map(|t| AddedToken { content: t.clone(), special: true, ..AddedToken::default() });
             let all = plain.chain(self.added_tokens().iter().cloned());
             let mut v: Vec<(u32, AddedToken)> =
                 all.map(|t| (vocab.id(&t.content).expect("added tokens are in the vocabulary"), t)).collect();
@@ -737,9 +743,9 @@ impl Tokenizer {
             .map(|(id, t)| AddedTokenJson {
                 id: *id,
                 content: t.content.clone(),
-                single_word: false,
-                lstrip: false,
-                rstrip: false,
+                single_word: t.single_word,
+                lstrip: t.lstrip,
+                rstrip: t.rstrip,
                 normalized: t.normalized,
                 special: t.special,
             })

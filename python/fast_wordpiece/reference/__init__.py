@@ -8,10 +8,19 @@ at every merge, and the normalizer runs its stages one after the other over
 the whole text.
 """
 
+from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.reference.common import DEFAULT_SPECIAL_TOKENS
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions, Options
 from fast_wordpiece.reference.tokenizer import PyTokenizer
 
-__all__ = ["DEFAULT_SPECIAL_TOKENS", "EncodeOptions", "Encoding", "Options", "PyTokenizer", "decode_tokens"]
+__all__ = [
+    "DEFAULT_SPECIAL_TOKENS",
+    "AddedToken",
+    "EncodeOptions",
+    "Encoding",
+    "Options",
+    "PyTokenizer",
+    "decode_tokens",
+]

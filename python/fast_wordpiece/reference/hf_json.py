@@ -29,7 +29,8 @@ class Parsed:
     special_tokens: list[str]
     merges: list[Pair] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
-    #: added tokens other than plain special tokens: (JSON path, {"content", "special", "normalized"})
+    #: added tokens other than plain special tokens: (JSON path, {"content", "special", "normalized"} and the
+    #: flags "single_word", "lstrip", "rstrip" that are true)
     added: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     truncation: dict[str, Any] | None = None  # the defaults, as the properties show them
     padding: dict[str, Any] | None = None
@@ -409,11 +410,6 @@ def parse(text: str) -> Parsed:
     for i, item in enumerate(added):
         path = f"added_tokens[{i}]"
         t = _fields(item, path, {"id": int, "content": str, **dict.fromkeys(flags, bool)})
-        if t["single_word"] or t["lstrip"] or t["rstrip"]:
-            raise ValueError(
-                f"{path}: {json.dumps(t['content'], ensure_ascii=False)} is not supported: "
-                "single_word, lstrip and rstrip are not supported"
-            )
         content = t["content"]
         if not content or content in seen:
             continue  # Hugging Face ignores these
@@ -428,10 +424,11 @@ def parse(text: str) -> Parsed:
             slots += [None] * (id_ + 1 - len(slots))
             slots[id_] = content
             outside_model.add(id_)
-        if t["special"] and not t["normalized"]:
+        if t["special"] and not t["normalized"] and not (t["single_word"] or t["lstrip"] or t["rstrip"]):
             special_tokens.append(content)
         else:
-            added_tokens.append((path, {"content": content, "special": t["special"], "normalized": t["normalized"]}))
+            entry: dict[str, Any] = {"content": content, "special": t["special"], "normalized": t["normalized"]}
+            added_tokens.append((path, {**entry, **{flag: True for flag in flags[:3] if t[flag]}}))
     options: dict[str, Any] = {
         **_normalizer(root.get("normalizer")),
         "pre_tokenizer": _pre_tokenizer(root.get("pre_tokenizer")),
@@ -480,8 +477,11 @@ def parse(text: str) -> Parsed:
                         {"objective": ((str, type(None)), None), "split_special_tokens": (bool, False)})  # fmt: skip
         if extra["version"] != 1:
             raise ValueError(f"{path}.version: {extra['version']} is not supported (expected 1)")
-        if sorted(extra["special_tokens"]) != sorted(special_tokens):
+        if not set(extra["special_tokens"]) <= set(special_tokens):
             raise ValueError(f"{path}.special_tokens: differ from the special added_tokens")
+        # The other special tokens were added by add_special_tokens.
+        parsed.added += [("added_tokens", {"content": t, "special": True, "normalized": False})
+                         for t in special_tokens if t not in extra["special_tokens"]]  # fmt: skip
         parsed.merges, parsed.special_tokens = extra["merges"], extra["special_tokens"]
         if extra["objective"] is not None and extra["objective"] not in OBJECTIVES:
             raise ValueError(f"{path}.objective: unknown objective {json.dumps(extra['objective'])}")
@@ -550,9 +550,9 @@ def dump(
             {
                 "id": id_,
                 "content": t["content"],
-                "single_word": False,
-                "lstrip": False,
-                "rstrip": False,
+                "single_word": t.get("single_word", False),
+                "lstrip": t.get("lstrip", False),
+                "rstrip": t.get("rstrip", False),
                 "normalized": t["normalized"],
                 "special": t["special"],
             }

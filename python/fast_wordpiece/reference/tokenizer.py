@@ -43,7 +43,7 @@ from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arr
 from fast_wordpiece.reference.pre_tokenizer import pre_tokenize
 from fast_wordpiece.reference.training import OBJECTIVES, learn
 from fast_wordpiece.reference.truncation import merge, truncate
-from fast_wordpiece.reference.unicode import WHITESPACE
+from fast_wordpiece.reference.unicode import REGEX_WORD, WHITESPACE
 
 # A token of one text before post-processing: its id, offsets and word.
 Row = tuple[int, Offsets, int]
@@ -137,33 +137,79 @@ class PyTokenizer(TransformersCalls):
             raise ValueError(f"unk_token {self._options.unk_token!r} is not in the vocabulary")
         self._special_tokens = [token for token in given_special_tokens if token in self._ids]
         self._added: list[dict[str, Any]] = []  # added tokens other than the plain special tokens
-        self._special_pattern = _leftmost_longest(self._special_tokens)
-        self._normalized_pattern: re.Pattern[str] | None = None
+        self._special_pattern = _Matcher.of([(t, {"content": t}) for t in self._special_tokens])
+        self._normalized_pattern: _Matcher | None = None
+        self._decoded_as: dict[int, str] = {}  # a normalized added token the normalizer changes: its normalized form
         self._objective: str | None = None
 
     def _with_added_tokens(self, tokens: list[dict[str, Any]]) -> PyTokenizer:
-        """This tokenizer with more added tokens ``{"content", "special", "normalized"}`` (spec section 10):
-        each in the vocabulary, a normalized one its own normalization; special ones join ``special_tokens``."""
+        """This tokenizer with more added tokens ``{"content", "special", "normalized"}`` and the flags
+        ``single_word``, ``lstrip``, ``rstrip`` when true (spec section 10): each in the vocabulary, a
+        normalized one matched by its normalized form; special ones join ``special_tokens``."""
         for t in tokens:
             content = t["content"]
             if content not in self._ids:
                 raise ValueError(f"added token {json.dumps(content, ensure_ascii=False)} is not in the vocabulary")
             if not content or content in self._special_tokens or any(a["content"] == content for a in self._added):
                 raise ValueError(f"added token {json.dumps(content, ensure_ascii=False)} is empty or listed twice")
-            if t["normalized"] and self._options.normalizer.normalize(content)[0] != content:
-                normalized = self._options.normalizer.normalize(content)[0]
-                raise ValueError(f"added token {json.dumps(content, ensure_ascii=False)} is normalized to "
-                                 f"{json.dumps(normalized, ensure_ascii=False)}, which is not supported")  # fmt: skip
-            if t["special"]:
-                self._special_tokens.append(content)
-            self._added.append(dict(t))
+            self._added.append(_added_dict(t))
+        # In id order, as Hugging Face writes and reads them back.
+        self._added.sort(key=lambda a: self._ids[a["content"]])
         added = {a["content"] for a in self._added}
-        raw = [t for t in self._special_tokens if t not in added] + [
-            a["content"] for a in self._added if not a["normalized"]
-        ]
-        self._special_pattern = _leftmost_longest(raw)
-        self._normalized_pattern = _leftmost_longest([a["content"] for a in self._added if a["normalized"]])
+        self._special_tokens = [t for t in self._special_tokens if t not in added]
+        self._special_tokens += [a["content"] for a in self._added if a["special"]]
+        raw = [(t, {"content": t}) for t in self._special_tokens if t not in added]
+        raw += [(a["content"], a) for a in self._added if not a["normalized"]]
+        self._special_pattern = _Matcher.of(raw)
+        normalize = self._options.normalizer.normalize
+        normalized = [(normalize(a["content"])[0], a) for a in self._added if a["normalized"]]
+        self._normalized_pattern = _Matcher.of(normalized)
+        self._decoded_as = {self._ids[a["content"]]: n for n, a in normalized if n != a["content"]}
         return self
+
+    def add_tokens(self, tokens: object, special_tokens: bool = False) -> int:
+        """Hugging Face's ``add_tokens`` (spec section 10): each a str or an ``AddedToken``; a token the
+        vocabulary lacks gets the next id, outside the model; one it has keeps its id. Returns how many
+        were added: all but the empty ones and those already added alike."""
+        return self._add(_added_tokens(tokens, special_tokens, "add_tokens"))
+
+    def add_special_tokens(self, tokens: object) -> int:
+        """``add_tokens`` with every token special (not normalized unless an ``AddedToken`` says so); also
+        transformers' ``{"additional_special_tokens": [...]}``."""
+        return self._add(_added_tokens(tokens, True, "add_special_tokens"))
+
+    def _add(self, tokens: list[dict[str, Any]]) -> int:
+        added = [dict(a) for a in self._added]
+        plain = self._plain_special_tokens()
+        appended: list[str] = []
+        count = 0
+        for t in tokens:
+            content = t["content"]
+            if not content:
+                continue
+            at = next((i for i, a in enumerate(added) if a["content"] == content), None)
+            current = added[at] if at is not None else {"content": content, "special": True, "normalized": False} \
+                if content in plain else None  # fmt: skip
+            if current == t:
+                continue
+            count += 1
+            if content not in self._ids and content not in appended:
+                appended.append(content)
+            t = _added_dict({**t, "special": t["special"] or bool(current and current["special"])})
+            if at is not None:
+                added[at] = t
+            else:
+                plain = [p for p in plain if p != content]
+                added.append(t)
+        if count == 0:
+            return 0
+        slots: list[str | None] = [None if id_ in self._holes else token for id_, token in enumerate(self._vocab)]
+        outside = set(self._outside_model) | set(range(len(slots), len(slots) + len(appended)))
+        new = PyTokenizer._from_parts(slots + list(appended), outside, self._merges, plain, asdict(self._options))
+        new = new._with_defaults(self._truncation, self._padding)._with_added_tokens(added)
+        new._objective = self._objective
+        self.__dict__.update(new.__dict__)
+        return count
 
     def _plain_special_tokens(self) -> list[str]:
         """The special tokens that are not added tokens (those given to the constructor)."""
@@ -553,12 +599,10 @@ class PyTokenizer(TransformersCalls):
         rest tokenized; words are numbered from 0 in order."""
         out: list[Row] = []
         start = 0
-        for match in self._special_pattern.finditer(text) if self._special_pattern else ():
-            if self._is_split(match.group()):
-                continue  # plain text; the search goes on after it
-            self._encode_segment(text[start : match.start()], start, out)
-            out.append((self._ids[match.group()], match.span(), _next_word(out)))
-            start = match.end()
+        for content, (begin, end) in self._special_pattern.kept(text, self._is_split) if self._special_pattern else ():
+            self._encode_segment(text[start:begin], start, out)
+            out.append((self._ids[content], (begin, end), _next_word(out)))
+            start = end
         self._encode_segment(text[start:], start, out)
         return out
 
@@ -567,13 +611,12 @@ class PyTokenizer(TransformersCalls):
         added tokens matched in the normalized text are kept whole, each a word (spec section 10)."""
         normalized, origins = self._options.normalizer.normalize(segment)
         start = 0
-        for match in self._normalized_pattern.finditer(normalized) if self._normalized_pattern else ():
-            if self._is_split(match.group()):
-                continue
-            self._encode_words(normalized, origins, start, match.start(), base, out)
-            first, last = origins[match.start()], origins[match.end() - 1]
-            out.append((self._ids[match.group()], (base + first, base + last + 1), _next_word(out)))
-            start = match.end()
+        matches = self._normalized_pattern.kept(normalized, self._is_split) if self._normalized_pattern else ()
+        for content, (begin, end) in matches:
+            self._encode_words(normalized, origins, start, begin, base, out)
+            first, last = origins[begin], origins[end - 1]
+            out.append((self._ids[content], (base + first, base + last + 1), _next_word(out)))
+            start = end
         self._encode_words(normalized, origins, start, len(normalized), base, out)
 
     def _is_split(self, token: str) -> bool:
@@ -630,8 +673,10 @@ class PyTokenizer(TransformersCalls):
         return [self._decode(self._checked_ids(ids, f"sequences[{i}]"), skip) for i, ids in items]
 
     def _decode(self, ids: list[int], skip_special_tokens: bool) -> str:
-        tokens = [self._vocab[i] for i in ids]
-        kept = [t for t in tokens if t not in self._special_tokens] if skip_special_tokens else tokens
+        # A special token shown in its normalized form is not skipped (Hugging Face looks the shown
+        # string up among the special tokens).
+        special = {self._ids[t] for t in self._special_tokens} - set(self._decoded_as) if skip_special_tokens else set()
+        kept = [self._decoded_as.get(i, self._vocab[i]) for i in ids if i not in special]
         if self._options.decoder == "none":
             return " ".join(kept)
         return decode_tokens(kept, self._options.continuing_subword_prefix, self._options.decoder_cleanup)
@@ -724,8 +769,107 @@ class PyTokenizer(TransformersCalls):
 
 def _leftmost_longest(tokens: list[str]) -> re.Pattern[str] | None:
     """A pattern whose leftmost match is the longest of ``tokens`` there (longest alternatives first)."""
-    longest_first = sorted(tokens, key=len, reverse=True)
+    longest_first = sorted(tokens, key=lambda t: len(t.encode()), reverse=True)
     return re.compile("|".join(map(re.escape, longest_first))) if longest_first else None
+
+
+_FLAGS = ("single_word", "lstrip", "rstrip")
+
+
+def _added_dict(t: dict[str, Any]) -> dict[str, Any]:
+    """An added token as our file writes it: content, special, normalized, then the flags that are true."""
+    return {"content": t["content"], "special": t["special"], "normalized": t["normalized"],
+            **{flag: True for flag in _FLAGS if t.get(flag)}}  # fmt: skip
+
+
+def _is_word_char(c: str) -> bool:
+    return c in REGEX_WORD  # the regex crate's \w, which Hugging Face's added vocabulary tests neighbours with
+
+
+class _Matcher:
+    """Added tokens found in a text as Hugging Face's added vocabulary finds them (spec section 10)."""
+
+    def __init__(self, pattern: re.Pattern[str], tokens: dict[str, dict[str, Any]]) -> None:
+        self.pattern, self.tokens = pattern, tokens
+
+    @staticmethod
+    def of(entries: list[tuple[str, dict[str, Any]]]) -> _Matcher | None:
+        """``(text to match, added token)``; the first of equal texts wins."""
+        tokens: dict[str, dict[str, Any]] = {}
+        for text, token in entries:
+            if text:
+                tokens.setdefault(text, token)
+        pattern = _leftmost_longest(list(tokens))
+        return None if pattern is None else _Matcher(pattern, tokens)
+
+    def kept(self, text: str, skip: Any) -> Iterable[tuple[str, tuple[int, int]]]:
+        """``(content, (start, end))`` of each match kept: leftmost-longest; passed over when ``skip(content)``
+        or, for ``single_word``, when a word character touches it; then widened over the whitespace on its
+        left (``lstrip``, not into the last kept match) and right (``rstrip``). The search goes on after the
+        match, so no shorter token inside a passed-over one is found."""
+        pos = done = 0
+        while (match := self.pattern.search(text, pos)) is not None:
+            start, end = match.span()
+            pos = end
+            token = self.tokens[match.group()]
+            if skip(token["content"]):
+                continue
+            if token.get("single_word") and (
+                (start > 0 and _is_word_char(text[start - 1])) or (end < len(text) and _is_word_char(text[end]))
+            ):
+                continue
+            if token.get("lstrip"):
+                while start > done and text[start - 1] in WHITESPACE:
+                    start -= 1
+            if token.get("rstrip"):
+                while end < len(text) and text[end] in WHITESPACE:
+                    end += 1
+                pos = end
+            yield token["content"], (start, end)
+            done = end
+
+
+def _added_tokens(tokens: object, special: bool, name: str) -> list[dict[str, Any]]:
+    """The tokens of ``add_tokens`` / ``add_special_tokens`` as added-token dicts (see the engine's args)."""
+    if isinstance(tokens, dict) and special:
+        unknown = [key for key in tokens if key != "additional_special_tokens"]
+        if unknown:
+            raise ValueError(
+                f'add_special_tokens: only the key "additional_special_tokens" is supported, not {unknown[0]!r}'
+            )
+        if "additional_special_tokens" not in tokens:
+            return []
+        tokens = tokens["additional_special_tokens"]
+    if isinstance(tokens, str) or hasattr(tokens, "content"):
+        return [_added_token(tokens, special, "tokens")]
+    try:
+        items = list(tokens)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"{name}: tokens must be a list of str or AddedToken, not {type(tokens).__name__}") from None
+    return [_added_token(t, special, f"tokens[{i}]") for i, t in enumerate(items)]
+
+
+def _added_token(token: object, force_special: bool, what: str) -> dict[str, Any]:
+    if isinstance(token, str):
+        return _added_dict({"content": token, "special": force_special, "normalized": not force_special})
+    if not hasattr(token, "content"):
+        raise TypeError(f"{what} must be a str or an AddedToken, not {type(token).__name__}")
+
+    def flag(name: str) -> bool:
+        value = getattr(token, name)
+        if not isinstance(value, bool):
+            raise TypeError(f"{what}.{name} must be a bool")
+        return value
+
+    content = _text(token.content, f"{what}.content")
+    special = force_special or flag("special")
+    field = "_normalized" if hasattr(token, "_normalized") else "normalized"  # ours keeps whether it was given
+    given = getattr(token, field)
+    if given is not None and not isinstance(given, bool):
+        raise TypeError(f"{what}.normalized must be a bool")
+    normalized = (not special) if given is None else given
+    return _added_dict({"content": content, "special": special, "normalized": normalized,
+                        **{name: flag(name) for name in _FLAGS}})  # fmt: skip
 
 
 def _pair(value: object, name: str) -> Pair:
@@ -776,7 +920,9 @@ def _from_document(document: object) -> PyTokenizer:
     holes, vocab = set(doc["holes"]), _texts(doc["vocab"], "vocab")
     slots = [None if id_ in holes else token for id_, token in enumerate(vocab)]
     tokenizer = PyTokenizer._from_parts(slots, set(doc["outside_model"]), doc["merges"], doc["special_tokens"], options)
-    tokenizer._with_added_tokens([_fields(t, ("content", "special", "normalized"), "added_tokens[]")
+    flags = {"single_word": False, "lstrip": False, "rstrip": False}
+    tokenizer._with_added_tokens([_fields({**flags, **t} if isinstance(t, dict) else t,
+                                          ("content", "special", "normalized", *flags), "added_tokens[]")
                                   for t in doc["added_tokens"]])  # fmt: skip
     truncation = hf_json.truncation_from_json(doc["truncation"])
     tokenizer = tokenizer._with_defaults(truncation, hf_json.padding_from_json(doc["padding"], tokenizer._ids))

@@ -6,18 +6,52 @@
 /// A token matched in the text before the model (Hugging Face's added
 /// token): in the raw text, or in the normalized text when `normalized`.
 /// `special` ones are dropped by `decode(..., skip_special_tokens=True)`.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// `single_word`: matched only where no word character (`\w`) touches it;
+/// `lstrip` / `rstrip`: the match takes in the whitespace on its left / right.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AddedToken {
     pub content: String,
     pub special: bool,
     pub normalized: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub single_word: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub lstrip: bool,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rstrip: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// How an added token's match is checked and widened (see [`AddedToken`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchFlags {
+    pub single_word: bool,
+    pub lstrip: bool,
+    pub rstrip: bool,
+}
+
+impl AddedToken {
+    pub fn flags(&self) -> MatchFlags {
+        MatchFlags { single_word: self.single_word, lstrip: self.lstrip, rstrip: self.rstrip }
+    }
+}
+
+use crate::pipeline::unicode::{is_whitespace, regex_word};
+
+/// A character of `\w` for `single_word`: the `regex` crate's, whose `^\w`
+/// and `\w$` Hugging Face's added vocabulary tests the neighbours with.
+fn is_word(c: char) -> bool {
+    regex_word(c)
 }
 
 #[derive(Clone, Debug)]
 pub struct SpecialTokenMatcher {
-    /// `(token, id)`, longest first, so the first hit at a position is the longest.
-    entries: Vec<(String, u32)>,
+    /// `(token, id, flags)`, longest first, so the first hit at a position is the longest.
+    entries: Vec<(String, u32, MatchFlags)>,
     /// The distinct first bytes of the tokens, searched for with `memchr`.
     first_bytes: Vec<u8>,
 }
@@ -32,9 +66,13 @@ pub struct Match {
 
 impl SpecialTokenMatcher {
     pub fn new(tokens: impl IntoIterator<Item = (String, u32)>) -> Self {
-        let mut entries: Vec<(String, u32)> = tokens.into_iter().filter(|(t, _)| !t.is_empty()).collect();
-        entries.sort_by_key(|(t, _)| std::cmp::Reverse(t.len()));
-        let mut first_bytes: Vec<u8> = entries.iter().map(|(t, _)| t.as_bytes()[0]).collect();
+        Self::with_flags(tokens.into_iter().map(|(t, id)| (t, id, MatchFlags::default())))
+    }
+
+    pub fn with_flags(tokens: impl IntoIterator<Item = (String, u32, MatchFlags)>) -> Self {
+        let mut entries: Vec<(String, u32, MatchFlags)> = tokens.into_iter().filter(|(t, ..)| !t.is_empty()).collect();
+        entries.sort_by_key(|(t, ..)| std::cmp::Reverse(t.len()));
+        let mut first_bytes: Vec<u8> = entries.iter().map(|(t, ..)| t.as_bytes()[0]).collect();
         first_bytes.sort_unstable();
         first_bytes.dedup();
         Self { entries, first_bytes }
@@ -42,15 +80,54 @@ impl SpecialTokenMatcher {
 
     /// The leftmost, then longest, special token at or after byte `from`.
     pub fn find(&self, text: &str, from: usize) -> Option<Match> {
+        self.find_flagged(text, from).map(|(m, _)| m)
+    }
+
+    fn find_flagged(&self, text: &str, from: usize) -> Option<(Match, MatchFlags)> {
         let bytes = text.as_bytes();
         let mut at = from;
         while at < bytes.len() {
             let i = at + self.next_candidate(&bytes[at..])?;
-            let hit = self.entries.iter().find(|(t, _)| bytes[i..].starts_with(t.as_bytes()));
-            if let Some((t, id)) = hit {
-                return Some(Match { start: i, end: i + t.len(), id: *id });
+            let hit = self.entries.iter().find(|(t, ..)| bytes[i..].starts_with(t.as_bytes()));
+            if let Some((t, id, flags)) = hit {
+                return Some((Match { start: i, end: i + t.len(), id: *id }, *flags));
             }
             at = i + 1;
+        }
+        None
+    }
+
+    /// The next added token to keep at or after byte `*pos`, as Hugging
+    /// Face's added vocabulary finds it: the leftmost-longest match, passed
+    /// over when `skip(id)` or when `single_word` and a word character
+    /// touches it; then widened over the whitespace on its left (`lstrip`,
+    /// not before `done`, the end of the last kept match) and on its right
+    /// (`rstrip`). The search goes on after the match (`*pos`), so no shorter
+    /// token inside a passed-over one is found.
+    pub fn next_kept(&self, text: &str, pos: &mut usize, done: usize, skip: impl Fn(u32) -> bool) -> Option<Match> {
+        while let Some((m, flags)) = self.find_flagged(text, *pos) {
+            *pos = m.end;
+            if skip(m.id) {
+                continue;
+            }
+            if flags.single_word
+                && (text[..m.start].chars().next_back().is_some_and(is_word)
+                    || text[m.end..].chars().next().is_some_and(is_word))
+            {
+                continue;
+            }
+            let mut start = m.start;
+            let mut end = m.end;
+            if flags.lstrip {
+                let before = &text[..start];
+                let spaces: usize = before.chars().rev().take_while(|&c| is_whitespace(c)).map(char::len_utf8).sum();
+                start = (start - spaces).max(done);
+            }
+            if flags.rstrip {
+                end += text[end..].chars().take_while(|&c| is_whitespace(c)).map(char::len_utf8).sum::<usize>();
+                *pos = end;
+            }
+            return Some(Match { start, end, id: m.id });
         }
         None
     }

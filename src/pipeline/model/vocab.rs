@@ -153,6 +153,23 @@ impl Vocab {
         (id as usize) < self.tokens.len() && !self.holes.contains(&id) && !self.outside_model.contains(&id)
     }
 
+    /// This vocabulary with `tokens` appended after its last id, outside the
+    /// model (Hugging Face's `add_tokens` of tokens it does not have).
+    pub fn with_appended(&self, tokens: &[String]) -> Result<Self> {
+        let mut slots: Vec<Option<String>> = self
+            .tokens
+            .iter()
+            .enumerate()
+            .map(|(id, t)| (!self.holes.contains(&(id as u32))).then(|| t.clone()))
+            .collect();
+        let mut outside_model = self.outside_model.clone();
+        for t in tokens {
+            outside_model.insert(slots.len() as u32);
+            slots.push(Some(t.clone()));
+        }
+        Self::from_slots(slots, outside_model, &self.prefix)
+    }
+
     /// `(id, token)` for every token, in id order (holes left out).
     pub fn entries(&self) -> impl Iterator<Item = (u32, &str)> {
         self.tokens

@@ -1,0 +1,256 @@
+"""Added tokens (spec section 10): ``add_tokens`` / ``add_special_tokens`` with str or ``AddedToken``.
+
+Each test does the same additions on our tokenizer (engine and twin) and on
+Hugging Face ``tokenizers`` loading our exported ``tokenizer.json``, then
+compares ids, tokens, offsets, word ids and decodes on real lines into which
+the added tokens are written (with and without spaces around them), for every
+combination of ``single_word``, ``lstrip``, ``rstrip``, ``normalized`` and
+``special``. Our saved file loads in ``tokenizers`` with the same results, and
+a tokenizer comes back equal from its file and from pickle.
+"""
+
+from __future__ import annotations
+
+import itertools
+import pickle
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+tokenizers = pytest.importorskip("tokenizers")
+import fast_wordpiece  # noqa: E402
+from fast_wordpiece import AddedToken, reference  # noqa: E402
+
+IMPLS = {"engine": fast_wordpiece, "twin": reference}
+FLAGS = ("single_word", "lstrip", "rstrip", "normalized", "special")
+#: In the vocabulary or not; cased (changed by the lowercasing normalizer); with a space; inside words.
+CONTENTS = ("love", "[NEW]", "Hello", "thou art", "ing", "<x>", "é!")
+N_LINES = 60
+
+
+def lines_with_tokens(lines: list[str], contents: tuple[str, ...], seed: int) -> list[str]:
+    """Real lines with the added tokens written in at random places, glued to words or spaced."""
+    rng = random.Random(seed)
+    out = []
+    for line in lines:
+        words = line.split(" ")
+        for _ in range(3):
+            at = rng.randrange(len(words) + 1)
+            token = rng.choice(contents)
+            token = rng.choice([token, token.lower(), token.upper()])
+            words.insert(at, rng.choice(["", " ", "  ", "\t"]) + token + rng.choice(["", " ", "\n"]))
+        out.append(rng.choice([" ", ""]).join(words))
+    return out
+
+
+def hf_token(t: AddedToken) -> Any:
+    return tokenizers.AddedToken(
+        t.content,
+        single_word=t.single_word,
+        lstrip=t.lstrip,
+        rstrip=t.rstrip,
+        normalized=t.normalized,
+        special=t.special,
+    )
+
+
+def compare(ours: Any, hf: Any, texts: list[str]) -> None:
+    for add_special_tokens in (False, True):
+        for text in texts:
+            a, b = (
+                ours.encode(text, add_special_tokens=add_special_tokens),
+                hf.encode(text, add_special_tokens=add_special_tokens),
+            )
+            where = f"{text!r} add_special_tokens={add_special_tokens}"
+            assert a.ids == b.ids, where
+            # Hugging Face's token string for an added token is the text it matched (spaces that
+            # lstrip/rstrip take in, the normalized form); ours is the token itself (spec section 10).
+            added = {ours.token_to_id(t.content) for t in hf.get_added_tokens_decoder().values()}
+            assert [t for t, i in zip(a.tokens, a.ids) if i not in added] == [
+                t for t, i in zip(b.tokens, b.ids) if i not in added
+            ], where
+            assert a.tokens == [ours.id_to_token(i) for i in a.ids], where
+            assert a.offsets == b.offsets, where
+            assert a.word_ids == b.word_ids, where
+            assert a.special_tokens_mask == b.special_tokens_mask, where
+            for skip in (False, True):
+                assert ours.decode(a.ids, skip_special_tokens=skip) == hf.decode(b.ids, skip_special_tokens=skip), where
+
+
+@pytest.fixture(scope="module")
+def base(bert_vocab_file: Path) -> dict[str, Any]:
+    return {name: impl.PyTokenizer.from_vocab_file(bert_vocab_file) for name, impl in IMPLS.items()}
+
+
+@pytest.fixture(scope="module")
+def texts(shakespeare_lines: list[str], multilingual_lines: list[str]) -> list[str]:
+    lines = [line for line in shakespeare_lines[:N_LINES] + multilingual_lines[:N_LINES] if line.strip()]
+    return lines_with_tokens(lines, CONTENTS, seed=12)
+
+
+def fresh(base: Any) -> Any:
+    return type(base).from_str(base.to_str())
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+@pytest.mark.parametrize("flags", list(itertools.product((False, True), repeat=len(FLAGS))), ids=str)
+def test_every_flag_combination_encodes_as_hugging_face(
+    impl: str, flags: tuple[bool, ...], base: dict[str, Any], texts: list[str]
+) -> None:
+    ours = fresh(base[impl])
+    hf = tokenizers.Tokenizer.from_str(ours.to_str())
+    kw = dict(zip(FLAGS, flags))
+    added = [AddedToken(content, **kw) for content in CONTENTS]
+    n_ours = ours.add_tokens(added)
+    n_hf = hf.add_tokens([hf_token(t) for t in added])
+    assert n_ours == n_hf
+    assert ours.vocab_size == hf.get_vocab_size(with_added_tokens=True)
+    assert ours.get_vocab() == hf.get_vocab(with_added_tokens=True)
+    sample = texts if impl == "engine" else texts[:20]
+    compare(ours, hf, sample)
+    # Our saved file loads in Hugging Face with the same added tokens.
+    from_file = tokenizers.Tokenizer.from_str(ours.to_str())
+    compare(ours, from_file, sample[:20])
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_str_tokens_and_counts_as_hugging_face(impl: str, base: dict[str, Any], texts: list[str]) -> None:
+    ours = fresh(base[impl])
+    hf = tokenizers.Tokenizer.from_str(ours.to_str())
+    steps: list[tuple[str, list[Any]]] = [
+        ("add_tokens", ["love", "[NEW]", "Hello", "", "[NEW]"]),
+        ("add_special_tokens", ["<x>", "[CLS]", "love"]),
+        ("add_tokens", [AddedToken("thou art", lstrip=True), "<x>"]),
+        ("add_special_tokens", [AddedToken("ing", single_word=True), AddedToken("é!", normalized=True)]),
+        ("add_tokens", [AddedToken("thou art", lstrip=True)]),
+    ]
+    for method, tokens in steps:
+        hf_tokens = [hf_token(t) if isinstance(t, AddedToken) else t for t in tokens]
+        if method == "add_special_tokens":  # HF makes each special, normalized only when asked
+            hf_tokens = [
+                tokenizers.AddedToken(
+                    t.content,
+                    single_word=t.single_word,
+                    lstrip=t.lstrip,
+                    rstrip=t.rstrip,
+                    normalized=bool(t._normalized),
+                    special=True,
+                )
+                if isinstance(t, AddedToken)
+                else t
+                for t in tokens
+            ]
+        assert getattr(ours, method)(tokens) == getattr(hf, method)(hf_tokens), (method, tokens)
+        assert ours.get_vocab() == hf.get_vocab(with_added_tokens=True)
+    compare(ours, hf, texts[:40])
+    assert len(ours) == ours.vocab_size == hf.get_vocab_size(with_added_tokens=True)
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_files_and_pickle_keep_added_tokens(impl: str, base: dict[str, Any], texts: list[str], tmp_path: Path) -> None:
+    ours = fresh(base[impl])
+    ours.add_tokens([AddedToken("Hello", lstrip=True, rstrip=True), "[NEW]", AddedToken("ing", single_word=True)])
+    ours.add_special_tokens(["<x>"])
+    path = tmp_path / "tokenizer.json"
+    ours.save(path)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    compare(ours, hf, texts[:30])
+    cls = IMPLS[impl].PyTokenizer
+    assert cls.from_file(path) == ours
+    assert cls.from_json(ours.to_json()) == ours
+    assert pickle.loads(pickle.dumps(ours)) == ours
+    again = cls.from_file(path)
+    for text in texts[:30]:
+        assert again.encode(text).ids == ours.encode(text).ids
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_split_special_tokens_as_hugging_face(impl: str, bert_vocab_file: Path, texts: list[str]) -> None:
+    ours = IMPLS[impl].PyTokenizer.from_vocab_file(bert_vocab_file, split_special_tokens=True)
+    hf = tokenizers.Tokenizer.from_str(ours.to_str())
+    hf.encode_special_tokens = True
+    added = [AddedToken("<x>", rstrip=True, special=True), AddedToken("love", single_word=True, lstrip=True)]
+    assert ours.add_tokens(added) == hf.add_tokens([hf_token(t) for t in added])
+    compare(ours, hf, texts[:30])
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_transformers_dict_and_bad_input(impl: str, base: dict[str, Any]) -> None:
+    ours = fresh(base[impl])
+    n = ours.vocab_size
+    assert ours.add_special_tokens({"additional_special_tokens": ["<a>", "<b>"]}) == 2
+    assert ours.token_to_id("<b>") == n + 1
+    assert ours.special_tokens[-2:] == ["<a>", "<b>"]
+    assert ours.decode(ours.encode("x <a> y").ids, skip_special_tokens=True) == "x y"
+    assert ours.add_tokens("<c>") == 1
+    assert ours.add_tokens([]) == 0
+    with pytest.raises(ValueError, match="additional_special_tokens"):
+        ours.add_special_tokens({"pad_token": "<p>"})
+    with pytest.raises(TypeError, match=r"tokens\[0\] must be a str or an AddedToken, not int"):
+        ours.add_tokens([3])
+    with pytest.raises(TypeError, match="must be a bool"):
+        AddedToken("x", lstrip=1)  # type: ignore[arg-type]
+
+
+def test_encodings_made_before_keep_their_tokenizer(base: dict[str, Any]) -> None:
+    ours = fresh(base["engine"])
+    before = ours.encode("hello <y> world")
+    ours.add_tokens(["<y>"])
+    after = ours.encode("hello <y> world")
+    assert "<y>" in after.tokens
+    assert "<y>" not in before.tokens
+    assert before.tokens == [ours.id_to_token(i) for i in before.ids]
+
+
+def test_added_token_defaults_follow_hugging_face() -> None:
+    for kwargs in ({}, {"special": True}, {"special": True, "normalized": True}, {"normalized": False}):
+        ours, theirs = AddedToken("x", **kwargs), tokenizers.AddedToken("x", **kwargs)
+        assert (ours.normalized, ours.special) == (theirs.normalized, theirs.special), kwargs
+    assert pickle.loads(pickle.dumps(AddedToken("x", rstrip=True))) == AddedToken("x", rstrip=True)
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_save_pretrained_keeps_added_tokens_for_transformers(
+    impl: str, base: dict[str, Any], texts: list[str], tmp_path: Path
+) -> None:
+    transformers = pytest.importorskip("transformers")
+    ours = fresh(base[impl])
+    ours.add_tokens([AddedToken("Hello", lstrip=True), "[NEW]", AddedToken("ing", single_word=True)])
+    ours.add_special_tokens({"additional_special_tokens": ["<x>"]})
+    ours.save_pretrained(tmp_path)
+    auto = transformers.AutoTokenizer.from_pretrained(str(tmp_path))
+    assert len(auto) == len(ours)
+    for text in texts[:30]:
+        assert auto(text)["input_ids"] == ours.encode(text).ids, text
+    assert type(ours).from_pretrained(tmp_path) == ours
+
+
+def test_adding_while_other_threads_encode(base: dict[str, Any], texts: list[str]) -> None:
+    """Each encode sees the tokenizer as it was before or after one of the additions, never a mix."""
+    import threading
+
+    sample = texts[:40]
+    news = [f"<t{i}>" for i in range(10)] + ["love", "Hello"]
+    states = [fresh(base["engine"])]
+    for token in news:
+        states.append(fresh(states[-1]))
+        states[-1].add_tokens([token])
+    allowed = [{tuple(s.encode(t).ids) for s in states} for t in sample]
+    ours = fresh(base["engine"])
+    seen: list[tuple[int, tuple[int, ...]]] = []
+
+    def encode() -> None:
+        for _ in range(10):
+            seen.extend((i, tuple(ours.encode(t).ids)) for i, t in enumerate(sample))
+
+    workers = [threading.Thread(target=encode) for _ in range(3)]
+    for w in workers:
+        w.start()
+    for token in news:
+        ours.add_tokens([token])
+    for w in workers:
+        w.join()
+    assert all(ids in allowed[i] for i, ids in seen)
+    assert ours == states[-1]
