@@ -474,3 +474,27 @@ def test_random_calls_match_transformers(hf, ours, texts, shakespeare_lines, mul
             continue
         assert any(known in refusal for known in KNOWN_REFUSALS), (kw, refusal)
     assert equal > 250
+
+
+def test_bad_words_lists_settings_and_pad_inputs_raise(ours):
+    """The inputs this layer adds: words given split, settings, pad's features; wrong types,
+    broken Unicode, sizes out of range."""
+    with pytest.raises(TypeError, match="list of words"):
+        ours("a b", is_split_into_words=True)
+    with pytest.raises(TypeError, match=r"\[1\]"):
+        ours([["a", 3]], is_split_into_words=True)
+    with pytest.raises(ValueError, match="surrogate"):
+        ours(["ok", "bad \ud800"])
+    with pytest.raises(ValueError, match="surrogate"):
+        ours([["bad\udfff"]], is_split_into_words=True)
+    with pytest.raises(ValueError, match="model_max_length"):
+        ours.model_max_length = -1
+    with pytest.raises(TypeError, match="model_max_length"):
+        ours.model_max_length = "512"
+    with pytest.raises(TypeError, match="truncation_side"):
+        ours.truncation_side = 1
+    with pytest.raises(ValueError, match="input_ids"):
+        ours.pad({"attention_mask": [[1]]})
+    with pytest.raises(TypeError, match="pad takes"):
+        ours.pad(3)
+    assert ours([]) == {"input_ids": [], "token_type_ids": [], "attention_mask": []}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fast_wordpiece import batch_encoding
+from fast_wordpiece.reference.args import _text
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions
@@ -216,7 +217,4 @@ def _words(item: object, name: str) -> tuple[list[str], list[str] | None]:
 def _word_list(words: object, name: str) -> list[str]:
     if isinstance(words, str) or not isinstance(words, (list, tuple)):
         raise TypeError(f"{name} must be a list of words (str), not {type(words).__name__}")
-    for j, word in enumerate(words):
-        if not isinstance(word, str):
-            raise TypeError(f"{name}[{j}] must be str, not {type(word).__name__}")
-    return list(words)
+    return [_text(word, f"{name}[{j}]") for j, word in enumerate(words)]
