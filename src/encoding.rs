@@ -433,6 +433,21 @@ mod tests {
     }
 
     #[test]
+    fn shown_tokens_follow_their_token() {
+        let mut e = seq(&[1, 2, 3]);
+        e.set_shown(1, " <x>");
+        let mut joined = seq(&[9]);
+        joined.append(&e);
+        assert_eq!(joined.shown(), [(2, " <x>".into())]);
+        joined.pad(6, Side::Left, 0).unwrap();
+        assert_eq!(joined.shown(), [(4, " <x>".into())]);
+        assert_eq!(joined.slice(3, 6).unwrap().shown(), [(1, " <x>".into())]);
+        assert!(joined.slice(0, 4).unwrap().shown().is_empty());
+        joined.truncate(4);
+        assert!(joined.shown().is_empty());
+    }
+
+    #[test]
     fn words_carry_their_sequence_and_map_to_tokens() {
         let mut e = Encoding::default();
         e.push(2, (0, 0), 0, true);
