@@ -44,6 +44,11 @@ pub struct Encoding {
     /// Whether this is the encoding of a pair of texts.
     pair: bool,
     overflowing: Vec<Encoding>,
+    /// The tokens shown otherwise than the vocabulary's token of their id,
+    /// by position, in order: an added token matched with the whitespace it
+    /// strips, or in its normalized form (Hugging Face shows the matched
+    /// text). Empty, and unallocated, for almost every encoding.
+    shown: Vec<(u32, Box<str>)>,
 }
 
 /// The word a token belongs to and the sequence of that word, packed in
@@ -98,6 +103,7 @@ impl Encoding {
             words: Vec::with_capacity(n),
             pair: false,
             overflowing: Vec::new(),
+            shown: Vec::new(),
         }
     }
 
@@ -266,8 +272,27 @@ impl Encoding {
         self.words.push(word);
     }
 
+    /// The tokens shown otherwise than the vocabulary's token of their id:
+    /// `(position, text)`, in order of position.
+    pub fn shown(&self) -> &[(u32, Box<str>)] {
+        &self.shown
+    }
+
+    /// Token `i` is shown as `text` (not the vocabulary's token of its id);
+    /// `i` comes after every token shown so far.
+    pub fn set_shown(&mut self, i: usize, text: &str) {
+        debug_assert!(self.shown.last().is_none_or(|&(j, _)| (j as usize) < i));
+        self.shown.push((i as u32, text.into()));
+    }
+
+    /// Appends `other`'s shown tokens, moved past this encoding's `len` tokens.
+    fn append_shown(&mut self, other: &Encoding, len: usize) {
+        self.shown.extend(other.shown.iter().map(|(i, t)| (i + len as u32, t.clone())));
+    }
+
     /// Keeps the first `n` tokens.
     pub fn truncate(&mut self, n: usize) {
+        self.shown.retain(|&(i, _)| (i as usize) < n);
         self.ids.truncate(n);
         self.offsets.truncate(n);
         self.type_ids.truncate(n);
@@ -279,6 +304,7 @@ impl Encoding {
     /// Appends all of `other`'s tokens, giving them `type_id` and moving
     /// their words to `sequence`.
     pub fn extend_with_type(&mut self, other: &Encoding, type_id: u8, sequence: u8) {
+        self.append_shown(other, self.len());
         self.ids.extend_from_slice(&other.ids);
         self.offsets.extend_from_slice(&other.offsets);
         self.type_ids.extend(std::iter::repeat_n(type_id, other.len()));
@@ -289,6 +315,7 @@ impl Encoding {
 
     /// Appends all of `other`'s tokens as they are (not its overflowing).
     pub fn append(&mut self, other: &Encoding) {
+        self.append_shown(other, self.len());
         self.ids.extend_from_slice(&other.ids);
         self.offsets.extend_from_slice(&other.offsets);
         self.type_ids.extend_from_slice(&other.type_ids);
@@ -308,6 +335,8 @@ impl Encoding {
         out.attention_mask.extend_from_slice(&self.attention_mask[start..stop]);
         out.words.extend_from_slice(&self.words[start..stop]);
         out.pair = self.pair;
+        let shown = self.shown.iter().filter(|&&(i, _)| (start..stop).contains(&(i as usize)));
+        out.shown = shown.map(|(i, t)| (i - start as u32, t.clone())).collect();
         Ok(out)
     }
 
@@ -338,6 +367,11 @@ impl Encoding {
         fill(&mut self.special_tokens_mask, n, 1, side);
         fill(&mut self.attention_mask, n, 0, side);
         fill(&mut self.words, n, Word::NONE, side);
+        if side == Side::Left {
+            for (i, _) in &mut self.shown {
+                *i += n as u32;
+            }
+        }
         Ok(())
     }
 }
@@ -396,6 +430,21 @@ mod tests {
         assert_eq!(e.type_ids()[3..], [1, 1, 1, 1, 0, 1]);
         assert_eq!(cut.take_overflowing().len(), 2);
         assert!(cut.overflowing().is_empty());
+    }
+
+    #[test]
+    fn shown_tokens_follow_their_token() {
+        let mut e = seq(&[1, 2, 3]);
+        e.set_shown(1, " <x>");
+        let mut joined = seq(&[9]);
+        joined.append(&e);
+        assert_eq!(joined.shown(), [(2, " <x>".into())]);
+        joined.pad(6, Side::Left, 0).unwrap();
+        assert_eq!(joined.shown(), [(4, " <x>".into())]);
+        assert_eq!(joined.slice(3, 6).unwrap().shown(), [(1, " <x>".into())]);
+        assert!(joined.slice(0, 4).unwrap().shown().is_empty());
+        joined.truncate(4);
+        assert!(joined.shown().is_empty());
     }
 
     #[test]

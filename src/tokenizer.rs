@@ -10,6 +10,7 @@ pub mod objective;
 pub mod options;
 pub mod pretrained;
 pub mod serialization;
+pub mod template;
 
 use std::cell::RefCell;
 
@@ -25,7 +26,7 @@ use crate::pipeline::model::vocab::Vocab;
 use crate::pipeline::model::wordpiece::{Piece, WordPiece};
 use crate::pipeline::normalizer::Normalized;
 use crate::pipeline::padding::Padding;
-use crate::pipeline::post_processor::BertPostProcessor;
+use crate::pipeline::post_processor::PostProcessor;
 use crate::pipeline::truncation::Truncation;
 use crate::tokenizer::objective::Objective;
 use crate::tokenizer::options::{validate_special_tokens, Decoding, EncodeOptions, Options, PostProcessing};
@@ -42,8 +43,15 @@ struct Workspace {
 thread_local! {
     static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::default());
     /// The ids and offsets of the encoding being assembled (see
-    /// `BertPostProcessor::assemble`).
+    /// `PostProcessor::assemble`).
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// See [`Tokenizer`]'s `history`.
+#[derive(Clone, Debug, Default)]
+struct History {
+    specials: Vec<String>,
+    normalized: Vec<String>,
 }
 
 /// One text of an input: as written, or already split into words (as
@@ -90,7 +98,15 @@ pub struct Tokenizer {
     /// What `decode` shows for a `normalized` added token that the
     /// normalizer changes: its normalized form (as Hugging Face does).
     decoded_as: rustc_hash::FxHashMap<u32, String>,
-    post_processor: Option<BertPostProcessor>,
+    /// What earlier `add_tokens` calls left behind, as in Hugging Face's
+    /// added vocabulary: contents once added as special (still special for
+    /// decoding and `split_special_tokens`), and once added `normalized`
+    /// (still decoded in their normalized form). Not saved in files.
+    history: History,
+    /// The template of the special tokens (without them when
+    /// `missing_specials`: BERT's `[CLS]` or `[SEP]` is not in the vocabulary).
+    post_processor: PostProcessor,
+    missing_specials: bool,
     ascii: AsciiPath,
     /// Truncation and padding for calls that give none (a Hugging Face
     /// file's `truncation` and `padding`).
@@ -126,9 +142,13 @@ impl Tokenizer {
             .ok_or_else(|| Error::invalid(format!("unk_token {:?} is not in the vocabulary", options.unk_token)))?;
         let present: Vec<(String, u32)> =
             special_tokens.iter().filter_map(|t| vocab.id(t).map(|id| (t.clone(), id))).collect();
-        let post_processor = match (vocab.id(&options.cls_token), vocab.id(&options.sep_token)) {
-            (Some(cls_id), Some(sep_id)) => Some(BertPostProcessor { cls_id, sep_id }),
-            _ => None,
+        let (post_processor, missing_specials) = match &options.post_processor {
+            PostProcessing::Off => (PostProcessor::plain(), false),
+            PostProcessing::Bert => match (vocab.id(&options.cls_token), vocab.id(&options.sep_token)) {
+                (Some(cls_id), Some(sep_id)) => (PostProcessor::bert(cls_id, sep_id), false),
+                _ => (PostProcessor::plain(), true),
+            },
+            PostProcessing::Template(t) => (t.compile(&vocab, "post_processor")?, false),
         };
         Ok(Self {
             model: WordPiece { unk_id, max_input_chars_per_word: options.max_input_chars_per_word },
@@ -138,12 +158,14 @@ impl Tokenizer {
             added: Vec::new(),
             normalized_matcher: None,
             decoded_as: Default::default(),
+            history: History::default(),
             ascii: AsciiPath::new(&options.normalizer, options.pre_tokenizer),
             vocab,
             options,
             merges,
             objective: None,
             post_processor,
+            missing_specials,
             truncation: None,
             padding: None,
         })
@@ -153,11 +175,7 @@ impl Tokenizer {
     /// calls that give no truncation or padding of their own).
     pub fn with_defaults(mut self, truncation: Option<Truncation>, padding: Option<Padding>) -> Result<Self> {
         if let Some(t) = truncation {
-            t.validate(if self.post_processor.is_some() && self.options.post_processor == PostProcessing::Bert {
-                2
-            } else {
-                0
-            })?;
+            t.validate(self.added_tokens_count(false))?;
         }
         self.truncation = truncation;
         self.padding = padding;
@@ -184,6 +202,9 @@ impl Tokenizer {
             }
             self.added.push(t.clone());
         }
+        for t in &self.history.specials {
+            self.special_ids.insert(self.vocab.id(t).expect("added tokens stay in the vocabulary"));
+        }
         // In id order, as Hugging Face writes and reads them back.
         let id = |t: &String| self.vocab.id(t).expect("checked above");
         self.added.sort_by_key(|a| id(&a.content));
@@ -200,10 +221,13 @@ impl Tokenizer {
             .filter(|a| a.normalized)
             .map(|a| (self.options.normalizer.normalize(&a.content), id(&a.content), a.flags()))
             .collect();
+        let once_normalized = self.history.normalized.iter().map(|t| (self.options.normalizer.normalize(t), id(t)));
         self.decoded_as = normalized
             .iter()
-            .filter(|(n, id, _)| self.vocab.token(*id) != Some(n.as_str()))
-            .map(|(n, id, _)| (*id, n.clone()))
+            .map(|(n, id, _)| (n.clone(), *id))
+            .chain(once_normalized)
+            .filter(|(n, id)| self.vocab.token(*id) != Some(n.as_str()))
+            .map(|(n, id)| (id, n))
             .collect();
         self.normalized_matcher = (!normalized.is_empty()).then(|| SpecialTokenMatcher::with_flags(normalized));
         Ok(self)
@@ -213,9 +237,12 @@ impl Tokenizer {
     /// with `tokens` added, and how many of them count as added (all but the
     /// empty ones and those already added with the same flags). A token
     /// the vocabulary lacks gets the next id, outside the model; one it has
-    /// keeps its id. A token added again takes the new flags (and stays
-    /// special if it was).
+    /// keeps its id. A token added again takes the new flags; if it was
+    /// special it stays special for decoding and `split_special_tokens`,
+    /// and if it was `normalized` it is still decoded in its normalized
+    /// form (Hugging Face's added vocabulary forgets neither).
     pub fn add_tokens(&self, tokens: &[AddedToken]) -> Result<(Self, usize)> {
+        let mut history = self.history.clone();
         let mut added = self.added.clone();
         let mut plain = self.plain_special_tokens();
         let mut appended: Vec<String> = Vec::new();
@@ -240,8 +267,15 @@ impl Tokenizer {
             if self.vocab.id(&t.content).is_none() && !appended.contains(&t.content) {
                 appended.push(t.content.clone());
             }
-            let mut t = t.clone();
-            t.special |= current.is_some_and(|c| c.special);
+            if let Some(c) = current {
+                if c.special && !history.specials.contains(&c.content) {
+                    history.specials.push(c.content.clone());
+                }
+                if c.normalized && !history.normalized.contains(&c.content) {
+                    history.normalized.push(c.content);
+                }
+            }
+            let t = t.clone();
             match at {
                 Some(i) => added[i] = t,
                 None => {
@@ -257,8 +291,14 @@ impl Tokenizer {
         let tokenizer = Tokenizer::new(vocab, self.merges.clone(), &plain, self.options.clone())?
             .with_defaults(self.truncation, self.padding)?
             .with_objective(self.objective)
+            .with_history(history)
             .with_added_tokens(added)?;
         Ok((tokenizer, count))
+    }
+
+    fn with_history(mut self, history: History) -> Self {
+        self.history = history;
+        self
     }
 
     /// The added tokens other than the special tokens given to `new`.
@@ -317,16 +357,28 @@ impl Tokenizer {
         &self.merges
     }
 
-    /// The post-processor that adds `[CLS]`/`[SEP]` (None without
-    /// `add_special_tokens`); an error if they are not in the vocabulary.
-    pub(crate) fn post_processor(&self, add_special_tokens: bool) -> Result<Option<BertPostProcessor>> {
-        if !add_special_tokens || self.options.post_processor == PostProcessing::Off {
-            return Ok(None);
+    /// The post-processor's template, and whether its special tokens are
+    /// added (`add_special_tokens`); an error if BERT's `[CLS]` or `[SEP]`
+    /// is not in the vocabulary and they should be.
+    pub(crate) fn post_processor(&self, add_special_tokens: bool) -> Result<(&PostProcessor, bool)> {
+        if add_special_tokens && self.missing_specials {
+            return Err(Error::MissingSpecialTokens {
+                cls_token: self.options.cls_token.clone(),
+                sep_token: self.options.sep_token.clone(),
+            });
         }
-        self.post_processor.map(Some).ok_or_else(|| Error::MissingSpecialTokens {
-            cls_token: self.options.cls_token.clone(),
-            sep_token: self.options.sep_token.clone(),
-        })
+        Ok((&self.post_processor, add_special_tokens))
+    }
+
+    /// The number of special tokens post-processing adds to one text or a
+    /// pair (Hugging Face's `num_special_tokens_to_add`; 0 when BERT's
+    /// `[CLS]` or `[SEP]` is missing).
+    pub fn added_tokens_count(&self, pair: bool) -> usize {
+        if self.missing_specials {
+            0
+        } else {
+            self.post_processor.added(pair)
+        }
     }
 
     /// Encodes `text`, or the pair (`text`, `pair`).
@@ -342,9 +394,9 @@ impl Tokenizer {
         pair: Option<Sequence<'_>>,
         add_special_tokens: bool,
     ) -> Result<Encoding> {
-        let processor = self.post_processor(add_special_tokens)?;
+        let (processor, specials) = self.post_processor(add_special_tokens)?;
         Ok(SCRATCH.with(|scratch| {
-            BertPostProcessor::assemble(processor, pair.is_some(), &mut scratch.borrow_mut(), |out, k| {
+            processor.assemble(specials, pair.is_some(), &mut scratch.borrow_mut(), |out, k| {
                 match if k == 0 { Some(text) } else { pair } {
                     Some(Sequence::Text(t)) => self.encode_text_into(t, out),
                     Some(Sequence::Words(words)) => {
@@ -371,8 +423,9 @@ impl Tokenizer {
                 let segment = &text[done..m.start];
                 self.encode_segment(segment, chars, ws, out);
                 chars += segment.chars().count() as u32;
-                let len = text[m.start..m.end].chars().count() as u32;
-                out.push(m.id, (chars, chars + len));
+                let matched = &text[m.start..m.end];
+                let len = matched.chars().count() as u32;
+                self.push_added(out, m.id, (chars, chars + len), matched);
                 out.end_word();
                 chars += len;
                 done = m.end;
@@ -405,12 +458,24 @@ impl Tokenizer {
             chars += text[done..m.start].chars().count();
             let len = text[m.start..m.end].chars().count();
             let (first, last) = (normalized.origin(chars), normalized.origin(chars + len - 1));
-            out.push(m.id, (base + first, base + last + 1));
+            self.push_added(out, m.id, (base + first, base + last + 1), &text[m.start..m.end]);
             out.end_word();
             chars += len;
             done = m.end;
         }
         self.encode_words(normalized, (done, text.len()), chars, base, pieces, out);
+    }
+
+    /// Appends added token `id` matched as `matched` (with the whitespace
+    /// it strips, in the text it was matched in): Hugging Face shows that
+    /// text as the token.
+    #[inline]
+    fn push_added(&self, out: &mut Scratch, id: u32, offsets: (u32, u32), matched: &str) {
+        if self.vocab.token(id) == Some(matched) {
+            out.push(id, offsets);
+        } else {
+            out.push_shown(id, offsets, matched);
+        }
     }
 
     /// Whether a match of added token `id` is passed over as plain text

@@ -12,6 +12,7 @@ a tokenizer comes back equal from its file and from pickle.
 from __future__ import annotations
 
 import itertools
+import json
 import pickle
 import random
 from pathlib import Path
@@ -65,13 +66,9 @@ def compare(ours: Any, hf: Any, texts: list[str]) -> None:
             )
             where = f"{text!r} add_special_tokens={add_special_tokens}"
             assert a.ids == b.ids, where
-            # Hugging Face's token string for an added token is the text it matched (spaces that
-            # lstrip/rstrip take in, the normalized form); ours is the token itself (spec section 10).
-            added = {ours.token_to_id(t.content) for t in hf.get_added_tokens_decoder().values()}
-            assert [t for t, i in zip(a.tokens, a.ids) if i not in added] == [
-                t for t, i in zip(b.tokens, b.ids) if i not in added
-            ], where
-            assert a.tokens == [ours.id_to_token(i) for i in a.ids], where
+            # An added token shows the text it matched: the spaces that lstrip/rstrip take in, the
+            # normalized form of a normalized one (spec section 10), as in Hugging Face.
+            assert a.tokens == b.tokens, where
             assert a.offsets == b.offsets, where
             assert a.word_ids == b.word_ids, where
             assert a.special_tokens_mask == b.special_tokens_mask, where
@@ -254,3 +251,49 @@ def test_adding_while_other_threads_encode(base: dict[str, Any], texts: list[str
         w.join()
     assert all(ids in allowed[i] for i, ids in seen)
     assert ours == states[-1]
+
+
+#: Flags a token is added with, then added again with.
+READD = [dict(zip(("normalized", "special", "lstrip"), flags)) for flags in itertools.product((False, True), repeat=3)]
+SMALL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "love", "a", "h", "##e", "##l", "##o", "##s", ","]
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+@pytest.mark.parametrize("content", ["Hello", "love", "[SEP]", "<x>"])
+def test_adding_a_token_again_with_other_flags_as_hugging_face(impl: str, content: str) -> None:
+    """Hugging Face keeps the last flags of a token, but a token once special stays special for
+    decoding and split_special_tokens, and one once normalized is decoded in its normalized form."""
+    PyTokenizer = IMPLS[impl].PyTokenizer
+    sample = [f"{content} {content.upper()},{content}", f"a{content}s  {content.lower()} hello", "love hellos"]
+    for first, second in itertools.product(READD, READD):
+        ours = PyTokenizer(SMALL)
+        hf = tokenizers.Tokenizer.from_str(ours.to_str())
+        counts = [
+            (ours.add_tokens([AddedToken(content, **flags)]), hf.add_tokens([hf_token(AddedToken(content, **flags))]))
+            for flags in (first, second, second)
+        ]
+        assert all(a == b for a, b in counts), (first, second, counts)
+        compare(ours, hf, sample)
+        # Hugging Face's file keeps only the last flags; so does ours, and both load alike.
+        compare(PyTokenizer.from_str(ours.to_str()), tokenizers.Tokenizer.from_str(hf.to_str()), sample)
+        # A token once special is still plain text with split_special_tokens.
+        split = PyTokenizer(SMALL, split_special_tokens=True)
+        split_hf = tokenizers.Tokenizer.from_str(split.to_str())
+        split_hf.encode_special_tokens = True
+        for flags in (first, second):
+            split.add_tokens([AddedToken(content, **flags)])
+            split_hf.add_tokens([hf_token(AddedToken(content, **flags))])
+        compare(split, split_hf, sample)
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_added_tokens_need_every_flag_as_in_hugging_face(impl: str) -> None:
+    """Hugging Face's added tokens have no serde defaults: a file that leaves a flag out is refused."""
+    doc = json.loads(IMPLS[impl].PyTokenizer(SMALL).to_str())
+    for flag in ("normalized", "special", "lstrip", "rstrip", "single_word"):
+        broken = json.loads(json.dumps(doc))
+        del broken["added_tokens"][1][flag]
+        with pytest.raises(Exception, match=f"missing field `{flag}`"):
+            tokenizers.Tokenizer.from_str(json.dumps(broken))
+        with pytest.raises(ValueError, match=rf"^added_tokens\[1\]: missing field .{flag}."):
+            IMPLS[impl].PyTokenizer.from_str(json.dumps(broken))

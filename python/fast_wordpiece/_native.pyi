@@ -32,7 +32,8 @@ class _PipelineOptions(TypedDict, total=False):
     max_input_chars_per_word: int
     continuing_subword_prefix: str
     decoder_cleanup: bool
-    post_processor: Literal["bert", "none"]
+    # or Hugging Face's TemplateProcessing object, as json.loads gives it
+    post_processor: Literal["bert", "none"] | dict[str, Any]
     decoder: Literal["wordpiece", "none"]
     strip_all_marks: bool
     split_special_tokens: bool

@@ -13,11 +13,30 @@ pub struct Scratch {
     words: Vec<Word>,
     /// The word the next token belongs to.
     word: Word,
+    /// The pieces of the encoding (see [`Scratch::start_sequence`]).
+    pieces: Vec<Piece>,
+    /// Tokens shown otherwise than their id's token (see [`Encoding::shown`]).
+    shown: Vec<(usize, String)>,
+}
+
+/// A run of tokens that share a type id: a sequence's, or special tokens.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    start: usize,
+    type_id: u8,
+    special: bool,
 }
 
 impl Default for Scratch {
     fn default() -> Self {
-        Self { ids: Vec::new(), offsets: Vec::new(), words: Vec::new(), word: Word::new(0, 0) }
+        Self {
+            ids: Vec::new(),
+            offsets: Vec::new(),
+            words: Vec::new(),
+            word: Word::new(0, 0),
+            pieces: Vec::new(),
+            shown: Vec::new(),
+        }
     }
 }
 
@@ -34,11 +53,25 @@ impl Scratch {
         self.offsets.clear();
         self.words.clear();
         self.word = Word::new(0, 0);
+        self.pieces.clear();
+        self.shown.clear();
     }
 
-    /// The next tokens belong to word 0 of `sequence`.
-    pub fn start_sequence(&mut self, sequence: u8) {
+    /// The next tokens belong to word 0 of `sequence` and have `type_id`.
+    pub fn start_sequence(&mut self, sequence: u8, type_id: u8) {
         self.word = Word::new(0, sequence);
+        self.pieces.push(Piece { start: self.len(), type_id, special: false });
+    }
+
+    /// Appends special tokens added by post-processing: `ids`, with
+    /// `type_id`, offsets `(0, 0)`, no word and `special_tokens_mask` 1.
+    pub fn push_special(&mut self, ids: &[u32], type_id: u8) {
+        self.pieces.push(Piece { start: self.len(), type_id, special: true });
+        for &id in ids {
+            self.ids.push(id);
+            self.offsets.push((0, 0));
+            self.words.push(Word::NONE);
+        }
     }
 
     /// The next tokens belong to the next word.
@@ -83,26 +116,33 @@ impl Scratch {
         self.words.push(self.word);
     }
 
+    /// Appends a token, in the current word, shown as `text` (see
+    /// [`Encoding::shown`]).
+    pub fn push_shown(&mut self, id: u32, offsets: (u32, u32), text: &str) {
+        self.shown.push((self.len(), text.to_owned()));
+        self.push(id, offsets);
+    }
+
     /// Keeps the first `n` tokens.
     pub fn truncate(&mut self, n: usize) {
+        self.shown.retain(|&(i, _)| i < n);
         self.ids.truncate(n);
         self.offsets.truncate(n);
         self.words.truncate(n);
     }
 
-    /// The tokens as an encoding of exactly their number: type id 0 before
-    /// token `second` and 1 from it on, `special_tokens_mask` 1 at the
-    /// positions in `specials` (positions past the end are ignored) where
-    /// the tokens belong to no word, and attention on every token.
-    pub fn to_encoding(&self, second: usize, specials: &[usize]) -> Encoding {
+    /// The tokens as an encoding of exactly their number: each piece's
+    /// tokens (see [`Scratch::start_sequence`], [`Scratch::push_special`])
+    /// with its type id (0 before the first piece), `special_tokens_mask` 1
+    /// on the special pieces, and attention on every token.
+    pub fn to_encoding(&self) -> Encoding {
         let n = self.len();
         let mut type_ids = vec![0; n];
-        type_ids[second.min(n)..].fill(1);
         let mut special_tokens_mask = vec![0; n];
-        let mut words = self.words.to_vec();
-        for &at in specials.iter().filter(|&&at| at < n) {
-            special_tokens_mask[at] = 1;
-            words[at] = Word::NONE;
+        for (i, piece) in self.pieces.iter().enumerate() {
+            let end = self.pieces.get(i + 1).map_or(n, |next| next.start);
+            type_ids[piece.start..end].fill(piece.type_id);
+            special_tokens_mask[piece.start..end].fill(u8::from(piece.special));
         }
         Encoding {
             ids: self.ids.to_vec(),
@@ -110,9 +150,10 @@ impl Scratch {
             type_ids,
             special_tokens_mask,
             attention_mask: vec![1; n],
-            words,
+            words: self.words.to_vec(),
             pair: false,
             overflowing: Vec::new(),
+            shown: self.shown.iter().map(|(i, t)| (*i as u32, t.as_str().into())).collect(),
         }
     }
 }
@@ -124,6 +165,27 @@ mod tests {
     #[test]
     fn makes_an_encoding_with_every_column_whole() {
         let mut s = Scratch::default();
+        s.push_special(&[7], 2);
+        s.start_sequence(0, 0);
+        for id in 0..2 {
+            s.push(id, (id, id + 1));
+            s.end_word();
+        }
+        s.push_special(&[8, 9], 0);
+        s.start_sequence(1, 1);
+        s.push(2, (0, 1));
+        let e = s.to_encoding();
+        assert_eq!(e.ids(), [7, 0, 1, 8, 9, 2]);
+        assert_eq!(e.offsets(), [(0, 0), (0, 1), (1, 2), (0, 0), (0, 0), (0, 1)]);
+        assert_eq!(e.type_ids(), [2, 0, 0, 0, 0, 1]);
+        assert_eq!(e.special_tokens_mask(), [1, 0, 0, 1, 1, 0]);
+        assert_eq!(e.attention_mask(), [1; 6]);
+        let words: Vec<_> = e.words().iter().map(|w| (w.index(), w.sequence())).collect();
+        assert_eq!(
+            words,
+            [(None, None), (Some(0), Some(0)), (Some(1), Some(0)), (None, None), (None, None), (Some(0), Some(1))]
+        );
+        s.clear();
         for id in 0..6 {
             s.push(id, (id, id + 1));
             if id % 2 == 1 {
@@ -131,29 +193,21 @@ mod tests {
             }
         }
         s.truncate(5);
-        let e = s.to_encoding(3, &[0, 2, 4, usize::MAX]);
-        assert_eq!(e.ids(), [0, 1, 2, 3, 4]);
-        assert_eq!(e.offsets(), [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)]);
-        assert_eq!(e.type_ids(), [0, 0, 0, 1, 1]);
-        assert_eq!(e.special_tokens_mask(), [1, 0, 1, 0, 1]);
-        assert_eq!(e.attention_mask(), [1; 5]);
-        let words: Vec<_> = e.words().iter().map(|w| w.index()).collect();
-        assert_eq!(words, [None, Some(0), None, Some(1), None]);
         let mark = s.mark();
         s.push(9, (9, 10));
         s.end_word();
         s.rewind(mark);
         s.push(9, (9, 10));
-        assert_eq!((s.len(), s.to_encoding(0, &[]).words()[5].index()), (6, Some(3)));
+        assert_eq!((s.len(), s.to_encoding().words()[5].index()), (6, Some(3)));
         let mark = s.mark();
         s.push(10, (0, 1));
         s.end_word();
         s.push(11, (2, 3));
         s.make_word_since(mark, 7);
         s.push(12, (0, 1));
-        let words: Vec<_> = s.to_encoding(0, &[]).words()[6..].iter().map(|w| w.index()).collect();
+        let words: Vec<_> = s.to_encoding().words()[6..].iter().map(|w| w.index()).collect();
         assert_eq!(words, [Some(7), Some(7), Some(8)]);
         s.clear();
-        assert!(s.is_empty() && s.to_encoding(0, &[]).is_empty());
+        assert!(s.is_empty() && s.to_encoding().is_empty());
     }
 }

@@ -132,7 +132,7 @@ pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<O
             "continuing_subword_prefix" => o.continuing_subword_prefix = text(v, &|| key.clone())?.to_owned(),
             "decoder_cleanup" => o.decoder_cleanup = flag(v, &key)?,
             "split_special_tokens" => o.split_special_tokens = flag(v, &key)?,
-            "post_processor" => o.post_processor = PostProcessing::parse(&text(v, &|| key.clone())?).map_err(to_py)?,
+            "post_processor" => o.post_processor = post_processing(v)?,
             "decoder" => o.decoder = Decoding::parse(&text(v, &|| key.clone())?).map_err(to_py)?,
             _ => return Err(unexpected(function, &key)),
         }
@@ -145,6 +145,20 @@ pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<O
     }
     o.validate().map_err(to_py)?;
     Ok(o)
+}
+
+/// `post_processor`: `"bert"`, `"none"`, or a dict that is Hugging Face's
+/// `TemplateProcessing` object (as `json.loads` gives it).
+fn post_processing(value: &Bound<'_, PyAny>) -> PyResult<PostProcessing> {
+    if value.is_instance_of::<PyDict>() {
+        let json = value.py().import("json")?.call_method1("dumps", (value,)).map_err(|_| {
+            PyTypeError::new_err("post_processor: a TemplateProcessing dict must hold only JSON values")
+        })?;
+        let value: serde_json::Value = serde_json::from_str(&json.extract::<String>()?)
+            .map_err(|e| PyValueError::new_err(format!("post_processor: {e}")))?;
+        return PostProcessing::from_value(&value).map_err(to_py);
+    }
+    PostProcessing::parse(&text(value, &|| "post_processor".into())?).map_err(to_py)
 }
 
 /// One path, or an iterable of paths (str or os.PathLike).
@@ -304,9 +318,9 @@ impl<'py> EncodeKwargs<'py> {
         let padding_side = side(padding_side, "padding_side")?;
         let truncation = match (self.max_length, strategy) {
             (Some(max_length), Some(strategy)) => {
-                let t = Truncation { max_length, strategy, stride: self.stride, side: truncation_side };
-                t.validate(if add_special_tokens { 2 } else { 0 }).map_err(to_py)?;
-                Some(t)
+                // The stride is checked by the tokenizer, which knows how
+                // many special tokens its post-processor adds.
+                Some(Truncation { max_length, strategy, stride: self.stride, side: truncation_side })
             }
             _ if self.stride > 0 => {
                 return Err(PyValueError::new_err(

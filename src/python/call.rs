@@ -172,7 +172,12 @@ impl PyTokenizer {
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
         let shared = self.inner();
         let encoding = guard(|| shared.encode(&a, b.as_deref(), add_special_tokens))?;
-        Ok(encoding.ids().iter().filter_map(|&id| shared.vocab().token(id)).map(str::to_owned).collect())
+        let mut tokens: Vec<String> =
+            encoding.ids().iter().filter_map(|&id| shared.vocab().token(id)).map(str::to_owned).collect();
+        for (i, text) in encoding.shown() {
+            tokens[*i as usize] = text.to_string();
+        }
+        Ok(tokens)
     }
 
     /// The id of a token (the unknown token's id for a token not in the

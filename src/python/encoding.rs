@@ -141,7 +141,13 @@ impl PyEncoding {
                 Some(ids) => Ok(ids.into_bound(py)),
                 None => int_list(py, e.ids()),
             },
-            "tokens" => str_list(py, self.tokenizer.token_strs(py), e.ids()),
+            "tokens" => {
+                let list = str_list(py, self.tokenizer.token_strs(py), e.ids())?;
+                for (i, text) in e.shown() {
+                    list.set_item(*i as usize, &**text)?;
+                }
+                Ok(list)
+            }
             "offsets" => match self.take_ahead(OFFSETS) {
                 Some(offsets) => Ok(offsets.into_bound(py)),
                 None => offsets_list(py, e.offsets()),

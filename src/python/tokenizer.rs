@@ -38,7 +38,8 @@ impl Default for CallSettings {
 /// `handle_chinese_chars=True`, `pre_tokenizer="bert"` (or `"whitespace"`,
 /// `"regex"`, `"wordpunct"`), `unk_token="[UNK]"`, `cls_token="[CLS]"`, `sep_token="[SEP]"`,
 /// `max_input_chars_per_word=100`, `continuing_subword_prefix="##"`,
-/// `decoder_cleanup=True`, `post_processor="bert"` (or `"none"`),
+/// `decoder_cleanup=True`, `post_processor="bert"` (or `"none"`, or a Hugging Face
+/// `TemplateProcessing` dict),
 /// `decoder="wordpiece"` (or `"none"`), `split_special_tokens=False`. `from_file` / `from_pretrained` read
 /// Hugging Face's files, `save` / `save_pretrained` write them.
 #[pyclass(frozen, name = "PyTokenizer", module = "fast_wordpiece")]

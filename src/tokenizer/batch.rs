@@ -8,7 +8,6 @@ use std::sync::mpsc;
 
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
-use crate::pipeline::post_processor::BertPostProcessor;
 use crate::threads;
 use crate::tokenizer::options::EncodeOptions;
 use crate::tokenizer::{Sequence, Tokenizer};
@@ -43,7 +42,7 @@ impl Tokenizer {
 
     /// Encodes `text` (or the pair) with truncation and padding.
     pub fn encode_with(&self, text: &str, pair: Option<&str>, options: &EncodeOptions) -> Result<Encoding> {
-        options.validate()?;
+        options.validate(self.added_tokens_count(false))?;
         let pad_id = self.pad_id(options)?;
         let mut batch = [self.encode_truncated(Sequence::Text(text), pair.map(Sequence::Text), options)?];
         if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
@@ -68,7 +67,7 @@ impl Tokenizer {
         options: &EncodeOptions,
         mut stop: impl FnMut() -> bool,
     ) -> Result<Vec<Encoding>> {
-        options.validate()?;
+        options.validate(self.added_tokens_count(false))?;
         let pad_id = self.pad_id(options)?;
         let num_threads = Some(threads::checked(options.num_threads)?);
         let mut slots: Vec<Option<Encoding>> = Vec::with_capacity(inputs.len());
@@ -121,7 +120,7 @@ impl Tokenizer {
         if options.padding.is_some() {
             return Err(Error::invalid("padding needs the whole batch: use encode_batch_with"));
         }
-        options.validate()?;
+        options.validate(self.added_tokens_count(false))?;
         self.post_processor(options.add_special_tokens)?;
         let threads = threads::checked(options.num_threads)?;
         let bounds = chunk_bounds(inputs, threads);
@@ -211,16 +210,12 @@ impl Tokenizer {
         let Some(truncation) = options.truncation else {
             return self.encode_sequences(text, pair, options.add_special_tokens);
         };
-        let processor = self.post_processor(options.add_special_tokens)?;
+        let (processor, specials) = self.post_processor(options.add_special_tokens)?;
         let mut a = self.encode_sequences(text, None, false)?;
         let mut b = pair.map(|p| self.encode_sequences(p, None, false)).transpose()?;
-        let added = match (processor, &b) {
-            (None, _) => 0,
-            (Some(_), None) => 2,
-            (Some(_), Some(_)) => 3,
-        };
+        let added = if specials { processor.added(b.is_some()) } else { 0 };
         truncation.apply(&mut a, b.as_mut(), added)?;
-        BertPostProcessor::process_windows(processor, a, b)
+        processor.process_windows(specials, a, b)
     }
 }
 

@@ -28,6 +28,7 @@ use crate::pipeline::truncation::{Strategy, Truncation};
 use crate::tokenizer::batch::PAD_TOKEN;
 use crate::tokenizer::objective::Objective;
 use crate::tokenizer::options::{Decoding, Options, PostProcessing};
+use crate::tokenizer::template::Template;
 use crate::tokenizer::Tokenizer;
 
 /// The key of the data Hugging Face does not store.
@@ -265,69 +266,9 @@ fn pre_tokenizer(value: &Value) -> Result<PreTokenizer> {
     }
 }
 
-/// The special token of a template item `{"SpecialToken": {"id", "type_id"}}`
-/// or the sequence of `{"Sequence": {"id", "type_id"}}`, with its type id.
-fn template_item<'a>(item: &'a Value, path: &str) -> Result<(&'a str, &'a str, u64)> {
-    let obj =
-        item.as_object().filter(|o| o.len() == 1).ok_or_else(|| err(path, "expected one SpecialToken or Sequence"))?;
-    let (key, inner) = obj.iter().next().expect("one entry");
-    let id =
-        inner.get("id").and_then(Value::as_str).ok_or_else(|| err(&format!("{path}.{key}.id"), "expected a string"))?;
-    let type_id = inner
-        .get("type_id")
-        .and_then(Value::as_u64)
-        .ok_or_else(|| err(&format!("{path}.{key}.type_id"), "expected an integer"))?;
-    Ok((key, id, type_id))
-}
-
-/// The `[CLS]` and `[SEP]` of a `TemplateProcessing` that is BERT's:
-/// `CLS $A:0 SEP:0` and `CLS $A:0 SEP:0 $B:1 SEP:1`.
-fn template(value: &Value, path: &str) -> Result<(String, String)> {
-    let items = |key: &str| -> Result<Vec<(&str, &str, u64)>> {
-        let list =
-            value.get(key).and_then(Value::as_array).ok_or_else(|| err(&format!("{path}.{key}"), "expected a list"))?;
-        list.iter().enumerate().map(|(i, item)| template_item(item, &format!("{path}.{key}[{i}]"))).collect()
-    };
-    let (single, pair) = (items("single")?, items("pair")?);
-    let expect = |key: &str, got: &[(&str, &str, u64)], want: &[(&str, Option<&str>, u64)]| -> Result<()> {
-        if got.len() != want.len() {
-            return Err(err(
-                &format!("{path}.{key}"),
-                "only BERT's template is supported ([CLS] $A:0 [SEP]:0, and [CLS] $A:0 [SEP]:0 $B:1 [SEP]:1)",
-            ));
-        }
-        for (i, (&(k, id, t), &(wk, wid, wt))) in got.iter().zip(want).enumerate() {
-            if k != wk || wid.is_some_and(|w| w != id) || t != wt {
-                return Err(err(
-                    &format!("{path}.{key}[{i}]"),
-                    format!(
-                        "expected {wk} {} with type_id {wt}: only BERT's template is supported",
-                        wid.unwrap_or("(a special token)")
-                    ),
-                ));
-            }
-        }
-        Ok(())
-    };
-    let s = "SpecialToken";
-    expect("single", &single, &[(s, None, 0), ("Sequence", Some("A"), 0), (s, None, 0)])?;
-    let (cls, sep) = (single[0].1, single[2].1);
-    expect(
-        "pair",
-        &pair,
-        &[
-            (s, Some(cls), 0),
-            ("Sequence", Some("A"), 0),
-            (s, Some(sep), 0),
-            ("Sequence", Some("B"), 1),
-            (s, Some(sep), 1),
-        ],
-    )?;
-    Ok((cls.to_owned(), sep.to_owned()))
-}
-
-/// What the post-processor adds, and the `[CLS]` / `[SEP]` tokens with the
-/// ids the file gives them (checked against the vocabulary later).
+/// What the post-processor adds, and for BERT's the `[CLS]` and `[SEP]`
+/// tokens with the ids the file gives them (checked against the vocabulary
+/// later).
 type SpecialId = (String, u32, String);
 
 fn post_processor(value: &Value) -> Result<(PostProcessing, Option<[SpecialId; 2]>)> {
@@ -343,20 +284,17 @@ fn post_processor(value: &Value) -> Result<(PostProcessing, Option<[SpecialId; 2
             Ok((PostProcessing::Bert, Some([pair("cls")?, pair("sep")?])))
         }
         Some("TemplateProcessing") => {
-            let (cls, sep) = template(value, path)?;
-            let id_of = |token: &str| -> Result<SpecialId> {
-                let p = format!("{path}.special_tokens.{token}");
-                let Some(entry) = value.get("special_tokens").and_then(|s| s.get(token)) else {
-                    return Err(err(&p, "missing"));
-                };
-                let ids: Vec<u32> = typed(entry.get("ids").unwrap_or(&Value::Null), &format!("{p}.ids"))?;
-                let tokens: Vec<String> = typed(entry.get("tokens").unwrap_or(&Value::Null), &format!("{p}.tokens"))?;
-                match (ids.as_slice(), tokens.as_slice()) {
-                    ([id], [t]) if t == token => Ok((token.to_owned(), *id, format!("{p}.ids"))),
-                    _ => Err(err(&p, "only a special token that is one token of the same name is supported")),
-                }
+            let template = Template::from_json(value, path)?;
+            // BERT's own template stays BERT's (the `cls_token` and
+            // `sep_token` options); any other is kept as it is.
+            let Some((cls, sep)) = template.as_bert() else {
+                return Ok((PostProcessing::Template(Box::new(template)), None));
             };
-            Ok((PostProcessing::Bert, Some([id_of(&cls)?, id_of(&sep)?])))
+            let id_of = |token: &str| -> SpecialId {
+                let id = template.special_tokens[token].ids[0];
+                (token.to_owned(), id, format!("{path}.special_tokens.{token}.ids"))
+            };
+            Ok((PostProcessing::Bert, Some([id_of(cls), id_of(sep)])))
         }
         Some(other) => Err(unsupported(path, other, "BertProcessing, TemplateProcessing, null")),
         None => Err(err(path, "a post-processor needs a \"type\"")),
@@ -556,7 +494,12 @@ impl Tokenizer {
         }
         // Added tokens: ids as Hugging Face gives them when it loads the file
         // (the token's id in the model, else the next id after the model's).
-        let added: Vec<AddedTokenJson> = typed(field("added_tokens"), "added_tokens")?;
+        // Every flag is required, as in Hugging Face (no serde default).
+        let Some(items) = field("added_tokens").as_array() else {
+            return Err(err("added_tokens", "expected a list"));
+        };
+        let added: Vec<AddedTokenJson> =
+            items.iter().enumerate().map(|(i, t)| typed(t, &format!("added_tokens[{i}]"))).collect::<Result<_>>()?;
         let mut next_id = model.vocab.len() as u32;
         let mut outside_model = FxHashSet::default();
         let mut specials = Vec::new();
@@ -653,6 +596,12 @@ impl Tokenizer {
             }
             options.cls_token = cls.0;
             options.sep_token = sep.0;
+        }
+        if let PostProcessing::Template(t) = &options.post_processor {
+            // The tokens a transformers-style cls_token and sep_token name.
+            if let Some((cls, sep)) = t.cls_and_sep() {
+                (options.cls_token, options.sep_token) = (cls.to_owned(), sep.to_owned());
+            }
         }
         // Our own data, when we wrote the file.
         let (merges, specials, objective) = match &model.extra {
@@ -751,7 +700,8 @@ impl Tokenizer {
             })
             .collect();
         let n = &o.normalizer;
-        let post_processor = match (o.post_processor, vocab.id(&o.cls_token), vocab.id(&o.sep_token)) {
+        let post_processor = match (&o.post_processor, vocab.id(&o.cls_token), vocab.id(&o.sep_token)) {
+            (PostProcessing::Template(t), _, _) => t.to_json(),
             (PostProcessing::Bert, Some(cls), Some(sep)) => {
                 let special = |t: &str, type_id: u32| json!({"SpecialToken": {"id": t, "type_id": type_id}});
                 let seq = |s: &str, type_id: u32| json!({"Sequence": {"id": s, "type_id": type_id}});

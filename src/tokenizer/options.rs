@@ -12,6 +12,7 @@ use crate::pipeline::normalizer::{Normalized, Normalizer};
 use crate::pipeline::padding::Padding;
 use crate::pipeline::pre_tokenizer::PreTokenizer;
 use crate::pipeline::truncation::Truncation;
+use crate::tokenizer::template::Template;
 
 /// The special tokens a new tokenizer gets unless told otherwise.
 pub const DEFAULT_SPECIAL_TOKENS: [&str; 5] = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
@@ -46,16 +47,17 @@ pub struct Options {
     pub decoder: Decoding,
 }
 
-/// What the post-processor adds with `add_special_tokens`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// What the post-processor adds with `add_special_tokens`. Written as
+/// `"bert"`, `"none"`, or Hugging Face's `TemplateProcessing` object.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum PostProcessing {
     /// `[CLS] A [SEP]` and `[CLS] A [SEP] B [SEP]`, type ids 0 then 1.
     #[default]
-    #[serde(rename = "bert")]
     Bert,
     /// Nothing (a Hugging Face file whose `post_processor` is null).
-    #[serde(rename = "none")]
     Off,
+    /// Any template of special tokens around the sequences.
+    Template(Box<Template>),
 }
 
 impl PostProcessing {
@@ -65,8 +67,50 @@ impl PostProcessing {
         match name {
             "bert" => Ok(Self::Bert),
             "none" => Ok(Self::Off),
-            _ => Err(Error::invalid(format!("unknown post_processor {name:?}: expected \"bert\" or \"none\""))),
+            _ => Err(Error::invalid(format!(
+                "unknown post_processor {name:?}: expected \"bert\", \"none\" or a TemplateProcessing object"
+            ))),
         }
+    }
+
+    /// `"bert"`, `"none"`, or a `TemplateProcessing` object (errors name
+    /// their path under `post_processor`).
+    pub fn from_value(value: &serde_json::Value) -> Result<Self> {
+        match value {
+            serde_json::Value::String(name) => Self::parse(name),
+            serde_json::Value::Object(o) => match o.get("type").and_then(serde_json::Value::as_str) {
+                Some("TemplateProcessing") => {
+                    Ok(Self::Template(Box::new(Template::from_json(value, "post_processor")?)))
+                }
+                _ => Err(Error::invalid(
+                    "post_processor.type: expected \"TemplateProcessing\" (the only post-processor given as an object)",
+                )),
+            },
+            other => Err(Error::invalid(format!(
+                "post_processor: expected \"bert\", \"none\" or a TemplateProcessing object, found {other}"
+            ))),
+        }
+    }
+
+    pub fn to_value(&self) -> serde_json::Value {
+        match self {
+            Self::Bert => "bert".into(),
+            Self::Off => "none".into(),
+            Self::Template(t) => t.to_json(),
+        }
+    }
+}
+
+impl Serialize for PostProcessing {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        self.to_value().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for PostProcessing {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(deserializer)?;
+        Self::from_value(&value).map_err(serde::de::Error::custom)
     }
 }
 
@@ -160,7 +204,7 @@ pub fn validate_special_tokens(tokens: &[String]) -> Result<()> {
 /// How to encode: special tokens, truncation, padding, threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EncodeOptions {
-    /// `[CLS] A [SEP]` and `[CLS] A [SEP] B [SEP]` (see `BertPostProcessor`).
+    /// The special tokens of the post-processor (see `PostProcessor`).
     pub add_special_tokens: bool,
     pub truncation: Option<Truncation>,
     pub padding: Option<Padding>,
@@ -176,10 +220,12 @@ impl Default for EncodeOptions {
 
 impl EncodeOptions {
     /// Checks what the types alone cannot: a truncation `stride` that leaves
-    /// room for new tokens in every window (see [`Truncation::validate`]).
-    pub fn validate(&self) -> Result<()> {
+    /// room for new tokens in every window (see [`Truncation::validate`]),
+    /// with `added_single` the special tokens the post-processor adds to one
+    /// text.
+    pub fn validate(&self, added_single: usize) -> Result<()> {
         match self.truncation {
-            Some(t) => t.validate(if self.add_special_tokens { 2 } else { 0 }),
+            Some(t) => t.validate(if self.add_special_tokens { added_single } else { 0 }),
             None => Ok(()),
         }
     }

@@ -155,10 +155,10 @@ class Encoding:
         columns = {key: values[start:stop] for key, values in self._fields.items()}
         return Encoding._from_columns(columns, n_sequences=self._n_sequences)
 
-    def _joined(self, other: Encoding, overflowing: Sequence[Encoding] = ()) -> Encoding:
-        """This encoding's tokens followed by ``other``'s: the two sequences of a pair."""
+    def _joined(self, other: Encoding, overflowing: Sequence[Encoding] = (), n_sequences: int = 2) -> Encoding:
+        """This encoding's tokens followed by ``other``'s (pieces of one text, or of a pair)."""
         columns = {key: self._fields[key] + other._fields[key] for key in _COLUMNS}
-        return Encoding._from_columns(columns, overflowing, n_sequences=2)
+        return Encoding._from_columns(columns, overflowing, n_sequences=n_sequences)
 
     @staticmethod
     def _from_columns(columns: Mapping[str, list[Any]], overflowing: Sequence[Encoding] = (), *,

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from fast_wordpiece.reference import template
 from fast_wordpiece.reference.common import Pair
 from fast_wordpiece.reference.padding import PAD_TOKEN
 from fast_wordpiece.reference.training import OBJECTIVES
@@ -174,48 +175,8 @@ def _pre_tokenizer(value: Any) -> str:
     raise ValueError('pre_tokenizer: a pre-tokenizer needs a "type"')
 
 
-_BERT_TEMPLATE = "only BERT's template is supported ([CLS] $A:0 [SEP]:0, and [CLS] $A:0 [SEP]:0 $B:1 [SEP]:1)"
-
-
-def _template_item(item: Any, path: str) -> tuple[str, str, int]:
-    if not (isinstance(item, dict) and len(item) == 1):
-        raise ValueError(f"{path}: expected one SpecialToken or Sequence")
-    ((key, inner),) = item.items()
-    id_ = inner.get("id") if isinstance(inner, dict) else None
-    if not isinstance(id_, str):
-        raise ValueError(f"{path}.{key}.id: expected a string")
-    type_id = inner.get("type_id")
-    if isinstance(type_id, bool) or not isinstance(type_id, int) or type_id < 0:
-        raise ValueError(f"{path}.{key}.type_id: expected an integer")
-    return key, id_, type_id
-
-
-def _template(value: dict[str, Any], path: str) -> tuple[str, str]:
-    def items(key: str) -> list[tuple[str, str, int]]:
-        if not isinstance(value.get(key), list):
-            raise ValueError(f"{path}.{key}: expected a list")
-        return [_template_item(item, f"{path}.{key}[{i}]") for i, item in enumerate(value[key])]
-
-    def expect(key: str, got: list[tuple[str, str, int]], want: list[tuple[str, str | None, int]]) -> None:
-        if len(got) != len(want):
-            raise ValueError(f"{path}.{key}: {_BERT_TEMPLATE}")
-        for i, ((k, id_, t), (wk, wid, wt)) in enumerate(zip(got, want)):
-            if k != wk or (wid is not None and wid != id_) or t != wt:
-                raise ValueError(
-                    f"{path}.{key}[{i}]: expected {wk} {wid or '(a special token)'} with type_id {wt}: "
-                    "only BERT's template is supported"
-                )
-
-    single, pair = items("single"), items("pair")
-    s = "SpecialToken"
-    expect("single", single, [(s, None, 0), ("Sequence", "A", 0), (s, None, 0)])
-    cls, sep = single[0][1], single[2][1]
-    expect("pair", pair, [(s, cls, 0), ("Sequence", "A", 0), (s, sep, 0), ("Sequence", "B", 1), (s, sep, 1)])
-    return cls, sep
-
-
-def _post_processor(value: Any) -> tuple[str, list[tuple[str, int, str]]]:
-    """``"bert"`` or ``"none"``, and the [CLS] and [SEP] with the ids the file gives them."""
+def _post_processor(value: Any) -> tuple[str | dict[str, Any], list[tuple[str, int, str]]]:
+    """``"bert"``, ``"none"`` or a template; for BERT's, the [CLS] and [SEP] with the ids the file gives them."""
     path = "post_processor"
     kind = _kind(value, path)
     if kind is None and value is None:
@@ -231,23 +192,13 @@ def _post_processor(value: Any) -> tuple[str, list[tuple[str, int, str]]]:
 
         return "bert", [pair("cls"), pair("sep")]
     if kind == "TemplateProcessing":
-        cls, sep = _template(value, path)
-
-        def id_of(token: str) -> tuple[str, int, str]:
-            p = f"{path}.special_tokens.{token}"
-            entry = (value.get("special_tokens") or {}).get(token)
-            if entry is None:
-                raise ValueError(f"{p}: missing")
-            ids, tokens = entry.get("ids"), entry.get("tokens")
-            if not (isinstance(ids, list) and all(map(_is_id, ids))):
-                raise ValueError(f"{p}.ids: expected a list of ids")
-            if not (isinstance(tokens, list) and all(isinstance(t, str) for t in tokens)):
-                raise ValueError(f"{p}.tokens: expected a list of strings")
-            if len(ids) != 1 or tokens != [token]:
-                raise ValueError(f"{p}: only a special token that is one token of the same name is supported")
-            return token, ids[0], f"{p}.ids"
-
-        return "bert", [id_of(cls), id_of(sep)]
+        parsed = template.parse(value, path)
+        # BERT's own template stays BERT's (the cls_token and sep_token options); any other is kept.
+        bert = template.as_bert(parsed)
+        if bert is None:
+            return parsed, []
+        entries = parsed["special_tokens"]
+        return "bert", [(token, entries[token]["ids"][0], f"{path}.special_tokens.{token}.ids") for token in bert]
     if kind is not None:
         raise ValueError(
             f"{path}: {json.dumps(kind)} is not supported (supported: BertProcessing, TemplateProcessing, null)"
@@ -468,6 +419,10 @@ def parse(text: str) -> Parsed:
             )
     if cls_sep:
         options.update(cls_token=cls_sep[0][0], sep_token=cls_sep[1][0])
+    if isinstance(post, dict):  # the tokens a transformers-style cls_token and sep_token name
+        names = template.cls_and_sep(post)
+        if names is not None:
+            options.update(cls_token=names[0], sep_token=names[1])
     parsed = Parsed(slots, outside_model, special_tokens, options=options, added=added_tokens)
     parsed.truncation = truncation_from_json(root.get("truncation"))
     parsed.padding = padding_from_json(root.get("padding"), ids)
@@ -520,7 +475,9 @@ def dump(
             next_id += 1
     cls, sep = o["cls_token"], o["sep_token"]
     post_processor: dict[str, Any] | None = None
-    if o["post_processor"] == "bert" and cls in ids and sep in ids:
+    if isinstance(o["post_processor"], dict):
+        post_processor = o["post_processor"]
+    elif o["post_processor"] == "bert" and cls in ids and sep in ids:
 
         def special(token: str, type_id: int) -> dict[str, Any]:
             return {"SpecialToken": {"id": token, "type_id": type_id}}

@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any, Union
 
 from fast_wordpiece.reference.args import _flag, _integer, _text
 from fast_wordpiece.reference.common import CONTINUATION
 from fast_wordpiece.reference.normalizer import Normalizer
 from fast_wordpiece.reference.pre_tokenizer import PRE_TOKENIZERS, pre_tokenize
+from fast_wordpiece.reference.template import parse as parse_template
 
 POST_PROCESSORS = ("bert", "none")
 DECODERS = ("wordpiece", "none")
@@ -34,7 +36,8 @@ class Options:
     max_input_chars_per_word: int = 100
     continuing_subword_prefix: str = CONTINUATION
     decoder_cleanup: bool = True
-    post_processor: str = "bert"  # or "none": add_special_tokens adds nothing
+    #: "bert", "none" (add_special_tokens adds nothing), or Hugging Face's TemplateProcessing object
+    post_processor: Union[str, dict[str, Any]] = "bert"  # noqa: UP007 (a dataclass field on Python 3.9)
     split_special_tokens: bool = False  # special tokens written in the text are plain text
     decoder: str = "wordpiece"  # or "none": decode joins the tokens with spaces
 
@@ -52,8 +55,14 @@ class Options:
                 raise ValueError(f"{name} must not be empty")
         _integer(self.max_input_chars_per_word, "max_input_chars_per_word", 1)
         _text(self.continuing_subword_prefix, "continuing_subword_prefix")
-        if _text(self.post_processor, "post_processor") not in POST_PROCESSORS:
-            raise ValueError(f'unknown post_processor {json.dumps(self.post_processor)}: expected "bert" or "none"')
+        if isinstance(self.post_processor, dict):
+            if self.post_processor.get("type") != "TemplateProcessing":
+                raise ValueError('post_processor.type: expected "TemplateProcessing" (the only post-processor given '
+                                 "as an object)")  # fmt: skip
+            object.__setattr__(self, "post_processor", parse_template(self.post_processor))
+        elif _text(self.post_processor, "post_processor") not in POST_PROCESSORS:
+            raise ValueError(f"unknown post_processor {json.dumps(self.post_processor)}: "
+                             'expected "bert", "none" or a TemplateProcessing object')  # fmt: skip
         if _text(self.decoder, "decoder") not in DECODERS:
             raise ValueError(f'unknown decoder {json.dumps(self.decoder)}: expected "wordpiece" or "none"')
 
@@ -99,13 +108,8 @@ class EncodeOptions:
         for name in ("truncation_side", "padding_side"):
             if getattr(self, name) not in SIDES:
                 raise ValueError(f'{name} must be "left" or "right", not {json.dumps(getattr(self, name))}')
-        if self.truncates:
-            room = max(0, self.max_length - (2 if self.add_special_tokens else 0))  # type: ignore[operator]
-            if self.stride > 0 and room <= self.stride:
-                added = 2 if self.add_special_tokens else 0
-                raise ValueError(f"stride must be less than max_length minus the {added} special tokens ({room}), "
-                                 f"got {self.stride}")  # fmt: skip
-        elif self.stride > 0:
+        # The stride is checked by the tokenizer, which knows its special tokens.
+        if not self.truncates and self.stride > 0:
             raise ValueError('stride needs max_length (and a truncation other than "do_not_truncate")')
         if self.padding is not None and self.padding not in PADDINGS:
             raise ValueError(f'padding must be None, "longest" or "max_length", not {json.dumps(self.padding)}')

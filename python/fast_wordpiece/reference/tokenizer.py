@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Union
 
-from fast_wordpiece.reference import hf_json
+from fast_wordpiece.reference import hf_json, template
 from fast_wordpiece.reference.args import (
     MAX_THREADS,
     _flag,
@@ -46,7 +46,8 @@ from fast_wordpiece.reference.truncation import merge, truncate
 from fast_wordpiece.reference.unicode import REGEX_WORD, WHITESPACE
 
 # A token of one text before post-processing: its id, offsets and word.
-Row = tuple[int, Offsets, int]
+#: id, offsets, word, and for an added token the text it was matched as (Hugging Face shows it as the token)
+Row = tuple[int, Offsets, int, Union[str, None]]
 # One text of an input: as written, or split into words.
 Text = Union[str, Sequence[str]]
 
@@ -135,11 +136,23 @@ class PyTokenizer(TransformersCalls):
         self._padding: dict[str, Any] | None = None
         if self._options.unk_token not in self._ids:
             raise ValueError(f"unk_token {self._options.unk_token!r} is not in the vocabulary")
+        # The post-processor's template; without its special tokens when BERT's are missing.
+        o, self._missing_specials = self._options, False
+        if isinstance(o.post_processor, dict):
+            self._template = template.compile_template(o.post_processor, self._ids)
+        elif o.post_processor == "bert" and o.cls_token in self._ids and o.sep_token in self._ids:
+            self._template = template.bert(self._ids[o.cls_token], self._ids[o.sep_token])
+        else:
+            self._template, self._missing_specials = template.PLAIN, o.post_processor == "bert"
         self._special_tokens = [token for token in given_special_tokens if token in self._ids]
         self._added: list[dict[str, Any]] = []  # added tokens other than the plain special tokens
         self._special_pattern = _Matcher.of([(t, {"content": t}) for t in self._special_tokens])
         self._normalized_pattern: _Matcher | None = None
         self._decoded_as: dict[int, str] = {}  # a normalized added token the normalizer changes: its normalized form
+        # What earlier add_tokens calls left behind, as in Hugging Face's added vocabulary (not saved in files):
+        # contents once added as special (still special for decoding and split_special_tokens), and once added
+        # normalized (still decoded in their normalized form).
+        self._history: dict[str, list[str]] = {"specials": [], "normalized": []}
         self._objective: str | None = None
 
     def _with_added_tokens(self, tokens: list[dict[str, Any]]) -> PyTokenizer:
@@ -164,8 +177,13 @@ class PyTokenizer(TransformersCalls):
         normalize = self._options.normalizer.normalize
         normalized = [(normalize(a["content"])[0], a) for a in self._added if a["normalized"]]
         self._normalized_pattern = _Matcher.of(normalized)
-        self._decoded_as = {self._ids[a["content"]]: n for n, a in normalized if n != a["content"]}
+        once = [(normalize(t)[0], {"content": t}) for t in self._history["normalized"]]
+        self._decoded_as = {self._ids[a["content"]]: n for n, a in normalized + once if n != a["content"]}
         return self
+
+    def _is_special(self, token: str) -> bool:
+        """A special token, or an added token that was special once (for decoding and split_special_tokens)."""
+        return token in self._special_tokens or token in self._history["specials"]
 
     def add_tokens(self, tokens: object, special_tokens: bool = False) -> int:
         """Hugging Face's ``add_tokens`` (spec section 10): each a str or an ``AddedToken``; a token the
@@ -179,6 +197,7 @@ class PyTokenizer(TransformersCalls):
         return self._add(_added_tokens(tokens, True, "add_special_tokens"))
 
     def _add(self, tokens: list[dict[str, Any]]) -> int:
+        history = {key: list(values) for key, values in self._history.items()}
         added = [dict(a) for a in self._added]
         plain = self._plain_special_tokens()
         appended: list[str] = []
@@ -195,7 +214,11 @@ class PyTokenizer(TransformersCalls):
             count += 1
             if content not in self._ids and content not in appended:
                 appended.append(content)
-            t = _added_dict({**t, "special": t["special"] or bool(current and current["special"])})
+            if current is not None:
+                for key, flag in (("specials", "special"), ("normalized", "normalized")):
+                    if current[flag] and content not in history[key]:
+                        history[key].append(content)
+            t = _added_dict(t)
             if at is not None:
                 added[at] = t
             else:
@@ -206,7 +229,9 @@ class PyTokenizer(TransformersCalls):
         slots: list[str | None] = [None if id_ in self._holes else token for id_, token in enumerate(self._vocab)]
         outside = set(self._outside_model) | set(range(len(slots), len(slots) + len(appended)))
         new = PyTokenizer._from_parts(slots + list(appended), outside, self._merges, plain, asdict(self._options))
-        new = new._with_defaults(self._truncation, self._padding)._with_added_tokens(added)
+        new = new._with_defaults(self._truncation, self._padding)
+        new._history = history
+        new = new._with_added_tokens(added)
         new._objective = self._objective
         self.__dict__.update(new.__dict__)
         return count
@@ -456,6 +481,7 @@ class PyTokenizer(TransformersCalls):
         second = None if pair is None else _text(pair, "pair")
         options = self._processed(EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side,
                                                 padding, pad_to_multiple_of, padding_side))  # fmt: skip
+        self._check_stride(options)
         pad_id = self._pad_id(options)
         return self._pad([self._encode_one(first, second, options)], options, pad_id)[0]
 
@@ -470,7 +496,17 @@ class PyTokenizer(TransformersCalls):
             options = replace(options, padding="longest" if p["length"] is None else "max_length",
                               pad_length=p["length"], pad_to_multiple_of=p["pad_to_multiple_of"],
                               padding_side=p["direction"])  # fmt: skip
-        return replace(options, add_special_tokens=False) if self._options.post_processor == "none" else options
+        return options
+
+    def _check_stride(self, options: EncodeOptions) -> None:
+        """A stride that leaves room for new tokens in every window, with the special tokens this
+        tokenizer's post-processor adds to one text."""
+        if options.truncates and options.stride > 0:
+            added = self._added_count(False) if options.add_special_tokens else 0
+            room = max(0, options.max_length - added)  # type: ignore[operator]
+            if room <= options.stride:
+                raise ValueError(f"stride must be less than max_length minus the {added} special tokens ({room}), "
+                                 f"got {options.stride}")  # fmt: skip
 
     # -- defaults from a Hugging Face file (spec section 10) --------------------
 
@@ -494,7 +530,7 @@ class PyTokenizer(TransformersCalls):
 
     def _with_defaults(self, truncation: dict[str, Any] | None, padding: dict[str, Any] | None) -> PyTokenizer:
         if truncation is not None and truncation["stride"] > 0:
-            added = 2 if self._options.post_processor == "bert" and self._has_cls_and_sep() else 0
+            added = self._added_count(False)
             room = max(0, truncation["max_length"] - added)
             if truncation["stride"] >= room:
                 raise ValueError(f"truncation: stride must be less than max_length minus the {added} special tokens "
@@ -504,8 +540,9 @@ class PyTokenizer(TransformersCalls):
         copy._truncation, copy._padding = truncation, padding
         return copy
 
-    def _has_cls_and_sep(self) -> bool:
-        return self._options.cls_token in self._ids and self._options.sep_token in self._ids
+    def _added_count(self, pair: bool) -> int:
+        """The special tokens post-processing adds to one text or a pair (0 when BERT's are missing)."""
+        return 0 if self._missing_specials else template.added(self._template[pair])
 
     def encode_batch(self, inputs: Iterable[str | tuple[str, str] | list[str]], add_special_tokens: bool = True, *,
                      max_length: int | None = None, truncation: str = "longest_first", stride: int = 0,
@@ -529,8 +566,8 @@ class PyTokenizer(TransformersCalls):
 
     def _encode_batch(self, inputs: Sequence[tuple[Text, Text | None]], options: EncodeOptions) -> list[Encoding]:
         """Each input (texts, or lists of words) encoded, truncated and post-processed, then padded."""
-        if options.add_special_tokens:
-            self._cls_and_sep()
+        self._check_stride(options)
+        self._specials(options.add_special_tokens)
         pad_id = self._pad_id(options)
         batch = []
         for i, (text, pair) in enumerate(inputs):
@@ -544,35 +581,51 @@ class PyTokenizer(TransformersCalls):
         """One input, truncated (spec section 9) and post-processed."""
         first = self._encode_input(text)
         second = None if pair is None else self._encode_input(pair)
+        specials = self._specials(options.add_special_tokens)
         if not options.truncates:
-            return self._post_process(first, second, options.add_special_tokens)
-        cls_and_sep = self._cls_and_sep() if options.add_special_tokens else None
-        added = 0 if cls_and_sep is None else 2 if second is None else 3
+            return self._post_process(first, second, specials)
+        added = self._added_count(second is not None) if specials else 0
         a, b = truncate(self._sequence(first), None if second is None else self._sequence(second), options, added)
-        x = self._post_process_window(a, 0, cls_and_sep)
-        return x if b is None else merge(x, self._post_process_window(b, 1, cls_and_sep))
+        return self._process_windows(a, b, specials)
 
     def _sequence(self, rows: list[Row]) -> Encoding:
         """Raw tokens as an Encoding: type ids 0, masks 0, sequence 0."""
-        ids = [id_ for id_, _, _ in rows]
-        return Encoding(ids, [self._vocab[i] for i in ids], [o for _, o, _ in rows], [0] * len(ids), [0] * len(ids),
-                        word_ids=[w for _, _, w in rows], sequence_ids=[0] * len(ids))  # fmt: skip
+        ids = [row[0] for row in rows]
+        return Encoding(ids, self._tokens(rows), [row[1] for row in rows], [0] * len(ids), [0] * len(ids),
+                        word_ids=[row[2] for row in rows], sequence_ids=[0] * len(ids))  # fmt: skip
 
-    def _post_process_window(self, window: Encoding, sequence: int, cls_and_sep: tuple[int, int] | None) -> Encoding:
-        """``[CLS] window [SEP]`` (first sequence) or ``window [SEP]`` (second), all with type id ``sequence``;
-        the same for each overflowing window."""
-        rows: list[tuple[int, Offsets, int, int | None]] = [  # id, offsets, special, word
-            *zip(window.ids, window.offsets, window.special_tokens_mask, window.word_ids)
-        ]
-        if cls_and_sep is not None:
-            cls, sep = cls_and_sep
-            rows = ([(cls, (0, 0), 1, None)] if sequence == 0 else []) + rows + [(sep, (0, 0), 1, None)]
-        ids = [id_ for id_, _, _, _ in rows]
-        overflowing = [self._post_process_window(w, sequence, cls_and_sep) for w in window.overflowing]
-        return Encoding(ids, [self._vocab[i] for i in ids], [o for _, o, _, _ in rows], [s for _, _, s, _ in rows],
-                        [sequence] * len(rows), overflowing=overflowing, word_ids=[w for _, _, _, w in rows],
-                        sequence_ids=[None if w is None else sequence for _, _, _, w in rows],
-                        n_sequences=1 + sequence)  # fmt: skip
+    def _tokens(self, rows: list[Row]) -> list[str]:
+        """Each row's token: the text an added token was matched as, else the vocabulary's."""
+        return [self._vocab[id_] if shown is None else shown for id_, _, _, shown in rows]
+
+    def _process_windows(self, a: Encoding, b: Encoding | None, specials: bool) -> Encoding:
+        """The template's pieces joined left to right by ``merge`` (Hugging Face's ``Encoding::merge``), a
+        sequence's windows being its overflowing encodings. In a window, a sequence's tokens keep type id 0
+        (first) or 1 (second) whatever the template says; only the kept window gets the template's."""
+        n_sequences = 1 if b is None else 2
+
+        def part(e: Encoding, k: int, type_id: int) -> Encoding:
+            columns = e._columns()
+            columns["type_ids"], columns["sequence_ids"] = [type_id] * len(e), [k] * len(e)
+            windows = [part(w, k, k) for w in e.overflowing]
+            return Encoding._from_columns(columns, windows, n_sequences=n_sequences)
+
+        out: Encoding | None = None
+        for kind, what, type_id in self._template[b is not None]:
+            if kind == "sequence":
+                sequence = a if what == 0 else b
+                assert sequence is not None
+                piece = part(sequence, what, type_id)  # type: ignore[arg-type]
+            elif specials:
+                ids: list[int] = what  # type: ignore[assignment]
+                n = len(ids)
+                piece = Encoding(ids, [self._vocab[i] for i in ids], [(0, 0)] * n, [1] * n, [type_id] * n,
+                                 n_sequences=n_sequences)  # fmt: skip
+            else:
+                continue
+            out = piece if out is None else merge(out, piece, n_sequences)
+        assert out is not None
+        return out
 
     def _pad_id(self, options: EncodeOptions) -> int | None:
         if options.padding is None:
@@ -592,7 +645,8 @@ class PyTokenizer(TransformersCalls):
         ``i`` and their offsets into the word (an empty word keeps its number)."""
         if isinstance(text, str):
             return self._encode_text(text)
-        return [(id_, offsets, i) for i, word in enumerate(text) for id_, offsets, _ in self._encode_text(word)]
+        return [(id_, offsets, i, shown) for i, word in enumerate(text)
+                for id_, offsets, _, shown in self._encode_text(word)]  # fmt: skip
 
     def _encode_text(self, text: str) -> list[Row]:
         """The ids, offsets and words of one text: special tokens kept whole (each a word of its own), the
@@ -601,7 +655,7 @@ class PyTokenizer(TransformersCalls):
         start = 0
         for content, (begin, end) in self._special_pattern.kept(text, self._is_split) if self._special_pattern else ():
             self._encode_segment(text[start:begin], start, out)
-            out.append((self._ids[content], (begin, end), _next_word(out)))
+            out.append((self._ids[content], (begin, end), _next_word(out), text[begin:end]))
             start = end
         self._encode_segment(text[start:], start, out)
         return out
@@ -615,13 +669,13 @@ class PyTokenizer(TransformersCalls):
         for content, (begin, end) in matches:
             self._encode_words(normalized, origins, start, begin, base, out)
             first, last = origins[begin], origins[end - 1]
-            out.append((self._ids[content], (base + first, base + last + 1), _next_word(out)))
+            out.append((self._ids[content], (base + first, base + last + 1), _next_word(out), normalized[begin:end]))
             start = end
         self._encode_words(normalized, origins, start, len(normalized), base, out)
 
     def _is_split(self, token: str) -> bool:
         """Whether a match of this added token is plain text (a special token, with ``split_special_tokens``)."""
-        return self._options.split_special_tokens and token in self._special_tokens
+        return self._options.split_special_tokens and self._is_special(token)
 
     def _encode_words(self, normalized: str, origins: list[int], begin: int, stop: int, base: int,
                       out: list[Row]) -> None:  # fmt: skip
@@ -634,31 +688,34 @@ class PyTokenizer(TransformersCalls):
                                o.continuing_subword_prefix)  # fmt: skip
             for token, start, end in pieces:
                 first, last = origins[word_start + start], origins[word_start + end - 1]
-                out.append((self._ids[token], (base + first, base + last + 1), word_index))
+                out.append((self._ids[token], (base + first, base + last + 1), word_index, None))
 
-    def _post_process(self, first: list[Row], second: list[Row] | None, add_special_tokens: bool) -> Encoding:
-        """``[CLS] A [SEP] B [SEP]`` (or ``A B``), type ids 0 up to the first ``[SEP]``, then 1."""
-        cls, sep = self._cls_and_sep() if add_special_tokens else (None, None)
-        # id, offsets, special, type id (= the sequence), word
-        rows: list[tuple[int, Offsets, int, int, int | None]] = []
-        if cls is not None:
-            rows.append((cls, (0, 0), 1, 0, None))
-        for type_id, sequence in enumerate([first] if second is None else [first, second]):
-            rows += [(id_, offsets, 0, type_id, word) for id_, offsets, word in sequence]
-            if sep is not None:
-                rows.append((sep, (0, 0), 1, type_id, None))
+    def _post_process(self, first: list[Row], second: list[Row] | None, specials: bool) -> Encoding:
+        """The template's pieces in order: each sequence's tokens with the piece's type id, and the special
+        tokens (when ``specials``) with theirs."""
+        # id, offsets, special, type id, word, sequence, token
+        rows: list[tuple[int, Offsets, int, int, int | None, int | None, str]] = []
+        for kind, what, type_id in self._template[second is not None]:
+            if kind == "sequence":
+                sequence = first if what == 0 else second
+                assert sequence is not None
+                tokens = self._tokens(sequence)
+                rows += [(id_, offsets, 0, type_id, word, what, token)  # type: ignore[misc]
+                         for (id_, offsets, word, _), token in zip(sequence, tokens)]  # fmt: skip
+            elif specials:
+                rows += [(id_, (0, 0), 1, type_id, None, None, self._vocab[id_]) for id_ in what]  # type: ignore[union-attr]
         ids = [row[0] for row in rows]
-        return Encoding(ids, [self._vocab[i] for i in ids], [row[1] for row in rows], [row[2] for row in rows],
+        return Encoding(ids, [row[6] for row in rows], [row[1] for row in rows], [row[2] for row in rows],
                         [row[3] for row in rows], word_ids=[row[4] for row in rows],
-                        sequence_ids=[None if row[4] is None else row[3] for row in rows],
-                        n_sequences=1 if second is None else 2)  # fmt: skip
+                        sequence_ids=[row[5] for row in rows], n_sequences=1 if second is None else 2)  # fmt: skip
 
-    def _cls_and_sep(self) -> tuple[int, int]:
-        cls, sep = self._options.cls_token, self._options.sep_token
-        if cls not in self._ids or sep not in self._ids:
+    def _specials(self, add_special_tokens: bool) -> bool:
+        """Whether post-processing adds the special tokens; an error if BERT's are missing and it should."""
+        if add_special_tokens and self._missing_specials:
+            cls, sep = self._options.cls_token, self._options.sep_token
             raise ValueError(f"cannot add special tokens: {cls!r} and {sep!r} must both be in the vocabulary "
                              "(pass add_special_tokens=False)")  # fmt: skip
-        return self._ids[cls], self._ids[sep]
+        return add_special_tokens
 
     # -- decoding (spec section 7) ---------------------------------------------
 
@@ -675,7 +732,8 @@ class PyTokenizer(TransformersCalls):
     def _decode(self, ids: list[int], skip_special_tokens: bool) -> str:
         # A special token shown in its normalized form is not skipped (Hugging Face looks the shown
         # string up among the special tokens).
-        special = {self._ids[t] for t in self._special_tokens} - set(self._decoded_as) if skip_special_tokens else set()
+        specials = self._special_tokens + self._history["specials"]
+        special = {self._ids[t] for t in specials} - set(self._decoded_as) if skip_special_tokens else set()
         kept = [self._decoded_as.get(i, self._vocab[i]) for i in ids if i not in special]
         if self._options.decoder == "none":
             return " ".join(kept)

@@ -78,13 +78,14 @@ def truncate(first: Encoding, second: Encoding | None, options: EncodeOptions,
     return (first, target) if which == "second" else (target, second)
 
 
-def merge(x: Encoding, y: Encoding) -> Encoding:
+def merge(x: Encoding, y: Encoding, n_sequences: int = 2) -> Encoding:
     """``x`` then ``y``, their overflowing windows combined as Hugging Face's ``Encoding::merge_with``:
     each window of ``x`` with ``y`` (nesting the window with ``y``'s windows), then with each window
-    of ``y``; then ``x`` (with its windows nested) with each window of ``y``."""
+    of ``y``; then ``x`` (with its windows nested) with each window of ``y``. Every encoding made has
+    ``n_sequences``."""
     overflowing = []
     for x_window in x.overflowing:
-        overflowing.append(merge(x_window, y))
-        overflowing += [merge(x_window, y_window) for y_window in y.overflowing]
-    overflowing += [merge(x, y_window) for y_window in y.overflowing]
-    return x._joined(y, overflowing)
+        overflowing.append(merge(x_window, y, n_sequences))
+        overflowing += [merge(x_window, y_window, n_sequences) for y_window in y.overflowing]
+    overflowing += [merge(x, y_window, n_sequences) for y_window in y.overflowing]
+    return x._joined(y, overflowing, n_sequences)
