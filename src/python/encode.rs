@@ -12,6 +12,7 @@ use super::arrays;
 use super::encoding::{PyEncoding, Shared};
 use super::errors::guard;
 use super::tokenizer::PyTokenizer;
+use crate::encoding::ragged::{RaggedFields, RaggedPart};
 use crate::encoding::Encoding;
 use crate::tokenizer::batch::BatchInput;
 use crate::tokenizer::options::EncodeOptions;
@@ -84,6 +85,29 @@ impl PyTokenizer {
         match failure {
             Some(e) => Err(e),
             None => encodings,
+        }
+    }
+
+    /// The batch encoded into flat columns with the GIL released, asking
+    /// Python between chunks whether Ctrl-C wants it stopped.
+    fn encode_ragged(
+        shared: &Shared,
+        py: Python<'_>,
+        texts: &[(&str, Option<&str>)],
+        options: &EncodeOptions,
+        fields: RaggedFields,
+    ) -> PyResult<Vec<RaggedPart>> {
+        let mut failure = None;
+        let parts = py.detach(|| {
+            guard(|| {
+                shared.encode_batch_ragged(texts, options, fields, || {
+                    Python::attach(|py| py.check_signals()).map_err(|e| failure = Some(e)).is_err()
+                })
+            })
+        });
+        match failure {
+            Some(e) => Err(e),
+            None => parts,
         }
     }
 
@@ -172,7 +196,7 @@ impl PyTokenizer {
         add_special_tokens: bool,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (options, return_tensors) = args::encode_batch_options(add_special_tokens, kwargs)?;
+        let (options, return_tensors, fields) = args::encode_batch_options(add_special_tokens, kwargs)?;
         let shared = self.inner();
         let options = shared.defaults_for(options);
         let numpy = return_tensors == ReturnTensors::Numpy;
@@ -183,6 +207,10 @@ impl PyTokenizer {
         let texts: Vec<(&str, Option<&str>)> = utf8.iter().map(|(a, b)| (&**a, b.as_deref())).collect();
         if !numpy && options.padding.is_none() {
             return Self::encode_batch_streamed(&shared, py, &texts, &options).map(Bound::into_any);
+        }
+        if options.padding.is_none() {
+            let parts = Self::encode_ragged(&shared, py, &texts, &options, fields)?;
+            return arrays::ragged_batch(py, &parts, fields, options.num_threads);
         }
         let encodings = Self::encode_whole_batch(&shared, py, &texts, &options)?;
         if numpy {
