@@ -180,15 +180,21 @@ impl PyTokenizer {
     /// Encodes many texts in parallel with the GIL released. Items are str,
     /// or `(text, pair)` tuples. Takes `encode`'s keyword arguments (padding
     /// `"longest"` pads to the longest of the batch), and `return_tensors`:
-    /// None for a list of `Encoding`, `"np"` for a dict of int64 numpy arrays
-    /// `input_ids`, `attention_mask`, `token_type_ids` (n × length) and
-    /// `offsets` (n × length × 2), which needs encodings of equal length.
+    /// None for a list of `Encoding`; `"np"` with padding for a dict of int64
+    /// numpy arrays `input_ids`, `attention_mask`, `token_type_ids`
+    /// (n × length) and `offsets` (n × length × 2); `"np"` without padding for
+    /// a `RaggedBatch`: the rows end to end in flat int64 arrays, `input_ids`
+    /// and `row_offsets` (n + 1 values: row i is
+    /// `input_ids[row_offsets[i]:row_offsets[i + 1]]`), and on request
+    /// (`return_offsets`, `return_token_type_ids`,
+    /// `return_special_tokens_mask`) the other columns, filled in parallel
+    /// with the GIL released, no Python object per token.
     /// `num_threads` sets how many threads work on this call; None uses
     /// `RAYON_NUM_THREADS`, else one per CPU. Without padding, the calling
     /// thread is one of them: it makes each finished encoding's list of ids
     /// (and of offsets, once you read offsets) while the others encode the
     /// rest, so reading them afterwards costs nothing; Ctrl-C stops it.
-    #[pyo3(signature = (inputs, add_special_tokens = true, **kwargs), text_signature = "(self, inputs, add_special_tokens=True, *, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right', return_tensors=None, num_threads=None)")]
+    #[pyo3(signature = (inputs, add_special_tokens = true, **kwargs), text_signature = "(self, inputs, add_special_tokens=True, *, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right', return_tensors=None, num_threads=None, return_offsets=False, return_token_type_ids=False, return_special_tokens_mask=False)")]
     fn encode_batch<'py>(
         &self,
         py: Python<'py>,
