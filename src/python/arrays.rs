@@ -199,19 +199,27 @@ pub fn ragged_batch<'py>(
     let offsets = fields.offsets.then(|| empty(vec![tokens, 2])).transpose()?;
     let special = fields.special_tokens_mask.then(|| empty(vec![tokens])).transpose()?;
     {
-        // SAFETY: the arrays were just made and nothing else refers to them,
-        // so these are the only views of their memory while they are written
-        // (with the GIL released, no Python code can reach them either).
-        fn slice<'a>(a: &'a Bound<'_, PyArrayDyn<i64>>) -> PyResult<&'a mut [i64]> {
-            // SAFETY: see above.
+        /// The memory of `a`, to write.
+        ///
+        /// # Safety
+        /// No other view of `a`'s memory may exist while the slice lives
+        /// (numpy's `as_slice_mut` has the same contract, hence the lint).
+        #[allow(clippy::mut_from_ref)]
+        unsafe fn slice<'a>(a: &'a Bound<'_, PyArrayDyn<i64>>) -> PyResult<&'a mut [i64]> {
+            // SAFETY: the caller's promise.
             unsafe { a.as_slice_mut() }
                 .map_err(|e| PyValueError::new_err(format!("numpy made an array unfit for {RETURN_TENSORS}: {e}")))
         }
-        let ids_out = slice(&ids)?;
-        let starts_out = slice(&row_offsets)?;
-        let type_out = type_ids.as_ref().map(|a| slice(a)).transpose()?;
-        let offsets_out = offsets.as_ref().map(|a| slice(a)).transpose()?;
-        let special_out = special.as_ref().map(|a| slice(a)).transpose()?;
+        // SAFETY: the arrays were just made and nothing else refers to them,
+        // so these are the only views of their memory while they are written
+        // (with the GIL released, no Python code can reach them either).
+        let (ids_out, starts_out) = unsafe { (slice(&ids)?, slice(&row_offsets)?) };
+        // SAFETY: as above.
+        let type_out = type_ids.as_ref().map(|a| unsafe { slice(a) }).transpose()?;
+        // SAFETY: as above.
+        let offsets_out = offsets.as_ref().map(|a| unsafe { slice(a) }).transpose()?;
+        // SAFETY: as above.
+        let special_out = special.as_ref().map(|a| unsafe { slice(a) }).transpose()?;
         py.detach(|| {
             guard(|| {
                 // Each part's first row starts where the parts before it end.

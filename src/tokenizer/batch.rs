@@ -149,8 +149,8 @@ impl Tokenizer {
         self.post_processor(options.add_special_tokens)?;
         let encode = |start: usize, end: usize| -> Result<RaggedPart> {
             let mut part = RaggedPart::default();
-            for i in start..end {
-                part.push(&self.encode_input(i, &inputs[i], options)?, fields);
+            for (i, input) in inputs[start..end].iter().enumerate() {
+                part.push(&self.encode_input(start + i, input, options)?, fields);
             }
             Ok(part)
         };

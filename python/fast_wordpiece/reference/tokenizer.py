@@ -746,6 +746,18 @@ class PyTokenizer(TransformersCalls):
         return len(self._vocab)
 
     @property
+    def word_cache(self) -> bool:
+        """The engine's cache of words already tokenized, on or off. The twin has no cache: the
+        setting is kept and changes nothing (the output is the same either way)."""
+        return getattr(self, "_word_cache", False)
+
+    @word_cache.setter
+    def word_cache(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise TypeError(f"word_cache must be bool, not {type(value).__name__}")
+        self._word_cache = value
+
+    @property
     def merges(self) -> list[Pair]:
         """The merges, in the order training made them."""
         return list(self._merges)
