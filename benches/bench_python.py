@@ -753,12 +753,12 @@ def main(argv: list[str] | None = None) -> int:
     results["meta"]["total_seconds"] = time.perf_counter() - t0
     print(render(results))
     print(f"(total {results['meta']['total_seconds']:.0f} s)")
-    if opts.plot and results.get("encoding"):
-        plot_encoding(results, opts.plot)
-        log(f"plot written to {opts.plot}")
     if opts.json:
         Path(opts.json).write_text(json.dumps(results, indent=1) + "\n")
         log(f"results written to {opts.json}")
+    if opts.plot and results.get("encoding"):
+        plot_encoding(results, opts.plot)
+        log(f"plot written to {opts.plot}")
     return 0
 
 
