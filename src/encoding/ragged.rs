@@ -31,6 +31,19 @@ pub struct RaggedPart {
 }
 
 impl RaggedPart {
+    /// An empty part with room for `tokens` tokens of `rows` rows in the
+    /// columns `fields` asks for.
+    pub fn with_capacity(tokens: usize, rows: usize, fields: RaggedFields) -> Self {
+        let room = |on: bool| if on { tokens } else { 0 };
+        Self {
+            ids: Vec::with_capacity(tokens),
+            lengths: Vec::with_capacity(rows),
+            type_ids: Vec::with_capacity(room(fields.type_ids)),
+            offsets: Vec::with_capacity(room(fields.offsets)),
+            special_tokens_mask: Vec::with_capacity(room(fields.special_tokens_mask)),
+        }
+    }
+
     /// Appends `encoding` as the next row (its overflowing windows are not
     /// rows: they are left out).
     pub fn push(&mut self, encoding: &Encoding, fields: RaggedFields) {

@@ -148,8 +148,12 @@ impl Tokenizer {
         options.validate()?;
         self.post_processor(options.add_special_tokens)?;
         let encode = |start: usize, end: usize| -> Result<RaggedPart> {
-            let mut part = RaggedPart::default();
-            for (i, input) in inputs[start..end].iter().enumerate() {
+            // Room for a token per 3 bytes of text (more than real text
+            // needs, CJK included) and the special tokens: no regrowth.
+            let inputs = &inputs[start..end];
+            let bytes: usize = inputs.iter().map(|i| input_bytes(i)).sum();
+            let mut part = RaggedPart::with_capacity(bytes / 3 + 3 * inputs.len(), inputs.len(), fields);
+            for (i, input) in inputs.iter().enumerate() {
                 part.push(&self.encode_input(start + i, input, options)?, fields);
             }
             Ok(part)
@@ -305,11 +309,14 @@ const MIN_CHUNK_BYTES: usize = 16 << 10;
 /// `[0, .., inputs.len()]`, increasing, every chunk non-empty, sizes
 /// shrinking from `total / (LARGEST * workers)` to `MIN_CHUNK_BYTES` (or,
 /// for a small batch, to a `GUIDE`-th of its share per worker).
+/// The bytes of text of an input.
+fn input_bytes<I: BatchInput>(input: &I) -> usize {
+    let (a, b) = input.sequences();
+    a.len_bytes() + b.map_or(0, |b| b.len_bytes())
+}
+
 fn chunk_bounds<I: BatchInput>(inputs: &[I], workers: usize) -> Vec<usize> {
-    let size = |input: &I| {
-        let (a, b) = input.sequences();
-        a.len_bytes() + b.map_or(0, |b| b.len_bytes()) + 1
-    };
+    let size = |input: &I| input_bytes(input) + 1;
     let total: usize = inputs.iter().map(size).sum();
     let workers = workers.max(1);
     let largest = total / (LARGEST * workers);
