@@ -40,6 +40,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -153,34 +154,112 @@ def child_train(args: dict) -> dict:
     return out
 
 
+#: The encoding runs, each a way of getting the ids of a batch: ours as lists and
+#: as flat numpy arrays, the peers' fastest batch APIs (when installed), HF.
+ENCODERS = ("engine", "engine_np", "nanotoken_np", "nanotoken_lists", "tokie", "hf_fast")
+
+
+def _encoder(impl: str, vocab: str, read: str) -> Any:
+    """A function of a list of texts that encodes them with ``impl`` and returns
+    what a caller gets (not yet turned into lists of ids), and a function that
+    turns that into a list of lists of ids (and offsets), outside the timing."""
+    if impl in ("engine", "twin", "hf", "hf_fast"):
+        tok = _tokenizer("hf" if impl.startswith("hf") else impl, vocab)
+        encode = tok.encode_batch
+        if impl == "hf_fast":
+            inner = getattr(tok, "_tokenizer", tok)
+            if not hasattr(inner, "encode_batch_fast"):
+                raise LookupError("this tokenizers has no encode_batch_fast")
+            encode = inner.encode_batch_fast
+        if read == "ids":
+            return (lambda docs: [e.ids for e in encode(docs)]), (lambda out: out)
+        return (lambda docs: [(e.ids, e.offsets) for e in encode(docs)]), (
+            lambda out: [(ids, [list(o) for o in offsets]) for ids, offsets in out]
+        )
+    if impl == "engine_np":
+        import fast_wordpiece
+
+        tok = fast_wordpiece.PyTokenizer.from_vocab_file(vocab)
+        return (lambda docs: tok.encode_batch(docs, return_tensors="np")), (lambda out: out.tolist())
+    if impl.startswith("nanotoken"):
+        try:
+            import nanotoken
+        except ImportError:
+            raise LookupError("nanotoken is not installed (pip install -e .[bench])") from None
+        nt = nanotoken.Tokenizer.from_vocab(vocab)
+        if impl == "nanotoken_np":
+            return (lambda docs: nt.encode_batch(docs)), (lambda out: out.to_list())
+        return (lambda docs: nt.encode_batch_list(docs)), (lambda out: out)
+    if impl == "tokie":
+        try:
+            import tokie
+        except ImportError:
+            raise LookupError("tokie is not installed (pip install -e .[bench])") from None
+        import tokenizers
+
+        # tokie reads a tokenizer.json: HF's own BERT pipeline for this vocab.txt.
+        hf = tokenizers.BertWordPieceTokenizer(vocab)
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+            fh.write(hf._tokenizer.to_str())
+        tk = tokie.Tokenizer.from_json(fh.name)
+        os.unlink(fh.name)
+
+        # tokie leaves out the post-processor of this tokenizer.json ([CLS] and
+        # [SEP]): they are put around its rows for the exactness check.
+        cls, sep = tk.token_to_id("[CLS]"), tk.token_to_id("[SEP]")
+
+        def rows(out: Any) -> list:
+            ids, lengths = out
+            flat, bounds = ids.tolist(), [0]
+            for n in lengths.tolist():
+                bounds.append(bounds[-1] + n)
+            return [
+                row if row[:1] == [cls] else [cls, *row, sep] for row in (flat[a:b] for a, b in zip(bounds, bounds[1:]))
+            ]
+
+        return (lambda docs: tk.encode_batch_flat(docs)), rows
+    raise ValueError(impl)
+
+
+def _version(impl: str) -> str:
+    name = {"engine": "fast_wordpiece", "engine_np": "fast_wordpiece", "twin": "fast_wordpiece"}.get(
+        impl, "tokenizers" if impl.startswith("hf") else impl.split("_")[0]
+    )
+    try:
+        return str(__import__(name).__version__)
+    except (ImportError, AttributeError):
+        try:
+            from importlib.metadata import version
+
+            return version(name)
+        except Exception:
+            return "?"
+
+
 def child_encode(args: dict) -> dict:
     docs: list[str] = json.loads(Path(args["docs"]).read_text(encoding="utf-8"))
     if args.get("max_docs"):
         docs = docs[: args["max_docs"]]
     nbytes = sum(len(d.encode("utf-8")) for d in docs)
     impl = args["impl"]
-    tok = _tokenizer("hf" if impl.startswith("hf") else impl, args["vocab"])
-    if impl == "hf_fast":
-        inner = getattr(tok, "_tokenizer", tok)
-        if not hasattr(inner, "encode_batch_fast"):
-            return {"unavailable": "this tokenizers has no encode_batch_fast"}
-        encode = inner.encode_batch_fast
-    else:
-        encode = tok.encode_batch
+    # numpy's own import is not part of anyone's first call.
+    with contextlib.suppress(ImportError):
+        import numpy  # noqa: F401
+    try:
+        run_once, as_lists = _encoder(impl, args["vocab"], args["read"])
+    except LookupError as e:
+        return {"unavailable": str(e)}
 
-    if args["read"] == "ids":
+    def run() -> Any:
+        return run_once(docs)
 
-        def run() -> list:
-            return [e.ids for e in encode(docs)]
-    else:
-
-        def run() -> list:
-            return [(e.ids, e.offsets) for e in encode(docs)]
-
-    run()  # warm-up: thread pool, caches, the first conversions
+    # The first call, then warm ones: the ratio is the cold-call penalty.
+    t0 = time.perf_counter()
+    run()
+    first = time.perf_counter() - t0
     times = []
     t_end = time.perf_counter() + args["seconds"]
-    out: list = []
+    out: Any = None
     while True:
         t0 = time.perf_counter()
         out = run()
@@ -189,18 +268,22 @@ def child_encode(args: dict) -> dict:
             break
         if len(times) >= 50:
             break
-    digest = hashlib.sha256(json.dumps(out[: args.get("digest_docs", 200)]).encode()).hexdigest()[:16]
+    rows = as_lists(out)
+    # Every row's ids (and offsets), so that "exact" means the whole batch.
+    digest = hashlib.sha256(json.dumps(rows[: args["digest_docs"]] if args.get("digest_docs") else rows).encode())
     med = statistics.median(times)
-    tokens = sum(len(x) if args["read"] == "ids" else len(x[0]) for x in out)
+    tokens = sum(len(x) if args["read"] == "ids" else len(x[0]) for x in rows)
     return {
         "seconds_median": med,
+        "first_seconds": first,
         "reps": len(times),
         "docs_count": len(docs),
         "input_bytes": nbytes,
         "mb_per_s": nbytes / med / 1e6,
         "tokens": tokens,
-        "digest": digest,
+        "digest": digest.hexdigest()[:16],
         "peak_rss": _peak_rss(),
+        "version": _version(impl),
     }
 
 
@@ -252,7 +335,9 @@ def child_scaling(args: dict) -> dict:
 
 
 def child_docs(args: dict) -> dict:
-    """Write the ~1 KB documents (English, multilingual) as JSON files."""
+    """Write the document sets as JSON files: ~1 KB documents (English, dictionary,
+    multilingual) and short lines (English, multilingual), each about
+    ``docs * doc_bytes`` bytes."""
     import corpora
 
     def pack(lines: list[str], target: int, count: int) -> list[str]:
@@ -270,12 +355,32 @@ def child_docs(args: dict) -> dict:
                     break
         return docs
 
+    def cut(lines: list[str], total: int) -> list[str]:
+        out, size = [], 0
+        for line in lines:
+            line = line.strip()
+            if line:
+                out.append(line)
+                size += len(line.encode("utf-8"))
+                if size >= total:
+                    break
+        return out
+
     n, target = args["docs"], args["doc_bytes"]
-    english = pack(corpora.shakespeare_text().splitlines(), target, n)
-    per_lang = [pack(corpora.fortune_lines(lang), target, n // 3 + 1) for lang in ("de", "ru", "zh")]
-    multi = [d for trio in zip(*per_lang) for d in trio][:n]
+    shakespeare = corpora.shakespeare_text().splitlines()
+    per_lang = [corpora.fortune_lines(lang) for lang in ("de", "ru", "zh")]
+    packed = [pack(lines, target, n // 3 + 1) for lines in per_lang]
+    sets = {
+        "english": pack(shakespeare, target, n),
+        "english-lines": cut(shakespeare, n * target),
+        "dictionary": pack(corpora.gcide_lines(max_bytes=4 * n * target), target, n),
+        "multilingual": [d for trio in zip(*packed) for d in trio][:n],
+        "multilingual-lines": cut(corpora.multilingual_lines(), n * target),
+    }
     out = {}
-    for name, docs in (("english", english), ("multilingual", multi)):
+    for name, docs in sets.items():
+        if args.get("sets") and name not in args["sets"]:
+            continue
         path = Path(args["dir"]) / f"docs-{name}.json"
         path.write_text(json.dumps(docs, ensure_ascii=False), encoding="utf-8")
         out[name] = {"path": str(path), "docs": len(docs), "bytes": sum(len(d.encode("utf-8")) for d in docs)}
@@ -366,7 +471,9 @@ def bench_training(opts: argparse.Namespace, results: dict) -> None:
 
 def bench_encoding(opts: argparse.Namespace, results: dict, workdir: Path) -> None:
     log("building documents ...")
-    docs = run_child({"task": "docs", "dir": str(workdir), "docs": opts.docs, "doc_bytes": opts.doc_bytes})
+    docs = run_child(
+        {"task": "docs", "dir": str(workdir), "docs": opts.docs, "doc_bytes": opts.doc_bytes, "sets": opts.sets}
+    )
     if "error" in docs:
         raise SystemExit(f"could not build documents: {docs['error']}")
     docs.pop("child_wall", None)
@@ -378,11 +485,14 @@ def bench_encoding(opts: argparse.Namespace, results: dict, workdir: Path) -> No
         vocab = str(corpora.bert_vocab_path())
     results["vocab"] = vocab
     rows = results.setdefault("encoding", [])
-    runs = [("engine", "ids"), ("hf_fast", "ids"), ("engine", "ids+offsets"), ("hf", "ids+offsets")]
+    runs = [(impl, "ids") for impl in ENCODERS]
+    if opts.offsets:
+        runs += [("engine", "ids+offsets"), ("hf", "ids+offsets")]
     if not opts.skip_twin:
         runs.append(("twin", "ids+offsets"))
     for name, info in docs.items():
-        for threads in (1, None):
+        for threads in opts.threads:
+            threads = None if threads == 0 else threads
             for impl, read in runs:
                 if impl == "twin" and threads is None:
                     continue  # the twin is single-threaded anyway
@@ -395,14 +505,15 @@ def bench_encoding(opts: argparse.Namespace, results: dict, workdir: Path) -> No
                     "seconds": opts.seconds,
                     "min_reps": 1 if impl == "twin" else 3,
                     "max_docs": opts.twin_docs if impl == "twin" else None,
-                    "digest_docs": opts.twin_docs,
+                    "digest_docs": opts.twin_docs if impl == "twin" or read != "ids" else None,
                 }
                 log(f"encoding {name} with {impl} ({read}), threads {threads or 'default'} ...")
                 r = run_child(spec, threads=threads)
                 rows.append({"docs": name, "impl": impl, "read": read, "threads": threads or "default", **r})
-        log(f"encoding {name} with the engine, one thread and all threads alternating ...")
-        r = run_child({"task": "scaling", "vocab": vocab, "docs": info["path"], "seconds": opts.scaling_seconds})
-        results.setdefault("scaling", {})[name] = r
+        if opts.scaling_seconds > 0:
+            log(f"encoding {name} with the engine, one thread and all threads alternating ...")
+            r = run_child({"task": "scaling", "vocab": vocab, "docs": info["path"], "seconds": opts.scaling_seconds})
+            results.setdefault("scaling", {})[name] = r
 
 
 def render(results: dict) -> str:
@@ -457,64 +568,71 @@ def render(results: dict) -> str:
 
 
 ENCODE_LABEL = {
-    "engine": "engine encode_batch",
-    "hf": "HF encode_batch",
+    "engine": "ours (lists)",
+    "engine_np": "ours (numpy)",
+    "nanotoken_np": "nanotoken (numpy)",
+    "nanotoken_lists": "nanotoken (lists)",
+    "tokie": "tokie (numpy)",
     "hf_fast": "HF encode_batch_fast",
+    "hf": "HF encode_batch",
     "twin": "twin encode_batch",
 }
 
 
 def render_encoding(results: dict) -> list[str]:
+    """One row per document set and thread count, one column per way of encoding:
+    MB/s of input, and whether the ids of every document equal HF's (✓) or not (✗)."""
     docs = results.get("documents", {})
     out = ["## Encoding\n"]
     out.append(
         "Documents: "
-        + "; ".join(f"{k}: {v['docs']:,} docs, {v['bytes'] / 1e6:.2f} MB" for k, v in docs.items())
-        + f". vocab.txt: `{results.get('vocab')}`.\n"
+        + "; ".join(f"{k}: {v['docs']:,} texts, {v['bytes'] / 1e6:.2f} MB" for k, v in docs.items())
+        + f". vocab.txt: `{results.get('vocab')}`. MB/s of UTF-8 input (median of the warm calls); "
+        "✓: the ids of every text equal HF's, ✗: they do not.\n"
     )
-    out.append(
-        "| documents | reads | implementation | threads | docs timed | MB/s | engine is x faster | output agrees |"
-    )
-    out.append("|---|---|---|---|---:|---:|---:|---|")
-    rows = results["encoding"]
-    engine = {(r["docs"], r["read"], r["threads"]): r for r in rows if r["impl"] == "engine" and "mb_per_s" in r}
-    for r in rows:
-        name = ENCODE_LABEL.get(r["impl"], r["impl"])
-        if "mb_per_s" not in r:
-            why = r.get("unavailable") or r.get("error", "?").strip().splitlines()[-1][:80]
-            out.append(f"| {r['docs']} | {r['read']} | {name} | {r['threads']} | | {why} | | |")
-            continue
-        e = engine.get((r["docs"], r["read"], r["threads"])) or engine.get((r["docs"], r["read"], 1))
-        other = r["impl"] != "engine" and e
-        agree = ("yes" if e["digest"] == r["digest"] else "NO") if other else "-"
-        speed = ratio(e["mb_per_s"], r["mb_per_s"]) if other else "-"
-        out.append(
-            f"| {r['docs']} | {r['read']} | {name} | {r['threads']} | {r['docs_count']:,} "
-            f"| {r['mb_per_s']:,.2f} | {speed} | {agree} |"
-        )
-    out.append("")
+    rows = [r for r in results["encoding"] if r["read"] == "ids"]
+    impls = [i for i in ENCODERS if any(r["impl"] == i for r in rows)]
+    by = {(r["docs"], r["threads"], r["impl"]): r for r in rows}
+    out.append("| set | threads | " + " | ".join(ENCODE_LABEL[i] for i in impls) + " | ours best / best peer |")
+    out.append("|---|---:|" + "---:|" * len(impls) + "---:|")
+    colds = []
     for name in docs:
-        for read, peer in (("ids", "hf_fast"), ("ids+offsets", "hf")):
-            e = engine.get((name, read, 1))
-            h = next(
-                (
-                    r
-                    for r in rows
-                    if (r["docs"], r["impl"], r["read"], r["threads"]) == (name, peer, read, 1) and "mb_per_s" in r
-                ),
-                None,
+        for threads in dict.fromkeys(r["threads"] for r in rows if r["docs"] == name):
+            hf = by.get((name, threads, "hf_fast"))
+            cells, best = [], {"ours": 0.0, "peer": 0.0}
+            for impl in impls:
+                r = by.get((name, threads, impl))
+                if r is None or "mb_per_s" not in r:
+                    why = "-" if r is None else (r.get("unavailable") or "error")
+                    cells.append("n/a" if "not installed" in why else why[:30])
+                    continue
+                mark = "" if hf is None or "digest" not in hf else (" ✓" if r["digest"] == hf["digest"] else " ✗")
+                cells.append(f"{r['mb_per_s']:,.1f}{mark}")
+                side = "ours" if impl.startswith("engine") else "peer"
+                if impl != "hf_fast" or side == "ours":
+                    best[side] = max(best[side], r["mb_per_s"])
+                if impl.startswith("engine") and r.get("first_seconds"):
+                    colds.append((name, threads, impl, r["first_seconds"] / r["seconds_median"]))
+            lead = f"{best['ours'] / best['peer']:.2f}x" if best["ours"] and best["peer"] else "-"
+            out.append(f"| {name} | {threads} | " + " | ".join(cells) + f" | {lead} |")
+    out.append("")
+    if colds:
+        out.append(
+            "First call / median warm call, ours: "
+            + "; ".join(f"{n} {t} thr {ENCODE_LABEL[i]} {c:.2f}" for n, t, i, c in colds)
+            + "\n"
+        )
+    extra = [r for r in results["encoding"] if r["read"] != "ids" and "mb_per_s" in r]
+    if extra:
+        out.append("| set | reads | implementation | threads | texts timed | MB/s |")
+        out.append("|---|---|---|---|---:|---:|")
+        for r in extra:
+            out.append(
+                f"| {r['docs']} | {r['read']} | {ENCODE_LABEL.get(r['impl'], r['impl'])} | {r['threads']} "
+                f"| {r['docs_count']:,} | {r['mb_per_s']:,.2f} |"
             )
-            if e and h:
-                out.append(
-                    f"- {name}, {read}, one thread: engine / {ENCODE_LABEL[peer]} = "
-                    f"**{ratio(e['mb_per_s'], h['mb_per_s'])}**"
-                )
-            many = engine.get((name, read, "default"))
-            if e and many:
-                out.append(
-                    f"- {name}, {read}: engine on all threads / one thread, separate runs = "
-                    f"{ratio(many['mb_per_s'], e['mb_per_s'])}"
-                )
+        out.append("")
+    for name in docs:
         for read in ("ids", "ids+offsets", "nothing"):
             alt = results.get("scaling", {}).get(name, {}).get(read)
             if alt:
@@ -531,35 +649,27 @@ def render_encoding(results: dict) -> list[str]:
 
 
 def plot_encoding(results: dict, path: str) -> None:
-    """Bars of MB/s: per document group, the engine against its peer for each
-    kind of run (ids only: HF encode_batch_fast; ids + offsets: HF
-    encode_batch), on one thread and on all threads."""
+    """Bars of MB/s: per document set and thread count, every way of encoding."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    rows = [r for r in results["encoding"] if "mb_per_s" in r and r["impl"] != "twin"]
-    groups = [(read, threads) for read in ("ids", "ids+offsets") for threads in (1, "default")]
-    names = list(results.get("documents", {}))
-    fig, axes = plt.subplots(1, len(names), figsize=(6 * len(names), 4.2), squeeze=False)
-    for ax, name in zip(axes[0], names):
-        for k, who in enumerate(("engine", "peer")):
-            heights = []
-            for read, threads in groups:
-                impl = "engine" if who == "engine" else ("hf_fast" if read == "ids" else "hf")
-                r = next(
-                    (r for r in rows if (r["docs"], r["impl"], r["read"], r["threads"]) == (name, impl, read, threads)),
-                    None,
-                )
-                heights.append(r["mb_per_s"] if r else 0)
-            xs = [i + (k - 0.5) * 0.38 for i in range(len(groups))]
-            bars = ax.bar(xs, heights, width=0.38, label="fast-wordpiece" if who == "engine" else "Hugging Face")
-            ax.bar_label(bars, fmt="%.1f", fontsize=8)
-        ax.set_xticks(range(len(groups)), [f"{read}\n{'1 thread' if t == 1 else 'all threads'}" for read, t in groups])
-        ax.set_title(f"{name} (~1 KB documents)")
-        ax.set_ylabel("MB/s of input")
-        ax.legend()
+    rows = [r for r in results["encoding"] if "mb_per_s" in r and r["read"] == "ids"]
+    impls = [i for i in ENCODERS if any(r["impl"] == i for r in rows)]
+    groups = list(dict.fromkeys((r["docs"], r["threads"]) for r in rows))
+    fig, ax = plt.subplots(figsize=(max(8, 1.6 * len(groups)), 4.8))
+    width = 0.8 / max(1, len(impls))
+    for k, impl in enumerate(impls):
+        heights = [
+            next((r["mb_per_s"] for r in rows if (r["docs"], r["threads"], r["impl"]) == (*g, impl)), 0) for g in groups
+        ]
+        xs = [i + (k - (len(impls) - 1) / 2) * width for i in range(len(groups))]
+        bars = ax.bar(xs, heights, width=width, label=ENCODE_LABEL[impl])
+        ax.bar_label(bars, fmt="%.0f", fontsize=6)
+    ax.set_xticks(range(len(groups)), [f"{name}\n{t} thread{'s' if t != 1 else ''}" for name, t in groups], fontsize=8)
+    ax.set_ylabel("MB/s of input")
+    ax.legend(fontsize=8)
     fig.suptitle(f"Encoding through Python, bert-base-uncased vocab, {results['meta']['cpus']} CPUs")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -591,6 +701,16 @@ def main(argv: list[str] | None = None) -> int:
         default=20.0,
         help="alternate one thread and all threads this long per read pattern (20)",
     )
+    p.add_argument(
+        "--sets",
+        nargs="+",
+        choices=["english", "english-lines", "dictionary", "multilingual", "multilingual-lines"],
+        help="document sets to encode (default: all five)",
+    )
+    p.add_argument(
+        "--threads", nargs="+", type=int, default=[1, 2], help="thread counts to encode with, 0 = default (1 2)"
+    )
+    p.add_argument("--offsets", action="store_true", help="also time ids + offsets (engine, HF encode_batch)")
     p.add_argument("--vocab", help="vocab.txt for encoding (default: bert-base-uncased's)")
     p.add_argument("--plot", help="also draw the encoding MB/s as a PNG here (needs matplotlib)")
     p.add_argument("--json", help="also write the results here")
@@ -633,12 +753,12 @@ def main(argv: list[str] | None = None) -> int:
     results["meta"]["total_seconds"] = time.perf_counter() - t0
     print(render(results))
     print(f"(total {results['meta']['total_seconds']:.0f} s)")
-    if opts.plot and results.get("encoding"):
-        plot_encoding(results, opts.plot)
-        log(f"plot written to {opts.plot}")
     if opts.json:
         Path(opts.json).write_text(json.dumps(results, indent=1) + "\n")
         log(f"results written to {opts.json}")
+    if opts.plot and results.get("encoding"):
+        plot_encoding(results, opts.plot)
+        log(f"plot written to {opts.plot}")
     return 0
 
 

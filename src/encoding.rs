@@ -8,6 +8,7 @@
 //! [`column::Column`] writes one column of a batch as rows of int64.
 
 pub mod column;
+pub mod ragged;
 pub mod scratch;
 
 use crate::error::{Error, Result};

@@ -23,6 +23,7 @@ use crate::pipeline::ascii::AsciiPath;
 use crate::pipeline::decoder;
 use crate::pipeline::model::special_tokens::{AddedToken, SpecialTokenMatcher};
 use crate::pipeline::model::vocab::Vocab;
+use crate::pipeline::model::word_cache::{self, Pieces, WordCache};
 use crate::pipeline::model::wordpiece::{Piece, WordPiece};
 use crate::pipeline::normalizer::Normalized;
 use crate::pipeline::padding::Padding;
@@ -112,6 +113,8 @@ pub struct Tokenizer {
     /// file's `truncation` and `padding`).
     truncation: Option<Truncation>,
     padding: Option<Padding>,
+    /// Words already tokenized, shared by every call and thread.
+    cache: WordCache,
 }
 
 impl PartialEq for Tokenizer {
@@ -168,6 +171,7 @@ impl Tokenizer {
             missing_specials,
             truncation: None,
             padding: None,
+            cache: WordCache::new(),
         })
     }
 
@@ -293,6 +297,7 @@ impl Tokenizer {
             .with_objective(self.objective)
             .with_history(history)
             .with_added_tokens(added)?;
+        tokenizer.set_word_cache(self.word_cache());
         Ok((tokenizer, count))
     }
 
@@ -310,6 +315,18 @@ impl Tokenizer {
     /// of `special_tokens` that are not added tokens).
     pub fn plain_special_tokens(&self) -> Vec<String> {
         self.special_tokens.iter().filter(|t| !self.added.iter().any(|a| &a.content == *t)).cloned().collect()
+    }
+
+    /// Whether words already tokenized are looked up in the word cache
+    /// (see `word_cache`); off by default (on this project's benchmarks it
+    /// did not win: see benches/RESULTS.md). The output is the same either way.
+    pub fn word_cache(&self) -> bool {
+        self.cache.enabled()
+    }
+
+    /// Turns the word cache on or off, for every holder of this tokenizer.
+    pub fn set_word_cache(&self, on: bool) {
+        self.cache.set_enabled(on);
     }
 
     /// The default truncation (see [`Self::with_defaults`]).
@@ -499,9 +516,26 @@ impl Tokenizer {
         out: &mut Scratch,
     ) {
         let text = &normalized.text[range.0..range.1];
+        let cache = self.cache.enabled().then_some(&self.cache);
         self.options.pre_tokenizer.split(text, |word| {
             pieces.clear();
-            self.model.tokenize(&self.vocab, &text[word.bytes.0..word.bytes.1], pieces);
+            let w = &text[word.bytes.0..word.bytes.1];
+            match cache.zip(word_cache::key_of(w.as_bytes())) {
+                Some((cache, key)) => match cache.get(key) {
+                    Some(p) => {
+                        let mut from = 0;
+                        for (&id, &end) in p.ids[..p.n].iter().zip(&p.ends) {
+                            pieces.push(Piece { id, start: from, end: u32::from(end) });
+                            from = u32::from(end);
+                        }
+                    }
+                    None => {
+                        self.model.tokenize(&self.vocab, w, pieces);
+                        cache_pieces(cache, key, pieces);
+                    }
+                },
+                None => self.model.tokenize(&self.vocab, w, pieces),
+            }
             for p in pieces.iter() {
                 let first = normalized.origin(chars + word.chars.0 + p.start as usize);
                 let last = normalized.origin(chars + word.chars.0 + p.end as usize - 1);
@@ -517,14 +551,39 @@ impl Tokenizer {
     fn encode_ascii_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) -> bool {
         let mark = out.mark();
         let Workspace { pieces, ascii, .. } = ws;
+        let cache = self.cache.enabled().then_some(&self.cache);
         let whole = self.ascii.split(segment, ascii, |bytes, start, end| {
+            let at = base + start as u32;
+            // The key is read from the padded buffer in one load.
+            let key = word_cache::key_in(bytes, start, end);
+            if let Some(p) = cache.zip(key).and_then(|(cache, key)| cache.get(key)) {
+                let mut from = at;
+                for (&id, &end) in p.ids[..p.n].iter().zip(&p.ends) {
+                    let to = at + u32::from(end);
+                    out.push(id, (from, to));
+                    from = to;
+                }
+                out.end_word();
+                return;
+            }
+            let len = end - start;
+            if let Some(id) = key.and_then(|key| self.model.whole_ascii_word(&self.vocab, key, len)) {
+                out.push(id, (at, at + len as u32));
+                out.end_word();
+                if let (Some(cache), Some(key)) = (cache, key) {
+                    cache.put(key, &Pieces { n: 1, ids: [id, 0, 0, 0, 0, 0], ends: [len as u8, 0, 0, 0, 0, 0] });
+                }
+                return;
+            }
             pieces.clear();
             self.model.tokenize_ascii(&self.vocab, &bytes[start..end], pieces);
-            let at = base + start as u32;
             for p in pieces.iter() {
                 out.push(p.id, (at + p.start, at + p.end));
             }
             out.end_word();
+            if let (Some(cache), Some(key)) = (cache, key) {
+                cache_pieces(cache, key, pieces);
+            }
         });
         if !whole {
             out.rewind(mark);
@@ -554,6 +613,20 @@ impl Tokenizer {
             Decoding::Off => tokens.join(" "),
         })
     }
+}
+
+/// Caches the pieces of the word of `key` when they fit an entry.
+#[inline]
+fn cache_pieces(cache: &WordCache, key: u128, pieces: &[Piece]) {
+    if pieces.len() > word_cache::MAX_PIECES || pieces.last().is_some_and(|p| p.end > u32::from(u8::MAX)) {
+        return;
+    }
+    let mut entry = Pieces { n: pieces.len(), ..Pieces::default() };
+    for (i, p) in pieces.iter().enumerate() {
+        entry.ids[i] = p.id;
+        entry.ends[i] = p.end as u8;
+    }
+    cache.put(key, &entry);
 }
 
 #[cfg(test)]

@@ -8,5 +8,14 @@ is a pure-Python twin with the same API, the oracle the engine is tested against
 from fast_wordpiece._native import DEFAULT_SPECIAL_TOKENS, Encoding, PyTokenizer, __version__
 from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.batch_encoding import BatchEncoding
+from fast_wordpiece.ragged import RaggedBatch
 
-__all__ = ["DEFAULT_SPECIAL_TOKENS", "AddedToken", "BatchEncoding", "Encoding", "PyTokenizer", "__version__"]
+__all__ = [
+    "DEFAULT_SPECIAL_TOKENS",
+    "AddedToken",
+    "BatchEncoding",
+    "Encoding",
+    "PyTokenizer",
+    "RaggedBatch",
+    "__version__",
+]

@@ -8,6 +8,7 @@ from typing_extensions import TypedDict, Unpack
 
 from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.batch_encoding import BatchEncoding
+from fast_wordpiece.ragged import RaggedBatch
 
 _StrPath = str | os.PathLike[str]
 _Truncation = Literal["longest_first", "only_first", "only_second", "do_not_truncate"]
@@ -170,12 +171,31 @@ class PyTokenizer:
         truncation: _Truncation = "longest_first",
         stride: int = 0,
         truncation_side: _Side = "right",
-        padding: _Padding | None = None,
+        padding: _Padding,
         pad_to_multiple_of: int | None = None,
         padding_side: _Side = "right",
         return_tensors: Literal["np"],
         num_threads: int | None = None,
     ) -> dict[str, Any]: ...
+    @overload
+    def encode_batch(
+        self,
+        inputs: Iterable[str | tuple[str, str] | list[str]],
+        add_special_tokens: bool = True,
+        *,
+        max_length: int | None = None,
+        truncation: _Truncation = "longest_first",
+        stride: int = 0,
+        truncation_side: _Side = "right",
+        padding: None = None,
+        pad_to_multiple_of: int | None = None,
+        padding_side: _Side = "right",
+        return_tensors: Literal["np"],
+        num_threads: int | None = None,
+        return_offsets: bool = False,
+        return_token_type_ids: bool = False,
+        return_special_tokens_mask: bool = False,
+    ) -> RaggedBatch | dict[str, Any]: ...
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str: ...
     def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False) -> list[str]: ...
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
@@ -189,6 +209,10 @@ class PyTokenizer:
     ) -> int: ...
     @property
     def vocab_size(self) -> int: ...
+    @property
+    def word_cache(self) -> bool: ...
+    @word_cache.setter
+    def word_cache(self, value: bool) -> None: ...
     @property
     def merges(self) -> list[tuple[str, str]]: ...
     @property

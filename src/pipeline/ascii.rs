@@ -25,6 +25,9 @@ enum Action {
     Alone,
 }
 
+/// Zero bytes after the normalized text in [`AsciiPath::split`]'s buffer.
+pub const PADDING: usize = 16;
+
 /// The normalizer and pre-tokenizer, tabulated for the 128 ASCII bytes.
 #[derive(Clone, Debug)]
 pub struct AsciiPath {
@@ -53,14 +56,17 @@ impl AsciiPath {
     }
 
     /// Normalizes ASCII `text` into `buf` and calls `f(buf, start, end)` with
-    /// the byte range of every word. Returns false, having called `f` for
-    /// some words only, if the text holds a byte the normalizer removes; the
-    /// caller then takes the general path.
+    /// the byte range of every word; `buf` ends with [`PADDING`] zero bytes
+    /// after the text, so that 16 bytes can be read from any word's start.
+    /// Returns false, having called `f` for some words only, if the text
+    /// holds a byte the normalizer removes; the caller then takes the
+    /// general path.
     #[inline]
     pub fn split(&self, text: &str, buf: &mut Vec<u8>, mut f: impl FnMut(&[u8], usize, usize)) -> bool {
         debug_assert!(text.is_ascii());
         buf.clear();
         buf.extend(text.bytes().map(|b| self.normalized[b as usize & 127]));
+        buf.extend_from_slice(&[0; PADDING]);
         // The open word: its start and whether it is a punctuation run.
         let mut start: Option<(usize, bool)> = None;
         for (i, &b) in text.as_bytes().iter().enumerate() {

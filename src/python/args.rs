@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyString};
 
 use super::errors::to_py;
+use crate::encoding::ragged::RaggedFields;
 use crate::encoding::Side;
 use crate::pipeline::model::special_tokens::AddedToken;
 use crate::pipeline::padding::{PadTo, Padding};
@@ -240,13 +241,17 @@ pub enum ReturnTensors {
 pub fn encode_batch_options(
     add_special_tokens: bool,
     kwargs: Option<&Bound<'_, PyDict>>,
-) -> PyResult<(EncodeOptions, ReturnTensors)> {
+) -> PyResult<(EncodeOptions, ReturnTensors, RaggedFields)> {
     let mut shared = EncodeKwargs::default();
     let (mut num_threads, mut return_tensors) = (None, ReturnTensors::List);
+    let mut fields = RaggedFields::default();
     for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
         let key: String = key.extract()?;
         match key.as_str() {
             "num_threads" => num_threads = optional(&value, |v| positive(v, &key))?,
+            "return_offsets" => fields.offsets = flag(&value, &key)?,
+            "return_token_type_ids" => fields.type_ids = flag(&value, &key)?,
+            "return_special_tokens_mask" => fields.special_tokens_mask = flag(&value, &key)?,
             "return_tensors" if value.is_none() => return_tensors = ReturnTensors::List,
             "return_tensors" if &*text(&value, &|| key.clone())? == "np" => return_tensors = ReturnTensors::Numpy,
             "return_tensors" => {
@@ -260,7 +265,13 @@ pub fn encode_batch_options(
         }
     }
     let options = shared.finish(add_special_tokens)?;
-    Ok((EncodeOptions { num_threads, ..options }, return_tensors))
+    if fields != RaggedFields::default() && (return_tensors != ReturnTensors::Numpy || options.padding.is_some()) {
+        return Err(PyValueError::new_err(
+            "return_offsets, return_token_type_ids and return_special_tokens_mask are for return_tensors=\"np\" \
+             without padding (padded arrays always hold every column)",
+        ));
+    }
+    Ok((EncodeOptions { num_threads, ..options }, return_tensors, fields))
 }
 
 /// The keyword arguments `encode` and `encode_batch` share, taken one by one

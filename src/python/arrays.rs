@@ -5,7 +5,7 @@
 //! pass to zero the memory). numpy is needed at run time only, and only here.
 
 use numpy::ndarray::{Array2, Dimension};
-use numpy::{PyArray, PyArray2, PyArray3, PyArrayMethods};
+use numpy::{PyArray, PyArray2, PyArray3, PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::{PyImportError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -13,6 +13,7 @@ use rayon::prelude::*;
 
 use super::errors::guard;
 use crate::encoding::column::Column;
+use crate::encoding::ragged::{self, RaggedFields, RaggedPart};
 use crate::encoding::Encoding;
 use crate::error::Error;
 use crate::threads;
@@ -174,4 +175,120 @@ fn written<'py, D: Dimension>(
         .map_err(|e| PyValueError::new_err(format!("numpy made an array unfit for {column:?}: {e}")))?;
     array.py().detach(|| guard(|| column.write_rows(batch, rows, threads)))?;
     Ok(array.into_any())
+}
+
+/// `encode_batch(return_tensors="np")` without padding: a
+/// `fast_wordpiece.ragged.RaggedBatch` of the parts' rows, its columns flat
+/// int64 arrays (`offsets` n × 2) made by `numpy.empty` and filled from the
+/// parts in parallel with the GIL released; the columns not in `fields` are
+/// None.
+pub fn ragged_batch<'py>(
+    py: Python<'py>,
+    parts: &[RaggedPart],
+    fields: RaggedFields,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let numpy = import_numpy(py, RETURN_TENSORS)?;
+    let (rows, tokens) = ragged::totals(parts);
+    let empty = |shape: Vec<usize>| -> PyResult<Bound<'py, PyArrayDyn<i64>>> {
+        Ok(numpy.call_method1("empty", (shape, "int64"))?.cast_into::<PyArrayDyn<i64>>()?)
+    };
+    let ids = empty(vec![tokens])?;
+    let row_offsets = empty(vec![rows + 1])?;
+    let type_ids = fields.type_ids.then(|| empty(vec![tokens])).transpose()?;
+    let offsets = fields.offsets.then(|| empty(vec![tokens, 2])).transpose()?;
+    let special = fields.special_tokens_mask.then(|| empty(vec![tokens])).transpose()?;
+    {
+        /// The memory of `a`, to write.
+        ///
+        /// # Safety
+        /// No other view of `a`'s memory may exist while the slice lives
+        /// (numpy's `as_slice_mut` has the same contract, hence the lint).
+        #[allow(clippy::mut_from_ref)]
+        unsafe fn slice<'a>(a: &'a Bound<'_, PyArrayDyn<i64>>) -> PyResult<&'a mut [i64]> {
+            // SAFETY: the caller's promise.
+            unsafe { a.as_slice_mut() }
+                .map_err(|e| PyValueError::new_err(format!("numpy made an array unfit for {RETURN_TENSORS}: {e}")))
+        }
+        // SAFETY: the arrays were just made and nothing else refers to them,
+        // so these are the only views of their memory while they are written
+        // (with the GIL released, no Python code can reach them either).
+        let (ids_out, starts_out) = unsafe { (slice(&ids)?, slice(&row_offsets)?) };
+        // SAFETY: as above.
+        let type_out = type_ids.as_ref().map(|a| unsafe { slice(a) }).transpose()?;
+        // SAFETY: as above.
+        let offsets_out = offsets.as_ref().map(|a| unsafe { slice(a) }).transpose()?;
+        // SAFETY: as above.
+        let special_out = special.as_ref().map(|a| unsafe { slice(a) }).transpose()?;
+        py.detach(|| {
+            guard(|| {
+                // Each part's first row starts where the parts before it end.
+                let (mut row, mut token) = (0usize, 0i64);
+                let mut firsts = Vec::with_capacity(parts.len());
+                for p in parts {
+                    firsts.push(token);
+                    row += p.rows();
+                    token += p.tokens() as i64;
+                }
+                debug_assert_eq!(row, rows);
+                starts_out[rows] = token;
+                let ids_slices = ragged::split_for(ids_out, parts, 1, false);
+                let row_slices = ragged::split_for(&mut starts_out[..rows], parts, 1, true);
+                fn optional<'a>(
+                    out: Option<&'a mut [i64]>,
+                    parts: &[RaggedPart],
+                    width: usize,
+                ) -> Vec<Option<&'a mut [i64]>> {
+                    match out {
+                        Some(out) => ragged::split_for(out, parts, width, false).into_iter().map(Some).collect(),
+                        None => parts.iter().map(|_| None).collect(),
+                    }
+                }
+                let (types, pairs, specials) =
+                    (optional(type_out, parts, 1), optional(offsets_out, parts, 2), optional(special_out, parts, 1));
+                let jobs: Vec<_> = parts
+                    .iter()
+                    .zip(firsts)
+                    .zip(ids_slices)
+                    .zip(row_slices)
+                    .zip(types)
+                    .zip(pairs)
+                    .zip(specials)
+                    .map(|((((((p, first), ids), rows), types), pairs), specials)| {
+                        (p, first, ids, rows, types, pairs, specials)
+                    })
+                    .collect();
+                threads::install(threads, || {
+                    jobs.into_par_iter().for_each(|(p, first, ids, rows, types, pairs, specials)| {
+                        widen(ids, &p.ids);
+                        let mut at = first;
+                        for (slot, &n) in rows.iter_mut().zip(&p.lengths) {
+                            *slot = at;
+                            at += i64::from(n);
+                        }
+                        if let Some(out) = types {
+                            widen(out, &p.type_ids);
+                        }
+                        if let Some(out) = specials {
+                            widen(out, &p.special_tokens_mask);
+                        }
+                        if let Some(out) = pairs {
+                            for (pair, &(start, end)) in out.chunks_exact_mut(2).zip(&p.offsets) {
+                                pair[0] = start.into();
+                                pair[1] = end.into();
+                            }
+                        }
+                    })
+                })
+            })
+        })?;
+    }
+    let class = py.import("fast_wordpiece.ragged")?.getattr("RaggedBatch")?;
+    class.call1((ids, row_offsets, type_ids, offsets, special))
+}
+
+fn widen<T: Copy + Into<i64>>(out: &mut [i64], values: &[T]) {
+    for (slot, &v) in out.iter_mut().zip(values) {
+        *slot = v.into();
+    }
 }

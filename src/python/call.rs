@@ -129,7 +129,7 @@ impl PyTokenizer {
         split_into_words: bool,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>, Vec<usize>)> {
-        let (options, _) = args::encode_batch_options(add_special_tokens, kwargs)?;
+        let (options, _, _) = args::encode_batch_options(add_special_tokens, kwargs)?;
         let shared = self.inner();
         if tensors {
             arrays::import_numpy(py, "return_tensors")?;

@@ -12,6 +12,7 @@ use super::arrays;
 use super::encoding::{PyEncoding, Shared};
 use super::errors::guard;
 use super::tokenizer::PyTokenizer;
+use crate::encoding::ragged::{RaggedFields, RaggedPart};
 use crate::encoding::Encoding;
 use crate::tokenizer::batch::BatchInput;
 use crate::tokenizer::options::EncodeOptions;
@@ -87,6 +88,29 @@ impl PyTokenizer {
         }
     }
 
+    /// The batch encoded into flat columns with the GIL released, asking
+    /// Python between chunks whether Ctrl-C wants it stopped.
+    fn encode_ragged(
+        shared: &Shared,
+        py: Python<'_>,
+        texts: &[(&str, Option<&str>)],
+        options: &EncodeOptions,
+        fields: RaggedFields,
+    ) -> PyResult<Vec<RaggedPart>> {
+        let mut failure = None;
+        let parts = py.detach(|| {
+            guard(|| {
+                shared.encode_batch_ragged(texts, options, fields, || {
+                    Python::attach(|py| py.check_signals()).map_err(|e| failure = Some(e)).is_err()
+                })
+            })
+        });
+        match failure {
+            Some(e) => Err(e),
+            None => parts,
+        }
+    }
+
     /// `encode_batch` without padding, as a list of `Encoding`s whose lists
     /// (those the caller reads, see `Shared::lists_to_make`) are made on this
     /// thread, holding the GIL, while the pool is still encoding the rest of
@@ -156,15 +180,21 @@ impl PyTokenizer {
     /// Encodes many texts in parallel with the GIL released. Items are str,
     /// or `(text, pair)` tuples. Takes `encode`'s keyword arguments (padding
     /// `"longest"` pads to the longest of the batch), and `return_tensors`:
-    /// None for a list of `Encoding`, `"np"` for a dict of int64 numpy arrays
-    /// `input_ids`, `attention_mask`, `token_type_ids` (n × length) and
-    /// `offsets` (n × length × 2), which needs encodings of equal length.
+    /// None for a list of `Encoding`; `"np"` with padding for a dict of int64
+    /// numpy arrays `input_ids`, `attention_mask`, `token_type_ids`
+    /// (n × length) and `offsets` (n × length × 2); `"np"` without padding for
+    /// a `RaggedBatch`: the rows end to end in flat int64 arrays, `input_ids`
+    /// and `row_offsets` (n + 1 values: row i is
+    /// `input_ids[row_offsets[i]:row_offsets[i + 1]]`), and on request
+    /// (`return_offsets`, `return_token_type_ids`,
+    /// `return_special_tokens_mask`) the other columns, filled in parallel
+    /// with the GIL released, no Python object per token.
     /// `num_threads` sets how many threads work on this call; None uses
     /// `RAYON_NUM_THREADS`, else one per CPU. Without padding, the calling
     /// thread is one of them: it makes each finished encoding's list of ids
     /// (and of offsets, once you read offsets) while the others encode the
     /// rest, so reading them afterwards costs nothing; Ctrl-C stops it.
-    #[pyo3(signature = (inputs, add_special_tokens = true, **kwargs), text_signature = "(self, inputs, add_special_tokens=True, *, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right', return_tensors=None, num_threads=None)")]
+    #[pyo3(signature = (inputs, add_special_tokens = true, **kwargs), text_signature = "(self, inputs, add_special_tokens=True, *, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right', return_tensors=None, num_threads=None, return_offsets=False, return_token_type_ids=False, return_special_tokens_mask=False)")]
     fn encode_batch<'py>(
         &self,
         py: Python<'py>,
@@ -172,7 +202,7 @@ impl PyTokenizer {
         add_special_tokens: bool,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (options, return_tensors) = args::encode_batch_options(add_special_tokens, kwargs)?;
+        let (options, return_tensors, fields) = args::encode_batch_options(add_special_tokens, kwargs)?;
         let shared = self.inner();
         let options = shared.defaults_for(options);
         let numpy = return_tensors == ReturnTensors::Numpy;
@@ -183,6 +213,10 @@ impl PyTokenizer {
         let texts: Vec<(&str, Option<&str>)> = utf8.iter().map(|(a, b)| (&**a, b.as_deref())).collect();
         if !numpy && options.padding.is_none() {
             return Self::encode_batch_streamed(&shared, py, &texts, &options).map(Bound::into_any);
+        }
+        if options.padding.is_none() {
+            let parts = Self::encode_ragged(&shared, py, &texts, &options, fields)?;
+            return arrays::ragged_batch(py, &parts, fields, options.num_threads);
         }
         let encodings = Self::encode_whole_batch(&shared, py, &texts, &options)?;
         if numpy {

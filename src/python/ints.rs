@@ -31,6 +31,12 @@ const SHARED: u32 = 1 << 16;
 
 static TABLE: PyOnceLock<Box<[Py<PyAny>]>> = PyOnceLock::new();
 
+/// Makes the shared ints now (at import), so that the first call that
+/// returns lists does not pay for them (65,536 ints, a few milliseconds).
+pub fn prepare(py: Python<'_>) -> PyResult<()> {
+    table(py).map(|_| ())
+}
+
 fn table(py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
     TABLE
         .get_or_try_init(py, || (0..SHARED).map(|v| Ok(v.into_pyobject(py)?.into_any().unbind())).collect())

@@ -25,6 +25,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<encoding::PyEncoding>()?;
     m.add("DEFAULT_SPECIAL_TOKENS", pyo3::types::PyTuple::new(m.py(), DEFAULT_SPECIAL_TOKENS)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    // Lazy state paid at import rather than by the first encode_batch.
+    ints::prepare(m.py())?;
     Ok(())
 }
 

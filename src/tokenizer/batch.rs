@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
+use crate::encoding::ragged::{RaggedFields, RaggedPart};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::threads;
@@ -115,71 +116,59 @@ impl Tokenizer {
         &self,
         inputs: &[I],
         options: &EncodeOptions,
-        mut consume: impl FnMut(usize, Vec<Encoding>) -> bool,
+        consume: impl FnMut(usize, Vec<Encoding>) -> bool,
     ) -> Result<()> {
         if options.padding.is_some() {
             return Err(Error::invalid("padding needs the whole batch: use encode_batch_with"));
         }
         options.validate(self.added_tokens_count(false))?;
         self.post_processor(options.add_special_tokens)?;
-        let threads = threads::checked(options.num_threads)?;
-        let bounds = chunk_bounds(inputs, threads);
-        let next = AtomicUsize::new(0);
-        let stop = AtomicBool::new(false);
-        // The next chunk nobody has started, unless the batch has stopped.
-        let claim = || {
-            let k = if stop.load(Ordering::Relaxed) { bounds.len() } else { next.fetch_add(1, Ordering::Relaxed) };
-            bounds.get(k + 1).map(|&end| (bounds[k], end))
-        };
-        let encode = |(start, end): (usize, usize)| -> (usize, Result<Vec<Encoding>>) {
-            let chunk = (start..end).map(|i| self.encode_input(i, &inputs[i], options)).collect();
-            (start, chunk)
-        };
-        let mut failure = None;
-        let mut take = |(start, chunk): (usize, Result<Vec<Encoding>>)| match chunk {
-            _ if stop.load(Ordering::Relaxed) => {}
-            Ok(encodings) => stop.store(!consume(start, encodings), Ordering::Relaxed),
-            Err(e) => {
-                failure = Some(e);
-                stop.store(true, Ordering::Relaxed);
-            }
-        };
-        if threads == 1 {
-            while let Some(chunk) = claim() {
-                take(encode(chunk));
-            }
-        } else {
-            let (sender, receiver) = mpsc::channel();
-            threads::pool_for(Some(threads - 1))?.in_place_scope(|scope| {
-                for _ in 1..threads {
-                    let (sender, claim, encode) = (sender.clone(), &claim, &encode);
-                    scope.spawn(move |_| {
-                        while let Some(chunk) = claim() {
-                            // The receiver outlives the scope; a send cannot fail.
-                            let _ = sender.send(encode(chunk));
-                        }
-                    });
-                }
-                drop(sender);
-                loop {
-                    let done = match receiver.try_recv() {
-                        Ok(done) => done,
-                        Err(mpsc::TryRecvError::Empty) => match claim() {
-                            Some(chunk) => encode(chunk),
-                            // All started: wait for the pool (or its panic,
-                            // which the scope then passes on).
-                            None => match receiver.recv() {
-                                Ok(done) => done,
-                                Err(_) => break,
-                            },
-                        },
-                        Err(mpsc::TryRecvError::Disconnected) => break,
-                    };
-                    take(done);
-                }
-            });
+        let encode =
+            |start: usize, end: usize| (start..end).map(|i| self.encode_input(i, &inputs[i], options)).collect();
+        run_chunks(inputs, threads::checked(options.num_threads)?, encode, consume)
+    }
+
+    /// Encodes `inputs` like [`Tokenizer::encode_batch_with`] without padding
+    /// into flat columns (the ids, and the `fields` asked for), one
+    /// [`RaggedPart`] per chunk of consecutive inputs, in the inputs' order.
+    /// Only each input's own encoding is a row (truncation's overflowing
+    /// windows are dropped). `stop` is asked after each chunk whether to give
+    /// up: [`Error::Interrupted`] if it says so.
+    pub fn encode_batch_ragged<I: BatchInput>(
+        &self,
+        inputs: &[I],
+        options: &EncodeOptions,
+        fields: RaggedFields,
+        mut stop: impl FnMut() -> bool,
+    ) -> Result<Vec<RaggedPart>> {
+        if options.padding.is_some() {
+            return Err(Error::invalid("flat columns are for a batch without padding"));
         }
-        failure.map_or(Ok(()), Err)
+        options.validate()?;
+        self.post_processor(options.add_special_tokens)?;
+        let encode = |start: usize, end: usize| -> Result<RaggedPart> {
+            // Room for a token per 3 bytes of text (more than real text
+            // needs, CJK included) and the special tokens: no regrowth.
+            let inputs = &inputs[start..end];
+            let bytes: usize = inputs.iter().map(|i| input_bytes(i)).sum();
+            let mut part = RaggedPart::with_capacity(bytes / 3 + 3 * inputs.len(), inputs.len(), fields);
+            for (i, input) in inputs.iter().enumerate() {
+                part.push(&self.encode_input(start + i, input, options)?, fields);
+            }
+            Ok(part)
+        };
+        let mut parts: Vec<(usize, RaggedPart)> = Vec::new();
+        let mut stopped = false;
+        run_chunks(inputs, threads::checked(options.num_threads)?, encode, |start, part| {
+            parts.push((start, part));
+            stopped = stop();
+            !stopped
+        })?;
+        if stopped {
+            return Err(Error::Interrupted);
+        }
+        parts.sort_unstable_by_key(|&(start, _)| start);
+        Ok(parts.into_iter().map(|(_, part)| part).collect())
     }
 
     /// The id of `[PAD]` when padding (an error if it is missing), else None.
@@ -219,6 +208,83 @@ impl Tokenizer {
     }
 }
 
+/// Cuts `inputs` into chunks of consecutive inputs (see [`chunk_bounds`]),
+/// runs `work(start, end)` on each on `threads` threads, and hands each
+/// result to `consume` on the calling thread together with the index of the
+/// chunk's first input; results arrive in the order they finish.
+///
+/// The calling thread is one of the `threads`: it runs `consume` on each
+/// result as soon as one is done, and works on chunks itself when none is
+/// waiting, while the other threads (a pool) only work. So a binding's serial
+/// work on the results (making Python lists) overlaps the work instead of
+/// following it, and no more threads run than were asked for. On one thread,
+/// chunks are worked on and consumed in turn.
+///
+/// `consume` returning false stops the batch: chunks not yet started are
+/// skipped and the call returns `Ok(())`. A chunk whose work fails stops it
+/// too, and its error is the result.
+fn run_chunks<I: BatchInput, T: Send>(
+    inputs: &[I],
+    threads: usize,
+    work: impl Fn(usize, usize) -> Result<T> + Sync,
+    mut consume: impl FnMut(usize, T) -> bool,
+) -> Result<()> {
+    let bounds = chunk_bounds(inputs, threads);
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // The next chunk nobody has started, unless the batch has stopped.
+    let claim = || {
+        let k = if stop.load(Ordering::Relaxed) { bounds.len() } else { next.fetch_add(1, Ordering::Relaxed) };
+        bounds.get(k + 1).map(|&end| (bounds[k], end))
+    };
+    let run = |(start, end): (usize, usize)| (start, work(start, end));
+    let mut failure = None;
+    let mut take = |(start, done): (usize, Result<T>)| match done {
+        _ if stop.load(Ordering::Relaxed) => {}
+        Ok(done) => stop.store(!consume(start, done), Ordering::Relaxed),
+        Err(e) => {
+            failure = Some(e);
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    if threads == 1 {
+        while let Some(chunk) = claim() {
+            take(run(chunk));
+        }
+    } else {
+        let (sender, receiver) = mpsc::channel();
+        threads::pool_for(Some(threads - 1))?.in_place_scope(|scope| {
+            for _ in 1..threads {
+                let (sender, claim, run) = (sender.clone(), &claim, &run);
+                scope.spawn(move |_| {
+                    while let Some(chunk) = claim() {
+                        // The receiver outlives the scope; a send cannot fail.
+                        let _ = sender.send(run(chunk));
+                    }
+                });
+            }
+            drop(sender);
+            loop {
+                let done = match receiver.try_recv() {
+                    Ok(done) => done,
+                    Err(mpsc::TryRecvError::Empty) => match claim() {
+                        Some(chunk) => run(chunk),
+                        // All started: wait for the pool (or its panic,
+                        // which the scope then passes on).
+                        None => match receiver.recv() {
+                            Ok(done) => done,
+                            Err(_) => break,
+                        },
+                    },
+                    Err(mpsc::TryRecvError::Disconnected) => break,
+                };
+                take(done);
+            }
+        });
+    }
+    failure.map_or(Ok(()), Err)
+}
+
 /// Chunk sizes follow guided self-scheduling: each chunk is this fraction
 /// of the text still to cut, per worker, so chunks shrink as the batch runs
 /// out. The threads then finish close together, and the chunk encoded last,
@@ -238,11 +304,14 @@ const MIN_CHUNK_BYTES: usize = 16 << 10;
 /// `[0, .., inputs.len()]`, increasing, every chunk non-empty, sizes
 /// shrinking from `total / (LARGEST * workers)` to `MIN_CHUNK_BYTES` (or,
 /// for a small batch, to a `GUIDE`-th of its share per worker).
+/// The bytes of text of an input.
+fn input_bytes<I: BatchInput>(input: &I) -> usize {
+    let (a, b) = input.sequences();
+    a.len_bytes() + b.map_or(0, |b| b.len_bytes())
+}
+
 fn chunk_bounds<I: BatchInput>(inputs: &[I], workers: usize) -> Vec<usize> {
-    let size = |input: &I| {
-        let (a, b) = input.sequences();
-        a.len_bytes() + b.map_or(0, |b| b.len_bytes()) + 1
-    };
+    let size = |input: &I| input_bytes(input) + 1;
     let total: usize = inputs.iter().map(size).sum();
     let workers = workers.max(1);
     let largest = total / (LARGEST * workers);

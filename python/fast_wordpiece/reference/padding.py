@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from fast_wordpiece.ragged import RaggedBatch
 from fast_wordpiece.reference.encoding import _COLUMNS, Encoding
 from fast_wordpiece.reference.options import EncodeOptions
 
@@ -51,6 +52,25 @@ def numpy_arrays(batch: Sequence[Encoding]) -> dict[str, Any]:
 
     return {"input_ids": array("ids"), "attention_mask": array("attention_mask"),
             "token_type_ids": array("type_ids"), "offsets": array("offsets", 2)}  # fmt: skip
+
+
+def ragged_batch(batch: Sequence[Encoding], token_type_ids: bool, offsets: bool, special_tokens_mask: bool) -> Any:
+    """``return_tensors="np"`` without padding: the rows end to end as flat int64 arrays, and where each starts."""
+    numpy = _import_numpy()
+    starts = [0]
+    for encoding in batch:
+        starts.append(starts[-1] + len(encoding))
+
+    def flat(key: str) -> Any:
+        return numpy.array([v for encoding in batch for v in encoding[key]], dtype=numpy.int64)
+
+    return RaggedBatch(
+        flat("ids"),
+        numpy.array(starts, dtype=numpy.int64),
+        flat("type_ids") if token_type_ids else None,
+        flat("offsets").reshape(-1, 2) if offsets else None,
+        flat("special_tokens_mask") if special_tokens_mask else None,
+    )
 
 
 def _import_numpy(what: str = 'return_tensors="np"') -> Any:

@@ -39,7 +39,7 @@ from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.model import wordpiece
 from fast_wordpiece.reference.options import EncodeOptions, Options
-from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arrays, pad, padding_length
+from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arrays, pad, padding_length, ragged_batch
 from fast_wordpiece.reference.pre_tokenizer import pre_tokenize
 from fast_wordpiece.reference.training import OBJECTIVES, learn
 from fast_wordpiece.reference.truncation import merge, truncate
@@ -548,21 +548,38 @@ class PyTokenizer(TransformersCalls):
                      max_length: int | None = None, truncation: str = "longest_first", stride: int = 0,
                      truncation_side: str = "right", padding: str | None = None,
                      pad_to_multiple_of: int | None = None, padding_side: str = "right",
-                     return_tensors: str | None = None, num_threads: int | None = None) -> Any:  # fmt: skip
+                     return_tensors: str | None = None, num_threads: int | None = None,
+                     return_offsets: bool = False, return_token_type_ids: bool = False,
+                     return_special_tokens_mask: bool = False) -> Any:  # fmt: skip
         """``encode`` for each item, a str or a ``(text, pair)`` tuple, then padding of the whole batch;
-        a list of Encoding, or with ``return_tensors="np"`` a dict of numpy arrays. ``num_threads`` is
+        a list of Encoding, or with ``return_tensors="np"`` a dict of numpy arrays (padded) or a
+        RaggedBatch (not padded: flat columns, the ``return_*`` ones on request). ``num_threads`` is
         checked and otherwise ignored: the twin runs on one thread."""
         if num_threads is not None and _integer(num_threads, "num_threads", 1) > MAX_THREADS:
             raise ValueError(f"num_threads must be between 1 and {MAX_THREADS}, not {num_threads}")
+        fields = {"token_type_ids": return_token_type_ids, "offsets": return_offsets,
+                  "special_tokens_mask": return_special_tokens_mask}  # fmt: skip
+        for name, value in fields.items():
+            if not isinstance(value, bool):
+                raise TypeError(f"return_{name} must be bool, not {type(value).__name__}")
         options = self._processed(EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side,
                                                 padding, pad_to_multiple_of, padding_side))  # fmt: skip
         if return_tensors is not None and _text(return_tensors, "return_tensors") != "np":
             raise ValueError(f'return_tensors must be None or "np", not {return_tensors!r}')
+        if any(fields.values()) and (return_tensors is None or padding is not None):
+            raise ValueError(
+                "return_offsets, return_token_type_ids and return_special_tokens_mask are for "
+                'return_tensors="np" without padding (padded arrays always hold every column)'
+            )
         if return_tensors is not None:
             _import_numpy()
         texts = [_batch_item(item, f"inputs[{i}]") for i, item in enumerate(_items(inputs, "inputs", "str"))]
         batch = self._encode_batch(texts, options)
-        return batch if return_tensors is None else numpy_arrays(batch)
+        if return_tensors is None:
+            return batch
+        if options.padding is None:
+            return ragged_batch(batch, **fields)
+        return numpy_arrays(batch)
 
     def _encode_batch(self, inputs: Sequence[tuple[Text, Text | None]], options: EncodeOptions) -> list[Encoding]:
         """Each input (texts, or lists of words) encoded, truncated and post-processed, then padded."""
@@ -785,6 +802,18 @@ class PyTokenizer(TransformersCalls):
     @property
     def vocab_size(self) -> int:
         return len(self._vocab)
+
+    @property
+    def word_cache(self) -> bool:
+        """The engine's cache of words already tokenized, on or off. The twin has no cache: the
+        setting is kept and changes nothing (the output is the same either way)."""
+        return getattr(self, "_word_cache", False)
+
+    @word_cache.setter
+    def word_cache(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise TypeError(f"word_cache must be bool, not {type(value).__name__}")
+        self._word_cache = value
 
     @property
     def merges(self) -> list[Pair]:

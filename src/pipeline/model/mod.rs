@@ -1,9 +1,11 @@
 //! Stage 3: the WordPiece model. The vocabulary (`vocab`, with its byte trie
 //! in `trie`), BERT's greedy longest-match-first (`wordpiece`), and the
 //! matcher that keeps special tokens written literally in the input whole
-//! (`special_tokens`), as Hugging Face's added vocabulary does.
+//! (`special_tokens`), as Hugging Face's added vocabulary does; and the
+//! cache of words already tokenized (`word_cache`).
 
 pub mod special_tokens;
 pub mod trie;
 pub mod vocab;
+pub mod word_cache;
 pub mod wordpiece;

@@ -237,6 +237,13 @@ impl Vocab {
         self.short_ids.get(&short_key(token)?).copied()
     }
 
+    /// The id of the token whose short key (see `word_cache::key_of`, the
+    /// same key) is `key`.
+    #[inline]
+    pub fn short_id_of_key(&self, key: u128) -> Option<u32> {
+        self.short_ids.get(&key).copied()
+    }
+
     /// The longest token that `text` starts with: `(id, length in bytes)`.
     /// Inside a word (`continues_word`) only prefixed tokens count, matched
     /// without their prefix.

@@ -28,6 +28,17 @@ impl WordPiece {
         self.pieces(vocab, word.as_bytes(), chars, out, |pos, len| word[pos..pos + len].chars().count() as u32);
     }
 
+    /// The id of the ASCII word of `len` bytes whose key is `key` (see
+    /// `word_cache::key_of`) when the word is a token itself (the case of
+    /// most words); None when the word needs [`Self::tokenize_ascii`].
+    #[inline]
+    pub fn whole_ascii_word(&self, vocab: &Vocab, key: u128, len: usize) -> Option<u32> {
+        if len > self.max_input_chars_per_word {
+            return None;
+        }
+        vocab.short_id_of_key(key)
+    }
+
     /// `tokenize` for a word known to be ASCII, where characters are bytes.
     #[inline]
     pub fn tokenize_ascii(&self, vocab: &Vocab, word: &[u8], out: &mut Vec<Piece>) {

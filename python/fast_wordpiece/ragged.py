@@ -1,0 +1,91 @@
+"""``RaggedBatch``: what ``encode_batch(texts, return_tensors="np")`` returns without padding.
+
+Rows of different lengths as flat numpy arrays: every row's token ids one after
+the other in ``input_ids``, and ``row_offsets`` (``len(batch) + 1`` values) saying
+where each row starts and ends, so that row ``i`` is
+``input_ids[row_offsets[i]:row_offsets[i + 1]]``. No Python object is made per
+token or per row: the engine fills the arrays in parallel with the GIL released.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+
+class RaggedBatch:
+    """A batch of encodings of different lengths as flat int64 arrays.
+
+    * ``input_ids``: every row's ids, row after row (``row_offsets[-1]`` values);
+    * ``row_offsets``: ``len(self) + 1`` increasing values from 0: row ``i`` is
+      ``input_ids[row_offsets[i]:row_offsets[i + 1]]``;
+    * ``token_type_ids``, ``special_tokens_mask``: one value per token, like
+      ``input_ids``, when asked for (``return_token_type_ids=True``,
+      ``return_special_tokens_mask=True``), else None;
+    * ``offsets``: ``(start, end)`` character offsets, an array of
+      ``row_offsets[-1]`` × 2, when asked for (``return_offsets=True``), else None.
+
+    ``batch[i]`` is row ``i``'s ids (a view), ``len(batch)`` the number of rows,
+    ``batch.lengths`` the tokens per row and ``batch.tolist()`` the ids as lists.
+    """
+
+    __slots__ = ("input_ids", "offsets", "row_offsets", "special_tokens_mask", "token_type_ids")
+
+    def __init__(
+        self,
+        input_ids: Any,
+        row_offsets: Any,
+        token_type_ids: Any = None,
+        offsets: Any = None,
+        special_tokens_mask: Any = None,
+    ) -> None:
+        self.input_ids = input_ids
+        self.row_offsets = row_offsets
+        self.token_type_ids = token_type_ids
+        self.offsets = offsets
+        self.special_tokens_mask = special_tokens_mask
+
+    def __len__(self) -> int:
+        return len(self.row_offsets) - 1
+
+    def __getitem__(self, index: int) -> Any:
+        """Row ``index``'s ids, a view into ``input_ids``."""
+        n = len(self)
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise TypeError(f"rows are indexed by int, not {type(index).__name__}")
+        i = index + n if index < 0 else index
+        if not 0 <= i < n:
+            raise IndexError(f"row {index} is out of range for {n} rows")
+        return self.input_ids[self.row_offsets[i] : self.row_offsets[i + 1]]
+
+    def __iter__(self) -> Iterator[Any]:
+        for i in range(len(self)):
+            yield self[i]
+
+    @property
+    def lengths(self) -> Any:
+        """The number of tokens of each row."""
+        return self.row_offsets[1:] - self.row_offsets[:-1]
+
+    def row(self, field: str, index: int) -> Any:
+        """Row ``index`` of the column ``field`` (``"input_ids"``, ``"token_type_ids"``,
+        ``"special_tokens_mask"`` or ``"offsets"``), a view."""
+        if field not in ("input_ids", "token_type_ids", "special_tokens_mask", "offsets"):
+            raise ValueError(f"no column {field!r}")
+        column = getattr(self, field)
+        if column is None:
+            raise ValueError(f"{field} was not asked for: pass return_{field.replace('_ids', '_ids')}=True")
+        ids = self[index]  # checks the index
+        start = int(self.row_offsets[index if index >= 0 else index + len(self)])
+        return column[start : start + len(ids)]
+
+    def tolist(self) -> list[list[int]]:
+        """Each row's ids as a list of int."""
+        flat = self.input_ids.tolist()
+        bounds = self.row_offsets.tolist()
+        return [flat[a:b] for a, b in zip(bounds, bounds[1:])]
+
+    def __repr__(self) -> str:
+        asked = [f for f in ("token_type_ids", "offsets", "special_tokens_mask") if getattr(self, f) is not None]
+        extra = f", with {', '.join(asked)}" if asked else ""
+        return f"RaggedBatch({len(self)} rows, {len(self.input_ids)} tokens{extra})"

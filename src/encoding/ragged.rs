@@ -1,0 +1,128 @@
+//! A batch of encodings of different lengths as flat columns: every row's
+//! ids one after the other, with the row boundaries kept apart, as
+//! `encode_batch(return_tensors="np")` gives it without padding. A batch is
+//! encoded in chunks on several threads; each chunk fills a [`RaggedPart`],
+//! and the parts are then copied, in order and in parallel, into the arrays
+//! the caller hands out.
+
+use crate::encoding::Encoding;
+
+/// The columns a [`RaggedPart`] keeps besides the ids (which it always keeps).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RaggedFields {
+    pub type_ids: bool,
+    pub offsets: bool,
+    pub special_tokens_mask: bool,
+}
+
+/// The tokens of consecutive rows of a batch: each column flat (row after
+/// row), and each row's number of tokens.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RaggedPart {
+    pub ids: Vec<u32>,
+    /// Tokens per row.
+    pub lengths: Vec<u32>,
+    /// Empty unless [`RaggedFields::type_ids`].
+    pub type_ids: Vec<u8>,
+    /// Empty unless [`RaggedFields::offsets`].
+    pub offsets: Vec<(u32, u32)>,
+    /// Empty unless [`RaggedFields::special_tokens_mask`].
+    pub special_tokens_mask: Vec<u8>,
+}
+
+impl RaggedPart {
+    /// An empty part with room for `tokens` tokens of `rows` rows in the
+    /// columns `fields` asks for.
+    pub fn with_capacity(tokens: usize, rows: usize, fields: RaggedFields) -> Self {
+        let room = |on: bool| if on { tokens } else { 0 };
+        Self {
+            ids: Vec::with_capacity(tokens),
+            lengths: Vec::with_capacity(rows),
+            type_ids: Vec::with_capacity(room(fields.type_ids)),
+            offsets: Vec::with_capacity(room(fields.offsets)),
+            special_tokens_mask: Vec::with_capacity(room(fields.special_tokens_mask)),
+        }
+    }
+
+    /// Appends `encoding` as the next row (its overflowing windows are not
+    /// rows: they are left out).
+    pub fn push(&mut self, encoding: &Encoding, fields: RaggedFields) {
+        self.ids.extend_from_slice(encoding.ids());
+        self.lengths.push(encoding.len() as u32);
+        if fields.type_ids {
+            self.type_ids.extend_from_slice(encoding.type_ids());
+        }
+        if fields.offsets {
+            self.offsets.extend_from_slice(encoding.offsets());
+        }
+        if fields.special_tokens_mask {
+            self.special_tokens_mask.extend_from_slice(encoding.special_tokens_mask());
+        }
+    }
+
+    /// The number of rows.
+    pub fn rows(&self) -> usize {
+        self.lengths.len()
+    }
+
+    /// The number of tokens of all rows.
+    pub fn tokens(&self) -> usize {
+        self.ids.len()
+    }
+}
+
+/// The total rows and tokens of `parts`.
+pub fn totals(parts: &[RaggedPart]) -> (usize, usize) {
+    parts.iter().fold((0, 0), |(rows, tokens), p| (rows + p.rows(), tokens + p.tokens()))
+}
+
+/// Cuts `out` into one slice per part, `per_token * part.tokens()` long (or
+/// `per_row * part.rows()` with `by_rows`), in order: where each part's
+/// values go. `out` must be exactly long enough.
+pub fn split_for<'a, T>(mut out: &'a mut [T], parts: &[RaggedPart], width: usize, by_rows: bool) -> Vec<&'a mut [T]> {
+    let mut slices = Vec::with_capacity(parts.len());
+    for p in parts {
+        let n = width * if by_rows { p.rows() } else { p.tokens() };
+        let (head, tail) = std::mem::take(&mut out).split_at_mut(n);
+        slices.push(head);
+        out = tail;
+    }
+    slices
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encoding(n: u32) -> Encoding {
+        let mut e = Encoding::with_capacity(n as usize);
+        for i in 0..n {
+            e.push(100 + i, (i, i + 1), (i % 2) as u8, i == 0);
+        }
+        e
+    }
+
+    #[test]
+    fn rows_are_laid_end_to_end() {
+        let all = RaggedFields { type_ids: true, offsets: true, special_tokens_mask: true };
+        let mut part = RaggedPart::default();
+        for n in [2, 0, 3] {
+            part.push(&encoding(n), all);
+        }
+        assert_eq!(part.ids, [100, 101, 100, 101, 102]);
+        assert_eq!(part.lengths, [2, 0, 3]);
+        assert_eq!(part.type_ids, [0, 1, 0, 1, 0]);
+        assert_eq!(part.offsets[4], (2, 3));
+        assert_eq!(part.special_tokens_mask, [1, 0, 1, 0, 0]);
+        let mut ids_only = RaggedPart::default();
+        ids_only.push(&encoding(2), RaggedFields::default());
+        assert!(ids_only.type_ids.is_empty() && ids_only.offsets.is_empty());
+        let parts = [part, ids_only];
+        assert_eq!(totals(&parts), (4, 7));
+        let mut out = [0u8; 14];
+        let slices = split_for(&mut out, &parts, 2, false);
+        assert_eq!(slices.iter().map(|s| s.len()).collect::<Vec<_>>(), [10, 4]);
+        let mut rows = [0u8; 4];
+        assert_eq!(split_for(&mut rows, &parts, 1, true).iter().map(|s| s.len()).collect::<Vec<_>>(), [3, 1]);
+    }
+}

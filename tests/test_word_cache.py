@@ -1,0 +1,106 @@
+"""The word cache (``PyTokenizer.word_cache``): with it on, every encoding is
+the one it is off, on any number of threads, across calls, after add_tokens,
+and in a forked child whose parent filled the cache; on real text, equal to
+Hugging Face's."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+from implementations import IMPLEMENTATIONS, tokenizer_class
+
+import fast_wordpiece
+
+LINES = [
+    "The quick brown fox jumps over the lazy dog.",
+    "Hugging, hugs and puns: the pug hugged the bun!",
+    "Café déjà vu — naïve coöperation; ÜBER straße.",
+    "中文字符 与 English mixed, да и русский тоже. Unaffable antidisestablishment",
+]
+TEXTS = [" ".join(LINES[(i + k) % 4] for k in range(i % 9 + 1)) for i in range(1500)]
+
+
+def dicts(batch: list) -> list[dict]:
+    return [e.to_dict() for e in batch]
+
+
+@pytest.fixture(scope="module")
+def pair():
+    on = fast_wordpiece.PyTokenizer.train(LINES * 20, 150, 2, show_progress=False)
+    off = fast_wordpiece.PyTokenizer.train(LINES * 20, 150, 2, show_progress=False)
+    on.word_cache = True
+    return on, off
+
+
+@pytest.mark.parametrize("impl", list(IMPLEMENTATIONS))
+def test_the_switch_is_a_bool_and_off_by_default(impl):
+    tok = tokenizer_class(impl).train(LINES, 60, 1, show_progress=False)
+    assert tok.word_cache is False
+    tok.word_cache = True
+    assert tok.word_cache is True
+    with pytest.raises(TypeError, match="word_cache must be bool"):
+        tok.word_cache = 1
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_on_equals_off_across_calls_and_threads(pair, threads):
+    on, off = pair
+    expected = dicts(off.encode_batch(TEXTS, num_threads=threads))
+    for _ in range(3):  # the first call fills the cache, the next ones read it
+        assert dicts(on.encode_batch(TEXTS, num_threads=threads)) == expected
+    assert [on.encode(t).ids for t in TEXTS[:50]] == [e["ids"] for e in expected[:50]]
+    ragged = on.encode_batch(TEXTS, return_tensors="np", return_offsets=True, num_threads=threads)
+    assert ragged.tolist() == [e["ids"] for e in expected]
+
+
+def test_on_equals_off_with_other_pipelines():
+    for options in (dict(lowercase=False), dict(pre_tokenizer="whitespace"), dict(max_input_chars_per_word=4)):
+        on = fast_wordpiece.PyTokenizer.train(LINES * 20, 150, 2, show_progress=False, **options)
+        off = fast_wordpiece.PyTokenizer.from_str(on.to_str())
+        on.word_cache = True
+        for _ in range(2):
+            assert dicts(on.encode_batch(TEXTS[:300], num_threads=2)) == dicts(off.encode_batch(TEXTS[:300]))
+
+
+def test_the_setting_survives_add_tokens(pair):
+    on, _ = pair
+    tok = fast_wordpiece.PyTokenizer.from_str(on.to_str())
+    tok.word_cache = True
+    tok.encode_batch(TEXTS[:100])
+    tok.add_tokens(["<x>"])
+    assert tok.word_cache is True
+    plain = fast_wordpiece.PyTokenizer.from_str(on.to_str())
+    plain.add_tokens(["<x>"])
+    assert dicts(tok.encode_batch(TEXTS[:100])) == dicts(plain.encode_batch(TEXTS[:100]))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs os.fork")
+def test_a_forked_child_reads_the_parents_cache_exactly(pair):
+    on, off = pair
+    expected = dicts(off.encode_batch(TEXTS, num_threads=2))
+    on.encode_batch(TEXTS, num_threads=2)  # the parent fills the cache (and starts its pool)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        try:
+            ok = dicts(on.encode_batch(TEXTS, num_threads=2)) == expected
+            os.write(write, b"1" if ok else b"0")
+        finally:
+            os._exit(0)
+    os.close(write)
+    answer = os.read(read, 1)
+    os.waitpid(pid, 0)
+    assert answer == b"1"
+
+
+def test_on_equals_hf(bert_vocab_file, shakespeare_lines, multilingual_lines):
+    tokenizers = pytest.importorskip("tokenizers")
+    hf = tokenizers.BertWordPieceTokenizer(str(bert_vocab_file))
+    ours = fast_wordpiece.PyTokenizer.from_vocab_file(str(bert_vocab_file))
+    ours.word_cache = True
+    texts = shakespeare_lines[:3000] + multilingual_lines[:3000]
+    expected = [(e.ids, e.offsets) for e in hf.encode_batch(texts)]
+    for _ in range(2):
+        assert [(e.ids, e.offsets) for e in ours.encode_batch(texts, num_threads=2)] == expected
