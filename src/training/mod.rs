@@ -1,6 +1,8 @@
 //! Training: count words with the first two pipeline stages, then learn the
 //! vocabulary with the WordPiece merge loop.
 
+pub mod counts;
+pub mod counts_file;
 pub mod frequency;
 pub mod group_heaps;
 pub mod indexed_heap;
@@ -23,6 +25,7 @@ use pmi::PmiRanking;
 pub use progress::Progress;
 use trainer::Trained;
 pub use trainer::TrainerConfig;
+pub use counts::{CountOptions, WordCounts};
 pub use word_counts::{Utf8Errors, WordCounter};
 
 /// Learns the vocabulary and merges from `(word, count)` pairs (words already
