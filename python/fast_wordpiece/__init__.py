@@ -5,8 +5,24 @@ encoding gives exactly what BERT's tokenizer gives. ``fast_wordpiece.reference``
 is a pure-Python twin with the same API, the oracle the engine is tested against.
 """
 
-from fast_wordpiece._native import DEFAULT_SPECIAL_TOKENS, Encoding, PyTokenizer, __version__
+from fast_wordpiece._native import (
+    DEFAULT_SPECIAL_TOKENS,
+    Encoding,
+    PyTokenizer,
+    WordCounts,
+    __version__,
+    count_words,
+)
 from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.batch_encoding import BatchEncoding
 
-__all__ = ["DEFAULT_SPECIAL_TOKENS", "AddedToken", "BatchEncoding", "Encoding", "PyTokenizer", "__version__"]
+__all__ = [
+    "DEFAULT_SPECIAL_TOKENS",
+    "AddedToken",
+    "BatchEncoding",
+    "Encoding",
+    "PyTokenizer",
+    "WordCounts",
+    "__version__",
+    "count_words",
+]

@@ -1,7 +1,7 @@
 """Type stubs for the Rust engine (checked by ``python -m mypy.stubtest``)."""
 
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal, final, overload
 
 from typing_extensions import TypedDict, Unpack
@@ -15,7 +15,7 @@ _Side = Literal["left", "right"]
 _Padding = Literal["longest", "max_length"]
 _Objective = Literal["likelihood", "pmi", "frequency"]
 
-__all__ = ["DEFAULT_SPECIAL_TOKENS", "Encoding", "PyTokenizer", "__version__"]
+__all__ = ["DEFAULT_SPECIAL_TOKENS", "Encoding", "PyTokenizer", "WordCounts", "__version__", "count_words"]
 
 DEFAULT_SPECIAL_TOKENS: tuple[str, ...]
 __version__: str
@@ -36,6 +36,63 @@ class _PipelineOptions(TypedDict, total=False):
     decoder: Literal["wordpiece", "none"]
     strip_all_marks: bool
     split_special_tokens: bool
+
+class _CountOptions(TypedDict, total=False):
+    lowercase: bool
+    strip_accents: bool | None
+    clean_text: bool
+    handle_chinese_chars: bool
+    pre_tokenizer: Literal["bert", "whitespace", "regex", "wordpunct"]
+    strip_all_marks: bool
+
+@final
+class WordCounts:
+    """Words (normalized and pre-tokenized) and their counts, with the options they were counted with."""
+
+    def __new__(
+        cls, counts: Mapping[str, int] | Iterable[tuple[str, int]] | None = None, **options: Unpack[_CountOptions]
+    ) -> WordCounts: ...
+    @staticmethod
+    def from_files(
+        paths: _StrPath | Iterable[_StrPath],
+        *,
+        errors: Literal["strict", "replace"] = "strict",
+        show_progress: bool = False,
+        **options: Unpack[_CountOptions],
+    ) -> WordCounts: ...
+    @staticmethod
+    def load(path: _StrPath) -> WordCounts: ...
+    def save(self, path: _StrPath) -> None: ...
+    def to_bytes(self) -> bytes: ...
+    @staticmethod
+    def from_bytes(data: bytes) -> WordCounts: ...
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]: ...
+    @property
+    def options(self) -> dict[str, Any]: ...
+    @property
+    def total(self) -> int: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, word: str, /) -> int: ...
+    def __contains__(self, word: object, /) -> bool: ...
+    @overload
+    def get(self, word: str, default: None = None) -> int | None: ...
+    @overload
+    def get(self, word: str, default: Any) -> Any: ...
+    def keys(self) -> list[str]: ...
+    def values(self) -> list[int]: ...
+    def items(self) -> list[tuple[str, int]]: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def most_common(self, n: int | None = None) -> list[tuple[str, int]]: ...
+    def prune(self, min_count: int | None = None, *, max_words: int | None = None) -> None: ...
+    def update(self, other: WordCounts) -> None: ...
+    def __add__(self, other: WordCounts, /) -> WordCounts: ...
+    def __radd__(self, other: WordCounts, /) -> WordCounts: ...
+    def __iadd__(self, other: WordCounts, /) -> WordCounts: ...
+    def __eq__(self, other: object, /) -> bool: ...
+
+def count_words(
+    texts: Iterable[str], *, show_progress: bool = False, **options: Unpack[_CountOptions]
+) -> WordCounts: ...
 
 @final
 class Encoding:
@@ -115,7 +172,7 @@ class PyTokenizer:
     ) -> PyTokenizer: ...
     @staticmethod
     def train_from_counts(
-        counts: Mapping[str, int],
+        counts: WordCounts | Mapping[str, int],
         vocab_size: int,
         min_frequency: int | None = None,
         *,

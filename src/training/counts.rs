@@ -83,12 +83,16 @@ impl CountOptions {
         Self::NAMES.iter().zip(same).filter(|(_, s)| !s).map(|(n, _)| *n).collect()
     }
 
-    /// The value of option `name` as JSON text (for messages).
+    /// The effect of option `name`, written as in Python (for messages).
     pub fn show(&self, name: &str) -> String {
-        let value = serde_json::to_value(self).expect("options serialize");
-        match name {
-            "strip_accents" => format!("{}", self.strips_accents()),
-            _ => value.get(name).map_or_else(String::new, |v| v.to_string()),
+        let value = match name {
+            "strip_accents" => serde_json::Value::Bool(self.strips_accents()),
+            _ => serde_json::to_value(self).expect("options serialize").get(name).cloned().unwrap_or_default(),
+        };
+        match value {
+            serde_json::Value::Bool(true) => "True".into(),
+            serde_json::Value::Bool(false) => "False".into(),
+            other => other.to_string(),
         }
     }
 }
@@ -320,7 +324,7 @@ mod tests {
         other.normalizer.lowercase = false;
         let b = WordCounts::count_texts(&other, &["A"]).unwrap();
         let err = a.merge(b).unwrap_err().to_string();
-        assert!(err.contains("lowercase=true and lowercase=false"), "{err}");
+        assert!(err.contains("lowercase=True and lowercase=False"), "{err}");
         // strip_accents=None follows lowercase: the same effect merges.
         let mut explicit = Options::default();
         explicit.normalizer.strip_accents = Some(true);
