@@ -155,7 +155,7 @@ class WordCounts:
         for word, n in other._counts.items():
             self._counts[word] = self._counts.get(word, 0) + n
 
-    def __add__(self, other: object) -> WordCounts:
+    def __add__(self, other: WordCounts) -> WordCounts:
         if not isinstance(other, WordCounts):
             return NotImplemented
         result = WordCounts(**self._options)
