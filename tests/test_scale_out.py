@@ -150,3 +150,31 @@ def test_spark_rdd_and_null_rows(spark, lines):
     assert fw_spark.count(df, column="body").items() == [("a", 1), ("b", 2), ("c", 1)]
     with pytest.raises(TypeError, match="unexpected keyword argument"):
         fw_spark.count(df, column="body", cls_token="[CLS]")
+
+
+# ----------------------------------------------------------------------------- CLI
+
+
+def test_cli_count_on_each_machine_then_train_on_the_counts(files, tmp_path, capsys):
+    from fast_wordpiece.cli import main
+
+    saved = []
+    for i, path in enumerate(files):
+        out = tmp_path / f"{i}.fwc"
+        assert main(["count", str(path), "--out", str(out), "--no-lowercase", "--no-progress"]) == 0
+        saved.append(str(out))
+    out = tmp_path / "tok.json"
+    argv = ["train", "--counts", *saved, "--vocab-size", str(VOCAB), "--save", str(out), "--no-progress"]
+    assert main(argv) == 0
+    expected = PyTokenizer.train_from_files(files, VOCAB, lowercase=False, show_progress=False)
+    assert PyTokenizer.load(out).to_json() == expected.to_json()
+    other = tmp_path / "lower.fwc"
+    assert main(["count", str(files[0]), "--out", str(other), "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["train", "--counts", saved[0], str(other), "--no-progress"]) == 2
+    assert "lower.fwc: word counts made with different options: lowercase=False and lowercase=True" in (
+        capsys.readouterr().err
+    )
+    (tmp_path / "broken.fwc").write_bytes(Path(saved[0]).read_bytes()[:-3])
+    assert main(["train", "--counts", str(tmp_path / "broken.fwc"), "--no-progress"]) == 2
+    assert "broken.fwc: corrupted or truncated" in capsys.readouterr().err
