@@ -46,7 +46,7 @@ fn wrap(inner: WordCounts) -> PyWordCounts {
     PyWordCounts { inner }
 }
 
-fn other_counts<'a, 'py>(other: &'a Bound<'py, PyAny>, what: &str) -> PyResult<PyRef<'py, PyWordCounts>> {
+fn other_counts<'py>(other: &Bound<'py, PyAny>, what: &str) -> PyResult<PyRef<'py, PyWordCounts>> {
     let counts = other
         .cast::<PyWordCounts>()
         .map_err(|_| PyTypeError::new_err(format!("{what} must be a WordCounts, not {}", type_name(other))))?;
@@ -135,9 +135,9 @@ impl PyWordCounts {
 
     #[staticmethod]
     fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let data = data.cast::<PyBytes>().map_err(|_| {
-            PyTypeError::new_err(format!("data must be bytes, not {}", type_name(data)))
-        })?;
+        let data = data
+            .cast::<PyBytes>()
+            .map_err(|_| PyTypeError::new_err(format!("data must be bytes, not {}", type_name(data))))?;
         let bytes = data.as_bytes();
         py.detach(|| counts_file::from_bytes(bytes))
             .map(wrap)

@@ -342,7 +342,6 @@ mod tests {
         assert_eq!(c.words(), [("b".to_string(), 3), ("c".to_string(), 5)]);
         assert_eq!(c.total(), 8);
         assert!(WordCounts::from_pairs(CountOptions::default(), vec![("x".into(), 0)]).is_err());
-        assert!(WordCounts::from_pairs(CountOptions::default(), vec![("x".into(), u64::MAX), ("y".into(), 1)])
-            .is_err());
+        assert!(WordCounts::from_pairs(CountOptions::default(), vec![("x".into(), u64::MAX), ("y".into(), 1)]).is_err());
     }
 }

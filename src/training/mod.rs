@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::pipeline::model::vocab::Vocab;
 use crate::tokenizer::options::{validate_special_tokens, Options};
 use crate::tokenizer::Tokenizer;
+pub use counts::{CountOptions, WordCounts};
 use frequency::FrequencyRanking;
 use likelihood::LikelihoodRanking;
 pub use objective::Objective;
@@ -25,7 +26,6 @@ use pmi::PmiRanking;
 pub use progress::Progress;
 use trainer::Trained;
 pub use trainer::TrainerConfig;
-pub use counts::{CountOptions, WordCounts};
 pub use word_counts::{Utf8Errors, WordCounter};
 
 /// Learns the vocabulary and merges from `(word, count)` pairs (words already
