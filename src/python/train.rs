@@ -7,16 +7,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use super::args::{self, text, type_name};
-use super::counts::PyWordCounts;
+use super::counts::{count_texts, utf8_errors, PyWordCounts};
 use super::errors::{guard, to_py, Signals};
 use super::tokenizer::PyTokenizer;
 use crate::tokenizer::options::Options;
-use crate::training::{train_tokenizer, CountOptions, Objective, Progress, TrainerConfig, Utf8Errors, WordCounter};
-
-/// Texts pulled from a Python iterable per batch, so that a generator over a
-/// huge corpus streams through bounded memory.
-const BATCH_TEXTS: usize = 8192;
-const BATCH_BYTES: usize = 8 << 20;
+use crate::training::{train_tokenizer, CountOptions, Objective, Progress, TrainerConfig, WordCounter};
 
 fn objective(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Objective> {
     match obj {
@@ -65,59 +60,6 @@ fn learn(
         guard(|| train_tokenizer(counts, &config, options, &mut progress))
     });
     signals.result(trained).map(PyTokenizer::wrap)
-}
-
-/// Counts the words of `corpus` (an iterable of str, `iter` its iterator)
-/// into `counter`: pulled in batches, each counted with the GIL released.
-pub(super) fn count_texts(
-    py: Python<'_>,
-    corpus: &Bound<'_, PyAny>,
-    iter: Bound<'_, pyo3::types::PyIterator>,
-    name: &str,
-    counter: &mut WordCounter,
-    show_progress: bool,
-) -> PyResult<()> {
-    let mut progress = Progress::new(show_progress, None);
-    progress.start("counting words", "texts", corpus.len().ok().map(|n| n as u64));
-    let mut iter = iter.enumerate();
-    loop {
-        let (mut items, mut bytes, mut first) = (Vec::with_capacity(BATCH_TEXTS), 0, None);
-        for (i, item) in iter.by_ref() {
-            let item = item?;
-            bytes += item.cast::<PyString>().map_or(0, |s| s.len().unwrap_or(0));
-            first.get_or_insert(i);
-            items.push(item);
-            if items.len() >= BATCH_TEXTS || bytes >= BATCH_BYTES {
-                break;
-            }
-        }
-        let Some(first) = first else { break };
-        let utf8 = items
-            .iter()
-            .enumerate()
-            .map(|(j, item)| text(item, &|| format!("{name}[{}]", first + j)))
-            .collect::<PyResult<Vec<_>>>()?;
-        let texts: Vec<&str> = utf8.iter().map(|t| &**t).collect();
-        py.detach(|| {
-            guard(|| {
-                counter.add_texts(&texts);
-                Ok(())
-            })
-        })?;
-        py.check_signals()?;
-        progress.advance(texts.len() as u64).map_err(to_py)?;
-    }
-    progress.finish();
-    Ok(())
-}
-
-/// The `errors` argument of the functions that read text files.
-pub(super) fn utf8_errors(errors: &str) -> PyResult<Utf8Errors> {
-    match errors {
-        "strict" => Ok(Utf8Errors::Strict),
-        "replace" => Ok(Utf8Errors::Replace),
-        other => Err(PyValueError::new_err(format!("errors must be \"strict\" or \"replace\", not {other:?}"))),
-    }
 }
 
 #[pymethods]
