@@ -145,6 +145,22 @@ def test_the_mapping(fw):
             fw.WordCounts(bad)
 
 
+def test_split_parts_add_up_and_agree_across_implementations(fw, shakespeare_lines):
+    counts = fw.count_words(shakespeare_lines[:2000])
+    parts = counts.split(5)
+    assert len(parts) == 5
+    assert sum(len(p) for p in parts) == len(counts)
+    joined = fw.WordCounts()
+    for part in parts:
+        joined.update(part)
+    assert joined == counts
+    engine = fast_wordpiece.count_words(shakespeare_lines[:2000]).split(5)
+    twin = fast_wordpiece.reference.count_words(shakespeare_lines[:2000]).split(5)
+    assert [p.to_bytes() for p in engine] == [p.to_bytes() for p in twin]
+    with pytest.raises(ValueError, match="n must be"):
+        counts.split(0)
+
+
 def test_prune_is_opt_in_and_deterministic(fw):
     counts = fw.WordCounts({"b": 2, "a": 2, "c": 5, "d": 1, "e": 3})
     kept = fw.WordCounts(counts.items())

@@ -305,6 +305,15 @@ impl PyWordCounts {
         Ok(())
     }
 
+    /// `n` WordCounts that add up to these: word `w` goes to part
+    /// `zlib.crc32(w.encode()) % n`, on every machine alike.
+    fn split(&self, py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<Vec<PyWordCounts>> {
+        let n = args::positive(n, "n")?;
+        let inner = self.inner.clone();
+        let parts = py.detach(|| guard(|| inner.split(n)))?;
+        Ok(parts.into_iter().map(wrap).collect())
+    }
+
     /// Adds `other`'s counts to these.
     fn update(&mut self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let other = other_counts(other, "other")?.inner.clone();

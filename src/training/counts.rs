@@ -263,6 +263,21 @@ impl WordCounts {
         order.into_iter().map(|i| (self.words[i].0.as_str(), self.words[i].1)).collect()
     }
 
+    /// Splits the counts into `n` parts by word: a word goes to part
+    /// `crc32(its UTF-8 bytes) % n`, on every machine alike, so that part `i`
+    /// of many counts can be added up apart from the other parts.
+    pub fn split(self, n: usize) -> Result<Vec<WordCounts>> {
+        if n == 0 {
+            return Err(Error::invalid("n must be positive"));
+        }
+        let mut parts: Vec<Vec<(String, u64)>> = vec![Vec::new(); n];
+        for (word, count) in self.words {
+            parts[super::counts_file::crc32(word.as_bytes()) as usize % n].push((word, count));
+        }
+        // Each part keeps the order of the words: sorted already.
+        parts.into_iter().map(|words| Self::from_sorted(self.options, words)).collect()
+    }
+
     /// Drops the words counted fewer than `min_count` times, then keeps the
     /// `max_words` most common (ties: smaller word). Approximate: training
     /// on pruned counts may differ from training on all of them (spec 13).
@@ -338,6 +353,13 @@ mod tests {
         assert_eq!(c.most_common(Some(2)), [("c", 5), ("b", 3)]);
         assert_eq!(c.most_common(None), [("c", 5), ("b", 3), ("a", 2), ("d", 1)]);
         assert_eq!(c.most_common(Some(0)), []);
+        let parts = c.clone().split(3).unwrap();
+        assert_eq!(parts.iter().map(WordCounts::len).sum::<usize>(), c.len());
+        let mut joined = WordCounts::new(*c.options());
+        for part in parts {
+            joined.merge(part).unwrap();
+        }
+        assert_eq!(joined, c);
         c.prune(2, Some(2));
         assert_eq!(c.words(), [("b".to_string(), 3), ("c".to_string(), 5)]);
         assert_eq!(c.total(), 8);

@@ -141,6 +141,13 @@ class WordCounts:
             kept = kept[: _integer(max_words, "max_words", 0)]
         self._counts = dict(kept)
 
+    def split(self, n: int) -> list[WordCounts]:
+        """``n`` counts that add up to these: word ``w`` goes to part ``crc32(w.encode()) % n``."""
+        parts = [WordCounts(**self._options) for _ in range(_integer(n, "n", 1))]
+        for word, count in self._counts.items():
+            parts[zlib.crc32(word.encode()) % len(parts)]._counts[word] = count
+        return parts
+
     # -- merging ---------------------------------------------------------------
 
     def update(self, other: WordCounts) -> None:
