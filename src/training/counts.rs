@@ -272,7 +272,7 @@ impl WordCounts {
         }
         let mut parts: Vec<Vec<(String, u64)>> = vec![Vec::new(); n];
         for (word, count) in self.words {
-            parts[super::counts_file::crc32(word.as_bytes()) as usize % n].push((word, count));
+            parts[super::crc32::crc32(word.as_bytes()) as usize % n].push((word, count));
         }
         // Each part keeps the order of the words: sorted already.
         parts.into_iter().map(|words| Self::from_sorted(self.options, words)).collect()

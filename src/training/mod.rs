@@ -3,6 +3,7 @@
 
 pub mod counts;
 pub mod counts_file;
+pub mod crc32;
 pub mod frequency;
 pub mod group_heaps;
 pub mod indexed_heap;
