@@ -40,10 +40,15 @@ def rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def build_corpus(out: Path, mb: int, parts: int) -> list[Path]:
+def real_text() -> bytes:
+    """GCIDE, Shakespeare and the de/ru/zh fortunes, once (about 50 MB)."""
     text = corpora.gcide_path().read_bytes().decode("utf-8", errors="replace")
     text += corpora.shakespeare_text() + "\n".join(corpora.multilingual_lines()) + "\n"
-    data = text.encode()
+    return text.encode()
+
+
+def build_corpus(out: Path, mb: int, parts: int) -> list[Path]:
+    data = real_text()
     target = mb << 20
     paths = [out / f"part{i:02d}.txt" for i in range(parts)]
     per = target // parts
@@ -106,13 +111,13 @@ def main() -> int:
 
         # Pruning: what it changes, on one copy of the text (repeats would hide the rare words).
         base = Path(tmp) / "base.txt"
-        base.write_bytes(paths[0].read_bytes())
+        base.write_bytes(real_text())
         counts = WordCounts.from_files(base)
         single = PyTokenizer.train_from_counts(counts, args.vocab, show_progress=False)
         held_out = corpora.fortune_lines("en")
         exact_vocab = set(single.get_vocab())
         exact_tokens = sum(len(e.ids) for e in single.encode_batch(held_out, add_special_tokens=False))
-        print(f"\npruning, on {base.stat().st_size / 1e6:.0f} MB (one part)")
+        print(f"\npruning, on {base.stat().st_size / 1e6:.0f} MB (the text once)")
         print("pruning | distinct words | counts bytes | vocab overlap | held-out tokens")
         print(f"none | {len(counts):,} | {len(counts.to_bytes()):,} | 100% | {exact_tokens:,}")
         pruning = []

@@ -111,7 +111,7 @@ class WordCounts:
         return self._counts[_text(word, "a word")]
 
     def __contains__(self, word: object) -> bool:
-        return word in self._counts
+        return isinstance(word, str) and word in self._counts
 
     def get(self, word: str, default: Any = None) -> Any:
         return self._counts.get(_text(word, "a word"), default)
