@@ -69,6 +69,40 @@ def timed(fn):  # type: ignore[no-untyped-def]
     return result, time.perf_counter() - start
 
 
+def growth(vocab: int) -> int:
+    """Distinct words against corpus size (Heaps' law, fitted on prefixes of the real text),
+    the merge loop's time against distinct words, and what they predict for 100 GB and 1 TB."""
+    import math
+
+    data = real_text()
+    rows = []
+    print("prefix MB | distinct words | counting s | merge loop s")
+    with tempfile.TemporaryDirectory() as tmp:
+        for share in (8, 4, 2, 1):
+            part = data[: len(data) // share]
+            part = part[: part.rfind(b"\n") + 1]
+            path = Path(tmp) / f"prefix{share}.txt"
+            path.write_bytes(part)
+            counts, count_s = timed(lambda: WordCounts.from_files(path))  # noqa: B023
+            _, merge_s = timed(lambda: PyTokenizer.train_from_counts(counts, vocab, show_progress=False))  # noqa: B023
+            rows.append((len(part) / 1e6, len(counts), count_s, merge_s))
+            print(f"{len(part) / 1e6:.1f} | {len(counts):,} | {count_s:.2f} | {merge_s:.2f}")
+    (mb0, d0, _, _), (mb1, d1, c1, m1) = rows[0], rows[-1]
+    beta = math.log(d1 / d0) / math.log(mb1 / mb0)
+    per_word = m1 / d1
+    rate = mb1 / c1  # MB/s of counting on this machine (2 cores)
+    print(
+        f"\nHeaps' law fit: distinct words ~ size^{beta:.2f}; merge loop {per_word * 1e6:.1f} us per distinct "
+        f"word at {d1:,}; counting {rate:.0f} MB/s per 2-core machine"
+    )
+    print("corpus | distinct words (est.) | merge loop (est.) | counting on 1 / 10 / 100 machines")
+    for label, mb in (("100 GB", 100_000), ("1 TB", 1_000_000)):
+        d = d1 * (mb / mb1) ** beta
+        counting = " / ".join(f"{mb / rate / n / 3600:.1f} h" for n in (1, 10, 100))
+        print(f"{label} | {d:,.0f} | {d * per_word / 60:.0f} min | {counting}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--mb", type=int, default=256)
@@ -77,7 +111,12 @@ def main() -> int:
     parser.add_argument("--skip-dask", action="store_true")
     parser.add_argument("--skip-spark", action="store_true")
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--growth", action="store_true",
+                        help="only: distinct words and merge loop time over prefixes of the text, and the "
+                             "estimate for 100 GB / 1 TB they give")  # fmt: skip
     args = parser.parse_args()
+    if args.growth:
+        return growth(args.vocab)
     results: dict[str, object] = {"mb": args.mb, "parts": args.parts, "vocab": args.vocab, "cpus": os.cpu_count()}
     with tempfile.TemporaryDirectory() as tmp:
         paths = build_corpus(Path(tmp), args.mb, args.parts)

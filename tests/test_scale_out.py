@@ -178,3 +178,11 @@ def test_cli_count_on_each_machine_then_train_on_the_counts(files, tmp_path, cap
     (tmp_path / "broken.fwc").write_bytes(Path(saved[0]).read_bytes()[:-3])
     assert main(["train", "--counts", str(tmp_path / "broken.fwc"), "--no-progress"]) == 2
     assert "broken.fwc: corrupted or truncated" in capsys.readouterr().err
+
+
+def test_spark_task_errors_reach_the_driver(spark):
+    from fast_wordpiece import spark as fw_spark
+
+    rdd = spark.sparkContext.parallelize(["fine", 123, "also fine"], 2)
+    with pytest.raises(Exception, match=r"texts\[0\] must be str, not int"):
+        fw_spark.count(rdd)
