@@ -98,7 +98,7 @@ def growth(vocab: int) -> int:
     print("corpus | distinct words (est.) | merge loop (est.) | counting on 1 / 10 / 100 machines")
     for label, mb in (("100 GB", 100_000), ("1 TB", 1_000_000)):
         d = d1 * (mb / mb1) ** beta
-        counting = " / ".join(f"{mb / rate / n / 3600:.1f} h" for n in (1, 10, 100))
+        counting = " / ".join(f"{mb / rate / n / 60:,.0f} min" for n in (1, 10, 100))
         print(f"{label} | {d:,.0f} | {d * per_word / 60:.0f} min | {counting}")
     return 0
 
