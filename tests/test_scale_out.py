@@ -186,3 +186,30 @@ def test_spark_task_errors_reach_the_driver(spark):
     rdd = spark.sparkContext.parallelize(["fine", 123, "also fine"], 2)
     with pytest.raises(Exception, match=r"texts\[0\] must be str, not int"):
         fw_spark.count(rdd)
+
+
+def test_dask_streams_remote_files_as_the_engine_reads_local_ones(files, tmp_path, monkeypatch):
+    """A file of another fsspec filesystem (here memory://) is streamed in chunks cut at line
+    ends: the same counts as the engine's reading of the same bytes, and the same errors."""
+    fsspec = pytest.importorskip("fsspec", reason="fsspec comes with dask in the test extra")
+    from fast_wordpiece import dask as fw_dask
+
+    monkeypatch.setattr(fw_dask, "BATCH_BYTES", 10_000)  # many chunks, none at a line end
+    data = files[0].read_bytes().replace(b"\n", b"\r\n", 500) + b"last line, no line break"
+    local = tmp_path / "local.txt"
+    local.write_bytes(data)
+    with fsspec.open("memory://fwp/remote.txt", "wb") as f:
+        f.write(data)
+    (remote,) = fsspec.open_files("memory://fwp/remote.txt", mode="rb")
+    assert fw_dask._count_file(remote, "strict", {"lowercase": False}) == WordCounts.from_files(local, lowercase=False)
+    bad = data[:25_000] + b"\xff" + data[25_000:]
+    with fsspec.open("memory://fwp/bad.txt", "wb") as f:
+        f.write(bad)
+    local.write_bytes(bad)
+    (remote,) = fsspec.open_files("memory://fwp/bad.txt", mode="rb")
+    with pytest.raises(ValueError, match="invalid UTF-8 at byte offset 25000") as engine:
+        WordCounts.from_files(local)
+    with pytest.raises(ValueError, match=r"bad\.txt: invalid UTF-8 at byte offset 25000"):
+        fw_dask._count_file(remote, "strict", {})
+    assert "offset 25000" in str(engine.value)
+    assert fw_dask._count_file(remote, "replace", {}) == WordCounts.from_files(local, errors="replace")

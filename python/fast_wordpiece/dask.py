@@ -35,15 +35,19 @@ def _count_file(file: Any, errors: str, options: dict[str, Any]) -> WordCounts:
         return WordCounts.from_files(file.path, errors=errors, **options)  # type: ignore[arg-type]
     counts = WordCounts(**options)
     with file as f:
-        tail = b""
+        tail, offset = b"", 0  # offset: where tail starts in the file
         while True:
             chunk = f.read(BATCH_BYTES)
             data = tail + chunk
             cut = len(data) if not chunk else data.rfind(b"\n") + 1
             if cut:
-                lines = data[:cut].decode("utf-8", errors=errors).split("\n")
-                counts.update(count_words([line.removesuffix("\r") for line in lines], **options))
-            tail = data[cut:]
+                try:
+                    text = data[:cut].decode("utf-8", errors=errors)
+                except UnicodeDecodeError as e:
+                    raise ValueError(f"{file.path}: invalid UTF-8 at byte offset {offset + e.start} "
+                                     f'(pass errors="replace" to replace it)') from None  # fmt: skip
+                counts.update(count_words([line.removesuffix("\r") for line in text.split("\n")], **options))
+            tail, offset = data[cut:], offset + cut
             if not chunk:
                 return counts
 
