@@ -5,7 +5,14 @@ encoding gives exactly what BERT's tokenizer gives. ``fast_wordpiece.reference``
 is a pure-Python twin with the same API, the oracle the engine is tested against.
 """
 
-from fast_wordpiece._native import DEFAULT_SPECIAL_TOKENS, Encoding, PyTokenizer, __version__
+from fast_wordpiece._native import (
+    DEFAULT_SPECIAL_TOKENS,
+    Encoding,
+    PyTokenizer,
+    WordCounts,
+    __version__,
+    count_words,
+)
 from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.batch_encoding import BatchEncoding
 from fast_wordpiece.ragged import RaggedBatch
@@ -17,5 +24,7 @@ __all__ = [
     "Encoding",
     "PyTokenizer",
     "RaggedBatch",
+    "WordCounts",
     "__version__",
+    "count_words",
 ]

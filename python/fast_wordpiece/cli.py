@@ -6,11 +6,18 @@ analyze what a tokenizer makes of some text.
                              [--limit-alphabet N]
                              [--save tokenizer.json] [--sentence TEXT]
     python -m fast_wordpiece analyze TOKENIZER FILE ...
+    python -m fast_wordpiece count FILE ... --out counts.fwc [--no-lowercase]
+                                       [--pre-tokenizer NAME] [--errors replace]
+    python -m fast_wordpiece train --counts counts.fwc ... [--vocab-size N] ...
 
 With no FILE, the corpus is the docstrings of the Python standard library,
 which every Python installation has. ``analyze`` reads TOKENIZER as a
 tokenizer file (.json) or a BERT vocab.txt (any other name) and prints the
 counts and ratios of ``PyTokenizer.analyze`` over the lines of the FILEs.
+``count`` writes the word counts of FILEs to a ``.fwc`` file (on each machine
+of a cluster, say), and ``train --counts`` adds such files up and trains on
+them, with the pipeline options they were counted with: the same tokenizer as
+training on all the FILEs at once.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
-from fast_wordpiece import PyTokenizer
+from fast_wordpiece import PyTokenizer, WordCounts
 
 DEFAULT_SENTENCE = "Tokenizers split unbelievably long words into familiar pieces!"
 SKIPPED_STDLIB_DIRS = {"test", "tests", "idlelib", "site-packages", "lib2to3", "__pycache__"}
@@ -54,6 +61,8 @@ def stdlib_docstrings(max_bytes: int = 4_000_000) -> Iterator[str]:
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="fast-wordpiece", description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="*", type=Path, help="UTF-8 text files to train on (default: stdlib docstrings)")
+    parser.add_argument("--counts", nargs="+", type=Path, default=[], metavar="FWC",
+                        help="train on these word counts files (from `count`), added up")  # fmt: skip
     parser.add_argument("--vocab-size", type=int, default=8000)
     parser.add_argument("--min-frequency", type=int, default=2)
     parser.add_argument("--objective", choices=["likelihood", "pmi", "frequency"], default="likelihood",
@@ -85,10 +94,46 @@ def analyze(argv: Sequence[str]) -> int:
     return 0
 
 
+def count(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="fast-wordpiece count", description="Count the words of text files.")
+    parser.add_argument("files", nargs="+", type=Path, help="UTF-8 text files")
+    parser.add_argument("--out", type=Path, required=True, help="the word counts file to write (.fwc)")
+    parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
+                        help="bytes that are not UTF-8: fail (default) or replace them")  # fmt: skip
+    parser.add_argument("--no-lowercase", action="store_true", help="keep case (and accents)")
+    parser.add_argument("--pre-tokenizer", choices=["bert", "whitespace", "regex", "wordpunct"], default="bert")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    args = parser.parse_args(argv)
+    try:
+        counts = WordCounts.from_files(args.files, errors=args.errors, show_progress=not args.no_progress,
+                                       lowercase=not args.no_lowercase, pre_tokenizer=args.pre_tokenizer)  # fmt: skip
+        counts.save(args.out)
+    except (OSError, ValueError, TypeError) as e:
+        print(f"fast-wordpiece: {e}", file=sys.stderr)
+        return 2
+    print(f"Counted {counts.total:,} words ({len(counts):,} distinct) into {args.out}.")
+    return 0
+
+
+def load_counts(paths: Sequence[Path]) -> WordCounts:
+    """The word counts files, added up."""
+    counts = WordCounts.load(paths[0])
+    for path in paths[1:]:
+        try:
+            counts.update(WordCounts.load(path))
+        except ValueError as e:
+            raise ValueError(f"{path}: {e}") from None
+    return counts
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["analyze"]:
         return analyze(argv[1:])
+    if argv[:1] == ["count"]:
+        return count(argv[1:])
+    if argv[:1] == ["train"]:
+        argv = argv[1:]
     args = parse_args(argv)
     training = {
         "objective": args.objective,
@@ -97,7 +142,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     started = time.perf_counter()
     try:
-        if args.files:
+        if args.counts and args.files:
+            raise ValueError("give text files or --counts, not both")
+        if args.counts:
+            counts = load_counts(args.counts)
+            source = f"{len(args.counts)} word counts files ({counts.total:,} words, {len(counts):,} distinct)"
+            tokenizer = PyTokenizer.train_from_counts(counts, args.vocab_size, args.min_frequency, **training)
+        elif args.files:
             source = ", ".join(str(f) for f in args.files)
             tokenizer = PyTokenizer.train_from_files(args.files, args.vocab_size, args.min_frequency, **training)
         else:

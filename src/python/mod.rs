@@ -5,6 +5,7 @@ mod analyze;
 mod args;
 mod arrays;
 mod call;
+mod counts;
 mod defaults;
 mod encode;
 mod encoding;
@@ -23,6 +24,8 @@ use crate::tokenizer::options::DEFAULT_SPECIAL_TOKENS;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tokenizer::PyTokenizer>()?;
     m.add_class::<encoding::PyEncoding>()?;
+    m.add_class::<counts::PyWordCounts>()?;
+    m.add_function(wrap_pyfunction!(counts::count_words, m)?)?;
     m.add("DEFAULT_SPECIAL_TOKENS", pyo3::types::PyTuple::new(m.py(), DEFAULT_SPECIAL_TOKENS)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // Lazy state paid at import rather than by the first encode_batch.

@@ -7,15 +7,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use super::args::{self, text, type_name};
+use super::counts::{count_texts, utf8_errors, PyWordCounts};
 use super::errors::{guard, to_py, Signals};
 use super::tokenizer::PyTokenizer;
 use crate::tokenizer::options::Options;
-use crate::training::{train_tokenizer, Objective, Progress, TrainerConfig, Utf8Errors, WordCounter};
-
-/// Texts pulled from a Python iterable per batch, so that a generator over a
-/// huge corpus streams through bounded memory.
-const BATCH_TEXTS: usize = 8192;
-const BATCH_BYTES: usize = 8 << 20;
+use crate::training::{train_tokenizer, CountOptions, Objective, Progress, TrainerConfig, WordCounter};
 
 fn objective(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Objective> {
     match obj {
@@ -101,37 +97,7 @@ impl PyTokenizer {
         let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
         let options = args::options(options, "train")?;
         let mut counter = WordCounter::new(&options);
-        let mut progress = Progress::new(show_progress, None);
-        progress.start("counting words", "texts", corpus.len().ok().map(|n| n as u64));
-        let mut iter = iter.enumerate();
-        loop {
-            let (mut items, mut bytes, mut first) = (Vec::with_capacity(BATCH_TEXTS), 0, None);
-            for (i, item) in iter.by_ref() {
-                let item = item?;
-                bytes += item.cast::<PyString>().map_or(0, |s| s.len().unwrap_or(0));
-                first.get_or_insert(i);
-                items.push(item);
-                if items.len() >= BATCH_TEXTS || bytes >= BATCH_BYTES {
-                    break;
-                }
-            }
-            let Some(first) = first else { break };
-            let utf8 = items
-                .iter()
-                .enumerate()
-                .map(|(j, item)| text(item, &|| format!("corpus[{}]", first + j)))
-                .collect::<PyResult<Vec<_>>>()?;
-            let texts: Vec<&str> = utf8.iter().map(|t| &**t).collect();
-            py.detach(|| {
-                guard(|| {
-                    counter.add_texts(&texts);
-                    Ok(())
-                })
-            })?;
-            py.check_signals()?;
-            progress.advance(texts.len() as u64).map_err(to_py)?;
-        }
-        progress.finish();
+        count_texts(py, corpus, iter, "corpus", &mut counter, show_progress)?;
         learn(py, counter.into_counts(), config, options, show_progress)
     }
 
@@ -155,13 +121,7 @@ impl PyTokenizer {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let paths = args::paths(paths)?;
-        let errors = match errors {
-            "strict" => Utf8Errors::Strict,
-            "replace" => Utf8Errors::Replace,
-            other => {
-                return Err(PyValueError::new_err(format!("errors must be \"strict\" or \"replace\", not {other:?}")))
-            }
-        };
+        let errors = utf8_errors(errors)?;
         let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
         let options = args::options(options, "train_from_files")?;
         let signals = Signals::default();
@@ -175,8 +135,9 @@ impl PyTokenizer {
         learn(py, counts, config, options, show_progress)
     }
 
-    /// Trains on precomputed word counts (`{word: count}`, words already
-    /// normalized and pre-tokenized), e.g. counted elsewhere at scale.
+    /// Trains on precomputed word counts: a `WordCounts` (training takes its
+    /// counting options; an explicit option that differs is a ValueError) or
+    /// a mapping `{word: count}` (words already normalized and pre-tokenized).
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (counts, vocab_size, min_frequency = None, *, special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options))]
@@ -191,8 +152,33 @@ impl PyTokenizer {
         show_progress: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        if let Ok(counted) = counts.cast::<PyWordCounts>() {
+            let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
+            let counted = counted.borrow();
+            // The counts' options, then the explicit ones over them.
+            let made_with = *counted.inner.options();
+            let merged = counted.options(py)?;
+            if let Some(kwargs) = options {
+                merged.update(kwargs.as_mapping())?;
+            }
+            let options = args::options(Some(&merged), "train_from_counts")?;
+            let given = CountOptions::of(&options);
+            if let Some(name) = made_with.differing(&given) {
+                return Err(PyValueError::new_err(format!(
+                    "the word counts were made with {name}={}, not {name}={}",
+                    made_with.show(name),
+                    given.show(name)
+                )));
+            }
+            let words = counted.inner.words().to_vec();
+            drop(counted);
+            return learn(py, words, config, options, show_progress);
+        }
         let items = counts.call_method0("items").map_err(|_| {
-            PyTypeError::new_err(format!("counts must be a dict of str to int, not {}", type_name(counts)))
+            PyTypeError::new_err(format!(
+                "counts must be a WordCounts or a dict of str to int, not {}",
+                type_name(counts)
+            ))
         })?;
         let mut words = Vec::new();
         for pair in items.try_iter()? {

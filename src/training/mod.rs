@@ -1,6 +1,9 @@
 //! Training: count words with the first two pipeline stages, then learn the
 //! vocabulary with the WordPiece merge loop.
 
+pub mod counts;
+pub mod counts_file;
+pub mod crc32;
 pub mod frequency;
 pub mod group_heaps;
 pub mod indexed_heap;
@@ -16,6 +19,7 @@ use crate::error::{Error, Result};
 use crate::pipeline::model::vocab::Vocab;
 use crate::tokenizer::options::{validate_special_tokens, Options};
 use crate::tokenizer::Tokenizer;
+pub use counts::{CountOptions, WordCounts};
 use frequency::FrequencyRanking;
 use likelihood::LikelihoodRanking;
 pub use objective::Objective;

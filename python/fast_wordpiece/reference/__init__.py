@@ -10,6 +10,7 @@ the whole text.
 
 from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.reference.common import DEFAULT_SPECIAL_TOKENS
+from fast_wordpiece.reference.counts import WordCounts, count_words
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions, Options
@@ -22,5 +23,7 @@ __all__ = [
     "Encoding",
     "Options",
     "PyTokenizer",
+    "WordCounts",
+    "count_words",
     "decode_tokens",
 ]

@@ -35,6 +35,7 @@ from fast_wordpiece.reference.common import (
     Offsets,
     Pair,
 )
+from fast_wordpiece.reference.counts import COUNT_OPTIONS, WordCounts, differing, effect, show
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.model import wordpiece
@@ -257,13 +258,23 @@ class PyTokenizer(TransformersCalls):
         return args.learn(counts)
 
     @staticmethod
-    def train_from_counts(counts: Mapping[str, int], vocab_size: int, min_frequency: int | None = 2, *,
+    def train_from_counts(counts: WordCounts | Mapping[str, int], vocab_size: int, min_frequency: int | None = 2, *,
                           special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, objective: str | None = None,
                           limit_alphabet: int | None = None, show_progress: bool = False,
                           **options: Any) -> PyTokenizer:  # fmt: skip
-        """``train`` on ``{word: count}``, the words being already normalized and pre-tokenized."""
+        """``train`` on ``{word: count}``, the words being already normalized and pre-tokenized, or on a
+        ``WordCounts``, whose counting options training takes (an explicit one that differs: ValueError)."""
+        if isinstance(counts, WordCounts):
+            made_with = counts.options
+            args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress,
+                                       {**made_with, **options}, objective, limit_alphabet)  # fmt: skip
+            given = {name: getattr(args.options, name) for name in COUNT_OPTIONS}
+            for name in differing(made_with, given):
+                raise ValueError(f"the word counts were made with {name}={show(effect(made_with, name))}, "
+                                 f"not {name}={show(effect(given, name))}")  # fmt: skip
+            return args.learn(dict(counts.items()))
         if not isinstance(counts, Mapping):
-            raise TypeError(f"counts must be a dict of str to int, not {_type_name(counts)}")
+            raise TypeError(f"counts must be a WordCounts or a dict of str to int, not {_type_name(counts)}")
         checked = {_text(word, "counts keys"): _integer(n, f"counts[{word!r}]", 1) for word, n in counts.items()}
         args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
                                    limit_alphabet)  # fmt: skip

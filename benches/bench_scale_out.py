@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Training beyond one process: single-process ``train_from_files`` vs a Dask
+LocalCluster (2 worker processes) vs Spark ``local[2]`` on the same files, and
+what ``WordCounts`` costs: pickle size and speed, merging throughput, and what
+opt-in pruning changes (vocabulary overlap, held-out token count, memory).
+
+    python benches/bench_scale_out.py [--mb 256] [--parts 8] [--vocab 30000]
+                                      [--skip-dask] [--skip-spark]
+
+The corpus is real text (GCIDE, Shakespeare, the de/ru/zh fortunes of
+scripts/corpora.py), repeated to ``--mb`` and cut into ``--parts`` files at
+line boundaries: repeating adds no distinct words, so this measures counting
+throughput and the merge loop at a fixed vocabulary of words, not the growth
+of distinct words with corpus size. Held out for the pruning table: the
+English fortunes, which are not in the training text. Times are wall clock on
+whatever this machine shares; every figure is measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import pickle
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "scripts"))
+
+import corpora  # noqa: E402
+
+from fast_wordpiece import PyTokenizer, WordCounts  # noqa: E402
+
+
+def rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def real_text() -> bytes:
+    """GCIDE, Shakespeare and the de/ru/zh fortunes, once (about 50 MB)."""
+    text = corpora.gcide_path().read_bytes().decode("utf-8", errors="replace")
+    text += corpora.shakespeare_text() + "\n".join(corpora.multilingual_lines()) + "\n"
+    return text.encode()
+
+
+def build_corpus(out: Path, mb: int, parts: int) -> list[Path]:
+    data = real_text()
+    target = mb << 20
+    paths = [out / f"part{i:02d}.txt" for i in range(parts)]
+    per = target // parts
+    for path in paths:
+        with open(path, "wb") as f:
+            written = 0
+            while written < per:
+                chunk = data[: per - written]
+                cut = chunk.rfind(b"\n") + 1 if len(chunk) < len(data) else len(chunk)
+                f.write(chunk[:cut] if cut else chunk)
+                written += cut if cut else len(chunk)
+    return paths
+
+
+def timed(fn):  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    result = fn()
+    return result, time.perf_counter() - start
+
+
+def growth(vocab: int) -> int:
+    """Distinct words against corpus size (Heaps' law, fitted on prefixes of the real text),
+    the merge loop's time against distinct words, and what they predict for 100 GB and 1 TB."""
+    import math
+
+    data = real_text()
+    rows = []
+    print("prefix MB | distinct words | counting s | merge loop s")
+    with tempfile.TemporaryDirectory() as tmp:
+        for share in (8, 4, 2, 1):
+            part = data[: len(data) // share]
+            part = part[: part.rfind(b"\n") + 1]
+            path = Path(tmp) / f"prefix{share}.txt"
+            path.write_bytes(part)
+            counts, count_s = timed(lambda: WordCounts.from_files(path))  # noqa: B023
+            _, merge_s = timed(lambda: PyTokenizer.train_from_counts(counts, vocab, show_progress=False))  # noqa: B023
+            rows.append((len(part) / 1e6, len(counts), count_s, merge_s))
+            print(f"{len(part) / 1e6:.1f} | {len(counts):,} | {count_s:.2f} | {merge_s:.2f}")
+    (mb0, d0, _, _), (mb1, d1, c1, m1) = rows[0], rows[-1]
+    beta = math.log(d1 / d0) / math.log(mb1 / mb0)
+    per_word = m1 / d1
+    rate = mb1 / c1  # MB/s of counting on this machine (2 cores)
+    print(
+        f"\nHeaps' law fit: distinct words ~ size^{beta:.2f}; merge loop {per_word * 1e6:.1f} us per distinct "
+        f"word at {d1:,}; counting {rate:.0f} MB/s per 2-core machine"
+    )
+    print("corpus | distinct words (est.) | merge loop (est.) | counting on 1 / 10 / 100 machines")
+    for label, mb in (("100 GB", 100_000), ("1 TB", 1_000_000)):
+        d = d1 * (mb / mb1) ** beta
+        counting = " / ".join(f"{mb / rate / n / 60:,.0f} min" for n in (1, 10, 100))
+        print(f"{label} | {d:,.0f} | {d * per_word / 60:.0f} min | {counting}")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--mb", type=int, default=256)
+    parser.add_argument("--parts", type=int, default=8)
+    parser.add_argument("--vocab", type=int, default=30000)
+    parser.add_argument("--skip-dask", action="store_true")
+    parser.add_argument("--skip-spark", action="store_true")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--growth", action="store_true",
+                        help="only: distinct words and merge loop time over prefixes of the text, and the "
+                             "estimate for 100 GB / 1 TB they give")  # fmt: skip
+    args = parser.parse_args()
+    if args.growth:
+        return growth(args.vocab)
+    results: dict[str, object] = {"mb": args.mb, "parts": args.parts, "vocab": args.vocab, "cpus": os.cpu_count()}
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = build_corpus(Path(tmp), args.mb, args.parts)
+        size = sum(p.stat().st_size for p in paths) / 1e6
+        print(f"corpus: {size:,.0f} MB in {len(paths)} files, vocab {args.vocab}")
+
+        # Single process: counting, then the merge loop.
+        counts, count_s = timed(lambda: WordCounts.from_files(paths))
+        single, merge_s = timed(lambda: PyTokenizer.train_from_counts(counts, args.vocab, show_progress=False))
+        total_s = count_s + merge_s
+        print(f"single process: {total_s:.1f} s (counting {count_s:.1f} s = {size / count_s:,.0f} MB/s, "
+              f"merge loop {merge_s:.1f} s = {merge_s / total_s:.0%}), {len(counts):,} distinct words, "
+              f"peak RSS {rss_mb():,.0f} MB")  # fmt: skip
+        reference = single
+        results.update(single_s=total_s, count_s=count_s, merge_s=merge_s, distinct=len(counts),
+                       single_rss_mb=rss_mb())  # fmt: skip
+
+        # WordCounts: pickle, merging, the file.
+        data, dump_s = timed(lambda: pickle.dumps(counts))
+        back, load_s = timed(lambda: pickle.loads(data))
+        assert back == counts
+        raw = sum(len(w.encode()) for w in counts)
+        print(
+            f"pickle: {len(data) / 1e6:.2f} MB for {len(counts):,} words ({len(data) / len(counts):.1f} B/word, "
+            f"text alone {raw / len(counts):.1f} B/word); dumps {dump_s * 1e3:.0f} ms, loads {load_s * 1e3:.0f} ms"
+        )
+        halves = [WordCounts.from_files(paths[: len(paths) // 2]), WordCounts.from_files(paths[len(paths) // 2 :])]
+        _, add_s = timed(lambda: halves[0] + halves[1])
+        print(f"merge a + b: {(len(halves[0]) + len(halves[1])) / add_s / 1e6:.1f} M words/s ({add_s * 1e3:.0f} ms)")
+        results.update(pickle_bytes=len(data), dumps_ms=dump_s * 1e3, loads_ms=load_s * 1e3, merge_ms=add_s * 1e3)
+
+        # Pruning: what it changes, on one copy of the text (repeats would hide the rare words).
+        base = Path(tmp) / "base.txt"
+        base.write_bytes(real_text())
+        counts = WordCounts.from_files(base)
+        single = PyTokenizer.train_from_counts(counts, args.vocab, show_progress=False)
+        held_out = corpora.fortune_lines("en")
+        exact_vocab = set(single.get_vocab())
+        exact_tokens = sum(len(e.ids) for e in single.encode_batch(held_out, add_special_tokens=False))
+        print(f"\npruning, on {base.stat().st_size / 1e6:.0f} MB (the text once)")
+        print("pruning | distinct words | counts bytes | vocab overlap | held-out tokens")
+        print(f"none | {len(counts):,} | {len(counts.to_bytes()):,} | 100% | {exact_tokens:,}")
+        pruning = []
+        for label, min_count, max_words in [("min_count=2", 2, None), ("min_count=5", 5, None),
+                                            ("max_words=distinct/10", None, len(counts) // 10)]:  # fmt: skip
+            pruned = WordCounts.from_bytes(counts.to_bytes())
+            pruned.prune(min_count, max_words=max_words)
+            tok = PyTokenizer.train_from_counts(pruned, args.vocab, show_progress=False)
+            overlap = len(exact_vocab & set(tok.get_vocab())) / len(exact_vocab)
+            tokens = sum(len(e.ids) for e in tok.encode_batch(held_out, add_special_tokens=False))
+            print(f"{label} | {len(pruned):,} | {len(pruned.to_bytes()):,} | {overlap:.1%} | {tokens:,} "
+                  f"({tokens / exact_tokens - 1:+.2%})")  # fmt: skip
+            pruning.append(dict(label=label, distinct=len(pruned), overlap=overlap, tokens=tokens))
+        results["pruning"] = pruning
+        results["exact_heldout_tokens"] = exact_tokens
+
+        if not args.skip_dask:
+            import distributed
+
+            from fast_wordpiece import dask as fw_dask
+
+            with (
+                distributed.LocalCluster(
+                    processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None
+                ) as cluster,  # fmt: skip
+                distributed.Client(cluster) as client,
+            ):
+                tok, dask_s = timed(lambda: fw_dask.train([str(p) for p in paths], args.vocab, client=client))
+                assert tok.to_json() == reference.to_json()
+                workers = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+            peak = max(workers.values())
+            print(f"\ndask LocalCluster (2 workers): {dask_s:.1f} s = {dask_s / total_s:.2f}x single, "
+                  f"worker peak RSS {peak:,.0f} MB; identical tokenizer")  # fmt: skip
+            results.update(dask_s=dask_s, dask_worker_rss_mb=peak)
+
+        if not args.skip_spark:
+            from pyspark.sql import SparkSession
+
+            from fast_wordpiece import spark as fw_spark
+
+            os.environ["PYSPARK_PYTHON"] = sys.executable
+            spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+                     .config("spark.driver.memory", "2g").getOrCreate())  # fmt: skip
+            spark.sparkContext.setLogLevel("ERROR")
+            rdd = spark.sparkContext.textFile(",".join(str(p) for p in paths), len(paths))
+            tok, spark_s = timed(lambda: fw_spark.train(rdd, args.vocab))
+            same = tok.to_json() == reference.to_json()
+            spark.stop()
+            print(
+                f"spark local[2]: {spark_s:.1f} s = {spark_s / total_s:.2f}x single; "
+                f"{'identical' if same else 'DIFFERENT'} tokenizer"
+            )
+            results.update(spark_s=spark_s, spark_identical=same)
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

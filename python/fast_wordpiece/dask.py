@@ -1,0 +1,119 @@
+"""Training on a Dask cluster (``pip install fast-wordpiece[dask]``).
+
+The workers count the words of their partitions (``count_words``, or
+``WordCounts.from_files`` for local files), the counts are added up in a tree
+reduction (``split_every`` at a time, pickled in the ``.fwc`` format), and the
+merge loop runs on the client, whose memory holds the distinct words of the
+corpus, never the corpus. The result is the tokenizer that one process would
+train on the same texts (docs/spec.md section 13).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, Union
+
+from fast_wordpiece import PyTokenizer, WordCounts, count_words
+
+#: Lines streamed from a remote file to ``count_words`` at a time.
+BATCH_BYTES = 8 << 20
+
+Objective = Literal["likelihood", "pmi", "frequency"]
+
+Paths = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
+
+
+def _count_texts(texts: Iterable[str], options: dict[str, Any]) -> WordCounts:
+    return count_words(texts, **options)
+
+
+def _count_file(file: Any, errors: str, options: dict[str, Any]) -> WordCounts:
+    """One file of ``fsspec.open_files``: read by the engine when local, streamed otherwise."""
+    protocol = file.fs.protocol
+    if "file" in (protocol if isinstance(protocol, tuple) else (protocol,)):
+        return WordCounts.from_files(file.path, errors=errors, **options)  # type: ignore[arg-type]
+    counts = WordCounts(**options)
+    with file as f:
+        tail, offset = b"", 0  # offset: where tail starts in the file
+        while True:
+            chunk = f.read(BATCH_BYTES)
+            data = tail + chunk
+            cut = len(data) if not chunk else data.rfind(b"\n") + 1
+            if cut:
+                try:
+                    text = data[:cut].decode("utf-8", errors=errors)
+                except UnicodeDecodeError as e:
+                    raise ValueError(f"{file.path}: invalid UTF-8 at byte offset {offset + e.start} "
+                                     f'(pass errors="replace" to replace it)') from None  # fmt: skip
+                counts.update(count_words([line.removesuffix("\r") for line in text.split("\n")], **options))
+            tail, offset = data[cut:], offset + cut
+            if not chunk:
+                return counts
+
+
+def _count_files(files: Iterable[Any], errors: str, options: dict[str, Any]) -> WordCounts:
+    counts = WordCounts(**options)
+    for file in files:
+        counts.update(_count_file(file, errors, options))
+    return counts
+
+
+def _merge(parts: Iterable[WordCounts], prune: dict[str, Any] | None) -> WordCounts:
+    parts = iter(parts)
+    total = next(parts)
+    for part in parts:
+        total.update(part)
+    if prune:
+        total.prune(prune.get("min_count"), max_words=prune.get("max_words"))
+    return total
+
+
+def count(texts: Any, *, errors: str = "strict", split_every: int = 8, min_count: int | None = None,
+          max_words: int | None = None, client: Any = None, **options: Any) -> WordCounts:  # fmt: skip
+    """The word counts of ``texts`` (a ``dask.bag.Bag`` of str, or file paths, globs or
+    fsspec URLs, one task per file), counted on the workers and summed in a tree.
+
+    ``min_count`` / ``max_words`` prune every partial sum (approximate, opt-in:
+    see ``WordCounts.prune``). ``client``: a ``distributed.Client`` (default: the
+    current one, or Dask's default scheduler when there is none).
+    """
+    import dask.bag as db
+
+    WordCounts(**options)  # the options, checked here rather than on every worker
+    if errors not in ("strict", "replace"):
+        raise ValueError(f'errors must be "strict" or "replace", not {errors!r}')
+    prune = {"min_count": min_count, "max_words": max_words} if min_count or max_words is not None else None
+    if isinstance(texts, db.Bag):
+        total = texts.reduction(
+            lambda part: _count_texts(part, options), lambda parts: _merge(parts, prune), split_every=split_every
+        )
+    else:
+        import fsspec
+
+        paths = [os.fspath(texts)] if isinstance(texts, (str, os.PathLike)) else [os.fspath(p) for p in texts]
+        files = fsspec.open_files(paths, mode="rb")
+        if not files:
+            raise FileNotFoundError(f"no file matches {paths}")
+        bag = db.from_sequence(list(files), npartitions=len(files))
+        total = bag.reduction(
+            lambda part: _count_files(part, errors, options),
+            lambda parts: _merge(parts, prune),
+            split_every=split_every,
+        )
+    result: WordCounts = client.compute(total).result() if client is not None else total.compute()
+    return result
+
+
+def train(texts: Any, vocab_size: int, min_frequency: int | None = None, *, client: Any = None,
+          errors: str = "strict", split_every: int = 8, min_count: int | None = None, max_words: int | None = None,
+          special_tokens: Sequence[str] | None = None, objective: Objective | None = None,
+          limit_alphabet: int | None = None, show_progress: bool = False, **options: Any) -> PyTokenizer:  # fmt: skip
+    """Trains a tokenizer on ``texts`` (see ``count``): counting on the workers,
+    the merge loop here. The same vocabulary as ``PyTokenizer.train`` /
+    ``train_from_files`` on the same texts (unless pruned)."""
+    counts = count(texts, errors=errors, split_every=split_every, min_count=min_count, max_words=max_words,
+                   client=client, **options)  # fmt: skip
+    return PyTokenizer.train_from_counts(counts, vocab_size, min_frequency, special_tokens=special_tokens,
+                                         objective=objective, limit_alphabet=limit_alphabet,
+                                         show_progress=show_progress)  # fmt: skip

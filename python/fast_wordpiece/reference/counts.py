@@ -1,0 +1,326 @@
+"""Spec section 13: word counts, their merging, and the ``.fwc`` file format."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import zlib
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Union
+
+from fast_wordpiece.reference.args import _integer, _path, _text, _type_name
+from fast_wordpiece.reference.options import Options
+
+#: The options that change which words a text counts as, in the file's order.
+COUNT_OPTIONS = ("clean_text", "handle_chinese_chars", "lowercase", "strip_accents", "strip_all_marks", "pre_tokenizer")
+MAGIC = b"FWPCOUNT"
+VERSION = 1
+
+StrPath = Union[str, "os.PathLike[str]"]
+
+
+def count_options(options: Mapping[str, Any], function: str) -> dict[str, Any]:
+    """The counting options of keyword arguments, checked, in file order."""
+    for key in options:
+        if key not in COUNT_OPTIONS:
+            raise TypeError(f"{function}() got an unexpected keyword argument {json.dumps(key)} "
+                            f"(word counting takes {', '.join(COUNT_OPTIONS)})")  # fmt: skip
+    checked = Options(**options)
+    return {name: getattr(checked, name) for name in COUNT_OPTIONS}
+
+
+def effect(options: Mapping[str, Any], name: str) -> Any:
+    """What option ``name`` does: ``strip_accents=None`` follows ``lowercase``."""
+    if name == "strip_accents" and options[name] is None:
+        return options["lowercase"]
+    return options[name]
+
+
+def show(value: Any) -> str:
+    return repr(value) if isinstance(value, bool) else json.dumps(value)
+
+
+def differing(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[str]:
+    """The options whose effects differ, in file order."""
+    return [name for name in COUNT_OPTIONS if effect(a, name) != effect(b, name)]
+
+
+class WordCounts:
+    """Words and their counts, with the options they were counted with."""
+
+    def __init__(self, counts: Mapping[str, int] | Iterable[tuple[str, int]] | None = None, **options: Any) -> None:
+        self._options = count_options(options, "WordCounts")
+        self._counts: dict[str, int] = {}
+        if counts is None:
+            return
+        if isinstance(counts, (str, bytes)):
+            raise TypeError(f"counts must be a collection of (str, int) pairs, not {_type_name(counts)}")
+        pairs = counts.items() if isinstance(counts, Mapping) else counts
+        for i, pair in enumerate(pairs):
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise TypeError(f"counts[{i}] must be a (str, int) pair, not {_type_name(pair)}")
+            word = _text(pair[0], f"the word of counts[{i}]")
+            if not word:
+                raise ValueError("words must not be empty")
+            self._counts[word] = self._counts.get(word, 0) + _integer(pair[1], f"the count of {json.dumps(word)}", 1)
+        check_total(sum(self._counts.values()))
+
+    @staticmethod
+    def from_files(paths: StrPath | Iterable[StrPath], *, errors: str = "strict", show_progress: bool = False,
+                   **options: Any) -> WordCounts:  # fmt: skip
+        """Counts the lines of text files (split at ``\\n``, a ``\\r`` before it dropped)."""
+        if errors not in ("strict", "replace"):
+            raise ValueError(f'errors must be "strict" or "replace", not {json.dumps(errors)}')
+        items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+        checked = [_path(p) for p in items]
+        counted = WordCounts(**count_options(options, "from_files"))
+        data = []
+        for path in checked:  # every file is opened before any is counted
+            with open(path, "rb") as f:
+                data.append(f.read())
+        for path, raw in zip(checked, data):
+            try:
+                text = raw.decode("utf-8", errors=errors)
+            except UnicodeDecodeError as e:
+                raise ValueError(f"{path}: invalid UTF-8 at byte offset {e.start} "
+                                 f'(pass errors="replace" to replace it)') from None  # fmt: skip
+            counted._add_texts(line.removesuffix("\r") for line in text.split("\n"))
+        return counted
+
+    def _add_texts(self, texts: Iterable[str]) -> None:
+        pipeline = Options(**self._options)
+        for text in texts:
+            for word in pipeline.words(text):
+                self._counts[word] = self._counts.get(word, 0) + 1
+
+    # -- the mapping -----------------------------------------------------------
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return dict(self._options)
+
+    @property
+    def total(self) -> int:
+        return sum(self._counts.values())
+
+    def __len__(self) -> int:
+        return len(self._counts)
+
+    def __getitem__(self, word: str) -> int:
+        return self._counts[_text(word, "a word")]
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word in self._counts
+
+    def get(self, word: str, default: Any = None) -> Any:
+        return self._counts.get(_text(word, "a word"), default)
+
+    def keys(self) -> list[str]:
+        return sorted(self._counts)
+
+    def values(self) -> list[int]:
+        return [self._counts[w] for w in self.keys()]
+
+    def items(self) -> list[tuple[str, int]]:
+        return [(w, self._counts[w]) for w in self.keys()]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.keys())
+
+    def most_common(self, n: int | None = None) -> list[tuple[str, int]]:
+        """By count, ties in code point order of the words."""
+        ranked = sorted(self._counts.items(), key=lambda item: (-item[1], item[0]))
+        return ranked if n is None else ranked[: _integer(n, "n", 0)]
+
+    def prune(self, min_count: int | None = None, *, max_words: int | None = None) -> None:
+        """Keeps the words counted ``min_count`` times or more, then the ``max_words`` most common."""
+        least = 1 if min_count is None else _integer(min_count, "min_count", 0)
+        kept = [(w, n) for w, n in self.most_common() if n >= least]
+        if max_words is not None:
+            kept = kept[: _integer(max_words, "max_words", 0)]
+        self._counts = dict(kept)
+
+    def split(self, n: int) -> list[WordCounts]:
+        """``n`` counts that add up to these: word ``w`` goes to part ``crc32(w.encode()) % n``."""
+        parts = [WordCounts(**self._options) for _ in range(_integer(n, "n", 1))]
+        for word, count in self._counts.items():
+            parts[zlib.crc32(word.encode()) % len(parts)]._counts[word] = count
+        return parts
+
+    # -- merging ---------------------------------------------------------------
+
+    def update(self, other: WordCounts) -> None:
+        if not isinstance(other, WordCounts):
+            raise TypeError(f"other must be a WordCounts, not {_type_name(other)}")
+        differ = differing(self._options, other._options)
+        if differ:
+            name = differ[0]
+            mine, theirs = effect(self._options, name), effect(other._options, name)
+            raise ValueError(f"word counts made with different options: {name}={show(mine)} and {name}={show(theirs)}")
+        check_total(self.total + other.total)
+        for word, n in other._counts.items():
+            self._counts[word] = self._counts.get(word, 0) + n
+
+    def __add__(self, other: WordCounts) -> WordCounts:
+        if not isinstance(other, WordCounts):
+            return NotImplemented
+        result = WordCounts(**self._options)
+        result.update(self)
+        result.update(other)
+        return result
+
+    def __iadd__(self, other: WordCounts) -> WordCounts:
+        self.update(other)
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, WordCounts):
+            return False
+        return not differing(self._options, other._options) and self._counts == other._counts
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"WordCounts({len(self)} distinct words, {self.total} in all)"
+
+    # -- the file format -------------------------------------------------------
+
+    def to_bytes(self) -> bytes:
+        """``FWPCOUNT``, version, options JSON, entries, CRC-32 (spec section 13)."""
+        options = json.dumps(self._options, separators=(",", ":")).encode()
+        out = bytearray(MAGIC + struct.pack("<II", VERSION, len(options)) + options)
+        out += varint(len(self._counts))
+        for word, n in self.items():
+            raw = word.encode()
+            out += varint(len(raw)) + raw + varint(n)
+        return bytes(out + struct.pack("<I", zlib.crc32(out)))
+
+    @staticmethod
+    def from_bytes(data: bytes) -> WordCounts:
+        if not isinstance(data, bytes):
+            raise TypeError(f"data must be bytes, not {_type_name(data)}")
+        try:
+            return parse(data)
+        except ValueError as e:
+            raise ValueError(f"word counts data: {e}") from None
+
+    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
+        return (WordCounts.from_bytes, (self.to_bytes(),))
+
+    def save(self, path: StrPath) -> None:
+        """Writes a temporary file beside ``path``, then renames it over ``path``."""
+        path = _path(path)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        try:
+            with open(tmp, "wb") as f:
+                f.write(self.to_bytes())
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+
+    @staticmethod
+    def load(path: StrPath) -> WordCounts:
+        path = _path(path)
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            return parse(data)
+        except ValueError as e:
+            raise ValueError(f"{path}: {e}") from None
+
+
+def check_total(total: int) -> None:
+    if total >= 2**64:
+        raise ValueError("word counts overflow: their total exceeds 2**64 - 1")
+
+
+def varint(n: int) -> bytes:
+    """Unsigned LEB128: seven bits a byte, low bits first, the high bit set on all but the last."""
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+class Reader:
+    def __init__(self, data: bytes, at: int) -> None:
+        self.data, self.at = data, at
+
+    def take(self, n: int) -> bytes:
+        if len(self.data) - self.at < n:
+            raise ValueError(f"truncated at byte {len(self.data)}")
+        self.at += n
+        return self.data[self.at - n : self.at]
+
+    def varint(self) -> int:
+        start, n, shift = self.at, 0, 0
+        while shift < 64:
+            b = self.take(1)[0]
+            n |= (b & 0x7F) << shift
+            if not b & 0x80:
+                if n >= 2**64:
+                    break
+                return n
+            shift += 7
+        raise ValueError(f"invalid number at byte {start} (more than 64 bits)")
+
+
+def parse(data: bytes) -> WordCounts:
+    if len(data) < 12 or data[:8] != MAGIC:
+        raise ValueError('not a word counts file (it does not start with "FWPCOUNT")')
+    (version,) = struct.unpack("<I", data[8:12])
+    if version != VERSION:
+        raise ValueError(f"unsupported word counts file version {version} (this fast_wordpiece reads version 1)")
+    if len(data) < 20:
+        raise ValueError(f"truncated at byte {len(data)}")
+    body, (stored,) = data[:-4], struct.unpack("<I", data[-4:])
+    actual = zlib.crc32(body)
+    if actual != stored:
+        raise ValueError(f"corrupted or truncated: its CRC-32 is {actual:08x} but the file says {stored:08x} "
+                         f"({len(data)} bytes)")  # fmt: skip
+    r = Reader(body, 12)
+    (length,) = struct.unpack("<I", r.take(4))
+    try:
+        options = json.loads(r.take(length).decode())
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ValueError(f"invalid options: {e}") from None
+    required = set(COUNT_OPTIONS) - {"strip_accents"}  # which may be left out: null
+    if not isinstance(options, dict) or not required <= set(options) <= set(COUNT_OPTIONS):
+        raise ValueError(f"invalid options: expected the keys {', '.join(COUNT_OPTIONS)}")
+    try:
+        counts = WordCounts(**options)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"invalid options: {e}") from None
+    last = None
+    for i in range(r.varint()):
+        raw = r.take(r.varint())
+        try:
+            word = raw.decode()
+        except UnicodeDecodeError as e:
+            raise ValueError(f"entry {i}: the word is not UTF-8 ({e})") from None
+        n = r.varint()
+        if not word:
+            raise ValueError(f"entry {i}: empty word")
+        if n == 0:
+            raise ValueError(f"entry {i} ({json.dumps(word)}): count 0 (counts are positive)")
+        if last is not None and last >= word:
+            raise ValueError(f"entry {i} ({json.dumps(word)}): words must be distinct and in code point order")
+        counts._counts[word] = n
+        last = word
+    if r.at != len(body):
+        raise ValueError(f"{len(body) - r.at} bytes after the last entry")
+    check_total(counts.total)
+    return counts
+
+
+def count_words(texts: Iterable[str], *, show_progress: bool = False, **options: Any) -> WordCounts:
+    """Counts the words of ``texts`` as training does (spec section 4, step 1)."""
+    if isinstance(texts, str) or not isinstance(texts, Iterable):
+        raise TypeError(f"texts must be an iterable of str, not {_type_name(texts)}")
+    counted = WordCounts(**count_options(options, "count_words"))
+    counted._add_texts(_text(text, f"texts[{i}]") for i, text in enumerate(texts))
+    return counted

@@ -1,0 +1,368 @@
+//! `WordCounts` and `count_words`: the counting that training does, as a
+//! value that merges, pickles (the bytes of its file format) and is saved
+//! to and loaded from `.fwc` files. Heavy work runs with the GIL released.
+
+use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
+
+use super::args::{self, text, type_name};
+use super::errors::{guard, to_py, Signals};
+use crate::tokenizer::options::Options;
+use crate::training::{counts_file, CountOptions, Progress, Utf8Errors, WordCounter, WordCounts};
+
+/// Texts pulled from a Python iterable per batch, so that a generator over a
+/// huge corpus streams through bounded memory.
+const BATCH_TEXTS: usize = 8192;
+const BATCH_BYTES: usize = 8 << 20;
+
+/// Counts the words of `corpus` (an iterable of str, `iter` its iterator)
+/// into `counter`: pulled in batches, each counted with the GIL released.
+pub(super) fn count_texts(
+    py: Python<'_>,
+    corpus: &Bound<'_, PyAny>,
+    iter: Bound<'_, PyIterator>,
+    name: &str,
+    counter: &mut WordCounter,
+    show_progress: bool,
+) -> PyResult<()> {
+    let mut progress = Progress::new(show_progress, None);
+    progress.start("counting words", "texts", corpus.len().ok().map(|n| n as u64));
+    let mut iter = iter.enumerate();
+    loop {
+        let (mut items, mut bytes, mut first) = (Vec::with_capacity(BATCH_TEXTS), 0, None);
+        for (i, item) in iter.by_ref() {
+            let item = item?;
+            bytes += item.cast::<PyString>().map_or(0, |s| s.len().unwrap_or(0));
+            first.get_or_insert(i);
+            items.push(item);
+            if items.len() >= BATCH_TEXTS || bytes >= BATCH_BYTES {
+                break;
+            }
+        }
+        let Some(first) = first else { break };
+        let utf8 = items
+            .iter()
+            .enumerate()
+            .map(|(j, item)| text(item, &|| format!("{name}[{}]", first + j)))
+            .collect::<PyResult<Vec<_>>>()?;
+        let texts: Vec<&str> = utf8.iter().map(|t| &**t).collect();
+        py.detach(|| {
+            guard(|| {
+                counter.add_texts(&texts);
+                Ok(())
+            })
+        })?;
+        py.check_signals()?;
+        progress.advance(texts.len() as u64).map_err(to_py)?;
+    }
+    progress.finish();
+    Ok(())
+}
+
+/// The `errors` argument of the functions that read text files.
+pub(super) fn utf8_errors(errors: &str) -> PyResult<Utf8Errors> {
+    match errors {
+        "strict" => Ok(Utf8Errors::Strict),
+        "replace" => Ok(Utf8Errors::Replace),
+        other => Err(PyValueError::new_err(format!("errors must be \"strict\" or \"replace\", not {other:?}"))),
+    }
+}
+
+/// The pipeline options of keyword arguments that may hold only counting
+/// options (those of the normalizer and the pre-tokenizer).
+fn count_options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<Options> {
+    if let Some(kwargs) = kwargs {
+        for key in kwargs.keys() {
+            let key: String = key.extract()?;
+            if !CountOptions::NAMES.contains(&key.as_str()) {
+                return Err(PyTypeError::new_err(format!(
+                    "{function}() got an unexpected keyword argument {key:?} (word counting takes {})",
+                    CountOptions::NAMES.join(", ")
+                )));
+            }
+        }
+    }
+    args::options(kwargs, function)
+}
+
+/// Words (normalized and pre-tokenized, as training counts them) and their
+/// counts, with the pipeline options they were counted with.
+///
+/// `WordCounts(counts=None, **options)` makes one from a mapping `{word: count}`
+/// or an iterable of `(word, count)` pairs; `count_words` and `from_files`
+/// count texts. `a + b` and `a.update(b)` add counts made with the same options
+/// (ValueError naming the option otherwise). Pickling and `save` use the
+/// versioned `.fwc` format of docs/spec.md section 13.
+#[pyclass(name = "WordCounts", module = "fast_wordpiece")]
+pub struct PyWordCounts {
+    pub(super) inner: WordCounts,
+}
+
+fn wrap(inner: WordCounts) -> PyWordCounts {
+    PyWordCounts { inner }
+}
+
+fn other_counts<'py>(other: &Bound<'py, PyAny>, what: &str) -> PyResult<PyRef<'py, PyWordCounts>> {
+    let counts = other
+        .cast::<PyWordCounts>()
+        .map_err(|_| PyTypeError::new_err(format!("{what} must be a WordCounts, not {}", type_name(other))))?;
+    Ok(counts.borrow())
+}
+
+#[pymethods]
+impl PyWordCounts {
+    #[new]
+    #[pyo3(signature = (counts = None, **options))]
+    fn new(py: Python<'_>, counts: Option<&Bound<'_, PyAny>>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+        let options = CountOptions::of(&count_options(options, "WordCounts")?);
+        let mut pairs = Vec::new();
+        if let Some(counts) = counts.filter(|c| !c.is_none()) {
+            let items = match counts.call_method0("items") {
+                Ok(items) => items,
+                Err(_) => {
+                    args::reject_text_as_collection(counts, "counts", "(str, int) pairs")?;
+                    counts.clone()
+                }
+            };
+            let iter = items.try_iter().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "counts must be a mapping of str to int or an iterable of (str, int) pairs, not {}",
+                    type_name(counts)
+                ))
+            })?;
+            for (i, pair) in iter.enumerate() {
+                let pair = pair?;
+                let (word, count): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract().map_err(|_| {
+                    PyTypeError::new_err(format!("counts[{i}] must be a (str, int) pair, not {}", type_name(&pair)))
+                })?;
+                let word = text(&word, &|| format!("the word of counts[{i}]"))?.to_owned();
+                if word.is_empty() {
+                    return Err(PyValueError::new_err("words must not be empty"));
+                }
+                let n = args::positive(&count, &format!("the count of {word:?}"))? as u64;
+                pairs.push((word, n));
+            }
+        }
+        py.detach(|| guard(|| WordCounts::from_pairs(options, pairs))).map(wrap)
+    }
+
+    /// Counts the words of text files, streamed in chunks of whole lines, as
+    /// `PyTokenizer.train_from_files` does (`errors` likewise).
+    #[staticmethod]
+    #[pyo3(signature = (paths, *, errors = "strict", show_progress = false, **options))]
+    fn from_files(
+        py: Python<'_>,
+        paths: &Bound<'_, PyAny>,
+        errors: &str,
+        show_progress: bool,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
+        let paths = args::paths(paths)?;
+        let errors = utf8_errors(errors)?;
+        let options = count_options(options, "from_files")?;
+        let signals = Signals::default();
+        let stop = || signals.stop();
+        let counts = py.detach(|| {
+            let mut progress = Progress::new(show_progress, Some(&stop));
+            guard(|| WordCounts::count_files(&options, &paths, errors, &mut progress))
+        });
+        signals.result(counts).map(wrap)
+    }
+
+    /// Reads a `.fwc` file: OSError if it cannot be read, ValueError if it is
+    /// not a valid word counts file of a version this release reads.
+    #[staticmethod]
+    fn load(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let path = args::path(path, "path")?;
+        py.detach(|| guard(|| counts_file::load(&path))).map(wrap)
+    }
+
+    /// Writes a `.fwc` file atomically (never half-written).
+    fn save(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
+        let path = args::path(path, "path")?;
+        py.detach(|| guard(|| counts_file::save(&self.inner, &path)))
+    }
+
+    /// The bytes of the `.fwc` file.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let bytes = py.detach(|| counts_file::to_bytes(&self.inner));
+        PyBytes::new(py, &bytes)
+    }
+
+    #[staticmethod]
+    fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let data = data
+            .cast::<PyBytes>()
+            .map_err(|_| PyTypeError::new_err(format!("data must be bytes, not {}", type_name(data))))?;
+        let bytes = data.as_bytes();
+        py.detach(|| counts_file::from_bytes(bytes))
+            .map(wrap)
+            .map_err(|message| PyValueError::new_err(format!("word counts data: {message}")))
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
+        let py = slf.py();
+        let bytes = slf.borrow().to_bytes(py);
+        Ok((py.get_type::<Self>().getattr("from_bytes")?, (bytes,)))
+    }
+
+    /// The counting options, as keyword arguments.
+    #[getter]
+    pub(super) fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let o = self.inner.options();
+        let dict = PyDict::new(py);
+        dict.set_item("clean_text", o.clean_text)?;
+        dict.set_item("handle_chinese_chars", o.handle_chinese_chars)?;
+        dict.set_item("lowercase", o.lowercase)?;
+        dict.set_item("strip_accents", o.strip_accents)?;
+        dict.set_item("strip_all_marks", o.strip_all_marks)?;
+        dict.set_item("pre_tokenizer", o.pre_tokenizer.to_string())?;
+        Ok(dict)
+    }
+
+    /// The sum of the counts: the words of the corpus.
+    #[getter]
+    fn total(&self) -> u64 {
+        self.inner.total()
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn __getitem__(&self, word: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let w = text(word, &|| "a word".into())?;
+        self.inner.get(&w).ok_or_else(|| PyKeyError::new_err(word.clone().unbind()))
+    }
+
+    fn __contains__(&self, word: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(match text(word, &|| "a word".into()) {
+            Ok(w) => self.inner.get(&w).is_some(),
+            Err(_) => false,
+        })
+    }
+
+    #[pyo3(signature = (word, default = None))]
+    fn get<'py>(&self, word: &Bound<'py, PyAny>, default: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
+        let py = word.py();
+        let w = text(word, &|| "a word".into())?;
+        Ok(match self.inner.get(&w) {
+            Some(n) => n.into_pyobject(py)?.into_any(),
+            None => default.unwrap_or_else(|| py.None().into_bound(py)),
+        })
+    }
+
+    /// The words, in code point order.
+    fn keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.inner.words().iter().map(|(w, _)| w.as_str()))
+    }
+
+    fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.inner.words().iter().map(|(_, n)| *n))
+    }
+
+    /// `(word, count)` pairs, in code point order of the words.
+    fn items<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.inner.words().iter().map(|(w, n)| (w.as_str(), *n)))
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        Ok(self.keys(py)?.try_iter()?.into_any())
+    }
+
+    /// The `n` most common words and their counts (all when `n` is None),
+    /// ties in code point order.
+    #[pyo3(signature = (n = None))]
+    fn most_common<'py>(&self, py: Python<'py>, n: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyList>> {
+        let n = match n {
+            Some(n) if !n.is_none() => Some(args::count(n, "n")? as usize),
+            _ => None,
+        };
+        PyList::new(py, self.inner.most_common(n))
+    }
+
+    /// Drops the words counted fewer than `min_count` times, then keeps only
+    /// the `max_words` most common. Approximate: training on pruned counts may
+    /// give another vocabulary (spec section 13).
+    #[pyo3(signature = (min_count = None, *, max_words = None))]
+    fn prune(
+        &mut self,
+        py: Python<'_>,
+        min_count: Option<&Bound<'_, PyAny>>,
+        max_words: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let min_count = match min_count {
+            Some(m) if !m.is_none() => args::count(m, "min_count")?,
+            _ => 1,
+        };
+        let max_words = match max_words {
+            Some(m) if !m.is_none() => Some(args::count(m, "max_words")? as usize),
+            _ => None,
+        };
+        let inner = &mut self.inner;
+        py.detach(|| inner.prune(min_count, max_words));
+        Ok(())
+    }
+
+    /// `n` WordCounts that add up to these: word `w` goes to part
+    /// `zlib.crc32(w.encode()) % n`, on every machine alike.
+    fn split(&self, py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<Vec<PyWordCounts>> {
+        let n = args::positive(n, "n")?;
+        let inner = self.inner.clone();
+        let parts = py.detach(|| guard(|| inner.split(n)))?;
+        Ok(parts.into_iter().map(wrap).collect())
+    }
+
+    /// Adds `other`'s counts to these.
+    fn update(&mut self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let other = other_counts(other, "other")?.inner.clone();
+        let inner = &mut self.inner;
+        py.detach(|| guard(|| inner.merge(other)))
+    }
+
+    fn __add__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let Ok(other) = other.cast::<PyWordCounts>() else {
+            return Ok(py.NotImplemented());
+        };
+        let (mut sum, other) = (self.inner.clone(), other.borrow().inner.clone());
+        py.detach(|| guard(|| sum.merge(other)))?;
+        Ok(Py::new(py, wrap(sum))?.into_any())
+    }
+
+    fn __iadd__(&mut self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.update(py, other)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyWordCounts>().is_ok_and(|o| {
+            let o = o.borrow();
+            self.inner.options().differing(o.inner.options()).is_none() && self.inner.words() == o.inner.words()
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("WordCounts({} distinct words, {} in all)", self.inner.len(), self.inner.total())
+    }
+}
+
+/// Counts the words of `texts` (an iterable of str, pulled in batches) as
+/// training does: normalized and pre-tokenized with the pipeline `options`.
+#[pyfunction]
+#[pyo3(signature = (texts, *, show_progress = false, **options))]
+pub fn count_words(
+    py: Python<'_>,
+    texts: &Bound<'_, PyAny>,
+    show_progress: bool,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyWordCounts> {
+    args::reject_text_as_collection(texts, "texts", "str")?;
+    let iter = texts
+        .try_iter()
+        .map_err(|_| PyTypeError::new_err(format!("texts must be an iterable of str, not {}", type_name(texts))))?;
+    let options = count_options(options, "count_words")?;
+    let mut counter = WordCounter::new(&options);
+    count_texts(py, texts, iter, "texts", &mut counter, show_progress)?;
+    let counts = py.detach(|| WordCounts::from_counter(&options, counter)).map_err(to_py)?;
+    Ok(wrap(counts))
+}

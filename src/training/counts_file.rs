@@ -1,0 +1,176 @@
+//! The word counts file (`.fwc`), version 1, as docs/spec.md section 13
+//! states it: the magic `FWPCOUNT`, the version, the counting options as
+//! JSON, the entries (LEB128 lengths and counts, words in code point order),
+//! and a CRC-32 of everything before it. The same bytes pickle a `WordCounts`.
+
+use std::path::Path;
+
+use super::counts::{CountOptions, WordCounts};
+use super::crc32::crc32;
+use crate::error::{Error, Result};
+use crate::io::write_atomic;
+
+pub const MAGIC: &[u8; 8] = b"FWPCOUNT";
+pub const VERSION: u32 = 1;
+
+fn put_varint(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push((n as u8 & 0x7f) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// The file's bytes.
+pub fn to_bytes(counts: &WordCounts) -> Vec<u8> {
+    let options = serde_json::to_vec(counts.options()).expect("options serialize");
+    let words = counts.words();
+    let size: usize = words.iter().map(|(w, _)| w.len() + 4).sum();
+    let mut out = Vec::with_capacity(16 + options.len() + 10 + size + 4);
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&(options.len() as u32).to_le_bytes());
+    out.extend_from_slice(&options);
+    put_varint(&mut out, words.len() as u64);
+    for (word, n) in words {
+        put_varint(&mut out, word.len() as u64);
+        out.extend_from_slice(word.as_bytes());
+        put_varint(&mut out, *n);
+    }
+    let crc = crc32(&out);
+    out.extend_from_slice(&crc.to_le_bytes());
+    out
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> std::result::Result<&'a [u8], String> {
+        if self.bytes.len() - self.at < n {
+            return Err(format!("truncated at byte {}", self.bytes.len()));
+        }
+        self.at += n;
+        Ok(&self.bytes[self.at - n..self.at])
+    }
+
+    fn u32(&mut self) -> std::result::Result<u32, String> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+    }
+
+    fn varint(&mut self) -> std::result::Result<u64, String> {
+        let start = self.at;
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.take(1)?[0];
+            let bits = (b & 0x7f) as u64;
+            if shift == 63 && bits > 1 {
+                break;
+            }
+            n |= bits << shift;
+            if b & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err(format!("invalid number at byte {start} (more than 64 bits)"))
+    }
+}
+
+/// Reads the file's bytes; an error says what is wrong, for a ValueError.
+pub fn from_bytes(bytes: &[u8]) -> std::result::Result<WordCounts, String> {
+    if bytes.len() < 12 || &bytes[..8] != MAGIC {
+        return Err("not a word counts file (it does not start with \"FWPCOUNT\")".into());
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != VERSION {
+        return Err(format!("unsupported word counts file version {version} (this fast_wordpiece reads version 1)"));
+    }
+    if bytes.len() < 16 + 4 {
+        return Err(format!("truncated at byte {}", bytes.len()));
+    }
+    let (body, tail) = bytes.split_at(bytes.len() - 4);
+    let stored = u32::from_le_bytes(tail.try_into().expect("4 bytes"));
+    let actual = crc32(body);
+    if stored != actual {
+        return Err(format!(
+            "corrupted or truncated: its CRC-32 is {actual:08x} but the file says {stored:08x} ({} bytes)",
+            bytes.len()
+        ));
+    }
+    let mut r = Reader { bytes: body, at: 12 };
+    let length = r.u32()? as usize;
+    let options: CountOptions = serde_json::from_slice(r.take(length)?).map_err(|e| format!("invalid options: {e}"))?;
+    let entries = r.varint()?;
+    // Each entry takes 3 bytes at least: never reserve more than the data holds.
+    let mut words: Vec<(String, u64)> = Vec::with_capacity((entries as usize).min((body.len() - r.at) / 3));
+    for i in 0..entries {
+        let length = r.varint()?;
+        let raw = r.take(usize::try_from(length).map_err(|_| format!("entry {i}: word too long"))?)?;
+        let word = std::str::from_utf8(raw).map_err(|e| format!("entry {i}: the word is not UTF-8 ({e})"))?;
+        let count = r.varint()?;
+        if word.is_empty() {
+            return Err(format!("entry {i}: empty word"));
+        }
+        if count == 0 {
+            return Err(format!("entry {i} ({word:?}): count 0 (counts are positive)"));
+        }
+        if let Some((last, _)) = words.last() {
+            if last.as_str() >= word {
+                return Err(format!("entry {i} ({word:?}): words must be distinct and in code point order"));
+            }
+        }
+        words.push((word.to_owned(), count));
+    }
+    if r.at != body.len() {
+        return Err(format!("{} bytes after the last entry", body.len() - r.at));
+    }
+    WordCounts::from_sorted(options, words).map_err(|e| e.to_string())
+}
+
+/// Writes the file atomically: a reader sees the old file or the new one.
+pub fn save(counts: &WordCounts, path: &Path) -> Result<()> {
+    write_atomic(path, &to_bytes(counts))
+}
+
+pub fn load(path: &Path) -> Result<WordCounts> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    from_bytes(&bytes).map_err(|message| Error::invalid_file(path, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokenizer::options::Options;
+
+    #[test]
+    fn bytes_round_trip_and_damage_is_reported() {
+        let texts = ["Größe matters", "a a a a a b", &"long ".repeat(300)];
+        let counts = WordCounts::count_texts(&Options::default(), &texts).unwrap();
+        let bytes = to_bytes(&counts);
+        assert_eq!(from_bytes(&bytes).unwrap(), counts);
+        for cut in [0, 5, 12, 19, bytes.len() / 2, bytes.len() - 1] {
+            assert!(from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x10;
+            assert!(from_bytes(&bad).is_err(), "flipped byte {i}");
+        }
+        let mut newer = bytes.clone();
+        newer[8] = 2;
+        assert!(from_bytes(&newer).unwrap_err().contains("version 2"));
+    }
+
+    #[test]
+    fn varints_take_every_u64() {
+        for n in [0, 1, 127, 128, 300, u32::MAX as u64, u64::MAX] {
+            let mut out = Vec::new();
+            put_varint(&mut out, n);
+            assert_eq!(Reader { bytes: &out, at: 0 }.varint().unwrap(), n);
+        }
+        let over = [0xff; 10];
+        assert!(Reader { bytes: &over, at: 0 }.varint().is_err());
+    }
+}

@@ -1,0 +1,215 @@
+"""Training on a cluster (spec section 13): a Dask LocalCluster with two worker
+processes and Spark in local[2] mode give the tokenizer one process trains."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import OPTIONAL
+
+import fast_wordpiece
+from fast_wordpiece import PyTokenizer, WordCounts
+
+OBJECTIVES = ["likelihood", "pmi", "frequency"]
+VOCAB = 3000
+
+
+@pytest.fixture(scope="module")
+def lines(shakespeare_text: str, multilingual_lines: list[str]) -> list[str]:
+    return shakespeare_text[:700_000].splitlines() + multilingual_lines[:3000]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory, lines: list[str]) -> list[Path]:
+    out = tmp_path_factory.mktemp("cluster")
+    paths = []
+    for i in range(5):
+        path = out / f"part{i}.txt"
+        path.write_text("\n".join(lines[i::5]) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+@pytest.fixture(scope="module")
+def single(lines: list[str]) -> dict[str, PyTokenizer]:
+    return {o: PyTokenizer.train(lines, VOCAB, objective=o, show_progress=False) for o in OBJECTIVES}
+
+
+# ----------------------------------------------------------------------------- Dask
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed", reason="dask[distributed] is in the test extra")
+    with (
+        distributed.LocalCluster(processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+def test_dask_bag_trains_what_one_process_trains(dask_client, lines, single):
+    import dask.bag as db
+
+    from fast_wordpiece import dask as fw_dask
+
+    bag = db.from_sequence(lines, npartitions=7)
+    counts = fw_dask.count(bag, client=dask_client, split_every=2)
+    assert counts == fast_wordpiece.count_words(lines)
+    for objective in OBJECTIVES:
+        trained = PyTokenizer.train_from_counts(counts, VOCAB, objective=objective, show_progress=False)
+        assert trained.to_json() == single[objective].to_json()
+    tok = fw_dask.train(bag, VOCAB, client=dask_client, objective="pmi")
+    assert tok.to_json() == single["pmi"].to_json()
+
+
+def test_dask_files_and_globs_train_what_train_from_files_trains(dask_client, files):
+    from fast_wordpiece import dask as fw_dask
+
+    expected = PyTokenizer.train_from_files(files, VOCAB, lowercase=False, show_progress=False)
+    glob = str(files[0].parent / "part*.txt")
+    for texts in ([str(p) for p in files], glob, [f"file://{files[0]}", *files[1:]]):
+        tok = fw_dask.train(texts, VOCAB, client=dask_client, lowercase=False)
+        assert tok.to_json() == expected.to_json()
+
+
+def test_dask_worker_errors_reach_the_caller(dask_client, files, tmp_path):
+    from fast_wordpiece import dask as fw_dask
+
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"good line\nbad \xff byte\n")
+    with pytest.raises(ValueError, match=r"bad\.txt: invalid UTF-8 at byte offset 14"):
+        fw_dask.train([*files, bad], VOCAB, client=dask_client)
+    counts = fw_dask.count([bad], client=dask_client, errors="replace")
+    assert counts == WordCounts.from_files(bad, errors="replace")
+    with pytest.raises(FileNotFoundError):
+        fw_dask.count(str(tmp_path / "none*.txt"), client=dask_client)
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
+        fw_dask.count(files, client=dask_client, unk_token="[UNK]")
+
+
+def test_dask_pruning_is_opt_in(dask_client, lines):
+    import dask.bag as db
+
+    from fast_wordpiece import dask as fw_dask
+
+    bag = db.from_sequence(lines, npartitions=4)
+    pruned = fw_dask.count(bag, client=dask_client, min_count=3)
+    whole = fast_wordpiece.count_words(lines)
+    whole.prune(3)
+    assert pruned == whole  # pruning the total: per-partition counts are summed first
+
+
+# ----------------------------------------------------------------------------- Spark
+
+
+@pytest.fixture(scope="module")
+def spark():
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        pytest.skip(f"{OPTIONAL} pyspark is not installed")
+    if shutil.which("java") is None and "JAVA_HOME" not in os.environ:
+        pytest.skip(f"{OPTIONAL} no Java (Spark needs Java 17 or later)")
+    from pyspark.sql import SparkSession
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("fast-wordpiece-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def test_spark_dataframe_trains_what_one_process_trains(spark, lines, single):
+    from fast_wordpiece import spark as fw_spark
+
+    df = spark.createDataFrame([(line,) for line in lines], ["text"]).repartition(5)
+    counts = fw_spark.count(df, num_partitions=3)
+    assert counts == fast_wordpiece.count_words(lines)
+    for objective in OBJECTIVES:
+        tok = fw_spark.train(df, VOCAB, objective=objective)
+        assert tok.to_json() == single[objective].to_json()
+
+
+def test_spark_rdd_and_null_rows(spark, lines):
+    from fast_wordpiece import spark as fw_spark
+
+    rdd = spark.sparkContext.parallelize(lines[:2000], 4)
+    assert fw_spark.count(rdd, lowercase=False) == fast_wordpiece.count_words(lines[:2000], lowercase=False)
+    df = spark.createDataFrame([("a b",), (None,), ("b c",)], "body string")
+    assert fw_spark.count(df, column="body").items() == [("a", 1), ("b", 2), ("c", 1)]
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
+        fw_spark.count(df, column="body", cls_token="[CLS]")
+
+
+# ----------------------------------------------------------------------------- CLI
+
+
+def test_cli_count_on_each_machine_then_train_on_the_counts(files, tmp_path, capsys):
+    from fast_wordpiece.cli import main
+
+    saved = []
+    for i, path in enumerate(files):
+        out = tmp_path / f"{i}.fwc"
+        assert main(["count", str(path), "--out", str(out), "--no-lowercase", "--no-progress"]) == 0
+        saved.append(str(out))
+    out = tmp_path / "tok.json"
+    argv = ["train", "--counts", *saved, "--vocab-size", str(VOCAB), "--save", str(out), "--no-progress"]
+    assert main(argv) == 0
+    expected = PyTokenizer.train_from_files(files, VOCAB, lowercase=False, show_progress=False)
+    assert PyTokenizer.load(out).to_json() == expected.to_json()
+    other = tmp_path / "lower.fwc"
+    assert main(["count", str(files[0]), "--out", str(other), "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["train", "--counts", saved[0], str(other), "--no-progress"]) == 2
+    assert "lower.fwc: word counts made with different options: lowercase=False and lowercase=True" in (
+        capsys.readouterr().err
+    )
+    (tmp_path / "broken.fwc").write_bytes(Path(saved[0]).read_bytes()[:-3])
+    assert main(["train", "--counts", str(tmp_path / "broken.fwc"), "--no-progress"]) == 2
+    assert "broken.fwc: corrupted or truncated" in capsys.readouterr().err
+
+
+def test_spark_task_errors_reach_the_driver(spark):
+    from fast_wordpiece import spark as fw_spark
+
+    rdd = spark.sparkContext.parallelize(["fine", 123, "also fine"], 2)
+    with pytest.raises(Exception, match=r"texts\[0\] must be str, not int"):
+        fw_spark.count(rdd)
+
+
+def test_dask_streams_remote_files_as_the_engine_reads_local_ones(files, tmp_path, monkeypatch):
+    """A file of another fsspec filesystem (here memory://) is streamed in chunks cut at line
+    ends: the same counts as the engine's reading of the same bytes, and the same errors."""
+    fsspec = pytest.importorskip("fsspec", reason="fsspec comes with dask in the test extra")
+    from fast_wordpiece import dask as fw_dask
+
+    monkeypatch.setattr(fw_dask, "BATCH_BYTES", 10_000)  # many chunks, none at a line end
+    data = files[0].read_bytes().replace(b"\n", b"\r\n", 500) + b"last line, no line break"
+    local = tmp_path / "local.txt"
+    local.write_bytes(data)
+    with fsspec.open("memory://fwp/remote.txt", "wb") as f:
+        f.write(data)
+    (remote,) = fsspec.open_files("memory://fwp/remote.txt", mode="rb")
+    assert fw_dask._count_file(remote, "strict", {"lowercase": False}) == WordCounts.from_files(local, lowercase=False)
+    bad = data[:25_000] + b"\xff" + data[25_000:]
+    with fsspec.open("memory://fwp/bad.txt", "wb") as f:
+        f.write(bad)
+    local.write_bytes(bad)
+    (remote,) = fsspec.open_files("memory://fwp/bad.txt", mode="rb")
+    with pytest.raises(ValueError, match="invalid UTF-8 at byte offset 25000") as engine:
+        WordCounts.from_files(local)
+    with pytest.raises(ValueError, match=r"bad\.txt: invalid UTF-8 at byte offset 25000"):
+        fw_dask._count_file(remote, "strict", {})
+    assert "offset 25000" in str(engine.value)
+    assert fw_dask._count_file(remote, "replace", {}) == WordCounts.from_files(local, errors="replace")

@@ -1,0 +1,260 @@
+"""WordCounts and count_words (spec section 13): the counting training does, merged
+from parts, pickled, saved and loaded, in the engine and the twin alike."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import struct
+import zlib
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import fast_wordpiece
+import fast_wordpiece.reference
+
+MODULES = {"engine": fast_wordpiece, "twin": fast_wordpiece.reference}
+OBJECTIVES = ["likelihood", "pmi", "frequency"]
+
+
+@pytest.fixture(params=sorted(MODULES))
+def fw(request: pytest.FixtureRequest) -> ModuleType:
+    return MODULES[request.param]
+
+
+@pytest.fixture(scope="module")
+def corpus_files(tmp_path_factory: pytest.TempPathFactory, shakespeare_text: str, multilingual_lines: list[str]):
+    """Four files of real text: Shakespeare in three parts (CRLF in one), and de/ru/zh lines."""
+    out = tmp_path_factory.mktemp("corpus")
+    text = shakespeare_text[:900_000]
+    parts = [text[:300_000], text[300_000:600_000].replace("\n", "\r\n"), text[600_000:]]
+    parts.append("\n".join(multilingual_lines[:3000]) + "\n")
+    paths = []
+    for i, part in enumerate(parts):
+        path = out / f"part{i}.txt"
+        path.write_bytes(part.encode())
+        paths.append(path)
+    return paths
+
+
+def test_engine_and_twin_count_alike_and_write_the_same_bytes(shakespeare_lines, multilingual_lines):
+    texts = shakespeare_lines[:3000] + multilingual_lines[:1000]
+    for options in [{}, {"lowercase": False}, {"pre_tokenizer": "wordpunct", "strip_accents": False}]:
+        engine = fast_wordpiece.count_words(texts, **options)
+        twin = fast_wordpiece.reference.count_words(texts, **options)
+        assert engine.items() == twin.items()
+        assert engine.options == twin.options
+        assert engine.total == twin.total == sum(n for _, n in engine.items())
+        assert engine.to_bytes() == twin.to_bytes()
+        assert fast_wordpiece.WordCounts.from_bytes(twin.to_bytes()) == engine
+        assert fast_wordpiece.reference.WordCounts.from_bytes(engine.to_bytes()) == twin
+
+
+def test_counts_of_parts_merge_into_the_counts_of_the_whole(fw, shakespeare_lines):
+    texts = shakespeare_lines[:4000]
+    whole = fw.count_words(texts)
+    parts = [fw.count_words(texts[i : i + 1000]) for i in range(0, 4000, 1000)]
+    merged = parts[0] + parts[1]
+    merged.update(parts[2])
+    merged += parts[3]
+    assert merged == whole
+    assert merged.items() == whole.items()
+    assert parts[0] + parts[1] == parts[1] + parts[0]
+    assert len(parts[0]) < len(whole)  # a + b made a new value
+    assert (merged.total, len(merged)) == (whole.total, len(whole))
+
+
+def test_from_files_counts_what_train_from_files_trains_on(corpus_files, fw):
+    if fw is fast_wordpiece.reference:
+        corpus_files = corpus_files[:1]
+    counts = fw.WordCounts.from_files(corpus_files)
+    lines = [line.removesuffix("\r") for p in corpus_files for line in p.read_text(encoding="utf-8").split("\n")]
+    assert counts == fw.count_words(lines)
+
+
+@pytest.mark.parametrize("objective", OBJECTIVES)
+def test_training_on_merged_file_counts_equals_train_from_files(corpus_files, tmp_path, objective):
+    single = fast_wordpiece.PyTokenizer.train_from_files(corpus_files, 3000, objective=objective, show_progress=False)
+    saved = []
+    for i, path in enumerate(corpus_files):  # one machine per file
+        out = tmp_path / f"{i}.fwc"
+        fast_wordpiece.WordCounts.from_files(path).save(out)
+        saved.append(out)
+    counts = fast_wordpiece.WordCounts.load(saved[0])
+    for path in saved[1:]:
+        counts.update(fast_wordpiece.WordCounts.load(path))
+    trained = fast_wordpiece.PyTokenizer.train_from_counts(counts, 3000, objective=objective, show_progress=False)
+    assert trained.get_vocab() == single.get_vocab()
+    assert trained.to_json() == single.to_json()
+
+
+def test_training_takes_the_options_of_the_counts(fw):
+    texts = ["Größe Straße GRÖSSE", "Café café CAFÉ", "naïve Naïve"] * 3
+    counts = fw.count_words(texts, lowercase=False, pre_tokenizer="whitespace")
+    tok = fw.PyTokenizer.train_from_counts(counts, 60, show_progress=False)
+    expected = fw.PyTokenizer.train(texts, 60, lowercase=False, pre_tokenizer="whitespace", show_progress=False)
+    assert tok.get_vocab() == expected.get_vocab()
+    assert tok.to_json() == expected.to_json()
+    # An explicit option with the same effect is fine, a different one is not.
+    fw.PyTokenizer.train_from_counts(counts, 60, lowercase=False, strip_accents=False, show_progress=False)
+    with pytest.raises(ValueError, match=r"made with lowercase=False, not lowercase=True"):
+        fw.PyTokenizer.train_from_counts(counts, 60, lowercase=True, show_progress=False)
+    with pytest.raises(ValueError, match=r'pre_tokenizer="whitespace", not pre_tokenizer="bert"'):
+        fw.PyTokenizer.train_from_counts(counts, 60, pre_tokenizer="bert", show_progress=False)
+    # Options that do not change counting are the caller's.
+    other = fw.PyTokenizer.train_from_counts(counts, 60, unk_token="[UNK]", decoder_cleanup=False, show_progress=False)
+    assert other.get_vocab() == tok.get_vocab()
+
+
+def test_counts_made_with_different_options_do_not_merge(fw):
+    a = fw.count_words(["Hello world"])
+    with pytest.raises(ValueError, match="lowercase=True and lowercase=False"):
+        a + fw.count_words(["Hello world"], lowercase=False)
+    with pytest.raises(ValueError, match=r'pre_tokenizer="bert" and pre_tokenizer="regex"'):
+        a.update(fw.count_words(["x"], pre_tokenizer="regex"))
+    assert a.items() == [("hello", 1), ("world", 1)]  # untouched by the failed update
+    a.update(fw.count_words(["hello"], strip_accents=True))  # None follows lowercase: the same effect
+    assert a["hello"] == 2
+    with pytest.raises(TypeError, match="WordCounts"):
+        a.update({"x": 1})
+    with pytest.raises(TypeError, match="unexpected keyword argument"):
+        fw.count_words(["x"], unk_token="[UNK]")
+
+
+def test_the_mapping(fw):
+    counts = fw.WordCounts({"b": 2, "a": 2, "c": 5, "d": 1}, pre_tokenizer="whitespace")
+    assert list(counts) == counts.keys() == ["a", "b", "c", "d"]
+    assert counts.values() == [2, 2, 5, 1]
+    assert counts["c"] == 5
+    assert counts.get("z") is None
+    assert counts.get("z", 0) == 0
+    assert "a" in counts
+    assert "z" not in counts
+    assert 3 not in counts
+    with pytest.raises(KeyError):
+        counts["z"]
+    assert counts.most_common(2) == [("c", 5), ("a", 2)]
+    assert counts.most_common() == [("c", 5), ("a", 2), ("b", 2), ("d", 1)]
+    assert fw.WordCounts([("x", 1), ("x", 2)]).items() == [("x", 3)]
+    assert counts.options["pre_tokenizer"] == "whitespace"
+    for bad, error in [({"x": 0}, ValueError), ({"x": -1}, ValueError), ({"": 1}, ValueError), ({1: 1}, TypeError),
+                       ({"x": 1.5}, TypeError), ("text", TypeError), ([("x",)], TypeError)]:  # fmt: skip
+        with pytest.raises(error):
+            fw.WordCounts(bad)
+
+
+def test_split_parts_add_up_and_agree_across_implementations(fw, shakespeare_lines):
+    counts = fw.count_words(shakespeare_lines[:2000])
+    parts = counts.split(5)
+    assert len(parts) == 5
+    assert sum(len(p) for p in parts) == len(counts)
+    joined = fw.WordCounts()
+    for part in parts:
+        joined.update(part)
+    assert joined == counts
+    engine = fast_wordpiece.count_words(shakespeare_lines[:2000]).split(5)
+    twin = fast_wordpiece.reference.count_words(shakespeare_lines[:2000]).split(5)
+    assert [p.to_bytes() for p in engine] == [p.to_bytes() for p in twin]
+    with pytest.raises(ValueError, match="n must be"):
+        counts.split(0)
+
+
+def test_prune_is_opt_in_and_deterministic(fw):
+    counts = fw.WordCounts({"b": 2, "a": 2, "c": 5, "d": 1, "e": 3})
+    kept = fw.WordCounts(counts.items())
+    kept.prune(2)
+    assert kept.items() == [("a", 2), ("b", 2), ("c", 5), ("e", 3)]
+    kept.prune(max_words=3)
+    assert kept.items() == [("a", 2), ("c", 5), ("e", 3)]
+    assert kept.total == 10
+    assert len(counts) == 5  # the original is untouched
+
+
+def test_pickle_round_trips_compactly(fw, shakespeare_lines):
+    counts = fw.count_words(shakespeare_lines[:5000])
+    data = pickle.dumps(counts)
+    back = pickle.loads(data)
+    assert back == counts
+    assert back.items() == counts.items()
+    assert back.options == counts.options
+    raw = sum(len(w.encode()) for w in counts)
+    assert len(data) < raw + 4 * len(counts) + 400  # a few bytes per word beyond its text
+    counts.update(fw.count_words(["more"]))
+    assert back != counts
+
+
+def test_save_and_load(fw, tmp_path):
+    counts = fw.count_words(["Größe matters", "中文 text"], strip_accents=False)
+    path = tmp_path / "c.fwc"
+    counts.save(path)
+    assert fw.WordCounts.load(path) == counts
+    assert fw.WordCounts.load(str(path)).options == counts.options
+    assert os.listdir(tmp_path) == ["c.fwc"]
+    with pytest.raises(FileNotFoundError):
+        fw.WordCounts.load(tmp_path / "missing.fwc")
+    with pytest.raises(FileNotFoundError):
+        counts.save(tmp_path / "no" / "such" / "dir.fwc")
+    assert os.listdir(tmp_path) == ["c.fwc"]
+
+
+def damaged(data: bytes) -> dict[str, bytes]:
+    """Ways a counts file goes wrong; the CRC is fixed up where the damage is past it."""
+
+    def sealed(body: bytes) -> bytes:
+        return body + struct.pack("<I", zlib.crc32(body))
+
+    body = data[:-4]
+    return {
+        "empty": b"",
+        "not a counts file": b'{"vocab": []}' + bytes(20),
+        "truncated header": data[:14],
+        "truncated": data[: len(data) // 2],
+        "one byte short": data[:-1],
+        "flipped byte": data[:40] + bytes([data[40] ^ 1]) + data[41:],
+        "version 2": sealed(body[:8] + struct.pack("<I", 2) + body[12:]),
+        "bad options": sealed(body[:16] + b"#" + body[17:]),
+        "trailing bytes": sealed(body + b"\x00"),
+    }
+
+
+@pytest.mark.parametrize("damage", list(damaged(b"FWPCOUNT" + bytes(40))))
+def test_damaged_files_are_value_errors(fw, tmp_path, damage):
+    counts = fw.count_words(["some words to count, and more words"])
+    path = tmp_path / "c.fwc"
+    bad = damaged(counts.to_bytes())[damage]
+    path.write_bytes(bad)
+    with pytest.raises(ValueError, match=str(path).replace("\\", "\\\\")) as info:
+        fw.WordCounts.load(path)
+    if damage == "version 2":
+        assert "version 2" in str(info.value)
+    with pytest.raises(ValueError, match="word counts data"):
+        fw.WordCounts.from_bytes(bad)
+    with pytest.raises(TypeError):
+        fw.WordCounts.from_bytes("text")
+
+
+def test_other_tools_can_write_the_format(fw, tmp_path):
+    """A file written from docs/spec.md section 13 alone (here, by hand) loads."""
+    options = b'{"clean_text":true,"handle_chinese_chars":true,"lowercase":true,"strip_accents":null,'
+    options += b'"strip_all_marks":false,"pre_tokenizer":"bert"}'
+    body = b"FWPCOUNT" + struct.pack("<II", 1, len(options)) + options
+    body += bytes([2]) + bytes([3]) + b"abc" + bytes([0xAC, 0x02]) + bytes([2]) + b"\xc3\xa9" + bytes([1])
+    path = tmp_path / "hand.fwc"
+    path.write_bytes(body + struct.pack("<I", zlib.crc32(body)))
+    counts = fw.WordCounts.load(path)
+    assert counts.items() == [("abc", 300), ("é", 1)]
+    assert counts == fw.WordCounts({"abc": 300, "é": 1})
+
+
+def test_a_failed_save_leaves_nothing_behind(fw, tmp_path: Path):
+    """The rename that ends a save fails (the target is a directory that is not empty): OSError,
+    the target untouched, no temporary file left."""
+    target = tmp_path / "c.fwc"
+    target.mkdir()
+    (target / "inside").write_text("kept")
+    with pytest.raises(OSError, match=r"c\.fwc"):
+        fw.count_words(["second"]).save(target)
+    assert os.listdir(tmp_path) == ["c.fwc"]
+    assert (target / "inside").read_text() == "kept"
