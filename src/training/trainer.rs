@@ -2,7 +2,8 @@
 //! counts kept up to date incrementally, and one `Ranking` (see `objective`)
 //! that picks the next merge.
 //!
-//! A merge only revisits the words that hold the merged pair and reports the
+//! A merge only revisits the words that hold the merged pair, and in each
+//! only the pairs in a window around the occurrences; it reports the
 //! pairs whose counts changed; the ranking decides what else to re-rank.
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -75,8 +76,9 @@ pub trait Ranking {
     fn best(&mut self, core: &Core) -> Option<PairId>;
 }
 
-/// Pair-count changes: `(freq, k)` deltas per pair.
-type Deltas = FxHashMap<(TokenId, TokenId), (i128, i128)>;
+/// Pair-count changes: `(freq, k)` deltas per pair, added modulo 2^64 (every
+/// count and every sum of them fits in 64 bits, so the result is exact).
+type Deltas = FxHashMap<(TokenId, TokenId), (u64, u64)>;
 
 /// The corpus as token sequences and every count the objectives read.
 pub struct Core {
@@ -155,14 +157,14 @@ fn limit_alphabet(counts: &mut Vec<(String, u64)>, limit: usize) {
 /// Adds `count` times the pairs of `tokens` to `deltas`: every adjacent
 /// pair to `freq`; to `k`, every pair of distinct tokens, and `r / 2` for a
 /// run of `r` equal tokens (what a left-to-right merge replaces).
-fn add_pairs(tokens: &[TokenId], count: i128, deltas: &mut Deltas) {
+fn add_pairs(tokens: &[TokenId], count: u64, deltas: &mut Deltas) {
     let mut i = 0;
     while i + 1 < tokens.len() {
         let t = tokens[i];
         if tokens[i + 1] != t {
             let e = deltas.entry((t, tokens[i + 1])).or_default();
-            e.0 += count;
-            e.1 += count;
+            e.0 = e.0.wrapping_add(count);
+            e.1 = e.1.wrapping_add(count);
             i += 1;
             continue;
         }
@@ -170,10 +172,10 @@ fn add_pairs(tokens: &[TokenId], count: i128, deltas: &mut Deltas) {
         while j < tokens.len() && tokens[j] == t {
             j += 1;
         }
-        let run = (j - i) as i128;
+        let run = (j - i) as u64;
         let e = deltas.entry((t, t)).or_default();
-        e.0 += (run - 1) * count;
-        e.1 += (run / 2) * count;
+        e.0 = e.0.wrapping_add((run - 1).wrapping_mul(count));
+        e.1 = e.1.wrapping_add((run / 2).wrapping_mul(count));
         i = j - 1;
     }
 }
@@ -270,7 +272,7 @@ impl Core {
                 self.token_freq[t as usize] += word.count;
                 self.total += word.count;
             }
-            add_pairs(&word.tokens, word.count as i128, &mut deltas);
+            add_pairs(&word.tokens, word.count, &mut deltas);
         }
         // Created in sorted order, degrees first, so that ids do not depend on hashing.
         let mut sorted: Vec<(TokenId, TokenId)> = deltas.keys().copied().collect();
@@ -322,33 +324,56 @@ impl Core {
             }
         };
         let mut deltas = Deltas::default();
-        let mut new_tokens = Vec::new();
         let mut touched: Vec<(u32, (TokenId, TokenId))> = Vec::new();
         let mut words = std::mem::take(&mut self.pair_words[best as usize]);
         words.sort_unstable();
         words.dedup();
         for &w in &words {
             let word = &mut self.words[w as usize];
-            new_tokens.clear();
-            let mut i = 0;
-            let mut replaced = 0u64;
-            while i < word.tokens.len() {
-                if i + 1 < word.tokens.len() && word.tokens[i] == a && word.tokens[i + 1] == b {
-                    new_tokens.push(c);
-                    replaced += 1;
+            let tokens = &mut word.tokens;
+            let n = tokens.len();
+            let Some(first) = (0..n.saturating_sub(1)).find(|&i| tokens[i] == a && tokens[i + 1] == b) else {
+                continue; // stale entry: an earlier merge already changed this word
+            };
+            // The occurrences, left to right and not overlapping: the last one's place and how many.
+            let (mut i, mut last, mut replaced) = (first, first, 0u64);
+            while i + 1 < n {
+                if tokens[i] == a && tokens[i + 1] == b {
+                    (last, replaced) = (i, replaced + 1);
                     i += 2;
                 } else {
-                    new_tokens.push(word.tokens[i]);
                     i += 1;
                 }
             }
-            if replaced == 0 {
-                continue; // stale entry: an earlier merge already changed this word
+            // Only the pairs in a window around the occurrences change: from the
+            // token before the first to the token after the last, widened to
+            // whole runs of equal tokens (whose `k` depends on their length).
+            let mut lo = first.saturating_sub(1);
+            while lo > 0 && tokens[lo - 1] == tokens[lo] {
+                lo -= 1;
+            }
+            let mut hi = (last + 3).min(n);
+            while hi < n && tokens[hi] == tokens[hi - 1] {
+                hi += 1;
             }
             let count = word.count;
-            add_pairs(&word.tokens, -(count as i128), &mut deltas);
-            add_pairs(&new_tokens, count as i128, &mut deltas);
-            for p in new_tokens.windows(2) {
+            add_pairs(&tokens[lo..hi], count.wrapping_neg(), &mut deltas);
+            let (mut r, mut out) = (first, first);
+            while r < hi {
+                if r + 1 < hi && tokens[r] == a && tokens[r + 1] == b {
+                    tokens[out] = c;
+                    r += 2;
+                } else {
+                    tokens[out] = tokens[r];
+                    r += 1;
+                }
+                out += 1;
+            }
+            tokens.copy_within(hi..n, out);
+            tokens.truncate(n - replaced as usize);
+            let hi = out;
+            add_pairs(&tokens[lo..hi], count, &mut deltas);
+            for p in tokens[lo..hi].windows(2) {
                 if p[0] == c || p[1] == c {
                     touched.push((w, (p[0], p[1])));
                 }
@@ -357,7 +382,6 @@ impl Core {
             self.token_freq[b as usize] -= replaced * count;
             self.token_freq[c as usize] += replaced * count;
             self.total -= replaced * count;
-            std::mem::swap(&mut word.tokens, &mut new_tokens);
         }
         for (w, (x, y)) in touched {
             let id = self.pair_id(x, y);
@@ -378,8 +402,8 @@ impl Core {
             }
             let id = self.pair_id(x, y);
             let pair = &mut self.pairs[id as usize];
-            pair.freq = (pair.freq as i128 + df) as u64;
-            pair.k = (pair.k as i128 + dk) as u64;
+            pair.freq = pair.freq.wrapping_add(df);
+            pair.k = pair.k.wrapping_add(dk);
             changed.push(id);
         }
         changed.sort_unstable();
@@ -452,5 +476,48 @@ mod tests {
         let t = run_with(&[("ab", 3)], 100, 1, &["[UNK]", "ab"]);
         assert_eq!(t.merges, [("a".to_string(), "##b".to_string())]);
         assert_eq!(t.vocab, ["[UNK]", "ab", "##b", "a"]);
+    }
+
+    /// Every pair's `freq` and `k` recounted from the words as they are now.
+    fn recount(core: &Core) -> FxHashMap<(TokenId, TokenId), (u64, u64)> {
+        let mut deltas = Deltas::default();
+        for word in &core.words {
+            add_pairs(&word.tokens, word.count, &mut deltas);
+        }
+        deltas.retain(|_, v| *v != (0, 0));
+        deltas
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(300))]
+
+        /// The counts a merge updates in its window equal a recount of the
+        /// whole corpus, through runs of equal tokens and repeated merges.
+        #[test]
+        fn incremental_pair_counts_match_a_recount(
+            words in proptest::collection::vec(("[ab]{1,9}|[abc]{1,14}", 1u64..4), 1..12),
+            picks in proptest::collection::vec(0usize..1000, 1..14),
+        ) {
+            let counts = words.iter().map(|(w, c)| (w.clone(), *c)).collect();
+            let mut core = Core::new(counts, &TrainerConfig::new(1000, 0, vec![]));
+            core.count_initial_pairs();
+            for pick in picks {
+                let live: Vec<PairId> = (0..core.pairs.len() as PairId).filter(|&p| core.eligible(p)).collect();
+                if live.is_empty() {
+                    break;
+                }
+                core.merge(live[pick % live.len()]);
+                let expected = recount(&core);
+                for (p, pair) in core.pairs.iter().enumerate() {
+                    let want = expected.get(&(pair.a, pair.b)).copied().unwrap_or((0, 0));
+                    proptest::prop_assert_eq!((pair.freq, pair.k), want, "pair {}", p);
+                }
+                for &(a, b) in expected.keys() {
+                    proptest::prop_assert!(core.pair_of(a, b).is_some());
+                }
+                let total: u64 = core.words.iter().map(|w| w.tokens.len() as u64 * w.count).sum();
+                proptest::prop_assert_eq!(core.total, total);
+            }
+        }
     }
 }
