@@ -40,9 +40,34 @@ pub struct Trained {
 pub type TokenId = u32;
 pub type PairId = u32;
 
-struct Word {
+/// Every word's tokens, back to back in one buffer (a merge only shortens
+/// a word, in place), so that the words a merge visits, in id order, are
+/// read front to back without a pointer per word.
+#[derive(Default)]
+struct Words {
     tokens: Vec<TokenId>,
-    count: u64,
+    /// Per word: where its tokens start, how many it has now, its count.
+    start: Vec<usize>,
+    len: Vec<usize>,
+    count: Vec<u64>,
+}
+
+impl Words {
+    fn push(&mut self, tokens: impl Iterator<Item = TokenId>, count: u64) {
+        let start = self.tokens.len();
+        self.tokens.extend(tokens);
+        self.start.push(start);
+        self.len.push(self.tokens.len() - start);
+        self.count.push(count);
+    }
+
+    fn len(&self) -> usize {
+        self.start.len()
+    }
+
+    fn tokens(&self, w: usize) -> &[TokenId] {
+        &self.tokens[self.start[w]..self.start[w] + self.len[w]]
+    }
 }
 
 /// An adjacent pair of tokens and its counts over the corpus.
@@ -89,7 +114,7 @@ pub struct Core {
     pub total: u64,
     /// Pairs ever created that hold each token.
     pub degree: Vec<u32>,
-    words: Vec<Word>,
+    words: Words,
     pub pairs: Vec<Pair>,
     pair_ids: FxHashMap<(TokenId, TokenId), PairId>,
     /// Words that held each pair at some point (may include stale entries).
@@ -220,23 +245,19 @@ impl Core {
             intern(t, &mut vocab);
         }
         let mut piece = String::new();
-        let words: Vec<Word> = counts
-            .iter()
-            .map(|(word, count)| {
-                let tokens = word
-                    .char_indices()
-                    .map(|(i, c)| {
-                        piece.clear();
-                        if i > 0 {
-                            piece.push_str(CONTINUATION);
-                        }
-                        piece.push(c);
-                        intern(&piece, &mut vocab)
-                    })
-                    .collect();
-                Word { tokens, count: *count }
-            })
-            .collect();
+        let mut words = Words::default();
+        words.tokens.reserve(counts.iter().map(|(w, _)| w.len()).sum());
+        for (word, count) in &counts {
+            let tokens = word.char_indices().map(|(i, c)| {
+                piece.clear();
+                if i > 0 {
+                    piece.push_str(CONTINUATION);
+                }
+                piece.push(c);
+                intern(&piece, &mut vocab)
+            });
+            words.push(tokens, *count);
+        }
         drop(counts);
         let n = vocab.len();
         Core {
@@ -267,12 +288,13 @@ impl Core {
     /// Counts every token and pair; returns the pairs (all of them).
     fn count_initial_pairs(&mut self) -> Vec<PairId> {
         let mut deltas = Deltas::default();
-        for word in &self.words {
-            for &t in &word.tokens {
-                self.token_freq[t as usize] += word.count;
-                self.total += word.count;
+        for w in 0..self.words.len() {
+            let (tokens, count) = (self.words.tokens(w), self.words.count[w]);
+            for &t in tokens {
+                self.token_freq[t as usize] += count;
+                self.total += count;
             }
-            add_pairs(&word.tokens, word.count, &mut deltas);
+            add_pairs(tokens, count, &mut deltas);
         }
         // Created in sorted order, degrees first, so that ids do not depend on hashing.
         let mut sorted: Vec<(TokenId, TokenId)> = deltas.keys().copied().collect();
@@ -281,8 +303,9 @@ impl Core {
             self.pair_id(a, b);
         }
         for w in 0..self.words.len() {
-            for i in 1..self.words[w].tokens.len() {
-                let (a, b) = (self.words[w].tokens[i - 1], self.words[w].tokens[i]);
+            for i in 1..self.words.len[w] {
+                let tokens = self.words.tokens(w);
+                let (a, b) = (tokens[i - 1], tokens[i]);
                 let id = self.pair_ids[&(a, b)];
                 let list = &mut self.pair_words[id as usize];
                 if list.last() != Some(&(w as u32)) {
@@ -329,9 +352,9 @@ impl Core {
         words.sort_unstable();
         words.dedup();
         for &w in &words {
-            let word = &mut self.words[w as usize];
-            let tokens = &mut word.tokens;
-            let n = tokens.len();
+            let (start, n, count) =
+                (self.words.start[w as usize], self.words.len[w as usize], self.words.count[w as usize]);
+            let tokens = &mut self.words.tokens[start..start + n];
             let Some(first) = (0..n.saturating_sub(1)).find(|&i| tokens[i] == a && tokens[i + 1] == b) else {
                 continue; // stale entry: an earlier merge already changed this word
             };
@@ -356,7 +379,6 @@ impl Core {
             while hi < n && tokens[hi] == tokens[hi - 1] {
                 hi += 1;
             }
-            let count = word.count;
             add_pairs(&tokens[lo..hi], count.wrapping_neg(), &mut deltas);
             let (mut r, mut out) = (first, first);
             while r < hi {
@@ -370,7 +392,7 @@ impl Core {
                 out += 1;
             }
             tokens.copy_within(hi..n, out);
-            tokens.truncate(n - replaced as usize);
+            self.words.len[w as usize] = n - replaced as usize;
             let hi = out;
             add_pairs(&tokens[lo..hi], count, &mut deltas);
             for p in tokens[lo..hi].windows(2) {
@@ -481,8 +503,8 @@ mod tests {
     /// Every pair's `freq` and `k` recounted from the words as they are now.
     fn recount(core: &Core) -> FxHashMap<(TokenId, TokenId), (u64, u64)> {
         let mut deltas = Deltas::default();
-        for word in &core.words {
-            add_pairs(&word.tokens, word.count, &mut deltas);
+        for w in 0..core.words.len() {
+            add_pairs(core.words.tokens(w), core.words.count[w], &mut deltas);
         }
         deltas.retain(|_, v| *v != (0, 0));
         deltas
@@ -515,7 +537,7 @@ mod tests {
                 for &(a, b) in expected.keys() {
                     proptest::prop_assert!(core.pair_of(a, b).is_some());
                 }
-                let total: u64 = core.words.iter().map(|w| w.tokens.len() as u64 * w.count).sum();
+                let total: u64 = (0..core.words.len()).map(|w| core.words.len[w] as u64 * core.words.count[w]).sum();
                 proptest::prop_assert_eq!(core.total, total);
             }
         }
