@@ -231,32 +231,31 @@ impl Core {
         for t in &config.special_tokens {
             intern(t, &mut vocab);
         }
-        let mut alphabet: Vec<String> = {
-            let mut set = FxHashSet::default();
-            for (word, _) in &counts {
-                for (i, c) in word.char_indices() {
-                    set.insert(if i == 0 { c.to_string() } else { format!("{CONTINUATION}{c}") });
-                }
+        // The alphabet: every (character, continuation?) seen, interned in
+        // string order; words then map each character through a small table.
+        let mut chars: FxHashSet<(char, bool)> = FxHashSet::default();
+        for (word, _) in &counts {
+            for (i, c) in word.char_indices() {
+                chars.insert((c, i > 0));
             }
-            set.into_iter().collect()
-        };
-        alphabet.sort_unstable();
-        for t in &alphabet {
-            intern(t, &mut vocab);
         }
-        let mut piece = String::new();
+        let piece = |(c, continuation): (char, bool)| {
+            if continuation {
+                format!("{CONTINUATION}{c}")
+            } else {
+                c.to_string()
+            }
+        };
+        let mut alphabet: Vec<(String, (char, bool))> = chars.into_iter().map(|k| (piece(k), k)).collect();
+        alphabet.sort_unstable();
+        let mut char_ids: FxHashMap<(char, bool), TokenId> = FxHashMap::default();
+        for (t, k) in &alphabet {
+            char_ids.insert(*k, intern(t, &mut vocab));
+        }
         let mut words = Words::default();
         words.tokens.reserve(counts.iter().map(|(w, _)| w.len()).sum());
         for (word, count) in &counts {
-            let tokens = word.char_indices().map(|(i, c)| {
-                piece.clear();
-                if i > 0 {
-                    piece.push_str(CONTINUATION);
-                }
-                piece.push(c);
-                intern(&piece, &mut vocab)
-            });
-            words.push(tokens, *count);
+            words.push(word.char_indices().map(|(i, c)| char_ids[&(c, i > 0)]), *count);
         }
         drop(counts);
         let n = vocab.len();
