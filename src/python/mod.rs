@@ -39,5 +39,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// arena lock for each such free (about 190 ns each, five per encoding),
 /// where mimalloc hands the block back without a lock. Measured on 2 MB of
 /// English: freeing a batch's 2,000 encodings went from 2.0 ms to 0.5 ms.
+///
+/// It is built with `no_thp` (Cargo.toml): mimalloc then does not ask for
+/// transparent huge pages, whose first touch zeroes 2 MB at a time. In
+/// training on GCIDE (40 MB, vocab 30,000) the kernel's page zeroing took
+/// ~15% of the samples with them and ~1.5% without; CPU 1.44 -> 1.40 s,
+/// peak RSS 276 -> 257 MB. Python's own memory is left as it is.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

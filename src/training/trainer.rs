@@ -2,7 +2,8 @@
 //! counts kept up to date incrementally, and one `Ranking` (see `objective`)
 //! that picks the next merge.
 //!
-//! A merge only revisits the words that hold the merged pair and reports the
+//! A merge only revisits the words that hold the merged pair, and in each
+//! only the pairs in a window around the occurrences; it reports the
 //! pairs whose counts changed; the ranking decides what else to re-rank.
 
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -39,9 +40,34 @@ pub struct Trained {
 pub type TokenId = u32;
 pub type PairId = u32;
 
-struct Word {
+/// Every word's tokens, back to back in one buffer (a merge only shortens
+/// a word, in place), so that the words a merge visits, in id order, are
+/// read front to back without a pointer per word.
+#[derive(Default)]
+struct Words {
     tokens: Vec<TokenId>,
-    count: u64,
+    /// Per word: where its tokens start, how many it has now, its count.
+    start: Vec<usize>,
+    len: Vec<usize>,
+    count: Vec<u64>,
+}
+
+impl Words {
+    fn push(&mut self, tokens: impl Iterator<Item = TokenId>, count: u64) {
+        let start = self.tokens.len();
+        self.tokens.extend(tokens);
+        self.start.push(start);
+        self.len.push(self.tokens.len() - start);
+        self.count.push(count);
+    }
+
+    fn len(&self) -> usize {
+        self.start.len()
+    }
+
+    fn tokens(&self, w: usize) -> &[TokenId] {
+        &self.tokens[self.start[w]..self.start[w] + self.len[w]]
+    }
 }
 
 /// An adjacent pair of tokens and its counts over the corpus.
@@ -75,8 +101,9 @@ pub trait Ranking {
     fn best(&mut self, core: &Core) -> Option<PairId>;
 }
 
-/// Pair-count changes: `(freq, k)` deltas per pair.
-type Deltas = FxHashMap<(TokenId, TokenId), (i128, i128)>;
+/// Pair-count changes: `(freq, k)` deltas per pair, added modulo 2^64 (every
+/// count and every sum of them fits in 64 bits, so the result is exact).
+type Deltas = FxHashMap<(TokenId, TokenId), (u64, u64)>;
 
 /// The corpus as token sequences and every count the objectives read.
 pub struct Core {
@@ -87,7 +114,7 @@ pub struct Core {
     pub total: u64,
     /// Pairs ever created that hold each token.
     pub degree: Vec<u32>,
-    words: Vec<Word>,
+    words: Words,
     pub pairs: Vec<Pair>,
     pair_ids: FxHashMap<(TokenId, TokenId), PairId>,
     /// Words that held each pair at some point (may include stale entries).
@@ -155,14 +182,14 @@ fn limit_alphabet(counts: &mut Vec<(String, u64)>, limit: usize) {
 /// Adds `count` times the pairs of `tokens` to `deltas`: every adjacent
 /// pair to `freq`; to `k`, every pair of distinct tokens, and `r / 2` for a
 /// run of `r` equal tokens (what a left-to-right merge replaces).
-fn add_pairs(tokens: &[TokenId], count: i128, deltas: &mut Deltas) {
+fn add_pairs(tokens: &[TokenId], count: u64, deltas: &mut Deltas) {
     let mut i = 0;
     while i + 1 < tokens.len() {
         let t = tokens[i];
         if tokens[i + 1] != t {
             let e = deltas.entry((t, tokens[i + 1])).or_default();
-            e.0 += count;
-            e.1 += count;
+            e.0 = e.0.wrapping_add(count);
+            e.1 = e.1.wrapping_add(count);
             i += 1;
             continue;
         }
@@ -170,10 +197,10 @@ fn add_pairs(tokens: &[TokenId], count: i128, deltas: &mut Deltas) {
         while j < tokens.len() && tokens[j] == t {
             j += 1;
         }
-        let run = (j - i) as i128;
+        let run = (j - i) as u64;
         let e = deltas.entry((t, t)).or_default();
-        e.0 += (run - 1) * count;
-        e.1 += (run / 2) * count;
+        e.0 = e.0.wrapping_add((run - 1).wrapping_mul(count));
+        e.1 = e.1.wrapping_add((run / 2).wrapping_mul(count));
         i = j - 1;
     }
 }
@@ -204,37 +231,32 @@ impl Core {
         for t in &config.special_tokens {
             intern(t, &mut vocab);
         }
-        let mut alphabet: Vec<String> = {
-            let mut set = FxHashSet::default();
-            for (word, _) in &counts {
-                for (i, c) in word.char_indices() {
-                    set.insert(if i == 0 { c.to_string() } else { format!("{CONTINUATION}{c}") });
-                }
+        // The alphabet: every (character, continuation?) seen, interned in
+        // string order; words then map each character through a small table.
+        let mut chars: FxHashSet<(char, bool)> = FxHashSet::default();
+        for (word, _) in &counts {
+            for (i, c) in word.char_indices() {
+                chars.insert((c, i > 0));
             }
-            set.into_iter().collect()
-        };
-        alphabet.sort_unstable();
-        for t in &alphabet {
-            intern(t, &mut vocab);
         }
-        let mut piece = String::new();
-        let words: Vec<Word> = counts
-            .iter()
-            .map(|(word, count)| {
-                let tokens = word
-                    .char_indices()
-                    .map(|(i, c)| {
-                        piece.clear();
-                        if i > 0 {
-                            piece.push_str(CONTINUATION);
-                        }
-                        piece.push(c);
-                        intern(&piece, &mut vocab)
-                    })
-                    .collect();
-                Word { tokens, count: *count }
-            })
-            .collect();
+        let piece = |(c, continuation): (char, bool)| {
+            if continuation {
+                format!("{CONTINUATION}{c}")
+            } else {
+                c.to_string()
+            }
+        };
+        let mut alphabet: Vec<(String, (char, bool))> = chars.into_iter().map(|k| (piece(k), k)).collect();
+        alphabet.sort_unstable();
+        let mut char_ids: FxHashMap<(char, bool), TokenId> = FxHashMap::default();
+        for (t, k) in &alphabet {
+            char_ids.insert(*k, intern(t, &mut vocab));
+        }
+        let mut words = Words::default();
+        words.tokens.reserve(counts.iter().map(|(w, _)| w.len()).sum());
+        for (word, count) in &counts {
+            words.push(word.char_indices().map(|(i, c)| char_ids[&(c, i > 0)]), *count);
+        }
         drop(counts);
         let n = vocab.len();
         Core {
@@ -265,12 +287,13 @@ impl Core {
     /// Counts every token and pair; returns the pairs (all of them).
     fn count_initial_pairs(&mut self) -> Vec<PairId> {
         let mut deltas = Deltas::default();
-        for word in &self.words {
-            for &t in &word.tokens {
-                self.token_freq[t as usize] += word.count;
-                self.total += word.count;
+        for w in 0..self.words.len() {
+            let (tokens, count) = (self.words.tokens(w), self.words.count[w]);
+            for &t in tokens {
+                self.token_freq[t as usize] += count;
+                self.total += count;
             }
-            add_pairs(&word.tokens, word.count as i128, &mut deltas);
+            add_pairs(tokens, count, &mut deltas);
         }
         // Created in sorted order, degrees first, so that ids do not depend on hashing.
         let mut sorted: Vec<(TokenId, TokenId)> = deltas.keys().copied().collect();
@@ -279,8 +302,9 @@ impl Core {
             self.pair_id(a, b);
         }
         for w in 0..self.words.len() {
-            for i in 1..self.words[w].tokens.len() {
-                let (a, b) = (self.words[w].tokens[i - 1], self.words[w].tokens[i]);
+            for i in 1..self.words.len[w] {
+                let tokens = self.words.tokens(w);
+                let (a, b) = (tokens[i - 1], tokens[i]);
                 let id = self.pair_ids[&(a, b)];
                 let list = &mut self.pair_words[id as usize];
                 if list.last() != Some(&(w as u32)) {
@@ -322,33 +346,55 @@ impl Core {
             }
         };
         let mut deltas = Deltas::default();
-        let mut new_tokens = Vec::new();
         let mut touched: Vec<(u32, (TokenId, TokenId))> = Vec::new();
         let mut words = std::mem::take(&mut self.pair_words[best as usize]);
         words.sort_unstable();
         words.dedup();
         for &w in &words {
-            let word = &mut self.words[w as usize];
-            new_tokens.clear();
-            let mut i = 0;
-            let mut replaced = 0u64;
-            while i < word.tokens.len() {
-                if i + 1 < word.tokens.len() && word.tokens[i] == a && word.tokens[i + 1] == b {
-                    new_tokens.push(c);
-                    replaced += 1;
+            let (start, n, count) =
+                (self.words.start[w as usize], self.words.len[w as usize], self.words.count[w as usize]);
+            let tokens = &mut self.words.tokens[start..start + n];
+            let Some(first) = (0..n.saturating_sub(1)).find(|&i| tokens[i] == a && tokens[i + 1] == b) else {
+                continue; // stale entry: an earlier merge already changed this word
+            };
+            // The occurrences, left to right and not overlapping: the last one's place and how many.
+            let (mut i, mut last, mut replaced) = (first, first, 0u64);
+            while i + 1 < n {
+                if tokens[i] == a && tokens[i + 1] == b {
+                    (last, replaced) = (i, replaced + 1);
                     i += 2;
                 } else {
-                    new_tokens.push(word.tokens[i]);
                     i += 1;
                 }
             }
-            if replaced == 0 {
-                continue; // stale entry: an earlier merge already changed this word
+            // Only the pairs in a window around the occurrences change: from the
+            // token before the first to the token after the last, widened to
+            // whole runs of equal tokens (whose `k` depends on their length).
+            let mut lo = first.saturating_sub(1);
+            while lo > 0 && tokens[lo - 1] == tokens[lo] {
+                lo -= 1;
             }
-            let count = word.count;
-            add_pairs(&word.tokens, -(count as i128), &mut deltas);
-            add_pairs(&new_tokens, count as i128, &mut deltas);
-            for p in new_tokens.windows(2) {
+            let mut hi = (last + 3).min(n);
+            while hi < n && tokens[hi] == tokens[hi - 1] {
+                hi += 1;
+            }
+            add_pairs(&tokens[lo..hi], count.wrapping_neg(), &mut deltas);
+            let (mut r, mut out) = (first, first);
+            while r < hi {
+                if r + 1 < hi && tokens[r] == a && tokens[r + 1] == b {
+                    tokens[out] = c;
+                    r += 2;
+                } else {
+                    tokens[out] = tokens[r];
+                    r += 1;
+                }
+                out += 1;
+            }
+            tokens.copy_within(hi..n, out);
+            self.words.len[w as usize] = n - replaced as usize;
+            let hi = out;
+            add_pairs(&tokens[lo..hi], count, &mut deltas);
+            for p in tokens[lo..hi].windows(2) {
                 if p[0] == c || p[1] == c {
                     touched.push((w, (p[0], p[1])));
                 }
@@ -357,7 +403,6 @@ impl Core {
             self.token_freq[b as usize] -= replaced * count;
             self.token_freq[c as usize] += replaced * count;
             self.total -= replaced * count;
-            std::mem::swap(&mut word.tokens, &mut new_tokens);
         }
         for (w, (x, y)) in touched {
             let id = self.pair_id(x, y);
@@ -378,8 +423,8 @@ impl Core {
             }
             let id = self.pair_id(x, y);
             let pair = &mut self.pairs[id as usize];
-            pair.freq = (pair.freq as i128 + df) as u64;
-            pair.k = (pair.k as i128 + dk) as u64;
+            pair.freq = pair.freq.wrapping_add(df);
+            pair.k = pair.k.wrapping_add(dk);
             changed.push(id);
         }
         changed.sort_unstable();
@@ -452,5 +497,48 @@ mod tests {
         let t = run_with(&[("ab", 3)], 100, 1, &["[UNK]", "ab"]);
         assert_eq!(t.merges, [("a".to_string(), "##b".to_string())]);
         assert_eq!(t.vocab, ["[UNK]", "ab", "##b", "a"]);
+    }
+
+    /// Every pair's `freq` and `k` recounted from the words as they are now.
+    fn recount(core: &Core) -> FxHashMap<(TokenId, TokenId), (u64, u64)> {
+        let mut deltas = Deltas::default();
+        for w in 0..core.words.len() {
+            add_pairs(core.words.tokens(w), core.words.count[w], &mut deltas);
+        }
+        deltas.retain(|_, v| *v != (0, 0));
+        deltas
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(300))]
+
+        /// The counts a merge updates in its window equal a recount of the
+        /// whole corpus, through runs of equal tokens and repeated merges.
+        #[test]
+        fn incremental_pair_counts_match_a_recount(
+            words in proptest::collection::vec(("[ab]{1,9}|[abc]{1,14}", 1u64..4), 1..12),
+            picks in proptest::collection::vec(0usize..1000, 1..14),
+        ) {
+            let counts = words.iter().map(|(w, c)| (w.clone(), *c)).collect();
+            let mut core = Core::new(counts, &TrainerConfig::new(1000, 0, vec![]));
+            core.count_initial_pairs();
+            for pick in picks {
+                let live: Vec<PairId> = (0..core.pairs.len() as PairId).filter(|&p| core.eligible(p)).collect();
+                if live.is_empty() {
+                    break;
+                }
+                core.merge(live[pick % live.len()]);
+                let expected = recount(&core);
+                for (p, pair) in core.pairs.iter().enumerate() {
+                    let want = expected.get(&(pair.a, pair.b)).copied().unwrap_or((0, 0));
+                    proptest::prop_assert_eq!((pair.freq, pair.k), want, "pair {}", p);
+                }
+                for &(a, b) in expected.keys() {
+                    proptest::prop_assert!(core.pair_of(a, b).is_some());
+                }
+                let total: u64 = (0..core.words.len()).map(|w| core.words.len[w] as u64 * core.words.count[w]).sum();
+                proptest::prop_assert_eq!(core.total, total);
+            }
+        }
     }
 }
