@@ -144,7 +144,7 @@ impl Tokenizer {
         if options.padding.is_some() {
             return Err(Error::invalid("flat columns are for a batch without padding"));
         }
-        options.validate()?;
+        options.validate(self.added_tokens_count(false))?;
         self.post_processor(options.add_special_tokens)?;
         let encode = |start: usize, end: usize| -> Result<RaggedPart> {
             // Room for a token per 3 bytes of text (more than real text
