@@ -99,6 +99,26 @@ impl Scratch {
         self.word = mark.word;
     }
 
+    /// The next tokens belong to the word `n` words on.
+    #[inline]
+    pub fn skip_words(&mut self, n: u32) {
+        self.word = Word(self.word.0 + n);
+    }
+
+    /// The ids and offsets of the tokens pushed since `mark`, for each how
+    /// many words on from the previous one (or from `mark`'s) it is, and
+    /// how many words on from the last one the next token will be. None if
+    /// one of them is shown otherwise than its id's token.
+    pub fn since(&self, mark: Mark) -> Option<(&[u32], &[(u32, u32)], impl Iterator<Item = u32> + '_, u32)> {
+        if self.shown.last().is_some_and(|&(i, _)| i >= mark.len) {
+            return None;
+        }
+        let words = &self.words[mark.len..];
+        let steps = words.iter().scan(mark.word.0, |prev, w| Some(w.0 - std::mem::replace(prev, w.0)));
+        let last = words.last().map_or(mark.word.0, |w| w.0);
+        Some((&self.ids[mark.len..], &self.offsets[mark.len..], steps, self.word.0 - last))
+    }
+
     /// The number of tokens.
     pub fn len(&self) -> usize {
         self.ids.len()
