@@ -416,21 +416,37 @@ impl Tokenizer {
         pair: Option<Sequence<'_>>,
         add_special_tokens: bool,
     ) -> Result<Encoding> {
+        self.with_encoded(text, pair, add_special_tokens, |scratch| {
+            let mut encoding = scratch.to_encoding();
+            encoding.set_pair(pair.is_some());
+            encoding
+        })
+    }
+
+    /// [`Self::encode_sequences`], giving `f` the tokens where they were
+    /// assembled (the thread's scratch) instead of an encoding.
+    pub(crate) fn with_encoded<R>(
+        &self,
+        text: Sequence<'_>,
+        pair: Option<Sequence<'_>>,
+        add_special_tokens: bool,
+        f: impl FnOnce(&Scratch) -> R,
+    ) -> Result<R> {
         let (processor, specials) = self.post_processor(add_special_tokens)?;
         Ok(SCRATCH.with(|scratch| {
-            processor.assemble(specials, pair.is_some(), &mut scratch.borrow_mut(), |out, k| {
-                match if k == 0 { Some(text) } else { pair } {
-                    Some(Sequence::Text(t)) => self.encode_text_into(t, out),
-                    Some(Sequence::Words(words)) => {
-                        for (i, word) in words.iter().enumerate() {
-                            let mark = out.mark();
-                            self.encode_text_into(word, out);
-                            out.make_word_since(mark, i as u32);
-                        }
+            let scratch = &mut *scratch.borrow_mut();
+            processor.fill(specials, pair.is_some(), scratch, |out, k| match if k == 0 { Some(text) } else { pair } {
+                Some(Sequence::Text(t)) => self.encode_text_into(t, out),
+                Some(Sequence::Words(words)) => {
+                    for (i, word) in words.iter().enumerate() {
+                        let mark = out.mark();
+                        self.encode_text_into(word, out);
+                        out.make_word_since(mark, i as u32);
                     }
-                    None => {}
                 }
-            })
+                None => {}
+            });
+            f(scratch)
         }))
     }
 

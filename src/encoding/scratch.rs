@@ -151,6 +151,29 @@ impl Scratch {
         self.words.truncate(n);
     }
 
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    pub fn offsets(&self) -> &[(u32, u32)] {
+        &self.offsets
+    }
+
+    /// Calls `f(count, type_id, special)` for each run of tokens that share
+    /// a type id and `special_tokens_mask`, in order (as
+    /// [`to_encoding`](Self::to_encoding) gives them).
+    pub fn for_each_run(&self, mut f: impl FnMut(usize, u8, bool)) {
+        let n = self.len();
+        let first = self.pieces.first().map_or(n, |p| p.start);
+        if first > 0 {
+            f(first, 0, false);
+        }
+        for (i, piece) in self.pieces.iter().enumerate() {
+            let end = self.pieces.get(i + 1).map_or(n, |next| next.start);
+            f(end - piece.start, piece.type_id, piece.special);
+        }
+    }
+
     /// The tokens as an encoding of exactly their number: each piece's
     /// tokens (see [`Scratch::start_sequence`], [`Scratch::push_special`])
     /// with its type id (0 before the first piece), `special_tokens_mask` 1
