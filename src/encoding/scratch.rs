@@ -105,18 +105,27 @@ impl Scratch {
         self.word = Word(self.word.0 + n);
     }
 
-    /// The ids and offsets of the tokens pushed since `mark`, for each how
-    /// many words on from the previous one (or from `mark`'s) it is, and
-    /// how many words on from the last one the next token will be. None if
-    /// one of them is shown otherwise than its id's token.
-    pub fn since(&self, mark: Mark) -> Option<(&[u32], &[(u32, u32)], impl Iterator<Item = u32> + '_, u32)> {
+    /// The number of tokens pushed since `mark`.
+    pub fn len_since(&self, mark: Mark) -> usize {
+        self.len() - mark.len
+    }
+
+    /// Calls `f(id, offsets, step)` for each token pushed since `mark`,
+    /// `step` being how many words on from the previous token (or from
+    /// `mark`'s word) it is; then gives how many words on from the last one
+    /// the next token will be. None, calling nothing, if one of them is
+    /// shown otherwise than its id's token.
+    pub fn each_since(&self, mark: Mark, mut f: impl FnMut(u32, (u32, u32), u32)) -> Option<u32> {
         if self.shown.last().is_some_and(|&(i, _)| i >= mark.len) {
             return None;
         }
-        let words = &self.words[mark.len..];
-        let steps = words.iter().scan(mark.word.0, |prev, w| Some(w.0 - std::mem::replace(prev, w.0)));
-        let last = words.last().map_or(mark.word.0, |w| w.0);
-        Some((&self.ids[mark.len..], &self.offsets[mark.len..], steps, self.word.0 - last))
+        let mut prev = mark.word.0;
+        for i in mark.len..self.len() {
+            let w = self.words[i].0;
+            f(self.ids[i], self.offsets[i], w - prev);
+            prev = w;
+        }
+        Some(self.word.0 - prev)
     }
 
     /// The number of tokens.

@@ -147,16 +147,20 @@ impl ChunkCache {
     /// Caches the tokens pushed to `out` since `mark` as those of `chunk`,
     /// of `chars` characters, encoded from character `base`.
     pub fn insert(&mut self, chunk: &[u8], chars: u32, base: u32, out: &Scratch, mark: Mark) {
-        let Some((ids, offsets, steps, tail)) = out.since(mark) else {
-            return;
-        };
-        if self.map.len() >= MAX_ENTRIES || self.tokens.len() + ids.len() > MAX_TOKENS {
+        let n = out.len_since(mark);
+        if self.map.len() >= MAX_ENTRIES || self.tokens.len() + n > MAX_TOKENS {
             self.clear();
         }
-        let at = self.tokens.len() as u32;
-        for ((&id, &(start, end)), step) in ids.iter().zip(offsets).zip(steps) {
-            self.tokens.push(Token { id, start: start - base, end: end - base, step });
+        let at = self.tokens.len();
+        let tokens = &mut self.tokens;
+        let pushed = out.each_since(mark, |id, (start, end), step| {
+            tokens.push(Token { id, start: start - base, end: end - base, step });
+        });
+        match pushed {
+            Some(tail) => {
+                self.map.insert(chunk.into(), Entry { at: at as u32, n: n as u32, chars, tail });
+            }
+            None => self.tokens.truncate(at),
         }
-        self.map.insert(chunk.into(), Entry { at, n: ids.len() as u32, chars, tail });
     }
 }
