@@ -35,10 +35,10 @@ use crate::encoding::scratch::{Mark, Scratch};
 
 /// The longest chunk cached, in bytes.
 pub const MAX_CHUNK: usize = 64;
-/// The most chunks a thread's cache holds.
-pub const MAX_ENTRIES: usize = 1 << 18;
-/// The most tokens a thread's cache holds.
-pub const MAX_TOKENS: usize = 1 << 22;
+/// The most chunks a thread's cache holds (with their keys, about 5 MiB).
+pub const MAX_ENTRIES: usize = 1 << 16;
+/// The most tokens a thread's cache holds (8 bytes each).
+pub const MAX_TOKENS: usize = 1 << 19;
 
 /// Whether `b` ends a chunk (see the module's documentation).
 #[inline]
@@ -84,10 +84,11 @@ impl Clone for CacheSwitch {
 #[derive(Clone, Copy, Debug)]
 struct Token {
     id: u32,
-    start: u32,
-    end: u32,
+    /// Characters from the chunk's start (at most [`MAX_CHUNK`]).
+    start: u8,
+    end: u8,
     /// How many words on from the previous token (or the chunk's start).
-    step: u32,
+    step: u8,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -137,8 +138,8 @@ impl ChunkCache {
     pub fn replay(&self, chunk: &[u8], base: u32, out: &mut Scratch) -> Option<u32> {
         let e = self.map.get(chunk)?;
         for t in &self.tokens[e.at as usize..(e.at + e.n) as usize] {
-            out.skip_words(t.step);
-            out.push(t.id, (base + t.start, base + t.end));
+            out.skip_words(u32::from(t.step));
+            out.push(t.id, (base + u32::from(t.start), base + u32::from(t.end)));
         }
         out.skip_words(e.tail);
         Some(e.chars)
@@ -154,7 +155,8 @@ impl ChunkCache {
         let at = self.tokens.len();
         let tokens = &mut self.tokens;
         let pushed = out.each_since(mark, |id, (start, end), step| {
-            tokens.push(Token { id, start: start - base, end: end - base, step });
+            // A chunk of at most MAX_CHUNK bytes: every number fits a byte.
+            tokens.push(Token { id, start: (start - base) as u8, end: (end - base) as u8, step: step as u8 });
         });
         match pushed {
             Some(tail) => {
