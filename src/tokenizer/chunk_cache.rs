@@ -35,10 +35,10 @@ use crate::encoding::scratch::{Mark, Scratch};
 
 /// The longest chunk cached, in bytes.
 pub const MAX_CHUNK: usize = 64;
-/// The most chunks a thread's cache holds (with their keys, about 5 MiB).
-pub const MAX_ENTRIES: usize = 1 << 16;
+/// The most chunks a thread's cache holds (with their keys, at most 24 MiB).
+pub const MAX_ENTRIES: usize = 1 << 18;
 /// The most tokens a thread's cache holds (8 bytes each).
-pub const MAX_TOKENS: usize = 1 << 19;
+pub const MAX_TOKENS: usize = 1 << 21;
 
 /// Whether `b` ends a chunk (see the module's documentation).
 #[inline]
