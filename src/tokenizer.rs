@@ -680,6 +680,22 @@ mod tests {
     }
 
     #[test]
+    fn the_chunk_cache_gives_what_encoding_gives() {
+        let off = tokenizer(&VOCAB);
+        let on = off.clone();
+        on.set_word_cache(true);
+        assert_ne!(on.cache.owner(), off.cache.owner(), "a clone has its own cached chunks");
+        let texts = ["Hello, WORLDS!  hello\tworld\n", "héllo[SEP]world hello\x0bworld", "中hello 中 \u{301}x", ""];
+        for _ in 0..2 {
+            for t in texts {
+                for pair in [None, Some("hello hello")] {
+                    assert_eq!(on.encode(t, pair, true).unwrap(), off.encode(t, pair, true).unwrap(), "{t:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn decode_skips_special_tokens_and_rejects_unknown_ids() {
         let t = tokenizer(&VOCAB);
         assert_eq!(t.decode(&[2, 9, 10, 11, 6, 8, 7, 3], true).unwrap(), "hello worlds!");
