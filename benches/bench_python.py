@@ -93,10 +93,12 @@ def _lines(spec: dict) -> list[str]:
 
 
 def _tokenizer(impl: str, vocab: str) -> Any:
-    if impl == "engine":
+    if impl in ("engine", "engine_cache"):
         import fast_wordpiece
 
-        return fast_wordpiece.PyTokenizer.from_vocab_file(vocab)
+        tok = fast_wordpiece.PyTokenizer.from_vocab_file(vocab)
+        tok.word_cache = impl == "engine_cache"
+        return tok
     if impl == "twin":
         from fast_wordpiece import reference
 
@@ -155,15 +157,25 @@ def child_train(args: dict) -> dict:
 
 
 #: The encoding runs, each a way of getting the ids of a batch: ours as lists and
-#: as flat numpy arrays, the peers' fastest batch APIs (when installed), HF.
-ENCODERS = ("engine", "engine_np", "nanotoken_np", "nanotoken_lists", "tokie", "hf_fast")
+#: as flat numpy arrays, with the chunk cache (``word_cache``) off and on, the
+#: peers' fastest batch APIs (when installed), HF.
+ENCODERS = (
+    "engine",
+    "engine_np",
+    "engine_cache",
+    "engine_np_cache",
+    "nanotoken_np",
+    "nanotoken_lists",
+    "tokie",
+    "hf_fast",
+)
 
 
 def _encoder(impl: str, vocab: str, read: str) -> Any:
     """A function of a list of texts that encodes them with ``impl`` and returns
     what a caller gets (not yet turned into lists of ids), and a function that
     turns that into a list of lists of ids (and offsets), outside the timing."""
-    if impl in ("engine", "twin", "hf", "hf_fast"):
+    if impl in ("engine", "engine_cache", "twin", "hf", "hf_fast"):
         tok = _tokenizer("hf" if impl.startswith("hf") else impl, vocab)
         encode = tok.encode_batch
         if impl == "hf_fast":
@@ -176,10 +188,8 @@ def _encoder(impl: str, vocab: str, read: str) -> Any:
         return (lambda docs: [(e.ids, e.offsets) for e in encode(docs)]), (
             lambda out: [(ids, [list(o) for o in offsets]) for ids, offsets in out]
         )
-    if impl == "engine_np":
-        import fast_wordpiece
-
-        tok = fast_wordpiece.PyTokenizer.from_vocab_file(vocab)
+    if impl in ("engine_np", "engine_np_cache"):
+        tok = _tokenizer("engine_cache" if impl.endswith("cache") else "engine", vocab)
         return (lambda docs: tok.encode_batch(docs, return_tensors="np")), (lambda out: out.tolist())
     if impl.startswith("nanotoken"):
         try:
@@ -222,9 +232,10 @@ def _encoder(impl: str, vocab: str, read: str) -> Any:
 
 
 def _version(impl: str) -> str:
-    name = {"engine": "fast_wordpiece", "engine_np": "fast_wordpiece", "twin": "fast_wordpiece"}.get(
-        impl, "tokenizers" if impl.startswith("hf") else impl.split("_")[0]
-    )
+    if impl.startswith(("engine", "twin")):
+        name = "fast_wordpiece"
+    else:
+        name = "tokenizers" if impl.startswith("hf") else impl.split("_")[0]
     try:
         return str(__import__(name).__version__)
     except (ImportError, AttributeError):
@@ -485,7 +496,7 @@ def bench_encoding(opts: argparse.Namespace, results: dict, workdir: Path) -> No
         vocab = str(corpora.bert_vocab_path())
     results["vocab"] = vocab
     rows = results.setdefault("encoding", [])
-    runs = [(impl, "ids") for impl in ENCODERS]
+    runs = [(impl, "ids") for impl in opts.encoders or ENCODERS]
     if opts.offsets:
         runs += [("engine", "ids+offsets"), ("hf", "ids+offsets")]
     if not opts.skip_twin:
@@ -570,6 +581,8 @@ def render(results: dict) -> str:
 ENCODE_LABEL = {
     "engine": "ours (lists)",
     "engine_np": "ours (numpy)",
+    "engine_cache": "ours (lists, cache)",
+    "engine_np_cache": "ours (numpy, cache)",
     "nanotoken_np": "nanotoken (numpy)",
     "nanotoken_lists": "nanotoken (lists)",
     "tokie": "tokie (numpy)",
@@ -710,6 +723,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--threads", nargs="+", type=int, default=[1, 2], help="thread counts to encode with, 0 = default (1 2)"
     )
+    p.add_argument("--encoders", nargs="+", choices=ENCODERS, help="encoding runs (default: all)")
     p.add_argument("--offsets", action="store_true", help="also time ids + offsets (engine, HF encode_batch)")
     p.add_argument("--vocab", help="vocab.txt for encoding (default: bert-base-uncased's)")
     p.add_argument("--plot", help="also draw the encoding MB/s as a PNG here (needs matplotlib)")

@@ -5,6 +5,7 @@
 
 pub mod analysis;
 pub mod batch;
+pub mod chunk_cache;
 pub mod hf_json;
 pub mod objective;
 pub mod options;
@@ -23,12 +24,13 @@ use crate::pipeline::ascii::AsciiPath;
 use crate::pipeline::decoder;
 use crate::pipeline::model::special_tokens::{AddedToken, SpecialTokenMatcher};
 use crate::pipeline::model::vocab::Vocab;
-use crate::pipeline::model::word_cache::{self, Pieces, WordCache};
+use crate::pipeline::model::word_cache;
 use crate::pipeline::model::wordpiece::{Piece, WordPiece};
 use crate::pipeline::normalizer::Normalized;
 use crate::pipeline::padding::Padding;
 use crate::pipeline::post_processor::PostProcessor;
 use crate::pipeline::truncation::Truncation;
+use crate::tokenizer::chunk_cache::CacheSwitch;
 use crate::tokenizer::objective::Objective;
 use crate::tokenizer::options::{validate_special_tokens, Decoding, EncodeOptions, Options, PostProcessing};
 
@@ -113,8 +115,9 @@ pub struct Tokenizer {
     /// file's `truncation` and `padding`).
     truncation: Option<Truncation>,
     padding: Option<Padding>,
-    /// Words already tokenized, shared by every call and thread.
-    cache: WordCache,
+    /// Whether chunks already encoded are taken from the chunk cache (see
+    /// `chunk_cache`), and this tokenizer's owner number there.
+    cache: CacheSwitch,
 }
 
 impl PartialEq for Tokenizer {
@@ -171,7 +174,7 @@ impl Tokenizer {
             missing_specials,
             truncation: None,
             padding: None,
-            cache: WordCache::new(),
+            cache: CacheSwitch::new(false),
         })
     }
 
@@ -206,6 +209,8 @@ impl Tokenizer {
             }
             self.added.push(t.clone());
         }
+        // The matchers change: chunks cached before are not this tokenizer's.
+        self.cache = CacheSwitch::new(self.cache.enabled());
         for t in &self.history.specials {
             self.special_ids.insert(self.vocab.id(t).expect("added tokens stay in the vocabulary"));
         }
@@ -317,14 +322,14 @@ impl Tokenizer {
         self.special_tokens.iter().filter(|t| !self.added.iter().any(|a| &a.content == *t)).cloned().collect()
     }
 
-    /// Whether words already tokenized are looked up in the word cache
-    /// (see `word_cache`); off by default (on this project's benchmarks it
-    /// did not win: see benches/RESULTS.md). The output is the same either way.
+    /// Whether chunks of text already encoded (the bytes between two
+    /// whitespace bytes) are taken from the calling thread's chunk cache
+    /// (see `chunk_cache`). The output is the same either way.
     pub fn word_cache(&self) -> bool {
         self.cache.enabled()
     }
 
-    /// Turns the word cache on or off, for every holder of this tokenizer.
+    /// Turns the chunk cache on or off, for every holder of this tokenizer.
     pub fn set_word_cache(&self, on: bool) {
         self.cache.set_enabled(on);
     }
@@ -411,21 +416,37 @@ impl Tokenizer {
         pair: Option<Sequence<'_>>,
         add_special_tokens: bool,
     ) -> Result<Encoding> {
+        self.with_encoded(text, pair, add_special_tokens, |scratch| {
+            let mut encoding = scratch.to_encoding();
+            encoding.set_pair(pair.is_some());
+            encoding
+        })
+    }
+
+    /// [`Self::encode_sequences`], giving `f` the tokens where they were
+    /// assembled (the thread's scratch) instead of an encoding.
+    pub(crate) fn with_encoded<R>(
+        &self,
+        text: Sequence<'_>,
+        pair: Option<Sequence<'_>>,
+        add_special_tokens: bool,
+        f: impl FnOnce(&Scratch) -> R,
+    ) -> Result<R> {
         let (processor, specials) = self.post_processor(add_special_tokens)?;
         Ok(SCRATCH.with(|scratch| {
-            processor.assemble(specials, pair.is_some(), &mut scratch.borrow_mut(), |out, k| {
-                match if k == 0 { Some(text) } else { pair } {
-                    Some(Sequence::Text(t)) => self.encode_text_into(t, out),
-                    Some(Sequence::Words(words)) => {
-                        for (i, word) in words.iter().enumerate() {
-                            let mark = out.mark();
-                            self.encode_text_into(word, out);
-                            out.make_word_since(mark, i as u32);
-                        }
+            let scratch = &mut *scratch.borrow_mut();
+            processor.fill(specials, pair.is_some(), scratch, |out, k| match if k == 0 { Some(text) } else { pair } {
+                Some(Sequence::Text(t)) => self.encode_text_into(t, out),
+                Some(Sequence::Words(words)) => {
+                    for (i, word) in words.iter().enumerate() {
+                        let mark = out.mark();
+                        self.encode_text_into(word, out);
+                        out.make_word_since(mark, i as u32);
                     }
-                    None => {}
                 }
-            })
+                None => {}
+            });
+            f(scratch)
         }))
     }
 
@@ -454,6 +475,50 @@ impl Tokenizer {
     /// Normalizes, pre-tokenizes and WordPiece-encodes text that holds no
     /// special token; `base` is its character offset in the original text.
     fn encode_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) {
+        if self.cache.enabled() && self.normalized_matcher.is_none() {
+            self.encode_chunks(segment, base, ws, out);
+        } else {
+            self.encode_uncached(segment, base, ws, out);
+        }
+    }
+
+    /// `encode_segment` chunk by chunk (see `chunk_cache`), each taken from
+    /// the thread's cache or encoded and cached.
+    fn encode_chunks(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) {
+        chunk_cache::with(self.cache.owner(), |cache| {
+            let bytes = segment.as_bytes();
+            let (mut i, mut chars) = (0, base);
+            loop {
+                while i < bytes.len() && chunk_cache::is_separator(bytes[i]) {
+                    i += 1;
+                    chars += 1;
+                }
+                if i == bytes.len() {
+                    return;
+                }
+                let start = i;
+                while i < bytes.len() && !chunk_cache::is_separator(bytes[i]) {
+                    i += 1;
+                }
+                // Separators are ASCII: the chunk's ends are characters' ends.
+                let chunk = &segment[start..i];
+                if let Some(n) = cache.replay(chunk.as_bytes(), chars, out) {
+                    chars += n;
+                    continue;
+                }
+                let mark = out.mark();
+                self.encode_uncached(chunk, chars, ws, out);
+                let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
+                if chunk.len() <= chunk_cache::MAX_CHUNK {
+                    cache.insert(chunk.as_bytes(), n, chars, out, mark);
+                }
+                chars += n;
+            }
+        })
+    }
+
+    /// `encode_segment` without the chunk cache.
+    fn encode_uncached(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) {
         if segment.is_empty()
             || self.normalized_matcher.is_none()
                 && segment.is_ascii()
@@ -516,26 +581,10 @@ impl Tokenizer {
         out: &mut Scratch,
     ) {
         let text = &normalized.text[range.0..range.1];
-        let cache = self.cache.enabled().then_some(&self.cache);
         self.options.pre_tokenizer.split(text, |word| {
             pieces.clear();
             let w = &text[word.bytes.0..word.bytes.1];
-            match cache.zip(word_cache::key_of(w.as_bytes())) {
-                Some((cache, key)) => match cache.get(key) {
-                    Some(p) => {
-                        let mut from = 0;
-                        for (&id, &end) in p.ids[..p.n].iter().zip(&p.ends) {
-                            pieces.push(Piece { id, start: from, end: u32::from(end) });
-                            from = u32::from(end);
-                        }
-                    }
-                    None => {
-                        self.model.tokenize(&self.vocab, w, pieces);
-                        cache_pieces(cache, key, pieces);
-                    }
-                },
-                None => self.model.tokenize(&self.vocab, w, pieces),
-            }
+            self.model.tokenize(&self.vocab, w, pieces);
             for p in pieces.iter() {
                 let first = normalized.origin(chars + word.chars.0 + p.start as usize);
                 let last = normalized.origin(chars + word.chars.0 + p.end as usize - 1);
@@ -551,28 +600,14 @@ impl Tokenizer {
     fn encode_ascii_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) -> bool {
         let mark = out.mark();
         let Workspace { pieces, ascii, .. } = ws;
-        let cache = self.cache.enabled().then_some(&self.cache);
         let whole = self.ascii.split(segment, ascii, |bytes, start, end| {
             let at = base + start as u32;
             // The key is read from the padded buffer in one load.
             let key = word_cache::key_in(bytes, start, end);
-            if let Some(p) = cache.zip(key).and_then(|(cache, key)| cache.get(key)) {
-                let mut from = at;
-                for (&id, &end) in p.ids[..p.n].iter().zip(&p.ends) {
-                    let to = at + u32::from(end);
-                    out.push(id, (from, to));
-                    from = to;
-                }
-                out.end_word();
-                return;
-            }
             let len = end - start;
             if let Some(id) = key.and_then(|key| self.model.whole_ascii_word(&self.vocab, key, len)) {
                 out.push(id, (at, at + len as u32));
                 out.end_word();
-                if let (Some(cache), Some(key)) = (cache, key) {
-                    cache.put(key, &Pieces { n: 1, ids: [id, 0, 0, 0, 0, 0], ends: [len as u8, 0, 0, 0, 0, 0] });
-                }
                 return;
             }
             pieces.clear();
@@ -581,9 +616,6 @@ impl Tokenizer {
                 out.push(p.id, (at + p.start, at + p.end));
             }
             out.end_word();
-            if let (Some(cache), Some(key)) = (cache, key) {
-                cache_pieces(cache, key, pieces);
-            }
         });
         if !whole {
             out.rewind(mark);
@@ -613,20 +645,6 @@ impl Tokenizer {
             Decoding::Off => tokens.join(" "),
         })
     }
-}
-
-/// Caches the pieces of the word of `key` when they fit an entry.
-#[inline]
-fn cache_pieces(cache: &WordCache, key: u128, pieces: &[Piece]) {
-    if pieces.len() > word_cache::MAX_PIECES || pieces.last().is_some_and(|p| p.end > u32::from(u8::MAX)) {
-        return;
-    }
-    let mut entry = Pieces { n: pieces.len(), ..Pieces::default() };
-    for (i, p) in pieces.iter().enumerate() {
-        entry.ids[i] = p.id;
-        entry.ends[i] = p.end as u8;
-    }
-    cache.put(key, &entry);
 }
 
 #[cfg(test)]
@@ -659,6 +677,22 @@ mod tests {
         assert_eq!(e.ids(), [5, 3, 6]);
         assert_eq!(e.offsets(), [(0, 5), (5, 10), (10, 15)]);
         assert_eq!(e.special_tokens_mask(), [0, 0, 0]);
+    }
+
+    #[test]
+    fn the_chunk_cache_gives_what_encoding_gives() {
+        let off = tokenizer(&VOCAB);
+        let on = off.clone();
+        on.set_word_cache(true);
+        assert_ne!(on.cache.owner(), off.cache.owner(), "a clone has its own cached chunks");
+        let texts = ["Hello, WORLDS!  hello\tworld\n", "héllo[SEP]world hello\x0bworld", "中hello 中 \u{301}x", ""];
+        for _ in 0..2 {
+            for t in texts {
+                for pair in [None, Some("hello hello")] {
+                    assert_eq!(on.encode(t, pair, true).unwrap(), off.encode(t, pair, true).unwrap(), "{t:?}");
+                }
+            }
+        }
     }
 
     #[test]

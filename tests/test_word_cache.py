@@ -1,7 +1,8 @@
-"""The word cache (``PyTokenizer.word_cache``): with it on, every encoding is
+"""The chunk cache (``PyTokenizer.word_cache``): with it on, every encoding is
 the one it is off, on any number of threads, across calls, after add_tokens,
-and in a forked child whose parent filled the cache; on real text, equal to
-Hugging Face's."""
+with added tokens that take in whitespace or are matched in the normalized
+text, around every kind of whitespace and removed character, and in a forked
+child whose parent filled the cache; on real text, equal to Hugging Face's."""
 
 from __future__ import annotations
 
@@ -62,6 +63,47 @@ def test_on_equals_off_with_other_pipelines():
         on.word_cache = True
         for _ in range(2):
             assert dicts(on.encode_batch(TEXTS[:300], num_threads=2)) == dicts(off.encode_batch(TEXTS[:300]))
+
+
+#: Chunks cut at each kind of whitespace, next to what normalization removes,
+#: inserts (spaces around Chinese characters) or reorders (combining marks).
+EDGES = [
+    "a\tb\nc\rd  e\x0bf\x0cg\u00a0h\u3000i\u2028j",
+    "x\x00y \ufffdz \x07 \u200bw\u200b cafe\u0301 e\u0301\u0327 \u0301start",
+    "中文字符中 a中b (hug)! [SEP]x [SEP] y [MASK]z" + " <x> <x>y z<x>" * 3,
+    "Hello HELLO hello héllo HÉLLO " * 3 + "unaffable" * 12,
+    "",
+    "   ",
+    "\t\n",
+]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, dict(lowercase=False), dict(clean_text=False), dict(handle_chinese_chars=False), dict(pre_tokenizer="regex")],
+)
+@pytest.mark.parametrize("added", ["none", "plain", "lstrip", "normalized"])
+def test_on_equals_off_at_chunk_edges(options, added):
+    texts = [t * k for t in EDGES + LINES for k in (1, 2)]
+    on = fast_wordpiece.PyTokenizer.train(LINES * 20 + EDGES, 150, 2, show_progress=False, **options)
+    if added != "none":
+        flags = dict(lstrip=True, rstrip=True) if added == "lstrip" else {}
+        if added == "normalized":
+            flags["normalized"] = True
+        on.add_tokens([fast_wordpiece.AddedToken("<x>", **flags), fast_wordpiece.AddedToken("hug!", **flags)])
+    off = fast_wordpiece.PyTokenizer.from_json(on.to_json())
+    on.word_cache = True
+    assert off.word_cache is False
+    for _ in range(2):
+        assert dicts(on.encode_batch(texts, num_threads=2)) == dicts(off.encode_batch(texts))
+        pairs = list(zip(texts, texts[::-1]))
+        assert dicts(on.encode_batch(pairs)) == dicts(off.encode_batch(pairs))
+        words = [t.split(" ") for t in texts]
+        got = on(words, is_split_into_words=True, return_offsets_mapping=True)
+        assert dict(got) == dict(off(words, is_split_into_words=True, return_offsets_mapping=True))
+        assert [got.word_ids(i) for i in range(len(words))] == [
+            off(w, is_split_into_words=True).word_ids() for w in words
+        ]
 
 
 def test_the_setting_survives_add_tokens(pair):

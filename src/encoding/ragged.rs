@@ -5,6 +5,7 @@
 //! and the parts are then copied, in order and in parallel, into the arrays
 //! the caller hands out.
 
+use crate::encoding::scratch::Scratch;
 use crate::encoding::Encoding;
 
 /// The columns a [`RaggedPart`] keeps besides the ids (which it always keeps).
@@ -57,6 +58,26 @@ impl RaggedPart {
         }
         if fields.special_tokens_mask {
             self.special_tokens_mask.extend_from_slice(encoding.special_tokens_mask());
+        }
+    }
+
+    /// Appends the tokens of `scratch` as a row: what [`push`](Self::push)
+    /// appends for the encoding `scratch.to_encoding()` gives, without it.
+    pub fn push_scratch(&mut self, scratch: &Scratch, fields: RaggedFields) {
+        self.ids.extend_from_slice(scratch.ids());
+        self.lengths.push(scratch.len() as u32);
+        if fields.offsets {
+            self.offsets.extend_from_slice(scratch.offsets());
+        }
+        if fields.type_ids || fields.special_tokens_mask {
+            scratch.for_each_run(|n, type_id, special| {
+                if fields.type_ids {
+                    self.type_ids.extend(std::iter::repeat_n(type_id, n));
+                }
+                if fields.special_tokens_mask {
+                    self.special_tokens_mask.extend(std::iter::repeat_n(u8::from(special), n));
+                }
+            });
         }
     }
 

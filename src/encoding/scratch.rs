@@ -99,6 +99,35 @@ impl Scratch {
         self.word = mark.word;
     }
 
+    /// The next tokens belong to the word `n` words on.
+    #[inline]
+    pub fn skip_words(&mut self, n: u32) {
+        self.word = Word(self.word.0 + n);
+    }
+
+    /// The number of tokens pushed since `mark`.
+    pub fn len_since(&self, mark: Mark) -> usize {
+        self.len() - mark.len
+    }
+
+    /// Calls `f(id, offsets, step)` for each token pushed since `mark`,
+    /// `step` being how many words on from the previous token (or from
+    /// `mark`'s word) it is; then gives how many words on from the last one
+    /// the next token will be. None, calling nothing, if one of them is
+    /// shown otherwise than its id's token.
+    pub fn each_since(&self, mark: Mark, mut f: impl FnMut(u32, (u32, u32), u32)) -> Option<u32> {
+        if self.shown.last().is_some_and(|&(i, _)| i >= mark.len) {
+            return None;
+        }
+        let mut prev = mark.word.0;
+        for i in mark.len..self.len() {
+            let w = self.words[i].0;
+            f(self.ids[i], self.offsets[i], w - prev);
+            prev = w;
+        }
+        Some(self.word.0 - prev)
+    }
+
     /// The number of tokens.
     pub fn len(&self) -> usize {
         self.ids.len()
@@ -129,6 +158,29 @@ impl Scratch {
         self.ids.truncate(n);
         self.offsets.truncate(n);
         self.words.truncate(n);
+    }
+
+    pub fn ids(&self) -> &[u32] {
+        &self.ids
+    }
+
+    pub fn offsets(&self) -> &[(u32, u32)] {
+        &self.offsets
+    }
+
+    /// Calls `f(count, type_id, special)` for each run of tokens that share
+    /// a type id and `special_tokens_mask`, in order (as
+    /// [`to_encoding`](Self::to_encoding) gives them).
+    pub fn for_each_run(&self, mut f: impl FnMut(usize, u8, bool)) {
+        let n = self.len();
+        let first = self.pieces.first().map_or(n, |p| p.start);
+        if first > 0 {
+            f(first, 0, false);
+        }
+        for (i, piece) in self.pieces.iter().enumerate() {
+            let end = self.pieces.get(i + 1).map_or(n, |next| next.start);
+            f(end - piece.start, piece.type_id, piece.special);
+        }
     }
 
     /// The tokens as an encoding of exactly their number: each piece's

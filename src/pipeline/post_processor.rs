@@ -92,8 +92,23 @@ impl PostProcessor {
         specials: bool,
         pair: bool,
         scratch: &mut Scratch,
-        mut sequence: impl FnMut(&mut Scratch, usize),
+        sequence: impl FnMut(&mut Scratch, usize),
     ) -> Encoding {
+        self.fill(specials, pair, scratch, sequence);
+        let mut encoding = scratch.to_encoding();
+        encoding.set_pair(pair);
+        encoding
+    }
+
+    /// [`assemble`](Self::assemble) without the copy: the tokens are left
+    /// in `scratch` (for a caller that copies them elsewhere itself).
+    pub fn fill(
+        &self,
+        specials: bool,
+        pair: bool,
+        scratch: &mut Scratch,
+        mut sequence: impl FnMut(&mut Scratch, usize),
+    ) {
         let out = scratch;
         out.clear();
         for piece in self.pieces(pair) {
@@ -106,9 +121,6 @@ impl PostProcessor {
                 Piece::Special { .. } => {}
             }
         }
-        let mut encoding = out.to_encoding();
-        encoding.set_pair(pair);
-        encoding
     }
 
     /// [`assemble`](Self::assemble) for sequences that truncation may have

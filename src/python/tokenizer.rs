@@ -132,10 +132,10 @@ impl PyTokenizer {
         self.inner().vocab().len()
     }
 
-    /// Whether encoding looks words up in the cache of words already
-    /// tokenized (normalized word -> pieces), shared by every call and
-    /// thread of this tokenizer, a fixed 512 KiB. Off by default (it did not
-    /// win on every benchmark set); the output is the same either way. Not
+    /// Whether encoding looks chunks up in the cache of chunks already
+    /// encoded (raw text between whitespace bytes -> tokens), one per
+    /// thread, bounded (see `chunk_cache`). Off by default (it did not win
+    /// on every benchmark set); the output is the same either way. Not
     /// saved with the tokenizer.
     #[getter]
     fn word_cache(&self) -> bool {

@@ -153,7 +153,14 @@ impl Tokenizer {
             let bytes: usize = inputs.iter().map(|i| input_bytes(i)).sum();
             let mut part = RaggedPart::with_capacity(bytes / 3 + 3 * inputs.len(), inputs.len(), fields);
             for (i, input) in inputs.iter().enumerate() {
-                part.push(&self.encode_input(start + i, input, options)?, fields);
+                if options.truncation.is_some() {
+                    part.push(&self.encode_input(start + i, input, options)?, fields);
+                    continue;
+                }
+                // Without truncation, straight from the scratch: no encoding.
+                let (text, pair) = input.sequences();
+                self.with_encoded(text, pair, options.add_special_tokens, |s| part.push_scratch(s, fields))
+                    .map_err(|e| e.for_input(start + i))?;
             }
             Ok(part)
         };

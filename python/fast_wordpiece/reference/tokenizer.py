@@ -816,7 +816,7 @@ class PyTokenizer(TransformersCalls):
 
     @property
     def word_cache(self) -> bool:
-        """The engine's cache of words already tokenized, on or off. The twin has no cache: the
+        """The engine's cache of chunks already encoded, on or off. The twin has no cache: the
         setting is kept and changes nothing (the output is the same either way)."""
         return getattr(self, "_word_cache", False)
 

@@ -2,7 +2,7 @@
 //! in `trie`), BERT's greedy longest-match-first (`wordpiece`), and the
 //! matcher that keeps special tokens written literally in the input whole
 //! (`special_tokens`), as Hugging Face's added vocabulary does; and the
-//! cache of words already tokenized (`word_cache`).
+//! short keys of words (`word_cache`).
 
 pub mod special_tokens;
 pub mod trie;
