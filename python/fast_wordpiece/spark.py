@@ -25,14 +25,16 @@ import glob
 import operator
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Literal
 
 from fast_wordpiece import PyTokenizer, WordCounts, count_words
 
 #: Texts counted at a time on an executor (RDD of str).
 BATCH_TEXTS = 65536
-#: Bytes of Arrow string batches counted at a time on an executor (DataFrame).
-BATCH_BYTES = 64 << 20
+#: Bytes of Arrow string batches counted at a time on an executor (DataFrame),
+#: while the next ones arrive.
+BATCH_BYTES = 8 << 20
 
 Objective = Literal["likelihood", "pmi", "frequency"]
 
@@ -56,26 +58,35 @@ def _count_partition(texts: Iterable[Any], options: dict[str, Any], parts: int) 
 def _count_arrow(batches: Iterable[Any], options: dict[str, Any], parts: int, batch_bytes: int) -> Iterator[Any]:
     """``mapInArrow``: the counts of one partition's record batches (column 0,
     nulls skipped), as record batches of ``(part, counts)``: part ``i`` of the
-    counts split by word, in the ``.fwc`` format."""
+    counts split by word, in the ``.fwc`` format. Batches are gathered to
+    ``batch_bytes`` and counted on a thread (GIL released) while the next ones
+    arrive from the JVM."""
     import pyarrow as pa
 
     counts = WordCounts(**options)
     pending: list[Any] = []
     size = 0
+    with ThreadPoolExecutor(1) as pool:
+        counting: Future[WordCounts] | None = None
 
-    def flush() -> None:
-        texts = pending[0] if len(pending) == 1 else pa.concat_arrays(pending)
-        counts.update(count_words(texts, **options))
-        pending.clear()
+        def flush() -> None:
+            nonlocal counting
+            texts = pending[0] if len(pending) == 1 else pa.concat_arrays(pending)
+            pending.clear()
+            previous, counting = counting, pool.submit(lambda: count_words(texts, **options))
+            if previous is not None:
+                counts.update(previous.result())
 
-    for batch in batches:
-        pending.append(batch.column(0))
-        size += pending[-1].nbytes
-        if size >= batch_bytes:
+        for batch in batches:
+            pending.append(batch.column(0))
+            size += pending[-1].nbytes
+            if size >= batch_bytes:
+                flush()
+                size = 0
+        if pending:
             flush()
-            size = 0
-    if pending:
-        flush()
+        if counting is not None:
+            counts.update(counting.result())
     for i, part in enumerate(counts.split(parts)):
         yield pa.RecordBatch.from_arrays(
             [pa.array([i], pa.int32()), pa.array([part.to_bytes()], pa.binary())], names=["part", "counts"]
