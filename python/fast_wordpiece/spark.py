@@ -114,7 +114,7 @@ def _local_paths(texts: Any) -> list[str]:
             raise ValueError(f"{pattern}: fast_wordpiece.spark reads files that every executor mounts; "
                              f"for other filesystems pass spark.read.text(urls)")  # fmt: skip
         pattern = pattern.removeprefix("file://")
-        matches = sorted(glob.glob(pattern)) if glob.has_magic(pattern) else [pattern]
+        matches = sorted(glob.glob(pattern)) if any(c in pattern for c in "*?[") else [pattern]
         if not matches:
             raise FileNotFoundError(f"no file matches {pattern}")
         paths.extend(os.path.abspath(p) for p in matches)
