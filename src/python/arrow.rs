@@ -89,7 +89,10 @@ pub(super) fn texts<'a>(capsules: &'a ArrowCapsules<'_>, what: &str) -> PyResult
     if schema.release.is_none() || array.release.is_none() {
         return Err(PyValueError::new_err(format!("{what}: the Arrow array was already released")));
     }
-    // SAFETY: `format` is a NUL-terminated string (the C data interface).
+    if schema.format.is_null() {
+        return Err(PyValueError::new_err(format!("{what}: invalid Arrow schema (no format)")));
+    }
+    // SAFETY: `format` is a non-null NUL-terminated string (the C data interface).
     let format = unsafe { CStr::from_ptr(schema.format) }.to_string_lossy();
     let large = match &*format {
         "u" => false,
