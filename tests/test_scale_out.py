@@ -152,6 +152,49 @@ def test_spark_rdd_and_null_rows(spark, lines):
         fw_spark.count(df, column="body", cls_token="[CLS]")
 
 
+def test_spark_files_and_globs_train_what_train_from_files_trains(spark, files):
+    from fast_wordpiece import spark as fw_spark
+
+    tok = fw_spark.train([str(p) for p in files], VOCAB, spark_context=spark.sparkContext, lowercase=False)
+    expected = PyTokenizer.train_from_files(files, VOCAB, lowercase=False, show_progress=False)
+    assert tok.to_json() == expected.to_json()
+    pattern = str(files[0].parent / "*")
+    assert fw_spark.count(pattern, num_partitions=2) == WordCounts.from_files(files)
+    with pytest.raises(FileNotFoundError, match="no file matches"):
+        fw_spark.count(str(files[0].parent / "none*.txt"))
+    with pytest.raises(ValueError, match=r"spark\.read\.text"):
+        fw_spark.count("s3://bucket/corpus/*.txt")
+
+
+def test_spark_file_errors_reach_the_driver(spark, tmp_path):
+    from fast_wordpiece import spark as fw_spark
+
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"good line\nbad \xff byte\n")
+    with pytest.raises(Exception, match=r"bad\.txt: invalid UTF-8 at byte offset 14"):
+        fw_spark.count([bad])
+    assert fw_spark.count([bad], errors="replace") == WordCounts.from_files(bad, errors="replace")
+
+
+def test_spark_dataframe_of_files_and_small_arrow_batches(spark, files, lines):
+    """``spark.read.text`` (the ``value`` column), and Arrow batches of a few rows each,
+    gathered and counted in more than one round."""
+    from fast_wordpiece import spark as fw_spark
+
+    df = spark.read.text([str(p) for p in files])
+    assert fw_spark.count(df, column="value") == WordCounts.from_files(files)
+    spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", "100")
+    try:
+        original, fw_spark.BATCH_BYTES = fw_spark.BATCH_BYTES, 5_000
+        df = spark.createDataFrame([(line,) for line in lines[:3000]], ["text"]).repartition(3)
+        assert fw_spark.count(df) == fast_wordpiece.count_words(lines[:3000])
+    finally:
+        fw_spark.BATCH_BYTES = original
+        spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
+    with pytest.raises(Exception, match="Arrow string or large_string array"):
+        fw_spark.count(spark.createDataFrame([(1,), (2,)], "n long"), column="n")
+
+
 # ----------------------------------------------------------------------------- CLI
 
 

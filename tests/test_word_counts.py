@@ -258,3 +258,51 @@ def test_a_failed_save_leaves_nothing_behind(fw, tmp_path: Path):
         fw.count_words(["second"]).save(target)
     assert os.listdir(tmp_path) == ["c.fwc"]
     assert (target / "inside").read_text() == "kept"
+
+
+# ----------------------------------------------------------------------------- Arrow arrays
+
+
+def test_arrow_string_arrays_count_as_their_texts(fw, shakespeare_lines, multilingual_lines):
+    """An Arrow string / large_string array counts as the list of its texts, nulls skipped,
+    sliced arrays from their slice only, with the options given."""
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
+    texts: list[str | None] = [*shakespeare_lines[:3000], *multilingual_lines[:300]]
+    texts[::7] = [None] * len(texts[::7])
+    present = [t for t in texts if t is not None]
+    for kind in (pa.string(), pa.large_string()):
+        array = pa.array(texts, kind)
+        assert array.null_count > 0
+        assert fw.count_words(array) == fw.count_words(present)
+        assert fw.count_words(array, lowercase=False) == fw.count_words(present, lowercase=False)
+        part = array.slice(1001, 777)
+        assert fw.count_words(part) == fw.count_words([t for t in texts[1001:1778] if t is not None])
+        assert len(fw.count_words(array.slice(5, 0))) == 0
+        assert len(fw.count_words(pa.array([None, None], kind))) == 0
+    chunks = pa.chunked_array([texts[:10], texts[10:20]], pa.string()).combine_chunks()
+    assert fw.count_words(chunks) == fw.count_words([t for t in texts[:20] if t is not None])
+
+
+def test_arrow_arrays_of_other_types_are_a_type_error(fw):
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
+    for array in (pa.array([1, 2]), pa.array([b"ab"]), pa.array(["a", "b"]).dictionary_encode()):
+        with pytest.raises(TypeError, match="Arrow string or large_string array"):
+            fw.count_words(array)
+
+
+def test_engine_reads_arrow_buffers_that_break_the_format_with_a_value_error():
+    """Buffers assembled by hand: invalid UTF-8, offsets out of order, a string that
+    splits a character are ValueErrors, never a crash."""
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
+
+    def strings(offsets: list[int], data: bytes) -> object:
+        buffers = [None, pa.py_buffer(struct.pack(f"<{len(offsets)}i", *offsets)), pa.py_buffer(data)]
+        return pa.Array.from_buffers(pa.string(), len(offsets) - 1, buffers)
+
+    assert fast_wordpiece.count_words(strings([0, 2, 5], b"abcde")).items() == [("ab", 1), ("cde", 1)]
+    with pytest.raises(ValueError, match="invalid UTF-8"):
+        fast_wordpiece.count_words(strings([0, 2, 4], b"ab\xffd"))
+    with pytest.raises(ValueError, match="offsets out of order"):
+        fast_wordpiece.count_words(strings([0, 3, 2, 4], b"abcd"))
+    with pytest.raises(ValueError, match="splits a UTF-8 character"):
+        fast_wordpiece.count_words(strings([0, 1, 2], "é".encode()))

@@ -2,7 +2,7 @@
 
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Literal, final, overload
+from typing import Any, Literal, Protocol, final, overload
 
 from typing_extensions import TypedDict, Unpack
 
@@ -38,6 +38,11 @@ class _PipelineOptions(TypedDict, total=False):
     decoder: Literal["wordpiece", "none"]
     strip_all_marks: bool
     split_special_tokens: bool
+
+class _ArrowArray(Protocol):
+    """An Arrow array (the Arrow PyCapsule interface): pyarrow, polars, ..."""
+
+    def __arrow_c_array__(self, requested_schema: object = None, /) -> tuple[object, object]: ...
 
 class _CountOptions(TypedDict, total=False):
     lowercase: bool
@@ -94,7 +99,7 @@ class WordCounts:
     def __eq__(self, other: object, /) -> bool: ...
 
 def count_words(
-    texts: Iterable[str], *, show_progress: bool = False, **options: Unpack[_CountOptions]
+    texts: Iterable[str] | _ArrowArray, *, show_progress: bool = False, **options: Unpack[_CountOptions]
 ) -> WordCounts: ...
 
 @final

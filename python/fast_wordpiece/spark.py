@@ -1,23 +1,40 @@
 """Training on Spark (``pip install fast-wordpiece[spark]``).
 
-The executors count the words of their partitions (``count_words``, in batches)
-and split the counts by word into as many parts as the shuffle has partitions;
-``reduceByKey`` adds part ``i`` of every partition up on one executor (so no
-executor holds more than its share of the distinct words), and the driver
-collects the parts and runs the merge loop. The result is the tokenizer that one process would train on
-the same texts (docs/spec.md section 13).
+The executors count the words of their partitions and split the counts by word
+into as many parts as the shuffle has partitions; ``reduceByKey`` adds part
+``i`` of every partition up on one executor (so no executor holds more than its
+share of the distinct words), and the driver collects the parts and runs the
+merge loop. The result is the tokenizer that one process would train on the
+same texts (docs/spec.md section 13).
+
+What the executors count from:
+
+- a DataFrame: its string ``column``, handed over as Arrow record batches
+  (``mapInArrow``) that ``count_words`` reads in place, with no Python object
+  per row;
+- file paths or globs on a filesystem that every executor mounts (local
+  disks, NFS): each file is read and counted by the engine
+  (``WordCounts.from_files``), one task per file. For HDFS, S3 and the like,
+  pass ``spark.read.text(urls)`` (a DataFrame with a ``value`` column);
+- an RDD of str: each row goes through Python, the slowest of the three.
 """
 
 from __future__ import annotations
 
+import glob
 import operator
+import os
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Literal
 
 from fast_wordpiece import PyTokenizer, WordCounts, count_words
 
-#: Texts counted at a time on an executor.
+#: Texts counted at a time on an executor (RDD of str).
 BATCH_TEXTS = 65536
+#: Bytes of Arrow string batches counted at a time on an executor (DataFrame),
+#: while the next ones arrive.
+BATCH_BYTES = 8 << 20
 
 Objective = Literal["likelihood", "pmi", "frequency"]
 
@@ -38,6 +55,80 @@ def _count_partition(texts: Iterable[Any], options: dict[str, Any], parts: int) 
     return enumerate(counts.split(parts))
 
 
+def _count_arrow(batches: Iterable[Any], options: dict[str, Any], parts: int, batch_bytes: int) -> Iterator[Any]:
+    """``mapInArrow``: the counts of one partition's record batches (column 0,
+    nulls skipped), as record batches of ``(part, counts)``: part ``i`` of the
+    counts split by word, in the ``.fwc`` format. Batches are gathered to
+    ``batch_bytes`` and counted on a thread (GIL released) while the next ones
+    arrive from the JVM."""
+    import pyarrow as pa
+
+    counts = WordCounts(**options)
+    pending: list[Any] = []
+    size = 0
+    with ThreadPoolExecutor(1) as pool:
+        counting: Future[WordCounts] | None = None
+
+        def flush() -> None:
+            nonlocal counting
+            texts = pending[0] if len(pending) == 1 else pa.concat_arrays(pending)
+            pending.clear()
+            previous, counting = counting, pool.submit(lambda: count_words(texts, **options))
+            if previous is not None:
+                counts.update(previous.result())
+
+        for batch in batches:
+            pending.append(batch.column(0))
+            size += pending[-1].nbytes
+            if size >= batch_bytes:
+                flush()
+                size = 0
+        if pending:
+            flush()
+        if counting is not None:
+            counts.update(counting.result())
+    for i, part in enumerate(counts.split(parts)):
+        yield pa.RecordBatch.from_arrays(
+            [pa.array([i], pa.int32()), pa.array([part.to_bytes()], pa.binary())], names=["part", "counts"]
+        )
+
+
+def _count_files(
+    paths: Iterable[str], errors: str, options: dict[str, Any], parts: int
+) -> Iterator[tuple[int, WordCounts]]:
+    """The counts of one partition's files, read by the engine, split into ``parts`` by word."""
+    files = list(paths)
+    counts = WordCounts(**options)
+    if files:
+        counts = WordCounts.from_files(files, errors=errors, **options)  # type: ignore[arg-type]
+    return enumerate(counts.split(parts))
+
+
+def _local_paths(texts: Any) -> list[str]:
+    """The files of paths and globs (expanded here, on the driver)."""
+    patterns = [texts] if isinstance(texts, (str, os.PathLike)) else list(texts)
+    paths: list[str] = []
+    for pattern in patterns:
+        pattern = os.fspath(pattern)
+        if "://" in pattern and not pattern.startswith("file://"):
+            raise ValueError(f"{pattern}: fast_wordpiece.spark reads files that every executor mounts; "
+                             f"for other filesystems pass spark.read.text(urls)")  # fmt: skip
+        pattern = pattern.removeprefix("file://")
+        matches = sorted(glob.glob(pattern)) if any(c in pattern for c in "*?[") else [pattern]
+        if not matches:
+            raise FileNotFoundError(f"no file matches {pattern}")
+        paths.extend(os.path.abspath(p) for p in matches)
+    if not paths:
+        raise FileNotFoundError("no files to count")
+    return paths
+
+
+def _is_paths(texts: Any) -> bool:
+    if isinstance(texts, (str, os.PathLike)):
+        return True
+    return isinstance(texts, (list, tuple)) and all(isinstance(p, (str, os.PathLike)) for p in texts)
+
+
 def _add(a: WordCounts, b: WordCounts) -> WordCounts:
     a.update(b)
     return a
@@ -48,8 +139,11 @@ def _identity(key: int) -> int:
 
 
 def count(df_or_rdd: Any, *, column: str = "text", num_partitions: int | None = None,
-          min_count: int | None = None, max_words: int | None = None, **options: Any) -> WordCounts:  # fmt: skip
-    """The word counts of a DataFrame's ``column`` of strings, or of an RDD of str.
+          min_count: int | None = None, max_words: int | None = None, errors: str = "strict",
+          spark_context: Any = None, **options: Any) -> WordCounts:  # fmt: skip
+    """The word counts of a DataFrame's ``column`` of strings, of an RDD of str, or of
+    text files (paths or globs on a filesystem every executor mounts; ``errors`` as
+    in ``WordCounts.from_files``; ``spark_context``: default the active one).
 
     Each partition's counts are split by word into ``num_partitions`` parts
     (default: the input's partitions), ``reduceByKey`` adds up part ``i`` of
@@ -60,13 +154,31 @@ def count(df_or_rdd: Any, *, column: str = "text", num_partitions: int | None = 
     words below it).
     """
     WordCounts(**options)  # the options, checked on the driver
-    rdd = df_or_rdd
-    if hasattr(df_or_rdd, "select") and hasattr(df_or_rdd, "rdd"):  # a DataFrame
-        rdd = df_or_rdd.select(column).rdd.map(operator.itemgetter(0))
-    parts = num_partitions or max(1, rdd.getNumPartitions())
-    summed = rdd.mapPartitions(lambda texts: _count_partition(texts, options, parts)).reduceByKey(
-        _add, parts, _identity
-    )
+    if errors not in ("strict", "replace"):
+        raise ValueError(f'errors must be "strict" or "replace", not {errors!r}')
+    if _is_paths(df_or_rdd):
+        from pyspark import SparkContext
+
+        paths = _local_paths(df_or_rdd)
+        sc = spark_context or SparkContext.getOrCreate()
+        parts = num_partitions or max(1, min(len(paths), sc.defaultParallelism))
+        files = sc.parallelize(paths, len(paths))
+        counted = files.mapPartitions(lambda paths: _count_files(paths, errors, options, parts))
+    elif hasattr(df_or_rdd, "select") and hasattr(df_or_rdd, "mapInArrow"):  # a DataFrame
+        df = df_or_rdd.select(column)
+        parts = num_partitions or max(1, df.rdd.getNumPartitions())
+        batch_bytes = BATCH_BYTES  # read here, on the driver
+        arrow = df.mapInArrow(
+            lambda batches: _count_arrow(batches, options, parts, batch_bytes), "part int, counts binary"
+        )
+        counted = arrow.rdd.map(lambda row: (row[0], WordCounts.from_bytes(bytes(row[1]))))
+    else:
+        rdd = df_or_rdd
+        if hasattr(rdd, "select") and hasattr(rdd, "rdd"):  # a DataFrame of a Spark without mapInArrow
+            rdd = rdd.select(column).rdd.map(operator.itemgetter(0))
+        parts = num_partitions or max(1, rdd.getNumPartitions())
+        counted = rdd.mapPartitions(lambda texts: _count_partition(texts, options, parts))
+    summed = counted.reduceByKey(_add, parts, _identity)
     if min_count:
         summed = summed.mapValues(lambda counts: (counts.prune(min_count), counts)[1])
     counts = WordCounts(**options)
@@ -80,11 +192,12 @@ def count(df_or_rdd: Any, *, column: str = "text", num_partitions: int | None = 
 def train(df_or_rdd: Any, vocab_size: int, min_frequency: int | None = None, *, column: str = "text",
           num_partitions: int | None = None, min_count: int | None = None, max_words: int | None = None,
           special_tokens: Sequence[str] | None = None, objective: Objective | None = None,
-          limit_alphabet: int | None = None, show_progress: bool = False, **options: Any) -> PyTokenizer:  # fmt: skip
-    """Trains a tokenizer on the texts of a DataFrame's ``column`` or of an RDD (see
-    ``count``): counting on the executors, the merge loop on the driver."""
+          limit_alphabet: int | None = None, show_progress: bool = False, errors: str = "strict",
+          spark_context: Any = None, **options: Any) -> PyTokenizer:  # fmt: skip
+    """Trains a tokenizer on the texts of a DataFrame's ``column``, of an RDD or of
+    files (see ``count``): counting on the executors, the merge loop on the driver."""
     counts = count(df_or_rdd, column=column, num_partitions=num_partitions, min_count=min_count,
-                   max_words=max_words, **options)  # fmt: skip
+                   max_words=max_words, errors=errors, spark_context=spark_context, **options)  # fmt: skip
     return PyTokenizer.train_from_counts(counts, vocab_size, min_frequency, special_tokens=special_tokens,
                                          objective=objective, limit_alphabet=limit_alphabet,
                                          show_progress=show_progress)  # fmt: skip

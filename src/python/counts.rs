@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
 
 use super::args::{self, text, type_name};
+use super::arrow;
 use super::errors::{guard, to_py, Signals};
 use crate::tokenizer::options::Options;
 use crate::training::{counts_file, CountOptions, Progress, Utf8Errors, WordCounter, WordCounts};
@@ -346,7 +347,8 @@ impl PyWordCounts {
     }
 }
 
-/// Counts the words of `texts` (an iterable of str, pulled in batches) as
+/// Counts the words of `texts` (an iterable of str, pulled in batches, or an
+/// Arrow string / large_string array, read in place with nulls skipped) as
 /// training does: normalized and pre-tokenized with the pipeline `options`.
 #[pyfunction]
 #[pyo3(signature = (texts, *, show_progress = false, **options))]
@@ -357,6 +359,18 @@ pub fn count_words(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyWordCounts> {
     args::reject_text_as_collection(texts, "texts", "str")?;
+    if let Some(capsules) = arrow::capsules(texts, "texts")? {
+        let options = count_options(options, "count_words")?;
+        let texts = arrow::texts(&capsules, "texts")?;
+        let counts = py.detach(|| {
+            guard(|| {
+                let mut counter = WordCounter::new(&options);
+                counter.add_texts(&texts);
+                WordCounts::from_counter(&options, counter)
+            })
+        })?;
+        return Ok(wrap(counts));
+    }
     let iter = texts
         .try_iter()
         .map_err(|_| PyTypeError::new_err(format!("texts must be an iterable of str, not {}", type_name(texts))))?;

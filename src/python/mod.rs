@@ -4,6 +4,7 @@
 mod analyze;
 mod args;
 mod arrays;
+mod arrow;
 mod call;
 mod counts;
 mod defaults;

@@ -317,8 +317,23 @@ def parse(data: bytes) -> WordCounts:
     return counts
 
 
+def _arrow_texts(array: Any) -> list[str]:
+    """The texts of an Arrow string array, nulls skipped (read with pyarrow)."""
+    import pyarrow as pa
+
+    array = pa.array(array)
+    if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
+        raise TypeError(f"texts must be an Arrow string or large_string array, not one of type {array.type}")
+    return [text for text in array.to_pylist() if text is not None]
+
+
 def count_words(texts: Iterable[str], *, show_progress: bool = False, **options: Any) -> WordCounts:
-    """Counts the words of ``texts`` as training does (spec section 4, step 1)."""
+    """Counts the words of ``texts`` as training does (spec section 4, step 1).
+
+    ``texts`` may also be an Arrow ``string`` / ``large_string`` array (any
+    object with ``__arrow_c_array__``): its texts, nulls skipped."""
+    if hasattr(texts, "__arrow_c_array__"):
+        texts = _arrow_texts(texts)
     if isinstance(texts, str) or not isinstance(texts, Iterable):
         raise TypeError(f"texts must be an iterable of str, not {_type_name(texts)}")
     counted = WordCounts(**count_options(options, "count_words"))
