@@ -46,23 +46,14 @@ import subprocess
 import sys
 import tempfile
 import time
-import zipfile
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve()
 sys.path.insert(0, str(HERE.parent.parent / "scripts"))
 
-
-def _status(field: str) -> int | None:
-    try:
-        with open("/proc/self/status") as fh:
-            for line in fh:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return None
+from bench_python import _status  # noqa: E402  (benches/ is the script's directory)
+from compare_builds import extension  # noqa: E402
 
 
 def _engine(build: str | None) -> Any:
@@ -137,15 +128,6 @@ def run_child(args: dict, threads: int) -> dict:
     if proc.returncode != 0:
         raise SystemExit(f"{args} at {threads} threads failed:\n{proc.stderr[-2000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
-
-
-def extension(path: Path, into: Path) -> Path:
-    """The ``fast_wordpiece/_native*`` extension file of a wheel (or the file itself)."""
-    if path.suffix != ".whl":
-        return path
-    with zipfile.ZipFile(path) as wheel:
-        (name,) = [n for n in wheel.namelist() if n.startswith("fast_wordpiece/_native") and not n.endswith(".pyi")]
-        return Path(wheel.extract(name, into / path.stem))
 
 
 def log(msg: str) -> None:
