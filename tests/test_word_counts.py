@@ -248,6 +248,36 @@ def test_other_tools_can_write_the_format(fw, tmp_path):
     assert counts == fw.WordCounts({"abc": 300, "é": 1})
 
 
+@pytest.mark.parametrize("word", ["a b", "a\nb", "\u3000x", "x\r"])
+def test_words_with_whitespace_are_refused_wherever_counts_come_from(fw, tmp_path, word):
+    """No pre-tokenizer leaves whitespace in a word; counts made by hand that hold one
+    are a ValueError (their tokens could not be written one per line in vocab.txt)."""
+    with pytest.raises(ValueError, match="contains whitespace"):
+        fw.WordCounts({word: 5, "ab": 3})
+    with pytest.raises(ValueError, match="contains whitespace"):
+        fw.PyTokenizer.train_from_counts({word: 5, "ab": 3}, 40, 1, show_progress=False)
+    # A file written by hand from the spec, with a valid CRC.
+    options = fw.WordCounts().to_bytes()[16:-4]
+    options = options[: options.index(b"}") + 1]
+    raw = word.encode()
+    body = b"FWPCOUNT" + struct.pack("<II", 1, len(options)) + options + bytes([1, len(raw)]) + raw + bytes([1])
+    path = tmp_path / "hand.fwc"
+    path.write_bytes(body + struct.pack("<I", zlib.crc32(body)))
+    with pytest.raises(ValueError, match=r"entry 0: .*contains whitespace"):
+        fw.WordCounts.load(path)
+    # Empty words of a plain mapping are dropped, as before.
+    tok = fw.PyTokenizer.train_from_counts({"": 3, "ab": 3}, 40, 1, show_progress=False)
+    assert "ab" in tok.get_vocab()
+
+
+def test_split_into_too_many_parts_is_a_value_error(fw):
+    counts = fw.WordCounts({"a": 1})
+    for n in (2**20 + 1, 10**12, 2**62):
+        with pytest.raises(ValueError, match="at most"):
+            counts.split(n)
+    assert len(counts.split(3)) == 3
+
+
 def test_a_failed_save_leaves_nothing_behind(fw, tmp_path: Path):
     """The rename that ends a save fails (the target is a directory that is not empty): OSError,
     the target untouched, no temporary file left."""
@@ -304,5 +334,7 @@ def test_engine_reads_arrow_buffers_that_break_the_format_with_a_value_error():
         fast_wordpiece.count_words(strings([0, 2, 4], b"ab\xffd"))
     with pytest.raises(ValueError, match="offsets out of order"):
         fast_wordpiece.count_words(strings([0, 3, 2, 4], b"abcd"))
+    with pytest.raises(ValueError, match="offsets out of order"):
+        fast_wordpiece.count_words(strings([0, 5, 2], b"abcde"))
     with pytest.raises(ValueError, match="splits a UTF-8 character"):
         fast_wordpiece.count_words(strings([0, 1, 2], "é".encode()))

@@ -114,6 +114,10 @@ pub(super) fn texts<'a>(capsules: &'a ArrowCapsules<'_>, what: &str) -> PyResult
         return Ok(Vec::new());
     }
     let end = offset.checked_add(len).ok_or_else(|| bad("offset + length overflows"))?;
+    // No buffer of offsets is longer than isize::MAX bytes: a larger length lies.
+    if end >= isize::MAX as usize / 8 {
+        return Err(bad("offset + length too large"));
+    }
     // SAFETY: a string array has 3 buffers (validity, offsets, data).
     let buffers = unsafe { std::slice::from_raw_parts(array.buffers, 3) };
     let (validity, offsets_ptr, data_ptr) = (buffers[0].cast::<u8>(), buffers[1], buffers[2].cast::<u8>());
@@ -160,7 +164,7 @@ pub(super) fn texts<'a>(capsules: &'a ArrowCapsules<'_>, what: &str) -> PyResult
     let mut start = first;
     for i in offset..end {
         let stop = offsets.get(i + 1);
-        if stop < start {
+        if stop < start || stop > last {
             return Err(bad("offsets out of order"));
         }
         if validity.is_none_or(|bits| bits[i / 8] >> (i % 8) & 1 == 1) {

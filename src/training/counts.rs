@@ -17,6 +17,9 @@ use crate::error::{Error, Result};
 use crate::pipeline::pre_tokenizer::PreTokenizer;
 use crate::tokenizer::options::Options;
 
+/// The most parts [`WordCounts::split`] makes (more than any shuffle has).
+pub const MAX_PARTS: usize = 1 << 20;
+
 /// The options that change which words a text counts as: those of the
 /// normalizer and the pre-tokenizer (the rest of `Options` only matters to
 /// encoding and decoding).
@@ -121,6 +124,9 @@ impl WordCounts {
     pub fn from_pairs(options: CountOptions, mut pairs: Vec<(String, u64)>) -> Result<Self> {
         if let Some((w, _)) = pairs.iter().find(|(_, n)| *n == 0) {
             return Err(Error::invalid(format!("the count of {w:?} must be positive, not 0")));
+        }
+        for (word, _) in &pairs {
+            check_word(word).map_err(Error::invalid)?;
         }
         pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut words: Vec<(String, u64)> = Vec::with_capacity(pairs.len());
@@ -263,12 +269,15 @@ impl WordCounts {
         order.into_iter().map(|i| (self.words[i].0.as_str(), self.words[i].1)).collect()
     }
 
-    /// Splits the counts into `n` parts by word: a word goes to part
+    /// Splits the counts into `n` parts (at most [`MAX_PARTS`]) by word: a word goes to part
     /// `crc32(its UTF-8 bytes) % n`, on every machine alike, so that part `i`
     /// of many counts can be added up apart from the other parts.
     pub fn split(self, n: usize) -> Result<Vec<WordCounts>> {
         if n == 0 {
             return Err(Error::invalid("n must be positive"));
+        }
+        if n > MAX_PARTS {
+            return Err(Error::invalid(format!("n must be at most {MAX_PARTS}, not {n}")));
         }
         let mut parts: Vec<Vec<(String, u64)>> = vec![Vec::new(); n];
         for (word, count) in self.words {
@@ -303,6 +312,19 @@ impl WordCounts {
         }
         self.total = self.words.iter().map(|(_, n)| n).sum();
     }
+}
+
+/// A counted word is never empty and holds no whitespace (every
+/// pre-tokenizer splits there): such a word could only make tokens that
+/// vocab.txt cannot hold, one per line.
+pub fn check_word(word: &str) -> std::result::Result<(), String> {
+    if word.is_empty() {
+        return Err("words must not be empty".into());
+    }
+    if word.chars().any(char::is_whitespace) {
+        return Err(format!("the word {word:?} contains whitespace, which no pre-tokenizer leaves in a word"));
+    }
+    Ok(())
 }
 
 fn add(a: u64, b: u64) -> Result<u64> {

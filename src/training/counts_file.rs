@@ -110,9 +110,7 @@ pub fn from_bytes(bytes: &[u8]) -> std::result::Result<WordCounts, String> {
         let raw = r.take(usize::try_from(length).map_err(|_| format!("entry {i}: word too long"))?)?;
         let word = std::str::from_utf8(raw).map_err(|e| format!("entry {i}: the word is not UTF-8 ({e})"))?;
         let count = r.varint()?;
-        if word.is_empty() {
-            return Err(format!("entry {i}: empty word"));
-        }
+        super::counts::check_word(word).map_err(|e| format!("entry {i}: {e}"))?;
         if count == 0 {
             return Err(format!("entry {i} ({word:?}): count 0 (counts are positive)"));
         }

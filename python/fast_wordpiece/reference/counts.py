@@ -11,11 +11,24 @@ from typing import Any, Union
 
 from fast_wordpiece.reference.args import _integer, _path, _text, _type_name
 from fast_wordpiece.reference.options import Options
+from fast_wordpiece.reference.unicode import WHITESPACE
 
 #: The options that change which words a text counts as, in the file's order.
 COUNT_OPTIONS = ("clean_text", "handle_chinese_chars", "lowercase", "strip_accents", "strip_all_marks", "pre_tokenizer")
 MAGIC = b"FWPCOUNT"
 VERSION = 1
+#: The most parts ``WordCounts.split`` makes.
+MAX_PARTS = 1 << 20
+
+
+def check_word(word: str) -> None:
+    """A counted word is never empty and holds no whitespace (every pre-tokenizer splits there)."""
+    if not word:
+        raise ValueError("words must not be empty")
+    if any(c in WHITESPACE for c in word):
+        raise ValueError(f"the word {json.dumps(word, ensure_ascii=False)} contains whitespace, "
+                         "which no pre-tokenizer leaves in a word")  # fmt: skip
+
 
 StrPath = Union[str, "os.PathLike[str]"]
 
@@ -61,8 +74,7 @@ class WordCounts:
             if not isinstance(pair, tuple) or len(pair) != 2:
                 raise TypeError(f"counts[{i}] must be a (str, int) pair, not {_type_name(pair)}")
             word = _text(pair[0], f"the word of counts[{i}]")
-            if not word:
-                raise ValueError("words must not be empty")
+            check_word(word)
             self._counts[word] = self._counts.get(word, 0) + _integer(pair[1], f"the count of {json.dumps(word)}", 1)
         check_total(sum(self._counts.values()))
 
@@ -143,7 +155,10 @@ class WordCounts:
 
     def split(self, n: int) -> list[WordCounts]:
         """``n`` counts that add up to these: word ``w`` goes to part ``crc32(w.encode()) % n``."""
-        parts = [WordCounts(**self._options) for _ in range(_integer(n, "n", 1))]
+        n = _integer(n, "n", 1)
+        if n > MAX_PARTS:
+            raise ValueError(f"n must be at most {MAX_PARTS}, not {n}")
+        parts = [WordCounts(**self._options) for _ in range(n)]
         for word, count in self._counts.items():
             parts[zlib.crc32(word.encode()) % len(parts)]._counts[word] = count
         return parts
@@ -303,8 +318,10 @@ def parse(data: bytes) -> WordCounts:
         except UnicodeDecodeError as e:
             raise ValueError(f"entry {i}: the word is not UTF-8 ({e})") from None
         n = r.varint()
-        if not word:
-            raise ValueError(f"entry {i}: empty word")
+        try:
+            check_word(word)
+        except ValueError as e:
+            raise ValueError(f"entry {i}: {e}") from None
         if n == 0:
             raise ValueError(f"entry {i} ({json.dumps(word)}): count 0 (counts are positive)")
         if last is not None and last >= word:

@@ -35,7 +35,7 @@ from fast_wordpiece.reference.common import (
     Offsets,
     Pair,
 )
-from fast_wordpiece.reference.counts import COUNT_OPTIONS, WordCounts, differing, effect, show
+from fast_wordpiece.reference.counts import COUNT_OPTIONS, WordCounts, check_word, differing, effect, show
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.model import wordpiece
@@ -276,6 +276,9 @@ class PyTokenizer(TransformersCalls):
         if not isinstance(counts, Mapping):
             raise TypeError(f"counts must be a WordCounts or a dict of str to int, not {_type_name(counts)}")
         checked = {_text(word, "counts keys"): _integer(n, f"counts[{word!r}]", 1) for word, n in counts.items()}
+        for word in checked:
+            if word:  # empty words are dropped: they hold no pair
+                check_word(word)
         args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
                                    limit_alphabet)  # fmt: skip
         return args.learn(checked)
