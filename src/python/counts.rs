@@ -138,9 +138,6 @@ impl PyWordCounts {
                     PyTypeError::new_err(format!("counts[{i}] must be a (str, int) pair, not {}", type_name(&pair)))
                 })?;
                 let word = text(&word, &|| format!("the word of counts[{i}]"))?.to_owned();
-                if word.is_empty() {
-                    return Err(PyValueError::new_err("words must not be empty"));
-                }
                 let n = args::positive(&count, &format!("the count of {word:?}"))? as u64;
                 pairs.push((word, n));
             }

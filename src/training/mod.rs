@@ -56,8 +56,8 @@ pub fn train_tokenizer(
     }
     // Empty words are dropped (they hold no pair); a word with whitespace is
     // an error: it can only come from counts made by hand.
-    if let Some((word, _)) = counts.iter().find(|(w, _)| w.chars().any(char::is_whitespace)) {
-        return Err(Error::invalid(counts::check_word(word).unwrap_err()));
+    for (word, _) in counts.iter().filter(|(w, _)| !w.is_empty()) {
+        counts::check_word(word).map_err(Error::invalid)?;
     }
     let trained = train(counts, config, progress)?;
     Ok(Tokenizer::new(Vocab::new(trained.vocab)?, trained.merges, &config.special_tokens, options)?
