@@ -1,5 +1,6 @@
-//! fast-wordpiece: a WordPiece tokenizer with BERT-exact encoding and training
-//! on the true WordPiece objective, `freq(ab) / (freq(a) * freq(b))`.
+//! fast-wordpiece: a WordPiece tokenizer with BERT-exact encoding and exact,
+//! deterministic training (by default on WordPiece's likelihood gain; the
+//! seed's `freq(ab) / (freq(a) * freq(b))` and pair frequency on request).
 //!
 //! Text flows through the stages in `pipeline`: the normalizer, the
 //! pre-tokenizer, the WordPiece model (`pipeline::model`), truncation, the

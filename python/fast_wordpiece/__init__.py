@@ -1,8 +1,10 @@
 """fast-wordpiece: a WordPiece tokenizer with a Rust engine.
 
-Training uses the true WordPiece objective, ``freq(ab) / (freq(a) * freq(b))``;
-encoding gives exactly what BERT's tokenizer gives. ``fast_wordpiece.reference``
-is a pure-Python twin with the same API, the oracle the engine is tested against.
+Training is exact and deterministic, by default on WordPiece's likelihood gain
+(``objective="pmi"`` gives the seed's ``freq(ab) / (freq(a) * freq(b))``,
+``"frequency"`` the pair count); encoding gives exactly what BERT's tokenizer
+gives. ``fast_wordpiece.reference`` is a pure-Python twin with the same API,
+the oracle the engine is tested against.
 """
 
 from fast_wordpiece._native import (
