@@ -487,32 +487,38 @@ impl Tokenizer {
     fn encode_chunks(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) {
         chunk_cache::with(self.cache.owner(), |cache| {
             let bytes = segment.as_bytes();
-            let (mut i, mut chars) = (0, base);
-            loop {
-                while i < bytes.len() && chunk_cache::is_separator(bytes[i]) {
-                    i += 1;
-                    chars += 1;
+            // The next chunk from byte `i`: its start and end.
+            let next = |i: usize| {
+                let start = chunk_cache::skip(bytes, i, false);
+                (start, chunk_cache::skip(bytes, start, true))
+            };
+            // Separators are ASCII: one character each, and the chunks' ends
+            // are characters' ends.
+            let (mut start, mut end) = next(0);
+            let mut chars = base + start as u32;
+            let mut key = chunk_cache::Key::new(bytes, start, end);
+            while start < end {
+                // The next chunk's slot is on its way while this one is done.
+                let (next_start, next_end) = next(end);
+                let next_key = chunk_cache::Key::new(bytes, next_start, next_end);
+                if next_start < next_end {
+                    cache.prefetch(&next_key);
                 }
-                if i == bytes.len() {
-                    return;
-                }
-                let start = i;
-                while i < bytes.len() && !chunk_cache::is_separator(bytes[i]) {
-                    i += 1;
-                }
-                // Separators are ASCII: the chunk's ends are characters' ends.
-                let chunk = &segment[start..i];
-                if let Some(n) = cache.replay(chunk.as_bytes(), chars, out) {
-                    chars += n;
-                    continue;
-                }
-                let mark = out.mark();
-                self.encode_uncached(chunk, chars, ws, out);
-                let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
-                if chunk.len() <= chunk_cache::MAX_CHUNK {
-                    cache.insert(chunk.as_bytes(), n, chars, out, mark);
-                }
-                chars += n;
+                let chunk = &segment[start..end];
+                let n = match cache.replay(chunk.as_bytes(), &key, chars, out) {
+                    Some(n) => n,
+                    None => {
+                        let mark = out.mark();
+                        self.encode_uncached(chunk, chars, ws, out);
+                        let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
+                        if chunk.len() <= chunk_cache::MAX_CHUNK {
+                            cache.insert(chunk.as_bytes(), &key, n, chars, out, mark);
+                        }
+                        n
+                    }
+                };
+                chars += n + (next_start - end) as u32;
+                (start, end, key) = (next_start, next_end, next_key);
             }
         })
     }
