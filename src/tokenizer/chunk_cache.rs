@@ -67,7 +67,7 @@ fn separators(w: u64) -> u64 {
     const SEVEN: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     // The high bit of each zero byte of `x`, exactly (no carry crosses a byte).
     let zero = |x: u64| !(((x & SEVEN) + SEVEN) | x) & !SEVEN;
-    zero(w ^ LOW * 0x20) | zero(w ^ LOW * 0x09) | zero(w ^ LOW * 0x0a) | zero(w ^ LOW * 0x0d)
+    zero(w ^ (LOW * 0x20)) | zero(w ^ (LOW * 0x09)) | zero(w ^ (LOW * 0x0a)) | zero(w ^ (LOW * 0x0d))
 }
 
 /// The first byte from `i` on that is a separator (`sep`) or is not one
@@ -219,7 +219,7 @@ fn fold(a: u64, b: u64) -> u64 {
 #[inline(always)]
 fn hash(key: &[u64; 4], len: usize) -> u64 {
     const S: [u64; 2] = [0x243f_6a88_85a3_08d3, 0x1319_8a2e_0370_7344];
-    fold(key[0] ^ key[2].rotate_left(23) ^ S[0], key[1] ^ key[3].rotate_left(41) ^ S[1] ^ len as u64)
+    fold(key[0] ^ key[2].rotate_left(23) ^ S[0], key[1] ^ key[3].rotate_left(41) ^ S[1] ^ (len as u64))
 }
 
 /// One thread's cache.
