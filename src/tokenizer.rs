@@ -485,40 +485,44 @@ impl Tokenizer {
     /// `encode_segment` chunk by chunk (see `chunk_cache`), each taken from
     /// the thread's cache or encoded and cached.
     fn encode_chunks(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) {
+        /// Chunks looked up together: their slots are read in parallel.
+        const AHEAD: usize = 32;
         chunk_cache::with(self.cache.owner(), |cache| {
             let bytes = segment.as_bytes();
-            // The next chunk from byte `i`: its start and end.
-            let next = |i: usize| {
-                let start = chunk_cache::skip(bytes, i, false);
-                (start, chunk_cache::skip(bytes, start, true))
-            };
-            // Separators are ASCII: one character each, and the chunks' ends
-            // are characters' ends.
-            let (mut start, mut end) = next(0);
-            let mut chars = base + start as u32;
-            let mut key = chunk_cache::Key::new(bytes, start, end);
-            while start < end {
-                // The next chunk's slot is on its way while this one is done.
-                let (next_start, next_end) = next(end);
-                let next_key = chunk_cache::Key::new(bytes, next_start, next_end);
-                if next_start < next_end {
-                    cache.prefetch(&next_key);
+            let mut chunks = chunk_cache::Chunks::new(bytes);
+            let mut batch = [(0usize, 0usize, chunk_cache::Key::default()); AHEAD];
+            // `done`: the end of the last chunk encoded, at character `chars`.
+            let (mut done, mut chars) = (0usize, base);
+            loop {
+                let mut n = 0;
+                for (start, end) in chunks.by_ref().take(AHEAD) {
+                    let key = chunk_cache::Key::new(bytes, start, end);
+                    cache.prefetch(&key);
+                    batch[n] = (start, end, key);
+                    n += 1;
                 }
-                let chunk = &segment[start..end];
-                let n = match cache.replay(chunk.as_bytes(), &key, chars, out) {
-                    Some(n) => n,
-                    None => {
-                        let mark = out.mark();
-                        self.encode_uncached(chunk, chars, ws, out);
-                        let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
-                        if chunk.len() <= chunk_cache::MAX_CHUNK {
-                            cache.insert(chunk.as_bytes(), &key, n, chars, out, mark);
+                for (start, end, key) in &batch[..n] {
+                    // Separators are ASCII: one character each, and the
+                    // chunks' ends are characters' ends.
+                    chars += (start - done) as u32;
+                    let chunk = &segment[*start..*end];
+                    chars += match cache.replay(chunk.as_bytes(), key, chars, out) {
+                        Some(n) => n,
+                        None => {
+                            let mark = out.mark();
+                            self.encode_uncached(chunk, chars, ws, out);
+                            let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
+                            if chunk.len() <= chunk_cache::MAX_CHUNK {
+                                cache.insert(chunk.as_bytes(), key, n, chars, out, mark);
+                            }
+                            n
                         }
-                        n
-                    }
-                };
-                chars += n + (next_start - end) as u32;
-                (start, end, key) = (next_start, next_end, next_key);
+                    };
+                    done = *end;
+                }
+                if n < AHEAD {
+                    return;
+                }
             }
         })
     }

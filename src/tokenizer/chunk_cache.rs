@@ -60,32 +60,91 @@ pub fn is_separator(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
-/// The high bit of each byte of `w` that is a separator.
+/// The separators among the 64 bytes from `at` (past the end: all), one
+/// bit each.
 #[inline(always)]
-fn separators(w: u64) -> u64 {
-    const LOW: u64 = 0x0101_0101_0101_0101;
-    const SEVEN: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    // The high bit of each zero byte of `x`, exactly (no carry crosses a byte).
-    let zero = |x: u64| !(((x & SEVEN) + SEVEN) | x) & !SEVEN;
-    zero(w ^ (LOW * 0x20)) | zero(w ^ (LOW * 0x09)) | zero(w ^ (LOW * 0x0a)) | zero(w ^ (LOW * 0x0d))
+fn separator_bits(bytes: &[u8], at: usize) -> u64 {
+    let mut block = [b' '; 64];
+    let window = match bytes.get(at..at + 64) {
+        Some(window) => window,
+        None => {
+            let tail = &bytes[at.min(bytes.len())..];
+            block[..tail.len()].copy_from_slice(tail);
+            &block
+        }
+    };
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        };
+        let mut bits = 0u64;
+        for k in 0..4 {
+            // SAFETY: reads 16 bytes of the 64 of `window`; SSE2 is part of
+            // x86_64, so every target of this arch has these instructions.
+            let m = unsafe {
+                let v = _mm_loadu_si128(window[16 * k..].as_ptr().cast::<__m128i>());
+                let is = |c: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8));
+                _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(is(b' '), is(b'\t')), _mm_or_si128(is(b'\n'), is(b'\r'))))
+            };
+            bits |= u64::from(m as u16) << (16 * k);
+        }
+        bits
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    window.iter().enumerate().fold(0u64, |bits, (k, &b)| bits | u64::from(is_separator(b)) << k)
 }
 
-/// The first byte from `i` on that is a separator (`sep`) or is not one
-/// (`!sep`); `bytes.len()` if none.
-#[inline(always)]
-pub fn skip(bytes: &[u8], mut i: usize, sep: bool) -> usize {
-    while let Some(window) = bytes.get(i..i + 8) {
-        let found = separators(u64::from_le_bytes(window.try_into().unwrap_or_default()));
-        let found = if sep { found } else { !found & 0x8080_8080_8080_8080 };
-        if found != 0 {
-            return i + (found.trailing_zeros() / 8) as usize;
+/// The chunks of a text, found 64 bytes at a time.
+pub struct Chunks<'a> {
+    bytes: &'a [u8],
+    /// Where the block of `bits` starts (a multiple of 64; MAX: none yet).
+    block: usize,
+    bits: u64,
+    /// Where to look for the next chunk.
+    pos: usize,
+}
+
+impl<'a> Chunks<'a> {
+    pub fn new(bytes: &'a [u8]) -> Self {
+        Self { bytes, block: usize::MAX, bits: 0, pos: 0 }
+    }
+
+    /// The first byte from `i` on that is a separator (`sep`) or is not one
+    /// (`!sep`); `bytes.len()` if none.
+    #[inline(always)]
+    fn skip(&mut self, mut i: usize, sep: bool) -> usize {
+        loop {
+            if i >= self.bytes.len() {
+                return self.bytes.len();
+            }
+            let block = i & !63;
+            if block != self.block {
+                self.block = block;
+                self.bits = separator_bits(self.bytes, block);
+            }
+            let found = if sep { self.bits } else { !self.bits } >> (i - block);
+            if found != 0 {
+                return (i + found.trailing_zeros() as usize).min(self.bytes.len());
+            }
+            i = block + 64;
         }
-        i += 8;
     }
-    while i < bytes.len() && is_separator(bytes[i]) != sep {
-        i += 1;
+}
+
+impl Iterator for Chunks<'_> {
+    /// A chunk's start and end.
+    type Item = (usize, usize);
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<(usize, usize)> {
+        let start = self.skip(self.pos, false);
+        if start == self.bytes.len() {
+            return None;
+        }
+        self.pos = self.skip(start, true);
+        Some((start, self.pos))
     }
-    i
 }
 
 /// A tokenizer's switch and owner number (see the module's documentation).
@@ -163,7 +222,7 @@ struct Slot {
 /// A chunk as the cache looks it up: its bytes, zero-padded to four
 /// words when it has at most [`INLINE_KEY`] (else zero), their hash and its
 /// length.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Key {
     words: [u64; 4],
     hash: u64,
