@@ -41,6 +41,8 @@ struct Workspace {
     pieces: Vec<Piece>,
     /// The normalized bytes of an ASCII segment.
     ascii: Vec<u8>,
+    /// Chunks about to be looked up in the chunk cache: start, end, key.
+    chunks: Vec<(usize, usize, chunk_cache::Key)>,
 }
 
 thread_local! {
@@ -490,18 +492,17 @@ impl Tokenizer {
         chunk_cache::with(self.cache.owner(), |cache| {
             let bytes = segment.as_bytes();
             let mut chunks = chunk_cache::Chunks::new(bytes);
-            let mut batch = [(0usize, 0usize, chunk_cache::Key::default()); AHEAD];
+            let mut batch = std::mem::take(&mut ws.chunks);
             // `done`: the end of the last chunk encoded, at character `chars`.
             let (mut done, mut chars) = (0usize, base);
             loop {
-                let mut n = 0;
+                batch.clear();
                 for (start, end) in chunks.by_ref().take(AHEAD) {
                     let key = chunk_cache::Key::new(bytes, start, end);
                     cache.prefetch(&key);
-                    batch[n] = (start, end, key);
-                    n += 1;
+                    batch.push((start, end, key));
                 }
-                for (start, end, key) in &batch[..n] {
+                for (start, end, key) in &batch {
                     // Separators are ASCII: one character each, and the
                     // chunks' ends are characters' ends.
                     chars += (start - done) as u32;
@@ -520,7 +521,8 @@ impl Tokenizer {
                     };
                     done = *end;
                 }
-                if n < AHEAD {
+                if batch.len() < AHEAD {
+                    ws.chunks = batch;
                     return;
                 }
             }
