@@ -176,7 +176,7 @@ impl Tokenizer {
             missing_specials,
             truncation: None,
             padding: None,
-            cache: CacheSwitch::new(false),
+            cache: CacheSwitch::new(true),
         })
     }
 
@@ -693,13 +693,20 @@ mod tests {
 
     #[test]
     fn the_chunk_cache_gives_what_encoding_gives() {
-        let off = tokenizer(&VOCAB);
-        let on = off.clone();
-        on.set_word_cache(true);
+        let on = tokenizer(&VOCAB);
+        assert!(on.word_cache(), "on by default");
+        let off = on.clone();
+        off.set_word_cache(false);
         assert_ne!(on.cache.owner(), off.cache.owner(), "a clone has its own cached chunks");
-        let texts = ["Hello, WORLDS!  hello\tworld\n", "héllo[SEP]world hello\x0bworld", "中hello 中 \u{301}x", ""];
+        // Enough distinct chunks to grow the table several times, chunks
+        // longer than a slot's key, and chunks of more tokens than it holds.
+        let many: String = (0..20_000).map(|i| format!("h{i}e hello{} ", "s".repeat(i % 40))).collect();
+        let long = "hellohellohellohellohellohellohello! hello,world!hello,world!hello,world!hello,world!";
+        let mut texts =
+            vec!["Hello, WORLDS!  hello\tworld\n", "héllo[SEP]world hello\x0bworld", "中hello 中 \u{301}x", ""];
+        texts.extend([many.as_str(), long]);
         for _ in 0..2 {
-            for t in texts {
+            for t in texts.iter().copied() {
                 for pair in [None, Some("hello hello")] {
                     assert_eq!(on.encode(t, pair, true).unwrap(), off.encode(t, pair, true).unwrap(), "{t:?}");
                 }

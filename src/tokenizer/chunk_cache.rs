@@ -438,3 +438,54 @@ impl ChunkCache {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_read_in_one_window_equal_keys_read_in_parts() {
+        let text: Vec<u8> = (0..200u32).map(|i| (i * 37 % 251) as u8 + 1).collect();
+        for start in 0..40 {
+            for len in 1..=INLINE_KEY + 2 {
+                let windowed = Key::new(&text, start, start + len);
+                let exact = Key::new(&text[start..start + len], 0, len);
+                assert_eq!((windowed.words, windowed.hash), (exact.words, exact.hash), "{start} {len}");
+                if len <= INLINE_KEY {
+                    let mut bytes = [0u8; 32];
+                    bytes[..len].copy_from_slice(&text[start..start + len]);
+                    let words: Vec<u64> = bytes.chunks(8).map(|w| u64::from_le_bytes(w.try_into().unwrap())).collect();
+                    assert_eq!(exact.words[..], words[..]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn chunks_are_the_runs_between_separators() {
+        let pieces = ["a", "bb", " ", "\t", "\n", "\r", "\x0b", "é", "   ", &"x".repeat(70), &" ".repeat(65)];
+        let mut seed = 7u64;
+        for _ in 0..300 {
+            let mut text = String::new();
+            for _ in 0..(seed % 60) {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                text.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            let bytes = text.as_bytes();
+            let mut expected = vec![];
+            let mut i = 0;
+            while i < bytes.len() {
+                if is_separator(bytes[i]) {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < bytes.len() && !is_separator(bytes[i]) {
+                    i += 1;
+                }
+                expected.push((start, i));
+            }
+            assert_eq!(Chunks::new(bytes).collect::<Vec<_>>(), expected, "{text:?}");
+        }
+    }
+}
