@@ -41,6 +41,8 @@ struct Workspace {
     pieces: Vec<Piece>,
     /// The normalized bytes of an ASCII segment.
     ascii: Vec<u8>,
+    /// Chunks about to be looked up in the chunk cache: start, end, key.
+    chunks: Vec<(usize, usize, chunk_cache::Key)>,
 }
 
 thread_local! {
@@ -174,7 +176,7 @@ impl Tokenizer {
             missing_specials,
             truncation: None,
             padding: None,
-            cache: CacheSwitch::new(false),
+            cache: CacheSwitch::new(true),
         })
     }
 
@@ -485,34 +487,44 @@ impl Tokenizer {
     /// `encode_segment` chunk by chunk (see `chunk_cache`), each taken from
     /// the thread's cache or encoded and cached.
     fn encode_chunks(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) {
+        /// Chunks looked up together: their slots are read in parallel.
+        const AHEAD: usize = 32;
         chunk_cache::with(self.cache.owner(), |cache| {
             let bytes = segment.as_bytes();
-            let (mut i, mut chars) = (0, base);
+            let mut chunks = chunk_cache::Chunks::new(bytes);
+            let mut batch = std::mem::take(&mut ws.chunks);
+            // `done`: the end of the last chunk encoded, at character `chars`.
+            let (mut done, mut chars) = (0usize, base);
             loop {
-                while i < bytes.len() && chunk_cache::is_separator(bytes[i]) {
-                    i += 1;
-                    chars += 1;
+                batch.clear();
+                for (start, end) in chunks.by_ref().take(AHEAD) {
+                    let key = chunk_cache::Key::new(bytes, start, end);
+                    cache.prefetch(&key);
+                    batch.push((start, end, key));
                 }
-                if i == bytes.len() {
+                for (start, end, key) in &batch {
+                    // Separators are ASCII: one character each, and the
+                    // chunks' ends are characters' ends.
+                    chars += (start - done) as u32;
+                    let chunk = &segment[*start..*end];
+                    chars += match cache.replay(chunk.as_bytes(), key, chars, out) {
+                        Some(n) => n,
+                        None => {
+                            let mark = out.mark();
+                            self.encode_uncached(chunk, chars, ws, out);
+                            let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
+                            if chunk.len() <= chunk_cache::MAX_CHUNK {
+                                cache.insert(chunk.as_bytes(), key, n, chars, out, mark);
+                            }
+                            n
+                        }
+                    };
+                    done = *end;
+                }
+                if batch.len() < AHEAD {
+                    ws.chunks = batch;
                     return;
                 }
-                let start = i;
-                while i < bytes.len() && !chunk_cache::is_separator(bytes[i]) {
-                    i += 1;
-                }
-                // Separators are ASCII: the chunk's ends are characters' ends.
-                let chunk = &segment[start..i];
-                if let Some(n) = cache.replay(chunk.as_bytes(), chars, out) {
-                    chars += n;
-                    continue;
-                }
-                let mark = out.mark();
-                self.encode_uncached(chunk, chars, ws, out);
-                let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
-                if chunk.len() <= chunk_cache::MAX_CHUNK {
-                    cache.insert(chunk.as_bytes(), n, chars, out, mark);
-                }
-                chars += n;
             }
         })
     }
@@ -681,13 +693,20 @@ mod tests {
 
     #[test]
     fn the_chunk_cache_gives_what_encoding_gives() {
-        let off = tokenizer(&VOCAB);
-        let on = off.clone();
-        on.set_word_cache(true);
+        let on = tokenizer(&VOCAB);
+        assert!(on.word_cache(), "on by default");
+        let off = on.clone();
+        off.set_word_cache(false);
         assert_ne!(on.cache.owner(), off.cache.owner(), "a clone has its own cached chunks");
-        let texts = ["Hello, WORLDS!  hello\tworld\n", "héllo[SEP]world hello\x0bworld", "中hello 中 \u{301}x", ""];
+        // Enough distinct chunks to grow the table several times, chunks
+        // longer than a slot's key, and chunks of more tokens than it holds.
+        let many: String = (0..20_000).map(|i| format!("h{i}e hello{} ", "s".repeat(i % 40))).collect();
+        let long = "hellohellohellohellohellohellohello! hello,world!hello,world!hello,world!hello,world!";
+        let mut texts =
+            vec!["Hello, WORLDS!  hello\tworld\n", "héllo[SEP]world hello\x0bworld", "中hello 中 \u{301}x", ""];
+        texts.extend([many.as_str(), long]);
         for _ in 0..2 {
-            for t in texts {
+            for t in texts.iter().copied() {
                 for pair in [None, Some("hello hello")] {
                     assert_eq!(on.encode(t, pair, true).unwrap(), off.encode(t, pair, true).unwrap(), "{t:?}");
                 }

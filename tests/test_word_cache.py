@@ -32,15 +32,16 @@ def pair():
     on = fast_wordpiece.PyTokenizer.train(LINES * 20, 150, 2, show_progress=False)
     off = fast_wordpiece.PyTokenizer.train(LINES * 20, 150, 2, show_progress=False)
     on.word_cache = True
+    off.word_cache = False
     return on, off
 
 
 @pytest.mark.parametrize("impl", list(IMPLEMENTATIONS))
-def test_the_switch_is_a_bool_and_off_by_default(impl):
+def test_the_switch_is_a_bool_and_on_by_default(impl):
     tok = tokenizer_class(impl).train(LINES, 60, 1, show_progress=False)
-    assert tok.word_cache is False
-    tok.word_cache = True
     assert tok.word_cache is True
+    tok.word_cache = False
+    assert tok.word_cache is False
     with pytest.raises(TypeError, match="word_cache must be bool"):
         tok.word_cache = 1
 
@@ -60,7 +61,7 @@ def test_on_equals_off_with_other_pipelines():
     for options in (dict(lowercase=False), dict(pre_tokenizer="whitespace"), dict(max_input_chars_per_word=4)):
         on = fast_wordpiece.PyTokenizer.train(LINES * 20, 150, 2, show_progress=False, **options)
         off = fast_wordpiece.PyTokenizer.from_str(on.to_str())
-        on.word_cache = True
+        on.word_cache, off.word_cache = True, False
         for _ in range(2):
             assert dicts(on.encode_batch(TEXTS[:300], num_threads=2)) == dicts(off.encode_batch(TEXTS[:300]))
 
@@ -92,8 +93,7 @@ def test_on_equals_off_at_chunk_edges(options, added):
             flags["normalized"] = True
         on.add_tokens([fast_wordpiece.AddedToken("<x>", **flags), fast_wordpiece.AddedToken("hug!", **flags)])
     off = fast_wordpiece.PyTokenizer.from_json(on.to_json())
-    on.word_cache = True
-    assert off.word_cache is False
+    on.word_cache, off.word_cache = True, False
     for _ in range(2):
         assert dicts(on.encode_batch(texts, num_threads=2)) == dicts(off.encode_batch(texts))
         pairs = list(zip(texts, texts[::-1]))
@@ -114,6 +114,7 @@ def test_the_setting_survives_add_tokens(pair):
     tok.add_tokens(["<x>"])
     assert tok.word_cache is True
     plain = fast_wordpiece.PyTokenizer.from_str(on.to_str())
+    plain.word_cache = False
     plain.add_tokens(["<x>"])
     assert dicts(tok.encode_batch(TEXTS[:100])) == dicts(plain.encode_batch(TEXTS[:100]))
 

@@ -24,18 +24,33 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into())
 }
 
-/// A `str` argument's text, as UTF-8: the `bytes` of `str.encode()`, made by
-/// Python. (The stable ABI lends a str's own UTF-8 only from Python 3.10 on;
-/// the wheel supports 3.9.) Derefs to `str`.
-pub struct Text<'py>(Bound<'py, PyBytes>);
+/// A `str` argument's text, as UTF-8, held alive with it. Derefs to `str`.
+///
+/// The UTF-8 is the str's own (`PyUnicode_AsUTF8AndSize`: for an ASCII str
+/// its very bytes, for others a copy Python keeps with the str), so an
+/// ASCII text costs no copy. That function is exported by every CPython
+/// since 3.3 but in the stable ABI only from 3.10 on: Windows, whose
+/// `python3.dll` lists only the stable ABI, takes the `bytes` of
+/// `str.encode()` instead (the wheel supports 3.9).
+pub struct Text<'py> {
+    _owner: Bound<'py, PyAny>,
+    utf8: *const u8,
+    len: usize,
+}
+
+#[cfg(not(windows))]
+extern "C" {
+    fn PyUnicode_AsUTF8AndSize(unicode: *mut pyo3::ffi::PyObject, size: *mut pyo3::ffi::Py_ssize_t) -> *const u8;
+}
 
 impl std::ops::Deref for Text<'_> {
     type Target = str;
 
     fn deref(&self) -> &str {
-        // SAFETY: the bytes of a strict UTF-8 encoding, which Python makes
-        // valid (a lone surrogate is an error instead).
-        unsafe { std::str::from_utf8_unchecked(self.0.as_bytes()) }
+        // SAFETY: `len` bytes of strict UTF-8 made by Python (a lone
+        // surrogate is an error instead), owned by `_owner`, which this
+        // holds alive and which is immutable.
+        unsafe { std::str::from_utf8_unchecked(std::slice::from_raw_parts(self.utf8, self.len)) }
     }
 }
 
@@ -44,14 +59,31 @@ pub fn text<'py>(obj: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> PyResult
     let s = obj
         .cast::<PyString>()
         .map_err(|_| PyTypeError::new_err(format!("{} must be str, not {}", what(), type_name(obj))))?;
-    s.encode_utf8().map(Text).map_err(|e| {
+    let surrogate = |e: PyErr| {
         let py = obj.py();
         let at = e.value(py).getattr("start").and_then(|v| v.extract::<usize>()).unwrap_or(0);
         PyValueError::new_err(format!(
             "{} contains a lone surrogate at index {at}, which is not valid Unicode text",
             what()
         ))
-    })
+    };
+    #[cfg(not(windows))]
+    {
+        let mut len: pyo3::ffi::Py_ssize_t = 0;
+        // SAFETY: `s` is a live str (checked above, the GIL held); the
+        // result, if not null, points at `len` bytes the str owns.
+        let utf8 = unsafe { PyUnicode_AsUTF8AndSize(s.as_ptr(), &mut len) };
+        if utf8.is_null() {
+            return Err(surrogate(PyErr::fetch(obj.py())));
+        }
+        Ok(Text { _owner: obj.clone(), utf8, len: len as usize })
+    }
+    #[cfg(windows)]
+    {
+        let bytes = s.encode_utf8().map_err(surrogate)?;
+        let (utf8, len) = (bytes.as_bytes().as_ptr(), bytes.as_bytes().len());
+        Ok(Text { _owner: bytes.into_any(), utf8, len })
+    }
 }
 
 /// Rejects the things that iterate but are not collections of texts.

@@ -134,9 +134,9 @@ impl PyTokenizer {
 
     /// Whether encoding looks chunks up in the cache of chunks already
     /// encoded (raw text between whitespace bytes -> tokens), one per
-    /// thread, bounded (see `chunk_cache`). Off by default (it did not win
-    /// on every benchmark set); the output is the same either way. Not
-    /// saved with the tokenizer.
+    /// thread, bounded (see `chunk_cache`). On by default (it wins on every
+    /// benchmark set, benches/RESULTS.md); the output is the same either
+    /// way. Not saved with the tokenizer.
     #[getter]
     fn word_cache(&self) -> bool {
         self.inner().word_cache()

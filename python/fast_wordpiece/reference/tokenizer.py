@@ -821,7 +821,7 @@ class PyTokenizer(TransformersCalls):
     def word_cache(self) -> bool:
         """The engine's cache of chunks already encoded, on or off. The twin has no cache: the
         setting is kept and changes nothing (the output is the same either way)."""
-        return getattr(self, "_word_cache", False)
+        return getattr(self, "_word_cache", True)
 
     @word_cache.setter
     def word_cache(self, value: bool) -> None:
