@@ -25,16 +25,12 @@ import glob
 import operator
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Literal
 
 from fast_wordpiece import PyTokenizer, WordCounts, count_words
 
 #: Texts counted at a time on an executor (RDD of str).
 BATCH_TEXTS = 65536
-#: Bytes of Arrow string batches counted at a time on an executor (DataFrame),
-#: while the next ones arrive.
-BATCH_BYTES = 8 << 20
 
 Objective = Literal["likelihood", "pmi", "frequency"]
 
@@ -55,42 +51,45 @@ def _count_partition(texts: Iterable[Any], options: dict[str, Any], parts: int) 
     return enumerate(counts.split(parts))
 
 
-def _count_arrow(batches: Iterable[Any], options: dict[str, Any], parts: int, batch_bytes: int) -> Iterator[Any]:
+def _count_arrow(batches: Iterable[Any], options: dict[str, Any], parts: int) -> Iterator[Any]:
     """``mapInArrow``: the counts of one partition's record batches (column 0,
     nulls skipped), as record batches of ``(part, counts)``: part ``i`` of the
-    counts split by word, in the ``.fwc`` format. Batches are gathered to
-    ``batch_bytes`` and counted on a thread (GIL released) while the next ones
-    arrive from the JVM."""
+    counts split by word, in the ``.fwc`` format. ``count_words`` reads the
+    batches in place into one count, each gathered group on a thread of its
+    own (GIL released) while the next arrive from the JVM."""
     import pyarrow as pa
 
-    counts = WordCounts(**options)
-    pending: list[Any] = []
-    size = 0
-    with ThreadPoolExecutor(1) as pool:
-        counting: Future[WordCounts] | None = None
-
-        def flush() -> None:
-            nonlocal counting
-            texts = pending[0] if len(pending) == 1 else pa.concat_arrays(pending)
-            pending.clear()
-            previous, counting = counting, pool.submit(lambda: count_words(texts, **options))
-            if previous is not None:
-                counts.update(previous.result())
-
-        for batch in batches:
-            pending.append(batch.column(0))
-            size += pending[-1].nbytes
-            if size >= batch_bytes:
-                flush()
-                size = 0
-        if pending:
-            flush()
-        if counting is not None:
-            counts.update(counting.result())
+    counts = count_words((batch.column(0) for batch in batches), **options)
     for i, part in enumerate(counts.split(parts)):
         yield pa.RecordBatch.from_arrays(
             [pa.array([i], pa.int32()), pa.array([part.to_bytes()], pa.binary())], names=["part", "counts"]
         )
+
+
+def _add_arrow(batches: Iterable[Any], min_count: int | None) -> Iterator[Any]:
+    """``mapInArrow`` after the shuffle: rows ``(part, counts)`` sorted by part; adds
+    up the counts of each part (pruned to ``min_count``), one part at a time."""
+    import pyarrow as pa
+
+    def done(part: int, counts: WordCounts) -> Any:
+        if min_count:
+            counts.prune(min_count)
+        return pa.RecordBatch.from_arrays(
+            [pa.array([part], pa.int32()), pa.array([counts.to_bytes()], pa.binary())], names=["part", "counts"]
+        )
+
+    part, total = None, None
+    for batch in batches:
+        for i, data in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist()):
+            counts = WordCounts.from_bytes(data)
+            if total is None or i != part:
+                if total is not None:
+                    yield done(part, total)
+                part, total = i, counts
+            else:
+                total.update(counts)
+    if total is not None:
+        yield done(part, total)
 
 
 def _count_files(
@@ -111,8 +110,10 @@ def _local_paths(texts: Any) -> list[str]:
     for pattern in patterns:
         pattern = os.fspath(pattern)
         if "://" in pattern and not pattern.startswith("file://"):
-            raise ValueError(f"{pattern}: fast_wordpiece.spark reads files that every executor mounts; "
-                             f"for other filesystems pass spark.read.text(urls)")  # fmt: skip
+            raise ValueError(
+                f"{pattern}: fast_wordpiece.spark reads files that every executor mounts; "
+                f"for other filesystems pass spark.read.text(urls)"
+            )
         pattern = pattern.removeprefix("file://")
         matches = sorted(glob.glob(pattern)) if any(c in pattern for c in "*?[") else [pattern]
         if not matches:
@@ -138,9 +139,17 @@ def _identity(key: int) -> int:
     return key
 
 
-def count(df_or_rdd: Any, *, column: str = "text", num_partitions: int | None = None,
-          min_count: int | None = None, max_words: int | None = None, errors: str = "strict",
-          spark_context: Any = None, **options: Any) -> WordCounts:  # fmt: skip
+def count(
+    df_or_rdd: Any,
+    *,
+    column: str = "text",
+    num_partitions: int | None = None,
+    min_count: int | None = None,
+    max_words: int | None = None,
+    errors: str = "strict",
+    spark_context: Any = None,
+    **options: Any,
+) -> WordCounts:
     """The word counts of a DataFrame's ``column`` of strings, of an RDD of str, or of
     text files (paths or globs on a filesystem every executor mounts; ``errors`` as
     in ``WordCounts.from_files``; ``spark_context``: default the active one).
@@ -167,10 +176,16 @@ def count(df_or_rdd: Any, *, column: str = "text", num_partitions: int | None = 
     elif hasattr(df_or_rdd, "select") and hasattr(df_or_rdd, "mapInArrow"):  # a DataFrame
         df = df_or_rdd.select(column)
         parts = num_partitions or max(1, df.rdd.getNumPartitions())
-        batch_bytes = BATCH_BYTES  # read here, on the driver
-        arrow = df.mapInArrow(
-            lambda batches: _count_arrow(batches, options, parts, batch_bytes), "part int, counts binary"
-        )
+        arrow = df.mapInArrow(lambda batches: _count_arrow(batches, options, parts), "part int, counts binary")
+        if os.environ.get("FW_SQL_REDUCE"):
+            shuffled = arrow.repartition(parts, "part").sortWithinPartitions("part")
+            summed_df = shuffled.mapInArrow(lambda batches: _add_arrow(batches, min_count), "part int, counts binary")
+            counts = WordCounts(**options)
+            for row in summed_df.collect():
+                counts.update(WordCounts.from_bytes(bytes(row[1])))
+            if max_words is not None:
+                counts.prune(max_words=max_words)
+            return counts
         counted = arrow.rdd.map(lambda row: (row[0], WordCounts.from_bytes(bytes(row[1]))))
     else:
         rdd = df_or_rdd
@@ -189,15 +204,41 @@ def count(df_or_rdd: Any, *, column: str = "text", num_partitions: int | None = 
     return counts
 
 
-def train(df_or_rdd: Any, vocab_size: int, min_frequency: int | None = None, *, column: str = "text",
-          num_partitions: int | None = None, min_count: int | None = None, max_words: int | None = None,
-          special_tokens: Sequence[str] | None = None, objective: Objective | None = None,
-          limit_alphabet: int | None = None, show_progress: bool = False, errors: str = "strict",
-          spark_context: Any = None, **options: Any) -> PyTokenizer:  # fmt: skip
+def train(
+    df_or_rdd: Any,
+    vocab_size: int,
+    min_frequency: int | None = None,
+    *,
+    column: str = "text",
+    num_partitions: int | None = None,
+    min_count: int | None = None,
+    max_words: int | None = None,
+    special_tokens: Sequence[str] | None = None,
+    objective: Objective | None = None,
+    limit_alphabet: int | None = None,
+    show_progress: bool = False,
+    errors: str = "strict",
+    spark_context: Any = None,
+    **options: Any,
+) -> PyTokenizer:
     """Trains a tokenizer on the texts of a DataFrame's ``column``, of an RDD or of
     files (see ``count``): counting on the executors, the merge loop on the driver."""
-    counts = count(df_or_rdd, column=column, num_partitions=num_partitions, min_count=min_count,
-                   max_words=max_words, errors=errors, spark_context=spark_context, **options)  # fmt: skip
-    return PyTokenizer.train_from_counts(counts, vocab_size, min_frequency, special_tokens=special_tokens,
-                                         objective=objective, limit_alphabet=limit_alphabet,
-                                         show_progress=show_progress)  # fmt: skip
+    counts = count(
+        df_or_rdd,
+        column=column,
+        num_partitions=num_partitions,
+        min_count=min_count,
+        max_words=max_words,
+        errors=errors,
+        spark_context=spark_context,
+        **options,
+    )
+    return PyTokenizer.train_from_counts(
+        counts,
+        vocab_size,
+        min_frequency,
+        special_tokens=special_tokens,
+        objective=objective,
+        limit_alphabet=limit_alphabet,
+        show_progress=show_progress,
+    )
