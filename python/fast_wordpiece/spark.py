@@ -1,10 +1,11 @@
 """Training on Spark (``pip install fast-wordpiece[spark]``).
 
 The executors count the words of their partitions and split the counts by word
-into as many parts as the shuffle has partitions; ``reduceByKey`` adds part
-``i`` of every partition up on one executor (so no executor holds more than its
-share of the distinct words), and the driver collects the parts and runs the
-merge loop. The result is the tokenizer that one process would train on the
+into as many parts as the shuffle has partitions; the shuffle brings part ``i``
+of every partition to one executor, which adds them up (so no executor holds
+more than its share of the distinct words: ``reduceByKey`` for RDDs and files,
+``repartition`` by part for a DataFrame), and the driver collects the parts and
+runs the merge loop. The result is the tokenizer that one process would train on the
 same texts (docs/spec.md section 13).
 
 What the executors count from:
@@ -155,9 +156,10 @@ def count(
     in ``WordCounts.from_files``; ``spark_context``: default the active one).
 
     Each partition's counts are split by word into ``num_partitions`` parts
-    (default: the input's partitions), ``reduceByKey`` adds up part ``i`` of
-    every partition on one executor, and the driver collects the parts (which
-    share no word). Pickled ``WordCounts`` travel, not one object per word.
+    (default: the input's partitions), the shuffle adds up part ``i`` of every
+    partition on one executor (``reduceByKey``; for a DataFrame, ``repartition``
+    by part, all in the JVM), and the driver collects the parts (which share no
+    word). Pickled ``WordCounts`` travel, not one object per word.
     ``min_count`` / ``max_words`` prune (approximate, opt-in; ``min_count`` is
     applied on the executors after the sums, so the driver never receives the
     words below it).
@@ -176,17 +178,19 @@ def count(
     elif hasattr(df_or_rdd, "select") and hasattr(df_or_rdd, "mapInArrow"):  # a DataFrame
         df = df_or_rdd.select(column)
         parts = num_partitions or max(1, df.rdd.getNumPartitions())
-        arrow = df.mapInArrow(lambda batches: _count_arrow(batches, options, parts), "part int, counts binary")
-        if os.environ.get("FW_SQL_REDUCE"):
-            shuffled = arrow.repartition(parts, "part").sortWithinPartitions("part")
-            summed_df = shuffled.mapInArrow(lambda batches: _add_arrow(batches, min_count), "part int, counts binary")
-            counts = WordCounts(**options)
-            for row in summed_df.collect():
-                counts.update(WordCounts.from_bytes(bytes(row[1])))
-            if max_words is not None:
-                counts.prune(max_words=max_words)
-            return counts
-        counted = arrow.rdd.map(lambda row: (row[0], WordCounts.from_bytes(bytes(row[1]))))
+        schema = "part int, counts binary"
+        counted_df = df.mapInArrow(lambda batches: _count_arrow(batches, options, parts), schema)
+        # The shuffle stays in the JVM: rows (part, counts) go by part to
+        # `parts` tasks, which add up each part in turn (Python workers
+        # of one kind, reused from stage to stage).
+        by_part = counted_df.repartition(parts, "part").sortWithinPartitions("part")
+        summed_df = by_part.mapInArrow(lambda batches: _add_arrow(batches, min_count), schema)
+        counts = WordCounts(**options)
+        for row in summed_df.collect():
+            counts.update(WordCounts.from_bytes(bytes(row[1])))
+        if max_words is not None:
+            counts.prune(max_words=max_words)
+        return counts
     else:
         rdd = df_or_rdd
         if hasattr(rdd, "select") and hasattr(rdd, "rdd"):  # a DataFrame of a Spark without mapInArrow

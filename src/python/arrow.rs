@@ -178,9 +178,10 @@ pub(super) fn input<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Option
     if !obj.hasattr("__arrow_c_stream__")? {
         return Ok(None);
     }
-    let capsule = obj.call_method0("__arrow_c_stream__")?.cast_into::<PyCapsule>().map_err(|_| {
-        PyTypeError::new_err(format!("{what}.__arrow_c_stream__() must return a PyCapsule"))
-    })?;
+    let capsule = obj
+        .call_method0("__arrow_c_stream__")?
+        .cast_into::<PyCapsule>()
+        .map_err(|_| PyTypeError::new_err(format!("{what}.__arrow_c_stream__() must return a PyCapsule")))?;
     let stream = capsule.pointer_checked(Some(c"arrow_array_stream"))?.cast::<ArrowArrayStream>();
     // SAFETY: the capsule named "arrow_array_stream" holds a valid stream,
     // alive as long as the capsule (whose destructor releases it).

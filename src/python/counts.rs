@@ -147,12 +147,21 @@ pub(super) fn count_texts(
     Ok(())
 }
 
-/// Counts `texts` (of one Arrow array) with the GIL released, `ARROW_TEXTS`
-/// at a time, advancing `progress` (whose hook may stop the work).
+/// Counts `texts` (of one Arrow array) with the GIL released, in slices of
+/// up to `ARROW_TEXTS` texts and `BATCH_BYTES` bytes, advancing `progress`
+/// (whose hook may stop the work) after each.
 fn count_arrow_texts(counter: &mut WordCounter, texts: &[&str], progress: &mut Progress) -> crate::error::Result<()> {
-    for slice in texts.chunks(ARROW_TEXTS) {
+    let mut rest = texts;
+    while !rest.is_empty() {
+        let (mut n, mut bytes) = (0, 0);
+        while n < rest.len() && n < ARROW_TEXTS && (n == 0 || bytes < BATCH_BYTES) {
+            bytes += rest[n].len();
+            n += 1;
+        }
+        let (slice, tail) = rest.split_at(n);
         counter.add_texts(slice);
         progress.advance(slice.len() as u64)?;
+        rest = tail;
     }
     Ok(())
 }

@@ -45,13 +45,15 @@ pub fn to_bytes(counts: &WordCounts) -> Vec<u8> {
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// The size of the whole data (CRC-32 included), for messages.
+    size: usize,
 }
 
 impl<'a> Reader<'a> {
     /// The next `n` bytes of `what` (for the error when the data ends first).
     fn take(&mut self, n: usize, what: &dyn Fn() -> String) -> std::result::Result<&'a [u8], String> {
         if self.bytes.len() - self.at < n {
-            return Err(format!("{TRUNCATED}: the data ends at byte {} inside {}", self.bytes.len(), what()));
+            return Err(format!("{TRUNCATED}: the data ends at byte {} inside {}", self.size, what()));
         }
         self.at += n;
         Ok(&self.bytes[self.at - n..self.at])
@@ -100,18 +102,15 @@ pub fn from_bytes(bytes: &[u8]) -> std::result::Result<WordCounts, String> {
     let (body, tail) = bytes.split_at(bytes.len() - 4);
     let stored = u32::from_le_bytes(tail.try_into().expect("4 bytes"));
     let actual = crc32(body);
-    let parsed = parse(body);
+    let parsed = parse(body, bytes.len());
     if stored != actual {
         // Data cut short ends inside something the header promised; other
         // damage is told by the CRC-32 alone.
         return Err(match parsed {
-            Err(message) if message.starts_with(TRUNCATED) => {
-                format!("{message} (and the last 4 bytes are no CRC-32 of the rest)")
+            Err(message) if message.starts_with(TRUNCATED) => message,
+            _ => {
+                format!("corrupted: its CRC-32 is {actual:08x} but the file says {stored:08x} ({} bytes)", bytes.len())
             }
-            _ => format!(
-                "corrupted: its CRC-32 is {actual:08x} but the file says {stored:08x} ({} bytes)",
-                bytes.len()
-            ),
         });
     }
     let (options, words) = parsed?;
@@ -119,8 +118,8 @@ pub fn from_bytes(bytes: &[u8]) -> std::result::Result<WordCounts, String> {
 }
 
 /// The options and the entries of the bytes before the CRC-32.
-fn parse(body: &[u8]) -> std::result::Result<(CountOptions, Vec<(String, u64)>), String> {
-    let mut r = Reader { bytes: body, at: 12 };
+fn parse(body: &[u8], size: usize) -> std::result::Result<(CountOptions, Vec<(String, u64)>), String> {
+    let mut r = Reader { bytes: body, at: 12, size };
     let length = r.u32(&|| "the length of the options".into())? as usize;
     let options: CountOptions = serde_json::from_slice(r.take(length, &|| "the options".into())?)
         .map_err(|e| format!("invalid options: {e}"))?;
@@ -191,9 +190,9 @@ mod tests {
         for n in [0, 1, 127, 128, 300, u32::MAX as u64, u64::MAX] {
             let mut out = Vec::new();
             put_varint(&mut out, n);
-            assert_eq!(Reader { bytes: &out, at: 0 }.varint(&String::new).unwrap(), n);
+            assert_eq!(Reader { bytes: &out, at: 0, size: out.len() }.varint(&String::new).unwrap(), n);
         }
         let over = [0xff; 10];
-        assert!(Reader { bytes: &over, at: 0 }.varint(&String::new).is_err());
+        assert!(Reader { bytes: &over, at: 0, size: 10 }.varint(&String::new).is_err());
     }
 }

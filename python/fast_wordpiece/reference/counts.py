@@ -265,13 +265,14 @@ TRUNCATED = "truncated"
 
 
 class Reader:
-    def __init__(self, data: bytes, at: int) -> None:
-        self.data, self.at = data, at
+    def __init__(self, data: bytes, at: int, size: int) -> None:
+        """``size``: of the whole data (CRC-32 included), for messages."""
+        self.data, self.at, self.size = data, at, size
 
     def take(self, n: int, what: str) -> bytes:
         """The next ``n`` bytes of ``what`` (for the error when the data ends first)."""
         if len(self.data) - self.at < n:
-            raise ValueError(f"{TRUNCATED}: the data ends at byte {len(self.data)} inside {what}")
+            raise ValueError(f"{TRUNCATED}: the data ends at byte {self.size} inside {what}")
         self.at += n
         return self.data[self.at - n : self.at]
 
@@ -301,22 +302,22 @@ def parse(data: bytes) -> WordCounts:
     body, (stored,) = data[:-4], struct.unpack("<I", data[-4:])
     actual = zlib.crc32(body)
     try:
-        counts = parse_body(body)
+        counts = parse_body(body, len(data))
     except ValueError as e:
         if actual == stored:
             raise
         # Data cut short ends inside something the header promised; other
         # damage is told by the CRC-32 alone.
         if str(e).startswith(TRUNCATED):
-            raise ValueError(f"{e} (and the last 4 bytes are no CRC-32 of the rest)") from None
+            raise
     if actual != stored:
         raise ValueError(f"corrupted: its CRC-32 is {actual:08x} but the file says {stored:08x} ({len(data)} bytes)")
     return counts
 
 
-def parse_body(body: bytes) -> WordCounts:
-    """The options and the entries of the bytes before the CRC-32."""
-    r = Reader(body, 12)
+def parse_body(body: bytes, size: int) -> WordCounts:
+    """The options and the entries of the bytes before the CRC-32 (``size``: of all the data)."""
+    r = Reader(body, 12, size)
     (length,) = struct.unpack("<I", r.take(4, "the length of the options"))
     try:
         options = json.loads(r.take(length, "the options").decode())
