@@ -79,7 +79,7 @@ def _add_arrow(batches: Iterable[Any], min_count: int | None) -> Iterator[Any]:
             [pa.array([part], pa.int32()), pa.array([counts.to_bytes()], pa.binary())], names=["part", "counts"]
         )
 
-    part, total = None, None
+    part, total = -1, None
     for batch in batches:
         for i, data in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist()):
             counts = WordCounts.from_bytes(data)
