@@ -178,7 +178,7 @@ def plot(jsons: list[Path], out: Path) -> int:
     paths = [("single process (mean of the runs before and after)", single),
              ("Dask LocalCluster, 2 workers", lambda r: r.get("dask_s")),
              ("Spark local[2], files", lambda r: r.get("spark_files", {}).get("s")),
-             ("Spark local[2], DataFrame (mapInArrow)", lambda r: r.get("spark_dataframe", {}).get("s")),
+             ("Spark local[2], DataFrame of lines (mapInArrow)", lambda r: r.get("spark_dataframe", {}).get("s")),
              ("Spark local[2], RDD of lines", lambda r: r.get("spark_rdd", {}).get("s"))]  # fmt: skip
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for label, get in paths:

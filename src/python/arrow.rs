@@ -192,7 +192,7 @@ pub(super) fn input<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Option
     let mut schema = OwnedSchema(empty_schema());
     // SAFETY: a live stream; `schema` is an empty struct it fills in.
     let code = unsafe { get_schema(stream.as_ptr(), &mut schema.0) };
-    let stream = ArrowStream { _capsule: capsule, raw: stream.as_ptr(), get_next, schema, what: what.to_owned() };
+    let stream = ArrowStream { schema, raw: stream.as_ptr(), get_next, what: what.to_owned(), _capsule: capsule };
     if code != 0 {
         return Err(stream.error(code));
     }
@@ -202,12 +202,14 @@ pub(super) fn input<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Option
 
 /// An Arrow stream of string arrays (a chunked array, ...), read chunk by chunk.
 pub(super) struct ArrowStream<'py> {
-    /// Keeps the stream alive (its destructor releases it).
-    _capsule: Bound<'py, PyCapsule>,
+    /// Released before the stream (fields drop in order), though the C
+    /// stream interface lets it outlive the stream.
+    schema: OwnedSchema,
     raw: *mut ArrowArrayStream,
     get_next: unsafe extern "C" fn(*mut ArrowArrayStream, *mut ArrowArray) -> i32,
-    schema: OwnedSchema,
     what: String,
+    /// Keeps the stream alive (its destructor releases it).
+    _capsule: Bound<'py, PyCapsule>,
 }
 
 impl ArrowStream<'_> {

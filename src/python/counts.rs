@@ -34,6 +34,8 @@ enum Unit<'py> {
 /// up to a batch of str, or Arrow arrays up to `ARROW_TEXTS` texts.
 struct Pull<'py, 'a> {
     iter: std::iter::Enumerate<Bound<'py, PyIterator>>,
+    /// Whether items may be Arrow arrays (`count_words`) or only str (training).
+    arrow: bool,
     /// An item pulled that belongs to the next unit.
     held: Option<(usize, Bound<'py, PyAny>)>,
     name: &'a str,
@@ -65,7 +67,9 @@ impl<'py> Pull<'py, '_> {
             } else if !items.is_empty() {
                 self.held = Some((i, item));
                 break;
-            } else if let Some(capsules) = arrow::capsules(&item, &format!("{}[{i}]", self.name))? {
+            } else if let Some(capsules) =
+                self.arrow.then(|| arrow::capsules(&item, &format!("{}[{i}]", self.name))).transpose()?.flatten()
+            {
                 rows += capsules.len();
                 arrays.push((capsules, i));
                 if rows >= ARROW_TEXTS || arrays.len() >= ARROW_CHUNKS {
@@ -84,9 +88,9 @@ impl<'py> Pull<'py, '_> {
     }
 }
 
-/// Counts the words of `corpus` (`iter` its iterator): str items and Arrow
-/// string arrays (read in place), pulled in units and counted with the GIL
-/// released. Arrow arrays are counted on a thread of their own while the
+/// Counts the words of `corpus` (`iter` its iterator): str items and, if
+/// `arrow`, Arrow string arrays (read in place), pulled in units and counted
+/// with the GIL released. Arrow arrays are counted on a thread of their own while the
 /// next unit is pulled (a generator reading them from a socket or a file
 /// keeps reading).
 pub(super) fn count_texts(
@@ -94,12 +98,13 @@ pub(super) fn count_texts(
     corpus: &Bound<'_, PyAny>,
     iter: Bound<'_, PyIterator>,
     name: &str,
+    arrow: bool,
     counter: &mut WordCounter,
     show_progress: bool,
 ) -> PyResult<()> {
     let mut progress = Progress::new(show_progress, None);
     progress.start("counting words", "texts", corpus.len().ok().map(|n| n as u64));
-    let mut pull = Pull { iter: iter.enumerate(), held: None, name };
+    let mut pull = Pull { iter: iter.enumerate(), arrow, held: None, name };
     let mut next = pull.next()?;
     while let Some(unit) = next.take() {
         let counted = match unit {
@@ -502,7 +507,7 @@ pub fn count_words(
                     type_name(texts)
                 ))
             })?;
-            count_texts(py, texts, iter, "texts", &mut counter, show_progress)?;
+            count_texts(py, texts, iter, "texts", true, &mut counter, show_progress)?;
         }
     }
     let counts = py.detach(|| WordCounts::from_counter(&options, counter)).map_err(to_py)?;
