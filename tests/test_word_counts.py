@@ -388,6 +388,9 @@ def test_arrow_tables_and_record_batches_are_a_type_error_naming_the_column(fw):
         fw.count_words([pa.array(["a"]), "b", 3])
     with pytest.raises(TypeError, match="Arrow string or large_string array, not one of"):
         fw.count_words(pa.chunked_array([[1, 2]]))
+    # Training's corpus is texts only: Arrow arrays there are counted by count_words.
+    with pytest.raises(TypeError, match=r"corpus\[0\] must be str, not StringArray"):
+        fw.PyTokenizer.train([pa.array(["a"])], 100, show_progress=False)
 
 
 def test_arrow_arrays_of_other_types_are_a_type_error(fw):
