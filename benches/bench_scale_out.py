@@ -69,6 +69,22 @@ def descendants() -> dict[int, tuple[str, float]]:
     return found
 
 
+def cpu_seconds() -> dict[str, float]:
+    """CPU seconds (user + system) so far of this process's live descendants, by kind:
+    "java" (Spark's JVM) and "python" (workers); from /proc, Linux. Load-proof where wall
+    time is not: the difference of two readings is the work done between them."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {"java": 0.0, "python": 0.0}
+    for pid, (cmd, _) in descendants().items():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        kind = "java" if cmd.split(" ", 1)[0].endswith("java") else "python"
+        out[kind] += (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
 def peak_of(processes: dict[int, tuple[str, float]], program: str, needle: str = "") -> float:
     """The largest peak RSS among the processes whose program (argv[0]) ends with
     ``program`` and whose command line holds ``needle``."""
@@ -97,6 +113,14 @@ def build_corpus(out: Path, mb: int, parts: int) -> list[Path]:
                 f.write(chunk[:cut] if cut else chunk)
                 written += cut if cut else len(chunk)
     return paths
+
+
+def _take_batches(batches):  # type: ignore[no-untyped-def]
+    """A ``mapInArrow`` that only takes its batches: what Spark costs without counting."""
+    import pyarrow as pa
+
+    rows = sum(batch.num_rows for batch in batches)
+    yield pa.RecordBatch.from_arrays([pa.array([rows], pa.int64())], names=["rows"])
 
 
 def timed(fn):  # type: ignore[no-untyped-def]
@@ -154,7 +178,7 @@ def plot(jsons: list[Path], out: Path) -> int:
     paths = [("single process (mean of the runs before and after)", single),
              ("Dask LocalCluster, 2 workers", lambda r: r.get("dask_s")),
              ("Spark local[2], files", lambda r: r.get("spark_files", {}).get("s")),
-             ("Spark local[2], DataFrame (mapInArrow)", lambda r: r.get("spark_dataframe", {}).get("s")),
+             ("Spark local[2], DataFrame of lines (mapInArrow)", lambda r: r.get("spark_dataframe", {}).get("s")),
              ("Spark local[2], RDD of lines", lambda r: r.get("spark_rdd", {}).get("s"))]  # fmt: skip
     fig, ax = plt.subplots(figsize=(7, 4.2))
     for label, get in paths:
@@ -199,15 +223,18 @@ def main() -> int:
         print(f"corpus: {size:,.0f} MB in {len(paths)} files, vocab {args.vocab}")
 
         # Single process: counting, then the merge loop.
+        cpu0 = resource.getrusage(resource.RUSAGE_SELF)
         counts, count_s = timed(lambda: WordCounts.from_files(paths))
+        cpu1 = resource.getrusage(resource.RUSAGE_SELF)
+        count_cpu_s = cpu1.ru_utime + cpu1.ru_stime - cpu0.ru_utime - cpu0.ru_stime
         single, merge_s = timed(lambda: PyTokenizer.train_from_counts(counts, args.vocab, show_progress=False))
         total_s = count_s + merge_s
         print(f"single process: {total_s:.1f} s (counting {count_s:.1f} s = {size / count_s:,.0f} MB/s, "
               f"merge loop {merge_s:.1f} s = {merge_s / total_s:.0%}), {len(counts):,} distinct words, "
               f"peak RSS {rss_mb():,.0f} MB")  # fmt: skip
         reference = single
-        results.update(single_s=total_s, count_s=count_s, merge_s=merge_s, distinct=len(counts),
-                       single_rss_mb=rss_mb())  # fmt: skip
+        results.update(single_s=total_s, count_s=count_s, count_cpu_s=count_cpu_s, merge_s=merge_s,
+                       distinct=len(counts), single_rss_mb=rss_mb())  # fmt: skip
 
         if not args.times_only:
             # WordCounts: pickle, merging, the file.
@@ -295,20 +322,37 @@ def main() -> int:
                          .getOrCreate())  # fmt: skip
                 spark.sparkContext.setLogLevel("ERROR")
                 column = "value" if key == "dataframe" else "text"
+                before = cpu_seconds()
                 counts, count_s = timed(lambda: fw_spark.count(data(spark), column=column))  # noqa: B023
+                after = cpu_seconds()
+                cpu = {kind: after[kind] - before[kind] for kind in after}
                 tok, merge_s = timed(lambda: PyTokenizer.train_from_counts(counts, args.vocab,  # noqa: B023
                                                                            show_progress=False))  # fmt: skip
                 same = tok.to_json() == reference.to_json()
                 procs = descendants()
+                floor = None
+                if key == "dataframe":
+                    # Spark's own share: the same DataFrame handed to a mapInArrow
+                    # that only takes the batches (text read, rows to Arrow, sent).
+                    before = cpu_seconds()
+                    _, floor_s = timed(lambda: spark.read.text(files).mapInArrow(_take_batches, "rows long").collect())  # noqa: B023
+                    after = cpu_seconds()
+                    floor = dict(s=floor_s, **{f"{k}_cpu_s": after[k] - before[k] for k in after})
                 spark.stop()
                 spark_s = count_s + merge_s
                 jvm, python = peak_of(procs, "java"), peak_of(procs, os.path.basename(sys.executable), "pyspark")
                 print(f"spark local[2], {label}: {spark_s:.1f} s = {spark_s / total_s:.2f}x single (merge loop "
                       f"{merge_s / spark_s:.0%}); peak RSS: Python workers {python:,.0f} MB, JVM {jvm:,.0f} MB "
                       f"(since the first Spark run), driver {rss_mb():,.0f} MB; "
-                      f"{'identical' if same else 'DIFFERENT'} tokenizer")  # fmt: skip
+                      f"{'identical' if same else 'DIFFERENT'} tokenizer; counting CPU: JVM {cpu['java']:.1f} s, "
+                      f"Python workers {cpu['python']:.1f} s (single process: {count_cpu_s:.1f} s)")  # fmt: skip
                 results[f"spark_{key}"] = dict(s=spark_s, merge_s=merge_s, python_rss_mb=python, jvm_rss_mb=jvm,
-                                               identical=same)  # fmt: skip
+                                               identical=same, jvm_cpu_s=cpu["java"],
+                                               python_cpu_s=cpu["python"])  # fmt: skip
+                if floor:
+                    print(f"  Spark alone (mapInArrow that only takes the batches): {floor['s']:.1f} s, CPU: JVM "
+                          f"{floor['java_cpu_s']:.1f} s, Python workers {floor['python_cpu_s']:.1f} s")  # fmt: skip
+                    results["spark_dataframe_floor"] = floor
         # Single process again, after the cluster runs: the machine is shared, so
         # each ratio is also given against the mean of the two single runs.
         again, again_count_s = timed(lambda: WordCounts.from_files(paths))

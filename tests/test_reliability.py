@@ -236,6 +236,25 @@ def test_a_handler_exception_stops_reading_files_unchanged(alarm, tmp_path: Path
     assert _is_deadline(raised), repr(raised)
 
 
+@pytest.mark.parametrize("shape", ["array", "chunked array", "iterable of arrays"])
+def test_a_handler_exception_stops_counting_arrow_texts_unchanged(alarm, shape) -> None:
+    """Counting an Arrow array, a chunked array or an iterable of arrays (60 MB) stops at
+    the handler's exception, which comes back unchanged."""
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
+    import fast_wordpiece
+
+    lines = [" ".join(_random_counts(200))] * 1000
+    chunks = [pa.array(lines) for _ in range(30)]
+    texts = {
+        "array": pa.concat_arrays(chunks),
+        "chunked array": pa.chunked_array(chunks),
+        "iterable of arrays": iter(chunks),
+    }[shape]
+    alarm(0.05)
+    raised = _raised(lambda: fast_wordpiece.count_words(texts))
+    assert _is_deadline(raised), repr(raised)
+
+
 def test_sys_exit_in_a_sigterm_handler_stops_training_as_systemexit() -> None:
     def exit_handler(signum, frame):
         sys.exit(3)

@@ -219,6 +219,47 @@ def damaged(data: bytes) -> dict[str, bytes]:
     }
 
 
+def test_a_truncated_file_says_where_its_data_ends(fw, tmp_path):
+    """Cut short anywhere past the header: "truncated", the byte where the data ends and what
+    it ends inside, the engine and the twin alike."""
+    data = fw.count_words(["some words to count, and more words", "ünïcode wörds"]).to_bytes()
+    messages = set()
+    for cut in range(16, len(data)):
+        with pytest.raises(ValueError, match=r"^word counts data: truncated: ") as info:
+            fw.WordCounts.from_bytes(data[:cut])
+        message = str(info.value)
+        assert message.startswith("word counts data: truncated: "), message
+        messages.add(message)
+        if cut < 20:
+            assert f"{cut} bytes, fewer than the 20" in message
+        else:
+            assert f"the data ends at byte {cut} inside " in message
+    assert any("inside the options" in m for m in messages)
+    assert any("inside entry 0 of 8" in m for m in messages)
+    assert any("inside entry 7 of 8" in m for m in messages)
+    corrupted = bytearray(data)
+    corrupted[-8] ^= 1
+    with pytest.raises(ValueError, match="corrupted: its CRC-32 is"):
+        fw.WordCounts.from_bytes(bytes(corrupted))
+    path = tmp_path / "cut.fwc"
+    path.write_bytes(data[:-3])
+    with pytest.raises(ValueError, match=r"cut\.fwc: truncated: the data ends at byte \d+ inside entry 7 of 8"):
+        fw.WordCounts.load(path)
+
+
+def test_engine_and_twin_tell_damage_alike():
+    data = fast_wordpiece.count_words(["some words to count, and more words"]).to_bytes()
+    for name, bad in damaged(data).items():
+        if name == "bad options":  # JSON parsers word their errors differently
+            continue
+        errors = []
+        for module in (fast_wordpiece, fast_wordpiece.reference):
+            with pytest.raises(ValueError, match=r"^word counts data: ") as info:
+                module.WordCounts.from_bytes(bad)
+            errors.append(str(info.value))
+        assert errors[0] == errors[1], name
+
+
 @pytest.mark.parametrize("damage", list(damaged(b"FWPCOUNT" + bytes(40))))
 def test_damaged_files_are_value_errors(fw, tmp_path, damage):
     counts = fw.count_words(["some words to count, and more words"])
@@ -311,6 +352,45 @@ def test_arrow_string_arrays_count_as_their_texts(fw, shakespeare_lines, multili
         assert len(fw.count_words(pa.array([None, None], kind))) == 0
     chunks = pa.chunked_array([texts[:10], texts[10:20]], pa.string()).combine_chunks()
     assert fw.count_words(chunks) == fw.count_words([t for t in texts[:20] if t is not None])
+
+
+def test_chunked_arrays_and_iterables_of_arrow_arrays_count_as_their_texts(fw, shakespeare_lines, multilingual_lines):
+    """A chunked array (``__arrow_c_stream__``: a table's column), and iterables whose items are
+    Arrow arrays, str, or both, in many small chunks (counted in several groups): their texts."""
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
+    texts: list[str | None] = [*shakespeare_lines[:4000], *multilingual_lines[:400]]
+    texts[3::11] = [None] * len(texts[3::11])
+    present = [t for t in texts if t is not None]
+    expected = fw.count_words(present)
+    chunks = [texts[i : i + 30] for i in range(0, len(texts), 30)]  # 147 chunks: more than one group
+    for kind in (pa.string(), pa.large_string()):
+        chunked = pa.chunked_array(chunks, kind)
+        assert fw.count_words(chunked) == expected
+        assert fw.count_words(pa.table({"n": range(len(texts)), "text": chunked})["text"]) == expected
+        assert fw.count_words(pa.chunked_array([], kind)) == fw.count_words([])
+        arrays = [pa.array(chunk, kind) for chunk in chunks]
+        assert fw.count_words(iter(arrays)) == expected
+        assert fw.count_words(a for a in arrays) == expected
+        mixed = [*arrays[:50], *(t for t in texts[1500:2400] if t is not None), *arrays[80:]]
+        assert fw.count_words(mixed) == expected
+        assert fw.count_words(arrays, lowercase=False) == fw.count_words(present, lowercase=False)
+
+
+def test_arrow_tables_and_record_batches_are_a_type_error_naming_the_column(fw):
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
+    table = pa.table({"text": ["some text"]})
+    for struct_like in (table, table.to_batches()[0]):
+        with pytest.raises(TypeError, match=r"not a struct \(a table or record batch\): pass its column of texts"):
+            fw.count_words(struct_like)
+    with pytest.raises(TypeError, match=r"texts\[1\] must be an Arrow string or large_string array"):
+        fw.count_words([pa.array(["a"]), pa.array([1])])
+    with pytest.raises(TypeError, match=r"texts\[2\] must be str, not int"):
+        fw.count_words([pa.array(["a"]), "b", 3])
+    with pytest.raises(TypeError, match="Arrow string or large_string array, not one of"):
+        fw.count_words(pa.chunked_array([[1, 2]]))
+    # Training's corpus is texts only: Arrow arrays there are counted by count_words.
+    with pytest.raises(TypeError, match=r"corpus\[0\] must be str, not StringArray"):
+        fw.PyTokenizer.train([pa.array(["a"])], 100, show_progress=False)
 
 
 def test_arrow_arrays_of_other_types_are_a_type_error(fw):

@@ -44,6 +44,11 @@ class _ArrowArray(Protocol):
 
     def __arrow_c_array__(self, requested_schema: object = None, /) -> tuple[object, object]: ...
 
+class _ArrowStream(Protocol):
+    """An Arrow stream of arrays (the Arrow PyCapsule interface): a pyarrow ChunkedArray, ..."""
+
+    def __arrow_c_stream__(self, requested_schema: object = None, /) -> object: ...
+
 class _CountOptions(TypedDict, total=False):
     lowercase: bool
     strip_accents: bool | None
@@ -99,7 +104,10 @@ class WordCounts:
     def __eq__(self, other: object, /) -> bool: ...
 
 def count_words(
-    texts: Iterable[str] | _ArrowArray, *, show_progress: bool = False, **options: Unpack[_CountOptions]
+    texts: Iterable[str | _ArrowArray] | _ArrowArray | _ArrowStream,
+    *,
+    show_progress: bool = False,
+    **options: Unpack[_CountOptions],
 ) -> WordCounts: ...
 
 @final

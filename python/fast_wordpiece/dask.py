@@ -44,8 +44,10 @@ def _count_file(file: Any, errors: str, options: dict[str, Any]) -> WordCounts:
                 try:
                     text = data[:cut].decode("utf-8", errors=errors)
                 except UnicodeDecodeError as e:
-                    raise ValueError(f"{file.path}: invalid UTF-8 at byte offset {offset + e.start} "
-                                     f'(pass errors="replace" to replace it)') from None  # fmt: skip
+                    raise ValueError(
+                        f"{file.path}: invalid UTF-8 at byte offset {offset + e.start} "
+                        f'(pass errors="replace" to replace it)'
+                    ) from None
                 counts.update(count_words([line.removesuffix("\r") for line in text.split("\n")], **options))
             tail, offset = data[cut:], offset + cut
             if not chunk:
@@ -69,8 +71,16 @@ def _merge(parts: Iterable[WordCounts], prune: dict[str, Any] | None) -> WordCou
     return total
 
 
-def count(texts: Any, *, errors: str = "strict", split_every: int = 8, min_count: int | None = None,
-          max_words: int | None = None, client: Any = None, **options: Any) -> WordCounts:  # fmt: skip
+def count(
+    texts: Any,
+    *,
+    errors: str = "strict",
+    split_every: int = 8,
+    min_count: int | None = None,
+    max_words: int | None = None,
+    client: Any = None,
+    **options: Any,
+) -> WordCounts:
     """The word counts of ``texts`` (a ``dask.bag.Bag`` of str, or file paths, globs or
     fsspec URLs, one task per file), counted on the workers and summed in a tree.
 
@@ -105,15 +115,40 @@ def count(texts: Any, *, errors: str = "strict", split_every: int = 8, min_count
     return result
 
 
-def train(texts: Any, vocab_size: int, min_frequency: int | None = None, *, client: Any = None,
-          errors: str = "strict", split_every: int = 8, min_count: int | None = None, max_words: int | None = None,
-          special_tokens: Sequence[str] | None = None, objective: Objective | None = None,
-          limit_alphabet: int | None = None, show_progress: bool = False, **options: Any) -> PyTokenizer:  # fmt: skip
+def train(
+    texts: Any,
+    vocab_size: int,
+    min_frequency: int | None = None,
+    *,
+    client: Any = None,
+    errors: str = "strict",
+    split_every: int = 8,
+    min_count: int | None = None,
+    max_words: int | None = None,
+    special_tokens: Sequence[str] | None = None,
+    objective: Objective | None = None,
+    limit_alphabet: int | None = None,
+    show_progress: bool = False,
+    **options: Any,
+) -> PyTokenizer:
     """Trains a tokenizer on ``texts`` (see ``count``): counting on the workers,
     the merge loop here. The same vocabulary as ``PyTokenizer.train`` /
     ``train_from_files`` on the same texts (unless pruned)."""
-    counts = count(texts, errors=errors, split_every=split_every, min_count=min_count, max_words=max_words,
-                   client=client, **options)  # fmt: skip
-    return PyTokenizer.train_from_counts(counts, vocab_size, min_frequency, special_tokens=special_tokens,
-                                         objective=objective, limit_alphabet=limit_alphabet,
-                                         show_progress=show_progress)  # fmt: skip
+    counts = count(
+        texts,
+        errors=errors,
+        split_every=split_every,
+        min_count=min_count,
+        max_words=max_words,
+        client=client,
+        **options,
+    )
+    return PyTokenizer.train_from_counts(
+        counts,
+        vocab_size,
+        min_frequency,
+        special_tokens=special_tokens,
+        objective=objective,
+        limit_alphabet=limit_alphabet,
+        show_progress=show_progress,
+    )

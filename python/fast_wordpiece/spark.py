@@ -1,10 +1,11 @@
 """Training on Spark (``pip install fast-wordpiece[spark]``).
 
 The executors count the words of their partitions and split the counts by word
-into as many parts as the shuffle has partitions; ``reduceByKey`` adds part
-``i`` of every partition up on one executor (so no executor holds more than its
-share of the distinct words), and the driver collects the parts and runs the
-merge loop. The result is the tokenizer that one process would train on the
+into as many parts as the shuffle has partitions; the shuffle brings part ``i``
+of every partition to one executor, which adds them up (so no executor holds
+more than its share of the distinct words: ``reduceByKey`` for RDDs and files,
+``repartition`` by part for a DataFrame), and the driver collects the parts and
+runs the merge loop. The result is the tokenizer that one process would train on the
 same texts (docs/spec.md section 13).
 
 What the executors count from:
@@ -25,16 +26,12 @@ import glob
 import operator
 import os
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Literal
 
 from fast_wordpiece import PyTokenizer, WordCounts, count_words
 
 #: Texts counted at a time on an executor (RDD of str).
 BATCH_TEXTS = 65536
-#: Bytes of Arrow string batches counted at a time on an executor (DataFrame),
-#: while the next ones arrive.
-BATCH_BYTES = 8 << 20
 
 Objective = Literal["likelihood", "pmi", "frequency"]
 
@@ -55,42 +52,45 @@ def _count_partition(texts: Iterable[Any], options: dict[str, Any], parts: int) 
     return enumerate(counts.split(parts))
 
 
-def _count_arrow(batches: Iterable[Any], options: dict[str, Any], parts: int, batch_bytes: int) -> Iterator[Any]:
+def _count_arrow(batches: Iterable[Any], options: dict[str, Any], parts: int) -> Iterator[Any]:
     """``mapInArrow``: the counts of one partition's record batches (column 0,
     nulls skipped), as record batches of ``(part, counts)``: part ``i`` of the
-    counts split by word, in the ``.fwc`` format. Batches are gathered to
-    ``batch_bytes`` and counted on a thread (GIL released) while the next ones
-    arrive from the JVM."""
+    counts split by word, in the ``.fwc`` format. ``count_words`` reads the
+    batches in place into one count, each gathered group on a thread of its
+    own (GIL released) while the next arrive from the JVM."""
     import pyarrow as pa
 
-    counts = WordCounts(**options)
-    pending: list[Any] = []
-    size = 0
-    with ThreadPoolExecutor(1) as pool:
-        counting: Future[WordCounts] | None = None
-
-        def flush() -> None:
-            nonlocal counting
-            texts = pending[0] if len(pending) == 1 else pa.concat_arrays(pending)
-            pending.clear()
-            previous, counting = counting, pool.submit(lambda: count_words(texts, **options))
-            if previous is not None:
-                counts.update(previous.result())
-
-        for batch in batches:
-            pending.append(batch.column(0))
-            size += pending[-1].nbytes
-            if size >= batch_bytes:
-                flush()
-                size = 0
-        if pending:
-            flush()
-        if counting is not None:
-            counts.update(counting.result())
+    counts = count_words((batch.column(0) for batch in batches), **options)
     for i, part in enumerate(counts.split(parts)):
         yield pa.RecordBatch.from_arrays(
             [pa.array([i], pa.int32()), pa.array([part.to_bytes()], pa.binary())], names=["part", "counts"]
         )
+
+
+def _add_arrow(batches: Iterable[Any], min_count: int | None) -> Iterator[Any]:
+    """``mapInArrow`` after the shuffle: rows ``(part, counts)`` sorted by part; adds
+    up the counts of each part (pruned to ``min_count``), one part at a time."""
+    import pyarrow as pa
+
+    def done(part: int, counts: WordCounts) -> Any:
+        if min_count:
+            counts.prune(min_count)
+        return pa.RecordBatch.from_arrays(
+            [pa.array([part], pa.int32()), pa.array([counts.to_bytes()], pa.binary())], names=["part", "counts"]
+        )
+
+    part, total = -1, None
+    for batch in batches:
+        for i, data in zip(batch.column(0).to_pylist(), batch.column(1).to_pylist()):
+            counts = WordCounts.from_bytes(data)
+            if total is None or i != part:
+                if total is not None:
+                    yield done(part, total)
+                part, total = i, counts
+            else:
+                total.update(counts)
+    if total is not None:
+        yield done(part, total)
 
 
 def _count_files(
@@ -111,8 +111,10 @@ def _local_paths(texts: Any) -> list[str]:
     for pattern in patterns:
         pattern = os.fspath(pattern)
         if "://" in pattern and not pattern.startswith("file://"):
-            raise ValueError(f"{pattern}: fast_wordpiece.spark reads files that every executor mounts; "
-                             f"for other filesystems pass spark.read.text(urls)")  # fmt: skip
+            raise ValueError(
+                f"{pattern}: fast_wordpiece.spark reads files that every executor mounts; "
+                f"for other filesystems pass spark.read.text(urls)"
+            )
         pattern = pattern.removeprefix("file://")
         matches = sorted(glob.glob(pattern)) if any(c in pattern for c in "*?[") else [pattern]
         if not matches:
@@ -138,17 +140,26 @@ def _identity(key: int) -> int:
     return key
 
 
-def count(df_or_rdd: Any, *, column: str = "text", num_partitions: int | None = None,
-          min_count: int | None = None, max_words: int | None = None, errors: str = "strict",
-          spark_context: Any = None, **options: Any) -> WordCounts:  # fmt: skip
+def count(
+    df_or_rdd: Any,
+    *,
+    column: str = "text",
+    num_partitions: int | None = None,
+    min_count: int | None = None,
+    max_words: int | None = None,
+    errors: str = "strict",
+    spark_context: Any = None,
+    **options: Any,
+) -> WordCounts:
     """The word counts of a DataFrame's ``column`` of strings, of an RDD of str, or of
     text files (paths or globs on a filesystem every executor mounts; ``errors`` as
     in ``WordCounts.from_files``; ``spark_context``: default the active one).
 
     Each partition's counts are split by word into ``num_partitions`` parts
-    (default: the input's partitions), ``reduceByKey`` adds up part ``i`` of
-    every partition on one executor, and the driver collects the parts (which
-    share no word). Pickled ``WordCounts`` travel, not one object per word.
+    (default: the input's partitions), the shuffle adds up part ``i`` of every
+    partition on one executor (``reduceByKey``; for a DataFrame, ``repartition``
+    by part, all in the JVM), and the driver collects the parts (which share no
+    word). Pickled ``WordCounts`` travel, not one object per word.
     ``min_count`` / ``max_words`` prune (approximate, opt-in; ``min_count`` is
     applied on the executors after the sums, so the driver never receives the
     words below it).
@@ -167,11 +178,19 @@ def count(df_or_rdd: Any, *, column: str = "text", num_partitions: int | None = 
     elif hasattr(df_or_rdd, "select") and hasattr(df_or_rdd, "mapInArrow"):  # a DataFrame
         df = df_or_rdd.select(column)
         parts = num_partitions or max(1, df.rdd.getNumPartitions())
-        batch_bytes = BATCH_BYTES  # read here, on the driver
-        arrow = df.mapInArrow(
-            lambda batches: _count_arrow(batches, options, parts, batch_bytes), "part int, counts binary"
-        )
-        counted = arrow.rdd.map(lambda row: (row[0], WordCounts.from_bytes(bytes(row[1]))))
+        schema = "part int, counts binary"
+        counted_df = df.mapInArrow(lambda batches: _count_arrow(batches, options, parts), schema)
+        # The shuffle stays in the JVM: rows (part, counts) go by part to
+        # `parts` tasks, which add up each part in turn (Python workers
+        # of one kind, reused from stage to stage).
+        by_part = counted_df.repartition(parts, "part").sortWithinPartitions("part")
+        summed_df = by_part.mapInArrow(lambda batches: _add_arrow(batches, min_count), schema)
+        counts = WordCounts(**options)
+        for row in summed_df.collect():
+            counts.update(WordCounts.from_bytes(bytes(row[1])))
+        if max_words is not None:
+            counts.prune(max_words=max_words)
+        return counts
     else:
         rdd = df_or_rdd
         if hasattr(rdd, "select") and hasattr(rdd, "rdd"):  # a DataFrame of a Spark without mapInArrow
@@ -189,15 +208,41 @@ def count(df_or_rdd: Any, *, column: str = "text", num_partitions: int | None = 
     return counts
 
 
-def train(df_or_rdd: Any, vocab_size: int, min_frequency: int | None = None, *, column: str = "text",
-          num_partitions: int | None = None, min_count: int | None = None, max_words: int | None = None,
-          special_tokens: Sequence[str] | None = None, objective: Objective | None = None,
-          limit_alphabet: int | None = None, show_progress: bool = False, errors: str = "strict",
-          spark_context: Any = None, **options: Any) -> PyTokenizer:  # fmt: skip
+def train(
+    df_or_rdd: Any,
+    vocab_size: int,
+    min_frequency: int | None = None,
+    *,
+    column: str = "text",
+    num_partitions: int | None = None,
+    min_count: int | None = None,
+    max_words: int | None = None,
+    special_tokens: Sequence[str] | None = None,
+    objective: Objective | None = None,
+    limit_alphabet: int | None = None,
+    show_progress: bool = False,
+    errors: str = "strict",
+    spark_context: Any = None,
+    **options: Any,
+) -> PyTokenizer:
     """Trains a tokenizer on the texts of a DataFrame's ``column``, of an RDD or of
     files (see ``count``): counting on the executors, the merge loop on the driver."""
-    counts = count(df_or_rdd, column=column, num_partitions=num_partitions, min_count=min_count,
-                   max_words=max_words, errors=errors, spark_context=spark_context, **options)  # fmt: skip
-    return PyTokenizer.train_from_counts(counts, vocab_size, min_frequency, special_tokens=special_tokens,
-                                         objective=objective, limit_alphabet=limit_alphabet,
-                                         show_progress=show_progress)  # fmt: skip
+    counts = count(
+        df_or_rdd,
+        column=column,
+        num_partitions=num_partitions,
+        min_count=min_count,
+        max_words=max_words,
+        errors=errors,
+        spark_context=spark_context,
+        **options,
+    )
+    return PyTokenizer.train_from_counts(
+        counts,
+        vocab_size,
+        min_frequency,
+        special_tokens=special_tokens,
+        objective=objective,
+        limit_alphabet=limit_alphabet,
+        show_progress=show_progress,
+    )

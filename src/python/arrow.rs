@@ -1,7 +1,8 @@
 //! Arrow string arrays as texts, read in place through the Arrow C data
-//! interface (`__arrow_c_array__`, the Arrow PyCapsule interface of pyarrow,
-//! polars, nanoarrow, ...): the texts are borrowed from the array's offsets
-//! and data buffers, with no Python object per text.
+//! interface (`__arrow_c_array__` for an array, `__arrow_c_stream__` for a
+//! stream of them such as a chunked array: the Arrow PyCapsule interface of
+//! pyarrow, polars, nanoarrow, ...): the texts are borrowed from the arrays'
+//! offsets and data buffers, with no Python object per text.
 
 use std::ffi::{c_char, c_void, CStr};
 
@@ -38,6 +39,70 @@ struct ArrowArray {
     private_data: *mut c_void,
 }
 
+/// `struct ArrowArrayStream` of the Arrow C stream interface.
+#[repr(C)]
+struct ArrowArrayStream {
+    get_schema: Option<unsafe extern "C" fn(*mut ArrowArrayStream, *mut ArrowSchema) -> i32>,
+    get_next: Option<unsafe extern "C" fn(*mut ArrowArrayStream, *mut ArrowArray) -> i32>,
+    get_last_error: Option<unsafe extern "C" fn(*mut ArrowArrayStream) -> *const c_char>,
+    release: Option<unsafe extern "C" fn(*mut ArrowArrayStream)>,
+    private_data: *mut c_void,
+}
+
+/// An `ArrowSchema` this code owns (got from a stream): released when dropped.
+struct OwnedSchema(ArrowSchema);
+
+impl Drop for OwnedSchema {
+    fn drop(&mut self) {
+        if let Some(release) = self.0.release {
+            // SAFETY: a schema the producer filled in, released once.
+            unsafe { release(&mut self.0) };
+        }
+    }
+}
+
+/// An `ArrowArray` this code owns (a chunk of a stream): released when dropped.
+pub(super) struct OwnedArray(ArrowArray);
+
+impl Drop for OwnedArray {
+    fn drop(&mut self) {
+        if let Some(release) = self.0.release {
+            // SAFETY: an array the producer filled in, released once.
+            unsafe { release(&mut self.0) };
+        }
+    }
+}
+
+/// An empty (released) struct, for a producer to fill in.
+fn empty_schema() -> ArrowSchema {
+    ArrowSchema {
+        format: std::ptr::null(),
+        name: std::ptr::null(),
+        metadata: std::ptr::null(),
+        flags: 0,
+        n_children: 0,
+        children: std::ptr::null_mut(),
+        dictionary: std::ptr::null_mut(),
+        release: None,
+        private_data: std::ptr::null_mut(),
+    }
+}
+
+fn empty_array() -> ArrowArray {
+    ArrowArray {
+        length: 0,
+        null_count: 0,
+        offset: 0,
+        n_buffers: 0,
+        n_children: 0,
+        buffers: std::ptr::null_mut(),
+        children: std::ptr::null_mut(),
+        dictionary: std::ptr::null_mut(),
+        release: None,
+        private_data: std::ptr::null_mut(),
+    }
+}
+
 /// The offsets of a string array: 32-bit (`string`) or 64-bit (`large_string`).
 enum Offsets<'a> {
     Small(&'a [i32]),
@@ -60,6 +125,34 @@ pub(super) struct ArrowCapsules<'py> {
     array: Bound<'py, PyCapsule>,
 }
 
+impl ArrowCapsules<'_> {
+    /// The array's texts (see [`texts`]).
+    pub(super) fn texts(&self, what: &str) -> PyResult<Vec<&str>> {
+        let schema = self.schema.pointer_checked(Some(c"arrow_schema"))?.cast::<ArrowSchema>();
+        let array = self.array.pointer_checked(Some(c"arrow_array"))?.cast::<ArrowArray>();
+        // SAFETY: the capsules named "arrow_schema" and "arrow_array" hold valid
+        // ArrowSchema / ArrowArray structs (the PyCapsule interface), alive as
+        // long as the capsules, which `self` holds.
+        let (schema, array) = unsafe { (schema.as_ref(), array.as_ref()) };
+        texts(schema, array, what)
+    }
+
+    /// The array's length (its strings, nulls included), or 0 for an array
+    /// that breaks the format ([`Self::texts`] then tells what is wrong).
+    pub(super) fn len(&self) -> usize {
+        let Ok(array) = self.array.pointer_checked(Some(c"arrow_array")) else { return 0 };
+        // SAFETY: as in `texts`.
+        let array = unsafe { array.cast::<ArrowArray>().as_ref() };
+        usize::try_from(array.length).unwrap_or(0)
+    }
+}
+
+/// What an object exports of the Arrow PyCapsule interface.
+pub(super) enum ArrowInput<'py> {
+    Array(ArrowCapsules<'py>),
+    Stream(ArrowStream<'py>),
+}
+
 /// The capsules of `obj` if it exports an Arrow array, None if it does not.
 pub(super) fn capsules<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Option<ArrowCapsules<'py>>> {
     if !obj.hasattr("__arrow_c_array__")? {
@@ -76,33 +169,117 @@ pub(super) fn capsules<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Opt
     Ok(Some(ArrowCapsules { schema, array }))
 }
 
+/// The array or the stream `obj` exports (`__arrow_c_array__` first), None
+/// if it exports neither.
+pub(super) fn input<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Option<ArrowInput<'py>>> {
+    if let Some(capsules) = capsules(obj, what)? {
+        return Ok(Some(ArrowInput::Array(capsules)));
+    }
+    if !obj.hasattr("__arrow_c_stream__")? {
+        return Ok(None);
+    }
+    let capsule = obj
+        .call_method0("__arrow_c_stream__")?
+        .cast_into::<PyCapsule>()
+        .map_err(|_| PyTypeError::new_err(format!("{what}.__arrow_c_stream__() must return a PyCapsule")))?;
+    let stream = capsule.pointer_checked(Some(c"arrow_array_stream"))?.cast::<ArrowArrayStream>();
+    // SAFETY: the capsule named "arrow_array_stream" holds a valid stream,
+    // alive as long as the capsule (whose destructor releases it).
+    let raw = unsafe { stream.as_ref() };
+    let (Some(get_schema), Some(get_next), Some(_)) = (raw.get_schema, raw.get_next, raw.release) else {
+        return Err(PyValueError::new_err(format!("{what}: the Arrow stream was already released")));
+    };
+    let mut schema = OwnedSchema(empty_schema());
+    // SAFETY: a live stream; `schema` is an empty struct it fills in.
+    let code = unsafe { get_schema(stream.as_ptr(), &mut schema.0) };
+    let stream = ArrowStream { schema, raw: stream.as_ptr(), get_next, what: what.to_owned(), _capsule: capsule };
+    if code != 0 {
+        return Err(stream.error(code));
+    }
+    string_format(&stream.schema.0, what)?;
+    Ok(Some(ArrowInput::Stream(stream)))
+}
+
+/// An Arrow stream of string arrays (a chunked array, ...), read chunk by chunk.
+pub(super) struct ArrowStream<'py> {
+    /// Released before the stream (fields drop in order), though the C
+    /// stream interface lets it outlive the stream.
+    schema: OwnedSchema,
+    raw: *mut ArrowArrayStream,
+    get_next: unsafe extern "C" fn(*mut ArrowArrayStream, *mut ArrowArray) -> i32,
+    what: String,
+    /// Keeps the stream alive (its destructor releases it).
+    _capsule: Bound<'py, PyCapsule>,
+}
+
+impl ArrowStream<'_> {
+    /// The stream's error for a nonzero return `code`.
+    fn error(&self, code: i32) -> PyErr {
+        let raw = self.raw;
+        // SAFETY: a live stream; its last error, when there is one, is a
+        // NUL-terminated string valid until the next call.
+        let message = unsafe {
+            match (*raw).get_last_error.map(|f| f(raw)) {
+                Some(p) if !p.is_null() => CStr::from_ptr(p).to_string_lossy().into_owned(),
+                _ => format!("error code {code}"),
+            }
+        };
+        PyValueError::new_err(format!("{}: the Arrow stream failed: {message}", self.what))
+    }
+
+    /// The next chunk, None at the end of the stream.
+    pub(super) fn next(&mut self) -> PyResult<Option<OwnedArray>> {
+        let mut array = OwnedArray(empty_array());
+        // SAFETY: a live stream; `array` is an empty struct it fills in.
+        let code = unsafe { (self.get_next)(self.raw, &mut array.0) };
+        if code != 0 {
+            return Err(self.error(code));
+        }
+        Ok(array.0.release.is_some().then_some(array))
+    }
+
+    /// A chunk's texts (see [`texts`]).
+    pub(super) fn texts<'a>(&'a self, chunk: &'a OwnedArray) -> PyResult<Vec<&'a str>> {
+        texts(&self.schema.0, &chunk.0, &self.what)
+    }
+}
+
+/// The format string of a schema, None when it has none.
+fn schema_format(schema: &ArrowSchema) -> Option<std::borrow::Cow<'_, str>> {
+    if schema.format.is_null() {
+        return None;
+    }
+    // SAFETY: `format` is a non-null NUL-terminated string (the C data interface).
+    Some(unsafe { CStr::from_ptr(schema.format) }.to_string_lossy())
+}
+
+/// Whether a schema is of `large_string` (true) or `string` (false);
+/// TypeError naming what to pass for any other type.
+fn string_format(schema: &ArrowSchema, what: &str) -> PyResult<bool> {
+    let Some(format) = schema_format(schema) else {
+        return Err(PyValueError::new_err(format!("{what}: invalid Arrow schema (no format)")));
+    };
+    match &*format {
+        "u" => Ok(false),
+        "U" => Ok(true),
+        "+s" => Err(PyTypeError::new_err(format!(
+            "{what} must be an Arrow string or large_string array, not a struct (a table or record batch): \
+             pass its column of texts, e.g. table[\"text\"]"
+        ))),
+        other => Err(PyTypeError::new_err(format!(
+            "{what} must be an Arrow string or large_string array, not one of format {other:?}"
+        ))),
+    }
+}
+
 /// The texts of an Arrow `string` or `large_string` array, nulls skipped,
 /// borrowed from its buffers. TypeError for another type, ValueError for an
 /// array that breaks the format (offsets out of order, invalid UTF-8).
-pub(super) fn texts<'a>(capsules: &'a ArrowCapsules<'_>, what: &str) -> PyResult<Vec<&'a str>> {
-    let schema = capsules.schema.pointer_checked(Some(c"arrow_schema"))?.cast::<ArrowSchema>();
-    let array = capsules.array.pointer_checked(Some(c"arrow_array"))?.cast::<ArrowArray>();
-    // SAFETY: the capsules named "arrow_schema" and "arrow_array" hold valid
-    // ArrowSchema / ArrowArray structs (the PyCapsule interface), alive as
-    // long as the capsules, which `capsules` borrows for 'a.
-    let (schema, array): (&'a ArrowSchema, &'a ArrowArray) = unsafe { (schema.as_ref(), array.as_ref()) };
+fn texts<'a>(schema: &'a ArrowSchema, array: &'a ArrowArray, what: &str) -> PyResult<Vec<&'a str>> {
     if schema.release.is_none() || array.release.is_none() {
         return Err(PyValueError::new_err(format!("{what}: the Arrow array was already released")));
     }
-    if schema.format.is_null() {
-        return Err(PyValueError::new_err(format!("{what}: invalid Arrow schema (no format)")));
-    }
-    // SAFETY: `format` is a non-null NUL-terminated string (the C data interface).
-    let format = unsafe { CStr::from_ptr(schema.format) }.to_string_lossy();
-    let large = match &*format {
-        "u" => false,
-        "U" => true,
-        other => {
-            return Err(PyTypeError::new_err(format!(
-                "{what} must be an Arrow string or large_string array, not one of format {other:?}"
-            )))
-        }
-    };
+    let large = string_format(schema, what)?;
     let bad = |why: &str| PyValueError::new_err(format!("{what}: invalid Arrow string array ({why})"));
     let (Ok(offset), Ok(len)) = (usize::try_from(array.offset), usize::try_from(array.length)) else {
         return Err(bad("negative offset or length"));

@@ -2,7 +2,7 @@
 //! value that merges, pickles (the bytes of its file format) and is saved
 //! to and loaded from `.fwc` files. Heavy work runs with the GIL released.
 
-use pyo3::exceptions::{PyKeyError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
 
@@ -16,48 +16,158 @@ use crate::training::{counts_file, CountOptions, Progress, Utf8Errors, WordCount
 /// huge corpus streams through bounded memory.
 const BATCH_TEXTS: usize = 8192;
 const BATCH_BYTES: usize = 8 << 20;
+/// Arrow chunks of an iterable are gathered to at least this many texts (or
+/// `ARROW_CHUNKS` chunks) before they are counted; an Arrow array is counted
+/// this many texts at a time, between which progress moves and a signal
+/// handler may stop the work.
+const ARROW_TEXTS: usize = 65536;
+const ARROW_CHUNKS: usize = 64;
 
-/// Counts the words of `corpus` (an iterable of str, `iter` its iterator)
-/// into `counter`: pulled in batches, each counted with the GIL released.
+/// What [`Pull`] hands over: str items (and the index of the first), or
+/// Arrow arrays (and the index of each).
+enum Unit<'py> {
+    Texts(Vec<Bound<'py, PyAny>>, usize),
+    Arrow(Vec<(arrow::ArrowCapsules<'py>, usize)>),
+}
+
+/// Pulls the items of an iterable of str and Arrow string arrays in units:
+/// up to a batch of str, or Arrow arrays up to `ARROW_TEXTS` texts.
+struct Pull<'py, 'a> {
+    iter: std::iter::Enumerate<Bound<'py, PyIterator>>,
+    /// Whether items may be Arrow arrays (`count_words`) or only str (training).
+    arrow: bool,
+    /// An item pulled that belongs to the next unit.
+    held: Option<(usize, Bound<'py, PyAny>)>,
+    name: &'a str,
+}
+
+impl<'py> Pull<'py, '_> {
+    fn next(&mut self) -> PyResult<Option<Unit<'py>>> {
+        let (mut items, mut bytes, mut first) = (Vec::new(), 0, None);
+        let (mut arrays, mut rows) = (Vec::new(), 0);
+        loop {
+            let (i, item) = match self.held.take() {
+                Some(held) => held,
+                None => match self.iter.next() {
+                    Some((i, item)) => (i, item?),
+                    None => break,
+                },
+            };
+            if let Ok(s) = item.cast::<PyString>() {
+                if !arrays.is_empty() {
+                    self.held = Some((i, item));
+                    break;
+                }
+                bytes += s.len().unwrap_or(0);
+                first.get_or_insert(i);
+                items.push(item);
+                if items.len() >= BATCH_TEXTS || bytes >= BATCH_BYTES {
+                    break;
+                }
+            } else if !items.is_empty() {
+                self.held = Some((i, item));
+                break;
+            } else if let Some(capsules) =
+                self.arrow.then(|| arrow::capsules(&item, &format!("{}[{i}]", self.name))).transpose()?.flatten()
+            {
+                rows += capsules.len();
+                arrays.push((capsules, i));
+                if rows >= ARROW_TEXTS || arrays.len() >= ARROW_CHUNKS {
+                    break;
+                }
+            } else {
+                // Neither str nor an Arrow array: the TypeError that names it.
+                text(&item, &|| format!("{}[{i}]", self.name))?;
+            }
+        }
+        Ok(match first {
+            Some(first) => Some(Unit::Texts(items, first)),
+            None if !arrays.is_empty() => Some(Unit::Arrow(arrays)),
+            None => None,
+        })
+    }
+}
+
+/// Counts the words of `corpus` (`iter` its iterator): str items and, if
+/// `arrow`, Arrow string arrays (read in place), pulled in units and counted
+/// with the GIL released. Arrow arrays are counted on a thread of their own while the
+/// next unit is pulled (a generator reading them from a socket or a file
+/// keeps reading).
 pub(super) fn count_texts(
     py: Python<'_>,
     corpus: &Bound<'_, PyAny>,
     iter: Bound<'_, PyIterator>,
     name: &str,
+    arrow: bool,
     counter: &mut WordCounter,
     show_progress: bool,
 ) -> PyResult<()> {
     let mut progress = Progress::new(show_progress, None);
     progress.start("counting words", "texts", corpus.len().ok().map(|n| n as u64));
-    let mut iter = iter.enumerate();
-    loop {
-        let (mut items, mut bytes, mut first) = (Vec::with_capacity(BATCH_TEXTS), 0, None);
-        for (i, item) in iter.by_ref() {
-            let item = item?;
-            bytes += item.cast::<PyString>().map_or(0, |s| s.len().unwrap_or(0));
-            first.get_or_insert(i);
-            items.push(item);
-            if items.len() >= BATCH_TEXTS || bytes >= BATCH_BYTES {
-                break;
+    let mut pull = Pull { iter: iter.enumerate(), arrow, held: None, name };
+    let mut next = pull.next()?;
+    while let Some(unit) = next.take() {
+        let counted = match unit {
+            Unit::Texts(items, first) => {
+                let utf8 = items
+                    .iter()
+                    .enumerate()
+                    .map(|(j, item)| text(item, &|| format!("{name}[{}]", first + j)))
+                    .collect::<PyResult<Vec<_>>>()?;
+                let texts: Vec<&str> = utf8.iter().map(|t| &**t).collect();
+                py.detach(|| {
+                    guard(|| {
+                        counter.add_texts(&texts);
+                        Ok(())
+                    })
+                })?;
+                next = pull.next()?;
+                texts.len()
             }
-        }
-        let Some(first) = first else { break };
-        let utf8 = items
-            .iter()
-            .enumerate()
-            .map(|(j, item)| text(item, &|| format!("{name}[{}]", first + j)))
-            .collect::<PyResult<Vec<_>>>()?;
-        let texts: Vec<&str> = utf8.iter().map(|t| &**t).collect();
-        py.detach(|| {
-            guard(|| {
-                counter.add_texts(&texts);
-                Ok(())
-            })
-        })?;
+            Unit::Arrow(arrays) => {
+                let mut texts = Vec::new();
+                for (capsules, i) in &arrays {
+                    texts.extend(capsules.texts(&format!("{name}[{i}]"))?);
+                }
+                let counter = &mut *counter;
+                let (counted, pulled) = std::thread::scope(|scope| {
+                    let worker = scope.spawn(|| {
+                        guard(|| {
+                            counter.add_texts(&texts);
+                            Ok(())
+                        })
+                    });
+                    let pulled = pull.next();
+                    (worker.join(), pulled)
+                });
+                counted.map_err(|_| PyRuntimeError::new_err("counting words failed"))??;
+                next = pulled?;
+                texts.len()
+            }
+        };
         py.check_signals()?;
-        progress.advance(texts.len() as u64).map_err(to_py)?;
+        progress.advance(counted as u64).map_err(to_py)?;
     }
     progress.finish();
+    Ok(())
+}
+
+/// Counts `texts` (of one Arrow array) with the GIL released, in slices of
+/// up to `ARROW_TEXTS` texts and `BATCH_BYTES` bytes, advancing `progress`
+/// (whose hook may stop the work) after each.
+fn count_arrow_texts(counter: &mut WordCounter, texts: &[&str], progress: &mut Progress) -> crate::error::Result<()> {
+    let mut rest = texts;
+    while !rest.is_empty() {
+        let (mut n, mut bytes) = (0, 0);
+        while n < rest.len() && n < ARROW_TEXTS && (n == 0 || bytes < BATCH_BYTES) {
+            bytes += rest[n].len();
+            n += 1;
+        }
+        let (slice, tail) = rest.split_at(n);
+        counter.add_texts(slice);
+        progress.advance(slice.len() as u64)?;
+        rest = tail;
+    }
     Ok(())
 }
 
@@ -344,9 +454,11 @@ impl PyWordCounts {
     }
 }
 
-/// Counts the words of `texts` (an iterable of str, pulled in batches, or an
-/// Arrow string / large_string array, read in place with nulls skipped) as
-/// training does: normalized and pre-tokenized with the pipeline `options`.
+/// Counts the words of `texts` as training does: normalized and
+/// pre-tokenized with the pipeline `options`. `texts` is an iterable of str
+/// (pulled in batches) and Arrow string / large_string arrays, an Arrow array,
+/// or an Arrow stream of them such as a chunked array (`__arrow_c_stream__`);
+/// Arrow texts are read in place, nulls skipped.
 #[pyfunction]
 #[pyo3(signature = (texts, *, show_progress = false, **options))]
 pub fn count_words(
@@ -356,24 +468,48 @@ pub fn count_words(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyWordCounts> {
     args::reject_text_as_collection(texts, "texts", "str")?;
-    if let Some(capsules) = arrow::capsules(texts, "texts")? {
-        let options = count_options(options, "count_words")?;
-        let texts = arrow::texts(&capsules, "texts")?;
-        let counts = py.detach(|| {
-            guard(|| {
-                let mut counter = WordCounter::new(&options);
-                counter.add_texts(&texts);
-                WordCounts::from_counter(&options, counter)
-            })
-        })?;
-        return Ok(wrap(counts));
-    }
-    let iter = texts
-        .try_iter()
-        .map_err(|_| PyTypeError::new_err(format!("texts must be an iterable of str, not {}", type_name(texts))))?;
+    let input = arrow::input(texts, "texts")?;
     let options = count_options(options, "count_words")?;
     let mut counter = WordCounter::new(&options);
-    count_texts(py, texts, iter, "texts", &mut counter, show_progress)?;
+    let signals = Signals::default();
+    let stop = || signals.stop();
+    match input {
+        Some(arrow::ArrowInput::Array(capsules)) => {
+            let texts = capsules.texts("texts")?;
+            let counted = py.detach(|| {
+                let mut progress = Progress::new(show_progress, Some(&stop));
+                progress.start("counting words", "texts", Some(texts.len() as u64));
+                let counted = guard(|| count_arrow_texts(&mut counter, &texts, &mut progress));
+                progress.finish();
+                counted
+            });
+            signals.result(counted)?;
+        }
+        Some(arrow::ArrowInput::Stream(mut stream)) => {
+            let mut progress = Progress::new(show_progress, Some(&stop));
+            progress.start("counting words", "texts", None);
+            let mut count_chunks = || -> PyResult<()> {
+                while let Some(chunk) = stream.next()? {
+                    let texts = stream.texts(&chunk)?;
+                    py.detach(|| guard(|| count_arrow_texts(&mut counter, &texts, &mut progress)))?;
+                }
+                Ok(())
+            };
+            let counted = count_chunks();
+            progress.finish();
+            signals.result(counted)?;
+        }
+        None => {
+            let iter = texts.try_iter().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "texts must be an iterable of str or Arrow string arrays, or an Arrow string array or \
+                     chunked array, not {}",
+                    type_name(texts)
+                ))
+            })?;
+            count_texts(py, texts, iter, "texts", true, &mut counter, show_progress)?;
+        }
+    }
     let counts = py.detach(|| WordCounts::from_counter(&options, counter)).map_err(to_py)?;
     Ok(wrap(counts))
 }

@@ -97,7 +97,7 @@ impl PyTokenizer {
         let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
         let options = args::options(options, "train")?;
         let mut counter = WordCounter::new(&options);
-        count_texts(py, corpus, iter, "corpus", &mut counter, show_progress)?;
+        count_texts(py, corpus, iter, "corpus", false, &mut counter, show_progress)?;
         learn(py, counter.into_counts(), config, options, show_progress)
     }
 

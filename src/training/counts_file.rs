@@ -45,26 +45,29 @@ pub fn to_bytes(counts: &WordCounts) -> Vec<u8> {
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// The size of the whole data (CRC-32 included), for messages.
+    size: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> std::result::Result<&'a [u8], String> {
+    /// The next `n` bytes of `what` (for the error when the data ends first).
+    fn take(&mut self, n: usize, what: &dyn Fn() -> String) -> std::result::Result<&'a [u8], String> {
         if self.bytes.len() - self.at < n {
-            return Err(format!("truncated at byte {}", self.bytes.len()));
+            return Err(format!("{TRUNCATED}: the data ends at byte {} inside {}", self.size, what()));
         }
         self.at += n;
         Ok(&self.bytes[self.at - n..self.at])
     }
 
-    fn u32(&mut self) -> std::result::Result<u32, String> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes")))
+    fn u32(&mut self, what: &dyn Fn() -> String) -> std::result::Result<u32, String> {
+        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().expect("4 bytes")))
     }
 
-    fn varint(&mut self) -> std::result::Result<u64, String> {
+    fn varint(&mut self, what: &dyn Fn() -> String) -> std::result::Result<u64, String> {
         let start = self.at;
         let mut n = 0u64;
         for shift in (0..64).step_by(7) {
-            let b = self.take(1)?[0];
+            let b = self.take(1, what)?[0];
             let bits = (b & 0x7f) as u64;
             if shift == 63 && bits > 1 {
                 break;
@@ -78,6 +81,9 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// How the message of data that ends too soon starts.
+const TRUNCATED: &str = "truncated";
+
 /// Reads the file's bytes; an error says what is wrong, for a ValueError.
 pub fn from_bytes(bytes: &[u8]) -> std::result::Result<WordCounts, String> {
     if bytes.len() < 12 || &bytes[..8] != MAGIC {
@@ -88,28 +94,44 @@ pub fn from_bytes(bytes: &[u8]) -> std::result::Result<WordCounts, String> {
         return Err(format!("unsupported word counts file version {version} (this fast_wordpiece reads version 1)"));
     }
     if bytes.len() < 16 + 4 {
-        return Err(format!("truncated at byte {}", bytes.len()));
+        return Err(format!(
+            "{TRUNCATED}: {} bytes, fewer than the 20 of the header, the options' length and the CRC-32",
+            bytes.len()
+        ));
     }
     let (body, tail) = bytes.split_at(bytes.len() - 4);
     let stored = u32::from_le_bytes(tail.try_into().expect("4 bytes"));
     let actual = crc32(body);
+    let parsed = parse(body, bytes.len());
     if stored != actual {
-        return Err(format!(
-            "corrupted or truncated: its CRC-32 is {actual:08x} but the file says {stored:08x} ({} bytes)",
-            bytes.len()
-        ));
+        // Data cut short ends inside something the header promised; other
+        // damage is told by the CRC-32 alone.
+        return Err(match parsed {
+            Err(message) if message.starts_with(TRUNCATED) => message,
+            _ => {
+                format!("corrupted: its CRC-32 is {actual:08x} but the file says {stored:08x} ({} bytes)", bytes.len())
+            }
+        });
     }
-    let mut r = Reader { bytes: body, at: 12 };
-    let length = r.u32()? as usize;
-    let options: CountOptions = serde_json::from_slice(r.take(length)?).map_err(|e| format!("invalid options: {e}"))?;
-    let entries = r.varint()?;
+    let (options, words) = parsed?;
+    WordCounts::from_sorted(options, words).map_err(|e| e.to_string())
+}
+
+/// The options and the entries of the bytes before the CRC-32.
+fn parse(body: &[u8], size: usize) -> std::result::Result<(CountOptions, Vec<(String, u64)>), String> {
+    let mut r = Reader { bytes: body, at: 12, size };
+    let length = r.u32(&|| "the length of the options".into())? as usize;
+    let options: CountOptions = serde_json::from_slice(r.take(length, &|| "the options".into())?)
+        .map_err(|e| format!("invalid options: {e}"))?;
+    let entries = r.varint(&|| "the number of entries".into())?;
     // Each entry takes 3 bytes at least: never reserve more than the data holds.
     let mut words: Vec<(String, u64)> = Vec::with_capacity((entries as usize).min((body.len() - r.at) / 3));
     for i in 0..entries {
-        let length = r.varint()?;
-        let raw = r.take(usize::try_from(length).map_err(|_| format!("entry {i}: word too long"))?)?;
+        let what = || format!("entry {i} of {entries}");
+        let length = r.varint(&what)?;
+        let raw = r.take(usize::try_from(length).map_err(|_| format!("entry {i}: word too long"))?, &what)?;
         let word = std::str::from_utf8(raw).map_err(|e| format!("entry {i}: the word is not UTF-8 ({e})"))?;
-        let count = r.varint()?;
+        let count = r.varint(&what)?;
         super::counts::check_word(word).map_err(|e| format!("entry {i}: {e}"))?;
         if count == 0 {
             return Err(format!("entry {i} ({word:?}): count 0 (counts are positive)"));
@@ -124,7 +146,7 @@ pub fn from_bytes(bytes: &[u8]) -> std::result::Result<WordCounts, String> {
     if r.at != body.len() {
         return Err(format!("{} bytes after the last entry", body.len() - r.at));
     }
-    WordCounts::from_sorted(options, words).map_err(|e| e.to_string())
+    Ok((options, words))
 }
 
 /// Writes the file atomically: a reader sees the old file or the new one.
@@ -148,6 +170,8 @@ mod tests {
         let counts = WordCounts::count_texts(&Options::default(), &texts).unwrap();
         let bytes = to_bytes(&counts);
         assert_eq!(from_bytes(&bytes).unwrap(), counts);
+        let cut = from_bytes(&bytes[..bytes.len() - 2]).unwrap_err();
+        assert!(cut.starts_with("truncated: the data ends at byte") && cut.contains("inside entry"), "{cut}");
         for cut in [0, 5, 12, 19, bytes.len() / 2, bytes.len() - 1] {
             assert!(from_bytes(&bytes[..cut]).is_err(), "cut at {cut}");
         }
@@ -166,9 +190,9 @@ mod tests {
         for n in [0, 1, 127, 128, 300, u32::MAX as u64, u64::MAX] {
             let mut out = Vec::new();
             put_varint(&mut out, n);
-            assert_eq!(Reader { bytes: &out, at: 0 }.varint().unwrap(), n);
+            assert_eq!(Reader { bytes: &out, at: 0, size: out.len() }.varint(&String::new).unwrap(), n);
         }
         let over = [0xff; 10];
-        assert!(Reader { bytes: &over, at: 0 }.varint().is_err());
+        assert!(Reader { bytes: &over, at: 0, size: 10 }.varint(&String::new).is_err());
     }
 }

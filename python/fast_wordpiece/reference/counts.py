@@ -261,20 +261,25 @@ def varint(n: int) -> bytes:
     return bytes(out)
 
 
-class Reader:
-    def __init__(self, data: bytes, at: int) -> None:
-        self.data, self.at = data, at
+TRUNCATED = "truncated"
 
-    def take(self, n: int) -> bytes:
+
+class Reader:
+    def __init__(self, data: bytes, at: int, size: int) -> None:
+        """``size``: of the whole data (CRC-32 included), for messages."""
+        self.data, self.at, self.size = data, at, size
+
+    def take(self, n: int, what: str) -> bytes:
+        """The next ``n`` bytes of ``what`` (for the error when the data ends first)."""
         if len(self.data) - self.at < n:
-            raise ValueError(f"truncated at byte {len(self.data)}")
+            raise ValueError(f"{TRUNCATED}: the data ends at byte {self.size} inside {what}")
         self.at += n
         return self.data[self.at - n : self.at]
 
-    def varint(self) -> int:
+    def varint(self, what: str) -> int:
         start, n, shift = self.at, 0, 0
         while shift < 64:
-            b = self.take(1)[0]
+            b = self.take(1, what)[0]
             n |= (b & 0x7F) << shift
             if not b & 0x80:
                 if n >= 2**64:
@@ -291,16 +296,31 @@ def parse(data: bytes) -> WordCounts:
     if version != VERSION:
         raise ValueError(f"unsupported word counts file version {version} (this fast_wordpiece reads version 1)")
     if len(data) < 20:
-        raise ValueError(f"truncated at byte {len(data)}")
+        raise ValueError(
+            f"{TRUNCATED}: {len(data)} bytes, fewer than the 20 of the header, the options' length and the CRC-32"
+        )
     body, (stored,) = data[:-4], struct.unpack("<I", data[-4:])
     actual = zlib.crc32(body)
-    if actual != stored:
-        raise ValueError(f"corrupted or truncated: its CRC-32 is {actual:08x} but the file says {stored:08x} "
-                         f"({len(data)} bytes)")  # fmt: skip
-    r = Reader(body, 12)
-    (length,) = struct.unpack("<I", r.take(4))
     try:
-        options = json.loads(r.take(length).decode())
+        counts = parse_body(body, len(data))
+    except ValueError as e:
+        if actual == stored:
+            raise
+        # Data cut short ends inside something the header promised; other
+        # damage is told by the CRC-32 alone.
+        if str(e).startswith(TRUNCATED):
+            raise
+    if actual != stored:
+        raise ValueError(f"corrupted: its CRC-32 is {actual:08x} but the file says {stored:08x} ({len(data)} bytes)")
+    return counts
+
+
+def parse_body(body: bytes, size: int) -> WordCounts:
+    """The options and the entries of the bytes before the CRC-32 (``size``: of all the data)."""
+    r = Reader(body, 12, size)
+    (length,) = struct.unpack("<I", r.take(4, "the length of the options"))
+    try:
+        options = json.loads(r.take(length, "the options").decode())
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise ValueError(f"invalid options: {e}") from None
     required = set(COUNT_OPTIONS) - {"strip_accents"}  # which may be left out: null
@@ -311,13 +331,15 @@ def parse(data: bytes) -> WordCounts:
     except (TypeError, ValueError) as e:
         raise ValueError(f"invalid options: {e}") from None
     last = None
-    for i in range(r.varint()):
-        raw = r.take(r.varint())
+    entries = r.varint("the number of entries")
+    for i in range(entries):
+        what = f"entry {i} of {entries}"
+        raw = r.take(r.varint(what), what)
         try:
             word = raw.decode()
         except UnicodeDecodeError as e:
             raise ValueError(f"entry {i}: the word is not UTF-8 ({e})") from None
-        n = r.varint()
+        n = r.varint(what)
         try:
             check_word(word)
         except ValueError as e:
@@ -334,25 +356,45 @@ def parse(data: bytes) -> WordCounts:
     return counts
 
 
-def _arrow_texts(array: Any) -> list[str]:
-    """The texts of an Arrow string array, nulls skipped (read with pyarrow)."""
+def _arrow_texts(array: Any, what: str = "texts") -> list[str]:
+    """The texts of an Arrow string array, or of a stream of them such as a
+    chunked array (``__arrow_c_stream__``), nulls skipped (read with pyarrow)."""
     import pyarrow as pa
 
-    array = pa.array(array)
+    array = pa.array(array) if hasattr(array, "__arrow_c_array__") else pa.chunked_array(array)
+    if pa.types.is_struct(array.type):
+        raise TypeError(
+            f"{what} must be an Arrow string or large_string array, not a struct (a table or record batch): "
+            'pass its column of texts, e.g. table["text"]'
+        )
     if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
-        raise TypeError(f"texts must be an Arrow string or large_string array, not one of type {array.type}")
+        raise TypeError(f"{what} must be an Arrow string or large_string array, not one of type {array.type}")
     return [text for text in array.to_pylist() if text is not None]
+
+
+def _texts(texts: Iterable[Any]) -> Iterator[str]:
+    """The str items of ``texts`` and the texts of its Arrow string arrays."""
+    for i, text in enumerate(texts):
+        if not isinstance(text, str) and hasattr(text, "__arrow_c_array__"):
+            yield from _arrow_texts(text, f"texts[{i}]")
+        else:
+            yield _text(text, f"texts[{i}]")
 
 
 def count_words(texts: Iterable[str], *, show_progress: bool = False, **options: Any) -> WordCounts:
     """Counts the words of ``texts`` as training does (spec section 4, step 1).
 
-    ``texts`` may also be an Arrow ``string`` / ``large_string`` array (any
-    object with ``__arrow_c_array__``): its texts, nulls skipped."""
-    if hasattr(texts, "__arrow_c_array__"):
+    ``texts`` is an iterable of str and Arrow ``string`` / ``large_string``
+    arrays (objects with ``__arrow_c_array__``), an Arrow array, or an Arrow
+    stream of them such as a chunked array (``__arrow_c_stream__``): their
+    texts, nulls skipped."""
+    if hasattr(texts, "__arrow_c_array__") or hasattr(texts, "__arrow_c_stream__"):
         texts = _arrow_texts(texts)
     if isinstance(texts, str) or not isinstance(texts, Iterable):
-        raise TypeError(f"texts must be an iterable of str, not {_type_name(texts)}")
+        raise TypeError(
+            "texts must be an iterable of str or Arrow string arrays, or an Arrow string array or "
+            f"chunked array, not {_type_name(texts)}"
+        )
     counted = WordCounts(**count_options(options, "count_words"))
-    counted._add_texts(_text(text, f"texts[{i}]") for i, text in enumerate(texts))
+    counted._add_texts(_texts(texts))
     return counted
