@@ -79,7 +79,7 @@ def test_encoding_matches_hf_on_random_vocabularies() -> None:
         pieces = {"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 4))) for _ in range(30)}
         vocab = [("<unk>", 0.0)] + [(p, -rng.choice([1.0, 2.0, 2.5, 3.0, 7.25])) for p in sorted(pieces)]
         ours = fw.UnigramTokenizer(vocab, special_tokens=[])
-        texts = ["".join(rng.choice(alphabet + [" ", "x"]) for _ in range(rng.randint(0, 25))) for _ in range(30)]
+        texts = ["".join(rng.choice([*alphabet, " ", "x"]) for _ in range(rng.randint(0, 25))) for _ in range(30)]
         assert_same_as_hf(ours, hf_from_pieces(vocab), texts)
 
 
@@ -105,7 +105,8 @@ def test_saved_file_loads_in_hf_and_encodes_the_same(
     from_hf = fw.UnigramTokenizer.load(hf_saved)
     assert from_hf.special_tokens == trained.special_tokens
     for (p, s), (q, t) in zip(from_hf.get_pieces(), trained.get_pieces()):
-        assert p == q and math.isclose(s, t, rel_tol=1e-15, abs_tol=0.0)
+        assert p == q
+        assert math.isclose(s, t, rel_tol=1e-15, abs_tol=0.0)
 
 
 def test_training_matches_the_twin_exactly(shakespeare_lines: list[str], multilingual_lines: list[str]) -> None:
@@ -152,7 +153,8 @@ def test_encode_batch_equals_encode_and_analyze_counts(trained: fw.UnigramTokeni
         assert trained.encode_batch(heldout, num_threads=threads) == [trained.encode(t) for t in heldout]
     a = trained.analyze(heldout)
     assert a["tokens"] == sum(len(trained.encode(t)) for t in heldout)
-    assert a["vocab_size"] == 2000 and 1.0 <= a["tokens_per_word"] < 5.0
+    assert a["vocab_size"] == 2000
+    assert 1.0 <= a["tokens_per_word"] < 5.0
 
 
 def test_pickling_keeps_the_tokenizer(trained: fw.UnigramTokenizer) -> None:
@@ -163,7 +165,8 @@ def test_pickling_keeps_the_tokenizer(trained: fw.UnigramTokenizer) -> None:
 
 def test_special_tokens_are_split_out_and_skipped_in_decode(trained: fw.UnigramTokenizer) -> None:
     e = trained.encode("<s>hello</s>")
-    assert e.tokens[0] == "<s>" and e.tokens[-1] == "</s>"
+    assert e.tokens[0] == "<s>"
+    assert e.tokens[-1] == "</s>"
     assert e.offsets[0] == (0, 3)
     assert trained.decode(e.ids, skip_special_tokens=True) == "hello"
 
@@ -237,9 +240,9 @@ def test_bad_input_raises_clear_errors(trained: fw.UnigramTokenizer, tmp_path: P
         fw.UnigramTokenizer.train(["abc"], 50, shrinking_factor=1.5)
     with pytest.raises(TypeError, match="corpus"):
         fw.UnigramTokenizer.train("abc", 50)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="ids"):
         trained.decode([trained.vocab_size])
-    with pytest.raises(OSError):
+    with pytest.raises(OSError, match="missing"):
         fw.UnigramTokenizer.from_file(tmp_path / "missing.json")
     bad = tmp_path / "bad.json"
     bad.write_text('{"model": {"type": "BPE"}}')
