@@ -471,7 +471,7 @@ class UnigramTokenizer:
     ) -> UnigramTokenizer: ...
     @staticmethod
     def train_from_counts(
-        counts: Mapping[str, int],
+        counts: dict[str, int],
         vocab_size: int,
         *,
         special_tokens: Sequence[str] | None = None,

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use super::args::{self, text, type_name};
-use super::errors::guard;
+use super::errors::{guard, Signals};
 use crate::error::Error;
 use crate::unigram::sample::Sampling;
 use crate::unigram::trainer::{self, UnigramConfig};
@@ -191,7 +191,10 @@ fn sampling(
 
 impl PyUnigramTokenizer {
     fn train_counts(py: Python<'_>, counts: rustc_hash::FxHashMap<String, u64>, c: UnigramConfig) -> PyResult<Self> {
-        py.detach(|| guard(|| trainer::train(counts, &c))).map(|inner| PyUnigramTokenizer { inner })
+        let signals = Signals::default();
+        let stop = || signals.stop();
+        let trained = py.detach(|| guard(|| trainer::train_with(counts, &c, &stop)));
+        signals.result(trained).map(|inner| PyUnigramTokenizer { inner })
     }
 }
 
@@ -209,7 +212,8 @@ impl PyUnigramTokenizer {
     }
 
     /// Trains on `corpus` (an iterable of str) to `vocab_size` pieces,
-    /// `special_tokens` first (the first is the unknown token).
+    /// `special_tokens` first (the first is the unknown token). Ctrl-C stops
+    /// training.
     #[staticmethod]
     #[pyo3(signature = (corpus, vocab_size, *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None))]
     #[allow(clippy::too_many_arguments)]

@@ -10,6 +10,7 @@ pub mod metaspace;
 pub mod model;
 pub mod sample;
 pub mod trainer;
+pub mod trie;
 
 use rayon::prelude::*;
 

@@ -10,10 +10,8 @@
 //!   score `min_score - 10`;
 //! * consecutive unknown tokens are fused into one.
 
-use rustc_hash::FxHashMap;
-
+use super::trie::PieceTrie;
 use crate::error::{Error, Result};
-use crate::pipeline::model::trie::Trie;
 
 /// What an unknown character costs below the lowest score (SentencePiece's
 /// `kUnkPenalty`).
@@ -23,8 +21,7 @@ pub const UNK_PENALTY: f64 = 10.0;
 #[derive(Clone, Debug)]
 pub struct Model {
     pieces: Vec<(String, f64)>,
-    ids: FxHashMap<String, u32>,
-    trie: Trie,
+    trie: PieceTrie,
     unk_id: u32,
     min_score: f64,
 }
@@ -61,7 +58,6 @@ impl Model {
                 pieces.len()
             )));
         }
-        let mut ids = FxHashMap::default();
         let mut min_score = f64::INFINITY;
         for (i, (piece, score)) in pieces.iter().enumerate() {
             if piece.is_empty() {
@@ -70,13 +66,11 @@ impl Model {
             if !score.is_finite() {
                 return Err(Error::invalid(format!("the score of piece {i} ({piece:?}) is not finite: {score}")));
             }
-            if ids.insert(piece.clone(), i as u32).is_some() {
-                return Err(Error::invalid(format!("piece {piece:?} appears twice")));
-            }
             min_score = min_score.min(*score);
         }
-        let trie = Trie::new(pieces.iter().map(|(p, _)| p.as_str()), "");
-        Ok(Model { pieces, ids, trie, unk_id, min_score })
+        let trie = PieceTrie::new(&pieces.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>())
+            .map_err(|i| Error::invalid(format!("piece {:?} appears twice", pieces[i].0)))?;
+        Ok(Model { pieces, trie, unk_id, min_score })
     }
 
     pub fn pieces(&self) -> &[(String, f64)] {
@@ -96,7 +90,7 @@ impl Model {
     }
 
     pub fn id(&self, piece: &str) -> Option<u32> {
-        self.ids.get(piece).copied()
+        self.trie.get(piece.as_bytes())
     }
 
     pub fn score(&self, id: u32) -> f64 {

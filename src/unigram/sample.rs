@@ -91,18 +91,25 @@ fn sample_all(model: &Model, word: &str, alpha: f64, rng: &mut Rng, out: &mut Ve
     for node in &nodes {
         fwd[node.end] = lse(fwd[node.end], fwd[node.start] + alpha * node.score);
     }
+    // The nodes by end (in lattice order within an end), so that stepping
+    // back costs only the nodes ending there.
+    let mut by_end: Vec<usize> = (0..nodes.len()).collect();
+    by_end.sort_by_key(|&i| nodes[i].end);
+    let mut from = vec![0usize; n + 2];
+    for &i in &by_end {
+        from[nodes[i].end + 1] += 1;
+    }
+    for e in 1..n + 2 {
+        from[e] += from[e - 1];
+    }
     let first = out.len();
     let mut end = n;
-    let mut ending: Vec<&Node> = Vec::new();
     let mut weights: Vec<f64> = Vec::new();
     while end > 0 {
-        ending.clear();
+        let ending = &by_end[from[end]..from[end + 1]];
         weights.clear();
-        for node in nodes.iter().filter(|x| x.end == end) {
-            ending.push(node);
-            weights.push(fwd[node.start] + alpha * node.score);
-        }
-        let node = ending[draw(&weights, rng)];
+        weights.extend(ending.iter().map(|&i| fwd[nodes[i].start] + alpha * nodes[i].score));
+        let node = nodes[ending[draw(&weights, rng)]];
         out.push(Piece { id: node.id, start: node.start, end: node.end });
         end = node.start;
     }

@@ -450,6 +450,16 @@ pub fn prune(model: &Model, words: &[(String, u64)], target: usize, shrinking_fa
 
 /// Trains on `(word, count)` pairs (words as the model sees them, with "▁").
 pub fn train(counts: FxHashMap<String, u64>, config: &UnigramConfig) -> Result<UnigramTokenizer> {
+    train_with(counts, config, &|| false)
+}
+
+/// [`train`], asking `stop` between steps: when it says true, training
+/// ends with `Error::Interrupted`.
+pub fn train_with(
+    counts: FxHashMap<String, u64>,
+    config: &UnigramConfig,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<UnigramTokenizer> {
     config.validate()?;
     let mut words: Vec<(String, u64)> = counts.into_iter().filter(|(w, n)| !w.is_empty() && *n > 0).collect();
     words.sort_unstable();
@@ -469,6 +479,9 @@ pub fn train(counts: FxHashMap<String, u64>, config: &UnigramConfig) -> Result<U
     }
     loop {
         for _ in 0..config.num_sub_iterations {
+            if stop() {
+                return Err(Error::Interrupted);
+            }
             let model = Model::new(pieces, 0)?;
             let expected = expected_counts(&model, &words);
             pieces = maximize(model.pieces(), &expected);
@@ -549,6 +562,13 @@ mod tests {
         let one = threads::install(Some(1), || train(count_words(&corpus(), &config.special_tokens), &config));
         let three = threads::install(Some(3), || train(count_words(&corpus(), &config.special_tokens), &config));
         assert_eq!(one.unwrap().unwrap().model().pieces(), three.unwrap().unwrap().model().pieces());
+    }
+
+    #[test]
+    fn stops_when_asked() {
+        let config = UnigramConfig { vocab_size: 50, ..UnigramConfig::default() };
+        let counts = count_words(&corpus(), &config.special_tokens);
+        assert!(matches!(train_with(counts, &config, &|| true), Err(Error::Interrupted)));
     }
 
     #[test]

@@ -142,25 +142,6 @@ impl Trie {
     }
 }
 
-impl Trie {
-    /// Calls `f(id, byte length)` for every token that `text` starts with,
-    /// shortest first (Unigram's lattice needs them all, not the longest).
-    #[inline]
-    pub fn for_each_prefix(&self, text: &[u8], mut f: impl FnMut(u32, usize)) {
-        let mut node = 0;
-        for (i, &b) in text.iter().enumerate() {
-            node = self.child(node, b);
-            if node == NONE {
-                break;
-            }
-            let token = self.slots[node as usize].token;
-            if token != NONE {
-                f(token, i + 1);
-            }
-        }
-    }
-}
-
 /// The first position at or after `from` whose bit in `used` is clear
 /// (positions past the end of `used` are free).
 fn next_free(used: &[u64], from: usize) -> usize {
