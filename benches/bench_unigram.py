@@ -2,7 +2,9 @@
 """Unigram training against the ``sentencepiece`` package's unigram trainer,
 side by side in one run: training time and held-out tokens per word.
 
-The corpus is all of Shakespeare (``scripts/corpora.py``), as lines; every
+The corpus is all of Shakespeare (``scripts/corpora.py``), or with
+``--corpus fortunes`` the fortunes in German, Russian, Chinese and English,
+as lines; every
 tenth line is held out, the rest is the training text. Both train to the same
 vocabulary size (special tokens included: ``<unk>``, ``<s>``, ``</s>``) at
 the same thread count. sentencepiece runs with ``normalization_rule_name=
@@ -24,6 +26,7 @@ Usage::
 
     python benches/bench_unigram.py                 # vocab 8000, 2 threads, 3 rounds
     python benches/bench_unigram.py --vocab 16000 --threads 1 --rounds 1
+    python benches/bench_unigram.py --corpus fortunes --vocab 16000   # de/ru/zh/en
 """
 
 from __future__ import annotations
@@ -39,11 +42,22 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 
 
-def load_lines() -> list[str]:
-    root = Path(os.path.expanduser("~/.cache/fast-wordpiece/shakespeare"))
+CACHE = Path(os.path.expanduser("~/.cache/fast-wordpiece"))
+
+
+def load_lines(corpus: str = "shakespeare") -> list[str]:
+    """The non-blank lines of all of Shakespeare, or of the fortunes in
+    German, Russian, Chinese and English (files in sorted order)."""
+    languages = ["de", "ru", "zh", "en"]
+    roots = [CACHE / "shakespeare"] if corpus == "shakespeare" else [CACHE / f"fortunes-{x}" for x in languages]
     lines: list[str] = []
-    for path in sorted(root.glob("*.txt")):
-        lines.extend(line for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    for root in roots:
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix not in (".json", ".dat")):
+            try:
+                text = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError:
+                continue
+            lines.extend(line for line in text.splitlines() if line.strip())
     return lines
 
 
@@ -52,6 +66,7 @@ def main() -> None:
     ap.add_argument("--vocab", type=int, default=8000)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--corpus", choices=["shakespeare", "fortunes"], default="shakespeare")
     args = ap.parse_args()
     os.environ["RAYON_NUM_THREADS"] = str(args.threads)
 
@@ -59,12 +74,12 @@ def main() -> None:
 
     import fast_wordpiece as fw
 
-    lines = load_lines()
+    lines = load_lines(args.corpus)
     train = [line for i, line in enumerate(lines) if i % 10 != 0]
     held = [line for i, line in enumerate(lines) if i % 10 == 0]
     words = sum(len(line.split()) for line in held)
     print(
-        f"corpus: Shakespeare, {len(train):,} training lines ({sum(map(len, train)) / 1e6:.1f} M chars), "
+        f"corpus: {args.corpus}, {len(train):,} training lines ({sum(map(len, train)) / 1e6:.1f} M chars), "
         f"{len(held):,} held-out lines ({words:,} words); vocab {args.vocab}, {args.threads} thread(s)"
     )
 
