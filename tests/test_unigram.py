@@ -248,3 +248,12 @@ def test_bad_input_raises_clear_errors(trained: fw.UnigramTokenizer, tmp_path: P
     bad.write_text('{"model": {"type": "BPE"}}')
     with pytest.raises(ValueError, match="Unigram"):
         fw.UnigramTokenizer.from_file(bad)
+
+
+@pytest.mark.parametrize("nbest", [-1, 3])
+def test_sampling_matches_the_twin(trained: fw.UnigramTokenizer, heldout: list[str], nbest: int) -> None:
+    twin = Twin(trained.get_pieces(), special_tokens=trained.special_tokens)
+    for k, text in enumerate(heldout[:120]):
+        e = trained.encode(text, alpha=0.2, nbest=nbest, seed=k * 7919)
+        t = twin.sample(text, 0.2, nbest, k * 7919)
+        assert (e.ids, e.tokens, e.offsets) == (t.ids, t.tokens, t.offsets), text

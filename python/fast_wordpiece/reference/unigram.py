@@ -189,6 +189,9 @@ class UnigramTokenizer:
         return dict(self.model.ids)
 
     def encode(self, text: str) -> UnigramEncoding:
+        return self._encode(text, self.model.viterbi)
+
+    def _encode(self, text: str, segment: Callable[[str], list[tuple[int, int, int]]]) -> UnigramEncoding:
         out = UnigramEncoding()
         for seg, seg_start, special in segments(text, self.special_tokens):
             if special:
@@ -199,7 +202,7 @@ class UnigramTokenizer:
             for word, virtual, offset in words(seg):
                 w = word_text(word, virtual)
                 char_start = pos = seg_start + offset
-                for k, (i, s, e) in enumerate(self.model.viterbi(w)):
+                for k, (i, s, e) in enumerate(segment(w)):
                     n = e - s
                     if k == 0 and virtual:
                         if n == 1:
@@ -214,6 +217,12 @@ class UnigramTokenizer:
                     out.tokens.append(w[s:e] if i == self.model.unk_id else self.model.pieces[i][0])
                     out.offsets.append(span)
         return out
+
+    def sample(self, text: str, alpha: float, nbest: int = -1, seed: int = 0) -> UnigramEncoding:
+        """A sampled encoding (spec section 14, "Sampling"): the engine's
+        ``encode(text, alpha=alpha, nbest=nbest, seed=seed)``."""
+        rng = SplitMix64(seed)
+        return self._encode(text, lambda w: sample_word(self.model, w, alpha, nbest, rng))
 
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
         parts: list[str] = []
@@ -253,6 +262,83 @@ class UnigramTokenizer:
                         w = word_text(word, virtual)
                         word_counts[w] = word_counts.get(w, 0) + n
         return train_counts(word_counts, vocab_size, **options)
+
+
+MASK = (1 << 64) - 1
+
+
+class SplitMix64:
+    """The engine's seeded generator."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK
+
+    def next_u64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def uniform(self) -> float:
+        return float(self.next_u64() >> 11) * (1.0 / float(1 << 53))
+
+
+def draw(weights: list[float], rng: SplitMix64) -> int:
+    """An index drawn with probability proportional to ``exp(weights[i])``."""
+    top = max(weights)
+    total = 0.0
+    for w in weights:
+        total += math.exp(w - top)
+    u = rng.uniform() * total
+    for i, w in enumerate(weights):
+        u -= math.exp(w - top)
+        if u < 0.0:
+            return i
+    return len(weights) - 1
+
+
+def lse_sample(a: float, b: float) -> float:
+    if a == -math.inf:
+        return b
+    lo, hi = (a, b) if a < b else (b, a)
+    return hi + math.log1p(math.exp(lo - hi))
+
+
+def sample_word(model: Model, word: str, alpha: float, nbest: int, rng: SplitMix64) -> list[tuple[int, int, int]]:
+    nodes = model.lattice(word)
+    n = len(word)
+    out: list[tuple[int, int, int]] = []
+    if nbest < 0:
+        fwd = [-math.inf] * (n + 1)
+        fwd[0] = 0.0
+        for s, e, _, score in nodes:
+            fwd[e] = lse_sample(fwd[e], fwd[s] + alpha * score)
+        end = n
+        while end > 0:
+            ending = [x for x in nodes if x[1] == end]
+            s, e, i, _ = ending[draw([fwd[x[0]] + alpha * x[3] for x in ending], rng)]
+            out.append((i, s, e))
+            end = s
+    else:
+        best: list[list[tuple[float, int, int]]] = [[] for _ in range(n + 1)]
+        best[0].append((0.0, -1, 0))
+        for k, (s, e, _, score) in enumerate(nodes):
+            for r in range(len(best[s])):
+                v = best[s][r][0] + score
+                lst = best[e]
+                at = next((j for j, x in enumerate(lst) if v > x[0]), len(lst))
+                if at < nbest:
+                    lst.insert(at, (v, k, r))
+                    del lst[nbest:]
+        end, rank = n, draw([alpha * x[0] for x in best[n]], rng)
+        while end > 0:
+            _, k, r = best[end][rank]
+            s, e, i, _ = nodes[k]
+            out.append((i, s, e))
+            end, rank = s, r
+    out.reverse()
+    return model.fuse_unknown(word, out)
 
 
 def digamma(x: float) -> float:
