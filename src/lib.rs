@@ -17,6 +17,7 @@ pub mod pipeline;
 pub mod threads;
 pub mod tokenizer;
 pub mod training;
+pub mod unigram;
 
 #[cfg(feature = "python")]
 mod python;

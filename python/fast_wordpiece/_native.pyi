@@ -16,7 +16,16 @@ _Side = Literal["left", "right"]
 _Padding = Literal["longest", "max_length"]
 _Objective = Literal["likelihood", "pmi", "frequency"]
 
-__all__ = ["DEFAULT_SPECIAL_TOKENS", "Encoding", "PyTokenizer", "WordCounts", "__version__", "count_words"]
+__all__ = [
+    "DEFAULT_SPECIAL_TOKENS",
+    "Encoding",
+    "PyTokenizer",
+    "UnigramEncoding",
+    "UnigramTokenizer",
+    "WordCounts",
+    "__version__",
+    "count_words",
+]
 
 DEFAULT_SPECIAL_TOKENS: tuple[str, ...]
 __version__: str
@@ -421,3 +430,87 @@ class PyTokenizer:
     def all_special_tokens(self) -> list[str]: ...
     @property
     def all_special_ids(self) -> list[int]: ...
+
+@final
+class UnigramEncoding:
+    """A Unigram encoding: ids, tokens and character offsets."""
+
+    @property
+    def ids(self) -> list[int]: ...
+    @property
+    def tokens(self) -> list[str]: ...
+    @property
+    def offsets(self) -> list[tuple[int, int]]: ...
+    def __len__(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+
+@final
+class UnigramTokenizer:
+    """A Unigram tokenizer, SentencePiece style (Metaspace pre-tokenization, Viterbi)."""
+
+    def __new__(
+        cls,
+        vocab: Iterable[tuple[str, float]],
+        *,
+        unk_token: str = "<unk>",
+        special_tokens: Sequence[str] | None = None,
+    ) -> UnigramTokenizer: ...
+    @staticmethod
+    def train(
+        corpus: Iterable[str],
+        vocab_size: int,
+        *,
+        special_tokens: Sequence[str] | None = None,
+        max_piece_length: int | None = None,
+        seed_size: int | None = None,
+        shrinking_factor: float | None = None,
+        num_sub_iterations: int | None = None,
+    ) -> UnigramTokenizer: ...
+    @staticmethod
+    def train_from_files(
+        paths: _StrPath | Iterable[_StrPath],
+        vocab_size: int,
+        *,
+        special_tokens: Sequence[str] | None = None,
+        max_piece_length: int | None = None,
+        seed_size: int | None = None,
+        shrinking_factor: float | None = None,
+        num_sub_iterations: int | None = None,
+    ) -> UnigramTokenizer: ...
+    @staticmethod
+    def train_from_counts(
+        counts: dict[str, int],
+        vocab_size: int,
+        *,
+        special_tokens: Sequence[str] | None = None,
+        max_piece_length: int | None = None,
+        seed_size: int | None = None,
+        shrinking_factor: float | None = None,
+        num_sub_iterations: int | None = None,
+    ) -> UnigramTokenizer: ...
+    def encode(
+        self, text: str, *, alpha: float | None = None, nbest: int = -1, seed: int | None = None
+    ) -> UnigramEncoding: ...
+    def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[UnigramEncoding]: ...
+    def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str: ...
+    def get_vocab(self) -> dict[str, int]: ...
+    def get_pieces(self) -> list[tuple[str, float]]: ...
+    @property
+    def vocab_size(self) -> int: ...
+    @property
+    def unk_token(self) -> str: ...
+    @property
+    def special_tokens(self) -> list[str]: ...
+    def token_to_id(self, token: str) -> int | None: ...
+    def id_to_token(self, id: int) -> str | None: ...  # noqa: A002  (Hugging Face's name)
+    def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
+    def save(self, path: _StrPath) -> None: ...
+    @staticmethod
+    def from_file(path: _StrPath) -> UnigramTokenizer: ...
+    @staticmethod
+    def load(path: _StrPath) -> UnigramTokenizer: ...
+    def to_str(self) -> str: ...
+    @staticmethod
+    def from_str(json: str) -> UnigramTokenizer: ...
+    def __reduce__(self) -> tuple[Any, tuple[str]]: ...
+    def __eq__(self, other: object, /) -> bool: ...

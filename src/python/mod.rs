@@ -16,6 +16,7 @@ mod pretrained;
 mod serialization;
 mod tokenizer;
 mod train;
+mod unigram;
 
 use pyo3::prelude::*;
 
@@ -26,6 +27,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tokenizer::PyTokenizer>()?;
     m.add_class::<encoding::PyEncoding>()?;
     m.add_class::<counts::PyWordCounts>()?;
+    m.add_class::<unigram::PyUnigramTokenizer>()?;
+    m.add_class::<unigram::PyUnigramEncoding>()?;
     m.add_function(wrap_pyfunction!(counts::count_words, m)?)?;
     m.add("DEFAULT_SPECIAL_TOKENS", pyo3::types::PyTuple::new(m.py(), DEFAULT_SPECIAL_TOKENS)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;

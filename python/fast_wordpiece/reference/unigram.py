@@ -1,0 +1,523 @@
+"""The twin of the Unigram engine (``src/unigram``): docs/spec.md, "Unigram".
+
+Readable Python, the same rules and the same floating-point operations in the
+same order, so that encoding and training agree with the engine exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+REPLACEMENT = "\u2581"
+UNK_PENALTY = 10.0
+CHUNK = 1024
+MIN_EXPECTED = 0.5
+DEFAULT_SPECIAL_TOKENS = ("<unk>", "<s>", "</s>")
+
+
+# --- pre-tokenization -------------------------------------------------------
+
+
+def segments(text: str, specials: Sequence[str]) -> list[tuple[str, int, bool]]:
+    """``(text, char_start, is_special)`` pieces of ``text``: at each position
+    the longest special token found there (the first given among equally long
+    ones) is split out."""
+    order = sorted(range(len(specials)), key=lambda i: (-len(specials[i].encode()), i))
+    out: list[tuple[str, int, bool]] = []
+    start = i = 0
+    while i < len(text):
+        match = next((specials[k] for k in order if text.startswith(specials[k], i)), None)
+        if match is None:
+            i += 1
+            continue
+        if start < i:
+            out.append((text[start:i], start, False))
+        out.append((match, i, True))
+        i += len(match)
+        start = i
+    if start < len(text):
+        out.append((text[start:], start, False))
+    return out
+
+
+def words(text: str) -> list[tuple[str, bool, int]]:
+    """``(word, virtual_prefix, char_offset)``: a word begins at every space
+    or "▁" (and at the start); "▁" is prepended unless the text starts with one
+    (or with a space)."""
+    virtual = not text.startswith((" ", REPLACEMENT))
+    out = []
+    start = 0
+    for i, c in enumerate(text):
+        if c in (" ", REPLACEMENT) and i > 0:
+            out.append((text[start:i], virtual and start == 0, start))
+            start = i
+    if start < len(text):
+        out.append((text[start:], virtual and start == 0, start))
+    return out
+
+
+def word_text(word: str, virtual: bool) -> str:
+    if virtual:
+        return REPLACEMENT + word
+    if word.startswith(" "):
+        return REPLACEMENT + word[1:]
+    return word
+
+
+# --- the model ----------------------------------------------------------------
+
+
+class Model:
+    """Pieces with scores; lattice nodes and the Viterbi segmentation."""
+
+    def __init__(self, pieces: Sequence[tuple[str, float]], unk_id: int) -> None:
+        self.pieces = [(p, float(s)) for p, s in pieces]
+        self.ids = {p: i for i, (p, _) in enumerate(self.pieces)}
+        if len(self.ids) != len(self.pieces):
+            raise ValueError("a piece appears twice")
+        self.unk_id = unk_id
+        self.min_score = min(s for _, s in self.pieces)
+        self.max_bytes = max(len(p.encode()) for p, _ in self.pieces)
+
+    def unk_score(self) -> float:
+        return self.min_score - UNK_PENALTY
+
+    def nodes_at(self, word: str, start: int) -> list[tuple[int, int, float]]:
+        """``(id, end, score)`` of the nodes starting at character ``start``:
+        the pieces found there, shortest first, then the unknown node if no
+        piece is one character long."""
+        out = []
+        single = False
+        end = start + 1
+        while end <= len(word) and len(word[start:end].encode()) <= self.max_bytes:
+            i = self.ids.get(word[start:end])
+            if i is not None:
+                out.append((i, end, self.pieces[i][1]))
+                single = single or end == start + 1
+            end += 1
+        if not single:
+            out.append((self.unk_id, start + 1, self.unk_score()))
+        return out
+
+    def lattice(self, word: str) -> list[tuple[int, int, int, float]]:
+        """``(start, end, id, score)``, by start, shortest first."""
+        return [(s, e, i, sc) for s in range(len(word)) for i, e, sc in self.nodes_at(word, s)]
+
+    def viterbi(self, word: str, skip: int | None = None) -> list[tuple[int, int, int]]:
+        """``(id, start, end)`` of the best segmentation; a later candidate
+        replaces the best path ending at a position only if strictly better."""
+        n = len(word)
+        best: list[tuple[float, int, int] | None] = [None] * (n + 1)
+        best[0] = (0.0, 0, 0)
+        for start in range(n):
+            here = best[start]
+            if here is None:
+                continue
+            for i, end, score in self.nodes_at(word, start):
+                if i == skip:
+                    continue
+                v = score + here[0]
+                t = best[end]
+                if t is None or v > t[0]:
+                    best[end] = (v, start, i)
+        out = []
+        end = n
+        while end > 0 and best[end] is not None:
+            _, s, i = best[end]  # type: ignore[misc]
+            out.append((i, s, end))
+            end = s
+        out.reverse()
+        return self.fuse_unknown(word, out) if skip is None else out
+
+    def fuse_unknown(self, word: str, pieces: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+        out: list[tuple[int, int, int]] = []
+        for i, s, e in pieces:
+            if i == self.unk_id and out and out[-1][0] == self.unk_id:
+                out[-1] = (self.unk_id, out[-1][1], e)
+            else:
+                out.append((i, s, e))
+        return [(self.ids.get(word[s:e], i) if i == self.unk_id else i, s, e) for i, s, e in out]
+
+
+@dataclass
+class UnigramEncoding:
+    ids: list[int] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)
+    offsets: list[tuple[int, int]] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+class UnigramTokenizer:
+    """The twin of ``fast_wordpiece.UnigramTokenizer`` (encoding, decoding, training)."""
+
+    def __init__(
+        self,
+        vocab: Sequence[tuple[str, float]],
+        *,
+        unk_token: str = "<unk>",
+        special_tokens: Sequence[str] | None = None,
+    ) -> None:
+        pieces = [p for p, _ in vocab]
+        if unk_token not in pieces:
+            raise ValueError(f"unk_token {unk_token!r} is not one of the pieces")
+        self.model = Model(vocab, pieces.index(unk_token))
+        specials = [unk_token] if special_tokens is None else list(special_tokens)
+        self.special_ids: list[int] = []
+        for t in specials:
+            if t not in self.model.ids:
+                raise ValueError(f"special token {t!r} is not one of the pieces")
+            if self.model.ids[t] not in self.special_ids:
+                self.special_ids.append(self.model.ids[t])
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.model.pieces)
+
+    @property
+    def special_tokens(self) -> list[str]:
+        return [self.model.pieces[i][0] for i in self.special_ids]
+
+    def get_pieces(self) -> list[tuple[str, float]]:
+        return list(self.model.pieces)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self.model.ids)
+
+    def encode(self, text: str) -> UnigramEncoding:
+        return self._encode(text, self.model.viterbi)
+
+    def _encode(self, text: str, segment: Callable[[str], list[tuple[int, int, int]]]) -> UnigramEncoding:
+        out = UnigramEncoding()
+        for seg, seg_start, special in segments(text, self.special_tokens):
+            if special:
+                out.ids.append(self.model.ids[seg])
+                out.tokens.append(seg)
+                out.offsets.append((seg_start, seg_start + len(seg)))
+                continue
+            for word, virtual, offset in words(seg):
+                w = word_text(word, virtual)
+                char_start = pos = seg_start + offset
+                for k, (i, s, e) in enumerate(segment(w)):
+                    n = e - s
+                    if k == 0 and virtual:
+                        if n == 1:
+                            span = (pos, pos + 1)
+                        else:
+                            pos += n - 1
+                            span = (char_start, pos)
+                    else:
+                        pos += n
+                        span = (pos - n, pos)
+                    out.ids.append(i)
+                    out.tokens.append(w[s:e] if i == self.model.unk_id else self.model.pieces[i][0])
+                    out.offsets.append(span)
+        return out
+
+    def sample(self, text: str, alpha: float, nbest: int = -1, seed: int = 0) -> UnigramEncoding:
+        """A sampled encoding (spec section 14, "Sampling"): the engine's
+        ``encode(text, alpha=alpha, nbest=nbest, seed=seed)``."""
+        rng = SplitMix64(seed)
+        return self._encode(text, lambda w: sample_word(self.model, w, alpha, nbest, rng))
+
+    def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
+        parts: list[str] = []
+        for i in ids:
+            if not 0 <= i < self.vocab_size:
+                raise ValueError(f"id {i} is not below the vocabulary size ({self.vocab_size})")
+            if skip_special_tokens and i in self.special_ids:
+                continue
+            piece = self.model.pieces[i][0]
+            if not parts and piece.startswith(REPLACEMENT):
+                piece = piece[1:]
+            parts.append(piece)
+        return "".join(parts).replace(REPLACEMENT, " ")
+
+    # --- training ---------------------------------------------------------------
+
+    @staticmethod
+    def train(corpus: Iterable[str], vocab_size: int, **options: Any) -> UnigramTokenizer:
+        specials = list(options.get("special_tokens") or DEFAULT_SPECIAL_TOKENS)
+        counts: dict[str, int] = {}
+        for text in corpus:
+            for seg, _, special in segments(text, specials):
+                if not special:
+                    for word, virtual, _ in words(seg):
+                        w = word_text(word, virtual)
+                        counts[w] = counts.get(w, 0) + 1
+        return train_counts(counts, vocab_size, **options)
+
+    @staticmethod
+    def train_from_counts(counts: Mapping[str, int], vocab_size: int, **options: Any) -> UnigramTokenizer:
+        specials = list(options.get("special_tokens") or DEFAULT_SPECIAL_TOKENS)
+        word_counts: dict[str, int] = {}
+        for text, n in counts.items():
+            for seg, _, special in segments(text, specials):
+                if not special:
+                    for word, virtual, _ in words(seg):
+                        w = word_text(word, virtual)
+                        word_counts[w] = word_counts.get(w, 0) + n
+        return train_counts(word_counts, vocab_size, **options)
+
+
+MASK = (1 << 64) - 1
+
+
+class SplitMix64:
+    """The engine's seeded generator."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & MASK
+
+    def next_u64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        return z ^ (z >> 31)
+
+    def uniform(self) -> float:
+        return float(self.next_u64() >> 11) * (1.0 / float(1 << 53))
+
+
+def draw(weights: list[float], rng: SplitMix64) -> int:
+    """An index drawn with probability proportional to ``exp(weights[i])``."""
+    top = max(weights)
+    total = 0.0
+    for w in weights:
+        total += math.exp(w - top)
+    u = rng.uniform() * total
+    for i, w in enumerate(weights):
+        u -= math.exp(w - top)
+        if u < 0.0:
+            return i
+    return len(weights) - 1
+
+
+def lse_sample(a: float, b: float) -> float:
+    if a == -math.inf:
+        return b
+    lo, hi = (a, b) if a < b else (b, a)
+    return hi + math.log1p(math.exp(lo - hi))
+
+
+def sample_word(model: Model, word: str, alpha: float, nbest: int, rng: SplitMix64) -> list[tuple[int, int, int]]:
+    nodes = model.lattice(word)
+    n = len(word)
+    out: list[tuple[int, int, int]] = []
+    if nbest < 0:
+        fwd = [-math.inf] * (n + 1)
+        fwd[0] = 0.0
+        for s, e, _, score in nodes:
+            fwd[e] = lse_sample(fwd[e], fwd[s] + alpha * score)
+        end = n
+        while end > 0:
+            ending = [x for x in nodes if x[1] == end]
+            s, e, i, _ = ending[draw([fwd[x[0]] + alpha * x[3] for x in ending], rng)]
+            out.append((i, s, e))
+            end = s
+    else:
+        best: list[list[tuple[float, int, int]]] = [[] for _ in range(n + 1)]
+        best[0].append((0.0, -1, 0))
+        for k, (s, e, _, score) in enumerate(nodes):
+            for r in range(len(best[s])):
+                v = best[s][r][0] + score
+                lst = best[e]
+                at = next((j for j, x in enumerate(lst) if v > x[0]), len(lst))
+                if at < nbest:
+                    lst.insert(at, (v, k, r))
+                    del lst[nbest:]
+        end, rank = n, draw([alpha * x[0] for x in best[n]], rng)
+        while end > 0:
+            _, k, r = best[end][rank]
+            s, e, i, _ = nodes[k]
+            out.append((i, s, e))
+            end, rank = s, r
+    out.reverse()
+    return model.fuse_unknown(word, out)
+
+
+def digamma(x: float) -> float:
+    result = 0.0
+    while x < 7.0:
+        result -= 1.0 / x
+        x += 1.0
+    x -= 1.0 / 2.0
+    xx = 1.0 / x
+    xx2 = xx * xx
+    xx4 = xx2 * xx2
+    result += (
+        math.log(x)
+        + (1.0 / 24.0) * xx2
+        - (7.0 / 960.0) * xx4
+        + (31.0 / 8064.0) * xx4 * xx2
+        - (127.0 / 30720.0) * xx4 * xx4
+    )
+    return result
+
+
+def log_sum_exp(x: float, y: float) -> float:
+    lo, hi = (x, y) if x < y else (y, x)
+    if hi > lo + 50.0:
+        return hi
+    return hi + math.log(math.exp(lo - hi) + 1.0)
+
+
+def seed_pieces(words_: list[tuple[str, int]], max_len: int, seed_size: int) -> list[tuple[str, float]]:
+    """Every character, and the ``seed_size`` substrings of 2..max_len
+    characters seen at least twice with the highest ``count * length``."""
+    chars: dict[str, int] = {}
+    subs: dict[str, int] = {}
+    for w, n in words_:
+        for k, c in enumerate(w):
+            chars[c] = chars.get(c, 0) + n
+            for length in range(2, min(max_len, len(w) - k) + 1):
+                s = w[k : k + length]
+                subs[s] = subs.get(s, 0) + n
+    ranked = sorted(((n * len(s), s) for s, n in subs.items() if n >= 2), key=lambda x: (-x[0], x[1].encode()))
+    all_ = [(n, c) for c, n in chars.items()] + ranked[:seed_size]
+    all_.sort(key=lambda x: (-x[0], x[1].encode()))
+    total = 0.0
+    for n, _ in all_:
+        total += float(n)
+    log_total = math.log(total)
+    return [(s, math.log(float(n)) - log_total) for n, s in all_]
+
+
+def expected_counts(model: Model, words_: list[tuple[str, int]]) -> list[float]:
+    expected = [0.0] * len(model.pieces)
+    for c0 in range(0, len(words_), CHUNK):
+        local: dict[int, float] = {}
+        for w, count in words_[c0 : c0 + CHUNK]:
+            nodes = model.lattice(w)
+            n = len(w)
+            alpha: list[float | None] = [None] * (n + 1)
+            beta: list[float | None] = [None] * (n + 1)
+            alpha[0] = 0.0
+            for s, e, _, score in nodes:
+                v = alpha[s] + score  # type: ignore[operator]
+                alpha[e] = v if alpha[e] is None else log_sum_exp(alpha[e], v)  # type: ignore[arg-type]
+            beta[n] = 0.0
+            for s, e, _, score in reversed(nodes):
+                v = score + beta[e]  # type: ignore[operator]
+                beta[s] = v if beta[s] is None else log_sum_exp(beta[s], v)  # type: ignore[arg-type]
+            z = alpha[n]
+            c = float(count)
+            for s, e, i, score in nodes:
+                p = math.exp(alpha[s] + score + beta[e] - z)  # type: ignore[operator]
+                local[i] = local.get(i, 0.0) + c * p
+        for i, v in local.items():
+            expected[i] += v
+    return expected
+
+
+def is_char(piece: str) -> bool:
+    return len(piece) == 1
+
+
+def maximize(pieces: list[tuple[str, float]], expected: list[float]) -> list[tuple[str, float]]:
+    kept = []
+    for (p, _), e in zip(pieces, expected):
+        if e < MIN_EXPECTED:
+            if is_char(p):
+                kept.append((p, MIN_EXPECTED))
+        else:
+            kept.append((p, e))
+    total = 0.0
+    for _, e in kept:
+        total += e
+    log_total = digamma(total)
+    return [(p, digamma(e) - log_total) for p, e in kept]
+
+
+def prune(model: Model, words_: list[tuple[str, int]], target: int, shrinking_factor: float) -> list[tuple[str, float]]:
+    pieces = model.pieces
+    freq = [0] * len(pieces)
+    for w, n in words_:
+        for i, _, _ in model.viterbi(w):
+            freq[i] += n
+    total = sum(freq)
+    total_words = sum(n for _, n in words_)
+    log_sum = math.log(float(total))
+    decisions: list[float] = []
+    for i, (piece, score) in enumerate(pieces):
+        if is_char(piece):
+            decisions.append(math.inf)
+            continue
+        f = freq[i]
+        if f == 0:
+            decisions.append(-math.inf)
+            continue
+        alt = [a for a, _, _ in model.viterbi(piece, skip=i)]
+        alt_score = 0.0
+        for a in alt:
+            alt_score += pieces[a][1]
+        if alt_score > score:
+            decisions.append(-math.inf)
+            continue
+        logsum_alt = math.log(float(total + f * (len(alt) - 1)))
+        logprob_sp = math.log(float(f)) - log_sum
+        logprob_alt = 0.0
+        for a in alt:
+            logprob_alt += math.log(float(freq[a] + f)) - logsum_alt
+        decisions.append(float(f) / float(total_words) * (logprob_sp - logprob_alt))
+    size = max(math.floor(shrinking_factor * float(len(pieces))), target)
+    keep = [i for i, d in enumerate(decisions) if d == math.inf]
+    candidates = sorted((i for i, d in enumerate(decisions) if d != math.inf), key=lambda i: (-decisions[i], i))
+    for i in candidates:
+        if len(keep) >= size:
+            break
+        keep.append(i)
+    return [pieces[i] for i in sorted(keep)]
+
+
+def train_counts(
+    counts: Mapping[str, int],
+    vocab_size: int,
+    *,
+    special_tokens: Sequence[str] | None = None,
+    max_piece_length: int = 16,
+    seed_size: int = 1_000_000,
+    shrinking_factor: float = 0.75,
+    num_sub_iterations: int = 2,
+    progress: Callable[[str], None] | None = None,
+) -> UnigramTokenizer:
+    specials = list(special_tokens or DEFAULT_SPECIAL_TOKENS)
+    if vocab_size <= len(specials):
+        raise ValueError("vocab_size must exceed the number of special tokens")
+    words_ = sorted(((w, n) for w, n in counts.items() if w and n > 0), key=lambda x: (x[0].encode(), x[1]))
+    desired = vocab_size - len(specials)
+    target = desired * 11 // 10
+    pieces = seed_pieces(words_, max_piece_length, seed_size)
+    if sum(is_char(p) for p, _ in pieces) > desired:
+        raise ValueError("vocab_size is too small for the characters of the corpus")
+    if not pieces:
+        raise ValueError("the corpus has no words to train on")
+    while True:
+        for _ in range(num_sub_iterations):
+            model = Model(pieces, 0)
+            pieces = maximize(model.pieces, expected_counts(model, words_))
+        if len(pieces) <= target:
+            break
+        model = Model(pieces, 0)
+        pruned = prune(model, words_, target, shrinking_factor)
+        stuck = len(pruned) == len(pieces)
+        pieces = pruned
+        if progress:
+            progress(f"pruned to {len(pieces)}")
+        if stuck:
+            break
+    order = sorted(range(len(pieces)), key=lambda i: (not is_char(pieces[i][0]), -pieces[i][1], i))
+    chosen: list[tuple[str, float]] = []
+    for i in order:
+        if len(chosen) == desired:
+            break
+        if pieces[i][0] not in specials:
+            chosen.append(pieces[i])
+    chosen.sort(key=lambda x: (-x[1], x[0].encode()))
+    vocab = [(t, 0.0) for t in specials] + chosen
+    return UnigramTokenizer(vocab, unk_token=specials[0], special_tokens=specials)

@@ -1,0 +1,447 @@
+//! `UnigramTokenizer` (SentencePiece-style Unigram) and its `UnigramEncoding`:
+//! argument checks and the GIL released around encoding and training.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use super::args::{self, text, type_name};
+use super::errors::{guard, Signals};
+use crate::error::Error;
+use crate::unigram::sample::Sampling;
+use crate::unigram::trainer::{self, UnigramConfig};
+use crate::unigram::{Encoded, UnigramTokenizer, DEFAULT_SPECIAL_TOKENS};
+
+/// A Unigram encoding: `ids`, `tokens` and `offsets` (character spans in the text).
+#[pyclass(frozen, name = "UnigramEncoding", module = "fast_wordpiece")]
+pub struct PyUnigramEncoding {
+    ids: Vec<u32>,
+    tokens: Vec<String>,
+    offsets: Vec<(u32, u32)>,
+}
+
+impl PyUnigramEncoding {
+    fn new(t: &UnigramTokenizer, e: Encoded) -> Self {
+        let mut tokens: Vec<String> =
+            e.ids.iter().map(|&id| t.id_to_token(id).unwrap_or_default().to_string()).collect();
+        for (i, shown) in e.unknown {
+            tokens[i as usize] = shown;
+        }
+        PyUnigramEncoding { ids: e.ids, tokens, offsets: e.offsets }
+    }
+}
+
+#[pymethods]
+impl PyUnigramEncoding {
+    #[getter]
+    fn ids(&self) -> Vec<u32> {
+        self.ids.clone()
+    }
+    #[getter]
+    fn tokens(&self) -> Vec<String> {
+        self.tokens.clone()
+    }
+    #[getter]
+    fn offsets(&self) -> Vec<(u32, u32)> {
+        self.offsets.clone()
+    }
+    fn __len__(&self) -> usize {
+        self.ids.len()
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Self>().is_ok_and(|o| {
+            let o = o.get();
+            o.ids == self.ids && o.offsets == self.offsets
+        })
+    }
+    fn __repr__(&self) -> String {
+        format!("UnigramEncoding(ids={:?}, tokens={:?})", self.ids, self.tokens)
+    }
+}
+
+/// A Unigram tokenizer, SentencePiece style: spaces become "▁" that starts
+/// each word (Hugging Face's `Metaspace`), and words are cut into the pieces
+/// of highest total log-probability. Build one from `[(piece, score), ...]`,
+/// train one, or load a Hugging Face `tokenizer.json`.
+#[pyclass(frozen, name = "UnigramTokenizer", module = "fast_wordpiece")]
+pub struct PyUnigramTokenizer {
+    inner: UnigramTokenizer,
+}
+
+/// Seeds for sampled encodings made without one: a fixed sequence.
+static NEXT_SEED: AtomicU64 = AtomicU64::new(0);
+
+fn pieces_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(String, f64)>> {
+    args::reject_text_as_collection(obj, "vocab", "(str, float) pairs")?;
+    let iter = obj.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!("vocab must be a list of (str, float) pairs, not {}", type_name(obj)))
+    })?;
+    let mut out = Vec::new();
+    for (i, item) in iter.enumerate() {
+        let item = item?;
+        let pair: (Bound<'_, PyAny>, Bound<'_, PyAny>) = item.extract().map_err(|_| {
+            PyTypeError::new_err(format!("vocab[{i}] must be a (str, float) pair, not {}", type_name(&item)))
+        })?;
+        let piece = text(&pair.0, &|| format!("vocab[{i}][0]"))?.to_owned();
+        if pair.1.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(PyTypeError::new_err(format!("vocab[{i}][1] must be float, not bool")));
+        }
+        let score: f64 = pair
+            .1
+            .extract()
+            .map_err(|_| PyTypeError::new_err(format!("vocab[{i}][1] must be float, not {}", type_name(&pair.1))))?;
+        out.push((piece, score));
+    }
+    Ok(out)
+}
+
+fn str_list(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
+    args::reject_text_as_collection(obj, name, "str")?;
+    let iter = obj
+        .try_iter()
+        .map_err(|_| PyTypeError::new_err(format!("{name} must be a list of str, not {}", type_name(obj))))?;
+    let mut out = Vec::new();
+    for (i, item) in iter.enumerate() {
+        out.push(text(&item?, &|| format!("{name}[{i}]"))?.to_owned());
+    }
+    Ok(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn config(
+    vocab_size: &Bound<'_, PyAny>,
+    special_tokens: Option<&Bound<'_, PyAny>>,
+    max_piece_length: Option<&Bound<'_, PyAny>>,
+    seed_size: Option<&Bound<'_, PyAny>>,
+    shrinking_factor: Option<&Bound<'_, PyAny>>,
+    num_sub_iterations: Option<&Bound<'_, PyAny>>,
+) -> PyResult<UnigramConfig> {
+    let d = UnigramConfig::default();
+    fn given<'a, 'py>(o: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+        o.filter(|v| !v.is_none())
+    }
+    let positive = |o: Option<&Bound<'_, PyAny>>, name: &str, default: usize| match given(o) {
+        Some(v) => args::positive(v, name),
+        None => Ok(default),
+    };
+    let special_tokens = match special_tokens {
+        Some(s) if !s.is_none() => str_list(s, "special_tokens")?,
+        _ => DEFAULT_SPECIAL_TOKENS.iter().map(|s| s.to_string()).collect(),
+    };
+    let shrinking_factor = match given(shrinking_factor) {
+        None => d.shrinking_factor,
+        Some(v) if v.is_instance_of::<pyo3::types::PyBool>() => {
+            return Err(PyTypeError::new_err("shrinking_factor must be float, not bool"))
+        }
+        Some(v) => v
+            .extract::<f64>()
+            .map_err(|_| PyTypeError::new_err(format!("shrinking_factor must be float, not {}", type_name(v))))?,
+    };
+    let c = UnigramConfig {
+        vocab_size: args::positive(vocab_size, "vocab_size")?,
+        special_tokens,
+        max_piece_length: positive(max_piece_length, "max_piece_length", d.max_piece_length)?,
+        seed_size: positive(seed_size, "seed_size", d.seed_size)?,
+        shrinking_factor,
+        num_sub_iterations: positive(num_sub_iterations, "num_sub_iterations", d.num_sub_iterations)?,
+    };
+    c.validate().map_err(super::errors::to_py)?;
+    Ok(c)
+}
+
+fn texts_of(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
+    args::reject_text_as_collection(obj, name, "str")?;
+    let iter = obj
+        .try_iter()
+        .map_err(|_| PyTypeError::new_err(format!("{name} must be an iterable of str, not {}", type_name(obj))))?;
+    let mut out = Vec::new();
+    for (i, item) in iter.enumerate() {
+        out.push(text(&item?, &|| format!("{name}[{i}]"))?.to_owned());
+    }
+    Ok(out)
+}
+
+fn sampling(
+    alpha: Option<&Bound<'_, PyAny>>,
+    nbest: i64,
+    seed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<Sampling>> {
+    let Some(alpha) = alpha.filter(|a| !a.is_none()) else { return Ok(None) };
+    if alpha.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(PyTypeError::new_err("alpha must be float, not bool"));
+    }
+    let alpha: f64 =
+        alpha.extract().map_err(|_| PyTypeError::new_err(format!("alpha must be float, not {}", type_name(alpha))))?;
+    if !(alpha.is_finite() && alpha > 0.0) {
+        return Err(PyValueError::new_err(format!("alpha must be a positive finite number, not {alpha}")));
+    }
+    if nbest == 0 || !(-1..=10_000).contains(&nbest) {
+        return Err(PyValueError::new_err(format!(
+            "nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {nbest}"
+        )));
+    }
+    let seed = match seed.filter(|s| !s.is_none()) {
+        Some(s) => args::count(s, "seed")?,
+        None => NEXT_SEED.fetch_add(1, Ordering::Relaxed),
+    };
+    Ok(Some(Sampling { alpha, nbest: if nbest < 0 { None } else { Some(nbest as usize) }, seed }))
+}
+
+impl PyUnigramTokenizer {
+    fn train_counts(py: Python<'_>, counts: rustc_hash::FxHashMap<String, u64>, c: UnigramConfig) -> PyResult<Self> {
+        let signals = Signals::default();
+        let stop = || signals.stop();
+        let trained = py.detach(|| guard(|| trainer::train_with(counts, &c, &stop)));
+        signals.result(trained).map(|inner| PyUnigramTokenizer { inner })
+    }
+}
+
+#[pymethods]
+impl PyUnigramTokenizer {
+    #[new]
+    #[pyo3(signature = (vocab, *, unk_token = "<unk>", special_tokens = None))]
+    fn new(vocab: &Bound<'_, PyAny>, unk_token: &str, special_tokens: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let pieces = pieces_arg(vocab)?;
+        let special = match special_tokens {
+            Some(s) if !s.is_none() => str_list(s, "special_tokens")?,
+            _ => vec![unk_token.to_string()],
+        };
+        guard(|| UnigramTokenizer::new(pieces, unk_token, &special)).map(|inner| PyUnigramTokenizer { inner })
+    }
+
+    /// Trains on `corpus` (an iterable of str) to `vocab_size` pieces,
+    /// `special_tokens` first (the first is the unknown token). Ctrl-C stops
+    /// training.
+    #[staticmethod]
+    #[pyo3(signature = (corpus, vocab_size, *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn train(
+        py: Python<'_>,
+        corpus: &Bound<'_, PyAny>,
+        vocab_size: &Bound<'_, PyAny>,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+        max_piece_length: Option<&Bound<'_, PyAny>>,
+        seed_size: Option<&Bound<'_, PyAny>>,
+        shrinking_factor: Option<&Bound<'_, PyAny>>,
+        num_sub_iterations: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let c = config(vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
+        let texts = texts_of(corpus, "corpus")?;
+        let counts = py.detach(|| trainer::count_words(&texts, &c.special_tokens));
+        Self::train_counts(py, counts, c)
+    }
+
+    /// Trains on the lines of text files (UTF-8).
+    #[staticmethod]
+    #[pyo3(signature = (paths, vocab_size, *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn train_from_files(
+        py: Python<'_>,
+        paths: &Bound<'_, PyAny>,
+        vocab_size: &Bound<'_, PyAny>,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+        max_piece_length: Option<&Bound<'_, PyAny>>,
+        seed_size: Option<&Bound<'_, PyAny>>,
+        shrinking_factor: Option<&Bound<'_, PyAny>>,
+        num_sub_iterations: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let c = config(vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
+        let paths = args::paths(paths)?;
+        let counts = py.detach(|| {
+            guard(|| {
+                let mut texts = Vec::new();
+                for p in &paths {
+                    let data = std::fs::read(p).map_err(|e| Error::io(p, e))?;
+                    let s = String::from_utf8(data).map_err(|e| Error::invalid_file(p, format!("not UTF-8: {e}")))?;
+                    texts.extend(s.lines().map(str::to_string));
+                }
+                Ok(trainer::count_words(&texts, &c.special_tokens))
+            })
+        })?;
+        Self::train_counts(py, counts, c)
+    }
+
+    /// Trains on `{text: count}` (each text's words counted `count` times).
+    #[staticmethod]
+    #[pyo3(signature = (counts, vocab_size, *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn train_from_counts(
+        py: Python<'_>,
+        counts: &Bound<'_, PyAny>,
+        vocab_size: &Bound<'_, PyAny>,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+        max_piece_length: Option<&Bound<'_, PyAny>>,
+        seed_size: Option<&Bound<'_, PyAny>>,
+        shrinking_factor: Option<&Bound<'_, PyAny>>,
+        num_sub_iterations: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let c = config(vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
+        let map = counts.cast::<PyDict>().map_err(|_| {
+            PyTypeError::new_err(format!("counts must be a dict of str to int, not {}", type_name(counts)))
+        })?;
+        let mut pairs = Vec::with_capacity(map.len());
+        for (k, v) in map.iter() {
+            let word = text(&k, &|| "counts key".into())?.to_owned();
+            let n = args::count(&v, &format!("counts[{word:?}]"))?;
+            pairs.push((word, n));
+        }
+        let counted = py.detach(|| trainer::count_pairs(&pairs, &c.special_tokens));
+        Self::train_counts(py, counted, c)
+    }
+
+    /// Encodes `text`: the Viterbi segmentation, or with `alpha` a sampled
+    /// one (subword regularization): from every segmentation (`nbest=-1`)
+    /// or from the `nbest` best, with probability proportional to
+    /// `P(segmentation) ** alpha`; `seed` makes the draw repeatable.
+    #[pyo3(signature = (text, *, alpha = None, nbest = -1, seed = None), text_signature = "(self, text, *, alpha=None, nbest=-1, seed=None)")]
+    fn encode(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        alpha: Option<&Bound<'_, PyAny>>,
+        nbest: i64,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyUnigramEncoding> {
+        let s = args::text(text, &|| "text".into())?;
+        let sampling = sampling(alpha, nbest, seed)?;
+        let t = &self.inner;
+        let s: &str = &s;
+        let e = py.detach(|| match sampling {
+            None => t.encode(s),
+            Some(sm) => t.sample(s, &sm),
+        });
+        Ok(PyUnigramEncoding::new(t, e))
+    }
+
+    /// Encodes every text in parallel with the GIL released.
+    #[pyo3(signature = (texts, *, num_threads = None))]
+    fn encode_batch(
+        &self,
+        py: Python<'_>,
+        texts: &Bound<'_, PyAny>,
+        num_threads: Option<usize>,
+    ) -> PyResult<Vec<PyUnigramEncoding>> {
+        let texts = texts_of(texts, "texts")?;
+        let t = &self.inner;
+        let out = py.detach(|| guard(|| t.encode_batch(&texts, num_threads)))?;
+        Ok(out.into_iter().map(|e| PyUnigramEncoding::new(t, e)).collect())
+    }
+
+    #[pyo3(signature = (ids, skip_special_tokens = false))]
+    fn decode(&self, ids: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<String> {
+        let ids = args::ids(ids, "ids", self.inner.vocab_size())?;
+        guard(|| self.inner.decode(&ids, skip_special_tokens))
+    }
+
+    fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (i, (p, _)) in self.inner.model().pieces().iter().enumerate() {
+            d.set_item(p, i)?;
+        }
+        Ok(d)
+    }
+
+    /// The pieces and their scores (log-probabilities), in id order.
+    fn get_pieces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.inner.model().pieces().iter().map(|(p, s)| (p.as_str(), *s)))
+    }
+
+    #[getter]
+    fn vocab_size(&self) -> usize {
+        self.inner.vocab_size()
+    }
+
+    #[getter]
+    fn unk_token(&self) -> &str {
+        self.inner.unk_token()
+    }
+
+    #[getter]
+    fn special_tokens(&self) -> Vec<String> {
+        self.inner.special_tokens()
+    }
+
+    fn token_to_id(&self, token: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+        Ok(self.inner.token_to_id(&text(token, &|| "token".into())?))
+    }
+
+    fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        if id.is_instance_of::<pyo3::types::PyBool>() {
+            return Err(PyTypeError::new_err("id must be int, not bool"));
+        }
+        let id: i128 =
+            id.extract().map_err(|_| PyTypeError::new_err(format!("id must be int, not {}", type_name(id))))?;
+        Ok(u32::try_from(id).ok().and_then(|i| self.inner.id_to_token(i)).map(str::to_string))
+    }
+
+    /// What the tokenizer makes of `texts` (in parallel, GIL released).
+    fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let texts = texts_of(texts, "texts")?;
+        let t = &self.inner;
+        let a = py.detach(|| t.analyze(&texts));
+        let ratio = |x: u64, y: u64| if y == 0 { 0.0 } else { x as f64 / y as f64 };
+        let out = PyDict::new(py);
+        out.set_item("vocab_size", a.vocab_size)?;
+        out.set_item("texts", a.texts)?;
+        out.set_item("words", a.words)?;
+        out.set_item("characters", a.characters)?;
+        out.set_item("tokens", a.tokens)?;
+        out.set_item("unknown", a.unknown)?;
+        out.set_item("vocab_used", a.vocab_used)?;
+        out.set_item("tokens_per_word", ratio(a.tokens, a.words))?;
+        out.set_item("characters_per_token", ratio(a.characters, a.tokens))?;
+        out.set_item("unknown_rate", ratio(a.unknown, a.tokens))?;
+        out.set_item("vocab_used_share", ratio(a.vocab_used, a.vocab_size))?;
+        Ok(out)
+    }
+
+    /// Writes a Hugging Face `tokenizer.json`, atomically.
+    fn save(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
+        let path = args::path(path, "path")?;
+        py.detach(|| guard(|| self.inner.save(&path)))
+    }
+
+    /// Reads a Hugging Face `tokenizer.json` with a Unigram model and the
+    /// Metaspace pipeline.
+    #[staticmethod]
+    fn from_file(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let path = args::path(path, "path")?;
+        py.detach(|| guard(|| UnigramTokenizer::load(&path))).map(|inner| PyUnigramTokenizer { inner })
+    }
+
+    #[staticmethod]
+    fn load(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Self::from_file(py, path)
+    }
+
+    /// The `tokenizer.json` text.
+    fn to_str(&self) -> String {
+        self.inner.to_json()
+    }
+
+    #[staticmethod]
+    fn from_str(json: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let json = text(json, &|| "json".into())?;
+        guard(|| UnigramTokenizer::from_json(&json)).map(|inner| PyUnigramTokenizer { inner })
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let py = slf.py();
+        Ok((py.get_type::<Self>().getattr("from_str")?, (slf.get().inner.to_json(),)))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Self>().is_ok_and(|o| {
+            let o = &o.get().inner;
+            o.model().pieces() == self.inner.model().pieces()
+                && o.model().unk_id() == self.inner.model().unk_id()
+                && o.special_ids() == self.inner.special_ids()
+        })
+    }
+
+    fn __repr__(&self) -> String {
+        format!("UnigramTokenizer(vocab_size={}, unk_token={:?})", self.inner.vocab_size(), self.inner.unk_token())
+    }
+}

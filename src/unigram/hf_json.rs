@@ -1,0 +1,137 @@
+//! Saving and loading a Unigram tokenizer as a Hugging Face tokenizer.json:
+//! a `Unigram` model, `Metaspace` pre-tokenizer and decoder (replacement
+//! "▁", prepend scheme "always", split), no normalizer, and the special
+//! tokens as special added tokens.
+
+use std::path::Path;
+
+use serde_json::{json, Value};
+
+use super::metaspace::REPLACEMENT;
+use super::UnigramTokenizer;
+use crate::error::{Error, Result};
+
+impl UnigramTokenizer {
+    /// The tokenizer.json text.
+    pub fn to_json(&self) -> String {
+        let metaspace = json!({
+            "type": "Metaspace",
+            "replacement": REPLACEMENT.to_string(),
+            "prepend_scheme": "always",
+            "split": true,
+        });
+        let added: Vec<Value> = self
+            .special_ids()
+            .iter()
+            .map(|&id| {
+                json!({
+                    "id": id,
+                    "content": self.model().pieces()[id as usize].0,
+                    "single_word": false,
+                    "lstrip": false,
+                    "rstrip": false,
+                    "normalized": false,
+                    "special": true,
+                })
+            })
+            .collect();
+        let vocab: Vec<Value> = self.model().pieces().iter().map(|(p, s)| json!([p, s])).collect();
+        let doc = json!({
+            "version": "1.0",
+            "truncation": null,
+            "padding": null,
+            "added_tokens": added,
+            "normalizer": null,
+            "pre_tokenizer": metaspace,
+            "post_processor": null,
+            "decoder": metaspace,
+            "model": {
+                "type": "Unigram",
+                "unk_id": self.model().unk_id(),
+                "vocab": vocab,
+                "byte_fallback": false,
+            },
+        });
+        serde_json::to_string_pretty(&doc).expect("a JSON value always serializes")
+    }
+
+    /// Saves the tokenizer.json atomically.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        crate::io::write_atomic(path, self.to_json().as_bytes())
+    }
+
+    /// Loads a tokenizer.json written by [`save`](Self::save) or by Hugging
+    /// Face with the same pipeline.
+    pub fn load(path: &Path) -> Result<Self> {
+        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        Self::from_json(&text).map_err(|e| match e {
+            Error::InvalidArgument(m) => Error::invalid_file(path, m),
+            e => e,
+        })
+    }
+
+    /// Reads tokenizer.json text.
+    pub fn from_json(text: &str) -> Result<Self> {
+        let doc: Value = serde_json::from_str(text).map_err(|e| Error::invalid(format!("not valid JSON: {e}")))?;
+        let model = doc.get("model").filter(|m| m.is_object()).ok_or_else(|| Error::invalid("no \"model\" object"))?;
+        let kind = model.get("type").and_then(Value::as_str).unwrap_or("");
+        if kind != "Unigram" {
+            return Err(Error::invalid(format!("the model is {kind:?}, not \"Unigram\"")));
+        }
+        if model.get("byte_fallback").and_then(Value::as_bool) == Some(true) {
+            return Err(Error::invalid("byte_fallback is not supported"));
+        }
+        let vocab =
+            model.get("vocab").and_then(Value::as_array).ok_or_else(|| Error::invalid("no model.vocab list"))?;
+        let mut pieces = Vec::with_capacity(vocab.len());
+        for (i, entry) in vocab.iter().enumerate() {
+            let pair = entry.as_array().filter(|a| a.len() == 2);
+            let (piece, score) = match pair.map(|a| (a[0].as_str(), a[1].as_f64())) {
+                Some((Some(p), Some(s))) => (p, s),
+                _ => return Err(Error::invalid(format!("model.vocab[{i}] is not a [piece, score] pair"))),
+            };
+            pieces.push((piece.to_string(), score));
+        }
+        let unk_id = match model.get("unk_id") {
+            Some(Value::Number(n)) => {
+                n.as_u64().filter(|&u| u < u32::MAX as u64).ok_or_else(|| Error::invalid("model.unk_id is invalid"))?
+                    as u32
+            }
+            _ => return Err(Error::invalid("model.unk_id is missing (a Unigram model without one is not supported)")),
+        };
+        if !doc.get("normalizer").is_none_or(Value::is_null) {
+            return Err(Error::invalid("only tokenizers without a normalizer are supported"));
+        }
+        for key in ["pre_tokenizer", "decoder"] {
+            let part = doc.get(key).unwrap_or(&Value::Null);
+            let ok = part.get("type").and_then(Value::as_str) == Some("Metaspace")
+                && part.get("replacement").and_then(Value::as_str) == Some("\u{2581}")
+                && part.get("split").and_then(Value::as_bool).unwrap_or(true)
+                && match part.get("prepend_scheme").and_then(Value::as_str) {
+                    Some(s) => s == "always",
+                    None => part.get("add_prefix_space").and_then(Value::as_bool).unwrap_or(true),
+                };
+            if !ok {
+                return Err(Error::invalid(format!(
+                    "{key} must be Metaspace with replacement \"\u{2581}\", prepend_scheme \"always\" and split"
+                )));
+            }
+        }
+        let mut special = Vec::new();
+        if let Some(added) = doc.get("added_tokens").and_then(Value::as_array) {
+            for (i, t) in added.iter().enumerate() {
+                let content = t.get("content").and_then(Value::as_str);
+                let id = t.get("id").and_then(Value::as_u64);
+                let (Some(content), Some(id)) = (content, id) else {
+                    return Err(Error::invalid(format!("added_tokens[{i}] has no content or id")));
+                };
+                if pieces.get(id as usize).map(|(p, _)| p.as_str()) != Some(content) {
+                    return Err(Error::invalid(format!("added token {content:?} is not piece {id} of the vocabulary")));
+                }
+                special.push(id as u32);
+            }
+        }
+        let model = super::Model::new(pieces, unk_id)?;
+        Ok(UnigramTokenizer::with_model(model, special))
+    }
+}

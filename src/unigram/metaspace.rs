@@ -1,0 +1,107 @@
+//! Pre-tokenization for Unigram, Hugging Face's `Metaspace` (replacement "▁",
+//! prepend scheme "always", split): every space becomes "▁", a "▁" is put
+//! before the text unless it starts with one, and the text is cut before
+//! every "▁" (each "▁" begins a word). Special tokens are split out first,
+//! and each piece of text between them is pre-tokenized on its own.
+
+/// The character that stands for a space.
+pub const REPLACEMENT: char = '\u{2581}';
+
+/// A piece of the text: a special token or the text between them.
+pub enum Segment<'a> {
+    Special { id: u32, chars: (u32, u32) },
+    Text { text: &'a str, char_start: u32 },
+}
+
+/// Calls `f` with the segments of `text` in order: at each position, the
+/// longest special token that starts there (the first given, among equally
+/// long ones) is split out; `specials` is sorted longest first.
+pub fn segments<'a>(text: &'a str, specials: &[(String, u32)], mut f: impl FnMut(Segment<'a>)) {
+    let mut first = [false; 256];
+    for (s, _) in specials {
+        first[s.as_bytes()[0] as usize] = true;
+    }
+    let bytes = text.as_bytes();
+    let (mut seg_start, mut seg_char) = (0usize, 0u32);
+    let (mut i, mut chars) = (0usize, 0u32);
+    while i < bytes.len() {
+        if first[bytes[i] as usize] {
+            if let Some((s, id)) = specials.iter().find(|(s, _)| bytes[i..].starts_with(s.as_bytes())) {
+                if seg_start < i {
+                    f(Segment::Text { text: &text[seg_start..i], char_start: seg_char });
+                }
+                let n = s.chars().count() as u32;
+                f(Segment::Special { id: *id, chars: (chars, chars + n) });
+                i += s.len();
+                chars += n;
+                seg_start = i;
+                seg_char = chars;
+                continue;
+            }
+        }
+        i += super::model::utf8_len(bytes[i]);
+        chars += 1;
+    }
+    if seg_start < bytes.len() {
+        f(Segment::Text { text: &text[seg_start..], char_start: seg_char });
+    }
+}
+
+/// Calls `f(word, virtual_prefix, char_offset)` for every word of `text`
+/// (non-empty, no special tokens): `word` is the original text of the word,
+/// starting with its space or "▁" unless `virtual_prefix` (the "▁" put before
+/// the text), and `char_offset` is where it starts, in characters.
+pub fn words(text: &str, mut f: impl FnMut(&str, bool, u32)) {
+    let virtual_prefix = !text.starts_with([' ', REPLACEMENT]);
+    let (mut start, mut start_char, mut chars) = (0usize, 0u32, 0u32);
+    for (i, c) in text.char_indices() {
+        if (c == ' ' || c == REPLACEMENT) && i > 0 {
+            f(&text[start..i], virtual_prefix && start == 0, start_char);
+            start = i;
+            start_char = chars;
+        }
+        chars += 1;
+    }
+    if start < text.len() {
+        f(&text[start..], virtual_prefix && start == 0, start_char);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(text: &str) -> Vec<(String, bool, u32)> {
+        let mut out = Vec::new();
+        words(text, |w, v, c| out.push((w.to_string(), v, c)));
+        out
+    }
+
+    #[test]
+    fn every_space_begins_a_word() {
+        assert_eq!(
+            split("ab  c▁d "),
+            [
+                ("ab".into(), true, 0),
+                (" ".into(), false, 2),
+                (" c".into(), false, 3),
+                ("▁d".into(), false, 5),
+                (" ".into(), false, 7)
+            ]
+        );
+        assert_eq!(split(" x"), [(" x".into(), false, 0)]);
+    }
+
+    #[test]
+    fn special_tokens_are_split_out_longest_first() {
+        let specials = vec![("<s>x".to_string(), 1), ("<s>".to_string(), 0)];
+        let mut out = Vec::new();
+        segments("a<s>é<s>xb<s>", &specials, |s| {
+            out.push(match s {
+                Segment::Special { id, chars } => format!("S{id}{chars:?}"),
+                Segment::Text { text, char_start } => format!("T{text}@{char_start}"),
+            })
+        });
+        assert_eq!(out, ["Ta@0", "S0(1, 4)", "Té@4", "S1(5, 9)", "Tb@9", "S0(10, 13)"]);
+    }
+}

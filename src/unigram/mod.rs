@@ -1,0 +1,302 @@
+//! Unigram, SentencePiece style: text is cut at spaces into words that each
+//! begin with "▁" (Hugging Face's `Metaspace` pre-tokenizer), and each word is
+//! segmented into the pieces of highest total log-probability (Viterbi).
+//! Training (`trainer`) learns the pieces and their scores with EM over the
+//! segmentation lattice, pruning by loss. `sample` draws segmentations for
+//! subword regularization. docs/spec.md, "Unigram", states every rule.
+
+pub mod hf_json;
+pub mod metaspace;
+pub mod model;
+pub mod sample;
+pub mod trainer;
+pub mod trie;
+
+use rayon::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::threads;
+use metaspace::{segments, words, REPLACEMENT};
+pub use model::Model;
+use model::{BestPath, Piece};
+
+/// The default special tokens: SentencePiece's unknown, begin and end pieces.
+pub const DEFAULT_SPECIAL_TOKENS: [&str; 3] = ["<unk>", "<s>", "</s>"];
+
+/// A Unigram tokenizer: the model and its special tokens (pieces that are
+/// split out of the text before pre-tokenization, like Hugging Face's added
+/// special tokens).
+#[derive(Clone, Debug)]
+pub struct UnigramTokenizer {
+    model: Model,
+    /// The special pieces' ids, in the order given.
+    special: Vec<u32>,
+    /// The special pieces' texts, longest first (ties by id), to match in text.
+    special_texts: Vec<(String, u32)>,
+}
+
+/// An encoded text: ids and the character offsets of each token.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Encoded {
+    pub ids: Vec<u32>,
+    pub offsets: Vec<(u32, u32)>,
+    /// The unknown tokens' texts, by position (Hugging Face shows the text
+    /// an unknown token stands for, not the unknown piece).
+    pub unknown: Vec<(u32, String)>,
+}
+
+/// Counts for `analyze`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Analysis {
+    pub vocab_size: u64,
+    pub texts: u64,
+    pub words: u64,
+    pub characters: u64,
+    pub tokens: u64,
+    pub unknown: u64,
+    pub vocab_used: u64,
+}
+
+impl UnigramTokenizer {
+    /// A tokenizer of `pieces`; `unk_token` and each of `special_tokens` must
+    /// be among them.
+    pub fn new(pieces: Vec<(String, f64)>, unk_token: &str, special_tokens: &[String]) -> Result<Self> {
+        let unk_id = pieces
+            .iter()
+            .position(|(p, _)| p == unk_token)
+            .ok_or_else(|| Error::invalid(format!("unk_token {unk_token:?} is not one of the pieces")))?;
+        let model = Model::new(pieces, unk_id as u32)?;
+        let mut special = Vec::with_capacity(special_tokens.len());
+        for t in special_tokens {
+            let id =
+                model.id(t).ok_or_else(|| Error::invalid(format!("special token {t:?} is not one of the pieces")))?;
+            if !special.contains(&id) {
+                special.push(id);
+            }
+        }
+        Ok(Self::with_model(model, special))
+    }
+
+    pub(crate) fn with_model(model: Model, special: Vec<u32>) -> Self {
+        let mut special_texts: Vec<(String, u32)> =
+            special.iter().map(|&id| (model.pieces()[id as usize].0.clone(), id)).collect();
+        special_texts.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
+        UnigramTokenizer { model, special, special_texts }
+    }
+
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    pub fn vocab_size(&self) -> usize {
+        self.model.len()
+    }
+
+    pub fn unk_token(&self) -> &str {
+        &self.model.pieces()[self.model.unk_id() as usize].0
+    }
+
+    pub fn special_ids(&self) -> &[u32] {
+        &self.special
+    }
+
+    pub fn special_tokens(&self) -> Vec<String> {
+        self.special.iter().map(|&id| self.model.pieces()[id as usize].0.clone()).collect()
+    }
+
+    pub fn token_to_id(&self, token: &str) -> Option<u32> {
+        self.model.id(token)
+    }
+
+    pub fn id_to_token(&self, id: u32) -> Option<&str> {
+        self.model.pieces().get(id as usize).map(|(p, _)| p.as_str())
+    }
+
+    /// Calls `word(text, char_start, virtual_prefix)` for every word of
+    /// `text` in order, and `special(id, char_start, char_end)` for every
+    /// special token found in it; `text` of a word already has its "▁".
+    pub(crate) fn walk(
+        &self,
+        text: &str,
+        buffer: &mut String,
+        mut on_word: impl FnMut(&str, u32, bool),
+        mut on_special: impl FnMut(u32, u32, u32),
+    ) {
+        segments(text, &self.special_texts, |segment| match segment {
+            metaspace::Segment::Special { id, chars } => on_special(id, chars.0, chars.1),
+            metaspace::Segment::Text { text: seg, char_start } => words(seg, |word, virtual_prefix, offset_chars| {
+                buffer.clear();
+                if virtual_prefix {
+                    buffer.push(REPLACEMENT);
+                    buffer.push_str(word);
+                } else if let Some(rest) = word.strip_prefix(' ') {
+                    buffer.push(REPLACEMENT);
+                    buffer.push_str(rest);
+                } else {
+                    buffer.push_str(word);
+                }
+                on_word(buffer, char_start + offset_chars, virtual_prefix);
+            }),
+        });
+    }
+
+    /// The Viterbi encoding of `text`.
+    pub fn encode(&self, text: &str) -> Encoded {
+        let mut out = Encoded::default();
+        let mut buffer = String::new();
+        let mut best: Vec<BestPath> = Vec::new();
+        let mut pieces: Vec<Piece> = Vec::new();
+        let model = &self.model;
+        // `walk` borrows `out` through both closures: collect into a shared cell.
+        let out_cell = std::cell::RefCell::new(&mut out);
+        self.walk(
+            text,
+            &mut buffer,
+            |word, char_start, virtual_prefix| {
+                pieces.clear();
+                model.viterbi(word, &mut best, &mut pieces);
+                let mut o = out_cell.borrow_mut();
+                push_pieces(&mut o, word, &pieces, char_start, virtual_prefix, model.unk_id());
+            },
+            |id, s, e| {
+                let mut o = out_cell.borrow_mut();
+                o.ids.push(id);
+                o.offsets.push((s, e));
+            },
+        );
+        out
+    }
+
+    /// `encode` for every text, in parallel on `num_threads` threads.
+    pub fn encode_batch<S: AsRef<str> + Sync>(&self, texts: &[S], num_threads: Option<usize>) -> Result<Vec<Encoded>> {
+        threads::install(num_threads, || texts.par_iter().map(|t| self.encode(t.as_ref())).collect())
+    }
+
+    /// The text of `ids`: pieces joined, "▁" read as a space, and the space
+    /// that starts the text dropped (Hugging Face's `Metaspace` decoder).
+    pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
+        let mut out = String::new();
+        let mut first = true;
+        for &id in ids {
+            let Some((piece, _)) = self.model.pieces().get(id as usize) else {
+                return Err(Error::invalid(format!(
+                    "id {id} is not below the vocabulary size ({})",
+                    self.vocab_size()
+                )));
+            };
+            if skip_special_tokens && self.special.contains(&id) {
+                continue;
+            }
+            let mut text: &str = piece;
+            if first {
+                if let Some(rest) = text.strip_prefix(REPLACEMENT) {
+                    text = rest;
+                }
+                first = false;
+            }
+            for c in text.chars() {
+                out.push(if c == REPLACEMENT { ' ' } else { c });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Encodes every text and counts what came out (characters and words as
+    /// pre-tokenization gives them, "▁" included).
+    pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Analysis {
+        let n = self.vocab_size();
+        let unk = self.model.unk_id();
+        let (mut a, used) = threads::run(|| {
+            texts
+                .par_chunks(256)
+                .map(|chunk| {
+                    let mut a = Analysis::default();
+                    let mut used = vec![false; n];
+                    let mut buffer = String::new();
+                    let mut best = Vec::new();
+                    let mut pieces = Vec::new();
+                    for t in chunk {
+                        a.texts += 1;
+                        let cell = std::cell::RefCell::new((&mut a, &mut used));
+                        self.walk(
+                            t.as_ref(),
+                            &mut buffer,
+                            |word, _, _| {
+                                pieces.clear();
+                                self.model.viterbi(word, &mut best, &mut pieces);
+                                let mut g = cell.borrow_mut();
+                                let (a, used) = &mut *g;
+                                a.words += 1;
+                                a.characters += word.chars().count() as u64;
+                                for p in &pieces {
+                                    a.tokens += 1;
+                                    a.unknown += u64::from(p.id == unk);
+                                    used[p.id as usize] = true;
+                                }
+                            },
+                            |id, s, e| {
+                                let mut g = cell.borrow_mut();
+                                let (a, used) = &mut *g;
+                                a.words += 1;
+                                a.characters += u64::from(e - s);
+                                a.tokens += 1;
+                                used[id as usize] = true;
+                            },
+                        );
+                    }
+                    (a, used)
+                })
+                .reduce(
+                    || (Analysis::default(), vec![false; n]),
+                    |(mut x, mut ux), (y, uy)| {
+                        x.texts += y.texts;
+                        x.words += y.words;
+                        x.characters += y.characters;
+                        x.tokens += y.tokens;
+                        x.unknown += y.unknown;
+                        for (a, b) in ux.iter_mut().zip(uy) {
+                            *a |= b;
+                        }
+                        (x, ux)
+                    },
+                )
+        });
+        a.vocab_size = n as u64;
+        a.vocab_used = used.iter().filter(|&&u| u).count() as u64;
+        a
+    }
+}
+
+/// Appends a word's pieces with character offsets into the original text:
+/// the word's "▁" stands for its space, or, when it was prepended, for the
+/// word's first character (a token of that "▁" alone spans that character,
+/// and so does the next token).
+pub(crate) fn push_pieces(
+    out: &mut Encoded,
+    word: &str,
+    pieces: &[Piece],
+    char_start: u32,
+    virtual_prefix: bool,
+    unk_id: u32,
+) {
+    let mut pos = char_start;
+    for (k, p) in pieces.iter().enumerate() {
+        let n = word[p.start..p.end].chars().count() as u32;
+        let (start, end) = if k == 0 && virtual_prefix {
+            if n == 1 {
+                (pos, pos + 1)
+            } else {
+                pos += n - 1;
+                (char_start, pos)
+            }
+        } else {
+            pos += n;
+            (pos - n, pos)
+        };
+        if p.id == unk_id {
+            out.unknown.push((out.ids.len() as u32, word[p.start..p.end].to_string()));
+        }
+        out.ids.push(p.id);
+        out.offsets.push((start, end));
+    }
+}
