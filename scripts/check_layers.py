@@ -33,6 +33,7 @@ LAYERS: list[set[str]] = [
     {"pipeline"},
     {"tokenizer"},
     {"training"},
+    {"bpe", "chars", "unigram"},
     {"python"},
 ]
 

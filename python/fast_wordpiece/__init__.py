@@ -7,6 +7,7 @@ is a pure-Python twin with the same API, the oracle the engine is tested against
 
 from fast_wordpiece._native import (
     DEFAULT_SPECIAL_TOKENS,
+    BPETokenizer,
     Encoding,
     PyTokenizer,
     WordCounts,
@@ -20,6 +21,7 @@ from fast_wordpiece.ragged import RaggedBatch
 __all__ = [
     "DEFAULT_SPECIAL_TOKENS",
     "AddedToken",
+    "BPETokenizer",
     "BatchEncoding",
     "Encoding",
     "PyTokenizer",

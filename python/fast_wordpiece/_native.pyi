@@ -16,10 +16,82 @@ _Side = Literal["left", "right"]
 _Padding = Literal["longest", "max_length"]
 _Objective = Literal["likelihood", "pmi", "frequency"]
 
-__all__ = ["DEFAULT_SPECIAL_TOKENS", "Encoding", "PyTokenizer", "WordCounts", "__version__", "count_words"]
+__all__ = [
+    "DEFAULT_SPECIAL_TOKENS",
+    "BPETokenizer",
+    "Encoding",
+    "PyTokenizer",
+    "WordCounts",
+    "__version__",
+    "count_words",
+]
 
 DEFAULT_SPECIAL_TOKENS: tuple[str, ...]
 __version__: str
+
+_TextCounts = Mapping[str, int] | Iterable[tuple[str, int]]
+
+@final
+class BPETokenizer:
+    """Byte-level BPE (GPT-2 style): the GPT-2 pre-tokenizer, merges by rank."""
+
+    def __new__(
+        cls,
+        vocab: dict[str, int],
+        merges: Iterable[tuple[str, str] | str],
+        *,
+        special_tokens: Iterable[str] | None = None,
+        unk_token: str | None = None,
+    ) -> BPETokenizer: ...
+    @staticmethod
+    def train(
+        corpus: Iterable[str],
+        vocab_size: int,
+        min_frequency: int | None = None,
+        *,
+        special_tokens: Iterable[str] | None = None,
+    ) -> BPETokenizer: ...
+    @staticmethod
+    def train_from_files(
+        paths: _StrPath | Iterable[_StrPath],
+        vocab_size: int,
+        min_frequency: int | None = None,
+        *,
+        special_tokens: Iterable[str] | None = None,
+    ) -> BPETokenizer: ...
+    @staticmethod
+    def train_from_counts(
+        counts: _TextCounts,
+        vocab_size: int,
+        min_frequency: int | None = None,
+        *,
+        special_tokens: Iterable[str] | None = None,
+    ) -> BPETokenizer: ...
+    def encode(self, text: str) -> list[int]: ...
+    def tokenize(self, text: str) -> list[str]: ...
+    def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[list[int]]: ...
+    def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str: ...
+    def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False) -> list[str]: ...
+    def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
+    def get_vocab(self) -> dict[str, int]: ...
+    @property
+    def vocab_size(self) -> int: ...
+    @property
+    def merges(self) -> list[tuple[str, str]]: ...
+    @property
+    def special_tokens(self) -> list[str]: ...
+    @property
+    def unk_token(self) -> str | None: ...
+    def token_to_id(self, token: str) -> int | None: ...
+    def id_to_token(self, id: int) -> str | None: ...  # noqa: A002  (Hugging Face's name)
+    def to_json(self) -> str: ...
+    @staticmethod
+    def from_json(json: str) -> BPETokenizer: ...
+    def save(self, path: _StrPath) -> None: ...
+    @staticmethod
+    def load(path: _StrPath) -> BPETokenizer: ...
+    def __reduce__(self) -> tuple[object, tuple[str]]: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
 class _PipelineOptions(TypedDict, total=False):
     lowercase: bool
