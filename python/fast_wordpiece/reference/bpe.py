@@ -267,7 +267,13 @@ class BPETokenizer:
             "vocab": dict(sorted(self.vocab.items(), key=lambda x: x[1])),
             "merges": [list(m) for m in self.merges],
         }
-        root = {"version": "1.0", "truncation": None, "padding": None, "added_tokens": added, "normalizer": None}
+        root: dict[str, object] = {
+            "version": "1.0",
+            "truncation": None,
+            "padding": None,
+            "added_tokens": added,
+            "normalizer": None,
+        }
         root |= {"pre_tokenizer": byte_level(True), "post_processor": byte_level(False), "decoder": byte_level(True)}
         return json.dumps(root | {"model": model}, ensure_ascii=False)
 
