@@ -8,6 +8,7 @@ is a pure-Python twin with the same API, the oracle the engine is tested against
 from fast_wordpiece._native import (
     DEFAULT_SPECIAL_TOKENS,
     BPETokenizer,
+    CharTokenizer,
     Encoding,
     PyTokenizer,
     WordCounts,
@@ -23,6 +24,7 @@ __all__ = [
     "AddedToken",
     "BPETokenizer",
     "BatchEncoding",
+    "CharTokenizer",
     "Encoding",
     "PyTokenizer",
     "RaggedBatch",

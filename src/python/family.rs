@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::args::{self, text, type_name, Text};
-use crate::bpe::model::Counts;
+use crate::tokenizer::analysis::Counts;
 
 /// The texts of an iterable of str, as UTF-8 (errors name `name[i]`).
 pub fn texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>>> {

@@ -7,6 +7,7 @@ mod arrays;
 mod arrow;
 mod bpe;
 mod call;
+mod chars;
 mod counts;
 mod defaults;
 mod encode;
@@ -27,6 +28,7 @@ use crate::tokenizer::options::DEFAULT_SPECIAL_TOKENS;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tokenizer::PyTokenizer>()?;
     m.add_class::<bpe::PyBpe>()?;
+    m.add_class::<chars::PyChars>()?;
     m.add_class::<encoding::PyEncoding>()?;
     m.add_class::<counts::PyWordCounts>()?;
     m.add_function(wrap_pyfunction!(counts::count_words, m)?)?;
