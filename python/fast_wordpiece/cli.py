@@ -9,6 +9,7 @@ analyze what a tokenizer makes of some text.
     python -m fast_wordpiece count FILE ... --out counts.fwc [--no-lowercase]
                                        [--pre-tokenizer NAME] [--errors replace]
     python -m fast_wordpiece train --counts counts.fwc ... [--vocab-size N] ...
+    python -m fast_wordpiece compare [FILE ...] [--vocab-size N] [--plot out.png]
 
 With no FILE, the corpus is the docstrings of the Python standard library,
 which every Python installation has. ``analyze`` reads TOKENIZER as a
@@ -17,7 +18,9 @@ counts and ratios of ``PyTokenizer.analyze`` over the lines of the FILEs.
 ``count`` writes the word counts of FILEs to a ``.fwc`` file (on each machine
 of a cluster, say), and ``train --counts`` adds such files up and trains on
 them, with the pipeline options they were counted with: the same tokenizer as
-training on all the FILEs at once.
+training on all the FILEs at once. ``compare`` trains the character, byte-level
+BPE, WordPiece (and Unigram) tokenizers on the FILEs and prints the seed's
+comparison table on held-out lines (``fast_wordpiece.compare``).
 """
 
 from __future__ import annotations
@@ -132,6 +135,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return analyze(argv[1:])
     if argv[:1] == ["count"]:
         return count(argv[1:])
+    if argv[:1] == ["compare"]:
+        from fast_wordpiece.compare import main as compare
+
+        return compare(argv[1:])
     if argv[:1] == ["train"]:
         argv = argv[1:]
     args = parse_args(argv)
