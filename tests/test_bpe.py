@@ -226,3 +226,23 @@ def test_bad_input_raises_clear_errors(hf_and_ours, tmp_path):
         fw.BPETokenizer.load(bad)
     with pytest.raises(ValueError, match="byte-level string"):
         fw.BPETokenizer.train_from_counts({"€": 3}, 300)
+
+
+def test_random_unicode_text_encodes_like_hf(hf_and_ours):
+    """Generated text from every Unicode category, with whitespace runs and contractions mixed in."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    hf, ours = hf_and_ours
+    pieces = st.one_of(
+        st.text(min_size=1, max_size=12),
+        st.sampled_from([" ", "  ", "\n", "\r\n", "\t", "\u3000", "'s", "'ll", "'", EOT, "1", "a", "é", "👍🏾"]),
+    )
+
+    @settings(max_examples=400, deadline=None, derandomize=True)
+    @given(st.lists(pieces, max_size=12).map("".join))
+    def check(text: str) -> None:
+        assert ours.encode(text) == hf.encode(text).ids
+        assert ours.decode(ours.encode(text)) == text
+
+    check()
