@@ -246,3 +246,21 @@ def test_random_unicode_text_encodes_like_hf(hf_and_ours):
         assert ours.decode(ours.encode(text)) == text
 
     check()
+
+
+def test_a_gpt2_layout_file_loads(tmp_path, hf_and_ours, held_out):
+    """GPT-2's own file: merges as "a b" strings, empty prefix/suffix, a normalized added token."""
+    _, ours = hf_and_ours
+    root = json.loads(ours.to_json())
+    root["model"]["merges"] = [f"{a} {b}" for a, b in root["model"]["merges"]]
+    root["model"]["continuing_subword_prefix"] = ""
+    root["model"]["end_of_word_suffix"] = ""
+    root["added_tokens"][0]["normalized"] = True
+    del root["pre_tokenizer"]["use_regex"]
+    path = tmp_path / "gpt2.json"
+    path.write_text(json.dumps(root), encoding="utf-8")
+    loaded = fw.BPETokenizer.load(path)
+    assert loaded == ours
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    sample = held_out[::11]
+    assert loaded.encode_batch(sample) == [e.ids for e in hf.encode_batch(sample)]

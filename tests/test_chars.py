@@ -75,3 +75,15 @@ def test_bad_input():
         fw.CharTokenizer.train_from_counts({"ab": 1})
     with pytest.raises(ValueError, match="vocab_size must be positive"):
         fw.CharTokenizer.train(["a"], 0)
+
+
+def test_analyze_equals_the_twins(texts, multilingual_lines):
+    from fast_wordpiece.reference.bpe import BPETokenizer as BpeTwin
+
+    held = [*multilingual_lines[3000:3300], "a\u2003b\x1cc  d\u3000", ""]
+    chars = fw.CharTokenizer.train(texts, min_frequency=2)
+    twin = Twin(chars.get_vocab(), special_tokens=chars.special_tokens)
+    assert chars.analyze(held) == pytest.approx(twin.analyze(held))
+    bpe = fw.BPETokenizer.train(texts, 600)
+    bpe_twin = BpeTwin(bpe.get_vocab(), bpe.merges, special_tokens=bpe.special_tokens)
+    assert bpe.analyze(held) == pytest.approx(bpe_twin.analyze(held))

@@ -43,8 +43,10 @@ pub fn count_pieces<S: AsRef<str> + Sync>(texts: &[S]) -> Vec<(String, u64)> {
 }
 
 /// `text` cut into parts of about `size` bytes where the GPT-2 pieces are
-/// the same whole or cut: after a newline followed by a character that is
-/// not whitespace (a piece always ends there).
+/// the same whole or cut: just before a newline that a character other than
+/// whitespace follows. That newline is a piece of its own in the whole text
+/// (the last character of a whitespace run before a non-space), and the run
+/// before it, at the end of a part, is one piece either way.
 pub fn split_at_safe_newlines(text: &str, size: usize) -> Vec<&str> {
     let mut parts = Vec::new();
     let mut start = 0;
@@ -53,8 +55,8 @@ pub fn split_at_safe_newlines(text: &str, size: usize) -> Vec<&str> {
         let mut from = start + size;
         while let Some(p) = memchr::memchr(b'\n', &text.as_bytes()[from..]) {
             let at = from + p + 1;
-            if text[at..].chars().next().is_some_and(|c| !c.is_whitespace()) {
-                cut = Some(at);
+            if at - 1 > start && text[at..].chars().next().is_some_and(|c| !c.is_whitespace()) {
+                cut = Some(at - 1);
                 break;
             }
             from = at;
@@ -104,11 +106,14 @@ mod tests {
 
     #[test]
     fn safe_splits_count_the_same_pieces() {
-        let text = "a\n  b\nc d\n\n\ne \n f\ng\n".repeat(7);
-        let parts = split_at_safe_newlines(&text, 5);
-        assert!(parts.len() > 3);
-        assert_eq!(parts.concat(), text);
-        assert_eq!(count_pieces(&parts), count_pieces(&[text.as_str()]));
+        let text = "a\n  b\nc d\n\n\ne \n f\ng \nh\r\ni\n".repeat(7);
+        let whole = count_pieces(&[text.as_str()]);
+        for size in 1..40 {
+            let parts = split_at_safe_newlines(&text, size);
+            assert!(parts.len() > 3);
+            assert_eq!(parts.concat(), text);
+            assert_eq!(count_pieces(&parts), whole, "size {size}");
+        }
     }
 
     #[test]

@@ -14,10 +14,10 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from fast_wordpiece.reference import family
+
 #: Unicode White_Space: what ``\\s`` matches.
-WHITE_SPACE = frozenset(
-    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
-)
+WHITE_SPACE = family.WHITE_SPACE
 CONTRACTIONS = ("s", "t", "re", "ve", "m", "ll", "d")
 DEFAULT_SPECIAL = ("<|endoftext|>",)
 
@@ -229,6 +229,10 @@ class BPETokenizer:
             else:
                 out += token.encode("utf-8")
         return out.decode("utf-8", errors="replace")
+
+    def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
+        unk = self.vocab[self.unk_token] if self.unk_token is not None else None
+        return family.analyze(texts, self.encode, self.vocab_size, unk)
 
     # ------------------------------------------------------------------ vocabulary and files
     def get_vocab(self) -> dict[str, int]:

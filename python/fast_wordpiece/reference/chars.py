@@ -8,6 +8,8 @@ import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from fast_wordpiece.reference import family
+
 
 class CharTokenizer:
     def __init__(
@@ -89,6 +91,9 @@ class CharTokenizer:
             if not (skip_special_tokens and self.id_to[i] in self.specials):
                 out.append(self.id_to[i])
         return "".join(out)
+
+    def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
+        return family.analyze(texts, self.encode, self.vocab_size, self.vocab[self.unk_token])
 
     def get_vocab(self) -> dict[str, int]:
         return dict(self.vocab)
