@@ -1,6 +1,6 @@
 //! The character tokenizer: every character seen (at least `min_frequency`
 //! times, the most frequent up to `vocab_size`) is a token, after the special
-//! tokens; any other character is the unknown token (docs/spec.md, section 15).
+//! tokens; any other character is the unknown token (docs/spec.md, section 16).
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;

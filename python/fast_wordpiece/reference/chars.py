@@ -1,5 +1,5 @@
 """The character tokenizer, written out plainly: the twin of ``src/chars``
-(docs/spec.md, section 15)."""
+(docs/spec.md, section 16)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What the tokenizer family shares in the twin: ``analyze`` as the seed counts it (docs/spec.md 14.8)."""
+"""What the tokenizer family shares in the twin: ``analyze`` as the seed counts it (docs/spec.md 15.8)."""
 
 from __future__ import annotations
 
