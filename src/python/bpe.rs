@@ -2,11 +2,12 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::args::{self, text, type_name};
 use super::errors::{guard, to_py};
 use super::family;
+use super::ints::int_list;
 use crate::bpe::train::{count_pieces, split_at_safe_newlines, train_from_counts};
 use crate::bpe::{Bpe, Cache};
 use crate::error::Error;
@@ -44,6 +45,19 @@ fn train_counts(
         guard(|| train_from_counts(counts, vocab_size, min_frequency, &specials, &mut Progress::disabled()))
     })?;
     Ok(PyBpe { inner })
+}
+
+impl PyBpe {
+    fn ids(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+        let t = args::text(text, &|| "text".into())?;
+        let s: &str = &t;
+        let model = &self.inner;
+        if s.len() > DETACH_BYTES {
+            Ok(py.detach(|| model.encode(s, &mut Cache::default())))
+        } else {
+            Ok(model.encode(s, &mut Cache::default()))
+        }
+    }
 }
 
 #[pymethods]
@@ -179,36 +193,30 @@ impl PyBpe {
     }
 
     /// The token ids of `text`.
-    fn encode(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
-        let t = args::text(text, &|| "text".into())?;
-        let s: &str = &t;
-        let model = &self.inner;
-        if s.len() > DETACH_BYTES {
-            Ok(py.detach(|| model.encode(s, &mut Cache::default())))
-        } else {
-            Ok(model.encode(s, &mut Cache::default()))
-        }
+    fn encode<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        int_list(py, &self.ids(py, text)?)
     }
 
     /// The tokens (byte-level strings) of `text`.
     fn tokenize(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-        let ids = self.encode(py, text)?;
+        let ids = self.ids(py, text)?;
         Ok(ids.iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
     }
 
     /// The ids of every text, in parallel with the GIL released.
     #[pyo3(signature = (texts, *, num_threads = None))]
-    fn encode_batch(
+    fn encode_batch<'py>(
         &self,
-        py: Python<'_>,
-        texts: &Bound<'_, PyAny>,
-        num_threads: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<Vec<u32>>> {
+        py: Python<'py>,
+        texts: &Bound<'py, PyAny>,
+        num_threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let threads = family::threads(num_threads)?;
         let held = family::texts(texts, "texts")?;
         let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
         let model = &self.inner;
-        py.detach(|| guard(|| model.encode_batch(&strs, threads)))
+        let ids = py.detach(|| guard(|| model.encode_batch(&strs, threads)))?;
+        family::id_lists(py, &ids)
     }
 
     /// The text of `ids` (exactly the encoded text for a whole encoding).

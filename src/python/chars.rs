@@ -2,11 +2,12 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::args::{self, text, type_name};
 use super::errors::guard;
 use super::family;
+use super::ints::int_list;
 use crate::chars::Chars;
 use crate::error::Error;
 
@@ -146,27 +147,29 @@ impl PyChars {
         Ok(PyChars { inner: guard(|| Chars::train_from_counts(out, size, min, &specials, unk_token))? })
     }
 
-    fn encode(&self, text: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    fn encode<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let t = args::text(text, &|| "text".into())?;
-        Ok(self.inner.encode(&t))
+        int_list(py, &self.inner.encode(&t))
     }
 
     fn tokenize(&self, text: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-        Ok(self.encode(text)?.iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
+        let t = args::text(text, &|| "text".into())?;
+        Ok(self.inner.encode(&t).iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
     }
 
     #[pyo3(signature = (texts, *, num_threads = None))]
-    fn encode_batch(
+    fn encode_batch<'py>(
         &self,
-        py: Python<'_>,
-        texts: &Bound<'_, PyAny>,
-        num_threads: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<Vec<u32>>> {
+        py: Python<'py>,
+        texts: &Bound<'py, PyAny>,
+        num_threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let threads = family::threads(num_threads)?;
         let held = family::texts(texts, "texts")?;
         let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
         let model = &self.inner;
-        py.detach(|| guard(|| model.encode_batch(&strs, threads)))
+        let ids = py.detach(|| guard(|| model.encode_batch(&strs, threads)))?;
+        family::id_lists(py, &ids)
     }
 
     #[pyo3(signature = (ids, skip_special_tokens = false))]

@@ -4,9 +4,10 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 use super::args::{self, text, type_name, Text};
+use super::ints::int_list;
 use crate::tokenizer::analysis::Counts;
 
 /// The texts of an iterable of str, as UTF-8 (errors name `name[i]`).
@@ -54,4 +55,11 @@ pub fn threads(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
         Some(o) if !o.is_none() => Ok(Some(args::positive(o, "num_threads")?)),
         _ => Ok(None),
     }
+}
+
+/// A list of id lists (the inner lists untracked by the garbage collector,
+/// their ints shared: see `ints`).
+pub fn id_lists<'py>(py: Python<'py>, rows: &[Vec<u32>]) -> PyResult<Bound<'py, PyList>> {
+    let lists = rows.iter().map(|r| int_list(py, r)).collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, lists)
 }
