@@ -12,32 +12,76 @@ use super::pre_tokenizer::pieces;
 use crate::error::{Error, Result};
 use crate::training::{self, Objective, Progress, TrainerConfig};
 
+/// Piece counts: pieces of at most 15 bytes packed into one integer (their
+/// bytes, then the length in the top byte), so that the common case hashes
+/// and compares one `u128`; longer pieces as byte slices.
+#[derive(Default)]
+struct PieceCounts<'a> {
+    short: FxHashMap<u128, u64>,
+    long: FxHashMap<&'a [u8], u64>,
+}
+
+const SHORT: usize = 15;
+
+fn pack(piece: &[u8]) -> u128 {
+    let mut b = [0u8; 16];
+    b[..piece.len()].copy_from_slice(piece);
+    b[15] = piece.len() as u8;
+    u128::from_le_bytes(b)
+}
+
+fn unpack(key: u128) -> ([u8; 16], usize) {
+    let b = key.to_le_bytes();
+    (b, b[15] as usize)
+}
+
+impl<'a> PieceCounts<'a> {
+    fn add(&mut self, piece: &'a [u8], n: u64) {
+        if piece.len() <= SHORT {
+            *self.short.entry(pack(piece)).or_default() += n;
+        } else {
+            *self.long.entry(piece).or_default() += n;
+        }
+    }
+
+    fn merge(mut self, other: PieceCounts<'a>) -> PieceCounts<'a> {
+        if self.short.len() + self.long.len() < other.short.len() + other.long.len() {
+            return other.merge(self);
+        }
+        for (k, n) in other.short {
+            *self.short.entry(k).or_default() += n;
+        }
+        for (k, n) in other.long {
+            *self.long.entry(k).or_default() += n;
+        }
+        self
+    }
+}
+
 /// The pieces of `texts` and how often each occurs, as byte-level strings,
 /// sorted.
 pub fn count_pieces<S: AsRef<str> + Sync>(texts: &[S]) -> Vec<(String, u64)> {
     let counts = texts
         .par_iter()
-        .fold(FxHashMap::<&[u8], u64>::default, |mut m, t| {
+        .fold(PieceCounts::default, |mut m, t| {
             let t = t.as_ref();
             for (a, b) in pieces(t) {
-                *m.entry(&t.as_bytes()[a..b]).or_default() += 1;
+                m.add(&t.as_bytes()[a..b], 1);
             }
             m
         })
-        .reduce(FxHashMap::default, |x, y| {
-            if x.len() < y.len() {
-                return merge_into(y, x);
-            }
-            merge_into(x, y)
-        });
-    let mut out: Vec<(String, u64)> = counts
-        .into_iter()
-        .map(|(k, c)| {
-            let mut s = String::with_capacity(k.len() * 2);
-            show_bytes(k, &mut s);
-            (s, c)
-        })
-        .collect();
+        .reduce(PieceCounts::default, PieceCounts::merge);
+    let shown = |bytes: &[u8]| {
+        let mut s = String::with_capacity(bytes.len() * 2);
+        show_bytes(bytes, &mut s);
+        s
+    };
+    let mut out: Vec<(String, u64)> = Vec::with_capacity(counts.short.len() + counts.long.len());
+    for (k, c) in counts.short {
+        let (b, n) = unpack(k);
+        out.push((shown(&b[..n]), c));
+    }
+    out.extend(counts.long.into_iter().map(|(k, c)| (shown(k), c)));
     out.sort_unstable();
     out
 }
@@ -69,13 +113,6 @@ pub fn split_at_safe_newlines(text: &str, size: usize) -> Vec<&str> {
     parts
 }
 
-fn merge_into<'a>(mut x: FxHashMap<&'a [u8], u64>, y: FxHashMap<&'a [u8], u64>) -> FxHashMap<&'a [u8], u64> {
-    for (k, c) in y {
-        *x.entry(k).or_default() += c;
-    }
-    x
-}
-
 /// Learns a byte-level BPE model from `(piece, count)` pairs, pieces given
 /// as byte-level strings (as [`count_pieces`] makes them).
 pub fn train_from_counts(
@@ -103,6 +140,23 @@ pub fn train_from_counts(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_and_long_pieces_are_counted_alike() {
+        let long = "x".repeat(40);
+        let texts = [format!("ab ab {long} {long} \u{1F600}\u{1F600}\u{1F600}\u{1F600}"), "ab".into()];
+        let counts = count_pieces(&texts);
+        let get = |p: &str| {
+            let mut s = String::new();
+            show_bytes(p.as_bytes(), &mut s);
+            counts.iter().find(|(w, _)| *w == s).map(|x| x.1)
+        };
+        assert_eq!(get("ab"), Some(2));
+        assert_eq!(get(" ab"), Some(1));
+        assert_eq!(get(&format!(" {long}")), Some(2));
+        assert_eq!(get(" \u{1F600}\u{1F600}\u{1F600}\u{1F600}"), Some(1)); // 17 bytes: a long piece
+        assert_eq!(counts.iter().map(|x| x.1).sum::<u64>(), 6);
+    }
 
     #[test]
     fn safe_splits_count_the_same_pieces() {
