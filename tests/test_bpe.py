@@ -38,6 +38,8 @@ ADVERSARIAL = [
     "<|endoftext|",
     "  ...!!!???   '  ",
     "tab\there\vvt\fff",
+    # Invalid-looking byte sequences: mojibake, replacement characters, the byte characters themselves.
+    "Ã©Ã¨ â€™s \ufffd\ufffd ĠĠĊ Ġthe ÿþ\u0100\u0143 \x80\x9f",
 ]
 
 
