@@ -52,3 +52,19 @@ def test_the_command_prints_the_table(tmp_path, lines, capsys):
         assert name in out
     assert main(["compare", str(corpus), "--held-out", "1.5"]) == 2
     assert main(["compare", str(tmp_path / "missing.txt")]) == 2
+
+
+def test_analyze_reads_every_tokenizer_of_the_family(tmp_path, lines, capsys):
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join(lines[:2000]), encoding="utf-8")
+    held = [line for line in lines[:2000] if line.strip()]
+    for name, tok in [
+        ("bpe.json", fast_wordpiece.BPETokenizer.train(lines[:2000], 600)),
+        ("chars.json", fast_wordpiece.CharTokenizer.train(lines[:2000])),
+    ]:
+        tok.save(tmp_path / name)
+        assert main(["analyze", str(tmp_path / name), str(corpus)]) == 0
+        out = capsys.readouterr().out
+        assert f"tokens                {tok.analyze(held)['tokens']:,}" in out
+    (tmp_path / "bad.json").write_text("{", encoding="utf-8")
+    assert main(["analyze", str(tmp_path / "bad.json"), str(corpus)]) == 2
