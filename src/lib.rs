@@ -10,6 +10,8 @@
 //! the bindings in `python` are compiled only with the `python` feature.
 //! docs/architecture.md draws the layers.
 
+pub mod bpe;
+pub mod chars;
 pub mod encoding;
 pub mod error;
 pub mod io;

@@ -9,6 +9,8 @@ the oracle the engine is tested against.
 
 from fast_wordpiece._native import (
     DEFAULT_SPECIAL_TOKENS,
+    BPETokenizer,
+    CharTokenizer,
     Encoding,
     PyTokenizer,
     UnigramEncoding,
@@ -24,7 +26,9 @@ from fast_wordpiece.ragged import RaggedBatch
 __all__ = [
     "DEFAULT_SPECIAL_TOKENS",
     "AddedToken",
+    "BPETokenizer",
     "BatchEncoding",
+    "CharTokenizer",
     "Encoding",
     "PyTokenizer",
     "RaggedBatch",

@@ -9,6 +9,7 @@ analyze what a tokenizer makes of some text.
     python -m fast_wordpiece count FILE ... --out counts.fwc [--no-lowercase]
                                        [--pre-tokenizer NAME] [--errors replace]
     python -m fast_wordpiece train --counts counts.fwc ... [--vocab-size N] ...
+    python -m fast_wordpiece compare [FILE ...] [--vocab-size N] [--plot out.png]
 
 With no FILE, the corpus is the docstrings of the Python standard library,
 which every Python installation has. ``analyze`` reads TOKENIZER as a
@@ -17,20 +18,25 @@ counts and ratios of ``PyTokenizer.analyze`` over the lines of the FILEs.
 ``count`` writes the word counts of FILEs to a ``.fwc`` file (on each machine
 of a cluster, say), and ``train --counts`` adds such files up and trains on
 them, with the pipeline options they were counted with: the same tokenizer as
-training on all the FILEs at once.
+training on all the FILEs at once. ``compare`` trains the character, byte-level
+BPE, WordPiece (and Unigram) tokenizers on the FILEs and prints the seed's
+comparison table on held-out lines (``fast_wordpiece.compare``).
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import json
 import sys
 import sysconfig
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
-from fast_wordpiece import PyTokenizer, WordCounts
+import fast_wordpiece
+from fast_wordpiece import BPETokenizer, CharTokenizer, PyTokenizer, WordCounts
 
 DEFAULT_SENTENCE = "Tokenizers split unbelievably long words into familiar pieces!"
 SKIPPED_STDLIB_DIRS = {"test", "tests", "idlelib", "site-packages", "lib2to3", "__pycache__"}
@@ -76,12 +82,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def analyze(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="fast-wordpiece analyze", description="What a tokenizer makes of text.")
-    parser.add_argument("tokenizer", type=Path, help="a tokenizer file (.json) or a BERT vocab.txt")
+    parser.add_argument("tokenizer", type=Path, help="a tokenizer file (.json: any of the family) or a BERT vocab.txt")
     parser.add_argument("files", nargs="+", type=Path, help="UTF-8 text files, analyzed line by line")
     args = parser.parse_args(argv)
     try:
         if args.tokenizer.suffix == ".json":
-            tokenizer = PyTokenizer.load(args.tokenizer)
+            tokenizer = load_any(args.tokenizer)
         else:
             tokenizer = PyTokenizer.from_vocab_file(args.tokenizer)
         lines = [line for f in args.files for line in f.read_text(encoding="utf-8").splitlines()]
@@ -92,6 +98,26 @@ def analyze(argv: Sequence[str]) -> int:
     for key, value in stats.items():
         print(f"{key:<22}{value:,.4f}" if isinstance(value, float) else f"{key:<22}{value:,}")
     return 0
+
+
+def load_any(path: Path) -> Any:
+    """A tokenizer file of any tokenizer of the family: WordPiece (ours or Hugging Face's),
+    byte-level BPE or Unigram (Hugging Face's tokenizer.json), or our character tokenizer."""
+    try:
+        root = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: not valid JSON: {e}") from None
+    kind = root.get("type") if isinstance(root, dict) else None
+    model = root.get("model") if isinstance(root, dict) else None
+    model_type = model.get("type") if isinstance(model, dict) else None
+    if kind == "CharTokenizer":
+        return CharTokenizer.load(path)
+    if model_type == "BPE":
+        return BPETokenizer.load(path)
+    unigram = getattr(fast_wordpiece, "UnigramTokenizer", None)
+    if model_type == "Unigram" and unigram is not None:
+        return unigram.load(path)
+    return PyTokenizer.load(path)
 
 
 def count(argv: Sequence[str]) -> int:
@@ -132,6 +158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return analyze(argv[1:])
     if argv[:1] == ["count"]:
         return count(argv[1:])
+    if argv[:1] == ["compare"]:
+        from fast_wordpiece.compare import main as compare
+
+        return compare(argv[1:])
     if argv[:1] == ["train"]:
         argv = argv[1:]
     args = parse_args(argv)

@@ -5,12 +5,15 @@ mod analyze;
 mod args;
 mod arrays;
 mod arrow;
+mod bpe;
 mod call;
+mod chars;
 mod counts;
 mod defaults;
 mod encode;
 mod encoding;
 mod errors;
+mod family;
 mod ints;
 mod pretrained;
 mod serialization;
@@ -25,6 +28,8 @@ use crate::tokenizer::options::DEFAULT_SPECIAL_TOKENS;
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tokenizer::PyTokenizer>()?;
+    m.add_class::<bpe::PyBpe>()?;
+    m.add_class::<chars::PyChars>()?;
     m.add_class::<encoding::PyEncoding>()?;
     m.add_class::<counts::PyWordCounts>()?;
     m.add_class::<unigram::PyUnigramTokenizer>()?;

@@ -42,6 +42,7 @@ fn trainer_config(
             Some(l) if !l.is_none() => Some(args::positive(l, "limit_alphabet")?),
             _ => None,
         },
+        ..TrainerConfig::new(0, 0, Vec::new())
     })
 }
 

@@ -85,6 +85,72 @@ impl Tokenizer {
     }
 }
 
+/// What a tokenizer makes of a set of texts: the seed's comparison.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub texts: u64,
+    /// Whitespace-separated words.
+    pub words: u64,
+    /// Characters (Unicode scalar values) of the texts.
+    pub characters: u64,
+    pub tokens: u64,
+    /// Tokens that are the unknown token.
+    pub unknown: u64,
+    /// Distinct token ids used.
+    pub vocab_used: u64,
+}
+
+impl Counts {
+    /// Counts of `texts` whose ids `encode` gives, in parallel.
+    pub fn of<S, F>(texts: &[S], vocab_size: usize, unk: Option<u32>, encode: F) -> Counts
+    where
+        S: AsRef<str> + Sync,
+        F: Fn(&str, &mut Vec<u32>) + Sync,
+    {
+        use rayon::prelude::*;
+        let (mut c, used) = crate::threads::run(|| {
+            texts
+                .par_chunks(64)
+                .map(|chunk| {
+                    let (mut c, mut used, mut ids) =
+                        (Counts::default(), vec![0u64; vocab_size.div_ceil(64)], Vec::new());
+                    for t in chunk {
+                        let t = t.as_ref();
+                        ids.clear();
+                        encode(t, &mut ids);
+                        c.texts += 1;
+                        c.words += t.split_whitespace().count() as u64;
+                        c.characters += t.chars().count() as u64;
+                        c.tokens += ids.len() as u64;
+                        for &id in &ids {
+                            c.unknown += u64::from(Some(id) == unk);
+                            if let Some(u) = used.get_mut(id as usize / 64) {
+                                *u |= 1 << (id % 64);
+                            }
+                        }
+                    }
+                    (c, used)
+                })
+                .reduce(
+                    || (Counts::default(), vec![0u64; vocab_size.div_ceil(64)]),
+                    |(mut a, mut ua), (b, ub)| {
+                        a.texts += b.texts;
+                        a.words += b.words;
+                        a.characters += b.characters;
+                        a.tokens += b.tokens;
+                        a.unknown += b.unknown;
+                        for (x, y) in ua.iter_mut().zip(&ub) {
+                            *x |= y;
+                        }
+                        (a, ua)
+                    },
+                )
+        });
+        c.vocab_used = used.iter().map(|u| u64::from(u.count_ones())).sum();
+        c
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::pipeline::model::vocab::Vocab;

@@ -22,11 +22,26 @@ pub struct TrainerConfig {
     /// Keep only this many characters, the most frequent; words with any
     /// other character are left out of training (they encode as unknown).
     pub limit_alphabet: Option<usize>,
+    /// Whether a character inside a word is its own token with the
+    /// continuation prefix (`##a`, WordPiece); when false every character is
+    /// a token as it is and a merge joins two tokens as they are (BPE).
+    pub continuation: bool,
+    /// Characters in the alphabet whether seen or not (byte-level BPE: all
+    /// 256 byte characters).
+    pub initial_alphabet: Vec<char>,
 }
 
 impl TrainerConfig {
     pub fn new(vocab_size: usize, min_frequency: u64, special_tokens: Vec<String>) -> Self {
-        Self { vocab_size, min_frequency, special_tokens, objective: Objective::default(), limit_alphabet: None }
+        Self {
+            vocab_size,
+            min_frequency,
+            special_tokens,
+            objective: Objective::default(),
+            limit_alphabet: None,
+            continuation: true,
+            initial_alphabet: Vec::new(),
+        }
     }
 }
 
@@ -120,6 +135,7 @@ pub struct Core {
     /// Words that held each pair at some point (may include stale entries).
     pair_words: Vec<Vec<u32>>,
     pub min_frequency: u64,
+    continuation: bool,
 }
 
 /// Trains on `(word, count)` pairs (words already normalized and
@@ -212,6 +228,18 @@ pub fn merged_into(a: &str, b: &str, out: &mut String) {
     out.push_str(b.strip_prefix(CONTINUATION).unwrap_or(b));
 }
 
+/// The token that merging `a b` makes: `a b` joined as they are when there
+/// is no continuation prefix, else [`merged_into`].
+fn merge_tokens(a: &str, b: &str, continuation: bool, out: &mut String) {
+    if continuation {
+        merged_into(a, b, out);
+    } else {
+        out.clear();
+        out.push_str(a);
+        out.push_str(b);
+    }
+}
+
 impl Core {
     fn new(mut counts: Vec<(String, u64)>, config: &TrainerConfig) -> Self {
         counts.retain(|(w, c)| !w.is_empty() && *c > 0);
@@ -234,11 +262,13 @@ impl Core {
         // The alphabet: every (character, continuation?) seen, interned in
         // string order; words then map each character through a small table.
         let mut chars: FxHashSet<(char, bool)> = FxHashSet::default();
+        let continuation = config.continuation;
         for (word, _) in &counts {
             for (i, c) in word.char_indices() {
-                chars.insert((c, i > 0));
+                chars.insert((c, continuation && i > 0));
             }
         }
+        chars.extend(config.initial_alphabet.iter().map(|&c| (c, false)));
         let piece = |(c, continuation): (char, bool)| {
             if continuation {
                 format!("{CONTINUATION}{c}")
@@ -255,7 +285,7 @@ impl Core {
         let mut words = Words::default();
         words.tokens.reserve(counts.iter().map(|(w, _)| w.len()).sum());
         for (word, count) in &counts {
-            words.push(word.char_indices().map(|(i, c)| char_ids[&(c, i > 0)]), *count);
+            words.push(word.char_indices().map(|(i, c)| char_ids[&(c, continuation && i > 0)]), *count);
         }
         drop(counts);
         let n = vocab.len();
@@ -270,6 +300,7 @@ impl Core {
             pair_ids: FxHashMap::default(),
             pair_words: Vec::new(),
             min_frequency: config.min_frequency,
+            continuation,
         }
     }
 
@@ -334,7 +365,7 @@ impl Core {
     fn merge(&mut self, best: PairId) -> (Vec<PairId>, Merged) {
         let Pair { a, b, .. } = self.pairs[best as usize];
         let mut merged = String::new();
-        merged_into(&self.vocab[a as usize], &self.vocab[b as usize], &mut merged);
+        merge_tokens(&self.vocab[a as usize], &self.vocab[b as usize], self.continuation, &mut merged);
         let c = match self.ids.get(&merged) {
             Some(&id) => id,
             None => {

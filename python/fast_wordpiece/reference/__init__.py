@@ -1,7 +1,9 @@
 """The pure-Python twin of the engine: docs/spec.md, written out plainly.
 
 This package is the oracle the Rust engine is tested against. It has the
-engine's API (``PyTokenizer``, ``Encoding``, ``DEFAULT_SPECIAL_TOKENS``) and
+engine's API (``PyTokenizer``, ``Encoding``, ``DEFAULT_SPECIAL_TOKENS``, and
+the rest of the family: ``BPETokenizer``, ``CharTokenizer``,
+``UnigramTokenizer``) and
 follows the specification section by section, one module per stage, choosing
 the obvious algorithm over a fast one: training recounts every pair frequency
 at every merge, and the normalizer runs its stages one after the other over
@@ -9,20 +11,27 @@ the whole text.
 """
 
 from fast_wordpiece.added_token import AddedToken
+from fast_wordpiece.reference.bpe import BPETokenizer
+from fast_wordpiece.reference.chars import CharTokenizer
 from fast_wordpiece.reference.common import DEFAULT_SPECIAL_TOKENS
 from fast_wordpiece.reference.counts import WordCounts, count_words
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions, Options
 from fast_wordpiece.reference.tokenizer import PyTokenizer
+from fast_wordpiece.reference.unigram import UnigramEncoding, UnigramTokenizer
 
 __all__ = [
     "DEFAULT_SPECIAL_TOKENS",
     "AddedToken",
+    "BPETokenizer",
+    "CharTokenizer",
     "EncodeOptions",
     "Encoding",
     "Options",
     "PyTokenizer",
+    "UnigramEncoding",
+    "UnigramTokenizer",
     "WordCounts",
     "count_words",
     "decode_tokens",

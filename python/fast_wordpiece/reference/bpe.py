@@ -1,0 +1,300 @@
+"""Byte-level BPE (GPT-2 style), written out plainly: the twin of ``src/bpe``.
+
+docs/spec.md, "Byte-level BPE", states the rules this follows: the GPT-2
+pre-tokenization regex (coded by hand below, alternative by alternative), the
+byte-to-character mapping, encoding by merge rank one merge at a time, and
+training that recounts every pair at every merge.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+from fast_wordpiece.reference import family
+
+#: Unicode White_Space: what ``\\s`` matches.
+WHITE_SPACE = family.WHITE_SPACE
+CONTRACTIONS = ("s", "t", "re", "ve", "m", "ll", "d")
+DEFAULT_SPECIAL = ("<|endoftext|>",)
+
+
+def bytes_to_unicode() -> dict[int, str]:
+    """Printable bytes stand for themselves; the other 68 map to U+0100, U+0101, ... in order."""
+    printable = [*range(ord("!"), ord("~") + 1), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+    mapping, extra = {}, 0
+    for b in range(256):
+        if b in printable:
+            mapping[b] = chr(b)
+        else:
+            mapping[b] = chr(0x100 + extra)
+            extra += 1
+    return mapping
+
+
+BYTE_CHAR = bytes_to_unicode()
+CHAR_BYTE = {c: b for b, c in BYTE_CHAR.items()}
+
+
+def is_letter(c: str) -> bool:
+    return unicodedata.category(c).startswith("L")
+
+
+def is_number(c: str) -> bool:
+    return unicodedata.category(c).startswith("N")
+
+
+def is_space(c: str) -> bool:
+    return c in WHITE_SPACE
+
+
+def is_other(c: str) -> bool:
+    return not (is_letter(c) or is_number(c) or is_space(c))
+
+
+def pre_tokenize(text: str) -> list[str]:
+    """``'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+``"""
+    pieces, i, n = [], 0, len(text)
+    while i < n:
+        end = None
+        if text[i] == "'":
+            for suffix in CONTRACTIONS:
+                if text.startswith(suffix, i + 1):
+                    end = i + 1 + len(suffix)
+                    break
+        if end is None:
+            start = i + 1 if text[i] == " " and i + 1 < n else i
+            for test in (is_letter, is_number, is_other):
+                if test(text[start]):
+                    end = start
+                    while end < n and test(text[end]):
+                        end += 1
+                    break
+        if end is None:  # whitespace
+            end = i
+            while end < n and is_space(text[end]):
+                end += 1
+            if end < n and end - 1 > i:
+                end -= 1  # leave the last one to the next piece
+        pieces.append(text[i:end])
+        i = end
+    return pieces
+
+
+def show(piece: str) -> str:
+    """A piece's UTF-8 bytes as byte characters."""
+    return "".join(BYTE_CHAR[b] for b in piece.encode("utf-8"))
+
+
+class BPETokenizer:
+    def __init__(
+        self,
+        vocab: Mapping[str, int],
+        merges: Iterable[tuple[str, str] | str],
+        *,
+        special_tokens: Iterable[str] | None = None,
+        unk_token: str | None = None,
+    ) -> None:
+        if sorted(vocab.values()) != list(range(len(vocab))):
+            raise ValueError("vocab ids must be 0..n with no gap")
+        self.vocab = dict(vocab)
+        self.id_to = {i: t for t, i in vocab.items()}
+        self.ranks: dict[tuple[str, str], int] = {}
+        for rank, m in enumerate(merges):
+            a, b = m.split(" ", 1) if isinstance(m, str) else m
+            for t in (a, b, a + b):
+                if t not in self.vocab:
+                    raise ValueError(f"merge token {t!r} is not in the vocabulary")
+            if (a, b) in self.ranks:
+                raise ValueError(f"merge {a!r} {b!r} is listed twice")
+            self.ranks[(a, b)] = rank
+        self.specials = list(dict.fromkeys(special_tokens or ()))
+        for t in self.specials:
+            if t not in self.vocab:
+                raise ValueError(f"special token {t!r} is not in the vocabulary")
+        if unk_token is not None and unk_token not in self.vocab:
+            raise ValueError(f"unk_token {unk_token!r} is not in the vocabulary")
+        self.unk_token = unk_token
+
+    # ------------------------------------------------------------------ training
+    @staticmethod
+    def train(
+        corpus: Iterable[str],
+        vocab_size: int,
+        min_frequency: int | None = None,
+        *,
+        special_tokens: Iterable[str] | None = None,
+    ) -> BPETokenizer:
+        counts: Counter[str] = Counter()
+        for text in corpus:
+            counts.update(show(p) for p in pre_tokenize(text))
+        return BPETokenizer.train_from_counts(counts, vocab_size, min_frequency, special_tokens=special_tokens)
+
+    @staticmethod
+    def train_from_counts(
+        counts: Mapping[str, int] | Iterable[tuple[str, int]],
+        vocab_size: int,
+        min_frequency: int | None = None,
+        *,
+        special_tokens: Iterable[str] | None = None,
+    ) -> BPETokenizer:
+        items = counts.items() if isinstance(counts, Mapping) else counts
+        words = [(list(w), c) for w, c in items if w and c > 0]
+        min_frequency = 2 if min_frequency is None else min_frequency
+        specials = list(DEFAULT_SPECIAL if special_tokens is None else special_tokens)
+        vocab: dict[str, int] = {}
+        for t in [*specials, *sorted(set(BYTE_CHAR.values()) | {c for w, _ in words for c in w})]:
+            vocab.setdefault(t, len(vocab))
+        merges = []
+        while len(vocab) < vocab_size:
+            freq: Counter[tuple[str, str]] = Counter()
+            k: Counter[tuple[str, str]] = Counter()
+            for w, c in words:
+                for pair in zip(w, w[1:]):
+                    freq[pair] += c
+                    if pair[0] != pair[1]:
+                        k[pair] += c
+                # k of (x, x): what a left-to-right merge replaces, r // 2 in a run of r.
+                i = 0
+                while i < len(w):
+                    j = i
+                    while j < len(w) and w[j] == w[i]:
+                        j += 1
+                    k[(w[i], w[i])] += c * ((j - i) // 2)
+                    i = j
+            eligible = [p for p, f in freq.items() if f > 0 and f >= min_frequency]
+            if not eligible:
+                break
+            # Highest count, then larger k, then smaller left token, then smaller right token.
+            a, b = min(eligible, key=lambda p: (-freq[p], -k[p], p[0], p[1]))
+            merges.append((a, b))
+            vocab.setdefault(a + b, len(vocab))
+            for w, _ in words:
+                i = 0
+                while i + 1 < len(w):
+                    if w[i] == a and w[i + 1] == b:
+                        w[i : i + 2] = [a + b]
+                    i += 1
+        return BPETokenizer(vocab, merges, special_tokens=specials)
+
+    # ------------------------------------------------------------------ encoding
+    def _encode_piece(self, piece: str) -> list[str]:
+        symbols: list[str] = []
+        for b in piece.encode("utf-8"):
+            if BYTE_CHAR[b] in self.vocab:
+                symbols.append(BYTE_CHAR[b])
+            elif self.unk_token is not None:
+                symbols.append(self.unk_token)
+        while True:
+            ranked = [(self.ranks[p], i) for i, p in enumerate(zip(symbols, symbols[1:])) if p in self.ranks]
+            if not ranked:
+                return symbols
+            _, i = min(ranked)  # lowest rank, leftmost
+            symbols[i : i + 2] = [symbols[i] + symbols[i + 1]]
+
+    def tokenize(self, text: str) -> list[str]:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        tokens: list[str] = []
+        while text:
+            found = [(text.find(s), -len(s), s) for s in self.specials if s in text]
+            start, _, special = min(found) if found else (len(text), 0, "")
+            for piece in pre_tokenize(text[:start]):
+                tokens.extend(self._encode_piece(piece))
+            if special:
+                tokens.append(special)
+            text = text[start + len(special) :]
+        return tokens
+
+    def encode(self, text: str) -> list[int]:
+        return [self.vocab[t] for t in self.tokenize(text)]
+
+    def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[list[int]]:
+        return [self.encode(t) for t in texts]
+
+    def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
+        out = bytearray()
+        for i in ids:
+            if i not in self.id_to:
+                raise ValueError(f"id {i} is not in the vocabulary")
+            token = self.id_to[i]
+            if token in self.specials:
+                if not skip_special_tokens:
+                    out += token.encode("utf-8")
+            elif all(c in CHAR_BYTE for c in token):
+                out += bytes(CHAR_BYTE[c] for c in token)
+            else:
+                out += token.encode("utf-8")
+        return out.decode("utf-8", errors="replace")
+
+    def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
+        unk = self.vocab[self.unk_token] if self.unk_token is not None else None
+        return family.analyze(texts, self.encode, self.vocab_size, unk)
+
+    # ------------------------------------------------------------------ vocabulary and files
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self.vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    @property
+    def merges(self) -> list[tuple[str, str]]:
+        return sorted(self.ranks, key=self.ranks.__getitem__)
+
+    @property
+    def special_tokens(self) -> list[str]:
+        return sorted(self.specials, key=self.vocab.__getitem__)
+
+    def to_json(self) -> str:
+        def byte_level(trim: bool) -> dict[str, object]:
+            return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": trim, "use_regex": True}
+
+        added = [
+            {"id": self.vocab[t], "content": t, "single_word": False, "lstrip": False, "rstrip": False}
+            | {"normalized": False, "special": True}
+            for t in self.special_tokens
+        ]
+        model = {
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": self.unk_token,
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": None,
+            "fuse_unk": False,
+            "byte_fallback": False,
+            "ignore_merges": False,
+            "vocab": dict(sorted(self.vocab.items(), key=lambda x: x[1])),
+            "merges": [list(m) for m in self.merges],
+        }
+        root: dict[str, object] = {
+            "version": "1.0",
+            "truncation": None,
+            "padding": None,
+            "added_tokens": added,
+            "normalizer": None,
+        }
+        root |= {"pre_tokenizer": byte_level(True), "post_processor": byte_level(False), "decoder": byte_level(True)}
+        return json.dumps(root | {"model": model}, ensure_ascii=False)
+
+    @staticmethod
+    def from_json(text: str) -> BPETokenizer:
+        root = json.loads(text)
+        if (root.get("pre_tokenizer") or {}).get("type") != "ByteLevel":
+            raise ValueError("pre_tokenizer: only ByteLevel is supported")
+        model = root["model"]
+        specials = [t["content"] for t in root.get("added_tokens") or []]
+        return BPETokenizer(model["vocab"], model["merges"], special_tokens=specials, unk_token=model.get("unk_token"))
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_json())
+
+    @staticmethod
+    def load(path: str | os.PathLike[str]) -> BPETokenizer:
+        with open(path, encoding="utf-8") as f:
+            return BPETokenizer.from_json(f.read())

@@ -1,0 +1,129 @@
+"""The character tokenizer, written out plainly: the twin of ``src/chars``
+(docs/spec.md, section 16)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Iterable, Mapping
+
+from fast_wordpiece.reference import family
+
+
+class CharTokenizer:
+    def __init__(
+        self, vocab: Mapping[str, int], *, special_tokens: Iterable[str] | None = None, unk_token: str = "[UNK]"
+    ) -> None:
+        if sorted(vocab.values()) != list(range(len(vocab))):
+            raise ValueError("vocab ids must be 0..n with no gap")
+        self.vocab = dict(vocab)
+        self.id_to = {i: t for t, i in vocab.items()}
+        self.specials = list(special_tokens) if special_tokens is not None else ["[UNK]"]
+        for t in self.vocab:
+            if t not in self.specials and len(t) != 1:
+                raise ValueError(f"token {t!r} is neither one character nor a special token")
+        if unk_token not in self.specials or unk_token not in self.vocab:
+            raise ValueError(f"unk_token {unk_token!r} must be one of the special tokens")
+        self.unk_token = unk_token
+
+    @staticmethod
+    def train(
+        corpus: Iterable[str],
+        vocab_size: int | None = None,
+        min_frequency: int | None = None,
+        *,
+        special_tokens: Iterable[str] | None = None,
+        unk_token: str = "[UNK]",
+    ) -> CharTokenizer:
+        counts: Counter[str] = Counter()
+        for text in corpus:
+            counts.update(text)
+        return CharTokenizer.train_from_counts(
+            counts, vocab_size, min_frequency, special_tokens=special_tokens, unk_token=unk_token
+        )
+
+    @staticmethod
+    def train_from_counts(
+        counts: Mapping[str, int] | Iterable[tuple[str, int]],
+        vocab_size: int | None = None,
+        min_frequency: int | None = None,
+        *,
+        special_tokens: Iterable[str] | None = None,
+        unk_token: str = "[UNK]",
+    ) -> CharTokenizer:
+        specials = list(special_tokens) if special_tokens is not None else ["[UNK]"]
+        min_frequency = 1 if min_frequency is None else min_frequency
+        total: Counter[str] = Counter()
+        for c, n in counts.items() if isinstance(counts, Mapping) else counts:
+            total[c] += n
+        kept = [(c, n) for c, n in total.items() if n > 0 and n >= min_frequency and c not in specials]
+        if vocab_size is not None:
+            # The most frequent, ties by smaller code point.
+            kept = sorted(kept, key=lambda x: (-x[1], x[0]))[: max(vocab_size - len(specials), 0)]
+        vocab = {t: i for i, t in enumerate([*specials, *sorted(c for c, _ in kept)])}
+        return CharTokenizer(vocab, special_tokens=specials, unk_token=unk_token)
+
+    def tokenize(self, text: str) -> list[str]:
+        if not isinstance(text, str):
+            raise TypeError(f"text must be str, not {type(text).__name__}")
+        tokens: list[str] = []
+        while text:
+            found = [(text.find(s), -len(s), s) for s in self.specials if s in text]
+            start, _, special = min(found) if found else (len(text), 0, "")
+            tokens.extend(c if c in self.vocab and c not in self.specials else self.unk_token for c in text[:start])
+            if special:
+                tokens.append(special)
+            text = text[start + len(special) :]
+        return tokens
+
+    def encode(self, text: str) -> list[int]:
+        return [self.vocab[t] for t in self.tokenize(text)]
+
+    def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[list[int]]:
+        return [self.encode(t) for t in texts]
+
+    def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
+        out = []
+        for i in ids:
+            if i not in self.id_to:
+                raise ValueError(f"id {i} is not in the vocabulary")
+            if not (skip_special_tokens and self.id_to[i] in self.specials):
+                out.append(self.id_to[i])
+        return "".join(out)
+
+    def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
+        return family.analyze(texts, self.encode, self.vocab_size, self.vocab[self.unk_token])
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self.vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    @property
+    def special_tokens(self) -> list[str]:
+        return sorted(self.specials, key=self.vocab.__getitem__)
+
+    def to_json(self) -> str:
+        vocab = sorted(self.vocab, key=self.vocab.__getitem__)
+        root = {"type": "CharTokenizer", "vocab": vocab, "special_tokens": self.special_tokens}
+        return json.dumps(root | {"unk_token": self.unk_token}, ensure_ascii=False)
+
+    @staticmethod
+    def from_json(text: str) -> CharTokenizer:
+        root = json.loads(text)
+        if root.get("type") != "CharTokenizer":
+            raise ValueError('type: expected "CharTokenizer"')
+        vocab = {t: i for i, t in enumerate(root["vocab"])}
+        return CharTokenizer(vocab, special_tokens=root["special_tokens"], unk_token=root["unk_token"])
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.to_json())
+
+    @staticmethod
+    def load(path: str | os.PathLike[str]) -> CharTokenizer:
+        with open(path, encoding="utf-8") as f:
+            return CharTokenizer.from_json(f.read())

@@ -1,0 +1,49 @@
+"""What the tokenizer family shares in the twin: ``analyze`` as the seed counts it (docs/spec.md 15.8)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+WHITE_SPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
+)
+
+
+def words(text: str) -> int:
+    """The runs of characters other than Unicode White_Space."""
+    n, inside = 0, False
+    for c in text:
+        if c in WHITE_SPACE:
+            inside = False
+        elif not inside:
+            n, inside = n + 1, True
+    return n
+
+
+def analyze(
+    texts: Iterable[str], encode: Callable[[str], list[int]], vocab_size: int, unk: int | None
+) -> dict[str, int | float]:
+    def ratio(x: int, y: int) -> float:
+        return x / y if y else 0.0
+
+    c = dict(texts=0, words=0, characters=0, tokens=0, unknown=0)
+    used: set[int] = set()
+    for text in texts:
+        if not isinstance(text, str):
+            raise TypeError(f"texts must hold str, not {type(text).__name__}")
+        ids = encode(text)
+        c["texts"] += 1
+        c["words"] += words(text)
+        c["characters"] += len(text)
+        c["tokens"] += len(ids)
+        c["unknown"] += sum(i == unk for i in ids)
+        used.update(ids)
+    return {
+        "vocab_size": vocab_size,
+        **c,
+        "vocab_used": len(used),
+        "tokens_per_word": ratio(c["tokens"], c["words"]),
+        "characters_per_token": ratio(c["characters"], c["tokens"]),
+        "unknown_rate": ratio(c["unknown"], c["tokens"]),
+        "vocab_used_share": ratio(len(used), vocab_size),
+    }

@@ -1,0 +1,195 @@
+//! Byte-level BPE in Hugging Face's `tokenizer.json`: the GPT-2 layout (no
+//! normalizer, the `ByteLevel` pre-tokenizer with `add_prefix_space` false
+//! and `use_regex` true, a `BPE` model without dropout, prefixes or byte
+//! fallback, the `ByteLevel` decoder). Anything else is refused with an
+//! error naming the JSON path, so that no file loads and then encodes
+//! otherwise than Hugging Face would.
+
+use serde_json::{json, Map, Value};
+
+use super::model::Bpe;
+use crate::error::{Error, Result};
+
+fn err(path: &str, message: impl std::fmt::Display) -> Error {
+    Error::invalid(format!("{path}: {message}"))
+}
+
+fn is_null(v: Option<&Value>) -> bool {
+    v.is_none_or(Value::is_null)
+}
+
+/// `v[key]` must be absent, null, or equal to `want`.
+fn check(v: &Value, key: &str, want: &Value, path: &str) -> Result<()> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(()),
+        Some(x) if x == want => Ok(()),
+        Some(x) => Err(err(&format!("{path}.{key}"), format!("{x} is not supported (only {want})"))),
+    }
+}
+
+fn byte_level(v: Option<&Value>, path: &str, required: bool) -> Result<()> {
+    let Some(v) = v.filter(|v| !v.is_null()) else {
+        return if required { Err(err(path, "a ByteLevel component is required")) } else { Ok(()) };
+    };
+    if v.get("type").and_then(Value::as_str) != Some("ByteLevel") {
+        return Err(err(path, format!("{} is not supported (only ByteLevel)", v.get("type").unwrap_or(&Value::Null))));
+    }
+    Ok(())
+}
+
+impl Bpe {
+    /// A model from a Hugging Face `tokenizer.json`.
+    pub fn from_hf_json(text: &str) -> Result<Bpe> {
+        let root: Value = serde_json::from_str(text).map_err(|e| Error::invalid(format!("not valid JSON: {e}")))?;
+        if !is_null(root.get("normalizer")) {
+            return Err(err("normalizer", "a normalizer is not supported with byte-level BPE"));
+        }
+        byte_level(root.get("pre_tokenizer"), "pre_tokenizer", true)?;
+        let pre = &root["pre_tokenizer"];
+        check(pre, "add_prefix_space", &json!(false), "pre_tokenizer")?;
+        check(pre, "use_regex", &json!(true), "pre_tokenizer")?;
+        byte_level(root.get("decoder"), "decoder", false)?;
+        let post = root.get("post_processor").filter(|v| !v.is_null());
+        if let Some(p) = post {
+            if p.get("type").and_then(Value::as_str) != Some("ByteLevel") {
+                return Err(err("post_processor", "only ByteLevel (or none) is supported"));
+            }
+        }
+        for key in ["truncation", "padding"] {
+            if !is_null(root.get(key)) {
+                return Err(err(key, "not supported with byte-level BPE"));
+            }
+        }
+        let model = root.get("model").ok_or_else(|| err("model", "missing"))?;
+        if let Some(t) = model.get("type") {
+            if t != "BPE" {
+                return Err(err("model.type", format!("{t} is not supported (only \"BPE\")")));
+            }
+        }
+        for key in ["dropout", "continuing_subword_prefix", "end_of_word_suffix"] {
+            if !is_null(model.get(key)) && model.get(key) != Some(&json!("")) {
+                return Err(err(&format!("model.{key}"), "not supported"));
+            }
+        }
+        for key in ["fuse_unk", "byte_fallback", "ignore_merges"] {
+            check(model, key, &json!(false), "model")?;
+        }
+        let vocab_obj =
+            model.get("vocab").and_then(Value::as_object).ok_or_else(|| err("model.vocab", "expected an object"))?;
+        let mut vocab: Vec<Option<String>> = vec![None; vocab_obj.len()];
+        for (token, id) in vocab_obj {
+            let id = id.as_u64().ok_or_else(|| err("model.vocab", format!("{token:?}: id {id} is not an integer")))?;
+            let slot = vocab.get_mut(id as usize).ok_or_else(|| {
+                err("model.vocab", format!("{token:?}: id {id} leaves a gap (ids must be 0..{})", vocab_obj.len()))
+            })?;
+            if slot.replace(token.clone()).is_some() {
+                return Err(err("model.vocab", format!("id {id} is given twice")));
+            }
+        }
+        let vocab: Vec<String> = vocab.into_iter().map(|t| t.expect("ids 0..n each set once")).collect();
+        let merges_v =
+            model.get("merges").and_then(Value::as_array).ok_or_else(|| err("model.merges", "expected a list"))?;
+        let mut merges = Vec::with_capacity(merges_v.len());
+        for (i, m) in merges_v.iter().enumerate() {
+            let pair = match m {
+                Value::String(s) => s.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string())),
+                Value::Array(a) if a.len() == 2 => match (&a[0], &a[1]) {
+                    (Value::String(x), Value::String(y)) => Some((x.clone(), y.clone())),
+                    _ => None,
+                },
+                _ => None,
+            };
+            merges.push(pair.ok_or_else(|| err(&format!("model.merges[{i}]"), "expected \"a b\" or [a, b]"))?);
+        }
+        let unk = model.get("unk_token").and_then(Value::as_str);
+        let mut specials = Vec::new();
+        if let Some(added) = root.get("added_tokens").and_then(Value::as_array) {
+            for (i, t) in added.iter().enumerate() {
+                let path = format!("added_tokens[{i}]");
+                let content = t.get("content").and_then(Value::as_str).ok_or_else(|| err(&path, "no content"))?;
+                let id = t.get("id").and_then(Value::as_u64).ok_or_else(|| err(&path, "no id"))?;
+                if vocab.get(id as usize).map(String::as_str) != Some(content) {
+                    return Err(err(&path, format!("{content:?} must be in the model's vocabulary with id {id}")));
+                }
+                // `normalized` changes nothing without a normalizer (GPT-2's own file has it true).
+                for key in ["single_word", "lstrip", "rstrip"] {
+                    check(t, key, &json!(false), &path)?;
+                }
+                specials.push(content.to_string());
+            }
+        }
+        Bpe::new(vocab, &merges, unk, &specials)
+    }
+
+    /// The model as a Hugging Face `tokenizer.json` (GPT-2 layout).
+    pub fn to_hf_json(&self) -> Result<String> {
+        let added: Vec<Value> = self
+            .special_tokens()
+            .into_iter()
+            .map(|t| {
+                json!({"id": self.token_to_id(&t), "content": t, "single_word": false, "lstrip": false,
+                       "rstrip": false, "normalized": false, "special": true})
+            })
+            .collect();
+        let byte_level = |trim: bool| json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": trim, "use_regex": true});
+        // The vocabulary in id order: serde_json's map is sorted by key, so
+        // the object is written by hand.
+        let mut vocab = String::from("{");
+        for (id, t) in self.vocab().iter().enumerate() {
+            if id > 0 {
+                vocab.push(',');
+            }
+            vocab.push_str(&serde_json::to_string(t).map_err(|e| Error::invalid(e.to_string()))?);
+            vocab.push(':');
+            vocab.push_str(&id.to_string());
+        }
+        vocab.push('}');
+        let merges: Vec<Value> = self.merges().into_iter().map(|(a, b)| json!([a, b])).collect();
+        let mut model = Map::new();
+        model.insert("type".into(), json!("BPE"));
+        model.insert("dropout".into(), Value::Null);
+        model.insert("unk_token".into(), json!(self.unk_token()));
+        model.insert("continuing_subword_prefix".into(), Value::Null);
+        model.insert("end_of_word_suffix".into(), Value::Null);
+        model.insert("fuse_unk".into(), json!(false));
+        model.insert("byte_fallback".into(), json!(false));
+        model.insert("ignore_merges".into(), json!(false));
+        model.insert("vocab".into(), json!("@VOCAB@"));
+        model.insert("merges".into(), Value::Array(merges));
+        let root = json!({
+            "version": "1.0",
+            "truncation": null,
+            "padding": null,
+            "added_tokens": added,
+            "normalizer": null,
+            "pre_tokenizer": byte_level(true),
+            "post_processor": byte_level(false),
+            "decoder": byte_level(true),
+            "model": Value::Object(model),
+        });
+        let text = serde_json::to_string(&root).map_err(|e| Error::invalid(e.to_string()))?;
+        Ok(text.replacen("\"@VOCAB@\"", &vocab, 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bpe::bytes::byte_char;
+
+    #[test]
+    fn export_then_import_gives_the_same_model() {
+        let mut vocab: Vec<String> = vec!["<|endoftext|>".into()];
+        vocab.extend((0..=255u8).map(|b| byte_char(b).to_string()));
+        vocab.push("Ġt".into());
+        let m = Bpe::new(vocab, &[("Ġ".into(), "t".into())], None, &["<|endoftext|>".into()]).unwrap();
+        let back = Bpe::from_hf_json(&m.to_hf_json().unwrap()).unwrap();
+        assert!(back == m);
+    }
+
+    #[test]
+    fn other_pipelines_are_refused_with_their_path() {
+        let e = Bpe::from_hf_json(r#"{"pre_tokenizer": {"type": "Whitespace"}, "model": {}}"#).unwrap_err();
+        assert!(e.to_string().starts_with("pre_tokenizer:"), "{e}");
+    }
+}

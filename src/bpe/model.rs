@@ -1,0 +1,414 @@
+//! The byte-level BPE model: a vocabulary, merges by rank, and encoding by
+//! merge rank (the lowest-ranked adjacent pair first, the leftmost of equal
+//! ones), exactly as Hugging Face's `BPE` model with the `ByteLevel`
+//! pre-tokenizer (GPT-2 style) encodes.
+
+use std::collections::BinaryHeap;
+
+use rustc_hash::FxHashMap;
+
+use super::bytes::{byte_char, token_bytes};
+use super::pre_tokenizer::pieces;
+use crate::error::{Error, Result};
+use crate::tokenizer::analysis::Counts;
+
+/// Pieces longer than this (in bytes) are not cached.
+const CACHED_PIECE: usize = 64;
+/// A cache holds at most this many pieces; then it starts over.
+const CACHE_CAPACITY: usize = 1 << 16;
+/// Pieces of at most this many symbols merge by scanning for the lowest
+/// rank; longer ones through a heap.
+const SCAN_LIMIT: usize = 32;
+
+#[derive(Clone, Debug)]
+pub struct Bpe {
+    vocab: Vec<String>,
+    ids: FxHashMap<String, u32>,
+    merges: Vec<(u32, u32)>,
+    /// `(left, right)` -> `(rank, merged id)`.
+    ranks: FxHashMap<(u32, u32), (u32, u32)>,
+    /// Each byte's token id, or None when its byte character is not in the vocabulary.
+    byte_ids: [Option<u32>; 256],
+    unk: Option<u32>,
+    /// Tokens matched in the text before pre-tokenization, longest first at one position.
+    specials: Vec<(String, u32)>,
+}
+
+impl PartialEq for Bpe {
+    fn eq(&self, other: &Self) -> bool {
+        self.vocab == other.vocab
+            && self.merges == other.merges
+            && self.unk == other.unk
+            && self.specials == other.specials
+    }
+}
+
+/// Per-caller memory of encoded pieces: piece bytes -> a range of `ids`.
+#[derive(Default)]
+pub struct Cache {
+    map: FxHashMap<Box<[u8]>, (u32, u32)>,
+    ids: Vec<u32>,
+    symbols: Vec<u32>,
+}
+
+impl Cache {
+    fn clear_if_full(&mut self) {
+        if self.map.len() >= CACHE_CAPACITY {
+            self.map.clear();
+            self.ids.clear();
+        }
+    }
+}
+
+impl Bpe {
+    /// A model from the vocabulary in id order, the merges in rank order, the
+    /// unknown token (for bytes whose character is not in the vocabulary;
+    /// without one they are left out) and the special tokens (each in the
+    /// vocabulary; matched in the text as they are).
+    pub fn new(
+        vocab: Vec<String>,
+        merges: &[(String, String)],
+        unk_token: Option<&str>,
+        special_tokens: &[String],
+    ) -> Result<Self> {
+        let mut ids: FxHashMap<String, u32> = FxHashMap::default();
+        if vocab.len() >= u32::MAX as usize {
+            return Err(Error::invalid("the vocabulary has too many tokens"));
+        }
+        for (id, token) in vocab.iter().enumerate() {
+            if ids.insert(token.clone(), id as u32).is_some() {
+                return Err(Error::invalid(format!("token {token:?} is twice in the vocabulary")));
+            }
+        }
+        let id_of = |t: &str, what: &str| {
+            ids.get(t).copied().ok_or_else(|| Error::invalid(format!("{what} {t:?} is not in the vocabulary")))
+        };
+        let mut ranks = FxHashMap::default();
+        let mut merge_ids = Vec::with_capacity(merges.len());
+        let mut joined = String::new();
+        for (rank, (a, b)) in merges.iter().enumerate() {
+            let (x, y) = (id_of(a, "merge token")?, id_of(b, "merge token")?);
+            joined.clear();
+            joined.push_str(a);
+            joined.push_str(b);
+            let z = id_of(&joined, "merged token")?;
+            if ranks.insert((x, y), (rank as u32, z)).is_some() {
+                return Err(Error::invalid(format!("merge {a:?} {b:?} is listed twice")));
+            }
+            merge_ids.push((x, y));
+        }
+        let mut byte_ids = [None; 256];
+        let mut s = String::new();
+        for (b, slot) in byte_ids.iter_mut().enumerate() {
+            s.clear();
+            s.push(byte_char(b as u8));
+            *slot = ids.get(&s).copied();
+        }
+        let unk = unk_token.map(|t| id_of(t, "unk_token")).transpose()?;
+        let mut specials = Vec::with_capacity(special_tokens.len());
+        for t in special_tokens {
+            if t.is_empty() {
+                return Err(Error::invalid("a special token must not be empty"));
+            }
+            if !specials.iter().any(|(s, _)| s == t) {
+                specials.push((t.clone(), id_of(t, "special token")?));
+            }
+        }
+        specials.sort_by(|x: &(String, u32), y| y.0.len().cmp(&x.0.len()).then(x.0.cmp(&y.0)));
+        Ok(Bpe { vocab, ids, merges: merge_ids, ranks, byte_ids, unk, specials })
+    }
+
+    pub fn vocab(&self) -> &[String] {
+        &self.vocab
+    }
+
+    pub fn vocab_size(&self) -> usize {
+        self.vocab.len()
+    }
+
+    pub fn token_to_id(&self, token: &str) -> Option<u32> {
+        self.ids.get(token).copied()
+    }
+
+    pub fn id_to_token(&self, id: u32) -> Option<&str> {
+        self.vocab.get(id as usize).map(String::as_str)
+    }
+
+    /// The merges in rank order, as token strings.
+    pub fn merges(&self) -> Vec<(String, String)> {
+        self.merges.iter().map(|&(a, b)| (self.vocab[a as usize].clone(), self.vocab[b as usize].clone())).collect()
+    }
+
+    pub fn unk_token(&self) -> Option<&str> {
+        self.unk.map(|id| self.vocab[id as usize].as_str())
+    }
+
+    /// The special tokens, in the order of their ids.
+    pub fn special_tokens(&self) -> Vec<String> {
+        let mut s = self.specials.clone();
+        s.sort_by_key(|x| x.1);
+        s.into_iter().map(|x| x.0).collect()
+    }
+
+    pub fn is_special(&self, id: u32) -> bool {
+        self.specials.iter().any(|s| s.1 == id)
+    }
+
+    /// The first special token in `text` at or after byte `from`: (start, token index).
+    fn next_special(&self, text: &str, from: usize) -> Option<(usize, usize)> {
+        let mut best: Option<(usize, usize)> = None;
+        for (k, (t, _)) in self.specials.iter().enumerate() {
+            if let Some(p) = text[from..].find(t.as_str()) {
+                // Earliest start; at one start the longest (the list is longest first).
+                if best.is_none_or(|(q, _)| from + p < q) {
+                    best = Some((from + p, k));
+                }
+            }
+        }
+        best
+    }
+
+    /// The ids of `text`, appended to `out` with each token's byte span.
+    pub fn encode_into(&self, text: &str, cache: &mut Cache, out: &mut Vec<u32>, spans: Option<&mut Vec<(u32, u32)>>) {
+        let mut spans = spans;
+        let mut from = 0;
+        while from < text.len() {
+            let (end, special) = match self.next_special(text, from) {
+                Some((start, k)) => (start, Some(k)),
+                None => (text.len(), None),
+            };
+            for (a, b) in pieces(&text[from..end]) {
+                let n = out.len();
+                self.encode_piece(&text.as_bytes()[from + a..from + b], cache, out);
+                if let Some(spans) = spans.as_deref_mut() {
+                    self.piece_spans(&out[n..], from + a, spans);
+                }
+            }
+            match special {
+                Some(k) => {
+                    let (t, id) = &self.specials[k];
+                    out.push(*id);
+                    if let Some(spans) = spans.as_deref_mut() {
+                        spans.push((end as u32, (end + t.len()) as u32));
+                    }
+                    from = end + t.len();
+                }
+                None => from = end,
+            }
+        }
+    }
+
+    /// Byte spans of a piece's tokens, laid end to end from `start`.
+    fn piece_spans(&self, ids: &[u32], start: usize, spans: &mut Vec<(u32, u32)>) {
+        let mut at = start;
+        for &id in ids {
+            let n = if Some(id) == self.unk { 1 } else { self.vocab[id as usize].chars().count() };
+            spans.push((at as u32, (at + n) as u32));
+            at += n;
+        }
+    }
+
+    /// The ids of `text`.
+    pub fn encode(&self, text: &str, cache: &mut Cache) -> Vec<u32> {
+        let mut out = Vec::new();
+        self.encode_into(text, cache, &mut out, None);
+        out
+    }
+
+    /// Appends the tokens of one pre-tokenized piece.
+    fn encode_piece(&self, piece: &[u8], cache: &mut Cache, out: &mut Vec<u32>) {
+        if piece.len() <= CACHED_PIECE {
+            if let Some(&(s, n)) = cache.map.get(piece) {
+                out.extend_from_slice(&cache.ids[s as usize..(s + n) as usize]);
+                return;
+            }
+        }
+        let mut symbols = std::mem::take(&mut cache.symbols);
+        symbols.clear();
+        for &b in piece {
+            match self.byte_ids[b as usize] {
+                Some(id) => symbols.push(id),
+                None => symbols.extend(self.unk),
+            }
+        }
+        if symbols.len() <= SCAN_LIMIT {
+            self.merge_by_scan(&mut symbols);
+        } else {
+            self.merge_by_heap(&mut symbols);
+        }
+        out.extend_from_slice(&symbols);
+        if piece.len() <= CACHED_PIECE {
+            cache.clear_if_full();
+            let s = cache.ids.len() as u32;
+            cache.ids.extend_from_slice(&symbols);
+            cache.map.insert(piece.into(), (s, symbols.len() as u32));
+        }
+        cache.symbols = symbols;
+    }
+
+    /// Merges the lowest-ranked pair (the leftmost of equal ones) until none
+    /// is left, by scanning: for short pieces.
+    fn merge_by_scan(&self, symbols: &mut Vec<u32>) {
+        loop {
+            let mut best: Option<(u32, usize, u32)> = None;
+            for i in 0..symbols.len().saturating_sub(1) {
+                if let Some(&(rank, z)) = self.ranks.get(&(symbols[i], symbols[i + 1])) {
+                    if best.is_none_or(|(r, _, _)| rank < r) {
+                        best = Some((rank, i, z));
+                    }
+                }
+            }
+            let Some((_, i, z)) = best else { return };
+            symbols[i] = z;
+            symbols.remove(i + 1);
+        }
+    }
+
+    /// The same merges as [`Bpe::merge_by_scan`], through a heap of candidate
+    /// pairs keyed by (rank, position), checked when popped: for long pieces.
+    fn merge_by_heap(&self, symbols: &mut Vec<u32>) {
+        let n = symbols.len();
+        // Linked list over positions; a merged-away position has `alive` false.
+        let mut next: Vec<usize> = (1..=n).collect();
+        let mut prev: Vec<usize> = (0..n).map(|i| i.wrapping_sub(1)).collect();
+        let mut alive = vec![true; n];
+        let mut heap = BinaryHeap::new();
+        let push =
+            |heap: &mut BinaryHeap<std::cmp::Reverse<(u32, usize, u32)>>, symbols: &[u32], i: usize, j: usize| {
+                if let Some(&(rank, z)) = self.ranks.get(&(symbols[i], symbols[j])) {
+                    heap.push(std::cmp::Reverse((rank, i, z)));
+                }
+            };
+        for i in 0..n.saturating_sub(1) {
+            push(&mut heap, symbols, i, i + 1);
+        }
+        while let Some(std::cmp::Reverse((_, i, z))) = heap.pop() {
+            if !alive[i] || next[i] >= n {
+                continue;
+            }
+            let j = next[i];
+            // Still the pair that was pushed? (Tokens only grow, so a pair
+            // making the same token is the same pair.)
+            if self.ranks.get(&(symbols[i], symbols[j])).is_none_or(|&(_, w)| w != z) {
+                continue;
+            }
+            symbols[i] = z;
+            alive[j] = false;
+            next[i] = next[j];
+            if next[j] < n {
+                prev[next[j]] = i;
+            }
+            if prev[i] < n {
+                push(&mut heap, symbols, prev[i], i);
+            }
+            if next[i] < n {
+                push(&mut heap, symbols, i, next[i]);
+            }
+        }
+        let mut k = 0;
+        for i in 0..n {
+            if alive[i] {
+                symbols[k] = symbols[i];
+                k += 1;
+            }
+        }
+        symbols.truncate(k);
+    }
+
+    /// The text of `ids`: each token's bytes (a special token's, or any
+    /// token holding a character that shows no byte, as its UTF-8 text),
+    /// joined, then read as UTF-8 with each invalid sequence replaced by
+    /// U+FFFD.
+    pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
+        let mut bytes = Vec::new();
+        for &id in ids {
+            let Some(token) = self.vocab.get(id as usize) else {
+                return Err(Error::invalid(format!("id {id} is not in the vocabulary (size {})", self.vocab.len())));
+            };
+            if self.is_special(id) {
+                if !skip_special_tokens {
+                    bytes.extend_from_slice(token.as_bytes());
+                }
+                continue;
+            }
+            let n = bytes.len();
+            if !token_bytes(token, &mut bytes) {
+                bytes.truncate(n);
+                bytes.extend_from_slice(token.as_bytes());
+            }
+        }
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
+impl Bpe {
+    pub fn unk_id(&self) -> Option<u32> {
+        self.unk
+    }
+
+    /// The ids of every text, in parallel on `threads` threads (each
+    /// thread with its own cache).
+    pub fn encode_batch<S: AsRef<str> + Sync>(&self, texts: &[S], threads: Option<usize>) -> Result<Vec<Vec<u32>>> {
+        use rayon::prelude::*;
+        crate::threads::install(threads, || {
+            texts.par_iter().map_init(Cache::default, |cache, t| self.encode(t.as_ref(), cache)).collect()
+        })
+    }
+
+    /// [`Counts`] of `texts`.
+    pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Counts {
+        Counts::of(texts, self.vocab_size(), self.unk, |t, ids| {
+            self.encode_into(t, &mut Cache::default(), ids, None);
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bpe::bytes::show_bytes;
+
+    fn model(merges: &[(&str, &str)]) -> Bpe {
+        let mut vocab: Vec<String> = (0..=255u8).map(|b| byte_char(b).to_string()).collect();
+        let merges: Vec<(String, String)> = merges.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        for (a, b) in &merges {
+            vocab.push(format!("{a}{b}"));
+        }
+        Bpe::new(vocab, &merges, None, &[]).unwrap()
+    }
+
+    fn tokens(m: &Bpe, text: &str) -> Vec<String> {
+        m.encode(text, &mut Cache::default()).iter().map(|&i| m.vocab[i as usize].clone()).collect()
+    }
+
+    #[test]
+    fn merges_apply_by_rank_and_decode_restores_the_text() {
+        let m = model(&[("Ġ", "t"), ("h", "e"), ("Ġt", "he")]);
+        assert_eq!(tokens(&m, "the the"), ["t", "he", "Ġthe"]);
+        let text = "héllo wörld 👋🏽 \r\n\t x";
+        assert_eq!(m.decode(&m.encode(text, &mut Cache::default()), false).unwrap(), text);
+    }
+
+    #[test]
+    fn scan_and_heap_agree_on_long_runs() {
+        let m = model(&[("a", "a"), ("aa", "a"), ("aa", "aa"), ("a", "b")]);
+        for n in [1, 2, 3, 5, 7, 31, 32, 33, 64, 101] {
+            let mut text = "a".repeat(n);
+            text.push('b');
+            let mut shown = String::new();
+            show_bytes(text.as_bytes(), &mut shown);
+            let start: Vec<u32> = text.bytes().map(|b| m.byte_ids[b as usize].unwrap()).collect();
+            let (mut x, mut y) = (start.clone(), start);
+            m.merge_by_scan(&mut x);
+            m.merge_by_heap(&mut y);
+            assert_eq!(x, y, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn a_merge_of_unknown_tokens_is_refused() {
+        let vocab = vec!["a".to_string(), "b".to_string()];
+        let err = Bpe::new(vocab, &[("a".to_string(), "b".to_string())], None, &[]).unwrap_err();
+        assert!(err.to_string().contains("\"ab\""), "{err}");
+    }
+}

@@ -1,0 +1,246 @@
+//! The character tokenizer: every character seen (at least `min_frequency`
+//! times, the most frequent up to `vocab_size`) is a token, after the special
+//! tokens; any other character is the unknown token (docs/spec.md, section 16).
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use serde_json::{json, Value};
+
+use crate::error::{Error, Result};
+use crate::tokenizer::analysis::Counts;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chars {
+    vocab: Vec<String>,
+    ids: FxHashMap<char, u32>,
+    /// Special tokens, longest first (then smaller), with their ids.
+    specials: Vec<(String, u32)>,
+    unk: u32,
+}
+
+impl Chars {
+    /// A tokenizer from the vocabulary in id order: the special tokens (any
+    /// strings) and single characters. `unk_token` must be a special token.
+    pub fn new(vocab: Vec<String>, special_tokens: &[String], unk_token: &str) -> Result<Self> {
+        let mut ids = FxHashMap::default();
+        let mut specials = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (id, t) in vocab.iter().enumerate() {
+            if !seen.insert(t.as_str()) {
+                return Err(Error::invalid(format!("token {t:?} is twice in the vocabulary")));
+            }
+            if special_tokens.contains(t) {
+                specials.push((t.clone(), id as u32));
+                continue;
+            }
+            let mut cs = t.chars();
+            match (cs.next(), cs.next()) {
+                (Some(c), None) => {
+                    ids.insert(c, id as u32);
+                }
+                _ => return Err(Error::invalid(format!("token {t:?} is neither one character nor a special token"))),
+            }
+        }
+        for t in special_tokens {
+            if t.is_empty() {
+                return Err(Error::invalid("a special token must not be empty"));
+            }
+            if !seen.contains(t.as_str()) {
+                return Err(Error::invalid(format!("special token {t:?} is not in the vocabulary")));
+            }
+        }
+        let unk = specials
+            .iter()
+            .find(|(t, _)| t == unk_token)
+            .map(|s| s.1)
+            .ok_or_else(|| Error::invalid(format!("unk_token {unk_token:?} must be one of the special tokens")))?;
+        specials.sort_by(|x, y| y.0.len().cmp(&x.0.len()).then(x.0.cmp(&y.0)));
+        Ok(Chars { vocab, ids, specials, unk })
+    }
+
+    /// Learns the vocabulary: the special tokens in order, then the characters
+    /// seen at least `min_frequency` times (at most `vocab_size` tokens in all,
+    /// the most frequent characters kept, ties by smaller code point), in
+    /// code point order.
+    pub fn train<S: AsRef<str> + Sync>(
+        texts: &[S],
+        vocab_size: Option<usize>,
+        min_frequency: u64,
+        special_tokens: &[String],
+        unk_token: &str,
+    ) -> Result<Self> {
+        let counts = crate::threads::run(|| {
+            texts
+                .par_iter()
+                .fold(FxHashMap::<char, u64>::default, |mut m, t| {
+                    for c in t.as_ref().chars() {
+                        *m.entry(c).or_default() += 1;
+                    }
+                    m
+                })
+                .reduce(FxHashMap::default, |mut x, y| {
+                    for (c, n) in y {
+                        *x.entry(c).or_default() += n;
+                    }
+                    x
+                })
+        });
+        Self::train_from_counts(counts.into_iter().collect(), vocab_size, min_frequency, special_tokens, unk_token)
+    }
+
+    /// [`Chars::train`] from character counts.
+    pub fn train_from_counts(
+        counts: Vec<(char, u64)>,
+        vocab_size: Option<usize>,
+        min_frequency: u64,
+        special_tokens: &[String],
+        unk_token: &str,
+    ) -> Result<Self> {
+        if !special_tokens.iter().any(|t| t == unk_token) {
+            return Err(Error::invalid(format!("unk_token {unk_token:?} must be one of the special tokens")));
+        }
+        let mut vocab: Vec<String> = Vec::new();
+        for t in special_tokens {
+            if vocab.contains(t) {
+                return Err(Error::invalid(format!("special token {t:?} is given twice")));
+            }
+            vocab.push(t.clone());
+        }
+        let mut total: FxHashMap<char, u64> = FxHashMap::default();
+        for (c, n) in counts {
+            *total.entry(c).or_default() += n;
+        }
+        let mut kept: Vec<(char, u64)> = total
+            .into_iter()
+            .filter(|&(c, n)| n > 0 && n >= min_frequency && !vocab.contains(&c.to_string()))
+            .collect();
+        if let Some(size) = vocab_size {
+            kept.sort_unstable_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+            kept.truncate(size.saturating_sub(vocab.len()));
+        }
+        kept.sort_unstable_by_key(|x| x.0);
+        vocab.extend(kept.into_iter().map(|(c, _)| c.to_string()));
+        Self::new(vocab, special_tokens, unk_token)
+    }
+
+    pub fn vocab(&self) -> &[String] {
+        &self.vocab
+    }
+
+    pub fn unk_id(&self) -> u32 {
+        self.unk
+    }
+
+    pub fn token_to_id(&self, token: &str) -> Option<u32> {
+        let mut cs = token.chars();
+        match (cs.next(), cs.next()) {
+            (Some(c), None) if self.ids.contains_key(&c) => self.ids.get(&c).copied(),
+            _ => self.specials.iter().find(|s| s.0 == token).map(|s| s.1),
+        }
+    }
+
+    /// The special tokens in id order.
+    pub fn special_tokens(&self) -> Vec<String> {
+        let mut s = self.specials.clone();
+        s.sort_by_key(|x| x.1);
+        s.into_iter().map(|x| x.0).collect()
+    }
+
+    pub fn unk_token(&self) -> &str {
+        &self.vocab[self.unk as usize]
+    }
+
+    /// The ids of `text`, appended to `out`: special tokens found first (the
+    /// earliest, then the longest), every other character its id or `unk`.
+    pub fn encode_into(&self, text: &str, out: &mut Vec<u32>) {
+        let mut from = 0;
+        while from < text.len() {
+            let mut next: Option<(usize, usize)> = None;
+            for (k, (t, _)) in self.specials.iter().enumerate() {
+                if let Some(p) = text[from..].find(t.as_str()) {
+                    if next.is_none_or(|(q, _)| from + p < q) {
+                        next = Some((from + p, k));
+                    }
+                }
+            }
+            let end = next.map_or(text.len(), |n| n.0);
+            out.extend(text[from..end].chars().map(|c| self.ids.get(&c).copied().unwrap_or(self.unk)));
+            match next {
+                Some((start, k)) => {
+                    out.push(self.specials[k].1);
+                    from = start + self.specials[k].0.len();
+                }
+                None => from = end,
+            }
+        }
+    }
+
+    pub fn encode(&self, text: &str) -> Vec<u32> {
+        let mut out = Vec::with_capacity(text.len());
+        self.encode_into(text, &mut out);
+        out
+    }
+
+    pub fn encode_batch<S: AsRef<str> + Sync>(&self, texts: &[S], threads: Option<usize>) -> Result<Vec<Vec<u32>>> {
+        crate::threads::install(threads, || texts.par_iter().map(|t| self.encode(t.as_ref())).collect())
+    }
+
+    /// The tokens of `ids` joined (special tokens, `unk_token` included,
+    /// left out with `skip_special_tokens`).
+    pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
+        let mut s = String::new();
+        for &id in ids {
+            let token = self.vocab.get(id as usize).ok_or_else(|| {
+                Error::invalid(format!("id {id} is not in the vocabulary (size {})", self.vocab.len()))
+            })?;
+            if skip_special_tokens && self.specials.iter().any(|x| x.1 == id) {
+                continue;
+            }
+            s.push_str(token);
+        }
+        Ok(s)
+    }
+
+    pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Counts {
+        Counts::of(texts, self.vocab.len(), Some(self.unk), |t, ids| self.encode_into(t, ids))
+    }
+
+    /// The tokenizer as JSON: `{"type": "CharTokenizer", "vocab": [...],
+    /// "special_tokens": [...], "unk_token": ...}`.
+    pub fn to_json(&self) -> String {
+        json!({"type": "CharTokenizer", "vocab": self.vocab, "special_tokens": self.special_tokens(),
+               "unk_token": self.unk_token()})
+        .to_string()
+    }
+
+    pub fn from_json(text: &str) -> Result<Self> {
+        let v: Value = serde_json::from_str(text).map_err(|e| Error::invalid(format!("not valid JSON: {e}")))?;
+        if v.get("type").and_then(Value::as_str) != Some("CharTokenizer") {
+            return Err(Error::invalid("type: expected \"CharTokenizer\""));
+        }
+        let strings = |key: &str| -> Result<Vec<String>> {
+            serde_json::from_value(v.get(key).cloned().unwrap_or(Value::Null))
+                .map_err(|e| Error::invalid(format!("{key}: {e}")))
+        };
+        let unk = v.get("unk_token").and_then(Value::as_str).ok_or_else(|| Error::invalid("unk_token: missing"))?;
+        Self::new(strings("vocab")?, &strings("special_tokens")?, unk)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn characters_by_code_point_after_the_specials_and_unknown_ones_as_unk() {
+        let specials = vec!["[UNK]".to_string(), "<s>".to_string()];
+        let t = Chars::train(&["abca<s>", "bz"], None, 2, &specials, "[UNK]").unwrap();
+        // Training counts every character of the texts, those of special tokens too.
+        assert_eq!(t.vocab()[..2], ["[UNK]", "<s>"]);
+        assert!(t.vocab().contains(&"a".to_string()) && !t.vocab().contains(&"z".to_string()));
+        let ids = t.encode("az<s>");
+        assert_eq!(ids, [t.token_to_id("a").unwrap(), 0, 1]);
+        assert_eq!(t.decode(&ids, true).unwrap(), "a");
+        assert_eq!(Chars::from_json(&t.to_json()).unwrap(), t);
+    }
+}

@@ -1,0 +1,330 @@
+//! `BPETokenizer`: byte-level BPE (GPT-2 style), bound to Python.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use super::args::{self, text, type_name};
+use super::errors::{guard, to_py};
+use super::family;
+use super::ints::int_list;
+use crate::bpe::train::{count_pieces, split_at_safe_newlines, train_from_counts};
+use crate::bpe::{Bpe, Cache};
+use crate::error::Error;
+use crate::training::Progress;
+
+/// Texts longer than this are encoded with the GIL released.
+const DETACH_BYTES: usize = 1 << 14;
+
+#[pyclass(name = "BPETokenizer", module = "fast_wordpiece._native", frozen)]
+pub struct PyBpe {
+    inner: Bpe,
+}
+
+fn special_list(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+    match obj {
+        None => Ok(vec!["<|endoftext|>".to_string()]),
+        Some(o) => {
+            let texts = family::texts(o, "special_tokens")?;
+            Ok(texts.iter().map(|t| t.to_string()).collect())
+        }
+    }
+}
+
+fn train_counts(
+    py: Python<'_>,
+    counts: Vec<(String, u64)>,
+    vocab_size: &Bound<'_, PyAny>,
+    min_frequency: Option<&Bound<'_, PyAny>>,
+    special_tokens: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyBpe> {
+    let vocab_size = args::positive(vocab_size, "vocab_size")?;
+    let min_frequency = min_frequency.map_or(Ok(2), |m| args::count(m, "min_frequency"))?;
+    let specials = special_list(special_tokens)?;
+    let inner = py.detach(|| {
+        guard(|| train_from_counts(counts, vocab_size, min_frequency, &specials, &mut Progress::disabled()))
+    })?;
+    Ok(PyBpe { inner })
+}
+
+impl PyBpe {
+    fn ids(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+        let t = args::text(text, &|| "text".into())?;
+        let s: &str = &t;
+        let model = &self.inner;
+        if s.len() > DETACH_BYTES {
+            Ok(py.detach(|| model.encode(s, &mut Cache::default())))
+        } else {
+            Ok(model.encode(s, &mut Cache::default()))
+        }
+    }
+}
+
+#[pymethods]
+impl PyBpe {
+    /// A tokenizer from a vocabulary (token -> id, ids 0..n) and merges in
+    /// rank order (pairs of tokens, or "a b" strings).
+    #[new]
+    #[pyo3(signature = (vocab, merges, *, special_tokens = None, unk_token = None))]
+    fn new(
+        vocab: &Bound<'_, PyAny>,
+        merges: &Bound<'_, PyAny>,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+        unk_token: Option<&str>,
+    ) -> PyResult<Self> {
+        let vocab = vocab.cast::<PyDict>().map_err(|_| {
+            PyTypeError::new_err(format!("vocab must be a dict of str to int, not {}", type_name(vocab)))
+        })?;
+        let mut tokens: Vec<Option<String>> = vec![None; vocab.len()];
+        for (k, v) in vocab.iter() {
+            let token = text(&k, &|| "a vocab key".into())?.to_string();
+            let id = args::count(&v, &format!("vocab[{token:?}]"))? as usize;
+            let slot = tokens.get_mut(id).ok_or_else(|| {
+                to_py(Error::invalid(format!("vocab[{token:?}] = {id}: ids must be 0..{} with no gap", vocab.len())))
+            })?;
+            if slot.replace(token).is_some() {
+                return Err(to_py(Error::invalid(format!("id {id} is given to two tokens"))));
+            }
+        }
+        let tokens: Vec<String> = tokens.into_iter().map(|t| t.expect("each id set once")).collect();
+        args::reject_text_as_collection(merges, "merges", "pairs of str")?;
+        let iter = merges
+            .try_iter()
+            .map_err(|_| PyTypeError::new_err(format!("merges must be a list of pairs, not {}", type_name(merges))))?;
+        let mut pairs = Vec::new();
+        for (i, m) in iter.enumerate() {
+            let m = m?;
+            let pair = if let Ok(s) = m.extract::<String>() {
+                s.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string()))
+            } else {
+                m.extract::<(String, String)>().ok()
+            };
+            pairs.push(pair.ok_or_else(|| {
+                PyTypeError::new_err(format!("merges[{i}] must be a pair of str or \"a b\", not {}", type_name(&m)))
+            })?);
+        }
+        let specials = match special_tokens {
+            None => Vec::new(),
+            Some(o) => family::texts(o, "special_tokens")?.iter().map(|t| t.to_string()).collect(),
+        };
+        let inner = guard(|| Bpe::new(tokens, &pairs, unk_token, &specials))?;
+        Ok(PyBpe { inner })
+    }
+
+    /// Trains on an iterable of str.
+    #[staticmethod]
+    #[pyo3(signature = (corpus, vocab_size, min_frequency = None, *, special_tokens = None))]
+    fn train(
+        py: Python<'_>,
+        corpus: &Bound<'_, PyAny>,
+        vocab_size: &Bound<'_, PyAny>,
+        min_frequency: Option<&Bound<'_, PyAny>>,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let texts = family::texts(corpus, "corpus")?;
+        let strs: Vec<&str> = texts.iter().map(|t| &**t).collect();
+        let counts = py.detach(|| crate::threads::run(|| count_pieces(&strs)));
+        train_counts(py, counts, vocab_size, min_frequency, special_tokens)
+    }
+
+    /// Trains on UTF-8 text files (read whole; bytes that are not UTF-8 are an error).
+    #[staticmethod]
+    #[pyo3(signature = (paths, vocab_size, min_frequency = None, *, special_tokens = None))]
+    fn train_from_files(
+        py: Python<'_>,
+        paths: &Bound<'_, PyAny>,
+        vocab_size: &Bound<'_, PyAny>,
+        min_frequency: Option<&Bound<'_, PyAny>>,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let paths = args::paths(paths)?;
+        let counts = py.detach(|| {
+            guard(|| {
+                let mut files = Vec::new();
+                for p in &paths {
+                    let bytes = std::fs::read(p).map_err(|e| Error::io(p, e))?;
+                    let text = String::from_utf8(bytes).map_err(|e| Error::InvalidFile {
+                        path: p.clone(),
+                        message: format!("not UTF-8 at byte {}", e.utf8_error().valid_up_to()),
+                    })?;
+                    files.push(text);
+                }
+                let parts: Vec<&str> = files.iter().flat_map(|t| split_at_safe_newlines(t, 1 << 20)).collect();
+                Ok(crate::threads::run(|| count_pieces(&parts)))
+            })
+        })?;
+        train_counts(py, counts, vocab_size, min_frequency, special_tokens)
+    }
+
+    /// Trains on `(piece, count)` pairs, pieces as byte-level strings (`Ġthe`).
+    #[staticmethod]
+    #[pyo3(signature = (counts, vocab_size, min_frequency = None, *, special_tokens = None))]
+    fn train_from_counts(
+        py: Python<'_>,
+        counts: &Bound<'_, PyAny>,
+        vocab_size: &Bound<'_, PyAny>,
+        min_frequency: Option<&Bound<'_, PyAny>>,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let items = match counts.cast::<PyDict>() {
+            Ok(d) => d.items().into_any(),
+            Err(_) => counts.clone(),
+        };
+        args::reject_text_as_collection(&items, "counts", "(str, int) pairs")?;
+        let iter = items
+            .try_iter()
+            .map_err(|_| PyTypeError::new_err(format!("counts must be a dict or pairs, not {}", type_name(counts))))?;
+        let mut out = Vec::new();
+        for (i, item) in iter.enumerate() {
+            let item = item?;
+            let (w, c) = item
+                .extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()
+                .map_err(|_| PyTypeError::new_err(format!("counts[{i}] must be a (str, int) pair")))?;
+            let w = text(&w, &|| format!("counts[{i}] word"))?.to_string();
+            let c = args::count(&c, &format!("counts[{i}] count"))?;
+            if w.chars().any(|ch| crate::bpe::bytes::char_byte(ch).is_none()) {
+                return Err(to_py(Error::invalid(format!(
+                    "counts[{i}]: {w:?} is not a byte-level string (every character must show a byte)"
+                ))));
+            }
+            out.push((w, c));
+        }
+        train_counts(py, out, vocab_size, min_frequency, special_tokens)
+    }
+
+    /// The token ids of `text`.
+    fn encode<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        int_list(py, &self.ids(py, text)?)
+    }
+
+    /// The tokens (byte-level strings) of `text`.
+    fn tokenize(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let ids = self.ids(py, text)?;
+        Ok(ids.iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
+    }
+
+    /// The ids of every text, in parallel with the GIL released.
+    #[pyo3(signature = (texts, *, num_threads = None))]
+    fn encode_batch<'py>(
+        &self,
+        py: Python<'py>,
+        texts: &Bound<'py, PyAny>,
+        num_threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let threads = family::threads(num_threads)?;
+        let held = family::texts(texts, "texts")?;
+        let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
+        let model = &self.inner;
+        let ids = py.detach(|| guard(|| model.encode_batch(&strs, threads)))?;
+        family::id_lists(py, &ids)
+    }
+
+    /// The text of `ids` (exactly the encoded text for a whole encoding).
+    #[pyo3(signature = (ids, skip_special_tokens = false))]
+    fn decode(&self, ids: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<String> {
+        let ids = args::ids(ids, "ids", self.inner.vocab_size())?;
+        guard(|| self.inner.decode(&ids, skip_special_tokens))
+    }
+
+    #[pyo3(signature = (sequences, skip_special_tokens = false))]
+    fn decode_batch(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
+        args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
+        let mut out = Vec::new();
+        for s in sequences.try_iter()? {
+            out.push(self.decode(&s?, skip_special_tokens)?);
+        }
+        Ok(out)
+    }
+
+    /// Counts over `texts` (the seed's comparison): see `PyTokenizer.analyze`.
+    fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let held = family::texts(texts, "texts")?;
+        let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
+        let model = &self.inner;
+        let c = py.detach(|| model.analyze(&strs));
+        family::analysis(py, model.vocab_size(), &c)
+    }
+
+    fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (i, t) in self.inner.vocab().iter().enumerate() {
+            d.set_item(t, i)?;
+        }
+        Ok(d)
+    }
+
+    #[getter]
+    fn vocab_size(&self) -> usize {
+        self.inner.vocab_size()
+    }
+
+    #[getter]
+    fn merges(&self) -> Vec<(String, String)> {
+        self.inner.merges()
+    }
+
+    #[getter]
+    fn special_tokens(&self) -> Vec<String> {
+        self.inner.special_tokens()
+    }
+
+    #[getter]
+    fn unk_token(&self) -> Option<String> {
+        self.inner.unk_token().map(str::to_string)
+    }
+
+    fn token_to_id(&self, token: &str) -> Option<u32> {
+        self.inner.token_to_id(token)
+    }
+
+    fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let id = args::count(id, "id")?;
+        Ok(u32::try_from(id).ok().and_then(|i| self.inner.id_to_token(i)).map(str::to_string))
+    }
+
+    /// The tokenizer as Hugging Face `tokenizer.json` text.
+    fn to_json(&self) -> PyResult<String> {
+        guard(|| self.inner.to_hf_json())
+    }
+
+    #[staticmethod]
+    fn from_json(json: &str) -> PyResult<Self> {
+        Ok(PyBpe { inner: guard(|| Bpe::from_hf_json(json))? })
+    }
+
+    /// Saves a Hugging Face `tokenizer.json` (written atomically).
+    fn save(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
+        let path = args::path(path, "path")?;
+        guard(|| crate::io::write_atomic(&path, self.inner.to_hf_json()?.as_bytes()))
+    }
+
+    /// Loads a Hugging Face `tokenizer.json` with a byte-level BPE model.
+    #[staticmethod]
+    fn load(path: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let path = args::path(path, "path")?;
+        let text = guard(|| {
+            let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+            String::from_utf8(bytes).map_err(|_| Error::InvalidFile { path: path.clone(), message: "not UTF-8".into() })
+        })?;
+        Ok(PyBpe {
+            inner: guard(|| {
+                Bpe::from_hf_json(&text).map_err(|e| Error::InvalidFile { path: path.clone(), message: e.to_string() })
+            })?,
+        })
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let from_json = py.get_type::<PyBpe>().getattr("from_json")?;
+        let json = slf.get().to_json()?;
+        Ok((from_json, PyTuple::new(py, [json])?))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyBpe>().is_ok_and(|o| o.get().inner == self.inner)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("BPETokenizer(vocab_size={}, merges={})", self.inner.vocab_size(), self.inner.merges().len())
+    }
+}

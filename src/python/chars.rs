@@ -1,0 +1,270 @@
+//! `CharTokenizer`: one token per character, bound to Python.
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+
+use super::args::{self, text, type_name};
+use super::errors::guard;
+use super::family;
+use super::ints::int_list;
+use crate::chars::Chars;
+use crate::error::Error;
+
+#[pyclass(name = "CharTokenizer", module = "fast_wordpiece._native", frozen)]
+pub struct PyChars {
+    inner: Chars,
+}
+
+fn specials(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+    match obj {
+        None => Ok(vec!["[UNK]".to_string()]),
+        Some(o) => Ok(family::texts(o, "special_tokens")?.iter().map(|t| t.to_string()).collect()),
+    }
+}
+
+fn optional_size(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    match obj {
+        Some(o) if !o.is_none() => Ok(Some(args::positive(o, "vocab_size")?)),
+        _ => Ok(None),
+    }
+}
+
+#[pymethods]
+impl PyChars {
+    /// A tokenizer from its vocabulary (token -> id, ids 0..n): the special
+    /// tokens and single characters.
+    #[new]
+    #[pyo3(signature = (vocab, *, special_tokens = None, unk_token = "[UNK]"))]
+    fn new(vocab: &Bound<'_, PyAny>, special_tokens: Option<&Bound<'_, PyAny>>, unk_token: &str) -> PyResult<Self> {
+        let vocab = vocab.cast::<PyDict>().map_err(|_| {
+            PyTypeError::new_err(format!("vocab must be a dict of str to int, not {}", type_name(vocab)))
+        })?;
+        let mut tokens: Vec<Option<String>> = vec![None; vocab.len()];
+        for (k, v) in vocab.iter() {
+            let token = text(&k, &|| "a vocab key".into())?.to_string();
+            let id = args::count(&v, &format!("vocab[{token:?}]"))? as usize;
+            let slot = tokens.get_mut(id).ok_or_else(|| {
+                super::errors::to_py(Error::invalid(format!(
+                    "vocab[{token:?}] = {id}: ids must be 0..{} with no gap",
+                    vocab.len()
+                )))
+            })?;
+            if slot.replace(token).is_some() {
+                return Err(super::errors::to_py(Error::invalid(format!("id {id} is given to two tokens"))));
+            }
+        }
+        let tokens: Vec<String> = tokens.into_iter().map(|t| t.expect("each id set once")).collect();
+        let specials = specials(special_tokens)?;
+        Ok(PyChars { inner: guard(|| Chars::new(tokens, &specials, unk_token))? })
+    }
+
+    /// Learns the characters of an iterable of str.
+    #[staticmethod]
+    #[pyo3(signature = (corpus, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = "[UNK]"))]
+    fn train(
+        py: Python<'_>,
+        corpus: &Bound<'_, PyAny>,
+        vocab_size: Option<&Bound<'_, PyAny>>,
+        min_frequency: Option<&Bound<'_, PyAny>>,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+        unk_token: &str,
+    ) -> PyResult<Self> {
+        let held = family::texts(corpus, "corpus")?;
+        let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
+        let size = optional_size(vocab_size)?;
+        let min = min_frequency.map_or(Ok(1), |m| args::count(m, "min_frequency"))?;
+        let specials = specials(special_tokens)?;
+        let inner = py.detach(|| guard(|| Chars::train(&strs, size, min, &specials, unk_token)))?;
+        Ok(PyChars { inner })
+    }
+
+    /// Learns the characters of UTF-8 text files.
+    #[staticmethod]
+    #[pyo3(signature = (paths, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = "[UNK]"))]
+    fn train_from_files(
+        py: Python<'_>,
+        paths: &Bound<'_, PyAny>,
+        vocab_size: Option<&Bound<'_, PyAny>>,
+        min_frequency: Option<&Bound<'_, PyAny>>,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+        unk_token: &str,
+    ) -> PyResult<Self> {
+        let paths = args::paths(paths)?;
+        let size = optional_size(vocab_size)?;
+        let min = min_frequency.map_or(Ok(1), |m| args::count(m, "min_frequency"))?;
+        let specials = specials(special_tokens)?;
+        let inner = py.detach(|| {
+            guard(|| {
+                let mut files = Vec::new();
+                for p in &paths {
+                    let bytes = std::fs::read(p).map_err(|e| Error::io(p, e))?;
+                    files.push(String::from_utf8(bytes).map_err(|e| Error::InvalidFile {
+                        path: p.clone(),
+                        message: format!("not UTF-8 at byte {}", e.utf8_error().valid_up_to()),
+                    })?);
+                }
+                Chars::train(&files, size, min, &specials, unk_token)
+            })
+        })?;
+        Ok(PyChars { inner })
+    }
+
+    /// Learns from character counts: a dict or pairs of (one-character str, int).
+    #[staticmethod]
+    #[pyo3(signature = (counts, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = "[UNK]"))]
+    fn train_from_counts(
+        counts: &Bound<'_, PyAny>,
+        vocab_size: Option<&Bound<'_, PyAny>>,
+        min_frequency: Option<&Bound<'_, PyAny>>,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+        unk_token: &str,
+    ) -> PyResult<Self> {
+        let items = match counts.cast::<PyDict>() {
+            Ok(d) => d.items().into_any(),
+            Err(_) => counts.clone(),
+        };
+        args::reject_text_as_collection(&items, "counts", "(str, int) pairs")?;
+        let mut out = Vec::new();
+        for (i, item) in items.try_iter()?.enumerate() {
+            let item = item?;
+            let (c, n) = item
+                .extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()
+                .map_err(|_| PyTypeError::new_err(format!("counts[{i}] must be a (str, int) pair")))?;
+            let c = text(&c, &|| format!("counts[{i}] character"))?;
+            let mut cs = c.chars();
+            let (Some(ch), None) = (cs.next(), cs.next()) else {
+                return Err(super::errors::to_py(Error::invalid(format!(
+                    "counts[{i}]: {:?} is not one character",
+                    &*c
+                ))));
+            };
+            out.push((ch, args::count(&n, &format!("counts[{i}] count"))?));
+        }
+        let size = optional_size(vocab_size)?;
+        let min = min_frequency.map_or(Ok(1), |m| args::count(m, "min_frequency"))?;
+        let specials = specials(special_tokens)?;
+        Ok(PyChars { inner: guard(|| Chars::train_from_counts(out, size, min, &specials, unk_token))? })
+    }
+
+    fn encode<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+        let t = args::text(text, &|| "text".into())?;
+        int_list(py, &self.inner.encode(&t))
+    }
+
+    fn tokenize(&self, text: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let t = args::text(text, &|| "text".into())?;
+        Ok(self.inner.encode(&t).iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
+    }
+
+    #[pyo3(signature = (texts, *, num_threads = None))]
+    fn encode_batch<'py>(
+        &self,
+        py: Python<'py>,
+        texts: &Bound<'py, PyAny>,
+        num_threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let threads = family::threads(num_threads)?;
+        let held = family::texts(texts, "texts")?;
+        let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
+        let model = &self.inner;
+        let ids = py.detach(|| guard(|| model.encode_batch(&strs, threads)))?;
+        family::id_lists(py, &ids)
+    }
+
+    #[pyo3(signature = (ids, skip_special_tokens = false))]
+    fn decode(&self, ids: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<String> {
+        let ids = args::ids(ids, "ids", self.inner.vocab().len())?;
+        guard(|| self.inner.decode(&ids, skip_special_tokens))
+    }
+
+    #[pyo3(signature = (sequences, skip_special_tokens = false))]
+    fn decode_batch(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
+        args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
+        let mut out = Vec::new();
+        for s in sequences.try_iter()? {
+            out.push(self.decode(&s?, skip_special_tokens)?);
+        }
+        Ok(out)
+    }
+
+    fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let held = family::texts(texts, "texts")?;
+        let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
+        let model = &self.inner;
+        let c = py.detach(|| model.analyze(&strs));
+        family::analysis(py, model.vocab().len(), &c)
+    }
+
+    fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (i, t) in self.inner.vocab().iter().enumerate() {
+            d.set_item(t, i)?;
+        }
+        Ok(d)
+    }
+
+    #[getter]
+    fn vocab_size(&self) -> usize {
+        self.inner.vocab().len()
+    }
+
+    #[getter]
+    fn special_tokens(&self) -> Vec<String> {
+        self.inner.special_tokens()
+    }
+
+    #[getter]
+    fn unk_token(&self) -> String {
+        self.inner.unk_token().to_string()
+    }
+
+    fn token_to_id(&self, token: &str) -> Option<u32> {
+        self.inner.token_to_id(token)
+    }
+
+    fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let id = args::count(id, "id")?;
+        Ok(usize::try_from(id).ok().and_then(|i| self.inner.vocab().get(i)).cloned())
+    }
+
+    fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+
+    #[staticmethod]
+    fn from_json(json: &str) -> PyResult<Self> {
+        Ok(PyChars { inner: guard(|| Chars::from_json(json))? })
+    }
+
+    fn save(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
+        let path = args::path(path, "path")?;
+        guard(|| crate::io::write_atomic(&path, self.inner.to_json().as_bytes()))
+    }
+
+    #[staticmethod]
+    fn load(path: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let path = args::path(path, "path")?;
+        let inner = guard(|| {
+            let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| Error::InvalidFile { path: path.clone(), message: "not UTF-8".into() })?;
+            Chars::from_json(&text).map_err(|e| Error::InvalidFile { path: path.clone(), message: e.to_string() })
+        })?;
+        Ok(PyChars { inner })
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let from_json = py.get_type::<PyChars>().getattr("from_json")?;
+        Ok((from_json, PyTuple::new(py, [slf.get().inner.to_json()])?))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<PyChars>().is_ok_and(|o| o.get().inner == self.inner)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("CharTokenizer(vocab_size={})", self.inner.vocab().len())
+    }
+}

@@ -1,0 +1,268 @@
+"""Byte-level BPE: encoding identical to Hugging Face's ByteLevel BPE given the
+same merges, training identical to the twin, tokenizer.json both ways, bad input."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+
+import fast_wordpiece as fw
+from fast_wordpiece.reference import bpe as ref
+
+tokenizers = pytest.importorskip("tokenizers")
+
+EOT = "<|endoftext|>"
+
+#: Text that exercises every alternative of the GPT-2 regex and the byte mapping.
+ADVERSARIAL = [
+    "",
+    " ",
+    "👋🏽 hi 👨‍👩‍👧",
+    "e\u0301\u0301x cafe\u0301 Å",
+    "  \r\n\t\t x\r\n\r\ny",
+    "123456789 3.14 ٣٤٥ ½ Ⅻ",
+    "北京欢迎你，東京。한국어",
+    "a" * 300,
+    "1" * 200,
+    " " * 50,
+    "\n" * 7 + "x",
+    "it's I'M we'll 's 'S ''ll",
+    "\u00a0\u3000\u2028x\x85y\u200bz\ufeff",
+    "\x00\x01\x7f\x1b[0m",
+    f"{EOT}hi{EOT}",
+    f"a{EOT}{EOT} b",
+    "\U0001f600" * 40,
+    "ﬁ ǅ ß ΐ İ",
+    "<|endoftext|",
+    "  ...!!!???   '  ",
+    "tab\there\vvt\fff",
+    # Invalid-looking byte sequences: mojibake, replacement characters, the byte characters themselves.
+    "Ã©Ã¨ â€™s \ufffd\ufffd ĠĠĊ Ġthe ÿþ\u0100\u0143 \x80\x9f",
+]
+
+
+def hf_trained(texts: list[str], vocab_size: int) -> tokenizers.Tokenizer:
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        min_frequency=2,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        special_tokens=[EOT],
+        show_progress=False,
+    )
+    tok.train_from_iterator(texts, trainer)
+    return tok
+
+
+def hf_from(vocab: dict[str, int], merges: list[tuple[str, str]]) -> tokenizers.Tokenizer:
+    """An HF ByteLevel BPE tokenizer built from the given vocabulary and merges."""
+    from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
+
+    tok = Tokenizer(models.BPE(vocab=vocab, merges=merges))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    tok.decoder = decoders.ByteLevel()
+    tok.add_special_tokens([AddedToken(EOT, special=True, normalized=False)])
+    return tok
+
+
+@pytest.fixture(scope="module")
+def training_lines(shakespeare_text: str, multilingual_lines: list[str]) -> list[str]:
+    return shakespeare_text[:200_000].splitlines() + multilingual_lines[:2000]
+
+
+@pytest.fixture(scope="module")
+def held_out(shakespeare_text: str, multilingual_lines: list[str], gcide_lines: list[str]) -> list[str]:
+    return (
+        shakespeare_text[300_000:360_000].splitlines(keepends=True)
+        + multilingual_lines[3000:3600]
+        + gcide_lines[:1500]
+        + ADVERSARIAL
+    )
+
+
+@pytest.fixture(scope="module")
+def hf_and_ours(training_lines: list[str]) -> tuple[tokenizers.Tokenizer, fw.BPETokenizer]:
+    """HF trains; both tokenizers are built from HF's vocabulary and merges."""
+    model = json.loads(hf_trained(training_lines, 2000).to_str())["model"]
+    merges = [tuple(m) for m in model["merges"]]
+    return hf_from(model["vocab"], merges), fw.BPETokenizer(model["vocab"], merges, special_tokens=[EOT])
+
+
+def test_encoding_matches_hf_given_the_same_merges(hf_and_ours, held_out, parity_stats):
+    hf, ours = hf_and_ours
+    mismatches = [t for t in held_out if hf.encode(t).ids != ours.encode(t)]
+    parity_stats["bpe_inputs"] = len(held_out)
+    assert mismatches == [], f"{len(mismatches)} of {len(held_out)} differ, first: {mismatches[0]!r}"
+    assert ours.encode_batch(held_out) == [e.ids for e in hf.encode_batch(held_out)]
+    assert ours.encode_batch(held_out, num_threads=1) == ours.encode_batch(held_out, num_threads=2)
+
+
+def test_tokens_and_decoding_match_hf_and_restore_the_text(hf_and_ours, held_out):
+    hf, ours = hf_and_ours
+    for text in held_out:
+        ids = ours.encode(text)
+        assert ours.tokenize(text) == hf.encode(text).tokens
+        assert ours.decode(ids) == text
+        assert ours.decode(ids) == hf.decode(ids, skip_special_tokens=False)
+        assert ours.decode(ids, skip_special_tokens=True) == hf.decode(ids, skip_special_tokens=True)
+
+
+def test_the_twin_encodes_like_the_engine(hf_and_ours, held_out):
+    _, ours = hf_and_ours
+    twin = ref.BPETokenizer(ours.get_vocab(), ours.merges, special_tokens=[EOT])
+    sample = held_out[::7] + ADVERSARIAL
+    assert [twin.encode(t) for t in sample] == ours.encode_batch(sample)
+    assert [twin.decode(ours.encode(t)) for t in sample] == sample
+
+
+def test_the_pre_tokenizer_matches_the_seed_regex(held_out):
+    regex = pytest.importorskip("regex")
+    gpt2 = regex.compile(r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+""")
+    for text in held_out:
+        assert ref.pre_tokenize(text) == gpt2.findall(text), repr(text)
+
+
+@pytest.mark.parametrize("corpus", ["shakespeare", "multilingual", "gcide"])
+def test_training_matches_the_twin_exactly(corpus, shakespeare_text, multilingual_lines, gcide_lines):
+    texts = {
+        "shakespeare": shakespeare_text[:25_000].splitlines(keepends=True),
+        "multilingual": multilingual_lines[:250],
+        "gcide": gcide_lines[:300],
+    }[corpus]
+    engine = fw.BPETokenizer.train(texts, 256 + 1 + 250, special_tokens=[EOT])
+    twin = ref.BPETokenizer.train(texts, 256 + 1 + 250, special_tokens=[EOT])
+    assert engine.merges == twin.merges
+    assert engine.get_vocab() == twin.get_vocab()
+    assert json.loads(engine.to_json()) == json.loads(twin.to_json())
+
+
+def test_training_is_the_same_on_every_thread_count_and_from_files_and_counts(tmp_path, training_lines):
+    import os
+    import subprocess
+    import sys
+
+    texts = training_lines[:4000]
+    code = (
+        "import sys, json, fast_wordpiece as fw; texts = json.load(open(sys.argv[1]));"
+        "print(fw.BPETokenizer.train(texts, 1000).to_json())"
+    )
+    (tmp_path / "t.json").write_text(json.dumps(texts))
+    outs = set()
+    for threads in ("1", "2", "3"):
+        env = {**os.environ, "RAYON_NUM_THREADS": threads}
+        run = subprocess.run([sys.executable, "-c", code, str(tmp_path / "t.json")], env=env, capture_output=True)
+        assert run.returncode == 0, run.stderr
+        outs.add(run.stdout)
+    assert len(outs) == 1
+    trained = fw.BPETokenizer.train(texts, 1000)
+    path = tmp_path / "corpus.txt"
+    path.write_text("".join(t + "\n" for t in texts), encoding="utf-8")
+    assert fw.BPETokenizer.train_from_files([path], 1000) == fw.BPETokenizer.train(
+        ["".join(t + "\n" for t in texts)], 1000
+    )
+    counts: dict[str, int] = {}
+    for t in texts:
+        for p in ref.pre_tokenize(t):
+            counts[ref.show(p)] = counts.get(ref.show(p), 0) + 1
+    assert fw.BPETokenizer.train_from_counts(counts, 1000) == trained
+
+
+def test_saved_files_load_in_hf_and_back(tmp_path, training_lines, held_out):
+    ours = fw.BPETokenizer.train(training_lines[:3000], 1500, special_tokens=[EOT])
+    path = tmp_path / "tokenizer.json"
+    ours.save(path)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    sample = held_out[::5]
+    assert [e.ids for e in hf.encode_batch(sample)] == ours.encode_batch(sample)
+    assert [hf.decode(ours.encode(t)) for t in sample] == sample
+    assert fw.BPETokenizer.load(path) == ours
+    # HF's own file (as HF saves it) loads too.
+    hf.save(str(tmp_path / "hf.json"))
+    assert fw.BPETokenizer.load(tmp_path / "hf.json") == ours
+    assert pickle.loads(pickle.dumps(ours)) == ours
+
+
+def test_analyze_counts_what_the_seed_counts(hf_and_ours):
+    _, ours = hf_and_ours
+    texts = ["the cat sat", "", "北京 欢迎"]
+    a = ours.analyze(texts)
+    ids = ours.encode_batch(texts)
+    assert a["tokens"] == sum(map(len, ids))
+    assert a["words"] == 5
+    assert a["characters"] == sum(map(len, texts))
+    assert a["characters_per_token"] == pytest.approx(a["characters"] / a["tokens"])
+    assert a["unknown_rate"] == 0.0
+
+
+def test_bad_input_raises_clear_errors(hf_and_ours, tmp_path):
+    _, ours = hf_and_ours
+    with pytest.raises(TypeError, match="text must be str"):
+        ours.encode(b"bytes")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"texts must be an iterable of str"):
+        ours.encode_batch("abc")
+    with pytest.raises(TypeError, match=r"texts\[1\] must be str"):
+        ours.encode_batch(["a", 3])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="lone surrogate"):
+        ours.encode("a\ud800")
+    with pytest.raises(ValueError, match="out of range"):
+        ours.decode([ours.vocab_size])
+    with pytest.raises(ValueError, match="vocab_size must be positive"):
+        fw.BPETokenizer.train(["a"], 0)
+    with pytest.raises(TypeError, match="vocab must be a dict"):
+        fw.BPETokenizer([("a", 0)], [])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not in the vocabulary"):
+        fw.BPETokenizer({"a": 0, "b": 1}, [("a", "b")])
+    with pytest.raises(ValueError, match="no gap"):
+        fw.BPETokenizer({"a": 0, "b": 5}, [])
+    with pytest.raises(FileNotFoundError):
+        fw.BPETokenizer.load(tmp_path / "missing.json")
+    bad = tmp_path / "wp.json"
+    bad.write_text(json.dumps({"pre_tokenizer": {"type": "Whitespace"}, "model": {"type": "BPE"}}))
+    with pytest.raises(ValueError, match="pre_tokenizer"):
+        fw.BPETokenizer.load(bad)
+    with pytest.raises(ValueError, match="byte-level string"):
+        fw.BPETokenizer.train_from_counts({"€": 3}, 300)
+
+
+def test_random_unicode_text_encodes_like_hf(hf_and_ours):
+    """Generated text from every Unicode category, with whitespace runs and contractions mixed in."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    hf, ours = hf_and_ours
+    pieces = st.one_of(
+        st.text(min_size=1, max_size=12),
+        st.sampled_from([" ", "  ", "\n", "\r\n", "\t", "\u3000", "'s", "'ll", "'", EOT, "1", "a", "é", "👍🏾"]),
+    )
+
+    @settings(max_examples=400, deadline=None, derandomize=True)
+    @given(st.lists(pieces, max_size=12).map("".join))
+    def check(text: str) -> None:
+        assert ours.encode(text) == hf.encode(text).ids
+        assert ours.decode(ours.encode(text)) == text
+
+    check()
+
+
+def test_a_gpt2_layout_file_loads(tmp_path, hf_and_ours, held_out):
+    """GPT-2's own file: merges as "a b" strings, empty prefix/suffix, a normalized added token."""
+    _, ours = hf_and_ours
+    root = json.loads(ours.to_json())
+    root["model"]["merges"] = [f"{a} {b}" for a, b in root["model"]["merges"]]
+    root["model"]["continuing_subword_prefix"] = ""
+    root["model"]["end_of_word_suffix"] = ""
+    root["added_tokens"][0]["normalized"] = True
+    del root["pre_tokenizer"]["use_regex"]
+    path = tmp_path / "gpt2.json"
+    path.write_text(json.dumps(root), encoding="utf-8")
+    loaded = fw.BPETokenizer.load(path)
+    assert loaded == ours
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    sample = held_out[::11]
+    assert loaded.encode_batch(sample) == [e.ids for e in hf.encode_batch(sample)]
