@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use super::bytes::{byte_char, token_bytes};
 use super::pre_tokenizer::pieces;
 use crate::error::{Error, Result};
-use crate::tokenizer::analysis::Counts;
+use crate::tokenizer::analysis::Analysis;
 
 /// Pieces longer than this (in bytes) are not cached.
 const CACHED_PIECE: usize = 64;
@@ -355,9 +355,9 @@ impl Bpe {
         })
     }
 
-    /// [`Counts`] of `texts`.
-    pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Counts {
-        Counts::of(texts, self.vocab_size(), self.unk, |t, ids| {
+    /// [`Analysis`] of `texts`.
+    pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Analysis {
+        Analysis::of(texts, self.vocab_size(), self.unk, |t, ids| {
             self.encode_into(t, &mut Cache::default(), ids, None);
         })
     }

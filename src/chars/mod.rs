@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap;
 use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
-use crate::tokenizer::analysis::Counts;
+use crate::tokenizer::analysis::Analysis;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chars {
@@ -201,8 +201,8 @@ impl Chars {
         Ok(s)
     }
 
-    pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Counts {
-        Counts::of(texts, self.vocab.len(), Some(self.unk), |t, ids| self.encode_into(t, ids))
+    pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Analysis {
+        Analysis::of(texts, self.vocab.len(), Some(self.unk), |t, ids| self.encode_into(t, ids))
     }
 
     /// The tokenizer as JSON: `{"type": "CharTokenizer", "vocab": [...],

@@ -8,6 +8,7 @@ use pyo3::types::PyDict;
 use super::args::{self, text, type_name};
 use super::errors::guard;
 use super::tokenizer::PyTokenizer;
+use crate::tokenizer::analysis::Analysis;
 
 /// `x / y`, or 0.0 when `y` is 0.
 fn ratio(x: u64, y: u64) -> f64 {
@@ -37,18 +38,24 @@ impl PyTokenizer {
         let strs: Vec<&str> = utf8.iter().map(|t| &**t).collect();
         let tokenizer = &self.inner();
         let a = py.detach(|| guard(|| tokenizer.analyze(&strs)))?;
-        let out = PyDict::new(py);
-        out.set_item("vocab_size", a.vocab_size)?;
-        out.set_item("texts", a.texts)?;
-        out.set_item("words", a.words)?;
-        out.set_item("characters", a.characters)?;
-        out.set_item("tokens", a.tokens)?;
-        out.set_item("unknown", a.unknown)?;
-        out.set_item("vocab_used", a.vocab_used)?;
-        out.set_item("tokens_per_word", ratio(a.tokens, a.words))?;
-        out.set_item("characters_per_token", ratio(a.characters, a.tokens))?;
-        out.set_item("unknown_rate", ratio(a.unknown, a.tokens))?;
-        out.set_item("vocab_used_share", ratio(a.vocab_used, a.vocab_size))?;
-        Ok(out)
+        analysis_dict(py, &a)
     }
+}
+
+/// The `analyze` dict of every tokenizer of the family: the counts and the
+/// seed's ratios.
+pub fn analysis_dict<'py>(py: Python<'py>, a: &Analysis) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("vocab_size", a.vocab_size)?;
+    out.set_item("texts", a.texts)?;
+    out.set_item("words", a.words)?;
+    out.set_item("characters", a.characters)?;
+    out.set_item("tokens", a.tokens)?;
+    out.set_item("unknown", a.unknown)?;
+    out.set_item("vocab_used", a.vocab_used)?;
+    out.set_item("tokens_per_word", ratio(a.tokens, a.words))?;
+    out.set_item("characters_per_token", ratio(a.characters, a.tokens))?;
+    out.set_item("unknown_rate", ratio(a.unknown, a.tokens))?;
+    out.set_item("vocab_used_share", ratio(a.vocab_used, a.vocab_size))?;
+    Ok(out)
 }

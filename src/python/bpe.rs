@@ -4,6 +4,7 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
+use super::analyze::analysis_dict;
 use super::args::{self, text, type_name};
 use super::errors::{guard, to_py};
 use super::family;
@@ -242,7 +243,7 @@ impl PyBpe {
         let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
         let model = &self.inner;
         let c = py.detach(|| model.analyze(&strs));
-        family::analysis(py, model.vocab_size(), &c)
+        analysis_dict(py, &c)
     }
 
     fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {

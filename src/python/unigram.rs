@@ -7,8 +7,10 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::analyze::analysis_dict;
 use super::args::{self, text, type_name};
 use super::errors::{guard, Signals};
+use super::family;
 use crate::error::Error;
 use crate::unigram::sample::Sampling;
 use crate::unigram::trainer::{self, UnigramConfig};
@@ -151,18 +153,6 @@ fn config(
     Ok(c)
 }
 
-fn texts_of(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
-    args::reject_text_as_collection(obj, name, "str")?;
-    let iter = obj
-        .try_iter()
-        .map_err(|_| PyTypeError::new_err(format!("{name} must be an iterable of str, not {}", type_name(obj))))?;
-    let mut out = Vec::new();
-    for (i, item) in iter.enumerate() {
-        out.push(text(&item?, &|| format!("{name}[{i}]"))?.to_owned());
-    }
-    Ok(out)
-}
-
 fn sampling(
     alpha: Option<&Bound<'_, PyAny>>,
     nbest: i64,
@@ -228,7 +218,8 @@ impl PyUnigramTokenizer {
         num_sub_iterations: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let c = config(vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
-        let texts = texts_of(corpus, "corpus")?;
+        let held = family::texts(corpus, "corpus")?;
+        let texts: Vec<&str> = held.iter().map(|t| &**t).collect();
         let counts = py.detach(|| trainer::count_words(&texts, &c.special_tokens));
         Self::train_counts(py, counts, c)
     }
@@ -323,7 +314,8 @@ impl PyUnigramTokenizer {
         texts: &Bound<'_, PyAny>,
         num_threads: Option<usize>,
     ) -> PyResult<Vec<PyUnigramEncoding>> {
-        let texts = texts_of(texts, "texts")?;
+        let held = family::texts(texts, "texts")?;
+        let texts: Vec<&str> = held.iter().map(|t| &**t).collect();
         let t = &self.inner;
         let out = py.detach(|| guard(|| t.encode_batch(&texts, num_threads)))?;
         Ok(out.into_iter().map(|e| PyUnigramEncoding::new(t, e)).collect())
@@ -378,23 +370,11 @@ impl PyUnigramTokenizer {
 
     /// What the tokenizer makes of `texts` (in parallel, GIL released).
     fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-        let texts = texts_of(texts, "texts")?;
+        let held = family::texts(texts, "texts")?;
+        let texts: Vec<&str> = held.iter().map(|t| &**t).collect();
         let t = &self.inner;
         let a = py.detach(|| t.analyze(&texts));
-        let ratio = |x: u64, y: u64| if y == 0 { 0.0 } else { x as f64 / y as f64 };
-        let out = PyDict::new(py);
-        out.set_item("vocab_size", a.vocab_size)?;
-        out.set_item("texts", a.texts)?;
-        out.set_item("words", a.words)?;
-        out.set_item("characters", a.characters)?;
-        out.set_item("tokens", a.tokens)?;
-        out.set_item("unknown", a.unknown)?;
-        out.set_item("vocab_used", a.vocab_used)?;
-        out.set_item("tokens_per_word", ratio(a.tokens, a.words))?;
-        out.set_item("characters_per_token", ratio(a.characters, a.tokens))?;
-        out.set_item("unknown_rate", ratio(a.unknown, a.tokens))?;
-        out.set_item("vocab_used_share", ratio(a.vocab_used, a.vocab_size))?;
-        Ok(out)
+        analysis_dict(py, &a)
     }
 
     /// Writes a Hugging Face `tokenizer.json`, atomically.

@@ -8,12 +8,13 @@ use crate::pipeline::normalizer::Normalized;
 use crate::threads;
 use crate::tokenizer::Tokenizer;
 
-/// Counts over the analyzed texts.
+/// Counts over the analyzed texts, for every tokenizer of the family.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Analysis {
     pub vocab_size: u64,
     pub texts: u64,
-    /// Words after normalization and pre-tokenization (as training counts them).
+    /// Words: for WordPiece, after normalization and pre-tokenization (as
+    /// training counts them); each other tokenizer's `analyze` says which.
     pub words: u64,
     /// Characters of those words.
     pub characters: u64,
@@ -85,24 +86,11 @@ impl Tokenizer {
     }
 }
 
-/// What a tokenizer makes of a set of texts: the seed's comparison.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    pub texts: u64,
-    /// Whitespace-separated words.
-    pub words: u64,
-    /// Characters (Unicode scalar values) of the texts.
-    pub characters: u64,
-    pub tokens: u64,
-    /// Tokens that are the unknown token.
-    pub unknown: u64,
-    /// Distinct token ids used.
-    pub vocab_used: u64,
-}
-
-impl Counts {
-    /// Counts of `texts` whose ids `encode` gives, in parallel.
-    pub fn of<S, F>(texts: &[S], vocab_size: usize, unk: Option<u32>, encode: F) -> Counts
+impl Analysis {
+    /// The counts of `texts` whose ids `encode` gives, in parallel, for the
+    /// rest of the family (the seed's comparison): words are the texts'
+    /// whitespace-separated words, characters the texts' own.
+    pub fn of<S, F>(texts: &[S], vocab_size: usize, unk: Option<u32>, encode: F) -> Analysis
     where
         S: AsRef<str> + Sync,
         F: Fn(&str, &mut Vec<u32>) + Sync,
@@ -113,7 +101,7 @@ impl Counts {
                 .par_chunks(64)
                 .map(|chunk| {
                     let (mut c, mut used, mut ids) =
-                        (Counts::default(), vec![0u64; vocab_size.div_ceil(64)], Vec::new());
+                        (Analysis::default(), vec![0u64; vocab_size.div_ceil(64)], Vec::new());
                     for t in chunk {
                         let t = t.as_ref();
                         ids.clear();
@@ -132,7 +120,7 @@ impl Counts {
                     (c, used)
                 })
                 .reduce(
-                    || (Counts::default(), vec![0u64; vocab_size.div_ceil(64)]),
+                    || (Analysis::default(), vec![0u64; vocab_size.div_ceil(64)]),
                     |(mut a, mut ua), (b, ub)| {
                         a.texts += b.texts;
                         a.words += b.words;
@@ -146,6 +134,7 @@ impl Counts {
                     },
                 )
         });
+        c.vocab_size = vocab_size as u64;
         c.vocab_used = used.iter().map(|u| u64::from(u.count_ones())).sum();
         c
     }

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::threads;
+use crate::tokenizer::analysis::Analysis;
 use metaspace::{segments, words, REPLACEMENT};
 pub use model::Model;
 use model::{BestPath, Piece};
@@ -43,18 +44,6 @@ pub struct Encoded {
     /// The unknown tokens' texts, by position (Hugging Face shows the text
     /// an unknown token stands for, not the unknown piece).
     pub unknown: Vec<(u32, String)>,
-}
-
-/// Counts for `analyze`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Analysis {
-    pub vocab_size: u64,
-    pub texts: u64,
-    pub words: u64,
-    pub characters: u64,
-    pub tokens: u64,
-    pub unknown: u64,
-    pub vocab_used: u64,
 }
 
 impl UnigramTokenizer {
