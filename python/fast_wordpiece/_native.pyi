@@ -95,6 +95,33 @@ class BPETokenizer:
     def load(path: _StrPath) -> BPETokenizer: ...
     def __reduce__(self) -> tuple[object, tuple[str]]: ...
     def __eq__(self, other: object, /) -> bool: ...
+    # transformers' calling conventions (fast_wordpiece.batch_encoding.family_call)
+    def __call__(
+        self,
+        text: str | Sequence[str],
+        text_pair: None = None,
+        *,
+        add_special_tokens: bool = True,
+        padding: bool | Literal["longest", "max_length", "do_not_pad"] = False,
+        truncation: bool | Literal["longest_first", "only_first", "do_not_truncate"] | None = None,
+        max_length: int | None = None,
+        pad_to_multiple_of: int | None = None,
+        padding_side: _Side | None = None,
+        return_tensors: Literal["np", "pt"] | None = None,
+        return_token_type_ids: bool | None = None,
+        return_attention_mask: bool | None = None,
+        return_length: bool = False,
+        verbose: bool = True,
+    ) -> BatchEncoding: ...
+    def __len__(self) -> int: ...
+    @overload
+    def convert_ids_to_tokens(self, ids: int, skip_special_tokens: bool = False) -> str: ...
+    @overload
+    def convert_ids_to_tokens(self, ids: Sequence[int], skip_special_tokens: bool = False) -> list[str]: ...
+    @overload
+    def convert_tokens_to_ids(self, tokens: str) -> int | None: ...
+    @overload
+    def convert_tokens_to_ids(self, tokens: list[str] | tuple[str, ...]) -> list[int | None]: ...
 
 @final
 class CharTokenizer:
@@ -153,6 +180,33 @@ class CharTokenizer:
     def load(path: _StrPath) -> CharTokenizer: ...
     def __reduce__(self) -> tuple[object, tuple[str]]: ...
     def __eq__(self, other: object, /) -> bool: ...
+    # transformers' calling conventions (fast_wordpiece.batch_encoding.family_call)
+    def __call__(
+        self,
+        text: str | Sequence[str],
+        text_pair: None = None,
+        *,
+        add_special_tokens: bool = True,
+        padding: bool | Literal["longest", "max_length", "do_not_pad"] = False,
+        truncation: bool | Literal["longest_first", "only_first", "do_not_truncate"] | None = None,
+        max_length: int | None = None,
+        pad_to_multiple_of: int | None = None,
+        padding_side: _Side | None = None,
+        return_tensors: Literal["np", "pt"] | None = None,
+        return_token_type_ids: bool | None = None,
+        return_attention_mask: bool | None = None,
+        return_length: bool = False,
+        verbose: bool = True,
+    ) -> BatchEncoding: ...
+    def __len__(self) -> int: ...
+    @overload
+    def convert_ids_to_tokens(self, ids: int, skip_special_tokens: bool = False) -> str: ...
+    @overload
+    def convert_ids_to_tokens(self, ids: Sequence[int], skip_special_tokens: bool = False) -> list[str]: ...
+    @overload
+    def convert_tokens_to_ids(self, tokens: str) -> int | None: ...
+    @overload
+    def convert_tokens_to_ids(self, tokens: list[str] | tuple[str, ...]) -> list[int | None]: ...
 
 class _PipelineOptions(TypedDict, total=False):
     lowercase: bool
@@ -638,3 +692,30 @@ class UnigramTokenizer:
     def from_str(json: str) -> UnigramTokenizer: ...
     def __reduce__(self) -> tuple[Any, tuple[str]]: ...
     def __eq__(self, other: object, /) -> bool: ...
+    # transformers' calling conventions (fast_wordpiece.batch_encoding.family_call)
+    def __call__(
+        self,
+        text: str | Sequence[str],
+        text_pair: None = None,
+        *,
+        add_special_tokens: bool = True,
+        padding: bool | Literal["longest", "max_length", "do_not_pad"] = False,
+        truncation: bool | Literal["longest_first", "only_first", "do_not_truncate"] | None = None,
+        max_length: int | None = None,
+        pad_to_multiple_of: int | None = None,
+        padding_side: _Side | None = None,
+        return_tensors: Literal["np", "pt"] | None = None,
+        return_token_type_ids: bool | None = None,
+        return_attention_mask: bool | None = None,
+        return_length: bool = False,
+        verbose: bool = True,
+    ) -> BatchEncoding: ...
+    def __len__(self) -> int: ...
+    @overload
+    def convert_ids_to_tokens(self, ids: int, skip_special_tokens: bool = False) -> str: ...
+    @overload
+    def convert_ids_to_tokens(self, ids: Sequence[int], skip_special_tokens: bool = False) -> list[str]: ...
+    @overload
+    def convert_tokens_to_ids(self, tokens: str) -> int | None: ...
+    @overload
+    def convert_tokens_to_ids(self, tokens: list[str] | tuple[str, ...]) -> list[int | None]: ...

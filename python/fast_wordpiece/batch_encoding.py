@@ -419,3 +419,154 @@ def _tensor_type_of(value: Any) -> str | None:
     first = value[0] if isinstance(value, (list, tuple)) and value else value
     module = type(first).__module__
     return "pt" if module.startswith("torch") else "np" if module.startswith("numpy") else None
+
+
+# --------------------------------------------------------------------------- the family's call
+
+#: The names a special token of ``BPETokenizer``, ``CharTokenizer`` or ``UnigramTokenizer``
+#: may have to be their padding token (the first of their special tokens with one of them).
+PAD_NAMES = ("<pad>", "[PAD]", "<|pad|>", "<|padding|>")
+
+
+class _NoMaximum:
+    """What :func:`_strategies` reads of a family tokenizer: no ``model_max_length``, and a
+    padding token checked by :func:`family_call` itself."""
+
+    model_max_length = int(1e30)
+    pad_token_id = 0
+
+
+def family_pad_token(tokenizer: Any) -> str | None:
+    """The padding token of a family tokenizer: its first special token named as in
+    :data:`PAD_NAMES`, or None."""
+    return next((t for t in tokenizer.special_tokens if t in PAD_NAMES), None)
+
+
+def _token_id(tokenizer: Any, token: str) -> int | None:
+    to_id = getattr(tokenizer, "token_to_id", None)
+    result: int | None = to_id(token) if to_id is not None else tokenizer.get_vocab().get(token)
+    return result
+
+
+def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special_tokens: bool = True,
+                padding: bool | str = False, truncation: bool | str | None = None, max_length: int | None = None,
+                pad_to_multiple_of: int | None = None, padding_side: str | None = None,
+                return_tensors: str | None = None, return_token_type_ids: bool | None = None,
+                return_attention_mask: bool | None = None, return_length: bool = False,
+                verbose: bool = True) -> BatchEncoding:  # fmt: skip
+    """``tokenizer(text, ...)`` for ``BPETokenizer``, ``CharTokenizer`` and ``UnigramTokenizer``:
+    what transformers' ``PreTrainedTokenizerFast(tokenizer_object=...)`` with
+    ``model_input_names=["input_ids", "attention_mask"]`` gives for a str or a list of str.
+    They have special tokens but no template, so ``add_special_tokens`` adds nothing; there is
+    no ``model_max_length``, so truncation needs ``max_length`` and cuts on the right; padding
+    uses :func:`family_pad_token`. The encoding is ``encode_batch``'s (GIL released)."""
+    name = type(tokenizer).__name__
+    if text_pair is not None:
+        raise ValueError(f"{name} has no template for pairs of texts: text_pair must be None")
+    if return_tensors not in _TENSORS:
+        raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
+    if not isinstance(add_special_tokens, bool):
+        raise TypeError(f"add_special_tokens must be a bool, not {type(add_special_tokens).__name__}")
+    if isinstance(text, str):
+        texts, batched = [text], False
+    elif isinstance(text, (list, tuple)):
+        texts, batched = list(text), True
+        for i, item in enumerate(texts):
+            if not isinstance(item, str):
+                raise TypeError(f"text[{i}] must be a str, not {type(item).__name__}")
+    else:
+        raise TypeError(f"text must be a str or a list of str, not {type(text).__name__}")
+    for value, what in ((max_length, "max_length"), (pad_to_multiple_of, "pad_to_multiple_of")):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise ValueError(f"{what} must be None or an int >= 0, not {value!r}")
+    if pad_to_multiple_of == 0:
+        raise ValueError("pad_to_multiple_of must be None or an int >= 1, not 0")
+    padding, truncation, max_length = _strategies(_NoMaximum, padding, truncation, max_length, pad_to_multiple_of)
+    if truncation == "only_second":
+        raise ValueError("truncation='only_second' needs a pair of texts, and this tokenizer takes single texts")
+    side = padding_side or "right"
+    if side not in ("right", "left"):
+        raise ValueError(f'padding_side must be "right" or "left", not {side!r}')
+    pad_id = None
+    if padding != "do_not_pad":
+        pad = family_pad_token(tokenizer)
+        if pad is None:
+            raise ValueError(f"asking to pad, but this {name} has no padding token: give it a special token named "
+                             f"one of {list(PAD_NAMES)}, or pass padding=False")  # fmt: skip
+        pad_id = _token_id(tokenizer, pad)
+    encoded = tokenizer.encode_batch(texts)
+    rows = [row if isinstance(row, list) else list(row.ids) for row in encoded]
+    if truncation != "do_not_truncate" and max_length is not None:
+        rows = [row[:max_length] if len(row) > max_length else row for row in rows]
+    lengths = [len(row) for row in rows]
+    masks = [[1] * n for n in lengths]
+    if pad_id is not None:
+        target = max(lengths, default=0) if padding == "longest" else max_length
+        if target is not None and pad_to_multiple_of is not None:
+            target = -(-target // pad_to_multiple_of) * pad_to_multiple_of
+        if target is not None:
+            for i, n in enumerate(lengths):
+                if n < target:
+                    fill, zeros = [pad_id] * (target - n), [0] * (target - n)
+                    if side == "right":
+                        rows[i], masks[i] = rows[i] + fill, masks[i] + zeros
+                    else:
+                        rows[i], masks[i] = fill + rows[i], zeros + masks[i]
+    data: dict[str, Any] = {"input_ids": rows}
+    if return_token_type_ids:
+        data["token_type_ids"] = [[0] * len(row) for row in rows]
+    if return_attention_mask is not False:
+        data["attention_mask"] = masks
+    if return_length:
+        data["length"] = [len(row) for row in rows]
+    if not batched and return_tensors is None:
+        data = {key: value[0] for key, value in data.items()}
+    return BatchEncoding(data, tensor_type=return_tensors)
+
+
+def _id_token(tokenizer: Any) -> Any:
+    """``id_to_token`` of a tokenizer, or one read from its vocabulary."""
+    if hasattr(tokenizer, "id_to_token"):
+        return tokenizer.id_to_token
+    tokens = {i: t for t, i in tokenizer.get_vocab().items()}
+    return tokens.get
+
+
+def family_convert_ids_to_tokens(tokenizer: Any, ids: Any, skip_special_tokens: bool = False) -> Any:
+    """transformers' ``convert_ids_to_tokens`` for the family: the token of an id, or the
+    tokens of a list of ids (ValueError for an id outside the vocabulary)."""
+    single = isinstance(ids, int) and not isinstance(ids, bool)
+    if not single and (isinstance(ids, str) or not isinstance(ids, (list, tuple))):
+        raise TypeError(f"ids must be an int or a list of int, not {type(ids).__name__}")
+    to_token = _id_token(tokenizer)
+    specials = set(tokenizer.special_tokens) if skip_special_tokens else set()
+    tokens = []
+    for i in [ids] if single else ids:
+        if isinstance(i, bool) or not isinstance(i, int):
+            raise TypeError(f"ids must hold ints, not {type(i).__name__}")
+        token = to_token(i) if 0 <= i < tokenizer.vocab_size else None
+        if token is None:
+            raise ValueError(f"id {i} is not in the vocabulary (ids are 0..{tokenizer.vocab_size - 1})")
+        if token not in specials:
+            tokens.append(token)
+    return tokens[0] if single else tokens
+
+
+def family_convert_tokens_to_ids(tokenizer: Any, tokens: Any) -> Any:
+    """transformers' ``convert_tokens_to_ids`` for the family: the id of a token, or the ids
+    of a list of tokens (for a token not in the vocabulary, the unknown token's id, or None
+    when the tokenizer has no unknown token, as transformers)."""
+    unk = getattr(tokenizer, "unk_token", None)
+    default = _token_id(tokenizer, unk) if isinstance(unk, str) else None
+
+    def one(t: Any, what: str) -> int | None:
+        if not isinstance(t, str):
+            raise TypeError(f"{what} must be a str, not {type(t).__name__}")
+        found = _token_id(tokenizer, t)
+        return default if found is None else found
+
+    if isinstance(tokens, str):
+        return one(tokens, "tokens")
+    if not isinstance(tokens, (list, tuple)):
+        raise TypeError(f"tokens must be a str or a list of str, not {type(tokens).__name__}")
+    return [one(t, f"tokens[{i}]") for i, t in enumerate(tokens)]

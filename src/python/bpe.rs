@@ -329,3 +329,5 @@ impl PyBpe {
         format!("BPETokenizer(vocab_size={}, merges={})", self.inner.vocab_size(), self.inner.merges().len())
     }
 }
+
+super::family::transformers_methods!(PyBpe);

@@ -269,3 +269,5 @@ impl PyChars {
         format!("CharTokenizer(vocab_size={})", self.inner.vocab().len())
     }
 }
+
+super::family::transformers_methods!(PyChars);

@@ -4,7 +4,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyList;
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::args::{self, text, type_name, Text};
 use super::ints::int_list;
@@ -37,3 +37,71 @@ pub fn id_lists<'py>(py: Python<'py>, rows: &[Vec<u32>]) -> PyResult<Bound<'py, 
     let lists = rows.iter().map(|r| int_list(py, r)).collect::<PyResult<Vec<_>>>()?;
     PyList::new(py, lists)
 }
+
+/// Calls `fast_wordpiece.batch_encoding.<function>(tokenizer, *args,
+/// **kwargs)`: the family's transformers calling conventions, shared with the
+/// twin (the encoding they ask for is `encode_batch`'s, GIL released).
+pub fn delegate<'py>(
+    tokenizer: &Bound<'py, PyAny>,
+    function: &str,
+    args: &Bound<'py, PyTuple>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = tokenizer.py();
+    let f = py.import("fast_wordpiece.batch_encoding")?.getattr(function)?;
+    let all = PyTuple::new(py, std::iter::once(tokenizer.clone()).chain(args.iter()).collect::<Vec<_>>())?;
+    f.call(all, kwargs)
+}
+
+/// The transformers methods of a family tokenizer (`__call__`,
+/// `convert_ids_to_tokens`, `convert_tokens_to_ids`), as a `#[pymethods]`
+/// block for `$class`.
+macro_rules! transformers_methods {
+    ($class:ty) => {
+        #[pymethods]
+        impl $class {
+            /// Tokenizes like a `transformers` tokenizer: `tokenizer(text, *,
+            /// padding=False, truncation=None, max_length=None,
+            /// pad_to_multiple_of=None, padding_side=None, return_tensors=None,
+            /// return_attention_mask=None, ...)` for a str or a list of str,
+            /// returning a `BatchEncoding` of `input_ids` and `attention_mask`.
+            #[pyo3(signature = (*args, **kwargs))]
+            fn __call__<'py>(
+                slf: &Bound<'py, Self>,
+                args: &Bound<'py, pyo3::types::PyTuple>,
+                kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                super::family::delegate(slf.as_any(), "family_call", args, kwargs)
+            }
+
+            /// The token of an id, or the tokens of a list of ids (without
+            /// the special tokens when `skip_special_tokens`).
+            #[pyo3(signature = (*args, **kwargs))]
+            fn convert_ids_to_tokens<'py>(
+                slf: &Bound<'py, Self>,
+                args: &Bound<'py, pyo3::types::PyTuple>,
+                kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                super::family::delegate(slf.as_any(), "family_convert_ids_to_tokens", args, kwargs)
+            }
+
+            /// The id of a token, or the ids of a list of tokens (the unknown
+            /// token's id, or None without one, for a token not in the
+            /// vocabulary).
+            #[pyo3(signature = (*args, **kwargs))]
+            fn convert_tokens_to_ids<'py>(
+                slf: &Bound<'py, Self>,
+                args: &Bound<'py, pyo3::types::PyTuple>,
+                kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                super::family::delegate(slf.as_any(), "family_convert_tokens_to_ids", args, kwargs)
+            }
+
+            /// The number of tokens in the vocabulary.
+            fn __len__(&self) -> usize {
+                self.vocab_size()
+            }
+        }
+    };
+}
+pub(crate) use transformers_methods;

@@ -425,3 +425,5 @@ impl PyUnigramTokenizer {
         format!("UnigramTokenizer(vocab_size={}, unk_token={:?})", self.inner.vocab_size(), self.inner.unk_token())
     }
 }
+
+super::family::transformers_methods!(PyUnigramTokenizer);

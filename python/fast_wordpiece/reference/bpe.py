@@ -89,7 +89,7 @@ def show(piece: str) -> str:
     return "".join(BYTE_CHAR[b] for b in piece.encode("utf-8"))
 
 
-class BPETokenizer:
+class BPETokenizer(family.TransformersCalls):
     def __init__(
         self,
         vocab: Mapping[str, int],

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from fast_wordpiece.reference import family
 
 
-class CharTokenizer:
+class CharTokenizer(family.TransformersCalls):
     def __init__(
         self, vocab: Mapping[str, int], *, special_tokens: Iterable[str] | None = None, unk_token: str = "[UNK]"
     ) -> None:

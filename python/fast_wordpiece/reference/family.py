@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any
 
 WHITE_SPACE = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
@@ -47,3 +48,31 @@ def analyze(
         "unknown_rate": ratio(c["unknown"], c["tokens"]),
         "vocab_used_share": ratio(len(used), vocab_size),
     }
+
+
+class TransformersCalls:
+    """transformers' calling conventions for the family's twins, as the engine has them:
+    ``tokenizer(text, ...)`` (``fast_wordpiece.batch_encoding.family_call``), ``len``,
+    ``convert_ids_to_tokens`` and ``convert_tokens_to_ids``."""
+
+    @property
+    def vocab_size(self) -> int:
+        raise NotImplementedError
+
+    def __call__(self, text: Any, text_pair: Any = None, **kwargs: Any) -> Any:
+        from fast_wordpiece import batch_encoding
+
+        return batch_encoding.family_call(self, text, text_pair, **kwargs)
+
+    def __len__(self) -> int:
+        return self.vocab_size
+
+    def convert_ids_to_tokens(self, ids: Any, skip_special_tokens: bool = False) -> Any:
+        from fast_wordpiece import batch_encoding
+
+        return batch_encoding.family_convert_ids_to_tokens(self, ids, skip_special_tokens)
+
+    def convert_tokens_to_ids(self, tokens: Any) -> Any:
+        from fast_wordpiece import batch_encoding
+
+        return batch_encoding.family_convert_tokens_to_ids(self, tokens)

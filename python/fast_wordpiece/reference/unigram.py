@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from fast_wordpiece.reference import family
+
 REPLACEMENT = "\u2581"
 UNK_PENALTY = 10.0
 CHUNK = 1024
@@ -152,7 +154,7 @@ class UnigramEncoding:
         return len(self.ids)
 
 
-class UnigramTokenizer:
+class UnigramTokenizer(family.TransformersCalls):
     """The twin of ``fast_wordpiece.UnigramTokenizer`` (encoding, decoding, training)."""
 
     def __init__(
@@ -182,6 +184,10 @@ class UnigramTokenizer:
     def special_tokens(self) -> list[str]:
         return [self.model.pieces[i][0] for i in self.special_ids]
 
+    @property
+    def unk_token(self) -> str:
+        return self.model.pieces[self.model.unk_id][0]
+
     def get_pieces(self) -> list[tuple[str, float]]:
         return list(self.model.pieces)
 
@@ -190,6 +196,9 @@ class UnigramTokenizer:
 
     def encode(self, text: str) -> UnigramEncoding:
         return self._encode(text, self.model.viterbi)
+
+    def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[UnigramEncoding]:
+        return [self.encode(t) for t in texts]
 
     def _encode(self, text: str, segment: Callable[[str], list[tuple[int, int, int]]]) -> UnigramEncoding:
         out = UnigramEncoding()
