@@ -131,11 +131,16 @@ pub struct Core {
     pub degree: Vec<u32>,
     words: Words,
     pub pairs: Vec<Pair>,
-    pair_ids: FxHashMap<(TokenId, TokenId), PairId>,
+    /// Pair ids by `key(a, b)`.
+    pair_ids: FxHashMap<u64, PairId>,
     /// Words that held each pair at some point (may include stale entries).
     pair_words: Vec<Vec<u32>>,
     pub min_frequency: u64,
     continuation: bool,
+    /// The pair-count changes of the merge under way, and the pairs with the
+    /// merged token (kept from merge to merge to reuse the memory).
+    deltas: Deltas,
+    touched: Vec<(u32, (TokenId, TokenId))>,
 }
 
 /// Trains on `(word, count)` pairs (words already normalized and
@@ -221,6 +226,12 @@ fn add_pairs(tokens: &[TokenId], count: u64, deltas: &mut Deltas) {
     }
 }
 
+/// The key of pair `(a, b)` in `Core::pair_ids`: one word to hash.
+#[inline(always)]
+fn key(a: TokenId, b: TokenId) -> u64 {
+    (a as u64) << 32 | b as u64
+}
+
 /// The token that merging `a b` makes, written into `out`.
 pub fn merged_into(a: &str, b: &str, out: &mut String) {
     out.clear();
@@ -261,14 +272,22 @@ impl Core {
         }
         // The alphabet: every (character, continuation?) seen, interned in
         // string order; words then map each character through a small table.
+        // ASCII characters go through a flat table (`ascii_slot`), others a set.
+        let ascii_slot = |c: char, continuation: bool| (c as usize) * 2 + continuation as usize;
+        let mut ascii_seen = [false; 256];
         let mut chars: FxHashSet<(char, bool)> = FxHashSet::default();
         let continuation = config.continuation;
         for (word, _) in &counts {
             for (i, c) in word.char_indices() {
-                chars.insert((c, continuation && i > 0));
+                if c.is_ascii() {
+                    ascii_seen[ascii_slot(c, continuation && i > 0)] = true;
+                } else {
+                    chars.insert((c, continuation && i > 0));
+                }
             }
         }
         chars.extend(config.initial_alphabet.iter().map(|&c| (c, false)));
+        chars.extend((0..256).filter(|&s| ascii_seen[s]).map(|s| ((s / 2) as u8 as char, s % 2 == 1)));
         let piece = |(c, continuation): (char, bool)| {
             if continuation {
                 format!("{CONTINUATION}{c}")
@@ -279,13 +298,28 @@ impl Core {
         let mut alphabet: Vec<(String, (char, bool))> = chars.into_iter().map(|k| (piece(k), k)).collect();
         alphabet.sort_unstable();
         let mut char_ids: FxHashMap<(char, bool), TokenId> = FxHashMap::default();
-        for (t, k) in &alphabet {
-            char_ids.insert(*k, intern(t, &mut vocab));
+        let mut ascii_ids = [TokenId::MAX; 256];
+        for (t, (c, cont)) in &alphabet {
+            let (c, cont) = (*c, *cont);
+            let id = intern(t, &mut vocab);
+            if c.is_ascii() {
+                ascii_ids[ascii_slot(c, cont)] = id;
+            } else {
+                char_ids.insert((c, cont), id);
+            }
         }
         let mut words = Words::default();
         words.tokens.reserve(counts.iter().map(|(w, _)| w.len()).sum());
         for (word, count) in &counts {
-            words.push(word.char_indices().map(|(i, c)| char_ids[&(c, continuation && i > 0)]), *count);
+            let id = |(i, c): (usize, char)| {
+                let cont = continuation && i > 0;
+                if c.is_ascii() {
+                    ascii_ids[ascii_slot(c, cont)]
+                } else {
+                    char_ids[&(c, cont)]
+                }
+            };
+            words.push(word.char_indices().map(id), *count);
         }
         drop(counts);
         let n = vocab.len();
@@ -301,6 +335,8 @@ impl Core {
             pair_words: Vec::new(),
             min_frequency: config.min_frequency,
             continuation,
+            deltas: Deltas::default(),
+            touched: Vec::new(),
         }
     }
 
@@ -312,7 +348,7 @@ impl Core {
 
     /// The id of pair `(a, b)` if it was ever seen.
     pub fn pair_of(&self, a: TokenId, b: TokenId) -> Option<PairId> {
-        self.pair_ids.get(&(a, b)).copied()
+        self.pair_ids.get(&key(a, b)).copied()
     }
 
     /// Counts every token and pair; returns the pairs (all of them).
@@ -336,27 +372,28 @@ impl Core {
             for i in 1..self.words.len[w] {
                 let tokens = self.words.tokens(w);
                 let (a, b) = (tokens[i - 1], tokens[i]);
-                let id = self.pair_ids[&(a, b)];
+                let id = self.pair_ids[&key(a, b)];
                 let list = &mut self.pair_words[id as usize];
                 if list.last() != Some(&(w as u32)) {
                     list.push(w as u32);
                 }
             }
         }
-        self.apply(deltas)
+        self.apply(&mut deltas)
     }
 
     /// The id of pair `(a, b)`, created (and counted in the degrees) on first sight.
     fn pair_id(&mut self, a: TokenId, b: TokenId) -> PairId {
-        if let Some(&id) = self.pair_ids.get(&(a, b)) {
-            return id;
-        }
+        let slot = match self.pair_ids.entry(key(a, b)) {
+            std::collections::hash_map::Entry::Occupied(e) => return *e.get(),
+            std::collections::hash_map::Entry::Vacant(e) => e,
+        };
         self.degree[a as usize] += 1;
         self.degree[b as usize] += 1;
         let id = self.pairs.len() as PairId;
         self.pairs.push(Pair { a, b, freq: 0, k: 0 });
         self.pair_words.push(Vec::new());
-        self.pair_ids.insert((a, b), id);
+        slot.insert(id);
         id
     }
 
@@ -376,8 +413,8 @@ impl Core {
                 (self.vocab.len() - 1) as TokenId
             }
         };
-        let mut deltas = Deltas::default();
-        let mut touched: Vec<(u32, (TokenId, TokenId))> = Vec::new();
+        let mut deltas = std::mem::take(&mut self.deltas);
+        let mut touched = std::mem::take(&mut self.touched);
         let mut words = std::mem::take(&mut self.pair_words[best as usize]);
         words.sort_unstable();
         words.dedup();
@@ -435,20 +472,24 @@ impl Core {
             self.token_freq[c as usize] += replaced * count;
             self.total -= replaced * count;
         }
-        for (w, (x, y)) in touched {
+        for &(w, (x, y)) in &touched {
             let id = self.pair_id(x, y);
             let list = &mut self.pair_words[id as usize];
             if list.last() != Some(&w) {
                 list.push(w);
             }
         }
-        (self.apply(deltas), Merged { a, b, c })
+        touched.clear();
+        self.touched = touched;
+        let changed = self.apply(&mut deltas);
+        self.deltas = deltas;
+        (changed, Merged { a, b, c })
     }
 
     /// Applies pair-count changes; returns the pairs that changed, sorted.
-    fn apply(&mut self, deltas: Deltas) -> Vec<PairId> {
+    fn apply(&mut self, deltas: &mut Deltas) -> Vec<PairId> {
         let mut changed: Vec<PairId> = Vec::with_capacity(deltas.len());
-        for ((x, y), (df, dk)) in deltas {
+        for ((x, y), (df, dk)) in deltas.drain() {
             if df == 0 && dk == 0 {
                 continue;
             }
