@@ -129,7 +129,8 @@ def main(argv: Sequence[str]) -> int:
     try:
         if args.files:
             lines = [line for f in args.files for line in f.read_text(encoding="utf-8").splitlines()]
-            source = ", ".join(map(str, args.files))
+            names = [str(f) for f in args.files]
+            source = ", ".join(names) if len(names) <= 3 else f"{len(names)} files ({names[0]} ... {names[-1]})"
         else:
             from fast_wordpiece.cli import stdlib_docstrings
 
