@@ -4,7 +4,6 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use super::analyze::analysis_dict;
 use super::args::{self, text, type_name};
 use super::errors::guard;
 use super::family;
@@ -181,28 +180,15 @@ impl PyChars {
 
     #[pyo3(signature = (sequences, skip_special_tokens = false))]
     fn decode_batch(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
-        args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
-        let mut out = Vec::new();
-        for s in sequences.try_iter()? {
-            out.push(self.decode(&s?, skip_special_tokens)?);
-        }
-        Ok(out)
+        family::decode_each(sequences, |s| self.decode(s, skip_special_tokens))
     }
 
     fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-        let held = family::texts(texts, "texts")?;
-        let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
-        let model = &self.inner;
-        let c = py.detach(|| model.analyze(&strs));
-        analysis_dict(py, &c)
+        family::analyze(py, texts, |strs| self.inner.analyze(strs))
     }
 
     fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (i, t) in self.inner.vocab().iter().enumerate() {
-            d.set_item(t, i)?;
-        }
-        Ok(d)
+        family::vocab_dict(py, self.inner.vocab())
     }
 
     #[getter]

@@ -6,8 +6,10 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
+use super::analyze::analysis_dict;
 use super::args::{self, text, type_name, Text};
 use super::ints::int_list;
+use crate::tokenizer::analysis::Analysis;
 
 /// The texts of an iterable of str, as UTF-8 (errors name `name[i]`).
 pub fn texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>>> {
@@ -36,6 +38,44 @@ pub fn threads(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
 pub fn id_lists<'py>(py: Python<'py>, rows: &[Vec<u32>]) -> PyResult<Bound<'py, PyList>> {
     let lists = rows.iter().map(|r| int_list(py, r)).collect::<PyResult<Vec<_>>>()?;
     PyList::new(py, lists)
+}
+
+/// `{token: id}` of tokens given in id order (`get_vocab`).
+pub fn vocab_dict<'py, S: AsRef<str>>(
+    py: Python<'py>,
+    tokens: impl IntoIterator<Item = S>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (i, t) in tokens.into_iter().enumerate() {
+        d.set_item(t.as_ref(), i)?;
+    }
+    Ok(d)
+}
+
+/// `decode_batch`: `decode` of each sequence of ids in `sequences`.
+pub fn decode_each(
+    sequences: &Bound<'_, PyAny>,
+    mut decode: impl FnMut(&Bound<'_, PyAny>) -> PyResult<String>,
+) -> PyResult<Vec<String>> {
+    args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
+    let mut out = Vec::new();
+    for s in sequences.try_iter()? {
+        out.push(decode(&s?)?);
+    }
+    Ok(out)
+}
+
+/// `analyze`: the texts held as UTF-8, counted by `count` with the GIL
+/// released, as the family's dict.
+pub fn analyze<'py>(
+    py: Python<'py>,
+    texts: &Bound<'py, PyAny>,
+    count: impl FnOnce(&[&str]) -> Analysis + Send,
+) -> PyResult<Bound<'py, PyDict>> {
+    let held = self::texts(texts, "texts")?;
+    let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
+    let a = py.detach(|| count(&strs));
+    analysis_dict(py, &a)
 }
 
 /// Calls `fast_wordpiece.batch_encoding.<function>(tokenizer, *args,

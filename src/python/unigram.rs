@@ -7,7 +7,6 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::analyze::analysis_dict;
 use super::args::{self, text, type_name};
 use super::errors::{guard, Signals};
 use super::family;
@@ -328,11 +327,7 @@ impl PyUnigramTokenizer {
     }
 
     fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (i, (p, _)) in self.inner.model().pieces().iter().enumerate() {
-            d.set_item(p, i)?;
-        }
-        Ok(d)
+        family::vocab_dict(py, self.inner.model().pieces().iter().map(|(p, _)| p))
     }
 
     /// The pieces and their scores (log-probabilities), in id order.
@@ -370,11 +365,7 @@ impl PyUnigramTokenizer {
 
     /// What the tokenizer makes of `texts` (in parallel, GIL released).
     fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-        let held = family::texts(texts, "texts")?;
-        let texts: Vec<&str> = held.iter().map(|t| &**t).collect();
-        let t = &self.inner;
-        let a = py.detach(|| t.analyze(&texts));
-        analysis_dict(py, &a)
+        family::analyze(py, texts, |strs| self.inner.analyze(strs))
     }
 
     /// Writes a Hugging Face `tokenizer.json`, atomically.
