@@ -67,6 +67,14 @@ fn sync_dir(dir: &Path) {
     let _ = dir;
 }
 
+/// The text of a UTF-8 file: an OS error for reading (naming the file), an
+/// invalid-file error naming the first byte that is not UTF-8.
+pub fn read_utf8(path: &Path) -> Result<String> {
+    let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
+    String::from_utf8(bytes)
+        .map_err(|e| Error::invalid_file(path, format!("not UTF-8 at byte {}", e.utf8_error().valid_up_to())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

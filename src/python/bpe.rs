@@ -142,12 +142,7 @@ impl PyBpe {
             guard(|| {
                 let mut files = Vec::new();
                 for p in &paths {
-                    let bytes = std::fs::read(p).map_err(|e| Error::io(p, e))?;
-                    let text = String::from_utf8(bytes).map_err(|e| Error::InvalidFile {
-                        path: p.clone(),
-                        message: format!("not UTF-8 at byte {}", e.utf8_error().valid_up_to()),
-                    })?;
-                    files.push(text);
+                    files.push(crate::io::read_utf8(p)?);
                 }
                 let parts: Vec<&str> = files.iter().flat_map(|t| split_at_safe_newlines(t, 1 << 20)).collect();
                 Ok(crate::threads::run(|| count_pieces(&parts)))
@@ -289,10 +284,7 @@ impl PyBpe {
     #[staticmethod]
     fn load(path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;
-        let text = guard(|| {
-            let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-            String::from_utf8(bytes).map_err(|_| Error::InvalidFile { path: path.clone(), message: "not UTF-8".into() })
-        })?;
+        let text = guard(|| crate::io::read_utf8(&path))?;
         Ok(PyBpe {
             inner: guard(|| {
                 Bpe::from_hf_json(&text).map_err(|e| Error::InvalidFile { path: path.clone(), message: e.to_string() })

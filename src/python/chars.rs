@@ -98,11 +98,7 @@ impl PyChars {
             guard(|| {
                 let mut files = Vec::new();
                 for p in &paths {
-                    let bytes = std::fs::read(p).map_err(|e| Error::io(p, e))?;
-                    files.push(String::from_utf8(bytes).map_err(|e| Error::InvalidFile {
-                        path: p.clone(),
-                        message: format!("not UTF-8 at byte {}", e.utf8_error().valid_up_to()),
-                    })?);
+                    files.push(crate::io::read_utf8(p)?);
                 }
                 Chars::train(&files, size, min, &specials, unk_token)
             })
@@ -233,9 +229,7 @@ impl PyChars {
     fn load(path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;
         let inner = guard(|| {
-            let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-            let text = String::from_utf8(bytes)
-                .map_err(|_| Error::InvalidFile { path: path.clone(), message: "not UTF-8".into() })?;
+            let text = crate::io::read_utf8(&path)?;
             Chars::from_json(&text).map_err(|e| Error::InvalidFile { path: path.clone(), message: e.to_string() })
         })?;
         Ok(PyChars { inner })

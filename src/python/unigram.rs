@@ -10,7 +10,6 @@ use pyo3::types::{PyDict, PyList};
 use super::args::{self, text, type_name};
 use super::errors::{guard, Signals};
 use super::family;
-use crate::error::Error;
 use crate::unigram::sample::Sampling;
 use crate::unigram::trainer::{self, UnigramConfig};
 use crate::unigram::{Encoded, UnigramTokenizer, DEFAULT_SPECIAL_TOKENS};
@@ -243,8 +242,7 @@ impl PyUnigramTokenizer {
             guard(|| {
                 let mut texts = Vec::new();
                 for p in &paths {
-                    let data = std::fs::read(p).map_err(|e| Error::io(p, e))?;
-                    let s = String::from_utf8(data).map_err(|e| Error::invalid_file(p, format!("not UTF-8: {e}")))?;
+                    let s = crate::io::read_utf8(p)?;
                     texts.extend(s.lines().map(str::to_string));
                 }
                 Ok(trainer::count_words(&texts, &c.special_tokens))

@@ -63,7 +63,7 @@ impl UnigramTokenizer {
     /// Loads a tokenizer.json written by [`save`](Self::save) or by Hugging
     /// Face with the same pipeline.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+        let text = crate::io::read_utf8(path)?;
         Self::from_json(&text).map_err(|e| match e {
             Error::InvalidArgument(m) => Error::invalid_file(path, m),
             e => e,
