@@ -11,6 +11,7 @@ parallel with the GIL released, numpy arrays filled without a Python object per 
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
@@ -504,6 +505,8 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
         target = max(lengths, default=0) if padding == "longest" else max_length
         if target is not None and pad_to_multiple_of is not None:
             target = -(-target // pad_to_multiple_of) * pad_to_multiple_of
+        if target is not None and target > sys.maxsize // 8:
+            raise MemoryError(f"padding every row to {target} tokens cannot fit in memory")
         if target is not None:
             for i, n in enumerate(lengths):
                 if n < target:

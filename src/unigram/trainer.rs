@@ -503,7 +503,7 @@ pub fn train_with(
         let (ca, cb) = (is_char(&pieces[a].0), is_char(&pieces[b].0));
         cb.cmp(&ca).then(pieces[b].1.total_cmp(&pieces[a].1)).then(a.cmp(&b))
     });
-    let mut chosen: Vec<(String, f64)> = Vec::with_capacity(desired);
+    let mut chosen: Vec<(String, f64)> = Vec::with_capacity(desired.min(pieces.len()));
     for i in order {
         if chosen.len() == desired {
             break;
