@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 use super::bytes::{byte_char, token_bytes};
 use super::pre_tokenizer::pieces;
 use crate::error::{Error, Result};
+use crate::pipeline::special_split::{Piece, SpecialSplitter};
 use crate::tokenizer::analysis::Analysis;
 
 /// Pieces longer than this (in bytes) are not cached.
@@ -30,8 +31,8 @@ pub struct Bpe {
     /// Each byte's token id, or None when its byte character is not in the vocabulary.
     byte_ids: [Option<u32>; 256],
     unk: Option<u32>,
-    /// Tokens matched in the text before pre-tokenization, longest first at one position.
-    specials: Vec<(String, u32)>,
+    /// Tokens matched in the text before pre-tokenization.
+    specials: SpecialSplitter,
 }
 
 impl PartialEq for Bpe {
@@ -114,7 +115,7 @@ impl Bpe {
                 specials.push((t.clone(), id_of(t, "special token")?));
             }
         }
-        specials.sort_by(|x: &(String, u32), y| y.0.len().cmp(&x.0.len()).then(x.0.cmp(&y.0)));
+        let specials = SpecialSplitter::new(specials)?;
         Ok(Bpe { vocab, ids, merges: merge_ids, ranks, byte_ids, unk, specials })
     }
 
@@ -145,57 +146,35 @@ impl Bpe {
 
     /// The special tokens, in the order of their ids.
     pub fn special_tokens(&self) -> Vec<String> {
-        let mut s = self.specials.clone();
+        let mut s = self.specials.tokens().to_vec();
         s.sort_by_key(|x| x.1);
         s.into_iter().map(|x| x.0).collect()
     }
 
     pub fn is_special(&self, id: u32) -> bool {
-        self.specials.iter().any(|s| s.1 == id)
-    }
-
-    /// The first special token in `text` at or after byte `from`: (start, token index).
-    fn next_special(&self, text: &str, from: usize) -> Option<(usize, usize)> {
-        let mut best: Option<(usize, usize)> = None;
-        for (k, (t, _)) in self.specials.iter().enumerate() {
-            if let Some(p) = text[from..].find(t.as_str()) {
-                // Earliest start; at one start the longest (the list is longest first).
-                if best.is_none_or(|(q, _)| from + p < q) {
-                    best = Some((from + p, k));
-                }
-            }
-        }
-        best
+        self.specials.tokens().iter().any(|s| s.1 == id)
     }
 
     /// The ids of `text`, appended to `out` with each token's byte span.
     pub fn encode_into(&self, text: &str, cache: &mut Cache, out: &mut Vec<u32>, spans: Option<&mut Vec<(u32, u32)>>) {
         let mut spans = spans;
-        let mut from = 0;
-        while from < text.len() {
-            let (end, special) = match self.next_special(text, from) {
-                Some((start, k)) => (start, Some(k)),
-                None => (text.len(), None),
-            };
-            for (a, b) in pieces(&text[from..end]) {
-                let n = out.len();
-                self.encode_piece(&text.as_bytes()[from + a..from + b], cache, out);
+        self.specials.split(text, |piece| match piece {
+            Piece::Special { id, start, end } => {
+                out.push(id);
                 if let Some(spans) = spans.as_deref_mut() {
-                    self.piece_spans(&out[n..], from + a, spans);
+                    spans.push((start as u32, end as u32));
                 }
             }
-            match special {
-                Some(k) => {
-                    let (t, id) = &self.specials[k];
-                    out.push(*id);
+            Piece::Text { text: segment, start } => {
+                for (a, b) in pieces(segment) {
+                    let n = out.len();
+                    self.encode_piece(&segment.as_bytes()[a..b], cache, out);
                     if let Some(spans) = spans.as_deref_mut() {
-                        spans.push((end as u32, (end + t.len()) as u32));
+                        self.piece_spans(&out[n..], start + a, spans);
                     }
-                    from = end + t.len();
                 }
-                None => from = end,
             }
-        }
+        });
     }
 
     /// Byte spans of a piece's tokens, laid end to end from `start`.

@@ -7,14 +7,15 @@ use rustc_hash::FxHashMap;
 use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
+use crate::pipeline::special_split::{Piece, SpecialSplitter};
 use crate::tokenizer::analysis::Analysis;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chars {
     vocab: Vec<String>,
     ids: FxHashMap<char, u32>,
-    /// Special tokens, longest first (then smaller), with their ids.
-    specials: Vec<(String, u32)>,
+    /// Special tokens (longest first, then smaller) with their ids.
+    specials: SpecialSplitter,
     unk: u32,
 }
 
@@ -49,13 +50,13 @@ impl Chars {
                 return Err(Error::invalid(format!("special token {t:?} is not in the vocabulary")));
             }
         }
+        specials.sort_by(|x, y| y.0.len().cmp(&x.0.len()).then(x.0.cmp(&y.0)));
         let unk = specials
             .iter()
             .find(|(t, _)| t == unk_token)
             .map(|s| s.1)
             .ok_or_else(|| Error::invalid(format!("unk_token {unk_token:?} must be one of the special tokens")))?;
-        specials.sort_by(|x, y| y.0.len().cmp(&x.0.len()).then(x.0.cmp(&y.0)));
-        Ok(Chars { vocab, ids, specials, unk })
+        Ok(Chars { vocab, ids, specials: SpecialSplitter::new(specials)?, unk })
     }
 
     /// Learns the vocabulary: the special tokens in order, then the characters
@@ -135,13 +136,13 @@ impl Chars {
         let mut cs = token.chars();
         match (cs.next(), cs.next()) {
             (Some(c), None) if self.ids.contains_key(&c) => self.ids.get(&c).copied(),
-            _ => self.specials.iter().find(|s| s.0 == token).map(|s| s.1),
+            _ => self.specials.tokens().iter().find(|s| s.0 == token).map(|s| s.1),
         }
     }
 
     /// The special tokens in id order.
     pub fn special_tokens(&self) -> Vec<String> {
-        let mut s = self.specials.clone();
+        let mut s = self.specials.tokens().to_vec();
         s.sort_by_key(|x| x.1);
         s.into_iter().map(|x| x.0).collect()
     }
@@ -153,26 +154,10 @@ impl Chars {
     /// The ids of `text`, appended to `out`: special tokens found first (the
     /// earliest, then the longest), every other character its id or `unk`.
     pub fn encode_into(&self, text: &str, out: &mut Vec<u32>) {
-        let mut from = 0;
-        while from < text.len() {
-            let mut next: Option<(usize, usize)> = None;
-            for (k, (t, _)) in self.specials.iter().enumerate() {
-                if let Some(p) = text[from..].find(t.as_str()) {
-                    if next.is_none_or(|(q, _)| from + p < q) {
-                        next = Some((from + p, k));
-                    }
-                }
-            }
-            let end = next.map_or(text.len(), |n| n.0);
-            out.extend(text[from..end].chars().map(|c| self.ids.get(&c).copied().unwrap_or(self.unk)));
-            match next {
-                Some((start, k)) => {
-                    out.push(self.specials[k].1);
-                    from = start + self.specials[k].0.len();
-                }
-                None => from = end,
-            }
-        }
+        self.specials.split(text, |piece| match piece {
+            Piece::Special { id, .. } => out.push(id),
+            Piece::Text { text, .. } => out.extend(text.chars().map(|c| self.ids.get(&c).copied().unwrap_or(self.unk))),
+        });
     }
 
     pub fn encode(&self, text: &str) -> Vec<u32> {
@@ -193,7 +178,7 @@ impl Chars {
             let token = self.vocab.get(id as usize).ok_or_else(|| {
                 Error::invalid(format!("id {id} is not in the vocabulary (size {})", self.vocab.len()))
             })?;
-            if skip_special_tokens && self.specials.iter().any(|x| x.1 == id) {
+            if skip_special_tokens && self.specials.tokens().iter().any(|x| x.1 == id) {
                 continue;
             }
             s.push_str(token);

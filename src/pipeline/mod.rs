@@ -11,5 +11,6 @@ pub mod normalizer;
 pub mod padding;
 pub mod post_processor;
 pub mod pre_tokenizer;
+pub mod special_split;
 pub mod truncation;
 pub mod unicode;

@@ -218,7 +218,7 @@ impl PyUnigramTokenizer {
         let c = config(vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
         let held = family::texts(corpus, "corpus")?;
         let texts: Vec<&str> = held.iter().map(|t| &**t).collect();
-        let counts = py.detach(|| trainer::count_words(&texts, &c.special_tokens));
+        let counts = py.detach(|| guard(|| trainer::count_words(&texts, &c.special_tokens)))?;
         Self::train_counts(py, counts, c)
     }
 
@@ -245,7 +245,7 @@ impl PyUnigramTokenizer {
                     let s = crate::io::read_utf8(p)?;
                     texts.extend(s.lines().map(str::to_string));
                 }
-                Ok(trainer::count_words(&texts, &c.special_tokens))
+                trainer::count_words(&texts, &c.special_tokens)
             })
         })?;
         Self::train_counts(py, counts, c)
@@ -275,7 +275,7 @@ impl PyUnigramTokenizer {
             let n = args::count(&v, &format!("counts[{word:?}]"))?;
             pairs.push((word, n));
         }
-        let counted = py.detach(|| trainer::count_pairs(&pairs, &c.special_tokens));
+        let counted = py.detach(|| guard(|| trainer::count_pairs(&pairs, &c.special_tokens)))?;
         Self::train_counts(py, counted, c)
     }
 

@@ -132,6 +132,6 @@ impl UnigramTokenizer {
             }
         }
         let model = super::Model::new(pieces, unk_id)?;
-        Ok(UnigramTokenizer::with_model(model, special))
+        UnigramTokenizer::with_model(model, special)
     }
 }

@@ -4,6 +4,8 @@
 //! every "▁" (each "▁" begins a word). Special tokens are split out first,
 //! and each piece of text between them is pre-tokenized on its own.
 
+use crate::pipeline::special_split::{Piece, SpecialSplitter};
+
 /// The character that stands for a space.
 pub const REPLACEMENT: char = '\u{2581}';
 
@@ -13,38 +15,22 @@ pub enum Segment<'a> {
     Text { text: &'a str, char_start: u32 },
 }
 
-/// Calls `f` with the segments of `text` in order: at each position, the
-/// longest special token that starts there (the first given, among equally
-/// long ones) is split out; `specials` is sorted longest first.
-pub fn segments<'a>(text: &'a str, specials: &[(String, u32)], mut f: impl FnMut(Segment<'a>)) {
-    let mut first = [false; 256];
-    for (s, _) in specials {
-        first[s.as_bytes()[0] as usize] = true;
-    }
-    let bytes = text.as_bytes();
-    let (mut seg_start, mut seg_char) = (0usize, 0u32);
-    let (mut i, mut chars) = (0usize, 0u32);
-    while i < bytes.len() {
-        if first[bytes[i] as usize] {
-            if let Some((s, id)) = specials.iter().find(|(s, _)| bytes[i..].starts_with(s.as_bytes())) {
-                if seg_start < i {
-                    f(Segment::Text { text: &text[seg_start..i], char_start: seg_char });
-                }
-                let n = s.chars().count() as u32;
-                f(Segment::Special { id: *id, chars: (chars, chars + n) });
-                i += s.len();
-                chars += n;
-                seg_start = i;
-                seg_char = chars;
-                continue;
-            }
+/// Calls `f` with the segments of `text` in order: the special tokens
+/// `specials` finds (the earliest, then the longest) and the text between
+/// them, with their offsets in characters.
+pub fn segments<'a>(text: &'a str, specials: &SpecialSplitter, mut f: impl FnMut(Segment<'a>)) {
+    let mut chars = 0u32;
+    specials.split(text, |piece| match piece {
+        Piece::Text { text, .. } => {
+            f(Segment::Text { text, char_start: chars });
+            chars += text.chars().count() as u32;
         }
-        i += super::model::utf8_len(bytes[i]);
-        chars += 1;
-    }
-    if seg_start < bytes.len() {
-        f(Segment::Text { text: &text[seg_start..], char_start: seg_char });
-    }
+        Piece::Special { id, start, end } => {
+            let n = text[start..end].chars().count() as u32;
+            f(Segment::Special { id, chars: (chars, chars + n) });
+            chars += n;
+        }
+    });
 }
 
 /// Calls `f(word, virtual_prefix, char_offset)` for every word of `text`
@@ -94,7 +80,7 @@ mod tests {
 
     #[test]
     fn special_tokens_are_split_out_longest_first() {
-        let specials = vec![("<s>x".to_string(), 1), ("<s>".to_string(), 0)];
+        let specials = SpecialSplitter::new(vec![("<s>x".to_string(), 1), ("<s>".to_string(), 0)]).unwrap();
         let mut out = Vec::new();
         segments("a<s>é<s>xb<s>", &specials, |s| {
             out.push(match s {

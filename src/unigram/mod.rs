@@ -15,6 +15,7 @@ pub mod trie;
 use rayon::prelude::*;
 
 use crate::error::{Error, Result};
+use crate::pipeline::special_split::SpecialSplitter;
 use crate::threads;
 use crate::tokenizer::analysis::Analysis;
 use metaspace::{segments, words, REPLACEMENT};
@@ -33,7 +34,7 @@ pub struct UnigramTokenizer {
     /// The special pieces' ids, in the order given.
     special: Vec<u32>,
     /// The special pieces' texts, longest first (ties by id), to match in text.
-    special_texts: Vec<(String, u32)>,
+    specials: SpecialSplitter,
 }
 
 /// An encoded text: ids and the character offsets of each token.
@@ -63,14 +64,12 @@ impl UnigramTokenizer {
                 special.push(id);
             }
         }
-        Ok(Self::with_model(model, special))
+        Self::with_model(model, special)
     }
 
-    pub(crate) fn with_model(model: Model, special: Vec<u32>) -> Self {
-        let mut special_texts: Vec<(String, u32)> =
-            special.iter().map(|&id| (model.pieces()[id as usize].0.clone(), id)).collect();
-        special_texts.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
-        UnigramTokenizer { model, special, special_texts }
+    pub(crate) fn with_model(model: Model, special: Vec<u32>) -> Result<Self> {
+        let texts = special.iter().map(|&id| (model.pieces()[id as usize].0.clone(), id)).collect();
+        Ok(UnigramTokenizer { specials: SpecialSplitter::new(texts)?, model, special })
     }
 
     pub fn model(&self) -> &Model {
@@ -111,7 +110,7 @@ impl UnigramTokenizer {
         mut on_word: impl FnMut(&str, u32, bool),
         mut on_special: impl FnMut(u32, u32, u32),
     ) {
-        segments(text, &self.special_texts, |segment| match segment {
+        segments(text, &self.specials, |segment| match segment {
             metaspace::Segment::Special { id, chars } => on_special(id, chars.0, chars.1),
             metaspace::Segment::Text { text: seg, char_start } => words(seg, |word, virtual_prefix, offset_chars| {
                 buffer.clear();

@@ -14,6 +14,7 @@ use super::metaspace::{segments, words, Segment, REPLACEMENT};
 use super::model::{BestPath, Model, Piece};
 use super::UnigramTokenizer;
 use crate::error::{Error, Result};
+use crate::pipeline::special_split::SpecialSplitter;
 use crate::threads;
 
 /// Words per chunk of the E-step's sums.
@@ -88,10 +89,9 @@ impl UnigramConfig {
 
 /// Counts the words of `texts` as the tokenizer sees them (each with its
 /// "▁"), special tokens left out.
-pub fn count_words<S: AsRef<str> + Sync>(texts: &[S], special_tokens: &[String]) -> FxHashMap<String, u64> {
-    let mut specials: Vec<(String, u32)> = special_tokens.iter().cloned().zip(0..).collect();
-    specials.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
-    threads::run(|| {
+pub fn count_words<S: AsRef<str> + Sync>(texts: &[S], special_tokens: &[String]) -> Result<FxHashMap<String, u64>> {
+    let specials = SpecialSplitter::new(special_tokens.iter().cloned().zip(0..).collect())?;
+    Ok(threads::run(|| {
         texts
             .par_chunks(512)
             .map(|chunk| {
@@ -115,13 +115,12 @@ pub fn count_words<S: AsRef<str> + Sync>(texts: &[S], special_tokens: &[String])
                 counts
             })
             .reduce(FxHashMap::default, merge_counts)
-    })
+    }))
 }
 
 /// Counts of `(text, count)` pairs: each text's words, `count` times each.
-pub fn count_pairs(pairs: &[(String, u64)], special_tokens: &[String]) -> FxHashMap<String, u64> {
-    let mut specials: Vec<(String, u32)> = special_tokens.iter().cloned().zip(0..).collect();
-    specials.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.1.cmp(&b.1)));
+pub fn count_pairs(pairs: &[(String, u64)], special_tokens: &[String]) -> Result<FxHashMap<String, u64>> {
+    let specials = SpecialSplitter::new(special_tokens.iter().cloned().zip(0..).collect())?;
     let mut counts: FxHashMap<String, u64> = FxHashMap::default();
     let mut buffer = String::new();
     for (t, n) in pairs {
@@ -134,7 +133,7 @@ pub fn count_pairs(pairs: &[(String, u64)], special_tokens: &[String]) -> FxHash
             }
         });
     }
-    counts
+    Ok(counts)
 }
 
 fn merge_counts(mut a: FxHashMap<String, u64>, b: FxHashMap<String, u64>) -> FxHashMap<String, u64> {
@@ -516,7 +515,7 @@ pub fn train_with(
     let mut vocab: Vec<(String, f64)> = config.special_tokens.iter().map(|t| (t.clone(), 0.0)).collect();
     vocab.extend(chosen);
     let special: Vec<u32> = (0..config.special_tokens.len() as u32).collect();
-    Ok(UnigramTokenizer::with_model(Model::new(vocab, 0)?, special))
+    UnigramTokenizer::with_model(Model::new(vocab, 0)?, special)
 }
 
 #[cfg(test)]
@@ -546,7 +545,7 @@ mod tests {
     #[test]
     fn trains_to_the_asked_size_with_every_character() {
         let config = UnigramConfig { vocab_size: 60, ..UnigramConfig::default() };
-        let counts = count_words(&corpus(), &config.special_tokens);
+        let counts = count_words(&corpus(), &config.special_tokens).unwrap();
         let t = train(counts, &config).unwrap();
         assert_eq!(t.vocab_size(), 60);
         for c in corpus().concat().chars().filter(|&c| c != ' ') {
@@ -559,15 +558,16 @@ mod tests {
     #[test]
     fn training_does_not_depend_on_the_thread_count() {
         let config = UnigramConfig { vocab_size: 50, ..UnigramConfig::default() };
-        let one = threads::install(Some(1), || train(count_words(&corpus(), &config.special_tokens), &config));
-        let three = threads::install(Some(3), || train(count_words(&corpus(), &config.special_tokens), &config));
+        let one = threads::install(Some(1), || train(count_words(&corpus(), &config.special_tokens).unwrap(), &config));
+        let three =
+            threads::install(Some(3), || train(count_words(&corpus(), &config.special_tokens).unwrap(), &config));
         assert_eq!(one.unwrap().unwrap().model().pieces(), three.unwrap().unwrap().model().pieces());
     }
 
     #[test]
     fn stops_when_asked() {
         let config = UnigramConfig { vocab_size: 50, ..UnigramConfig::default() };
-        let counts = count_words(&corpus(), &config.special_tokens);
+        let counts = count_words(&corpus(), &config.special_tokens).unwrap();
         assert!(matches!(train_with(counts, &config, &|| true), Err(Error::Interrupted)));
     }
 

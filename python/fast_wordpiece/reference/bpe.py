@@ -113,6 +113,8 @@ class BPETokenizer(family.TransformersCalls):
             self.ranks[(a, b)] = rank
         self.specials = list(dict.fromkeys(special_tokens or ()))
         for t in self.specials:
+            if not t:
+                raise ValueError("a special token must not be empty")
             if t not in self.vocab:
                 raise ValueError(f"special token {t!r} is not in the vocabulary")
         if unk_token is not None and unk_token not in self.vocab:
@@ -199,14 +201,12 @@ class BPETokenizer(family.TransformersCalls):
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         tokens: list[str] = []
-        while text:
-            found = [(text.find(s), -len(s), s) for s in self.specials if s in text]
-            start, _, special = min(found) if found else (len(text), 0, "")
-            for piece in pre_tokenize(text[:start]):
-                tokens.extend(self._encode_piece(piece))
+        for segment, _, special in family.split_specials(text, self.specials):
             if special:
-                tokens.append(special)
-            text = text[start + len(special) :]
+                tokens.append(segment)
+                continue
+            for piece in pre_tokenize(segment):
+                tokens.extend(self._encode_piece(piece))
         return tokens
 
     def encode(self, text: str) -> list[int]:

@@ -20,6 +20,8 @@ class CharTokenizer(family.TransformersCalls):
         self.vocab = dict(vocab)
         self.id_to = {i: t for t, i in vocab.items()}
         self.specials = list(special_tokens) if special_tokens is not None else ["[UNK]"]
+        if "" in self.specials:
+            raise ValueError("a special token must not be empty")
         for t in self.vocab:
             if t not in self.specials and len(t) != 1:
                 raise ValueError(f"token {t!r} is neither one character nor a special token")
@@ -68,13 +70,11 @@ class CharTokenizer(family.TransformersCalls):
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         tokens: list[str] = []
-        while text:
-            found = [(text.find(s), -len(s), s) for s in self.specials if s in text]
-            start, _, special = min(found) if found else (len(text), 0, "")
-            tokens.extend(c if c in self.vocab and c not in self.specials else self.unk_token for c in text[:start])
+        for segment, _, special in family.split_specials(text, self.specials):
             if special:
-                tokens.append(special)
-            text = text[start + len(special) :]
+                tokens.append(segment)
+                continue
+            tokens.extend(c if c in self.vocab and c not in self.specials else self.unk_token for c in segment)
         return tokens
 
     def encode(self, text: str) -> list[int]:

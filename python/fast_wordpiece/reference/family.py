@@ -1,13 +1,40 @@
-"""What the tokenizer family shares in the twin: ``analyze`` as the seed counts it (docs/spec.md 15.8)."""
+"""What the tokenizer family shares in the twin: special tokens split out of
+the text (docs/spec.md §14), ``analyze`` as the seed counts it (15.8)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import re
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 WHITE_SPACE = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
 )
+
+
+def split_specials(text: str, specials: Sequence[str]) -> list[tuple[str, int, bool]]:
+    """``(piece, char_start, is_special)`` for the pieces of ``text``: at the
+    earliest position where a special token starts, the longest one that
+    starts there, then on after it; the text between them (never empty).
+
+    A regular expression of the tokens, longest first, finds exactly these:
+    it tries every position from the left, and at one position the first
+    alternative that matches, which is the longest."""
+    if "" in specials:
+        raise ValueError("a special token must not be empty")
+    out: list[tuple[str, int, bool]] = []
+    if not specials:
+        return [(text, 0, False)] if text else out
+    pattern = "|".join(re.escape(s) for s in sorted(set(specials), key=len, reverse=True))
+    done = 0
+    for m in re.finditer(pattern, text):
+        if done < m.start():
+            out.append((text[done : m.start()], done, False))
+        out.append((m.group(), m.start(), True))
+        done = m.end()
+    if done < len(text):
+        out.append((text[done:], done, False))
+    return out
 
 
 def words(text: str) -> int:

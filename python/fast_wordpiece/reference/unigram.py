@@ -24,25 +24,9 @@ DEFAULT_SPECIAL_TOKENS = ("<unk>", "<s>", "</s>")
 
 
 def segments(text: str, specials: Sequence[str]) -> list[tuple[str, int, bool]]:
-    """``(text, char_start, is_special)`` pieces of ``text``: at each position
-    the longest special token found there (the first given among equally long
-    ones) is split out."""
-    order = sorted(range(len(specials)), key=lambda i: (-len(specials[i].encode()), i))
-    out: list[tuple[str, int, bool]] = []
-    start = i = 0
-    while i < len(text):
-        match = next((specials[k] for k in order if text.startswith(specials[k], i)), None)
-        if match is None:
-            i += 1
-            continue
-        if start < i:
-            out.append((text[start:i], start, False))
-        out.append((match, i, True))
-        i += len(match)
-        start = i
-    if start < len(text):
-        out.append((text[start:], start, False))
-    return out
+    """``(text, char_start, is_special)`` pieces of ``text``, the special
+    tokens split out (``family.split_specials``)."""
+    return family.split_specials(text, specials)
 
 
 def words(text: str) -> list[tuple[str, bool, int]]:

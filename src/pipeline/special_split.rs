@@ -1,0 +1,149 @@
+//! Special tokens split out of text before any other stage, for the
+//! tokenizers of the family (byte-level BPE, characters, Unigram): at the
+//! earliest position where one starts, the longest one that starts there
+//! (docs/spec.md §14). One Aho-Corasick automaton finds them in a single pass
+//! over the text, however many special tokens there are.
+
+use aho_corasick::{AhoCorasick, MatchKind};
+
+use crate::error::{Error, Result};
+
+/// A piece of text as the splitter cuts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Piece<'a> {
+    /// Text with no special token in it, starting at byte `start`.
+    Text { text: &'a str, start: usize },
+    /// Special token `id`, at bytes `start..end`.
+    Special { id: u32, start: usize, end: usize },
+}
+
+/// The special tokens of a tokenizer, and the automaton that finds them.
+#[derive(Clone, Debug, Default)]
+pub struct SpecialSplitter {
+    tokens: Vec<(String, u32)>,
+    /// None when there are no special tokens.
+    automaton: Option<AhoCorasick>,
+}
+
+/// Two splitters are equal when they split out the same tokens.
+impl PartialEq for SpecialSplitter {
+    fn eq(&self, other: &Self) -> bool {
+        self.tokens == other.tokens
+    }
+}
+
+impl Eq for SpecialSplitter {}
+
+impl SpecialSplitter {
+    /// A splitter of `tokens` (text, id), kept in the order given; a token
+    /// must not be empty.
+    pub fn new(tokens: Vec<(String, u32)>) -> Result<Self> {
+        if tokens.iter().any(|(t, _)| t.is_empty()) {
+            return Err(Error::invalid("a special token must not be empty"));
+        }
+        let automaton = if tokens.is_empty() {
+            None
+        } else {
+            let built = AhoCorasick::builder()
+                .match_kind(MatchKind::LeftmostLongest)
+                .build(tokens.iter().map(|(t, _)| t.as_bytes()))
+                .map_err(|e| Error::invalid(format!("cannot search for the special tokens: {e}")))?;
+            Some(built)
+        };
+        Ok(Self { tokens, automaton })
+    }
+
+    /// The special tokens (text, id), in the order given.
+    pub fn tokens(&self) -> &[(String, u32)] {
+        &self.tokens
+    }
+
+    /// Calls `f` with the pieces of `text` in order: the text between
+    /// special tokens (only when not empty) and each special token found.
+    pub fn split<'a>(&self, text: &'a str, mut f: impl FnMut(Piece<'a>)) {
+        let mut done = 0;
+        if let Some(automaton) = &self.automaton {
+            for m in automaton.find_iter(text) {
+                if done < m.start() {
+                    f(Piece::Text { text: &text[done..m.start()], start: done });
+                }
+                f(Piece::Special { id: self.tokens[m.pattern().as_usize()].1, start: m.start(), end: m.end() });
+                done = m.end();
+            }
+        }
+        if done < text.len() {
+            f(Piece::Text { text: &text[done..], start: done });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(splitter: &SpecialSplitter, text: &str) -> Vec<String> {
+        let mut out = vec![];
+        splitter.split(text, |p| {
+            out.push(match p {
+                Piece::Text { text, start } => format!("T{text}@{start}"),
+                Piece::Special { id, start, end } => format!("S{id}@{start}..{end}"),
+            })
+        });
+        out
+    }
+
+    /// The rule, written out: at each byte, the longest token starting there.
+    fn naive(tokens: &[(String, u32)], text: &str) -> Vec<String> {
+        let (mut out, mut i, mut done) = (vec![], 0, 0);
+        while i < text.len() {
+            let found = tokens.iter().filter(|(t, _)| text[i..].starts_with(t.as_str())).max_by_key(|(t, _)| t.len());
+            match found {
+                Some((t, id)) => {
+                    if done < i {
+                        out.push(format!("T{}@{done}", &text[done..i]));
+                    }
+                    out.push(format!("S{id}@{i}..{}", i + t.len()));
+                    i += t.len();
+                    done = i;
+                }
+                None => i += text[i..].chars().next().map_or(1, char::len_utf8),
+            }
+        }
+        if done < text.len() {
+            out.push(format!("T{}@{done}", &text[done..]));
+        }
+        out
+    }
+
+    #[test]
+    fn the_earliest_then_the_longest_token_is_split_out() {
+        let tokens = vec![("<s>".to_string(), 0), ("<s>x".to_string(), 1), ("s>x<".to_string(), 2)];
+        let s = SpecialSplitter::new(tokens).unwrap();
+        assert_eq!(pieces(&s, "a<s>é<s>xb<s"), ["Ta@0", "S0@1..4", "Té@4", "S1@6..10", "Tb<s@10"]);
+        assert_eq!(pieces(&s, "<s>x<"), ["S1@0..4", "T<@4"]);
+        assert_eq!(pieces(&SpecialSplitter::default(), "abc"), ["Tabc@0"]);
+        assert!(pieces(&s, "").is_empty());
+    }
+
+    #[test]
+    fn an_empty_token_is_refused() {
+        assert!(SpecialSplitter::new(vec![(String::new(), 0)]).is_err());
+    }
+
+    #[test]
+    fn splits_as_the_rule_says_on_random_text() {
+        let alphabet = ["a", "b", "<", ">", "é", "ab", "<a"];
+        let tokens: Vec<(String, u32)> =
+            ["<a", "<a>", "a>", "b", "é<", "<a>b>"].iter().zip(0..).map(|(t, i)| (t.to_string(), i)).collect();
+        let s = SpecialSplitter::new(tokens.clone()).unwrap();
+        let mut seed = 11u64;
+        for _ in 0..2000 {
+            let mut text = String::new();
+            for _ in 0..seed % 13 {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                text.push_str(alphabet[(seed >> 33) as usize % alphabet.len()]);
+            }
+            assert_eq!(pieces(&s, &text), naive(&tokens, &text), "{text:?}");
+        }
+    }
+}
