@@ -155,7 +155,8 @@ impl PyTokenizer {
         } else {
             None
         };
-        let list = PyList::new(py, rows.into_iter().map(|e| Self::encoding(&shared, e)))?;
+        let list =
+            PyList::new(py, rows.into_iter().map(|e| Self::encoding(py, &shared, e)).collect::<PyResult<Vec<_>>>()?)?;
         Ok((list, arrays, sample))
     }
 

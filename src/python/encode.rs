@@ -61,8 +61,14 @@ impl PyTokenizer {
         Arc::clone(&self.inner.read().unwrap_or_else(|poisoned| poisoned.into_inner()))
     }
 
-    pub(super) fn encoding(shared: &Arc<Shared>, inner: Encoding) -> PyEncoding {
-        PyEncoding::new(inner, Arc::clone(shared))
+    /// `inner` as a Python `Encoding` (untracked, see
+    /// [`PyEncoding::into_untracked`]).
+    pub(super) fn encoding<'py>(
+        py: Python<'py>,
+        shared: &Arc<Shared>,
+        inner: Encoding,
+    ) -> PyResult<Bound<'py, PyEncoding>> {
+        PyEncoding::new(inner, Arc::clone(shared)).into_untracked(py)
     }
 
     /// The whole batch encoded with the GIL released (padding needs all of
@@ -130,7 +136,7 @@ impl PyTokenizer {
                     let made = Python::attach(|py| {
                         for (slot, encoding) in slots[start..].iter_mut().zip(chunk) {
                             let encoding = PyEncoding::made_ahead(py, encoding, Arc::clone(shared))?;
-                            *slot = Some(Py::new(py, encoding)?);
+                            *slot = Some(encoding.into_untracked(py)?.unbind());
                         }
                         py.check_signals()
                     });
@@ -159,14 +165,14 @@ impl PyTokenizer {
     /// `truncation_side` (`"right"` or `"left"`); `padding` (None, `"longest"`
     /// or `"max_length"`) with `pad_to_multiple_of` and `padding_side`.
     #[pyo3(signature = (text, pair = None, add_special_tokens = true, **kwargs), text_signature = "(self, text, pair=None, add_special_tokens=True, *, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right')")]
-    fn encode(
+    fn encode<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         text: &Bound<'_, PyAny>,
         pair: Option<&Bound<'_, PyAny>>,
         add_special_tokens: bool,
         kwargs: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<PyEncoding> {
+    ) -> PyResult<Bound<'py, PyEncoding>> {
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
         let shared = self.inner();
@@ -174,7 +180,7 @@ impl PyTokenizer {
         let (a, b) = (&*a, b.as_deref());
         let work = || guard(|| shared.encode_with(a, b, &options));
         let encoding = if a.len() + b.map_or(0, str::len) > DETACH_BYTES { py.detach(work)? } else { work()? };
-        Ok(PyEncoding::new(encoding, shared))
+        Self::encoding(py, &shared, encoding)
     }
 
     /// Encodes many texts in parallel with the GIL released. Items are str,
@@ -223,7 +229,8 @@ impl PyTokenizer {
             arrays::numpy_arrays(py, &encodings, &arrays::ENCODE_BATCH_COLUMNS, options.num_threads)
                 .map(Bound::into_any)
         } else {
-            PyList::new(py, encodings.into_iter().map(|e| Self::encoding(&shared, e))).map(Bound::into_any)
+            let encodings = encodings.into_iter().map(|e| Self::encoding(py, &shared, e));
+            PyList::new(py, encodings.collect::<PyResult<Vec<_>>>()?).map(Bound::into_any)
         }
     }
 
