@@ -137,10 +137,93 @@ pub struct Core {
     pair_words: Vec<Vec<u32>>,
     pub min_frequency: u64,
     continuation: bool,
-    /// The pair-count changes of the merge under way, and the pairs with the
-    /// merged token (kept from merge to merge to reuse the memory).
-    deltas: Deltas,
-    touched: Vec<(u32, (TokenId, TokenId))>,
+    /// The pair-count changes of the merge under way, by pair id, and the
+    /// pairs they are for (kept from merge to merge to reuse the memory).
+    changes: Changes,
+}
+
+/// Pair-count changes by pair id: `(freq, k)` deltas added modulo 2^64 (every
+/// count and every sum of them fits in 64 bits, so the result is exact), and
+/// the ids that have one, each once.
+#[derive(Default)]
+struct Changes {
+    delta: Vec<(u64, u64)>,
+    dirty: Vec<bool>,
+    ids: Vec<PairId>,
+}
+
+impl Changes {
+    #[inline(always)]
+    fn add(&mut self, id: PairId, freq: u64, k: u64) {
+        let i = id as usize;
+        if i >= self.delta.len() {
+            self.delta.resize(i + 1, (0, 0));
+            self.dirty.resize(i + 1, false);
+        }
+        let d = &mut self.delta[i];
+        d.0 = d.0.wrapping_add(freq);
+        d.1 = d.1.wrapping_add(k);
+        if !self.dirty[i] {
+            self.dirty[i] = true;
+            self.ids.push(id);
+        }
+    }
+}
+
+/// The pair tables a merge updates while it walks the words' tokens.
+struct PairTable<'a> {
+    pair_ids: &'a mut FxHashMap<u64, PairId>,
+    pairs: &'a mut Vec<Pair>,
+    pair_words: &'a mut Vec<Vec<u32>>,
+    degree: &'a mut Vec<u32>,
+}
+
+impl PairTable<'_> {
+    /// The id of pair `(a, b)`, created (and counted in the degrees) on first sight.
+    #[inline(always)]
+    fn id(&mut self, a: TokenId, b: TokenId) -> PairId {
+        let slot = match self.pair_ids.entry(key(a, b)) {
+            std::collections::hash_map::Entry::Occupied(e) => return *e.get(),
+            std::collections::hash_map::Entry::Vacant(e) => e,
+        };
+        self.degree[a as usize] += 1;
+        self.degree[b as usize] += 1;
+        let id = self.pairs.len() as PairId;
+        self.pairs.push(Pair { a, b, freq: 0, k: 0 });
+        self.pair_words.push(Vec::new());
+        slot.insert(id);
+        id
+    }
+
+    /// Adds `count` times the pairs of `tokens` to `changes`, like `add_pairs`;
+    /// with `word`, also records it as holding the pairs with token `c`.
+    fn add(&mut self, tokens: &[TokenId], count: u64, changes: &mut Changes, word: Option<(u32, TokenId)>) {
+        let mut i = 0;
+        while i + 1 < tokens.len() {
+            let (t, u) = (tokens[i], tokens[i + 1]);
+            let id = self.id(t, u);
+            if let Some((w, c)) = word {
+                if t == c || u == c {
+                    let list = &mut self.pair_words[id as usize];
+                    if list.last() != Some(&w) {
+                        list.push(w);
+                    }
+                }
+            }
+            if u != t {
+                changes.add(id, count, count);
+                i += 1;
+                continue;
+            }
+            let mut j = i + 1;
+            while j < tokens.len() && tokens[j] == t {
+                j += 1;
+            }
+            let run = (j - i) as u64;
+            changes.add(id, (run - 1).wrapping_mul(count), (run / 2).wrapping_mul(count));
+            i = j - 1;
+        }
+    }
 }
 
 /// Trains on `(word, count)` pairs (words already normalized and
@@ -335,8 +418,7 @@ impl Core {
             pair_words: Vec::new(),
             min_frequency: config.min_frequency,
             continuation,
-            deltas: Deltas::default(),
-            touched: Vec::new(),
+            changes: Changes::default(),
         }
     }
 
@@ -363,10 +445,14 @@ impl Core {
             add_pairs(tokens, count, &mut deltas);
         }
         // Created in sorted order, degrees first, so that ids do not depend on hashing.
-        let mut sorted: Vec<(TokenId, TokenId)> = deltas.keys().copied().collect();
-        sorted.sort_unstable();
-        for (a, b) in sorted {
-            self.pair_id(a, b);
+        let mut sorted: Vec<((TokenId, TokenId), (u64, u64))> = deltas.into_iter().collect();
+        sorted.sort_unstable_by_key(|&(pair, _)| pair);
+        let mut changed = Vec::with_capacity(sorted.len());
+        for ((a, b), (freq, k)) in sorted {
+            let id = self.pair_id(a, b);
+            let pair = &mut self.pairs[id as usize];
+            (pair.freq, pair.k) = (freq, k);
+            changed.push(id);
         }
         for w in 0..self.words.len() {
             for i in 1..self.words.len[w] {
@@ -379,7 +465,7 @@ impl Core {
                 }
             }
         }
-        self.apply(&mut deltas)
+        changed
     }
 
     /// The id of pair `(a, b)`, created (and counted in the degrees) on first sight.
@@ -413,11 +499,17 @@ impl Core {
                 (self.vocab.len() - 1) as TokenId
             }
         };
-        let mut deltas = std::mem::take(&mut self.deltas);
-        let mut touched = std::mem::take(&mut self.touched);
+        let mut changes = std::mem::take(&mut self.changes);
         let mut words = std::mem::take(&mut self.pair_words[best as usize]);
         words.sort_unstable();
         words.dedup();
+        let mut table = PairTable {
+            pair_ids: &mut self.pair_ids,
+            pairs: &mut self.pairs,
+            pair_words: &mut self.pair_words,
+            degree: &mut self.degree,
+        };
+        let mut replaced_all = 0u64;
         for &w in &words {
             let (start, n, count) =
                 (self.words.start[w as usize], self.words.len[w as usize], self.words.count[w as usize]);
@@ -446,7 +538,7 @@ impl Core {
             while hi < n && tokens[hi] == tokens[hi - 1] {
                 hi += 1;
             }
-            add_pairs(&tokens[lo..hi], count.wrapping_neg(), &mut deltas);
+            table.add(&tokens[lo..hi], count.wrapping_neg(), &mut changes, None);
             let (mut r, mut out) = (first, first);
             while r < hi {
                 if r + 1 < hi && tokens[r] == a && tokens[r + 1] == b {
@@ -460,46 +552,35 @@ impl Core {
             }
             tokens.copy_within(hi..n, out);
             self.words.len[w as usize] = n - replaced as usize;
-            let hi = out;
-            add_pairs(&tokens[lo..hi], count, &mut deltas);
-            for p in tokens[lo..hi].windows(2) {
-                if p[0] == c || p[1] == c {
-                    touched.push((w, (p[0], p[1])));
-                }
-            }
-            self.token_freq[a as usize] -= replaced * count;
-            self.token_freq[b as usize] -= replaced * count;
-            self.token_freq[c as usize] += replaced * count;
-            self.total -= replaced * count;
+            // The pairs after, and the word in the lists of those with `c`.
+            table.add(&tokens[lo..out], count, &mut changes, Some((w, c)));
+            replaced_all = replaced_all.wrapping_add(replaced * count);
         }
-        for &(w, (x, y)) in &touched {
-            let id = self.pair_id(x, y);
-            let list = &mut self.pair_words[id as usize];
-            if list.last() != Some(&w) {
-                list.push(w);
-            }
-        }
-        touched.clear();
-        self.touched = touched;
-        let changed = self.apply(&mut deltas);
-        self.deltas = deltas;
+        self.token_freq[a as usize] -= replaced_all;
+        self.token_freq[b as usize] -= replaced_all;
+        self.token_freq[c as usize] += replaced_all;
+        self.total -= replaced_all;
+        let changed = self.apply(&mut changes);
+        self.changes = changes;
         (changed, Merged { a, b, c })
     }
 
     /// Applies pair-count changes; returns the pairs that changed, sorted.
-    fn apply(&mut self, deltas: &mut Deltas) -> Vec<PairId> {
-        let mut changed: Vec<PairId> = Vec::with_capacity(deltas.len());
-        for ((x, y), (df, dk)) in deltas.drain() {
+    fn apply(&mut self, changes: &mut Changes) -> Vec<PairId> {
+        changes.ids.sort_unstable();
+        let mut changed: Vec<PairId> = Vec::with_capacity(changes.ids.len());
+        for &id in &changes.ids {
+            let (df, dk) = std::mem::take(&mut changes.delta[id as usize]);
+            changes.dirty[id as usize] = false;
             if df == 0 && dk == 0 {
                 continue;
             }
-            let id = self.pair_id(x, y);
             let pair = &mut self.pairs[id as usize];
             pair.freq = pair.freq.wrapping_add(df);
             pair.k = pair.k.wrapping_add(dk);
             changed.push(id);
         }
-        changed.sort_unstable();
+        changes.ids.clear();
         changed
     }
 }
