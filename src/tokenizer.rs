@@ -41,8 +41,11 @@ struct Workspace {
     pieces: Vec<Piece>,
     /// The normalized bytes of an ASCII segment.
     ascii: Vec<u8>,
-    /// Chunks about to be looked up in the chunk cache: start, end, key.
-    chunks: Vec<(usize, usize, chunk_cache::Key)>,
+    /// Chunks about to be looked up in the chunk cache.
+    chunks: Vec<chunk_cache::Key>,
+    /// Where a chunk missing from the cache is encoded in full when the
+    /// output keeps ids only (the cache keeps every column for every caller).
+    side: Scratch,
 }
 
 thread_local! {
@@ -434,9 +437,23 @@ impl Tokenizer {
         add_special_tokens: bool,
         f: impl FnOnce(&Scratch) -> R,
     ) -> Result<R> {
+        self.with_encoded_as(text, pair, add_special_tokens, false, f)
+    }
+
+    /// [`Self::with_encoded`], the scratch keeping only the ids when
+    /// `ids_only` (see `Scratch::set_ids_only`): the same ids, faster.
+    pub(crate) fn with_encoded_as<R>(
+        &self,
+        text: Sequence<'_>,
+        pair: Option<Sequence<'_>>,
+        add_special_tokens: bool,
+        ids_only: bool,
+        f: impl FnOnce(&Scratch) -> R,
+    ) -> Result<R> {
         let (processor, specials) = self.post_processor(add_special_tokens)?;
         Ok(SCRATCH.with(|scratch| {
             let scratch = &mut *scratch.borrow_mut();
+            scratch.set_ids_only(ids_only);
             processor.fill(specials, pair.is_some(), scratch, |out, k| match if k == 0 { Some(text) } else { pair } {
                 Some(Sequence::Text(t)) => self.encode_text_into(t, out),
                 Some(Sequence::Words(words)) => {
@@ -488,11 +505,12 @@ impl Tokenizer {
     /// the thread's cache or encoded and cached.
     fn encode_chunks(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) {
         /// Chunks looked up together: their slots are read in parallel.
-        const AHEAD: usize = 32;
+        const AHEAD: usize = 64;
         chunk_cache::with(self.cache.owner(), |cache| {
             let bytes = segment.as_bytes();
             let mut chunks = chunk_cache::Chunks::new(bytes);
             let mut batch = std::mem::take(&mut ws.chunks);
+            let mut side = std::mem::take(&mut ws.side);
             // `done`: the end of the last chunk encoded, at character `chars`.
             let (mut done, mut chars) = (0usize, base);
             loop {
@@ -500,29 +518,49 @@ impl Tokenizer {
                 for (start, end) in chunks.by_ref().take(AHEAD) {
                     let key = chunk_cache::Key::new(bytes, start, end);
                     cache.prefetch(&key);
-                    batch.push((start, end, key));
+                    batch.push(key);
                 }
-                for (start, end, key) in &batch {
-                    // Separators are ASCII: one character each, and the
-                    // chunks' ends are characters' ends.
-                    chars += (start - done) as u32;
-                    let chunk = &segment[*start..*end];
-                    chars += match cache.replay(chunk.as_bytes(), key, chars, out) {
-                        Some(n) => n,
-                        None => {
-                            let mark = out.mark();
-                            self.encode_uncached(chunk, chars, ws, out);
-                            let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
-                            if chunk.len() <= chunk_cache::MAX_CHUNK {
-                                cache.insert(chunk.as_bytes(), key, n, chars, out, mark);
-                            }
-                            n
+                if out.ids_only() {
+                    // No offsets: no characters to count. A chunk missing
+                    // is encoded in full, to be cached for every caller.
+                    for key in &batch {
+                        if cache.replay_ids(bytes, key, out) {
+                            continue;
                         }
-                    };
-                    done = *end;
+                        let chunk = &segment[key.start()..key.end()];
+                        side.start_after(out);
+                        let mark = side.mark();
+                        self.encode_uncached(chunk, 0, ws, &mut side);
+                        if chunk.len() <= chunk_cache::MAX_CHUNK {
+                            let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
+                            cache.insert(chunk.as_bytes(), key, n, 0, &side, mark);
+                        }
+                        out.append_ids(&side);
+                    }
+                } else {
+                    for key in &batch {
+                        // Separators are ASCII: one character each, and the
+                        // chunks' ends are characters' ends.
+                        chars += (key.start() - done) as u32;
+                        chars += match cache.replay(bytes, key, chars, out) {
+                            Some(n) => n,
+                            None => {
+                                let chunk = &segment[key.start()..key.end()];
+                                let mark = out.mark();
+                                self.encode_uncached(chunk, chars, ws, out);
+                                let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
+                                if chunk.len() <= chunk_cache::MAX_CHUNK {
+                                    cache.insert(chunk.as_bytes(), key, n, chars, out, mark);
+                                }
+                                n
+                            }
+                        };
+                        done = key.end();
+                    }
                 }
                 if batch.len() < AHEAD {
                     ws.chunks = batch;
+                    ws.side = side;
                     return;
                 }
             }
@@ -709,6 +747,43 @@ mod tests {
             for t in texts.iter().copied() {
                 for pair in [None, Some("hello hello")] {
                     assert_eq!(on.encode(t, pair, true).unwrap(), off.encode(t, pair, true).unwrap(), "{t:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ids_only_gives_the_ids_of_every_column_with_the_cache_shared() {
+        let many: String = (0..3_000).map(|i| format!("h{i}e hello{} ", "s".repeat(i % 40))).collect();
+        let long = "hellohellohellohellohellohellohello! hello,world!hello,world!hello,world!hello,world!";
+        let texts = ["Hello, WORLDS!  hello\tworld\n", "héllo[SEP]world hello\x0bworld", "中hello 中 \u{301}x", ""];
+        let texts: Vec<&str> = texts.into_iter().chain([many.as_str(), long]).collect();
+        let ids = |t: &Tokenizer, text: &str, pair: Option<&str>, ids_only: bool| {
+            let (text, pair) = (Sequence::Text(text), pair.map(Sequence::Text));
+            t.with_encoded_as(text, pair, true, ids_only, |s| (s.ids().to_vec(), s.offsets().len())).unwrap()
+        };
+        let off = tokenizer(&VOCAB);
+        off.set_word_cache(false);
+        // Each order of modes on a cache of its own, and without the cache.
+        for (cache, ids_first) in [(true, true), (true, false), (false, true)] {
+            let t = tokenizer(&VOCAB);
+            t.set_word_cache(cache);
+            for _ in 0..2 {
+                for &text in &texts {
+                    for pair in [None, Some("hello hello")] {
+                        let expected = off.encode(text, pair, true).unwrap();
+                        let full = || {
+                            let (got, n) = ids(&t, text, pair, false);
+                            assert_eq!((got.as_slice(), n), (expected.ids(), expected.len()), "{text:?}");
+                            assert_eq!(t.encode(text, pair, true).unwrap(), expected, "{text:?}");
+                        };
+                        if !ids_first {
+                            full();
+                        }
+                        let (got, n) = ids(&t, text, pair, true);
+                        assert_eq!((got.as_slice(), n), (expected.ids(), 0), "{text:?}");
+                        full();
+                    }
                 }
             }
         }

@@ -209,3 +209,18 @@ def test_random_option_combinations_encode_like_the_twin(inputs, opts, add_speci
     assert outcome(lambda: engine.encode_batch(batch, add_special_tokens, **opts)) == outcome(
         lambda: twin.encode_batch(batch, add_special_tokens, **opts)
     )
+
+
+@quick
+@given(corpus=st.lists(texts, min_size=1, max_size=8), probes=st.lists(texts, max_size=8), opts=options)
+def test_ids_only_arrays_equal_the_full_encodings(corpus, probes, opts):
+    # return_tensors="np" without other columns keeps ids only; with the
+    # cache on (read in both modes, in either order) and off.
+    tok = fast_wordpiece.PyTokenizer.train(corpus, 60, 0, show_progress=False, **opts)
+    expected = [e.ids for e in tok.encode_batch(probes)]
+    for cache in (True, False, True):
+        fresh = fast_wordpiece.PyTokenizer.from_json(tok.to_json())
+        fresh.word_cache = cache
+        assert fresh.encode_batch(probes, return_tensors="np").tolist() == expected
+        assert [e.ids for e in fresh.encode_batch(probes)] == expected
+        assert fresh.encode_batch(probes, return_tensors="np").tolist() == expected

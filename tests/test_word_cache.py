@@ -147,3 +147,31 @@ def test_on_equals_hf(bert_vocab_file, shakespeare_lines, multilingual_lines):
     expected = [(e.ids, e.offsets) for e in hf.encode_batch(texts)]
     for _ in range(2):
         assert [(e.ids, e.offsets) for e in ours.encode_batch(texts, num_threads=2)] == expected
+
+
+@pytest.mark.parametrize("first", ["ids", "columns"])
+@pytest.mark.parametrize("added", ["none", "plain", "normalized"])
+def test_ids_only_equals_every_column_whichever_fills_the_cache_first(first, added):
+    # return_tensors="np" with no other column asked keeps only ids; a chunk
+    # it misses is cached with every column, so the other mode reads it back.
+    texts = [t * k for t in EDGES + LINES for k in (1, 2)] + TEXTS[:300]
+    on = fast_wordpiece.PyTokenizer.train(LINES * 20 + EDGES, 150, 2, show_progress=False)
+    if added != "none":
+        flags = {"normalized": True} if added == "normalized" else {}
+        on.add_tokens([fast_wordpiece.AddedToken("<x>", **flags), fast_wordpiece.AddedToken("hug!", **flags)])
+    off = fast_wordpiece.PyTokenizer.from_json(on.to_json())
+    on.word_cache, off.word_cache = True, False
+    expected = dicts(off.encode_batch(texts))
+    ids = [e["ids"] for e in expected]
+    modes = ["ids", "columns"] if first == "ids" else ["columns", "ids"]
+    for mode in modes * 2:
+        for tok in (on, off):
+            if mode == "ids":
+                assert tok.encode_batch(texts, return_tensors="np").tolist() == ids
+                batch = tok.encode_batch(list(zip(texts, texts[::-1])), return_tensors="np", num_threads=2)
+                assert batch.tolist() == [e.ids for e in off.encode_batch(list(zip(texts, texts[::-1])))]
+            else:
+                assert dicts(tok.encode_batch(texts)) == expected
+                columns = tok.encode_batch(texts, return_tensors="np", return_offsets=True)
+                assert columns.tolist() == ids
+                assert columns.offsets.tolist() == [list(o) for e in expected for o in e["offsets"]]

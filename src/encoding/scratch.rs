@@ -1,6 +1,9 @@
 //! The buffer an encoding's tokens are collected in: ids, offsets and words,
 //! reused from call to call so that it grows once, then copied out into an
 //! [`Encoding`] at its exact size with the other columns made whole.
+//!
+//! A scratch can keep ids only (see [`Scratch::set_ids_only`]): when the
+//! caller wants no offsets and no words, pushing a token is one push.
 
 use crate::encoding::{Encoding, Word};
 
@@ -17,6 +20,9 @@ pub struct Scratch {
     pieces: Vec<Piece>,
     /// Tokens shown otherwise than their id's token (see [`Encoding::shown`]).
     shown: Vec<(usize, String)>,
+    /// Whether `offsets` and `words` are left empty (see
+    /// [`Scratch::set_ids_only`]).
+    ids_only: bool,
 }
 
 /// A run of tokens that share a type id: a sequence's, or special tokens.
@@ -36,6 +42,7 @@ impl Default for Scratch {
             word: Word::new(0, 0),
             pieces: Vec::new(),
             shown: Vec::new(),
+            ids_only: false,
         }
     }
 }
@@ -57,6 +64,62 @@ impl Scratch {
         self.shown.clear();
     }
 
+    /// Keeps only the ids of the tokens from now on (`on`), or every column;
+    /// emptied, as [`clear`](Self::clear) leaves it. With ids only,
+    /// [`offsets`](Self::offsets) is empty, the words are not kept,
+    /// [`each_since`](Self::each_since) and
+    /// [`to_encoding`](Self::to_encoding) are not to be used.
+    pub fn set_ids_only(&mut self, on: bool) {
+        self.clear();
+        self.ids_only = on;
+    }
+
+    /// Whether only ids are kept (see [`set_ids_only`](Self::set_ids_only)).
+    #[inline]
+    pub fn ids_only(&self) -> bool {
+        self.ids_only
+    }
+
+    /// Empties this scratch to collect every column of tokens that follow
+    /// those of `other`: the next token belongs to `other`'s current word.
+    pub fn start_after(&mut self, other: &Scratch) {
+        self.set_ids_only(false);
+        self.word = other.word;
+    }
+
+    /// Appends `other`'s tokens (their ids alone when this scratch keeps ids
+    /// only), and goes on at its current word.
+    pub fn append_ids(&mut self, other: &Scratch) {
+        self.ids.extend_from_slice(&other.ids);
+        if !self.ids_only {
+            self.offsets.extend_from_slice(&other.offsets);
+            self.words.extend_from_slice(&other.words);
+        }
+        self.word = other.word;
+    }
+
+    /// Appends tokens by id alone; only for a scratch that keeps ids only.
+    #[inline]
+    pub fn extend_ids(&mut self, ids: impl IntoIterator<Item = u32>) {
+        debug_assert!(self.ids_only);
+        self.ids.extend(ids);
+    }
+
+    /// Appends tokens by id alone; only for a scratch that keeps ids only.
+    #[inline]
+    pub fn extend_ids_from(&mut self, ids: &[u32]) {
+        debug_assert!(self.ids_only);
+        match *ids {
+            [] => {}
+            [a] => self.ids.push(a),
+            [a, b] => {
+                self.ids.push(a);
+                self.ids.push(b);
+            }
+            _ => self.ids.extend_from_slice(ids),
+        }
+    }
+
     /// The next tokens belong to word 0 of `sequence` and have `type_id`.
     pub fn start_sequence(&mut self, sequence: u8, type_id: u8) {
         self.word = Word::new(0, sequence);
@@ -67,10 +130,10 @@ impl Scratch {
     /// `type_id`, offsets `(0, 0)`, no word and `special_tokens_mask` 1.
     pub fn push_special(&mut self, ids: &[u32], type_id: u8) {
         self.pieces.push(Piece { start: self.len(), type_id, special: true });
-        for &id in ids {
-            self.ids.push(id);
-            self.offsets.push((0, 0));
-            self.words.push(Word::NONE);
+        self.ids.extend_from_slice(ids);
+        if !self.ids_only {
+            self.offsets.extend(std::iter::repeat_n((0, 0), ids.len()));
+            self.words.extend(std::iter::repeat_n(Word::NONE, ids.len()));
         }
     }
 
@@ -89,7 +152,9 @@ impl Scratch {
     /// sequence; the next tokens belong to word `index + 1`.
     pub fn make_word_since(&mut self, mark: Mark, index: u32) {
         let word = Word::new(index, self.word.sequence().unwrap_or(0));
-        self.words[mark.len..].fill(word);
+        if !self.ids_only {
+            self.words[mark.len..].fill(word);
+        }
         self.word = word.next();
     }
 
@@ -116,6 +181,7 @@ impl Scratch {
     /// the next token will be. None, calling nothing, if one of them is
     /// shown otherwise than its id's token.
     pub fn each_since(&self, mark: Mark, mut f: impl FnMut(u32, (u32, u32), u32)) -> Option<u32> {
+        debug_assert!(!self.ids_only);
         if self.shown.last().is_some_and(|&(i, _)| i >= mark.len) {
             return None;
         }
@@ -141,8 +207,10 @@ impl Scratch {
     #[inline]
     pub fn push(&mut self, id: u32, offsets: (u32, u32)) {
         self.ids.push(id);
-        self.offsets.push(offsets);
-        self.words.push(self.word);
+        if !self.ids_only {
+            self.offsets.push(offsets);
+            self.words.push(self.word);
+        }
     }
 
     /// Appends a token, in the current word, shown as `text` (see
@@ -188,6 +256,7 @@ impl Scratch {
     /// with its type id (0 before the first piece), `special_tokens_mask` 1
     /// on the special pieces, and attention on every token.
     pub fn to_encoding(&self) -> Encoding {
+        debug_assert!(!self.ids_only);
         let n = self.len();
         let mut type_ids = vec![0; n];
         let mut special_tokens_mask = vec![0; n];

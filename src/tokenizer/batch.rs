@@ -152,6 +152,8 @@ impl Tokenizer {
             let inputs = &inputs[start..end];
             let bytes: usize = inputs.iter().map(|i| input_bytes(i)).sum();
             let mut part = RaggedPart::with_capacity(bytes / 3 + 3 * inputs.len(), inputs.len(), fields);
+            // Only the ids asked for: the scratch keeps no more.
+            let ids_only = fields == RaggedFields::default();
             for (i, input) in inputs.iter().enumerate() {
                 if options.truncation.is_some() {
                     part.push(&self.encode_input(start + i, input, options)?, fields);
@@ -159,8 +161,10 @@ impl Tokenizer {
                 }
                 // Without truncation, straight from the scratch: no encoding.
                 let (text, pair) = input.sequences();
-                self.with_encoded(text, pair, options.add_special_tokens, |s| part.push_scratch(s, fields))
-                    .map_err(|e| e.for_input(start + i))?;
+                self.with_encoded_as(text, pair, options.add_special_tokens, ids_only, |s| {
+                    part.push_scratch(s, fields)
+                })
+                .map_err(|e| e.for_input(start + i))?;
             }
             Ok(part)
         };

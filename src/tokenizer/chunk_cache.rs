@@ -18,16 +18,25 @@
 //! what the encoder gave for that very chunk (whole key compared), and
 //! belongs to one tokenizer: a thread's cache is emptied when it is used for
 //! another one (every tokenizer made or cloned has its own owner number).
+//! Every entry holds every column (ids, offsets, word steps), whoever made
+//! it: an encode that keeps ids only encodes a chunk it misses in full, on
+//! the side, caches that, and takes its ids; so an entry read in either mode
+//! is the one the other mode would have made.
 //!
 //! Bounded: at most [`MAX_ENTRIES`] chunks of at most [`MAX_CHUNK`] bytes and
 //! [`MAX_TOKENS`] tokens beyond the inline ones per thread; when full, it is
 //! emptied and refills.
 //!
-//! Fast: a hit on a chunk of at most [`INLINE_KEY`] bytes (nearly every one
-//! in text with spaces) reads one 64-byte slot of an open-addressing table,
-//! which holds the chunk's bytes and up to [`INLINE_TOKENS`] tokens: one
-//! cache line, no pointer to follow, no call to compare. Longer chunks go
-//! to a map of boxed keys.
+//! Fast: a hit on a chunk of at most [`SHORT_KEY`] bytes (nearly every one
+//! in text with spaces) reads one 32-byte slot of an open-addressing table,
+//! which holds the chunk's bytes and length as one 16-byte word (one
+//! compare) and up to [`SHORT_TOKENS`] tokens (their ids, and their offsets
+//! and word steps packed in 4 bits each); a chunk of at most [`INLINE_KEY`]
+//! bytes reads one 64-byte slot of a second table, with up to
+//! [`INLINE_TOKENS`] tokens: one cache line, no pointer to follow, no call
+//! to compare. Tokens that do not fit a slot are kept apart, where the
+//! slot points. Longer chunks go to a map of boxed keys. A caller that
+//! wants the ids alone reads only them.
 //!
 //! Safe after fork: each thread has its own; a forked child's one thread
 //! keeps the cache its parent's thread had (a thread's cache is only ever
@@ -51,8 +60,15 @@ pub const INLINE_KEY: usize = 32;
 /// The most tokens held in a slot.
 pub const INLINE_TOKENS: usize = 3;
 /// The table's slots at first, and at most (64 bytes each: 16 MiB).
-const FIRST_SLOTS: usize = 1 << 12;
+const FIRST_SLOTS: usize = 1 << 10;
 const MAX_SLOTS: usize = 1 << 18;
+/// The longest chunk held in the short table.
+pub const SHORT_KEY: usize = 15;
+/// The most tokens held in a short slot.
+pub const SHORT_TOKENS: usize = 2;
+/// The short table's slots at first, and at most (32 bytes each: 16 MiB).
+const FIRST_SHORT: usize = 1 << 13;
+const MAX_SHORT: usize = 1 << 19;
 
 /// Whether `b` ends a chunk (see the module's documentation).
 #[inline]
@@ -219,13 +235,33 @@ struct Slot {
     inline: [Token; INLINE_TOKENS],
 }
 
+/// A slot of the short table: a chunk of at most [`SHORT_KEY`] bytes (`key`
+/// 0: empty) and its tokens, their ids here when at most [`SHORT_TOKENS`]
+/// and each of their start, end and step fits 4 bits.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(32))]
+struct ShortSlot {
+    /// The chunk's bytes, zero-padded, and its length in the top byte.
+    key: u128,
+    /// The ids (`here`), or where the tokens start in `tokens` (`ids[0]`).
+    ids: [u32; SHORT_TOKENS],
+    n: u8,
+    chars: u8,
+    tail: u8,
+    here: bool,
+    /// Token k's start, end and step in bits 12k.., 4 bits each (`here`).
+    spans: u32,
+}
+
 /// A chunk as the cache looks it up: its bytes, zero-padded to four
-/// words when it has at most [`INLINE_KEY`] (else zero), their hash and its
-/// length.
+/// words when it has at most [`INLINE_KEY`] (else zero), with its length in
+/// the top byte of the second word when it has at most [`SHORT_KEY`], their
+/// hash, and where the chunk is in its text.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Key {
     words: [u64; 4],
     hash: u64,
+    start: usize,
     len: usize,
 }
 
@@ -234,22 +270,44 @@ impl Key {
     #[inline(always)]
     pub fn new(text: &[u8], start: usize, end: usize) -> Self {
         let len = end - start;
-        let words = if len > INLINE_KEY {
+        let mut words = if len > INLINE_KEY {
             [0; 4]
         } else if let Some(window) = text.get(start..start + INLINE_KEY) {
-            // One read of 32 bytes, the chunk's kept.
-            let word = |i: usize| {
-                let n = len.saturating_sub(8 * i).min(8);
-                let mask = if n == 8 { u64::MAX } else { (1u64 << (8 * n)) - 1 };
-                u64::from_le_bytes(window[8 * i..8 * i + 8].try_into().unwrap_or_default()) & mask
+            // One read of 32 bytes, the chunk's kept: two halves, masked.
+            let half = |i: usize| {
+                let n = len.saturating_sub(16 * i);
+                let mask = if n >= 16 { u128::MAX } else { (1u128 << (8 * n)) - 1 };
+                u128::from_le_bytes(window[16 * i..16 * i + 16].try_into().unwrap_or_default()) & mask
             };
-            [word(0), word(1), word(2), word(3)]
+            let (lo, hi) = (half(0), half(1));
+            [lo as u64, (lo >> 64) as u64, hi as u64, (hi >> 64) as u64]
         } else {
             let chunk = &text[start..end];
             let word = |i: usize| partial(&chunk[(8 * i).min(len)..(8 * i + 8).min(len)]);
             [word(0), word(1), word(2), word(3)]
         };
-        Self { words, hash: hash(&words, len), len }
+        if len <= SHORT_KEY {
+            words[1] |= (len as u64) << 56;
+        }
+        Self { words, hash: hash(&words, len), start, len }
+    }
+
+    /// The short table's key (see [`ShortSlot::key`]).
+    #[inline(always)]
+    fn short(&self) -> u128 {
+        u128::from(self.words[0]) | u128::from(self.words[1]) << 64
+    }
+
+    /// Where the chunk starts in its text.
+    #[inline(always)]
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// Where the chunk ends in its text.
+    #[inline(always)]
+    pub fn end(&self) -> usize {
+        self.start + self.len
     }
 }
 
@@ -281,11 +339,23 @@ fn hash(key: &[u64; 4], len: usize) -> u64 {
     fold(key[0] ^ key[2].rotate_left(23) ^ S[0], key[1] ^ key[3].rotate_left(41) ^ S[1] ^ (len as u64))
 }
 
+/// A chunk found in the cache.
+enum Found<'a> {
+    Short(&'a ShortSlot),
+    /// Its tokens, characters and tail (see [`Entry`]).
+    Tokens(&'a [Token], u32, u32),
+}
+
 /// One thread's cache.
 #[derive(Default)]
 pub struct ChunkCache {
     owner: u64,
-    /// Open addressing with linear probing; a power of two long (or empty).
+    /// Open addressing with linear probing; a power of two long (or empty
+    /// before first use).
+    short: Vec<ShortSlot>,
+    /// Chunks in `short`.
+    short_count: usize,
+    /// As `short`, for chunks of more than [`SHORT_KEY`] bytes.
     slots: Vec<Slot>,
     /// Chunks in `slots`.
     count: usize,
@@ -307,12 +377,19 @@ pub fn with<R>(owner: u64, f: impl FnOnce(&mut ChunkCache) -> R) -> R {
         if cache.owner != owner {
             *cache = ChunkCache { owner, ..ChunkCache::default() };
         }
+        if cache.slots.is_empty() || cache.short.is_empty() {
+            // Never empty when used: a lookup need not check.
+            cache.grow();
+            cache.grow_short();
+        }
         f(cache)
     })
 }
 
 impl ChunkCache {
     fn clear(&mut self) {
+        self.short.fill(ShortSlot::default());
+        self.short_count = 0;
         self.slots.fill(Slot::default());
         self.count = 0;
         self.long.clear();
@@ -334,45 +411,107 @@ impl ChunkCache {
         }
     }
 
+    /// The short slot holding `key`, or the empty one where it would go.
+    #[inline(always)]
+    fn find_short(&self, key: u128, hash: u64) -> usize {
+        let mask = self.short.len() - 1;
+        let mut i = (hash >> 32) as usize & mask;
+        loop {
+            let k = self.short[i].key;
+            if k == key || k == 0 {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
     /// Starts reading the slot where `key` would be, to look it up soon.
     #[inline(always)]
     pub fn prefetch(&self, key: &Key) {
         #[cfg(target_arch = "x86_64")]
-        if key.len <= INLINE_KEY && !self.slots.is_empty() {
+        {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let slot = &self.slots[(key.hash >> 32) as usize & (self.slots.len() - 1)];
+            let at = |len: usize| (key.hash >> 32) as usize & (len - 1);
+            let p: *const i8 = if key.len <= SHORT_KEY {
+                (&self.short[at(self.short.len())] as *const ShortSlot).cast()
+            } else if key.len <= INLINE_KEY {
+                (&self.slots[at(self.slots.len())] as *const Slot).cast()
+            } else {
+                return;
+            };
             // SAFETY: a prefetch only hints the cache; the pointer is a live slot's.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>((slot as *const Slot).cast()) };
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
     }
 
-    /// Appends the cached tokens of `chunk`, starting at character `base`,
-    /// to `out`, and gives the chunk's characters; None if not cached.
-    #[inline]
-    pub fn replay(&self, chunk: &[u8], key: &Key, base: u32, out: &mut Scratch) -> Option<u32> {
-        let (tokens, chars, tail) = if chunk.len() <= INLINE_KEY {
-            if self.slots.is_empty() {
+    /// The cached tokens of the chunk of `text` that `key` is of, its
+    /// characters and how many words on from its last token the next text
+    /// starts; None if not cached.
+    #[inline(always)]
+    fn lookup(&self, text: &[u8], key: &Key) -> Option<Found<'_>> {
+        if key.len <= SHORT_KEY {
+            let s = &self.short[self.find_short(key.short(), key.hash)];
+            if s.key == 0 {
                 return None;
             }
+            if s.here {
+                return Some(Found::Short(s));
+            }
+            let tokens = &self.tokens[s.ids[0] as usize..][..usize::from(s.n)];
+            Some(Found::Tokens(tokens, u32::from(s.chars), u32::from(s.tail)))
+        } else if key.len <= INLINE_KEY {
             let s = &self.slots[self.find(&key.words, key.hash, key.len)];
             if s.len == 0 {
                 return None;
             }
             let n = usize::from(s.n);
             let tokens = if n <= INLINE_TOKENS { &s.inline[..n] } else { &self.tokens[s.at as usize..][..n] };
-            (tokens, u32::from(s.chars), u32::from(s.tail))
+            Some(Found::Tokens(tokens, u32::from(s.chars), u32::from(s.tail)))
         } else {
-            let e = self.long.get(chunk)?;
-            (&self.tokens[e.at as usize..(e.at + e.n) as usize], e.chars, e.tail)
-        };
-        for t in tokens {
-            out.skip_words(u32::from(t.step));
-            out.push(t.id, (base + u32::from(t.start), base + u32::from(t.end)));
+            let e = self.long.get(&text[key.start..key.end()])?;
+            Some(Found::Tokens(&self.tokens[e.at as usize..(e.at + e.n) as usize], e.chars, e.tail))
         }
-        out.skip_words(tail);
-        Some(chars)
+    }
+
+    /// Appends the cached tokens of the chunk of `text` that `key` is of,
+    /// starting at character `base`, to `out`, and gives the chunk's
+    /// characters; None if not cached.
+    #[inline]
+    pub fn replay(&self, text: &[u8], key: &Key, base: u32, out: &mut Scratch) -> Option<u32> {
+        let (chars, tail) = match self.lookup(text, key)? {
+            Found::Short(s) => {
+                for (k, &id) in s.ids[..usize::from(s.n)].iter().enumerate() {
+                    let span = |i: usize| (s.spans >> (12 * k + 4 * i)) & 15;
+                    out.skip_words(span(2));
+                    out.push(id, (base + span(0), base + span(1)));
+                }
+                (s.chars, s.tail)
+            }
+            Found::Tokens(tokens, chars, tail) => {
+                for t in tokens {
+                    out.skip_words(u32::from(t.step));
+                    out.push(t.id, (base + u32::from(t.start), base + u32::from(t.end)));
+                }
+                out.skip_words(tail);
+                return Some(chars);
+            }
+        };
+        out.skip_words(u32::from(tail));
+        Some(u32::from(chars))
+    }
+
+    /// Appends the ids of the cached tokens of the chunk of `text` that
+    /// `key` is of to `out`, which keeps ids only; false if not cached.
+    #[inline]
+    pub fn replay_ids(&self, text: &[u8], key: &Key, out: &mut Scratch) -> bool {
+        match self.lookup(text, key) {
+            Some(Found::Short(s)) => out.extend_ids_from(&s.ids[..usize::from(s.n)]),
+            Some(Found::Tokens(tokens, _, _)) => out.extend_ids(tokens.iter().map(|t| t.id)),
+            None => return false,
+        }
+        true
     }
 
     /// Caches the tokens pushed to `out` since `mark` as those of `chunk`
@@ -381,12 +520,21 @@ impl ChunkCache {
     pub fn insert(&mut self, chunk: &[u8], key: &Key, chars: u32, base: u32, out: &Scratch, mark: Mark) {
         debug_assert!(!chunk.is_empty() && chunk.len() <= MAX_CHUNK);
         let n = out.len_since(mark);
-        let inline = chunk.len() <= INLINE_KEY && n <= INLINE_TOKENS;
-        if self.count + self.long.len() >= MAX_ENTRIES || !inline && self.tokens.len() + n > MAX_TOKENS {
+        let short = chunk.len() <= SHORT_KEY;
+        let room = if short { SHORT_TOKENS } else { INLINE_TOKENS };
+        let inline = chunk.len() <= INLINE_KEY && n <= room;
+        if self.short_count + self.count + self.long.len() >= MAX_ENTRIES
+            || !inline && self.tokens.len() + n > MAX_TOKENS
+            || short && n > 0 && self.tokens.len() + n > MAX_TOKENS
+        {
             self.clear();
         }
         // Grown (or emptied) before any token is kept.
-        if chunk.len() <= INLINE_KEY && (self.slots.is_empty() || 4 * (self.count + 1) > 3 * self.slots.len()) {
+        if short {
+            if self.short.is_empty() || 4 * (self.short_count + 1) > 3 * self.short.len() {
+                self.grow_short();
+            }
+        } else if chunk.len() <= INLINE_KEY && (self.slots.is_empty() || 4 * (self.count + 1) > 3 * self.slots.len()) {
             self.grow();
         }
         let mut new = [Token::default(); INLINE_TOKENS];
@@ -410,6 +558,34 @@ impl ChunkCache {
             self.long.insert(chunk.into(), Entry { at: at as u32, n: n as u32, chars, tail });
             return;
         }
+        if short {
+            let new = &new[..n.min(room)];
+            let here = inline && new.iter().all(|t| t.start < 16 && t.end < 16 && t.step < 16);
+            let mut slot = ShortSlot {
+                key: key.short(),
+                n: n as u8,
+                chars: chars as u8,
+                tail: tail as u8,
+                here,
+                ..ShortSlot::default()
+            };
+            if here {
+                for (k, t) in new.iter().enumerate() {
+                    slot.ids[k] = t.id;
+                    let span = u32::from(t.start) | u32::from(t.end) << 4 | u32::from(t.step) << 8;
+                    slot.spans |= span << (12 * k);
+                }
+            } else {
+                if inline {
+                    self.tokens.extend_from_slice(new);
+                }
+                slot.ids[0] = at as u32;
+            }
+            let i = self.find_short(slot.key, key.hash);
+            self.short[i] = slot;
+            self.short_count += 1;
+            return;
+        }
         let i = self.find(&key.words, key.hash, key.len);
         self.slots[i] = Slot {
             key: key.words,
@@ -421,6 +597,22 @@ impl ChunkCache {
             inline: new,
         };
         self.count += 1;
+    }
+
+    /// Doubles the short table (rehashing its chunks), or empties the cache
+    /// when it is as large as it gets.
+    fn grow_short(&mut self) {
+        if self.short.len() >= MAX_SHORT {
+            self.clear();
+            return;
+        }
+        let size = (2 * self.short.len()).max(FIRST_SHORT);
+        let old = std::mem::replace(&mut self.short, vec![ShortSlot::default(); size]);
+        for s in old.into_iter().filter(|s| s.key != 0) {
+            let words = [s.key as u64, (s.key >> 64) as u64, 0, 0];
+            let i = self.find_short(s.key, hash(&words, (s.key >> 120) as usize));
+            self.short[i] = s;
+        }
     }
 
     /// Doubles the table (rehashing its chunks), or empties it when it is
@@ -454,6 +646,9 @@ mod tests {
                 if len <= INLINE_KEY {
                     let mut bytes = [0u8; 32];
                     bytes[..len].copy_from_slice(&text[start..start + len]);
+                    if len <= SHORT_KEY {
+                        bytes[15] = len as u8;
+                    }
                     let words: Vec<u64> = bytes.chunks(8).map(|w| u64::from_le_bytes(w.try_into().unwrap())).collect();
                     assert_eq!(exact.words[..], words[..]);
                 }
