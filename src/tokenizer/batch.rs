@@ -123,8 +123,15 @@ impl Tokenizer {
         }
         options.validate(self.added_tokens_count(false))?;
         self.post_processor(options.add_special_tokens)?;
-        let encode =
-            |start: usize, end: usize| (start..end).map(|i| self.encode_input(i, &inputs[i], options)).collect();
+        // Into a vector made at its size: collecting through `Result` loses
+        // the size hint, and the vector would regrow, copying encodings.
+        let encode = |start: usize, end: usize| -> Result<Vec<Encoding>> {
+            let mut chunk = Vec::with_capacity(end - start);
+            for (i, input) in inputs.iter().enumerate().take(end).skip(start) {
+                chunk.push(self.encode_input(i, input, options)?);
+            }
+            Ok(chunk)
+        };
         run_chunks(inputs, threads::checked(options.num_threads)?, encode, consume)
     }
 
