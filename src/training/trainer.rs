@@ -470,17 +470,17 @@ impl Core {
 
     /// The id of pair `(a, b)`, created (and counted in the degrees) on first sight.
     fn pair_id(&mut self, a: TokenId, b: TokenId) -> PairId {
-        let slot = match self.pair_ids.entry(key(a, b)) {
-            std::collections::hash_map::Entry::Occupied(e) => return *e.get(),
-            std::collections::hash_map::Entry::Vacant(e) => e,
-        };
-        self.degree[a as usize] += 1;
-        self.degree[b as usize] += 1;
-        let id = self.pairs.len() as PairId;
-        self.pairs.push(Pair { a, b, freq: 0, k: 0 });
-        self.pair_words.push(Vec::new());
-        slot.insert(id);
-        id
+        self.pair_table().id(a, b)
+    }
+
+    /// The pair tables, borrowed together.
+    fn pair_table(&mut self) -> PairTable<'_> {
+        PairTable {
+            pair_ids: &mut self.pair_ids,
+            pairs: &mut self.pairs,
+            pair_words: &mut self.pair_words,
+            degree: &mut self.degree,
+        }
     }
 
     /// Merges pair `best` in every word that holds it and updates all counts.
