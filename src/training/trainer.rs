@@ -198,9 +198,7 @@ impl PairTable<'_> {
     /// Adds `count` times the pairs of `tokens` to `changes`, like `add_pairs`;
     /// with `word`, also records it as holding the pairs with token `c`.
     fn add(&mut self, tokens: &[TokenId], count: u64, changes: &mut Changes, word: Option<(u32, TokenId)>) {
-        let mut i = 0;
-        while i + 1 < tokens.len() {
-            let (t, u) = (tokens[i], tokens[i + 1]);
+        each_pair(tokens, count, |t, u, freq, k| {
             let id = self.id(t, u);
             if let Some((w, c)) = word {
                 if t == c || u == c {
@@ -210,19 +208,8 @@ impl PairTable<'_> {
                     }
                 }
             }
-            if u != t {
-                changes.add(id, count, count);
-                i += 1;
-                continue;
-            }
-            let mut j = i + 1;
-            while j < tokens.len() && tokens[j] == t {
-                j += 1;
-            }
-            let run = (j - i) as u64;
-            changes.add(id, (run - 1).wrapping_mul(count), (run / 2).wrapping_mul(count));
-            i = j - 1;
-        }
+            changes.add(id, freq, k);
+        });
     }
 }
 
@@ -287,13 +274,24 @@ fn limit_alphabet(counts: &mut Vec<(String, u64)>, limit: usize) {
 /// pair to `freq`; to `k`, every pair of distinct tokens, and `r / 2` for a
 /// run of `r` equal tokens (what a left-to-right merge replaces).
 fn add_pairs(tokens: &[TokenId], count: u64, deltas: &mut Deltas) {
+    each_pair(tokens, count, |a, b, freq, k| {
+        let e = deltas.entry((a, b)).or_default();
+        e.0 = e.0.wrapping_add(freq);
+        e.1 = e.1.wrapping_add(k);
+    });
+}
+
+/// Calls `f(a, b, freq, k)` for the pairs of `tokens`, `count` times each:
+/// every adjacent pair of distinct tokens with `freq = k = count`; a run of
+/// `r` equal tokens once, with `freq = (r - 1) * count` and `k = r / 2 *
+/// count` (what a left-to-right merge replaces), all modulo 2^64.
+#[inline(always)]
+fn each_pair(tokens: &[TokenId], count: u64, mut f: impl FnMut(TokenId, TokenId, u64, u64)) {
     let mut i = 0;
     while i + 1 < tokens.len() {
-        let t = tokens[i];
-        if tokens[i + 1] != t {
-            let e = deltas.entry((t, tokens[i + 1])).or_default();
-            e.0 = e.0.wrapping_add(count);
-            e.1 = e.1.wrapping_add(count);
+        let (t, u) = (tokens[i], tokens[i + 1]);
+        if u != t {
+            f(t, u, count, count);
             i += 1;
             continue;
         }
@@ -302,9 +300,7 @@ fn add_pairs(tokens: &[TokenId], count: u64, deltas: &mut Deltas) {
             j += 1;
         }
         let run = (j - i) as u64;
-        let e = deltas.entry((t, t)).or_default();
-        e.0 = e.0.wrapping_add((run - 1).wrapping_mul(count));
-        e.1 = e.1.wrapping_add((run / 2).wrapping_mul(count));
+        f(t, t, (run - 1).wrapping_mul(count), (run / 2).wrapping_mul(count));
         i = j - 1;
     }
 }
