@@ -43,9 +43,22 @@ struct Workspace {
     ascii: Vec<u8>,
     /// Chunks about to be looked up in the chunk cache.
     chunks: Vec<chunk_cache::Key>,
+    /// The same, when only their ids are wanted (see `encode_chunk_ids`).
+    ahead: Vec<Ahead>,
     /// Where a chunk missing from the cache is encoded in full when the
     /// output keeps ids only (the cache keeps every column for every caller).
     side: Scratch,
+}
+
+/// A chunk about to be looked up for its ids: its bounds in its text and,
+/// when it has at most `chunk_cache::SHORT_KEY` bytes, its short key and
+/// that key's hash (else key 0).
+#[derive(Clone, Copy, Debug, Default)]
+struct Ahead {
+    key: u128,
+    hash: u64,
+    start: usize,
+    end: usize,
 }
 
 thread_local! {
@@ -454,48 +467,89 @@ impl Tokenizer {
         Ok(SCRATCH.with(|scratch| {
             let scratch = &mut *scratch.borrow_mut();
             scratch.set_ids_only(ids_only);
-            processor.fill(specials, pair.is_some(), scratch, |out, k| match if k == 0 { Some(text) } else { pair } {
-                Some(Sequence::Text(t)) => self.encode_text_into(t, out),
-                Some(Sequence::Words(words)) => {
-                    for (i, word) in words.iter().enumerate() {
-                        let mark = out.mark();
-                        self.encode_text_into(word, out);
-                        out.make_word_since(mark, i as u32);
-                    }
-                }
-                None => {}
+            WORKSPACE.with(|ws| {
+                let ws = &mut *ws.borrow_mut();
+                processor.fill(specials, pair.is_some(), scratch, |out, k| {
+                    self.encode_sequence(if k == 0 { Some(text) } else { pair }, ws, out)
+                });
             });
             f(scratch)
         }))
     }
 
+    /// Encodes each input (post-processed as `add_special_tokens` says, not
+    /// truncated) for its ids alone: appends them to `ids`, row after row,
+    /// and each row's number of tokens to `lengths`. The same ids as
+    /// [`Self::with_encoded_as`] with `ids_only`, written where they go.
+    pub(crate) fn encode_ids_rows<I: batch::BatchInput>(
+        &self,
+        inputs: &[I],
+        add_special_tokens: bool,
+        ids: &mut Vec<u32>,
+        lengths: &mut Vec<u32>,
+    ) -> Result<()> {
+        let (processor, specials) = self.post_processor(add_special_tokens)?;
+        SCRATCH.with(|scratch| {
+            WORKSPACE.with(|ws| {
+                let (scratch, ws) = (&mut *scratch.borrow_mut(), &mut *ws.borrow_mut());
+                scratch.begin_rows(std::mem::take(ids));
+                for input in inputs {
+                    let (text, pair) = input.sequences();
+                    processor.fill(specials, pair.is_some(), scratch, |out, k| {
+                        self.encode_sequence(if k == 0 { Some(text) } else { pair }, ws, out)
+                    });
+                    lengths.push(scratch.next_row() as u32);
+                }
+                *ids = scratch.end_rows();
+            })
+        });
+        Ok(())
+    }
+
+    /// Appends the tokens of one sequence of an input (if any) to `out`.
+    #[inline]
+    fn encode_sequence(&self, sequence: Option<Sequence<'_>>, ws: &mut Workspace, out: &mut Scratch) {
+        match sequence {
+            Some(Sequence::Text(t)) => self.encode_text_into(t, ws, out),
+            Some(Sequence::Words(words)) => {
+                for (i, word) in words.iter().enumerate() {
+                    let mark = out.mark();
+                    self.encode_text_into(word, ws, out);
+                    out.make_word_since(mark, i as u32);
+                }
+            }
+            None => {}
+        }
+    }
+
     /// Appends the ids and offsets of one text's tokens to `out`
     /// (post-processing fills in the masks).
-    fn encode_text_into(&self, text: &str, out: &mut Scratch) {
-        WORKSPACE.with(|ws| {
-            let ws = &mut *ws.borrow_mut();
-            // `done`: the bytes already encoded; `pos`: where to look next.
-            let (mut pos, mut done, mut chars) = (0usize, 0usize, 0u32);
-            while let Some(m) = self.matcher.next_kept(text, &mut pos, done, |id| self.is_split(id)) {
-                let segment = &text[done..m.start];
-                self.encode_segment(segment, chars, ws, out);
-                chars += segment.chars().count() as u32;
-                let matched = &text[m.start..m.end];
-                let len = matched.chars().count() as u32;
-                self.push_added(out, m.id, (chars, chars + len), matched);
-                out.end_word();
-                chars += len;
-                done = m.end;
-            }
-            self.encode_segment(&text[done..], chars, ws, out);
-        })
+    fn encode_text_into(&self, text: &str, ws: &mut Workspace, out: &mut Scratch) {
+        // `done`: the bytes already encoded; `pos`: where to look next.
+        let (mut pos, mut done, mut chars) = (0usize, 0usize, 0u32);
+        while let Some(m) = self.matcher.next_kept(text, &mut pos, done, |id| self.is_split(id)) {
+            let segment = &text[done..m.start];
+            self.encode_segment(segment, chars, ws, out);
+            chars += segment.chars().count() as u32;
+            let matched = &text[m.start..m.end];
+            let len = matched.chars().count() as u32;
+            self.push_added(out, m.id, (chars, chars + len), matched);
+            out.end_word();
+            chars += len;
+            done = m.end;
+        }
+        self.encode_segment(&text[done..], chars, ws, out);
     }
 
     /// Normalizes, pre-tokenizes and WordPiece-encodes text that holds no
     /// special token; `base` is its character offset in the original text.
     fn encode_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) {
         if self.cache.enabled() && self.normalized_matcher.is_none() {
-            self.encode_chunks(segment, base, ws, out);
+            if out.ids_only() {
+                self.encode_chunk_ids(segment, ws, out);
+            } else {
+                self.encode_chunks(segment, base, ws, out);
+            }
         } else {
             self.encode_uncached(segment, base, ws, out);
         }
@@ -510,7 +564,6 @@ impl Tokenizer {
             let bytes = segment.as_bytes();
             let mut chunks = chunk_cache::Chunks::new(bytes);
             let mut batch = std::mem::take(&mut ws.chunks);
-            let mut side = std::mem::take(&mut ws.side);
             // `done`: the end of the last chunk encoded, at character `chars`.
             let (mut done, mut chars) = (0usize, base);
             loop {
@@ -520,47 +573,79 @@ impl Tokenizer {
                     cache.prefetch(&key);
                     batch.push(key);
                 }
-                if out.ids_only() {
-                    // No offsets: no characters to count. A chunk missing
-                    // is encoded in full, to be cached for every caller.
-                    for key in &batch {
-                        if cache.replay_ids(bytes, key, out) {
-                            continue;
-                        }
-                        let chunk = &segment[key.start()..key.end()];
-                        side.start_after(out);
-                        let mark = side.mark();
-                        self.encode_uncached(chunk, 0, ws, &mut side);
-                        if chunk.len() <= chunk_cache::MAX_CHUNK {
+                for key in &batch {
+                    // Separators are ASCII: one character each, and the
+                    // chunks' ends are characters' ends.
+                    chars += (key.start() - done) as u32;
+                    chars += match cache.replay(bytes, key, chars, out) {
+                        Some(n) => n,
+                        None => {
+                            let chunk = &segment[key.start()..key.end()];
+                            let mark = out.mark();
+                            self.encode_uncached(chunk, chars, ws, out);
                             let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
-                            cache.insert(chunk.as_bytes(), key, n, 0, &side, mark);
-                        }
-                        out.append_ids(&side);
-                    }
-                } else {
-                    for key in &batch {
-                        // Separators are ASCII: one character each, and the
-                        // chunks' ends are characters' ends.
-                        chars += (key.start() - done) as u32;
-                        chars += match cache.replay(bytes, key, chars, out) {
-                            Some(n) => n,
-                            None => {
-                                let chunk = &segment[key.start()..key.end()];
-                                let mark = out.mark();
-                                self.encode_uncached(chunk, chars, ws, out);
-                                let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
-                                if chunk.len() <= chunk_cache::MAX_CHUNK {
-                                    cache.insert(chunk.as_bytes(), key, n, chars, out, mark);
-                                }
-                                n
+                            if chunk.len() <= chunk_cache::MAX_CHUNK {
+                                cache.insert(chunk.as_bytes(), key, n, chars, out, mark);
                             }
-                        };
-                        done = key.end();
-                    }
+                            n
+                        }
+                    };
+                    done = key.end();
                 }
                 if batch.len() < AHEAD {
                     ws.chunks = batch;
+                    return;
+                }
+            }
+        })
+    }
+
+    /// `encode_chunks` for a scratch that keeps ids only: no offsets, so
+    /// no characters to count. A chunk of at most `chunk_cache::SHORT_KEY`
+    /// bytes (nearly every one) is looked up by its short key alone; a
+    /// chunk missing is encoded in full, to be cached for every caller.
+    fn encode_chunk_ids(&self, segment: &str, ws: &mut Workspace, out: &mut Scratch) {
+        /// Chunks looked up together: their slots are read in parallel.
+        const AHEAD: usize = 64;
+        chunk_cache::with(self.cache.owner(), |cache| {
+            let bytes = segment.as_bytes();
+            let mut chunks = chunk_cache::Chunks::new(bytes);
+            let mut ahead = std::mem::take(&mut ws.ahead);
+            loop {
+                ahead.clear();
+                while ahead.len() < AHEAD {
+                    let Some((start, end)) = chunks.next() else { break };
+                    let (mut key, mut hash) = (0, 0);
+                    if end - start <= chunk_cache::SHORT_KEY {
+                        key = chunk_cache::short_key(bytes, start, end);
+                        hash = chunk_cache::short_hash(key);
+                        cache.prefetch_short(hash);
+                    }
+                    ahead.push(Ahead { key, hash, start, end });
+                }
+                for a in &ahead {
+                    if a.key != 0 && cache.short_ids(a.key, a.hash, out.ids_mut()) {
+                        continue;
+                    }
+                    let key = chunk_cache::Key::new(bytes, a.start, a.end);
+                    if a.key == 0 && cache.replay_ids(bytes, &key, out) {
+                        continue;
+                    }
+                    // Missed: encoded in full on the side and cached.
+                    let chunk = &segment[a.start..a.end];
+                    let mut side = std::mem::take(&mut ws.side);
+                    side.start_after(out);
+                    let mark = side.mark();
+                    self.encode_uncached(chunk, 0, ws, &mut side);
+                    if chunk.len() <= chunk_cache::MAX_CHUNK {
+                        let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
+                        cache.insert(chunk.as_bytes(), &key, n, 0, &side, mark);
+                    }
+                    out.append_ids(&side);
                     ws.side = side;
+                }
+                if ahead.len() < AHEAD {
+                    ws.ahead = ahead;
                     return;
                 }
             }
@@ -782,6 +867,13 @@ mod tests {
                         }
                         let (got, n) = ids(&t, text, pair, true);
                         assert_eq!((got.as_slice(), n), (expected.ids(), 0), "{text:?}");
+                        // As rows after other rows, written in place.
+                        let (mut rows, mut lengths) = (vec![1, 2], vec![]);
+                        let input = [(text, pair), ("hello", None)];
+                        t.encode_ids_rows(&input, true, &mut rows, &mut lengths).unwrap();
+                        let hello = off.encode("hello", None, true).unwrap();
+                        let all = [&[1, 2], expected.ids(), hello.ids()].concat();
+                        assert_eq!((rows, lengths), (all, vec![expected.len() as u32, hello.len() as u32]));
                         full();
                     }
                 }

@@ -175,3 +175,20 @@ def test_ids_only_equals_every_column_whichever_fills_the_cache_first(first, add
                 columns = tok.encode_batch(texts, return_tensors="np", return_offsets=True)
                 assert columns.tolist() == ids
                 assert columns.offsets.tolist() == [list(o) for e in expected for o in e["offsets"]]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("add_special_tokens", [True, False])
+def test_ids_rows_written_in_place_equal_the_encodings(pair, threads, add_special_tokens):
+    # return_tensors="np" with ids only writes each row's ids right after
+    # the previous row's: empty rows, short lines and long texts, in chunks
+    # on each thread, read from the cache and missed.
+    on, off = pair
+    texts = ["", "a", " ", *LINES, "", *TEXTS[:400], "\t\n", *EDGES]
+    pairs = list(zip(texts, texts[::-1]))
+    for batch in (texts, pairs):
+        expected = [e.ids for e in off.encode_batch(batch, add_special_tokens)]
+        for tok in (on, off, on):
+            ragged = tok.encode_batch(batch, add_special_tokens, return_tensors="np", num_threads=threads)
+            assert ragged.tolist() == expected
+            assert ragged.row_offsets.tolist() == [sum(map(len, expected[:i])) for i in range(len(batch) + 1)]

@@ -3,7 +3,9 @@
 //! [`Encoding`] at its exact size with the other columns made whole.
 //!
 //! A scratch can keep ids only (see [`Scratch::set_ids_only`]): when the
-//! caller wants no offsets and no words, pushing a token is one push.
+//! caller wants no offsets and no words, pushing a token is one push. It
+//! can then collect rows (see [`Scratch::begin_rows`]): each encoding's ids
+//! go straight after the previous one's, in the caller's vector.
 
 use crate::encoding::{Encoding, Word};
 
@@ -23,6 +25,9 @@ pub struct Scratch {
     /// Whether `offsets` and `words` are left empty (see
     /// [`Scratch::set_ids_only`]).
     ids_only: bool,
+    /// Where this encoding's ids start in `ids` (0 unless collecting rows,
+    /// see [`Scratch::begin_rows`]): the ids before are earlier rows'.
+    floor: usize,
 }
 
 /// A run of tokens that share a type id: a sequence's, or special tokens.
@@ -43,6 +48,7 @@ impl Default for Scratch {
             pieces: Vec::new(),
             shown: Vec::new(),
             ids_only: false,
+            floor: 0,
         }
     }
 }
@@ -56,7 +62,7 @@ pub struct Mark {
 
 impl Scratch {
     pub fn clear(&mut self) {
-        self.ids.clear();
+        self.ids.truncate(self.floor);
         self.offsets.clear();
         self.words.clear();
         self.word = Word::new(0, 0);
@@ -70,8 +76,43 @@ impl Scratch {
     /// [`each_since`](Self::each_since) and
     /// [`to_encoding`](Self::to_encoding) are not to be used.
     pub fn set_ids_only(&mut self, on: bool) {
+        self.floor = 0;
         self.clear();
         self.ids_only = on;
+    }
+
+    /// Keeps ids only, collecting rows after the ids in `ids`: each
+    /// encoding's ids (from one [`clear`](Self::clear) to the next
+    /// [`next_row`](Self::next_row)) follow the previous one's, no copy.
+    /// [`end_rows`](Self::end_rows) gives the vector back.
+    pub fn begin_rows(&mut self, ids: Vec<u32>) {
+        self.set_ids_only(true);
+        self.floor = ids.len();
+        self.ids = ids;
+    }
+
+    /// Ends the current row, and gives its number of tokens; the next
+    /// encoding is the next row.
+    pub fn next_row(&mut self) -> usize {
+        let n = self.len();
+        self.floor = self.ids.len();
+        n
+    }
+
+    /// The ids of every row since [`begin_rows`](Self::begin_rows), and
+    /// those it was given before them; this scratch is left empty.
+    pub fn end_rows(&mut self) -> Vec<u32> {
+        self.floor = 0;
+        let ids = std::mem::take(&mut self.ids);
+        self.clear();
+        ids
+    }
+
+    /// The ids, to append to; only for a scratch that keeps ids only.
+    #[inline]
+    pub fn ids_mut(&mut self) -> &mut Vec<u32> {
+        debug_assert!(self.ids_only);
+        &mut self.ids
     }
 
     /// Whether only ids are kept (see [`set_ids_only`](Self::set_ids_only)).
@@ -90,7 +131,7 @@ impl Scratch {
     /// Appends `other`'s tokens (their ids alone when this scratch keeps ids
     /// only), and goes on at its current word.
     pub fn append_ids(&mut self, other: &Scratch) {
-        self.ids.extend_from_slice(&other.ids);
+        self.ids.extend_from_slice(other.ids());
         if !self.ids_only {
             self.offsets.extend_from_slice(&other.offsets);
             self.words.extend_from_slice(&other.words);
@@ -130,7 +171,10 @@ impl Scratch {
     /// `type_id`, offsets `(0, 0)`, no word and `special_tokens_mask` 1.
     pub fn push_special(&mut self, ids: &[u32], type_id: u8) {
         self.pieces.push(Piece { start: self.len(), type_id, special: true });
-        self.ids.extend_from_slice(ids);
+        // Most often one id (BERT's): no call to copy it.
+        for &id in ids {
+            self.ids.push(id);
+        }
         if !self.ids_only {
             self.offsets.extend(std::iter::repeat_n((0, 0), ids.len()));
             self.words.extend(std::iter::repeat_n(Word::NONE, ids.len()));
@@ -188,19 +232,20 @@ impl Scratch {
         let mut prev = mark.word.0;
         for i in mark.len..self.len() {
             let w = self.words[i].0;
-            f(self.ids[i], self.offsets[i], w - prev);
+            f(self.ids[self.floor + i], self.offsets[i], w - prev);
             prev = w;
         }
         Some(self.word.0 - prev)
     }
 
     /// The number of tokens.
+    #[inline]
     pub fn len(&self) -> usize {
-        self.ids.len()
+        self.ids.len() - self.floor
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.len() == 0
     }
 
     /// Appends a token's id and its character offsets, in the current word.
@@ -223,13 +268,13 @@ impl Scratch {
     /// Keeps the first `n` tokens.
     pub fn truncate(&mut self, n: usize) {
         self.shown.retain(|&(i, _)| i < n);
-        self.ids.truncate(n);
+        self.ids.truncate(self.floor + n);
         self.offsets.truncate(n);
         self.words.truncate(n);
     }
 
     pub fn ids(&self) -> &[u32] {
-        &self.ids
+        &self.ids[self.floor..]
     }
 
     pub fn offsets(&self) -> &[(u32, u32)] {
@@ -330,5 +375,36 @@ mod tests {
         assert_eq!(words, [Some(7), Some(7), Some(8)]);
         s.clear();
         assert!(s.is_empty() && s.to_encoding().is_empty());
+    }
+
+    #[test]
+    fn rows_follow_each_other_in_the_given_vector() {
+        let mut s = Scratch::default();
+        s.push(1, (0, 1));
+        s.begin_rows(vec![7, 8]);
+        assert!(s.ids_only() && s.is_empty());
+        let mut lengths = vec![];
+        for row in [&[1, 2, 3][..], &[], &[4]] {
+            s.clear();
+            s.push_special(&[9], 0);
+            let mark = s.mark();
+            for &id in row {
+                s.push(id, (0, 0));
+                s.end_word();
+            }
+            s.push(5, (0, 0));
+            s.rewind(mark);
+            s.ids_mut().extend_from_slice(row);
+            assert_eq!(s.ids().len(), s.len());
+            assert_eq!(s.ids()[1..], *row);
+            lengths.push(s.next_row());
+        }
+        assert_eq!(lengths, [4, 1, 2]);
+        assert_eq!(s.end_rows(), [7, 8, 9, 1, 2, 3, 9, 9, 4]);
+        assert!(s.is_empty());
+        // Back to every column, from an empty scratch.
+        s.set_ids_only(false);
+        s.push(3, (1, 2));
+        assert_eq!(s.to_encoding().ids(), [3]);
     }
 }

@@ -159,8 +159,12 @@ impl Tokenizer {
             let inputs = &inputs[start..end];
             let bytes: usize = inputs.iter().map(|i| input_bytes(i)).sum();
             let mut part = RaggedPart::with_capacity(bytes / 3 + 3 * inputs.len(), inputs.len(), fields);
-            // Only the ids asked for: the scratch keeps no more.
+            // Only the ids asked for: written straight into the part.
             let ids_only = fields == RaggedFields::default();
+            if ids_only && options.truncation.is_none() {
+                self.encode_ids_rows(inputs, options.add_special_tokens, &mut part.ids, &mut part.lengths)?;
+                return Ok(part);
+            }
             for (i, input) in inputs.iter().enumerate() {
                 if options.truncation.is_some() {
                     part.push(&self.encode_input(start + i, input, options)?, fields);

@@ -311,6 +311,60 @@ impl Key {
     }
 }
 
+/// `LOW[n]`: the low `n` bytes of a word set.
+const LOW: [u128; 16] = {
+    let mut masks = [0u128; 16];
+    let mut n = 1;
+    while n < 16 {
+        masks[n] = (1u128 << (8 * n)) - 1;
+        n += 1;
+    }
+    masks
+};
+
+/// The short key of chunk `text[start..end]`, of 1 to [`SHORT_KEY`] bytes
+/// (`Key::new(text, start, end).short()`, see [`ShortSlot::key`]): one
+/// read of 16 bytes, masked, when the text has them from the chunk's start
+/// or up to its end (as at the end of a short text).
+#[inline(always)]
+pub fn short_key(text: &[u8], start: usize, end: usize) -> u128 {
+    let len = end - start;
+    debug_assert!((1..=SHORT_KEY).contains(&len));
+    let word = |at: usize| u128::from_le_bytes(text[at..at + 16].try_into().unwrap_or_default());
+    let bytes = if start + 16 <= text.len() {
+        word(start) & LOW[len & 15]
+    } else if end >= 16 {
+        // The chunk's bytes are the top `len` of the 16 that end with it.
+        word(end - 16) >> (8 * (16 - len))
+    } else {
+        let chunk = &text[start..end];
+        let half = len.min(8);
+        u128::from(partial(&chunk[..half])) | u128::from(partial(&chunk[half..])) << 64
+    };
+    bytes | (len as u128) << 120
+}
+
+/// The hash of a short key: [`Key`]'s hash of the same chunk.
+#[inline(always)]
+pub fn short_hash(key: u128) -> u64 {
+    hash(&[key as u64, (key >> 64) as u64, 0, 0], (key >> 120) as usize)
+}
+
+/// Appends the first `n` (at most 2) of `two` to `ids`, in one write.
+#[inline(always)]
+fn push_two(ids: &mut Vec<u32>, two: [u32; 2], n: usize) {
+    debug_assert!(n <= 2);
+    ids.reserve(2);
+    let len = ids.len();
+    // SAFETY: room for two more ids was just reserved, so the write stays
+    // in the vector's allocation; the length grows by at most the two
+    // values written (`n <= 2`, the slot's count).
+    unsafe {
+        ids.as_mut_ptr().add(len).cast::<[u32; 2]>().write_unaligned(two);
+        ids.set_len(len + n.min(2));
+    }
+}
+
 /// Up to 8 bytes as a little-endian word, zero-padded, in at most two reads.
 #[inline(always)]
 fn partial(p: &[u8]) -> u64 {
@@ -444,6 +498,38 @@ impl ChunkCache {
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = key;
+    }
+
+    /// Starts reading the short slot where a key of hash `hash` would be.
+    #[inline(always)]
+    pub fn prefetch_short(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let i = (hash >> 32) as usize & (self.short.len() - 1);
+            // SAFETY: a prefetch only hints the cache; the pointer is a live slot's.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>((&self.short[i] as *const ShortSlot).cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
+    }
+
+    /// Appends the ids of the cached chunk whose short key is `key` (see
+    /// [`short_key`], hashed by [`short_hash`]) to `ids`; false if not
+    /// cached. The ids of a chunk of at most [`SHORT_TOKENS`] are in its
+    /// slot: one read.
+    #[inline(always)]
+    pub fn short_ids(&self, key: u128, hash: u64, ids: &mut Vec<u32>) -> bool {
+        let s = &self.short[self.find_short(key, hash)];
+        if s.key == 0 {
+            return false;
+        }
+        if s.here {
+            push_two(ids, s.ids, usize::from(s.n));
+        } else {
+            ids.extend(self.tokens[s.ids[0] as usize..][..usize::from(s.n)].iter().map(|t| t.id));
+        }
+        true
     }
 
     /// The cached tokens of the chunk of `text` that `key` is of, its
@@ -651,6 +737,22 @@ mod tests {
                     }
                     let words: Vec<u64> = bytes.chunks(8).map(|w| u64::from_le_bytes(w.try_into().unwrap())).collect();
                     assert_eq!(exact.words[..], words[..]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn short_keys_are_the_keys_short_part_with_its_hash() {
+        let text: Vec<u8> = (0..60u32).map(|i| (i * 37 % 251) as u8 + 1).collect();
+        // Texts shorter than a read of 16 bytes, and chunks at their end.
+        for size in [1, 2, 7, 15, 16, 17, 31, 60] {
+            let text = &text[..size];
+            for start in 0..size {
+                for end in start + 1..=(start + SHORT_KEY).min(size) {
+                    let key = Key::new(text, start, end);
+                    let short = short_key(text, start, end);
+                    assert_eq!((short, short_hash(short)), (key.short(), key.hash), "{size} {start} {end}");
                 }
             }
         }
