@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, type_name, ReturnTensors, Text};
 use super::arrays;
@@ -29,6 +29,10 @@ pub(super) fn batch_texts<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Text
     let mut held: Vec<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> = Vec::new();
     for (i, item) in iter.enumerate() {
         let item = item?;
+        if item.is_exact_instance_of::<PyString>() {
+            held.push((item, None)); // the common case, with the fewest checks
+            continue;
+        }
         // A pair is a tuple or, as Hugging Face accepts, a list of two.
         let pair = match (item.cast::<PyTuple>(), item.cast::<PyList>()) {
             (Ok(t), _) => Some((t.len(), t.get_item(0).ok(), t.get_item(1).ok())),
