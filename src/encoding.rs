@@ -537,6 +537,21 @@ mod tests {
     }
 
     #[test]
+    fn an_encoding_is_small_and_one_allocation() {
+        // Held in place by every Python `Encoding`: keep it small.
+        assert!(std::mem::size_of::<Encoding>() <= 40);
+        let mut e = seq(&[1, 2, 3]);
+        e.set_shown(1, "x");
+        e.set_overflowing(vec![seq(&[4])]);
+        let mut plain = e.clone();
+        plain.take_overflowing();
+        plain.truncate(1);
+        assert!(plain.shown().is_empty() && plain.overflowing().is_empty());
+        assert_eq!(plain, seq(&[1]), "emptied extras compare equal to none");
+        assert_ne!(e, seq(&[1, 2, 3]));
+    }
+
+    #[test]
     fn sizes_beyond_memory_are_errors_not_aborts() {
         let mut e = seq(&[1, 2]);
         for length in [usize::MAX, usize::MAX / 2, 1 << 60] {

@@ -270,8 +270,10 @@ impl Scratch {
                 if piece.type_id != 0 {
                     c.type_ids[piece.start..end].fill(piece.type_id);
                 }
-                if piece.special {
-                    c.special_tokens_mask[piece.start..end].fill(1);
+                match &mut c.special_tokens_mask[piece.start..end] {
+                    _ if !piece.special => {}
+                    [one] => *one = 1, // [CLS], [SEP]: no call to fill a byte
+                    many => many.fill(1),
                 }
             }
             c.attention_mask.fill(1);
