@@ -146,12 +146,18 @@ impl Encoding {
         Ok(e)
     }
 
-    /// An encoding of `n` tokens whose columns `fill` writes (they hold
-    /// zeros until then): one allocation, at the exact size.
-    fn filled(n: usize, fill: impl FnOnce(columns::Muts<'_, Word>)) -> Self {
-        let mut columns = Columns::with_capacity(n);
-        columns.set_len(n);
-        fill(columns.get_mut());
+    /// An encoding of the tokens given by their 4-byte columns, with type
+    /// id 0, no special token and attention everywhere until `mark`
+    /// changes the byte columns: one allocation, at the exact size, each
+    /// slot written once (see [`Columns::from_columns`]).
+    fn made_from(
+        ids: &[u32],
+        offsets: &[(u32, u32)],
+        words: &[Word],
+        mark: impl FnOnce(columns::Muts<'_, Word>),
+    ) -> Self {
+        let mut columns = Columns::from_columns(ids, offsets, words, [0, 0, 1]);
+        mark(columns.get_mut());
         Self { columns, pair: false, extra: None }
     }
 

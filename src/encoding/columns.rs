@@ -4,10 +4,11 @@
 //! freed six per text, a tenth of the work of reading their ids).
 //!
 //! Every column holds plain integers, for which any bytes are a value, and
-//! the whole capacity is zeroed when allocated: every slot of every column
-//! is always initialised, so all the work on the columns is safe slice work
-//! over [`Columns::full_mut`]; the unsafe code is the allocation and the
-//! making of the six slices. (Crates for struct-of-arrays vectors exist, but
+//! every slot of every column is always initialised (the whole capacity is
+//! zeroed when allocated, or written at once by [`Columns::from_columns`]),
+//! so all the work on the columns is safe slice work over
+//! [`Columns::full_mut`]; the unsafe code is the allocation, that first
+//! write, and the making of the six slices. (Crates for struct-of-arrays vectors exist, but
 //! the encodings need fallible reservation, which they lack: sizes come from
 //! arguments, and a size beyond memory must be an error, not an abort.)
 
@@ -100,6 +101,38 @@ impl<W: Plain> Columns<W> {
         // least a byte per token).
         let ptr = NonNull::new(unsafe { alloc::alloc_zeroed(layout) })?;
         Some(Self { ptr, len: 0, cap, words: PhantomData })
+    }
+
+    /// Exactly `ids.len()` tokens: the 4-byte columns copied from the
+    /// slices given, each byte column filled with its value of `bytes`
+    /// (type id, special tokens mask, attention mask). Every slot is
+    /// written once, without the zeroing of a fresh allocation first (the
+    /// encodings of long documents spent more on zeroing than on copying).
+    /// Panics or aborts as `Vec::with_capacity` does when there is no room.
+    pub fn from_columns(ids: &[u32], offsets: &[(u32, u32)], words: &[W], bytes: [u8; 3]) -> Self {
+        let n = ids.len();
+        assert!(offsets.len() == n && words.len() == n, "columns of one length");
+        if n == 0 {
+            return Self::new();
+        }
+        let Some((layout, _)) = layout::<W>(n) else { panic!("capacity overflow") };
+        // SAFETY: `layout` has a non-zero size (`n` > 0).
+        let Some(ptr) = NonNull::new(unsafe { alloc::alloc(layout) }) else { alloc::handle_alloc_error(layout) };
+        let mut columns = Self { ptr, len: 0, cap: n, words: PhantomData };
+        let (o, i, w, [t, s, a]) = columns.parts();
+        // SAFETY: each column of the new allocation has room for `n` values
+        // (`layout`), none overlaps the sources; after this, every slot of
+        // every column is written, as `Columns` requires of its slots.
+        unsafe {
+            std::ptr::copy_nonoverlapping(offsets.as_ptr(), o, n);
+            std::ptr::copy_nonoverlapping(ids.as_ptr(), i, n);
+            std::ptr::copy_nonoverlapping(words.as_ptr(), w, n);
+            std::ptr::write_bytes(t, bytes[0], n);
+            std::ptr::write_bytes(s, bytes[1], n);
+            std::ptr::write_bytes(a, bytes[2], n);
+        }
+        columns.len = n;
+        columns
     }
 
     /// Room for `cap` tokens; panics or aborts as `Vec::with_capacity` does
@@ -337,6 +370,21 @@ mod tests {
         assert_eq!(c.clone().capacity(), 100);
         let empty = Columns::<Word>::new().clone();
         assert_eq!((empty.len(), empty.capacity(), empty.get().ids.len()), (0, 0, 0));
+    }
+
+    #[test]
+    fn columns_made_from_slices_hold_them() {
+        let c = filled(5);
+        let s = c.get();
+        let made = Columns::from_columns(s.ids, s.offsets, s.words, [2, 0, 1]);
+        let m = made.get();
+        assert_eq!((m.ids, m.offsets, m.words), (s.ids, s.offsets, s.words));
+        assert_eq!((m.type_ids, m.special_tokens_mask, m.attention_mask), (&[2; 5][..], &[0; 5][..], &[1; 5][..]));
+        assert_eq!(made.capacity(), 5);
+        let mut grown = made.clone();
+        assert!(grown.try_reserve_exact(10));
+        assert_eq!(grown.get().ids, s.ids);
+        assert_eq!(Columns::<Word>::from_columns(&[], &[], &[], [0; 3]).len(), 0);
     }
 
     #[test]

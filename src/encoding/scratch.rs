@@ -258,13 +258,9 @@ impl Scratch {
     pub fn to_encoding(&self) -> Encoding {
         debug_assert!(!self.ids_only);
         let n = self.len();
-        let mut encoding = Encoding::filled(n, |c| {
-            c.ids.copy_from_slice(&self.ids);
-            c.offsets.copy_from_slice(&self.offsets);
-            c.words.copy_from_slice(&self.words);
-            // Zeros until written: type id 0 and no special token unless a
-            // piece says otherwise (a call to fill a few bytes costs more
-            // than the bytes).
+        let mut encoding = Encoding::made_from(&self.ids, &self.offsets, &self.words, |c| {
+            // Type id 0 and no special token unless a piece says otherwise
+            // (a call to fill a few bytes costs more than the bytes).
             for (i, piece) in self.pieces.iter().enumerate() {
                 let end = self.pieces.get(i + 1).map_or(n, |next| next.start);
                 if piece.type_id != 0 {
@@ -276,7 +272,6 @@ impl Scratch {
                     many => many.fill(1),
                 }
             }
-            c.attention_mask.fill(1);
         });
         for (i, text) in &self.shown {
             encoding.set_shown(*i, text);
