@@ -8,9 +8,11 @@
 //! [`column::Column`] writes one column of a batch as rows of int64.
 
 pub mod column;
+mod columns;
 pub mod ragged;
 pub mod scratch;
 
+use self::columns::{Columns, Plain};
 use crate::error::{Error, Result};
 
 /// Where tokens are cut (truncation) or added (padding).
@@ -32,24 +34,58 @@ impl std::fmt::Display for Side {
 /// on demand, so encoding allocates no string per token.
 ///
 /// All six columns have one entry per token: a method that changes one
-/// changes them all.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// changes them all. They live in one allocation ([`columns::Columns`]), and
+/// what almost no encoding has (overflowing windows, tokens shown otherwise)
+/// in another made only when there is some: an encoding is one allocation.
+#[derive(Clone, Default)]
 pub struct Encoding {
-    ids: Vec<u32>,
-    offsets: Vec<(u32, u32)>,
-    type_ids: Vec<u8>,
-    special_tokens_mask: Vec<u8>,
-    attention_mask: Vec<u8>,
-    /// Each token's [`Word`].
-    words: Vec<Word>,
+    columns: Columns<Word>,
     /// Whether this is the encoding of a pair of texts.
     pair: bool,
+    /// None when both are empty.
+    extra: Option<Box<Extra>>,
+}
+
+#[derive(Clone, Default)]
+struct Extra {
     overflowing: Vec<Encoding>,
     /// The tokens shown otherwise than the vocabulary's token of their id,
     /// by position, in order: an added token matched with the whitespace it
     /// strips, or in its normalized form (Hugging Face shows the matched
-    /// text). Empty, and unallocated, for almost every encoding.
+    /// text).
     shown: Vec<(u32, Box<str>)>,
+}
+
+impl PartialEq for Encoding {
+    fn eq(&self, other: &Self) -> bool {
+        self.ids() == other.ids()
+            && self.offsets() == other.offsets()
+            && self.type_ids() == other.type_ids()
+            && self.special_tokens_mask() == other.special_tokens_mask()
+            && self.attention_mask() == other.attention_mask()
+            && self.words() == other.words()
+            && self.pair == other.pair
+            && self.overflowing() == other.overflowing()
+            && self.shown() == other.shown()
+    }
+}
+
+impl Eq for Encoding {}
+
+impl std::fmt::Debug for Encoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Encoding")
+            .field("ids", &self.ids())
+            .field("offsets", &self.offsets())
+            .field("type_ids", &self.type_ids())
+            .field("special_tokens_mask", &self.special_tokens_mask())
+            .field("attention_mask", &self.attention_mask())
+            .field("words", &self.words())
+            .field("pair", &self.pair)
+            .field("overflowing", &self.overflowing())
+            .field("shown", &self.shown())
+            .finish()
+    }
 }
 
 /// The word a token belongs to and the sequence of that word, packed in
@@ -60,6 +96,9 @@ pub struct Encoding {
 /// add, which belong to no word and no sequence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Word(u32);
+
+// SAFETY: a `u32`: any bits are a word (or `Word::NONE`), alignment 4.
+unsafe impl Plain for Word {}
 
 impl Word {
     /// No word: a token added by post-processing or padding.
@@ -95,17 +134,7 @@ impl Word {
 
 impl Encoding {
     pub fn with_capacity(n: usize) -> Self {
-        Self {
-            ids: Vec::with_capacity(n),
-            offsets: Vec::with_capacity(n),
-            type_ids: Vec::with_capacity(n),
-            special_tokens_mask: Vec::with_capacity(n),
-            attention_mask: Vec::with_capacity(n),
-            words: Vec::with_capacity(n),
-            pair: false,
-            overflowing: Vec::new(),
-            shown: Vec::new(),
-        }
+        Self { columns: Columns::with_capacity(n), pair: false, extra: None }
     }
 
     /// [`Encoding::with_capacity`], or `Error::Memory` when the room for `n`
@@ -115,6 +144,21 @@ impl Encoding {
         let mut e = Self::default();
         e.try_reserve(n)?;
         Ok(e)
+    }
+
+    /// An encoding of the tokens given by their 4-byte columns, with type
+    /// id 0, no special token and attention everywhere until `mark`
+    /// changes the byte columns: one allocation, at the exact size, each
+    /// slot written once (see [`Columns::from_columns`]).
+    fn made_from(
+        ids: &[u32],
+        offsets: &[(u32, u32)],
+        words: &[Word],
+        mark: impl FnOnce(columns::Muts<'_, Word>),
+    ) -> Self {
+        let mut columns = Columns::from_columns(ids, offsets, words, [0, 0, 1]);
+        mark(columns.get_mut());
+        Self { columns, pair: false, extra: None }
     }
 
     /// Checks, before any of them is made, that encodings of `tokens` tokens
@@ -135,55 +179,52 @@ impl Encoding {
 
     /// Reserves room for `n` more tokens in every column, or `Error::Memory`.
     pub fn try_reserve(&mut self, n: usize) -> Result<()> {
-        self.ids
-            .try_reserve_exact(n)
-            .and_then(|()| self.offsets.try_reserve_exact(n))
-            .and_then(|()| self.type_ids.try_reserve_exact(n))
-            .and_then(|()| self.special_tokens_mask.try_reserve_exact(n))
-            .and_then(|()| self.attention_mask.try_reserve_exact(n))
-            .and_then(|()| self.words.try_reserve_exact(n))
-            .map_err(|_| Error::memory(format_args!("an encoding of {} tokens", self.len() as u128 + n as u128)))
+        if self.columns.try_reserve_exact(n) {
+            Ok(())
+        } else {
+            Err(Error::memory(format_args!("an encoding of {} tokens", self.len() as u128 + n as u128)))
+        }
     }
 
     /// The number of tokens.
     pub fn len(&self) -> usize {
-        self.ids.len()
+        self.columns.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.len() == 0
     }
 
     /// Token ids.
     pub fn ids(&self) -> &[u32] {
-        &self.ids
+        self.columns.get().ids
     }
 
     /// `(start, end)` character offsets into the original string; `(0, 0)`
     /// for the `[CLS]`/`[SEP]` tokens added by post-processing and for padding.
     pub fn offsets(&self) -> &[(u32, u32)] {
-        &self.offsets
+        self.columns.get().offsets
     }
 
     /// 0 for the first sequence, 1 for the second.
     pub fn type_ids(&self) -> &[u8] {
-        &self.type_ids
+        self.columns.get().type_ids
     }
 
     /// 1 for the tokens added by post-processing and padding.
     pub fn special_tokens_mask(&self) -> &[u8] {
-        &self.special_tokens_mask
+        self.columns.get().special_tokens_mask
     }
 
     /// 1 for every token but padding.
     pub fn attention_mask(&self) -> &[u8] {
-        &self.attention_mask
+        self.columns.get().attention_mask
     }
 
     /// Each token's word and sequence; [`Word::NONE`] for the tokens added by
     /// post-processing and padding.
     pub fn words(&self) -> &[Word] {
-        &self.words
+        self.columns.get().words
     }
 
     /// The number of sequences: 2 for a pair of texts, else 1.
@@ -210,7 +251,7 @@ impl Encoding {
     /// `index` to the last.
     pub fn word_to_tokens(&self, index: u32, sequence: usize) -> Option<(usize, usize)> {
         let (mut start, mut end) = (None, 0);
-        for (i, &w) in self.words.iter().enumerate().filter(|&(_, &w)| self.looked_at(w, sequence)) {
+        for (i, &w) in self.words().iter().enumerate().filter(|&(_, &w)| self.looked_at(w, sequence)) {
             match w.index() {
                 Some(x) if x > index => break,
                 Some(x) if x == index => {
@@ -227,32 +268,38 @@ impl Encoding {
     /// first token to the end of its last (Hugging Face's `word_to_chars`).
     pub fn word_to_chars(&self, index: u32, sequence: usize) -> Option<(u32, u32)> {
         let (start, end) = self.word_to_tokens(index, sequence)?;
-        Some((self.offsets[start].0, self.offsets[end - 1].1))
+        Some((self.offsets()[start].0, self.offsets()[end - 1].1))
     }
 
     /// The first token whose offsets hold character `pos` of `sequence`'s
     /// text, None when none does (Hugging Face's `char_to_token`).
     pub fn char_to_token(&self, pos: u32, sequence: usize) -> Option<usize> {
-        self.offsets
+        self.offsets()
             .iter()
-            .zip(&self.words)
+            .zip(self.words())
             .position(|(&(start, end), &w)| w != Word::NONE && self.looked_at(w, sequence) && start <= pos && pos < end)
     }
 
     /// The windows that truncation cut off, each a complete encoding (post-
     /// processed and padded like this one); empty unless truncated.
     pub fn overflowing(&self) -> &[Encoding] {
-        &self.overflowing
+        self.extra.as_ref().map_or(&[], |x| &x.overflowing)
     }
 
     /// Replaces the overflowing windows.
     pub fn set_overflowing(&mut self, windows: Vec<Encoding>) {
-        self.overflowing = windows;
+        if !windows.is_empty() || self.extra.is_some() {
+            self.extra_mut().overflowing = windows;
+        }
     }
 
     /// Takes the overflowing windows, leaving none.
     pub fn take_overflowing(&mut self) -> Vec<Encoding> {
-        std::mem::take(&mut self.overflowing)
+        self.extra.as_mut().map(|x| std::mem::take(&mut x.overflowing)).unwrap_or_default()
+    }
+
+    fn extra_mut(&mut self) -> &mut Extra {
+        self.extra.get_or_insert_with(Box::default)
     }
 
     /// Appends one token with attention and no word: one that post-processing
@@ -265,79 +312,85 @@ impl Encoding {
     /// Appends one token of `word` with attention.
     #[inline]
     pub fn push_word(&mut self, id: u32, offsets: (u32, u32), type_id: u8, special: bool, word: Word) {
-        self.ids.push(id);
-        self.offsets.push(offsets);
-        self.type_ids.push(type_id);
-        self.special_tokens_mask.push(special.into());
-        self.attention_mask.push(1);
-        self.words.push(word);
+        self.columns.reserve_one();
+        let at = self.len();
+        let c = self.columns.full_mut();
+        c.ids[at] = id;
+        c.offsets[at] = offsets;
+        c.type_ids[at] = type_id;
+        c.special_tokens_mask[at] = special.into();
+        c.attention_mask[at] = 1;
+        c.words[at] = word;
+        self.columns.set_len(at + 1);
     }
 
     /// The tokens shown otherwise than the vocabulary's token of their id:
     /// `(position, text)`, in order of position.
     pub fn shown(&self) -> &[(u32, Box<str>)] {
-        &self.shown
+        self.extra.as_ref().map_or(&[], |x| &x.shown)
     }
 
     /// Token `i` is shown as `text` (not the vocabulary's token of its id);
     /// `i` comes after every token shown so far.
     pub fn set_shown(&mut self, i: usize, text: &str) {
-        debug_assert!(self.shown.last().is_none_or(|&(j, _)| (j as usize) < i));
-        self.shown.push((i as u32, text.into()));
+        debug_assert!(self.shown().last().is_none_or(|&(j, _)| (j as usize) < i));
+        self.extra_mut().shown.push((i as u32, text.into()));
     }
 
     /// Appends `other`'s shown tokens, moved past this encoding's `len` tokens.
     fn append_shown(&mut self, other: &Encoding, len: usize) {
-        self.shown.extend(other.shown.iter().map(|(i, t)| (i + len as u32, t.clone())));
+        if !other.shown().is_empty() {
+            let moved = other.shown().iter().map(|(i, t)| (i + len as u32, t.clone()));
+            self.extra_mut().shown.extend(moved);
+        }
     }
 
     /// Keeps the first `n` tokens.
     pub fn truncate(&mut self, n: usize) {
-        self.shown.retain(|&(i, _)| (i as usize) < n);
-        self.ids.truncate(n);
-        self.offsets.truncate(n);
-        self.type_ids.truncate(n);
-        self.special_tokens_mask.truncate(n);
-        self.attention_mask.truncate(n);
-        self.words.truncate(n);
+        if let Some(x) = &mut self.extra {
+            x.shown.retain(|&(i, _)| (i as usize) < n);
+        }
+        self.columns.truncate(n);
     }
 
     /// Appends all of `other`'s tokens, giving them `type_id` and moving
     /// their words to `sequence`.
     pub fn extend_with_type(&mut self, other: &Encoding, type_id: u8, sequence: u8) {
-        self.append_shown(other, self.len());
-        self.ids.extend_from_slice(&other.ids);
-        self.offsets.extend_from_slice(&other.offsets);
-        self.type_ids.extend(std::iter::repeat_n(type_id, other.len()));
-        self.special_tokens_mask.extend_from_slice(&other.special_tokens_mask);
-        self.attention_mask.extend_from_slice(&other.attention_mask);
-        self.words.extend(other.words.iter().map(|w| w.in_sequence(sequence)));
+        let start = self.len();
+        self.append(other);
+        let c = self.columns.get_mut();
+        c.type_ids[start..].fill(type_id);
+        for w in &mut c.words[start..] {
+            *w = w.in_sequence(sequence);
+        }
     }
 
     /// Appends all of `other`'s tokens as they are (not its overflowing).
     pub fn append(&mut self, other: &Encoding) {
         self.append_shown(other, self.len());
-        self.ids.extend_from_slice(&other.ids);
-        self.offsets.extend_from_slice(&other.offsets);
-        self.type_ids.extend_from_slice(&other.type_ids);
-        self.special_tokens_mask.extend_from_slice(&other.special_tokens_mask);
-        self.attention_mask.extend_from_slice(&other.attention_mask);
-        self.words.extend_from_slice(&other.words);
+        self.columns.reserve(other.len());
+        self.columns.copy_from(&other.columns.get());
     }
 
     /// Tokens `start..stop` (all six columns; no overflowing), or
     /// `Error::Memory` if there is no room for them.
     pub fn slice(&self, start: usize, stop: usize) -> Result<Encoding> {
         let mut out = Encoding::try_with_capacity(stop - start)?;
-        out.ids.extend_from_slice(&self.ids[start..stop]);
-        out.offsets.extend_from_slice(&self.offsets[start..stop]);
-        out.type_ids.extend_from_slice(&self.type_ids[start..stop]);
-        out.special_tokens_mask.extend_from_slice(&self.special_tokens_mask[start..stop]);
-        out.attention_mask.extend_from_slice(&self.attention_mask[start..stop]);
-        out.words.extend_from_slice(&self.words[start..stop]);
+        let c = self.columns.get();
+        out.columns.copy_from(&columns::Slices {
+            offsets: &c.offsets[start..stop],
+            ids: &c.ids[start..stop],
+            words: &c.words[start..stop],
+            type_ids: &c.type_ids[start..stop],
+            special_tokens_mask: &c.special_tokens_mask[start..stop],
+            attention_mask: &c.attention_mask[start..stop],
+        });
         out.pair = self.pair;
-        let shown = self.shown.iter().filter(|&&(i, _)| (start..stop).contains(&(i as usize)));
-        out.shown = shown.map(|(i, t)| (i - start as u32, t.clone())).collect();
+        let shown = self.shown().iter().filter(|&&(i, _)| (start..stop).contains(&(i as usize)));
+        let shown: Vec<_> = shown.map(|(i, t)| (i - start as u32, t.clone())).collect();
+        if !shown.is_empty() {
+            out.extra_mut().shown = shown;
+        }
         Ok(out)
     }
 
@@ -348,32 +401,42 @@ impl Encoding {
     /// from an argument: when there is no room for it, `Error::Memory`.
     pub fn pad(&mut self, length: usize, side: Side, pad_id: u32) -> Result<()> {
         let Some(n) = length.checked_sub(self.len()).filter(|&n| n > 0) else {
-            return self.overflowing.iter_mut().try_for_each(|o| o.pad(length, side, pad_id));
+            return self.overflowing_mut().iter_mut().try_for_each(|o| o.pad(length, side, pad_id));
         };
         self.try_reserve(n)?;
-        for o in &mut self.overflowing {
+        for o in self.overflowing_mut() {
             o.pad(length, side, pad_id)?;
         }
-        fn fill<T: Copy>(column: &mut Vec<T>, n: usize, value: T, side: Side) {
-            match side {
-                Side::Right => column.resize(column.len() + n, value),
+        let len = self.len();
+        /// The `n` pad slots of `column`, whose first `len` slots are the tokens.
+        fn fill<T: Copy>(column: &mut [T], len: usize, n: usize, value: T, side: Side) {
+            let pads = match side {
+                Side::Right => len..len + n,
                 Side::Left => {
-                    column.splice(0..0, std::iter::repeat_n(value, n));
+                    column.copy_within(0..len, n);
+                    0..n
                 }
-            }
+            };
+            column[pads].fill(value);
         }
-        fill(&mut self.ids, n, pad_id, side);
-        fill(&mut self.offsets, n, (0, 0), side);
-        fill(&mut self.type_ids, n, 0, side);
-        fill(&mut self.special_tokens_mask, n, 1, side);
-        fill(&mut self.attention_mask, n, 0, side);
-        fill(&mut self.words, n, Word::NONE, side);
-        if side == Side::Left {
-            for (i, _) in &mut self.shown {
+        let c = self.columns.full_mut();
+        fill(c.ids, len, n, pad_id, side);
+        fill(c.offsets, len, n, (0, 0), side);
+        fill(c.type_ids, len, n, 0, side);
+        fill(c.special_tokens_mask, len, n, 1, side);
+        fill(c.attention_mask, len, n, 0, side);
+        fill(c.words, len, n, Word::NONE, side);
+        self.columns.set_len(len + n);
+        if let (Side::Left, Some(x)) = (side, &mut self.extra) {
+            for (i, _) in &mut x.shown {
                 *i += n as u32;
             }
         }
         Ok(())
+    }
+
+    fn overflowing_mut(&mut self) -> &mut [Encoding] {
+        self.extra.as_mut().map_or(&mut [], |x| &mut x.overflowing)
     }
 }
 
@@ -391,9 +454,14 @@ mod tests {
 
     fn columns_in_step(e: &Encoding) -> bool {
         let n = e.len();
-        [e.offsets.len(), e.type_ids.len(), e.special_tokens_mask.len(), e.attention_mask.len(), e.words.len()]
-            == [n; 5]
-            && e.overflowing.iter().all(columns_in_step)
+        [
+            e.offsets().len(),
+            e.type_ids().len(),
+            e.special_tokens_mask().len(),
+            e.attention_mask().len(),
+            e.words().len(),
+        ] == [n; 5]
+            && e.overflowing().iter().all(columns_in_step)
     }
 
     #[test]
@@ -472,6 +540,21 @@ mod tests {
         assert_eq!(e.char_to_token(2, 1), Some(4));
         assert_eq!(e.char_to_token(9, 1), None);
         assert!(columns_in_step(&e));
+    }
+
+    #[test]
+    fn an_encoding_is_small_and_one_allocation() {
+        // Held in place by every Python `Encoding`: keep it small.
+        assert!(std::mem::size_of::<Encoding>() <= 40);
+        let mut e = seq(&[1, 2, 3]);
+        e.set_shown(1, "x");
+        e.set_overflowing(vec![seq(&[4])]);
+        let mut plain = e.clone();
+        plain.take_overflowing();
+        plain.truncate(1);
+        assert!(plain.shown().is_empty() && plain.overflowing().is_empty());
+        assert_eq!(plain, seq(&[1]), "emptied extras compare equal to none");
+        assert_ne!(e, seq(&[1, 2, 3]));
     }
 
     #[test]

@@ -303,24 +303,25 @@ impl Scratch {
     pub fn to_encoding(&self) -> Encoding {
         debug_assert!(!self.ids_only);
         let n = self.len();
-        let mut type_ids = vec![0; n];
-        let mut special_tokens_mask = vec![0; n];
-        for (i, piece) in self.pieces.iter().enumerate() {
-            let end = self.pieces.get(i + 1).map_or(n, |next| next.start);
-            type_ids[piece.start..end].fill(piece.type_id);
-            special_tokens_mask[piece.start..end].fill(u8::from(piece.special));
+        let mut encoding = Encoding::made_from(&self.ids, &self.offsets, &self.words, |c| {
+            // Type id 0 and no special token unless a piece says otherwise
+            // (a call to fill a few bytes costs more than the bytes).
+            for (i, piece) in self.pieces.iter().enumerate() {
+                let end = self.pieces.get(i + 1).map_or(n, |next| next.start);
+                if piece.type_id != 0 {
+                    c.type_ids[piece.start..end].fill(piece.type_id);
+                }
+                match &mut c.special_tokens_mask[piece.start..end] {
+                    _ if !piece.special => {}
+                    [one] => *one = 1, // [CLS], [SEP]: no call to fill a byte
+                    many => many.fill(1),
+                }
+            }
+        });
+        for (i, text) in &self.shown {
+            encoding.set_shown(*i, text);
         }
-        Encoding {
-            ids: self.ids.to_vec(),
-            offsets: self.offsets.to_vec(),
-            type_ids,
-            special_tokens_mask,
-            attention_mask: vec![1; n],
-            words: self.words.to_vec(),
-            pair: false,
-            overflowing: Vec::new(),
-            shown: self.shown.iter().map(|(i, t)| (*i as u32, t.as_str().into())).collect(),
-        }
+        encoding
     }
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, type_name, ReturnTensors, Text};
 use super::arrays;
@@ -26,32 +26,32 @@ pub(super) fn batch_texts<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Text
     let iter = inputs
         .try_iter()
         .map_err(|_| PyTypeError::new_err(format!("inputs must be a list of str, not {}", type_name(inputs))))?;
-    let mut held: Vec<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)> = Vec::new();
+    // One pass: each text is taken as UTF-8 as it comes, into a vector
+    // made at the batch's size.
+    let mut texts = Vec::with_capacity(inputs.len().unwrap_or(0));
     for (i, item) in iter.enumerate() {
         let item = item?;
+        if item.is_exact_instance_of::<PyString>() {
+            // The common case, with the fewest checks.
+            texts.push((args::text(&item, &|| format!("inputs[{i}]"))?, None));
+            continue;
+        }
         // A pair is a tuple or, as Hugging Face accepts, a list of two.
         let pair = match (item.cast::<PyTuple>(), item.cast::<PyList>()) {
             (Ok(t), _) => Some((t.len(), t.get_item(0).ok(), t.get_item(1).ok())),
             (_, Ok(l)) => Some((l.len(), l.get_item(0).ok(), l.get_item(1).ok())),
             _ => None,
         };
-        if let Some((len, a, b)) = pair {
-            let (2, Some(a), Some(b)) = (len, a, b) else {
-                return Err(PyTypeError::new_err(format!("inputs[{i}] must be str or a (str, str) pair")));
-            };
-            held.push((a, Some(b)));
-        } else {
-            held.push((item, None));
-        }
+        let (a, b) = match pair {
+            Some((2, Some(a), Some(b))) => (a, Some(b)),
+            Some(_) => return Err(PyTypeError::new_err(format!("inputs[{i}] must be str or a (str, str) pair"))),
+            None => (item, None),
+        };
+        let a = args::text(&a, &|| format!("inputs[{i}]"))?;
+        let b = b.map(|b| args::text(&b, &|| format!("inputs[{i}][1]"))).transpose()?;
+        texts.push((a, b));
     }
-    held.iter()
-        .enumerate()
-        .map(|(i, (a, b))| {
-            let a = args::text(a, &|| format!("inputs[{i}]"))?;
-            let b = b.as_ref().map(|b| args::text(b, &|| format!("inputs[{i}][1]"))).transpose()?;
-            Ok((a, b))
-        })
-        .collect()
+    Ok(texts)
 }
 
 impl PyTokenizer {

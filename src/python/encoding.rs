@@ -2,8 +2,9 @@
 //! tutorial (`enc["ids"]`) and as attributes (`enc.ids`). Python lists are
 //! built only for the fields that are read.
 
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Arc, Mutex};
+use std::ptr::{self, NonNull};
+use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
+use std::sync::Arc;
 
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::ffi;
@@ -22,21 +23,54 @@ const KEYS: [&str; 6] = ["ids", "tokens", "offsets", "attention_mask", "special_
 /// offsets into the original text, and the masks a BERT model takes.
 #[pyclass(frozen, name = "Encoding", module = "fast_wordpiece")]
 pub struct PyEncoding {
-    /// Boxed: the Python object stays small (56 bytes, not 248), so the
-    /// encodings of a batch of short texts take a quarter of the Python
-    /// heap (fresh pages, page faults) they took.
-    inner: Box<Encoding>,
+    /// Held in place: an encoding is 40 bytes (its columns in one
+    /// allocation), so the Python object stays small (64 bytes of contents)
+    /// without a box, an allocation and a free more per encoding.
+    inner: Encoding,
     tokenizer: Arc<Shared>,
     /// Lists `encode_batch` made while the rest of the batch was still
     /// encoding; the first read of a field takes its list, later reads build
     /// their own (every read gets a list of its own, as always).
-    ahead: Mutex<Ahead>,
+    ahead_ids: AheadList,
+    ahead_offsets: AheadList,
 }
 
-#[derive(Default)]
-struct Ahead {
-    ids: Option<Py<PyList>>,
-    offsets: Option<Py<PyList>>,
+/// A list made ahead, handed out once: an owned reference, or null once
+/// taken (or when none was made). Taking it is one atomic swap, so that two
+/// threads reading the same encoding (free-threaded Python, or threads
+/// between which the GIL passes) cannot both get it, without a lock.
+struct AheadList(AtomicPtr<ffi::PyObject>);
+
+impl AheadList {
+    fn new(list: Option<Bound<'_, PyList>>) -> Self {
+        Self(AtomicPtr::new(list.map_or(ptr::null_mut(), Bound::into_ptr)))
+    }
+
+    fn take<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyList>> {
+        if self.0.load(Ordering::Relaxed).is_null() {
+            return None; // taken already: no read-modify-write
+        }
+        let list = NonNull::new(self.0.swap(ptr::null_mut(), Ordering::AcqRel))?;
+        // SAFETY: the pointer was an owned reference to a list (`new`),
+        // and the swap made this the only taker of that reference.
+        Some(unsafe { Bound::from_owned_ptr(py, list.as_ptr()).cast_into_unchecked() })
+    }
+
+    fn is_some(&mut self) -> bool {
+        !self.0.get_mut().is_null()
+    }
+}
+
+impl Drop for AheadList {
+    fn drop(&mut self) {
+        let list = *self.0.get_mut();
+        if !list.is_null() {
+            // SAFETY: an owned reference never taken (see `take`), released
+            // once, attached to the interpreter (as it is already when an
+            // `Encoding` is freed).
+            Python::attach(|py| drop(unsafe { Bound::<PyAny>::from_owned_ptr(py, list) }));
+        }
+    }
 }
 
 /// A tokenizer as the bindings hold it: the core, which of its encodings'
@@ -95,8 +129,7 @@ impl std::ops::Deref for Shared {
 
 impl Drop for PyEncoding {
     fn drop(&mut self) {
-        let ahead = self.ahead.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner());
-        for (field, list) in [(IDS, &ahead.ids), (OFFSETS, &ahead.offsets)] {
+        for (field, list) in [(IDS, &mut self.ahead_ids), (OFFSETS, &mut self.ahead_offsets)] {
             if list.is_some() {
                 self.tokenizer.note(field, false);
             }
@@ -106,15 +139,15 @@ impl Drop for PyEncoding {
 
 impl PyEncoding {
     pub fn new(inner: Encoding, tokenizer: Arc<Shared>) -> Self {
-        Self { inner: Box::new(inner), tokenizer, ahead: Mutex::default() }
+        Self { inner, tokenizer, ahead_ids: AheadList::new(None), ahead_offsets: AheadList::new(None) }
     }
 
     /// An encoding with the lists its tokenizer's callers read made now.
     pub fn made_ahead(py: Python<'_>, inner: Encoding, tokenizer: Arc<Shared>) -> PyResult<Self> {
         let make = tokenizer.lists_to_make();
-        let ids = if make & IDS != 0 { Some(int_list(py, inner.ids())?.unbind()) } else { None };
-        let offsets = if make & OFFSETS != 0 { Some(offsets_list(py, inner.offsets())?.unbind()) } else { None };
-        Ok(Self { inner: Box::new(inner), tokenizer, ahead: Mutex::new(Ahead { ids, offsets }) })
+        let ids = AheadList::new(if make & IDS != 0 { Some(int_list(py, inner.ids())?) } else { None });
+        let offsets = AheadList::new(if make & OFFSETS != 0 { Some(offsets_list(py, inner.offsets())?) } else { None });
+        Ok(Self { inner, tokenizer, ahead_ids: ids, ahead_offsets: offsets })
     }
 
     /// The encoding as a Python object, untracked by the cyclic garbage
@@ -135,9 +168,8 @@ impl PyEncoding {
     }
 
     /// The list made ahead for `field`, if any (taken: it is handed out once).
-    fn take_ahead(&self, field: u8) -> Option<Py<PyList>> {
-        let mut ahead = self.ahead.lock().ok()?;
-        let made = if field == IDS { ahead.ids.take() } else { ahead.offsets.take() };
+    fn take_ahead<'py>(&self, py: Python<'py>, field: u8) -> Option<Bound<'py, PyList>> {
+        let made = if field == IDS { self.ahead_ids.take(py) } else { self.ahead_offsets.take(py) };
         if made.is_none() {
             self.tokenizer.note(field, true);
         }
@@ -158,8 +190,8 @@ impl PyEncoding {
     fn field<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyList>> {
         let e = &self.inner;
         match key {
-            "ids" => match self.take_ahead(IDS) {
-                Some(ids) => Ok(ids.into_bound(py)),
+            "ids" => match self.take_ahead(py, IDS) {
+                Some(ids) => Ok(ids),
                 None => int_list(py, e.ids()),
             },
             "tokens" => {
@@ -169,8 +201,8 @@ impl PyEncoding {
                 }
                 Ok(list)
             }
-            "offsets" => match self.take_ahead(OFFSETS) {
-                Some(offsets) => Ok(offsets.into_bound(py)),
+            "offsets" => match self.take_ahead(py, OFFSETS) {
+                Some(offsets) => Ok(offsets),
                 None => offsets_list(py, e.offsets()),
             },
             "attention_mask" => int_list(py, e.attention_mask()),
