@@ -695,8 +695,7 @@ impl ChunkCache {
         let size = (2 * self.short.len()).max(FIRST_SHORT);
         let old = std::mem::replace(&mut self.short, vec![ShortSlot::default(); size]);
         for s in old.into_iter().filter(|s| s.key != 0) {
-            let words = [s.key as u64, (s.key >> 64) as u64, 0, 0];
-            let i = self.find_short(s.key, hash(&words, (s.key >> 120) as usize));
+            let i = self.find_short(s.key, short_hash(s.key));
             self.short[i] = s;
         }
     }
