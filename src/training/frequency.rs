@@ -32,7 +32,7 @@ impl Ranking for FrequencyRanking {
         let vocab = &core.vocab;
         let before = |x: &(u32, Key), y: &(u32, Key)| before(vocab, &x.1, &y.1);
         for &p in changed {
-            let Pair { a, b, freq, k } = core.pairs[p as usize];
+            let Pair { a, b, freq, k, .. } = core.pairs[p as usize];
             if core.eligible(p) {
                 self.heap.upsert(p, Key { freq, k, a, b }, &before);
             } else {
