@@ -149,8 +149,8 @@ pub struct Core {
     pair_words: Vec<Vec<u32>>,
     pub min_frequency: u64,
     continuation: bool,
-    /// The pair-count changes of the merge under way, by pair id, and the
-    /// pairs they are for (kept from merge to merge to reuse the memory).
+    /// The pairs the merge under way changed, with their counts before
+    /// (kept from merge to merge to reuse the memory).
     changes: Changes,
 }
 
