@@ -171,13 +171,14 @@ impl Scratch {
     /// `type_id`, offsets `(0, 0)`, no word and `special_tokens_mask` 1.
     pub fn push_special(&mut self, ids: &[u32], type_id: u8) {
         self.pieces.push(Piece { start: self.len(), type_id, special: true });
-        // Most often one id (BERT's): no call to copy it.
+        // Most often one id (BERT's): pushed, with no call to copy or fill
+        // (a one-token `extend` costs a memset call per column).
         for &id in ids {
             self.ids.push(id);
-        }
-        if !self.ids_only {
-            self.offsets.extend(std::iter::repeat_n((0, 0), ids.len()));
-            self.words.extend(std::iter::repeat_n(Word::NONE, ids.len()));
+            if !self.ids_only {
+                self.offsets.push((0, 0));
+                self.words.push(Word::NONE);
+            }
         }
     }
 
