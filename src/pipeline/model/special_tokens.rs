@@ -54,6 +54,22 @@ pub struct SpecialTokenMatcher {
     entries: Vec<(String, u32, MatchFlags)>,
     /// The distinct first bytes of the tokens, searched for with `memchr`.
     first_bytes: Vec<u8>,
+    /// Each entry's first (up to) 8 bytes as a little-endian word and the
+    /// mask of them: a candidate is compared in full only when they match.
+    prefixes: Vec<(u64, u64)>,
+}
+
+/// Up to the first 8 bytes of `b` as a little-endian word, zero-padded.
+#[inline(always)]
+fn head(b: &[u8]) -> u64 {
+    match b.get(..8) {
+        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or_default()),
+        None => {
+            let mut w = [0u8; 8];
+            w[..b.len()].copy_from_slice(b);
+            u64::from_le_bytes(w)
+        }
+    }
 }
 
 /// A special token found in the text: byte range and id.
@@ -75,7 +91,14 @@ impl SpecialTokenMatcher {
         let mut first_bytes: Vec<u8> = entries.iter().map(|(t, ..)| t.as_bytes()[0]).collect();
         first_bytes.sort_unstable();
         first_bytes.dedup();
-        Self { entries, first_bytes }
+        let prefixes = entries
+            .iter()
+            .map(|(t, ..)| {
+                let n = t.len().min(8);
+                (head(&t.as_bytes()[..n]), u64::MAX >> (8 * (8 - n)))
+            })
+            .collect();
+        Self { entries, first_bytes, prefixes }
     }
 
     /// The leftmost, then longest, special token at or after byte `from`.
@@ -88,7 +111,13 @@ impl SpecialTokenMatcher {
         let mut at = from;
         while at < bytes.len() {
             let i = at + self.next_candidate(&bytes[at..])?;
-            let hit = self.entries.iter().find(|(t, ..)| bytes[i..].starts_with(t.as_bytes()));
+            let word = head(&bytes[i..]);
+            let hit = self
+                .entries
+                .iter()
+                .zip(&self.prefixes)
+                .find(|((t, ..), &(prefix, mask))| word & mask == prefix && bytes[i..].starts_with(t.as_bytes()))
+                .map(|(e, _)| e);
             if let Some((t, id, flags)) = hit {
                 return Some((Match { start: i, end: i + t.len(), id: *id }, *flags));
             }
@@ -168,5 +197,32 @@ mod tests {
             assert_eq!(m.find(&text, 3), Some(Match { start: 5, end: 7, id: n as u32 - 1 }));
         }
         assert_eq!(SpecialTokenMatcher::new([]).find("abc", 0), None);
+    }
+
+    /// The leftmost, then longest, token at or after `from`, found naively.
+    fn naive(tokens: &[(String, u32)], text: &str, from: usize) -> Option<Match> {
+        (from..text.len()).find_map(|i| {
+            let best = tokens
+                .iter()
+                .filter(|(t, _)| text.as_bytes()[i..].starts_with(t.as_bytes()))
+                .max_by_key(|(t, _)| t.len())?;
+            Some(Match { start: i, end: i + best.0.len(), id: best.1 })
+        })
+    }
+
+    proptest::proptest! {
+        /// Tokens shorter and longer than the 8-byte prefix checked first,
+        /// sharing prefixes, found near the text's end too.
+        #[test]
+        fn finds_as_the_naive_search_does(
+            tokens in proptest::collection::btree_set("[ab\\[\\]]{1,12}", 1..6),
+            text in "[ab\\[\\] ]{0,40}",
+        ) {
+            let tokens: Vec<(String, u32)> = tokens.into_iter().zip(0..).collect();
+            let m = SpecialTokenMatcher::new(tokens.clone());
+            for from in 0..=text.len() {
+                proptest::prop_assert_eq!(m.find(&text, from), naive(&tokens, &text, from));
+            }
+        }
     }
 }
