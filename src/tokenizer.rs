@@ -602,8 +602,10 @@ impl Tokenizer {
 
     /// `encode_chunks` for a scratch that keeps ids only: no offsets, so
     /// no characters to count. A chunk of at most `chunk_cache::SHORT_KEY`
-    /// bytes (nearly every one) is looked up by its short key alone; a
-    /// chunk missing is encoded in full, to be cached for every caller.
+    /// bytes (nearly every one) is looked up by its short key alone, and
+    /// the ids of a batch of such chunks gather in a buffer on the stack,
+    /// appended at once; a chunk missing is encoded in full, to be cached
+    /// for every caller.
     fn encode_chunk_ids(&self, segment: &str, ws: &mut Workspace, out: &mut Scratch) {
         /// Chunks looked up together: their slots are read in parallel.
         const AHEAD: usize = 64;
@@ -611,9 +613,14 @@ impl Tokenizer {
             let bytes = segment.as_bytes();
             let mut chunks = chunk_cache::Chunks::new(bytes);
             let mut ahead = std::mem::take(&mut ws.ahead);
+            ahead.resize(AHEAD, Ahead::default());
+            // The ids of the chunks found in their short slots, not yet
+            // appended: at most two a chunk.
+            let mut found = [0u32; 2 * AHEAD];
             loop {
-                ahead.clear();
-                while ahead.len() < AHEAD {
+                let batch = &mut ahead[..AHEAD];
+                let mut n = 0;
+                while n < AHEAD {
                     let Some((start, end)) = chunks.next() else { break };
                     let (mut key, mut hash) = (0, 0);
                     if end - start <= chunk_cache::SHORT_KEY {
@@ -621,9 +628,20 @@ impl Tokenizer {
                         hash = chunk_cache::short_hash(key);
                         cache.prefetch_short(hash);
                     }
-                    ahead.push(Ahead { key, hash, start, end });
+                    batch[n] = Ahead { key, hash, start, end };
+                    n += 1;
                 }
-                for a in &ahead {
+                let mut k = 0;
+                for a in &batch[..n] {
+                    if a.key != 0 {
+                        if let Some((two, len)) = cache.short_two(a.key, a.hash) {
+                            found[k..k + 2].copy_from_slice(&two);
+                            k += len;
+                            continue;
+                        }
+                    }
+                    out.extend_ids_from(&found[..k]);
+                    k = 0;
                     if a.key != 0 && cache.short_ids(a.key, a.hash, out.ids_mut()) {
                         continue;
                     }
@@ -644,7 +662,8 @@ impl Tokenizer {
                     out.append_ids(&side);
                     ws.side = side;
                 }
-                if ahead.len() < AHEAD {
+                out.extend_ids_from(&found[..k]);
+                if n < AHEAD {
                     ws.ahead = ahead;
                     return;
                 }

@@ -111,40 +111,44 @@ fn separator_bits(bytes: &[u8], at: usize) -> u64 {
     window.iter().enumerate().fold(0u64, |bits, (k, &b)| bits | u64::from(is_separator(b)) << k)
 }
 
-/// The chunks of a text, found 64 bytes at a time.
+/// The chunks of a text, found 64 bytes at a time: each chunk starts where
+/// a separator is followed by a byte that is not one (or at the text's
+/// start) and ends where the reverse happens (or at the text's end), so
+/// the chunks' bounds are the bits of `s ^ (s << 1)` over the separator
+/// bits `s`, alternately a start and an end.
 pub struct Chunks<'a> {
     bytes: &'a [u8],
-    /// Where the block of `bits` starts (a multiple of 64; MAX: none yet).
-    block: usize,
-    bits: u64,
-    /// Where to look for the next chunk.
-    pos: usize,
+    /// Where the block after the current one starts (a multiple of 64).
+    next: usize,
+    /// The bounds not yet given in the current block, one bit each.
+    bounds: u64,
+    /// Whether the byte before the next block is a separator (as if the
+    /// text had one before its start).
+    carry: u64,
 }
 
 impl<'a> Chunks<'a> {
     pub fn new(bytes: &'a [u8]) -> Self {
-        Self { bytes, block: usize::MAX, bits: 0, pos: 0 }
+        Self { bytes, next: 0, bounds: 0, carry: 1 }
     }
 
-    /// The first byte from `i` on that is a separator (`sep`) or is not one
-    /// (`!sep`); `bytes.len()` if none.
+    /// The next bound (see [`Chunks`]); None past the text's end. Past the
+    /// last block the text is taken as followed by separators, so a chunk
+    /// that ends the text ends at its length.
     #[inline(always)]
-    fn skip(&mut self, mut i: usize, sep: bool) -> usize {
-        loop {
-            if i >= self.bytes.len() {
-                return self.bytes.len();
+    fn bound(&mut self) -> Option<usize> {
+        while self.bounds == 0 {
+            if self.next >= self.bytes.len() {
+                return None;
             }
-            let block = i & !63;
-            if block != self.block {
-                self.block = block;
-                self.bits = separator_bits(self.bytes, block);
-            }
-            let found = if sep { self.bits } else { !self.bits } >> (i - block);
-            if found != 0 {
-                return (i + found.trailing_zeros() as usize).min(self.bytes.len());
-            }
-            i = block + 64;
+            let bits = separator_bits(self.bytes, self.next);
+            self.bounds = bits ^ (bits << 1 | self.carry);
+            self.carry = bits >> 63;
+            self.next += 64;
         }
+        let at = self.next - 64 + self.bounds.trailing_zeros() as usize;
+        self.bounds &= self.bounds - 1;
+        Some(at)
     }
 }
 
@@ -154,12 +158,11 @@ impl Iterator for Chunks<'_> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<(usize, usize)> {
-        let start = self.skip(self.pos, false);
-        if start == self.bytes.len() {
-            return None;
-        }
-        self.pos = self.skip(start, true);
-        Some((start, self.pos))
+        let start = self.bound()?;
+        // A text that ends in a chunk a multiple of 64 bytes long has no
+        // bound past it.
+        let end = self.bound().unwrap_or(self.bytes.len());
+        Some((start, end))
     }
 }
 
@@ -286,10 +289,13 @@ impl Key {
             let word = |i: usize| partial(&chunk[(8 * i).min(len)..(8 * i + 8).min(len)]);
             [word(0), word(1), word(2), word(3)]
         };
-        if len <= SHORT_KEY {
+        let hash = if len <= SHORT_KEY {
             words[1] |= (len as u64) << 56;
-        }
-        Self { words, hash: hash(&words, len), start, len }
+            short_hash(u128::from(words[0]) | u128::from(words[1]) << 64)
+        } else {
+            hash(&words, len)
+        };
+        Self { words, hash, start, len }
     }
 
     /// The short table's key (see [`ShortSlot::key`]).
@@ -344,10 +350,14 @@ pub fn short_key(text: &[u8], start: usize, end: usize) -> u128 {
     bytes | (len as u128) << 120
 }
 
-/// The hash of a short key: [`Key`]'s hash of the same chunk.
+/// The hash of a short key (also [`Key`]'s hash of the same chunk): its
+/// halves folded with a rotation, times an odd constant; the short table
+/// takes its top bits (see `ChunkCache::short_shift`), which every bit of
+/// the key reaches. The length is in the key: keys of different lengths
+/// differ.
 #[inline(always)]
 pub fn short_hash(key: u128) -> u64 {
-    hash(&[key as u64, (key >> 64) as u64, 0, 0], (key >> 120) as usize)
+    ((key as u64) ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// Appends the first `n` (at most 2) of `two` to `ids`, in one write.
@@ -385,8 +395,9 @@ fn fold(a: u64, b: u64) -> u64 {
     (p as u64) ^ ((p >> 64) as u64)
 }
 
-/// One multiplication: the words past the first 16 bytes, rare, are
-/// folded in with a rotation.
+/// The hash of a key of more than [`SHORT_KEY`] bytes (see [`Key`]): one
+/// multiplication, the words past the first 16 bytes folded in with a
+/// rotation.
 #[inline(always)]
 fn hash(key: &[u64; 4], len: usize) -> u64 {
     const S: [u64; 2] = [0x243f_6a88_85a3_08d3, 0x1319_8a2e_0370_7344];
@@ -409,6 +420,9 @@ pub struct ChunkCache {
     short: Vec<ShortSlot>,
     /// Chunks in `short`.
     short_count: usize,
+    /// 64 less the bits of an index into `short`: a chunk's first slot
+    /// there is its hash shifted right by this much.
+    short_shift: u32,
     /// As `short`, for chunks of more than [`SHORT_KEY`] bytes.
     slots: Vec<Slot>,
     /// Chunks in `slots`.
@@ -469,7 +483,7 @@ impl ChunkCache {
     #[inline(always)]
     fn find_short(&self, key: u128, hash: u64) -> usize {
         let mask = self.short.len() - 1;
-        let mut i = (hash >> 32) as usize & mask;
+        let mut i = self.short_home(hash);
         loop {
             let k = self.short[i].key;
             if k == key || k == 0 {
@@ -479,17 +493,23 @@ impl ChunkCache {
         }
     }
 
+    /// The first slot of `short` for a chunk whose hash is `hash`.
+    #[inline(always)]
+    fn short_home(&self, hash: u64) -> usize {
+        // The shift is below 64: the table is never empty when used.
+        (hash >> self.short_shift) as usize & (self.short.len() - 1)
+    }
+
     /// Starts reading the slot where `key` would be, to look it up soon.
     #[inline(always)]
     pub fn prefetch(&self, key: &Key) {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let at = |len: usize| (key.hash >> 32) as usize & (len - 1);
             let p: *const i8 = if key.len <= SHORT_KEY {
-                (&self.short[at(self.short.len())] as *const ShortSlot).cast()
+                (&self.short[self.short_home(key.hash)] as *const ShortSlot).cast()
             } else if key.len <= INLINE_KEY {
-                (&self.slots[at(self.slots.len())] as *const Slot).cast()
+                (&self.slots[(key.hash >> 32) as usize & (self.slots.len() - 1)] as *const Slot).cast()
             } else {
                 return;
             };
@@ -506,7 +526,7 @@ impl ChunkCache {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let i = (hash >> 32) as usize & (self.short.len() - 1);
+            let i = self.short_home(hash);
             // SAFETY: a prefetch only hints the cache; the pointer is a live slot's.
             unsafe { _mm_prefetch::<_MM_HINT_T0>((&self.short[i] as *const ShortSlot).cast()) };
         }
@@ -530,6 +550,16 @@ impl ChunkCache {
             ids.extend(self.tokens[s.ids[0] as usize..][..usize::from(s.n)].iter().map(|t| t.id));
         }
         true
+    }
+
+    /// The ids of the cached chunk whose short key is `key` (hashed to
+    /// `hash`) and how many there are, when they are in its slot (at most
+    /// [`SHORT_TOKENS`], the rest zero); None if not cached or kept apart
+    /// (see [`Self::short_ids`]).
+    #[inline(always)]
+    pub fn short_two(&self, key: u128, hash: u64) -> Option<([u32; SHORT_TOKENS], usize)> {
+        let s = &self.short[self.find_short(key, hash)];
+        (s.key != 0 && s.here).then_some((s.ids, usize::from(s.n)))
     }
 
     /// The cached tokens of the chunk of `text` that `key` is of, its
@@ -694,6 +724,7 @@ impl ChunkCache {
         }
         let size = (2 * self.short.len()).max(FIRST_SHORT);
         let old = std::mem::replace(&mut self.short, vec![ShortSlot::default(); size]);
+        self.short_shift = 64 - size.trailing_zeros();
         for s in old.into_iter().filter(|s| s.key != 0) {
             let i = self.find_short(s.key, short_hash(s.key));
             self.short[i] = s;
