@@ -620,13 +620,14 @@ impl Tokenizer {
             loop {
                 let batch = &mut ahead[..AHEAD];
                 let mut n = 0;
+                let mut table = cache.short_table();
                 while n < AHEAD {
                     let Some((start, end)) = chunks.next() else { break };
                     let (mut key, mut hash) = (0, 0);
                     if end - start <= chunk_cache::SHORT_KEY {
                         key = chunk_cache::short_key(bytes, start, end);
                         hash = chunk_cache::short_hash(key);
-                        cache.prefetch_short(hash);
+                        table.prefetch(hash);
                     }
                     batch[n] = Ahead { key, hash, start, end };
                     n += 1;
@@ -634,7 +635,7 @@ impl Tokenizer {
                 let mut k = 0;
                 for a in &batch[..n] {
                     if a.key != 0 {
-                        if let Some((two, len)) = cache.short_two(a.key, a.hash) {
+                        if let Some((two, len)) = table.two(a.key, a.hash) {
                             found[k..k + 2].copy_from_slice(&two);
                             k += len;
                             continue;
@@ -661,6 +662,8 @@ impl Tokenizer {
                     }
                     out.append_ids(&side);
                     ws.side = side;
+                    // The insert may have grown the table.
+                    table = cache.short_table();
                 }
                 out.extend_ids_from(&found[..k]);
                 if n < AHEAD {

@@ -411,6 +411,50 @@ enum Found<'a> {
     Tokens(&'a [Token], u32, u32),
 }
 
+/// A view of a cache's short table (see [`ChunkCache::short_table`]).
+pub struct ShortTable<'a> {
+    slots: &'a [ShortSlot],
+    mask: usize,
+    shift: u32,
+}
+
+impl ShortTable<'_> {
+    /// Starts reading the slot where a key of hash `hash` would be.
+    #[inline(always)]
+    pub fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let i = (hash >> self.shift) as usize & self.mask;
+            // SAFETY: a prefetch only hints the cache; `wrapping_add` makes
+            // no claim on the pointer, which is a live slot's (`i <= mask`,
+            // the table's length less one).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(self.slots.as_ptr().wrapping_add(i).cast()) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
+    }
+
+    /// The ids of the cached chunk whose short key is `key` (hashed to
+    /// `hash`) and how many there are, when they are in its slot (at most
+    /// [`SHORT_TOKENS`], the rest zero); None if not cached or kept apart
+    /// (see [`ChunkCache::short_ids`]).
+    #[inline(always)]
+    pub fn two(&self, key: u128, hash: u64) -> Option<([u32; SHORT_TOKENS], usize)> {
+        let mut i = (hash >> self.shift) as usize & self.mask;
+        loop {
+            let s = self.slots.get(i)?;
+            if s.key == key {
+                return s.here.then_some((s.ids, usize::from(s.n)));
+            }
+            if s.key == 0 {
+                return None;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+}
+
 /// One thread's cache.
 #[derive(Default)]
 pub struct ChunkCache {
@@ -520,20 +564,6 @@ impl ChunkCache {
         let _ = key;
     }
 
-    /// Starts reading the short slot where a key of hash `hash` would be.
-    #[inline(always)]
-    pub fn prefetch_short(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let i = self.short_home(hash);
-            // SAFETY: a prefetch only hints the cache; the pointer is a live slot's.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>((&self.short[i] as *const ShortSlot).cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
-    }
-
     /// Appends the ids of the cached chunk whose short key is `key` (see
     /// [`short_key`], hashed by [`short_hash`]) to `ids`; false if not
     /// cached. The ids of a chunk of at most [`SHORT_TOKENS`] are in its
@@ -552,14 +582,11 @@ impl ChunkCache {
         true
     }
 
-    /// The ids of the cached chunk whose short key is `key` (hashed to
-    /// `hash`) and how many there are, when they are in its slot (at most
-    /// [`SHORT_TOKENS`], the rest zero); None if not cached or kept apart
-    /// (see [`Self::short_ids`]).
+    /// The short table as it is now, to look many chunks up in a row (its
+    /// bounds and shift held in registers); taken anew after an insert.
     #[inline(always)]
-    pub fn short_two(&self, key: u128, hash: u64) -> Option<([u32; SHORT_TOKENS], usize)> {
-        let s = &self.short[self.find_short(key, hash)];
-        (s.key != 0 && s.here).then_some((s.ids, usize::from(s.n)))
+    pub fn short_table(&self) -> ShortTable<'_> {
+        ShortTable { slots: &self.short, mask: self.short.len() - 1, shift: self.short_shift }
     }
 
     /// The cached tokens of the chunk of `text` that `key` is of, its
