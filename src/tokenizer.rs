@@ -614,9 +614,8 @@ impl Tokenizer {
             let mut chunks = chunk_cache::Chunks::new(bytes);
             let mut ahead = std::mem::take(&mut ws.ahead);
             ahead.resize(AHEAD, Ahead::default());
-            // The ids of the chunks found in their short slots, not yet
-            // appended: at most two a chunk.
-            let mut found = [0u32; 2 * AHEAD];
+            // The ids of the short chunks found, not yet appended.
+            let mut found = [0u32; 4 * AHEAD];
             loop {
                 let batch = &mut ahead[..AHEAD];
                 let mut n = 0;
@@ -635,10 +634,16 @@ impl Tokenizer {
                 let mut k = 0;
                 for a in &batch[..n] {
                     if a.key != 0 {
-                        if let Some((two, len)) = table.two(a.key, a.hash) {
-                            found[k..k + 2].copy_from_slice(&two);
-                            k += len;
-                            continue;
+                        match table.ids_into(a.key, a.hash, &mut found, &mut k) {
+                            chunk_cache::Looked::Written => continue,
+                            chunk_cache::Looked::NoRoom => {
+                                out.extend_ids_from(&found[..k]);
+                                k = 0;
+                                if table.ids_into(a.key, a.hash, &mut found, &mut k) == chunk_cache::Looked::Written {
+                                    continue;
+                                }
+                            }
+                            chunk_cache::Looked::Missing => {}
                         }
                     }
                     out.extend_ids_from(&found[..k]);

@@ -414,8 +414,21 @@ enum Found<'a> {
 /// A view of a cache's short table (see [`ChunkCache::short_table`]).
 pub struct ShortTable<'a> {
     slots: &'a [ShortSlot],
+    /// The tokens kept apart (see [`ShortSlot::ids`]).
+    tokens: &'a [Token],
     mask: usize,
     shift: u32,
+}
+
+/// What [`ShortTable::ids_into`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Looked {
+    /// The chunk's ids were written.
+    Written,
+    /// The chunk is cached, but its ids do not fit in what is left.
+    NoRoom,
+    /// The chunk is not cached.
+    Missing,
 }
 
 impl ShortTable<'_> {
@@ -435,23 +448,36 @@ impl ShortTable<'_> {
         let _ = hash;
     }
 
-    /// The ids of the cached chunk whose short key is `key` (hashed to
-    /// `hash`) and how many there are, when they are in its slot (at most
-    /// [`SHORT_TOKENS`], the rest zero); None if not cached or kept apart
-    /// (see [`ChunkCache::short_ids`]).
+    /// Writes the ids of the cached chunk whose short key is `key` (hashed
+    /// to `hash`) to `buf` from `*at`, and moves `*at` past them. Ids held
+    /// in the slot are written as a pair (the second zero when there is
+    /// one), so two places must be left.
     #[inline(always)]
-    pub fn two(&self, key: u128, hash: u64) -> Option<([u32; SHORT_TOKENS], usize)> {
+    pub fn ids_into(&self, key: u128, hash: u64, buf: &mut [u32], at: &mut usize) -> Looked {
         let mut i = (hash >> self.shift) as usize & self.mask;
-        loop {
-            let s = self.slots.get(i)?;
+        let s = loop {
+            let Some(s) = self.slots.get(i) else { return Looked::Missing };
             if s.key == key {
-                return s.here.then_some((s.ids, usize::from(s.n)));
+                break s;
             }
             if s.key == 0 {
-                return None;
+                return Looked::Missing;
             }
             i = (i + 1) & self.mask;
+        };
+        let n = usize::from(s.n);
+        if s.here {
+            let Some(pair) = buf.get_mut(*at..*at + SHORT_TOKENS) else { return Looked::NoRoom };
+            pair.copy_from_slice(&s.ids);
+        } else {
+            let tokens = &self.tokens[s.ids[0] as usize..][..n];
+            let Some(dst) = buf.get_mut(*at..*at + n) else { return Looked::NoRoom };
+            for (d, t) in dst.iter_mut().zip(tokens) {
+                *d = t.id;
+            }
         }
+        *at += n;
+        Looked::Written
     }
 }
 
@@ -586,7 +612,7 @@ impl ChunkCache {
     /// bounds and shift held in registers); taken anew after an insert.
     #[inline(always)]
     pub fn short_table(&self) -> ShortTable<'_> {
-        ShortTable { slots: &self.short, mask: self.short.len() - 1, shift: self.short_shift }
+        ShortTable { slots: &self.short, tokens: &self.tokens, mask: self.short.len() - 1, shift: self.short_shift }
     }
 
     /// The cached tokens of the chunk of `text` that `key` is of, its
