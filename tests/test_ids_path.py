@@ -42,3 +42,12 @@ def test_ids_only_equals_the_uncached_lists(pieces, pad, spaces):
         for threads in (1, 2, 1):
             got = _on.encode_batch(texts, add_special_tokens, return_tensors="np", num_threads=threads)
             assert got.tolist() == expected
+
+
+def test_many_short_chunks_of_many_tokens_in_one_batch():
+    # 64 chunks looked up together, each of more ids than a slot holds:
+    # more ids than the batch's buffer takes at once.
+    texts = ["a.b.c.d " * 300, "x,y;z " * 500 + "fox", "[SEP]" + " ([a]) " * 200]
+    for _ in range(2):
+        expected = [e.ids for e in _off.encode_batch(texts)]
+        assert _on.encode_batch(texts, return_tensors="np").tolist() == expected
