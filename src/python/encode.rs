@@ -4,12 +4,13 @@
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, type_name, ReturnTensors, Text};
 use super::arrays;
-use super::encoding::{PyEncoding, Shared};
+use super::encoding::{BatchOwner, PyEncoding, Shared};
 use super::errors::guard;
 use super::tokenizer::PyTokenizer;
 use crate::encoding::ragged::{RaggedFields, RaggedPart};
@@ -127,16 +128,36 @@ impl PyTokenizer {
         texts: &[(&str, Option<&str>)],
         options: &EncodeOptions,
     ) -> PyResult<Bound<'py, PyList>> {
-        let mut slots: Vec<Option<Py<PyEncoding>>> = Vec::with_capacity(texts.len());
-        slots.resize_with(texts.len(), || None);
+        let owner = BatchOwner::new(py, Arc::clone(shared))?;
+        // The batch's list, made at its size and filled as chunks arrive
+        // (in the order they finish): no vector of slots to fill first and
+        // copy after. Untracked by the collector while it has empty slots,
+        // which Python code run meanwhile (a signal handler, `gc.callbacks`)
+        // must not find through `gc.get_objects()`; tracked again once full.
+        // SAFETY: the GIL is held; the new list is untracked before anything
+        // can start a collection.
+        let list: Py<PyList> = unsafe {
+            let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(texts.len() as ffi::Py_ssize_t))?;
+            ffi::PyObject_GC_UnTrack(list.as_ptr().cast());
+            list.cast_into_unchecked::<PyList>().unbind()
+        };
+        let mut filled = 0;
         let mut failure = None;
         py.detach(|| {
             guard(|| {
                 shared.encode_batch_streamed(texts, options, |start, chunk| {
                     let made = Python::attach(|py| {
-                        for (slot, encoding) in slots[start..].iter_mut().zip(chunk) {
-                            let encoding = PyEncoding::made_ahead(py, encoding, Arc::clone(shared))?;
-                            *slot = Some(encoding.into_untracked(py)?.unbind());
+                        for (i, encoding) in (start..).zip(chunk) {
+                            let encoding = PyEncoding::made_ahead(py, encoding, &owner)?.into_untracked(py)?;
+                            // SAFETY: the GIL is held; each slot is set once
+                            // (an index past the end is an error), stealing
+                            // the reference.
+                            if unsafe { ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, encoding.into_ptr()) }
+                                != 0
+                            {
+                                return Err(PyErr::fetch(py));
+                            }
+                            filled += 1;
                         }
                         py.check_signals()
                     });
@@ -148,8 +169,16 @@ impl PyTokenizer {
             return Err(e);
         }
         // Every slot is filled unless the batch stopped, and then it failed.
-        let lost = || PyRuntimeError::new_err("internal error in fast_wordpiece (please report): an encoding was lost");
-        PyList::new(py, slots.into_iter().map(|slot| slot.ok_or_else(lost)).collect::<PyResult<Vec<_>>>()?)
+        if filled != texts.len() {
+            return Err(PyRuntimeError::new_err(
+                "internal error in fast_wordpiece (please report): an encoding was lost",
+            ));
+        }
+        let list = list.into_bound(py);
+        // SAFETY: the GIL is held; the list is untracked (above) and now
+        // full, so the collector may see it again.
+        unsafe { ffi::PyObject_GC_Track(list.as_ptr().cast()) };
+        Ok(list)
     }
 }
 

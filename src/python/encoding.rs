@@ -27,7 +27,7 @@ pub struct PyEncoding {
     /// allocation), so the Python object stays small (64 bytes of contents)
     /// without a box, an allocation and a free more per encoding.
     inner: Encoding,
-    tokenizer: Arc<Shared>,
+    tokenizer: Owner,
     /// Lists `encode_batch` made while the rest of the batch was still
     /// encoding; the first read of a field takes its list, later reads build
     /// their own (every read gets a list of its own, as always).
@@ -35,10 +35,54 @@ pub struct PyEncoding {
     ahead_offsets: AheadList,
 }
 
+/// How an encoding keeps the tokenizer that made it: an `Arc` of its own
+/// (`encode`), or a Python reference to a holder that every encoding of one
+/// `encode_batch` shares. Counting a Python reference is a plain increment
+/// (the GIL serialises it); an `Arc` count is a locked instruction, which
+/// waits for every store before it, and making and freeing a batch's
+/// encodings then waited on the misses of their own fresh or cold memory:
+/// a twentieth of `[e.ids for e in encode_batch(lines)]`, in time though
+/// not in instructions.
+enum Owner {
+    Own(Arc<Shared>),
+    Batch(Py<BatchOwner>),
+}
+
+/// The tokenizer of a batch's encodings (see [`Owner`]); not exported.
+#[pyclass(frozen, name = "_BatchOwner", module = "fast_wordpiece")]
+pub struct BatchOwner(Arc<Shared>);
+
+impl BatchOwner {
+    pub fn new(py: Python<'_>, shared: Arc<Shared>) -> PyResult<Py<Self>> {
+        Py::new(py, Self(shared))
+    }
+}
+
+impl Owner {
+    fn shared(&self) -> &Shared {
+        match self {
+            Owner::Own(shared) => shared,
+            Owner::Batch(owner) => &owner.get().0,
+        }
+    }
+
+    fn clone_ref(&self, py: Python<'_>) -> Self {
+        match self {
+            Owner::Own(shared) => Owner::Own(Arc::clone(shared)),
+            Owner::Batch(owner) => Owner::Batch(owner.clone_ref(py)),
+        }
+    }
+}
+
 /// A list made ahead, handed out once: an owned reference, or null once
-/// taken (or when none was made). Taking it is one atomic swap, so that two
-/// threads reading the same encoding (free-threaded Python, or threads
-/// between which the GIL passes) cannot both get it, without a lock.
+/// taken (or when none was made). Every access holds the GIL, which the
+/// wheel's interpreters always have (abi3 excludes free-threaded builds, as
+/// `ints::incref` also relies on), and nothing between the load and the
+/// store of `take` runs Python code or lets the GIL go: so two threads
+/// reading the same encoding cannot both get the list, without an atomic
+/// read-modify-write (a locked instruction, which waits for every pending
+/// store: see [`Owner`]). Atomic all the same, so that the type stays
+/// `Sync` without unsafe code.
 struct AheadList(AtomicPtr<ffi::PyObject>);
 
 impl AheadList {
@@ -47,12 +91,11 @@ impl AheadList {
     }
 
     fn take<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyList>> {
-        if self.0.load(Ordering::Relaxed).is_null() {
-            return None; // taken already: no read-modify-write
-        }
-        let list = NonNull::new(self.0.swap(ptr::null_mut(), Ordering::AcqRel))?;
-        // SAFETY: the pointer was an owned reference to a list (`new`),
-        // and the swap made this the only taker of that reference.
+        let list = NonNull::new(self.0.load(Ordering::Relaxed))?;
+        self.0.store(ptr::null_mut(), Ordering::Relaxed);
+        // SAFETY: the pointer was an owned reference to a list (`new`), and
+        // this is its only taker: the GIL is held from the load to the store
+        // (see above).
         Some(unsafe { Bound::from_owned_ptr(py, list.as_ptr()).cast_into_unchecked() })
     }
 
@@ -131,7 +174,7 @@ impl Drop for PyEncoding {
     fn drop(&mut self) {
         for (field, list) in [(IDS, &mut self.ahead_ids), (OFFSETS, &mut self.ahead_offsets)] {
             if list.is_some() {
-                self.tokenizer.note(field, false);
+                self.tokenizer.shared().note(field, false);
             }
         }
     }
@@ -139,22 +182,28 @@ impl Drop for PyEncoding {
 
 impl PyEncoding {
     pub fn new(inner: Encoding, tokenizer: Arc<Shared>) -> Self {
+        Self::owned_by(inner, Owner::Own(tokenizer))
+    }
+
+    fn owned_by(inner: Encoding, tokenizer: Owner) -> Self {
         Self { inner, tokenizer, ahead_ids: AheadList::new(None), ahead_offsets: AheadList::new(None) }
     }
 
-    /// An encoding with the lists its tokenizer's callers read made now.
-    pub fn made_ahead(py: Python<'_>, inner: Encoding, tokenizer: Arc<Shared>) -> PyResult<Self> {
-        let make = tokenizer.lists_to_make();
+    /// An encoding of a batch (whose tokenizer `owner` holds) with the
+    /// lists its tokenizer's callers read made now.
+    pub fn made_ahead(py: Python<'_>, inner: Encoding, owner: &Py<BatchOwner>) -> PyResult<Self> {
+        let make = owner.get().0.lists_to_make();
         let ids = AheadList::new(if make & IDS != 0 { Some(int_list(py, inner.ids())?) } else { None });
         let offsets = AheadList::new(if make & OFFSETS != 0 { Some(offsets_list(py, inner.offsets())?) } else { None });
+        let tokenizer = Owner::Batch(owner.clone_ref(py));
         Ok(Self { inner, tokenizer, ahead_ids: ids, ahead_offsets: offsets })
     }
 
     /// The encoding as a Python object, untracked by the cyclic garbage
     /// collector. No cycle can pass through an `Encoding`: the only Python
     /// objects it holds are the lists made ahead (of ints, or tuples of
-    /// ints, never handed out while it holds them) and, through its
-    /// tokenizer, the vocabulary's strs. Tracked (pyo3 makes every class a
+    /// ints, never handed out while it holds them), the holder of its
+    /// batch's tokenizer, and through that tokenizer the vocabulary's strs. Tracked (pyo3 makes every class a
     /// GC type), a batch's thousands of encodings were visited by every
     /// collection their own allocation set off: a seventh of the time of
     /// `[e.ids for e in encode_batch(lines)]`.
@@ -171,7 +220,7 @@ impl PyEncoding {
     fn take_ahead<'py>(&self, py: Python<'py>, field: u8) -> Option<Bound<'py, PyList>> {
         let made = if field == IDS { self.ahead_ids.take(py) } else { self.ahead_offsets.take(py) };
         if made.is_none() {
-            self.tokenizer.note(field, true);
+            self.tokenizer.shared().note(field, true);
         }
         made
     }
@@ -195,7 +244,7 @@ impl PyEncoding {
                 None => int_list(py, e.ids()),
             },
             "tokens" => {
-                let list = str_list(py, self.tokenizer.token_strs(py), e.ids())?;
+                let list = str_list(py, self.tokenizer.shared().token_strs(py), e.ids())?;
                 for (i, text) in e.shown() {
                     list.set_item(*i as usize, &**text)?;
                 }
@@ -272,7 +321,7 @@ impl PyEncoding {
     /// both texts (some nested one level deeper).
     #[getter]
     fn overflowing<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyEncoding>>> {
-        let window = |e: &Encoding| PyEncoding::new(e.clone(), Arc::clone(&self.tokenizer)).into_untracked(py);
+        let window = |e: &Encoding| PyEncoding::owned_by(e.clone(), self.tokenizer.clone_ref(py)).into_untracked(py);
         self.inner.overflowing().iter().map(window).collect()
     }
 
@@ -385,8 +434,8 @@ impl PyEncoding {
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         if let Ok(other) = other.cast::<PyEncoding>() {
             let o = other.get();
-            let same_tokens =
-                Arc::ptr_eq(&self.tokenizer, &o.tokenizer) || self.field(py, "tokens")?.eq(o.field(py, "tokens")?)?;
+            let same_tokens = ptr::eq(self.tokenizer.shared(), o.tokenizer.shared())
+                || self.field(py, "tokens")?.eq(o.field(py, "tokens")?)?;
             return (self.inner == o.inner && same_tokens).into_py_any(py);
         }
         match (other.getattr("to_dict"), other.getattr("overflowing")) {

@@ -109,9 +109,30 @@ unsafe fn untracked_list<'py>(
     }
 }
 
+/// Asks the CPU to bring the shared ints of `values` into its cache,
+/// without waiting for them. Their counts are then incremented one after
+/// another, each in a call to `PyList_SetItem`'s loop, and a count not in
+/// the cache (the 30,000 ints of a BERT vocabulary are a megabyte) stalled
+/// the loop: asked for together first, the misses overlap.
+#[inline]
+fn prefetch(table: &[Py<PyAny>], values: impl Iterator<Item = u32>) {
+    #[cfg(target_arch = "x86_64")]
+    for value in values {
+        if let Some(shared) = table.get(value as usize) {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            // SAFETY: SSE is part of x86_64; a prefetch is a hint that
+            // reads and writes nothing, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(shared.as_ptr().cast::<i8>()) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (table, values);
+}
+
 /// `[v, ...]` for a slice of unsigned values.
 pub fn int_list<'py, T: Copy + Into<u32>>(py: Python<'py>, values: &[T]) -> PyResult<Bound<'py, PyList>> {
     let table = table(py)?;
+    prefetch(table, values.iter().map(|&v| v.into()));
     // SAFETY: the GIL is held; `int` gives a new reference or NULL.
     unsafe { untracked_list(py, values.len(), |i| int(table, values[i].into())) }
 }
