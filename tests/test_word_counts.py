@@ -446,9 +446,9 @@ print(json.dumps(out))
 
 
 def test_lists_over_many_batches_count_alike_at_every_thread_count(shakespeare_lines, multilingual_lines):
-    """Past one batch of str (8,192), the next batch is converted while one
-    is counted (with more than one thread): same counts, same vocabulary,
-    and an item that is not text still fails naming its index."""
+    """Over several batches of str (8,192 each): the same counts and
+    vocabulary at one and two threads, and an item that is not text (or a
+    lone surrogate) in a later batch fails naming its index."""
     texts = shakespeare_lines[:18_000] + multilingual_lines[:2_000]
     results = []
     for threads in ("1", "2"):

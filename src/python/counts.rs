@@ -6,10 +6,9 @@ use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
 
-use super::args::{self, text, type_name, Text};
+use super::args::{self, text, type_name};
 use super::arrow;
 use super::errors::{guard, to_py, Signals};
-use crate::threads;
 use crate::tokenizer::options::Options;
 use crate::training::{counts_file, CountOptions, Progress, Utf8Errors, WordCounter, WordCounts};
 
@@ -24,10 +23,10 @@ const BATCH_BYTES: usize = 8 << 20;
 const ARROW_TEXTS: usize = 65536;
 const ARROW_CHUNKS: usize = 64;
 
-/// What [`Pull`] hands over: str items (as UTF-8), or Arrow arrays (and
-/// the index of each).
+/// What [`Pull`] hands over: str items (and the index of the first), or
+/// Arrow arrays (and the index of each).
 enum Unit<'py> {
-    Texts(Vec<Text<'py>>),
+    Texts(Vec<Bound<'py, PyAny>>, usize),
     Arrow(Vec<(arrow::ArrowCapsules<'py>, usize)>),
 }
 
@@ -44,7 +43,7 @@ struct Pull<'py, 'a> {
 
 impl<'py> Pull<'py, '_> {
     fn next(&mut self) -> PyResult<Option<Unit<'py>>> {
-        let (mut items, mut bytes) = (Vec::new(), 0);
+        let (mut items, mut bytes, mut first) = (Vec::new(), 0, None);
         let (mut arrays, mut rows) = (Vec::new(), 0);
         loop {
             let (i, item) = match self.held.take() {
@@ -60,7 +59,8 @@ impl<'py> Pull<'py, '_> {
                     break;
                 }
                 bytes += s.len().unwrap_or(0);
-                items.push(text(&item, &|| format!("{}[{i}]", self.name))?);
+                first.get_or_insert(i);
+                items.push(item);
                 if items.len() >= BATCH_TEXTS || bytes >= BATCH_BYTES {
                     break;
                 }
@@ -80,45 +80,19 @@ impl<'py> Pull<'py, '_> {
                 text(&item, &|| format!("{}[{i}]", self.name))?;
             }
         }
-        Ok(if !items.is_empty() {
-            Some(Unit::Texts(items))
-        } else if !arrays.is_empty() {
-            Some(Unit::Arrow(arrays))
-        } else {
-            None
+        Ok(match first {
+            Some(first) => Some(Unit::Texts(items, first)),
+            None if !arrays.is_empty() => Some(Unit::Arrow(arrays)),
+            None => None,
         })
     }
 }
 
-/// Counts `texts` on a thread of its own while the next unit is pulled (and
-/// its str items converted to UTF-8, which needs the GIL); returns that unit.
-fn count_while_pulling<'py>(
-    counter: &mut WordCounter,
-    texts: &[&str],
-    pull: &mut Pull<'py, '_>,
-) -> PyResult<Option<Unit<'py>>> {
-    let (counted, pulled) = std::thread::scope(|scope| {
-        let worker = scope.spawn(|| {
-            guard(|| {
-                counter.add_texts(texts);
-                Ok(())
-            })
-        });
-        let pulled = pull.next();
-        (worker.join(), pulled)
-    });
-    counted.map_err(|_| PyRuntimeError::new_err("counting words failed"))??;
-    pulled
-}
-
 /// Counts the words of `corpus` (`iter` its iterator): str items and, if
 /// `arrow`, Arrow string arrays (read in place), pulled in units and counted
-/// with the GIL released. Arrow arrays, and str items when more than one
-/// thread counts, are counted on a thread of their own while the next unit
-/// is pulled and its str converted (a generator reading them from a socket
-/// or a file keeps reading; a list's conversion, which needs the GIL, no
-/// longer waits for the counting). At one thread, str items are counted on
-/// the calling thread, one unit after the other.
+/// with the GIL released. Arrow arrays are counted on a thread of their own while the
+/// next unit is pulled (a generator reading them from a socket or a file
+/// keeps reading).
 pub(super) fn count_texts(
     py: Python<'_>,
     corpus: &Bound<'_, PyAny>,
@@ -134,19 +108,20 @@ pub(super) fn count_texts(
     let mut next = pull.next()?;
     while let Some(unit) = next.take() {
         let counted = match unit {
-            Unit::Texts(utf8) => {
+            Unit::Texts(items, first) => {
+                let utf8 = items
+                    .iter()
+                    .enumerate()
+                    .map(|(j, item)| text(item, &|| format!("{name}[{}]", first + j)))
+                    .collect::<PyResult<Vec<_>>>()?;
                 let texts: Vec<&str> = utf8.iter().map(|t| &**t).collect();
-                if threads::default_threads() > 1 {
-                    next = count_while_pulling(counter, &texts, &mut pull)?;
-                } else {
-                    py.detach(|| {
-                        guard(|| {
-                            counter.add_texts(&texts);
-                            Ok(())
-                        })
-                    })?;
-                    next = pull.next()?;
-                }
+                py.detach(|| {
+                    guard(|| {
+                        counter.add_texts(&texts);
+                        Ok(())
+                    })
+                })?;
+                next = pull.next()?;
                 texts.len()
             }
             Unit::Arrow(arrays) => {
@@ -154,7 +129,19 @@ pub(super) fn count_texts(
                 for (capsules, i) in &arrays {
                     texts.extend(capsules.texts(&format!("{name}[{i}]"))?);
                 }
-                next = count_while_pulling(counter, &texts, &mut pull)?;
+                let counter = &mut *counter;
+                let (counted, pulled) = std::thread::scope(|scope| {
+                    let worker = scope.spawn(|| {
+                        guard(|| {
+                            counter.add_texts(&texts);
+                            Ok(())
+                        })
+                    });
+                    let pulled = pull.next();
+                    (worker.join(), pulled)
+                });
+                counted.map_err(|_| PyRuntimeError::new_err("counting words failed"))??;
+                next = pulled?;
                 texts.len()
             }
         };
