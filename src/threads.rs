@@ -91,6 +91,19 @@ pub fn pool_for(threads: Option<usize>) -> Result<Arc<ThreadPool>> {
     pool(checked(threads)?)
 }
 
+/// Drops `value` on a thread of the default pool when it has more than one
+/// thread (freeing large structures then overlaps the caller's next work),
+/// else here.
+pub fn drop_in_background<T: Send + 'static>(value: T) {
+    if default_threads() > 1 {
+        if let Ok(pool) = pool(default_threads()) {
+            pool.spawn(move || drop(value));
+            return;
+        }
+    }
+    drop(value);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,6 +115,20 @@ mod tests {
         assert_eq!(install(None, rayon::current_num_threads).unwrap(), default_threads());
         assert!(install(Some(0), || ()).is_err());
         assert!(install(Some(MAX_THREADS + 1), || ()).is_err());
+    }
+
+    #[test]
+    fn values_dropped_in_the_background_are_dropped() {
+        let value = Arc::new(vec![1u8; 1 << 20]);
+        drop_in_background(Arc::clone(&value));
+        // On a pool thread or here: either way the clone goes, soon.
+        for _ in 0..10_000 {
+            if Arc::strong_count(&value) == 1 {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        panic!("the clone was never dropped");
     }
 
     #[test]

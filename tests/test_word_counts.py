@@ -3,9 +3,12 @@ from parts, pickled, saved and loaded, in the engine and the twin alike."""
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import struct
+import subprocess
+import sys
 import zlib
 from pathlib import Path
 from types import ModuleType
@@ -418,3 +421,46 @@ def test_engine_reads_arrow_buffers_that_break_the_format_with_a_value_error():
         fast_wordpiece.count_words(strings([0, 5, 2], b"abcde"))
     with pytest.raises(ValueError, match="splits a UTF-8 character"):
         fast_wordpiece.count_words(strings([0, 1, 2], "é".encode()))
+
+
+BATCHES_SCRIPT = """
+import json, sys
+import fast_wordpiece
+texts = json.loads(sys.stdin.read())
+out = {"items": fast_wordpiece.count_words(texts).items()}
+tok = fast_wordpiece.PyTokenizer.train(texts, 400, 2, show_progress=False)
+out["vocab"] = sorted(tok.get_vocab().items())
+errors = []
+for bad, at in ((17, 17_000), ("a\\ud800b", 9_000)):
+    broken = list(texts)
+    broken[at] = bad
+    for call in (lambda: fast_wordpiece.count_words(broken), lambda: fast_wordpiece.PyTokenizer.train(broken, 400)):
+        try:
+            call()
+            errors.append(None)
+        except (TypeError, ValueError) as e:
+            errors.append(f"{type(e).__name__}: {e}")
+out["errors"] = errors
+print(json.dumps(out))
+"""
+
+
+def test_lists_over_many_batches_count_alike_at_every_thread_count(shakespeare_lines, multilingual_lines):
+    """Over several batches of str (8,192 each): the same counts and
+    vocabulary at one and two threads, and an item that is not text (or a
+    lone surrogate) in a later batch fails naming its index."""
+    texts = shakespeare_lines[:18_000] + multilingual_lines[:2_000]
+    results = []
+    for threads in ("1", "2"):
+        env = {**os.environ, "RAYON_NUM_THREADS": threads}
+        proc = subprocess.run(
+            [sys.executable, "-c", BATCHES_SCRIPT], input=json.dumps(texts), capture_output=True, text=True, env=env
+        )
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        results.append(json.loads(proc.stdout))
+    assert results[0] == results[1]
+    got = results[0]
+    assert [tuple(x) for x in got["items"]] == fast_wordpiece.reference.count_words(texts).items()
+    for error, kind, at in zip(got["errors"], ["TypeError"] * 2 + ["ValueError"] * 2, ["[17000]"] * 2 + ["[9000]"] * 2):
+        assert error.startswith(kind), error
+        assert at in error, error

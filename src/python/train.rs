@@ -46,10 +46,12 @@ fn trainer_config(
     })
 }
 
-/// Learns the vocabulary from word counts with the GIL released.
+/// Learns the vocabulary from word counts with the GIL released; `counted`:
+/// the words were made by counting or checked already (a `WordCounts`).
 fn learn(
     py: Python<'_>,
     counts: Vec<(String, u64)>,
+    counted: bool,
     config: TrainerConfig,
     options: Options,
     show_progress: bool,
@@ -58,7 +60,7 @@ fn learn(
     let stop = || signals.stop();
     let trained = py.detach(|| {
         let mut progress = Progress::new(show_progress, Some(&stop));
-        guard(|| train_tokenizer(counts, &config, options, &mut progress))
+        guard(|| train_tokenizer(counts, counted, &config, options, &mut progress))
     });
     signals.result(trained).map(PyTokenizer::wrap)
 }
@@ -99,7 +101,7 @@ impl PyTokenizer {
         let options = args::options(options, "train")?;
         let mut counter = WordCounter::new(&options);
         count_texts(py, corpus, iter, "corpus", false, &mut counter, show_progress)?;
-        learn(py, counter.into_counts(), config, options, show_progress)
+        learn(py, counter.into_counts(), true, config, options, show_progress)
     }
 
     /// Trains on text files, streamed in chunks of whole lines (a file larger
@@ -133,7 +135,7 @@ impl PyTokenizer {
             guard(|| counter.add_files(&paths, errors, &mut progress)).map(|_| counter.into_counts())
         });
         let counts = signals.result(counts)?;
-        learn(py, counts, config, options, show_progress)
+        learn(py, counts, true, config, options, show_progress)
     }
 
     /// Trains on precomputed word counts: a `WordCounts` (training takes its
@@ -173,7 +175,7 @@ impl PyTokenizer {
             }
             let words = counted.inner.words().to_vec();
             drop(counted);
-            return learn(py, words, config, options, show_progress);
+            return learn(py, words, true, config, options, show_progress);
         }
         let items = counts.call_method0("items").map_err(|_| {
             PyTypeError::new_err(format!(
@@ -192,6 +194,6 @@ impl PyTokenizer {
         words.sort_unstable();
         let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
         let options = args::options(options, "train_from_counts")?;
-        learn(py, words, config, options, show_progress)
+        learn(py, words, false, config, options, show_progress)
     }
 }

@@ -40,8 +40,12 @@ pub fn train(counts: Vec<(String, u64)>, config: &TrainerConfig, progress: &mut 
 }
 
 /// Learns a vocabulary from word counts and builds the tokenizer that uses it.
+/// `counted`: the words come from a [`WordCounter`] (normalized and
+/// pre-tokenized here, so never empty nor holding whitespace) and are not
+/// checked again.
 pub fn train_tokenizer(
     counts: Vec<(String, u64)>,
+    counted: bool,
     config: &TrainerConfig,
     options: Options,
     progress: &mut Progress,
@@ -56,7 +60,7 @@ pub fn train_tokenizer(
     }
     // Empty words are dropped (they hold no pair); a word with whitespace is
     // an error: it can only come from counts made by hand.
-    for (word, _) in counts.iter().filter(|(w, _)| !w.is_empty()) {
+    for (word, _) in counts.iter().filter(|(w, _)| !counted && !w.is_empty()) {
         counts::check_word(word).map_err(Error::invalid)?;
     }
     let trained = train(counts, config, progress)?;
