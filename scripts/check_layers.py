@@ -28,7 +28,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 #: ``lib.rs`` (the crate root, re-exports only) is above them all.
 LAYERS: list[set[str]] = [
     {"error"},
-    {"io", "threads"},
+    {"hint", "io", "threads"},
     {"encoding"},
     {"pipeline"},
     {"tokenizer"},

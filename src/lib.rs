@@ -14,6 +14,7 @@ pub mod bpe;
 pub mod chars;
 pub mod encoding;
 pub mod error;
+pub mod hint;
 pub mod io;
 pub mod pipeline;
 pub mod threads;

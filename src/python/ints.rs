@@ -27,6 +27,8 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyString};
 
+use crate::hint;
+
 const SHARED: u32 = 1 << 16;
 
 static TABLE: PyOnceLock<Box<[Py<PyAny>]>> = PyOnceLock::new();
@@ -116,17 +118,11 @@ unsafe fn untracked_list<'py>(
 /// the loop: asked for together first, the misses overlap.
 #[inline]
 fn prefetch(table: &[Py<PyAny>], values: impl Iterator<Item = u32>) {
-    #[cfg(target_arch = "x86_64")]
     for value in values {
         if let Some(shared) = table.get(value as usize) {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            // SAFETY: SSE is part of x86_64; a prefetch is a hint that
-            // reads and writes nothing, whatever the address.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(shared.as_ptr().cast::<i8>()) };
+            hint::prefetch(shared.as_ptr());
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (table, values);
 }
 
 /// `[v, ...]` for a slice of unsigned values.

@@ -48,6 +48,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use rustc_hash::FxHashMap;
 
 use crate::encoding::scratch::{Mark, Scratch};
+use crate::hint;
 
 /// The longest chunk cached, in bytes.
 pub const MAX_CHUNK: usize = 64;
@@ -435,17 +436,10 @@ impl ShortTable<'_> {
     /// Starts reading the slot where a key of hash `hash` would be.
     #[inline(always)]
     pub fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let i = (hash >> self.shift) as usize & self.mask;
-            // SAFETY: a prefetch only hints the cache; `wrapping_add` makes
-            // no claim on the pointer, which is a live slot's (`i <= mask`,
-            // the table's length less one).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(self.slots.as_ptr().wrapping_add(i).cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
+        let i = (hash >> self.shift) as usize & self.mask;
+        // `wrapping_add` makes no claim on the pointer (a live slot's:
+        // `i <= mask`, the table's length less one).
+        hint::prefetch(self.slots.as_ptr().wrapping_add(i));
     }
 
     /// Writes the ids of the cached chunk whose short key is `key` (hashed
@@ -573,21 +567,11 @@ impl ChunkCache {
     /// Starts reading the slot where `key` would be, to look it up soon.
     #[inline(always)]
     pub fn prefetch(&self, key: &Key) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p: *const i8 = if key.len <= SHORT_KEY {
-                (&self.short[self.short_home(key.hash)] as *const ShortSlot).cast()
-            } else if key.len <= INLINE_KEY {
-                (&self.slots[(key.hash >> 32) as usize & (self.slots.len() - 1)] as *const Slot).cast()
-            } else {
-                return;
-            };
-            // SAFETY: a prefetch only hints the cache; the pointer is a live slot's.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        if key.len <= SHORT_KEY {
+            hint::prefetch(&self.short[self.short_home(key.hash)]);
+        } else if key.len <= INLINE_KEY {
+            hint::prefetch(&self.slots[(key.hash >> 32) as usize & (self.slots.len() - 1)]);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
     }
 
     /// Appends the ids of the cached chunk whose short key is `key` (see

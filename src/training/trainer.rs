@@ -10,6 +10,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::progress::Progress;
 use crate::error::{Error, Result};
+use crate::hint;
 use crate::pipeline::model::vocab::CONTINUATION;
 use crate::threads;
 use crate::tokenizer::objective::Objective;
@@ -320,19 +321,6 @@ fn each_pair(tokens: &[TokenId], count: u64, mut f: impl FnMut(TokenId, TokenId,
     }
 }
 
-/// Starts reading the cache line of `x` (a hint only).
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        // SAFETY: a prefetch only hints the cache; the pointer is a live reference's.
-        unsafe { _mm_prefetch::<_MM_HINT_T0>((x as *const T).cast()) };
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
-}
-
 /// The key of pair `(a, b)` in `Core::pair_ids`: one word to hash.
 #[inline(always)]
 fn key(a: TokenId, b: TokenId) -> u64 {
@@ -539,12 +527,12 @@ impl Core {
             // The words of a small merge are scattered: start reading the
             // record of a word a few ahead, and the tokens of the next.
             if let Some(&ahead) = words.get(i + 8) {
-                prefetch(&self.words.words[ahead as usize]);
+                hint::prefetch(&self.words.words[ahead as usize]);
             }
             if let Some(&next) = words.get(i + 1) {
                 let start = self.words.words[next as usize].start;
                 if let Some(t) = self.words.tokens.get(start) {
-                    prefetch(t);
+                    hint::prefetch(t);
                 }
             }
             let Word { start, len: n, count } = self.words.words[w as usize];
