@@ -646,11 +646,9 @@ impl Tokenizer {
                             chunk_cache::Looked::Missing => {}
                         }
                     }
+                    // Not cached (`ids_into` reads the short table in full).
                     out.extend_ids_from(&found[..k]);
                     k = 0;
-                    if a.key != 0 && cache.short_ids(a.key, a.hash, out.ids_mut()) {
-                        continue;
-                    }
                     let key = chunk_cache::Key::new(bytes, a.start, a.end);
                     if a.key == 0 && cache.replay_ids(bytes, &key, out) {
                         continue;

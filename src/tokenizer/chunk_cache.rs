@@ -361,21 +361,6 @@ pub fn short_hash(key: u128) -> u64 {
     ((key as u64) ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
-/// Appends the first `n` (at most 2) of `two` to `ids`, in one write.
-#[inline(always)]
-fn push_two(ids: &mut Vec<u32>, two: [u32; 2], n: usize) {
-    debug_assert!(n <= 2);
-    ids.reserve(2);
-    let len = ids.len();
-    // SAFETY: room for two more ids was just reserved, so the write stays
-    // in the vector's allocation; the length grows by at most the two
-    // values written (`n <= 2`, the slot's count).
-    unsafe {
-        ids.as_mut_ptr().add(len).cast::<[u32; 2]>().write_unaligned(two);
-        ids.set_len(len + n.min(2));
-    }
-}
-
 /// Up to 8 bytes as a little-endian word, zero-padded, in at most two reads.
 #[inline(always)]
 fn partial(p: &[u8]) -> u64 {
@@ -572,24 +557,6 @@ impl ChunkCache {
         } else if key.len <= INLINE_KEY {
             hint::prefetch(&self.slots[(key.hash >> 32) as usize & (self.slots.len() - 1)]);
         }
-    }
-
-    /// Appends the ids of the cached chunk whose short key is `key` (see
-    /// [`short_key`], hashed by [`short_hash`]) to `ids`; false if not
-    /// cached. The ids of a chunk of at most [`SHORT_TOKENS`] are in its
-    /// slot: one read.
-    #[inline(always)]
-    pub fn short_ids(&self, key: u128, hash: u64, ids: &mut Vec<u32>) -> bool {
-        let s = &self.short[self.find_short(key, hash)];
-        if s.key == 0 {
-            return false;
-        }
-        if s.here {
-            push_two(ids, s.ids, usize::from(s.n));
-        } else {
-            ids.extend(self.tokens[s.ids[0] as usize..][..usize::from(s.n)].iter().map(|t| t.id));
-        }
-        true
     }
 
     /// The short table as it is now, to look many chunks up in a row (its
