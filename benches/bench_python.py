@@ -247,6 +247,20 @@ def _version(impl: str) -> str:
             return "?"
 
 
+def _load(args: dict) -> tuple[list[str], Any, Any] | dict:
+    """The child's documents and its encoder (as ``_encoder`` gives it), or
+    ``{"unavailable": why}`` when the tool is not installed. numpy is
+    imported first: its own import is not part of anyone's first call."""
+    docs: list[str] = json.loads(Path(args["docs"]).read_text(encoding="utf-8"))
+    with contextlib.suppress(ImportError):
+        import numpy  # noqa: F401
+    try:
+        run_once, as_lists = _encoder(args["impl"], args["vocab"], args["read"])
+    except LookupError as e:
+        return {"unavailable": str(e)}
+    return docs, run_once, as_lists
+
+
 def child_cold(args: dict) -> dict:
     """The first call set against warm calls on other texts: a fair version
     of ``first_seconds / seconds_median``, whose warm calls encode the first
@@ -255,15 +269,12 @@ def child_cold(args: dict) -> dict:
     The first call encodes one half of the set; then the halves alternate,
     so that no timed call encodes the texts the previous call encoded. Both
     are per byte of text (the halves differ in size)."""
-    docs: list[str] = json.loads(Path(args["docs"]).read_text(encoding="utf-8"))
+    loaded = _load(args)
+    if isinstance(loaded, dict):
+        return loaded
+    docs, run_once, _ = loaded
     halves = [docs[: len(docs) // 2], docs[len(docs) // 2 :]]
     sizes = [sum(len(d.encode("utf-8")) for d in h) for h in halves]
-    with contextlib.suppress(ImportError):
-        import numpy  # noqa: F401
-    try:
-        run_once, _ = _encoder(args["impl"], args["vocab"], args["read"])
-    except LookupError as e:
-        return {"unavailable": str(e)}
     t0 = time.perf_counter()
     run_once(halves[0])
     first = (time.perf_counter() - t0) / sizes[0]
@@ -279,18 +290,14 @@ def child_cold(args: dict) -> dict:
 
 
 def child_encode(args: dict) -> dict:
-    docs: list[str] = json.loads(Path(args["docs"]).read_text(encoding="utf-8"))
+    loaded = _load(args)
+    if isinstance(loaded, dict):
+        return loaded
+    docs, run_once, as_lists = loaded
     if args.get("max_docs"):
         docs = docs[: args["max_docs"]]
     nbytes = sum(len(d.encode("utf-8")) for d in docs)
     impl = args["impl"]
-    # numpy's own import is not part of anyone's first call.
-    with contextlib.suppress(ImportError):
-        import numpy  # noqa: F401
-    try:
-        run_once, as_lists = _encoder(impl, args["vocab"], args["read"])
-    except LookupError as e:
-        return {"unavailable": str(e)}
 
     def run() -> Any:
         return run_once(docs)

@@ -8,6 +8,7 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
+use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 use crate::error::{Error, Result};
@@ -91,6 +92,29 @@ pub fn pool_for(threads: Option<usize>) -> Result<Arc<ThreadPool>> {
     pool(checked(threads)?)
 }
 
+/// Below this many bytes of work in all, [`for_each`] runs on the calling
+/// thread: handing work to a pool wakes its threads and puts the caller to
+/// sleep until they are done (two context switches, tens of µs on a busy
+/// machine), more than a single thread takes to copy this much.
+pub const SERIAL_BELOW: usize = 128 << 10;
+
+/// Runs `f` on each of `jobs` on `threads` threads (the default number when
+/// None), or in order on the calling thread when that is one thread, when
+/// there is one job, or when `bytes`, the size of all the work, is below
+/// [`SERIAL_BELOW`].
+pub fn for_each<T: Send>(
+    threads: Option<usize>,
+    bytes: usize,
+    jobs: Vec<T>,
+    f: impl Fn(T) + Sync + Send,
+) -> Result<()> {
+    if checked(threads)? == 1 || jobs.len() < 2 || bytes < SERIAL_BELOW {
+        jobs.into_iter().for_each(f);
+        return Ok(());
+    }
+    install(threads, || jobs.into_par_iter().for_each(f))
+}
+
 /// Drops `value` on a thread of the default pool when it has more than one
 /// thread (freeing large structures then overlaps the caller's next work),
 /// else here.
@@ -115,6 +139,27 @@ mod tests {
         assert_eq!(install(None, rayon::current_num_threads).unwrap(), default_threads());
         assert!(install(Some(0), || ()).is_err());
         assert!(install(Some(MAX_THREADS + 1), || ()).is_err());
+    }
+
+    #[test]
+    fn small_work_runs_on_the_calling_thread_and_large_work_on_the_pool() {
+        let here = std::thread::current().id();
+        let ran_on = |threads: Option<usize>, bytes: usize, jobs: usize| {
+            let seen = Mutex::new(Vec::new());
+            for_each(threads, bytes, (0..jobs).collect(), |i| {
+                seen.lock().unwrap().push((i, std::thread::current().id()));
+            })
+            .unwrap();
+            let mut seen = seen.into_inner().unwrap();
+            seen.sort_unstable_by_key(|&(i, _)| i);
+            assert_eq!(seen.iter().map(|&(i, _)| i).collect::<Vec<_>>(), (0..jobs).collect::<Vec<_>>());
+            seen.iter().all(|&(_, id)| id == here)
+        };
+        assert!(ran_on(Some(4), SERIAL_BELOW - 1, 8));
+        assert!(ran_on(Some(1), 1 << 30, 8));
+        assert!(ran_on(Some(4), 1 << 30, 1));
+        assert!(!ran_on(Some(4), SERIAL_BELOW, 64));
+        assert!(for_each(Some(0), 0, vec![1], |_| ()).is_err());
     }
 
     #[test]

@@ -1,8 +1,6 @@
 //! One column of a batch of encodings as a tensor of int64 rows, as
 //! `return_tensors="np"` gives it, written in parallel.
 
-use rayon::prelude::*;
-
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::threads;
@@ -41,19 +39,19 @@ impl Column {
         if row == 0 {
             return Ok(());
         }
-        threads::install(threads, || {
-            out.par_chunks_mut(row).zip(batch.par_iter()).for_each(|(out, e)| match self {
-                Column::Ids => widen(out, e.ids()),
-                Column::AttentionMask => widen(out, e.attention_mask()),
-                Column::TypeIds => widen(out, e.type_ids()),
-                Column::SpecialTokensMask => widen(out, e.special_tokens_mask()),
-                Column::Offsets => {
-                    for (pair, &(start, end)) in out.chunks_exact_mut(2).zip(e.offsets()) {
-                        pair[0] = start.into();
-                        pair[1] = end.into();
-                    }
+        let bytes = std::mem::size_of_val(out);
+        let jobs: Vec<_> = out.chunks_mut(row).zip(batch).collect();
+        threads::for_each(threads, bytes, jobs, |(out, e)| match self {
+            Column::Ids => widen(out, e.ids()),
+            Column::AttentionMask => widen(out, e.attention_mask()),
+            Column::TypeIds => widen(out, e.type_ids()),
+            Column::SpecialTokensMask => widen(out, e.special_tokens_mask()),
+            Column::Offsets => {
+                for (pair, &(start, end)) in out.chunks_exact_mut(2).zip(e.offsets()) {
+                    pair[0] = start.into();
+                    pair[1] = end.into();
                 }
-            })
+            }
         })
     }
 }

@@ -8,8 +8,8 @@ use numpy::ndarray::{Array2, Dimension};
 use numpy::{PyArray, PyArray2, PyArray3, PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::{PyImportError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
-use rayon::prelude::*;
 
 use super::errors::guard;
 use crate::encoding::column::Column;
@@ -91,13 +91,12 @@ fn offsets_of<'py, T: Offset>(py: Python<'py>, encoding: &Encoding, dtype: &str)
             let len = n.checked_mul(2).filter(|&len| values.try_reserve_exact(len).is_ok());
             let len = len.ok_or_else(|| Error::memory(format_args!("an array of {n} offsets")))?;
             let slots = &mut values.spare_capacity_mut()[..len];
-            threads::install(None, || {
-                slots.par_chunks_mut(2 * CHUNK).zip(offsets.par_chunks(CHUNK)).for_each(|(slots, offsets)| {
-                    for (pair, &(start, end)) in slots.chunks_exact_mut(2).zip(offsets) {
-                        pair[0].write(T::narrow(start));
-                        pair[1].write(T::narrow(end));
-                    }
-                })
+            let jobs: Vec<_> = slots.chunks_mut(2 * CHUNK).zip(offsets.chunks(CHUNK)).collect();
+            threads::for_each(None, len * std::mem::size_of::<T>(), jobs, |(slots, offsets)| {
+                for (pair, &(start, end)) in slots.chunks_exact_mut(2).zip(offsets) {
+                    pair[0].write(T::narrow(start));
+                    pair[1].write(T::narrow(end));
+                }
             })?;
             // SAFETY: the capacity is at least `len` (reserved above), and
             // every one of the first `len` slots was written: the chunks of
@@ -188,10 +187,12 @@ pub fn ragged_batch<'py>(
     fields: RaggedFields,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let numpy = import_numpy(py, RETURN_TENSORS)?;
+    // For its error when numpy is missing: the arrays are made through numpy's C API.
+    import_numpy(py, RETURN_TENSORS)?;
     let (rows, tokens) = ragged::totals(parts);
     let empty = |shape: Vec<usize>| -> PyResult<Bound<'py, PyArrayDyn<i64>>> {
-        Ok(numpy.call_method1("empty", (shape, "int64"))?.cast_into::<PyArrayDyn<i64>>()?)
+        // SAFETY: every element is written below, before the array is handed out.
+        Ok(unsafe { PyArrayDyn::<i64>::new(py, shape, false) })
     };
     let ids = empty(vec![tokens])?;
     let row_offsets = empty(vec![rows + 1])?;
@@ -258,33 +259,36 @@ pub fn ragged_batch<'py>(
                         (p, first, ids, rows, types, pairs, specials)
                     })
                     .collect();
-                threads::install(threads, || {
-                    jobs.into_par_iter().for_each(|(p, first, ids, rows, types, pairs, specials)| {
-                        widen(ids, &p.ids);
-                        let mut at = first;
-                        for (slot, &n) in rows.iter_mut().zip(&p.lengths) {
-                            *slot = at;
-                            at += i64::from(n);
+                // int64 values written: each token's fields, each row's start.
+                let per_token = 1 + usize::from(fields.type_ids) + usize::from(fields.special_tokens_mask);
+                let bytes = 8 * (tokens * (per_token + 2 * usize::from(fields.offsets)) + rows);
+                threads::for_each(threads, bytes, jobs, |(p, first, ids, rows, types, pairs, specials)| {
+                    widen(ids, &p.ids);
+                    let mut at = first;
+                    for (slot, &n) in rows.iter_mut().zip(&p.lengths) {
+                        *slot = at;
+                        at += i64::from(n);
+                    }
+                    if let Some(out) = types {
+                        widen(out, &p.type_ids);
+                    }
+                    if let Some(out) = specials {
+                        widen(out, &p.special_tokens_mask);
+                    }
+                    if let Some(out) = pairs {
+                        for (pair, &(start, end)) in out.chunks_exact_mut(2).zip(&p.offsets) {
+                            pair[0] = start.into();
+                            pair[1] = end.into();
                         }
-                        if let Some(out) = types {
-                            widen(out, &p.type_ids);
-                        }
-                        if let Some(out) = specials {
-                            widen(out, &p.special_tokens_mask);
-                        }
-                        if let Some(out) = pairs {
-                            for (pair, &(start, end)) in out.chunks_exact_mut(2).zip(&p.offsets) {
-                                pair[0] = start.into();
-                                pair[1] = end.into();
-                            }
-                        }
-                    })
+                    }
                 })
             })
         })?;
     }
-    let class = py.import("fast_wordpiece.ragged")?.getattr("RaggedBatch")?;
-    class.call1((ids, row_offsets, type_ids, offsets, special))
+    static CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let class =
+        CLASS.get_or_try_init(py, || py.import("fast_wordpiece.ragged")?.getattr("RaggedBatch").map(Bound::unbind))?;
+    class.bind(py).call1((ids, row_offsets, type_ids, offsets, special))
 }
 
 fn widen<T: Copy + Into<i64>>(out: &mut [i64], values: &[T]) {

@@ -251,7 +251,13 @@ fn run_chunks<I: BatchInput, T: Send>(
     work: impl Fn(usize, usize) -> Result<T> + Sync,
     mut consume: impl FnMut(usize, T) -> bool,
 ) -> Result<()> {
+    // A batch smaller than one chunk runs on the calling thread: waking a
+    // pool costs more than it saves there (much more on a busy machine).
+    let total: usize = inputs.iter().map(input_bytes).sum();
+    let threads = if total < MIN_CHUNK_BYTES { 1 } else { threads };
     let bounds = chunk_bounds(inputs, threads);
+    // No more threads than chunks: a thread with nothing to do still costs a wake-up.
+    let threads = threads.min(bounds.len() - 1).max(1);
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     // The next chunk nobody has started, unless the batch has stopped.
@@ -322,16 +328,16 @@ const LARGEST: usize = 16;
 /// chunks per worker: smaller chunks cost more to hand over than they save.
 const MIN_CHUNK_BYTES: usize = 16 << 10;
 
-/// The bounds of the chunks `inputs` is cut into, by bytes of text:
-/// `[0, .., inputs.len()]`, increasing, every chunk non-empty, sizes
-/// shrinking from `total / (LARGEST * workers)` to `MIN_CHUNK_BYTES` (or,
-/// for a small batch, to a `GUIDE`-th of its share per worker).
 /// The bytes of text of an input.
 fn input_bytes<I: BatchInput>(input: &I) -> usize {
     let (a, b) = input.sequences();
     a.len_bytes() + b.map_or(0, |b| b.len_bytes())
 }
 
+/// The bounds of the chunks `inputs` is cut into, by bytes of text:
+/// `[0, .., inputs.len()]`, increasing, every chunk non-empty, sizes
+/// shrinking from `total / (LARGEST * workers)` to `MIN_CHUNK_BYTES` (or,
+/// for a small batch, to a `GUIDE`-th of its share per worker).
 fn chunk_bounds<I: BatchInput>(inputs: &[I], workers: usize) -> Vec<usize> {
     let size = |input: &I| input_bytes(input) + 1;
     let total: usize = inputs.iter().map(size).sum();
@@ -563,6 +569,29 @@ mod tests {
             let chunks = chunk_bounds(small, workers).len() - 1;
             assert!(chunks >= GUIDE * workers - 1, "{chunks} chunks for {workers} workers");
         }
+    }
+
+    #[test]
+    fn a_batch_smaller_than_a_chunk_runs_on_the_calling_thread() {
+        let owned = many_inputs();
+        let inputs: Vec<(&str, Option<&str>)> = owned.iter().map(|(a, b)| (a.as_str(), b.as_deref())).collect();
+        let here = std::thread::current().id();
+        let on_caller_only = |inputs: &[(&str, Option<&str>)]| {
+            let mut seen = Vec::new();
+            let work = |_start: usize, _end: usize| Ok(std::thread::current().id() == here);
+            run_chunks(inputs, 4, work, |_, mine| {
+                seen.push(mine);
+                true
+            })
+            .unwrap();
+            seen.iter().all(|&mine| mine)
+        };
+        let mut end = 0;
+        while inputs[..end].iter().map(input_bytes).sum::<usize>() < MIN_CHUNK_BYTES / 2 {
+            end += 1;
+        }
+        assert!(end > 1 && on_caller_only(&inputs[..end]));
+        assert!(on_caller_only(&inputs[..1]));
     }
 
     #[test]
