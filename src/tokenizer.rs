@@ -62,10 +62,10 @@ struct Ahead {
 }
 
 thread_local! {
-    static WORKSPACE: RefCell<Workspace> = RefCell::new(Workspace::default());
-    /// The ids and offsets of the encoding being assembled (see
-    /// `PostProcessor::assemble`).
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    /// The thread's workspace, and the scratch holding the ids and offsets
+    /// of the encoding being assembled (see `PostProcessor::assemble`): one
+    /// thread-local, so one look-up and one borrow per text.
+    static BUFFERS: RefCell<(Workspace, Scratch)> = RefCell::new(Default::default());
 }
 
 /// See [`Tokenizer`]'s `history`.
@@ -464,14 +464,11 @@ impl Tokenizer {
         f: impl FnOnce(&Scratch) -> R,
     ) -> Result<R> {
         let (processor, specials) = self.post_processor(add_special_tokens)?;
-        Ok(SCRATCH.with(|scratch| {
-            let scratch = &mut *scratch.borrow_mut();
+        Ok(BUFFERS.with(|buffers| {
+            let (ws, scratch) = &mut *buffers.borrow_mut();
             scratch.set_ids_only(ids_only);
-            WORKSPACE.with(|ws| {
-                let ws = &mut *ws.borrow_mut();
-                processor.fill(specials, pair.is_some(), scratch, |out, k| {
-                    self.encode_sequence(if k == 0 { Some(text) } else { pair }, ws, out)
-                });
+            processor.fill(specials, pair.is_some(), scratch, |out, k| {
+                self.encode_sequence(if k == 0 { Some(text) } else { pair }, ws, out)
             });
             f(scratch)
         }))
@@ -489,19 +486,17 @@ impl Tokenizer {
         lengths: &mut Vec<u32>,
     ) -> Result<()> {
         let (processor, specials) = self.post_processor(add_special_tokens)?;
-        SCRATCH.with(|scratch| {
-            WORKSPACE.with(|ws| {
-                let (scratch, ws) = (&mut *scratch.borrow_mut(), &mut *ws.borrow_mut());
-                scratch.begin_rows(std::mem::take(ids));
-                for input in inputs {
-                    let (text, pair) = input.sequences();
-                    processor.fill(specials, pair.is_some(), scratch, |out, k| {
-                        self.encode_sequence(if k == 0 { Some(text) } else { pair }, ws, out)
-                    });
-                    lengths.push(scratch.next_row() as u32);
-                }
-                *ids = scratch.end_rows();
-            })
+        BUFFERS.with(|buffers| {
+            let (ws, scratch) = &mut *buffers.borrow_mut();
+            scratch.begin_rows(std::mem::take(ids));
+            for input in inputs {
+                let (text, pair) = input.sequences();
+                processor.fill(specials, pair.is_some(), scratch, |out, k| {
+                    self.encode_sequence(if k == 0 { Some(text) } else { pair }, ws, out)
+                });
+                lengths.push(scratch.next_row() as u32);
+            }
+            *ids = scratch.end_rows();
         });
         Ok(())
     }

@@ -94,3 +94,20 @@ def test_every_field_has_an_entry_per_token(engine, options):
             assert enc.to_dict() == {f: enc[f] for f in FIELDS}
             real = [i for i, m in enumerate(enc.attention_mask) if m]
             assert all(enc.special_tokens_mask[i] == 1 for i in range(n) if i not in real)
+
+
+@pytest.mark.parametrize("first", ["attribute", "item", "dict"])
+def test_ids_read_any_way_first_are_the_same(engine, first):
+    # The attribute takes the list made ahead without naming the field; the
+    # item and the dict go through the field's name: whichever comes first
+    # gets the list made ahead, the others a new one, all equal.
+    reads = {
+        "attribute": lambda e: e.ids,
+        "item": lambda e: e["ids"],
+        "dict": lambda e: e.to_dict()["ids"],
+    }
+    order = [first] + [k for k in reads if k != first]
+    for e, text in zip(engine.encode_batch(TEXTS[:40]), TEXTS):
+        got = [reads[k](e) for k in order]
+        assert got[0] == got[1] == got[2] == engine.encode(text).ids
+        assert len({id(x) for x in got}) == 3

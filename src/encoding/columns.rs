@@ -56,33 +56,42 @@ pub(super) struct Slices<O, I, W, B> {
 pub(super) type Refs<'a, W> = Slices<&'a [(u32, u32)], &'a [u32], &'a [W], &'a [u8]>;
 pub(super) type Muts<'a, W> = Slices<&'a mut [(u32, u32)], &'a mut [u32], &'a mut [W], &'a mut [u8]>;
 
-/// Where each column starts in an allocation for `cap` tokens, and its
-/// layout; None if that size is not a possible size.
-fn layout<W: Plain>(cap: usize) -> Option<(Layout, [usize; 6])> {
-    let (mut all, mut at) = (Layout::array::<(u32, u32)>(cap).ok()?, [0; 6]);
-    let columns = [
-        Layout::array::<u32>(cap).ok()?,
-        Layout::array::<W>(cap).ok()?,
-        Layout::array::<u8>(cap).ok()?,
-        Layout::array::<u8>(cap).ok()?,
-        Layout::array::<u8>(cap).ok()?,
-    ];
-    for (k, column) in columns.into_iter().enumerate() {
-        let (joined, start) = all.extend(column).ok()?;
-        (all, at[k + 1]) = (joined, start);
-    }
-    Some((all, at))
+/// The layout of an allocation for `cap` tokens; None if that size is not a
+/// possible size. The columns need no padding (see [`starts`]), so the size
+/// is the sum of theirs: one multiplication (this runs for every encoding
+/// made and freed).
+fn layout<W: Plain>(cap: usize) -> Option<Layout> {
+    let token = std::mem::size_of::<(u32, u32)>() + 4 + std::mem::size_of::<W>() + 3;
+    Layout::from_size_align(cap.checked_mul(token)?, 4).ok()
 }
 
-/// [`layout`]'s starts without its checks, for a `cap` whose allocation was
-/// made: the 4-byte columns come first, each a whole number of 4-byte
-/// values long, so no column needs padding before it.
+/// Where each column starts in the allocation for `cap` tokens: the
+/// 4-byte columns come first, each a whole number of 4-byte values long,
+/// so no column needs padding before it.
 #[inline]
 fn starts<W: Plain>(cap: usize) -> [usize; 6] {
     const { assert!(std::mem::align_of::<W>() <= 4) };
     let offsets = std::mem::size_of::<(u32, u32)>() * cap;
     let bytes = offsets + (4 + std::mem::size_of::<W>()) * cap;
     [0, offsets, offsets + 4 * cap, bytes, bytes + cap, bytes + 2 * cap]
+}
+
+/// The six columns of [`Columns::parts`]' pointers as [`Slices`] of `n`
+/// slots each, made by `make` (`from_raw_parts` or `from_raw_parts_mut`):
+/// one body for the shared and the mutable view. Unsafe as `make` is.
+macro_rules! slices {
+    ($parts:expr, $n:expr, $make:path) => {{
+        let (o, i, w, [t, s, a]) = $parts;
+        let n = $n;
+        Slices {
+            offsets: $make(o, n),
+            ids: $make(i, n),
+            words: $make(w, n),
+            type_ids: $make(t, n),
+            special_tokens_mask: $make(s, n),
+            attention_mask: $make(a, n),
+        }
+    }};
 }
 
 impl<W: Plain> Columns<W> {
@@ -96,7 +105,7 @@ impl<W: Plain> Columns<W> {
         if cap == 0 {
             return Some(Self::new());
         }
-        let (layout, _) = layout::<W>(cap)?;
+        let layout = layout::<W>(cap)?;
         // SAFETY: `layout` has a non-zero size (`cap` > 0, every column at
         // least a byte per token).
         let ptr = NonNull::new(unsafe { alloc::alloc_zeroed(layout) })?;
@@ -115,7 +124,7 @@ impl<W: Plain> Columns<W> {
         if n == 0 {
             return Self::new();
         }
-        let Some((layout, _)) = layout::<W>(n) else { panic!("capacity overflow") };
+        let Some(layout) = layout::<W>(n) else { panic!("capacity overflow") };
         // SAFETY: `layout` has a non-zero size (`n` > 0).
         let Some(ptr) = NonNull::new(unsafe { alloc::alloc(layout) }) else { alloc::handle_alloc_error(layout) };
         let mut columns = Self { ptr, len: 0, cap: n, words: PhantomData };
@@ -139,7 +148,7 @@ impl<W: Plain> Columns<W> {
     /// when it cannot be had.
     pub fn with_capacity(cap: usize) -> Self {
         Self::try_with_capacity(cap).unwrap_or_else(|| match layout::<W>(cap) {
-            Some((layout, _)) => alloc::handle_alloc_error(layout),
+            Some(layout) => alloc::handle_alloc_error(layout),
             None => panic!("capacity overflow"),
         })
     }
@@ -164,7 +173,6 @@ impl<W: Plain> Columns<W> {
             );
         }
         let at = starts::<W>(self.cap);
-        debug_assert_eq!(Some(at), layout::<W>(self.cap).map(|(_, at)| at));
         let base = self.ptr.as_ptr();
         // SAFETY: every start is within the allocation (`layout`), which
         // was made for `cap` tokens.
@@ -183,19 +191,7 @@ impl<W: Plain> Columns<W> {
         // SAFETY: `len <= cap`; each column's slots are initialised (zeroed
         // at allocation, any bytes being a value) and aligned (`layout`),
         // and borrowed shared with `self`.
-        unsafe {
-            let (o, i, w, [t, s, a]) = self.parts();
-            let n = self.len;
-            use std::slice::from_raw_parts as sl;
-            Slices {
-                offsets: sl(o, n),
-                ids: sl(i, n),
-                words: sl(w, n),
-                type_ids: sl(t, n),
-                special_tokens_mask: sl(s, n),
-                attention_mask: sl(a, n),
-            }
-        }
+        unsafe { slices!(self.parts(), self.len, std::slice::from_raw_parts) }
     }
 
     /// Every slot of every column, the capacity's worth: the tokens' slots
@@ -204,19 +200,7 @@ impl<W: Plain> Columns<W> {
     pub fn full_mut(&mut self) -> Muts<'_, W> {
         // SAFETY: as in `get`; the six columns do not overlap, and are
         // borrowed mutably with `self`.
-        unsafe {
-            let (o, i, w, [t, s, a]) = self.parts();
-            let n = self.cap;
-            use std::slice::from_raw_parts_mut as sl;
-            Slices {
-                offsets: sl(o, n),
-                ids: sl(i, n),
-                words: sl(w, n),
-                type_ids: sl(t, n),
-                special_tokens_mask: sl(s, n),
-                attention_mask: sl(a, n),
-            }
-        }
+        unsafe { slices!(self.parts(), self.cap, std::slice::from_raw_parts_mut) }
     }
 
     /// The tokens' columns, mutable.
@@ -307,7 +291,7 @@ impl<W: Plain> Default for Columns<W> {
 impl<W: Plain> Drop for Columns<W> {
     fn drop(&mut self) {
         if self.cap > 0 {
-            let (layout, _) = layout::<W>(self.cap).expect("the layout of an allocation made");
+            let layout = layout::<W>(self.cap).expect("the layout of an allocation made");
             // SAFETY: `ptr` was allocated with this layout and is freed once.
             unsafe { alloc::dealloc(self.ptr.as_ptr(), layout) };
         }
@@ -385,6 +369,24 @@ mod tests {
         assert!(grown.try_reserve_exact(10));
         assert_eq!(grown.get().ids, s.ids);
         assert_eq!(Columns::<Word>::from_columns(&[], &[], &[], [0; 3]).len(), 0);
+    }
+
+    #[test]
+    fn the_layout_is_the_columns_one_after_the_other() {
+        for cap in [1, 2, 3, 7, 8, 1000] {
+            let mut all = Layout::array::<(u32, u32)>(cap).unwrap();
+            let mut at = vec![0];
+            let bytes = Layout::array::<u8>(cap).unwrap();
+            let columns =
+                [Layout::array::<u32>(cap).unwrap(), Layout::array::<Word>(cap).unwrap(), bytes, bytes, bytes];
+            for column in columns {
+                let (joined, start) = all.extend(column).unwrap();
+                (all, at) = (joined, [at, vec![start]].concat());
+            }
+            assert_eq!(layout::<Word>(cap), Some(all));
+            assert_eq!(starts::<Word>(cap)[..], at[..]);
+        }
+        assert_eq!(layout::<Word>(usize::MAX / 8), None);
     }
 
     #[test]

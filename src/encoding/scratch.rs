@@ -108,13 +108,6 @@ impl Scratch {
         ids
     }
 
-    /// The ids, to append to; only for a scratch that keeps ids only.
-    #[inline]
-    pub fn ids_mut(&mut self) -> &mut Vec<u32> {
-        debug_assert!(self.ids_only);
-        &mut self.ids
-    }
-
     /// Whether only ids are kept (see [`set_ids_only`](Self::set_ids_only)).
     #[inline]
     pub fn ids_only(&self) -> bool {
@@ -169,6 +162,7 @@ impl Scratch {
 
     /// Appends special tokens added by post-processing: `ids`, with
     /// `type_id`, offsets `(0, 0)`, no word and `special_tokens_mask` 1.
+    #[inline(always)]
     pub fn push_special(&mut self, ids: &[u32], type_id: u8) {
         self.pieces.push(Piece { start: self.len(), type_id, special: true });
         // Most often one id (BERT's): pushed, with no call to copy or fill
@@ -396,7 +390,7 @@ mod tests {
             }
             s.push(5, (0, 0));
             s.rewind(mark);
-            s.ids_mut().extend_from_slice(row);
+            s.extend_ids_from(row);
             assert_eq!(s.ids().len(), s.len());
             assert_eq!(s.ids()[1..], *row);
             lengths.push(s.next_row());

@@ -236,13 +236,19 @@ impl PyEncoding {
         self.token_at(token_index).map(|at| self.inner.words()[at])
     }
 
+    /// The list of ids: the one made ahead, else a new one.
+    #[inline]
+    fn ids_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        match self.take_ahead(py, IDS) {
+            Some(ids) => Ok(ids),
+            None => int_list(py, self.inner.ids()),
+        }
+    }
+
     fn field<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyList>> {
         let e = &self.inner;
         match key {
-            "ids" => match self.take_ahead(py, IDS) {
-                Some(ids) => Ok(ids),
-                None => int_list(py, e.ids()),
-            },
+            "ids" => self.ids_list(py),
             "tokens" => {
                 let list = str_list(py, self.tokenizer.shared().token_strs(py), e.ids())?;
                 for (i, text) in e.shown() {
@@ -272,7 +278,7 @@ impl PyEncoding {
     /// Token ids.
     #[getter]
     fn ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        self.field(py, "ids")
+        self.ids_list(py)
     }
 
     /// Token strings.
