@@ -5,7 +5,7 @@
 //! pass to zero the memory). numpy is needed at run time only, and only here.
 
 use numpy::ndarray::{Array2, Dimension};
-use numpy::{PyArray, PyArray2, PyArray3, PyArrayDyn, PyArrayMethods};
+use numpy::{PyArray, PyArray1, PyArray2, PyArray3, PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::{PyImportError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -189,6 +189,11 @@ pub fn ragged_batch<'py>(
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let numpy = import_numpy(py, RETURN_TENSORS)?;
+    if let [part] = parts {
+        if let Some(wide) = part.wide_ids.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            return merged_batch(py, wide, &part.lengths);
+        }
+    }
     let (rows, tokens) = ragged::totals(parts);
     let empty = |shape: Vec<usize>| -> PyResult<Bound<'py, PyArrayDyn<i64>>> {
         Ok(numpy.call_method1("empty", (shape, "int64"))?.cast_into::<PyArrayDyn<i64>>()?)
@@ -254,26 +259,29 @@ pub fn ragged_batch<'py>(
                     .zip(types)
                     .zip(pairs)
                     .zip(specials)
+                    // The part's columns (its `wide_ids`, None here, aside).
                     .map(|((((((p, first), ids), rows), types), pairs), specials)| {
+                        let p = (&p.ids, &p.lengths, &p.type_ids, &p.offsets, &p.special_tokens_mask);
                         (p, first, ids, rows, types, pairs, specials)
                     })
                     .collect();
                 threads::install(threads, || {
                     jobs.into_par_iter().for_each(|(p, first, ids, rows, types, pairs, specials)| {
-                        widen(ids, &p.ids);
+                        let (p_ids, lengths, type_ids, offsets, special_tokens_mask) = p;
+                        widen(ids, p_ids);
                         let mut at = first;
-                        for (slot, &n) in rows.iter_mut().zip(&p.lengths) {
+                        for (slot, &n) in rows.iter_mut().zip(lengths) {
                             *slot = at;
                             at += i64::from(n);
                         }
                         if let Some(out) = types {
-                            widen(out, &p.type_ids);
+                            widen(out, type_ids);
                         }
                         if let Some(out) = specials {
-                            widen(out, &p.special_tokens_mask);
+                            widen(out, special_tokens_mask);
                         }
                         if let Some(out) = pairs {
-                            for (pair, &(start, end)) in out.chunks_exact_mut(2).zip(&p.offsets) {
+                            for (pair, &(start, end)) in out.chunks_exact_mut(2).zip(offsets) {
                                 pair[0] = start.into();
                                 pair[1] = end.into();
                             }
@@ -285,6 +293,22 @@ pub fn ragged_batch<'py>(
     }
     let class = py.import("fast_wordpiece.ragged")?.getattr("RaggedBatch")?;
     class.call1((ids, row_offsets, type_ids, offsets, special))
+}
+
+/// [`ragged_batch`] of a merged part (see `RaggedPart::merged`): its int64
+/// ids taken over by the array, no copy; `lengths`, each row's tokens.
+fn merged_batch<'py>(py: Python<'py>, ids: Vec<i64>, lengths: &[u32]) -> PyResult<Bound<'py, PyAny>> {
+    let mut starts = Vec::with_capacity(lengths.len() + 1);
+    let mut at = 0i64;
+    starts.push(at);
+    for &n in lengths {
+        at += i64::from(n);
+        starts.push(at);
+    }
+    debug_assert_eq!(at as usize, ids.len());
+    let (ids, starts) = (PyArray1::from_vec(py, ids), PyArray1::from_vec(py, starts));
+    let class = py.import("fast_wordpiece.ragged")?.getattr("RaggedBatch")?;
+    class.call1((ids, starts, py.None(), py.None(), py.None()))
 }
 
 fn widen<T: Copy + Into<i64>>(out: &mut [i64], values: &[T]) {
