@@ -158,32 +158,40 @@ impl SpecialTokenMatcher {
 
     fn find_flagged(&self, text: &str, from: usize) -> Option<(Match, MatchFlags)> {
         let bytes = text.as_bytes();
-        if let Some((searcher, of_pattern)) = &self.packed {
-            if from >= bytes.len() {
-                return None;
-            }
-            let m = searcher.find_in(bytes, Span { start: from, end: bytes.len() })?;
-            let e = &self.entries[of_pattern[m.pattern().as_usize()]];
-            return Some((Match { start: m.start(), end: m.end(), id: e.id }, e.flags));
-        }
         let mut at = from;
         while at < bytes.len() {
             let i = at + self.next_candidate(&bytes[at..])?;
-            if let Some(&b) = bytes.get(i + 1) {
-                if self.seconds[usize::from(b >> 6)] >> (b & 63) & 1 == 0 {
-                    at = i + 1;
-                    continue;
-                }
+            if let Some(hit) = self.at(bytes, i) {
+                return Some(hit);
             }
-            let word = head(&bytes[i..]);
-            let hit =
-                self.entries.iter().find(|e| word & e.mask == e.prefix && bytes[i..].starts_with(e.token.as_bytes()));
-            if let Some(e) = hit {
-                return Some((Match { start: i, end: i + e.token.len(), id: e.id }, e.flags));
+            // A candidate that is none (a `[` in a dictionary): more may
+            // follow, and the SIMD searcher, slower than `memchr` over text
+            // without any, takes the rest in one pass.
+            if let Some((searcher, of_pattern)) = &self.packed {
+                if i + 1 >= bytes.len() {
+                    return None;
+                }
+                let m = searcher.find_in(bytes, Span { start: i + 1, end: bytes.len() })?;
+                let e = &self.entries[of_pattern[m.pattern().as_usize()]];
+                return Some((Match { start: m.start(), end: m.end(), id: e.id }, e.flags));
             }
             at = i + 1;
         }
         None
+    }
+
+    /// The longest token at byte `i`, if any.
+    #[inline]
+    fn at(&self, bytes: &[u8], i: usize) -> Option<(Match, MatchFlags)> {
+        if let Some(&b) = bytes.get(i + 1) {
+            if self.seconds[usize::from(b >> 6)] >> (b & 63) & 1 == 0 {
+                return None;
+            }
+        }
+        let word = head(&bytes[i..]);
+        let e =
+            self.entries.iter().find(|e| word & e.mask == e.prefix && bytes[i..].starts_with(e.token.as_bytes()))?;
+        Some((Match { start: i, end: i + e.token.len(), id: e.id }, e.flags))
     }
 
     /// The next added token to keep at or after byte `*pos`, as Hugging
