@@ -611,6 +611,7 @@ impl Tokenizer {
             ahead.resize(AHEAD, Ahead::default());
             // The ids of the short chunks found, not yet appended.
             let mut found = [0u32; 4 * AHEAD];
+            const { assert!(chunk_cache::SHORT_KEY <= 4 * AHEAD && chunk_cache::SHORT_TOKENS <= 4 * AHEAD) };
             loop {
                 let batch = &mut ahead[..AHEAD];
                 let mut n = 0;
@@ -634,7 +635,13 @@ impl Tokenizer {
                             chunk_cache::Looked::NoRoom => {
                                 out.extend_ids_from(&found[..k]);
                                 k = 0;
-                                if table.ids_into(a.key, a.hash, &mut found, &mut k) == chunk_cache::Looked::Written {
+                                // A short chunk (at most `SHORT_KEY` bytes, a
+                                // token per byte at most) fits in the emptied
+                                // buffer: the retry writes it. Were it not to,
+                                // the full lookup below would still be right.
+                                let again = table.ids_into(a.key, a.hash, &mut found, &mut k);
+                                debug_assert_eq!(again, chunk_cache::Looked::Written);
+                                if again == chunk_cache::Looked::Written {
                                     continue;
                                 }
                             }

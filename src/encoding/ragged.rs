@@ -21,6 +21,11 @@ pub struct RaggedFields {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RaggedPart {
     pub ids: Vec<u32>,
+    /// The ids as int64 instead of `ids` (then empty), in a part that the
+    /// parts of a whole batch were merged into, in order, as they came (see
+    /// [`RaggedPart::absorb`]): the vector an int64 array can take over
+    /// without a copy, taken out by the one that does.
+    pub wide_ids: Option<Vec<i64>>,
     /// Tokens per row.
     pub lengths: Vec<u32>,
     /// Empty unless [`RaggedFields::type_ids`].
@@ -38,11 +43,29 @@ impl RaggedPart {
         let room = |on: bool| if on { tokens } else { 0 };
         Self {
             ids: Vec::with_capacity(tokens),
+            wide_ids: None,
             lengths: Vec::with_capacity(rows),
             type_ids: Vec::with_capacity(room(fields.type_ids)),
             offsets: Vec::with_capacity(room(fields.offsets)),
             special_tokens_mask: Vec::with_capacity(room(fields.special_tokens_mask)),
         }
+    }
+
+    /// A part to [`absorb`](Self::absorb) the ids-only parts of a batch
+    /// into, with room for `tokens` ids and `rows` rows.
+    pub fn merged(tokens: usize, rows: usize) -> Self {
+        Self { wide_ids: Some(Vec::with_capacity(tokens)), lengths: Vec::with_capacity(rows), ..Self::default() }
+    }
+
+    /// Appends the rows of `part`, which keeps ids only, to this part made
+    /// by [`merged`](Self::merged), widening its ids to int64: done as each
+    /// part comes, while its ids are still in the cache.
+    pub fn absorb(&mut self, part: &RaggedPart) {
+        debug_assert!(part.type_ids.is_empty() && part.offsets.is_empty() && part.special_tokens_mask.is_empty());
+        if let Some(wide) = &mut self.wide_ids {
+            wide.extend(part.ids.iter().map(|&id| i64::from(id)));
+        }
+        self.lengths.extend_from_slice(&part.lengths);
     }
 
     /// Appends `encoding` as the next row (its overflowing windows are not
@@ -88,7 +111,8 @@ impl RaggedPart {
 
     /// The number of tokens of all rows.
     pub fn tokens(&self) -> usize {
-        self.ids.len()
+        let wide = self.wide_ids.as_ref().map_or(0, Vec::len);
+        self.ids.len() + wide
     }
 }
 
@@ -143,6 +167,12 @@ mod tests {
         let mut out = [0u8; 14];
         let slices = split_for(&mut out, &parts, 2, false);
         assert_eq!(slices.iter().map(|s| s.len()).collect::<Vec<_>>(), [10, 4]);
+        let mut merged = RaggedPart::merged(0, 0);
+        merged.absorb(&parts[1]);
+        merged.absorb(&RaggedPart { ids: vec![7, 8, 9], lengths: vec![1, 2], ..RaggedPart::default() });
+        assert_eq!((merged.rows(), merged.tokens()), (3, 5));
+        assert_eq!(merged.lengths, [2, 1, 2]);
+        assert_eq!(merged.wide_ids, Some(vec![100, 101, 7, 8, 9]));
         let mut rows = [0u8; 4];
         assert_eq!(split_for(&mut rows, &parts, 1, true).iter().map(|s| s.len()).collect::<Vec<_>>(), [3, 1]);
     }

@@ -5,7 +5,7 @@
 //! pass to zero the memory). numpy is needed at run time only, and only here.
 
 use numpy::ndarray::{Array2, Dimension};
-use numpy::{PyArray, PyArray2, PyArray3, PyArrayDyn, PyArrayMethods};
+use numpy::{PyArray, PyArray1, PyArray2, PyArray3, PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::{PyImportError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -178,17 +178,24 @@ fn written<'py, D: Dimension>(
 
 /// `encode_batch(return_tensors="np")` without padding: a
 /// `fast_wordpiece.ragged.RaggedBatch` of the parts' rows, its columns flat
-/// int64 arrays (`offsets` n × 2) made by `numpy.empty` and filled from the
-/// parts in parallel with the GIL released; the columns not in `fields` are
-/// None.
+/// int64 arrays (`offsets` n × 2) made through numpy's C API and filled from
+/// the parts with the GIL released (in parallel unless small); the columns
+/// not in `fields` are None. A single part merged for ids alone
+/// (`RaggedPart::merged`) hands its int64 ids to the array without a copy.
 pub fn ragged_batch<'py>(
     py: Python<'py>,
-    parts: &[RaggedPart],
+    mut parts: Vec<RaggedPart>,
     fields: RaggedFields,
     threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyAny>> {
     // For its error when numpy is missing: the arrays are made through numpy's C API.
     import_numpy(py, RETURN_TENSORS)?;
+    if let [part] = &mut parts[..] {
+        if let Some(wide) = part.wide_ids.take() {
+            return merged_batch(py, wide, &part.lengths);
+        }
+    }
+    let parts = &parts[..];
     let (rows, tokens) = ragged::totals(parts);
     let empty = |shape: Vec<usize>| -> PyResult<Bound<'py, PyArrayDyn<i64>>> {
         // SAFETY: every element is written below, before the array is handed out.
@@ -285,10 +292,30 @@ pub fn ragged_batch<'py>(
             })
         })?;
     }
+    ragged_class(py)?.call1((ids, row_offsets, type_ids, offsets, special))
+}
+
+/// `fast_wordpiece.ragged.RaggedBatch`, looked up once.
+fn ragged_class(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
     static CLASS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let class =
         CLASS.get_or_try_init(py, || py.import("fast_wordpiece.ragged")?.getattr("RaggedBatch").map(Bound::unbind))?;
-    class.bind(py).call1((ids, row_offsets, type_ids, offsets, special))
+    Ok(class.bind(py))
+}
+
+/// [`ragged_batch`] of a merged part (see `RaggedPart::merged`): its int64
+/// ids taken over by the array, no copy; `lengths`, each row's tokens.
+fn merged_batch<'py>(py: Python<'py>, ids: Vec<i64>, lengths: &[u32]) -> PyResult<Bound<'py, PyAny>> {
+    let mut starts = Vec::with_capacity(lengths.len() + 1);
+    let mut at = 0i64;
+    starts.push(at);
+    for &n in lengths {
+        at += i64::from(n);
+        starts.push(at);
+    }
+    debug_assert_eq!(at as usize, ids.len());
+    let (ids, starts) = (PyArray1::from_vec(py, ids), PyArray1::from_vec(py, starts));
+    ragged_class(py)?.call1((ids, starts, py.None(), py.None(), py.None()))
 }
 
 fn widen<T: Copy + Into<i64>>(out: &mut [i64], values: &[T]) {

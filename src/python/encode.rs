@@ -251,7 +251,7 @@ impl PyTokenizer {
         }
         if options.padding.is_none() {
             let parts = Self::encode_ragged(&shared, py, &texts, &options, fields)?;
-            return arrays::ragged_batch(py, &parts, fields, options.num_threads);
+            return arrays::ragged_batch(py, parts, fields, options.num_threads);
         }
         let encodings = Self::encode_whole_batch(&shared, py, &texts, &options)?;
         if numpy {

@@ -40,6 +40,8 @@ impl AddedToken {
     }
 }
 
+use aho_corasick::{packed, Span};
+
 use crate::pipeline::unicode::{is_whitespace, regex_word};
 
 /// A character of `\w` for `single_word`: the `regex` crate's, whose `^\w`
@@ -48,19 +50,34 @@ fn is_word(c: char) -> bool {
     regex_word(c)
 }
 
+/// One token of a [`SpecialTokenMatcher`].
+#[derive(Clone, Debug)]
+struct Entry {
+    token: String,
+    id: u32,
+    flags: MatchFlags,
+    /// The token's first (up to) 8 bytes as a little-endian word, and the
+    /// mask of them: a candidate is compared in full only when they match.
+    prefix: u64,
+    mask: u64,
+}
+
 #[derive(Clone, Debug)]
 pub struct SpecialTokenMatcher {
-    /// `(token, id, flags)`, longest first, so the first hit at a position is the longest.
-    entries: Vec<(String, u32, MatchFlags)>,
+    /// Longest first, so the first hit at a position is the longest.
+    entries: Vec<Entry>,
     /// The distinct first bytes of the tokens, searched for with `memchr`.
     first_bytes: Vec<u8>,
-    /// Each entry's first (up to) 8 bytes as a little-endian word and the
-    /// mask of them: a candidate is compared in full only when they match.
-    prefixes: Vec<(u64, u64)>,
     /// The bytes that follow a first byte in some token, one bit each (all
     /// of them when a token is one byte long): a candidate followed by
     /// another byte is passed over at once.
     seconds: [u64; 4],
+    /// The distinct tokens in a SIMD (Teddy) searcher, leftmost-longest,
+    /// with the entry of each of its patterns; None where the CPU or the
+    /// number of tokens does not allow one. It passes over text where a
+    /// token's first byte is frequent (`[` in a dictionary) without
+    /// stopping at each one, as the `memchr` search must.
+    packed: Option<(packed::Searcher, Vec<usize>)>,
 }
 
 /// Up to the first 8 bytes of `b` as a little-endian word, zero-padded.
@@ -90,26 +107,48 @@ impl SpecialTokenMatcher {
     }
 
     pub fn with_flags(tokens: impl IntoIterator<Item = (String, u32, MatchFlags)>) -> Self {
-        let mut entries: Vec<(String, u32, MatchFlags)> = tokens.into_iter().filter(|(t, ..)| !t.is_empty()).collect();
-        entries.sort_by_key(|(t, ..)| std::cmp::Reverse(t.len()));
-        let mut first_bytes: Vec<u8> = entries.iter().map(|(t, ..)| t.as_bytes()[0]).collect();
-        first_bytes.sort_unstable();
-        first_bytes.dedup();
-        let prefixes = entries
-            .iter()
-            .map(|(t, ..)| {
-                let n = t.len().min(8);
-                (head(&t.as_bytes()[..n]), u64::MAX >> (8 * (8 - n)))
+        Self::build(tokens, true)
+    }
+
+    /// `with_flags`, with the SIMD searcher when `packed` (and the CPU has it).
+    fn build(tokens: impl IntoIterator<Item = (String, u32, MatchFlags)>, packed: bool) -> Self {
+        let mut entries: Vec<Entry> = tokens
+            .into_iter()
+            .filter(|(t, ..)| !t.is_empty())
+            .map(|(token, id, flags)| {
+                let n = token.len().min(8);
+                let (prefix, mask) = (head(&token.as_bytes()[..n]), u64::MAX >> (8 * (8 - n)));
+                Entry { token, id, flags, prefix, mask }
             })
             .collect();
+        entries.sort_by_key(|e| std::cmp::Reverse(e.token.len()));
+        let mut first_bytes: Vec<u8> = entries.iter().map(|e| e.token.as_bytes()[0]).collect();
+        first_bytes.sort_unstable();
+        first_bytes.dedup();
         let mut seconds = [0u64; 4];
-        for (t, ..) in &entries {
-            match t.as_bytes().get(1) {
+        for e in &entries {
+            match e.token.as_bytes().get(1) {
                 Some(&b) => seconds[usize::from(b >> 6)] |= 1 << (b & 63),
                 None => seconds = [u64::MAX; 4],
             }
         }
-        Self { entries, first_bytes, prefixes, seconds }
+        let packed = packed.then(|| Self::packed(&entries)).flatten();
+        Self { entries, first_bytes, seconds, packed }
+    }
+
+    /// The SIMD searcher of the distinct tokens of `entries` (the first
+    /// entry of a token repeated), if one can be built.
+    fn packed(entries: &[Entry]) -> Option<(packed::Searcher, Vec<usize>)> {
+        let mut builder = packed::Config::new().match_kind(packed::MatchKind::LeftmostLongest).builder();
+        let mut of_pattern = Vec::new();
+        for (k, e) in entries.iter().enumerate() {
+            if !entries[..k].iter().any(|f| f.token == e.token) {
+                builder.add(&e.token);
+                of_pattern.push(k);
+            }
+        }
+        // None, too, when the builder took too many patterns to search.
+        Some((builder.build()?, of_pattern))
     }
 
     /// The leftmost, then longest, special token at or after byte `from`.
@@ -122,25 +161,37 @@ impl SpecialTokenMatcher {
         let mut at = from;
         while at < bytes.len() {
             let i = at + self.next_candidate(&bytes[at..])?;
-            if let Some(&b) = bytes.get(i + 1) {
-                if self.seconds[usize::from(b >> 6)] >> (b & 63) & 1 == 0 {
-                    at = i + 1;
-                    continue;
-                }
+            if let Some(hit) = self.at(bytes, i) {
+                return Some(hit);
             }
-            let word = head(&bytes[i..]);
-            let hit = self
-                .entries
-                .iter()
-                .zip(&self.prefixes)
-                .find(|((t, ..), &(prefix, mask))| word & mask == prefix && bytes[i..].starts_with(t.as_bytes()))
-                .map(|(e, _)| e);
-            if let Some((t, id, flags)) = hit {
-                return Some((Match { start: i, end: i + t.len(), id: *id }, *flags));
+            // A candidate that is none (a `[` in a dictionary): more may
+            // follow, and the SIMD searcher, slower than `memchr` over text
+            // without any, takes the rest in one pass.
+            if let Some((searcher, of_pattern)) = &self.packed {
+                if i + 1 >= bytes.len() {
+                    return None;
+                }
+                let m = searcher.find_in(bytes, Span { start: i + 1, end: bytes.len() })?;
+                let e = &self.entries[of_pattern[m.pattern().as_usize()]];
+                return Some((Match { start: m.start(), end: m.end(), id: e.id }, e.flags));
             }
             at = i + 1;
         }
         None
+    }
+
+    /// The longest token at byte `i`, if any.
+    #[inline]
+    fn at(&self, bytes: &[u8], i: usize) -> Option<(Match, MatchFlags)> {
+        if let Some(&b) = bytes.get(i + 1) {
+            if self.seconds[usize::from(b >> 6)] >> (b & 63) & 1 == 0 {
+                return None;
+            }
+        }
+        let word = head(&bytes[i..]);
+        let e =
+            self.entries.iter().find(|e| word & e.mask == e.prefix && bytes[i..].starts_with(e.token.as_bytes()))?;
+        Some((Match { start: i, end: i + e.token.len(), id: e.id }, e.flags))
     }
 
     /// The next added token to keep at or after byte `*pos`, as Hugging
@@ -201,6 +252,10 @@ mod tests {
         assert_eq!(m.find("x[B][A][B]", 0), Some(Match { start: 1, end: 4, id: 3 }));
         assert_eq!(m.find("x[B][A][B]", 4), Some(Match { start: 4, end: 10, id: 2 }));
         assert_eq!(m.find("[a]", 0), None);
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("ssse3") {
+            assert!(m.packed.is_some(), "the SIMD searcher is built where the CPU has it");
+        }
     }
 
     #[test]
@@ -237,9 +292,13 @@ mod tests {
             text in "[ab\\[\\] ]{0,40}|[ab\\[\\] ]{60,150}",
         ) {
             let tokens: Vec<(String, u32)> = tokens.into_iter().zip(0..).collect();
-            let m = SpecialTokenMatcher::new(tokens.clone());
+            let flagged = || tokens.iter().map(|(t, id)| (t.clone(), *id, MatchFlags::default()));
+            let (fast, plain) = (SpecialTokenMatcher::build(flagged(), true), SpecialTokenMatcher::build(flagged(), false));
+            proptest::prop_assert!(plain.packed.is_none());
             for from in 0..=text.len() {
-                proptest::prop_assert_eq!(m.find(&text, from), naive(&tokens, &text, from));
+                let expected = naive(&tokens, &text, from);
+                proptest::prop_assert_eq!(fast.find(&text, from), expected);
+                proptest::prop_assert_eq!(plain.find(&text, from), expected);
             }
         }
     }
