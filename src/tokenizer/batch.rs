@@ -157,11 +157,8 @@ impl Tokenizer {
         options.validate(self.added_tokens_count(false))?;
         self.post_processor(options.add_special_tokens)?;
         let encode = |start: usize, end: usize| -> Result<RaggedPart> {
-            // Room for a token per 3 bytes of text (more than real text
-            // needs, CJK included) and the special tokens: no regrowth.
             let inputs = &inputs[start..end];
-            let bytes: usize = inputs.iter().map(|i| input_bytes(i)).sum();
-            let mut part = RaggedPart::with_capacity(bytes / 3 + 3 * inputs.len(), inputs.len(), fields);
+            let mut part = RaggedPart::with_capacity(token_room(inputs), inputs.len(), fields);
             // Only the ids asked for: written straight into the part.
             let ids_only = fields == RaggedFields::default();
             if ids_only && options.truncation.is_none() {
@@ -187,14 +184,8 @@ impl Tokenizer {
         // ids still in the cache; on more, on the calling thread while the
         // others encode), and that part's int64 ids become the array.
         let merge = fields == RaggedFields::default() && !inputs.is_empty();
-        let mut merged = if merge {
-            // Room for a token per 2 bytes of text: more than any text in the
-            // benchmarks needs (CJK, accented), untouched memory when less.
-            let bytes: usize = inputs.iter().map(|i| input_bytes(i)).sum();
-            RaggedPart::merged(bytes / 2 + 3 * inputs.len(), inputs.len())
-        } else {
-            RaggedPart::default()
-        };
+        let mut merged =
+            if merge { RaggedPart::merged(token_room(inputs), inputs.len()) } else { RaggedPart::default() };
         // Parts that came before those ahead of them, by first input.
         let mut waiting: BTreeMap<usize, RaggedPart> = BTreeMap::new();
         let mut parts: Vec<(usize, RaggedPart)> = Vec::new();
@@ -365,6 +356,15 @@ const MIN_CHUNK_BYTES: usize = 16 << 10;
 fn input_bytes<I: BatchInput>(input: &I) -> usize {
     let (a, b) = input.sequences();
     a.len_bytes() + b.map_or(0, |b| b.len_bytes())
+}
+
+/// Room for the tokens of `inputs`: one per 2 bytes of text and 3 special
+/// tokens each, so that a column sized by it seldom regrows. One per 3
+/// bytes is too few for the multilingual benchmark sets (1.01-1.05 tokens
+/// per 3 bytes); English uses about half of this room. Denser text (runs of
+/// punctuation) regrows; unused room is reserved but never written.
+fn token_room<I: BatchInput>(inputs: &[I]) -> usize {
+    inputs.iter().map(|i| input_bytes(i) / 2 + 3).sum()
 }
 
 /// The bounds of the chunks `inputs` is cut into, by bytes of text:
