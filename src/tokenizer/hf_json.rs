@@ -635,17 +635,23 @@ impl Tokenizer {
             Error::InvalidArgument(m) if m.starts_with("unk_token") => err("model.unk_token", m),
             other => other,
         })?;
-        let all: Vec<AddedToken> = extra_added.iter().map(|(_, t)| t.clone()).collect();
-        tokenizer = match tokenizer.clone().with_added_tokens(all) {
-            Ok(t) => t,
-            // Find the token at fault, for its path.
-            Err(e) => {
-                for (path, token) in extra_added {
-                    tokenizer = tokenizer.with_added_tokens(vec![token]).map_err(|e| err(&path, e))?;
+        if extra_added.is_empty() {
+            // Nothing can fail: no copy to fall back on.
+            tokenizer = tokenizer.with_added_tokens(Vec::new())?;
+        } else {
+            let all: Vec<AddedToken> = extra_added.iter().map(|(_, t)| t.clone()).collect();
+            // A copy, so that the tokens can be added one by one to find the
+            // one at fault (for its path) if adding them all fails.
+            tokenizer = match tokenizer.clone().with_added_tokens(all) {
+                Ok(t) => t,
+                Err(e) => {
+                    for (path, token) in extra_added {
+                        tokenizer = tokenizer.with_added_tokens(vec![token]).map_err(|e| err(&path, e))?;
+                    }
+                    return Err(e);
                 }
-                return Err(e);
-            }
-        };
+            };
+        }
         Ok(tokenizer.with_defaults(truncation, padding).map_err(|e| err("truncation", e))?.with_objective(objective))
     }
 

@@ -1,10 +1,10 @@
 //! The pieces' byte trie, built in time linear in their bytes (training
-//! rebuilds it for hundreds of thousands of pieces every EM iteration).
-//!
-//! Nodes are numbered breadth first, so the children of a node are
-//! consecutive: node `k`'s children are nodes `first[k]..first[k + 1]`, in
-//! byte order, their bytes in `byte`. The root's children are also in a
-//! table by byte.
+//! rebuilds it for hundreds of thousands of pieces every EM iteration):
+//! the breadth-first trie of `pipeline::model::bfs_trie`, walked as it is
+//! (node `k`'s children are nodes `first[k]..first[k + 1]`, in byte order,
+//! their bytes in `byte`). The root's children are also in a table by byte.
+
+use crate::pipeline::model::bfs_trie::BfsTrie;
 
 const NONE: u32 = u32::MAX;
 
@@ -25,55 +25,8 @@ impl PieceTrie {
         if let Some(w) = order.windows(2).find(|w| pieces[w[0] as usize] == pieces[w[1] as usize]) {
             return Err(w[0].max(w[1]) as usize);
         }
-        // A first-child / next-sibling trie, built from the sorted pieces: a
-        // node's next child is always either its last child or a new one.
-        let mut label: Vec<u8> = vec![0];
-        let mut token: Vec<u32> = vec![NONE];
-        let mut first_child: Vec<u32> = vec![NONE];
-        let mut last_child: Vec<u32> = vec![NONE];
-        let mut next_sibling: Vec<u32> = vec![NONE];
-        for &id in &order {
-            let mut node = 0usize;
-            for &b in pieces[id as usize].as_bytes() {
-                let last = last_child[node];
-                node = if last != NONE && label[last as usize] == b {
-                    last as usize
-                } else {
-                    let new = label.len() as u32;
-                    label.push(b);
-                    token.push(NONE);
-                    first_child.push(NONE);
-                    last_child.push(NONE);
-                    next_sibling.push(NONE);
-                    if last == NONE {
-                        first_child[node] = new;
-                    } else {
-                        next_sibling[last as usize] = new;
-                    }
-                    last_child[node] = new;
-                    new as usize
-                };
-            }
-            token[node] = id;
-        }
-        // Breadth-first renumbering.
-        let n = label.len();
-        let mut bfs: Vec<u32> = Vec::with_capacity(n);
-        bfs.push(0);
-        let mut first = Vec::with_capacity(n + 1);
-        let mut i = 0;
-        while i < bfs.len() {
-            first.push(bfs.len() as u32);
-            let mut c = first_child[bfs[i] as usize];
-            while c != NONE {
-                bfs.push(c);
-                c = next_sibling[c as usize];
-            }
-            i += 1;
-        }
-        first.push(bfs.len() as u32);
-        let byte: Vec<u8> = bfs.iter().map(|&k| label[k as usize]).collect();
-        let token: Vec<u32> = bfs.iter().map(|&k| token[k as usize]).collect();
+        let BfsTrie { first, byte, token } =
+            BfsTrie::from_sorted(order.iter().map(|&id| (id, pieces[id as usize].as_bytes())));
         let mut root = Box::new([NONE; 256]);
         for k in first[0]..first[1] {
             root[byte[k as usize] as usize] = k;

@@ -4,6 +4,7 @@
 //! (`special_tokens`), as Hugging Face's added vocabulary does; and the
 //! short keys of words (`word_cache`).
 
+pub mod bfs_trie;
 pub mod special_tokens;
 pub mod trie;
 pub mod vocab;

@@ -8,6 +8,8 @@
 //! `n`. A step is one addition and one comparison, with no search and no
 //! data-dependent branch, and it touches one slot.
 
+use super::bfs_trie::BfsTrie;
+
 const NONE: u32 = u32::MAX;
 
 #[derive(Clone, Copy, Debug)]
@@ -31,67 +33,64 @@ pub struct Trie {
 }
 
 impl Trie {
+    /// The trie of `tokens`, a token's id being its position; empty tokens
+    /// are left out (no walk could report them), and of two equal tokens the
+    /// later id is kept.
     pub fn new<'a>(tokens: impl IntoIterator<Item = &'a str>, continuation_prefix: &str) -> Self {
-        // A pointer trie first (children sorted by byte), then packed.
-        let mut children: Vec<Vec<(u8, u32)>> = vec![Vec::new()];
-        let mut token_of: Vec<u32> = vec![NONE];
-        for (id, token) in tokens.into_iter().enumerate() {
-            let mut node = 0usize;
-            for &b in token.as_bytes() {
-                node = match children[node].iter().find(|&&(c, _)| c == b) {
-                    Some(&(_, child)) => child as usize,
-                    None => {
-                        children.push(Vec::new());
-                        token_of.push(NONE);
-                        let child = children.len() - 1;
-                        children[node].push((b, child as u32));
-                        child
-                    }
-                };
-            }
-            token_of[node] = id as u32;
-        }
+        // The breadth-first trie first (children in byte order), then packed.
+        // Sorted by bytes, their first eight as one big-endian word first
+        // (one compare decides nearly every pair); of equal tokens, the
+        // largest id first, and kept.
+        let mut sorted: Vec<(u64, u32, &[u8])> = tokens
+            .into_iter()
+            .enumerate()
+            .filter(|(_, t)| !t.is_empty())
+            .map(|(id, t)| {
+                let mut head = [0u8; 8];
+                let n = t.len().min(8);
+                head[..n].copy_from_slice(&t.as_bytes()[..n]);
+                (u64::from_be_bytes(head), id as u32, t.as_bytes())
+            })
+            .collect();
+        sorted.sort_unstable_by(|x, y| x.0.cmp(&y.0).then_with(|| x.2.cmp(y.2)).then(y.1.cmp(&x.1)));
+        sorted.dedup_by(|later, earlier| later.2 == earlier.2);
+        let tree = BfsTrie::from_sorted(sorted.into_iter().map(|(_, id, t)| (id, t)));
+        // Each node's slot, set when its parent is placed (breadth first, so
+        // before the node itself is).
+        let mut slot_of = vec![0u32; tree.byte.len()];
         let mut slots = vec![FREE; 256];
-        slots[0] = Slot { parent: 0, base: 0, token: token_of[0] };
-        // Which slots are taken, 64 to a word, so that the search for a base
-        // jumps over full stretches instead of testing every position.
-        let mut used = vec![1u64; 4];
+        slots[0] = Slot { parent: 0, base: 0, token: NONE };
+        // Which slots are taken (the root's), 64 to a word: a base is tried
+        // for 64 positions at once.
+        let mut used = vec![1u64, 0, 0, 0];
         // Children go at or after slot 256, so that `at - lowest` is a valid
         // base (>= 1) for any byte; the root's children fill slots 1..256.
         let mut first_free = 256usize;
-        // Breadth first: (pointer-trie node, its slot).
-        let mut queue = std::collections::VecDeque::from([(0usize, 0u32)]);
-        while let Some((node, slot)) = queue.pop_front() {
-            let kids = &mut children[node];
+        for node in 0..tree.byte.len() {
+            let kids = tree.children(node);
             if kids.is_empty() {
                 continue;
             }
-            kids.sort_unstable();
+            let slot = slot_of[node];
             first_free = if node == 0 { 1 } else { next_free(&used, first_free) };
-            // The first child goes on a free slot at or after `first_free`;
-            // take the first such slot where every other child fits too.
-            let lowest = kids[0].0 as usize;
-            let mut at = next_free(&used, first_free.max(lowest + 1));
+            // The first base at which every child lands on a free slot, the
+            // lowest child at or after `first_free`.
+            let bytes = &tree.byte[kids.clone()];
+            let lowest = bytes[0] as usize;
+            let base = fit(&used, first_free.max(lowest + 1) - lowest, bytes);
             if node == 0 {
                 first_free = 256;
             }
-            let base = loop {
-                let base = at - lowest;
-                if slots.len() < base + 256 {
-                    slots.resize(base + 256, FREE);
-                    used.resize(slots.len().div_ceil(64) + 1, 0);
-                }
-                if kids.iter().all(|&(b, _)| slots[base + b as usize].parent == NONE) {
-                    break base;
-                }
-                at = next_free(&used, at + 1);
-            };
+            if slots.len() < base + 256 {
+                slots.resize(base + 256, FREE);
+                used.resize(slots.len().div_ceil(64) + 1, 0);
+            }
             slots[slot as usize].base = base as u32;
-            for &(b, child) in kids.iter() {
-                let at = base + b as usize;
-                slots[at] = Slot { parent: slot, base: 0, token: token_of[child as usize] };
+            for child in kids {
+                let at = base + tree.byte[child] as usize;
+                slots[at] = Slot { parent: slot, base: 0, token: tree.token[child] };
                 used[at / 64] |= 1 << (at % 64);
-                queue.push_back((child as usize, at as u32));
+                slot_of[child] = at as u32;
             }
         }
         let mut trie = Trie { slots, continuation_root: NONE };
@@ -142,6 +141,38 @@ impl Trie {
     }
 }
 
+/// The smallest base at or after `from` such that slot `base + b` is free
+/// for every byte `b` of `kids`: 64 bases at a time, one word of `used`
+/// per child (past the end of `used`, every slot is free).
+fn fit(used: &[u64], from: usize, kids: &[u8]) -> usize {
+    let mut block = from;
+    loop {
+        // Bit j: base `block + j` fits every child so far.
+        let mut fits = u64::MAX;
+        for &b in kids {
+            fits &= !window(used, block + b as usize);
+            if fits == 0 {
+                break;
+            }
+        }
+        if fits != 0 {
+            return block + fits.trailing_zeros() as usize;
+        }
+        block += 64;
+    }
+}
+
+/// The 64 bits of `used` from bit `at` on (zeros past its end).
+fn window(used: &[u64], at: usize) -> u64 {
+    let (word, shift) = (at / 64, at % 64);
+    let low = used.get(word).copied().unwrap_or(0) >> shift;
+    if shift == 0 {
+        low
+    } else {
+        low | used.get(word + 1).copied().unwrap_or(0) << (64 - shift)
+    }
+}
+
 /// The first position at or after `from` whose bit in `used` is clear
 /// (positions past the end of `used` are free).
 fn next_free(used: &[u64], from: usize) -> usize {
@@ -169,6 +200,38 @@ mod tests {
         assert_eq!(trie.longest_prefix(b"xyz", false), None);
         assert_eq!(trie.longest_prefix(b"", false), None);
         assert_eq!(trie.longest_prefix(b"b", true), None);
+    }
+
+    #[test]
+    fn empty_tokens_are_left_out_and_the_later_of_equal_tokens_is_kept() {
+        let trie = Trie::new(["ab", "", "a", "ab", ""], "##");
+        assert_eq!(trie.longest_prefix(b"abc", false), Some((3, 2)));
+        assert_eq!(trie.longest_prefix(b"ax", false), Some((2, 1)));
+        assert_eq!(trie.longest_prefix(b"x", false), None);
+    }
+
+    #[test]
+    fn fit_finds_the_smallest_base_like_a_naive_scan() {
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        for _ in 0..300 {
+            let density = 1 + next(15);
+            let used: Vec<u64> = (0..2 + next(12))
+                .map(|_| (0..64).fold(0u64, |w, bit| w | u64::from(next(16) < density) << bit))
+                .collect();
+            let free = |at: usize| used.get(at / 64).is_none_or(|w| w >> (at % 64) & 1 == 0);
+            let mut kids: Vec<u8> = (0..1 + next(6)).map(|_| next(256) as u8).collect();
+            kids.sort_unstable();
+            kids.dedup();
+            let from = next(700) as usize;
+            let naive = (from..).find(|&base| kids.iter().all(|&b| free(base + b as usize))).unwrap();
+            assert_eq!(fit(&used, from, &kids), naive, "{kids:?} from {from}");
+        }
     }
 
     #[test]

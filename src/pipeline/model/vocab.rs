@@ -109,13 +109,15 @@ impl Vocab {
     /// Builds the lookup structures of the model's tokens for `prefix`.
     fn set_prefix(&mut self, prefix: &str) {
         let in_model = |id: usize| !self.holes.contains(&(id as u32)) && !self.outside_model.contains(&(id as u32));
-        self.short_ids = self
-            .tokens
-            .iter()
-            .enumerate()
-            .filter(|&(id, _)| in_model(id))
-            .filter_map(|(id, t)| short_key(t.as_bytes()).map(|key| (key, id as u32)))
-            .collect();
+        let mut short_ids = FxHashMap::with_capacity_and_hasher(self.tokens.len(), Default::default());
+        short_ids.extend(
+            self.tokens
+                .iter()
+                .enumerate()
+                .filter(|&(id, _)| in_model(id))
+                .filter_map(|(id, t)| short_key(t.as_bytes()).map(|key| (key, id as u32))),
+        );
+        self.short_ids = short_ids;
         // Tokens outside the model stand in the trie as empty strings, which
         // no walk reports (a match is at least one byte long).
         let trie_tokens = self.tokens.iter().enumerate().map(|(id, t)| if in_model(id) { t.as_str() } else { "" });
