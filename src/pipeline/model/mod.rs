@@ -1,5 +1,5 @@
 //! Stage 3: the WordPiece model. The vocabulary (`vocab`, with its byte trie
-//! in `trie`), BERT's greedy longest-match-first (`wordpiece`), and the
+//! in `trie`, packed from the breadth-first trie of `bfs_trie`), BERT's greedy longest-match-first (`wordpiece`), and the
 //! matcher that keeps special tokens written literally in the input whole
 //! (`special_tokens`), as Hugging Face's added vocabulary does; and the
 //! short keys of words (`word_cache`).
