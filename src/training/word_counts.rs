@@ -1,13 +1,33 @@
 //! Word counting: the first two pipeline stages, run in parallel with rayon.
 //! Memory grows with the number of distinct words, never with corpus size.
 //!
-//! Each worker thread counts into a map of its own, kept from batch to batch
-//! and added up once at the end. An ASCII text is normalized and split in
-//! one pass (`AsciiPath`, the table encoding uses). A word of up to 23 bytes
-//! is its own key, inline (three 64-bit words: no allocation, no pointer to
-//! follow); longer words are keyed by their bytes. On 10 MB of GCIDE at one
-//! thread that took counting from ~1.23 G instructions (a map of Strings per
-//! batch and task, merged batch by batch) to ~0.73 G.
+//! Each worker thread counts into tables of its own, kept from batch to
+//! batch and added up once at the end. A text is not normalized and split
+//! word by word: it is cut into raw chunks at `' '`, `\t`, `\n` and `\r`
+//! (the SIMD scan of `chunk_cache::Chunks`), and a thread counts its
+//! chunks of up to 23 bytes as they are, each its own key, inline (three
+//! 64-bit words). Only when the chunk table holds `MAX_CHUNKS` (8 MiB of
+//! slots), and at the end, is each distinct chunk expanded once through the
+//! pipeline (`AsciiPath`, the table encoding uses, for ASCII; the normalizer
+//! and pre-tokenizer otherwise) and its words added, times its count, to the
+//! word table; a longer chunk is expanded at once. Exact by construction,
+//! for every normalizer and pre-tokenizer, for the reasons the chunk cache
+//! is (see `chunk_cache`): every normalizer keeps those four bytes as
+//! whitespace and every pre-tokenizer splits there, and normalization works
+//! character by character, a mark never reordered across a space; so a
+//! text's words are its chunks' words, in order.
+//!
+//! Both tables are open addressing with linear probing, and a key's slot is
+//! prefetched `AHEAD` keys before it is updated, so that the misses of a
+//! table larger than the caches overlap. The chunk table hashes apart from
+//! the word table (see `KeyTable::chunks`).
+//!
+//! On 10 MB of GCIDE at one thread (callgrind, counting alone): ~1.23 G
+//! instructions with a map of Strings per batch and task, ~0.76 G with
+//! inline word keys, ~0.70 G counting chunks. GCIDE is a hard case for
+//! chunks: its markup makes many chunks unique (`<hw>Ab*lu"tion</hw>`):
+//! 664k distinct chunks among 5.4M, 481k of them met once, and the words
+//! of the distinct chunks are 30% of all words.
 
 use std::fs::File;
 use std::hash::{Hash, Hasher};
@@ -23,6 +43,7 @@ use crate::error::{Error, Result};
 use crate::pipeline::ascii::AsciiPath;
 use crate::pipeline::normalizer::Normalized;
 use crate::threads;
+use crate::tokenizer::chunk_cache::Chunks;
 use crate::tokenizer::options::Options;
 
 /// What to do with bytes that are not UTF-8 when reading files.
@@ -39,7 +60,7 @@ const CHUNK: usize = 8 << 20;
 /// Texts per parallel task: enough to pay for a task, few enough to balance.
 const TASK_TEXTS: usize = 256;
 
-/// Words of up to this many bytes are kept inline in the map's key.
+/// Words and chunks of up to this many bytes are kept inline in a map's key.
 const SHORT: usize = 23;
 
 /// A short word's bytes, zero-padded, and its length in the last byte: its
@@ -47,16 +68,23 @@ const SHORT: usize = 23;
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct ShortKey([u64; 3]);
 
-impl Hash for ShortKey {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        // Two folded multiplies mix all 24 bytes into one word.
+impl ShortKey {
+    /// Two folded multiplies mix all 24 bytes into one word.
+    #[inline(always)]
+    fn mix(&self) -> u64 {
         let fold = |x: u64, y: u64| {
             let m = u128::from(x) * u128::from(y);
             (m as u64) ^ ((m >> 64) as u64)
         };
         let [a, b, c] = self.0;
         let h = fold(a ^ 0x243f_6a88_85a3_08d3, b ^ 0x1319_8a2e_0370_7344);
-        state.write_u64(fold(h ^ c, 0xa409_3822_299f_31d0));
+        fold(h ^ c, 0xa409_3822_299f_31d0)
+    }
+}
+
+impl Hash for ShortKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.mix());
     }
 }
 
@@ -68,6 +96,7 @@ fn short_key(word: &[u8]) -> ShortKey {
 
 /// The key of the `len` bytes at `start` in `buf`, which has at least 24
 /// bytes from `start` on: three loads, masked.
+#[inline(always)]
 fn short_key_at(buf: &[u8], start: usize, len: usize) -> ShortKey {
     let word = |i: usize| {
         let w = u64::from_le_bytes(buf[start + 8 * i..start + 8 * i + 8].try_into().expect("8 bytes"));
@@ -81,11 +110,17 @@ fn short_key_at(buf: &[u8], start: usize, len: usize) -> ShortKey {
     ShortKey([word(0), word(1), word(2) | (len as u64) << 56])
 }
 
-fn short_word(key: &ShortKey) -> String {
+/// A key's 24 bytes: the word's, zero-padded, and its length last.
+fn key_bytes(key: &ShortKey) -> [u8; 24] {
     let mut bytes = [0u8; 24];
     for (i, w) in key.0.iter().enumerate() {
         bytes[8 * i..8 * i + 8].copy_from_slice(&w.to_le_bytes());
     }
+    bytes
+}
+
+fn short_word(key: &ShortKey) -> String {
+    let bytes = key_bytes(key);
     let len = bytes[SHORT] as usize;
     // The key was made from a str: its first `len` bytes are that str.
     String::from_utf8(bytes[..len].to_vec()).expect("a key holds a whole str")
@@ -95,14 +130,15 @@ fn short_word(key: &ShortKey) -> String {
 /// word added is UTF-8 (a str's bytes).
 #[derive(Default)]
 struct Counts {
-    short: FxHashMap<ShortKey, u64>,
+    short: KeyTable,
     long: FxHashMap<Box<[u8]>, u64>,
 }
 
 impl Counts {
     fn add(&mut self, word: &[u8], n: u64) {
         if word.len() <= SHORT {
-            *self.short.entry(short_key(word)).or_default() += n;
+            let key = short_key(word);
+            self.short.add(&key, self.short.hash(&key), n);
         } else {
             self.add_long(word, n);
         }
@@ -119,25 +155,25 @@ impl Counts {
 
     fn contains(&self, word: &[u8]) -> bool {
         if word.len() <= SHORT {
-            self.short.contains_key(&short_key(word))
+            self.short.get(&short_key(word)).is_some()
         } else {
             self.long.contains_key(word)
         }
     }
 
     fn len(&self) -> usize {
-        self.short.len() + self.long.len()
+        self.short.len + self.long.len()
     }
 
     fn words(&self) -> impl Iterator<Item = Vec<u8>> + '_ {
-        self.short.keys().map(|k| short_word(k).into_bytes()).chain(self.long.keys().map(|w| w.to_vec()))
+        self.short.iter().map(|(k, _)| short_word(&k).into_bytes()).chain(self.long.keys().map(|w| w.to_vec()))
     }
 
     /// Adds the smaller map into the larger.
     fn merge(a: Counts, b: Counts) -> Counts {
         let (mut big, small) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-        for (key, count) in small.short {
-            *big.short.entry(key).or_default() += count;
+        for (key, count) in small.short.iter() {
+            big.short.add(&key, big.short.hash(&key), count);
         }
         for (word, count) in small.long {
             *big.long.entry(word).or_default() += count;
@@ -147,44 +183,284 @@ impl Counts {
 
     fn into_vec(self) -> Vec<(String, u64)> {
         let mut out = Vec::with_capacity(self.len());
-        out.extend(self.short.iter().map(|(k, &c)| (short_word(k), c)));
+        out.extend(self.short.iter().map(|(k, c)| (short_word(&k), c)));
         out.extend(self.long.into_iter().map(|(w, c)| (String::from_utf8(w.into()).expect("a str's bytes"), c)));
         out
     }
 }
 
-/// One worker thread's counts, kept from batch to batch (so a word is
-/// allocated once per thread, not once per batch), with its normalization
-/// buffer.
+/// A slot of [`KeyTable`]: a key (all zero: empty; a key is never that,
+/// its length being at least 1) and its count. Two a cache line.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(32))]
+struct KeySlot {
+    key: [u64; 3],
+    count: u64,
+}
+
+/// Keys (raw chunks or words of 1 to [`SHORT`] bytes) → counts: open
+/// addressing with linear probing, the home slot in a hash's top bits, so
+/// that a slot can be prefetched before it is updated (see
+/// [`Shard::add_text`]).
 #[derive(Default)]
+struct KeyTable {
+    /// Whether it stays within [`MAX_SLOTS`] (its owner empties it in time)
+    /// and hashes apart from the word table: a chunk table is drained in
+    /// slot order into the words', and keys inserted in the order of their
+    /// home slots under the same hash would pile up in one long run there.
+    chunks: bool,
+    /// A power of two long, or empty before first use.
+    slots: Vec<KeySlot>,
+    len: usize,
+    /// 64 less the bits of an index into `slots`.
+    shift: u32,
+}
+
+/// The chunk table's slots at first, and at most (32 bytes each: 8 MiB).
+const FIRST_SLOTS: usize = 1 << 10;
+const MAX_SLOTS: usize = 1 << 18;
+
+/// The most distinct chunks a shard holds before it expands them into words:
+/// the most the largest table holds.
+const MAX_CHUNKS: usize = MAX_SLOTS / 4 * 3;
+
+impl KeyTable {
+    /// The hash of `key` here (see [`KeyTable::chunks`]).
+    #[inline(always)]
+    fn hash(&self, key: &ShortKey) -> u64 {
+        if self.chunks {
+            key.mix().rotate_left(32)
+        } else {
+            key.mix()
+        }
+    }
+
+    #[inline(always)]
+    fn home(&self, hash: u64) -> usize {
+        (hash >> self.shift) as usize & (self.slots.len().wrapping_sub(1))
+    }
+
+    /// Starts reading the slot where a chunk of hash `hash` goes.
+    #[inline(always)]
+    fn prefetch(&self, hash: u64) {
+        if let Some(slot) = self.slots.get(self.home(hash)) {
+            crate::hint::prefetch(slot);
+        }
+    }
+
+    /// Adds `n` to the count of `key` (whose hash is `hash`).
+    #[inline(always)]
+    fn add(&mut self, key: &ShortKey, hash: u64, n: u64) {
+        if 4 * (self.len + 1) > 3 * self.slots.len() {
+            self.grow();
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(hash);
+        loop {
+            let slot = &mut self.slots[i];
+            if slot.key == key.0 {
+                slot.count += n;
+                return;
+            }
+            if slot.key[2] == 0 {
+                *slot = KeySlot { key: key.0, count: n };
+                self.len += 1;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Doubles the table (up to [`MAX_SLOTS`]; a shard expands its chunks
+    /// before it would need more).
+    #[cold]
+    fn grow(&mut self) {
+        let size = (2 * self.slots.len()).max(FIRST_SLOTS);
+        let size = if self.chunks { size.min(MAX_SLOTS) } else { size };
+        if size == self.slots.len() {
+            return;
+        }
+        let old = std::mem::replace(&mut self.slots, vec![KeySlot::default(); size]);
+        self.shift = 64 - size.trailing_zeros();
+        self.len = 0;
+        for slot in old.into_iter().filter(|s| s.key[2] != 0) {
+            let key = ShortKey(slot.key);
+            self.add(&key, self.hash(&key), slot.count);
+        }
+    }
+
+    /// The count of `key`.
+    fn get(&self, key: &ShortKey) -> Option<u64> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(self.hash(key));
+        loop {
+            let slot = &self.slots[i];
+            if slot.key == key.0 {
+                return Some(slot.count);
+            }
+            if slot.key[2] == 0 {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Every key held and its count.
+    fn iter(&self) -> impl Iterator<Item = (ShortKey, u64)> + '_ {
+        self.slots.iter().filter(|s| s.key[2] != 0).map(|s| (ShortKey(s.key), s.count))
+    }
+
+    /// Every key held and its count; the table is left empty.
+    fn drain(&mut self) -> impl Iterator<Item = (ShortKey, u64)> + '_ {
+        self.len = 0;
+        self.slots.iter_mut().filter(|s| s.key[2] != 0).map(|s| {
+            let KeySlot { key, count } = std::mem::take(s);
+            (ShortKey(key), count)
+        })
+    }
+}
+
+/// Chunks whose slots are prefetched before they are counted.
+const AHEAD: usize = 32;
+
+/// One worker thread's counts, kept from batch to batch (so a word is
+/// allocated once per thread, not once per batch), its raw chunks not yet
+/// expanded into words, and its buffers.
 struct Shard {
     counts: Counts,
+    /// Raw chunks (see the module's documentation) of at most [`SHORT`]
+    /// bytes → how often each was met since the last [`Shard::flush`].
+    chunks: KeyTable,
+    /// Chunks met, with their hashes, whose slots are being prefetched:
+    /// counted [`AHEAD`] at a time.
+    pending: Vec<(ShortKey, u64)>,
+    /// The same for words of ASCII chunks: key, hash and count.
+    words: Vec<(ShortKey, u64, u64)>,
     normalized: Normalized,
-    /// For ASCII texts: the normalized bytes and the words' byte ranges.
+    /// For ASCII chunks: the normalized bytes and the words' byte ranges.
     ascii: Vec<u8>,
     spans: Vec<(usize, usize)>,
 }
 
 impl Shard {
-    fn add_text(&mut self, options: &Options, ascii: &AsciiPath, text: &str) {
-        let Shard { counts, normalized, ascii: buf, spans } = self;
-        if text.is_ascii() {
+    fn new() -> Self {
+        Self {
+            counts: Counts::default(),
+            chunks: KeyTable { chunks: true, ..KeyTable::default() },
+            pending: Vec::with_capacity(AHEAD),
+            words: Vec::with_capacity(AHEAD),
+            normalized: Normalized::default(),
+            ascii: Vec::new(),
+            spans: Vec::new(),
+        }
+    }
+
+    /// Counts the raw chunks of `text`, expanding them into words whenever
+    /// `bound` distinct ones are held.
+    #[inline]
+    fn add_text(&mut self, options: &Options, ascii: &AsciiPath, text: &str, bound: usize) {
+        let bytes = text.as_bytes();
+        // The text's last bytes, zero-padded: a chunk's key reads 24 bytes
+        // from its start, which a chunk near the text's end does not have.
+        let tail_at = bytes.len().saturating_sub(SHORT + 1);
+        let mut tail = [0u8; 2 * (SHORT + 1)];
+        let mut tail_filled = false;
+        for (start, end) in Chunks::new(bytes) {
+            let len = end - start;
+            if len > SHORT {
+                // Rare (a chunk too long for an inline key): its words now.
+                self.add_words(options, ascii, &text[start..end], 1);
+                continue;
+            }
+            let key = if start + SHORT < bytes.len() {
+                short_key_at(bytes, start, len)
+            } else {
+                if !tail_filled {
+                    tail[..bytes.len() - tail_at].copy_from_slice(&bytes[tail_at..]);
+                    tail_filled = true;
+                }
+                short_key_at(&tail, start - tail_at, len)
+            };
+            let hash = self.chunks.hash(&key);
+            self.chunks.prefetch(hash);
+            self.pending.push((key, hash));
+            if self.pending.len() == AHEAD {
+                self.count_pending(options, ascii, bound);
+            }
+        }
+    }
+
+    /// Counts the chunks pending, expanding them all into words whenever
+    /// `bound` distinct ones are held.
+    #[inline]
+    fn count_pending(&mut self, options: &Options, ascii: &AsciiPath, bound: usize) {
+        let mut pending = std::mem::take(&mut self.pending);
+        for (key, hash) in pending.drain(..) {
+            self.chunks.add(&key, hash, 1);
+            if self.chunks.len >= bound {
+                self.flush(options, ascii);
+            }
+        }
+        self.pending = pending;
+    }
+
+    /// Adds the words of every chunk held (pending ones too), times its
+    /// count, and forgets the chunks.
+    fn flush(&mut self, options: &Options, ascii: &AsciiPath) {
+        let mut chunks = std::mem::take(&mut self.chunks);
+        if !self.pending.is_empty() {
+            let pending = std::mem::take(&mut self.pending);
+            for (key, hash) in &pending {
+                chunks.add(key, *hash, 1);
+            }
+            self.pending = pending;
+            self.pending.clear();
+        }
+        for (key, n) in chunks.drain() {
+            let bytes = key_bytes(&key);
+            let len = usize::from(bytes[SHORT]);
+            // Cut at ASCII bytes from a str: a whole str.
+            let chunk = std::str::from_utf8(&bytes[..len]).expect("a chunk of a str");
+            self.add_words(options, ascii, chunk, n);
+        }
+        // Emptied: its memory is kept for the chunks to come.
+        self.chunks = chunks;
+        for (key, hash, n) in self.words.drain(..) {
+            self.counts.short.add(&key, hash, n);
+        }
+    }
+
+    /// Adds the words of `chunk` (a text or a part of one cut at separators), `n` times each.
+    fn add_words(&mut self, options: &Options, ascii: &AsciiPath, chunk: &str, n: u64) {
+        let Shard { counts, normalized, ascii: buf, spans, words, .. } = self;
+        if chunk.is_ascii() {
             // Normalized and split in one pass (the table of the same stages);
-            // counted only if the whole text took that path.
+            // counted only if the whole chunk took that path.
             spans.clear();
-            if ascii.split(text, buf, |_, start, end| spans.push((start, end))) {
-                buf.extend_from_slice(&[0; 24]);
+            if ascii.split(chunk, buf, |_, start, end| spans.push((start, end))) {
+                buf.extend_from_slice(&[0; SHORT + 1]);
                 for &(start, end) in spans.iter() {
                     if end - start <= SHORT {
-                        *counts.short.entry(short_key_at(buf, start, end - start)).or_default() += 1;
+                        let key = short_key_at(buf, start, end - start);
+                        let hash = counts.short.hash(&key);
+                        counts.short.prefetch(hash);
+                        words.push((key, hash, n));
+                        if words.len() == AHEAD {
+                            for (key, hash, n) in words.drain(..) {
+                                counts.short.add(&key, hash, n);
+                            }
+                        }
                     } else {
-                        counts.add_long(&buf[start..end], 1);
+                        counts.add_long(&buf[start..end], n);
                     }
                 }
                 return;
             }
         }
-        options.for_each_word(text, normalized, |w| counts.add(w.as_bytes(), 1));
+        options.for_each_word(chunk, normalized, |w| counts.add(w.as_bytes(), n));
     }
 }
 
@@ -194,22 +470,31 @@ pub struct WordCounter {
     /// One per worker thread of the pool (by `rayon::current_thread_index`);
     /// added up in `into_counts`.
     shards: Vec<Mutex<Shard>>,
+    /// The most distinct chunks a shard holds before expanding them.
+    bound: usize,
 }
 
 impl WordCounter {
     pub fn new(options: &Options) -> Self {
         let ascii = AsciiPath::new(&options.normalizer, options.pre_tokenizer);
-        Self { options: options.clone(), ascii, shards: Vec::new() }
+        Self { options: options.clone(), ascii, shards: Vec::new(), bound: MAX_CHUNKS }
+    }
+
+    /// A counter whose shards expand their chunks whenever they hold `bound`
+    /// (to test the expansion).
+    #[cfg(test)]
+    fn with_bound(options: &Options, bound: usize) -> Self {
+        Self { bound: bound.clamp(1, MAX_CHUNKS), ..Self::new(options) }
     }
 
     /// Counts the words of every text, in parallel.
     pub fn add_texts<S: AsRef<str> + Sync>(&mut self, texts: &[S]) {
-        let (options, ascii) = (&self.options, &self.ascii);
+        let (options, ascii, bound) = (&self.options, &self.ascii, self.bound);
         let shards = &mut self.shards;
         threads::run(|| {
             let workers = rayon::current_num_threads();
             if shards.len() < workers {
-                shards.resize_with(workers, Mutex::default);
+                shards.resize_with(workers, || Mutex::new(Shard::new()));
             }
             let shards = &*shards;
             texts.par_chunks(TASK_TEXTS).for_each(|chunk| {
@@ -218,7 +503,7 @@ impl WordCounter {
                 let at = rayon::current_thread_index().unwrap_or(0) % shards.len();
                 let mut shard = shards[at].lock().unwrap_or_else(|poisoned| poisoned.into_inner());
                 for text in chunk {
-                    shard.add_text(options, ascii, text.as_ref());
+                    shard.add_text(options, ascii, text.as_ref(), bound);
                 }
             });
         });
@@ -288,7 +573,19 @@ impl WordCounter {
         Ok(())
     }
 
-    pub fn distinct_words(&self) -> usize {
+    /// Expands every shard's chunks into words, the shards in parallel.
+    fn flush(&mut self) {
+        let (options, ascii) = (&self.options, &self.ascii);
+        let shards = &mut self.shards;
+        threads::run(|| {
+            shards.par_iter_mut().for_each(|shard| {
+                shard.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).flush(options, ascii);
+            });
+        });
+    }
+
+    pub fn distinct_words(&mut self) -> usize {
+        self.flush();
         let shards: Vec<_> = self.shards.iter().map(|s| s.lock().unwrap_or_else(|p| p.into_inner())).collect();
         let Some((first, rest)) = shards.split_first() else { return 0 };
         let mut seen: FxHashSet<Vec<u8>> = FxHashSet::default();
@@ -300,7 +597,8 @@ impl WordCounter {
 
     /// The counts, sorted by word so that what follows never depends on
     /// hashing or thread scheduling.
-    pub fn into_counts(self) -> Vec<(String, u64)> {
+    pub fn into_counts(mut self) -> Vec<(String, u64)> {
+        self.flush();
         let shards = self.shards.into_iter().map(|s| s.into_inner().unwrap_or_else(|p| p.into_inner()).counts);
         let mut counts = shards.reduce(Counts::merge).unwrap_or_default().into_vec();
         threads::run(|| counts.par_sort_unstable_by(|x, y| x.0.cmp(&y.0)));
@@ -371,24 +669,57 @@ mod tests {
         }
     }
 
-    proptest::proptest! {
-        #![proptest_config(proptest::test_runner::Config::with_cases(200))]
+    /// Options of every kind: each normalizer switch and pre-tokenizer.
+    fn any_options() -> impl proptest::strategy::Strategy<Value = Options> {
+        use crate::pipeline::pre_tokenizer::PreTokenizer;
+        use proptest::prelude::*;
+        let pre = prop_oneof![
+            Just(PreTokenizer::Bert),
+            Just(PreTokenizer::Whitespace),
+            Just(PreTokenizer::Regex),
+            Just(PreTokenizer::WordPunct)
+        ];
+        (any::<[bool; 4]>(), proptest::option::of(any::<bool>()), pre).prop_map(|(flags, strip_accents, pre)| {
+            let mut options = Options::default();
+            let n = &mut options.normalizer;
+            [n.clean_text, n.handle_chinese_chars, n.lowercase, n.strip_all_marks] = flags;
+            n.strip_accents = strip_accents;
+            options.pre_tokenizer = pre;
+            options
+        })
+    }
 
-        /// The ASCII path, the inline keys and the per-thread shards count
-        /// exactly what the pipeline's two stages produce.
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(300))]
+
+        /// Counting raw chunks and expanding each once (at the end, or
+        /// whenever a shard holds `bound` of them), the ASCII path, the
+        /// inline keys and the per-thread shards count exactly what the
+        /// pipeline's two stages produce from whole texts, under every
+        /// option: texts with every separator, other whitespace and control
+        /// characters, marks after spaces, CJK, punctuation, long chunks.
         #[test]
         fn counts_equal_the_pipeline_words(
-            texts in proptest::collection::vec("[a-cA-C .,!\\-\t\u{0}\u{7f}\u{1}é日]{0,40}|[a-z]{20,30}( [a-z]{1,3})?", 0..60),
+            texts in proptest::collection::vec(
+                "[a-cA-C .,!'_\\-\t\n\r\u{0}\u{1}\u{7f}\u{b}\u{c}\u{85}\u{a0}\u{2028}\u{3000}\u{301}\u{308}\u{fffd}é日Σİ]{0,40}\
+                 |[a-zé]{20,30}( [a-z]{1,3})?|[a-z.]{1,30}",
+                0..40,
+            ),
+            options in any_options(),
+            bound in proptest::prop_oneof![1usize..8, proptest::strategy::Just(MAX_CHUNKS)],
+            copies in 1usize..20,
         ) {
-            let options = Options::default();
             let mut expected = std::collections::BTreeMap::<String, u64>::new();
             let mut normalized = Normalized::default();
             for t in &texts {
-                options.for_each_word(t, &mut normalized, |w| *expected.entry(w.to_owned()).or_default() += 1);
+                options.for_each_word(t, &mut normalized, |w| *expected.entry(w.to_owned()).or_default() += copies as u64);
             }
-            let mut counter = WordCounter::new(&options);
-            counter.add_texts(&texts[..texts.len() / 2]);
-            counter.add_texts(&texts[texts.len() / 2..]);
+            // Copies of the texts, in tasks that the pool's threads share.
+            let all: Vec<&str> = (0..copies).flat_map(|_| texts.iter().map(String::as_str)).collect();
+            let mut counter = WordCounter::with_bound(&options, bound);
+            counter.add_texts(&all[..all.len() / 3]);
+            proptest::prop_assert!(counter.distinct_words() <= expected.len());
+            counter.add_texts(&all[all.len() / 3..]);
             proptest::prop_assert_eq!(counter.distinct_words(), expected.len());
             proptest::prop_assert_eq!(counter.into_counts(), expected.into_iter().collect::<Vec<_>>());
         }
