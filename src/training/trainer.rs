@@ -132,6 +132,7 @@ pub trait Ranking {
 
 /// Pair-count changes: `(freq, k)` deltas per pair, added modulo 2^64 (every
 /// count and every sum of them fits in 64 bits, so the result is exact).
+#[cfg(test)]
 type Deltas = FxHashMap<(TokenId, TokenId), (u64, u64)>;
 
 /// The corpus as token sequences and every count the objectives read.
@@ -286,6 +287,7 @@ fn limit_alphabet(counts: &mut Vec<(String, u64)>, limit: usize) {
     counts.retain(|(word, _)| word.chars().all(|c| kept.contains(&c)));
 }
 
+#[cfg(test)]
 /// Adds `count` times the pairs of `tokens` to `deltas`: every adjacent
 /// pair to `freq`; to `k`, every pair of distinct tokens, and `r / 2` for a
 /// run of `r` equal tokens (what a left-to-right merge replaces).
@@ -446,53 +448,55 @@ impl Core {
     }
 
     /// Counts every token and pair; returns the pairs (all of them).
+    ///
+    /// One pass over the words gives each pair a first id in order of first
+    /// sight, its counts and its words (in word order); the pairs then get
+    /// their ids in sorted order, so that ids do not depend on hashing.
     fn count_initial_pairs(&mut self) -> Vec<PairId> {
-        let mut deltas = Deltas::default();
+        let mut keys: Vec<u64> = Vec::new();
+        let mut counts: Vec<(u64, u64)> = Vec::new();
+        let mut lists: Vec<Vec<u32>> = Vec::new();
         for w in 0..self.words.len() {
             let (tokens, count) = (self.words.tokens(w), self.words.count(w));
             for &t in tokens {
                 self.token_freq[t as usize] += count;
                 self.total += count;
             }
-            add_pairs(tokens, count, &mut deltas);
-        }
-        // Created in sorted order, degrees first, so that ids do not depend on hashing.
-        let mut sorted: Vec<((TokenId, TokenId), (u64, u64))> = deltas.into_iter().collect();
-        sorted.sort_unstable_by_key(|&(pair, _)| pair);
-        let mut changed = Vec::with_capacity(sorted.len());
-        for ((a, b), (freq, k)) in sorted {
-            let id = self.pair_id(a, b);
-            let pair = &mut self.pairs[id as usize];
-            (pair.freq, pair.k) = (freq, k);
-            changed.push(id);
-        }
-        for w in 0..self.words.len() {
-            for i in 1..self.words.words[w].len {
-                let tokens = self.words.tokens(w);
-                let (a, b) = (tokens[i - 1], tokens[i]);
-                let id = self.pair_ids[&key(a, b)];
-                let list = &mut self.pair_words[id as usize];
-                if list.last() != Some(&(w as u32)) {
-                    list.push(w as u32);
+            each_pair(tokens, count, |a, b, freq, k| {
+                let first = *self.pair_ids.entry(key(a, b)).or_insert_with(|| {
+                    keys.push(key(a, b));
+                    counts.push((0, 0));
+                    lists.push(Vec::new());
+                    (keys.len() - 1) as PairId
+                }) as usize;
+                let e = &mut counts[first];
+                (e.0, e.1) = (e.0.wrapping_add(freq), e.1.wrapping_add(k));
+                // Each word once: its pairs are seen while it is the last word.
+                if lists[first].last() != Some(&(w as u32)) {
+                    lists[first].push(w as u32);
                 }
-            }
+            });
         }
-        changed
-    }
-
-    /// The id of pair `(a, b)`, created (and counted in the degrees) on first sight.
-    fn pair_id(&mut self, a: TokenId, b: TokenId) -> PairId {
-        self.pair_table().id(a, b)
-    }
-
-    /// The pair tables, borrowed together.
-    fn pair_table(&mut self) -> PairTable<'_> {
-        PairTable {
-            pair_ids: &mut self.pair_ids,
-            pairs: &mut self.pairs,
-            pair_words: &mut self.pair_words,
-            degree: &mut self.degree,
+        let mut order: Vec<(u64, PairId)> =
+            keys.iter().enumerate().map(|(first, &key)| (key, first as PairId)).collect();
+        order.sort_unstable();
+        let mut id_of = vec![0 as PairId; keys.len()];
+        self.pairs.reserve(keys.len());
+        self.pair_words.reserve(keys.len());
+        for (id, &(key, first)) in order.iter().enumerate() {
+            let first = first as usize;
+            id_of[first] = id as PairId;
+            let (a, b) = ((key >> 32) as TokenId, key as TokenId);
+            self.degree[a as usize] += 1;
+            self.degree[b as usize] += 1;
+            let (freq, k) = counts[first];
+            self.pairs.push(Pair { a, b, freq, k, touched: 0 });
+            self.pair_words.push(std::mem::take(&mut lists[first]));
         }
+        for id in self.pair_ids.values_mut() {
+            *id = id_of[*id as usize];
+        }
+        (0..self.pairs.len() as PairId).collect()
     }
 
     /// Merges pair `best` in every word that holds it and updates all counts.
