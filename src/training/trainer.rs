@@ -699,6 +699,13 @@ mod tests {
     }
 
     #[test]
+    fn words_of_one_character_hold_no_pair_and_train_to_the_alphabet() {
+        let t = run(&[("a", 3), ("b", 1)], 100, 0);
+        assert_eq!(t.vocab, ["[UNK]", "a", "b"]);
+        assert!(t.merges.is_empty());
+    }
+
+    #[test]
     fn min_frequency_stops_training() {
         let t = run(&[("ab", 1), ("cd", 1)], 100, 2);
         assert!(t.merges.is_empty());
