@@ -6,6 +6,8 @@
 //! only the pairs in a window around the occurrences; it reports the
 //! pairs whose counts changed; the ranking decides what else to re-rank.
 
+use std::ops::Range;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::progress::Progress;
@@ -63,6 +65,10 @@ pub type PairId = u32;
 #[derive(Default)]
 struct Words {
     tokens: Vec<TokenId>,
+    /// Beside each token but a word's last, the id of the pair it starts
+    /// (set by `count_initial_pairs`, kept by merges): a merge reads the
+    /// ids of the pairs it removes here, not in the pair-id map.
+    pair_at: Vec<PairId>,
     /// Per word, in one record (one cache line to read, not three).
     words: Vec<Word>,
 }
@@ -86,11 +92,13 @@ impl Words {
         self.words.len()
     }
 
+    #[cfg(test)]
     fn tokens(&self, w: usize) -> &[TokenId] {
         let Word { start, len, .. } = self.words[w];
         &self.tokens[start..start + len]
     }
 
+    #[cfg(test)]
     fn count(&self, w: usize) -> u64 {
         self.words[w].count
     }
@@ -132,6 +140,7 @@ pub trait Ranking {
 
 /// Pair-count changes: `(freq, k)` deltas per pair, added modulo 2^64 (every
 /// count and every sum of them fits in 64 bits, so the result is exact).
+#[cfg(test)]
 type Deltas = FxHashMap<(TokenId, TokenId), (u64, u64)>;
 
 /// The corpus as token sequences and every count the objectives read.
@@ -205,17 +214,25 @@ impl PairTable<'_> {
         id
     }
 
-    /// Adds `count` times the pairs of `tokens` to `changes`, like `add_pairs`;
-    /// with `word`, also records it as holding the pairs with token `c`.
-    fn add(&mut self, tokens: &[TokenId], count: u64, changes: &mut Changes, word: Option<(u32, TokenId)>) {
-        each_pair(tokens, count, |t, u, freq, k| {
+    /// Adds `count` times the pairs of `tokens` to `changes` and writes
+    /// their ids into `pair_at` (beside `tokens`); also records `w` as
+    /// holding the pairs with token `c`.
+    fn add(
+        &mut self,
+        tokens: &[TokenId],
+        pair_at: &mut [PairId],
+        count: u64,
+        changes: &mut Changes,
+        word: (u32, TokenId),
+    ) {
+        each_pair(tokens, count, |at, t, u, freq, k| {
             let id = self.id(t, u);
-            if let Some((w, c)) = word {
-                if t == c || u == c {
-                    let list = &mut self.pair_words[id as usize];
-                    if list.last() != Some(&w) {
-                        list.push(w);
-                    }
+            pair_at[at].fill(id);
+            let (w, c) = word;
+            if t == c || u == c {
+                let list = &mut self.pair_words[id as usize];
+                if list.last() != Some(&w) {
+                    list.push(w);
                 }
             }
             changes.add(self.pairs, id, freq, k);
@@ -286,28 +303,30 @@ fn limit_alphabet(counts: &mut Vec<(String, u64)>, limit: usize) {
     counts.retain(|(word, _)| word.chars().all(|c| kept.contains(&c)));
 }
 
+#[cfg(test)]
 /// Adds `count` times the pairs of `tokens` to `deltas`: every adjacent
 /// pair to `freq`; to `k`, every pair of distinct tokens, and `r / 2` for a
 /// run of `r` equal tokens (what a left-to-right merge replaces).
 fn add_pairs(tokens: &[TokenId], count: u64, deltas: &mut Deltas) {
-    each_pair(tokens, count, |a, b, freq, k| {
+    each_pair(tokens, count, |_, a, b, freq, k| {
         let e = deltas.entry((a, b)).or_default();
         e.0 = e.0.wrapping_add(freq);
         e.1 = e.1.wrapping_add(k);
     });
 }
 
-/// Calls `f(a, b, freq, k)` for the pairs of `tokens`, `count` times each:
-/// every adjacent pair of distinct tokens with `freq = k = count`; a run of
-/// `r` equal tokens once, with `freq = (r - 1) * count` and `k = r / 2 *
-/// count` (what a left-to-right merge replaces), all modulo 2^64.
+/// Calls `f(at, a, b, freq, k)` for the pairs of `tokens`, `count` times
+/// each: every adjacent pair of distinct tokens with `freq = k = count`; a
+/// run of `r` equal tokens once, with `freq = (r - 1) * count` and `k = r /
+/// 2 * count` (what a left-to-right merge replaces), all modulo 2^64. `at`:
+/// the places of the pair's first tokens (one, or the run's but its last).
 #[inline(always)]
-fn each_pair(tokens: &[TokenId], count: u64, mut f: impl FnMut(TokenId, TokenId, u64, u64)) {
+fn each_pair(tokens: &[TokenId], count: u64, mut f: impl FnMut(Range<usize>, TokenId, TokenId, u64, u64)) {
     let mut i = 0;
     while i + 1 < tokens.len() {
         let (t, u) = (tokens[i], tokens[i + 1]);
         if u != t {
-            f(t, u, count, count);
+            f(i..i + 1, t, u, count, count);
             i += 1;
             continue;
         }
@@ -316,7 +335,7 @@ fn each_pair(tokens: &[TokenId], count: u64, mut f: impl FnMut(TokenId, TokenId,
             j += 1;
         }
         let run = (j - i) as u64;
-        f(t, t, (run - 1).wrapping_mul(count), (run / 2).wrapping_mul(count));
+        f(i..j - 1, t, t, (run - 1).wrapping_mul(count), (run / 2).wrapping_mul(count));
         i = j - 1;
     }
 }
@@ -446,53 +465,67 @@ impl Core {
     }
 
     /// Counts every token and pair; returns the pairs (all of them).
+    ///
+    /// One pass over the words gives each pair a first id in order of first
+    /// sight, its counts and its words (in word order); the pairs then get
+    /// their ids in sorted order, so that ids do not depend on hashing.
     fn count_initial_pairs(&mut self) -> Vec<PairId> {
-        let mut deltas = Deltas::default();
+        let mut keys: Vec<u64> = Vec::new();
+        let mut counts: Vec<(u64, u64)> = Vec::new();
+        let mut lists: Vec<Vec<u32>> = Vec::new();
+        let mut pair_at = vec![0 as PairId; self.words.tokens.len()];
         for w in 0..self.words.len() {
-            let (tokens, count) = (self.words.tokens(w), self.words.count(w));
+            let Word { start, len, count } = self.words.words[w];
+            let tokens = &self.words.tokens[start..start + len];
             for &t in tokens {
                 self.token_freq[t as usize] += count;
                 self.total += count;
             }
-            add_pairs(tokens, count, &mut deltas);
-        }
-        // Created in sorted order, degrees first, so that ids do not depend on hashing.
-        let mut sorted: Vec<((TokenId, TokenId), (u64, u64))> = deltas.into_iter().collect();
-        sorted.sort_unstable_by_key(|&(pair, _)| pair);
-        let mut changed = Vec::with_capacity(sorted.len());
-        for ((a, b), (freq, k)) in sorted {
-            let id = self.pair_id(a, b);
-            let pair = &mut self.pairs[id as usize];
-            (pair.freq, pair.k) = (freq, k);
-            changed.push(id);
-        }
-        for w in 0..self.words.len() {
-            for i in 1..self.words.words[w].len {
-                let tokens = self.words.tokens(w);
-                let (a, b) = (tokens[i - 1], tokens[i]);
-                let id = self.pair_ids[&key(a, b)];
-                let list = &mut self.pair_words[id as usize];
-                if list.last() != Some(&(w as u32)) {
-                    list.push(w as u32);
+            let at = &mut pair_at[start..start + len];
+            each_pair(tokens, count, |places, a, b, freq, k| {
+                let first = *self.pair_ids.entry(key(a, b)).or_insert_with(|| {
+                    keys.push(key(a, b));
+                    counts.push((0, 0));
+                    lists.push(Vec::new());
+                    (keys.len() - 1) as PairId
+                }) as usize;
+                at[places].fill(first as PairId);
+                let e = &mut counts[first];
+                (e.0, e.1) = (e.0.wrapping_add(freq), e.1.wrapping_add(k));
+                // Each word once: its pairs are seen while it is the last word.
+                if lists[first].last() != Some(&(w as u32)) {
+                    lists[first].push(w as u32);
                 }
+            });
+        }
+        let mut order: Vec<(u64, PairId)> =
+            keys.iter().enumerate().map(|(first, &key)| (key, first as PairId)).collect();
+        order.sort_unstable();
+        let mut id_of = vec![0 as PairId; keys.len()];
+        self.pairs.reserve(keys.len());
+        self.pair_words.reserve(keys.len());
+        for (id, &(key, first)) in order.iter().enumerate() {
+            let first = first as usize;
+            id_of[first] = id as PairId;
+            let (a, b) = ((key >> 32) as TokenId, key as TokenId);
+            self.degree[a as usize] += 1;
+            self.degree[b as usize] += 1;
+            let (freq, k) = counts[first];
+            self.pairs.push(Pair { a, b, freq, k, touched: 0 });
+            self.pair_words.push(std::mem::take(&mut lists[first]));
+        }
+        for id in self.pair_ids.values_mut() {
+            *id = id_of[*id as usize];
+        }
+        // The last token of a word starts no pair: its place holds 0, a
+        // first id only if there is a pair at all.
+        if !id_of.is_empty() {
+            for id in pair_at.iter_mut() {
+                *id = id_of[*id as usize];
             }
         }
-        changed
-    }
-
-    /// The id of pair `(a, b)`, created (and counted in the degrees) on first sight.
-    fn pair_id(&mut self, a: TokenId, b: TokenId) -> PairId {
-        self.pair_table().id(a, b)
-    }
-
-    /// The pair tables, borrowed together.
-    fn pair_table(&mut self) -> PairTable<'_> {
-        PairTable {
-            pair_ids: &mut self.pair_ids,
-            pairs: &mut self.pairs,
-            pair_words: &mut self.pair_words,
-            degree: &mut self.degree,
-        }
+        self.words.pair_at = pair_at;
+        (0..self.pairs.len() as PairId).collect()
     }
 
     /// Merges pair `best` in every word that holds it and updates all counts.
@@ -533,10 +566,12 @@ impl Core {
                 let start = self.words.words[next as usize].start;
                 if let Some(t) = self.words.tokens.get(start) {
                     hint::prefetch(t);
+                    hint::prefetch(&self.words.pair_at[start]);
                 }
             }
             let Word { start, len: n, count } = self.words.words[w as usize];
             let tokens = &mut self.words.tokens[start..start + n];
+            let pair_at = &mut self.words.pair_at[start..start + n];
             let Some(first) = (0..n.saturating_sub(1)).find(|&i| tokens[i] == a && tokens[i + 1] == b) else {
                 continue; // stale entry: an earlier merge already changed this word
             };
@@ -561,7 +596,10 @@ impl Core {
             while hi < n && tokens[hi] == tokens[hi - 1] {
                 hi += 1;
             }
-            table.add(&tokens[lo..hi], count.wrapping_neg(), &mut changes, None);
+            // The pairs before: their ids are kept beside the tokens.
+            each_pair(&tokens[lo..hi], count.wrapping_neg(), |at, _, _, freq, k| {
+                changes.add(table.pairs, pair_at[lo + at.start], freq, k);
+            });
             let (mut r, mut out) = (first, first);
             while r < hi {
                 if r + 1 < hi && tokens[r] == a && tokens[r + 1] == b {
@@ -574,9 +612,11 @@ impl Core {
                 out += 1;
             }
             tokens.copy_within(hi..n, out);
+            // The pair from the window's last token on, and those after, move along.
+            pair_at.copy_within(hi - 1..n - 1, out - 1);
             self.words.words[w as usize].len = n - replaced as usize;
             // The pairs after, and the word in the lists of those with `c`.
-            table.add(&tokens[lo..out], count, &mut changes, Some((w, c)));
+            table.add(&tokens[lo..out], &mut pair_at[lo..out], count, &mut changes, (w, c));
             replaced_all = replaced_all.wrapping_add(replaced * count);
         }
         self.token_freq[a as usize] -= replaced_all;
@@ -659,6 +699,13 @@ mod tests {
     }
 
     #[test]
+    fn words_of_one_character_hold_no_pair_and_train_to_the_alphabet() {
+        let t = run(&[("a", 3), ("b", 1)], 100, 0);
+        assert_eq!(t.vocab, ["[UNK]", "a", "b"]);
+        assert!(t.merges.is_empty());
+    }
+
+    #[test]
     fn min_frequency_stops_training() {
         let t = run(&[("ab", 1), ("cd", 1)], 100, 2);
         assert!(t.merges.is_empty());
@@ -716,6 +763,14 @@ mod tests {
                 }
                 for &(a, b) in expected.keys() {
                     proptest::prop_assert!(core.pair_of(a, b).is_some());
+                }
+                // The ids kept beside the tokens are those of the pairs there.
+                for w in 0..core.words.len() {
+                    let Word { start, len, .. } = core.words.words[w];
+                    for i in start..(start + len).saturating_sub(1) {
+                        let (a, b) = (core.words.tokens[i], core.words.tokens[i + 1]);
+                        proptest::prop_assert_eq!(Some(core.words.pair_at[i]), core.pair_of(a, b));
+                    }
                 }
                 let total: u64 = (0..core.words.len()).map(|w| core.words.tokens(w).len() as u64 * core.words.count(w)).sum();
                 proptest::prop_assert_eq!(core.total, total);
