@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Mapping, Sequence
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 # transformers' names for "no maximum": a model_max_length above LARGE_INTEGER has none.
@@ -20,6 +21,10 @@ LARGE_INTEGER = 10**20
 _PADDINGS = ("longest", "max_length", "do_not_pad")
 _TRUNCATIONS = ("only_first", "only_second", "longest_first", "do_not_truncate")
 _TENSORS = (None, "np", "pt")
+_STR = {str}
+# The fields of ``__call__``'s result and the ``Encoding`` attribute each is read from.
+_FIELDS = {"input_ids": "ids", "token_type_ids": "type_ids", "attention_mask": "attention_mask",
+           "special_tokens_mask": "special_tokens_mask", "offset_mapping": "offsets"}  # fmt: skip
 
 
 class TokenSpan(NamedTuple):
@@ -272,6 +277,8 @@ def _batch(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
     if not isinstance(text, (list, tuple)):
         raise TypeError(f"text must be a str, a list of str or a list of (str, str) pairs, not {type(text).__name__}")
     if text_pair is None:
+        if set(map(type, text)) <= _STR:  # the common case, checked in C: a list of str
+            return list(text), True
         inputs = [tuple(item) if _is_pair(item) else item for item in text]
     elif isinstance(text_pair, str) or not isinstance(text_pair, (list, tuple)):
         raise TypeError("when text is a batch, text_pair must be a list of str of the same length")
@@ -326,12 +333,10 @@ def call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special_tokens
         "special_tokens_mask": return_special_tokens_mask,
         "offset_mapping": return_offsets_mapping,
     }
-    fields = {"input_ids": "ids", "token_type_ids": "type_ids", "attention_mask": "attention_mask",
-              "special_tokens_mask": "special_tokens_mask", "offset_mapping": "offsets"}  # fmt: skip
     data: dict[str, Any] = {}
     for key, on in wanted.items():
         if on:
-            data[key] = arrays[key] if arrays is not None else [getattr(row, fields[key]) for row in rows]
+            data[key] = arrays[key] if arrays is not None else list(map(attrgetter(_FIELDS[key]), rows))
     if arrays is not None and return_offsets_mapping and data["offset_mapping"].shape[1] == 0:
         data["offset_mapping"] = data["offset_mapping"].reshape(len(rows), 0)  # as numpy makes [[]]: no last axis
     if return_length:

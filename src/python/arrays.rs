@@ -18,11 +18,29 @@ use crate::encoding::Encoding;
 use crate::error::Error;
 use crate::threads;
 
-/// numpy, imported on demand; numpy is not a dependency of fast-wordpiece.
+/// numpy, imported on demand (numpy is not a dependency of fast-wordpiece)
+/// and kept once imported: an import of a module already imported still
+/// costs a few thousand instructions, a tenth of a small batch's call.
 /// `what` names the feature that needs it in the ImportError.
 pub fn import_numpy<'py>(py: Python<'py>, what: &str) -> PyResult<Bound<'py, PyModule>> {
-    py.import("numpy")
+    static NUMPY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
+    NUMPY
+        .get_or_try_init(py, || py.import("numpy").map(Bound::unbind))
+        .map(|numpy| numpy.bind(py).clone())
         .map_err(|e| PyImportError::new_err(format!("{what} needs numpy, which could not be imported ({e})")))
+}
+
+/// Arrays of more than this many bytes are written with the GIL released;
+/// below it, writing them takes less than releasing and taking back the GIL.
+const DETACH_BYTES: usize = 32 << 10;
+
+/// `work`, with the GIL released when it writes more than [`DETACH_BYTES`].
+fn detach_for<T: Send>(py: Python<'_>, bytes: usize, work: impl Send + FnOnce() -> T) -> T {
+    if bytes > DETACH_BYTES {
+        py.detach(work)
+    } else {
+        work()
+    }
 }
 
 /// `Encoding.offsets_array(dtype)`: the offsets of one encoding as an n × 2
@@ -140,24 +158,39 @@ pub fn numpy_arrays<'py>(
     let numpy = import_numpy(py, RETURN_TENSORS)?;
     let out = PyDict::new(py);
     for &(key, column) in columns {
-        // numpy.empty: memory numpy could not reserve (the length can come
-        // from max_length or pad_to_multiple_of) is its MemoryError, not an
-        // abort; and no pass zeroes it, `written` writes every element.
+        // No pass zeroes the memory: `written` writes every element.
         let shape = (batch.len(), length, column.width());
-        let new = if column.width() == 1 {
-            numpy.call_method1("empty", ((shape.0, shape.1), "int64"))?
-        } else {
-            numpy.call_method1("empty", (shape, "int64"))?
-        };
-        let array = if column.width() == 1 {
+        let bytes = shape.0.checked_mul(shape.1 * shape.2).and_then(|n| n.checked_mul(8));
+        let array = if bytes.is_some_and(|b| b <= SMALL_ARRAY_BYTES) {
+            // Through numpy's C API: a tenth of the time of a call to
+            // numpy.empty (its arguments parsed, its dtype looked up).
+            if column.width() == 1 {
+                // SAFETY: `written` writes every element before the array is handed out.
+                let new = unsafe { PyArray2::<i64>::new(py, [shape.0, shape.1], false) };
+                written(new, column, batch, threads)?
+            } else {
+                // SAFETY: as above.
+                let new = unsafe { PyArray3::<i64>::new(py, [shape.0, shape.1, shape.2], false) };
+                written(new, column, batch, threads)?
+            }
+        } else if column.width() == 1 {
+            // numpy.empty: memory numpy could not reserve (the length can
+            // come from max_length or pad_to_multiple_of) is its
+            // MemoryError, not an abort.
+            let new = numpy.call_method1("empty", ((shape.0, shape.1), "int64"))?;
             written(new.cast_into::<PyArray2<i64>>()?, column, batch, threads)?
         } else {
+            let new = numpy.call_method1("empty", (shape, "int64"))?;
             written(new.cast_into::<PyArray3<i64>>()?, column, batch, threads)?
         };
         out.set_item(key, array)?;
     }
     Ok(out)
 }
+
+/// Padded arrays up to this size are made through numpy's C API, larger ones
+/// by `numpy.empty` (see [`numpy_arrays`]).
+const SMALL_ARRAY_BYTES: usize = 1 << 20;
 
 /// `array`, a new C-contiguous array of the batch's shape for `column`, with
 /// every element written by [`Column::write_rows`].
@@ -172,7 +205,7 @@ fn written<'py, D: Dimension>(
     // GIL released, no Python code can reach it either).
     let rows = unsafe { array.as_slice_mut() }
         .map_err(|e| PyValueError::new_err(format!("numpy made an array unfit for {column:?}: {e}")))?;
-    array.py().detach(|| guard(|| column.write_rows(batch, rows, threads)))?;
+    detach_for(array.py(), std::mem::size_of_val(rows), || guard(|| column.write_rows(batch, rows, threads)))?;
     Ok(array.into_any())
 }
 
@@ -228,7 +261,10 @@ pub fn ragged_batch<'py>(
         let offsets_out = offsets.as_ref().map(|a| unsafe { slice(a) }).transpose()?;
         // SAFETY: as above.
         let special_out = special.as_ref().map(|a| unsafe { slice(a) }).transpose()?;
-        py.detach(|| {
+        // int64 values written: each token's fields, each row's start.
+        let per_token = 1 + usize::from(fields.type_ids) + usize::from(fields.special_tokens_mask);
+        let bytes = 8 * (tokens * (per_token + 2 * usize::from(fields.offsets)) + rows);
+        detach_for(py, bytes, || {
             guard(|| {
                 // Each part's first row starts where the parts before it end.
                 let (mut row, mut token) = (0usize, 0i64);
@@ -266,9 +302,6 @@ pub fn ragged_batch<'py>(
                         (p, first, ids, rows, types, pairs, specials)
                     })
                     .collect();
-                // int64 values written: each token's fields, each row's start.
-                let per_token = 1 + usize::from(fields.type_ids) + usize::from(fields.special_tokens_mask);
-                let bytes = 8 * (tokens * (per_token + 2 * usize::from(fields.offsets)) + rows);
                 threads::for_each(threads, bytes, jobs, |(p, first, ids, rows, types, pairs, specials)| {
                     widen(ids, &p.ids);
                     let mut at = first;

@@ -15,11 +15,25 @@ use super::errors::guard;
 use super::tokenizer::PyTokenizer;
 use crate::encoding::ragged::{RaggedFields, RaggedPart};
 use crate::encoding::Encoding;
-use crate::tokenizer::batch::BatchInput;
+use crate::tokenizer::batch::{batch_bytes, BatchInput};
 use crate::tokenizer::options::EncodeOptions;
 
-/// Texts longer than this are encoded with the GIL released.
-const DETACH_BYTES: usize = 4096;
+/// Texts (and batches of texts) longer than this are encoded with the GIL
+/// released. Below it the work takes a few µs: releasing the GIL would cost
+/// a good part of that (and the signal checks between chunks as much
+/// again), and taking it back can wait for another thread's switch interval.
+pub(super) const DETACH_BYTES: usize = 4096;
+
+/// `work`, with the GIL released when `detach` (a large batch), else holding
+/// it; either way it is attached again within `work` by `Python::attach`,
+/// which costs next to nothing when the GIL is held.
+pub(super) fn detach_if<T: Send, F: Send + FnOnce() -> T>(py: Python<'_>, detach: bool, work: F) -> T {
+    if detach {
+        py.detach(work)
+    } else {
+        work()
+    }
+}
 
 /// The texts of a batch: each item a str or a `(str, str)` pair, as UTF-8.
 pub(super) fn batch_texts<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Text<'py>, Option<Text<'py>>)>> {
@@ -82,7 +96,7 @@ impl PyTokenizer {
         options: &EncodeOptions,
     ) -> PyResult<Vec<Encoding>> {
         let mut failure = None;
-        let encodings = py.detach(|| {
+        let encodings = detach_if(py, batch_bytes(texts) > DETACH_BYTES, || {
             guard(|| {
                 shared.encode_batch_until(texts, options, || {
                     Python::attach(|py| py.check_signals()).map_err(|e| failure = Some(e)).is_err()
@@ -105,7 +119,7 @@ impl PyTokenizer {
         fields: RaggedFields,
     ) -> PyResult<Vec<RaggedPart>> {
         let mut failure = None;
-        let parts = py.detach(|| {
+        let parts = detach_if(py, batch_bytes(texts) > DETACH_BYTES, || {
             guard(|| {
                 shared.encode_batch_ragged(texts, options, fields, || {
                     Python::attach(|py| py.check_signals()).map_err(|e| failure = Some(e)).is_err()
@@ -143,7 +157,7 @@ impl PyTokenizer {
         };
         let mut filled = 0;
         let mut failure = None;
-        py.detach(|| {
+        detach_if(py, batch_bytes(texts) > DETACH_BYTES, || {
             guard(|| {
                 shared.encode_batch_streamed(texts, options, |start, chunk| {
                     let made = Python::attach(|py| {

@@ -71,7 +71,7 @@ impl Tokenizer {
     ) -> Result<Vec<Encoding>> {
         options.validate(self.added_tokens_count(false))?;
         let pad_id = self.pad_id(options)?;
-        let num_threads = Some(threads::checked(options.num_threads)?);
+        let num_threads = options.num_threads;
         let mut slots: Vec<Option<Encoding>> = Vec::with_capacity(inputs.len());
         slots.resize_with(inputs.len(), || None);
         let mut stopped = false;
@@ -92,8 +92,17 @@ impl Tokenizer {
         let mut batch: Vec<Encoding> =
             slots.into_iter().map(|slot| slot.expect("a batch that was not stopped has every encoding")).collect();
         if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
-            // On our pool, not rayon's global one (see `threads`).
-            threads::install(num_threads, || padding.apply(&mut batch, pad_id))??;
+            if threads_for(batch_bytes(inputs), num_threads)? == 1 {
+                // Here: handing a small batch to a pool costs a round trip
+                // between threads, more than its padding.
+                let length = padding.target_length(&batch)?;
+                for e in &mut batch {
+                    e.pad(length, padding.side, pad_id)?;
+                }
+            } else {
+                // On our pool, not rayon's global one (see `threads`).
+                threads::install(num_threads, || padding.apply(&mut batch, pad_id))??;
+            }
         }
         Ok(batch)
     }
@@ -133,7 +142,7 @@ impl Tokenizer {
             }
             Ok(chunk)
         };
-        run_chunks(inputs, threads::checked(options.num_threads)?, encode, consume)
+        run_chunks(inputs, options.num_threads, encode, consume)
     }
 
     /// Encodes `inputs` like [`Tokenizer::encode_batch_with`] without padding
@@ -190,7 +199,7 @@ impl Tokenizer {
         let mut waiting: BTreeMap<usize, RaggedPart> = BTreeMap::new();
         let mut parts: Vec<(usize, RaggedPart)> = Vec::new();
         let mut stopped = false;
-        run_chunks(inputs, threads::checked(options.num_threads)?, encode, |start, part| {
+        run_chunks(inputs, options.num_threads, encode, |start, part| {
             if merge {
                 if start == merged.rows() {
                     merged.absorb(&part);
@@ -254,8 +263,25 @@ impl Tokenizer {
     }
 }
 
+/// The threads a batch of `bytes` bytes of text is encoded on: one below
+/// [`MIN_CHUNK_BYTES`] (waking a pool costs more than it saves there, much
+/// more on a busy machine; the environment is not even read), else
+/// `threads`, or the default number. A `threads` out of range is an error
+/// either way.
+pub fn threads_for(bytes: usize, threads: Option<usize>) -> Result<usize> {
+    if bytes < MIN_CHUNK_BYTES {
+        if threads.is_some() {
+            threads::checked(threads)?;
+        }
+        return Ok(1);
+    }
+    threads::checked(threads)
+}
+
 /// Cuts `inputs` into chunks of consecutive inputs (see [`chunk_bounds`]),
-/// runs `work(start, end)` on each on `threads` threads, and hands each
+/// runs `work(start, end)` on each on `threads` threads (see
+/// [`threads_for`]: a batch smaller than a chunk is one chunk, on the
+/// calling thread), and hands each
 /// result to `consume` on the calling thread together with the index of the
 /// chunk's first input; results arrive in the order they finish.
 ///
@@ -271,15 +297,19 @@ impl Tokenizer {
 /// too, and its error is the result.
 fn run_chunks<I: BatchInput, T: Send>(
     inputs: &[I],
-    threads: usize,
+    threads: Option<usize>,
     work: impl Fn(usize, usize) -> Result<T> + Sync,
     mut consume: impl FnMut(usize, T) -> bool,
 ) -> Result<()> {
-    // A batch smaller than one chunk runs on the calling thread: waking a
-    // pool costs more than it saves there (much more on a busy machine).
-    let total: usize = inputs.iter().map(input_bytes).sum();
-    let threads = if total < MIN_CHUNK_BYTES { 1 } else { threads };
-    let bounds = chunk_bounds(inputs, threads);
+    let total = batch_bytes(inputs);
+    let threads = threads_for(total, threads)?;
+    // A small batch on one thread is one chunk: its text is in the cache
+    // anyway, and each chunk costs a hand-over (and, for flat columns, a
+    // part to merge).
+    let bounds = match inputs.len() {
+        n if n > 0 && total < MIN_CHUNK_BYTES => vec![0, n],
+        _ => chunk_bounds(inputs, threads),
+    };
     // No more threads than chunks: a thread with nothing to do still costs a wake-up.
     let threads = threads.min(bounds.len() - 1).max(1);
     let next = AtomicUsize::new(0);
@@ -356,6 +386,11 @@ const MIN_CHUNK_BYTES: usize = 16 << 10;
 fn input_bytes<I: BatchInput>(input: &I) -> usize {
     let (a, b) = input.sequences();
     a.len_bytes() + b.map_or(0, |b| b.len_bytes())
+}
+
+/// The bytes of text of a batch.
+pub fn batch_bytes<I: BatchInput>(inputs: &[I]) -> usize {
+    inputs.iter().map(input_bytes).sum()
 }
 
 /// Room for the tokens of `inputs`: one per 2 bytes of text and 3 special
@@ -612,7 +647,7 @@ mod tests {
         let on_caller_only = |inputs: &[(&str, Option<&str>)]| {
             let mut seen = Vec::new();
             let work = |_start: usize, _end: usize| Ok(std::thread::current().id() == here);
-            run_chunks(inputs, 4, work, |_, mine| {
+            run_chunks(inputs, Some(4), work, |_, mine| {
                 seen.push(mine);
                 true
             })
