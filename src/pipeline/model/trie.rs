@@ -202,6 +202,16 @@ mod tests {
         assert_eq!(trie.longest_prefix(b"b", true), None);
     }
 
+    /// Pseudo-random numbers below `n` (xorshift), the same on every run.
+    fn numbers(mut state: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        }
+    }
+
     #[test]
     fn empty_tokens_are_left_out_and_the_later_of_equal_tokens_is_kept() {
         let trie = Trie::new(["ab", "", "a", "ab", ""], "##");
@@ -212,13 +222,7 @@ mod tests {
 
     #[test]
     fn fit_finds_the_smallest_base_like_a_naive_scan() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut next = numbers(0x2545_F491_4F6C_DD1D);
         for _ in 0..300 {
             let density = 1 + next(15);
             let used: Vec<u64> = (0..2 + next(12))
@@ -246,13 +250,7 @@ mod tests {
 
     #[test]
     fn agrees_with_a_naive_search_on_random_vocabularies() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut next = numbers(0x9E37_79B9_7F4A_7C15);
         let alphabet = ["a", "b", "c", "é", "中", "#"];
         for round in 0..50 {
             let mut tokens: Vec<String> = Vec::new();
