@@ -160,7 +160,7 @@ pub fn numpy_arrays<'py>(
     for &(key, column) in columns {
         // No pass zeroes the memory: `written` writes every element.
         let shape = (batch.len(), length, column.width());
-        let bytes = shape.0.checked_mul(shape.1 * shape.2).and_then(|n| n.checked_mul(8));
+        let bytes = shape.0.checked_mul(shape.1).and_then(|n| n.checked_mul(shape.2)).and_then(|n| n.checked_mul(8));
         let array = if bytes.is_some_and(|b| b <= SMALL_ARRAY_BYTES) {
             // Through numpy's C API: a tenth of the time of a call to
             // numpy.empty (its arguments parsed, its dtype looked up).
