@@ -11,6 +11,7 @@ use crate::encoding::ragged::{RaggedFields, RaggedPart};
 use crate::encoding::Encoding;
 use crate::error::{Error, Result};
 use crate::threads;
+use crate::tokenizer::chunk_cache;
 use crate::tokenizer::options::EncodeOptions;
 use crate::tokenizer::{Sequence, Tokenizer};
 
@@ -133,9 +134,11 @@ impl Tokenizer {
         }
         options.validate(self.added_tokens_count(false))?;
         self.post_processor(options.add_special_tokens)?;
+        let share = self.chunks_per_thread(inputs, options.num_threads);
         // Into a vector made at its size: collecting through `Result` loses
         // the size hint, and the vector would regrow, copying encodings.
         let encode = |start: usize, end: usize| -> Result<Vec<Encoding>> {
+            self.expect_chunks(share);
             let mut chunk = Vec::with_capacity(end - start);
             for (i, input) in inputs.iter().enumerate().take(end).skip(start) {
                 chunk.push(self.encode_input(i, input, options)?);
@@ -165,7 +168,9 @@ impl Tokenizer {
         }
         options.validate(self.added_tokens_count(false))?;
         self.post_processor(options.add_special_tokens)?;
+        let share = self.chunks_per_thread(inputs, options.num_threads);
         let encode = |start: usize, end: usize| -> Result<RaggedPart> {
+            self.expect_chunks(share);
             let inputs = &inputs[start..end];
             let mut part = RaggedPart::with_capacity(token_room(inputs), inputs.len(), fields);
             // Only the ids asked for: written straight into the part.
@@ -224,6 +229,27 @@ impl Tokenizer {
         }
         parts.sort_unstable_by_key(|&(start, _)| start);
         Ok(parts.into_iter().map(|(_, part)| part).collect())
+    }
+
+    /// The bytes of text of `inputs` each of the threads encoding them
+    /// takes, about: what its chunk cache readies for (see
+    /// [`Tokenizer::expect_chunks`]).
+    fn chunks_per_thread<I: BatchInput>(&self, inputs: &[I], threads: Option<usize>) -> usize {
+        if !self.cache.enabled() {
+            return 0;
+        }
+        let bytes = batch_bytes(inputs);
+        bytes / threads_for(bytes, threads).unwrap_or(1)
+    }
+
+    /// Readies this thread's chunk cache, when this tokenizer uses it, for
+    /// the chunks of `bytes` of text (see `chunk_cache::reserve`): a
+    /// batch's first chunk of work grows it once, to its size, rather than
+    /// by doubling as it fills; later ones find it ready.
+    fn expect_chunks(&self, bytes: usize) {
+        if bytes > 0 && self.cache.enabled() && self.normalized_matcher.is_none() {
+            chunk_cache::reserve(self.cache.owner(), bytes);
+        }
     }
 
     /// The id of `[PAD]` when padding (an error if it is missing), else None.

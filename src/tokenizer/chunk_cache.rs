@@ -491,19 +491,56 @@ thread_local! {
 pub fn with<R>(owner: u64, f: impl FnOnce(&mut ChunkCache) -> R) -> R {
     CACHE.with(|cache| {
         let cache = &mut *cache.borrow_mut();
-        if cache.owner != owner {
-            *cache = ChunkCache { owner, ..ChunkCache::default() };
-        }
-        if cache.slots.is_empty() || cache.short.is_empty() {
-            // Never empty when used: a lookup need not check.
+        cache.own(owner);
+        // Never empty when used: a lookup need not check.
+        if cache.slots.is_empty() {
             cache.grow();
+        }
+        if cache.short.is_empty() {
             cache.grow_short();
         }
         f(cache)
     })
 }
 
+/// Readies this thread's cache (for `owner`) to take the chunks of about
+/// `bytes` of text without regrowing: its short table is made as large as
+/// their distinct short chunks are expected to need at once (see
+/// [`short_slots_for`]), instead of doubling, each time rewriting the whole
+/// table, as they come. Nothing to do on a cache already that large.
+pub fn reserve(owner: u64, bytes: usize) {
+    let slots = short_slots_for(bytes);
+    CACHE.with(|cache| {
+        let cache = &mut *cache.borrow_mut();
+        cache.own(owner);
+        if cache.short.len() < slots {
+            cache.resize_short(slots);
+        }
+    });
+}
+
+/// The short table's slots for the chunks of `bytes` of text: room at
+/// three quarters full (when it grows) for one distinct short chunk per 40
+/// bytes of the first MiB and one per 80 beyond (the benchmark sets have
+/// one per 27 to 48 bytes in their first MiB, one per 24 to 41 in their
+/// first half MiB, and fewer new ones after: a text's vocabulary grows
+/// slower than it), a power of two within [`FIRST_SHORT`] and
+/// [`MAX_SHORT`]. A table larger than the chunks need costs the writing
+/// of its empty slots (two pages of 4 KiB per 256 chunks).
+fn short_slots_for(bytes: usize) -> usize {
+    const MIB: usize = 1 << 20;
+    let chunks = bytes.min(MIB) / 40 + bytes.saturating_sub(MIB) / 80;
+    (chunks * 4 / 3 + 1).next_power_of_two().clamp(FIRST_SHORT, MAX_SHORT)
+}
+
 impl ChunkCache {
+    /// Drops the cache if it held another owner's chunks.
+    fn own(&mut self, owner: u64) {
+        if self.owner != owner {
+            *self = ChunkCache { owner, ..ChunkCache::default() };
+        }
+    }
+
     fn clear(&mut self) {
         self.short.fill(ShortSlot::default());
         self.short_count = 0;
@@ -726,8 +763,14 @@ impl ChunkCache {
             self.clear();
             return;
         }
-        let size = (2 * self.short.len()).max(FIRST_SHORT);
-        let old = std::mem::replace(&mut self.short, vec![ShortSlot::default(); size]);
+        self.resize_short((2 * self.short.len()).max(FIRST_SHORT));
+    }
+
+    /// Makes the short table `size` slots long (a power of two, at least
+    /// its length), rehashing its chunks.
+    fn resize_short(&mut self, size: usize) {
+        debug_assert!(size.is_power_of_two() && size >= self.short.len());
+        let old = std::mem::replace(&mut self.short, vec![Default::default(); size]);
         self.short_shift = 64 - size.trailing_zeros();
         for s in old.into_iter().filter(|s| s.key != 0) {
             let i = self.find_short(s.key, short_hash(s.key));
@@ -743,7 +786,7 @@ impl ChunkCache {
             return;
         }
         let size = (2 * self.slots.len()).max(FIRST_SLOTS);
-        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        let old = std::mem::replace(&mut self.slots, vec![Default::default(); size]);
         for s in old.into_iter().filter(|s| s.len != 0) {
             let i = self.find(&s.key, hash(&s.key, usize::from(s.len)), usize::from(s.len));
             self.slots[i] = s;
@@ -790,6 +833,43 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn reserving_sizes_the_short_table_once_for_the_text_expected() {
+        let mut last = 0;
+        for bytes in [0, 1, 1 << 10, 300 << 10, 1 << 20, 3 << 20, 64 << 20, usize::MAX / 2] {
+            let slots = short_slots_for(bytes);
+            assert!(slots.is_power_of_two() && (FIRST_SHORT..=MAX_SHORT).contains(&slots), "{bytes}: {slots}");
+            assert!(slots >= last, "{bytes}: {slots} < {last}");
+            last = slots;
+        }
+        let owner = CacheSwitch::new(true).owner();
+        let text = b"alpha beta";
+        let key = Key::new(text, 0, 5);
+        let mut out = Scratch::default();
+        let mark = out.mark();
+        out.push(7, (0, 5));
+        out.end_word();
+        with(owner, |cache| cache.insert(b"alpha", &key, 5, 0, &out, mark));
+        reserve(owner, 2 << 20);
+        let size = short_slots_for(2 << 20);
+        assert!(size > FIRST_SHORT);
+        with(owner, |cache| {
+            assert_eq!(cache.short.len(), size);
+            // The chunk cached before is found in the larger table.
+            let mut again = Scratch::default();
+            assert_eq!(cache.replay(text, &key, 0, &mut again), Some(5));
+            assert_eq!(again.ids(), [7]);
+        });
+        // Less text, or the same again: nothing to do.
+        reserve(owner, 1 << 10);
+        reserve(owner, 2 << 20);
+        with(owner, |cache| assert_eq!((cache.short.len(), cache.short_count), (size, 1)));
+        // Another owner's cache starts over.
+        let other = CacheSwitch::new(true).owner();
+        reserve(other, 1 << 10);
+        with(other, |cache| assert_eq!((cache.short.len(), cache.short_count), (FIRST_SHORT, 0)));
     }
 
     #[test]
