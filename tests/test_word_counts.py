@@ -464,3 +464,34 @@ def test_lists_over_many_batches_count_alike_at_every_thread_count(shakespeare_l
     for error, kind, at in zip(got["errors"], ["TypeError"] * 2 + ["ValueError"] * 2, ["[17000]"] * 2 + ["[9000]"] * 2):
         assert error.startswith(kind), error
         assert at in error, error
+
+
+class _Stop(Exception):
+    """What the generator of the next test raises."""
+
+
+def test_texts_made_by_a_generator_count_while_the_next_are_pulled(shakespeare_lines, multilingual_lines):
+    """A generator that makes each str as it yields it (the only reference to it
+    is the engine's), in batches large enough to be counted while the next is
+    pulled, between runs of Arrow arrays: the counts are the twin's, and an
+    exception the generator raises mid-way comes back as that very object."""
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
+    texts = shakespeare_lines[:30_000] + multilingual_lines[:6_000]
+    expected = fast_wordpiece.reference.count_words(texts + texts[:5_000]).items()
+
+    def corpus(arrow: bool, stop: _Stop | None = None):
+        for i, t in enumerate(texts):
+            yield (t + "#")[:-1]  # a new str, not the list's
+            if i == 25_000:
+                yield from [pa.array(texts[:5_000])] if arrow else texts[:5_000]
+            if stop is not None and i == 20_000:
+                raise stop
+
+    assert fast_wordpiece.count_words(corpus(True)).items() == expected
+    trained = fast_wordpiece.PyTokenizer.train(corpus(False), 500, 2, show_progress=False)
+    assert trained == fast_wordpiece.PyTokenizer.train(texts + texts[:5_000], 500, 2, show_progress=False)
+    for call in (fast_wordpiece.count_words, lambda c: fast_wordpiece.PyTokenizer.train(c, 500, show_progress=False)):
+        stop = _Stop("mid-way")
+        with pytest.raises(_Stop) as raised:
+            call(corpus(False, stop))
+        assert raised.value is stop
