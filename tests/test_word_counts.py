@@ -470,11 +470,12 @@ class _Stop(Exception):
     """What the generator of the next test raises."""
 
 
-def test_texts_made_by_a_generator_count_while_the_next_are_pulled(shakespeare_lines, multilingual_lines):
+def test_texts_made_by_a_generator_count_as_a_list_of_them_does(shakespeare_lines, multilingual_lines):
     """A generator that makes each str as it yields it (the only reference to it
-    is the engine's), in batches large enough to be counted while the next is
-    pulled, between runs of Arrow arrays: the counts are the twin's, and an
-    exception the generator raises mid-way comes back as that very object."""
+    is the engine's), over many pulled batches and with a run of Arrow arrays
+    among them: the counts are the twin's, training gives the tokenizer the
+    list gives, and an exception the generator raises mid-way comes back as
+    that very object."""
     pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
     texts = shakespeare_lines[:30_000] + multilingual_lines[:6_000]
     expected = fast_wordpiece.reference.count_words(texts + texts[:5_000]).items()
