@@ -63,13 +63,39 @@ pub fn gain(ca: u64, cb: u64, cab: u64, n: u64, k: u64, same: bool) -> f64 {
     (parts + (f(cab + k) - f(cab))) - (f(n - k) - f(n))
 }
 
-/// `gain` with `f(c(a))`, `f(c(b))`, `f(c(ab))` and `f(N)` given: the same
-/// operations in the same order, so the same double.
-#[allow(clippy::too_many_arguments)]
-fn gain_given(ca: u64, cb: u64, cab: u64, n: u64, k: u64, same: bool, fs: [f64; 4]) -> f64 {
-    let [fa, fb, fab, fnn] = fs;
-    let parts = if same { f(ca - 2 * k) - fa } else { (f(ca - k) - fa) + (f(cb - k) - fb) };
-    (parts + (f(cab + k) - fab)) - (f(n - k) - fnn)
+/// `f(x)` for `x` below its length, computed once by `f` (so the same
+/// doubles): late merges mostly have small counts, and a lookup is cheaper
+/// than the logarithm.
+struct SmallF(Box<[f64]>);
+
+/// How many `f(x)` [`SmallF`] holds: 128 KiB of doubles.
+const SMALL_F: u64 = 1 << 14;
+
+impl Default for SmallF {
+    fn default() -> Self {
+        Self((0..SMALL_F).map(f).collect())
+    }
+}
+
+impl SmallF {
+    #[inline(always)]
+    fn f(&self, x: u64) -> f64 {
+        if x < SMALL_F {
+            self.0[x as usize]
+        } else {
+            f(x)
+        }
+    }
+
+    /// `gain` with `f(c(a))`, `f(c(b))`, `f(c(ab))` and `f(N)` given: the
+    /// same operations in the same order, so the same double.
+    #[allow(clippy::too_many_arguments)]
+    fn gain_given(&self, ca: u64, cb: u64, cab: u64, n: u64, k: u64, same: bool, fs: [f64; 4]) -> f64 {
+        let [fa, fb, fab, fnn] = fs;
+        let f = |x| self.f(x);
+        let parts = if same { f(ca - 2 * k) - fa } else { (f(ca - k) - fa) + (f(cb - k) - fb) };
+        (parts + (f(cab + k) - fab)) - (f(n - k) - fnn)
+    }
 }
 
 /// More than the rounding error of any gain evaluated with a total of at
@@ -233,6 +259,7 @@ pub struct LikelihoodRanking {
     total_f: f64,
     margin: f64,
     piece: String,
+    small_f: SmallF,
 }
 
 impl Default for LikelihoodRanking {
@@ -253,6 +280,7 @@ impl Default for LikelihoodRanking {
             total_f: 0.0,
             margin: 0.0,
             piece: String::new(),
+            small_f: SmallF::default(),
         }
     }
 }
@@ -279,7 +307,7 @@ impl LikelihoodRanking {
             if target == NONE { (0, 0.0) } else { (core.token_freq[target as usize], self.token_f[target as usize]) };
         let (ca, cb) = (core.token_freq[a as usize], core.token_freq[b as usize]);
         let fs = [self.token_f[a as usize], self.token_f[b as usize], fab, self.total_f];
-        gain_given(ca, cb, cab, core.total, k, a == b, fs)
+        self.small_f.gain_given(ca, cb, cab, core.total, k, a == b, fs)
     }
 
     /// The tokens of pair `p` with an entry each (one when `a = b`).
@@ -473,7 +501,7 @@ impl LikelihoodRanking {
     }
 
     fn recount(&mut self, core: &Core, t: TokenId) {
-        self.token_f[t as usize] = f(core.token_freq[t as usize]);
+        self.token_f[t as usize] = self.small_f.f(core.token_freq[t as usize]);
     }
 }
 
@@ -575,6 +603,18 @@ mod tests {
         );
         // a = b: one bracket with 2k.
         assert_eq!(gain(5, 5, 0, 9, 2, true), ((f(1) - f(5)) + (f(2) - f(0))) - (f(7) - f(9)));
+    }
+
+    #[test]
+    fn the_table_of_small_f_gives_the_same_doubles_as_f() {
+        let table = SmallF::default();
+        for x in (0..SMALL_F + 3).chain([1 << 20, u64::MAX >> 12]) {
+            assert_eq!(table.f(x).to_bits(), f(x).to_bits(), "f({x})");
+        }
+        let (ca, cb, cab, n, k) = (9000, 20_000, 7, 1 << 24, 300);
+        let fs = [f(ca), f(cb), f(cab), f(n)];
+        assert_eq!(table.gain_given(ca, cb, cab, n, k, false, fs), gain(ca, cb, cab, n, k, false));
+        assert_eq!(table.gain_given(ca, ca, cab, n, k, true, fs), gain(ca, ca, cab, n, k, true));
     }
 
     #[test]
