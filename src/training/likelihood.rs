@@ -43,6 +43,7 @@
 use super::indexed_heap::IndexedHeap;
 use super::objective::tie_break;
 use super::trainer::{merged_into, Core, Merged, Pair, PairId, Ranking, TokenId};
+use crate::hint;
 use crate::pipeline::model::vocab::CONTINUATION;
 
 const NONE: TokenId = TokenId::MAX;
@@ -248,8 +249,10 @@ pub struct LikelihoodRanking {
     acc: Vec<f64>,
     /// Entries `best` popped, to put back.
     popped: Vec<PairId>,
-    /// Pairs to recompute at the end of an update (kept to reuse the memory).
+    /// Pairs to recompute at the end of an update, and the entries due in a
+    /// fall (kept to reuse the memory).
     exact: Vec<PairId>,
+    due: Vec<Holder>,
     /// The epoch: the number of merges so far plus one.
     epoch: u32,
     /// The gain of the last pair `best` picked (-inf before the first).
@@ -274,6 +277,7 @@ impl Default for LikelihoodRanking {
             acc: Vec::new(),
             popped: Vec::new(),
             exact: Vec::new(),
+            due: Vec::new(),
             epoch: 0,
             top: f64::NEG_INFINITY,
             total: 0,
@@ -438,11 +442,22 @@ impl LikelihoodRanking {
             self.acc[t] = up(old + step);
         }
         let new = self.acc[t];
+        // The entries due, found first and their pairs' records started
+        // reading, so that their misses overlap. Looking at one entry only
+        // changes its own pair's entries, so the list of those due is the
+        // same as if each were looked at as it is found.
+        let mut due = std::mem::take(&mut self.due);
+        due.clear();
         let mut i = 0;
         loop {
             i = first_due(&self.watches[t], i, new, now);
             let Some(&h) = self.holders[t].get(i) else { break };
             i += 1;
+            hint::prefetch(&self.slots[h.pair as usize]);
+            hint::prefetch(&core.pairs[h.pair as usize]);
+            due.push(h);
+        }
+        for &h in &due {
             if now < h.limit {
                 // Counted exactly: what was counted in bulk before, then this fall.
                 let p = h.pair;
@@ -461,6 +476,7 @@ impl LikelihoodRanking {
                 self.check(core, h.pair);
             }
         }
+        self.due = due;
     }
 
     /// Registers the pairs created since the last update.
@@ -547,7 +563,11 @@ impl Ranking for LikelihoodRanking {
         } else {
             self.counts.copy_from_slice(&core.token_freq);
         }
-        for &p in &exact {
+        for (i, &p) in exact.iter().enumerate() {
+            if let Some(&ahead) = exact.get(i + 4) {
+                hint::prefetch(&self.slots[ahead as usize]);
+                self.heap.prefetch(ahead);
+            }
             self.refresh(core, p);
         }
         self.exact = exact;
