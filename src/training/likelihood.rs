@@ -42,7 +42,8 @@
 
 use super::indexed_heap::IndexedHeap;
 use super::objective::tie_break;
-use super::trainer::{merged_into, Core, Merged, Pair, PairId, Ranking, TokenId};
+use super::targets::Targets;
+use super::trainer::{Core, Merged, Pair, PairId, Ranking, TokenId};
 use crate::hint;
 use crate::pipeline::model::vocab::CONTINUATION;
 
@@ -263,6 +264,8 @@ pub struct LikelihoodRanking {
     margin: f64,
     piece: String,
     small_f: SmallF,
+    /// What each pair's merge makes, by hash (see `targets`).
+    targets: Targets,
 }
 
 impl Default for LikelihoodRanking {
@@ -285,6 +288,7 @@ impl Default for LikelihoodRanking {
             margin: 0.0,
             piece: String::new(),
             small_f: SmallF::default(),
+            targets: Targets::default(),
         }
     }
 }
@@ -481,10 +485,10 @@ impl LikelihoodRanking {
 
     /// Registers the pairs created since the last update.
     fn add_new_pairs(&mut self, core: &Core) {
+        self.targets.extend(&core.vocab);
         for p in self.slots.len()..core.pairs.len() {
             let Pair { a, b, .. } = core.pairs[p];
-            merged_into(&core.vocab[a as usize], &core.vocab[b as usize], &mut self.piece);
-            let target = core.ids.get(self.piece.as_str()).copied().unwrap_or(NONE);
+            let target = self.targets.of(&core.vocab, a, b, &mut self.piece);
             self.slots.push(Slot {
                 gain: 0.0,
                 epoch: 0,
