@@ -56,6 +56,14 @@ impl<K: Copy> IndexedHeap<K> {
         self.position.get(id as usize).is_some_and(|&p| p != ABSENT)
     }
 
+    /// Starts reading where `id` is, for an `upsert` or `remove` soon.
+    #[inline(always)]
+    pub fn prefetch(&self, id: u32) {
+        if let Some(p) = self.position.get(id as usize) {
+            crate::hint::prefetch(p);
+        }
+    }
+
     /// Inserts `id` with `key`, or moves it to where `key` belongs.
     /// `before(x, y)` is true when entry `x` must come out before entry `y`.
     pub fn upsert(&mut self, id: u32, key: K, before: &impl Before<K>) {

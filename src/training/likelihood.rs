@@ -42,7 +42,9 @@
 
 use super::indexed_heap::IndexedHeap;
 use super::objective::tie_break;
-use super::trainer::{merged_into, Core, Merged, Pair, PairId, Ranking, TokenId};
+use super::targets::Targets;
+use super::trainer::{Core, Merged, Pair, PairId, Ranking, TokenId};
+use crate::hint;
 use crate::pipeline::model::vocab::CONTINUATION;
 
 const NONE: TokenId = TokenId::MAX;
@@ -63,13 +65,39 @@ pub fn gain(ca: u64, cb: u64, cab: u64, n: u64, k: u64, same: bool) -> f64 {
     (parts + (f(cab + k) - f(cab))) - (f(n - k) - f(n))
 }
 
-/// `gain` with `f(c(a))`, `f(c(b))`, `f(c(ab))` and `f(N)` given: the same
-/// operations in the same order, so the same double.
-#[allow(clippy::too_many_arguments)]
-fn gain_given(ca: u64, cb: u64, cab: u64, n: u64, k: u64, same: bool, fs: [f64; 4]) -> f64 {
-    let [fa, fb, fab, fnn] = fs;
-    let parts = if same { f(ca - 2 * k) - fa } else { (f(ca - k) - fa) + (f(cb - k) - fb) };
-    (parts + (f(cab + k) - fab)) - (f(n - k) - fnn)
+/// `f(x)` for `x` below its length, computed once by `f` (so the same
+/// doubles): late merges mostly have small counts, and a lookup is cheaper
+/// than the logarithm.
+struct SmallF(Box<[f64]>);
+
+/// How many `f(x)` [`SmallF`] holds: 128 KiB of doubles.
+const SMALL_F: u64 = 1 << 14;
+
+impl Default for SmallF {
+    fn default() -> Self {
+        Self((0..SMALL_F).map(f).collect())
+    }
+}
+
+impl SmallF {
+    #[inline(always)]
+    fn f(&self, x: u64) -> f64 {
+        if x < SMALL_F {
+            self.0[x as usize]
+        } else {
+            f(x)
+        }
+    }
+
+    /// `gain` with `f(c(a))`, `f(c(b))`, `f(c(ab))` and `f(N)` given: the
+    /// same operations in the same order, so the same double.
+    #[allow(clippy::too_many_arguments)]
+    fn gain_given(&self, ca: u64, cb: u64, cab: u64, n: u64, k: u64, same: bool, fs: [f64; 4]) -> f64 {
+        let [fa, fb, fab, fnn] = fs;
+        let f = |x| self.f(x);
+        let parts = if same { f(ca - 2 * k) - fa } else { (f(ca - k) - fa) + (f(cb - k) - fb) };
+        (parts + (f(cab + k) - fab)) - (f(n - k) - fnn)
+    }
 }
 
 /// More than the rounding error of any gain evaluated with a total of at
@@ -222,8 +250,10 @@ pub struct LikelihoodRanking {
     acc: Vec<f64>,
     /// Entries `best` popped, to put back.
     popped: Vec<PairId>,
-    /// Pairs to recompute at the end of an update (kept to reuse the memory).
+    /// Pairs to recompute at the end of an update, and the entries due in a
+    /// fall (kept to reuse the memory).
     exact: Vec<PairId>,
+    due: Vec<Holder>,
     /// The epoch: the number of merges so far plus one.
     epoch: u32,
     /// The gain of the last pair `best` picked (-inf before the first).
@@ -233,6 +263,9 @@ pub struct LikelihoodRanking {
     total_f: f64,
     margin: f64,
     piece: String,
+    small_f: SmallF,
+    /// What each pair's merge makes, by hash (see `targets`).
+    targets: Targets,
 }
 
 impl Default for LikelihoodRanking {
@@ -247,12 +280,15 @@ impl Default for LikelihoodRanking {
             acc: Vec::new(),
             popped: Vec::new(),
             exact: Vec::new(),
+            due: Vec::new(),
             epoch: 0,
             top: f64::NEG_INFINITY,
             total: 0,
             total_f: 0.0,
             margin: 0.0,
             piece: String::new(),
+            small_f: SmallF::default(),
+            targets: Targets::default(),
         }
     }
 }
@@ -279,7 +315,7 @@ impl LikelihoodRanking {
             if target == NONE { (0, 0.0) } else { (core.token_freq[target as usize], self.token_f[target as usize]) };
         let (ca, cb) = (core.token_freq[a as usize], core.token_freq[b as usize]);
         let fs = [self.token_f[a as usize], self.token_f[b as usize], fab, self.total_f];
-        gain_given(ca, cb, cab, core.total, k, a == b, fs)
+        self.small_f.gain_given(ca, cb, cab, core.total, k, a == b, fs)
     }
 
     /// The tokens of pair `p` with an entry each (one when `a = b`).
@@ -410,11 +446,22 @@ impl LikelihoodRanking {
             self.acc[t] = up(old + step);
         }
         let new = self.acc[t];
+        // The entries due, found first and their pairs' records started
+        // reading, so that their misses overlap. Looking at one entry only
+        // changes its own pair's entries, so the list of those due is the
+        // same as if each were looked at as it is found.
+        let mut due = std::mem::take(&mut self.due);
+        due.clear();
         let mut i = 0;
         loop {
             i = first_due(&self.watches[t], i, new, now);
             let Some(&h) = self.holders[t].get(i) else { break };
             i += 1;
+            hint::prefetch(&self.slots[h.pair as usize]);
+            hint::prefetch(&core.pairs[h.pair as usize]);
+            due.push(h);
+        }
+        for &h in &due {
             if now < h.limit {
                 // Counted exactly: what was counted in bulk before, then this fall.
                 let p = h.pair;
@@ -433,14 +480,15 @@ impl LikelihoodRanking {
                 self.check(core, h.pair);
             }
         }
+        self.due = due;
     }
 
     /// Registers the pairs created since the last update.
     fn add_new_pairs(&mut self, core: &Core) {
+        self.targets.extend(&core.vocab);
         for p in self.slots.len()..core.pairs.len() {
             let Pair { a, b, .. } = core.pairs[p];
-            merged_into(&core.vocab[a as usize], &core.vocab[b as usize], &mut self.piece);
-            let target = core.ids.get(self.piece.as_str()).copied().unwrap_or(NONE);
+            let target = self.targets.of(&core.vocab, a, b, &mut self.piece);
             self.slots.push(Slot {
                 gain: 0.0,
                 epoch: 0,
@@ -473,7 +521,7 @@ impl LikelihoodRanking {
     }
 
     fn recount(&mut self, core: &Core, t: TokenId) {
-        self.token_f[t as usize] = f(core.token_freq[t as usize]);
+        self.token_f[t as usize] = self.small_f.f(core.token_freq[t as usize]);
     }
 }
 
@@ -519,7 +567,11 @@ impl Ranking for LikelihoodRanking {
         } else {
             self.counts.copy_from_slice(&core.token_freq);
         }
-        for &p in &exact {
+        for (i, &p) in exact.iter().enumerate() {
+            if let Some(&ahead) = exact.get(i + 4) {
+                hint::prefetch(&self.slots[ahead as usize]);
+                self.heap.prefetch(ahead);
+            }
             self.refresh(core, p);
         }
         self.exact = exact;
@@ -575,6 +627,18 @@ mod tests {
         );
         // a = b: one bracket with 2k.
         assert_eq!(gain(5, 5, 0, 9, 2, true), ((f(1) - f(5)) + (f(2) - f(0))) - (f(7) - f(9)));
+    }
+
+    #[test]
+    fn the_table_of_small_f_gives_the_same_doubles_as_f() {
+        let table = SmallF::default();
+        for x in (0..SMALL_F + 3).chain([1 << 20, u64::MAX >> 12]) {
+            assert_eq!(table.f(x).to_bits(), f(x).to_bits(), "f({x})");
+        }
+        let (ca, cb, cab, n, k) = (9000, 20_000, 7, 1 << 24, 300);
+        let fs = [f(ca), f(cb), f(cab), f(n)];
+        assert_eq!(table.gain_given(ca, cb, cab, n, k, false, fs), gain(ca, cb, cab, n, k, false));
+        assert_eq!(table.gain_given(ca, ca, cab, n, k, true, fs), gain(ca, ca, cab, n, k, true));
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod objective;
 pub mod pmi;
 pub mod progress;
 pub mod score;
+pub mod targets;
 pub mod trainer;
 pub mod word_counts;
 

@@ -558,15 +558,24 @@ impl Core {
         let mut replaced_all = 0u64;
         for (i, &w) in words.iter().enumerate() {
             // The words of a small merge are scattered: start reading the
-            // record of a word a few ahead, and the tokens of the next.
+            // record of a word a few ahead, and the tokens of the one after
+            // the next.
             if let Some(&ahead) = words.get(i + 8) {
                 hint::prefetch(&self.words.words[ahead as usize]);
             }
-            if let Some(&next) = words.get(i + 1) {
-                let start = self.words.words[next as usize].start;
+            if let Some(&after) = words.get(i + 2) {
+                let start = self.words.words[after as usize].start;
                 if let Some(t) = self.words.tokens.get(start) {
                     hint::prefetch(t);
                     hint::prefetch(&self.words.pair_at[start]);
+                }
+            }
+            // And the counts of the next word's pairs (its ids were asked for
+            // at the last word): the window read below is among them.
+            if let Some(&next) = words.get(i + 1) {
+                let Word { start, len, .. } = self.words.words[next as usize];
+                for &id in &self.words.pair_at[start..start + len.saturating_sub(1)] {
+                    hint::prefetch(table.pairs.as_ptr().wrapping_add(id as usize));
                 }
             }
             let Word { start, len: n, count } = self.words.words[w as usize];
