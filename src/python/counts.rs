@@ -6,7 +6,7 @@ use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
 
-use super::args::{self, text, type_name};
+use super::args::{self, text, type_name, Text};
 use super::arrow;
 use super::errors::{guard, to_py, Signals};
 use crate::tokenizer::options::Options;
@@ -23,15 +23,17 @@ const BATCH_BYTES: usize = 8 << 20;
 const ARROW_TEXTS: usize = 65536;
 const ARROW_CHUNKS: usize = 64;
 
-/// What [`Pull`] hands over: str items (and the index of the first), or
-/// Arrow arrays (and the index of each).
+/// What [`Pull`] hands over: str items as UTF-8 (their own, held alive
+/// with them), or Arrow arrays (and the index of each).
 enum Unit<'py> {
-    Texts(Vec<Bound<'py, PyAny>>, usize),
+    Texts(Vec<Text<'py>>),
     Arrow(Vec<(arrow::ArrowCapsules<'py>, usize)>),
 }
 
 /// Pulls the items of an iterable of str and Arrow string arrays in units:
-/// up to a batch of str, or Arrow arrays up to `ARROW_TEXTS` texts.
+/// up to a batch of str, or Arrow arrays up to `ARROW_TEXTS` texts. A str is
+/// converted to UTF-8 as it is pulled, not in a pass of its own (a lone
+/// surrogate is the ValueError that names its index).
 struct Pull<'py, 'a> {
     iter: std::iter::Enumerate<Bound<'py, PyIterator>>,
     /// Whether items may be Arrow arrays (`count_words`) or only str (training).
@@ -43,7 +45,7 @@ struct Pull<'py, 'a> {
 
 impl<'py> Pull<'py, '_> {
     fn next(&mut self) -> PyResult<Option<Unit<'py>>> {
-        let (mut items, mut bytes, mut first) = (Vec::new(), 0, None);
+        let (mut items, mut bytes) = (Vec::new(), 0);
         let (mut arrays, mut rows) = (Vec::new(), 0);
         loop {
             let (i, item) = match self.held.take() {
@@ -53,14 +55,14 @@ impl<'py> Pull<'py, '_> {
                     None => break,
                 },
             };
-            if let Ok(s) = item.cast::<PyString>() {
+            if item.is_instance_of::<PyString>() {
                 if !arrays.is_empty() {
                     self.held = Some((i, item));
                     break;
                 }
-                bytes += s.len().unwrap_or(0);
-                first.get_or_insert(i);
-                items.push(item);
+                let utf8 = text(&item, &|| format!("{}[{i}]", self.name))?;
+                bytes += utf8.len();
+                items.push(utf8);
                 if items.len() >= BATCH_TEXTS || bytes >= BATCH_BYTES {
                     break;
                 }
@@ -80,10 +82,12 @@ impl<'py> Pull<'py, '_> {
                 text(&item, &|| format!("{}[{i}]", self.name))?;
             }
         }
-        Ok(match first {
-            Some(first) => Some(Unit::Texts(items, first)),
-            None if !arrays.is_empty() => Some(Unit::Arrow(arrays)),
-            None => None,
+        Ok(if !items.is_empty() {
+            Some(Unit::Texts(items))
+        } else if !arrays.is_empty() {
+            Some(Unit::Arrow(arrays))
+        } else {
+            None
         })
     }
 }
@@ -108,13 +112,8 @@ pub(super) fn count_texts(
     let mut next = pull.next()?;
     while let Some(unit) = next.take() {
         let counted = match unit {
-            Unit::Texts(items, first) => {
-                let utf8 = items
-                    .iter()
-                    .enumerate()
-                    .map(|(j, item)| text(item, &|| format!("{name}[{}]", first + j)))
-                    .collect::<PyResult<Vec<_>>>()?;
-                let texts: Vec<&str> = utf8.iter().map(|t| &**t).collect();
+            Unit::Texts(items) => {
+                let texts: Vec<&str> = items.iter().map(|t| &**t).collect();
                 py.detach(|| {
                     guard(|| {
                         counter.add_texts(&texts);
