@@ -25,6 +25,13 @@ enum Action {
     Alone,
 }
 
+/// The classes of [`AsciiPath::byte`], one bit each.
+pub const BYTE_SPACE: u8 = 0;
+pub const BYTE_JOIN: u8 = 1;
+pub const BYTE_PUNCT: u8 = 2;
+pub const BYTE_ALONE: u8 = 4;
+pub const BYTE_DROP: u8 = 8;
+
 /// Zero bytes after the normalized text in [`AsciiPath::split`]'s buffer.
 pub const PADDING: usize = 16;
 
@@ -53,6 +60,22 @@ impl AsciiPath {
             };
         }
         Self { normalized, action }
+    }
+
+    /// What [`AsciiPath::split`] does with ASCII byte `b`: the byte it
+    /// normalizes to, and one of [`BYTE_DROP`], [`BYTE_SPACE`],
+    /// [`BYTE_JOIN`], [`BYTE_PUNCT`] (joins a run of such bytes, ends a
+    /// `BYTE_JOIN` word) and [`BYTE_ALONE`].
+    pub fn byte(&self, b: u8) -> (u8, u8) {
+        let i = b as usize & 127;
+        let class = match self.action[i] {
+            Action::Drop => BYTE_DROP,
+            Action::Space => BYTE_SPACE,
+            Action::Join => BYTE_JOIN,
+            Action::JoinPunct => BYTE_PUNCT,
+            Action::Alone => BYTE_ALONE,
+        };
+        (self.normalized[i], class)
     }
 
     /// Normalizes ASCII `text` into `buf` and calls `f(buf, start, end)` with
