@@ -539,7 +539,7 @@ impl Tokenizer {
     /// Normalizes, pre-tokenizes and WordPiece-encodes text that holds no
     /// special token; `base` is its character offset in the original text.
     fn encode_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) {
-        if self.cache.enabled() && self.normalized_matcher.is_none() {
+        if self.uses_chunk_cache() {
             if out.ids_only() {
                 self.encode_chunk_ids(segment, ws, out);
             } else {
@@ -548,6 +548,13 @@ impl Tokenizer {
         } else {
             self.encode_uncached(segment, base, ws, out);
         }
+    }
+
+    /// Whether text is encoded through the thread's chunk cache: when it is
+    /// on and no added token is to be matched in normalized text (such text
+    /// is normalized whole, not chunk by chunk).
+    fn uses_chunk_cache(&self) -> bool {
+        self.cache.enabled() && self.normalized_matcher.is_none()
     }
 
     /// `encode_segment` chunk by chunk (see `chunk_cache`), each taken from

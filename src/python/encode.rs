@@ -15,7 +15,7 @@ use super::errors::guard;
 use super::tokenizer::PyTokenizer;
 use crate::encoding::ragged::{RaggedFields, RaggedPart};
 use crate::encoding::Encoding;
-use crate::tokenizer::batch::{batch_bytes, BatchInput};
+use crate::tokenizer::batch::{Batch, BatchInput};
 use crate::tokenizer::options::EncodeOptions;
 
 /// Texts (and batches of texts) longer than this are encoded with the GIL
@@ -96,9 +96,10 @@ impl PyTokenizer {
         options: &EncodeOptions,
     ) -> PyResult<Vec<Encoding>> {
         let mut failure = None;
-        let encodings = detach_if(py, batch_bytes(texts) > DETACH_BYTES, || {
+        let batch = Batch::new(texts);
+        let encodings = detach_if(py, batch.bytes() > DETACH_BYTES, || {
             guard(|| {
-                shared.encode_batch_until(texts, options, || {
+                shared.encode_batch_until(batch, options, || {
                     Python::attach(|py| py.check_signals()).map_err(|e| failure = Some(e)).is_err()
                 })
             })
@@ -119,9 +120,10 @@ impl PyTokenizer {
         fields: RaggedFields,
     ) -> PyResult<Vec<RaggedPart>> {
         let mut failure = None;
-        let parts = detach_if(py, batch_bytes(texts) > DETACH_BYTES, || {
+        let batch = Batch::new(texts);
+        let parts = detach_if(py, batch.bytes() > DETACH_BYTES, || {
             guard(|| {
-                shared.encode_batch_ragged(texts, options, fields, || {
+                shared.encode_batch_ragged(batch, options, fields, || {
                     Python::attach(|py| py.check_signals()).map_err(|e| failure = Some(e)).is_err()
                 })
             })
@@ -157,9 +159,10 @@ impl PyTokenizer {
         };
         let mut filled = 0;
         let mut failure = None;
-        detach_if(py, batch_bytes(texts) > DETACH_BYTES, || {
+        let batch = Batch::new(texts);
+        detach_if(py, batch.bytes() > DETACH_BYTES, || {
             guard(|| {
-                shared.encode_batch_streamed(texts, options, |start, chunk| {
+                shared.encode_batch_streamed(batch, options, |start, chunk| {
                     let made = Python::attach(|py| {
                         for (i, encoding) in (start..).zip(chunk) {
                             let encoding = PyEncoding::made_ahead(py, encoding, &owner)?.into_untracked(py)?;

@@ -33,6 +33,42 @@ impl BatchInput for (Sequence<'_>, Option<Sequence<'_>>) {
     }
 }
 
+/// The inputs of a batch with their bytes of text, summed once: what picks
+/// the threads a batch runs on, the share of its text each of them takes,
+/// and (in a binding) whether to release the GIL.
+#[derive(Debug)]
+pub struct Batch<'a, I> {
+    inputs: &'a [I],
+    bytes: usize,
+}
+
+// Not derived: those would need `I: Clone`, and a batch only borrows.
+impl<I> Clone for Batch<'_, I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<I> Copy for Batch<'_, I> {}
+
+impl<'a, I: BatchInput> Batch<'a, I> {
+    /// `inputs`, their bytes of text summed.
+    pub fn new(inputs: &'a [I]) -> Self {
+        Self { inputs, bytes: inputs.iter().map(input_bytes).sum() }
+    }
+
+    /// The inputs.
+    pub fn inputs(&self) -> &'a [I] {
+        self.inputs
+    }
+
+    /// The bytes of text of the inputs (a word of a pre-split sequence
+    /// counts one byte more, as if followed by a space).
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
 /// The token padding inserts; it must be in the vocabulary when padding.
 pub const PAD_TOKEN: &str = "[PAD]";
 
@@ -58,7 +94,7 @@ impl Tokenizer {
     /// Encodes many inputs in parallel with truncation, then pads them
     /// together. An input that cannot be truncated is an error naming it.
     pub fn encode_batch_with<I: BatchInput>(&self, inputs: &[I], options: &EncodeOptions) -> Result<Vec<Encoding>> {
-        self.encode_batch_until(inputs, options, || false)
+        self.encode_batch_until(Batch::new(inputs), options, || false)
     }
 
     /// [`Tokenizer::encode_batch_with`], asking `stop` after each chunk of
@@ -66,18 +102,18 @@ impl Tokenizer {
     /// up: [`Error::Interrupted`] if it says so.
     pub fn encode_batch_until<I: BatchInput>(
         &self,
-        inputs: &[I],
+        batch: Batch<'_, I>,
         options: &EncodeOptions,
         mut stop: impl FnMut() -> bool,
     ) -> Result<Vec<Encoding>> {
         options.validate(self.added_tokens_count(false))?;
         let pad_id = self.pad_id(options)?;
         let num_threads = options.num_threads;
-        let mut slots: Vec<Option<Encoding>> = Vec::with_capacity(inputs.len());
-        slots.resize_with(inputs.len(), || None);
+        let mut slots: Vec<Option<Encoding>> = Vec::with_capacity(batch.inputs.len());
+        slots.resize_with(batch.inputs.len(), || None);
         let mut stopped = false;
         self.encode_batch_streamed(
-            inputs,
+            batch,
             &EncodeOptions { padding: None, num_threads, ..*options },
             |start, chunk| {
                 for (slot, encoding) in slots[start..].iter_mut().zip(chunk) {
@@ -90,25 +126,25 @@ impl Tokenizer {
         if stopped {
             return Err(Error::Interrupted);
         }
-        let mut batch: Vec<Encoding> =
+        let mut encodings: Vec<Encoding> =
             slots.into_iter().map(|slot| slot.expect("a batch that was not stopped has every encoding")).collect();
         if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
-            if threads_for(batch_bytes(inputs), num_threads)? == 1 {
+            if threads_for(batch.bytes, num_threads)? == 1 {
                 // Here: handing a small batch to a pool costs a round trip
                 // between threads, more than its padding.
-                let length = padding.target_length(&batch)?;
-                for e in &mut batch {
+                let length = padding.target_length(&encodings)?;
+                for e in &mut encodings {
                     e.pad(length, padding.side, pad_id)?;
                 }
             } else {
                 // On our pool, not rayon's global one (see `threads`).
-                threads::install(num_threads, || padding.apply(&mut batch, pad_id))??;
+                threads::install(num_threads, || padding.apply(&mut encodings, pad_id))??;
             }
         }
-        Ok(batch)
+        Ok(encodings)
     }
 
-    /// Encodes `inputs` like [`Tokenizer::encode_batch_with`] without padding,
+    /// Encodes `batch` like [`Tokenizer::encode_batch_with`] without padding,
     /// in chunks of consecutive inputs, and hands each finished chunk to
     /// `consume` on the calling thread together with the index of its first
     /// input; chunks arrive in the order they finish.
@@ -125,7 +161,7 @@ impl Tokenizer {
     /// encoded stops it too, and is the error.
     pub fn encode_batch_streamed<I: BatchInput>(
         &self,
-        inputs: &[I],
+        batch: Batch<'_, I>,
         options: &EncodeOptions,
         consume: impl FnMut(usize, Vec<Encoding>) -> bool,
     ) -> Result<()> {
@@ -134,21 +170,20 @@ impl Tokenizer {
         }
         options.validate(self.added_tokens_count(false))?;
         self.post_processor(options.add_special_tokens)?;
-        let share = self.chunks_per_thread(inputs, options.num_threads);
         // Into a vector made at its size: collecting through `Result` loses
         // the size hint, and the vector would regrow, copying encodings.
-        let encode = |start: usize, end: usize| -> Result<Vec<Encoding>> {
-            self.expect_chunks(share);
-            let mut chunk = Vec::with_capacity(end - start);
-            for (i, input) in inputs.iter().enumerate().take(end).skip(start) {
-                chunk.push(self.encode_input(i, input, options)?);
+        let encode = |chunk: Chunk| -> Result<Vec<Encoding>> {
+            self.expect_chunks(chunk.share);
+            let mut encodings = Vec::with_capacity(chunk.end - chunk.start);
+            for (i, input) in batch.inputs.iter().enumerate().take(chunk.end).skip(chunk.start) {
+                encodings.push(self.encode_input(i, input, options)?);
             }
-            Ok(chunk)
+            Ok(encodings)
         };
-        run_chunks(inputs, options.num_threads, encode, consume)
+        run_chunks(batch, options.num_threads, encode, consume)
     }
 
-    /// Encodes `inputs` like [`Tokenizer::encode_batch_with`] without padding
+    /// Encodes `batch` like [`Tokenizer::encode_batch_with`] without padding
     /// into flat columns (the ids, and the `fields` asked for), one
     /// [`RaggedPart`] per chunk of consecutive inputs, in the inputs' order.
     /// Only each input's own encoding is a row (truncation's overflowing
@@ -158,7 +193,7 @@ impl Tokenizer {
     /// int64 (see [`RaggedPart::merged`]).
     pub fn encode_batch_ragged<I: BatchInput>(
         &self,
-        inputs: &[I],
+        batch: Batch<'_, I>,
         options: &EncodeOptions,
         fields: RaggedFields,
         mut stop: impl FnMut() -> bool,
@@ -168,10 +203,9 @@ impl Tokenizer {
         }
         options.validate(self.added_tokens_count(false))?;
         self.post_processor(options.add_special_tokens)?;
-        let share = self.chunks_per_thread(inputs, options.num_threads);
-        let encode = |start: usize, end: usize| -> Result<RaggedPart> {
+        let encode = |Chunk { start, end, share }: Chunk| -> Result<RaggedPart> {
             self.expect_chunks(share);
-            let inputs = &inputs[start..end];
+            let inputs = &batch.inputs[start..end];
             let mut part = RaggedPart::with_capacity(token_room(inputs), inputs.len(), fields);
             // Only the ids asked for: written straight into the part.
             let ids_only = fields == RaggedFields::default();
@@ -197,14 +231,14 @@ impl Tokenizer {
         // before it are in (on one thread, straight after its encoding, its
         // ids still in the cache; on more, on the calling thread while the
         // others encode), and that part's int64 ids become the array.
-        let merge = fields == RaggedFields::default() && !inputs.is_empty();
-        let mut merged =
-            if merge { RaggedPart::merged(token_room(inputs), inputs.len()) } else { RaggedPart::default() };
+        let rows = batch.inputs.len();
+        let merge = fields == RaggedFields::default() && rows > 0;
+        let mut merged = if merge { RaggedPart::merged(batch.token_room(), rows) } else { RaggedPart::default() };
         // Parts that came before those ahead of them, by first input.
         let mut waiting: BTreeMap<usize, RaggedPart> = BTreeMap::new();
         let mut parts: Vec<(usize, RaggedPart)> = Vec::new();
         let mut stopped = false;
-        run_chunks(inputs, options.num_threads, encode, |start, part| {
+        run_chunks(batch, options.num_threads, encode, |start, part| {
             if merge {
                 if start == merged.rows() {
                     merged.absorb(&part);
@@ -224,31 +258,21 @@ impl Tokenizer {
             return Err(Error::Interrupted);
         }
         if merge {
-            debug_assert!(waiting.is_empty() && merged.rows() == inputs.len());
+            debug_assert!(waiting.is_empty() && merged.rows() == rows);
             return Ok(vec![merged]);
         }
         parts.sort_unstable_by_key(|&(start, _)| start);
         Ok(parts.into_iter().map(|(_, part)| part).collect())
     }
 
-    /// The bytes of text of `inputs` each of the threads encoding them
-    /// takes, about: what its chunk cache readies for (see
-    /// [`Tokenizer::expect_chunks`]).
-    fn chunks_per_thread<I: BatchInput>(&self, inputs: &[I], threads: Option<usize>) -> usize {
-        if !self.cache.enabled() {
-            return 0;
-        }
-        let bytes = batch_bytes(inputs);
-        bytes / threads_for(bytes, threads).unwrap_or(1)
-    }
-
     /// Readies this thread's chunk cache, when this tokenizer uses it, for
-    /// the chunks of `bytes` of text (see `chunk_cache::reserve`): a
-    /// batch's first chunk of work grows it once, to its size, rather than
-    /// by doubling as it fills; later ones find it ready.
-    fn expect_chunks(&self, bytes: usize) {
-        if bytes > 0 && self.cache.enabled() && self.normalized_matcher.is_none() {
-            chunk_cache::reserve(self.cache.owner(), bytes);
+    /// the chunks of `share` bytes of text, a thread's share of a batch (see
+    /// `chunk_cache::reserve`): a batch's first chunk of work grows it once,
+    /// to its size, rather than by doubling as it fills; later ones find it
+    /// ready.
+    fn expect_chunks(&self, share: usize) {
+        if self.uses_chunk_cache() {
+            chunk_cache::reserve(self.cache.owner(), share);
         }
     }
 
@@ -304,10 +328,18 @@ pub fn threads_for(bytes: usize, threads: Option<usize>) -> Result<usize> {
     threads::checked(threads)
 }
 
-/// Cuts `inputs` into chunks of consecutive inputs (see [`chunk_bounds`]),
-/// runs `work(start, end)` on each on `threads` threads (see
-/// [`threads_for`]: a batch smaller than a chunk is one chunk, on the
-/// calling thread), and hands each
+/// A piece of a batch's work: its inputs `start..end`, and `share`, about
+/// the bytes of text each of the threads working on the batch takes.
+#[derive(Clone, Copy, Debug)]
+struct Chunk {
+    start: usize,
+    end: usize,
+    share: usize,
+}
+
+/// Cuts `batch` into chunks of consecutive inputs (see [`chunk_bounds`]),
+/// runs `work` on each on `threads` threads (see [`threads_for`]: a batch
+/// smaller than a chunk is one chunk, on the calling thread), and hands each
 /// result to `consume` on the calling thread together with the index of the
 /// chunk's first input; results arrive in the order they finish.
 ///
@@ -322,19 +354,19 @@ pub fn threads_for(bytes: usize, threads: Option<usize>) -> Result<usize> {
 /// skipped and the call returns `Ok(())`. A chunk whose work fails stops it
 /// too, and its error is the result.
 fn run_chunks<I: BatchInput, T: Send>(
-    inputs: &[I],
+    batch: Batch<'_, I>,
     threads: Option<usize>,
-    work: impl Fn(usize, usize) -> Result<T> + Sync,
+    work: impl Fn(Chunk) -> Result<T> + Sync,
     mut consume: impl FnMut(usize, T) -> bool,
 ) -> Result<()> {
-    let total = batch_bytes(inputs);
-    let threads = threads_for(total, threads)?;
+    let threads = threads_for(batch.bytes, threads)?;
+    let share = batch.bytes / threads;
     // A small batch on one thread is one chunk: its text is in the cache
     // anyway, and each chunk costs a hand-over (and, for flat columns, a
     // part to merge).
-    let bounds = match inputs.len() {
-        n if n > 0 && total < MIN_CHUNK_BYTES => vec![0, n],
-        _ => chunk_bounds(inputs, threads),
+    let bounds = match batch.inputs.len() {
+        n if n > 0 && batch.bytes < MIN_CHUNK_BYTES => vec![0, n],
+        _ => chunk_bounds(batch, threads),
     };
     // No more threads than chunks: a thread with nothing to do still costs a wake-up.
     let threads = threads.min(bounds.len() - 1).max(1);
@@ -345,7 +377,7 @@ fn run_chunks<I: BatchInput, T: Send>(
         let k = if stop.load(Ordering::Relaxed) { bounds.len() } else { next.fetch_add(1, Ordering::Relaxed) };
         bounds.get(k + 1).map(|&end| (bounds[k], end))
     };
-    let run = |(start, end): (usize, usize)| (start, work(start, end));
+    let run = |(start, end): (usize, usize)| (start, work(Chunk { start, end, share }));
     let mut failure = None;
     let mut take = |(start, done): (usize, Result<T>)| match done {
         _ if stop.load(Ordering::Relaxed) => {}
@@ -414,11 +446,6 @@ fn input_bytes<I: BatchInput>(input: &I) -> usize {
     a.len_bytes() + b.map_or(0, |b| b.len_bytes())
 }
 
-/// The bytes of text of a batch.
-pub fn batch_bytes<I: BatchInput>(inputs: &[I]) -> usize {
-    inputs.iter().map(input_bytes).sum()
-}
-
 /// Room for the tokens of `inputs`: one per 2 bytes of text and 3 special
 /// tokens each, so that a column sized by it seldom regrows. One per 3
 /// bytes is too few for the multilingual benchmark sets (1.01-1.05 tokens
@@ -428,13 +455,22 @@ fn token_room<I: BatchInput>(inputs: &[I]) -> usize {
     inputs.iter().map(|i| input_bytes(i) / 2 + 3).sum()
 }
 
+impl<I: BatchInput> Batch<'_, I> {
+    /// [`token_room`] for the whole batch, from its bytes (at most half a
+    /// token per input more).
+    fn token_room(&self) -> usize {
+        self.bytes / 2 + 3 * self.inputs.len()
+    }
+}
+
 /// The bounds of the chunks `inputs` is cut into, by bytes of text:
 /// `[0, .., inputs.len()]`, increasing, every chunk non-empty, sizes
 /// shrinking from `total / (LARGEST * workers)` to `MIN_CHUNK_BYTES` (or,
 /// for a small batch, to a `GUIDE`-th of its share per worker).
-fn chunk_bounds<I: BatchInput>(inputs: &[I], workers: usize) -> Vec<usize> {
+fn chunk_bounds<I: BatchInput>(batch: Batch<'_, I>, workers: usize) -> Vec<usize> {
+    let inputs = batch.inputs;
     let size = |input: &I| input_bytes(input) + 1;
-    let total: usize = inputs.iter().map(size).sum();
+    let total = batch.bytes + inputs.len();
     let workers = workers.max(1);
     let largest = total / (LARGEST * workers);
     // A small batch still gets a few chunks per worker: its inputs may be
@@ -554,7 +590,7 @@ mod tests {
     fn streamed(t: &Tokenizer, inputs: &[(&str, Option<&str>)], o: &EncodeOptions) -> (Vec<Encoding>, usize) {
         let mut slots = vec![None; inputs.len()];
         let mut chunks = 0;
-        t.encode_batch_streamed(inputs, o, |start, chunk| {
+        t.encode_batch_streamed(Batch::new(inputs), o, |start, chunk| {
             chunks += 1;
             for (k, e) in chunk.into_iter().enumerate() {
                 assert!(slots[start + k].replace(e).is_none(), "input {} came twice", start + k);
@@ -593,20 +629,20 @@ mod tests {
         for threads in [1, 2, 4] {
             let o = EncodeOptions { num_threads: Some(threads), ..EncodeOptions::default() };
             let mut seen = 0;
-            t.encode_batch_streamed(&inputs, &o, |_, _| {
+            t.encode_batch_streamed(Batch::new(&inputs), &o, |_, _| {
                 seen += 1;
                 false
             })
             .unwrap();
             assert_eq!(seen, 1, "{threads} threads");
             let o = EncodeOptions { num_threads: Some(threads), ..only_second(5) };
-            let err = t.encode_batch_streamed(&inputs, &o, |_, _| true).unwrap_err().to_string();
+            let err = t.encode_batch_streamed(Batch::new(&inputs), &o, |_, _| true).unwrap_err().to_string();
             assert!(err.starts_with("inputs[") && err.contains("only_second"), "{err}");
         }
-        assert!(t.encode_batch_streamed(&inputs, &longest(), |_, _| true).is_err());
+        assert!(t.encode_batch_streamed(Batch::new(&inputs), &longest(), |_, _| true).is_err());
         let too_many = EncodeOptions { num_threads: Some(0), ..EncodeOptions::default() };
         assert!(t
-            .encode_batch_streamed(&inputs, &too_many, |_, _| true)
+            .encode_batch_streamed(Batch::new(&inputs), &too_many, |_, _| true)
             .unwrap_err()
             .to_string()
             .contains("num_threads"));
@@ -628,7 +664,7 @@ mod tests {
                 assert_eq!(e.attention_mask().iter().filter(|&&m| m == 1).count(), alone.len());
             }
             let mut asked = 0;
-            let stopped = t.encode_batch_until(&inputs, &o, || {
+            let stopped = t.encode_batch_until(Batch::new(&inputs), &o, || {
                 asked += 1;
                 asked == 2
             });
@@ -643,13 +679,13 @@ mod tests {
         let inputs: Vec<(&str, Option<&str>)> = owned.iter().map(|(a, b)| (a.as_str(), b.as_deref())).collect();
         for n in [0, 1, 7, 100, inputs.len()] {
             for workers in [1, 2, 16] {
-                let bounds = chunk_bounds(&inputs[..n], workers);
+                let bounds = chunk_bounds(Batch::new(&inputs[..n]), workers);
                 assert_eq!((bounds[0], *bounds.last().unwrap()), (0, n));
                 assert!(bounds.windows(2).all(|w| w[0] < w[1]), "{bounds:?}");
             }
         }
         let big: Vec<(&str, Option<&str>)> = inputs.iter().cycle().take(4 * inputs.len()).copied().collect();
-        let bounds = chunk_bounds(&big, 2);
+        let bounds = chunk_bounds(Batch::new(&big), 2);
         let bytes = |w: &[usize]| big[w[0]..w[1]].iter().map(|(a, b)| a.len() + b.map_or(0, str::len) + 1).sum();
         let sizes: Vec<usize> = bounds.windows(2).map(bytes).collect();
         assert!(sizes.len() > 2 * LARGEST, "{sizes:?}");
@@ -660,7 +696,7 @@ mod tests {
         // A small batch (here about 30 KB) still gets chunks for every worker.
         let small = &inputs[..250];
         for workers in [1, 2, 4] {
-            let chunks = chunk_bounds(small, workers).len() - 1;
+            let chunks = chunk_bounds(Batch::new(small), workers).len() - 1;
             assert!(chunks >= GUIDE * workers - 1, "{chunks} chunks for {workers} workers");
         }
     }
@@ -672,8 +708,8 @@ mod tests {
         let here = std::thread::current().id();
         let on_caller_only = |inputs: &[(&str, Option<&str>)]| {
             let mut seen = Vec::new();
-            let work = |_start: usize, _end: usize| Ok(std::thread::current().id() == here);
-            run_chunks(inputs, Some(4), work, |_, mine| {
+            let work = |_: Chunk| Ok(std::thread::current().id() == here);
+            run_chunks(Batch::new(inputs), Some(4), work, |_, mine| {
                 seen.push(mine);
                 true
             })
