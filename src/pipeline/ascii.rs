@@ -25,7 +25,7 @@ enum Action {
     Alone,
 }
 
-/// The classes of [`AsciiPath::byte`], one bit each.
+/// The classes of [`AsciiPath::byte`]: one bit each, none for a space.
 pub const BYTE_SPACE: u8 = 0;
 pub const BYTE_JOIN: u8 = 1;
 pub const BYTE_PUNCT: u8 = 2;
