@@ -256,9 +256,10 @@ pub struct LikelihoodRanking {
     /// Per token: the eligible pairs holding it, and what a fall reads of them.
     holders: Vec<Vec<Holder>>,
     watches: Vec<Vec<Watch>>,
-    /// Per token `t`: `c(t)`, `f(c(t))` and the accumulated falls (see `Holder`).
+    /// Per token `t`: `c(t)` as of the last update, `c(t)` now and `f(c(t))`
+    /// side by side (what a gain reads), and the accumulated falls (see `Holder`).
     counts: Vec<u64>,
-    token_f: Vec<f64>,
+    token_cf: Vec<(u64, f64)>,
     acc: Vec<f64>,
     /// Entries `best` popped, to put back.
     popped: Vec<PairId>,
@@ -289,7 +290,7 @@ impl Default for LikelihoodRanking {
             holders: Vec::new(),
             watches: Vec::new(),
             counts: Vec::new(),
-            token_f: Vec::new(),
+            token_cf: Vec::new(),
             acc: Vec::new(),
             popped: Vec::new(),
             exact: Vec::new(),
@@ -324,10 +325,9 @@ impl LikelihoodRanking {
     fn gain_of(&self, core: &Core, p: PairId) -> f64 {
         let Pair { a, b, k, .. } = core.pairs[p as usize];
         let target = self.slots[p as usize].target;
-        let (cab, fab) =
-            if target == NONE { (0, 0.0) } else { (core.token_freq[target as usize], self.token_f[target as usize]) };
-        let (ca, cb) = (core.token_freq[a as usize], core.token_freq[b as usize]);
-        let fs = [self.token_f[a as usize], self.token_f[b as usize], fab, self.total_f];
+        let (cab, fab) = if target == NONE { (0, 0.0) } else { self.token_cf[target as usize] };
+        let ((ca, fa), (cb, fb)) = (self.token_cf[a as usize], self.token_cf[b as usize]);
+        let fs = [fa, fb, fab, self.total_f];
         self.small_f.gain_given(ca, cb, cab, core.total, k, a == b, fs)
     }
 
@@ -533,7 +533,8 @@ impl LikelihoodRanking {
     }
 
     fn recount(&mut self, core: &Core, t: TokenId) {
-        self.token_f[t as usize] = self.small_f.f(core.token_freq[t as usize]);
+        let c = core.token_freq[t as usize];
+        self.token_cf[t as usize] = (c, self.small_f.f(c));
     }
 }
 
@@ -543,7 +544,7 @@ impl Ranking for LikelihoodRanking {
         self.holders.resize_with(n, Vec::new);
         self.watches.resize_with(n, Vec::new);
         self.counts.resize(n, 0);
-        self.token_f.resize(n, 0.0);
+        self.token_cf.resize(n, (0, 0.0));
         self.acc.resize(n, 0.0);
         match merged {
             None => (0..n as TokenId).for_each(|t| self.recount(core, t)),
