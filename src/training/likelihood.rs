@@ -110,14 +110,14 @@ fn slack(n: u64) -> f64 {
 /// Whether heap entry `x` (a pair and the key it is filed under) comes out
 /// before `y`: larger key, then the tie-break. The tie-break's `a` and `b`
 /// come from the pair id (they never change); its `k` is the one the pair
-/// was filed with (`Slot::filed_k`, read only on equal keys, so that a heap
+/// was filed with (`filed_k`, read only on equal keys, so that a heap
 /// entry is 16 bytes and a node's four children share fewer cache lines).
-fn before(vocab: &[String], pairs: &[Pair], slots: &[Slot], x: &(PairId, f64), y: &(PairId, f64)) -> bool {
+fn before(vocab: &[String], pairs: &[Pair], filed_k: &[u64], x: &(PairId, f64), y: &(PairId, f64)) -> bool {
     let order = x.1.partial_cmp(&y.1).expect("gains are finite");
     order
         .then_with(|| {
             let (px, py) = (&pairs[x.0 as usize], &pairs[y.0 as usize]);
-            let (kx, ky) = (slots[x.0 as usize].filed_k, slots[y.0 as usize].filed_k);
+            let (kx, ky) = (filed_k[x.0 as usize], filed_k[y.0 as usize]);
             tie_break(vocab, (kx, px.a, px.b), (ky, py.a, py.b))
         })
         .is_gt()
@@ -152,50 +152,59 @@ const WATCH: u64 = 8;
 /// `Δ·k/(c−k) ≤ SCALE·k·Δ/c`.
 const SCALE: f64 = 8.0 / 7.0 * (1.0 + 1.0 / (1u64 << 30) as f64);
 
-/// What the ranking keeps per pair.
+/// What the ranking keeps per pair: one cache line, with what watching
+/// it through its tokens needs (see `Holder`), so that settling or filing a
+/// pair reads no other record of it than its entries' `Watch`es.
 #[derive(Clone, Copy)]
+#[repr(C, align(64))]
 struct Slot {
-    /// Its gain when last computed, and the epoch of that.
+    /// Its gain when last computed.
     gain: f64,
-    epoch: u32,
-    /// The token its merge makes, if that token exists (`NONE`).
-    target: TokenId,
     /// An upper bound on its gain now, not counting the rises its holder
     /// entries have not settled yet, and the key it is filed under.
     ub: f64,
     filed: f64,
-    /// Whether it is in `holders` (of both its tokens): exactly when eligible.
-    listed: bool,
-    /// Its entries' places in `holders[a]` and `holders[b]` (one entry when `a = b`).
+    /// Per side (entry), `acc` of the side's token when its rises were
+    /// last settled (see `Holder`), and the room each side may add.
+    mark: [f64; 2],
+    room: f64,
+    /// The epoch of `gain`.
+    epoch: u32,
+    /// The token its merge makes, if that token exists (`NONE`).
+    target: TokenId,
+    /// Its entries' places in `holders[a]` and `holders[b]` (one entry when
+    /// `a = b`), or `UNLISTED`: it has entries (in the lists of both its
+    /// tokens) exactly when eligible.
     pos: [u32; 2],
-    /// Whether `best` filed it under its exact gain (only inside `best`).
-    exact_key: bool,
-    /// The `k` it is filed with in the heap (changed only with its key).
-    filed_k: u64,
 }
 
-/// An eligible pair in the list of one of its tokens `t`.
+const UNLISTED: u32 = u32::MAX;
+
+impl Slot {
+    fn listed(&self) -> bool {
+        self.pos[0] != UNLISTED
+    }
+}
+
+/// An eligible pair in the list of one of its tokens `t`, as side `side`.
 ///
 /// Per token, `acc[t]` sums `Δ/c` over the falls of its count (`Δ` the fall,
 /// `c` the count after it, rounded up). While `WATCH·k ≤ c` at every fall,
-/// the rises of the pair's gain through `t` since `mark` add up to at most
-/// `SCALE·k·(acc[t] − mark)` (`k` doubled when `a = b`). The entry is only
-/// looked at when that could pass `room` (half of what is left between `ub`
-/// and the key), or when `c < limit = WATCH·k` (then the rise is bounded
-/// exactly, as one fall).
+/// the rises of the pair's gain through `t` since `mark` (`Slot::mark`) add
+/// up to at most `SCALE·k·(acc[t] − mark)` (`k` doubled when `a = b`). The
+/// entry is only looked at when that could pass `room` (`Slot::room`, half
+/// of what is left between `ub` and the key), or when `c < limit = WATCH·k`
+/// (then the rise is bounded exactly, as one fall).
 #[derive(Clone, Copy)]
 struct Holder {
-    mark: f64,
-    room: f64,
-    limit: u64,
     pair: PairId,
     side: u32,
 }
 
 /// What a fall of the token's count reads of each `Holder` (kept apart, in
-/// the same order, so that the scan reads 16 bytes per entry, not 32):
-/// `over`, `mark + room` rounded down, and `limit`. The entry is looked at
-/// when `acc > over` (then `acc − mark` may pass `room`) or `c < limit`.
+/// the same order, so that the scan reads 16 bytes per entry): `over`,
+/// `mark + room` rounded down, and `limit`. The entry is looked at when
+/// `acc > over` (then `acc − mark` may pass `room`) or `c < limit`.
 #[derive(Clone, Copy)]
 struct Watch {
     over: f64,
@@ -203,15 +212,16 @@ struct Watch {
 }
 
 impl Watch {
-    fn of(h: &Holder) -> Self {
-        if h.room == f64::INFINITY {
-            return Self { over: f64::INFINITY, limit: h.limit };
+    /// `over` for `mark` and `room`.
+    fn over(mark: f64, room: f64) -> f64 {
+        if room == f64::INFINITY {
+            return f64::INFINITY;
         }
-        let sum = h.mark + h.room;
+        let sum = mark + room;
         // Below `mark + room` in exact arithmetic: the sum's rounding error is
         // at most 2^-53 of it, and `(|mark| + room)·2^-50` is more than that
         // and its own rounding.
-        Self { over: sum - (h.mark.abs() + h.room) * (-50f64).exp2(), limit: h.limit }
+        sum - (mark.abs() + room) * (-50f64).exp2()
     }
 
     #[inline(always)]
@@ -239,21 +249,24 @@ fn first_due(w: &[Watch], from: usize, acc: f64, now: u64) -> usize {
 
 pub struct LikelihoodRanking {
     heap: IndexedHeap<f64>,
-    /// Per pair, in one place.
+    /// Per pair, in one place, and the `k` it is filed with in the heap
+    /// (changed only with its key).
     slots: Vec<Slot>,
+    filed_k: Vec<u64>,
     /// Per token: the eligible pairs holding it, and what a fall reads of them.
     holders: Vec<Vec<Holder>>,
     watches: Vec<Vec<Watch>>,
-    /// Per token `t`: `c(t)`, `f(c(t))` and the accumulated falls (see `Holder`).
+    /// Per token `t`: `c(t)` as of the last update, `c(t)` now and `f(c(t))`
+    /// side by side (what a gain reads), and the accumulated falls (see `Holder`).
     counts: Vec<u64>,
-    token_f: Vec<f64>,
+    token_cf: Vec<(u64, f64)>,
     acc: Vec<f64>,
     /// Entries `best` popped, to put back.
     popped: Vec<PairId>,
     /// Pairs to recompute at the end of an update, and the entries due in a
     /// fall (kept to reuse the memory).
     exact: Vec<PairId>,
-    due: Vec<Holder>,
+    due: Vec<(Holder, u64)>,
     /// The epoch: the number of merges so far plus one.
     epoch: u32,
     /// The gain of the last pair `best` picked (-inf before the first).
@@ -273,10 +286,11 @@ impl Default for LikelihoodRanking {
         Self {
             heap: IndexedHeap::default(),
             slots: Vec::new(),
+            filed_k: Vec::new(),
             holders: Vec::new(),
             watches: Vec::new(),
             counts: Vec::new(),
-            token_f: Vec::new(),
+            token_cf: Vec::new(),
             acc: Vec::new(),
             popped: Vec::new(),
             exact: Vec::new(),
@@ -311,10 +325,9 @@ impl LikelihoodRanking {
     fn gain_of(&self, core: &Core, p: PairId) -> f64 {
         let Pair { a, b, k, .. } = core.pairs[p as usize];
         let target = self.slots[p as usize].target;
-        let (cab, fab) =
-            if target == NONE { (0, 0.0) } else { (core.token_freq[target as usize], self.token_f[target as usize]) };
-        let (ca, cb) = (core.token_freq[a as usize], core.token_freq[b as usize]);
-        let fs = [self.token_f[a as usize], self.token_f[b as usize], fab, self.total_f];
+        let (cab, fab) = if target == NONE { (0, 0.0) } else { self.token_cf[target as usize] };
+        let ((ca, fa), (cb, fb)) = (self.token_cf[a as usize], self.token_cf[b as usize]);
+        let fs = [fa, fb, fab, self.total_f];
         self.small_f.gain_given(ca, cb, cab, core.total, k, a == b, fs)
     }
 
@@ -331,15 +344,13 @@ impl LikelihoodRanking {
         let key = ub + headroom(g, self.top);
         self.slots[p as usize].ub = ub;
         self.slots[p as usize].filed = key;
-        self.slots[p as usize].filed_k = core.pairs[p as usize].k;
-        let (vocab, pairs, slots) = (&core.vocab, &core.pairs, &self.slots);
-        self.heap.upsert(p, key, &|x: &(u32, f64), y: &(u32, f64)| before(vocab, pairs, slots, x, y));
-        if self.slots[p as usize].listed {
+        self.filed_k[p as usize] = core.pairs[p as usize].k;
+        let (vocab, pairs, filed_k) = (&core.vocab, &core.pairs, &self.filed_k);
+        self.heap.upsert(p, key, &|x: &(u32, f64), y: &(u32, f64)| before(vocab, pairs, filed_k, x, y));
+        if self.slots[p as usize].listed() {
             let (tokens, n) = Self::sides(core, p);
             for (s, &tok) in tokens[..n].iter().enumerate() {
-                let t = tok as usize;
-                let at = self.slots[p as usize].pos[s] as usize;
-                self.holders[t][at].mark = self.acc[t];
+                self.slots[p as usize].mark[s] = self.acc[tok as usize];
             }
             self.watch(core, p);
         }
@@ -351,13 +362,12 @@ impl LikelihoodRanking {
         let kk = k_of(&core.pairs[p as usize]);
         let slot = self.slots[p as usize];
         let room = (slot.filed - slot.ub) * 0.5 * (1.0 - (-30f64).exp2()) / (kk as f64 * SCALE);
+        self.slots[p as usize].room = room;
+        let limit = kk.saturating_mul(WATCH);
         let (tokens, n) = Self::sides(core, p);
         for (s, &tok) in tokens[..n].iter().enumerate() {
             let at = slot.pos[s] as usize;
-            let h = &mut self.holders[tok as usize][at];
-            h.room = room;
-            h.limit = kk.saturating_mul(WATCH);
-            self.watches[tok as usize][at] = Watch::of(h);
+            self.watches[tok as usize][at] = Watch { over: Watch::over(slot.mark[s], room), limit };
         }
     }
 
@@ -366,23 +376,23 @@ impl LikelihoodRanking {
     fn settle(&mut self, core: &Core, p: PairId, skip: Option<(usize, f64, f64)>) {
         let w = k_of(&core.pairs[p as usize]) as f64 * SCALE;
         let (tokens, n) = Self::sides(core, p);
-        let mut ub = self.slots[p as usize].ub;
+        let slot = &mut self.slots[p as usize];
+        let mut ub = slot.ub;
         for (s, &tok) in tokens[..n].iter().enumerate() {
             let t = tok as usize;
-            let at = self.slots[p as usize].pos[s] as usize;
+            let at = slot.pos[s] as usize;
             let (acc, mark) = match skip {
                 Some((side, acc, mark)) if side == s => (acc, mark),
                 _ => (self.acc[t], self.acc[t]),
             };
-            let h = &mut self.holders[t][at];
-            let d = acc - h.mark;
+            let d = acc - slot.mark[s];
             if d > 0.0 {
                 ub = up(ub + up(d * w));
             }
-            h.mark = mark;
-            self.watches[t][at] = Watch::of(h);
+            slot.mark[s] = mark;
+            self.watches[t][at].over = Watch::over(mark, slot.room);
         }
-        self.slots[p as usize].ub = ub;
+        slot.ub = ub;
     }
 
     /// After `ub` of `p` rose: recomputes its gain if `ub` passed the key,
@@ -399,8 +409,8 @@ impl LikelihoodRanking {
     /// heap if it is no longer eligible).
     fn refresh(&mut self, core: &Core, p: PairId) {
         if !core.eligible(p) {
-            let (vocab, pairs, slots) = (&core.vocab, &core.pairs, &self.slots);
-            self.heap.remove(p, &|x: &(u32, f64), y: &(u32, f64)| before(vocab, pairs, slots, x, y));
+            let (vocab, pairs, filed_k) = (&core.vocab, &core.pairs, &self.filed_k);
+            self.heap.remove(p, &|x: &(u32, f64), y: &(u32, f64)| before(vocab, pairs, filed_k, x, y));
             return;
         }
         self.slots[p as usize].gain = self.gain_of(core, p);
@@ -411,14 +421,15 @@ impl LikelihoodRanking {
     /// Adds entries for `p` to the lists of its tokens (to be set by `file`).
     fn list(&mut self, core: &Core, p: PairId) {
         let (tokens, n) = Self::sides(core, p);
+        let slot = &mut self.slots[p as usize];
+        slot.mark = [0.0; 2];
+        slot.room = f64::INFINITY;
         for (s, &tok) in tokens[..n].iter().enumerate() {
             let list = &mut self.holders[tok as usize];
-            self.slots[p as usize].pos[s] = list.len() as u32;
-            let h = Holder { mark: 0.0, room: f64::INFINITY, limit: 0, pair: p, side: s as u32 };
-            list.push(h);
-            self.watches[tok as usize].push(Watch::of(&h));
+            slot.pos[s] = list.len() as u32;
+            list.push(Holder { pair: p, side: s as u32 });
+            self.watches[tok as usize].push(Watch { over: f64::INFINITY, limit: 0 });
         }
-        self.slots[p as usize].listed = true;
     }
 
     /// Takes the entries of `p` out of its tokens' lists.
@@ -433,7 +444,7 @@ impl LikelihoodRanking {
                 self.slots[moved.pair as usize].pos[moved.side as usize] = at as u32;
             }
         }
-        self.slots[p as usize].listed = false;
+        self.slots[p as usize].pos = [UNLISTED; 2];
     }
 
     /// The count of `t` fell by `delta` to `now`: raises the bounds of the
@@ -456,13 +467,14 @@ impl LikelihoodRanking {
         loop {
             i = first_due(&self.watches[t], i, new, now);
             let Some(&h) = self.holders[t].get(i) else { break };
+            let limit = self.watches[t][i].limit;
             i += 1;
             hint::prefetch(&self.slots[h.pair as usize]);
             hint::prefetch(&core.pairs[h.pair as usize]);
-            due.push(h);
+            due.push((h, limit));
         }
-        for &h in &due {
-            if now < h.limit {
+        for &(h, limit) in &due {
+            if now < limit {
                 // Counted exactly: what was counted in bulk before, then this fall.
                 let p = h.pair;
                 self.settle(core, p, Some((h.side as usize, old, new)));
@@ -491,15 +503,15 @@ impl LikelihoodRanking {
             let target = self.targets.of(&core.vocab, a, b, &mut self.piece);
             self.slots.push(Slot {
                 gain: 0.0,
-                epoch: 0,
-                target,
                 ub: 0.0,
                 filed: 0.0,
-                listed: false,
-                pos: [0; 2],
-                exact_key: false,
-                filed_k: 0,
+                mark: [0.0; 2],
+                room: f64::INFINITY,
+                epoch: 0,
+                target,
+                pos: [UNLISTED; 2],
             });
+            self.filed_k.push(0);
         }
     }
 
@@ -521,7 +533,8 @@ impl LikelihoodRanking {
     }
 
     fn recount(&mut self, core: &Core, t: TokenId) {
-        self.token_f[t as usize] = self.small_f.f(core.token_freq[t as usize]);
+        let c = core.token_freq[t as usize];
+        self.token_cf[t as usize] = (c, self.small_f.f(c));
     }
 }
 
@@ -531,7 +544,7 @@ impl Ranking for LikelihoodRanking {
         self.holders.resize_with(n, Vec::new);
         self.watches.resize_with(n, Vec::new);
         self.counts.resize(n, 0);
-        self.token_f.resize(n, 0.0);
+        self.token_cf.resize(n, (0, 0.0));
         self.acc.resize(n, 0.0);
         match merged {
             None => (0..n as TokenId).for_each(|t| self.recount(core, t)),
@@ -544,7 +557,7 @@ impl Ranking for LikelihoodRanking {
         self.margin = slack(core.total);
         // A pair becomes eligible or not only through a change of its own counts.
         for &p in changed {
-            let (eligible, listed) = (core.eligible(p), self.slots[p as usize].listed);
+            let (eligible, listed) = (core.eligible(p), self.slots[p as usize].listed());
             if eligible && !listed {
                 self.list(core, p);
             } else if !eligible && listed {
@@ -584,24 +597,22 @@ impl Ranking for LikelihoodRanking {
         let (vocab, pairs) = (&core.vocab, &core.pairs);
         let best = loop {
             let top = self.heap.peek()?;
-            if self.slots[top as usize].exact_key {
+            if self.popped.contains(&top) {
                 break top;
             }
             if self.slots[top as usize].epoch != self.epoch {
                 self.slots[top as usize].gain = self.gain_of(core, top);
                 self.slots[top as usize].epoch = self.epoch;
             }
-            self.slots[top as usize].filed_k = pairs[top as usize].k;
-            let (exact, slots) = (self.slots[top as usize].gain, &self.slots);
-            self.heap.upsert(top, exact, &|x: &(u32, f64), y: &(u32, f64)| before(vocab, pairs, slots, x, y));
-            self.slots[top as usize].exact_key = true;
+            self.filed_k[top as usize] = pairs[top as usize].k;
+            let (exact, filed_k) = (self.slots[top as usize].gain, &self.filed_k);
+            self.heap.upsert(top, exact, &|x: &(u32, f64), y: &(u32, f64)| before(vocab, pairs, filed_k, x, y));
             self.popped.push(top);
         };
         self.top = self.slots[best as usize].gain;
         // Back under their bounds with headroom (a short move up).
         let mut popped = std::mem::take(&mut self.popped);
         for &p in &popped {
-            self.slots[p as usize].exact_key = false;
             self.file(core, p);
         }
         popped.clear();
@@ -670,11 +681,10 @@ mod tests {
     }
 
     #[test]
-    fn a_watch_is_due_no_later_than_its_holder() {
+    fn a_watch_is_due_no_later_than_its_entry() {
         for &(mark, room) in &[(0.0, 1e-9), (50.0, 1e-12), (1e6, 3.0), (0.5, 0.25), (7.0, f64::INFINITY)] {
-            let h = Holder { mark, room, limit: 10, pair: 0, side: 0 };
-            let w = Watch::of(&h);
-            // Every acc past what the holder tolerates is due.
+            let w = Watch { over: Watch::over(mark, room), limit: 10 };
+            // Every acc past what the entry tolerates is due.
             for step in [0.0, 1e-300, 1e-15, 1e-9, 1.0] {
                 let acc = mark + room + step;
                 if acc - mark > room {
@@ -683,6 +693,12 @@ mod tests {
             }
             assert!(w.due(mark, 9) && !w.due(mark, 10));
         }
+    }
+
+    #[test]
+    fn a_slot_is_one_cache_line() {
+        assert_eq!(std::mem::size_of::<Slot>(), 64);
+        assert_eq!(std::mem::align_of::<Slot>(), 64);
     }
 
     proptest::proptest! {
