@@ -209,7 +209,9 @@ def alarm():
 
 
 def test_a_handler_exception_stops_the_merge_phase_unchanged(alarm) -> None:
-    counts = _random_counts(200_000)
+    # ~1.8 s of learning uninterrupted on a quiet 2-core machine: the alarm
+    # comes in the merge phase however fast the machine.
+    counts = _random_counts(600_000)
     alarm(0.2)
     raised = _raised(lambda: PyTokenizer.train_from_counts(counts, 200_000, show_progress=False))
     assert _is_deadline(raised), repr(raised)
@@ -232,25 +234,31 @@ def test_a_handler_exception_stops_reading_files_unchanged(alarm, tmp_path: Path
         for _ in range(1500):  # 30 MB
             f.write(line)
     alarm(0.05)
-    raised = _raised(lambda: PyTokenizer.train_from_files([path] * 4, 100_000, show_progress=False))
+    # The file 40 times, 1.2 GB: a second or more of reading, where 4 times
+    # (0.1 s) was too close to the alarm on a quiet machine.
+    raised = _raised(lambda: PyTokenizer.train_from_files([path] * 40, 100_000, show_progress=False))
     assert _is_deadline(raised), repr(raised)
 
 
 @pytest.mark.parametrize("shape", ["array", "chunked array", "iterable of arrays"])
 def test_a_handler_exception_stops_counting_arrow_texts_unchanged(alarm, shape) -> None:
-    """Counting an Arrow array, a chunked array or an iterable of arrays (60 MB) stops at
-    the handler's exception, which comes back unchanged."""
+    """Counting an Arrow array, a chunked array or an iterable of arrays stops at the
+    handler's exception, which comes back unchanged.
+
+    Repeated text counts at ~1 GB/s, so the work must be much longer than the alarm: one
+    array of 160 MB (~0.13 s uninterrupted on a quiet 2-core machine, the alarm at 20 ms),
+    or 3,000 chunks (4.7 GB, ~3 s) that are all one 1.6 MB array."""
     pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
     import fast_wordpiece
 
     lines = [" ".join(_random_counts(200))] * 1000
-    chunks = [pa.array(lines) for _ in range(30)]
+    chunk = pa.array(lines)
     texts = {
-        "array": pa.concat_arrays(chunks),
-        "chunked array": pa.chunked_array(chunks),
-        "iterable of arrays": iter(chunks),
+        "array": pa.concat_arrays([chunk] * 100),
+        "chunked array": pa.chunked_array([chunk] * 3000),
+        "iterable of arrays": iter([chunk] * 3000),
     }[shape]
-    alarm(0.05)
+    alarm(0.02)
     raised = _raised(lambda: fast_wordpiece.count_words(texts))
     assert _is_deadline(raised), repr(raised)
 
