@@ -213,7 +213,7 @@ def test_a_handler_exception_stops_the_merge_phase_unchanged(alarm) -> None:
     # comes in the merge phase however fast the machine.
     counts = _random_counts(600_000)
     alarm(0.2)
-    raised = _raised(lambda: PyTokenizer.train_from_counts(counts, 200_000, show_progress=False))
+    raised = _raised(lambda: PyTokenizer.train_from_counts(counts, 600_000, show_progress=False))
     assert _is_deadline(raised), repr(raised)
 
 
