@@ -94,9 +94,11 @@ impl<'py> Pull<'py, '_> {
 
 /// Counts the words of `corpus` (`iter` its iterator): str items and, if
 /// `arrow`, Arrow string arrays (read in place), pulled in units and counted
-/// with the GIL released. Arrow arrays are counted on a thread of their own while the
-/// next unit is pulled (a generator reading them from a socket or a file
-/// keeps reading).
+/// with the GIL released. While a unit is counted the next is pulled: str
+/// units on the pool's threads, which the calling thread joins once it has
+/// pulled (with one thread, a unit is counted, then the next pulled); Arrow
+/// arrays on a thread of their own (a generator reading them from a socket
+/// or a file keeps reading).
 pub(super) fn count_texts(
     py: Python<'_>,
     corpus: &Bound<'_, PyAny>,
@@ -109,9 +111,20 @@ pub(super) fn count_texts(
     let mut progress = Progress::new(show_progress, None);
     progress.start("counting words", "texts", corpus.len().ok().map(|n| n as u64));
     let mut pull = Pull { iter: iter.enumerate(), arrow, held: None, name };
+    let threads = crate::threads::default_threads();
     let mut next = pull.next()?;
     while let Some(unit) = next.take() {
         let counted = match unit {
+            Unit::Texts(items) if threads > 1 => {
+                // The pool counts while this thread pulls the next unit,
+                // then this thread counts too, with the GIL released.
+                let texts: Vec<&str> = items.iter().map(|t| &**t).collect();
+                let pulled = guard(|| {
+                    Ok(counter.add_texts_meanwhile(&texts, threads, || pull.next(), |count| py.detach(count)))
+                })?;
+                next = pulled?;
+                texts.len()
+            }
             Unit::Texts(items) => {
                 let texts: Vec<&str> = items.iter().map(|t| &**t).collect();
                 py.detach(|| {

@@ -40,7 +40,9 @@ use std::fs::File;
 use std::hash::{Hash, Hasher};
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -747,6 +749,51 @@ impl Shard {
     }
 }
 
+/// How many threads have finished their share of a batch
+/// ([`WordCounter::add_texts_meanwhile`]), and a wait for them all.
+#[derive(Default)]
+struct Finished {
+    count: AtomicUsize,
+    lock: Mutex<()>,
+    done: Condvar,
+}
+
+/// Counts its thread as finished when dropped, even by a panic (the caller,
+/// waiting for all of them, then returns, and the scope re-raises it).
+struct OnDrop<'a>(&'a Finished);
+
+impl Drop for OnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.count.fetch_add(1, AtomicOrdering::Release);
+        let _lock = self.0.lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        self.0.done.notify_all();
+    }
+}
+
+impl Finished {
+    fn on_drop(&self) -> OnDrop<'_> {
+        OnDrop(self)
+    }
+
+    /// Returns once `threads` have finished: spinning a little (the others
+    /// are usually a task from the end), then asleep.
+    fn wait_for(&self, threads: usize) {
+        let spin_until = Instant::now() + Duration::from_micros(100);
+        while self.count.load(AtomicOrdering::Acquire) < threads {
+            if Instant::now() < spin_until {
+                std::hint::spin_loop();
+                continue;
+            }
+            let lock = self.lock.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            // Checked under the lock a finishing thread takes to notify: no
+            // notification is missed.
+            if self.count.load(AtomicOrdering::Acquire) < threads {
+                drop(self.done.wait(lock).unwrap_or_else(|poisoned| poisoned.into_inner()));
+            }
+        }
+    }
+}
+
 pub struct WordCounter {
     options: Options,
     ascii: Ascii,
@@ -793,6 +840,73 @@ impl WordCounter {
                 shard.add_texts(options, ascii, chunk, bound);
             });
         });
+    }
+
+    /// Counts the words of every text on `threads` threads, the calling
+    /// thread one of them, while the calling thread first runs `meanwhile`
+    /// (the bindings pull the next texts from Python then): the pool's
+    /// threads start on the texts at once and the caller joins them when
+    /// `meanwhile` returns, so that two threads keep two cores busy. The
+    /// caller's share runs inside `count_here` (which the bindings wrap in
+    /// a release of the GIL); it returns once every text is counted.
+    ///
+    /// Measured on GCIDE (40 MB of short lines) at two threads: pulling, then
+    /// counting in the pool, left a core idle ~20% of the time (`perf sched
+    /// timehist`); counting this way took 0.179 s against 0.194 s (medians
+    /// of 10 processes each, alternating).
+    pub fn add_texts_meanwhile<S: AsRef<str> + Sync, R>(
+        &mut self,
+        texts: &[S],
+        threads: usize,
+        meanwhile: impl FnOnce() -> R,
+        count_here: impl FnOnce(&(dyn Fn() + Sync)),
+    ) -> R {
+        // Without a pool (one thread, or none could start), the caller
+        // counts alone, then runs `meanwhile`.
+        let pool = if threads > 1 { threads::pool_for(Some(threads - 1)).ok() } else { None };
+        let threads = if pool.is_some() { threads } else { 1 };
+        if self.shards.len() < threads {
+            self.shards.resize_with(threads, || Mutex::new(Shard::new()));
+        }
+        let (options, ascii, bound, shards) = (&self.options, &self.ascii, self.bound, &self.shards);
+        let bytes: usize = texts.iter().map(|t| t.as_ref().len()).sum();
+        let distinct = bytes / CHUNK_BYTES / threads;
+        let tasks = texts.len().div_ceil(TASK_TEXTS);
+        let next = AtomicUsize::new(0);
+        let finished = Finished::default();
+        // Thread `at` (the caller is the last) counts into shard `at`, so a
+        // lock is never contended; each takes tasks until none is left.
+        let take_tasks = |at: usize| {
+            let _finished = finished.on_drop();
+            let mut shard = shards[at].lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            shard.chunks.reserve(distinct);
+            loop {
+                let k = next.fetch_add(1, AtomicOrdering::Relaxed);
+                if k >= tasks {
+                    break;
+                }
+                let end = ((k + 1) * TASK_TEXTS).min(texts.len());
+                shard.add_texts(options, ascii, &texts[k * TASK_TEXTS..end], bound);
+            }
+        };
+        let Some(pool) = pool else {
+            count_here(&|| take_tasks(0));
+            return meanwhile();
+        };
+        pool.in_place_scope(|scope| {
+            for at in 0..threads - 1 {
+                let take_tasks = &take_tasks;
+                scope.spawn(move |_| take_tasks(at));
+            }
+            let out = meanwhile();
+            count_here(&|| {
+                take_tasks(threads - 1);
+                // The others' last tasks (a few texts each); waiting here,
+                // not at the end of the scope, keeps the GIL released.
+                finished.wait_for(threads);
+            });
+            out
+        })
     }
 
     /// Streams files in chunks of whole lines. Every file is opened before any
@@ -922,6 +1036,43 @@ mod tests {
         let mut counter = WordCounter::new(&Options::default());
         counter.add_texts(&["Hello, hello!", "HÉLLO world"]);
         assert_eq!(counter.into_counts(), [("!".into(), 1), (",".into(), 1), ("hello".into(), 3), ("world".into(), 1)]);
+    }
+
+    #[test]
+    fn counting_meanwhile_counts_as_add_texts_and_runs_meanwhile_once() {
+        // Enough texts for many tasks, and words that differ between them.
+        let texts: Vec<String> = (0..5000).map(|i| format!("Word{} shared, text {i}", i % 37)).collect();
+        let mut plain = WordCounter::new(&Options::default());
+        plain.add_texts(&texts);
+        let expected = plain.into_counts();
+        for threads in [1, 2, 3] {
+            let mut counter = WordCounter::new(&Options::default());
+            let mut ran = 0;
+            // Two units, as the bindings count them, the second pulled meanwhile.
+            let (first, second) = texts.split_at(1234);
+            let out = counter.add_texts_meanwhile(
+                first,
+                threads,
+                || {
+                    ran += 1;
+                    second
+                },
+                |count| count(),
+            );
+            assert_eq!(ran, 1);
+            counter.add_texts_meanwhile(out, threads, || (), |count| count());
+            assert_eq!(counter.into_counts(), expected, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn a_panic_while_counting_meanwhile_reaches_the_caller() {
+        let texts = vec!["a b c"; 2000];
+        let mut counter = WordCounter::new(&Options::default());
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            counter.add_texts_meanwhile(&texts, 2, || (), |_| panic!("in the caller's share"))
+        }));
+        assert!(caught.is_err());
     }
 
     #[test]
