@@ -500,8 +500,8 @@ def run_child(args: dict, threads: int | None = None, timeout: float | None = No
             env["TOKENIZERS_PARALLELISM"] = "false"
     # Importing numpy starts OpenBLAS's threads, which spin for about 0.1 s:
     # a child's first call, made within that time, would share a core with
-    # them (at two threads this alone doubled our first call). Nothing here
-    # uses BLAS, so no tokenizer loses by it.
+    # them (at two threads our first call took 2.27x a warm one instead of
+    # 1.22x). Nothing here uses BLAS, so no tokenizer loses by it.
     env["OPENBLAS_NUM_THREADS"] = "1"
     t0 = time.perf_counter()
     try:
