@@ -431,7 +431,7 @@ out = {"items": fast_wordpiece.count_words(texts).items()}
 tok = fast_wordpiece.PyTokenizer.train(texts, 400, 2, show_progress=False)
 out["vocab"] = sorted(tok.get_vocab().items())
 errors = []
-for bad, at in ((17, 17_000), ("a\\ud800b", 9_000)):
+for bad, at in ((17, 70_000), ("a\\ud800b", 40_000)):
     broken = list(texts)
     broken[at] = bad
     for call in (lambda: fast_wordpiece.count_words(broken), lambda: fast_wordpiece.PyTokenizer.train(broken, 400)):
@@ -446,10 +446,10 @@ print(json.dumps(out))
 
 
 def test_lists_over_many_batches_count_alike_at_every_thread_count(shakespeare_lines, multilingual_lines):
-    """Over several batches of str (8,192 each): the same counts and
+    """Over several batches of str (32,768 each): the same counts and
     vocabulary at one and two threads, and an item that is not text (or a
     lone surrogate) in a later batch fails naming its index."""
-    texts = shakespeare_lines[:18_000] + multilingual_lines[:2_000]
+    texts = shakespeare_lines[:72_000] + multilingual_lines[:3_000]
     results = []
     for threads in ("1", "2"):
         env = {**os.environ, "RAYON_NUM_THREADS": threads}
@@ -461,7 +461,7 @@ def test_lists_over_many_batches_count_alike_at_every_thread_count(shakespeare_l
     assert results[0] == results[1]
     got = results[0]
     assert [tuple(x) for x in got["items"]] == fast_wordpiece.reference.count_words(texts).items()
-    for error, kind, at in zip(got["errors"], ["TypeError"] * 2 + ["ValueError"] * 2, ["[17000]"] * 2 + ["[9000]"] * 2):
+    for error, kind, at in zip(got["errors"], ["TypeError"] * 2 + ["ValueError"] * 2, ["[70000]"] * 2 + ["[40000]"] * 2):
         assert error.startswith(kind), error
         assert at in error, error
 
@@ -477,7 +477,7 @@ def test_texts_made_by_a_generator_count_as_a_list_of_them_does(shakespeare_line
     list gives, and an exception the generator raises mid-way comes back as
     that very object."""
     pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
-    texts = shakespeare_lines[:30_000] + multilingual_lines[:6_000]
+    texts = shakespeare_lines[:60_000] + multilingual_lines[:6_000]
     expected = fast_wordpiece.reference.count_words(texts + texts[:5_000]).items()
 
     def corpus(arrow: bool, stop: _Stop | None = None):
@@ -485,7 +485,8 @@ def test_texts_made_by_a_generator_count_as_a_list_of_them_does(shakespeare_line
             yield (t + "#")[:-1]  # a new str, not the list's
             if i == 25_000:
                 yield from [pa.array(texts[:5_000])] if arrow else texts[:5_000]
-            if stop is not None and i == 20_000:
+            # Past the first batch: raised while it is being counted.
+            if stop is not None and i == 40_000:
                 raise stop
 
     assert fast_wordpiece.count_words(corpus(True)).items() == expected

@@ -13,8 +13,11 @@ use crate::tokenizer::options::Options;
 use crate::training::{counts_file, CountOptions, Progress, Utf8Errors, WordCounter, WordCounts};
 
 /// Texts pulled from a Python iterable per batch, so that a generator over a
-/// huge corpus streams through bounded memory.
-const BATCH_TEXTS: usize = 8192;
+/// huge corpus streams through bounded memory. At two threads each batch
+/// ends with a thread idle while the last tasks finish: 32,768 rather than
+/// 8,192 short lines made `count_words` on GCIDE 5-7% faster (0.953 and
+/// 0.932, medians of 10 processes each).
+const BATCH_TEXTS: usize = 32768;
 const BATCH_BYTES: usize = 8 << 20;
 /// Arrow chunks of an iterable are gathered to at least this many texts (or
 /// `ARROW_CHUNKS` chunks) before they are counted; an Arrow array is counted
