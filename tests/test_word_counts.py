@@ -461,7 +461,8 @@ def test_lists_over_many_batches_count_alike_at_every_thread_count(shakespeare_l
     assert results[0] == results[1]
     got = results[0]
     assert [tuple(x) for x in got["items"]] == fast_wordpiece.reference.count_words(texts).items()
-    for error, kind, at in zip(got["errors"], ["TypeError"] * 2 + ["ValueError"] * 2, ["[70000]"] * 2 + ["[40000]"] * 2):
+    kinds, places = ["TypeError"] * 2 + ["ValueError"] * 2, ["[70000]"] * 2 + ["[40000]"] * 2
+    for error, kind, at in zip(got["errors"], kinds, places):
         assert error.startswith(kind), error
         assert at in error, error
 
