@@ -28,7 +28,10 @@ fn before(vocab: &[String], x: &Key, y: &Key) -> bool {
 }
 
 impl Ranking for FrequencyRanking {
-    fn update(&mut self, core: &Core, changed: &[PairId], _merged: Option<Merged>) {
+    fn update(&mut self, core: &Core, changed: &[PairId], merged: Option<Merged>) {
+        if merged.is_none() {
+            self.heap.reserve(core.expected_pairs().max(core.pairs.len()));
+        }
         let vocab = &core.vocab;
         let before = |x: &(u32, Key), y: &(u32, Key)| before(vocab, &x.1, &y.1);
         for &p in changed {

@@ -43,7 +43,7 @@
 use super::indexed_heap::IndexedHeap;
 use super::objective::tie_break;
 use super::targets::Targets;
-use super::trainer::{Core, Merged, Pair, PairId, Ranking, TokenId};
+use super::trainer::{reserve_total, Core, Merged, Pair, PairId, Ranking, TokenId};
 use crate::hint;
 use crate::pipeline::model::vocab::CONTINUATION;
 
@@ -547,7 +547,20 @@ impl Ranking for LikelihoodRanking {
         self.token_cf.resize(n, (0, 0.0));
         self.acc.resize(n, 0.0);
         match merged {
-            None => (0..n as TokenId).for_each(|t| self.recount(core, t)),
+            None => {
+                let pairs = core.expected_pairs().max(core.pairs.len());
+                reserve_total(&mut self.slots, pairs);
+                reserve_total(&mut self.filed_k, pairs);
+                self.heap.reserve(pairs);
+                let tokens = core.most_tokens();
+                reserve_total(&mut self.holders, tokens);
+                reserve_total(&mut self.watches, tokens);
+                reserve_total(&mut self.counts, tokens);
+                reserve_total(&mut self.token_cf, tokens);
+                reserve_total(&mut self.acc, tokens);
+                self.targets.reserve(tokens);
+                (0..n as TokenId).for_each(|t| self.recount(core, t));
+            }
             Some(Merged { a, b, c }) => [a, b, c].into_iter().for_each(|t| self.recount(core, t)),
         }
         self.add_new_pairs(core);

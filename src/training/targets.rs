@@ -13,7 +13,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::trainer::{merged_into, TokenId};
+use super::trainer::{merged_into, reserve_total, TokenId};
 use crate::pipeline::model::vocab::CONTINUATION;
 
 const NONE: TokenId = TokenId::MAX;
@@ -42,6 +42,15 @@ pub struct Targets {
 }
 
 impl Targets {
+    /// Makes room for `tokens` tokens (see `trainer::reserve_total`).
+    pub fn reserve(&mut self, tokens: usize) {
+        for v in [&mut self.whole, &mut self.tail, &mut self.shift] {
+            reserve_total(v, tokens);
+        }
+        reserve_total(&mut self.before, tokens);
+        let _ = self.last.try_reserve(tokens.saturating_sub(self.last.len()));
+    }
+
     /// Adds the tokens of `vocab` past those already known.
     pub fn extend(&mut self, vocab: &[String]) {
         for (t, text) in vocab.iter().enumerate().skip(self.whole.len()) {
