@@ -1075,6 +1075,40 @@ mod tests {
         assert!(caught.is_err());
     }
 
+    /// A text that panics when read on any thread but the one that made it,
+    /// saying so in `READ_AWAY` first.
+    struct ReadOnlyHere(std::thread::ThreadId);
+
+    static READ_AWAY: AtomicUsize = AtomicUsize::new(0);
+
+    impl AsRef<str> for ReadOnlyHere {
+        fn as_ref(&self) -> &str {
+            if std::thread::current().id() != self.0 {
+                READ_AWAY.fetch_add(1, AtomicOrdering::SeqCst);
+                panic!("read on a pool thread");
+            }
+            "a b c"
+        }
+    }
+
+    #[test]
+    fn a_panic_in_a_pool_threads_share_reaches_the_caller_without_a_hang() {
+        let texts: Vec<ReadOnlyHere> = (0..4 * TASK_TEXTS).map(|_| ReadOnlyHere(std::thread::current().id())).collect();
+        let mut counter = WordCounter::new(&Options::default());
+        // The caller counts only once the pool's thread has taken a task.
+        let wait_for_the_pool = || {
+            let start = std::time::Instant::now();
+            while READ_AWAY.load(AtomicOrdering::SeqCst) == 0 && start.elapsed().as_secs() < 10 {
+                std::thread::yield_now();
+            }
+        };
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            counter.add_texts_meanwhile(&texts, 2, wait_for_the_pool, |count| count())
+        }));
+        assert!(READ_AWAY.load(AtomicOrdering::SeqCst) > 0, "the pool's thread took no task");
+        assert!(caught.is_err(), "the pool thread's panic was lost");
+    }
+
     #[test]
     fn files_stream_and_report_bad_utf8_with_offset() {
         let dir = std::env::temp_dir().join(format!("fwp-wc-{}", std::process::id()));
