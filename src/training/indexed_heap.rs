@@ -32,10 +32,10 @@ pub trait Before<K>: Fn(&(u32, K), &(u32, K)) -> bool {}
 impl<K, F: Fn(&(u32, K), &(u32, K)) -> bool> Before<K> for F {}
 
 impl<K: Copy> IndexedHeap<K> {
-    /// Makes room for ids below `ids` (see `trainer::reserve_total`).
+    /// Makes room for ids below `ids` (see `reserve_total`).
     pub fn reserve(&mut self, ids: usize) {
-        super::trainer::reserve_total(&mut self.heap, ids);
-        super::trainer::reserve_total(&mut self.position, ids);
+        super::reserve_total(&mut self.heap, ids);
+        super::reserve_total(&mut self.position, ids);
     }
 
     pub fn len(&self) -> usize {

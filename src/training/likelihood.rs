@@ -42,8 +42,9 @@
 
 use super::indexed_heap::IndexedHeap;
 use super::objective::tie_break;
+use super::reserve_total;
 use super::targets::Targets;
-use super::trainer::{reserve_total, Core, Merged, Pair, PairId, Ranking, TokenId};
+use super::trainer::{Core, Merged, Pair, PairId, Ranking, TokenId};
 use crate::hint;
 use crate::pipeline::model::vocab::CONTINUATION;
 

@@ -13,7 +13,8 @@
 
 use rustc_hash::FxHashMap;
 
-use super::trainer::{merged_into, reserve_total, TokenId};
+use super::reserve_total;
+use super::trainer::{merged_into, TokenId};
 use crate::pipeline::model::vocab::CONTINUATION;
 
 const NONE: TokenId = TokenId::MAX;
@@ -42,7 +43,7 @@ pub struct Targets {
 }
 
 impl Targets {
-    /// Makes room for `tokens` tokens (see `trainer::reserve_total`).
+    /// Makes room for `tokens` tokens (see `reserve_total`).
     pub fn reserve(&mut self, tokens: usize) {
         for v in [&mut self.whole, &mut self.tail, &mut self.shift] {
             reserve_total(v, tokens);

@@ -11,6 +11,7 @@ use std::ops::Range;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::progress::Progress;
+use super::reserve_total;
 use crate::error::{Error, Result};
 use crate::hint;
 use crate::pipeline::model::vocab::CONTINUATION;
@@ -287,16 +288,6 @@ pub fn train<R: Ranking + Send + 'static>(
     // overlap building the tokenizer.
     threads::drop_in_background((core, ranking));
     Ok(Trained { vocab, merges })
-}
-
-/// Makes room for `total` items in `v` at once if the allocator grants it
-/// (else `v` grows as it would). The tables of training grow to tens of
-/// megabytes; growing by doubling copies a table whole at every step (one
-/// step of 16 MB took ~10 ms on GCIDE), and its new pages are touched twice.
-/// Room reserved up front is address space: its pages are only touched as
-/// the table fills.
-pub fn reserve_total<T>(v: &mut Vec<T>, total: usize) {
-    let _ = v.try_reserve_exact(total.saturating_sub(v.len()));
 }
 
 /// The words whose characters are all among the `limit` most frequent ones
