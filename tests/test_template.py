@@ -283,14 +283,14 @@ def test_stride_leaves_room_after_the_template_special_tokens(impl: str) -> None
     tok = IMPLS[impl].PyTokenizer.from_str(hf_json(TEMPLATES["typed"]))  # 2 around one text, 4 around a pair
     hf = tokenizers.Tokenizer.from_str(hf_json(TEMPLATES["typed"]))
     assert hf.post_processor.num_special_tokens_to_add(False) == 2
-    with pytest.raises(ValueError, match=r"stride must be less than max_length minus the 2 special tokens \(3\)"):
+    with pytest.raises(ValueError, match=r"stride must be at most max_length minus the 2 special tokens \(3\)"):
         tok.encode("the cat sat", max_length=5, stride=4)
     with pytest.raises(Exception, match="stride"):
         hf.enable_truncation(5, stride=4)
     plain = tok.encode("the cat sat", max_length=5, stride=4, add_special_tokens=False)
     assert plain.ids == [VOCAB.index(w) for w in ("the", "cat", "sat")]
     bad = hf_json(TEMPLATES["typed"], {"direction": "Right", "max_length": 5, "strategy": "LongestFirst", "stride": 4})
-    with pytest.raises(ValueError, match=r"^truncation: stride must be less than max_length minus the 2 special"):
+    with pytest.raises(ValueError, match=r"^truncation: stride must be at most max_length minus the 2 special"):
         IMPLS[impl].PyTokenizer.from_str(bad)
     hf.enable_truncation(9, stride=1)
     e = tok.encode("the cat sat on the mat", "a dog", max_length=9, stride=1)

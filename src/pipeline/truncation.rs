@@ -47,14 +47,16 @@ pub struct Truncation {
 }
 
 impl Truncation {
-    /// Checks the parameters on their own: `stride` must be 0 or less than
+    /// Checks the parameters on their own: `stride` must be at most
     /// `max_length` minus the special tokens of a single text
-    /// (`added_single`), as Hugging Face's `with_truncation` requires.
+    /// (`added_single`), as Hugging Face's `with_truncation` requires (a
+    /// window that must then be cut is refused by `apply`, and so is a
+    /// `max_length` below the special tokens).
     pub fn validate(&self, added_single: usize) -> Result<()> {
-        let room = self.max_length.saturating_sub(added_single);
-        if self.stride > 0 && self.stride >= room {
+        let Some(room) = self.max_length.checked_sub(added_single) else { return Ok(()) };
+        if self.stride > room {
             return Err(Error::invalid(format!(
-                "stride must be less than max_length minus the {added_single} special tokens ({room}), got {}",
+                "stride must be at most max_length minus the {added_single} special tokens ({room}), got {}",
                 self.stride
             )));
         }
@@ -275,9 +277,15 @@ mod tests {
         let t = trunc(20, Strategy::LongestFirst, 10, Side::Right);
         let err = t.apply(&mut seq(20), Some(&mut seq(20)), 3).unwrap_err().to_string();
         assert!(err.contains("stride (10) must be less than the 8 tokens"), "{err}");
-        assert!(trunc(6, Strategy::LongestFirst, 4, Side::Right).validate(2).is_err());
-        assert!(trunc(6, Strategy::LongestFirst, 3, Side::Right).validate(2).is_ok());
+        assert!(trunc(6, Strategy::LongestFirst, 5, Side::Right).validate(2).is_err());
+        assert!(trunc(6, Strategy::LongestFirst, 4, Side::Right).validate(2).is_ok());
         assert!(trunc(2, Strategy::LongestFirst, 0, Side::Right).validate(2).is_ok());
+        // A stride of the whole room is Hugging Face's limit: refused only where a window is cut.
+        let t = trunc(6, Strategy::LongestFirst, 4, Side::Right);
+        assert!(t.apply(&mut seq(4), None, 2).is_ok());
+        assert!(t.apply(&mut seq(5), None, 2).unwrap_err().to_string().contains("stride (4) must be less than the 4"));
+        // Below the special tokens, apply's error says so, not a stride error.
+        assert!(trunc(1, Strategy::LongestFirst, 4, Side::Right).validate(2).is_ok());
     }
 
     #[test]

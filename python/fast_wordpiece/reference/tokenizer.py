@@ -513,13 +513,14 @@ class PyTokenizer(TransformersCalls):
         return options
 
     def _check_stride(self, options: EncodeOptions) -> None:
-        """A stride that leaves room for new tokens in every window, with the special tokens this
-        tokenizer's post-processor adds to one text."""
+        """A stride of at most max_length minus the special tokens this tokenizer's post-processor
+        adds to one text (Hugging Face's check; a window that must then be cut is refused when
+        truncating, and so is a max_length below the special tokens)."""
         if options.truncates and options.stride > 0:
             added = self._added_count(False) if options.add_special_tokens else 0
-            room = max(0, options.max_length - added)  # type: ignore[operator]
-            if room <= options.stride:
-                raise ValueError(f"stride must be less than max_length minus the {added} special tokens ({room}), "
+            room = options.max_length - added  # type: ignore[operator]
+            if 0 <= room < options.stride:
+                raise ValueError(f"stride must be at most max_length minus the {added} special tokens ({room}), "
                                  f"got {options.stride}")  # fmt: skip
 
     # -- defaults from a Hugging Face file (spec section 10) --------------------
@@ -545,9 +546,9 @@ class PyTokenizer(TransformersCalls):
     def _with_defaults(self, truncation: dict[str, Any] | None, padding: dict[str, Any] | None) -> PyTokenizer:
         if truncation is not None and truncation["stride"] > 0:
             added = self._added_count(False)
-            room = max(0, truncation["max_length"] - added)
-            if truncation["stride"] >= room:
-                raise ValueError(f"truncation: stride must be less than max_length minus the {added} special tokens "
+            room = truncation["max_length"] - added
+            if 0 <= room < truncation["stride"]:
+                raise ValueError(f"truncation: stride must be at most max_length minus the {added} special tokens "
                                  f"({room}), got {truncation['stride']}")  # fmt: skip
         copy = PyTokenizer.__new__(PyTokenizer)
         copy.__dict__.update(self.__dict__)
