@@ -29,6 +29,17 @@ impl std::fmt::Display for Side {
     }
 }
 
+impl Side {
+    /// The side named `"left"` or `"right"` (as `Display` writes it), or None.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "left" => Some(Side::Left),
+            "right" => Some(Side::Right),
+            _ => None,
+        }
+    }
+}
+
 /// Token ids with their character offsets into the original text, and the
 /// masks a BERT model takes. Token strings are looked up from the vocabulary
 /// on demand, so encoding allocates no string per token.

@@ -9,6 +9,7 @@ run on our tokenizer and must give what they give on transformers'.
 from __future__ import annotations
 
 import itertools
+import json
 import pickle
 import random
 import warnings
@@ -373,20 +374,39 @@ def test_words_given_split_match_transformers(hf, ours, texts, kwargs):
     assert {w for w in labels if w is not None} == set(range(len(words[0])))
 
 
-def test_model_max_length_travels_through_model_directories(ours, tmp_path):
-    """save_pretrained writes model_max_length into tokenizer_config.json; from_pretrained and
-    transformers' AutoTokenizer read it back."""
+def test_call_settings_travel_through_model_directories(ours, tmp_path):
+    """save_pretrained writes model_max_length, padding_side and truncation_side into
+    tokenizer_config.json; from_pretrained and transformers' AutoTokenizer read them back, and
+    AutoTokenizer gives the segment ids of pairs (the model's inputs are in the file too)."""
     tok = pickle.loads(pickle.dumps(ours))
     tok.model_max_length = 77
+    tok.padding_side, tok.truncation_side = "left", "left"
     tok.save_pretrained(tmp_path)
     again = type(tok).from_pretrained(tmp_path)
-    assert again.model_max_length == 77
+    assert (again.model_max_length, again.padding_side, again.truncation_side) == (77, "left", "left")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs = transformers.AutoTokenizer.from_pretrained(str(tmp_path))
-    assert theirs.model_max_length == 77
+    assert (theirs.model_max_length, theirs.padding_side, theirs.truncation_side) == (77, "left", "left")
     text = "a " * 100
     assert again(text, truncation=True)["input_ids"] == theirs(text, truncation=True)["input_ids"]
+    batch = [("What is it?", "It is a cat."), ("Why?", "Because.")]
+    got, expected = again(batch, padding=True), theirs(batch, padding=True)
+    assert list(got.keys()) == list(expected.keys()) == ["input_ids", "token_type_ids", "attention_mask"]
+    assert {k: got[k] for k in got} == {k: expected[k] for k in expected}
+    assert any(1 in row for row in expected["token_type_ids"])
+
+
+def test_bad_call_settings_in_a_model_directory_are_named(ours, tmp_path):
+    """A tokenizer_config.json whose sides are not "left" or "right" is a ValueError naming the key."""
+    ours.save_pretrained(tmp_path)
+    config = tmp_path / "tokenizer_config.json"
+    for key, value in (("padding_side", "middle"), ("truncation_side", 1)):
+        settings = json.loads(config.read_text(encoding="utf-8"))
+        config.write_text(json.dumps(dict(settings, **{key: value})), encoding="utf-8")
+        with pytest.raises(ValueError, match=f"tokenizer_config.json: {key}: expected"):
+            type(ours).from_pretrained(tmp_path)
+        config.write_text(json.dumps(settings), encoding="utf-8")
 
 
 def test_torch_tensors_match_transformers(hf, ours, texts):

@@ -416,12 +416,9 @@ fn strategy(name: &str) -> PyResult<Strategy> {
 }
 
 /// `"left"` or `"right"`; `argument` names the argument in the error.
-fn side(value: &str, argument: &str) -> PyResult<Side> {
-    match value {
-        "left" => Ok(Side::Left),
-        "right" => Ok(Side::Right),
-        _ => Err(PyValueError::new_err(format!("{argument} must be \"left\" or \"right\", not {value:?}"))),
-    }
+pub fn side(value: &str, argument: &str) -> PyResult<Side> {
+    Side::from_name(value)
+        .ok_or_else(|| PyValueError::new_err(format!("{argument} must be \"left\" or \"right\", not {value:?}")))
 }
 
 /// None, or what `convert` makes of the value.

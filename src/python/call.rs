@@ -53,11 +53,7 @@ fn batch_encoding<'py>(py: Python<'py>, name: &'static str) -> PyResult<Bound<'p
 }
 
 fn side(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Side> {
-    match &*args::text(value, &|| name.to_owned())? {
-        "right" => Ok(Side::Right),
-        "left" => Ok(Side::Left),
-        other => Err(PyValueError::new_err(format!("{name} must be \"right\" or \"left\", not {other:?}"))),
-    }
+    args::side(&args::text(value, &|| name.to_owned())?, name)
 }
 
 impl PyTokenizer {

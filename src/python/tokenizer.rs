@@ -11,24 +11,9 @@ use pyo3::types::PyDict;
 use super::args::{self, text, type_name};
 use super::encoding::Shared;
 use super::errors::guard;
-use crate::encoding::Side;
 use crate::pipeline::model::vocab::Vocab;
+pub use crate::tokenizer::pretrained::CallSettings;
 use crate::tokenizer::Tokenizer;
-
-/// What a caller may change on a tokenizer, as on transformers' tokenizers.
-#[derive(Clone, Copy, Debug)]
-pub struct CallSettings {
-    /// None: the model has no maximum length.
-    pub model_max_length: Option<u64>,
-    pub padding_side: Side,
-    pub truncation_side: Side,
-}
-
-impl Default for CallSettings {
-    fn default() -> Self {
-        Self { model_max_length: None, padding_side: Side::Right, truncation_side: Side::Right }
-    }
-}
 
 /// A WordPiece tokenizer: BERT's pipeline, trained on the true WordPiece
 /// objective or loaded from a BERT `vocab.txt`.

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 
+use crate::encoding::Side;
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
 use crate::pipeline::model::vocab::Vocab;
@@ -44,18 +45,46 @@ fn token_content(value: &Value) -> Option<&str> {
     value.as_str().or_else(|| value.get("content").and_then(Value::as_str))
 }
 
-/// The `model_max_length` of a model directory's `tokenizer_config.json`:
-/// None without one, or for transformers' "no maximum" (1e30, or anything
-/// from 1e20 up).
-pub fn model_max_length(dir: &Path) -> Result<Option<u64>> {
+/// What `transformers` keeps in `tokenizer_config.json` beside the pipeline,
+/// and a caller may change on a tokenizer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CallSettings {
+    /// None: the model has no maximum length.
+    pub model_max_length: Option<u64>,
+    pub padding_side: Side,
+    pub truncation_side: Side,
+}
+
+/// The call settings of a model directory's `tokenizer_config.json`
+/// (defaults without one): `model_max_length` None for transformers' "no
+/// maximum" (1e30, or anything from 1e20 up); the sides `"right"` unless
+/// the file says `"left"`.
+pub fn call_settings(dir: &Path) -> Result<CallSettings> {
     let path = dir.join("tokenizer_config.json");
-    let Some(value) = read_object(&path)?.remove("model_max_length") else { return Ok(None) };
-    match value.as_u64() {
-        Some(n) if n < 100_000_000_000_000_000_000u128 as u64 => Ok(Some(n)),
-        Some(_) => Ok(None),
-        None if value.as_f64().is_some_and(|v| v >= 1e20) => Ok(None),
-        None => Err(Error::invalid_file(&path, format!("model_max_length: expected a length, found {value}"))),
-    }
+    let config = read_object(&path)?;
+    let model_max_length = match config.get("model_max_length") {
+        None | Some(Value::Null) => None,
+        // Every u64 is below 1e20; larger numbers are floats to serde_json.
+        Some(value) => match value.as_u64() {
+            Some(n) => Some(n),
+            None if value.as_f64().is_some_and(|v| v >= 1e20) => None,
+            None => {
+                return Err(Error::invalid_file(&path, format!("model_max_length: expected a length, found {value}")))
+            }
+        },
+    };
+    let side = |key: &str| match config.get(key) {
+        None | Some(Value::Null) => Ok(Side::Right),
+        Some(value) => value
+            .as_str()
+            .and_then(Side::from_name)
+            .ok_or_else(|| Error::invalid_file(&path, format!("{key}: expected \"right\" or \"left\", found {value}"))),
+    };
+    Ok(CallSettings {
+        model_max_length,
+        padding_side: side("padding_side")?,
+        truncation_side: side("truncation_side")?,
+    })
 }
 
 impl Tokenizer {
@@ -136,9 +165,11 @@ impl Tokenizer {
     /// Writes `tokenizer.json`, `vocab.txt` (unless the ids have holes),
     /// `tokenizer_config.json` and `special_tokens_map.json` into `dir`
     /// (created if needed); returns their paths.
-    /// `model_max_length` goes into `tokenizer_config.json` (else the default
-    /// truncation's length, if there is one).
-    pub fn save_pretrained(&self, dir: &Path, model_max_length: Option<u64>) -> Result<Vec<PathBuf>> {
+    /// `tokenizer_config.json` holds the call settings (`model_max_length`,
+    /// else the default truncation's length, if there is one) and the
+    /// model's inputs, `token_type_ids` among them: without them
+    /// `transformers`' generic class leaves out the segment ids of pairs.
+    pub fn save_pretrained(&self, dir: &Path, call: &CallSettings) -> Result<Vec<PathBuf>> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let mut written = Vec::new();
         let path = dir.join("tokenizer.json");
@@ -171,9 +202,12 @@ impl Tokenizer {
             "tokenize_chinese_chars": o.normalizer.handle_chinese_chars,
             "clean_up_tokenization_spaces": false,
             "split_special_tokens": o.split_special_tokens,
+            "padding_side": call.padding_side.to_string(),
+            "truncation_side": call.truncation_side.to_string(),
+            "model_input_names": ["input_ids", "token_type_ids", "attention_mask"],
         });
         let obj = config.as_object_mut().expect("an object");
-        if let Some(n) = model_max_length.or(self.truncation().map(|t| t.max_length as u64)) {
+        if let Some(n) = call.model_max_length.or(self.truncation().map(|t| t.max_length as u64)) {
             obj.insert("model_max_length".into(), json!(n));
         }
         obj.extend(map.clone());

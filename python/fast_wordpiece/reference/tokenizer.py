@@ -394,17 +394,24 @@ class PyTokenizer(TransformersCalls):
     @staticmethod
     def from_pretrained(directory: str | os.PathLike[str]) -> PyTokenizer:
         """A tokenizer from a local model directory: its ``tokenizer.json``, or its ``vocab.txt`` with
-        ``tokenizer_config.json`` (and ``special_tokens_map.json``); ``model_max_length`` from
-        ``tokenizer_config.json``. Never downloads."""
+        ``tokenizer_config.json`` (and ``special_tokens_map.json``); ``model_max_length``,
+        ``padding_side`` and ``truncation_side`` from ``tokenizer_config.json``. Never downloads."""
         tokenizer = PyTokenizer._from_directory(directory)
         path = os.path.join(_path(directory), "tokenizer_config.json")
-        max_length = _read_object(path).get("model_max_length")
+        config = _read_object(path)
+        max_length = config.get("model_max_length")
         if max_length is not None:
             if isinstance(max_length, float) and max_length >= 1e20:
                 max_length = int(max_length)
             if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 0:
                 raise ValueError(f"{path}: model_max_length: expected a length, found {json.dumps(max_length)}")
             tokenizer.model_max_length = max_length
+        for key in ("padding_side", "truncation_side"):
+            side = config.get(key)
+            if side is not None:
+                if side not in ("right", "left"):
+                    raise ValueError(f'{path}: {key}: expected "right" or "left", found {json.dumps(side)}')
+                setattr(tokenizer, key, side)
         return tokenizer
 
     @staticmethod
@@ -453,8 +460,8 @@ class PyTokenizer(TransformersCalls):
 
     def save_pretrained(self, directory: str | os.PathLike[str]) -> list[str]:
         """Writes ``tokenizer.json``, ``vocab.txt`` (unless the ids have holes), ``tokenizer_config.json`` (with
-        ``model_max_length`` when set) and ``special_tokens_map.json`` into ``directory`` (created if needed);
-        returns their paths."""
+        ``model_max_length`` when set, ``padding_side``, ``truncation_side`` and the model's inputs) and
+        ``special_tokens_map.json`` into ``directory`` (created if needed); returns their paths."""
         path = _path(directory)
         os.makedirs(path, exist_ok=True)
         written = [os.path.join(path, "tokenizer.json")]
@@ -469,7 +476,9 @@ class PyTokenizer(TransformersCalls):
         config: dict[str, Any] = {"tokenizer_class": "PreTrainedTokenizerFast", "do_lower_case": o.lowercase,
                                   "strip_accents": o.strip_accents, "tokenize_chinese_chars": o.handle_chinese_chars,
                                   "clean_up_tokenization_spaces": False,
-                                  "split_special_tokens": o.split_special_tokens}  # fmt: skip
+                                  "split_special_tokens": o.split_special_tokens,
+                                  "padding_side": self.padding_side, "truncation_side": self.truncation_side,
+                                  "model_input_names": ["input_ids", "token_type_ids", "attention_mask"]}  # fmt: skip
         if self._model_max_length is not None:
             config["model_max_length"] = self._model_max_length
         elif self._truncation is not None:
