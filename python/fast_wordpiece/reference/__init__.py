@@ -1,13 +1,27 @@
 """The pure-Python twin of the engine: docs/spec.md, written out plainly.
 
 This package is the oracle the Rust engine is tested against. It has the
-engine's API (``PyTokenizer``, ``Encoding``, ``DEFAULT_SPECIAL_TOKENS``, and
-the rest of the family: ``BPETokenizer``, ``CharTokenizer``,
-``UnigramTokenizer``) and
-follows the specification section by section, one module per stage, choosing
-the obvious algorithm over a fast one: training recounts every pair frequency
-at every merge, and the normalizer runs its stages one after the other over
-the whole text.
+engine's algorithms and core API (``PyTokenizer``, ``Encoding``,
+``DEFAULT_SPECIAL_TOKENS``, and the rest of the family: ``BPETokenizer``,
+``CharTokenizer``, ``UnigramTokenizer``) and follows the specification
+section by section, one module per stage, choosing the obvious algorithm over
+a fast one: training recounts every pair frequency at every merge, and the
+normalizer runs its stages one after the other over the whole text.
+
+Where its API differs from the engine's:
+
+- No class has ``train_from_files``. ``PyTokenizer.train`` and
+  ``train_from_counts`` take ``show_progress=False`` by default (the
+  engine: True).
+- ``BPETokenizer`` and ``CharTokenizer`` have no ``id_to_token``,
+  ``token_to_id``, ``decode_batch`` or ``unk_token``.
+- ``UnigramTokenizer`` has no ``save``, ``load``, ``from_file``,
+  ``to_str``, ``from_str``, ``analyze``, ``id_to_token`` or
+  ``token_to_id``. Its ``encode`` takes no ``alpha``, ``nbest`` or ``seed``:
+  ``sample(text, alpha, nbest=-1, seed=0)`` draws a segmentation instead.
+- ``from_json`` and ``from_str`` name their argument ``json_text``
+  (``PyTokenizer``) or ``text`` (``BPETokenizer``, ``CharTokenizer``), not
+  ``json``.
 """
 
 from fast_wordpiece.added_token import AddedToken
