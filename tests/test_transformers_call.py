@@ -213,6 +213,57 @@ def test_the_tokenizer_surface_matches_transformers(hf, ours, texts):
     assert len(ours) == len(hf)
 
 
+def test_decode_takes_what_transformers_decode_takes(hf, ours, texts):
+    """One id, a sequence, a batch (lists or a 2-D array), and clean_up_tokenization_spaces: the
+    call's, else the tokenizer's (False by default, as transformers' BERT tokenizer)."""
+    batch = hf([*texts["batch"][:3], "I do n't know , he 's here . 'quoted' ok ?"])["input_ids"]
+    ids = batch[-1]
+    assert ours.clean_up_tokenization_spaces is hf.clean_up_tokenization_spaces is False
+    for clean_up in (None, True, False):
+        kw = {"clean_up_tokenization_spaces": clean_up}
+        assert ours.decode(ids, **kw) == hf.decode(ids, **kw), clean_up
+        assert ours.decode(batch, **kw) == hf.decode(batch, **kw) == ours.batch_decode(batch, **kw)
+        assert ours.batch_decode(batch, True, **kw) == hf.batch_decode(batch, True, **kw)
+    assert ours.decode(ids, clean_up_tokenization_spaces=True) != ours.decode(ids)
+    assert ours.decode(ids[3]) == hf.decode(ids[3])
+    square = np.array([ids[:4], ids[4:8]])
+    assert ours.decode(square) == hf.decode(square)
+    assert ours.decode(np.array(ids)) == hf.decode(np.array(ids))
+    on = pickle.loads(pickle.dumps(ours))
+    on.clean_up_tokenization_spaces = True
+    assert pickle.loads(pickle.dumps(on)).clean_up_tokenization_spaces is True
+    assert on.decode(ids) == hf.decode(ids, clean_up_tokenization_spaces=True)
+    assert on.decode(ids, clean_up_tokenization_spaces=False) == ours.decode(ids)
+    for bad in ("yes", 1):
+        with pytest.raises(TypeError, match="clean_up_tokenization_spaces must be bool"):
+            ours.decode(ids, clean_up_tokenization_spaces=bad)
+        with pytest.raises(TypeError, match="clean_up_tokenization_spaces must be bool"):
+            on.clean_up_tokenization_spaces = bad
+    with pytest.raises(ValueError, match=r"^ids = 99999999 is out of range"):
+        ours.decode(99999999)
+    with pytest.raises(TypeError, match="bool"):
+        ours.decode(True)
+
+
+def test_clean_up_in_a_model_directory_is_read_and_written(ours, tmp_path):
+    """tokenizer_config.json's clean_up_tokenization_spaces (as transformers 4 wrote it for BERT)
+    sets decode's default; save_pretrained keeps it, and transformers reads it alike."""
+    on = pickle.loads(pickle.dumps(ours))
+    on.clean_up_tokenization_spaces = True
+    on.save_pretrained(tmp_path)
+    again = type(ours).from_pretrained(tmp_path)
+    assert again.clean_up_tokenization_spaces is True
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = transformers.AutoTokenizer.from_pretrained(str(tmp_path))
+    ids = theirs("I do n't know , he 's here .")["input_ids"]
+    assert again.decode(ids) == theirs.decode(ids) == "[CLS] i don't know, he's here. [SEP]"
+    config = tmp_path / "tokenizer_config.json"
+    config.write_text(json.dumps(dict(json.loads(config.read_text()), clean_up_tokenization_spaces="yes")))
+    with pytest.raises(ValueError, match="tokenizer_config.json: clean_up_tokenization_spaces: expected true or false"):
+        type(ours).from_pretrained(tmp_path)
+
+
 def test_settings_change_calls_and_survive_pickling(ours, texts):
     tok = pickle.loads(pickle.dumps(ours))
     tok.padding_side, tok.truncation_side, tok.model_max_length = "left", "left", 10

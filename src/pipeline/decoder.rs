@@ -51,9 +51,30 @@ pub fn decode_with<'a>(tokens: impl IntoIterator<Item = &'a str>, prefix: &str, 
     out
 }
 
+/// `transformers`' `clean_up_tokenization` (its decode's
+/// `clean_up_tokenization_spaces=True`): the clean-up rules but `" do not"`,
+/// in the same order, over a whole decoded text.
+pub fn clean_up_tokenization(text: &str) -> String {
+    let mut out = text.to_owned();
+    for (from, to) in CLEANUP.iter().filter(|(from, _)| *from != " do not") {
+        if out.contains(from) {
+            out = out.replace(from, to);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn transformers_clean_up_works_across_tokens() {
+        let decoded = decode(["i", "do", "n", "'", "t", "know", ",", "he", "'", "s", "here", "."]);
+        assert_eq!(decoded, "i do n ' t know, he ' s here.");
+        assert_eq!(clean_up_tokenization(&decoded), "i don't know, he's here.");
+        assert_eq!(clean_up_tokenization("a do not b ?"), "a do not b?");
+    }
 
     #[test]
     fn glues_pieces_and_cleans_punctuation() {

@@ -120,7 +120,8 @@ pub fn positive(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
     usize::try_from(value).map_err(|_| PyValueError::new_err(format!("{name} is too large")))
 }
 
-fn flag(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
+/// A bool argument (not an int or anything else truthy).
+pub fn flag(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
     obj.cast::<PyBool>()
         .map(|b| b.is_true())
         .map_err(|_| PyTypeError::new_err(format!("{name} must be bool, not {}", type_name(obj))))
@@ -223,23 +224,23 @@ pub fn ids(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Ve
     let iter = obj
         .try_iter()
         .map_err(|_| PyTypeError::new_err(format!("{name} must be a sequence of int, not {}", type_name(obj))))?;
-    let mut out = Vec::new();
-    for (i, item) in iter.enumerate() {
-        let item = item?;
-        if item.is_instance_of::<PyBool>() {
-            return Err(PyTypeError::new_err(format!("{name}[{i}] must be int, not bool")));
-        }
-        let id: i128 = item
-            .extract()
-            .map_err(|_| PyTypeError::new_err(format!("{name}[{i}] must be int, not {}", type_name(&item))))?;
-        if id < 0 || id >= vocab_size as i128 {
-            return Err(PyValueError::new_err(format!(
-                "{name}[{i}] = {id} is out of range for a vocabulary of {vocab_size} tokens"
-            )));
-        }
-        out.push(id as u32);
+    iter.enumerate().map(|(i, item)| id(&item?, &|| format!("{name}[{i}]"), vocab_size)).collect()
+}
+
+/// One token id: an int in `0..vocab_size`.
+pub fn id(item: &Bound<'_, PyAny>, name: &dyn Fn() -> String, vocab_size: usize) -> PyResult<u32> {
+    if item.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!("{} must be int, not bool", name())));
     }
-    Ok(out)
+    let id: i128 =
+        item.extract().map_err(|_| PyTypeError::new_err(format!("{} must be int, not {}", name(), type_name(item))))?;
+    if id < 0 || id >= vocab_size as i128 {
+        return Err(PyValueError::new_err(format!(
+            "{} = {id} is out of range for a vocabulary of {vocab_size} tokens",
+            name()
+        )));
+    }
+    Ok(id as u32)
 }
 
 /// The TypeError for a keyword argument `function` does not take.

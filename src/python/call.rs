@@ -57,8 +57,17 @@ fn side(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Side> {
 }
 
 impl PyTokenizer {
-    fn settings(&self) -> CallSettings {
+    pub(super) fn settings(&self) -> CallSettings {
         *self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Whether a decode call cleans up: its `clean_up_tokenization_spaces`
+    /// (a bool), or the tokenizer's when None.
+    pub(super) fn cleans_up(&self, argument: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+        match argument {
+            Some(value) if !value.is_none() => args::flag(value, "clean_up_tokenization_spaces"),
+            _ => Ok(self.settings().clean_up_tokenization_spaces),
+        }
     }
 
     fn change(&self, f: impl FnOnce(&mut CallSettings)) {
@@ -249,9 +258,14 @@ impl PyTokenizer {
 
     /// `decode` for each sequence of ids (transformers' name for
     /// `decode_batch`).
-    #[pyo3(signature = (sequences, skip_special_tokens = false))]
-    fn batch_decode(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
-        self.decode_batch(sequences, skip_special_tokens)
+    #[pyo3(signature = (sequences, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
+    fn batch_decode(
+        &self,
+        sequences: &Bound<'_, PyAny>,
+        skip_special_tokens: bool,
+        clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<String>> {
+        self.decode_batch(sequences, skip_special_tokens, clean_up_tokenization_spaces)
     }
 
     /// 1 for each special token: with `already_has_special_tokens`, marks the
@@ -329,6 +343,21 @@ impl PyTokenizer {
         let unbounded = value.is_instance_of::<PyInt>() && value.ge(10u128.pow(20))?;
         let n = if unbounded { None } else { Some(args::count(value, "model_max_length")?) };
         self.change(|s| s.model_max_length = n);
+        Ok(())
+    }
+
+    /// Whether `decode` applies transformers' clean-up (`" n't"` to `"n't"`,
+    /// `" ."` to `"."`, ...) when the call does not say: False, unless the
+    /// model directory's `tokenizer_config.json` says true.
+    #[getter]
+    fn clean_up_tokenization_spaces(&self) -> bool {
+        self.settings().clean_up_tokenization_spaces
+    }
+
+    #[setter]
+    fn set_clean_up_tokenization_spaces(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let on = args::flag(value, "clean_up_tokenization_spaces")?;
+        self.change(|c| c.clean_up_tokenization_spaces = on);
         Ok(())
     }
 

@@ -6,7 +6,8 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::IntoPyObjectExt;
 
 use super::args::{self, type_name, ReturnTensors, Text};
 use super::arrays;
@@ -15,6 +16,7 @@ use super::errors::guard;
 use super::tokenizer::PyTokenizer;
 use crate::encoding::ragged::{RaggedFields, RaggedPart};
 use crate::encoding::Encoding;
+use crate::pipeline::decoder::clean_up_tokenization;
 use crate::tokenizer::batch::{Batch, BatchInput};
 use crate::tokenizer::options::EncodeOptions;
 
@@ -281,30 +283,67 @@ impl PyTokenizer {
     }
 
     /// Turns ids back into text (`##` pieces glued, spaces before punctuation
-    /// removed). Ids outside the vocabulary raise ValueError.
-    #[pyo3(signature = (ids, skip_special_tokens = false))]
-    fn decode(&self, ids: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<String> {
+    /// removed). Ids outside the vocabulary raise ValueError. As in
+    /// transformers, `ids` may also be one int, or a batch (a list of
+    /// sequences, or a 2-D array: then a list of texts, as `decode_batch`);
+    /// `clean_up_tokenization_spaces` applies transformers' clean-up to the
+    /// whole text (`" n't"` to `"n't"`, ...; None: the tokenizer's
+    /// `clean_up_tokenization_spaces`, False unless its model directory says
+    /// otherwise).
+    #[pyo3(signature = (ids, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
+    fn decode<'py>(
+        &self,
+        ids: &Bound<'py, PyAny>,
+        skip_special_tokens: bool,
+        clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = ids.py();
+        if is_batch(ids)? {
+            return self.decode_batch(ids, skip_special_tokens, clean_up_tokenization_spaces)?.into_bound_py_any(py);
+        }
         let shared = self.inner();
-        let ids = args::ids(ids, "ids", shared.vocab().len())?;
-        guard(|| shared.decode(&ids, skip_special_tokens))
+        let n = shared.vocab().len();
+        let ids = if ids.is_instance_of::<PyInt>() {
+            vec![args::id(ids, &|| "ids".to_owned(), n)?]
+        } else {
+            args::ids(ids, "ids", n)?
+        };
+        let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
+        let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
+        (if clean_up { clean_up_tokenization(&text) } else { text }).into_bound_py_any(py)
     }
 
     /// `decode` for each sequence of ids.
-    #[pyo3(signature = (sequences, skip_special_tokens = false))]
+    #[pyo3(signature = (sequences, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
     pub(super) fn decode_batch(
         &self,
         sequences: &Bound<'_, PyAny>,
         skip_special_tokens: bool,
+        clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
         args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
         let shared = self.inner();
+        let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
         sequences
             .try_iter()?
             .enumerate()
             .map(|(i, ids)| {
                 let ids = args::ids(&ids?, &format!("sequences[{i}]"), shared.vocab().len())?;
-                guard(|| shared.decode(&ids, skip_special_tokens))
+                let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
+                Ok(if clean_up { clean_up_tokenization(&text) } else { text })
             })
             .collect()
     }
+}
+
+/// Whether `decode` was given a batch, as transformers tells one: a list or
+/// tuple whose first item is a list or tuple, or an array of two dimensions.
+fn is_batch(ids: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if ids.is_instance_of::<PyList>() || ids.is_instance_of::<PyTuple>() {
+        return Ok(ids.len()? > 0 && {
+            let first = ids.get_item(0)?;
+            first.is_instance_of::<PyList>() || first.is_instance_of::<PyTuple>()
+        });
+    }
+    Ok(ids.hasattr("ndim")? && ids.getattr("ndim")?.extract::<usize>().is_ok_and(|n| n == 2))
 }

@@ -60,14 +60,15 @@ impl PyTokenizer {
     }
 
     /// Pickles as the tokenizer file and the settings a caller may change
-    /// (`model_max_length`, `padding_side`, `truncation_side`).
+    /// (`model_max_length`, `padding_side`, `truncation_side`,
+    /// `clean_up_tokenization_spaces`).
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (String,), Bound<'py, pyo3::types::PyDict>)> {
         let py = slf.py();
         let state = pyo3::types::PyDict::new(py);
-        for key in ["model_max_length", "padding_side", "truncation_side"] {
+        for key in ["model_max_length", "padding_side", "truncation_side", "clean_up_tokenization_spaces"] {
             state.set_item(key, slf.getattr(key)?)?;
         }
         Ok((py.get_type::<Self>().getattr("from_json")?, (slf.get().inner().to_json(),), state))

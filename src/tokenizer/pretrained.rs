@@ -53,12 +53,15 @@ pub struct CallSettings {
     pub model_max_length: Option<u64>,
     pub padding_side: Side,
     pub truncation_side: Side,
+    /// Whether `decode` applies `transformers`' clean-up by default.
+    pub clean_up_tokenization_spaces: bool,
 }
 
 /// The call settings of a model directory's `tokenizer_config.json`
 /// (defaults without one): `model_max_length` None for transformers' "no
 /// maximum" (1e30, or anything from 1e20 up); the sides `"right"` unless
-/// the file says `"left"`.
+/// the file says `"left"`; `clean_up_tokenization_spaces` false unless the
+/// file says true.
 pub fn call_settings(dir: &Path) -> Result<CallSettings> {
     let path = dir.join("tokenizer_config.json");
     let config = read_object(&path)?;
@@ -80,10 +83,21 @@ pub fn call_settings(dir: &Path) -> Result<CallSettings> {
             .and_then(Side::from_name)
             .ok_or_else(|| Error::invalid_file(&path, format!("{key}: expected \"right\" or \"left\", found {value}"))),
     };
+    let clean_up_tokenization_spaces = match config.get("clean_up_tokenization_spaces") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            return Err(Error::invalid_file(
+                &path,
+                format!("clean_up_tokenization_spaces: expected true or false, found {other}"),
+            ))
+        }
+    };
     Ok(CallSettings {
         model_max_length,
         padding_side: side("padding_side")?,
         truncation_side: side("truncation_side")?,
+        clean_up_tokenization_spaces,
     })
 }
 
@@ -200,7 +214,7 @@ impl Tokenizer {
             "do_lower_case": o.normalizer.lowercase,
             "strip_accents": o.normalizer.strip_accents,
             "tokenize_chinese_chars": o.normalizer.handle_chinese_chars,
-            "clean_up_tokenization_spaces": false,
+            "clean_up_tokenization_spaces": call.clean_up_tokenization_spaces,
             "split_special_tokens": o.split_special_tokens,
             "padding_side": call.padding_side.to_string(),
             "truncation_side": call.truncation_side.to_string(),

@@ -31,6 +31,7 @@ class TransformersCalls:
     _model_max_length: int | None = None
     _padding_side = "right"
     _truncation_side = "right"
+    _clean_up_tokenization_spaces = False
     encode: Any
     encode_batch: Any
     _encode_batch: Any
@@ -107,9 +108,10 @@ class TransformersCalls:
                 raise TypeError(f"tokens[{i}] must be str, not {type(token).__name__}")
         return decode_tokens(list(tokens))
 
-    def batch_decode(self, sequences: Any, skip_special_tokens: bool = False) -> list[str]:
+    def batch_decode(self, sequences: Any, skip_special_tokens: bool = False,
+                     clean_up_tokenization_spaces: bool | None = None) -> list[str]:  # fmt: skip
         """``decode`` for each sequence of ids."""
-        result: list[str] = self.decode_batch(sequences, skip_special_tokens)
+        result: list[str] = self.decode_batch(sequences, skip_special_tokens, clean_up_tokenization_spaces)
         return result
 
     def get_special_tokens_mask(self, token_ids_0: list[int], token_ids_1: list[int] | None = None,
@@ -145,6 +147,18 @@ class TransformersCalls:
         if value < 0:
             raise ValueError(f"model_max_length must be >= 0, got {value}")
         self._model_max_length = None if value >= batch_encoding.LARGE_INTEGER else value
+
+    @property
+    def clean_up_tokenization_spaces(self) -> bool:
+        """Whether ``decode`` applies transformers' clean-up when the call does not say (False unless the
+        model directory says true)."""
+        return self._clean_up_tokenization_spaces
+
+    @clean_up_tokenization_spaces.setter
+    def clean_up_tokenization_spaces(self, value: bool) -> None:
+        if not isinstance(value, bool):
+            raise TypeError(f"clean_up_tokenization_spaces must be bool, not {type(value).__name__}")
+        self._clean_up_tokenization_spaces = value
 
     @property
     def padding_side(self) -> str:
@@ -192,7 +206,8 @@ class TransformersCalls:
     def _call_settings(self) -> dict[str, Any]:
         """What pickling keeps of the settings."""
         return {"model_max_length": self.model_max_length, "padding_side": self.padding_side,
-                "truncation_side": self.truncation_side}  # fmt: skip
+                "truncation_side": self.truncation_side,
+                "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces}  # fmt: skip
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for key, value in state.items():

@@ -20,3 +20,12 @@ def decode_tokens(tokens: Sequence[str], prefix: str = CONTINUATION, cleanup: bo
             token = token.replace(dirty, clean)
         out.append(token)
     return "".join(out)
+
+
+def clean_up_tokenization(text: str) -> str:
+    """transformers' ``clean_up_tokenization`` (its decode's ``clean_up_tokenization_spaces=True``): the
+    clean-up rules but ``" do not"``, in the same order, over a whole decoded text."""
+    for dirty, clean in CLEANUP:
+        if dirty != " do not":
+            text = text.replace(dirty, clean)
+    return text

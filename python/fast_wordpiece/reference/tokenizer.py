@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import numbers
 import os
 import re
 import uuid
@@ -36,7 +37,7 @@ from fast_wordpiece.reference.common import (
     Pair,
 )
 from fast_wordpiece.reference.counts import COUNT_OPTIONS, WordCounts, check_word, differing, effect, show
-from fast_wordpiece.reference.decoder import decode_tokens
+from fast_wordpiece.reference.decoder import clean_up_tokenization, decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.model import wordpiece
 from fast_wordpiece.reference.options import EncodeOptions, Options
@@ -395,7 +396,8 @@ class PyTokenizer(TransformersCalls):
     def from_pretrained(directory: str | os.PathLike[str]) -> PyTokenizer:
         """A tokenizer from a local model directory: its ``tokenizer.json``, or its ``vocab.txt`` with
         ``tokenizer_config.json`` (and ``special_tokens_map.json``); ``model_max_length``,
-        ``padding_side`` and ``truncation_side`` from ``tokenizer_config.json``. Never downloads."""
+        ``padding_side``, ``truncation_side`` and ``clean_up_tokenization_spaces`` from
+        ``tokenizer_config.json``. Never downloads."""
         tokenizer = PyTokenizer._from_directory(directory)
         path = os.path.join(_path(directory), "tokenizer_config.json")
         config = _read_object(path)
@@ -412,6 +414,12 @@ class PyTokenizer(TransformersCalls):
                 if side not in ("right", "left"):
                     raise ValueError(f'{path}: {key}: expected "right" or "left", found {json.dumps(side)}')
                 setattr(tokenizer, key, side)
+        clean_up = config.get("clean_up_tokenization_spaces")
+        if clean_up is not None:
+            if not isinstance(clean_up, bool):
+                raise ValueError(f"{path}: clean_up_tokenization_spaces: expected true or false, "
+                                 f"found {json.dumps(clean_up)}")  # fmt: skip
+            tokenizer.clean_up_tokenization_spaces = clean_up
         return tokenizer
 
     @staticmethod
@@ -475,7 +483,7 @@ class PyTokenizer(TransformersCalls):
         special_map = {key: token for key, token in tokens.items() if token in self._ids}
         config: dict[str, Any] = {"tokenizer_class": "PreTrainedTokenizerFast", "do_lower_case": o.lowercase,
                                   "strip_accents": o.strip_accents, "tokenize_chinese_chars": o.handle_chinese_chars,
-                                  "clean_up_tokenization_spaces": False,
+                                  "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces,
                                   "split_special_tokens": o.split_special_tokens,
                                   "padding_side": self.padding_side, "truncation_side": self.truncation_side,
                                   "model_input_names": ["input_ids", "token_type_ids", "attention_mask"]}  # fmt: skip
@@ -760,15 +768,31 @@ class PyTokenizer(TransformersCalls):
 
     # -- decoding (spec section 7) ---------------------------------------------
 
-    def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
-        """Turns ids back into text; an id outside the vocabulary is a ValueError."""
-        return self._decode(self._checked_ids(ids, "ids"), _flag(skip_special_tokens, "skip_special_tokens"))
+    def decode(self, ids: Any, skip_special_tokens: bool = False,
+               clean_up_tokenization_spaces: bool | None = None) -> Any:  # fmt: skip
+        """Turns ids back into text; an id outside the vocabulary is a ValueError. As in transformers,
+        ``ids`` may also be one int, or a batch (a list of sequences, or a 2-D array: then a list of
+        texts); ``clean_up_tokenization_spaces`` (None: the tokenizer's) applies transformers' clean-up."""
+        if _is_batch(ids):
+            return self.decode_batch(ids, skip_special_tokens, clean_up_tokenization_spaces)
+        single = isinstance(ids, int) and not isinstance(ids, bool)
+        checked = [self._checked_id(ids, "ids")] if single else self._checked_ids(ids, "ids")
+        text = self._decode(checked, _flag(skip_special_tokens, "skip_special_tokens"))
+        return clean_up_tokenization(text) if self._cleans_up(clean_up_tokenization_spaces) else text
 
-    def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False) -> list[str]:
+    def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False,
+                     clean_up_tokenization_spaces: bool | None = None) -> list[str]:  # fmt: skip
         """``decode`` for each sequence of ids."""
         skip = _flag(skip_special_tokens, "skip_special_tokens")
+        clean_up = self._cleans_up(clean_up_tokenization_spaces)
         items = enumerate(_items(sequences, "sequences", "sequences of int"))
-        return [self._decode(self._checked_ids(ids, f"sequences[{i}]"), skip) for i, ids in items]
+        texts = [self._decode(self._checked_ids(ids, f"sequences[{i}]"), skip) for i, ids in items]
+        return [clean_up_tokenization(text) for text in texts] if clean_up else texts
+
+    def _cleans_up(self, clean_up_tokenization_spaces: object) -> bool:
+        if clean_up_tokenization_spaces is None:
+            return bool(self.clean_up_tokenization_spaces)
+        return _flag(clean_up_tokenization_spaces, "clean_up_tokenization_spaces")
 
     def _decode(self, ids: list[int], skip_special_tokens: bool) -> str:
         # A special token shown in its normalized form is not skipped (Hugging Face looks the shown
@@ -781,16 +805,18 @@ class PyTokenizer(TransformersCalls):
         return decode_tokens(kept, self._options.continuing_subword_prefix, self._options.decoder_cleanup)
 
     def _checked_ids(self, ids: object, name: str) -> list[int]:
-        checked = []
-        for i, id_ in enumerate(_items(ids, name, "int")):
-            if isinstance(id_, bool) or not isinstance(id_, int):
-                raise TypeError(f"{name}[{i}] must be int, not {_type_name(id_)}")
-            if not 0 <= id_ < len(self._vocab):
-                raise ValueError(f"{name}[{i}] = {id_} is out of range for a vocabulary of {len(self._vocab)} tokens")
-            if id_ in self._holes:
-                raise ValueError(f"id {id_} is out of range for a vocabulary of {len(self._vocab)} tokens")
-            checked.append(id_)
-        return checked
+        return [self._checked_id(id_, f"{name}[{i}]") for i, id_ in enumerate(_items(ids, name, "int"))]
+
+    def _checked_id(self, id_: object, name: str) -> int:
+        # numpy's integers are Integral, as the engine takes them.
+        if isinstance(id_, bool) or not isinstance(id_, numbers.Integral):
+            raise TypeError(f"{name} must be int, not {_type_name(id_)}")
+        id_ = int(id_)
+        if not 0 <= id_ < len(self._vocab):
+            raise ValueError(f"{name} = {id_} is out of range for a vocabulary of {len(self._vocab)} tokens")
+        if id_ in self._holes:
+            raise ValueError(f"id {id_} is out of range for a vocabulary of {len(self._vocab)} tokens")
+        return id_
 
     # -- analysis (spec section 12) --------------------------------------------
 
@@ -1077,3 +1103,11 @@ def _write_atomic(path: str, content: str) -> None:
 def _next_word(rows: list[Row]) -> int:
     """The index of the word that starts after ``rows``."""
     return rows[-1][2] + 1 if rows else 0
+
+
+def _is_batch(ids: object) -> bool:
+    """Whether ``decode`` was given a batch, as transformers tells one: a list or tuple whose first item
+    is a list or tuple, or an array of two dimensions."""
+    if isinstance(ids, (list, tuple)):
+        return len(ids) > 0 and isinstance(ids[0], (list, tuple))
+    return getattr(ids, "ndim", None) == 2
