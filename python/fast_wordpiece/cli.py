@@ -1,11 +1,12 @@
 """Command line: train a tokenizer, then show it encoding a sentence; or
 analyze what a tokenizer makes of some text.
 
-    python -m fast_wordpiece [FILE ...] [--vocab-size N] [--min-frequency N]
+    python -m fast_wordpiece [train] [FILE ...] [--vocab-size N] [--min-frequency N]
                              [--objective likelihood|pmi|frequency]
-                             [--limit-alphabet N]
+                             [--limit-alphabet N] [--no-lowercase]
+                             [--pre-tokenizer NAME] [--errors replace]
                              [--save tokenizer.json] [--sentence TEXT]
-    python -m fast_wordpiece analyze TOKENIZER FILE ...
+    python -m fast_wordpiece analyze TOKENIZER FILE ... [--errors replace]
     python -m fast_wordpiece count FILE ... --out counts.fwc [--no-lowercase]
                                        [--pre-tokenizer NAME] [--errors replace]
     python -m fast_wordpiece train --counts counts.fwc ... [--vocab-size N] ...
