@@ -3,8 +3,12 @@
 
 Every ``.rs`` file under ``src/`` is a module (``src/a/b.rs`` and
 ``src/a/b/mod.rs`` are ``crate::a::b``). A module depends on another when it
-names it in a path: ``use crate::x::y::Z``, ``use super::y``, or an inline
-``crate::x::y::f()``; ``mod`` declarations are not dependencies. Two checks,
+names it in a path: ``use crate::x::y::Z``, ``use super::y``, an inline
+``crate::x::y::f()``, or a path that starts with a child module the file
+declares (``mod batch;`` then ``batch::BatchInput`` or ``use batch::Batch``);
+the ``mod`` declarations themselves are not dependencies. A file's
+``mod tests { ... }`` is a module of its own (``crate::a::b::tests``), which
+the file does not use: its tests may use the file's parent. Two checks,
 the same as the picture in docs/architecture.md:
 
 1. no cycle between modules (of any length, files inside one top-level module
@@ -41,6 +45,10 @@ COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 USE = re.compile(r"\buse\s+([^;]+);")
 PATH = re.compile(r"\b(?:crate|super|self)(?:::\w+)+")
+#: A path that starts with a bare name (not after ``::``): a child module's when the file declares it.
+BARE_PATH = re.compile(r"(?<![\w:])(\w+)(?:::\w+)+")
+#: ``mod x;`` (a child module in a file of its own; ``mod tests { ... }`` is not one).
+MOD = re.compile(r"^[ \t]*(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+(\w+)[ \t]*;", re.M)
 TESTS = re.compile(r"^mod tests \{", re.M)
 
 
@@ -69,10 +77,15 @@ def expand(tree: str) -> list[str]:
     return [path for item in items if item for path in expand(prefix + item)]
 
 
-def resolve(path: str, here: tuple[str, ...], modules: set[tuple[str, ...]]) -> tuple[str, ...] | None:
-    """The module a path names (its longest prefix that is a module)."""
+def resolve(
+    path: str, here: tuple[str, ...], modules: set[tuple[str, ...]], children: frozenset[str] = frozenset()
+) -> tuple[str, ...] | None:
+    """The module a path names (its longest prefix that is a module); ``children``:
+    the modules ``here`` declares, which a path may start with."""
     parts = path.split("::")
-    if parts[0] == "crate":
+    if parts[0] in children:
+        absolute = [*here, *parts]
+    elif parts[0] == "crate":
         absolute = parts
     elif parts[0] in ("self", "super"):
         base = list(here)
@@ -95,19 +108,24 @@ def dependencies() -> dict[tuple[str, ...], set[tuple[str, ...]]]:
     for module, path in files.items():
         text = STRING.sub('""', COMMENT.sub("", path.read_text()))
         tests = TESTS.search(text)
-        # In the file's own `mod tests`, `super` is the file's module.
+        children = frozenset(MOD.findall(text))
+        # The file's own `mod tests` is a module of its own, below the file's
+        # (which does not use it): there `super` is the file's module, and a
+        # bare name is no child module of the file's.
         parts = (
-            [(text, module)]
+            [(text, module, children)]
             if tests is None
-            else [(text[: tests.start()], module), (text[tests.end() :], (*module, "tests"))]
+            else [(text[: tests.start()], module, children), (text[tests.end() :], (*module, "tests"), frozenset())]
         )
-        for part, here in parts:
+        for part, here, declared in parts:
             paths = [p for tree in USE.findall(part) for p in expand(tree.removeprefix("pub "))]
-            paths += PATH.findall(USE.sub("", part))
+            inline = USE.sub("", part)
+            paths += PATH.findall(inline)
+            paths += [m.group(0) for m in BARE_PATH.finditer(inline) if m.group(1) in declared]
             for p in paths:
-                target = resolve(p, here, modules)
-                if target is not None and target != module:
-                    deps[module].add(target)
+                target = resolve(p, here, modules, declared)
+                if target is not None and target != here:
+                    deps.setdefault(here, set()).add(target)
     return deps
 
 

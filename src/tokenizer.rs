@@ -474,13 +474,14 @@ impl Tokenizer {
         }))
     }
 
-    /// Encodes each input (post-processed as `add_special_tokens` says, not
-    /// truncated) for its ids alone: appends them to `ids`, row after row,
-    /// and each row's number of tokens to `lengths`. The same ids as
-    /// [`Self::with_encoded_as`] with `ids_only`, written where they go.
-    pub(crate) fn encode_ids_rows<I: batch::BatchInput>(
+    /// Encodes each input, a text and its pair if any (post-processed as
+    /// `add_special_tokens` says, not truncated), for its ids alone: appends
+    /// them to `ids`, row after row, and each row's number of tokens to
+    /// `lengths`. The same ids as [`Self::with_encoded_as`] with `ids_only`,
+    /// written where they go.
+    pub(crate) fn encode_ids_rows<'s>(
         &self,
-        inputs: &[I],
+        inputs: impl IntoIterator<Item = (Sequence<'s>, Option<Sequence<'s>>)>,
         add_special_tokens: bool,
         ids: &mut Vec<u32>,
         lengths: &mut Vec<u32>,
@@ -489,8 +490,7 @@ impl Tokenizer {
         BUFFERS.with(|buffers| {
             let (ws, scratch) = &mut *buffers.borrow_mut();
             scratch.begin_rows(std::mem::take(ids));
-            for input in inputs {
-                let (text, pair) = input.sequences();
+            for (text, pair) in inputs {
                 processor.fill(specials, pair.is_some(), scratch, |out, k| {
                     self.encode_sequence(if k == 0 { Some(text) } else { pair }, ws, out)
                 });
@@ -903,8 +903,9 @@ mod tests {
                         assert_eq!((got.as_slice(), n), (expected.ids(), 0), "{text:?}");
                         // As rows after other rows, written in place.
                         let (mut rows, mut lengths) = (vec![1, 2], vec![]);
-                        let input = [(text, pair), ("hello", None)];
-                        t.encode_ids_rows(&input, true, &mut rows, &mut lengths).unwrap();
+                        let input =
+                            [(text, pair), ("hello", None)].map(|(t, p)| (Sequence::Text(t), p.map(Sequence::Text)));
+                        t.encode_ids_rows(input, true, &mut rows, &mut lengths).unwrap();
                         let hello = off.encode("hello", None, true).unwrap();
                         let all = [&[1, 2], expected.ids(), hello.ids()].concat();
                         assert_eq!((rows, lengths), (all, vec![expected.len() as u32, hello.len() as u32]));

@@ -257,3 +257,39 @@ def test_dask_streams_remote_files_as_the_engine_reads_local_ones(files, tmp_pat
         fw_dask._count_file(remote, "strict", {})
     assert "offset 25000" in str(engine.value)
     assert fw_dask._count_file(remote, "replace", {}) == WordCounts.from_files(local, errors="replace")
+
+
+# ----------------------------------------------------------------------------- without the extras
+
+
+@pytest.mark.parametrize(("extra", "module"), [("dask", "dask.bag"), ("spark", "pyspark")])
+def test_a_missing_extra_is_named_with_how_to_install_it(extra, module, monkeypatch, tmp_path):
+    """Without the extra's packages (here hidden), training says which extra installs them;
+    the original ModuleNotFoundError stays the cause."""
+    fw_cluster = pytest.importorskip(f"fast_wordpiece.{extra}")
+    for name in (module, module.split(".")[0]):
+        monkeypatch.setitem(sys.modules, name, None)
+    with pytest.raises(
+        ImportError, match=rf'^fast_wordpiece\.{extra} needs \w+: pip install "fast-wordpiece\[{extra}\]"'
+    ) as info:
+        fw_cluster.train(str(tmp_path / "corpus.txt"), VOCAB)
+    assert f'pip install ".[{extra}]"' in str(info.value)
+    assert isinstance(info.value.__cause__, ModuleNotFoundError)
+
+
+@pytest.mark.parametrize("extra", ["dask", "spark"])
+@pytest.mark.parametrize("function", ["train", "count"])
+def test_an_option_that_is_not_for_counting_names_the_function_and_its_options(extra, function, tmp_path):
+    """Told before any cluster work (so with or without the extra installed)."""
+    fw_cluster = pytest.importorskip(f"fast_wordpiece.{extra}")
+    args = (str(tmp_path / "corpus.txt"), VOCAB) if function == "train" else (str(tmp_path / "corpus.txt"),)
+    with pytest.raises(TypeError) as info:
+        getattr(fw_cluster, function)(*args, unk_token="[UNK]")
+    message = str(info.value)
+    assert message.startswith(f"fast_wordpiece.{extra}.{function}() got an unexpected keyword argument 'unk_token' (")
+    assert "min_count, max_words" in message
+    assert "the counting options clean_text, handle_chinese_chars, lowercase, strip_accents" in message
+    if function == "train":
+        assert "special_tokens, objective, limit_alphabet" in message
+    with pytest.raises(ValueError, match="pre_tokenizer"):
+        getattr(fw_cluster, function)(*args, pre_tokenizer="nonsense")

@@ -223,11 +223,11 @@ def damaged(data: bytes) -> dict[str, bytes]:
 
 
 def test_a_truncated_file_says_where_its_data_ends(fw, tmp_path):
-    """Cut short anywhere past the header: "truncated", the byte where the data ends and what
-    it ends inside, the engine and the twin alike."""
+    """Cut short anywhere: "truncated", the byte where the data ends and what it ends
+    inside (or, shorter than the header, how short), the engine and the twin alike."""
     data = fw.count_words(["some words to count, and more words", "ünïcode wörds"]).to_bytes()
     messages = set()
-    for cut in range(16, len(data)):
+    for cut in range(len(data)):
         with pytest.raises(ValueError, match=r"^word counts data: truncated: ") as info:
             fw.WordCounts.from_bytes(data[:cut])
         message = str(info.value)
@@ -248,6 +248,29 @@ def test_a_truncated_file_says_where_its_data_ends(fw, tmp_path):
     path.write_bytes(data[:-3])
     with pytest.raises(ValueError, match=r"cut\.fwc: truncated: the data ends at byte \d+ inside entry 7 of 8"):
         fw.WordCounts.load(path)
+
+
+def test_data_shorter_than_the_header_is_truncated_if_a_file_could_start_so(tmp_path):
+    """Fewer than the 20 bytes of the smallest file, starting as a word counts file does (with
+    "FWPCOUNT" or a part of it, or empty): data cut short. Bytes that start otherwise: not a
+    word counts file, whatever their length. The engine and the twin alike."""
+    data = fast_wordpiece.count_words(["some words"]).to_bytes()
+    path = tmp_path / "short.fwc"
+    for module in MODULES.values():
+        for cut in range(20):
+            path.write_bytes(data[:cut])
+            with pytest.raises(ValueError, match="truncated") as info:
+                module.WordCounts.load(path)
+            message = f"truncated: {cut} bytes, fewer than the 20 of the header, the options' length and the CRC-32"
+            assert str(info.value) == f"{path}: {message}"
+        for other in [b"FWPX", b"fwpcount", b"FWPCOUNX\x01\x00\x00\x00", b"PK\x03\x04" + bytes(30)]:
+            path.write_bytes(other)
+            with pytest.raises(ValueError, match="not a word counts file") as info:
+                module.WordCounts.load(path)
+            assert str(info.value) == f'{path}: not a word counts file (it does not start with "FWPCOUNT")'
+        # A version this reader does not know is told even before the rest of the header.
+        with pytest.raises(ValueError, match=r"^word counts data: unsupported word counts file version 2 "):
+            module.WordCounts.from_bytes(b"FWPCOUNT\x02\x00\x00\x00")
 
 
 def test_engine_and_twin_tell_damage_alike():

@@ -1,11 +1,12 @@
 """Command line: train a tokenizer, then show it encoding a sentence; or
 analyze what a tokenizer makes of some text.
 
-    python -m fast_wordpiece [FILE ...] [--vocab-size N] [--min-frequency N]
+    python -m fast_wordpiece [train] [FILE ...] [--vocab-size N] [--min-frequency N]
                              [--objective likelihood|pmi|frequency]
-                             [--limit-alphabet N]
+                             [--limit-alphabet N] [--no-lowercase]
+                             [--pre-tokenizer NAME] [--errors replace]
                              [--save tokenizer.json] [--sentence TEXT]
-    python -m fast_wordpiece analyze TOKENIZER FILE ...
+    python -m fast_wordpiece analyze TOKENIZER FILE ... [--errors replace]
     python -m fast_wordpiece count FILE ... --out counts.fwc [--no-lowercase]
                                        [--pre-tokenizer NAME] [--errors replace]
     python -m fast_wordpiece train --counts counts.fwc ... [--vocab-size N] ...
@@ -27,7 +28,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import difflib
 import json
+import os
 import sys
 import sysconfig
 import time
@@ -64,8 +67,33 @@ def stdlib_docstrings(max_bytes: int = 4_000_000) -> Iterator[str]:
                         return
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="fast-wordpiece", description=__doc__.split("\n\n")[0])
+#: The subcommands, with what each does (the top-level help lists them).
+COMMANDS = {
+    "train": "train on FILEs or on word counts files (--counts), then encode a sentence (the default)",
+    "count": "count the words of FILEs into a word counts file (.fwc), to train on later",
+    "analyze": "what a tokenizer makes of text files: tokens per word, unknown rate, ...",
+    "compare": "train the tokenizer family on FILEs and compare them on held-out lines",
+}
+
+PRE_TOKENIZERS = ["bert", "whitespace", "regex", "wordpunct"]
+
+
+class UsageError(ValueError):
+    """A mistake in the command line or its files: one line on stderr, exit status 2."""
+
+
+def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argparse.Namespace:
+    commands = "\n".join(f"  {name:<9}{what}" for name, what in COMMANDS.items())
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=None
+        if prog.endswith(" train")
+        else f"commands (the first argument; with none, train):\n{commands}\n\n"
+        f"Run `{prog} COMMAND --help` for a command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {fast_wordpiece.__version__}")
     parser.add_argument("files", nargs="*", type=Path, help="UTF-8 text files to train on (default: stdlib docstrings)")
     parser.add_argument("--counts", nargs="+", type=Path, default=[], metavar="FWC",
                         help="train on these word counts files (from `count`), added up")  # fmt: skip
@@ -74,27 +102,60 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--objective", choices=["likelihood", "pmi", "frequency"], default="likelihood",
                         help="how merges are ranked (default: likelihood)")  # fmt: skip
     parser.add_argument("--limit-alphabet", type=int, help="keep only the N most frequent characters")
+    parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
+                        help="bytes of FILEs that are not UTF-8: fail (default) or replace them")  # fmt: skip
+    parser.add_argument("--no-lowercase", action="store_true", help="keep case (and accents)")
+    parser.add_argument("--pre-tokenizer", choices=PRE_TOKENIZERS, help="how text is split into words (default: bert)")
     parser.add_argument("--save", type=Path, help="write the trained tokenizer (JSON) here")
     parser.add_argument("--sentence", default=DEFAULT_SENTENCE, help="the sentence to encode")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     return parser.parse_args(argv)
 
 
+def check_output(path: Path | None, flag: str) -> None:
+    """Fails before any work when ``path`` (given to ``flag``) cannot be written for want of a directory."""
+    if path is None:
+        return
+    parent = path.parent
+    if not parent.is_dir():
+        why = "is not a directory" if parent.exists() else "does not exist"
+        raise UsageError(f"{flag} {path}: the directory {parent} {why}")
+    if path.is_dir():
+        raise UsageError(f"{flag} {path}: is a directory")
+
+
+def cli_hint(message: str) -> str:
+    """An error of the library, with its hint in the words of this command line."""
+    return message.replace('pass errors="replace"', "pass --errors replace")
+
+
+def read_lines(paths: Sequence[Path], errors: str = "strict") -> list[str]:
+    """The lines of UTF-8 text files; bad UTF-8 named by file and byte offset, as the engine does."""
+    lines = []
+    for path in paths:
+        data = path.read_bytes()
+        try:
+            text = data.decode("utf-8", errors=errors)
+        except UnicodeDecodeError as e:
+            raise UsageError(
+                f"{path}: invalid UTF-8 at byte offset {e.start} (pass --errors replace to replace it)"
+            ) from None
+        lines.extend(text.splitlines())
+    return lines
+
+
 def analyze(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="fast-wordpiece analyze", description="What a tokenizer makes of text.")
     parser.add_argument("tokenizer", type=Path, help="a tokenizer file (.json: any of the family) or a BERT vocab.txt")
     parser.add_argument("files", nargs="+", type=Path, help="UTF-8 text files, analyzed line by line")
+    parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
+                        help="bytes that are not UTF-8: fail (default) or replace them")  # fmt: skip
     args = parser.parse_args(argv)
-    try:
-        if args.tokenizer.suffix == ".json":
-            tokenizer = load_any(args.tokenizer)
-        else:
-            tokenizer = PyTokenizer.from_vocab_file(args.tokenizer)
-        lines = [line for f in args.files for line in f.read_text(encoding="utf-8").splitlines()]
-        stats = tokenizer.analyze(lines)
-    except (OSError, ValueError, TypeError) as e:
-        print(f"fast-wordpiece: {e}", file=sys.stderr)
-        return 2
+    if args.tokenizer.suffix == ".json":
+        tokenizer = load_any(args.tokenizer)
+    else:
+        tokenizer = PyTokenizer.from_vocab_file(args.tokenizer)
+    stats = tokenizer.analyze(read_lines(args.files, args.errors))
     for key, value in stats.items():
         print(f"{key:<22}{value:,.4f}" if isinstance(value, float) else f"{key:<22}{value:,}")
     return 0
@@ -127,16 +188,14 @@ def count(argv: Sequence[str]) -> int:
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
                         help="bytes that are not UTF-8: fail (default) or replace them")  # fmt: skip
     parser.add_argument("--no-lowercase", action="store_true", help="keep case (and accents)")
-    parser.add_argument("--pre-tokenizer", choices=["bert", "whitespace", "regex", "wordpunct"], default="bert")
+    parser.add_argument("--pre-tokenizer", choices=PRE_TOKENIZERS, default="bert",
+                        help="how text is split into words (default: bert)")  # fmt: skip
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     args = parser.parse_args(argv)
-    try:
-        counts = WordCounts.from_files(args.files, errors=args.errors, show_progress=not args.no_progress,
-                                       lowercase=not args.no_lowercase, pre_tokenizer=args.pre_tokenizer)  # fmt: skip
-        counts.save(args.out)
-    except (OSError, ValueError, TypeError) as e:
-        print(f"fast-wordpiece: {e}", file=sys.stderr)
-        return 2
+    check_output(args.out, "--out")
+    counts = WordCounts.from_files(args.files, errors=args.errors, show_progress=not args.no_progress,
+                                   lowercase=not args.no_lowercase, pre_tokenizer=args.pre_tokenizer)  # fmt: skip
+    counts.save(args.out)
     print(f"Counted {counts.total:,} words ({len(counts):,} distinct) into {args.out}.")
     return 0
 
@@ -145,50 +204,45 @@ def load_counts(paths: Sequence[Path]) -> WordCounts:
     """The word counts files, added up."""
     counts = WordCounts.load(paths[0])
     for path in paths[1:]:
+        more = WordCounts.load(path)  # its errors name the file already
         try:
-            counts.update(WordCounts.load(path))
+            counts.update(more)
         except ValueError as e:
             raise ValueError(f"{path}: {e}") from None
     return counts
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv[:1] == ["analyze"]:
-        return analyze(argv[1:])
-    if argv[:1] == ["count"]:
-        return count(argv[1:])
-    if argv[:1] == ["compare"]:
-        from fast_wordpiece.compare import main as compare
-
-        return compare(argv[1:])
-    if argv[:1] == ["train"]:
-        argv = argv[1:]
-    args = parse_args(argv)
-    training = {
+def train(argv: Sequence[str], prog: str) -> int:
+    args = parse_args(argv, prog)
+    check_output(args.save, "--save")
+    training: dict[str, Any] = {
         "objective": args.objective,
         "limit_alphabet": args.limit_alphabet,
         "show_progress": not args.no_progress,
     }
-    started = time.perf_counter()
-    try:
-        if args.counts and args.files:
-            raise ValueError("give text files or --counts, not both")
-        if args.counts:
-            counts = load_counts(args.counts)
-            source = f"{len(args.counts)} word counts files ({counts.total:,} words, {len(counts):,} distinct)"
-            tokenizer = PyTokenizer.train_from_counts(counts, args.vocab_size, args.min_frequency, **training)
-        elif args.files:
-            source = ", ".join(str(f) for f in args.files)
-            tokenizer = PyTokenizer.train_from_files(args.files, args.vocab_size, args.min_frequency, **training)
-        else:
-            source = "the standard library's docstrings"
-            corpus = list(stdlib_docstrings())
-            source += f" ({sum(map(len, corpus)) / 1e6:.1f} MB)"
-            tokenizer = PyTokenizer.train(corpus, args.vocab_size, args.min_frequency, **training)
-    except (OSError, ValueError, TypeError) as e:
-        print(f"fast-wordpiece: {e}", file=sys.stderr)
-        return 2
+    # Given only when asked for: word counts files bring their own (and must agree).
+    if args.no_lowercase:
+        training["lowercase"] = False
+    if args.pre_tokenizer is not None:
+        training["pre_tokenizer"] = args.pre_tokenizer
+    if args.counts and args.files:
+        raise UsageError("give text files or --counts, not both")
+    if args.counts:
+        counts = load_counts(args.counts)
+        source = f"{len(args.counts)} word counts files ({counts.total:,} words, {len(counts):,} distinct)"
+        started = time.perf_counter()
+        tokenizer = PyTokenizer.train_from_counts(counts, args.vocab_size, args.min_frequency, **training)
+    elif args.files:
+        source = ", ".join(str(f) for f in args.files)
+        started = time.perf_counter()
+        tokenizer = PyTokenizer.train_from_files(
+            args.files, args.vocab_size, args.min_frequency, errors=args.errors, **training
+        )
+    else:
+        corpus = list(stdlib_docstrings())
+        source = f"the standard library's docstrings ({sum(map(len, corpus)) / 1e6:.1f} MB)"
+        started = time.perf_counter()
+        tokenizer = PyTokenizer.train(corpus, args.vocab_size, args.min_frequency, **training)
     seconds = time.perf_counter() - started
     print(f"Trained {tokenizer!r} on {source} in {seconds:.1f} s.")
     if args.save:
@@ -201,6 +255,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  {token:<{width}}  id={id_:<6} text={args.sentence[start:end]!r}")
     print(f"\nDecoded: {tokenizer.decode(encoding.ids, skip_special_tokens=True)!r}")
     return 0
+
+
+def run(argv: list[str]) -> int:
+    first = argv[0] if argv else ""
+    if first == "analyze":
+        return analyze(argv[1:])
+    if first == "count":
+        return count(argv[1:])
+    if first == "compare":
+        from fast_wordpiece.compare import main as compare
+
+        return compare(argv[1:])
+    if first == "train":
+        return train(argv[1:], "fast-wordpiece train")
+    if first and not first.startswith("-") and not os.path.exists(first):
+        close = difflib.get_close_matches(first, COMMANDS, n=1)
+        if close:
+            raise UsageError(f"unknown command {first!r} (did you mean {close[0]!r}?)")
+    return train(argv, "fast-wordpiece")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; a user's mistake (a bad argument, a missing or unreadable
+    file, text that is not UTF-8, ...) is one line on stderr and exit status 2."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        try:
+            status = run(argv)
+        except BrokenPipeError:
+            raise
+        except (OSError, ValueError, TypeError) as e:
+            print(f"fast-wordpiece: {cli_hint(str(e))}", file=sys.stderr)
+            status = 2
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`fast-wordpiece ... | head`): what is left to
+        # print goes nowhere (so that Python's own flush at exit does not fail).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return status
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ share of the lines (default 10%); training sees the rest.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -122,13 +123,21 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--min-frequency", type=int, default=2)
     parser.add_argument("--held-out", type=float, default=0.1, help="share of lines held out (default 0.1)")
     parser.add_argument("--plot", type=Path, help="also draw the table as bar charts into this image (matplotlib)")
+    parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
+                        help="bytes that are not UTF-8: fail (default) or replace them")  # fmt: skip
     args = parser.parse_args(argv)
     if not 0 < args.held_out < 1:
         print("fast-wordpiece compare: --held-out must be between 0 and 1", file=sys.stderr)
         return 2
+    from fast_wordpiece.cli import check_output, read_lines
+
     try:
+        # Whatever would stop the plot, told before the training.
+        check_output(args.plot, "--plot")
+        if args.plot and importlib.util.find_spec("matplotlib") is None:
+            raise ValueError("--plot needs matplotlib (pip install matplotlib)")
         if args.files:
-            lines = [line for f in args.files for line in f.read_text(encoding="utf-8").splitlines()]
+            lines = read_lines(args.files, args.errors)
             names = [str(f) for f in args.files]
             source = ", ".join(names) if len(names) <= 3 else f"{len(names)} files ({names[0]} ... {names[-1]})"
         else:
@@ -149,8 +158,8 @@ def main(argv: Sequence[str]) -> int:
     if args.plot:
         try:
             plot(rows, args.plot)
-        except ImportError:
-            print("fast-wordpiece compare: --plot needs matplotlib (pip install matplotlib)", file=sys.stderr)
+        except OSError as e:
+            print(f"fast-wordpiece compare: --plot {args.plot}: {e.strerror or e}", file=sys.stderr)
             return 2
         print(f"\nPlot saved to {args.plot}.")
     return 0

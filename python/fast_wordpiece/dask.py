@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Literal, Union
 
 from fast_wordpiece import PyTokenizer, WordCounts, count_words
+from fast_wordpiece._cluster import check_counting_options, require
 
 #: Lines streamed from a remote file to ``count_words`` at a time.
 BATCH_BYTES = 8 << 20
@@ -88,9 +89,8 @@ def count(
     see ``WordCounts.prune``). ``client``: a ``distributed.Client`` (default: the
     current one, or Dask's default scheduler when there is none).
     """
-    import dask.bag as db
-
-    WordCounts(**options)  # the options, checked here rather than on every worker
+    check_counting_options(count, options)  # here rather than on every worker
+    db = require("dask.bag", "dask")
     if errors not in ("strict", "replace"):
         raise ValueError(f'errors must be "strict" or "replace", not {errors!r}')
     prune = {"min_count": min_count, "max_words": max_words} if min_count or max_words is not None else None
@@ -99,8 +99,7 @@ def count(
             lambda part: _count_texts(part, options), lambda parts: _merge(parts, prune), split_every=split_every
         )
     else:
-        import fsspec
-
+        fsspec = require("fsspec", "dask")
         paths = [os.fspath(texts)] if isinstance(texts, (str, os.PathLike)) else [os.fspath(p) for p in texts]
         files = fsspec.open_files(paths, mode="rb")
         if not files:
@@ -134,6 +133,7 @@ def train(
     """Trains a tokenizer on ``texts`` (see ``count``): counting on the workers,
     the merge loop here. The same vocabulary as ``PyTokenizer.train`` /
     ``train_from_files`` on the same texts (unless pruned)."""
+    check_counting_options(train, options)
     counts = count(
         texts,
         errors=errors,

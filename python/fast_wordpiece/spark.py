@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
 from fast_wordpiece import PyTokenizer, WordCounts, count_words
+from fast_wordpiece._cluster import check_counting_options, require
 
 #: Texts counted at a time on an executor (RDD of str).
 BATCH_TEXTS = 65536
@@ -164,18 +165,20 @@ def count(
     applied on the executors after the sums, so the driver never receives the
     words below it).
     """
-    WordCounts(**options)  # the options, checked on the driver
+    check_counting_options(count, options)  # on the driver
     if errors not in ("strict", "replace"):
         raise ValueError(f'errors must be "strict" or "replace", not {errors!r}')
     if _is_paths(df_or_rdd):
-        from pyspark import SparkContext
-
+        pyspark = require("pyspark", "spark")
         paths = _local_paths(df_or_rdd)
-        sc = spark_context or SparkContext.getOrCreate()
+        sc = spark_context or pyspark.SparkContext.getOrCreate()
         parts = num_partitions or max(1, min(len(paths), sc.defaultParallelism))
         files = sc.parallelize(paths, len(paths))
         counted = files.mapPartitions(lambda paths: _count_files(paths, errors, options, parts))
     elif hasattr(df_or_rdd, "select") and hasattr(df_or_rdd, "mapInArrow"):  # a DataFrame
+        # What mapInArrow needs besides Spark, asked for here rather than by a failing task.
+        require("pyarrow", "spark")
+        require("pandas", "spark")
         df = df_or_rdd.select(column)
         parts = num_partitions or max(1, df.rdd.getNumPartitions())
         schema = "part int, counts binary"
@@ -227,6 +230,7 @@ def train(
 ) -> PyTokenizer:
     """Trains a tokenizer on the texts of a DataFrame's ``column``, of an RDD or of
     files (see ``count``): counting on the executors, the merge loop on the driver."""
+    check_counting_options(train, options)
     counts = count(
         df_or_rdd,
         column=column,

@@ -210,7 +210,8 @@ impl Tokenizer {
             // Only the ids asked for: written straight into the part.
             let ids_only = fields == RaggedFields::default();
             if ids_only && options.truncation.is_none() {
-                self.encode_ids_rows(inputs, options.add_special_tokens, &mut part.ids, &mut part.lengths)?;
+                let rows = inputs.iter().map(BatchInput::sequences);
+                self.encode_ids_rows(rows, options.add_special_tokens, &mut part.ids, &mut part.lengths)?;
                 return Ok(part);
             }
             for (i, input) in inputs.iter().enumerate() {

@@ -84,20 +84,30 @@ impl<'a> Reader<'a> {
 /// How the message of data that ends too soon starts.
 const TRUNCATED: &str = "truncated";
 
+/// The bytes of the smallest file: the magic, the version, the options'
+/// length and the CRC-32.
+const HEADER_BYTES: usize = 8 + 4 + 4 + 4;
+
 /// Reads the file's bytes; an error says what is wrong, for a ValueError.
 pub fn from_bytes(bytes: &[u8]) -> std::result::Result<WordCounts, String> {
-    if bytes.len() < 12 || &bytes[..8] != MAGIC {
+    // Data cut short within the magic (even empty) is still the start of one.
+    let start = &bytes[..bytes.len().min(MAGIC.len())];
+    if start != &MAGIC[..start.len()] {
         return Err("not a word counts file (it does not start with \"FWPCOUNT\")".into());
     }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    let short = || {
+        format!(
+            "{TRUNCATED}: {} bytes, fewer than the {HEADER_BYTES} of the header, the options' length and the CRC-32",
+            bytes.len()
+        )
+    };
+    let version = bytes.get(8..12).ok_or_else(short)?;
+    let version = u32::from_le_bytes(version.try_into().expect("4 bytes"));
     if version != VERSION {
         return Err(format!("unsupported word counts file version {version} (this fast_wordpiece reads version 1)"));
     }
-    if bytes.len() < 16 + 4 {
-        return Err(format!(
-            "{TRUNCATED}: {} bytes, fewer than the 20 of the header, the options' length and the CRC-32",
-            bytes.len()
-        ));
+    if bytes.len() < HEADER_BYTES {
+        return Err(short());
     }
     let (body, tail) = bytes.split_at(bytes.len() - 4);
     let stored = u32::from_le_bytes(tail.try_into().expect("4 bytes"));
@@ -183,6 +193,22 @@ mod tests {
         let mut newer = bytes.clone();
         newer[8] = 2;
         assert!(from_bytes(&newer).unwrap_err().contains("version 2"));
+    }
+
+    #[test]
+    fn data_shorter_than_the_header_is_truncated_if_it_starts_as_a_file_does() {
+        let bytes = to_bytes(&WordCounts::count_texts(&Options::default(), &["a b"]).unwrap());
+        for cut in 0..HEADER_BYTES {
+            let expected =
+                format!("truncated: {cut} bytes, fewer than the 20 of the header, the options' length and the CRC-32");
+            assert_eq!(from_bytes(&bytes[..cut]).unwrap_err(), expected, "cut at {cut}");
+        }
+        let not_ours = "not a word counts file (it does not start with \"FWPCOUNT\")";
+        for other in [&b"FWPX"[..], b"PK\x03\x04", b"FWPCOUNX\x01\0\0\0", b"{\"vocab\": {}} and more bytes"] {
+            assert_eq!(from_bytes(other).unwrap_err(), not_ours, "{other:?}");
+        }
+        // A version the reader cannot read is said before the length.
+        assert!(from_bytes(b"FWPCOUNT\x02\0\0\0").unwrap_err().starts_with("unsupported word counts file version 2"));
     }
 
     #[test]

@@ -34,8 +34,8 @@ impl<K, F: Fn(&(u32, K), &(u32, K)) -> bool> Before<K> for F {}
 impl<K: Copy> IndexedHeap<K> {
     /// Makes room for ids below `ids` (see `reserve_total`).
     pub fn reserve(&mut self, ids: usize) {
-        super::reserve_total(&mut self.heap, ids);
-        super::reserve_total(&mut self.position, ids);
+        super::reserve::reserve_total(&mut self.heap, ids);
+        super::reserve::reserve_total(&mut self.position, ids);
     }
 
     pub fn len(&self) -> usize {

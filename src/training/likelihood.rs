@@ -42,7 +42,7 @@
 
 use super::indexed_heap::IndexedHeap;
 use super::objective::tie_break;
-use super::reserve_total;
+use super::reserve::reserve_total;
 use super::targets::Targets;
 use super::trainer::{Core, Merged, Pair, PairId, Ranking, TokenId};
 use crate::hint;

@@ -11,6 +11,7 @@ pub mod likelihood;
 pub mod objective;
 pub mod pmi;
 pub mod progress;
+pub mod reserve;
 pub mod score;
 pub mod targets;
 pub mod trainer;
@@ -29,16 +30,6 @@ pub use progress::Progress;
 use trainer::Trained;
 pub use trainer::TrainerConfig;
 pub use word_counts::{Utf8Errors, WordCounter};
-
-/// Makes room for `total` items in `v` at once if the allocator grants it
-/// (else `v` grows as it would). The tables of training grow to tens of
-/// megabytes; growing by doubling copies a table whole at every step (one
-/// step of 16 MB took ~10 ms on GCIDE), and its new pages are touched twice.
-/// Room reserved up front is address space: its pages are only touched as
-/// the table fills.
-pub(crate) fn reserve_total<T>(v: &mut Vec<T>, total: usize) {
-    let _ = v.try_reserve_exact(total.saturating_sub(v.len()));
-}
 
 /// Learns the vocabulary and merges from `(word, count)` pairs (words already
 /// normalized and pre-tokenized) with `config.objective`.

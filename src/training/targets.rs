@@ -13,7 +13,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::reserve_total;
+use super::reserve::reserve_total;
 use super::trainer::{merged_into, TokenId};
 use crate::pipeline::model::vocab::CONTINUATION;
 

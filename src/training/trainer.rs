@@ -11,7 +11,7 @@ use std::ops::Range;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::progress::Progress;
-use super::reserve_total;
+use super::reserve::reserve_total;
 use crate::error::{Error, Result};
 use crate::hint;
 use crate::pipeline::model::vocab::CONTINUATION;

@@ -262,6 +262,8 @@ def varint(n: int) -> bytes:
 
 
 TRUNCATED = "truncated"
+#: The bytes of the smallest file: the magic, the version, the options' length and the CRC-32.
+HEADER_BYTES = 8 + 4 + 4 + 4
 
 
 class Reader:
@@ -290,15 +292,20 @@ class Reader:
 
 
 def parse(data: bytes) -> WordCounts:
-    if len(data) < 12 or data[:8] != MAGIC:
+    # Data cut short within the magic (even empty) is still the start of one.
+    if not MAGIC.startswith(data[: len(MAGIC)]):
         raise ValueError('not a word counts file (it does not start with "FWPCOUNT")')
+    short = ValueError(
+        f"{TRUNCATED}: {len(data)} bytes, fewer than the {HEADER_BYTES} of the header, "
+        "the options' length and the CRC-32"
+    )
+    if len(data) < 12:
+        raise short
     (version,) = struct.unpack("<I", data[8:12])
     if version != VERSION:
         raise ValueError(f"unsupported word counts file version {version} (this fast_wordpiece reads version 1)")
-    if len(data) < 20:
-        raise ValueError(
-            f"{TRUNCATED}: {len(data)} bytes, fewer than the 20 of the header, the options' length and the CRC-32"
-        )
+    if len(data) < HEADER_BYTES:
+        raise short
     body, (stored,) = data[:-4], struct.unpack("<I", data[-4:])
     actual = zlib.crc32(body)
     try:
