@@ -151,11 +151,18 @@ fn config(
     Ok(c)
 }
 
+/// The sampling `encode` asks for: None without `alpha`. `nbest` is checked
+/// either way (spec section 14).
 fn sampling(
     alpha: Option<&Bound<'_, PyAny>>,
     nbest: i64,
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<Sampling>> {
+    if nbest == 0 || !(-1..=10_000).contains(&nbest) {
+        return Err(PyValueError::new_err(format!(
+            "nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {nbest}"
+        )));
+    }
     let Some(alpha) = alpha.filter(|a| !a.is_none()) else { return Ok(None) };
     if alpha.is_instance_of::<pyo3::types::PyBool>() {
         return Err(PyTypeError::new_err("alpha must be float, not bool"));
@@ -164,11 +171,6 @@ fn sampling(
         alpha.extract().map_err(|_| PyTypeError::new_err(format!("alpha must be float, not {}", type_name(alpha))))?;
     if !(alpha.is_finite() && alpha > 0.0) {
         return Err(PyValueError::new_err(format!("alpha must be a positive finite number, not {alpha}")));
-    }
-    if nbest == 0 || !(-1..=10_000).contains(&nbest) {
-        return Err(PyValueError::new_err(format!(
-            "nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {nbest}"
-        )));
     }
     let seed = match seed.filter(|s| !s.is_none()) {
         Some(s) => args::count(s, "seed")?,
@@ -279,10 +281,13 @@ impl PyUnigramTokenizer {
         Self::train_counts(py, counted, c)
     }
 
-    /// Encodes `text`: the Viterbi segmentation, or with `alpha` a sampled
-    /// one (subword regularization): from every segmentation (`nbest=-1`)
-    /// or from the `nbest` best, with probability proportional to
-    /// `P(segmentation) ** alpha`; `seed` makes the draw repeatable.
+    /// Encodes `text` into a `UnigramEncoding`: the Viterbi segmentation, or
+    /// with `alpha` (a positive float) a sampled one (subword
+    /// regularization): from every segmentation (`nbest=-1`) or from the
+    /// `nbest` best, with probability proportional to
+    /// `P(segmentation) ** alpha`; `seed` makes the draw repeatable (None:
+    /// the next of a process-wide sequence). `nbest` other than -1 or
+    /// 1..10000 is a ValueError, with or without `alpha`.
     #[pyo3(signature = (text, *, alpha = None, nbest = -1, seed = None), text_signature = "(self, text, *, alpha=None, nbest=-1, seed=None)")]
     fn encode(
         &self,

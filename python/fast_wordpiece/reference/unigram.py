@@ -6,6 +6,7 @@ same order, so that encoding and training agree with the engine exactly.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,24 @@ UNK_PENALTY = 10.0
 CHUNK = 1024
 MIN_EXPECTED = 0.5
 DEFAULT_SPECIAL_TOKENS = ("<unk>", "<s>", "</s>")
+#: Seeds for sampled encodings made without one: a fixed sequence, as the engine's.
+_SEEDS = itertools.count()
+
+
+def check_sampling(alpha: float | None, nbest: int) -> None:
+    """The engine's checks of ``encode``'s sampling arguments (docs/spec.md
+    section 14, "Errors"): ``nbest`` is -1 or 1..10000 whether or not
+    ``alpha`` is given, ``alpha`` (when given) a positive finite number."""
+    if not isinstance(nbest, int):
+        raise TypeError(f"nbest must be int, not {type(nbest).__name__}")
+    if not (nbest == -1 or 1 <= nbest <= 10_000):
+        raise ValueError(f"nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {nbest}")
+    if alpha is None:
+        return
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise TypeError(f"alpha must be float, not {type(alpha).__name__}")
+    if not (math.isfinite(alpha) and alpha > 0):
+        raise ValueError(f"alpha must be a positive finite number, not {alpha}")
 
 
 # --- pre-tokenization -------------------------------------------------------
@@ -178,8 +197,17 @@ class UnigramTokenizer(family.TransformersCalls):
     def get_vocab(self) -> dict[str, int]:
         return dict(self.model.ids)
 
-    def encode(self, text: str) -> UnigramEncoding:
-        return self._encode(text, self.model.viterbi)
+    def encode(
+        self, text: str, *, alpha: float | None = None, nbest: int = -1, seed: int | None = None
+    ) -> UnigramEncoding:
+        """Same as the engine's ``UnigramTokenizer.encode``: the Viterbi
+        segmentation of ``text``, or with ``alpha`` a sampled one (``sample``;
+        ``seed`` None takes the next of a fixed sequence). ``nbest`` other
+        than -1 or 1..10000 is a ValueError, with or without ``alpha``."""
+        check_sampling(alpha, nbest)
+        if alpha is None:
+            return self._encode(text, self.model.viterbi)
+        return self.sample(text, alpha, nbest, next(_SEEDS) if seed is None else seed)
 
     def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[UnigramEncoding]:
         return [self.encode(t) for t in texts]
@@ -213,7 +241,9 @@ class UnigramTokenizer(family.TransformersCalls):
 
     def sample(self, text: str, alpha: float, nbest: int = -1, seed: int = 0) -> UnigramEncoding:
         """A sampled encoding (spec section 14, "Sampling"): the engine's
-        ``encode(text, alpha=alpha, nbest=nbest, seed=seed)``."""
+        ``encode(text, alpha=alpha, nbest=nbest, seed=seed)``. The arguments
+        are checked as there (``check_sampling``)."""
+        check_sampling(alpha, nbest)
         rng = SplitMix64(seed)
         return self._encode(text, lambda w: sample_word(self.model, w, alpha, nbest, rng))
 
