@@ -149,16 +149,25 @@ class Model:
 
 @dataclass
 class UnigramEncoding:
+    """The twin of ``fast_wordpiece.UnigramEncoding``: ``ids``, ``tokens`` (each
+    token's piece, or an unknown token's text) and ``offsets`` (``(start, end)``
+    character spans in the text). ``len(encoding)`` is the number of tokens."""
+
     ids: list[int] = field(default_factory=list)
     tokens: list[str] = field(default_factory=list)
     offsets: list[tuple[int, int]] = field(default_factory=list)
 
     def __len__(self) -> int:
+        """The number of tokens."""
         return len(self.ids)
 
 
 class UnigramTokenizer(family.TransformersCalls):
-    """The twin of ``fast_wordpiece.UnigramTokenizer`` (encoding, decoding, training)."""
+    """The twin of ``fast_wordpiece.UnigramTokenizer`` (encoding, decoding, training).
+
+    ``vocab`` is ``[(piece, score), ...]`` in id order; ``unk_token`` (default
+    ``"<unk>"``) and every one of ``special_tokens`` (None: ``[unk_token]``)
+    must be pieces (ValueError otherwise)."""
 
     def __init__(
         self,
@@ -181,20 +190,25 @@ class UnigramTokenizer(family.TransformersCalls):
 
     @property
     def vocab_size(self) -> int:
+        """The number of pieces in the vocabulary."""
         return len(self.model.pieces)
 
     @property
     def special_tokens(self) -> list[str]:
+        """The special tokens, in the order they were given."""
         return [self.model.pieces[i][0] for i in self.special_ids]
 
     @property
     def unk_token(self) -> str:
+        """The piece of text no other piece covers."""
         return self.model.pieces[self.model.unk_id][0]
 
     def get_pieces(self) -> list[tuple[str, float]]:
+        """The pieces and their scores (log-probabilities), in id order."""
         return list(self.model.pieces)
 
     def get_vocab(self) -> dict[str, int]:
+        """``{piece: id}`` for the whole vocabulary."""
         return dict(self.model.ids)
 
     def encode(
@@ -210,6 +224,7 @@ class UnigramTokenizer(family.TransformersCalls):
         return self.sample(text, alpha, nbest, next(_SEEDS) if seed is None else seed)
 
     def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[UnigramEncoding]:
+        """``encode`` (Viterbi) of every text, one after the other (``num_threads`` is ignored)."""
         return [self.encode(t) for t in texts]
 
     def _encode(self, text: str, segment: Callable[[str], list[tuple[int, int, int]]]) -> UnigramEncoding:
@@ -248,6 +263,9 @@ class UnigramTokenizer(family.TransformersCalls):
         return self._encode(text, lambda w: sample_word(self.model, w, alpha, nbest, rng))
 
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
+        """The text of ``ids``: the pieces joined, the first one's leading "▁"
+        dropped and every other "▁" a space; without the special tokens when
+        ``skip_special_tokens``. An id out of range: ValueError."""
         parts: list[str] = []
         for i in ids:
             if not 0 <= i < self.vocab_size:
@@ -264,6 +282,12 @@ class UnigramTokenizer(family.TransformersCalls):
 
     @staticmethod
     def train(corpus: Iterable[str], vocab_size: int, **options: Any) -> UnigramTokenizer:
+        """Same as the engine's ``UnigramTokenizer.train``: counts the words
+        of ``corpus`` (special tokens split out and dropped) and trains on
+        them. ``options``: ``special_tokens`` (None: ``["<unk>", "<s>",
+        "</s>"]``), ``max_piece_length`` (16), ``seed_size`` (1,000,000),
+        ``shrinking_factor`` (0.75), ``num_sub_iterations`` (2), and
+        ``progress``, called with a line after each pruning round."""
         specials = list(options.get("special_tokens") or DEFAULT_SPECIAL_TOKENS)
         counts: dict[str, int] = {}
         for text in corpus:
@@ -276,6 +300,7 @@ class UnigramTokenizer(family.TransformersCalls):
 
     @staticmethod
     def train_from_counts(counts: Mapping[str, int], vocab_size: int, **options: Any) -> UnigramTokenizer:
+        """``train`` on ``{text: count}``: each text's words counted ``count`` times."""
         specials = list(options.get("special_tokens") or DEFAULT_SPECIAL_TOKENS)
         word_counts: dict[str, int] = {}
         for text, n in counts.items():
