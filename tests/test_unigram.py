@@ -250,6 +250,23 @@ def test_bad_input_raises_clear_errors(trained: fw.UnigramTokenizer, tmp_path: P
         fw.UnigramTokenizer.from_file(bad)
 
 
+@pytest.mark.parametrize("implementation", ["engine", "twin"])
+@pytest.mark.parametrize("nbest", [0, -2, 10_001, 20_000])
+def test_nbest_outside_its_range_is_a_value_error_with_or_without_alpha(
+    trained: fw.UnigramTokenizer, implementation: str, nbest: int
+) -> None:
+    # Spec section 14, "Errors": nbest is -1 or 1..10000; it only matters when
+    # sampling, but a value outside that range is refused either way.
+    t = trained if implementation == "engine" else Twin(trained.get_pieces(), special_tokens=trained.special_tokens)
+    with pytest.raises(ValueError, match=f"nbest must be -1 .* or between 1 and 10000, not {nbest}"):
+        t.encode("hello", nbest=nbest)
+    with pytest.raises(ValueError, match=f"nbest .* not {nbest}"):
+        t.encode("hello", alpha=0.1, nbest=nbest)
+    # In range, nbest without alpha changes nothing: the Viterbi segmentation.
+    for fine in (-1, 1, 10_000):
+        assert t.encode("hello", nbest=fine) == t.encode("hello")
+
+
 @pytest.mark.parametrize("nbest", [-1, 3])
 def test_sampling_matches_the_twin(trained: fw.UnigramTokenizer, heldout: list[str], nbest: int) -> None:
     twin = Twin(trained.get_pieces(), special_tokens=trained.special_tokens)

@@ -1,7 +1,7 @@
 """fast-wordpiece: a WordPiece tokenizer with a Rust engine.
 
 Training is exact and deterministic, by default on WordPiece's likelihood gain
-(``objective="pmi"`` gives the seed's ``freq(ab) / (freq(a) * freq(b))``,
+(``objective="pmi"`` gives the Hugging Face course's ``freq(ab) / (freq(a) * freq(b))``,
 ``"frequency"`` the pair count); encoding gives exactly what BERT's tokenizer
 gives. ``fast_wordpiece.reference`` is a pure-Python twin with the same API,
 the oracle the engine is tested against.

@@ -14,7 +14,14 @@ class AddedToken:
     as text with ``split_special_tokens``.
     """
 
-    __slots__ = ("_normalized", "content", "lstrip", "rstrip", "single_word", "special")
+    __slots__ = {
+        "_normalized": "``normalized`` as given (None: follow ``special``).",
+        "content": "The token's text.",
+        "lstrip": "Whether a match takes in the whitespace on its left.",
+        "rstrip": "Whether a match takes in the whitespace on its right.",
+        "single_word": "Whether the token is matched only where no word character touches it.",
+        "special": "Whether the token is special (dropped by ``skip_special_tokens``).",
+    }
 
     def __init__(self, content: str, single_word: bool = False, lstrip: bool = False, rstrip: bool = False,
                  normalized: bool | None = None, special: bool | None = None) -> None:  # fmt: skip

@@ -131,40 +131,57 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
         return list(self._encoding(batch_index).sequence_ids)
 
     def token_to_sequence(self, batch_or_token_index: int, token_index: int | None = None) -> int | None:
+        """The sequence (0 or 1) of a token, as transformers': ``token_to_sequence(token_index)`` for
+        row 0, ``token_to_sequence(batch_index, token_index)`` for another (a negative batch or token
+        index counts from the end). None for an added token or an index out of range; ValueError
+        without encodings (a batch made by ``pad``). The other alignment methods take a row the
+        same way: one index for row 0, or the row's index first."""
         batch, token = self._row_and_index(batch_or_token_index, token_index, "token")
         result: int | None = self._encoding(batch).token_to_sequence(token)
         return result
 
     def token_to_word(self, batch_or_token_index: int, token_index: int | None = None) -> int | None:
+        """The word of a token within its sequence (the row as :meth:`token_to_sequence`); None for
+        an added token or an index out of range."""
         batch, token = self._row_and_index(batch_or_token_index, token_index, "token")
         result: int | None = self._encoding(batch).token_to_word(token)
         return result
 
     def token_to_chars(self, batch_or_token_index: int, token_index: int | None = None) -> CharSpan | None:
+        """The ``CharSpan(start, end)`` of a token in its text (the row as :meth:`token_to_sequence`);
+        None for an added token or an index out of range."""
         batch, token = self._row_and_index(batch_or_token_index, token_index, "token")
         span = self._encoding(batch).token_to_chars(token)
         return None if span is None else CharSpan(*span)
 
     def word_to_tokens(self, batch_or_word_index: int, word_index: int | None = None,
                        sequence_index: int = 0) -> TokenSpan | None:  # fmt: skip
+        """The ``TokenSpan(start, end)`` of the tokens of a word of sequence ``sequence_index``
+        (the row as :meth:`token_to_sequence`); None when no token belongs to it."""
         batch, word = self._row_and_index(batch_or_word_index, word_index, "word")
         span = self._encoding(batch).word_to_tokens(word, sequence_index)
         return None if span is None else TokenSpan(*span)
 
     def word_to_chars(self, batch_or_word_index: int, word_index: int | None = None,
                       sequence_index: int = 0) -> CharSpan | None:  # fmt: skip
+        """The ``CharSpan(start, end)`` of a word of sequence ``sequence_index`` in its text
+        (the row as :meth:`token_to_sequence`); None when no token belongs to it."""
         batch, word = self._row_and_index(batch_or_word_index, word_index, "word")
         span = self._encoding(batch).word_to_chars(word, sequence_index)
         return None if span is None else CharSpan(*span)
 
     def char_to_token(self, batch_or_char_index: int, char_index: int | None = None,
                       sequence_index: int = 0) -> int | None:  # fmt: skip
+        """The first token of sequence ``sequence_index`` whose offsets hold a character (the row as
+        :meth:`token_to_sequence`); None when none does."""
         batch, char = self._row_and_index(batch_or_char_index, char_index, "char")
         result: int | None = self._encoding(batch).char_to_token(char, sequence_index)
         return result
 
     def char_to_word(self, batch_or_char_index: int, char_index: int | None = None,
                      sequence_index: int = 0) -> int | None:  # fmt: skip
+        """The word of sequence ``sequence_index`` that holds a character (the row as
+        :meth:`token_to_sequence`); None when none does."""
         batch, char = self._row_and_index(batch_or_char_index, char_index, "char")
         result: int | None = self._encoding(batch).char_to_word(char, sequence_index)
         return result

@@ -1,15 +1,15 @@
-"""The seed's four-way comparison: train WordPiece, character, byte-level BPE
+"""A four-way comparison: train WordPiece, character, byte-level BPE
 and (when this build has it) Unigram on one corpus, and measure each on
 held-out text.
 
     python -m fast_wordpiece compare [FILE ...] [--vocab-size N] [--held-out F]
                                      [--min-frequency N] [--plot out.png]
 
-Every tokenizer is measured the same way, as the seed's ``analyze_tokenization``
-does: characters per token (code points / tokens), unknown rate (unknown
-tokens / tokens) and tokens per word (tokens / whitespace-separated words),
-with no special tokens added. The held-out text is the last ``--held-out``
-share of the lines (default 10%); training sees the rest.
+Every tokenizer is measured the same way: characters per
+token (code points / tokens), unknown rate (unknown tokens / tokens) and
+tokens per word (tokens / whitespace-separated words), with no special tokens
+added. The held-out text is the last ``--held-out`` share of the lines
+(default 10%); training sees the rest.
 """
 
 from __future__ import annotations

@@ -29,7 +29,13 @@ class RaggedBatch:
     ``batch.lengths`` the tokens per row and ``batch.tolist()`` the ids as lists.
     """
 
-    __slots__ = ("input_ids", "offsets", "row_offsets", "special_tokens_mask", "token_type_ids")
+    __slots__ = {
+        "input_ids": "Every row's ids, row after row (int64, ``row_offsets[-1]`` values).",
+        "offsets": "``(start, end)`` character offsets, ``row_offsets[-1]`` × 2, or None if not asked for.",
+        "row_offsets": "``len(self) + 1`` increasing values from 0: where each row starts and ends.",
+        "special_tokens_mask": "1 for each special token, like ``input_ids``, or None if not asked for.",
+        "token_type_ids": "Each token's type id, like ``input_ids``, or None if not asked for.",
+    }
 
     def __init__(
         self,
@@ -46,6 +52,7 @@ class RaggedBatch:
         self.special_tokens_mask = special_tokens_mask
 
     def __len__(self) -> int:
+        """The number of rows."""
         return len(self.row_offsets) - 1
 
     def __getitem__(self, index: int) -> Any:

@@ -16,6 +16,15 @@ use crate::training::Progress;
 /// Texts longer than this are encoded with the GIL released.
 const DETACH_BYTES: usize = 1 << 14;
 
+/// Byte-level BPE, GPT-2 style: the GPT-2 pre-tokenizer, each piece's UTF-8
+/// bytes as characters, merges applied by rank; Hugging Face's `BPE` model
+/// with the `ByteLevel` pre-tokenizer and decoder, exactly. Decoding a whole
+/// encoding gives back the text. Build one from a vocabulary and merges,
+/// `train` one, or `load` a `tokenizer.json`.
+///
+/// Calling the tokenizer, `tokenizer(text, ...)`, tokenizes as a
+/// `transformers` tokenizer does and returns a `BatchEncoding`;
+/// `len(tokenizer)` is the vocabulary size.
 #[pyclass(name = "BPETokenizer", module = "fast_wordpiece._native", frozen)]
 pub struct PyBpe {
     inner: Bpe,
@@ -63,7 +72,11 @@ impl PyBpe {
 #[pymethods]
 impl PyBpe {
     /// A tokenizer from a vocabulary (token -> id, ids 0..n) and merges in
-    /// rank order (pairs of tokens, or "a b" strings).
+    /// rank order (pairs of tokens, or "a b" strings). `special_tokens`
+    /// (default none) are split out of the text before the model;
+    /// `unk_token` (default None) stands for a byte the vocabulary lacks,
+    /// which is otherwise left out. ValueError for ids with a gap or a token
+    /// named that is not in the vocabulary.
     #[new]
     #[pyo3(signature = (vocab, merges, *, special_tokens = None, unk_token = None))]
     fn new(
@@ -111,7 +124,12 @@ impl PyBpe {
         Ok(PyBpe { inner })
     }
 
-    /// Trains on an iterable of str.
+    /// Trains on `corpus`, an iterable of str: the vocabulary starts with
+    /// `special_tokens` (default `["<|endoftext|>"]`) and the 256 byte
+    /// characters, then takes merges (the most frequent pair; ties broken
+    /// by the pair's strings, so the result never depends on the thread
+    /// count) until it has `vocab_size` tokens or no pair is seen
+    /// `min_frequency` times (None: 2). Returns the new tokenizer.
     #[staticmethod]
     #[pyo3(signature = (corpus, vocab_size, min_frequency = None, *, special_tokens = None))]
     fn train(
@@ -127,7 +145,8 @@ impl PyBpe {
         train_counts(py, counts, vocab_size, min_frequency, special_tokens)
     }
 
-    /// Trains on UTF-8 text files (read whole; bytes that are not UTF-8 are an error).
+    /// `train` on UTF-8 text files (read whole; bytes that are not UTF-8 are
+    /// a ValueError, a file that cannot be read an OSError).
     #[staticmethod]
     #[pyo3(signature = (paths, vocab_size, min_frequency = None, *, special_tokens = None))]
     fn train_from_files(
@@ -151,7 +170,9 @@ impl PyBpe {
         train_counts(py, counts, vocab_size, min_frequency, special_tokens)
     }
 
-    /// Trains on `(piece, count)` pairs, pieces as byte-level strings (`Ġthe`).
+    /// `train` on counted pre-tokenized pieces: a dict or `(piece, count)`
+    /// pairs, pieces as byte-level strings (`Ġthe`; ValueError for a
+    /// character that shows no byte).
     #[staticmethod]
     #[pyo3(signature = (counts, vocab_size, min_frequency = None, *, special_tokens = None))]
     fn train_from_counts(
@@ -187,7 +208,7 @@ impl PyBpe {
         train_counts(py, out, vocab_size, min_frequency, special_tokens)
     }
 
-    /// The token ids of `text`.
+    /// The token ids of `text` (special tokens in it split out first).
     fn encode<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         int_list(py, &self.ids(py, text)?)
     }
@@ -198,7 +219,8 @@ impl PyBpe {
         Ok(ids.iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
     }
 
-    /// The ids of every text, in parallel with the GIL released.
+    /// `encode` of every text of `texts` (an iterable of str), in parallel
+    /// with the GIL released, on `num_threads` threads (None: all).
     #[pyo3(signature = (texts, *, num_threads = None))]
     fn encode_batch<'py>(
         &self,
@@ -214,51 +236,63 @@ impl PyBpe {
         family::id_lists(py, &ids)
     }
 
-    /// The text of `ids` (exactly the encoded text for a whole encoding).
+    /// The text of `ids` (exactly the encoded text for a whole encoding;
+    /// bytes that are not valid UTF-8 become U+FFFD), without the special
+    /// tokens when `skip_special_tokens`. An id out of range: ValueError.
     #[pyo3(signature = (ids, skip_special_tokens = false))]
     fn decode(&self, ids: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<String> {
         let ids = args::ids(ids, "ids", self.inner.vocab_size())?;
         guard(|| self.inner.decode(&ids, skip_special_tokens))
     }
 
+    /// `decode` of each sequence of ids in `sequences`: a list of str.
     #[pyo3(signature = (sequences, skip_special_tokens = false))]
     fn decode_batch(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
         family::decode_each(sequences, |s| self.decode(s, skip_special_tokens))
     }
 
-    /// Counts over `texts` (the seed's comparison): see `PyTokenizer.analyze`.
+    /// Encodes `texts` (an iterable of str) and returns the dict of
+    /// `PyTokenizer.analyze`, with `words` the runs of non-whitespace
+    /// characters and `characters` the code points of the texts.
     fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         family::analyze(py, texts, |strs| self.inner.analyze(strs))
     }
 
+    /// `{token: id}` for the whole vocabulary.
     fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         family::vocab_dict(py, self.inner.vocab())
     }
 
+    /// The number of tokens in the vocabulary.
     #[getter]
     fn vocab_size(&self) -> usize {
         self.inner.vocab_size()
     }
 
+    /// The merges `(a, b)`, in rank order (the order training made them).
     #[getter]
     fn merges(&self) -> Vec<(String, String)> {
         self.inner.merges()
     }
 
+    /// The special tokens, in id order.
     #[getter]
     fn special_tokens(&self) -> Vec<String> {
         self.inner.special_tokens()
     }
 
+    /// The token for bytes the vocabulary lacks, or None.
     #[getter]
     fn unk_token(&self) -> Option<String> {
         self.inner.unk_token().map(str::to_string)
     }
 
+    /// The id of `token`, or None.
     fn token_to_id(&self, token: &str) -> Option<u32> {
         self.inner.token_to_id(token)
     }
 
+    /// The token with id `id`, or None past the vocabulary. Negative: ValueError.
     fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
         let id = args::count(id, "id")?;
         Ok(u32::try_from(id).ok().and_then(|i| self.inner.id_to_token(i)).map(str::to_string))
@@ -269,6 +303,8 @@ impl PyBpe {
         guard(|| self.inner.to_hf_json())
     }
 
+    /// A tokenizer from `tokenizer.json` text (what `to_json` writes): a
+    /// byte-level BPE model; ValueError naming what is not supported.
     #[staticmethod]
     fn from_json(json: &str) -> PyResult<Self> {
         Ok(PyBpe { inner: guard(|| Bpe::from_hf_json(json))? })
@@ -280,7 +316,8 @@ impl PyBpe {
         guard(|| crate::io::write_atomic(&path, self.inner.to_hf_json()?.as_bytes()))
     }
 
-    /// Loads a Hugging Face `tokenizer.json` with a byte-level BPE model.
+    /// Loads a Hugging Face `tokenizer.json` with a byte-level BPE model
+    /// (see `from_json`); OSError if the file cannot be read.
     #[staticmethod]
     fn load(path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;

@@ -11,6 +11,13 @@ use super::ints::int_list;
 use crate::chars::Chars;
 use crate::error::Error;
 
+/// One token per character: the special tokens, then the characters kept in
+/// training; a character the vocabulary lacks is `unk_token`. No
+/// normalization. Build one from a vocabulary, `train` one, or `load` one.
+///
+/// Calling the tokenizer, `tokenizer(text, ...)`, tokenizes as a
+/// `transformers` tokenizer does and returns a `BatchEncoding`;
+/// `len(tokenizer)` is the vocabulary size.
 #[pyclass(name = "CharTokenizer", module = "fast_wordpiece._native", frozen)]
 pub struct PyChars {
     inner: Chars,
@@ -33,7 +40,10 @@ fn optional_size(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
 #[pymethods]
 impl PyChars {
     /// A tokenizer from its vocabulary (token -> id, ids 0..n): the special
-    /// tokens and single characters.
+    /// tokens (`special_tokens`, default `["[UNK]"]`) and single characters.
+    /// `unk_token` (default `"[UNK]"`) must be one of the special tokens.
+    /// ValueError for ids with a gap or a token that is neither one
+    /// character nor a special token.
     #[new]
     #[pyo3(signature = (vocab, *, special_tokens = None, unk_token = "[UNK]"))]
     fn new(vocab: &Bound<'_, PyAny>, special_tokens: Option<&Bound<'_, PyAny>>, unk_token: &str) -> PyResult<Self> {
@@ -59,7 +69,12 @@ impl PyChars {
         Ok(PyChars { inner: guard(|| Chars::new(tokens, &specials, unk_token))? })
     }
 
-    /// Learns the characters of an iterable of str.
+    /// Learns the characters of `corpus`, an iterable of str: those counted
+    /// at least `min_frequency` times (None: 1), and with `vocab_size` only
+    /// the `vocab_size - len(special_tokens)` most frequent (ties: smaller
+    /// code point; None: all). The vocabulary is `special_tokens` (default
+    /// `["[UNK]"]`, `unk_token` among them) in order, then the characters in
+    /// code point order. Returns the new tokenizer.
     #[staticmethod]
     #[pyo3(signature = (corpus, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = "[UNK]"))]
     fn train(
@@ -79,7 +94,8 @@ impl PyChars {
         Ok(PyChars { inner })
     }
 
-    /// Learns the characters of UTF-8 text files.
+    /// `train` on UTF-8 text files (bytes that are not UTF-8 are a
+    /// ValueError, a file that cannot be read an OSError).
     #[staticmethod]
     #[pyo3(signature = (paths, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = "[UNK]"))]
     fn train_from_files(
@@ -106,7 +122,8 @@ impl PyChars {
         Ok(PyChars { inner })
     }
 
-    /// Learns from character counts: a dict or pairs of (one-character str, int).
+    /// `train` on character counts: a dict or pairs of (one-character str,
+    /// int); a key of another length is a ValueError.
     #[staticmethod]
     #[pyo3(signature = (counts, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = "[UNK]"))]
     fn train_from_counts(
@@ -143,16 +160,22 @@ impl PyChars {
         Ok(PyChars { inner: guard(|| Chars::train_from_counts(out, size, min, &specials, unk_token))? })
     }
 
+    /// The token ids of `text`: special tokens in it split out first, then
+    /// one id per character (`unk_token`'s for a character not in the
+    /// vocabulary).
     fn encode<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let t = args::text(text, &|| "text".into())?;
         int_list(py, &self.inner.encode(&t))
     }
 
+    /// The tokens of `text` (see `encode`).
     fn tokenize(&self, text: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let t = args::text(text, &|| "text".into())?;
         Ok(self.inner.encode(&t).iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
     }
 
+    /// `encode` of every text of `texts` (an iterable of str), in parallel
+    /// with the GIL released, on `num_threads` threads (None: all).
     #[pyo3(signature = (texts, *, num_threads = None))]
     fn encode_batch<'py>(
         &self,
@@ -168,63 +191,83 @@ impl PyChars {
         family::id_lists(py, &ids)
     }
 
+    /// The text of `ids`: their tokens joined, without the special tokens
+    /// (`unk_token` among them) when `skip_special_tokens`. An id out of
+    /// range: ValueError.
     #[pyo3(signature = (ids, skip_special_tokens = false))]
     fn decode(&self, ids: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<String> {
         let ids = args::ids(ids, "ids", self.inner.vocab().len())?;
         guard(|| self.inner.decode(&ids, skip_special_tokens))
     }
 
+    /// `decode` of each sequence of ids in `sequences`: a list of str.
     #[pyo3(signature = (sequences, skip_special_tokens = false))]
     fn decode_batch(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
         family::decode_each(sequences, |s| self.decode(s, skip_special_tokens))
     }
 
+    /// Encodes `texts` (an iterable of str) and returns the dict of
+    /// `PyTokenizer.analyze`, with `words` the runs of non-whitespace
+    /// characters and `characters` the code points of the texts.
     fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         family::analyze(py, texts, |strs| self.inner.analyze(strs))
     }
 
+    /// `{token: id}` for the whole vocabulary.
     fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         family::vocab_dict(py, self.inner.vocab())
     }
 
+    /// The number of tokens in the vocabulary.
     #[getter]
     fn vocab_size(&self) -> usize {
         self.inner.vocab().len()
     }
 
+    /// The special tokens, in id order.
     #[getter]
     fn special_tokens(&self) -> Vec<String> {
         self.inner.special_tokens()
     }
 
+    /// The token of characters the vocabulary lacks.
     #[getter]
     fn unk_token(&self) -> String {
         self.inner.unk_token().to_string()
     }
 
+    /// The id of `token`, or None.
     fn token_to_id(&self, token: &str) -> Option<u32> {
         self.inner.token_to_id(token)
     }
 
+    /// The token with id `id`, or None past the vocabulary. Negative: ValueError.
     fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
         let id = args::count(id, "id")?;
         Ok(usize::try_from(id).ok().and_then(|i| self.inner.vocab().get(i)).cloned())
     }
 
+    /// The tokenizer as JSON text: `{"type": "CharTokenizer", "vocab": [...],
+    /// "special_tokens": [...], "unk_token": ...}` (Hugging Face has no
+    /// character model).
     fn to_json(&self) -> String {
         self.inner.to_json()
     }
 
+    /// A tokenizer from the text `to_json` writes; ValueError if it is not one.
     #[staticmethod]
     fn from_json(json: &str) -> PyResult<Self> {
         Ok(PyChars { inner: guard(|| Chars::from_json(json))? })
     }
 
+    /// Writes `to_json`'s text to `path`, atomically (never half-written).
     fn save(&self, path: &Bound<'_, PyAny>) -> PyResult<()> {
         let path = args::path(path, "path")?;
         guard(|| crate::io::write_atomic(&path, self.inner.to_json().as_bytes()))
     }
 
+    /// Reads a file `save` wrote: OSError if it cannot be read, ValueError
+    /// if it is not a character tokenizer's JSON.
     #[staticmethod]
     fn load(path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;

@@ -220,6 +220,11 @@ fn count_options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult
 /// count texts. `a + b` and `a.update(b)` add counts made with the same options
 /// (ValueError naming the option otherwise). Pickling and `save` use the
 /// versioned `.fwc` format of docs/spec.md section 13.
+///
+/// It reads like a dict of word to count: `len(counts)` is the number of
+/// distinct words, `counts[word]` a word's count (KeyError if it was not
+/// counted), `word in counts`, and iterating gives the words in code point
+/// order.
 #[pyclass(name = "WordCounts", module = "fast_wordpiece")]
 pub struct PyWordCounts {
     pub(super) inner: WordCounts,
@@ -313,6 +318,9 @@ impl PyWordCounts {
         PyBytes::new(py, &bytes)
     }
 
+    /// Word counts from the bytes of a `.fwc` file (what `to_bytes` gives):
+    /// TypeError unless `data` is bytes, ValueError if they are not a valid
+    /// word counts file of a version this release reads.
     #[staticmethod]
     fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
         let data = data
@@ -350,10 +358,12 @@ impl PyWordCounts {
         self.inner.total()
     }
 
+    /// The number of distinct words.
     fn __len__(&self) -> usize {
         self.inner.len()
     }
 
+    /// The count of `word`; KeyError if it was not counted.
     fn __getitem__(&self, word: &Bound<'_, PyAny>) -> PyResult<u64> {
         let w = text(word, &|| "a word".into())?;
         self.inner.get(&w).ok_or_else(|| PyKeyError::new_err(word.clone().unbind()))
@@ -366,6 +376,7 @@ impl PyWordCounts {
         })
     }
 
+    /// The count of `word`, or `default` (None) if it was not counted.
     #[pyo3(signature = (word, default = None))]
     fn get<'py>(&self, word: &Bound<'py, PyAny>, default: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
         let py = word.py();
@@ -381,6 +392,7 @@ impl PyWordCounts {
         PyList::new(py, self.inner.words().iter().map(|(w, _)| w.as_str()))
     }
 
+    /// The counts, in code point order of their words.
     fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         PyList::new(py, self.inner.words().iter().map(|(_, n)| *n))
     }

@@ -21,6 +21,10 @@ const KEYS: [&str; 6] = ["ids", "tokens", "offsets", "attention_mask", "special_
 
 /// The tokens of one encoded text or pair: ids, token strings, character
 /// offsets into the original text, and the masks a BERT model takes.
+///
+/// `len(encoding)` is the number of tokens; `encoding["ids"]` (and the other
+/// names `keys()` lists) reads a field as a dict would, any other key being
+/// a KeyError.
 #[pyclass(frozen, name = "Encoding", module = "fast_wordpiece")]
 pub struct PyEncoding {
     /// Held in place: an encoding is 40 bytes (its columns in one

@@ -14,7 +14,8 @@ use crate::unigram::sample::Sampling;
 use crate::unigram::trainer::{self, UnigramConfig};
 use crate::unigram::{Encoded, UnigramTokenizer, DEFAULT_SPECIAL_TOKENS};
 
-/// A Unigram encoding: `ids`, `tokens` and `offsets` (character spans in the text).
+/// A Unigram encoding: `ids`, `tokens` and `offsets` (character spans in the
+/// text). `len(encoding)` is the number of tokens.
 #[pyclass(frozen, name = "UnigramEncoding", module = "fast_wordpiece")]
 pub struct PyUnigramEncoding {
     ids: Vec<u32>,
@@ -35,14 +36,17 @@ impl PyUnigramEncoding {
 
 #[pymethods]
 impl PyUnigramEncoding {
+    /// Token ids.
     #[getter]
     fn ids(&self) -> Vec<u32> {
         self.ids.clone()
     }
+    /// Token strings: each token's piece, or for an unknown token its text.
     #[getter]
     fn tokens(&self) -> Vec<String> {
         self.tokens.clone()
     }
+    /// `(start, end)` character offsets of each token in the text.
     #[getter]
     fn offsets(&self) -> Vec<(u32, u32)> {
         self.offsets.clone()
@@ -65,6 +69,13 @@ impl PyUnigramEncoding {
 /// each word (Hugging Face's `Metaspace`), and words are cut into the pieces
 /// of highest total log-probability. Build one from `[(piece, score), ...]`,
 /// train one, or load a Hugging Face `tokenizer.json`.
+///
+/// `UnigramTokenizer(vocab, *, unk_token="<unk>", special_tokens=None)`:
+/// `vocab` is `[(piece, score), ...]` in id order; `special_tokens` (None:
+/// `[unk_token]`) are pieces split out of the text before the model. Calling
+/// the tokenizer, `tokenizer(text, ...)`, tokenizes as a `transformers`
+/// tokenizer does and returns a `BatchEncoding`; `len(tokenizer)` is the
+/// vocabulary size.
 #[pyclass(frozen, name = "UnigramTokenizer", module = "fast_wordpiece")]
 pub struct PyUnigramTokenizer {
     inner: UnigramTokenizer,
@@ -151,11 +162,18 @@ fn config(
     Ok(c)
 }
 
+/// The sampling `encode` asks for: None without `alpha`. `nbest` is checked
+/// either way (spec section 14).
 fn sampling(
     alpha: Option<&Bound<'_, PyAny>>,
     nbest: i64,
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<Sampling>> {
+    if nbest == 0 || !(-1..=10_000).contains(&nbest) {
+        return Err(PyValueError::new_err(format!(
+            "nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {nbest}"
+        )));
+    }
     let Some(alpha) = alpha.filter(|a| !a.is_none()) else { return Ok(None) };
     if alpha.is_instance_of::<pyo3::types::PyBool>() {
         return Err(PyTypeError::new_err("alpha must be float, not bool"));
@@ -164,11 +182,6 @@ fn sampling(
         alpha.extract().map_err(|_| PyTypeError::new_err(format!("alpha must be float, not {}", type_name(alpha))))?;
     if !(alpha.is_finite() && alpha > 0.0) {
         return Err(PyValueError::new_err(format!("alpha must be a positive finite number, not {alpha}")));
-    }
-    if nbest == 0 || !(-1..=10_000).contains(&nbest) {
-        return Err(PyValueError::new_err(format!(
-            "nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {nbest}"
-        )));
     }
     let seed = match seed.filter(|s| !s.is_none()) {
         Some(s) => args::count(s, "seed")?,
@@ -200,8 +213,12 @@ impl PyUnigramTokenizer {
     }
 
     /// Trains on `corpus` (an iterable of str) to `vocab_size` pieces,
-    /// `special_tokens` first (the first is the unknown token). Ctrl-C stops
-    /// training.
+    /// `special_tokens` first (None: `["<unk>", "<s>", "</s>"]`; the first is
+    /// the unknown token). The other options, None meaning the default:
+    /// `max_piece_length` (16 characters), `seed_size` (1,000,000 seed
+    /// substrings), `shrinking_factor` (0.75 of the pieces kept per pruning
+    /// round, in (0, 1)), `num_sub_iterations` (2 EM iterations per round).
+    /// Ctrl-C stops training (KeyboardInterrupt).
     #[staticmethod]
     #[pyo3(signature = (corpus, vocab_size, *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None))]
     #[allow(clippy::too_many_arguments)]
@@ -222,7 +239,8 @@ impl PyUnigramTokenizer {
         Self::train_counts(py, counts, c)
     }
 
-    /// Trains on the lines of text files (UTF-8).
+    /// `train` on the lines of text files (UTF-8; a file that cannot be read
+    /// is an OSError).
     #[staticmethod]
     #[pyo3(signature = (paths, vocab_size, *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None))]
     #[allow(clippy::too_many_arguments)]
@@ -251,7 +269,7 @@ impl PyUnigramTokenizer {
         Self::train_counts(py, counts, c)
     }
 
-    /// Trains on `{text: count}` (each text's words counted `count` times).
+    /// `train` on `{text: count}` (each text's words counted `count` times).
     #[staticmethod]
     #[pyo3(signature = (counts, vocab_size, *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None))]
     #[allow(clippy::too_many_arguments)]
@@ -279,10 +297,13 @@ impl PyUnigramTokenizer {
         Self::train_counts(py, counted, c)
     }
 
-    /// Encodes `text`: the Viterbi segmentation, or with `alpha` a sampled
-    /// one (subword regularization): from every segmentation (`nbest=-1`)
-    /// or from the `nbest` best, with probability proportional to
-    /// `P(segmentation) ** alpha`; `seed` makes the draw repeatable.
+    /// Encodes `text` into a `UnigramEncoding`: the Viterbi segmentation, or
+    /// with `alpha` (a positive float) a sampled one (subword
+    /// regularization): from every segmentation (`nbest=-1`) or from the
+    /// `nbest` best, with probability proportional to
+    /// `P(segmentation) ** alpha`; `seed` makes the draw repeatable (None:
+    /// the next of a process-wide sequence). `nbest` other than -1 or
+    /// 1..10000 is a ValueError, with or without `alpha`.
     #[pyo3(signature = (text, *, alpha = None, nbest = -1, seed = None), text_signature = "(self, text, *, alpha=None, nbest=-1, seed=None)")]
     fn encode(
         &self,
@@ -303,7 +324,8 @@ impl PyUnigramTokenizer {
         Ok(PyUnigramEncoding::new(t, e))
     }
 
-    /// Encodes every text in parallel with the GIL released.
+    /// `encode` (Viterbi) of every text of `texts` (an iterable of str), in
+    /// parallel with the GIL released, on `num_threads` threads (None: all).
     #[pyo3(signature = (texts, *, num_threads = None))]
     fn encode_batch(
         &self,
@@ -318,12 +340,16 @@ impl PyUnigramTokenizer {
         Ok(out.into_iter().map(|e| PyUnigramEncoding::new(t, e)).collect())
     }
 
+    /// The text of `ids`: the pieces joined, the first one's leading "▁"
+    /// dropped and every other "▁" a space; without the special tokens when
+    /// `skip_special_tokens`. An id out of range: ValueError.
     #[pyo3(signature = (ids, skip_special_tokens = false))]
     fn decode(&self, ids: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<String> {
         let ids = args::ids(ids, "ids", self.inner.vocab_size())?;
         guard(|| self.inner.decode(&ids, skip_special_tokens))
     }
 
+    /// `{piece: id}` for the whole vocabulary.
     fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         family::vocab_dict(py, self.inner.model().pieces().iter().map(|(p, _)| p))
     }
@@ -333,25 +359,30 @@ impl PyUnigramTokenizer {
         PyList::new(py, self.inner.model().pieces().iter().map(|(p, s)| (p.as_str(), *s)))
     }
 
+    /// The number of pieces in the vocabulary.
     #[getter]
     fn vocab_size(&self) -> usize {
         self.inner.vocab_size()
     }
 
+    /// The piece of text no other piece covers.
     #[getter]
     fn unk_token(&self) -> &str {
         self.inner.unk_token()
     }
 
+    /// The special tokens, in the order they were given.
     #[getter]
     fn special_tokens(&self) -> Vec<String> {
         self.inner.special_tokens()
     }
 
+    /// The id of `token`, or None.
     fn token_to_id(&self, token: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
         Ok(self.inner.token_to_id(&text(token, &|| "token".into())?))
     }
 
+    /// The piece with id `id`, or None outside the vocabulary.
     fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
         if id.is_instance_of::<pyo3::types::PyBool>() {
             return Err(PyTypeError::new_err("id must be int, not bool"));
@@ -361,7 +392,10 @@ impl PyUnigramTokenizer {
         Ok(u32::try_from(id).ok().and_then(|i| self.inner.id_to_token(i)).map(str::to_string))
     }
 
-    /// What the tokenizer makes of `texts` (in parallel, GIL released).
+    /// Encodes `texts` (an iterable of str, in parallel with the GIL
+    /// released) and returns the dict of `PyTokenizer.analyze`, with
+    /// `words` the runs of non-whitespace characters and `characters` the
+    /// code points of the texts.
     fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         family::analyze(py, texts, |strs| self.inner.analyze(strs))
     }
@@ -380,16 +414,19 @@ impl PyUnigramTokenizer {
         py.detach(|| guard(|| UnigramTokenizer::load(&path))).map(|inner| PyUnigramTokenizer { inner })
     }
 
+    /// The same as `from_file`.
     #[staticmethod]
     fn load(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         Self::from_file(py, path)
     }
 
-    /// The `tokenizer.json` text.
+    /// The `tokenizer.json` text that `save` writes.
     fn to_str(&self) -> String {
         self.inner.to_json()
     }
 
+    /// A tokenizer from `tokenizer.json` text (what `to_str` returns), as
+    /// `from_file` reads it.
     #[staticmethod]
     fn from_str(json: &Bound<'_, PyAny>) -> PyResult<Self> {
         let json = text(json, &|| "json".into())?;

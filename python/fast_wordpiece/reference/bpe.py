@@ -40,18 +40,22 @@ CHAR_BYTE = {c: b for b, c in BYTE_CHAR.items()}
 
 
 def is_letter(c: str) -> bool:
+    """Whether ``c`` is a letter (general category L)."""
     return unicodedata.category(c).startswith("L")
 
 
 def is_number(c: str) -> bool:
+    """Whether ``c`` is a number (general category N)."""
     return unicodedata.category(c).startswith("N")
 
 
 def is_space(c: str) -> bool:
+    """Whether ``c`` is Unicode White_Space."""
     return c in WHITE_SPACE
 
 
 def is_other(c: str) -> bool:
+    """Whether ``c`` is neither a letter, a number nor whitespace."""
     return not (is_letter(c) or is_number(c) or is_space(c))
 
 
@@ -90,6 +94,13 @@ def show(piece: str) -> str:
 
 
 class BPETokenizer(family.TransformersCalls):
+    """The twin of ``fast_wordpiece.BPETokenizer``: byte-level BPE, GPT-2 style
+    (docs/spec.md section 15). ``vocab`` maps tokens to ids 0..n, ``merges``
+    are pairs (or ``"a b"`` strings) in rank order; ``special_tokens`` (default
+    none) are split out of the text first, ``unk_token`` (default None) stands
+    for a byte the vocabulary lacks. ValueError for ids with a gap or a token
+    named that is not in the vocabulary."""
+
     def __init__(
         self,
         vocab: Mapping[str, int],
@@ -130,6 +141,10 @@ class BPETokenizer(family.TransformersCalls):
         *,
         special_tokens: Iterable[str] | None = None,
     ) -> BPETokenizer:
+        """Same as the engine's ``BPETokenizer.train``: counts the
+        pre-tokenized pieces of ``corpus`` and trains on them
+        (``train_from_counts``; ``min_frequency`` None means 2,
+        ``special_tokens`` None means ``["<|endoftext|>"]``)."""
         counts: Counter[str] = Counter()
         for text in corpus:
             counts.update(show(p) for p in pre_tokenize(text))
@@ -143,6 +158,13 @@ class BPETokenizer(family.TransformersCalls):
         *,
         special_tokens: Iterable[str] | None = None,
     ) -> BPETokenizer:
+        """Same as the engine's ``BPETokenizer.train_from_counts``: pieces as
+        byte-level strings with their counts (a dict or pairs). The
+        vocabulary is the special tokens (None: ``["<|endoftext|>"]``) and the
+        256 byte characters; every pair frequency is recounted at every merge,
+        the most frequent eligible pair (seen at least ``min_frequency``
+        times, None: 2) merged, until ``vocab_size`` tokens or no eligible
+        pair. Returns the new tokenizer."""
         items = counts.items() if isinstance(counts, Mapping) else counts
         words = [(list(w), c) for w, c in items if w and c > 0]
         min_frequency = 2 if min_frequency is None else min_frequency
@@ -198,6 +220,7 @@ class BPETokenizer(family.TransformersCalls):
             symbols[i : i + 2] = [symbols[i] + symbols[i + 1]]
 
     def tokenize(self, text: str) -> list[str]:
+        """The tokens (byte-level strings) of ``text``; TypeError unless it is a str."""
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         tokens: list[str] = []
@@ -210,12 +233,17 @@ class BPETokenizer(family.TransformersCalls):
         return tokens
 
     def encode(self, text: str) -> list[int]:
+        """The token ids of ``text`` (special tokens in it split out first)."""
         return [self.vocab[t] for t in self.tokenize(text)]
 
     def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[list[int]]:
+        """``encode`` of every text, one after the other (``num_threads`` is ignored)."""
         return [self.encode(t) for t in texts]
 
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
+        """The text of ``ids``: each token's bytes, read as UTF-8 with invalid
+        sequences as U+FFFD; special tokens as their text, or left out when
+        ``skip_special_tokens``. An id not in the vocabulary: ValueError."""
         out = bytearray()
         for i in ids:
             if i not in self.id_to:
@@ -231,26 +259,33 @@ class BPETokenizer(family.TransformersCalls):
         return out.decode("utf-8", errors="replace")
 
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
+        """Same as the engine's ``BPETokenizer.analyze``: counts over the encoded ``texts``."""
         unk = self.vocab[self.unk_token] if self.unk_token is not None else None
         return family.analyze(texts, self.encode, self.vocab_size, unk)
 
     # ------------------------------------------------------------------ vocabulary and files
     def get_vocab(self) -> dict[str, int]:
+        """``{token: id}`` for the whole vocabulary."""
         return dict(self.vocab)
 
     @property
     def vocab_size(self) -> int:
+        """The number of tokens in the vocabulary."""
         return len(self.vocab)
 
     @property
     def merges(self) -> list[tuple[str, str]]:
+        """The merges ``(a, b)``, in rank order."""
         return sorted(self.ranks, key=self.ranks.__getitem__)
 
     @property
     def special_tokens(self) -> list[str]:
+        """The special tokens, in id order."""
         return sorted(self.specials, key=self.vocab.__getitem__)
 
     def to_json(self) -> str:
+        """The tokenizer as Hugging Face ``tokenizer.json`` text (the GPT-2 layout)."""
+
         def byte_level(trim: bool) -> dict[str, object]:
             return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": trim, "use_regex": True}
 
@@ -283,6 +318,8 @@ class BPETokenizer(family.TransformersCalls):
 
     @staticmethod
     def from_json(text: str) -> BPETokenizer:
+        """A tokenizer from ``tokenizer.json`` text with a ``ByteLevel``
+        pre-tokenizer (ValueError otherwise); checks less than the engine."""
         root = json.loads(text)
         if (root.get("pre_tokenizer") or {}).get("type") != "ByteLevel":
             raise ValueError("pre_tokenizer: only ByteLevel is supported")
@@ -291,10 +328,12 @@ class BPETokenizer(family.TransformersCalls):
         return BPETokenizer(model["vocab"], model["merges"], special_tokens=specials, unk_token=model.get("unk_token"))
 
     def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes ``to_json``'s text to ``path`` (not atomically, unlike the engine)."""
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.to_json())
 
     @staticmethod
     def load(path: str | os.PathLike[str]) -> BPETokenizer:
+        """Reads a ``tokenizer.json`` file (see ``from_json``); OSError if it cannot be read."""
         with open(path, encoding="utf-8") as f:
             return BPETokenizer.from_json(f.read())

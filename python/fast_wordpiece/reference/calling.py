@@ -130,10 +130,14 @@ class TransformersCalls:
         return mask
 
     def __len__(self) -> int:
+        """The number of tokens in the vocabulary."""
         return len(self._vocab)
 
     is_fast = False  # the twin is pure Python (its encodings have alignment all the same)
-    model_input_names = property(lambda self: ["input_ids", "token_type_ids", "attention_mask"])
+    model_input_names = property(
+        lambda self: ["input_ids", "token_type_ids", "attention_mask"],
+        doc="The inputs a BERT model takes, in transformers' order.",
+    )
 
     @property
     def model_max_length(self) -> int:
@@ -181,16 +185,38 @@ class TransformersCalls:
     def _present(self, token: str) -> str | None:
         return token if token in self._ids else None
 
-    unk_token = property(lambda self: self._present(self._options.unk_token))
-    sep_token = property(lambda self: self._present(self._options.sep_token))
-    cls_token = property(lambda self: self._present(self._options.cls_token))
-    pad_token = property(lambda self: self._present(PAD_TOKEN))
-    mask_token = property(lambda self: self._present(MASK_TOKEN))
-    unk_token_id = property(lambda self: self._ids.get(self._options.unk_token))
-    sep_token_id = property(lambda self: self._ids.get(self._options.sep_token))
-    cls_token_id = property(lambda self: self._ids.get(self._options.cls_token))
-    pad_token_id = property(lambda self: self._ids.get(PAD_TOKEN))
-    mask_token_id = property(lambda self: self._ids.get(MASK_TOKEN))
+    unk_token = property(
+        lambda self: self._present(self._options.unk_token),
+        doc="The unknown token (None when it is not in the vocabulary).",
+    )
+    sep_token = property(
+        lambda self: self._present(self._options.sep_token),
+        doc="The separator token (None when it is not in the vocabulary).",
+    )
+    cls_token = property(
+        lambda self: self._present(self._options.cls_token),
+        doc="The classifier token (None when it is not in the vocabulary).",
+    )
+    pad_token = property(
+        lambda self: self._present(PAD_TOKEN),
+        doc="The padding token, ``[PAD]`` (None when it is not in the vocabulary).",
+    )
+    mask_token = property(
+        lambda self: self._present(MASK_TOKEN),
+        doc="The mask token, ``[MASK]`` (None when it is not in the vocabulary).",
+    )
+    unk_token_id = property(
+        lambda self: self._ids.get(self._options.unk_token), doc="The unknown token's id (None without one)."
+    )
+    sep_token_id = property(
+        lambda self: self._ids.get(self._options.sep_token), doc="The separator token's id (None without one)."
+    )
+    cls_token_id = property(
+        lambda self: self._ids.get(self._options.cls_token), doc="The classifier token's id (None without one)."
+    )
+    pad_token_id = property(lambda self: self._ids.get(PAD_TOKEN), doc="The padding token's id (None without one).")
+    mask_token_id = property(lambda self: self._ids.get(MASK_TOKEN), doc="The mask token's id (None without one).")
+    #: The padding token's type id: 0.
     pad_token_type_id = 0
 
     @property
@@ -201,6 +227,7 @@ class TransformersCalls:
 
     @property
     def all_special_ids(self) -> list[int]:
+        """The ids of ``all_special_tokens``, in the same order."""
         return [self._ids[t] for t in self.all_special_tokens]
 
     def _call_settings(self) -> dict[str, Any]:

@@ -12,6 +12,12 @@ from fast_wordpiece.reference import family
 
 
 class CharTokenizer(family.TransformersCalls):
+    """The twin of ``fast_wordpiece.CharTokenizer``: one token per character
+    (docs/spec.md section 16). ``vocab`` maps tokens to ids 0..n: the special
+    tokens (``special_tokens``, default ``["[UNK]"]``) and single characters;
+    ``unk_token`` (default ``"[UNK]"``) must be a special token. ValueError
+    otherwise, or for ids with a gap."""
+
     def __init__(
         self, vocab: Mapping[str, int], *, special_tokens: Iterable[str] | None = None, unk_token: str = "[UNK]"
     ) -> None:
@@ -38,6 +44,9 @@ class CharTokenizer(family.TransformersCalls):
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
     ) -> CharTokenizer:
+        """Same as the engine's ``CharTokenizer.train``: counts the characters
+        of ``corpus`` and keeps them as ``train_from_counts`` does
+        (``min_frequency`` None means 1, ``vocab_size`` None keeps all)."""
         counts: Counter[str] = Counter()
         for text in corpus:
             counts.update(text)
@@ -54,6 +63,12 @@ class CharTokenizer(family.TransformersCalls):
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
     ) -> CharTokenizer:
+        """Same as the engine's ``CharTokenizer.train_from_counts``: the
+        characters counted at least ``min_frequency`` times (None: 1) that
+        are not special tokens; with ``vocab_size``, the
+        ``vocab_size - len(special_tokens)`` most frequent (ties: smaller code
+        point). Vocabulary: ``special_tokens`` (None: ``["[UNK]"]``), then the
+        characters in code point order."""
         specials = list(special_tokens) if special_tokens is not None else ["[UNK]"]
         min_frequency = 1 if min_frequency is None else min_frequency
         total: Counter[str] = Counter()
@@ -67,6 +82,9 @@ class CharTokenizer(family.TransformersCalls):
         return CharTokenizer(vocab, special_tokens=specials, unk_token=unk_token)
 
     def tokenize(self, text: str) -> list[str]:
+        """The tokens of ``text``: special tokens split out first, then each
+        character, or ``unk_token`` for one not in the vocabulary. TypeError
+        unless ``text`` is a str."""
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {type(text).__name__}")
         tokens: list[str] = []
@@ -78,12 +96,17 @@ class CharTokenizer(family.TransformersCalls):
         return tokens
 
     def encode(self, text: str) -> list[int]:
+        """The ids of ``tokenize(text)``."""
         return [self.vocab[t] for t in self.tokenize(text)]
 
     def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[list[int]]:
+        """``encode`` of every text, one after the other (``num_threads`` is ignored)."""
         return [self.encode(t) for t in texts]
 
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
+        """The tokens of ``ids`` joined, without the special tokens (``unk_token``
+        among them) when ``skip_special_tokens``. An id not in the vocabulary:
+        ValueError."""
         out = []
         for i in ids:
             if i not in self.id_to:
@@ -93,26 +116,33 @@ class CharTokenizer(family.TransformersCalls):
         return "".join(out)
 
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
+        """Same as the engine's ``CharTokenizer.analyze``: counts over the encoded ``texts``."""
         return family.analyze(texts, self.encode, self.vocab_size, self.vocab[self.unk_token])
 
     def get_vocab(self) -> dict[str, int]:
+        """``{token: id}`` for the whole vocabulary."""
         return dict(self.vocab)
 
     @property
     def vocab_size(self) -> int:
+        """The number of tokens in the vocabulary."""
         return len(self.vocab)
 
     @property
     def special_tokens(self) -> list[str]:
+        """The special tokens, in id order."""
         return sorted(self.specials, key=self.vocab.__getitem__)
 
     def to_json(self) -> str:
+        """The tokenizer as the engine's JSON: ``{"type": "CharTokenizer", "vocab":
+        [...], "special_tokens": [...], "unk_token": ...}``."""
         vocab = sorted(self.vocab, key=self.vocab.__getitem__)
         root = {"type": "CharTokenizer", "vocab": vocab, "special_tokens": self.special_tokens}
         return json.dumps(root | {"unk_token": self.unk_token}, ensure_ascii=False)
 
     @staticmethod
     def from_json(text: str) -> CharTokenizer:
+        """A tokenizer from ``to_json``'s text; ValueError if it is not one."""
         root = json.loads(text)
         if root.get("type") != "CharTokenizer":
             raise ValueError('type: expected "CharTokenizer"')
@@ -120,10 +150,12 @@ class CharTokenizer(family.TransformersCalls):
         return CharTokenizer(vocab, special_tokens=root["special_tokens"], unk_token=root["unk_token"])
 
     def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes ``to_json``'s text to ``path`` (not atomically, unlike the engine)."""
         with open(path, "w", encoding="utf-8") as f:
             f.write(self.to_json())
 
     @staticmethod
     def load(path: str | os.PathLike[str]) -> CharTokenizer:
+        """Reads a file ``save`` wrote; OSError if it cannot be read."""
         with open(path, encoding="utf-8") as f:
             return CharTokenizer.from_json(f.read())

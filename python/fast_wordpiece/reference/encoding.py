@@ -14,7 +14,10 @@ _COLUMNS = (*_KEYS, "word_ids", "sequence_ids")
 
 
 class Encoding:
-    """The tokens of one encoded text or pair; reads like a dict and like attributes."""
+    """The tokens of one encoded text or pair; reads like a dict and like attributes.
+
+    The twin of ``fast_wordpiece.Encoding``: ``len(encoding)`` is the number of
+    tokens, ``encoding["ids"]`` (and the other names ``keys()`` lists) a field."""
 
     __slots__ = ("_fields", "_n_sequences", "_overflowing")
 
@@ -124,6 +127,7 @@ class Encoding:
         return numpy.array(offsets, dtype=name).reshape(len(self), 2)
 
     def __getitem__(self, key: str) -> list[Any]:
+        """The field ``key`` (a new list); KeyError for any other key, as for a dict."""
         if key not in _KEYS:
             raise KeyError(f"{key!r}: an Encoding has the keys {list(_KEYS)}")
         return list(self._fields[key])
@@ -132,12 +136,15 @@ class Encoding:
         return key in _KEYS
 
     def keys(self) -> list[str]:
+        """The six field names, as for a dict."""
         return list(_KEYS)
 
     def to_dict(self) -> dict[str, list[Any]]:
+        """The fields as a plain dict."""
         return {key: self[key] for key in _KEYS}
 
     def __len__(self) -> int:
+        """The number of tokens."""
         return len(self._fields["ids"])
 
     def __eq__(self, other: object) -> bool:

@@ -1,5 +1,5 @@
 """What the tokenizer family shares in the twin: special tokens split out of
-the text (docs/spec.md §14), ``analyze`` as the seed counts it (15.8)."""
+the text (docs/spec.md §14), and ``analyze``'s counts (§15.8)."""
 
 from __future__ import annotations
 
@@ -51,6 +51,9 @@ def words(text: str) -> int:
 def analyze(
     texts: Iterable[str], encode: Callable[[str], list[int]], vocab_size: int, unk: int | None
 ) -> dict[str, int | float]:
+    """The family's ``analyze``: ``PyTokenizer.analyze``'s dict, counted over
+    ``texts`` encoded by ``encode`` (``unk`` the unknown token's id, or None)."""
+
     def ratio(x: int, y: int) -> float:
         return x / y if y else 0.0
 
@@ -84,22 +87,34 @@ class TransformersCalls:
 
     @property
     def vocab_size(self) -> int:
+        """The number of tokens in the vocabulary (each tokenizer says)."""
         raise NotImplementedError
 
     def __call__(self, text: Any, text_pair: Any = None, **kwargs: Any) -> Any:
+        """Tokenizes like a ``transformers`` tokenizer, as the engine's
+        ``__call__``: ``tokenizer(text, *, padding=False, truncation=None,
+        max_length=None, pad_to_multiple_of=None, padding_side=None,
+        return_tensors=None, return_attention_mask=None, ...)`` for a str or a
+        list of str, returning a ``BatchEncoding`` of ``input_ids`` and
+        ``attention_mask``. A ``text_pair`` is a ValueError."""
         from fast_wordpiece import batch_encoding
 
         return batch_encoding.family_call(self, text, text_pair, **kwargs)
 
     def __len__(self) -> int:
+        """The number of tokens in the vocabulary."""
         return self.vocab_size
 
     def convert_ids_to_tokens(self, ids: Any, skip_special_tokens: bool = False) -> Any:
+        """The token of an id, or the tokens of a list of ids (without the
+        special tokens when ``skip_special_tokens``)."""
         from fast_wordpiece import batch_encoding
 
         return batch_encoding.family_convert_ids_to_tokens(self, ids, skip_special_tokens)
 
     def convert_tokens_to_ids(self, tokens: Any) -> Any:
+        """The id of a token, or the ids of a list of tokens (the unknown
+        token's id, or None without one, for a token not in the vocabulary)."""
         from fast_wordpiece import batch_encoding
 
         return batch_encoding.family_convert_tokens_to_ids(self, tokens)

@@ -68,6 +68,7 @@ class Options:
 
     @cached_property
     def normalizer(self) -> Normalizer:
+        """The normalizer these options make (``strip_accents`` None following ``lowercase``)."""
         strip = self.lowercase if self.strip_accents is None else self.strip_accents
         return Normalizer(self.clean_text, self.handle_chinese_chars, strip, self.lowercase, self.strip_all_marks)
 
@@ -120,4 +121,5 @@ class EncodeOptions:
 
     @property
     def truncates(self) -> bool:
+        """Whether encoding truncates: a ``max_length`` and a strategy other than "do_not_truncate"."""
         return self.max_length is not None and self.truncation != "do_not_truncate"

@@ -847,10 +847,12 @@ class PyTokenizer(TransformersCalls):
     # -- the vocabulary --------------------------------------------------------
 
     def get_vocab(self) -> dict[str, int]:
+        """``{token: id}`` for the whole vocabulary."""
         return dict(self._ids)
 
     @property
     def vocab_size(self) -> int:
+        """The number of tokens in the vocabulary."""
         return len(self._vocab)
 
     @property
@@ -886,6 +888,7 @@ class PyTokenizer(TransformersCalls):
         return asdict(self._options)
 
     def token_to_id(self, token: str) -> int | None:
+        """The id of ``token``, or None; TypeError unless it is a str."""
         return self._ids.get(_text(token, "token"))
 
     def id_to_token(self, id: int) -> str | None:  # noqa: A002  (the engine's name)

@@ -6,6 +6,7 @@ same order, so that encoding and training agree with the engine exactly.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,24 @@ UNK_PENALTY = 10.0
 CHUNK = 1024
 MIN_EXPECTED = 0.5
 DEFAULT_SPECIAL_TOKENS = ("<unk>", "<s>", "</s>")
+#: Seeds for sampled encodings made without one: a fixed sequence, as the engine's.
+_SEEDS = itertools.count()
+
+
+def check_sampling(alpha: float | None, nbest: int) -> None:
+    """The engine's checks of ``encode``'s sampling arguments (docs/spec.md
+    section 14, "Errors"): ``nbest`` is -1 or 1..10000 whether or not
+    ``alpha`` is given, ``alpha`` (when given) a positive finite number."""
+    if not isinstance(nbest, int):
+        raise TypeError(f"nbest must be int, not {type(nbest).__name__}")
+    if not (nbest == -1 or 1 <= nbest <= 10_000):
+        raise ValueError(f"nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {nbest}")
+    if alpha is None:
+        return
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise TypeError(f"alpha must be float, not {type(alpha).__name__}")
+    if not (math.isfinite(alpha) and alpha > 0):
+        raise ValueError(f"alpha must be a positive finite number, not {alpha}")
 
 
 # --- pre-tokenization -------------------------------------------------------
@@ -130,16 +149,25 @@ class Model:
 
 @dataclass
 class UnigramEncoding:
+    """The twin of ``fast_wordpiece.UnigramEncoding``: ``ids``, ``tokens`` (each
+    token's piece, or an unknown token's text) and ``offsets`` (``(start, end)``
+    character spans in the text). ``len(encoding)`` is the number of tokens."""
+
     ids: list[int] = field(default_factory=list)
     tokens: list[str] = field(default_factory=list)
     offsets: list[tuple[int, int]] = field(default_factory=list)
 
     def __len__(self) -> int:
+        """The number of tokens."""
         return len(self.ids)
 
 
 class UnigramTokenizer(family.TransformersCalls):
-    """The twin of ``fast_wordpiece.UnigramTokenizer`` (encoding, decoding, training)."""
+    """The twin of ``fast_wordpiece.UnigramTokenizer`` (encoding, decoding, training).
+
+    ``vocab`` is ``[(piece, score), ...]`` in id order; ``unk_token`` (default
+    ``"<unk>"``) and every one of ``special_tokens`` (None: ``[unk_token]``)
+    must be pieces (ValueError otherwise)."""
 
     def __init__(
         self,
@@ -162,26 +190,41 @@ class UnigramTokenizer(family.TransformersCalls):
 
     @property
     def vocab_size(self) -> int:
+        """The number of pieces in the vocabulary."""
         return len(self.model.pieces)
 
     @property
     def special_tokens(self) -> list[str]:
+        """The special tokens, in the order they were given."""
         return [self.model.pieces[i][0] for i in self.special_ids]
 
     @property
     def unk_token(self) -> str:
+        """The piece of text no other piece covers."""
         return self.model.pieces[self.model.unk_id][0]
 
     def get_pieces(self) -> list[tuple[str, float]]:
+        """The pieces and their scores (log-probabilities), in id order."""
         return list(self.model.pieces)
 
     def get_vocab(self) -> dict[str, int]:
+        """``{piece: id}`` for the whole vocabulary."""
         return dict(self.model.ids)
 
-    def encode(self, text: str) -> UnigramEncoding:
-        return self._encode(text, self.model.viterbi)
+    def encode(
+        self, text: str, *, alpha: float | None = None, nbest: int = -1, seed: int | None = None
+    ) -> UnigramEncoding:
+        """Same as the engine's ``UnigramTokenizer.encode``: the Viterbi
+        segmentation of ``text``, or with ``alpha`` a sampled one (``sample``;
+        ``seed`` None takes the next of a fixed sequence). ``nbest`` other
+        than -1 or 1..10000 is a ValueError, with or without ``alpha``."""
+        check_sampling(alpha, nbest)
+        if alpha is None:
+            return self._encode(text, self.model.viterbi)
+        return self.sample(text, alpha, nbest, next(_SEEDS) if seed is None else seed)
 
     def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[UnigramEncoding]:
+        """``encode`` (Viterbi) of every text, one after the other (``num_threads`` is ignored)."""
         return [self.encode(t) for t in texts]
 
     def _encode(self, text: str, segment: Callable[[str], list[tuple[int, int, int]]]) -> UnigramEncoding:
@@ -213,11 +256,16 @@ class UnigramTokenizer(family.TransformersCalls):
 
     def sample(self, text: str, alpha: float, nbest: int = -1, seed: int = 0) -> UnigramEncoding:
         """A sampled encoding (spec section 14, "Sampling"): the engine's
-        ``encode(text, alpha=alpha, nbest=nbest, seed=seed)``."""
+        ``encode(text, alpha=alpha, nbest=nbest, seed=seed)``. The arguments
+        are checked as there (``check_sampling``)."""
+        check_sampling(alpha, nbest)
         rng = SplitMix64(seed)
         return self._encode(text, lambda w: sample_word(self.model, w, alpha, nbest, rng))
 
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
+        """The text of ``ids``: the pieces joined, the first one's leading "▁"
+        dropped and every other "▁" a space; without the special tokens when
+        ``skip_special_tokens``. An id out of range: ValueError."""
         parts: list[str] = []
         for i in ids:
             if not 0 <= i < self.vocab_size:
@@ -234,6 +282,12 @@ class UnigramTokenizer(family.TransformersCalls):
 
     @staticmethod
     def train(corpus: Iterable[str], vocab_size: int, **options: Any) -> UnigramTokenizer:
+        """Same as the engine's ``UnigramTokenizer.train``: counts the words
+        of ``corpus`` (special tokens split out and dropped) and trains on
+        them. ``options``: ``special_tokens`` (None: ``["<unk>", "<s>",
+        "</s>"]``), ``max_piece_length`` (16), ``seed_size`` (1,000,000),
+        ``shrinking_factor`` (0.75), ``num_sub_iterations`` (2), and
+        ``progress``, called with a line after each pruning round."""
         specials = list(options.get("special_tokens") or DEFAULT_SPECIAL_TOKENS)
         counts: dict[str, int] = {}
         for text in corpus:
@@ -246,6 +300,7 @@ class UnigramTokenizer(family.TransformersCalls):
 
     @staticmethod
     def train_from_counts(counts: Mapping[str, int], vocab_size: int, **options: Any) -> UnigramTokenizer:
+        """``train`` on ``{text: count}``: each text's words counted ``count`` times."""
         specials = list(options.get("special_tokens") or DEFAULT_SPECIAL_TOKENS)
         word_counts: dict[str, int] = {}
         for text, n in counts.items():
