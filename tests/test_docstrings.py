@@ -11,43 +11,10 @@ import pytest
 import fast_wordpiece
 import fast_wordpiece.reference
 
-#: Members still without a docstring, in files being changed alongside this
-#: test; each is to be dropped from here when it gets one (the second test
-#: says which).
-KNOWN_GAPS = frozenset(
-    {
-        # src/python/call.rs (and the class docstring in src/python/tokenizer.rs)
-        "fast_wordpiece.PyTokenizer.__call__",
-        "fast_wordpiece.PyTokenizer.__len__",
-        "fast_wordpiece.PyTokenizer.cls_token_id",
-        "fast_wordpiece.PyTokenizer.mask_token_id",
-        "fast_wordpiece.PyTokenizer.pad_token_id",
-        "fast_wordpiece.PyTokenizer.sep_token_id",
-        "fast_wordpiece.PyTokenizer.unk_token_id",
-        # python/fast_wordpiece/reference/counts.py
-        "fast_wordpiece.reference.WordCounts.__getitem__",
-        "fast_wordpiece.reference.WordCounts.__len__",
-        "fast_wordpiece.reference.WordCounts.from_bytes",
-        "fast_wordpiece.reference.WordCounts.get",
-        "fast_wordpiece.reference.WordCounts.items",
-        "fast_wordpiece.reference.WordCounts.keys",
-        "fast_wordpiece.reference.WordCounts.load",
-        "fast_wordpiece.reference.WordCounts.options",
-        "fast_wordpiece.reference.WordCounts.total",
-        "fast_wordpiece.reference.WordCounts.update",
-        "fast_wordpiece.reference.WordCounts.values",
-    }
-)
-
 
 def test_every_public_member_has_a_docstring_of_its_own() -> None:
-    missing = sorted(set(check_docstrings.gaps()) - KNOWN_GAPS)
+    missing = sorted(check_docstrings.gaps())
     assert missing == [], "no docstring of their own:\n" + "\n".join(missing)
-
-
-def test_the_known_gaps_are_still_gaps() -> None:
-    filled = sorted(KNOWN_GAPS - set(check_docstrings.gaps()))
-    assert filled == [], "these have a docstring now: drop them from KNOWN_GAPS:\n" + "\n".join(filled)
 
 
 def test_the_walk_covers_both_implementations_and_their_members() -> None:

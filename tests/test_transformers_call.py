@@ -260,7 +260,7 @@ def test_clean_up_in_a_model_directory_is_read_and_written(ours, tmp_path):
     assert again.decode(ids) == theirs.decode(ids) == "[CLS] i don't know, he's here. [SEP]"
     config = tmp_path / "tokenizer_config.json"
     config.write_text(json.dumps(dict(json.loads(config.read_text()), clean_up_tokenization_spaces="yes")))
-    with pytest.raises(ValueError, match="tokenizer_config.json: clean_up_tokenization_spaces: expected true or false"):
+    with pytest.raises(ValueError, match=r"tokenizer_config\.json: clean_up_tokenization_spaces: expected true"):
         type(ours).from_pretrained(tmp_path)
 
 
@@ -455,7 +455,7 @@ def test_bad_call_settings_in_a_model_directory_are_named(ours, tmp_path):
     for key, value in (("padding_side", "middle"), ("truncation_side", 1)):
         settings = json.loads(config.read_text(encoding="utf-8"))
         config.write_text(json.dumps(dict(settings, **{key: value})), encoding="utf-8")
-        with pytest.raises(ValueError, match=f"tokenizer_config.json: {key}: expected"):
+        with pytest.raises(ValueError, match=rf"tokenizer_config\.json: {key}: expected"):
             type(ours).from_pretrained(tmp_path)
         config.write_text(json.dumps(settings), encoding="utf-8")
 

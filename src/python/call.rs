@@ -394,6 +394,7 @@ impl PyTokenizer {
         self.special_id(&t).map(|_| t)
     }
 
+    /// The unknown token's id (None when it is not in the vocabulary).
     #[getter]
     fn unk_token_id(&self) -> Option<u32> {
         self.special_id(&self.inner().options().unk_token)
@@ -406,6 +407,7 @@ impl PyTokenizer {
         self.special_id(&t).map(|_| t)
     }
 
+    /// The separator token's id (None when it is not in the vocabulary).
     #[getter]
     fn sep_token_id(&self) -> Option<u32> {
         self.special_id(&self.inner().options().sep_token)
@@ -418,6 +420,7 @@ impl PyTokenizer {
         self.special_id(&t).map(|_| t)
     }
 
+    /// The classifier token's id (None when it is not in the vocabulary).
     #[getter]
     fn cls_token_id(&self) -> Option<u32> {
         self.special_id(&self.inner().options().cls_token)
@@ -429,6 +432,7 @@ impl PyTokenizer {
         self.special_id(PAD_TOKEN).map(|_| PAD_TOKEN)
     }
 
+    /// The padding token's id (None when it is not in the vocabulary).
     #[getter]
     fn pad_token_id(&self) -> Option<u32> {
         self.special_id(PAD_TOKEN)
@@ -446,6 +450,7 @@ impl PyTokenizer {
         self.special_id(MASK_TOKEN).map(|_| MASK_TOKEN)
     }
 
+    /// The mask token's id (None when it is not in the vocabulary).
     #[getter]
     fn mask_token_id(&self) -> Option<u32> {
         self.special_id(MASK_TOKEN)

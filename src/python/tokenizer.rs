@@ -27,6 +27,11 @@ use crate::tokenizer::Tokenizer;
 /// `TemplateProcessing` dict),
 /// `decoder="wordpiece"` (or `"none"`), `split_special_tokens=False`. `from_file` / `from_pretrained` read
 /// Hugging Face's files, `save` / `save_pretrained` write them.
+///
+/// `tokenizer(text, text_pair=None, ...)` tokenizes as a `transformers`
+/// tokenizer does and returns a `BatchEncoding` (see `__call__`'s arguments
+/// in the README); `len(tokenizer)` is the number of tokens in the
+/// vocabulary, added tokens included.
 #[pyclass(frozen, name = "PyTokenizer", module = "fast_wordpiece")]
 pub struct PyTokenizer {
     /// Read through [`Self::inner`]; replaced whole by `add_tokens`.
@@ -119,7 +124,7 @@ impl PyTokenizer {
 
     /// Whether encoding looks chunks up in the cache of chunks already
     /// encoded (raw text between whitespace bytes -> tokens), one per
-    /// thread, bounded (see `chunk_cache`). On by default (it wins on every
+    /// thread, bounded in size. On by default (it wins on every
     /// benchmark set, benches/RESULTS.md); the output is the same either
     /// way. Not saved with the tokenizer.
     #[getter]

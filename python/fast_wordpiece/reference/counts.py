@@ -110,31 +110,39 @@ class WordCounts:
 
     @property
     def options(self) -> dict[str, Any]:
+        """The counting options, as keyword arguments."""
         return dict(self._options)
 
     @property
     def total(self) -> int:
+        """The sum of the counts: the words of the corpus."""
         return sum(self._counts.values())
 
     def __len__(self) -> int:
+        """The number of distinct words."""
         return len(self._counts)
 
     def __getitem__(self, word: str) -> int:
+        """The count of ``word`` (KeyError if it was not counted)."""
         return self._counts[_text(word, "a word")]
 
     def __contains__(self, word: object) -> bool:
         return isinstance(word, str) and word in self._counts
 
     def get(self, word: str, default: Any = None) -> Any:
+        """The count of ``word``, or ``default`` (None) if it was not counted."""
         return self._counts.get(_text(word, "a word"), default)
 
     def keys(self) -> list[str]:
+        """The words, in code point order."""
         return sorted(self._counts)
 
     def values(self) -> list[int]:
+        """The counts, in code point order of their words."""
         return [self._counts[w] for w in self.keys()]
 
     def items(self) -> list[tuple[str, int]]:
+        """``(word, count)`` pairs, in code point order of the words."""
         return [(w, self._counts[w]) for w in self.keys()]
 
     def __iter__(self) -> Iterator[str]:
@@ -166,6 +174,7 @@ class WordCounts:
     # -- merging ---------------------------------------------------------------
 
     def update(self, other: WordCounts) -> None:
+        """Adds ``other``'s counts to these (ValueError naming the option if they were counted otherwise)."""
         if not isinstance(other, WordCounts):
             raise TypeError(f"other must be a WordCounts, not {_type_name(other)}")
         differ = differing(self._options, other._options)
@@ -213,6 +222,8 @@ class WordCounts:
 
     @staticmethod
     def from_bytes(data: bytes) -> WordCounts:
+        """Word counts from the bytes of a ``.fwc`` file (what ``to_bytes`` gives): TypeError unless ``data``
+        is bytes, ValueError if they are not a valid word counts file of a version this release reads."""
         if not isinstance(data, bytes):
             raise TypeError(f"data must be bytes, not {_type_name(data)}")
         try:
@@ -237,6 +248,8 @@ class WordCounts:
 
     @staticmethod
     def load(path: StrPath) -> WordCounts:
+        """Reads a ``.fwc`` file: OSError if it cannot be read, ValueError if it is not a valid word counts
+        file of a version this release reads."""
         path = _path(path)
         with open(path, "rb") as f:
             data = f.read()
