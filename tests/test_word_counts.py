@@ -9,6 +9,7 @@ import pickle
 import struct
 import subprocess
 import sys
+import threading
 import zlib
 from pathlib import Path
 from types import ModuleType
@@ -521,3 +522,42 @@ def test_texts_made_by_a_generator_count_as_a_list_of_them_does(shakespeare_line
         with pytest.raises(_Stop) as raised:
             call(corpus(False, stop))
         assert raised.value is stop
+
+
+def test_counts_added_to_themselves_double(fw):
+    """``a.update(a)`` and ``a += a`` add the counts as they were: every count doubles."""
+    counts = fw.count_words(["the cat sat", "the mat"])
+    counts.update(counts)
+    assert dict(counts.items()) == {"the": 4, "cat": 2, "sat": 2, "mat": 2}
+    counts += counts
+    assert counts.total == 20
+    assert counts == counts + fw.WordCounts()
+
+
+def test_threads_see_whole_counts_while_one_updates(fw, shakespeare_lines):
+    """While one thread adds to a WordCounts (the GIL released), others read, add, compare, pickle
+    and train on it: each sees the counts before or after a whole update, never an error."""
+    big, more = fw.count_words(shakespeare_lines[:20000]), fw.count_words(shakespeare_lines[20000:30000])
+    totals = {big.total + k * more.total for k in range(4)}
+    errors: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            for _ in range(20):
+                assert big.total in totals
+                assert (fw.WordCounts() + big).total in totals
+                assert pickle.loads(pickle.dumps(big)).total in totals
+                assert big != fw.WordCounts()
+            fw.PyTokenizer.train_from_counts(big, 200, show_progress=False)
+        except BaseException as e:  # a PanicException is a BaseException
+            errors.append(e)
+
+    readers = [threading.Thread(target=read) for _ in range(3)]
+    for t in readers:
+        t.start()
+    for _ in range(3):
+        big.update(more)
+    for t in readers:
+        t.join()
+    assert errors == []
+    assert big.total == max(totals)

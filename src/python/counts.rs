@@ -2,6 +2,8 @@
 //! value that merges, pickles (the bytes of its file format) and is saved
 //! to and loaded from `.fwc` files. Heavy work runs with the GIL released.
 
+use std::sync::{Arc, RwLock};
+
 use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
@@ -225,20 +227,40 @@ fn count_options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult
 /// distinct words, `counts[word]` a word's count (KeyError if it was not
 /// counted), `word in counts`, and iterating gives the words in code point
 /// order.
-#[pyclass(name = "WordCounts", module = "fast_wordpiece")]
+#[pyclass(frozen, name = "WordCounts", module = "fast_wordpiece")]
 pub struct PyWordCounts {
-    pub(super) inner: WordCounts,
+    /// Read through [`Self::counts`]; `update` and `prune` change it under
+    /// the write lock (a copy first if a reader still holds the old counts),
+    /// so that every thread sees whole counts and `a.update(a)` doubles them.
+    inner: RwLock<Arc<WordCounts>>,
 }
 
 fn wrap(inner: WordCounts) -> PyWordCounts {
-    PyWordCounts { inner }
+    PyWordCounts { inner: RwLock::new(Arc::new(inner)) }
 }
 
-fn other_counts<'py>(other: &Bound<'py, PyAny>, what: &str) -> PyResult<PyRef<'py, PyWordCounts>> {
+impl PyWordCounts {
+    /// The counts as they are now.
+    pub(super) fn counts(&self) -> Arc<WordCounts> {
+        Arc::clone(&self.inner.read().unwrap_or_else(|poisoned| poisoned.into_inner()))
+    }
+
+    /// Changes the counts with the GIL released; other threads wait for it.
+    /// The lock is taken and given back without the GIL, so that a thread
+    /// waiting for the lock with the GIL never blocks this one.
+    fn change<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut WordCounts) -> T + Send) -> T {
+        py.detach(|| {
+            let mut slot = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+            f(Arc::make_mut(&mut slot))
+        })
+    }
+}
+
+fn other_counts(other: &Bound<'_, PyAny>, what: &str) -> PyResult<Arc<WordCounts>> {
     let counts = other
         .cast::<PyWordCounts>()
         .map_err(|_| PyTypeError::new_err(format!("{what} must be a WordCounts, not {}", type_name(other))))?;
-    Ok(counts.borrow())
+    Ok(counts.get().counts())
 }
 
 #[pymethods]
@@ -309,12 +331,14 @@ impl PyWordCounts {
     /// Writes a `.fwc` file atomically (never half-written).
     fn save(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
         let path = args::path(path, "path")?;
-        py.detach(|| guard(|| counts_file::save(&self.inner, &path)))
+        let counts = self.counts();
+        py.detach(|| guard(|| counts_file::save(&counts, &path)))
     }
 
     /// The bytes of the `.fwc` file.
     fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        let bytes = py.detach(|| counts_file::to_bytes(&self.inner));
+        let counts = self.counts();
+        let bytes = py.detach(|| counts_file::to_bytes(&counts));
         PyBytes::new(py, &bytes)
     }
 
@@ -334,14 +358,14 @@ impl PyWordCounts {
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
         let py = slf.py();
-        let bytes = slf.borrow().to_bytes(py);
+        let bytes = slf.get().to_bytes(py);
         Ok((py.get_type::<Self>().getattr("from_bytes")?, (bytes,)))
     }
 
     /// The counting options, as keyword arguments.
     #[getter]
     pub(super) fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let o = self.inner.options();
+        let o = *self.counts().options();
         let dict = PyDict::new(py);
         dict.set_item("clean_text", o.clean_text)?;
         dict.set_item("handle_chinese_chars", o.handle_chinese_chars)?;
@@ -355,23 +379,23 @@ impl PyWordCounts {
     /// The sum of the counts: the words of the corpus.
     #[getter]
     fn total(&self) -> u64 {
-        self.inner.total()
+        self.counts().total()
     }
 
     /// The number of distinct words.
     fn __len__(&self) -> usize {
-        self.inner.len()
+        self.counts().len()
     }
 
     /// The count of `word`; KeyError if it was not counted.
     fn __getitem__(&self, word: &Bound<'_, PyAny>) -> PyResult<u64> {
         let w = text(word, &|| "a word".into())?;
-        self.inner.get(&w).ok_or_else(|| PyKeyError::new_err(word.clone().unbind()))
+        self.counts().get(&w).ok_or_else(|| PyKeyError::new_err(word.clone().unbind()))
     }
 
     fn __contains__(&self, word: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(match text(word, &|| "a word".into()) {
-            Ok(w) => self.inner.get(&w).is_some(),
+            Ok(w) => self.counts().get(&w).is_some(),
             Err(_) => false,
         })
     }
@@ -381,7 +405,7 @@ impl PyWordCounts {
     fn get<'py>(&self, word: &Bound<'py, PyAny>, default: Option<Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyAny>> {
         let py = word.py();
         let w = text(word, &|| "a word".into())?;
-        Ok(match self.inner.get(&w) {
+        Ok(match self.counts().get(&w) {
             Some(n) => n.into_pyobject(py)?.into_any(),
             None => default.unwrap_or_else(|| py.None().into_bound(py)),
         })
@@ -389,17 +413,17 @@ impl PyWordCounts {
 
     /// The words, in code point order.
     fn keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.inner.words().iter().map(|(w, _)| w.as_str()))
+        PyList::new(py, self.counts().words().iter().map(|(w, _)| w.as_str()))
     }
 
     /// The counts, in code point order of their words.
     fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.inner.words().iter().map(|(_, n)| *n))
+        PyList::new(py, self.counts().words().iter().map(|(_, n)| *n))
     }
 
     /// `(word, count)` pairs, in code point order of the words.
     fn items<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.inner.words().iter().map(|(w, n)| (w.as_str(), *n)))
+        PyList::new(py, self.counts().words().iter().map(|(w, n)| (w.as_str(), *n)))
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -414,7 +438,7 @@ impl PyWordCounts {
             Some(n) if !n.is_none() => Some(args::count(n, "n")? as usize),
             _ => None,
         };
-        PyList::new(py, self.inner.most_common(n))
+        PyList::new(py, self.counts().most_common(n))
     }
 
     /// Drops the words counted fewer than `min_count` times, then keeps only
@@ -422,7 +446,7 @@ impl PyWordCounts {
     /// give another vocabulary (spec section 13).
     #[pyo3(signature = (min_count = None, *, max_words = None))]
     fn prune(
-        &mut self,
+        &self,
         py: Python<'_>,
         min_count: Option<&Bound<'_, PyAny>>,
         max_words: Option<&Bound<'_, PyAny>>,
@@ -435,8 +459,7 @@ impl PyWordCounts {
             Some(m) if !m.is_none() => Some(args::count(m, "max_words")? as usize),
             _ => None,
         };
-        let inner = &mut self.inner;
-        py.detach(|| inner.prune(min_count, max_words));
+        self.change(py, |counts| counts.prune(min_count, max_words));
         Ok(())
     }
 
@@ -444,40 +467,43 @@ impl PyWordCounts {
     /// `zlib.crc32(w.encode()) % n`, on every machine alike.
     fn split(&self, py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<Vec<PyWordCounts>> {
         let n = args::positive(n, "n")?;
-        let inner = self.inner.clone();
-        let parts = py.detach(|| guard(|| inner.split(n)))?;
+        let counts = self.counts();
+        let parts = py.detach(|| guard(|| WordCounts::clone(&counts).split(n)))?;
         Ok(parts.into_iter().map(wrap).collect())
     }
 
     /// Adds `other`'s counts to these.
-    fn update(&mut self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
-        let other = other_counts(other, "other")?.inner.clone();
-        let inner = &mut self.inner;
-        py.detach(|| guard(|| inner.merge(other)))
+    fn update(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        let other = other_counts(other, "other")?;
+        self.change(py, |counts| guard(|| counts.merge(WordCounts::clone(&other))))
     }
 
     fn __add__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let Ok(other) = other.cast::<PyWordCounts>() else {
             return Ok(py.NotImplemented());
         };
-        let (mut sum, other) = (self.inner.clone(), other.borrow().inner.clone());
-        py.detach(|| guard(|| sum.merge(other)))?;
+        let (mine, other) = (self.counts(), other.get().counts());
+        let sum = py.detach(|| {
+            let mut sum = WordCounts::clone(&mine);
+            guard(|| sum.merge(WordCounts::clone(&other))).map(|()| sum)
+        })?;
         Ok(Py::new(py, wrap(sum))?.into_any())
     }
 
-    fn __iadd__(&mut self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn __iadd__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
         self.update(py, other)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.cast::<PyWordCounts>().is_ok_and(|o| {
-            let o = o.borrow();
-            self.inner.options().differing(o.inner.options()).is_none() && self.inner.words() == o.inner.words()
+            let (a, b) = (self.counts(), o.get().counts());
+            a.options().differing(b.options()).is_none() && a.words() == b.words()
         })
     }
 
     fn __repr__(&self) -> String {
-        format!("WordCounts({} distinct words, {} in all)", self.inner.len(), self.inner.total())
+        let counts = self.counts();
+        format!("WordCounts({} distinct words, {} in all)", counts.len(), counts.total())
     }
 }
 

@@ -157,9 +157,9 @@ impl PyTokenizer {
     ) -> PyResult<Self> {
         if let Ok(counted) = counts.cast::<PyWordCounts>() {
             let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
-            let counted = counted.borrow();
+            let (counted, counts) = (counted.get(), counted.get().counts());
             // The counts' options, then the explicit ones over them.
-            let made_with = *counted.inner.options();
+            let made_with = *counts.options();
             let merged = counted.options(py)?;
             if let Some(kwargs) = options {
                 merged.update(kwargs.as_mapping())?;
@@ -173,8 +173,8 @@ impl PyTokenizer {
                     given.show(name)
                 )));
             }
-            let words = counted.inner.words().to_vec();
-            drop(counted);
+            let words = counts.words().to_vec();
+            drop(counts);
             return learn(py, words, true, config, options, show_progress);
         }
         let items = counts.call_method0("items").map_err(|_| {
