@@ -297,3 +297,21 @@ def test_stride_leaves_room_after_the_template_special_tokens(impl: str) -> None
     assert len(e) == 9
     assert e.overflowing
     assert fields(e) == fields(hf.encode("the cat sat on the mat", "a dog"))
+
+
+@pytest.mark.parametrize("name", ["pair-only", "plain", "typed"])
+def test_the_call_checks_stride_against_the_template_special_tokens(name: str) -> None:
+    """transformers' call refuses a stride above max_length minus the special tokens of one text,
+    as the template adds them (not BERT's 2): a stride of the whole room is taken."""
+    transformers = pytest.importorskip("transformers")
+    text = hf_json(TEMPLATES[name])
+    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tokenizers.Tokenizer.from_str(text))
+    for impl in sorted(IMPLS):
+        tok = IMPLS[impl].PyTokenizer.from_str(text)
+        for pair in (False, True):
+            assert tok.num_special_tokens_to_add(pair) == fast.num_special_tokens_to_add(pair), (impl, pair)
+        room = 6 - tok.num_special_tokens_to_add()
+        kwargs = {"max_length": 6, "stride": room, "truncation": True, "return_token_type_ids": True}
+        assert tok("the cat", **kwargs) == fast("the cat", **kwargs)
+        with pytest.raises(ValueError, match="stride"):
+            tok("the cat", max_length=6, stride=room + 1, truncation=True)

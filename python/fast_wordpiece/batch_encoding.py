@@ -328,7 +328,7 @@ def call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special_tokens
     options: dict[str, Any] = {}
     if truncation != "do_not_truncate":
         # transformers' backend refuses this when truncation is set, special tokens or not
-        added = 2 if tokenizer.cls_token_id is not None and tokenizer.sep_token_id is not None else 0
+        added = tokenizer.num_special_tokens_to_add(False)
         if max_length is not None and max_length >= added and stride > max_length - added:
             raise ValueError(f"stride ({stride}) is greater than max_length ({max_length}) minus the {added} special "
                              "tokens a text gets")  # fmt: skip

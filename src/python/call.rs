@@ -387,6 +387,13 @@ impl PyTokenizer {
         Ok(())
     }
 
+    /// How many special tokens post-processing adds to one text, or to a
+    /// pair with `pair=True` (0 when BERT's are missing from the vocabulary).
+    #[pyo3(signature = (pair = false))]
+    fn num_special_tokens_to_add(&self, pair: bool) -> usize {
+        self.inner().added_tokens_count(pair)
+    }
+
     /// The unknown token (None when it is not in the vocabulary).
     #[getter]
     fn unk_token(&self) -> Option<String> {

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fast_wordpiece import batch_encoding
-from fast_wordpiece.reference.args import _text
+from fast_wordpiece.reference.args import _flag, _text
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions
@@ -37,6 +37,7 @@ class TransformersCalls:
     _encode_batch: Any
     decode_batch: Any
     _checked_ids: Any
+    _added_count: Any
 
     def __call__(self, *args: Any, **kwargs: Any) -> batch_encoding.BatchEncoding:
         """Tokenizes like a ``transformers`` tokenizer (see ``fast_wordpiece.batch_encoding.call``)."""
@@ -181,6 +182,10 @@ class TransformersCalls:
     @truncation_side.setter
     def truncation_side(self, value: str) -> None:
         self._truncation_side = _side(value, "truncation_side")
+
+    def num_special_tokens_to_add(self, pair: bool = False) -> int:
+        """How many special tokens post-processing adds to one text, or to a pair with ``pair=True``."""
+        return int(self._added_count(_flag(pair, "pair")))
 
     def _present(self, token: str) -> str | None:
         return token if token in self._ids else None
