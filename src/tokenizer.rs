@@ -792,6 +792,13 @@ impl Tokenizer {
         whole
     }
 
+    /// The token of `id` as Hugging Face's `id_to_token` gives it (and
+    /// `decode` reads it): an added token the normalizer changes in its
+    /// normalized form, else the vocabulary's token; None past the vocabulary.
+    pub fn id_to_token(&self, id: u32) -> Option<&str> {
+        self.decoded_as.get(&id).map(String::as_str).or_else(|| self.vocab.token(id))
+    }
+
     /// Turns ids back into text. Ids outside the vocabulary are an error.
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
         let mut tokens = Vec::with_capacity(ids.len());

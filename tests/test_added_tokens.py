@@ -72,6 +72,8 @@ def compare(ours: Any, hf: Any, texts: list[str]) -> None:
             assert a.offsets == b.offsets, where
             assert a.word_ids == b.word_ids, where
             assert a.special_tokens_mask == b.special_tokens_mask, where
+            # id_to_token gives an added token as encodings show it, normalized (Hugging Face's too).
+            assert [ours.id_to_token(i) for i in a.ids] == [hf.id_to_token(i) for i in b.ids], where
             for skip in (False, True):
                 assert ours.decode(a.ids, skip_special_tokens=skip) == hf.decode(b.ids, skip_special_tokens=skip), where
 

@@ -196,6 +196,15 @@ def test_the_tokenizer_surface_matches_transformers(hf, ours, texts):
     assert ours.convert_ids_to_tokens(ids) == hf.convert_ids_to_tokens(ids)
     assert ours.convert_ids_to_tokens(ids, skip_special_tokens=True) == hf.convert_ids_to_tokens(ids, True)
     assert ours.convert_ids_to_tokens(ids[1]) == hf.convert_ids_to_tokens(ids[1])
+    added = pickle.loads(pickle.dumps(ours))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = transformers.BertTokenizerFast.from_pretrained(hf.name_or_path)
+    assert added.add_tokens(["COVID19", "中国"]) == theirs.add_tokens(["COVID19", "中国"]) == 2
+    new_ids = theirs("COVID19 中国 x")["input_ids"]
+    assert added("COVID19 中国 x")["input_ids"] == new_ids
+    assert added.convert_ids_to_tokens(new_ids) == theirs.convert_ids_to_tokens(new_ids)
+    assert added.convert_ids_to_tokens(new_ids[1]) == theirs.convert_ids_to_tokens(new_ids[1]) == "covid19"
     assert ours.convert_tokens_to_string(tokens[:-1]) == hf.convert_tokens_to_string(tokens[:-1])
     batch = hf(texts["batch"])["input_ids"]
     assert ours.batch_decode(batch) == hf.batch_decode(batch)

@@ -230,15 +230,15 @@ impl PyTokenizer {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = ids.py();
         let shared = self.inner();
-        let vocab = shared.vocab();
+        let n = shared.vocab().len();
         if ids.extract::<i64>().is_ok() {
-            let id = args::ids(PyList::new(py, [ids])?.as_any(), "ids", vocab.len())?[0];
-            return vocab.token(id).into_bound_py_any(py);
+            let id = args::ids(PyList::new(py, [ids])?.as_any(), "ids", n)?[0];
+            return shared.id_to_token(id).into_bound_py_any(py);
         }
         let specials = shared.special_tokens();
-        let tokens: Vec<&str> = args::ids(ids, "ids", vocab.len())?
+        let tokens: Vec<&str> = args::ids(ids, "ids", n)?
             .into_iter()
-            .filter_map(|id| vocab.token(id))
+            .filter_map(|id| shared.id_to_token(id))
             .filter(|t| !(skip_special_tokens && specials.iter().any(|s| s == t)))
             .collect();
         tokens.into_bound_py_any(py)

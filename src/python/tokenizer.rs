@@ -176,10 +176,12 @@ impl PyTokenizer {
     }
 
     /// The token with id `id`, or None past the vocabulary. Negative: ValueError.
+    /// An added token the normalizer changes is given in its normalized
+    /// form, as encodings show it (and as Hugging Face's `id_to_token` does).
     fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
         let id = args::count(id, "id")?;
         let shared = self.inner();
-        Ok(u32::try_from(id).ok().and_then(|id| shared.vocab().token(id)).map(str::to_owned))
+        Ok(u32::try_from(id).ok().and_then(|id| shared.id_to_token(id)).map(str::to_owned))
     }
 
     /// Adds tokens as Hugging Face's `add_tokens` does: each a str or an

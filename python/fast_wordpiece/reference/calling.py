@@ -38,6 +38,7 @@ class TransformersCalls:
     decode_batch: Any
     _checked_ids: Any
     _added_count: Any
+    id_to_token: Any
 
     def __call__(self, *args: Any, **kwargs: Any) -> batch_encoding.BatchEncoding:
         """Tokenizes like a ``transformers`` tokenizer (see ``fast_wordpiece.batch_encoding.call``)."""
@@ -96,9 +97,14 @@ class TransformersCalls:
     def convert_ids_to_tokens(self, ids: int | list[int], skip_special_tokens: bool = False) -> str | list[str]:
         """The token of an id, or the tokens of a list of ids."""
         if isinstance(ids, int) and not isinstance(ids, bool):
-            return self._vocab[int(self._checked_ids([ids], "ids")[0])]
-        tokens = [self._vocab[i] for i in self._checked_ids(ids, "ids")]
+            return self._shown(self._checked_ids([ids], "ids")[0])
+        tokens = [self._shown(i) for i in self._checked_ids(ids, "ids")]
         return [t for t in tokens if not (skip_special_tokens and t in self._special_tokens)]
+
+    def _shown(self, id_: int) -> str:
+        """The token of an id as encodings show it (``id_to_token``)."""
+        token: str = self.id_to_token(id_)
+        return token
 
     def convert_tokens_to_string(self, tokens: list[str]) -> str:
         """Tokens joined back into text, as ``decode`` joins them."""
