@@ -4,8 +4,10 @@
 //! per thread count and per process: a pool's threads do not survive
 //! `fork()`, so a child process (a PyTorch DataLoader worker, say) that used
 //! its parent's pool would wait forever. After a fork the child builds its
-//! own. The default count is `RAYON_NUM_THREADS`, else one thread per CPU.
+//! own, in a registry of its own (see [`Registry`]). The default count is
+//! `RAYON_NUM_THREADS`, else one thread per CPU.
 
+use std::sync::atomic::{AtomicPtr, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use rayon::prelude::*;
@@ -18,8 +20,41 @@ pub const MAX_THREADS: usize = 1024;
 /// Pools kept for later calls; the oldest goes first.
 const KEPT: usize = 4;
 
-/// `(process id, threads, pool)`, newest last.
-static POOLS: Mutex<Vec<(u32, usize, Arc<ThreadPool>)>> = Mutex::new(Vec::new());
+/// The pools of one process: `(threads, pool)`, newest last.
+///
+/// A child of `fork()` makes a registry of its own and never touches its
+/// parent's: another thread of the parent may have held that one's lock at
+/// the fork, and in the child no thread would ever release it. The parent's
+/// registry and pools are leaked in the child (their threads are gone).
+struct Registry {
+    pid: u32,
+    pools: Mutex<Vec<(usize, Arc<ThreadPool>)>>,
+}
+
+/// The registry of the process that made it; never freed.
+static REGISTRY: AtomicPtr<Registry> = AtomicPtr::new(std::ptr::null_mut());
+
+/// The registry of process `pid` (this process's, outside tests).
+fn registry(pid: u32) -> &'static Registry {
+    loop {
+        let current = REGISTRY.load(Ordering::Acquire);
+        // SAFETY: a non-null pointer in REGISTRY comes from `Box::into_raw`
+        // below and is never freed, so it points to a live Registry.
+        if let Some(found) = unsafe { current.as_ref() } {
+            if found.pid == pid {
+                return found;
+            }
+        }
+        let fresh = Box::into_raw(Box::new(Registry { pid, pools: Mutex::new(Vec::new()) }));
+        if REGISTRY.compare_exchange(current, fresh, Ordering::AcqRel, Ordering::Acquire).is_ok() {
+            // SAFETY: `fresh` is live and, now in REGISTRY, never freed.
+            return unsafe { &*fresh };
+        }
+        // Another thread put its own first: ours was never shared.
+        // SAFETY: `fresh` came from `Box::into_raw` just above.
+        drop(unsafe { Box::from_raw(fresh) });
+    }
+}
 
 /// `RAYON_NUM_THREADS` if it is a positive number, else the CPU count.
 pub fn default_threads() -> usize {
@@ -40,25 +75,31 @@ fn cpus() -> usize {
 }
 
 fn pool(threads: usize) -> Result<Arc<ThreadPool>> {
-    let pid = std::process::id();
-    let mut pools = POOLS.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    if let Some((_, _, pool)) = pools.iter().find(|(p, n, _)| *p == pid && *n == threads) {
-        return Ok(Arc::clone(pool));
+    pool_in(registry(std::process::id()), threads)
+}
+
+/// The pool of `threads` threads in `registry`, built if there is none; the
+/// threads start outside the lock.
+fn pool_in(registry: &Registry, threads: usize) -> Result<Arc<ThreadPool>> {
+    let find =
+        |pools: &[(usize, Arc<ThreadPool>)]| pools.iter().find(|(n, _)| *n == threads).map(|(_, p)| Arc::clone(p));
+    if let Some(pool) = find(&registry.pools.lock().unwrap_or_else(|poisoned| poisoned.into_inner())) {
+        return Ok(pool);
     }
     let pool = ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("fast-wordpiece-{i}"))
         .build()
         .map_err(|e| Error::invalid(format!("could not start {threads} threads: {e}")))?;
+    let mut pools = registry.pools.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(built) = find(&pools) {
+        return Ok(built); // another thread built one meanwhile; ours stops
+    }
     let pool = Arc::new(pool);
-    // A parent's pools are forgotten, not dropped: their threads are gone.
-    let (mine, stale): (Vec<_>, Vec<_>) = std::mem::take(&mut *pools).into_iter().partition(|(p, _, _)| *p == pid);
-    std::mem::forget(stale);
-    *pools = mine;
     if pools.len() >= KEPT {
         pools.remove(0); // its threads exit once the calls still using it return
     }
-    pools.push((pid, threads, Arc::clone(&pool)));
+    pools.push((threads, Arc::clone(&pool)));
     Ok(pool)
 }
 
@@ -181,6 +222,20 @@ mod tests {
         for n in 1..=KEPT + 3 {
             assert_eq!(install(Some(n), rayon::current_num_threads).unwrap(), n);
         }
-        assert!(POOLS.lock().unwrap().len() <= KEPT);
+        assert!(registry(std::process::id()).pools.lock().unwrap().len() <= KEPT);
+    }
+
+    #[test]
+    fn a_forked_child_never_waits_for_its_parents_lock() {
+        // As in a child forked while another thread of the parent held the
+        // registry's lock: the child (another pid) gets a registry of its
+        // own, whose lock is free, and builds its pool there.
+        let parent = registry(std::process::id());
+        let held = parent.pools.lock().unwrap();
+        let child_pid = std::process::id().wrapping_add(1);
+        let child = registry(child_pid);
+        assert!(!std::ptr::eq(child, parent));
+        assert_eq!(pool_in(child, 2).unwrap().current_num_threads(), 2);
+        drop(held);
     }
 }

@@ -245,14 +245,12 @@ impl PyWordCounts {
         Arc::clone(&self.inner.read().unwrap_or_else(|poisoned| poisoned.into_inner()))
     }
 
-    /// Changes the counts with the GIL released; other threads wait for it.
-    /// The lock is taken and given back without the GIL, so that a thread
-    /// waiting for the lock with the GIL never blocks this one.
-    fn change<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut WordCounts) -> T + Send) -> T {
-        py.detach(|| {
-            let mut slot = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
-            f(Arc::make_mut(&mut slot))
-        })
+    /// Changes the counts, in place unless a reader still holds them. The
+    /// GIL stays held: every thread takes the lock with the GIL, so none
+    /// waits for another that lacks it, and `fork()` never copies it taken.
+    fn change<T>(&self, f: impl FnOnce(&mut WordCounts) -> T) -> T {
+        let mut slot = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        f(Arc::make_mut(&mut slot))
     }
 }
 
@@ -445,12 +443,7 @@ impl PyWordCounts {
     /// the `max_words` most common. Approximate: training on pruned counts may
     /// give another vocabulary (spec section 13).
     #[pyo3(signature = (min_count = None, *, max_words = None))]
-    fn prune(
-        &self,
-        py: Python<'_>,
-        min_count: Option<&Bound<'_, PyAny>>,
-        max_words: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<()> {
+    fn prune(&self, min_count: Option<&Bound<'_, PyAny>>, max_words: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let min_count = match min_count {
             Some(m) if !m.is_none() => args::count(m, "min_count")?,
             _ => 1,
@@ -459,7 +452,7 @@ impl PyWordCounts {
             Some(m) if !m.is_none() => Some(args::count(m, "max_words")? as usize),
             _ => None,
         };
-        self.change(py, |counts| counts.prune(min_count, max_words));
+        self.change(|counts| counts.prune(min_count, max_words));
         Ok(())
     }
 
@@ -473,9 +466,9 @@ impl PyWordCounts {
     }
 
     /// Adds `other`'s counts to these.
-    fn update(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn update(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
         let other = other_counts(other, "other")?;
-        self.change(py, |counts| guard(|| counts.merge(WordCounts::clone(&other))))
+        self.change(|counts| guard(|| counts.merge(WordCounts::clone(&other))))
     }
 
     fn __add__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
@@ -490,8 +483,8 @@ impl PyWordCounts {
         Ok(Py::new(py, wrap(sum))?.into_any())
     }
 
-    fn __iadd__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<()> {
-        self.update(py, other)
+    fn __iadd__(&self, other: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.update(other)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
