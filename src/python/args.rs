@@ -6,7 +6,7 @@
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyString};
 
@@ -127,15 +127,31 @@ pub fn flag(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
         .map_err(|_| PyTypeError::new_err(format!("{name} must be bool, not {}", type_name(obj))))
 }
 
+/// The error for an argument of the wrong kind: `ours` (naming it) when
+/// Python's own error `e` says the object lacks what was asked of it (a
+/// TypeError or AttributeError), else `e` unchanged: an exception that its
+/// `__iter__`, `items` or `__fspath__` raised, or a signal handler's.
+pub fn unless_raised(e: PyErr, ours: impl FnOnce() -> PyErr) -> PyErr {
+    Python::attach(|py| {
+        if e.is_instance_of::<PyTypeError>(py) || e.is_instance_of::<PyAttributeError>(py) {
+            ours()
+        } else {
+            e
+        }
+    })
+}
+
 /// The special tokens argument: a list or tuple of distinct non-empty str.
 pub fn special_tokens(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     let Some(obj) = obj else {
         return Ok(DEFAULT_SPECIAL_TOKENS.iter().map(|t| t.to_string()).collect());
     };
     reject_text_as_collection(obj, "special_tokens", "str")?;
-    let iter = obj
-        .try_iter()
-        .map_err(|_| PyTypeError::new_err(format!("special_tokens must be a list of str, not {}", type_name(obj))))?;
+    let iter = obj.try_iter().map_err(|e| {
+        unless_raised(e, || {
+            PyTypeError::new_err(format!("special_tokens must be a list of str, not {}", type_name(obj)))
+        })
+    })?;
     let mut tokens = Vec::new();
     for (i, item) in iter.enumerate() {
         let item = item?;
@@ -197,16 +213,20 @@ fn post_processing(value: &Bound<'_, PyAny>) -> PyResult<PostProcessing> {
 
 /// One path, or an iterable of paths (str or os.PathLike).
 pub fn paths(obj: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
-    if let Ok(path) = obj.extract::<PathBuf>() {
-        return Ok(vec![path]);
-    }
     let not_paths = || PyTypeError::new_err(format!("paths must be a path or a list of paths, not {}", type_name(obj)));
-    let iter = obj.try_iter().map_err(|_| not_paths())?;
+    match obj.extract::<PathBuf>() {
+        Ok(path) => return Ok(vec![path]),
+        Err(e) if !obj.hasattr("__iter__")? => return Err(unless_raised(e, not_paths)),
+        Err(_) => {}
+    }
+    let iter = obj.try_iter().map_err(|e| unless_raised(e, not_paths))?;
     let mut out = Vec::new();
     for (i, item) in iter.enumerate() {
         let item = item?;
-        out.push(item.extract::<PathBuf>().map_err(|_| {
-            PyTypeError::new_err(format!("paths[{i}] must be str or os.PathLike, not {}", type_name(&item)))
+        out.push(item.extract::<PathBuf>().map_err(|e| {
+            unless_raised(e, || {
+                PyTypeError::new_err(format!("paths[{i}] must be str or os.PathLike, not {}", type_name(&item)))
+            })
         })?);
     }
     Ok(out)
@@ -214,16 +234,17 @@ pub fn paths(obj: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 
 /// A path argument (str or os.PathLike).
 pub fn path(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<PathBuf> {
-    obj.extract::<PathBuf>()
-        .map_err(|_| PyTypeError::new_err(format!("{name} must be str or os.PathLike, not {}", type_name(obj))))
+    obj.extract::<PathBuf>().map_err(|e| {
+        unless_raised(e, || PyTypeError::new_err(format!("{name} must be str or os.PathLike, not {}", type_name(obj))))
+    })
 }
 
 /// Token ids: ints in `0..vocab_size`; anything else is named in the error.
 pub fn ids(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Vec<u32>> {
     reject_text_as_collection(obj, name, "int")?;
-    let iter = obj
-        .try_iter()
-        .map_err(|_| PyTypeError::new_err(format!("{name} must be a sequence of int, not {}", type_name(obj))))?;
+    let iter = obj.try_iter().map_err(|e| {
+        unless_raised(e, || PyTypeError::new_err(format!("{name} must be a sequence of int, not {}", type_name(obj))))
+    })?;
     iter.enumerate().map(|(i, item)| id(&item?, &|| format!("{name}[{i}]"), vocab_size)).collect()
 }
 
@@ -462,8 +483,13 @@ pub fn added_tokens(obj: &Bound<'_, PyAny>, special: bool) -> PyResult<Vec<Added
     if list.is_instance_of::<PyString>() || list.hasattr("content")? {
         return Ok(vec![added_token(&list, special, &|| "tokens".into())?]);
     }
-    let iter = list.try_iter().map_err(|_| {
-        PyTypeError::new_err(format!("{name}: tokens must be a list of str or AddedToken, not {}", type_name(&list)))
+    let iter = list.try_iter().map_err(|e| {
+        unless_raised(e, || {
+            PyTypeError::new_err(format!(
+                "{name}: tokens must be a list of str or AddedToken, not {}",
+                type_name(&list)
+            ))
+        })
     })?;
     iter.enumerate().map(|(i, item)| added_token(&item?, special, &|| format!("tokens[{i}]"))).collect()
 }

@@ -101,9 +101,11 @@ impl PyBpe {
         }
         let tokens: Vec<String> = tokens.into_iter().map(|t| t.expect("each id set once")).collect();
         args::reject_text_as_collection(merges, "merges", "pairs of str")?;
-        let iter = merges
-            .try_iter()
-            .map_err(|_| PyTypeError::new_err(format!("merges must be a list of pairs, not {}", type_name(merges))))?;
+        let iter = merges.try_iter().map_err(|e| {
+            args::unless_raised(e, || {
+                PyTypeError::new_err(format!("merges must be a list of pairs, not {}", type_name(merges)))
+            })
+        })?;
         let mut pairs = Vec::new();
         for (i, m) in iter.enumerate() {
             let m = m?;
@@ -187,9 +189,11 @@ impl PyBpe {
             Err(_) => counts.clone(),
         };
         args::reject_text_as_collection(&items, "counts", "(str, int) pairs")?;
-        let iter = items
-            .try_iter()
-            .map_err(|_| PyTypeError::new_err(format!("counts must be a dict or pairs, not {}", type_name(counts))))?;
+        let iter = items.try_iter().map_err(|e| {
+            args::unless_raised(e, || {
+                PyTypeError::new_err(format!("counts must be a dict or pairs, not {}", type_name(counts)))
+            })
+        })?;
         let mut out = Vec::new();
         for (i, item) in iter.enumerate() {
             let item = item?;

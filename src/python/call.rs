@@ -210,8 +210,10 @@ impl PyTokenizer {
         }
         let ids = tokens
             .try_iter()
-            .map_err(|_| {
-                PyTypeError::new_err(format!("tokens must be a str or a list of str, not {}", type_name(tokens)))
+            .map_err(|e| {
+                args::unless_raised(e, || {
+                    PyTypeError::new_err(format!("tokens must be a str or a list of str, not {}", type_name(tokens)))
+                })
             })?
             .enumerate()
             .map(|(i, t)| Ok(id(&args::text(&t?, &|| format!("tokens[{i}]"))?)))
@@ -249,7 +251,11 @@ impl PyTokenizer {
         args::reject_text_as_collection(tokens, "tokens", "str")?;
         let tokens = tokens
             .try_iter()
-            .map_err(|_| PyTypeError::new_err(format!("tokens must be a list of str, not {}", type_name(tokens))))?
+            .map_err(|e| {
+                args::unless_raised(e, || {
+                    PyTypeError::new_err(format!("tokens must be a list of str, not {}", type_name(tokens)))
+                })
+            })?
             .enumerate()
             .map(|(i, t)| Ok(args::text(&t?, &|| format!("tokens[{i}]"))?.to_owned()))
             .collect::<PyResult<Vec<String>>>()?;
@@ -500,8 +506,10 @@ fn batch_words<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Vec<Text<'py>>,
     let words = |list: &Bound<'py, PyAny>, what: &str| -> PyResult<Vec<Text<'py>>> {
         args::reject_text_as_collection(list, what, "str")?;
         list.try_iter()
-            .map_err(|_| {
-                PyTypeError::new_err(format!("{what} must be a list of words (str), not {}", type_name(list)))
+            .map_err(|e| {
+                args::unless_raised(e, || {
+                    PyTypeError::new_err(format!("{what} must be a list of words (str), not {}", type_name(list)))
+                })
             })?
             .enumerate()
             .map(|(j, w)| args::text(&w?, &|| format!("{what}[{j}]")))

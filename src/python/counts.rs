@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, RwLock};
 
-use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
 
@@ -271,16 +271,19 @@ impl PyWordCounts {
         if let Some(counts) = counts.filter(|c| !c.is_none()) {
             let items = match counts.call_method0("items") {
                 Ok(items) => items,
+                Err(e) if !e.is_instance_of::<PyAttributeError>(py) => return Err(e), // raised by items()
                 Err(_) => {
                     args::reject_text_as_collection(counts, "counts", "(str, int) pairs")?;
                     counts.clone()
                 }
             };
-            let iter = items.try_iter().map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "counts must be a mapping of str to int or an iterable of (str, int) pairs, not {}",
-                    type_name(counts)
-                ))
+            let iter = items.try_iter().map_err(|e| {
+                args::unless_raised(e, || {
+                    PyTypeError::new_err(format!(
+                        "counts must be a mapping of str to int or an iterable of (str, int) pairs, not {}",
+                        type_name(counts)
+                    ))
+                })
             })?;
             for (i, pair) in iter.enumerate() {
                 let pair = pair?;
@@ -546,12 +549,14 @@ pub fn count_words(
             signals.result(counted)?;
         }
         None => {
-            let iter = texts.try_iter().map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "texts must be an iterable of str or Arrow string arrays, or an Arrow string array or \
+            let iter = texts.try_iter().map_err(|e| {
+                args::unless_raised(e, || {
+                    PyTypeError::new_err(format!(
+                        "texts must be an iterable of str or Arrow string arrays, or an Arrow string array or \
                      chunked array, not {}",
-                    type_name(texts)
-                ))
+                        type_name(texts)
+                    ))
+                })
             })?;
             count_texts(py, texts, iter, "texts", true, &mut counter, show_progress)?;
         }

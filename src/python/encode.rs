@@ -40,9 +40,11 @@ pub(super) fn detach_if<T: Send, F: Send + FnOnce() -> T>(py: Python<'_>, detach
 /// The texts of a batch: each item a str or a `(str, str)` pair, as UTF-8.
 pub(super) fn batch_texts<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Text<'py>, Option<Text<'py>>)>> {
     args::reject_text_as_collection(inputs, "inputs", "str or (str, str)")?;
-    let iter = inputs
-        .try_iter()
-        .map_err(|_| PyTypeError::new_err(format!("inputs must be a list of str, not {}", type_name(inputs))))?;
+    let iter = inputs.try_iter().map_err(|e| {
+        args::unless_raised(e, || {
+            PyTypeError::new_err(format!("inputs must be a list of str, not {}", type_name(inputs)))
+        })
+    })?;
     // One pass: each text is taken as UTF-8 as it comes, into a vector
     // made at the batch's size.
     let mut texts = Vec::with_capacity(inputs.len().unwrap_or(0));

@@ -14,9 +14,11 @@ use crate::tokenizer::analysis::Analysis;
 /// The texts of an iterable of str, as UTF-8 (errors name `name[i]`).
 pub fn texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>>> {
     args::reject_text_as_collection(obj, name, "str")?;
-    let iter = obj
-        .try_iter()
-        .map_err(|_| PyTypeError::new_err(format!("{name} must be an iterable of str, not {}", type_name(obj))))?;
+    let iter = obj.try_iter().map_err(|e| {
+        args::unless_raised(e, || {
+            PyTypeError::new_err(format!("{name} must be an iterable of str, not {}", type_name(obj)))
+        })
+    })?;
     let mut out = Vec::new();
     for (i, item) in iter.enumerate() {
         let item = item?;

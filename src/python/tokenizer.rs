@@ -72,7 +72,11 @@ impl PyTokenizer {
         args::reject_text_as_collection(vocab, "vocab", "str")?;
         let tokens = vocab
             .try_iter()
-            .map_err(|_| PyTypeError::new_err(format!("vocab must be a list of str, not {}", type_name(vocab))))?
+            .map_err(|e| {
+                args::unless_raised(e, || {
+                    PyTypeError::new_err(format!("vocab must be a list of str, not {}", type_name(vocab)))
+                })
+            })?
             .enumerate()
             .map(|(i, t)| Ok(text(&t?, &|| format!("vocab[{i}]"))?.to_owned()))
             .collect::<PyResult<Vec<String>>>()?;

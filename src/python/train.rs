@@ -94,8 +94,10 @@ impl PyTokenizer {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         args::reject_text_as_collection(corpus, "corpus", "str")?;
-        let iter = corpus.try_iter().map_err(|_| {
-            PyTypeError::new_err(format!("corpus must be an iterable of str, not {}", type_name(corpus)))
+        let iter = corpus.try_iter().map_err(|e| {
+            args::unless_raised(e, || {
+                PyTypeError::new_err(format!("corpus must be an iterable of str, not {}", type_name(corpus)))
+            })
         })?;
         let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
         let options = args::options(options, "train")?;
@@ -177,11 +179,13 @@ impl PyTokenizer {
             drop(counts);
             return learn(py, words, true, config, options, show_progress);
         }
-        let items = counts.call_method0("items").map_err(|_| {
-            PyTypeError::new_err(format!(
-                "counts must be a WordCounts or a dict of str to int, not {}",
-                type_name(counts)
-            ))
+        let items = counts.call_method0("items").map_err(|e| {
+            args::unless_raised(e, || {
+                PyTypeError::new_err(format!(
+                    "counts must be a WordCounts or a dict of str to int, not {}",
+                    type_name(counts)
+                ))
+            })
         })?;
         let mut words = Vec::new();
         for pair in items.try_iter()? {

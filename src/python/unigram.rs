@@ -86,8 +86,10 @@ static NEXT_SEED: AtomicU64 = AtomicU64::new(0);
 
 fn pieces_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(String, f64)>> {
     args::reject_text_as_collection(obj, "vocab", "(str, float) pairs")?;
-    let iter = obj.try_iter().map_err(|_| {
-        PyTypeError::new_err(format!("vocab must be a list of (str, float) pairs, not {}", type_name(obj)))
+    let iter = obj.try_iter().map_err(|e| {
+        args::unless_raised(e, || {
+            PyTypeError::new_err(format!("vocab must be a list of (str, float) pairs, not {}", type_name(obj)))
+        })
     })?;
     let mut out = Vec::new();
     for (i, item) in iter.enumerate() {
@@ -110,9 +112,9 @@ fn pieces_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(String, f64)>> {
 
 fn str_list(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
     args::reject_text_as_collection(obj, name, "str")?;
-    let iter = obj
-        .try_iter()
-        .map_err(|_| PyTypeError::new_err(format!("{name} must be a list of str, not {}", type_name(obj))))?;
+    let iter = obj.try_iter().map_err(|e| {
+        args::unless_raised(e, || PyTypeError::new_err(format!("{name} must be a list of str, not {}", type_name(obj))))
+    })?;
     let mut out = Vec::new();
     for (i, item) in iter.enumerate() {
         out.push(text(&item?, &|| format!("{name}[{i}]"))?.to_owned());

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fast_wordpiece import batch_encoding
-from fast_wordpiece.reference.args import _flag, _text
+from fast_wordpiece.reference.args import _flag, _text, _texts
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions
@@ -87,12 +87,7 @@ class TransformersCalls:
         unk = self._ids.get(self._options.unk_token)
         if isinstance(tokens, str):
             return self._ids.get(tokens, unk)
-        if not isinstance(tokens, (list, tuple)):
-            raise TypeError(f"tokens must be a str or a list of str, not {type(tokens).__name__}")
-        for i, token in enumerate(tokens):
-            if not isinstance(token, str):
-                raise TypeError(f"tokens[{i}] must be str, not {type(token).__name__}")
-        return [self._ids.get(token, unk) for token in tokens]
+        return [self._ids.get(token, unk) for token in _texts(tokens, "tokens")]
 
     def convert_ids_to_tokens(self, ids: int | list[int], skip_special_tokens: bool = False) -> str | list[str]:
         """The token of an id, or the tokens of a list of ids."""

@@ -1,0 +1,101 @@
+"""An exception raised by the caller's own objects while we read them (an ``__iter__`` that opens a
+file or queries a server, a mapping's ``items``, a path's ``__fspath__``), or by a signal handler
+meanwhile, reaches the caller unchanged: it is not turned into our TypeError for a wrong type,
+in the engine and the twin alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import fast_wordpiece
+from fast_wordpiece import reference
+
+IMPLS = {"engine": fast_wordpiece, "twin": reference}
+CORPUS = ["hello world", "hello there, world!"] * 3
+
+
+class Boom(Exception):
+    """Raised by the objects below."""
+
+
+class RaisingIterable:
+    def __iter__(self) -> Any:
+        raise Boom("from __iter__")
+
+
+class RaisingItems(dict):  # type: ignore[type-arg]
+    def items(self) -> Any:
+        raise Boom("from items")
+
+
+class RaisingPath:
+    def __fspath__(self) -> str:
+        raise Boom("from __fspath__")
+
+
+def calls(fw: Any) -> dict[str, Callable[[Any], Any]]:
+    """Each call, given the object to pass where a collection (or path) is expected."""
+    tok = fw.PyTokenizer.train(CORPUS, 40, 1, show_progress=False)
+    return {
+        "train": lambda o: fw.PyTokenizer.train(o, 40, show_progress=False),
+        "constructor": lambda o: fw.PyTokenizer(o),
+        "special_tokens": lambda o: fw.PyTokenizer.train(CORPUS, 40, special_tokens=o, show_progress=False),
+        "encode_batch": lambda o: tok.encode_batch(o),
+        "encode_batch np": lambda o: tok.encode_batch(o, return_tensors="np"),
+        "decode": lambda o: tok.decode(o),
+        "decode_batch": lambda o: tok.decode_batch([o]),
+        "analyze": lambda o: tok.analyze(o),
+        "count_words": lambda o: fw.count_words(o),
+        "WordCounts": lambda o: fw.WordCounts(o),
+        "train_from_files": lambda o: fw.PyTokenizer.train_from_files(o, 40, show_progress=False),
+        "add_tokens": lambda o: tok.add_tokens(o),
+        "convert_tokens_to_ids": lambda o: tok.convert_tokens_to_ids(o),
+        "convert_ids_to_tokens": lambda o: tok.convert_ids_to_tokens(o),
+        "get_special_tokens_mask": lambda o: tok.get_special_tokens_mask(o),
+        "BPETokenizer.train": lambda o: fw.BPETokenizer.train(o, 300),
+        "CharTokenizer.train": lambda o: fw.CharTokenizer.train(o),
+        "UnigramTokenizer.train": lambda o: fw.UnigramTokenizer.train(o, 30),
+    }
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+@pytest.mark.parametrize("call", sorted(calls(fast_wordpiece)))
+def test_an_iterables_own_exception_comes_back_unchanged(impl: str, call: str) -> None:
+    if call == "train_from_files" and impl == "twin":
+        pytest.skip("the twin reads no files (its module docstring lists what it leaves out)")
+    with pytest.raises(Boom, match="from __iter__"):
+        calls(IMPLS[impl])[call](RaisingIterable())
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_a_mappings_own_exception_comes_back_unchanged(impl: str) -> None:
+    fw = IMPLS[impl]
+    for call in (lambda o: fw.PyTokenizer.train_from_counts(o, 40, show_progress=False), fw.WordCounts):
+        with pytest.raises(Boom, match="from items"):
+            call(RaisingItems(a=1))
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_a_paths_own_exception_comes_back_unchanged(impl: str) -> None:
+    fw = IMPLS[impl]
+    tok = fw.PyTokenizer.train(CORPUS, 40, 1, show_progress=False)
+    paths: list[Callable[[Any], Any]] = [tok.save, fw.PyTokenizer.from_file, fw.PyTokenizer.from_vocab_file,
+                                         fw.PyTokenizer.from_pretrained, tok.save_pretrained, tok.save_vocab,
+                                         fw.WordCounts.load, fw.count_words(CORPUS).save]  # fmt: skip
+    if impl == "engine":  # the twin reads no files
+        paths.append(lambda o: fw.PyTokenizer.train_from_files([o], 40, show_progress=False))
+    for call in paths:
+        with pytest.raises(Boom, match="from __fspath__"):
+            call(RaisingPath())
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_objects_of_the_wrong_kind_still_get_our_type_error(impl: str) -> None:
+    fw = IMPLS[impl]
+    with pytest.raises(TypeError, match="corpus must be an iterable of str"):
+        fw.PyTokenizer.train(3, 40)
+    with pytest.raises(TypeError, match="path"):
+        fw.PyTokenizer.from_file(3)
