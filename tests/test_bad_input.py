@@ -8,6 +8,7 @@ import os
 import pytest
 
 import fast_wordpiece
+import fast_wordpiece.reference
 
 CORPUS = ["hello world", "hello there, world!"] * 3
 
@@ -225,3 +226,16 @@ def test_train_from_counts_checks_its_mapping(Tokenizer):
         Tokenizer.train_from_counts({"hello": 0}, 50, show_progress=False)
     with pytest.raises(ValueError, match="hello"):
         Tokenizer.train_from_counts({"hello": -2}, 50, show_progress=False)
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, fast_wordpiece.reference], ids=["engine", "twin"])
+def test_ids_beyond_any_integer_type_are_out_of_range(impl):
+    """An id too large for 64 or 128 bits is a ValueError like any id past the vocabulary, not a
+    TypeError saying an int is not an int."""
+    tok = impl.PyTokenizer(["[UNK]", "[CLS]", "[SEP]", "a"])
+    for call in (tok.decode, lambda i: tok.decode_batch([i]), tok.convert_ids_to_tokens):
+        for big in ([2**63], [2**200], [-(2**64)]):
+            with pytest.raises(ValueError, match="out of range"):
+                call(big)
+    with pytest.raises(ValueError, match="out of range"):
+        tok.convert_ids_to_tokens(2**63)

@@ -515,6 +515,14 @@ def test_holes_survive_our_own_format_and_vocab_txt_refuses_them(impl: Any, tmp_
         tok.save_vocab(tmp_path / "vocab.txt")
     with pytest.raises(ValueError, match="out of range"):
         tok.decode([5])
+    # Every id-taking call refuses a hole as decode does, rather than drop it from its answer.
+    mask = tok.get_special_tokens_mask
+    for call in (tok.convert_ids_to_tokens, lambda ids: mask(ids, already_has_special_tokens=True)):
+        with pytest.raises(ValueError, match="id 5 is out of range"):
+            call([0, 5, 7])
+    with pytest.raises(ValueError, match="id 5 is out of range"):
+        tok.convert_ids_to_tokens(5)
+    assert tok.convert_ids_to_tokens([0, 7]) == ["a", "##b"]
 
 
 @pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])

@@ -458,9 +458,17 @@ def test_call_settings_travel_through_model_directories(ours, tmp_path):
 
 
 def test_bad_call_settings_in_a_model_directory_are_named(ours, tmp_path):
-    """A tokenizer_config.json whose sides are not "left" or "right" is a ValueError naming the key."""
+    """A tokenizer_config.json whose sides are not "left" or "right" is a ValueError naming the key;
+    null settings are the defaults, as transformers takes them."""
     ours.save_pretrained(tmp_path)
     config = tmp_path / "tokenizer_config.json"
+    settings = json.loads(config.read_text(encoding="utf-8"))
+    nulls = ("model_max_length", "padding_side", "truncation_side", "clean_up_tokenization_spaces")
+    config.write_text(json.dumps(dict(settings, **dict.fromkeys(nulls))), encoding="utf-8")
+    loaded = type(ours).from_pretrained(tmp_path)
+    assert loaded.model_max_length == int(1e30)
+    assert (loaded.padding_side, loaded.truncation_side) == ("right", "right")
+    assert loaded.clean_up_tokenization_spaces is False
     for key, value in (("padding_side", "middle"), ("truncation_side", 1)):
         settings = json.loads(config.read_text(encoding="utf-8"))
         config.write_text(json.dumps(dict(settings, **{key: value})), encoding="utf-8")
@@ -578,3 +586,19 @@ def test_bad_words_lists_settings_and_pad_inputs_raise(ours):
     with pytest.raises(TypeError, match="pad takes"):
         ours.pad(3)
     assert ours([]) == {"input_ids": [], "token_type_ids": [], "attention_mask": []}
+
+
+def test_pad_checks_its_sizes(ours):
+    """pad's max_length and pad_to_multiple_of are checked as the call's are; a length there is no
+    memory for is a MemoryError that says so."""
+    row = {"input_ids": [[1, 2]]}
+    with pytest.raises(ValueError, match="max_length must be >= 0"):
+        ours.pad(row, padding="max_length", max_length=-1)
+    with pytest.raises(TypeError, match="max_length must be an int"):
+        ours.pad(row, padding="max_length", max_length="8")
+    with pytest.raises(ValueError, match="pad_to_multiple_of must be >= 1"):
+        ours.pad(row, pad_to_multiple_of=0)
+    for kwargs in ({"padding": "max_length", "max_length": 2**64}, {"pad_to_multiple_of": 2**62}):
+        with pytest.raises(MemoryError, match="needs more memory"):
+            ours.pad(row, **kwargs)
+    assert ours.pad(row, padding="max_length", max_length=4)["input_ids"] == [[1, 2, 0, 0]]

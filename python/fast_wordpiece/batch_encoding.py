@@ -386,6 +386,11 @@ def pad(tokenizer: Any, encoded_inputs: Any, padding: bool | str = True, max_len
         return BatchEncoding(inputs, tensor_type=return_tensors)
     if return_tensors is None:
         return_tensors = _tensor_type_of(encoded_inputs["input_ids"])
+    for name, value, least in (("max_length", max_length, 0), ("pad_to_multiple_of", pad_to_multiple_of, 1)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise TypeError(f"{name} must be an int or None, not {type(value).__name__}")
+        if value is not None and value < least:
+            raise ValueError(f"{name} must be >= {least}, got {value}")
     padding, _, max_length = _strategies(tokenizer, padding, None, max_length, None)
     side = padding_side or tokenizer.padding_side
     mask = return_attention_mask is not False
@@ -422,9 +427,13 @@ def _pad_one(tokenizer: Any, example: dict[str, Any], padding: str, max_length: 
     n = max_length - len(ids)
     fill = {"input_ids": tokenizer.pad_token_id, "token_type_ids": tokenizer.pad_token_type_id,
             "special_tokens_mask": 1, "attention_mask": 0}  # fmt: skip
-    for key, value in fill.items():
-        if key in example and (key != "attention_mask" or mask):
-            example[key] = list(example[key]) + [value] * n if side == "right" else [value] * n + list(example[key])
+    try:
+        for key, value in fill.items():
+            if key in example and (key != "attention_mask" or mask):
+                padded = [value] * n
+                example[key] = list(example[key]) + padded if side == "right" else padded + list(example[key])
+    except (MemoryError, OverflowError):
+        raise MemoryError(f"padding a row to {max_length} tokens needs more memory than can be had") from None
     return example
 
 

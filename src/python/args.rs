@@ -253,13 +253,16 @@ pub fn id(item: &Bound<'_, PyAny>, name: &dyn Fn() -> String, vocab_size: usize)
     if item.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err(format!("{} must be int, not bool", name())));
     }
-    let id: i128 =
-        item.extract().map_err(|_| PyTypeError::new_err(format!("{} must be int, not {}", name(), type_name(item))))?;
+    let out_of_range = |id: &dyn std::fmt::Display| {
+        PyValueError::new_err(format!("{} = {id} is out of range for a vocabulary of {vocab_size} tokens", name()))
+    };
+    let id: i128 = match item.extract() {
+        Ok(id) => id,
+        Err(_) if item.is_instance_of::<PyInt>() => return Err(out_of_range(item)), // beyond 128 bits
+        Err(_) => return Err(PyTypeError::new_err(format!("{} must be int, not {}", name(), type_name(item)))),
+    };
     if id < 0 || id >= vocab_size as i128 {
-        return Err(PyValueError::new_err(format!(
-            "{} = {id} is out of range for a vocabulary of {vocab_size} tokens",
-            name()
-        )));
+        return Err(out_of_range(&id));
     }
     Ok(id as u32)
 }

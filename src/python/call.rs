@@ -16,6 +16,7 @@ use pyo3::IntoPyObjectExt;
 use super::args::{self, type_name, Text};
 use super::arrays;
 use super::encode::batch_texts;
+use super::encoding::Shared;
 use super::errors::guard;
 use super::tokenizer::{CallSettings, PyTokenizer};
 use crate::encoding::column::Column;
@@ -232,17 +233,14 @@ impl PyTokenizer {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = ids.py();
         let shared = self.inner();
-        let n = shared.vocab().len();
-        if ids.extract::<i64>().is_ok() {
-            let id = args::ids(PyList::new(py, [ids])?.as_any(), "ids", n)?[0];
-            return shared.id_to_token(id).into_bound_py_any(py);
+        if ids.is_instance_of::<PyInt>() || ids.extract::<i64>().is_ok() {
+            let id = args::id(ids, &|| "ids".to_owned(), shared.vocab().len())?;
+            return assigned(&shared, [id])?[0].into_bound_py_any(py);
         }
         let specials = shared.special_tokens();
-        let tokens: Vec<&str> = args::ids(ids, "ids", n)?
-            .into_iter()
-            .filter_map(|id| shared.id_to_token(id))
-            .filter(|t| !(skip_special_tokens && specials.iter().any(|s| s == t)))
-            .collect();
+        let tokens = assigned(&shared, args::ids(ids, "ids", shared.vocab().len())?)?;
+        let tokens: Vec<&str> =
+            tokens.into_iter().filter(|t| !(skip_special_tokens && specials.iter().any(|s| s == t))).collect();
         tokens.into_bound_py_any(py)
     }
 
@@ -286,6 +284,7 @@ impl PyTokenizer {
     ) -> PyResult<Vec<u32>> {
         let n = self.inner().vocab().len();
         let a = args::ids(token_ids_0, "token_ids_0", n)?;
+        assigned(&self.inner(), a.iter().copied())?;
         if already_has_special_tokens {
             if token_ids_1.is_some() {
                 return Err(PyValueError::new_err(
@@ -480,6 +479,22 @@ impl PyTokenizer {
     fn all_special_ids(&self) -> Vec<u32> {
         self.named_special_tokens().iter().filter_map(|t| self.special_id(t)).collect()
     }
+}
+
+/// The tokens of `ids` (as `id_to_token` gives them); an id in a hole of
+/// the vocabulary (a file whose ids skip some) is a ValueError, as decoding
+/// it is.
+fn assigned(shared: &Shared, ids: impl IntoIterator<Item = u32>) -> PyResult<Vec<&str>> {
+    ids.into_iter()
+        .map(|id| {
+            shared.id_to_token(id).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "id {id} is out of range for a vocabulary of {} tokens",
+                    shared.vocab().len()
+                ))
+            })
+        })
+        .collect()
 }
 
 /// Each encoding, followed by its overflowing windows when `overflowing`
