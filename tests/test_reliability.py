@@ -5,6 +5,7 @@ with lone surrogates are errors that name the argument."""
 from __future__ import annotations
 
 import gc
+import itertools
 import json
 import os
 import signal
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+import fast_wordpiece
 from fast_wordpiece import PyTokenizer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -288,6 +290,27 @@ def test_a_handler_exception_stops_encode_batch_unchanged(alarm, padding) -> Non
     batch = [" ".join(_random_counts(300))] * 20_000
     alarm(0.1)
     raised = _raised(lambda: tok.encode_batch(batch, padding=padding, num_threads=2))
+    assert _is_deadline(raised), repr(raised)
+
+
+ENDLESS_ARGUMENTS = {
+    "encode_batch": lambda tok: tok.encode_batch(itertools.repeat("hello world there")),
+    "decode": lambda tok: tok.decode(itertools.repeat(5)),
+    "decode_batch": lambda tok: tok.decode_batch(itertools.repeat([5])),
+    "analyze": lambda tok: tok.analyze(itertools.repeat("hello")),
+    "convert_tokens_to_ids": lambda tok: tok.convert_tokens_to_ids(itertools.repeat("hello")),
+    "WordCounts": lambda tok: fast_wordpiece.WordCounts(zip(itertools.repeat("w"), itertools.repeat(1))),
+    "BPETokenizer.train": lambda tok: fast_wordpiece.BPETokenizer.train(itertools.repeat("hello world"), 300),
+}
+
+
+@pytest.mark.parametrize("call", sorted(ENDLESS_ARGUMENTS))
+def test_a_handler_exception_stops_reading_an_endless_argument_unchanged(alarm, call) -> None:
+    """An iterator without end, given where a collection is read whole, stops at the handler's
+    exception rather than run until memory ends (and the allocator aborts the interpreter)."""
+    tok = PyTokenizer.train_from_counts(_random_counts(200), 300, show_progress=False)
+    alarm(0.2)
+    raised = _raised(lambda: ENDLESS_ARGUMENTS[call](tok))
     assert _is_deadline(raised), repr(raised)
 
 

@@ -34,7 +34,7 @@ impl PyTokenizer {
                 PyTypeError::new_err(format!("texts must be an iterable of str, not {}", type_name(texts)))
             })
         })?;
-        let held = iter.collect::<PyResult<Vec<_>>>()?;
+        let held = args::collect(iter, "texts", texts.len().unwrap_or(0), |_, t| Ok(t))?;
         let utf8 =
             held.iter().enumerate().map(|(i, t)| text(t, &|| format!("texts[{i}]"))).collect::<PyResult<Vec<_>>>()?;
         let strs: Vec<&str> = utf8.iter().map(|t| &**t).collect();

@@ -6,9 +6,9 @@
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
 
-use pyo3::exceptions::{PyAttributeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyAttributeError, PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyString};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyIterator, PyString};
 
 use super::errors::to_py;
 use crate::encoding::ragged::RaggedFields;
@@ -125,6 +125,37 @@ pub fn flag(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
     obj.cast::<PyBool>()
         .map(|b| b.is_true())
         .map_err(|_| PyTypeError::new_err(format!("{name} must be bool, not {}", type_name(obj))))
+}
+
+/// How often [`collect`] lets Python run its signal handlers, in items.
+const CHECK_SIGNALS_EVERY: usize = 1 << 12;
+
+/// The items of an argument's iterator, each made by `f(index, item)`, in a
+/// vector first sized for `expected` items (a hint: `len()`, 0 if unknown).
+/// Every 4,096 items Python may run its signal handlers, so an endless
+/// iterator stops at Ctrl-C or with a handler's exception; and the vector
+/// grows fallibly: more items than memory is a MemoryError, not an abort.
+pub fn collect<'py, T>(
+    iter: Bound<'py, PyIterator>,
+    name: &str,
+    expected: usize,
+    mut f: impl FnMut(usize, Bound<'py, PyAny>) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
+    let py = iter.py();
+    let mut out = Vec::new();
+    let _ = out.try_reserve_exact(expected); // a hint too large is no error
+    for (i, item) in iter.enumerate() {
+        if i % CHECK_SIGNALS_EVERY == CHECK_SIGNALS_EVERY - 1 {
+            py.check_signals()?;
+        }
+        let value = f(i, item?)?;
+        if out.len() == out.capacity() {
+            out.try_reserve(out.len().max(8))
+                .map_err(|_| PyMemoryError::new_err(format!("{name}: more items than there is memory for")))?;
+        }
+        out.push(value);
+    }
+    Ok(out)
 }
 
 /// The error for an argument of the wrong kind: `ours` (naming it) when
@@ -245,7 +276,7 @@ pub fn ids(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Ve
     let iter = obj.try_iter().map_err(|e| {
         unless_raised(e, || PyTypeError::new_err(format!("{name} must be a sequence of int, not {}", type_name(obj))))
     })?;
-    iter.enumerate().map(|(i, item)| id(&item?, &|| format!("{name}[{i}]"), vocab_size)).collect()
+    collect(iter, name, 0, |i, item| id(&item, &|| format!("{name}[{i}]"), vocab_size))
 }
 
 /// One token id: an int in `0..vocab_size`.

@@ -209,16 +209,12 @@ impl PyTokenizer {
         if tokens.is_instance_of::<PyString>() {
             return id(&args::text(tokens, &|| "tokens".into())?).into_bound_py_any(py);
         }
-        let ids = tokens
-            .try_iter()
-            .map_err(|e| {
-                args::unless_raised(e, || {
-                    PyTypeError::new_err(format!("tokens must be a str or a list of str, not {}", type_name(tokens)))
-                })
-            })?
-            .enumerate()
-            .map(|(i, t)| Ok(id(&args::text(&t?, &|| format!("tokens[{i}]"))?)))
-            .collect::<PyResult<Vec<Option<u32>>>>()?;
+        let iter = tokens.try_iter().map_err(|e| {
+            args::unless_raised(e, || {
+                PyTypeError::new_err(format!("tokens must be a str or a list of str, not {}", type_name(tokens)))
+            })
+        })?;
+        let ids = args::collect(iter, "tokens", 0, |i, t| Ok(id(&args::text(&t, &|| format!("tokens[{i}]"))?)))?;
         ids.into_bound_py_any(py)
     }
 

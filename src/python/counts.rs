@@ -285,15 +285,14 @@ impl PyWordCounts {
                     ))
                 })
             })?;
-            for (i, pair) in iter.enumerate() {
-                let pair = pair?;
+            pairs = args::collect(iter, "counts", 0, |i, pair| {
                 let (word, count): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract().map_err(|_| {
                     PyTypeError::new_err(format!("counts[{i}] must be a (str, int) pair, not {}", type_name(&pair)))
                 })?;
                 let word = text(&word, &|| format!("the word of counts[{i}]"))?.to_owned();
                 let n = args::positive(&count, &format!("the count of {word:?}"))? as u64;
-                pairs.push((word, n));
-            }
+                Ok((word, n))
+            })?;
         }
         py.detach(|| guard(|| WordCounts::from_pairs(options, pairs))).map(wrap)
     }

@@ -47,13 +47,10 @@ pub(super) fn batch_texts<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Text
     })?;
     // One pass: each text is taken as UTF-8 as it comes, into a vector
     // made at the batch's size.
-    let mut texts = Vec::with_capacity(inputs.len().unwrap_or(0));
-    for (i, item) in iter.enumerate() {
-        let item = item?;
+    args::collect(iter, "inputs", inputs.len().unwrap_or(0), |i, item| {
         if item.is_exact_instance_of::<PyString>() {
             // The common case, with the fewest checks.
-            texts.push((args::text(&item, &|| format!("inputs[{i}]"))?, None));
-            continue;
+            return Ok((args::text(&item, &|| format!("inputs[{i}]"))?, None));
         }
         // A pair is a tuple or, as Hugging Face accepts, a list of two.
         let pair = match (item.cast::<PyTuple>(), item.cast::<PyList>()) {
@@ -68,9 +65,8 @@ pub(super) fn batch_texts<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Text
         };
         let a = args::text(&a, &|| format!("inputs[{i}]"))?;
         let b = b.map(|b| args::text(&b, &|| format!("inputs[{i}][1]"))).transpose()?;
-        texts.push((a, b));
-    }
-    Ok(texts)
+        Ok((a, b))
+    })
 }
 
 impl PyTokenizer {
@@ -326,15 +322,11 @@ impl PyTokenizer {
         args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
         let shared = self.inner();
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
-        sequences
-            .try_iter()?
-            .enumerate()
-            .map(|(i, ids)| {
-                let ids = args::ids(&ids?, &format!("sequences[{i}]"), shared.vocab().len())?;
-                let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
-                Ok(if clean_up { clean_up_tokenization(&text) } else { text })
-            })
-            .collect()
+        args::collect(sequences.try_iter()?, "sequences", 0, |i, ids| {
+            let ids = args::ids(&ids, &format!("sequences[{i}]"), shared.vocab().len())?;
+            let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
+            Ok(if clean_up { clean_up_tokenization(&text) } else { text })
+        })
     }
 }
 

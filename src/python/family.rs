@@ -19,12 +19,7 @@ pub fn texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>
             PyTypeError::new_err(format!("{name} must be an iterable of str, not {}", type_name(obj)))
         })
     })?;
-    let mut out = Vec::new();
-    for (i, item) in iter.enumerate() {
-        let item = item?;
-        out.push(text(&item, &|| format!("{name}[{i}]"))?);
-    }
-    Ok(out)
+    args::collect(iter, name, obj.len().unwrap_or(0), |i, item| text(&item, &|| format!("{name}[{i}]")))
 }
 
 /// An optional thread count argument.
