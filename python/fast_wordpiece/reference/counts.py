@@ -139,11 +139,11 @@ class WordCounts:
 
     def values(self) -> list[int]:
         """The counts, in code point order of their words."""
-        return [self._counts[w] for w in self.keys()]
+        return [n for _, n in self.items()]
 
     def items(self) -> list[tuple[str, int]]:
         """``(word, count)`` pairs, in code point order of the words."""
-        return [(w, self._counts[w]) for w in self.keys()]
+        return sorted(self._counts.items())  # words are distinct: in code point order
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.keys())
@@ -182,9 +182,13 @@ class WordCounts:
             name = differ[0]
             mine, theirs = effect(self._options, name), effect(other._options, name)
             raise ValueError(f"word counts made with different options: {name}={show(mine)} and {name}={show(theirs)}")
-        check_total(self.total + other.total)
-        for word, n in other._counts.items():
-            self._counts[word] = self._counts.get(word, 0) + n
+        # One look at each side's counts, and one assignment: another thread sees them before or after.
+        mine, theirs = self._counts, other._counts
+        check_total(sum(mine.values()) + sum(theirs.values()))
+        merged = dict(mine)
+        for word, n in theirs.items():
+            merged[word] = merged.get(word, 0) + n
+        self._counts = merged
 
     def __add__(self, other: WordCounts) -> WordCounts:
         if not isinstance(other, WordCounts):
@@ -214,8 +218,9 @@ class WordCounts:
         """``FWPCOUNT``, version, options JSON, entries, CRC-32 (spec section 13)."""
         options = json.dumps(self._options, separators=(",", ":")).encode()
         out = bytearray(MAGIC + struct.pack("<II", VERSION, len(options)) + options)
-        out += varint(len(self._counts))
-        for word, n in self.items():
+        items = self.items()  # one look at the counts, which another thread's update may replace
+        out += varint(len(items))
+        for word, n in items:
             raw = word.encode()
             out += varint(len(raw)) + raw + varint(n)
         return bytes(out + struct.pack("<I", zlib.crc32(out)))
