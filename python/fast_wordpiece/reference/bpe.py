@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from fast_wordpiece.reference import family
+from fast_wordpiece.reference.files import write_atomic
 
 #: Unicode White_Space: what ``\\s`` matches.
 WHITE_SPACE = family.WHITE_SPACE
@@ -328,9 +329,8 @@ class BPETokenizer(family.TransformersCalls):
         return BPETokenizer(model["vocab"], model["merges"], special_tokens=specials, unk_token=model.get("unk_token"))
 
     def save(self, path: str | os.PathLike[str]) -> None:
-        """Writes ``to_json``'s text to ``path`` (not atomically, unlike the engine)."""
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.to_json())
+        """Writes ``to_json``'s text to ``path`` atomically, as the engine does (see ``files.write_atomic``)."""
+        write_atomic(os.fspath(path), self.to_json().encode("utf-8"))
 
     @staticmethod
     def load(path: str | os.PathLike[str]) -> BPETokenizer:

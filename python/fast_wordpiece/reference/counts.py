@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Union
 
 from fast_wordpiece.reference.args import _integer, _path, _text, _type_name
+from fast_wordpiece.reference.files import write_atomic
 from fast_wordpiece.reference.options import Options
 from fast_wordpiece.reference.unicode import WHITESPACE
 
@@ -240,16 +241,9 @@ class WordCounts:
         return (WordCounts.from_bytes, (self.to_bytes(),))
 
     def save(self, path: StrPath) -> None:
-        """Writes a temporary file beside ``path``, then renames it over ``path``."""
-        path = _path(path)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        try:
-            with open(tmp, "wb") as f:
-                f.write(self.to_bytes())
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.remove(tmp)
+        """Writes ``to_bytes`` to ``path`` atomically (see ``files.write_atomic``): a temporary file
+        beside it, then a rename."""
+        write_atomic(_path(path), self.to_bytes())
 
     @staticmethod
     def load(path: StrPath) -> WordCounts:

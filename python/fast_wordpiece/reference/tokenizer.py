@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import json
 import numbers
 import os
 import re
-import uuid
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
@@ -39,6 +37,7 @@ from fast_wordpiece.reference.common import (
 from fast_wordpiece.reference.counts import COUNT_OPTIONS, WordCounts, check_word, differing, effect, show
 from fast_wordpiece.reference.decoder import clean_up_tokenization, decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
+from fast_wordpiece.reference.files import write_atomic
 from fast_wordpiece.reference.model import wordpiece
 from fast_wordpiece.reference.options import EncodeOptions, Options
 from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arrays, pad, padding_length, ragged_batch
@@ -1089,21 +1088,8 @@ def _read_object(path: str) -> dict[str, Any]:
 
 
 def _write_atomic(path: str, content: str) -> None:
-    """Writes a temporary file beside ``path``, then renames it to ``path``. The temporary file is
-    this call's own (a random name, created exclusively), so that threads and processes saving to
-    one path at once never share one: readers see the old file or a new one, never a torn one."""
-    directory, name = os.path.split(path)
-    temporary = os.path.join(directory, f".{name}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
-    try:
-        with open(temporary, "x", encoding="utf-8", newline="\n") as f:
-            f.write(content)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.remove(temporary)
-        raise
+    """Writes ``content`` to ``path`` as UTF-8, atomically (see ``files.write_atomic``)."""
+    write_atomic(path, content.encode("utf-8"))
 
 
 def _next_word(rows: list[Row]) -> int:

@@ -1,0 +1,60 @@
+"""Atomic file writes, as the engine makes them: a temporary file beside the target, then a rename."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import uuid
+
+# Links followed before a save gives up, as the operating system does (Linux's limit).
+MAX_LINKS = 40
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """Writes ``data`` to ``path`` so that a reader sees the old file or the new one, never a torn one.
+
+    The temporary file is this call's own (a random name, created exclusively), so threads and
+    processes saving to one path at once never share one. The save goes where opening ``path``
+    would: through symbolic links to the file they name (the links stay), keeping an existing
+    file's permission bits; a FIFO or a device (``/dev/null``) is written directly."""
+    target = _resolve_links(path)
+    mode = None
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        pass
+    else:
+        if stat.S_ISREG(st.st_mode):
+            mode = stat.S_IMODE(st.st_mode)
+        elif not stat.S_ISDIR(st.st_mode):
+            with open(target, "wb") as f:
+                f.write(data)
+            return
+    directory, name = os.path.split(target)
+    temporary = os.path.join(directory, f".{name}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
+    try:
+        with open(temporary, "xb") as f:
+            if mode is not None:
+                os.chmod(temporary, mode)
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        raise
+
+
+def _resolve_links(path: str) -> str:
+    """The path a write to ``path`` would open: ``path`` unless it is a symbolic link, else what the links
+    name, followed one by one (a link to a missing file gives that file's path). Too many links, or a
+    loop, is the OSError the operating system gives for it."""
+    current = path
+    for _ in range(MAX_LINKS):
+        if not os.path.islink(current):
+            return current
+        current = os.path.join(os.path.dirname(current), os.readlink(current))
+    os.stat(path)  # raises the operating system's error for a loop
+    raise OSError(f"{path}: too many levels of symbolic links")
