@@ -4,7 +4,8 @@ an index is an int, or an integer such as numpy's (``__index__``), never a bool;
 is a TypeError naming the argument. An index out of range gives None whatever its size (a
 negative token index counts from the end; a negative word, character or sequence index is a
 ValueError naming it); a sequence index past the encoding's searches every token. ``nbest``
-of any size outside -1 and 1..10000 is a ValueError naming it."""
+of any size outside -1 and 1..10000 is a ValueError naming it. A ``BatchEncoding`` hands the index
+to its row's encoding as it is, so a negative token index counts from the end of that row."""
 
 from __future__ import annotations
 
@@ -143,3 +144,32 @@ def test_nbest_of_another_type_is_a_type_error_naming_it(unigram: Any, nbest: An
 def test_nbest_in_range_samples(unigram: Any) -> None:
     assert unigram.encode("hello", alpha=0.1, nbest=1, seed=3).ids == unigram.encode("hello").ids
     assert unigram.encode("hello", alpha=0.1, nbest=10_000, seed=3).ids
+
+
+# ---------------------------------------------------------------------------- BatchEncoding
+
+
+def test_a_batch_counts_a_negative_token_index_from_the_end_of_its_row(impl: str) -> None:
+    m = importlib.import_module(IMPLEMENTATIONS[impl])
+    tok = m.PyTokenizer.train(["hello world there"] * 5, 40, show_progress=False)
+    batch = tok(["hello world there", "there"])  # rows of 5 and 3 tokens: not padded
+    for row, encoding in enumerate(batch.encodings):
+        for t in range(-len(encoding) - 1, 0):
+            assert batch.token_to_word(row, t) == encoding.token_to_word(t)
+            assert batch.token_to_chars(row, t) == encoding.token_to_chars(t)
+    assert batch.token_to_word(1, -2) == 0
+    assert batch.token_to_sequence(-1, -2) == 0  # the last row
+
+
+def test_a_batch_names_the_argument_of_a_wrong_type(impl: str) -> None:
+    m = importlib.import_module(IMPLEMENTATIONS[impl])
+    tok = m.PyTokenizer.train(["hello world there"] * 5, 40, show_progress=False)
+    batch = tok(["hello world", "there"])
+    with pytest.raises(TypeError, match=r"^token_index must be an int, not NoneType$"):
+        batch.token_to_word(None)
+    with pytest.raises(TypeError, match=r"^char_pos must be an int, not float$"):
+        batch.char_to_token(0, 1.0)
+    for bad in (None, 1.0, True):
+        with pytest.raises(TypeError, match=rf"^batch_index must be an int, not {type_name(bad)}$"):
+            batch.token_to_word(bad, 1)
+    assert batch.token_to_word(numpy.int64(1), numpy.int64(1)) == 0
