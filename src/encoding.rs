@@ -335,6 +335,15 @@ impl Encoding {
         self.columns.set_len(at + 1);
     }
 
+    /// Appends one token with every field given: an encoding read back from
+    /// its columns (a pickled one).
+    pub fn push_token(&mut self, id: u32, offsets: (u32, u32), type_id: u8, masks: (bool, bool), word: Word) {
+        let (special, attention) = masks;
+        self.push_word(id, offsets, type_id, special, word);
+        let at = self.len() - 1;
+        self.columns.get_mut().attention_mask[at] = attention.into();
+    }
+
     /// The tokens shown otherwise than the vocabulary's token of their id:
     /// `(position, text)`, in order of position.
     pub fn shown(&self) -> &[(u32, Box<str>)] {

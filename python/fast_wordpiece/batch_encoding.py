@@ -103,15 +103,16 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
             raise ValueError("this BatchEncoding has no encodings (it was made by pad), so no alignment")
         return self._encodings[batch_index]
 
-    def _row_and_index(self, batch_or_index: int, index: int | None, what: str) -> tuple[int, int]:
+    def _row_and_index(self, batch_or_index: int, index: int | None) -> tuple[int, int]:
         """transformers' two-argument convention: ``(batch_index, index)``, or ``(index,)`` for
-        row 0; negative indices count from the end."""
+        row 0; a negative batch index counts from the end. The index goes to the row's
+        ``Encoding`` as it is (which counts a negative token index from the end of its row, and
+        checks the index's type and value)."""
         batch, at = (0, batch_or_index) if index is None else (batch_or_index, index)
-        encodings = self._encodings or []
+        if isinstance(batch, bool) or not hasattr(type(batch), "__index__"):
+            raise TypeError(f"batch_index must be an int, not {type(batch).__name__}")
         if batch < 0:
-            batch += len(encodings)
-        if at < 0 and what == "token" and encodings:
-            at += len(encodings[0].ids)
+            batch += len(self._encodings or [])
         return batch, at
 
     def tokens(self, batch_index: int = 0) -> list[str]:
@@ -136,21 +137,21 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
         index counts from the end). None for an added token or an index out of range; ValueError
         without encodings (a batch made by ``pad``). The other alignment methods take a row the
         same way: one index for row 0, or the row's index first."""
-        batch, token = self._row_and_index(batch_or_token_index, token_index, "token")
+        batch, token = self._row_and_index(batch_or_token_index, token_index)
         result: int | None = self._encoding(batch).token_to_sequence(token)
         return result
 
     def token_to_word(self, batch_or_token_index: int, token_index: int | None = None) -> int | None:
         """The word of a token within its sequence (the row as :meth:`token_to_sequence`); None for
         an added token or an index out of range."""
-        batch, token = self._row_and_index(batch_or_token_index, token_index, "token")
+        batch, token = self._row_and_index(batch_or_token_index, token_index)
         result: int | None = self._encoding(batch).token_to_word(token)
         return result
 
     def token_to_chars(self, batch_or_token_index: int, token_index: int | None = None) -> CharSpan | None:
         """The ``CharSpan(start, end)`` of a token in its text (the row as :meth:`token_to_sequence`);
         None for an added token or an index out of range."""
-        batch, token = self._row_and_index(batch_or_token_index, token_index, "token")
+        batch, token = self._row_and_index(batch_or_token_index, token_index)
         span = self._encoding(batch).token_to_chars(token)
         return None if span is None else CharSpan(*span)
 
@@ -158,7 +159,7 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
                        sequence_index: int = 0) -> TokenSpan | None:  # fmt: skip
         """The ``TokenSpan(start, end)`` of the tokens of a word of sequence ``sequence_index``
         (the row as :meth:`token_to_sequence`); None when no token belongs to it."""
-        batch, word = self._row_and_index(batch_or_word_index, word_index, "word")
+        batch, word = self._row_and_index(batch_or_word_index, word_index)
         span = self._encoding(batch).word_to_tokens(word, sequence_index)
         return None if span is None else TokenSpan(*span)
 
@@ -166,7 +167,7 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
                       sequence_index: int = 0) -> CharSpan | None:  # fmt: skip
         """The ``CharSpan(start, end)`` of a word of sequence ``sequence_index`` in its text
         (the row as :meth:`token_to_sequence`); None when no token belongs to it."""
-        batch, word = self._row_and_index(batch_or_word_index, word_index, "word")
+        batch, word = self._row_and_index(batch_or_word_index, word_index)
         span = self._encoding(batch).word_to_chars(word, sequence_index)
         return None if span is None else CharSpan(*span)
 
@@ -174,7 +175,7 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
                       sequence_index: int = 0) -> int | None:  # fmt: skip
         """The first token of sequence ``sequence_index`` whose offsets hold a character (the row as
         :meth:`token_to_sequence`); None when none does."""
-        batch, char = self._row_and_index(batch_or_char_index, char_index, "char")
+        batch, char = self._row_and_index(batch_or_char_index, char_index)
         result: int | None = self._encoding(batch).char_to_token(char, sequence_index)
         return result
 
@@ -182,7 +183,7 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
                      sequence_index: int = 0) -> int | None:  # fmt: skip
         """The word of sequence ``sequence_index`` that holds a character (the row as
         :meth:`token_to_sequence`); None when none does."""
-        batch, char = self._row_and_index(batch_or_char_index, char_index, "char")
+        batch, char = self._row_and_index(batch_or_char_index, char_index)
         result: int | None = self._encoding(batch).char_to_word(char, sequence_index)
         return result
 

@@ -6,15 +6,17 @@ use std::ptr::{self, NonNull};
 use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyKeyError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
+use super::args::type_name;
+use super::errors::to_py;
 use super::ints::{int_list, offsets_list, str_list};
-use crate::encoding::Encoding;
+use crate::encoding::{Encoding, Word};
 use crate::tokenizer::Tokenizer;
 
 const KEYS: [&str; 6] = ["ids", "tokens", "offsets", "attention_mask", "special_tokens_mask", "type_ids"];
@@ -41,15 +43,31 @@ pub struct PyEncoding {
 
 /// How an encoding keeps the tokenizer that made it: an `Arc` of its own
 /// (`encode`), or a Python reference to a holder that every encoding of one
-/// `encode_batch` shares. Counting a Python reference is a plain increment
-/// (the GIL serialises it); an `Arc` count is a locked instruction, which
-/// waits for every store before it, and making and freeing a batch's
-/// encodings then waited on the misses of their own fresh or cold memory:
-/// a twentieth of `[e.ids for e in encode_batch(lines)]`, in time though
-/// not in instructions.
+/// `encode_batch` shares; an unpickled encoding, which has no tokenizer,
+/// keeps the strings of its ids instead (a [`TokenTable`]). Counting a
+/// Python reference is a plain increment (the GIL serialises it); an `Arc`
+/// count is a locked instruction, which waits for every store before it,
+/// and making and freeing a batch's encodings then waited on the misses of
+/// their own fresh or cold memory: a twentieth of
+/// `[e.ids for e in encode_batch(lines)]`, in time though not in
+/// instructions.
 enum Owner {
     Own(Arc<Shared>),
     Batch(Py<BatchOwner>),
+    Table(Arc<TokenTable>),
+}
+
+/// The token strings of the ids an unpickled encoding (and its overflowing
+/// windows) has: the ids in increasing order, and the str of each.
+pub struct TokenTable {
+    ids: Box<[u32]>,
+    strs: Box<[Py<PyString>]>,
+}
+
+impl TokenTable {
+    fn get(&self, id: u32) -> Option<&Py<PyString>> {
+        self.ids.binary_search(&id).ok().map(|at| &self.strs[at])
+    }
 }
 
 /// The tokenizer of a batch's encodings (see [`Owner`]); not exported.
@@ -63,10 +81,12 @@ impl BatchOwner {
 }
 
 impl Owner {
-    fn shared(&self) -> &Shared {
+    /// The tokenizer; None for an unpickled encoding.
+    fn shared(&self) -> Option<&Shared> {
         match self {
-            Owner::Own(shared) => shared,
-            Owner::Batch(owner) => &owner.get().0,
+            Owner::Own(shared) => Some(shared),
+            Owner::Batch(owner) => Some(&owner.get().0),
+            Owner::Table(_) => None,
         }
     }
 
@@ -74,7 +94,40 @@ impl Owner {
         match self {
             Owner::Own(shared) => Owner::Own(Arc::clone(shared)),
             Owner::Batch(owner) => Owner::Batch(owner.clone_ref(py)),
+            Owner::Table(table) => Owner::Table(Arc::clone(table)),
         }
+    }
+
+    /// Whether both give every id the same str (the same tokenizer or table).
+    fn same(&self, other: &Owner) -> bool {
+        match (self, other) {
+            (Owner::Table(a), Owner::Table(b)) => Arc::ptr_eq(a, b),
+            _ => self.shared().zip(other.shared()).is_some_and(|(a, b)| ptr::eq(a, b)),
+        }
+    }
+
+    /// The vocabulary's str of each of `ids` (`""` for an id it lacks,
+    /// which encoding never makes).
+    fn token_list<'py>(&self, py: Python<'py>, ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
+        match self {
+            Owner::Table(table) => {
+                let empty = PyString::new(py, "");
+                PyList::new(
+                    py,
+                    ids.iter().map(|&id| table.get(id).map_or_else(|| empty.clone(), |s| s.bind(py).clone())),
+                )
+            }
+            _ => str_list(py, self.shared().map_or(&[], |s| s.token_strs(py)), ids),
+        }
+    }
+
+    /// The vocabulary's str of `id`, as `token_list`.
+    fn token_str<'py>(&self, py: Python<'py>, id: u32) -> Bound<'py, PyString> {
+        let found = match self {
+            Owner::Table(table) => table.get(id),
+            _ => self.shared().and_then(|s| s.token_strs(py).get(id as usize)),
+        };
+        found.map_or_else(|| PyString::new(py, ""), |s| s.bind(py).clone())
     }
 }
 
@@ -177,8 +230,8 @@ impl std::ops::Deref for Shared {
 impl Drop for PyEncoding {
     fn drop(&mut self) {
         for (field, list) in [(IDS, &mut self.ahead_ids), (OFFSETS, &mut self.ahead_offsets)] {
-            if list.is_some() {
-                self.tokenizer.shared().note(field, false);
+            if let (true, Some(shared)) = (list.is_some(), self.tokenizer.shared()) {
+                shared.note(field, false);
             }
         }
     }
@@ -207,10 +260,11 @@ impl PyEncoding {
     /// collector. No cycle can pass through an `Encoding`: the only Python
     /// objects it holds are the lists made ahead (of ints, or tuples of
     /// ints, never handed out while it holds them), the holder of its
-    /// batch's tokenizer, and through that tokenizer the vocabulary's strs. Tracked (pyo3 makes every class a
-    /// GC type), a batch's thousands of encodings were visited by every
-    /// collection their own allocation set off: a seventh of the time of
-    /// `[e.ids for e in encode_batch(lines)]`.
+    /// batch's tokenizer, and through that tokenizer the vocabulary's strs
+    /// (an unpickled one: the strs of its ids). Tracked (pyo3 makes every
+    /// class a GC type), a batch's thousands of encodings were visited by
+    /// every collection their own allocation set off: a seventh of the time
+    /// of `[e.ids for e in encode_batch(lines)]`.
     pub fn into_untracked(self, py: Python<'_>) -> PyResult<Bound<'_, PyEncoding>> {
         let object = Bound::new(py, self)?;
         // SAFETY: the GIL is held and `object` is live; untracking an object
@@ -223,8 +277,8 @@ impl PyEncoding {
     /// The list made ahead for `field`, if any (taken: it is handed out once).
     fn take_ahead<'py>(&self, py: Python<'py>, field: u8) -> Option<Bound<'py, PyList>> {
         let made = if field == IDS { self.ahead_ids.take(py) } else { self.ahead_offsets.take(py) };
-        if made.is_none() {
-            self.tokenizer.shared().note(field, true);
+        if let (None, Some(shared)) = (&made, self.tokenizer.shared()) {
+            shared.note(field, true);
         }
         made
     }
@@ -254,7 +308,7 @@ impl PyEncoding {
         match key {
             "ids" => self.ids_list(py),
             "tokens" => {
-                let list = str_list(py, self.tokenizer.shared().token_strs(py), e.ids())?;
+                let list = self.tokenizer.token_list(py, e.ids())?;
                 for (i, text) in e.shown() {
                     list.set_item(*i as usize, &**text)?;
                 }
@@ -272,9 +326,228 @@ impl PyEncoding {
     }
 }
 
-/// A word, character or sequence index from Python: negative is a ValueError.
-fn index(value: i64, name: &str) -> PyResult<usize> {
-    usize::try_from(value).map_err(|_| PyValueError::new_err(format!("{name} must be >= 0, not {value}")))
+/// An index argument: an int, or an integer such as numpy's that Python
+/// turns into one (`__index__`), but not a bool; anything else is a
+/// TypeError naming the argument. An int beyond 64 bits is out of range
+/// whatever the encoding, and is read as the nearest 64-bit one.
+fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i64> {
+    let not_int = || PyTypeError::new_err(format!("{name} must be an int, not {}", type_name(obj)));
+    if obj.is_instance_of::<PyBool>() {
+        return Err(not_int());
+    }
+    let py = obj.py();
+    match obj.extract::<i64>() {
+        Ok(value) => Ok(value),
+        Err(e) if e.is_instance_of::<PyOverflowError>(py) => Ok(if obj.lt(0)? { i64::MIN } else { i64::MAX }),
+        Err(e) if e.is_instance_of::<PyTypeError>(py) => Err(not_int()),
+        // Another exception the object's own `__index__` raised.
+        Err(e) => Err(e),
+    }
+}
+
+/// A word, character or sequence index: [`int_arg`], and negative is a
+/// ValueError.
+fn index(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+    let value = int_arg(obj, name)?;
+    u64::try_from(value).map_err(|_| PyValueError::new_err(format!("{name} must be >= 0, not {obj}")))
+}
+
+/// Word or character `value`, or None when beyond any encoding's (2^32).
+fn narrow(value: u64) -> Option<u32> {
+    u32::try_from(value).ok()
+}
+
+/// The `sequence_index` argument, 0 when not given (so that None given is
+/// a TypeError, as any other type), checked by [`SequenceIndex::get`].
+struct SequenceIndex<'py>(Option<Bound<'py, PyAny>>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for SequenceIndex<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(SequenceIndex(Some(obj.to_owned())))
+    }
+}
+
+impl SequenceIndex<'_> {
+    /// The sequence ([`index`]); beyond any encoding's (which has 1 or 2),
+    /// every token is searched, as for 2.
+    fn get(&self) -> PyResult<usize> {
+        self.0.as_ref().map_or(Ok(0), |obj| Ok(index(obj, "sequence_index")?.min(2) as usize))
+    }
+}
+
+/// How deep the overflowing windows of a pickled encoding may nest (those
+/// of a pair nest one level below those of a text).
+const MAX_NESTING: usize = 4;
+
+/// What `Encoding.__reduce__` gives `Encoding._from_state`.
+type ReduceArgs<'py> = (Bound<'py, PyBytes>, Bound<'py, PyList>, Bound<'py, PyTuple>);
+
+/// The items of a pickled encoding's state (see [`encoding_state`]).
+const STATE_ITEMS: usize = 9;
+
+fn state_value_error(what: String) -> PyErr {
+    PyValueError::new_err(format!("Encoding state: {what}"))
+}
+
+fn state_type_error(what: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!("Encoding state: {what} must be {expected}, not {}", type_name(obj)))
+}
+
+fn le_bytes<const N: usize, T: Copy>(values: &[T], bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    values.iter().flat_map(|&v| bytes(v)).collect()
+}
+
+/// A token's word as 32 bits: its index, the sequence in the top bit;
+/// all ones for none.
+fn word_bits(w: Word) -> u32 {
+    w.index().map_or(u32::MAX, |index| index | u32::from(w.sequence().unwrap_or(0)) << 31)
+}
+
+fn word_from_bits(bits: u32) -> Word {
+    if bits == u32::MAX {
+        Word::NONE
+    } else {
+        Word::new(bits & !(1 << 31), (bits >> 31) as u8)
+    }
+}
+
+/// An encoding (and its overflowing windows, nested) as the tuple its
+/// pickle holds: its columns as bytes (little-endian `u32`s for the ids,
+/// the offsets' starts and ends and the words, a byte per token for the
+/// type ids and masks), the number of sequences, the tokens shown otherwise
+/// than the vocabulary's token of their id, and the windows.
+fn encoding_state<'py>(py: Python<'py>, e: &Encoding) -> PyResult<Bound<'py, PyTuple>> {
+    let offsets: Vec<u8> =
+        e.offsets().iter().flat_map(|&(start, end)| start.to_le_bytes().into_iter().chain(end.to_le_bytes())).collect();
+    let words: Vec<u32> = e.words().iter().map(|&w| word_bits(w)).collect();
+    let shown = PyTuple::new(py, e.shown().iter().map(|(at, text)| (*at, &**text)))?;
+    let windows = e.overflowing().iter().map(|o| encoding_state(py, o)).collect::<PyResult<Vec<_>>>()?;
+    let items: [Bound<'py, PyAny>; STATE_ITEMS] = [
+        PyBytes::new(py, &le_bytes(e.ids(), u32::to_le_bytes)).into_any(),
+        PyBytes::new(py, &offsets).into_any(),
+        PyBytes::new(py, &le_bytes(&words, u32::to_le_bytes)).into_any(),
+        PyBytes::new(py, e.type_ids()).into_any(),
+        PyBytes::new(py, e.special_tokens_mask()).into_any(),
+        PyBytes::new(py, e.attention_mask()).into_any(),
+        e.n_sequences().into_pyobject(py)?.into_any(),
+        shown.into_any(),
+        PyTuple::new(py, windows)?.into_any(),
+    ];
+    PyTuple::new(py, items)
+}
+
+/// Every id of `e` and of its windows, into `ids`.
+fn collect_ids(e: &Encoding, ids: &mut Vec<u32>) {
+    ids.extend_from_slice(e.ids());
+    for o in e.overflowing() {
+        collect_ids(o, ids);
+    }
+}
+
+fn state_bytes<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a [u8]> {
+    obj.cast::<PyBytes>().map(|b| b.as_bytes()).map_err(|_| state_type_error(what, "bytes", obj))
+}
+
+/// The little-endian `u32`s of a state's bytes.
+fn state_u32s(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u32>> {
+    let bytes = state_bytes(obj, what)?;
+    if bytes.len() % 4 != 0 {
+        return Err(state_value_error(format!("{what} must be 4 bytes per value, not {} bytes", bytes.len())));
+    }
+    Ok(bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+}
+
+/// The items of a tuple or list in a state.
+fn state_items<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if let Ok(tuple) = obj.cast::<PyTuple>() {
+        Ok(tuple.iter().collect())
+    } else if let Ok(list) = obj.cast::<PyList>() {
+        Ok(list.iter().collect())
+    } else {
+        Err(state_type_error(what, "a tuple", obj))
+    }
+}
+
+/// An int of a state (not a bool): the value, or None outside `u32`.
+fn state_int(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Option<u32>> {
+    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        return Err(state_type_error(what, "an int", obj));
+    }
+    let value: i128 = obj.extract().unwrap_or(i128::MAX);
+    Ok(u32::try_from(value).ok())
+}
+
+/// The encoding of a state made by [`encoding_state`], its ids checked to
+/// be among `vocab` (sorted); any inconsistency is a ValueError, a wrong
+/// type a TypeError.
+fn encoding_from_state(obj: &Bound<'_, PyAny>, vocab: &[u32], depth: usize) -> PyResult<Encoding> {
+    let items = state_items(obj, "an encoding")?;
+    if items.len() != STATE_ITEMS {
+        return Err(state_value_error(format!("an encoding is {STATE_ITEMS} items, not {}", items.len())));
+    }
+    let ids = state_u32s(&items[0], "ids")?;
+    let n = ids.len();
+    let offsets = state_u32s(&items[1], "offsets")?;
+    let words = state_u32s(&items[2], "words")?;
+    let type_ids = state_bytes(&items[3], "type_ids")?;
+    let special = state_bytes(&items[4], "special_tokens_mask")?;
+    let attention = state_bytes(&items[5], "attention_mask")?;
+    for (what, len) in [
+        ("offsets", offsets.len() / 2),
+        ("words", words.len()),
+        ("type_ids", type_ids.len()),
+        ("special_tokens_mask", special.len()),
+        ("attention_mask", attention.len()),
+    ] {
+        if len != n || (what == "offsets" && offsets.len() % 2 != 0) {
+            return Err(state_value_error(format!("{what} do not have one entry for each of the {n} ids")));
+        }
+    }
+    for (what, mask) in [("special_tokens_mask", special), ("attention_mask", attention)] {
+        if let Some(bad) = mask.iter().find(|&&b| b > 1) {
+            return Err(state_value_error(format!("{what} must be 0 or 1, not {bad}")));
+        }
+    }
+    if let Some(id) = ids.iter().find(|id| vocab.binary_search(id).is_err()) {
+        return Err(state_value_error(format!("id {id} has no token string")));
+    }
+    let pair = match state_int(&items[6], "n_sequences")? {
+        Some(1) => false,
+        Some(2) => true,
+        _ => return Err(state_value_error(format!("n_sequences must be 1 or 2, not {}", items[6]))),
+    };
+    let mut shown = Vec::new();
+    for item in state_items(&items[7], "shown")? {
+        let pair = state_items(&item, "a shown token")?;
+        let [at, text] = pair.as_slice() else {
+            return Err(state_value_error(format!("a shown token is (position, str), not {} items", pair.len())));
+        };
+        let at = state_int(at, "a shown token's position")?.filter(|&at| (at as usize) < n);
+        let previous = shown.last().map(|&(p, _)| p);
+        let Some(at) = at.filter(|&at| previous.is_none_or(|p| p < at)) else {
+            return Err(state_value_error(format!("the shown tokens' positions must increase below {n}")));
+        };
+        let text = text.cast::<PyString>().map_err(|_| state_type_error("a shown token's text", "a str", text))?;
+        shown.push((at, text.to_cow()?.into_owned()));
+    }
+    let windows = state_items(&items[8], "overflowing")?;
+    if !windows.is_empty() && depth >= MAX_NESTING {
+        return Err(state_value_error(format!("overflowing windows nest deeper than {MAX_NESTING} levels")));
+    }
+    let windows = windows.iter().map(|w| encoding_from_state(w, vocab, depth + 1)).collect::<PyResult<Vec<_>>>()?;
+    let mut e = Encoding::try_with_capacity(n).map_err(to_py)?;
+    for i in 0..n {
+        let masks = (special[i] == 1, attention[i] == 1);
+        e.push_token(ids[i], (offsets[2 * i], offsets[2 * i + 1]), type_ids[i], masks, word_from_bits(words[i]));
+    }
+    e.set_pair(pair);
+    for (at, text) in shown {
+        e.set_shown(at as usize, &text);
+    }
+    e.set_overflowing(windows);
+    Ok(e)
 }
 
 #[pymethods]
@@ -358,51 +631,59 @@ impl PyEncoding {
 
     /// The sequence of token `token_index` (negative counts from the end);
     /// None for an added token or an index out of range.
-    fn token_to_sequence(&self, token_index: i64) -> Option<u8> {
-        self.word_at(token_index).and_then(|w| w.sequence())
+    fn token_to_sequence(&self, token_index: &Bound<'_, PyAny>) -> PyResult<Option<u8>> {
+        Ok(self.word_at(int_arg(token_index, "token_index")?).and_then(|w| w.sequence()))
     }
 
     /// The word of token `token_index` within its sequence; None for an
     /// added token or an index out of range.
-    fn token_to_word(&self, token_index: i64) -> Option<u32> {
-        self.word_at(token_index).and_then(|w| w.index())
+    fn token_to_word(&self, token_index: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+        Ok(self.word_at(int_arg(token_index, "token_index")?).and_then(|w| w.index()))
     }
 
     /// The `(start, end)` offsets of token `token_index`; None for an added
     /// token or an index out of range.
-    fn token_to_chars(&self, token_index: i64) -> Option<(u32, u32)> {
-        let at = self.token_at(token_index)?;
-        self.inner.words()[at].sequence().map(|_| self.inner.offsets()[at])
+    fn token_to_chars(&self, token_index: &Bound<'_, PyAny>) -> PyResult<Option<(u32, u32)>> {
+        let Some(at) = self.token_at(int_arg(token_index, "token_index")?) else { return Ok(None) };
+        Ok(self.inner.words()[at].sequence().map(|_| self.inner.offsets()[at]))
     }
 
     /// The tokens `(start, end)` of word `word_index` of sequence
     /// `sequence_index`; None when no token belongs to it.
-    #[pyo3(signature = (word_index, sequence_index = 0))]
-    fn word_to_tokens(&self, word_index: i64, sequence_index: i64) -> PyResult<Option<(usize, usize)>> {
-        let (word, sequence) = (index(word_index, "word_index")?, index(sequence_index, "sequence_index")?);
-        Ok(u32::try_from(word).ok().and_then(|w| self.inner.word_to_tokens(w, sequence)))
+    #[pyo3(signature = (word_index, sequence_index = SequenceIndex(None)), text_signature = "(self, word_index, sequence_index=0)")]
+    fn word_to_tokens(
+        &self,
+        word_index: &Bound<'_, PyAny>,
+        sequence_index: SequenceIndex<'_>,
+    ) -> PyResult<Option<(usize, usize)>> {
+        let (word, sequence) = (index(word_index, "word_index")?, sequence_index.get()?);
+        Ok(narrow(word).and_then(|w| self.inner.word_to_tokens(w, sequence)))
     }
 
     /// The characters `(start, end)` of word `word_index` of sequence
     /// `sequence_index`; None when no token belongs to it.
-    #[pyo3(signature = (word_index, sequence_index = 0))]
-    fn word_to_chars(&self, word_index: i64, sequence_index: i64) -> PyResult<Option<(u32, u32)>> {
-        let (word, sequence) = (index(word_index, "word_index")?, index(sequence_index, "sequence_index")?);
-        Ok(u32::try_from(word).ok().and_then(|w| self.inner.word_to_chars(w, sequence)))
+    #[pyo3(signature = (word_index, sequence_index = SequenceIndex(None)), text_signature = "(self, word_index, sequence_index=0)")]
+    fn word_to_chars(
+        &self,
+        word_index: &Bound<'_, PyAny>,
+        sequence_index: SequenceIndex<'_>,
+    ) -> PyResult<Option<(u32, u32)>> {
+        let (word, sequence) = (index(word_index, "word_index")?, sequence_index.get()?);
+        Ok(narrow(word).and_then(|w| self.inner.word_to_chars(w, sequence)))
     }
 
     /// The first token of sequence `sequence_index` whose offsets hold
     /// character `char_pos`; None when none does.
-    #[pyo3(signature = (char_pos, sequence_index = 0))]
-    fn char_to_token(&self, char_pos: i64, sequence_index: i64) -> PyResult<Option<usize>> {
-        let (pos, sequence) = (index(char_pos, "char_pos")?, index(sequence_index, "sequence_index")?);
-        Ok(u32::try_from(pos).ok().and_then(|p| self.inner.char_to_token(p, sequence)))
+    #[pyo3(signature = (char_pos, sequence_index = SequenceIndex(None)), text_signature = "(self, char_pos, sequence_index=0)")]
+    fn char_to_token(&self, char_pos: &Bound<'_, PyAny>, sequence_index: SequenceIndex<'_>) -> PyResult<Option<usize>> {
+        let (pos, sequence) = (index(char_pos, "char_pos")?, sequence_index.get()?);
+        Ok(narrow(pos).and_then(|p| self.inner.char_to_token(p, sequence)))
     }
 
     /// The word of sequence `sequence_index` that holds character `char_pos`;
     /// None when none does.
-    #[pyo3(signature = (char_pos, sequence_index = 0))]
-    fn char_to_word(&self, char_pos: i64, sequence_index: i64) -> PyResult<Option<u32>> {
+    #[pyo3(signature = (char_pos, sequence_index = SequenceIndex(None)), text_signature = "(self, char_pos, sequence_index=0)")]
+    fn char_to_word(&self, char_pos: &Bound<'_, PyAny>, sequence_index: SequenceIndex<'_>) -> PyResult<Option<u32>> {
         Ok(self.char_to_token(char_pos, sequence_index)?.and_then(|t| self.inner.words()[t].index()))
     }
 
@@ -441,11 +722,58 @@ impl PyEncoding {
         self.inner.len()
     }
 
+    /// Pickling (and `copy`): the encoding's columns and the strings of the
+    /// ids it has, rebuilt by `_from_state`; the copy is equal to it and
+    /// needs no tokenizer.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, ReduceArgs<'py>)> {
+        let py = slf.py();
+        let this = slf.get();
+        let mut ids = Vec::new();
+        collect_ids(&this.inner, &mut ids);
+        ids.sort_unstable();
+        ids.dedup();
+        let strs = PyList::new(py, ids.iter().map(|&id| this.tokenizer.token_str(py, id)))?;
+        let vocab = PyBytes::new(py, &le_bytes(&ids, u32::to_le_bytes));
+        let state = encoding_state(py, &this.inner)?;
+        Ok((py.get_type::<Self>().getattr("_from_state")?, (vocab, strs, state)))
+    }
+
+    /// The encoding `__reduce__` saved: `vocab_ids` (little-endian `u32`s,
+    /// increasing), the str of each, and the encoding's state. Not for
+    /// direct use; a state that is not one `__reduce__` makes is a
+    /// TypeError or ValueError.
+    #[staticmethod]
+    fn _from_state<'py>(
+        py: Python<'py>,
+        vocab_ids: &Bound<'py, PyAny>,
+        vocab_tokens: &Bound<'py, PyAny>,
+        state: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyEncoding>> {
+        let ids = state_u32s(vocab_ids, "vocab_ids")?;
+        if ids.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(state_value_error("vocab_ids must increase".into()));
+        }
+        let tokens = state_items(vocab_tokens, "vocab_tokens")?;
+        if tokens.len() != ids.len() {
+            let (t, i) = (tokens.len(), ids.len());
+            return Err(state_value_error(format!("{t} vocab_tokens for {i} vocab_ids")));
+        }
+        let strs = tokens
+            .iter()
+            .map(|t| {
+                t.cast::<PyString>().map(|s| s.clone().unbind()).map_err(|_| state_type_error("vocab_tokens", "str", t))
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let inner = encoding_from_state(state, &ids, 0)?;
+        let table = TokenTable { ids: ids.into(), strs: strs.into() };
+        PyEncoding::owned_by(inner, Owner::Table(Arc::new(table))).into_untracked(py)
+    }
+
     fn __eq__(&self, py: Python<'_>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         if let Ok(other) = other.cast::<PyEncoding>() {
             let o = other.get();
-            let same_tokens = ptr::eq(self.tokenizer.shared(), o.tokenizer.shared())
-                || self.field(py, "tokens")?.eq(o.field(py, "tokens")?)?;
+            let same_tokens =
+                self.tokenizer.same(&o.tokenizer) || self.field(py, "tokens")?.eq(o.field(py, "tokens")?)?;
             return (self.inner == o.inner && same_tokens).into_py_any(py);
         }
         match (other.getattr("to_dict"), other.getattr("overflowing")) {

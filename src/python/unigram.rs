@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use super::args::{self, text, type_name};
 use super::errors::{guard, Signals};
@@ -32,6 +32,30 @@ impl PyUnigramEncoding {
         }
         PyUnigramEncoding { ids: e.ids, tokens, offsets: e.offsets }
     }
+}
+
+/// What `UnigramEncoding.__reduce__` gives `UnigramEncoding._from_state`.
+type ReduceArgs<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyList>, Bound<'py, PyBytes>);
+
+fn state_value_error(what: String) -> PyErr {
+    PyValueError::new_err(format!("UnigramEncoding state: {what}"))
+}
+
+fn state_type_error(what: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr {
+    PyTypeError::new_err(format!("UnigramEncoding state: {what} must be {expected}, not {}", type_name(obj)))
+}
+
+/// The little-endian `u32`s of a state's bytes.
+fn state_u32s(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u32>> {
+    let bytes = obj.cast::<PyBytes>().map_err(|_| state_type_error(what, "bytes", obj))?.as_bytes();
+    if bytes.len() % 4 != 0 {
+        return Err(state_value_error(format!("{what} must be 4 bytes per value, not {} bytes", bytes.len())));
+    }
+    Ok(bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+}
+
+fn le_bytes(values: impl Iterator<Item = u32>) -> Vec<u8> {
+    values.flat_map(u32::to_le_bytes).collect()
 }
 
 #[pymethods]
@@ -62,6 +86,69 @@ impl PyUnigramEncoding {
     }
     fn __repr__(&self) -> String {
         format!("UnigramEncoding(ids={:?}, tokens={:?})", self.ids, self.tokens)
+    }
+
+    /// Pickling (and `copy`): the ids and offsets as bytes (little-endian
+    /// `u32`s), the distinct token strings and which of them each token is,
+    /// rebuilt by `_from_state` into an equal encoding.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, ReduceArgs<'py>)> {
+        let py = slf.py();
+        let this = slf.get();
+        let mut strs: Vec<&str> = Vec::new();
+        let mut seen = rustc_hash::FxHashMap::default();
+        let which = this.tokens.iter().map(|t| {
+            *seen.entry(t.as_str()).or_insert_with(|| {
+                strs.push(t);
+                strs.len() as u32 - 1
+            })
+        });
+        let which = PyBytes::new(py, &le_bytes(which));
+        let strs = PyList::new(py, strs)?;
+        let ids = PyBytes::new(py, &le_bytes(this.ids.iter().copied()));
+        let offsets = PyBytes::new(py, &le_bytes(this.offsets.iter().flat_map(|&(s, e)| [s, e])));
+        Ok((py.get_type::<Self>().getattr("_from_state")?, (ids, offsets, strs, which)))
+    }
+
+    /// The encoding `__reduce__` saved. Not for direct use; a state that is
+    /// not one `__reduce__` makes is a TypeError or ValueError.
+    #[staticmethod]
+    fn _from_state(
+        ids: &Bound<'_, PyAny>,
+        offsets: &Bound<'_, PyAny>,
+        strs: &Bound<'_, PyAny>,
+        which: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let ids = state_u32s(ids, "ids")?;
+        let offsets = state_u32s(offsets, "offsets")?;
+        let which = state_u32s(which, "which")?;
+        let n = ids.len();
+        if offsets.len() != 2 * n || which.len() != n {
+            return Err(state_value_error(format!(
+                "{} offsets and {} token indices for {n} ids (want {} and {n})",
+                offsets.len(),
+                which.len(),
+                2 * n
+            )));
+        }
+        let items: Vec<Bound<'_, PyAny>> = match (strs.cast::<PyList>(), strs.cast::<PyTuple>()) {
+            (Ok(list), _) => list.iter().collect(),
+            (_, Ok(tuple)) => tuple.iter().collect(),
+            _ => return Err(state_type_error("strs", "a list of str", strs)),
+        };
+        let strs = items
+            .iter()
+            .map(|s| match s.cast::<PyString>() {
+                Ok(s) => Ok(s.to_cow()?.into_owned()),
+                Err(_) => Err(state_type_error("strs", "a list of str", s)),
+            })
+            .collect::<PyResult<Vec<String>>>()?;
+        let tokens = which
+            .iter()
+            .map(|&w| strs.get(w as usize).cloned())
+            .collect::<Option<Vec<String>>>()
+            .ok_or_else(|| state_value_error(format!("a token index is not below the {} strs", strs.len())))?;
+        let offsets = offsets.chunks_exact(2).map(|p| (p[0], p[1])).collect();
+        Ok(PyUnigramEncoding { ids, tokens, offsets })
     }
 }
 
@@ -164,18 +251,42 @@ fn config(
     Ok(c)
 }
 
-/// The sampling `encode` asks for: None without `alpha`. `nbest` is checked
-/// either way (spec section 14).
+/// The `nbest` argument, -1 when not given (so that None given is a
+/// TypeError, as any other type), checked by [`Nbest::get`].
+struct Nbest<'py>(Option<Bound<'py, PyAny>>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Nbest<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Nbest(Some(obj.to_owned())))
+    }
+}
+
+impl Nbest<'_> {
+    /// An int (not a bool), -1 or 1..=10000 (spec section 14), whatever its
+    /// size.
+    fn get(&self) -> PyResult<i64> {
+        let Some(obj) = &self.0 else { return Ok(-1) };
+        if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+            return Err(PyTypeError::new_err(format!("nbest must be int, not {}", type_name(obj))));
+        }
+        match obj.extract::<i64>() {
+            Ok(n) if n == -1 || (1..=10_000).contains(&n) => Ok(n),
+            _ => Err(PyValueError::new_err(format!(
+                "nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {obj}"
+            ))),
+        }
+    }
+}
+
+/// The sampling `encode` asks for: None without `alpha`. `nbest` (from
+/// [`Nbest::get`]) is checked with or without it (spec section 14).
 fn sampling(
     alpha: Option<&Bound<'_, PyAny>>,
     nbest: i64,
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<Sampling>> {
-    if nbest == 0 || !(-1..=10_000).contains(&nbest) {
-        return Err(PyValueError::new_err(format!(
-            "nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {nbest}"
-        )));
-    }
     let Some(alpha) = alpha.filter(|a| !a.is_none()) else { return Ok(None) };
     if alpha.is_instance_of::<pyo3::types::PyBool>() {
         return Err(PyTypeError::new_err("alpha must be float, not bool"));
@@ -306,15 +417,16 @@ impl PyUnigramTokenizer {
     /// `P(segmentation) ** alpha`; `seed` makes the draw repeatable (None:
     /// the next of a process-wide sequence). `nbest` other than -1 or
     /// 1..10000 is a ValueError, with or without `alpha`.
-    #[pyo3(signature = (text, *, alpha = None, nbest = -1, seed = None), text_signature = "(self, text, *, alpha=None, nbest=-1, seed=None)")]
+    #[pyo3(signature = (text, *, alpha = None, nbest = Nbest(None), seed = None), text_signature = "(self, text, *, alpha=None, nbest=-1, seed=None)")]
     fn encode(
         &self,
         py: Python<'_>,
         text: &Bound<'_, PyAny>,
         alpha: Option<&Bound<'_, PyAny>>,
-        nbest: i64,
+        nbest: Nbest<'_>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyUnigramEncoding> {
+        let nbest = nbest.get()?;
         let s = args::text(text, &|| "text".into())?;
         let sampling = sampling(alpha, nbest, seed)?;
         let t = &self.inner;

@@ -27,7 +27,7 @@ def check_sampling(alpha: float | None, nbest: int) -> None:
     """The engine's checks of ``encode``'s sampling arguments (docs/spec.md
     section 14, "Errors"): ``nbest`` is -1 or 1..10000 whether or not
     ``alpha`` is given, ``alpha`` (when given) a positive finite number."""
-    if not isinstance(nbest, int):
+    if isinstance(nbest, bool) or not isinstance(nbest, int):
         raise TypeError(f"nbest must be int, not {type(nbest).__name__}")
     if not (nbest == -1 or 1 <= nbest <= 10_000):
         raise ValueError(f"nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {nbest}")
