@@ -165,3 +165,14 @@ def test_decode_batch_stops_at_the_handlers_exception(ticks, tokenizers, name) -
     before = tok.decode_batch(sequences[:2])
     ticks.assert_stopped(lambda: tok.decode_batch(sequences))
     assert tok.decode_batch(sequences[:2]) == before
+
+
+def test_a_long_nbest_sampling_stops_at_the_handlers_exception(ticks) -> None:
+    rng = random.Random(1)
+    lines = ["".join(rng.choice("ab") for _ in range(50)) + " hello world" for _ in range(200)]
+    tok = fw.UnigramTokenizer.train(lines, 60)
+    # 20 words of 500 letters, each with many segmentations: the 2,000 best of each.
+    text = " ".join("".join(rng.choice("ab") for _ in range(500)) for _ in range(20))
+    before = tok.encode(text[:2000], alpha=0.5, nbest=2000, seed=1)
+    ticks.assert_stopped(lambda: tok.encode(text, alpha=0.5, nbest=2000, seed=1))
+    assert tok.encode(text[:2000], alpha=0.5, nbest=2000, seed=1) == before

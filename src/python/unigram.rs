@@ -328,11 +328,14 @@ impl PyUnigramTokenizer {
         let sampling = sampling(alpha, nbest, seed)?;
         let t = &self.inner;
         let s: &str = &s;
+        // A long n-best search stops at Ctrl-C (or another signal
+        // handler's exception, which is then the error).
+        let signals = Signals::default();
         let e = py.detach(|| match sampling {
-            None => t.encode(s),
-            Some(sm) => t.sample(s, &sm),
+            None => Ok(t.encode(s)),
+            Some(sm) => guard(|| t.sample_until(s, &sm, &mut || signals.stop())),
         });
-        Ok(PyUnigramEncoding::new(t, e))
+        Ok(PyUnigramEncoding::new(t, signals.result(e)?))
     }
 
     /// `encode` (Viterbi) of every text of `texts` (an iterable of str), in
