@@ -11,7 +11,7 @@ use super::bytes::{byte_char, token_bytes};
 use super::pre_tokenizer::pieces;
 use crate::error::{Error, Result};
 use crate::pipeline::special_split::{Piece, SpecialSplitter};
-use crate::tokenizer::analysis::Analysis;
+use crate::tokenizer::analysis::{Analysis, Partial};
 
 /// Pieces longer than this (in bytes) are not cached.
 const CACHED_PIECE: usize = 64;
@@ -336,9 +336,14 @@ impl Bpe {
 
     /// [`Analysis`] of `texts`.
     pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Analysis {
-        Analysis::of(texts, self.vocab_size(), self.unk, |t, ids| {
-            self.encode_into(t, &mut Cache::default(), ids, None);
-        })
+        let part = |chunk: &[S]| Ok(self.analyze_part(chunk));
+        Analysis::in_chunks_until(texts, self.vocab_size(), None, part, || false).expect("counting cannot fail")
+    }
+
+    /// The counts of [`Bpe::analyze`] for a chunk of the texts.
+    pub fn analyze_part<S: AsRef<str>>(&self, texts: &[S]) -> Partial {
+        let mut cache = Cache::default();
+        Analysis::part_of(texts, self.vocab_size(), self.unk, |t, ids| self.encode_into(t, &mut cache, ids, None))
     }
 }
 

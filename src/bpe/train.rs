@@ -3,13 +3,13 @@
 //! objective, no continuation prefix and all 256 byte characters in the
 //! alphabet.
 
-use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::bytes::{byte_char, show_bytes};
 use super::model::Bpe;
 use super::pre_tokenizer::pieces;
 use crate::error::{Error, Result};
+use crate::tokenizer::batch::chunks_until;
 use crate::training::{self, Objective, Progress, TrainerConfig};
 
 /// Piece counts: pieces of at most 15 bytes packed into one integer (their
@@ -61,16 +61,21 @@ impl<'a> PieceCounts<'a> {
 /// The pieces of `texts` and how often each occurs, as byte-level strings,
 /// sorted.
 pub fn count_pieces<S: AsRef<str> + Sync>(texts: &[S]) -> Vec<(String, u64)> {
-    let counts = texts
-        .par_iter()
-        .fold(PieceCounts::default, |mut m, t| {
-            let t = t.as_ref();
-            for (a, b) in pieces(t) {
-                m.add(&t.as_bytes()[a..b], 1);
-            }
-            m
-        })
-        .reduce(PieceCounts::default, PieceCounts::merge);
+    count_pieces_until(texts, || false).expect("counting stops only when asked to")
+}
+
+/// [`count_pieces`] on chunks of `texts` in parallel, asking `stop` after
+/// each (see [`chunks_until`]) whether to give up: [`Error::Interrupted`] if
+/// it says so.
+pub fn count_pieces_until<S: AsRef<str> + Sync>(texts: &[S], stop: impl FnMut() -> bool) -> Result<Vec<(String, u64)>> {
+    let mut counts = PieceCounts::default();
+    chunks_until(
+        texts,
+        None,
+        |chunk| Ok(count_chunk(chunk)),
+        |_, m| counts = std::mem::take(&mut counts).merge(m),
+        stop,
+    )?;
     let shown = |bytes: &[u8]| {
         let mut s = String::with_capacity(bytes.len() * 2);
         show_bytes(bytes, &mut s);
@@ -83,7 +88,19 @@ pub fn count_pieces<S: AsRef<str> + Sync>(texts: &[S]) -> Vec<(String, u64)> {
     }
     out.extend(counts.long.into_iter().map(|(k, c)| (shown(k), c)));
     out.sort_unstable();
-    out
+    Ok(out)
+}
+
+/// The pieces of `texts`, counted.
+fn count_chunk<S: AsRef<str>>(texts: &[S]) -> PieceCounts<'_> {
+    let mut m = PieceCounts::default();
+    for t in texts {
+        let t = t.as_ref();
+        for (a, b) in pieces(t) {
+            m.add(&t.as_bytes()[a..b], 1);
+        }
+    }
+    m
 }
 
 /// `text` cut into parts of about `size` bytes where the GPT-2 pieces are

@@ -8,7 +8,8 @@ use serde_json::{json, Value};
 
 use crate::error::{Error, Result};
 use crate::pipeline::special_split::{Piece, SpecialSplitter};
-use crate::tokenizer::analysis::Analysis;
+use crate::tokenizer::analysis::{Analysis, Partial};
+use crate::tokenizer::batch::chunks_until;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chars {
@@ -70,23 +71,8 @@ impl Chars {
         special_tokens: &[String],
         unk_token: &str,
     ) -> Result<Self> {
-        let counts = crate::threads::run(|| {
-            texts
-                .par_iter()
-                .fold(FxHashMap::<char, u64>::default, |mut m, t| {
-                    for c in t.as_ref().chars() {
-                        *m.entry(c).or_default() += 1;
-                    }
-                    m
-                })
-                .reduce(FxHashMap::default, |mut x, y| {
-                    for (c, n) in y {
-                        *x.entry(c).or_default() += n;
-                    }
-                    x
-                })
-        });
-        Self::train_from_counts(counts.into_iter().collect(), vocab_size, min_frequency, special_tokens, unk_token)
+        let counts = count_chars_until(texts, || false)?;
+        Self::train_from_counts(counts, vocab_size, min_frequency, special_tokens, unk_token)
     }
 
     /// [`Chars::train`] from character counts.
@@ -187,7 +173,13 @@ impl Chars {
     }
 
     pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Analysis {
-        Analysis::of(texts, self.vocab.len(), Some(self.unk), |t, ids| self.encode_into(t, ids))
+        let part = |chunk: &[S]| Ok(self.analyze_part(chunk));
+        Analysis::in_chunks_until(texts, self.vocab.len(), None, part, || false).expect("counting cannot fail")
+    }
+
+    /// The counts of [`Chars::analyze`] for a chunk of the texts.
+    pub fn analyze_part<S: AsRef<str>>(&self, texts: &[S]) -> Partial {
+        Analysis::part_of(texts, self.vocab.len(), Some(self.unk), |t, ids| self.encode_into(t, ids))
     }
 
     /// The tokenizer as JSON: `{"type": "CharTokenizer", "vocab": [...],
@@ -210,6 +202,47 @@ impl Chars {
         let unk = v.get("unk_token").and_then(Value::as_str).ok_or_else(|| Error::invalid("unk_token: missing"))?;
         Self::new(strings("vocab")?, &strings("special_tokens")?, unk)
     }
+}
+
+/// How often each character occurs in `texts`, counted on chunks of them in
+/// parallel, asking `stop` after each chunk (see [`chunks_until`]) whether to
+/// give up: [`Error::Interrupted`] if it says so.
+pub fn count_chars_until<S: AsRef<str> + Sync>(texts: &[S], stop: impl FnMut() -> bool) -> Result<Vec<(char, u64)>> {
+    let count = |chunk: &[S]| {
+        let mut m = FxHashMap::<char, u64>::default();
+        for t in chunk {
+            for c in t.as_ref().chars() {
+                *m.entry(c).or_default() += 1;
+            }
+        }
+        Ok(m)
+    };
+    let mut total = FxHashMap::<char, u64>::default();
+    let add = |_, m: FxHashMap<char, u64>| {
+        for (c, n) in m {
+            *total.entry(c).or_default() += n;
+        }
+    };
+    chunks_until(texts, None, count, add, stop)?;
+    Ok(total.into_iter().collect())
+}
+
+/// `text` cut at character boundaries into parts of about `size` bytes
+/// (what a count of characters may take in chunks).
+pub fn parts(text: &str, size: usize) -> Vec<&str> {
+    let mut out = Vec::with_capacity(text.len() / size.max(1) + 1);
+    let mut rest = text;
+    while rest.len() > size {
+        let mut cut = size.max(1);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        let (part, tail) = rest.split_at(cut);
+        out.push(part);
+        rest = tail;
+    }
+    out.push(rest);
+    out
 }
 
 #[cfg(test)]

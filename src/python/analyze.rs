@@ -6,9 +6,10 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use super::args::{self, text, type_name};
-use super::errors::guard;
+use super::errors::{guard, Signals};
 use super::tokenizer::PyTokenizer;
 use crate::tokenizer::analysis::Analysis;
+use crate::tokenizer::batch::map_chunks_until;
 
 /// `x / y`, or 0.0 when `y` is 0.
 fn ratio(x: u64, y: u64) -> f64 {
@@ -39,8 +40,14 @@ impl PyTokenizer {
             held.iter().enumerate().map(|(i, t)| text(t, &|| format!("texts[{i}]"))).collect::<PyResult<Vec<_>>>()?;
         let strs: Vec<&str> = utf8.iter().map(|t| &**t).collect();
         let tokenizer = &self.inner();
-        let a = py.detach(|| guard(|| tokenizer.analyze(&strs)))?;
-        analysis_dict(py, &a)
+        // Chunks with the GIL released; Ctrl-C (or another signal handler's
+        // exception) stops the work between two.
+        let signals = Signals::default();
+        let parts = py.detach(|| {
+            guard(|| map_chunks_until(&strs, None, |chunk| tokenizer.analyze_part(chunk), || signals.stop()))
+        });
+        let parts = signals.result(parts)?;
+        analysis_dict(py, &Analysis::merged(tokenizer.vocab().len(), parts))
     }
 }
 

@@ -5,10 +5,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::args::{self, text, type_name};
-use super::errors::{guard, to_py};
+use super::errors::{guard, to_py, Signals};
 use super::family;
 use super::ints::int_list;
-use crate::bpe::train::{count_pieces, split_at_safe_newlines, train_from_counts};
+use crate::bpe::train::{count_pieces_until, split_at_safe_newlines, train_from_counts};
 use crate::bpe::{Bpe, Cache};
 use crate::error::Error;
 use crate::training::Progress;
@@ -50,10 +50,14 @@ fn train_counts(
     let vocab_size = args::positive(vocab_size, "vocab_size")?;
     let min_frequency = min_frequency.map_or(Ok(2), |m| args::count(m, "min_frequency"))?;
     let specials = special_list(special_tokens)?;
+    let signals = Signals::default();
+    let stop = || signals.stop();
     let inner = py.detach(|| {
-        guard(|| train_from_counts(counts, vocab_size, min_frequency, &specials, &mut Progress::disabled()))
-    })?;
-    Ok(PyBpe { inner })
+        guard(|| {
+            train_from_counts(counts, vocab_size, min_frequency, &specials, &mut Progress::new(false, Some(&stop)))
+        })
+    });
+    Ok(PyBpe { inner: signals.result(inner)? })
 }
 
 impl PyBpe {
@@ -143,7 +147,9 @@ impl PyBpe {
     ) -> PyResult<Self> {
         let texts = family::texts(corpus, "corpus")?;
         let strs: Vec<&str> = texts.iter().map(|t| &**t).collect();
-        let counts = py.detach(|| crate::threads::run(|| count_pieces(&strs)));
+        let signals = Signals::default();
+        let counts = py.detach(|| guard(|| count_pieces_until(&strs, || signals.stop())));
+        let counts = signals.result(counts)?;
         train_counts(py, counts, vocab_size, min_frequency, special_tokens)
     }
 
@@ -159,16 +165,23 @@ impl PyBpe {
         special_tokens: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let paths = args::paths(paths)?;
+        // Ctrl-C (or another signal handler's exception) stops the reading
+        // between two files and the counting between two chunks.
+        let signals = Signals::default();
         let counts = py.detach(|| {
             guard(|| {
                 let mut files = Vec::new();
                 for p in &paths {
+                    if signals.stop() {
+                        return Err(Error::Interrupted);
+                    }
                     files.push(crate::io::read_utf8(p)?);
                 }
-                let parts: Vec<&str> = files.iter().flat_map(|t| split_at_safe_newlines(t, 1 << 20)).collect();
-                Ok(crate::threads::run(|| count_pieces(&parts)))
+                let parts: Vec<&str> = files.iter().flat_map(|t| split_at_safe_newlines(t, 1 << 16)).collect();
+                count_pieces_until(&parts, || signals.stop())
             })
-        })?;
+        });
+        let counts = signals.result(counts)?;
         train_counts(py, counts, vocab_size, min_frequency, special_tokens)
     }
 
@@ -236,8 +249,11 @@ impl PyBpe {
         let held = family::texts(texts, "texts")?;
         let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
         let model = &self.inner;
-        let ids = py.detach(|| guard(|| model.encode_batch(&strs, threads)))?;
-        family::id_lists(py, &ids)
+        let ids = family::in_chunks(py, &strs, threads, |chunk| {
+            let mut cache = Cache::default();
+            chunk.iter().map(|t| model.encode(t, &mut cache)).collect::<Vec<_>>()
+        })?;
+        family::id_lists(py, &ids.concat())
     }
 
     /// The text of `ids` (exactly the encoded text for a whole encoding;
@@ -259,7 +275,7 @@ impl PyBpe {
     /// `PyTokenizer.analyze`, with `words` the runs of non-whitespace
     /// characters and `characters` the code points of the texts.
     fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-        family::analyze(py, texts, |strs| self.inner.analyze(strs))
+        family::analyze(py, texts, self.inner.vocab_size(), |chunk| self.inner.analyze_part(chunk))
     }
 
     /// `{token: id}` for the whole vocabulary.

@@ -5,10 +5,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::args::{self, text, type_name};
-use super::errors::guard;
+use super::errors::{guard, Signals};
 use super::family;
 use super::ints::int_list;
-use crate::chars::Chars;
+use crate::chars::{count_chars_until, parts, Chars};
 use crate::error::Error;
 
 /// One token per character: the special tokens, then the characters kept in
@@ -90,7 +90,10 @@ impl PyChars {
         let size = optional_size(vocab_size)?;
         let min = min_frequency.map_or(Ok(1), |m| args::count(m, "min_frequency"))?;
         let specials = specials(special_tokens)?;
-        let inner = py.detach(|| guard(|| Chars::train(&strs, size, min, &specials, unk_token)))?;
+        let signals = Signals::default();
+        let counts = py.detach(|| guard(|| count_chars_until(&strs, || signals.stop())));
+        let counts = signals.result(counts)?;
+        let inner = guard(|| Chars::train_from_counts(counts, size, min, &specials, unk_token))?;
         Ok(PyChars { inner })
     }
 
@@ -110,15 +113,24 @@ impl PyChars {
         let size = optional_size(vocab_size)?;
         let min = min_frequency.map_or(Ok(1), |m| args::count(m, "min_frequency"))?;
         let specials = specials(special_tokens)?;
-        let inner = py.detach(|| {
+        // Ctrl-C (or another signal handler's exception) stops the reading
+        // between two files and the counting between two chunks.
+        let signals = Signals::default();
+        let counts = py.detach(|| {
             guard(|| {
                 let mut files = Vec::new();
                 for p in &paths {
+                    if signals.stop() {
+                        return Err(Error::Interrupted);
+                    }
                     files.push(crate::io::read_utf8(p)?);
                 }
-                Chars::train(&files, size, min, &specials, unk_token)
+                let parts: Vec<&str> = files.iter().flat_map(|t| parts(t, 1 << 16)).collect();
+                count_chars_until(&parts, || signals.stop())
             })
-        })?;
+        });
+        let counts = signals.result(counts)?;
+        let inner = guard(|| Chars::train_from_counts(counts, size, min, &specials, unk_token))?;
         Ok(PyChars { inner })
     }
 
@@ -187,7 +199,7 @@ impl PyChars {
         let held = family::texts(texts, "texts")?;
         let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
         let model = &self.inner;
-        let ids = py.detach(|| guard(|| model.encode_batch(&strs, threads)))?;
+        let ids = family::encode_each(py, &strs, threads, |t| model.encode(t))?;
         family::id_lists(py, &ids)
     }
 
@@ -210,7 +222,7 @@ impl PyChars {
     /// `PyTokenizer.analyze`, with `words` the runs of non-whitespace
     /// characters and `characters` the code points of the texts.
     fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-        family::analyze(py, texts, |strs| self.inner.analyze(strs))
+        family::analyze(py, texts, self.inner.vocab().len(), |chunk| self.inner.analyze_part(chunk))
     }
 
     /// `{token: id}` for the whole vocabulary.

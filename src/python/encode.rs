@@ -323,6 +323,8 @@ impl PyTokenizer {
         let shared = self.inner();
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
         args::collect(sequences.try_iter()?, "sequences", 0, |i, ids| {
+            // A sequence may be long: Ctrl-C stops the batch between two.
+            ids.py().check_signals()?;
             let ids = args::ids(&ids, &format!("sequences[{i}]"), shared.vocab().len())?;
             let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
             Ok(if clean_up { clean_up_tokenization(&text) } else { text })

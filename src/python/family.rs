@@ -8,8 +8,10 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::analyze::analysis_dict;
 use super::args::{self, text, type_name, Text};
+use super::errors::{guard, Signals};
 use super::ints::int_list;
-use crate::tokenizer::analysis::Analysis;
+use crate::tokenizer::analysis::{Analysis, Partial};
+use crate::tokenizer::batch::map_chunks_until;
 
 /// The texts of an iterable of str, as UTF-8 (errors name `name[i]`).
 pub fn texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>>> {
@@ -55,24 +57,54 @@ pub fn decode_each(
     mut decode: impl FnMut(&Bound<'_, PyAny>) -> PyResult<String>,
 ) -> PyResult<Vec<String>> {
     args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
+    let py = sequences.py();
     let mut out = Vec::new();
     for s in sequences.try_iter()? {
+        // A sequence may be long: Ctrl-C stops the batch between two.
+        py.check_signals()?;
         out.push(decode(&s?)?);
     }
     Ok(out)
 }
 
-/// `analyze`: the texts held as UTF-8, counted by `count` with the GIL
-/// released, as the family's dict.
+/// `work` on chunks of `texts` in parallel with the GIL released (see
+/// `map_chunks_until`), the chunks' results in order. Between chunks Python
+/// runs its signal handlers: what one raises (KeyboardInterrupt for Ctrl-C)
+/// stops the work and is the error.
+pub fn in_chunks<S: AsRef<str> + Sync, T: Send>(
+    py: Python<'_>,
+    texts: &[S],
+    threads: Option<usize>,
+    work: impl Fn(&[S]) -> T + Sync + Send,
+) -> PyResult<Vec<T>> {
+    let signals = Signals::default();
+    let done = py.detach(|| guard(|| map_chunks_until(texts, threads, |chunk| Ok(work(chunk)), || signals.stop())));
+    signals.result(done)
+}
+
+/// `encode` of each text by `encode`, on chunks of `texts` (see [`in_chunks`]).
+pub fn encode_each<T: Send>(
+    py: Python<'_>,
+    texts: &[&str],
+    threads: Option<usize>,
+    encode: impl Fn(&str) -> T + Sync + Send,
+) -> PyResult<Vec<T>> {
+    let chunks = in_chunks(py, texts, threads, |chunk| chunk.iter().map(|t| encode(t)).collect::<Vec<T>>())?;
+    Ok(chunks.into_iter().flatten().collect())
+}
+
+/// `analyze`: the texts held as UTF-8, chunks of them counted by `count`
+/// with the GIL released (see [`in_chunks`]), as the family's dict.
 pub fn analyze<'py>(
     py: Python<'py>,
     texts: &Bound<'py, PyAny>,
-    count: impl FnOnce(&[&str]) -> Analysis + Send,
+    vocab_size: usize,
+    count: impl Fn(&[&str]) -> Partial + Sync + Send,
 ) -> PyResult<Bound<'py, PyDict>> {
     let held = self::texts(texts, "texts")?;
     let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
-    let a = py.detach(|| count(&strs));
-    analysis_dict(py, &a)
+    let parts = in_chunks(py, &strs, None, count)?;
+    analysis_dict(py, &Analysis::merged(vocab_size, parts))
 }
 
 /// Calls `fast_wordpiece.batch_encoding.<function>(tokenizer, *args,

@@ -348,7 +348,9 @@ impl PyUnigramTokenizer {
         let c = config(vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
         let held = family::texts(corpus, "corpus")?;
         let texts: Vec<&str> = held.iter().map(|t| &**t).collect();
-        let counts = py.detach(|| guard(|| trainer::count_words(&texts, &c.special_tokens)))?;
+        let signals = Signals::default();
+        let counts = py.detach(|| guard(|| trainer::count_words_until(&texts, &c.special_tokens, || signals.stop())));
+        let counts = signals.result(counts)?;
         Self::train_counts(py, counts, c)
     }
 
@@ -369,16 +371,23 @@ impl PyUnigramTokenizer {
     ) -> PyResult<Self> {
         let c = config(vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
         let paths = args::paths(paths)?;
+        // Ctrl-C (or another signal handler's exception) stops the reading
+        // between two files and the counting between two chunks.
+        let signals = Signals::default();
         let counts = py.detach(|| {
             guard(|| {
-                let mut texts = Vec::new();
+                let mut files = Vec::new();
                 for p in &paths {
-                    let s = crate::io::read_utf8(p)?;
-                    texts.extend(s.lines().map(str::to_string));
+                    if signals.stop() {
+                        return Err(crate::error::Error::Interrupted);
+                    }
+                    files.push(crate::io::read_utf8(p)?);
                 }
-                trainer::count_words(&texts, &c.special_tokens)
+                let lines: Vec<&str> = files.iter().flat_map(|s| s.lines()).collect();
+                trainer::count_words_until(&lines, &c.special_tokens, || signals.stop())
             })
-        })?;
+        });
+        let counts = signals.result(counts)?;
         Self::train_counts(py, counts, c)
     }
 
@@ -431,11 +440,14 @@ impl PyUnigramTokenizer {
         let sampling = sampling(alpha, nbest, seed)?;
         let t = &self.inner;
         let s: &str = &s;
+        // A long n-best search stops at Ctrl-C (or another signal
+        // handler's exception, which is then the error).
+        let signals = Signals::default();
         let e = py.detach(|| match sampling {
-            None => t.encode(s),
-            Some(sm) => t.sample(s, &sm),
+            None => Ok(t.encode(s)),
+            Some(sm) => guard(|| t.sample_until(s, &sm, &mut || signals.stop())),
         });
-        Ok(PyUnigramEncoding::new(t, e))
+        Ok(PyUnigramEncoding::new(t, signals.result(e)?))
     }
 
     /// `encode` (Viterbi) of every text of `texts` (an iterable of str), in
@@ -450,7 +462,7 @@ impl PyUnigramTokenizer {
         let held = family::texts(texts, "texts")?;
         let texts: Vec<&str> = held.iter().map(|t| &**t).collect();
         let t = &self.inner;
-        let out = py.detach(|| guard(|| t.encode_batch(&texts, num_threads)))?;
+        let out = family::encode_each(py, &texts, num_threads, |text| t.encode(text))?;
         Ok(out.into_iter().map(|e| PyUnigramEncoding::new(t, e)).collect())
     }
 
@@ -511,7 +523,7 @@ impl PyUnigramTokenizer {
     /// `words` the runs of non-whitespace characters and `characters` the
     /// code points of the texts.
     fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-        family::analyze(py, texts, |strs| self.inner.analyze(strs))
+        family::analyze(py, texts, self.inner.vocab_size(), |chunk| self.inner.analyze_part(chunk))
     }
 
     /// Writes a Hugging Face `tokenizer.json`, atomically.

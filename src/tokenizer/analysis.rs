@@ -1,11 +1,9 @@
 //! `analyze`: what a tokenizer makes of a set of texts (spec section 12).
 //! Texts are encoded in parallel, without `[CLS]`/`[SEP]`.
 
-use rayon::prelude::*;
-
 use crate::error::Result;
 use crate::pipeline::normalizer::Normalized;
-use crate::threads;
+use crate::tokenizer::batch::map_chunks_until;
 use crate::tokenizer::Tokenizer;
 
 /// Counts over the analyzed texts, for every tokenizer of the family.
@@ -25,14 +23,23 @@ pub struct Analysis {
     pub vocab_used: u64,
 }
 
-struct Partial {
-    counts: Analysis,
+/// The counts of a chunk of the texts, with the vocabulary entries used as
+/// bits: what [`Analysis::merged`] sums up.
+pub struct Partial {
+    pub counts: Analysis,
     used: Vec<u64>,
 }
 
 impl Partial {
-    fn new(vocab_size: usize) -> Self {
+    pub fn new(vocab_size: usize) -> Self {
         Self { counts: Analysis::default(), used: vec![0; vocab_size.div_ceil(64)] }
+    }
+
+    /// Counts `id` as used (an id past the vocabulary is not counted).
+    pub fn use_id(&mut self, id: u32) {
+        if let Some(u) = self.used.get_mut(id as usize / 64) {
+            *u |= 1 << (id % 64);
+        }
     }
 
     fn merge(mut self, other: Partial) -> Partial {
@@ -49,94 +56,88 @@ impl Partial {
     }
 }
 
+impl Analysis {
+    /// The counts of `parts`, chunks of the texts of a tokenizer with
+    /// `vocab_size` entries.
+    pub fn merged(vocab_size: usize, parts: impl IntoIterator<Item = Partial>) -> Analysis {
+        let total = parts.into_iter().fold(Partial::new(vocab_size), Partial::merge);
+        let mut counts = total.counts;
+        counts.vocab_size = vocab_size as u64;
+        counts.vocab_used = total.used.iter().map(|w| u64::from(w.count_ones())).sum();
+        counts
+    }
+
+    /// `part` of chunks of `texts`, in parallel on `threads` threads (see
+    /// [`map_chunks_until`]: `stop` is asked after each chunk whether to give
+    /// up), merged.
+    pub fn in_chunks_until<S: AsRef<str> + Sync>(
+        texts: &[S],
+        vocab_size: usize,
+        threads: Option<usize>,
+        part: impl Fn(&[S]) -> Result<Partial> + Sync,
+        stop: impl FnMut() -> bool,
+    ) -> Result<Analysis> {
+        Ok(Analysis::merged(vocab_size, map_chunks_until(texts, threads, part, stop)?))
+    }
+}
+
 impl Tokenizer {
     /// Encodes every text (no special tokens added) and counts what came out.
     pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Result<Analysis> {
-        let n = self.vocab.len();
+        Analysis::in_chunks_until(texts, self.vocab.len(), None, |chunk| self.analyze_part(chunk), || false)
+    }
+
+    /// The counts of `analyze` for a chunk of the texts.
+    pub fn analyze_part<S: AsRef<str>>(&self, texts: &[S]) -> Result<Partial> {
         let unk = self.model.unk_id;
-        let total = threads::run(|| {
-            texts
-                .par_chunks(256)
-                .map(|chunk| -> Result<Partial> {
-                    let mut part = Partial::new(n);
-                    let mut normalized = Normalized::default();
-                    for text in chunk {
-                        let text = text.as_ref();
-                        let encoding = self.encode(text, None, false)?;
-                        let c = &mut part.counts;
-                        c.texts += 1;
-                        c.tokens += encoding.len() as u64;
-                        for &id in encoding.ids() {
-                            c.unknown += u64::from(id == unk);
-                            part.used[id as usize / 64] |= 1 << (id % 64);
-                        }
-                        self.options.for_each_word(text, &mut normalized, |w| {
-                            c.words += 1;
-                            c.characters += w.chars().count() as u64;
-                        });
-                    }
-                    Ok(part)
-                })
-                .try_reduce(|| Partial::new(n), |a, b| Ok(a.merge(b)))
-        })?;
-        let mut counts = total.counts;
-        counts.vocab_size = n as u64;
-        counts.vocab_used = total.used.iter().map(|w| u64::from(w.count_ones())).sum();
-        Ok(counts)
+        let mut part = Partial::new(self.vocab.len());
+        let mut normalized = Normalized::default();
+        for text in texts {
+            let text = text.as_ref();
+            let encoding = self.encode(text, None, false)?;
+            part.counts.texts += 1;
+            part.counts.tokens += encoding.len() as u64;
+            for &id in encoding.ids() {
+                part.counts.unknown += u64::from(id == unk);
+                part.use_id(id);
+            }
+            let c = &mut part.counts;
+            self.options.for_each_word(text, &mut normalized, |w| {
+                c.words += 1;
+                c.characters += w.chars().count() as u64;
+            });
+        }
+        Ok(part)
     }
 }
 
 impl Analysis {
-    /// The counts of `texts` whose ids `encode` gives, in parallel, for the
-    /// rest of the family (the seed's comparison): words are the texts'
+    /// The counts of a chunk of `texts` whose ids `encode` gives, for the
+    /// rest of the family: words are the texts'
     /// whitespace-separated words, characters the texts' own.
-    pub fn of<S, F>(texts: &[S], vocab_size: usize, unk: Option<u32>, encode: F) -> Analysis
-    where
-        S: AsRef<str> + Sync,
-        F: Fn(&str, &mut Vec<u32>) + Sync,
-    {
-        use rayon::prelude::*;
-        let (mut c, used) = crate::threads::run(|| {
-            texts
-                .par_chunks(64)
-                .map(|chunk| {
-                    let (mut c, mut used, mut ids) =
-                        (Analysis::default(), vec![0u64; vocab_size.div_ceil(64)], Vec::new());
-                    for t in chunk {
-                        let t = t.as_ref();
-                        ids.clear();
-                        encode(t, &mut ids);
-                        c.texts += 1;
-                        c.words += t.split_whitespace().count() as u64;
-                        c.characters += t.chars().count() as u64;
-                        c.tokens += ids.len() as u64;
-                        for &id in &ids {
-                            c.unknown += u64::from(Some(id) == unk);
-                            if let Some(u) = used.get_mut(id as usize / 64) {
-                                *u |= 1 << (id % 64);
-                            }
-                        }
-                    }
-                    (c, used)
-                })
-                .reduce(
-                    || (Analysis::default(), vec![0u64; vocab_size.div_ceil(64)]),
-                    |(mut a, mut ua), (b, ub)| {
-                        a.texts += b.texts;
-                        a.words += b.words;
-                        a.characters += b.characters;
-                        a.tokens += b.tokens;
-                        a.unknown += b.unknown;
-                        for (x, y) in ua.iter_mut().zip(&ub) {
-                            *x |= y;
-                        }
-                        (a, ua)
-                    },
-                )
-        });
-        c.vocab_size = vocab_size as u64;
-        c.vocab_used = used.iter().map(|u| u64::from(u.count_ones())).sum();
-        c
+    pub fn part_of<S: AsRef<str>>(
+        texts: &[S],
+        vocab_size: usize,
+        unk: Option<u32>,
+        mut encode: impl FnMut(&str, &mut Vec<u32>),
+    ) -> Partial {
+        let mut part = Partial::new(vocab_size);
+        let mut ids = Vec::new();
+        for t in texts {
+            let t = t.as_ref();
+            ids.clear();
+            encode(t, &mut ids);
+            let c = &mut part.counts;
+            c.texts += 1;
+            c.words += t.split_whitespace().count() as u64;
+            c.characters += t.chars().count() as u64;
+            c.tokens += ids.len() as u64;
+            for &id in &ids {
+                part.counts.unknown += u64::from(Some(id) == unk);
+                part.use_id(id);
+            }
+        }
+        part
     }
 }
 

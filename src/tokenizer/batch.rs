@@ -33,6 +33,12 @@ impl BatchInput for (Sequence<'_>, Option<Sequence<'_>>) {
     }
 }
 
+impl BatchInput for &str {
+    fn sequences(&self) -> (Sequence<'_>, Option<Sequence<'_>>) {
+        (Sequence::Text(self), None)
+    }
+}
+
 /// The inputs of a batch with their bytes of text, summed once: what picks
 /// the threads a batch runs on, the share of its text each of them takes,
 /// and (in a binding) whether to release the GIL.
@@ -426,6 +432,70 @@ fn run_chunks<I: BatchInput, T: Send>(
     failure.map_or(Ok(()), Err)
 }
 
+/// The text [`chunks_until`] hands to [`run_chunks`] at a time: its chunks
+/// are then at most a `LARGEST`-th of this per worker (128 KiB on two
+/// threads), so that the caller is asked whether to stop every few
+/// milliseconds of work however large the texts are. Each round ends
+/// with its threads finishing together (the last chunks of a round are
+/// small), which costs little next to this much text.
+const ROUND_BYTES: usize = 4 << 20;
+
+/// Runs `work` on chunks of consecutive `texts`, cut and spread over
+/// `threads` threads as a batch's chunks are (see [`run_chunks`]), and hands
+/// each result to `consume` on the calling thread with the index of the
+/// chunk's first text (in the order they finish), then asks `stop`, also on
+/// the calling thread, whether to give up: [`Error::Interrupted`] if it says
+/// so. A chunk whose work fails stops the rest, and its error is the result.
+/// This is how long work over many texts (the family's batches, analyses
+/// and training counts) stays stoppable by a binding (Ctrl-C).
+pub fn chunks_until<'a, S: AsRef<str> + Sync, T: Send>(
+    texts: &'a [S],
+    threads: Option<usize>,
+    work: impl Fn(&'a [S]) -> Result<T> + Sync,
+    mut consume: impl FnMut(usize, T),
+    mut stop: impl FnMut() -> bool,
+) -> Result<()> {
+    let strs: Vec<&str> = texts.iter().map(AsRef::as_ref).collect();
+    if strs.is_empty() {
+        // Still an error for a thread count out of range.
+        threads_for(0, threads)?;
+    }
+    let mut start = 0;
+    while start < strs.len() {
+        let mut end = start;
+        let mut bytes = 0;
+        while end < strs.len() && (end == start || bytes + strs[end].len() <= ROUND_BYTES) {
+            bytes += strs[end].len();
+            end += 1;
+        }
+        let mut stopped = false;
+        let run = |c: Chunk| work(&texts[start + c.start..start + c.end]);
+        run_chunks(Batch::new(&strs[start..end]), threads, run, |first, done| {
+            consume(start + first, done);
+            stopped = stop();
+            !stopped
+        })?;
+        if stopped {
+            return Err(Error::Interrupted);
+        }
+        start = end;
+    }
+    Ok(())
+}
+
+/// [`chunks_until`], the chunks' results in the texts' order.
+pub fn map_chunks_until<'a, S: AsRef<str> + Sync, T: Send>(
+    texts: &'a [S],
+    threads: Option<usize>,
+    work: impl Fn(&'a [S]) -> Result<T> + Sync,
+    stop: impl FnMut() -> bool,
+) -> Result<Vec<T>> {
+    let mut done = Vec::new();
+    chunks_until(texts, threads, work, |start, t| done.push((start, t)), stop)?;
+    done.sort_unstable_by_key(|&(start, _)| start);
+    Ok(done.into_iter().map(|(_, t)| t).collect())
+}
+
 /// Chunk sizes follow guided self-scheduling: each chunk is this fraction
 /// of the text still to cut, per worker, so chunks shrink as the batch runs
 /// out. The threads then finish close together, and the chunk encoded last,
@@ -647,6 +717,38 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("num_threads"));
+    }
+
+    #[test]
+    fn chunks_of_texts_come_back_in_order_and_stop_when_told() {
+        // 6 MB of text: more than one round of chunks.
+        let owned: Vec<String> = (0..20_000).map(|i| format!("{i} ").repeat(80)).collect();
+        let texts: Vec<&str> = owned.iter().map(String::as_str).collect();
+        for threads in [1, 2, 3] {
+            let chunks = map_chunks_until(&texts, Some(threads), |c| Ok(c.to_vec()), || false).unwrap();
+            assert!(chunks.len() > 2 * threads, "{} chunks on {threads} threads", chunks.len());
+            assert!(chunks.concat() == texts, "{threads} threads");
+            let (mut asked, mut worked) = (0, 0);
+            let stopped = chunks_until(
+                &texts,
+                Some(threads),
+                |c| Ok(c.len()),
+                |_, n| worked += n,
+                || {
+                    asked += 1;
+                    asked == 2
+                },
+            );
+            assert!(matches!(stopped, Err(Error::Interrupted)), "{threads} threads");
+            assert_eq!(asked, 2);
+            assert!(worked < texts.len() / 2, "{worked} texts worked on before stopping");
+        }
+        let none: [&str; 0] = [];
+        assert!(map_chunks_until(&none, None, |c| Ok(c.len()), || true).unwrap().is_empty());
+        let err = map_chunks_until(&none, Some(0), |c| Ok(c.len()), || false).unwrap_err();
+        assert!(err.to_string().contains("num_threads"), "{err}");
+        let err = map_chunks_until(&texts, Some(2), |_| Err::<(), _>(Error::invalid("bad")), || false);
+        assert!(err.unwrap_err().to_string().contains("bad"));
     }
 
     #[test]

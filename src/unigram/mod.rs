@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use crate::error::{Error, Result};
 use crate::pipeline::special_split::SpecialSplitter;
 use crate::threads;
-use crate::tokenizer::analysis::Analysis;
+use crate::tokenizer::analysis::{Analysis, Partial};
 use metaspace::{segments, words, REPLACEMENT};
 pub use model::Model;
 use model::{BestPath, Piece};
@@ -192,66 +192,45 @@ impl UnigramTokenizer {
     /// Encodes every text and counts what came out (characters and words as
     /// pre-tokenization gives them, "▁" included).
     pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Analysis {
-        let n = self.vocab_size();
+        let part = |chunk: &[S]| Ok(self.analyze_part(chunk));
+        Analysis::in_chunks_until(texts, self.vocab_size(), None, part, || false).expect("counting cannot fail")
+    }
+
+    /// The counts of [`UnigramTokenizer::analyze`] for a chunk of the texts.
+    pub fn analyze_part<S: AsRef<str>>(&self, texts: &[S]) -> Partial {
         let unk = self.model.unk_id();
-        let (mut a, used) = threads::run(|| {
-            texts
-                .par_chunks(256)
-                .map(|chunk| {
-                    let mut a = Analysis::default();
-                    let mut used = vec![false; n];
-                    let mut buffer = String::new();
-                    let mut best = Vec::new();
-                    let mut pieces = Vec::new();
-                    for t in chunk {
-                        a.texts += 1;
-                        let cell = std::cell::RefCell::new((&mut a, &mut used));
-                        self.walk(
-                            t.as_ref(),
-                            &mut buffer,
-                            |word, _, _| {
-                                pieces.clear();
-                                self.model.viterbi(word, &mut best, &mut pieces);
-                                let mut g = cell.borrow_mut();
-                                let (a, used) = &mut *g;
-                                a.words += 1;
-                                a.characters += word.chars().count() as u64;
-                                for p in &pieces {
-                                    a.tokens += 1;
-                                    a.unknown += u64::from(p.id == unk);
-                                    used[p.id as usize] = true;
-                                }
-                            },
-                            |id, s, e| {
-                                let mut g = cell.borrow_mut();
-                                let (a, used) = &mut *g;
-                                a.words += 1;
-                                a.characters += u64::from(e - s);
-                                a.tokens += 1;
-                                used[id as usize] = true;
-                            },
-                        );
+        let mut part = Partial::new(self.vocab_size());
+        let mut buffer = String::new();
+        let mut best = Vec::new();
+        let mut pieces = Vec::new();
+        for t in texts {
+            part.counts.texts += 1;
+            let cell = std::cell::RefCell::new(&mut part);
+            self.walk(
+                t.as_ref(),
+                &mut buffer,
+                |word, _, _| {
+                    pieces.clear();
+                    self.model.viterbi(word, &mut best, &mut pieces);
+                    let mut part = cell.borrow_mut();
+                    part.counts.words += 1;
+                    part.counts.characters += word.chars().count() as u64;
+                    for p in &pieces {
+                        part.counts.tokens += 1;
+                        part.counts.unknown += u64::from(p.id == unk);
+                        part.use_id(p.id);
                     }
-                    (a, used)
-                })
-                .reduce(
-                    || (Analysis::default(), vec![false; n]),
-                    |(mut x, mut ux), (y, uy)| {
-                        x.texts += y.texts;
-                        x.words += y.words;
-                        x.characters += y.characters;
-                        x.tokens += y.tokens;
-                        x.unknown += y.unknown;
-                        for (a, b) in ux.iter_mut().zip(uy) {
-                            *a |= b;
-                        }
-                        (x, ux)
-                    },
-                )
-        });
-        a.vocab_size = n as u64;
-        a.vocab_used = used.iter().filter(|&&u| u).count() as u64;
-        a
+                },
+                |id, s, e| {
+                    let mut part = cell.borrow_mut();
+                    part.counts.words += 1;
+                    part.counts.characters += u64::from(e - s);
+                    part.counts.tokens += 1;
+                    part.use_id(id);
+                },
+            );
+        }
+        part
     }
 }
 

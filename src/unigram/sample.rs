@@ -6,6 +6,7 @@
 
 use super::model::{utf8_len, Model, Piece};
 use super::{push_pieces, Encoded, UnigramTokenizer};
+use crate::error::{Error, Result};
 
 /// How to sample.
 #[derive(Clone, Copy, Debug)]
@@ -116,23 +117,65 @@ fn sample_all(model: &Model, word: &str, alpha: f64, rng: &mut Rng, out: &mut Ve
     out[first..].reverse();
 }
 
+/// How much work (paths kept) [`sample_nbest`] does between two questions
+/// to its `stop`.
+const CHECK_EVERY: usize = 1 << 20;
+
 /// One of the `k` best segmentations of `word`, drawn with probability
-/// proportional to `exp(alpha * score)`, appended to `out`.
-fn sample_nbest(model: &Model, word: &str, k: usize, alpha: f64, rng: &mut Rng, out: &mut Vec<Piece>) {
+/// proportional to `exp(alpha * score)`, appended to `out`; false, with
+/// nothing appended, if `stop` (asked every so often) said to give up.
+///
+/// The `k` best paths to each end position, best first, are those of the
+/// nodes ending there (in lattice order), each node extending the `k` best
+/// paths to its start (in their order): a new path goes after the paths
+/// already kept whose score is at least its own, so ties go to the earlier
+/// candidate. The paths a node adds are in order already, so they are merged
+/// into the kept ones in one pass: O(k) per node.
+fn sample_nbest(
+    model: &Model,
+    word: &str,
+    k: usize,
+    alpha: f64,
+    rng: &mut Rng,
+    out: &mut Vec<Piece>,
+    stop: &mut dyn FnMut() -> bool,
+) -> bool {
     let mut nodes = Vec::new();
     lattice(model, word, &mut nodes);
     let n = word.len();
     // Per end position, the k best paths: (score, node index, rank of the path at its start).
     let mut best: Vec<Vec<(f64, usize, usize)>> = vec![Vec::new(); n + 1];
     best[0].push((0.0, usize::MAX, 0));
+    let mut merged: Vec<(f64, usize, usize)> = Vec::new();
+    let mut work = 0;
     for (i, node) in nodes.iter().enumerate() {
-        for r in 0..best[node.start].len() {
-            let v = best[node.start][r].0 + node.score;
-            let list = &mut best[node.end];
-            let at = list.iter().position(|e| v > e.0).unwrap_or(list.len());
-            if at < k {
-                list.insert(at, (v, i, r));
-                list.truncate(k);
+        let (from, kept) = (&best[node.start], &best[node.end]);
+        merged.clear();
+        let (mut a, mut b) = (0, 0);
+        while merged.len() < k {
+            let new = from.get(b).map(|p| (p.0 + node.score, i, b));
+            match (kept.get(a), new) {
+                (Some(&old), Some(new)) if new.0 > old.0 => {
+                    merged.push(new);
+                    b += 1;
+                }
+                (Some(&old), _) => {
+                    merged.push(old);
+                    a += 1;
+                }
+                (None, Some(new)) => {
+                    merged.push(new);
+                    b += 1;
+                }
+                (None, None) => break,
+            }
+        }
+        std::mem::swap(&mut best[node.end], &mut merged);
+        work += k.min(best[node.end].len()) + 1;
+        if work >= CHECK_EVERY {
+            work = 0;
+            if stop() {
+                return false;
             }
         }
     }
@@ -147,24 +190,41 @@ fn sample_nbest(model: &Model, word: &str, k: usize, alpha: f64, rng: &mut Rng, 
         rank = r;
     }
     out[first..].reverse();
+    true
 }
 
 impl UnigramTokenizer {
     /// A sampled encoding of `text`.
     pub fn sample(&self, text: &str, sampling: &Sampling) -> Encoded {
+        self.sample_until(text, sampling, &mut || false).expect("sampling stops only when asked to")
+    }
+
+    /// [`UnigramTokenizer::sample`], asking `stop` every so often during a
+    /// long `nbest` search whether to give up: [`Error::Interrupted`] if it
+    /// says so.
+    pub fn sample_until(&self, text: &str, sampling: &Sampling, stop: &mut dyn FnMut() -> bool) -> Result<Encoded> {
         let mut rng = Rng::new(sampling.seed);
         let mut buffer = String::new();
         let mut pieces: Vec<Piece> = Vec::new();
         let out = std::cell::RefCell::new(Encoded::default());
+        let mut stopped = false;
         let model = self.model();
         self.walk(
             text,
             &mut buffer,
             |word, char_start, virtual_prefix| {
+                if stopped {
+                    return;
+                }
                 pieces.clear();
                 match sampling.nbest {
                     None => sample_all(model, word, sampling.alpha, &mut rng, &mut pieces),
-                    Some(k) => sample_nbest(model, word, k, sampling.alpha, &mut rng, &mut pieces),
+                    Some(k) => {
+                        if !sample_nbest(model, word, k, sampling.alpha, &mut rng, &mut pieces, stop) {
+                            stopped = true;
+                            return;
+                        }
+                    }
                 }
                 model.fuse_unknown(word, &mut pieces, 0);
                 push_pieces(&mut out.borrow_mut(), word, &pieces, char_start, virtual_prefix, model.unk_id());
@@ -175,6 +235,86 @@ impl UnigramTokenizer {
                 o.offsets.push((s, e));
             },
         );
-        out.into_inner()
+        if stopped {
+            return Err(Error::Interrupted);
+        }
+        Ok(out.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The k best paths kept by inserting each candidate in turn (what the
+    /// spec describes), then one drawn as `sample_nbest` draws.
+    fn by_insertion(model: &Model, word: &str, k: usize, alpha: f64, rng: &mut Rng) -> Vec<Piece> {
+        let mut nodes = Vec::new();
+        lattice(model, word, &mut nodes);
+        let n = word.len();
+        let mut best: Vec<Vec<(f64, usize, usize)>> = vec![Vec::new(); n + 1];
+        best[0].push((0.0, usize::MAX, 0));
+        for (i, node) in nodes.iter().enumerate() {
+            for r in 0..best[node.start].len() {
+                let v = best[node.start][r].0 + node.score;
+                let list = &mut best[node.end];
+                let at = list.iter().position(|e| v > e.0).unwrap_or(list.len());
+                if at < k {
+                    list.insert(at, (v, i, r));
+                    list.truncate(k);
+                }
+            }
+        }
+        let weights: Vec<f64> = best[n].iter().map(|e| alpha * e.0).collect();
+        let (mut end, mut rank) = (n, draw(&weights, rng));
+        let mut out = Vec::new();
+        while end > 0 {
+            let (_, i, r) = best[end][rank];
+            out.push(Piece { id: nodes[i].id, start: nodes[i].start, end: nodes[i].end });
+            end = nodes[i].start;
+            rank = r;
+        }
+        out.reverse();
+        out
+    }
+
+    #[test]
+    fn merging_keeps_the_paths_that_insertion_keeps_ties_included() {
+        let tied = ["<unk>", "a", "b", "ab", "ba", "aa", "aba", "bab"];
+        for spread in [0.0, 0.37] {
+            let pieces: Vec<(String, f64)> =
+                tied.iter().enumerate().map(|(i, p)| (p.to_string(), -(p.len() as f64) - spread * i as f64)).collect();
+            let model = Model::new(pieces, 0).unwrap();
+            let mut letters = Rng::new(9);
+            for len in [1, 2, 5, 13, 40] {
+                let word: String = (0..len).map(|_| if letters.next_u64() % 2 == 0 { 'a' } else { 'b' }).collect();
+                for k in [1, 2, 3, 8, 100, 300] {
+                    for seed in 0..4 {
+                        let mut out = Vec::new();
+                        assert!(sample_nbest(&model, &word, k, 0.5, &mut Rng::new(seed), &mut out, &mut || false));
+                        let expected = by_insertion(&model, &word, k, 0.5, &mut Rng::new(seed));
+                        let pieces = |p: &[Piece]| p.iter().map(|p| (p.id, p.start, p.end)).collect::<Vec<_>>();
+                        assert_eq!(pieces(&out), pieces(&expected), "{word} k={k} seed={seed} spread={spread}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_long_nbest_search_stops_when_told() {
+        let pieces: Vec<(String, f64)> =
+            ["<unk>", "a", "b", "ab", "ba"].iter().map(|p| (p.to_string(), -(p.len() as f64))).collect();
+        let model = Model::new(pieces, 0).unwrap();
+        let word = "ab".repeat(300);
+        let mut asked = 0;
+        let mut out = Vec::new();
+        let mut stop = || {
+            asked += 1;
+            true
+        };
+        assert!(!sample_nbest(&model, &word, 10_000, 0.5, &mut Rng::new(1), &mut out, &mut stop));
+        assert_eq!(asked, 1);
+        assert!(out.is_empty());
     }
 }

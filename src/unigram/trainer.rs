@@ -16,6 +16,7 @@ use super::UnigramTokenizer;
 use crate::error::{Error, Result};
 use crate::pipeline::special_split::SpecialSplitter;
 use crate::threads;
+use crate::tokenizer::batch::chunks_until;
 
 /// Words per chunk of the E-step's sums.
 pub const CHUNK: usize = 1024;
@@ -90,32 +91,41 @@ impl UnigramConfig {
 /// Counts the words of `texts` as the tokenizer sees them (each with its
 /// "▁"), special tokens left out.
 pub fn count_words<S: AsRef<str> + Sync>(texts: &[S], special_tokens: &[String]) -> Result<FxHashMap<String, u64>> {
+    count_words_until(texts, special_tokens, || false)
+}
+
+/// [`count_words`] on chunks of `texts` in parallel, asking `stop` after
+/// each (see [`chunks_until`]) whether to give up: [`Error::Interrupted`] if
+/// it says so.
+pub fn count_words_until<S: AsRef<str> + Sync>(
+    texts: &[S],
+    special_tokens: &[String],
+    stop: impl FnMut() -> bool,
+) -> Result<FxHashMap<String, u64>> {
     let specials = SpecialSplitter::new(special_tokens.iter().cloned().zip(0..).collect())?;
-    Ok(threads::run(|| {
-        texts
-            .par_chunks(512)
-            .map(|chunk| {
-                let mut counts: FxHashMap<String, u64> = FxHashMap::default();
-                let mut buffer = String::new();
-                for t in chunk {
-                    segments(t.as_ref(), &specials, |s| {
-                        if let Segment::Text { text, .. } = s {
-                            words(text, |w, virtual_prefix, _| {
-                                word_text(w, virtual_prefix, &mut buffer);
-                                match counts.get_mut(buffer.as_str()) {
-                                    Some(c) => *c += 1,
-                                    None => {
-                                        counts.insert(buffer.clone(), 1);
-                                    }
-                                }
-                            })
+    let count = |chunk: &[S]| {
+        let mut counts: FxHashMap<String, u64> = FxHashMap::default();
+        let mut buffer = String::new();
+        for t in chunk {
+            segments(t.as_ref(), &specials, |s| {
+                if let Segment::Text { text, .. } = s {
+                    words(text, |w, virtual_prefix, _| {
+                        word_text(w, virtual_prefix, &mut buffer);
+                        match counts.get_mut(buffer.as_str()) {
+                            Some(c) => *c += 1,
+                            None => {
+                                counts.insert(buffer.clone(), 1);
+                            }
                         }
-                    });
+                    })
                 }
-                counts
-            })
-            .reduce(FxHashMap::default, merge_counts)
-    }))
+            });
+        }
+        Ok(counts)
+    };
+    let mut total = FxHashMap::default();
+    chunks_until(texts, None, count, |_, counts| total = merge_counts(std::mem::take(&mut total), counts), stop)?;
+    Ok(total)
 }
 
 /// Counts of `(text, count)` pairs: each text's words, `count` times each.

@@ -1,0 +1,178 @@
+"""Long calls of every tokenizer stop at a signal handler's exception, which reaches the caller
+unchanged, and the tokenizer works as before afterwards.
+
+A handler runs only when the engine lets Python run it, between two chunks of the work. So
+these tests tick SIGALRM every few milliseconds with a handler that counts its runs and raises
+its own exception at the third: the call must come back with that very exception object, after
+the handler ran three times during one call. A call that lets Python run handlers only once
+it is done runs the handler once, at the end, and returns normally instead. The inputs are
+hundreds of milliseconds of work or more, many ticks."""
+
+from __future__ import annotations
+
+import gc
+import random
+import signal
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+import fast_wordpiece as fw
+
+#: The handler raises at this run.
+RAISE_AT = 3
+TICK = 0.005
+
+
+class Stop(Exception):
+    """What the test's handler raises."""
+
+
+class Ticks:
+    """SIGALRM every `TICK` seconds while a call runs; the handler counts its runs."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+        self.raised: Stop | None = None
+
+    def handler(self, signum, frame) -> None:
+        self.runs += 1
+        if self.runs == RAISE_AT:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            self.raised = Stop("the handler's own exception")
+            raise self.raised
+
+    def call(self, work: Callable[[], object]) -> BaseException | None:
+        """Runs `work` with the ticks on; what it raised, or None."""
+        self.runs, self.raised = 0, None
+        signal.setitimer(signal.ITIMER_REAL, TICK, TICK)
+        try:
+            work()
+        except BaseException as e:  # the test looks at whatever came back
+            return e
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        return None
+
+    def assert_stopped(self, work: Callable[[], object]) -> None:
+        """`work` came back with the handler's own exception, raised during the call."""
+        raised = self.call(work)
+        assert raised is not None, f"the call finished; the handler ran {self.runs} time(s)"
+        assert raised is self.raised, repr(raised)
+        assert self.runs == RAISE_AT
+
+
+@pytest.fixture
+def ticks() -> Iterator[Ticks]:
+    """The cyclic collector is off meanwhile: a handler's exception raised in a ``gc.callbacks``
+    function is lost by Python itself, whatever the code it interrupted."""
+    t = Ticks()
+    previous = signal.signal(signal.SIGALRM, t.handler)
+    gc.disable()
+    try:
+        yield t
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        gc.enable()
+
+
+def _words(n: int, seed: int = 7) -> list[str]:
+    rng = random.Random(seed)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return ["".join(rng.choice(letters) for _ in range(rng.randint(3, 12))) for _ in range(n)]
+
+
+WORDS = _words(20_000)
+#: 2,000 texts of 2,000 words (about 30 MB): fewer texts than reading an argument checks
+#: signals after, so only the work itself can run the handler.
+BIG = [" ".join(WORDS[i : i + 2000]) for i in range(0, 20_000 - 2000, 9)][:2000]
+
+
+@pytest.fixture(scope="module")
+def tokenizers() -> dict[str, object]:
+    sample = WORDS[:5000]
+    return {
+        "bpe": fw.BPETokenizer.train(sample, 1000),
+        "chars": fw.CharTokenizer.train(sample),
+        "unigram": fw.UnigramTokenizer.train(sample, 500),
+        "wordpiece": fw.PyTokenizer.train(sample, 2000, show_progress=False),
+    }
+
+
+#: Few distinct words in much text: counting is most of training (learning from the counts
+#: is quick, and stops at signals by itself).
+LINE = "ab ba abba " * 700
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    """A 19 MB text file (the tests read it many times over)."""
+    path = tmp_path_factory.mktemp("corpus") / "corpus.txt"
+    with open(path, "w", encoding="utf-8") as f:
+        for _ in range(2500):
+            f.write(LINE + "\n")
+    return path
+
+
+@pytest.mark.parametrize("name", ["bpe", "chars", "unigram"])
+def test_encode_batch_stops_at_the_handlers_exception(ticks, tokenizers, name) -> None:
+    tok = tokenizers[name]
+    before = tok.encode_batch(BIG[:3])
+    ticks.assert_stopped(lambda: tok.encode_batch(BIG * 2, num_threads=2))
+    again = tok.encode_batch(BIG[:3])
+    if name == "unigram":
+        again, before = [e.ids for e in again], [e.ids for e in before]
+    assert again == before
+
+
+@pytest.mark.parametrize("name", ["bpe", "chars", "unigram", "wordpiece"])
+def test_analyze_stops_at_the_handlers_exception(ticks, tokenizers, name) -> None:
+    tok = tokenizers[name]
+    before = tok.analyze(BIG[:3])
+    ticks.assert_stopped(lambda: tok.analyze(BIG * 2))
+    assert tok.analyze(BIG[:3]) == before
+
+
+@pytest.mark.parametrize("name", ["bpe", "chars", "unigram"])
+def test_train_from_files_stops_at_the_handlers_exception(ticks, corpus, name) -> None:
+    train = {
+        "bpe": lambda: fw.BPETokenizer.train_from_files([corpus] * 20, 300),
+        "chars": lambda: fw.CharTokenizer.train_from_files([corpus] * 40),
+        "unigram": lambda: fw.UnigramTokenizer.train_from_files([corpus] * 20, 8),
+    }[name]
+    ticks.assert_stopped(train)
+
+
+@pytest.mark.parametrize("name", ["bpe", "chars", "unigram"])
+def test_train_stops_at_the_handlers_exception_while_counting(ticks, name) -> None:
+    # 4,000 texts (fewer than reading an argument checks signals after), 150 MB in all.
+    corpus = [LINE * 5] * 4000
+    train = {
+        "bpe": lambda: fw.BPETokenizer.train(corpus, 300),
+        "chars": lambda: fw.CharTokenizer.train(corpus),
+        "unigram": lambda: fw.UnigramTokenizer.train(corpus, 8),
+    }[name]
+    ticks.assert_stopped(train)
+
+
+@pytest.mark.parametrize("name", ["bpe", "chars", "wordpiece"])
+def test_decode_batch_stops_at_the_handlers_exception(ticks, tokenizers, name) -> None:
+    tok = tokenizers[name]
+    # 3,000 sequences of 4,000 ids: fewer items than reading an argument checks signals after.
+    sequences = [(list(range(5, tok.vocab_size)) * 4000)[:4000]] * 3000
+    before = tok.decode_batch(sequences[:2])
+    ticks.assert_stopped(lambda: tok.decode_batch(sequences))
+    assert tok.decode_batch(sequences[:2]) == before
+
+
+def test_a_long_nbest_sampling_stops_at_the_handlers_exception(ticks) -> None:
+    rng = random.Random(1)
+    lines = ["".join(rng.choice("ab") for _ in range(50)) + " hello world" for _ in range(200)]
+    tok = fw.UnigramTokenizer.train(lines, 60)
+    # 20 words of 500 letters, each with many segmentations: the 2,000 best of each.
+    text = " ".join("".join(rng.choice("ab") for _ in range(500)) for _ in range(20))
+    before = tok.encode(text[:2000], alpha=0.5, nbest=2000, seed=1)
+    ticks.assert_stopped(lambda: tok.encode(text, alpha=0.5, nbest=2000, seed=1))
+    assert tok.encode(text[:2000], alpha=0.5, nbest=2000, seed=1) == before
