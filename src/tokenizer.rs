@@ -520,12 +520,18 @@ impl Tokenizer {
     /// Appends the ids and offsets of one text's tokens to `out`
     /// (post-processing fills in the masks).
     fn encode_text_into(&self, text: &str, ws: &mut Workspace, out: &mut Scratch) {
-        // `done`: the bytes already encoded; `pos`: where to look next.
+        // `done`: the end of the last kept match (`chars` characters in);
+        // `pos`: where to look next.
         let (mut pos, mut done, mut chars) = (0usize, 0usize, 0u32);
         while let Some(m) = self.matcher.next_kept(text, &mut pos, done, |id| self.is_split(id)) {
-            let segment = &text[done..m.start];
-            self.encode_segment(segment, chars, ws, out);
-            chars += segment.chars().count() as u32;
+            if done <= m.start {
+                let segment = &text[done..m.start];
+                self.encode_segment(segment, chars, ws, out);
+                chars += segment.chars().count() as u32;
+            } else {
+                // It starts in the whitespace the last one took (`rstrip`).
+                chars -= text[m.start..done].chars().count() as u32;
+            }
             let matched = &text[m.start..m.end];
             let len = matched.chars().count() as u32;
             self.push_added(out, m.id, (chars, chars + len), matched);
@@ -705,8 +711,13 @@ impl Tokenizer {
         // Added tokens matched in the normalized text, the rest between them.
         let (mut pos, mut done, mut chars) = (0usize, 0usize, 0usize);
         while let Some(m) = matcher.next_kept(text, &mut pos, done, |id| self.is_split(id)) {
-            self.encode_words(normalized, (done, m.start), chars, base, pieces, out);
-            chars += text[done..m.start].chars().count();
+            if done <= m.start {
+                self.encode_words(normalized, (done, m.start), chars, base, pieces, out);
+                chars += text[done..m.start].chars().count();
+            } else {
+                // It starts in the whitespace the last one took (`rstrip`).
+                chars -= text[m.start..done].chars().count();
+            }
             let len = text[m.start..m.end].chars().count();
             let (first, last) = (normalized.origin(chars), normalized.origin(chars + len - 1));
             self.push_added(out, m.id, (base + first, base + last + 1), &text[m.start..m.end]);

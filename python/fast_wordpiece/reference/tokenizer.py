@@ -948,7 +948,9 @@ class _Matcher:
         """``(content, (start, end))`` of each match kept: leftmost-longest; passed over when ``skip(content)``
         or, for ``single_word``, when a word character touches it; then widened over the whitespace on its
         left (``lstrip``, not into the last kept match) and right (``rstrip``). The search goes on after the
-        match, so no shorter token inside a passed-over one is found."""
+        match itself, not after the whitespace ``rstrip`` took in: no shorter token inside a passed-over one
+        is found, and the next match may start in that whitespace, overlapping the last kept one (as in
+        Hugging Face). A match that ``lstrip``'s limit leaves empty is passed over."""
         pos = done = 0
         while (match := self.pattern.search(text, pos)) is not None:
             start, end = match.span()
@@ -961,12 +963,14 @@ class _Matcher:
             ):
                 continue
             if token.get("lstrip"):
-                while start > done and text[start - 1] in WHITESPACE:
+                while start > 0 and text[start - 1] in WHITESPACE:
                     start -= 1
+                start = max(start, done)
             if token.get("rstrip"):
                 while end < len(text) and text[end] in WHITESPACE:
                     end += 1
-                pos = end
+            if start >= end:
+                continue
             yield token["content"], (start, end)
             done = end
 

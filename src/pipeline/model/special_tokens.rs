@@ -198,9 +198,12 @@ impl SpecialTokenMatcher {
     /// Face's added vocabulary finds it: the leftmost-longest match, passed
     /// over when `skip(id)` or when `single_word` and a word character
     /// touches it; then widened over the whitespace on its left (`lstrip`,
-    /// not before `done`, the end of the last kept match) and on its right
-    /// (`rstrip`). The search goes on after the match (`*pos`), so no shorter
-    /// token inside a passed-over one is found.
+    /// but not before `done`, the end of the last kept match) and on its
+    /// right (`rstrip`). The search goes on after the match itself (`*pos`),
+    /// not after the whitespace `rstrip` took in, so no shorter token inside
+    /// a passed-over one is found, and the next match may start inside that
+    /// whitespace: it then overlaps the last kept one, as in Hugging Face.
+    /// A match that `lstrip`'s limit leaves empty is passed over.
     pub fn next_kept(&self, text: &str, pos: &mut usize, done: usize, skip: impl Fn(u32) -> bool) -> Option<Match> {
         while let Some((m, flags)) = self.find_flagged(text, *pos) {
             *pos = m.end;
@@ -222,7 +225,9 @@ impl SpecialTokenMatcher {
             }
             if flags.rstrip {
                 end += text[end..].chars().take_while(|&c| is_whitespace(c)).map(char::len_utf8).sum::<usize>();
-                *pos = end;
+            }
+            if start >= end {
+                continue;
             }
             return Some(Match { start, end, id: m.id });
         }
