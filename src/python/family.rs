@@ -55,8 +55,16 @@ pub fn decode_each(
     mut decode: impl FnMut(&Bound<'_, PyAny>) -> PyResult<String>,
 ) -> PyResult<Vec<String>> {
     args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
+    let iter = sequences.try_iter().map_err(|e| {
+        args::unless_raised(e, || {
+            PyTypeError::new_err(format!(
+                "sequences must be an iterable of sequences of int, not {}",
+                type_name(sequences)
+            ))
+        })
+    })?;
     let mut out = Vec::new();
-    for s in sequences.try_iter()? {
+    for s in iter {
         out.push(decode(&s?)?);
     }
     Ok(out)

@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from fast_wordpiece.reference import family
+from fast_wordpiece.reference.args import _flag, _text
 
 #: Unicode White_Space: what ``\\s`` matches.
 WHITE_SPACE = family.WHITE_SPACE
@@ -109,6 +110,8 @@ class BPETokenizer(family.TransformersCalls):
         special_tokens: Iterable[str] | None = None,
         unk_token: str | None = None,
     ) -> None:
+        if unk_token is not None:
+            _text(unk_token, "unk_token")
         if sorted(vocab.values()) != list(range(len(vocab))):
             raise ValueError("vocab ids must be 0..n with no gap")
         self.vocab = dict(vocab)
@@ -244,6 +247,7 @@ class BPETokenizer(family.TransformersCalls):
         """The text of ``ids``: each token's bytes, read as UTF-8 with invalid
         sequences as U+FFFD; special tokens as their text, or left out when
         ``skip_special_tokens``. An id not in the vocabulary: ValueError."""
+        _flag(skip_special_tokens, "skip_special_tokens")
         out = bytearray()
         for i in ids:
             if i not in self.id_to:
@@ -320,7 +324,7 @@ class BPETokenizer(family.TransformersCalls):
     def from_json(text: str) -> BPETokenizer:
         """A tokenizer from ``tokenizer.json`` text with a ``ByteLevel``
         pre-tokenizer (ValueError otherwise); checks less than the engine."""
-        root = json.loads(text)
+        root = json.loads(_text(text, "json"))
         if (root.get("pre_tokenizer") or {}).get("type") != "ByteLevel":
             raise ValueError("pre_tokenizer: only ByteLevel is supported")
         model = root["model"]

@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from fast_wordpiece.reference import family
+from fast_wordpiece.reference.args import _flag, _text
 
 
 class CharTokenizer(family.TransformersCalls):
@@ -21,6 +22,7 @@ class CharTokenizer(family.TransformersCalls):
     def __init__(
         self, vocab: Mapping[str, int], *, special_tokens: Iterable[str] | None = None, unk_token: str = "[UNK]"
     ) -> None:
+        _text(unk_token, "unk_token")
         if sorted(vocab.values()) != list(range(len(vocab))):
             raise ValueError("vocab ids must be 0..n with no gap")
         self.vocab = dict(vocab)
@@ -47,6 +49,7 @@ class CharTokenizer(family.TransformersCalls):
         """Same as the engine's ``CharTokenizer.train``: counts the characters
         of ``corpus`` and keeps them as ``train_from_counts`` does
         (``min_frequency`` None means 1, ``vocab_size`` None keeps all)."""
+        _text(unk_token, "unk_token")
         counts: Counter[str] = Counter()
         for text in corpus:
             counts.update(text)
@@ -69,6 +72,7 @@ class CharTokenizer(family.TransformersCalls):
         ``vocab_size - len(special_tokens)`` most frequent (ties: smaller code
         point). Vocabulary: ``special_tokens`` (None: ``["[UNK]"]``), then the
         characters in code point order."""
+        _text(unk_token, "unk_token")
         specials = list(special_tokens) if special_tokens is not None else ["[UNK]"]
         min_frequency = 1 if min_frequency is None else min_frequency
         total: Counter[str] = Counter()
@@ -107,6 +111,7 @@ class CharTokenizer(family.TransformersCalls):
         """The tokens of ``ids`` joined, without the special tokens (``unk_token``
         among them) when ``skip_special_tokens``. An id not in the vocabulary:
         ValueError."""
+        _flag(skip_special_tokens, "skip_special_tokens")
         out = []
         for i in ids:
             if i not in self.id_to:
@@ -143,7 +148,7 @@ class CharTokenizer(family.TransformersCalls):
     @staticmethod
     def from_json(text: str) -> CharTokenizer:
         """A tokenizer from ``to_json``'s text; ValueError if it is not one."""
-        root = json.loads(text)
+        root = json.loads(_text(text, "json"))
         if root.get("type") != "CharTokenizer":
             raise ValueError('type: expected "CharTokenizer"')
         vocab = {t: i for i, t in enumerate(root["vocab"])}
