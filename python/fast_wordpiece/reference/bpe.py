@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from fast_wordpiece.reference import family
-from fast_wordpiece.reference.args import _flag, _text
+from fast_wordpiece.reference.args import _flag, _text, _type_name
 
 #: Unicode White_Space: what ``\\s`` matches.
 WHITE_SPACE = family.WHITE_SPACE
@@ -225,7 +225,7 @@ class BPETokenizer(family.TransformersCalls):
     def tokenize(self, text: str) -> list[str]:
         """The tokens (byte-level strings) of ``text``; TypeError unless it is a str."""
         if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
+            raise TypeError(f"text must be str, not {_type_name(text)}")
         tokens: list[str] = []
         for segment, _, special in family.split_specials(text, self.specials):
             if special:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fast_wordpiece import batch_encoding
-from fast_wordpiece.reference.args import _flag, _is_one_id, _text, _texts
+from fast_wordpiece.reference.args import _flag, _is_one_id, _text, _texts, _type_name
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions
@@ -108,10 +108,10 @@ class TransformersCalls:
     def convert_tokens_to_string(self, tokens: list[str]) -> str:
         """Tokens joined back into text, as ``decode`` joins them."""
         if isinstance(tokens, str) or not isinstance(tokens, (list, tuple)):
-            raise TypeError(f"tokens must be a list of str, not {type(tokens).__name__}")
+            raise TypeError(f"tokens must be a list of str, not {_type_name(tokens)}")
         for i, token in enumerate(tokens):
             if not isinstance(token, str):
-                raise TypeError(f"tokens[{i}] must be str, not {type(token).__name__}")
+                raise TypeError(f"tokens[{i}] must be str, not {_type_name(token)}")
         return decode_tokens(list(tokens))
 
     def batch_decode(self, sequences: Any, skip_special_tokens: bool = False,
@@ -154,7 +154,7 @@ class TransformersCalls:
     @model_max_length.setter
     def model_max_length(self, value: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"model_max_length must be an int, not {type(value).__name__}")
+            raise TypeError(f"model_max_length must be an int, not {_type_name(value)}")
         if value < 0:
             raise ValueError(f"model_max_length must be >= 0, got {value}")
         self._model_max_length = None if value >= batch_encoding.LARGE_INTEGER else value
@@ -252,7 +252,7 @@ class TransformersCalls:
 
 def _side(value: object, name: str) -> str:
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be str, not {type(value).__name__}")
+        raise TypeError(f"{name} must be str, not {_type_name(value)}")
     if value not in ("right", "left"):
         raise ValueError(f'{name} must be "right" or "left", not {value!r}')
     return value
@@ -267,5 +267,5 @@ def _words(item: object, name: str) -> tuple[list[str], list[str] | None]:
 
 def _word_list(words: object, name: str) -> list[str]:
     if isinstance(words, str) or not isinstance(words, (list, tuple)):
-        raise TypeError(f"{name} must be a list of words (str), not {type(words).__name__}")
+        raise TypeError(f"{name} must be a list of words (str), not {_type_name(words)}")
     return [_text(word, f"{name}[{j}]") for j, word in enumerate(words)]

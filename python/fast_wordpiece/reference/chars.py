@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from fast_wordpiece.reference import family
-from fast_wordpiece.reference.args import _flag, _text
+from fast_wordpiece.reference.args import _flag, _text, _type_name
 
 
 class CharTokenizer(family.TransformersCalls):
@@ -90,7 +90,7 @@ class CharTokenizer(family.TransformersCalls):
         character, or ``unk_token`` for one not in the vocabulary. TypeError
         unless ``text`` is a str."""
         if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
+            raise TypeError(f"text must be str, not {_type_name(text)}")
         tokens: list[str] = []
         for segment, _, special in family.split_specials(text, self.specials):
             if special:

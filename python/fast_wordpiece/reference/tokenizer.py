@@ -992,7 +992,7 @@ def _added_tokens(tokens: object, special: bool, name: str) -> list[dict[str, An
     try:
         items = list(tokens)  # type: ignore[call-overload]
     except TypeError:
-        raise TypeError(f"{name}: tokens must be a list of str or AddedToken, not {type(tokens).__name__}") from None
+        raise TypeError(f"{name}: tokens must be a list of str or AddedToken, not {_type_name(tokens)}") from None
     return [_added_token(t, special, f"tokens[{i}]") for i, t in enumerate(items)]
 
 
@@ -1000,7 +1000,7 @@ def _added_token(token: object, force_special: bool, what: str) -> dict[str, Any
     if isinstance(token, str):
         return _added_dict({"content": token, "special": force_special, "normalized": not force_special})
     if not hasattr(token, "content"):
-        raise TypeError(f"{what} must be a str or an AddedToken, not {type(token).__name__}")
+        raise TypeError(f"{what} must be a str or an AddedToken, not {_type_name(token)}")
 
     def flag(name: str) -> bool:
         value = getattr(token, name)
