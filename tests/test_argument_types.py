@@ -301,3 +301,12 @@ def test_a_bool_is_no_id(impl: ModuleType, made: dict[str, Any]) -> None:
             call(True)
     with pytest.raises(TypeError, match=r"^sequences must be an iterable of sequences of int, not Odd$"):
         tok.decode_batch(Odd())
+
+
+@pytest.mark.parametrize("path", [987654, None, 2.5], ids=repr)
+def test_a_file_descriptor_is_no_path(impl: ModuleType, made: dict[str, Any], path: Any) -> None:
+    """An int is no path (``open`` would take it for a file descriptor, and close it)."""
+    for call in (made["bpe"].save, made["chars"].save, impl.BPETokenizer.load, impl.CharTokenizer.load):
+        with pytest.raises(TypeError) as raised:
+            call(path)
+        assert str(raised.value) == f"path must be str or os.PathLike, not {type(path).__name__}"

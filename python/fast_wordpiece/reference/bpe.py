@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from fast_wordpiece.reference import family
-from fast_wordpiece.reference.args import _flag, _text, _type_name
+from fast_wordpiece.reference.args import _flag, _path, _text, _type_name
 
 #: Unicode White_Space: what ``\\s`` matches.
 WHITE_SPACE = family.WHITE_SPACE
@@ -333,11 +333,11 @@ class BPETokenizer(family.TransformersCalls):
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes ``to_json``'s text to ``path`` (not atomically, unlike the engine)."""
-        with open(path, "w", encoding="utf-8") as f:
+        with open(_path(path), "w", encoding="utf-8") as f:
             f.write(self.to_json())
 
     @staticmethod
     def load(path: str | os.PathLike[str]) -> BPETokenizer:
         """Reads a ``tokenizer.json`` file (see ``from_json``); OSError if it cannot be read."""
-        with open(path, encoding="utf-8") as f:
+        with open(_path(path), encoding="utf-8") as f:
             return BPETokenizer.from_json(f.read())

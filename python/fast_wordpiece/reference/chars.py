@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from fast_wordpiece.reference import family
-from fast_wordpiece.reference.args import _flag, _text, _type_name
+from fast_wordpiece.reference.args import _flag, _path, _text, _type_name
 
 
 class CharTokenizer(family.TransformersCalls):
@@ -156,11 +156,11 @@ class CharTokenizer(family.TransformersCalls):
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes ``to_json``'s text to ``path`` (not atomically, unlike the engine)."""
-        with open(path, "w", encoding="utf-8") as f:
+        with open(_path(path), "w", encoding="utf-8") as f:
             f.write(self.to_json())
 
     @staticmethod
     def load(path: str | os.PathLike[str]) -> CharTokenizer:
         """Reads a file ``save`` wrote; OSError if it cannot be read."""
-        with open(path, encoding="utf-8") as f:
+        with open(_path(path), encoding="utf-8") as f:
             return CharTokenizer.from_json(f.read())
