@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Mapping, Sequence
-from operator import attrgetter
+from operator import attrgetter, index
 from typing import Any, NamedTuple
 
 # transformers' names for "no maximum": a model_max_length above LARGE_INTEGER has none.
@@ -567,18 +567,31 @@ def _id_token(tokenizer: Any) -> Any:
     return tokens.get
 
 
+def _integer(value: Any) -> int | None:
+    """An int, or an integer scalar as an index converts it (numpy's ``int64``); None for
+    anything else, a bool too."""
+    if isinstance(value, (bool, list, tuple)):
+        return None
+    try:
+        return index(value)
+    except TypeError:
+        return None
+
+
 def family_convert_ids_to_tokens(tokenizer: Any, ids: Any, skip_special_tokens: bool = False) -> Any:
-    """transformers' ``convert_ids_to_tokens`` for the family: the token of an id, or the
-    tokens of a list of ids (ValueError for an id outside the vocabulary)."""
-    single = isinstance(ids, int) and not isinstance(ids, bool)
+    """transformers' ``convert_ids_to_tokens`` for the family: the token of an id (an int or
+    an integer scalar such as numpy's ``int64``), or the tokens of a list of ids (ValueError
+    for an id outside the vocabulary)."""
+    single = _integer(ids) is not None
     if not single and (isinstance(ids, str) or not isinstance(ids, (list, tuple))):
         raise TypeError(f"ids must be an int or a list of int, not {type(ids).__name__}")
     to_token = _id_token(tokenizer)
     specials = set(tokenizer.special_tokens) if skip_special_tokens else set()
     tokens = []
-    for i in [ids] if single else ids:
-        if isinstance(i, bool) or not isinstance(i, int):
-            raise TypeError(f"ids must hold ints, not {type(i).__name__}")
+    for item in [ids] if single else ids:
+        i = _integer(item)
+        if i is None:
+            raise TypeError(f"ids must hold ints, not {type(item).__name__}")
         token = to_token(i) if 0 <= i < tokenizer.vocab_size else None
         if token is None:
             raise ValueError(f"id {i} is not in the vocabulary (ids are 0..{tokenizer.vocab_size - 1})")

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use pyo3::exceptions::{PyAttributeError, PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyIterator, PyString};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyIterator, PyList, PyString, PyTuple};
 
 use super::errors::to_py;
 use crate::encoding::ragged::RaggedFields;
@@ -20,8 +20,19 @@ use crate::tokenizer::options::{
     validate_special_tokens, Decoding, EncodeOptions, Options, PostProcessing, DEFAULT_SPECIAL_TOKENS,
 };
 
+/// The name of an argument's type, for errors: `int`, `NoneType`, `Odd`; a
+/// type named as a builtin type but defined elsewhere has its module too
+/// (`numpy.bool`, not `bool`, for a numpy bool scalar).
 pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
-    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "object".into())
+    let t = obj.get_type();
+    let Ok(name) = t.name().map(|n| n.to_string()) else { return "object".into() };
+    let module = t.module().map(|m| m.to_string()).unwrap_or_default();
+    let builtin = || obj.py().import("builtins").and_then(|b| b.hasattr(name.as_str())).unwrap_or(false);
+    if !module.is_empty() && module != "builtins" && builtin() {
+        format!("{module}.{name}")
+    } else {
+        name
+    }
 }
 
 /// A `str` argument's text, as UTF-8, held alive with it. Derefs to `str`.
@@ -120,11 +131,80 @@ pub fn positive(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
     usize::try_from(value).map_err(|_| PyValueError::new_err(format!("{name} is too large")))
 }
 
-/// A bool argument (not an int or anything else truthy).
+/// A bool argument: a `bool` or a numpy bool scalar (not an int or anything
+/// else truthy).
 pub fn flag(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
-    obj.cast::<PyBool>()
-        .map(|b| b.is_true())
-        .map_err(|_| PyTypeError::new_err(format!("{name} must be bool, not {}", type_name(obj))))
+    if let Ok(b) = obj.cast::<PyBool>() {
+        return Ok(b.is_true());
+    }
+    let t = obj.get_type();
+    let numpy_bool = t.module().is_ok_and(|m| m == "numpy")
+        && t.name().is_ok_and(|n| matches!(n.to_string().as_str(), "bool" | "bool_"));
+    if numpy_bool {
+        return obj.is_truthy();
+    }
+    Err(PyTypeError::new_err(format!("{name} must be bool, not {}", type_name(obj))))
+}
+
+/// Converters for `#[pyo3(from_py_with = ...)]`, one per argument name, so
+/// that a wrong type's error names the argument, as [`flag`] and [`text`]
+/// do (PyO3's own conversion errors do not), while the signature keeps its
+/// default (`show_progress = true`) and so its text signature.
+pub mod named {
+    use pyo3::prelude::*;
+
+    use crate::python::args::{flag, text};
+
+    macro_rules! converters {
+        ($($name:ident),* $(,)?) => {
+            $(
+                #[doc = concat!("The `", stringify!($name), "` argument.")]
+                pub fn $name<T: Converted>(obj: &Bound<'_, PyAny>) -> PyResult<T> {
+                    T::convert(obj, stringify!($name))
+                }
+            )*
+        };
+    }
+
+    /// What an argument converts to: a bool ([`flag`]), a str ([`text`]), or
+    /// an optional str (None or a str).
+    pub trait Converted: Sized {
+        fn convert(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Self>;
+    }
+
+    impl Converted for bool {
+        fn convert(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Self> {
+            flag(obj, name)
+        }
+    }
+
+    impl Converted for String {
+        fn convert(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Self> {
+            Ok(text(obj, &|| name.to_owned())?.to_owned())
+        }
+    }
+
+    impl Converted for Option<String> {
+        fn convert(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Self> {
+            if obj.is_none() {
+                return Ok(None);
+            }
+            String::convert(obj, name).map(Some)
+        }
+    }
+
+    converters! {
+        add_special_tokens,
+        already_has_special_tokens,
+        errors,
+        is_split_into_words,
+        pair,
+        return_overflowing_tokens,
+        show_progress,
+        skip_special_tokens,
+        special_tokens,
+        unk_token,
+    }
 }
 
 /// How often [`collect`] lets Python run its signal handlers, in items.
@@ -274,9 +354,26 @@ pub fn path(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<PathBuf> {
 pub fn ids(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Vec<u32>> {
     reject_text_as_collection(obj, name, "int")?;
     let iter = obj.try_iter().map_err(|e| {
-        unless_raised(e, || PyTypeError::new_err(format!("{name} must be a sequence of int, not {}", type_name(obj))))
+        unless_raised(e, || PyTypeError::new_err(format!("{name} must be an iterable of int, not {}", type_name(obj))))
     })?;
     collect(iter, name, 0, |i, item| id(&item, &|| format!("{name}[{i}]"), vocab_size))
+}
+
+/// Whether `obj` is one id rather than a sequence of them: an int (a bool
+/// too, which [`id`] then rejects) or an integer scalar that converts to an
+/// int as an index does (numpy's `int64`, a 0-d integer array).
+pub fn is_one_id(obj: &Bound<'_, PyAny>) -> bool {
+    obj.is_instance_of::<PyInt>()
+        || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) && obj.extract::<i128>().is_ok()
+}
+
+/// One id ([`is_one_id`]) as a list of it, or a sequence of ids ([`ids`]).
+pub fn one_or_more_ids(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Vec<u32>> {
+    if is_one_id(obj) {
+        Ok(vec![id(obj, &|| name.to_owned(), vocab_size)?])
+    } else {
+        ids(obj, name, vocab_size)
+    }
 }
 
 /// One token id: an int in `0..vocab_size`.

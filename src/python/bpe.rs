@@ -87,7 +87,7 @@ impl PyBpe {
         vocab: &Bound<'_, PyAny>,
         merges: &Bound<'_, PyAny>,
         special_tokens: Option<&Bound<'_, PyAny>>,
-        unk_token: Option<&str>,
+        #[pyo3(from_py_with = args::named::unk_token)] unk_token: Option<String>,
     ) -> PyResult<Self> {
         let vocab = vocab.cast::<PyDict>().map_err(|_| {
             PyTypeError::new_err(format!("vocab must be a dict of str to int, not {}", type_name(vocab)))
@@ -126,7 +126,7 @@ impl PyBpe {
             None => Vec::new(),
             Some(o) => family::texts(o, "special_tokens")?.iter().map(|t| t.to_string()).collect(),
         };
-        let inner = guard(|| Bpe::new(tokens, &pairs, unk_token, &specials))?;
+        let inner = guard(|| Bpe::new(tokens, &pairs, unk_token.as_deref(), &specials))?;
         Ok(PyBpe { inner })
     }
 
@@ -260,14 +260,22 @@ impl PyBpe {
     /// bytes that are not valid UTF-8 become U+FFFD), without the special
     /// tokens when `skip_special_tokens`. An id out of range: ValueError.
     #[pyo3(signature = (ids, skip_special_tokens = false))]
-    fn decode(&self, ids: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<String> {
+    fn decode(
+        &self,
+        ids: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
+    ) -> PyResult<String> {
         let ids = args::ids(ids, "ids", self.inner.vocab_size())?;
         guard(|| self.inner.decode(&ids, skip_special_tokens))
     }
 
     /// `decode` of each sequence of ids in `sequences`: a list of str.
     #[pyo3(signature = (sequences, skip_special_tokens = false))]
-    fn decode_batch(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
+    fn decode_batch(
+        &self,
+        sequences: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
+    ) -> PyResult<Vec<String>> {
         family::decode_each(sequences, |s| self.decode(s, skip_special_tokens))
     }
 
@@ -308,8 +316,8 @@ impl PyBpe {
     }
 
     /// The id of `token`, or None.
-    fn token_to_id(&self, token: &str) -> Option<u32> {
-        self.inner.token_to_id(token)
+    fn token_to_id(&self, token: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+        Ok(self.inner.token_to_id(&text(token, &|| "token".into())?))
     }
 
     /// The token with id `id`, or None past the vocabulary. Negative: ValueError.
@@ -326,8 +334,9 @@ impl PyBpe {
     /// A tokenizer from `tokenizer.json` text (what `to_json` writes): a
     /// byte-level BPE model; ValueError naming what is not supported.
     #[staticmethod]
-    fn from_json(json: &str) -> PyResult<Self> {
-        Ok(PyBpe { inner: guard(|| Bpe::from_hf_json(json))? })
+    fn from_json(json: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let json = text(json, &|| "json".into())?;
+        Ok(PyBpe { inner: guard(|| Bpe::from_hf_json(&json))? })
     }
 
     /// Saves a Hugging Face `tokenizer.json` (written atomically).

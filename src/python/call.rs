@@ -142,10 +142,10 @@ impl PyTokenizer {
         &self,
         py: Python<'py>,
         inputs: &Bound<'py, PyAny>,
-        add_special_tokens: bool,
-        overflowing: bool,
+        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
+        #[pyo3(from_py_with = args::named::return_overflowing_tokens)] overflowing: bool,
         tensors: bool,
-        split_into_words: bool,
+        #[pyo3(from_py_with = args::named::is_split_into_words)] split_into_words: bool,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>, Vec<usize>)> {
         let (options, _, _) = args::encode_batch_options(add_special_tokens, kwargs)?;
@@ -186,7 +186,7 @@ impl PyTokenizer {
         &self,
         text: &Bound<'_, PyAny>,
         pair: Option<&Bound<'_, PyAny>>,
-        add_special_tokens: bool,
+        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
     ) -> PyResult<Vec<String>> {
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
@@ -225,11 +225,11 @@ impl PyTokenizer {
     fn convert_ids_to_tokens<'py>(
         &self,
         ids: &Bound<'py, PyAny>,
-        skip_special_tokens: bool,
+        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = ids.py();
         let shared = self.inner();
-        if ids.is_instance_of::<PyInt>() || ids.extract::<i64>().is_ok() {
+        if args::is_one_id(ids) {
             let id = args::id(ids, &|| "ids".to_owned(), shared.vocab().len())?;
             return assigned(&shared, [id])?[0].into_bound_py_any(py);
         }
@@ -262,7 +262,7 @@ impl PyTokenizer {
     fn batch_decode(
         &self,
         sequences: &Bound<'_, PyAny>,
-        skip_special_tokens: bool,
+        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
         self.decode_batch(sequences, skip_special_tokens, clean_up_tokenization_spaces)
@@ -276,7 +276,7 @@ impl PyTokenizer {
         &self,
         token_ids_0: &Bound<'_, PyAny>,
         token_ids_1: Option<&Bound<'_, PyAny>>,
-        already_has_special_tokens: bool,
+        #[pyo3(from_py_with = args::named::already_has_special_tokens)] already_has_special_tokens: bool,
     ) -> PyResult<Vec<u32>> {
         let n = self.inner().vocab().len();
         let a = args::ids(token_ids_0, "token_ids_0", n)?;
@@ -391,7 +391,7 @@ impl PyTokenizer {
     /// How many special tokens post-processing adds to one text, or to a
     /// pair with `pair=True` (0 when BERT's are missing from the vocabulary).
     #[pyo3(signature = (pair = false))]
-    fn num_special_tokens_to_add(&self, pair: bool) -> usize {
+    fn num_special_tokens_to_add(&self, #[pyo3(from_py_with = args::named::pair)] pair: bool) -> usize {
         self.inner().added_tokens_count(pair)
     }
 

@@ -45,8 +45,12 @@ impl PyChars {
     /// ValueError for ids with a gap or a token that is neither one
     /// character nor a special token.
     #[new]
-    #[pyo3(signature = (vocab, *, special_tokens = None, unk_token = "[UNK]"))]
-    fn new(vocab: &Bound<'_, PyAny>, special_tokens: Option<&Bound<'_, PyAny>>, unk_token: &str) -> PyResult<Self> {
+    #[pyo3(signature = (vocab, *, special_tokens = None, unk_token = String::from("[UNK]")), text_signature = "(vocab, *, special_tokens=None, unk_token='[UNK]')")]
+    fn new(
+        vocab: &Bound<'_, PyAny>,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = args::named::unk_token)] unk_token: String,
+    ) -> PyResult<Self> {
         let vocab = vocab.cast::<PyDict>().map_err(|_| {
             PyTypeError::new_err(format!("vocab must be a dict of str to int, not {}", type_name(vocab)))
         })?;
@@ -66,7 +70,7 @@ impl PyChars {
         }
         let tokens: Vec<String> = tokens.into_iter().map(|t| t.expect("each id set once")).collect();
         let specials = specials(special_tokens)?;
-        Ok(PyChars { inner: guard(|| Chars::new(tokens, &specials, unk_token))? })
+        Ok(PyChars { inner: guard(|| Chars::new(tokens, &specials, &unk_token))? })
     }
 
     /// Learns the characters of `corpus`, an iterable of str: those counted
@@ -76,14 +80,14 @@ impl PyChars {
     /// `["[UNK]"]`, `unk_token` among them) in order, then the characters in
     /// code point order. Returns the new tokenizer.
     #[staticmethod]
-    #[pyo3(signature = (corpus, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = "[UNK]"))]
+    #[pyo3(signature = (corpus, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = String::from("[UNK]")), text_signature = "(corpus, vocab_size=None, min_frequency=None, *, special_tokens=None, unk_token='[UNK]')")]
     fn train(
         py: Python<'_>,
         corpus: &Bound<'_, PyAny>,
         vocab_size: Option<&Bound<'_, PyAny>>,
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
-        unk_token: &str,
+        #[pyo3(from_py_with = args::named::unk_token)] unk_token: String,
     ) -> PyResult<Self> {
         let held = family::texts(corpus, "corpus")?;
         let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
@@ -93,21 +97,21 @@ impl PyChars {
         let signals = Signals::default();
         let counts = py.detach(|| guard(|| count_chars_until(&strs, || signals.stop())));
         let counts = signals.result(counts)?;
-        let inner = guard(|| Chars::train_from_counts(counts, size, min, &specials, unk_token))?;
+        let inner = guard(|| Chars::train_from_counts(counts, size, min, &specials, &unk_token))?;
         Ok(PyChars { inner })
     }
 
     /// `train` on UTF-8 text files (bytes that are not UTF-8 are a
     /// ValueError, a file that cannot be read an OSError).
     #[staticmethod]
-    #[pyo3(signature = (paths, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = "[UNK]"))]
+    #[pyo3(signature = (paths, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = String::from("[UNK]")), text_signature = "(paths, vocab_size=None, min_frequency=None, *, special_tokens=None, unk_token='[UNK]')")]
     fn train_from_files(
         py: Python<'_>,
         paths: &Bound<'_, PyAny>,
         vocab_size: Option<&Bound<'_, PyAny>>,
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
-        unk_token: &str,
+        #[pyo3(from_py_with = args::named::unk_token)] unk_token: String,
     ) -> PyResult<Self> {
         let paths = args::paths(paths)?;
         let size = optional_size(vocab_size)?;
@@ -130,20 +134,20 @@ impl PyChars {
             })
         });
         let counts = signals.result(counts)?;
-        let inner = guard(|| Chars::train_from_counts(counts, size, min, &specials, unk_token))?;
+        let inner = guard(|| Chars::train_from_counts(counts, size, min, &specials, &unk_token))?;
         Ok(PyChars { inner })
     }
 
     /// `train` on character counts: a dict or pairs of (one-character str,
     /// int); a key of another length is a ValueError.
     #[staticmethod]
-    #[pyo3(signature = (counts, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = "[UNK]"))]
+    #[pyo3(signature = (counts, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = String::from("[UNK]")), text_signature = "(counts, vocab_size=None, min_frequency=None, *, special_tokens=None, unk_token='[UNK]')")]
     fn train_from_counts(
         counts: &Bound<'_, PyAny>,
         vocab_size: Option<&Bound<'_, PyAny>>,
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
-        unk_token: &str,
+        #[pyo3(from_py_with = args::named::unk_token)] unk_token: String,
     ) -> PyResult<Self> {
         let items = match counts.cast::<PyDict>() {
             Ok(d) => d.items().into_any(),
@@ -169,7 +173,7 @@ impl PyChars {
         let size = optional_size(vocab_size)?;
         let min = min_frequency.map_or(Ok(1), |m| args::count(m, "min_frequency"))?;
         let specials = specials(special_tokens)?;
-        Ok(PyChars { inner: guard(|| Chars::train_from_counts(out, size, min, &specials, unk_token))? })
+        Ok(PyChars { inner: guard(|| Chars::train_from_counts(out, size, min, &specials, &unk_token))? })
     }
 
     /// The token ids of `text`: special tokens in it split out first, then
@@ -207,14 +211,22 @@ impl PyChars {
     /// (`unk_token` among them) when `skip_special_tokens`. An id out of
     /// range: ValueError.
     #[pyo3(signature = (ids, skip_special_tokens = false))]
-    fn decode(&self, ids: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<String> {
+    fn decode(
+        &self,
+        ids: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
+    ) -> PyResult<String> {
         let ids = args::ids(ids, "ids", self.inner.vocab().len())?;
         guard(|| self.inner.decode(&ids, skip_special_tokens))
     }
 
     /// `decode` of each sequence of ids in `sequences`: a list of str.
     #[pyo3(signature = (sequences, skip_special_tokens = false))]
-    fn decode_batch(&self, sequences: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<Vec<String>> {
+    fn decode_batch(
+        &self,
+        sequences: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
+    ) -> PyResult<Vec<String>> {
         family::decode_each(sequences, |s| self.decode(s, skip_special_tokens))
     }
 
@@ -249,8 +261,8 @@ impl PyChars {
     }
 
     /// The id of `token`, or None.
-    fn token_to_id(&self, token: &str) -> Option<u32> {
-        self.inner.token_to_id(token)
+    fn token_to_id(&self, token: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
+        Ok(self.inner.token_to_id(&text(token, &|| "token".into())?))
     }
 
     /// The token with id `id`, or None past the vocabulary. Negative: ValueError.
@@ -268,8 +280,9 @@ impl PyChars {
 
     /// A tokenizer from the text `to_json` writes; ValueError if it is not one.
     #[staticmethod]
-    fn from_json(json: &str) -> PyResult<Self> {
-        Ok(PyChars { inner: guard(|| Chars::from_json(json))? })
+    fn from_json(json: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let json = text(json, &|| "json".into())?;
+        Ok(PyChars { inner: guard(|| Chars::from_json(&json))? })
     }
 
     /// Writes `to_json`'s text to `path`, atomically (never half-written).

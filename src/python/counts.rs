@@ -300,16 +300,16 @@ impl PyWordCounts {
     /// Counts the words of text files, streamed in chunks of whole lines, as
     /// `PyTokenizer.train_from_files` does (`errors` likewise).
     #[staticmethod]
-    #[pyo3(signature = (paths, *, errors = "strict", show_progress = false, **options))]
+    #[pyo3(signature = (paths, *, errors = String::from("strict"), show_progress = false, **options), text_signature = "(paths, *, errors='strict', show_progress=False, **options)")]
     fn from_files(
         py: Python<'_>,
         paths: &Bound<'_, PyAny>,
-        errors: &str,
-        show_progress: bool,
+        #[pyo3(from_py_with = args::named::errors)] errors: String,
+        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let paths = args::paths(paths)?;
-        let errors = utf8_errors(errors)?;
+        let errors = utf8_errors(&errors)?;
         let options = count_options(options, "from_files")?;
         let signals = Signals::default();
         let stop = || signals.stop();
@@ -512,7 +512,7 @@ impl PyWordCounts {
 pub fn count_words(
     py: Python<'_>,
     texts: &Bound<'_, PyAny>,
-    show_progress: bool,
+    #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyWordCounts> {
     args::reject_text_as_collection(texts, "texts", "str")?;

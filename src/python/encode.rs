@@ -6,7 +6,7 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::args::{self, type_name, ReturnTensors, Text};
@@ -216,7 +216,7 @@ impl PyTokenizer {
         py: Python<'py>,
         text: &Bound<'_, PyAny>,
         pair: Option<&Bound<'_, PyAny>>,
-        add_special_tokens: bool,
+        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Bound<'py, PyEncoding>> {
         let a = args::text(text, &|| "text".into())?;
@@ -251,7 +251,7 @@ impl PyTokenizer {
         &self,
         py: Python<'py>,
         inputs: &Bound<'py, PyAny>,
-        add_special_tokens: bool,
+        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (options, return_tensors, fields) = args::encode_batch_options(add_special_tokens, kwargs)?;
@@ -292,7 +292,7 @@ impl PyTokenizer {
     fn decode<'py>(
         &self,
         ids: &Bound<'py, PyAny>,
-        skip_special_tokens: bool,
+        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = ids.py();
@@ -301,11 +301,7 @@ impl PyTokenizer {
         }
         let shared = self.inner();
         let n = shared.vocab().len();
-        let ids = if ids.is_instance_of::<PyInt>() {
-            vec![args::id(ids, &|| "ids".to_owned(), n)?]
-        } else {
-            args::ids(ids, "ids", n)?
-        };
+        let ids = args::one_or_more_ids(ids, "ids", n)?;
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
         let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
         (if clean_up { clean_up_tokenization(&text) } else { text }).into_bound_py_any(py)
@@ -316,16 +312,24 @@ impl PyTokenizer {
     pub(super) fn decode_batch(
         &self,
         sequences: &Bound<'_, PyAny>,
-        skip_special_tokens: bool,
+        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
         args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
         let shared = self.inner();
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
-        args::collect(sequences.try_iter()?, "sequences", 0, |i, ids| {
+        let iter = sequences.try_iter().map_err(|e| {
+            args::unless_raised(e, || {
+                PyTypeError::new_err(format!(
+                    "sequences must be an iterable of sequences of int, not {}",
+                    type_name(sequences)
+                ))
+            })
+        })?;
+        args::collect(iter, "sequences", 0, |i, ids| {
             // A sequence may be long: Ctrl-C stops the batch between two.
             ids.py().check_signals()?;
-            let ids = args::ids(&ids, &format!("sequences[{i}]"), shared.vocab().len())?;
+            let ids = args::one_or_more_ids(&ids, &format!("sequences[{i}]"), shared.vocab().len())?;
             let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
             Ok(if clean_up { clean_up_tokenization(&text) } else { text })
         })

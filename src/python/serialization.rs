@@ -37,8 +37,9 @@ impl PyTokenizer {
 
     /// A tokenizer from the content of a `tokenizer.json` (either format).
     #[staticmethod]
-    fn from_str(json: &str) -> PyResult<Self> {
-        guard(|| Tokenizer::from_any_json(json)).map(Self::wrap)
+    fn from_str(json: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let json = args::text(json, &|| "json".into())?;
+        guard(|| Tokenizer::from_any_json(&json)).map(Self::wrap)
     }
 
     /// Writes the vocabulary as a BERT `vocab.txt`, atomically.

@@ -83,7 +83,12 @@ impl PyTokenizer {
         let merges = match merges {
             None => Vec::new(),
             Some(m) => m
-                .try_iter()?
+                .try_iter()
+                .map_err(|e| {
+                    args::unless_raised(e, || {
+                        PyTypeError::new_err(format!("merges must be an iterable of pairs, not {}", type_name(m)))
+                    })
+                })?
                 .enumerate()
                 .map(|(i, pair)| {
                     pair?
@@ -138,12 +143,7 @@ impl PyTokenizer {
 
     #[setter]
     fn set_word_cache(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        let on = value.cast::<pyo3::types::PyBool>().map(|b| b.is_true()).map_err(|_| {
-            pyo3::exceptions::PyTypeError::new_err(format!(
-                "word_cache must be bool, not {}",
-                super::args::type_name(value)
-            ))
-        })?;
+        let on = args::flag(value, "word_cache")?;
         self.inner().set_word_cache(on);
         Ok(())
     }
@@ -195,7 +195,11 @@ impl PyTokenizer {
     /// Returns how many were added (not those already added alike).
     /// `special_tokens=True` (transformers' argument) makes them special.
     #[pyo3(signature = (tokens, special_tokens = false))]
-    fn add_tokens(&self, tokens: &Bound<'_, PyAny>, special_tokens: bool) -> PyResult<usize> {
+    fn add_tokens(
+        &self,
+        tokens: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::named::special_tokens)] special_tokens: bool,
+    ) -> PyResult<usize> {
         self.add(tokens, special_tokens)
     }
 

@@ -90,7 +90,7 @@ impl PyTokenizer {
         special_tokens: Option<&Bound<'_, PyAny>>,
         objective: Option<&Bound<'_, PyAny>>,
         limit_alphabet: Option<&Bound<'_, PyAny>>,
-        show_progress: bool,
+        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         args::reject_text_as_collection(corpus, "corpus", "str")?;
@@ -111,22 +111,22 @@ impl PyTokenizer {
     /// `errors="strict"` fails on bytes that are not UTF-8, naming the file and
     /// offset; `errors="replace"` replaces them with U+FFFD.
     #[staticmethod]
-    #[pyo3(signature = (paths, vocab_size, min_frequency = None, *, errors = "strict", special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options))]
+    #[pyo3(signature = (paths, vocab_size, min_frequency = None, *, errors = String::from("strict"), special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options), text_signature = "(paths, vocab_size, min_frequency=None, *, errors='strict', special_tokens=None, objective=None, limit_alphabet=None, show_progress=True, **options)")]
     #[allow(clippy::too_many_arguments)]
     fn train_from_files(
         py: Python<'_>,
         paths: &Bound<'_, PyAny>,
         vocab_size: &Bound<'_, PyAny>,
         min_frequency: Option<&Bound<'_, PyAny>>,
-        errors: &str,
+        #[pyo3(from_py_with = args::named::errors)] errors: String,
         special_tokens: Option<&Bound<'_, PyAny>>,
         objective: Option<&Bound<'_, PyAny>>,
         limit_alphabet: Option<&Bound<'_, PyAny>>,
-        show_progress: bool,
+        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let paths = args::paths(paths)?;
-        let errors = utf8_errors(errors)?;
+        let errors = utf8_errors(&errors)?;
         let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
         let options = args::options(options, "train_from_files")?;
         let signals = Signals::default();
@@ -154,7 +154,7 @@ impl PyTokenizer {
         special_tokens: Option<&Bound<'_, PyAny>>,
         objective: Option<&Bound<'_, PyAny>>,
         limit_alphabet: Option<&Bound<'_, PyAny>>,
-        show_progress: bool,
+        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         if let Ok(counted) = counts.cast::<PyWordCounts>() {

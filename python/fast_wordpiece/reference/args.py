@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import builtins
 import contextlib
+import operator
 import os
 from collections.abc import Iterator
 from typing import Any
@@ -11,7 +13,13 @@ from fast_wordpiece.reference.common import DEFAULT_SPECIAL_TOKENS
 
 
 def _type_name(value: object) -> str:
-    return type(value).__name__
+    """The name of a value's type, for errors; a type named as a builtin type but defined
+    elsewhere has its module too (``numpy.bool``, not ``bool``, for a numpy bool scalar)."""
+    kind = type(value)
+    module = getattr(kind, "__module__", None)
+    if module and module != "builtins" and hasattr(builtins, kind.__name__):
+        return f"{module}.{kind.__name__}"
+    return kind.__name__
 
 
 def _text(value: object, name: str) -> str:
@@ -51,9 +59,28 @@ def _integer(value: object, name: str, minimum: int) -> int:
 
 
 def _flag(value: object, name: str) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"{name} must be bool, not {_type_name(value)}")
-    return value
+    """A bool or a numpy bool scalar (not an int or anything else truthy)."""
+    if isinstance(value, bool):
+        return value
+    kind = type(value)
+    if kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_"):
+        return bool(value)
+    raise TypeError(f"{name} must be bool, not {_type_name(value)}")
+
+
+def _is_one_id(value: object) -> bool:
+    """One id rather than a sequence of them: an int (a bool too, which the id check then
+    rejects) or an integer scalar that converts to an int as an index does (numpy's
+    ``int64``, a 0-d integer array)."""
+    if isinstance(value, int):
+        return True
+    if isinstance(value, (list, tuple)):
+        return False
+    try:
+        operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return False
+    return True
 
 
 def _special_tokens(value: object) -> tuple[str, ...]:

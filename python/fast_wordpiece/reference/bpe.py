@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from fast_wordpiece.reference import family
+from fast_wordpiece.reference.args import _flag, _path, _text, _type_name
 from fast_wordpiece.reference.files import write_atomic
 
 #: Unicode White_Space: what ``\\s`` matches.
@@ -110,6 +111,8 @@ class BPETokenizer(family.TransformersCalls):
         special_tokens: Iterable[str] | None = None,
         unk_token: str | None = None,
     ) -> None:
+        if unk_token is not None:
+            _text(unk_token, "unk_token")
         if sorted(vocab.values()) != list(range(len(vocab))):
             raise ValueError("vocab ids must be 0..n with no gap")
         self.vocab = dict(vocab)
@@ -223,7 +226,7 @@ class BPETokenizer(family.TransformersCalls):
     def tokenize(self, text: str) -> list[str]:
         """The tokens (byte-level strings) of ``text``; TypeError unless it is a str."""
         if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
+            raise TypeError(f"text must be str, not {_type_name(text)}")
         tokens: list[str] = []
         for segment, _, special in family.split_specials(text, self.specials):
             if special:
@@ -245,6 +248,7 @@ class BPETokenizer(family.TransformersCalls):
         """The text of ``ids``: each token's bytes, read as UTF-8 with invalid
         sequences as U+FFFD; special tokens as their text, or left out when
         ``skip_special_tokens``. An id not in the vocabulary: ValueError."""
+        _flag(skip_special_tokens, "skip_special_tokens")
         out = bytearray()
         for i in ids:
             if i not in self.id_to:
@@ -321,7 +325,7 @@ class BPETokenizer(family.TransformersCalls):
     def from_json(text: str) -> BPETokenizer:
         """A tokenizer from ``tokenizer.json`` text with a ``ByteLevel``
         pre-tokenizer (ValueError otherwise); checks less than the engine."""
-        root = json.loads(text)
+        root = json.loads(_text(text, "json"))
         if (root.get("pre_tokenizer") or {}).get("type") != "ByteLevel":
             raise ValueError("pre_tokenizer: only ByteLevel is supported")
         model = root["model"]
@@ -330,10 +334,10 @@ class BPETokenizer(family.TransformersCalls):
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes ``to_json``'s text to ``path`` atomically, as the engine does (see ``files.write_atomic``)."""
-        write_atomic(os.fspath(path), self.to_json().encode("utf-8"))
+        write_atomic(_path(path), self.to_json().encode("utf-8"))
 
     @staticmethod
     def load(path: str | os.PathLike[str]) -> BPETokenizer:
         """Reads a ``tokenizer.json`` file (see ``from_json``); OSError if it cannot be read."""
-        with open(path, encoding="utf-8") as f:
+        with open(_path(path), encoding="utf-8") as f:
             return BPETokenizer.from_json(f.read())

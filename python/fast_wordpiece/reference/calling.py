@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from fast_wordpiece import batch_encoding
-from fast_wordpiece.reference.args import _flag, _text, _texts
+from fast_wordpiece.reference.args import _flag, _is_one_id, _text, _texts, _type_name
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions
@@ -36,6 +36,7 @@ class TransformersCalls:
     encode_batch: Any
     _encode_batch: Any
     decode_batch: Any
+    _checked_id: Any
     _checked_ids: Any
     _added_count: Any
     id_to_token: Any
@@ -54,7 +55,9 @@ class TransformersCalls:
         """The rows of ``__call__`` (each input's encoding, then its windows when ``overflowing``),
         their numpy arrays when ``tensors`` and they have one length (else None), and the input each
         row comes from. With ``split_into_words``, each item is a list of words (or a pair of lists)."""
-        if split_into_words:
+        add_special_tokens = _flag(add_special_tokens, "add_special_tokens")
+        overflowing = _flag(overflowing, "return_overflowing_tokens")
+        if _flag(split_into_words, "is_split_into_words"):
             encodings = self._encode_batch([_words(item, f"inputs[{i}]") for i, item in enumerate(inputs)],
                                            EncodeOptions(add_special_tokens, **options))  # fmt: skip
         else:
@@ -91,10 +94,11 @@ class TransformersCalls:
 
     def convert_ids_to_tokens(self, ids: int | list[int], skip_special_tokens: bool = False) -> str | list[str]:
         """The token of an id, or the tokens of a list of ids."""
-        if isinstance(ids, int) and not isinstance(ids, bool):
-            return self._shown(self._checked_ids([ids], "ids")[0])
+        skip = _flag(skip_special_tokens, "skip_special_tokens")
+        if _is_one_id(ids):
+            return self._shown(self._checked_id(ids, "ids"))
         tokens = [self._shown(i) for i in self._checked_ids(ids, "ids")]
-        return [t for t in tokens if not (skip_special_tokens and t in self._special_tokens)]
+        return [t for t in tokens if not (skip and t in self._special_tokens)]
 
     def _shown(self, id_: int) -> str:
         """The token of an id as encodings show it (``id_to_token``)."""
@@ -104,10 +108,10 @@ class TransformersCalls:
     def convert_tokens_to_string(self, tokens: list[str]) -> str:
         """Tokens joined back into text, as ``decode`` joins them."""
         if isinstance(tokens, str) or not isinstance(tokens, (list, tuple)):
-            raise TypeError(f"tokens must be a list of str, not {type(tokens).__name__}")
+            raise TypeError(f"tokens must be a list of str, not {_type_name(tokens)}")
         for i, token in enumerate(tokens):
             if not isinstance(token, str):
-                raise TypeError(f"tokens[{i}] must be str, not {type(token).__name__}")
+                raise TypeError(f"tokens[{i}] must be str, not {_type_name(token)}")
         return decode_tokens(list(tokens))
 
     def batch_decode(self, sequences: Any, skip_special_tokens: bool = False,
@@ -119,8 +123,9 @@ class TransformersCalls:
     def get_special_tokens_mask(self, token_ids_0: list[int], token_ids_1: list[int] | None = None,
                                 already_has_special_tokens: bool = False) -> list[int]:  # fmt: skip
         """1 for each special token (see the engine's docstring)."""
+        already = _flag(already_has_special_tokens, "already_has_special_tokens")
         a = self._checked_ids(token_ids_0, "token_ids_0")
-        if already_has_special_tokens:
+        if already:
             if token_ids_1 is not None:
                 raise ValueError("token_ids_1 must be None when already_has_special_tokens=True: the ids already "
                                  "hold the pair")  # fmt: skip
@@ -149,7 +154,7 @@ class TransformersCalls:
     @model_max_length.setter
     def model_max_length(self, value: int) -> None:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"model_max_length must be an int, not {type(value).__name__}")
+            raise TypeError(f"model_max_length must be an int, not {_type_name(value)}")
         if value < 0:
             raise ValueError(f"model_max_length must be >= 0, got {value}")
         self._model_max_length = None if value >= batch_encoding.LARGE_INTEGER else value
@@ -162,9 +167,7 @@ class TransformersCalls:
 
     @clean_up_tokenization_spaces.setter
     def clean_up_tokenization_spaces(self, value: bool) -> None:
-        if not isinstance(value, bool):
-            raise TypeError(f"clean_up_tokenization_spaces must be bool, not {type(value).__name__}")
-        self._clean_up_tokenization_spaces = value
+        self._clean_up_tokenization_spaces = _flag(value, "clean_up_tokenization_spaces")
 
     @property
     def padding_side(self) -> str:
@@ -249,7 +252,7 @@ class TransformersCalls:
 
 def _side(value: object, name: str) -> str:
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be str, not {type(value).__name__}")
+        raise TypeError(f"{name} must be str, not {_type_name(value)}")
     if value not in ("right", "left"):
         raise ValueError(f'{name} must be "right" or "left", not {value!r}')
     return value
@@ -264,5 +267,5 @@ def _words(item: object, name: str) -> tuple[list[str], list[str] | None]:
 
 def _word_list(words: object, name: str) -> list[str]:
     if isinstance(words, str) or not isinstance(words, (list, tuple)):
-        raise TypeError(f"{name} must be a list of words (str), not {type(words).__name__}")
+        raise TypeError(f"{name} must be a list of words (str), not {_type_name(words)}")
     return [_text(word, f"{name}[{j}]") for j, word in enumerate(words)]

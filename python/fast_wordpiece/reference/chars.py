@@ -9,6 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from fast_wordpiece.reference import family
+from fast_wordpiece.reference.args import _flag, _path, _text, _type_name
 from fast_wordpiece.reference.files import write_atomic
 
 
@@ -22,6 +23,7 @@ class CharTokenizer(family.TransformersCalls):
     def __init__(
         self, vocab: Mapping[str, int], *, special_tokens: Iterable[str] | None = None, unk_token: str = "[UNK]"
     ) -> None:
+        _text(unk_token, "unk_token")
         if sorted(vocab.values()) != list(range(len(vocab))):
             raise ValueError("vocab ids must be 0..n with no gap")
         self.vocab = dict(vocab)
@@ -48,6 +50,7 @@ class CharTokenizer(family.TransformersCalls):
         """Same as the engine's ``CharTokenizer.train``: counts the characters
         of ``corpus`` and keeps them as ``train_from_counts`` does
         (``min_frequency`` None means 1, ``vocab_size`` None keeps all)."""
+        _text(unk_token, "unk_token")
         counts: Counter[str] = Counter()
         for text in corpus:
             counts.update(text)
@@ -70,6 +73,7 @@ class CharTokenizer(family.TransformersCalls):
         ``vocab_size - len(special_tokens)`` most frequent (ties: smaller code
         point). Vocabulary: ``special_tokens`` (None: ``["[UNK]"]``), then the
         characters in code point order."""
+        _text(unk_token, "unk_token")
         specials = list(special_tokens) if special_tokens is not None else ["[UNK]"]
         min_frequency = 1 if min_frequency is None else min_frequency
         total: Counter[str] = Counter()
@@ -87,7 +91,7 @@ class CharTokenizer(family.TransformersCalls):
         character, or ``unk_token`` for one not in the vocabulary. TypeError
         unless ``text`` is a str."""
         if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {type(text).__name__}")
+            raise TypeError(f"text must be str, not {_type_name(text)}")
         tokens: list[str] = []
         for segment, _, special in family.split_specials(text, self.specials):
             if special:
@@ -108,6 +112,7 @@ class CharTokenizer(family.TransformersCalls):
         """The tokens of ``ids`` joined, without the special tokens (``unk_token``
         among them) when ``skip_special_tokens``. An id not in the vocabulary:
         ValueError."""
+        _flag(skip_special_tokens, "skip_special_tokens")
         out = []
         for i in ids:
             if i not in self.id_to:
@@ -144,7 +149,7 @@ class CharTokenizer(family.TransformersCalls):
     @staticmethod
     def from_json(text: str) -> CharTokenizer:
         """A tokenizer from ``to_json``'s text; ValueError if it is not one."""
-        root = json.loads(text)
+        root = json.loads(_text(text, "json"))
         if root.get("type") != "CharTokenizer":
             raise ValueError('type: expected "CharTokenizer"')
         vocab = {t: i for i, t in enumerate(root["vocab"])}
@@ -152,10 +157,10 @@ class CharTokenizer(family.TransformersCalls):
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes ``to_json``'s text to ``path`` atomically, as the engine does (see ``files.write_atomic``)."""
-        write_atomic(os.fspath(path), self.to_json().encode("utf-8"))
+        write_atomic(_path(path), self.to_json().encode("utf-8"))
 
     @staticmethod
     def load(path: str | os.PathLike[str]) -> CharTokenizer:
         """Reads a file ``save`` wrote; OSError if it cannot be read."""
-        with open(path, encoding="utf-8") as f:
+        with open(_path(path), encoding="utf-8") as f:
             return CharTokenizer.from_json(f.read())

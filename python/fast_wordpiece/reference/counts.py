@@ -9,7 +9,7 @@ import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Union
 
-from fast_wordpiece.reference.args import _integer, _path, _text, _type_name
+from fast_wordpiece.reference.args import _flag, _integer, _path, _text, _type_name
 from fast_wordpiece.reference.files import write_atomic
 from fast_wordpiece.reference.options import Options
 from fast_wordpiece.reference.unicode import WHITESPACE
@@ -83,6 +83,8 @@ class WordCounts:
     def from_files(paths: StrPath | Iterable[StrPath], *, errors: str = "strict", show_progress: bool = False,
                    **options: Any) -> WordCounts:  # fmt: skip
         """Counts the lines of text files (split at ``\\n``, a ``\\r`` before it dropped)."""
+        _text(errors, "errors")
+        _flag(show_progress, "show_progress")
         if errors not in ("strict", "replace"):
             raise ValueError(f'errors must be "strict" or "replace", not {json.dumps(errors)}')
         items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
@@ -407,6 +409,7 @@ def count_words(texts: Iterable[str], *, show_progress: bool = False, **options:
     arrays (objects with ``__arrow_c_array__``), an Arrow array, or an Arrow
     stream of them such as a chunked array (``__arrow_c_stream__``): their
     texts, nulls skipped."""
+    _flag(show_progress, "show_progress")
     if hasattr(texts, "__arrow_c_array__") or hasattr(texts, "__arrow_c_stream__"):
         texts = _arrow_texts(texts)
     if isinstance(texts, str) or not isinstance(texts, Iterable):

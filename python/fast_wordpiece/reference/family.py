@@ -7,6 +7,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+from fast_wordpiece.reference.args import _type_name
+
 WHITE_SPACE = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
 )
@@ -61,7 +63,7 @@ def analyze(
     used: set[int] = set()
     for text in texts:
         if not isinstance(text, str):
-            raise TypeError(f"texts must hold str, not {type(text).__name__}")
+            raise TypeError(f"texts must hold str, not {_type_name(text)}")
         ids = encode(text)
         c["texts"] += 1
         c["words"] += words(text)

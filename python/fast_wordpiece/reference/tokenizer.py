@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import errno
 import json
-import numbers
+import operator
 import os
 import re
 from collections import Counter
@@ -17,6 +17,7 @@ from fast_wordpiece.reference.args import (
     MAX_THREADS,
     _flag,
     _integer,
+    _is_one_id,
     _items,
     _path,
     _special_tokens,
@@ -190,7 +191,7 @@ class PyTokenizer(TransformersCalls):
         """Hugging Face's ``add_tokens`` (spec section 10): each a str or an ``AddedToken``; a token the
         vocabulary lacks gets the next id, outside the model; one it has keeps its id. Returns how many
         were added: all but the empty ones and those already added alike."""
-        return self._add(_added_tokens(tokens, special_tokens, "add_tokens"))
+        return self._add(_added_tokens(tokens, _flag(special_tokens, "special_tokens"), "add_tokens"))
 
     def add_special_tokens(self, tokens: object) -> int:
         """``add_tokens`` with every token special (not normalized unless an ``AddedToken`` says so); also
@@ -591,8 +592,7 @@ class PyTokenizer(TransformersCalls):
         fields = {"token_type_ids": return_token_type_ids, "offsets": return_offsets,
                   "special_tokens_mask": return_special_tokens_mask}  # fmt: skip
         for name, value in fields.items():
-            if not isinstance(value, bool):
-                raise TypeError(f"return_{name} must be bool, not {type(value).__name__}")
+            fields[name] = _flag(value, f"return_{name}")
         options = self._processed(EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side,
                                                 padding, pad_to_multiple_of, padding_side))  # fmt: skip
         if return_tensors is not None and _text(return_tensors, "return_tensors") != "np":
@@ -772,11 +772,10 @@ class PyTokenizer(TransformersCalls):
         """Turns ids back into text; an id outside the vocabulary is a ValueError. As in transformers,
         ``ids`` may also be one int, or a batch (a list of sequences, or a 2-D array: then a list of
         texts); ``clean_up_tokenization_spaces`` (None: the tokenizer's) applies transformers' clean-up."""
+        skip = _flag(skip_special_tokens, "skip_special_tokens")
         if _is_batch(ids):
-            return self.decode_batch(ids, skip_special_tokens, clean_up_tokenization_spaces)
-        single = isinstance(ids, int) and not isinstance(ids, bool)
-        checked = [self._checked_id(ids, "ids")] if single else self._checked_ids(ids, "ids")
-        text = self._decode(checked, _flag(skip_special_tokens, "skip_special_tokens"))
+            return self.decode_batch(ids, skip, clean_up_tokenization_spaces)
+        text = self._decode(self._one_or_more_ids(ids, "ids"), skip)
         return clean_up_tokenization(text) if self._cleans_up(clean_up_tokenization_spaces) else text
 
     def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False,
@@ -785,7 +784,7 @@ class PyTokenizer(TransformersCalls):
         skip = _flag(skip_special_tokens, "skip_special_tokens")
         clean_up = self._cleans_up(clean_up_tokenization_spaces)
         items = enumerate(_items(sequences, "sequences", "sequences of int"))
-        texts = [self._decode(self._checked_ids(ids, f"sequences[{i}]"), skip) for i, ids in items]
+        texts = [self._decode(self._one_or_more_ids(ids, f"sequences[{i}]"), skip) for i, ids in items]
         return [clean_up_tokenization(text) for text in texts] if clean_up else texts
 
     def _cleans_up(self, clean_up_tokenization_spaces: object) -> bool:
@@ -803,14 +802,21 @@ class PyTokenizer(TransformersCalls):
             return " ".join(kept)
         return decode_tokens(kept, self._options.continuing_subword_prefix, self._options.decoder_cleanup)
 
+    def _one_or_more_ids(self, ids: object, name: str) -> list[int]:
+        """One id (an int or an integer scalar, as ``_is_one_id`` tells) as a list, or a sequence of ids."""
+        return [self._checked_id(ids, name)] if _is_one_id(ids) else self._checked_ids(ids, name)
+
     def _checked_ids(self, ids: object, name: str) -> list[int]:
         return [self._checked_id(id_, f"{name}[{i}]") for i, id_ in enumerate(_items(ids, name, "int"))]
 
     def _checked_id(self, id_: object, name: str) -> int:
-        # numpy's integers are Integral, as the engine takes them.
-        if isinstance(id_, bool) or not isinstance(id_, numbers.Integral):
-            raise TypeError(f"{name} must be int, not {_type_name(id_)}")
-        id_ = int(id_)
+        # An integer scalar is taken as an index is (numpy's int64, a 0-d integer array), as the engine takes it.
+        if isinstance(id_, bool):
+            raise TypeError(f"{name} must be int, not bool")
+        try:
+            id_ = operator.index(id_)  # type: ignore[arg-type]
+        except TypeError:
+            raise TypeError(f"{name} must be int, not {_type_name(id_)}") from None
         if not 0 <= id_ < len(self._vocab):
             raise ValueError(f"{name} = {id_} is out of range for a vocabulary of {len(self._vocab)} tokens")
         if id_ in self._holes:
@@ -862,9 +868,7 @@ class PyTokenizer(TransformersCalls):
 
     @word_cache.setter
     def word_cache(self, value: bool) -> None:
-        if not isinstance(value, bool):
-            raise TypeError(f"word_cache must be bool, not {type(value).__name__}")
-        self._word_cache = value
+        self._word_cache = _flag(value, "word_cache")
 
     @property
     def merges(self) -> list[Pair]:
@@ -991,7 +995,7 @@ def _added_tokens(tokens: object, special: bool, name: str) -> list[dict[str, An
     try:
         items = list(tokens)  # type: ignore[call-overload]
     except TypeError:
-        raise TypeError(f"{name}: tokens must be a list of str or AddedToken, not {type(tokens).__name__}") from None
+        raise TypeError(f"{name}: tokens must be a list of str or AddedToken, not {_type_name(tokens)}") from None
     return [_added_token(t, special, f"tokens[{i}]") for i, t in enumerate(items)]
 
 
@@ -999,7 +1003,7 @@ def _added_token(token: object, force_special: bool, what: str) -> dict[str, Any
     if isinstance(token, str):
         return _added_dict({"content": token, "special": force_special, "normalized": not force_special})
     if not hasattr(token, "content"):
-        raise TypeError(f"{what} must be a str or an AddedToken, not {type(token).__name__}")
+        raise TypeError(f"{what} must be a str or an AddedToken, not {_type_name(token)}")
 
     def flag(name: str) -> bool:
         value = getattr(token, name)
