@@ -9,6 +9,7 @@ to its row's encoding as it is, so a negative token index counts from the end of
 
 from __future__ import annotations
 
+import builtins
 import importlib
 from typing import Any
 
@@ -38,7 +39,12 @@ def enc(impl: str) -> Any:
 
 
 def type_name(value: Any) -> str:
-    return type(value).__name__
+    """A type's name as errors show it: with its module when it is named as a builtin type but defined
+    elsewhere (``numpy.bool``)."""
+    kind = type(value)
+    if kind.__module__ != "builtins" and hasattr(builtins, kind.__name__):
+        return f"{kind.__module__}.{kind.__name__}"
+    return kind.__name__
 
 
 @pytest.mark.parametrize("method", TOKEN_METHODS)

@@ -7,6 +7,7 @@ import struct
 from collections.abc import Mapping, Sequence
 from typing import Any, SupportsIndex
 
+from fast_wordpiece.reference.args import _type_name
 from fast_wordpiece.reference.common import Offsets
 
 _KEYS = ("ids", "tokens", "offsets", "attention_mask", "special_tokens_mask", "type_ids")
@@ -237,7 +238,7 @@ def _int_arg(value: object, name: str) -> int:
             return operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         pass
-    raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    raise TypeError(f"{name} must be an int, not {_type_name(value)}")
 
 
 def _check_index(value: object, name: str) -> int:
