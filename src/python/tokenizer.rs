@@ -48,9 +48,12 @@ impl PyTokenizer {
 
 impl PyTokenizer {
     fn add(&self, tokens: &Bound<'_, PyAny>, special: bool) -> PyResult<usize> {
-        let tokens = args::added_tokens(tokens, special)?;
+        self.add_parsed(&args::added_tokens(tokens, special)?)
+    }
+
+    fn add_parsed(&self, tokens: &[crate::pipeline::model::special_tokens::AddedToken]) -> PyResult<usize> {
         let mut slot = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let (tokenizer, count) = guard(|| slot.add_tokens(&tokens))?;
+        let (tokenizer, count) = guard(|| slot.add_tokens(tokens))?;
         if count > 0 {
             *slot = Arc::new(Shared::new(tokenizer));
         }
@@ -201,9 +204,17 @@ impl PyTokenizer {
 
     /// `add_tokens` with every token special (a str is not normalized;
     /// an `AddedToken` made without `normalized` is not either). Also takes
-    /// transformers' `{"additional_special_tokens": [...]}`.
+    /// transformers' `{"additional_special_tokens": [...]}`, which replaces
+    /// `extra_special_tokens` as in transformers; a list extends them.
     fn add_special_tokens(&self, tokens: &Bound<'_, PyAny>) -> PyResult<usize> {
-        self.add(tokens, true)
+        // Read once: `tokens` may be an iterator.
+        let parsed = args::added_tokens(tokens, true)?;
+        let count = self.add_parsed(&parsed)?;
+        self.note_extra_special_tokens(
+            parsed.into_iter().map(|t| t.content).collect(),
+            tokens.is_instance_of::<PyDict>(),
+        );
+        Ok(count)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
