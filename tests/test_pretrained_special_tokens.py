@@ -46,6 +46,11 @@ def _entry(content: str, special: bool, **flags: bool) -> dict[str, Any]:
 # name: (files beside vocab.txt, tokens appended to the vocabulary, tokens taken out of it)
 DIRECTORIES: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] = {
     "added_tokens.json": ({ADDED: {"<ent>": 30523, "covid19": 30522}}, (), ()),
+    "added_tokens.json with a token also listed as extra": (
+        {ADDED: {"covid19": 30522, "<ent>": 30523}, MAP: {"additional_special_tokens": ["<ent>"]}},
+        (),
+        (),
+    ),
     "added_tokens_decoder": (
         {
             CONFIG: {
@@ -195,6 +200,30 @@ def test_add_special_tokens_extends_all_special_tokens_as_transformers_does(impl
     assert "[MASK]" not in ours.all_special_tokens  # "<mask>" stays, as an extra special token
     ours.add_special_tokens(token for token in ["<g>"])  # an iterator is read once
     assert ours.extra_special_tokens[-1] == "<g>"
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_add_special_tokens_takes_transformers_named_keys(impl, bert_vocab_file, tmp_path):
+    """transformers' ``add_special_tokens({"mask_token": ..., "bos_token": ..., ...})`` adds the tokens
+    in the dict's order and names them; the pipeline's own tokens are accepted only as they are."""
+    AddedToken = pytest.importorskip("fast_wordpiece").AddedToken
+    directory = _directory(tmp_path, bert_vocab_file, {})
+    ours, theirs = tokenizer_class(impl).from_pretrained(directory), _bert(directory)
+    given = {"mask_token": "<mask>", "extra_special_tokens": ["<ent>"], "eos_token": "</s>", "cls_token": "[CLS]"}
+    assert ours.add_special_tokens(given) == theirs.add_special_tokens(given) == 3
+    assert_same_special_tokens(ours, theirs)
+    ours.add_special_tokens({"bos_token": AddedToken("<s>", lstrip=True)})
+    theirs.add_special_tokens({"bos_token": transformers.AddedToken("<s>", lstrip=True, special=True)})
+    assert_same_special_tokens(ours, theirs)
+    with pytest.raises(ValueError, match=r'add_special_tokens: unk_token "<unk>" is not supported: it is the pipeline'):
+        ours.add_special_tokens({"unk_token": "<unk>"})
+    with pytest.raises(ValueError, match=r'add_special_tokens: unknown key "image_token"'):
+        ours.add_special_tokens({"image_token": "<img>"})
+    with pytest.raises(TypeError, match=r"add_special_tokens: mask_token must be a str or an AddedToken, not list"):
+        ours.add_special_tokens({"mask_token": ["<m>"]})
+    with pytest.raises(TypeError, match=r"add_special_tokens: additional_special_tokens must be an iterable"):
+        ours.add_special_tokens({"additional_special_tokens": "<m>"})
+    assert "<m>" not in ours.get_vocab()
 
 
 @pytest.mark.parametrize("impl", IMPLS)

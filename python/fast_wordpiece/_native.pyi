@@ -481,7 +481,10 @@ class PyTokenizer:
     ) -> int: ...
     def add_special_tokens(
         self,
-        tokens: str | AddedToken | Iterable[str | AddedToken] | Mapping[str, Iterable[str | AddedToken]],
+        tokens: str
+        | AddedToken
+        | Iterable[str | AddedToken]
+        | Mapping[str, str | AddedToken | Iterable[str | AddedToken]],
     ) -> int: ...
     @property
     def vocab_size(self) -> int: ...

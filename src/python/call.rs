@@ -109,18 +109,93 @@ impl PyTokenizer {
         all
     }
 
-    /// After `add_special_tokens` of the tokens `given`: transformers'
-    /// `{"additional_special_tokens": [...]}` (`replace`) replaces the extra
-    /// special tokens (as its `add_special_tokens` does), a list (or a single
-    /// token) extends them.
-    pub(super) fn note_extra_special_tokens(&self, given: Vec<String>, replace: bool) {
+    /// `add_special_tokens`' argument (see its docstring), read once.
+    pub(super) fn special_tokens_argument(&self, tokens: &Bound<'_, PyAny>) -> PyResult<SpecialTokensArgument> {
+        let Ok(dict) = tokens.cast::<PyDict>() else {
+            let tokens = args::added_tokens(tokens, true)?;
+            let extra = tokens.iter().map(|t| t.content.clone()).collect();
+            return Ok(SpecialTokensArgument { tokens, named: Vec::new(), extra, replace: false });
+        };
+        let mut out = SpecialTokensArgument { replace: true, ..SpecialTokensArgument::default() };
+        let shared = self.inner();
+        let o = shared.options();
+        for (key, value) in dict.iter() {
+            let key: String = key.extract().map_err(|_| {
+                PyTypeError::new_err(format!("add_special_tokens: the keys must be str, not {}", type_name(&key)))
+            })?;
+            let one = |key: &str| -> PyResult<crate::pipeline::model::special_tokens::AddedToken> {
+                if !(value.is_instance_of::<PyString>() || value.hasattr("content")?) {
+                    return Err(PyTypeError::new_err(format!(
+                        "add_special_tokens: {key} must be a str or an AddedToken, not {}",
+                        type_name(&value)
+                    )));
+                }
+                Ok(args::added_tokens(&value, true)?.remove(0))
+            };
+            match key.as_str() {
+                "additional_special_tokens" | "extra_special_tokens" => {
+                    args::reject_text_as_collection(
+                        &value,
+                        &format!("add_special_tokens: {key}"),
+                        "str or AddedToken",
+                    )?;
+                    let tokens = args::added_tokens(&value, true)?;
+                    out.extra.extend(tokens.iter().map(|t| t.content.clone()));
+                    out.tokens.extend(tokens);
+                }
+                "mask_token" | "bos_token" | "eos_token" => {
+                    let token = one(&key)?;
+                    out.named.push((key.clone(), token.content.clone()));
+                    out.tokens.push(token);
+                }
+                "unk_token" | "sep_token" | "cls_token" | "pad_token" => {
+                    let token = one(&key)?;
+                    let current = match key.as_str() {
+                        "unk_token" => o.unk_token.as_str(),
+                        "sep_token" => o.sep_token.as_str(),
+                        "cls_token" => o.cls_token.as_str(),
+                        _ => PAD_TOKEN,
+                    };
+                    if token.content != current {
+                        return Err(PyValueError::new_err(format!(
+                            "add_special_tokens: {key} {:?} is not supported: it is the pipeline's, {current:?} \
+                             (the keys that add tokens are additional_special_tokens, extra_special_tokens, \
+                             mask_token, bos_token and eos_token)",
+                            token.content
+                        )));
+                    }
+                }
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "add_special_tokens: unknown key {key:?} (the keys are additional_special_tokens, \
+                         extra_special_tokens, mask_token, bos_token, eos_token, unk_token, sep_token, cls_token \
+                         and pad_token)"
+                    )))
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// After `add_special_tokens`: the named tokens it gave become the
+    /// tokenizer's; its extra special tokens replace the tokenizer's (a
+    /// dict, as transformers' default does, when it gives some) or extend
+    /// them (a list).
+    pub(super) fn note_special_tokens(&self, given: SpecialTokensArgument) {
         self.change(|c| {
-            if replace {
-                if !given.is_empty() {
-                    c.extra_special_tokens = given;
+            for (key, token) in given.named {
+                match key.as_str() {
+                    "mask_token" => c.mask_token = Some(token),
+                    "bos_token" => c.bos_token = Some(token),
+                    _ => c.eos_token = Some(token),
+                }
+            }
+            if given.replace {
+                if !given.extra.is_empty() {
+                    c.extra_special_tokens = given.extra;
                 }
             } else {
-                for t in given {
+                for t in given.extra {
                     if !c.extra_special_tokens.contains(&t) {
                         c.extra_special_tokens.push(t);
                     }
@@ -128,6 +203,17 @@ impl PyTokenizer {
             }
         });
     }
+}
+
+/// `add_special_tokens`' argument: the tokens to add, in order; the named
+/// tokens it sets (`mask_token`, `bos_token`, `eos_token`); its extra
+/// special tokens, and whether they replace the tokenizer's (a dict).
+#[derive(Default)]
+pub(super) struct SpecialTokensArgument {
+    pub(super) tokens: Vec<crate::pipeline::model::special_tokens::AddedToken>,
+    named: Vec<(String, String)>,
+    extra: Vec<String>,
+    replace: bool,
 }
 
 /// A special token set by the caller: a str, or None for none.

@@ -203,17 +203,18 @@ impl PyTokenizer {
     }
 
     /// `add_tokens` with every token special (a str is not normalized;
-    /// an `AddedToken` made without `normalized` is not either). Also takes
-    /// transformers' `{"additional_special_tokens": [...]}`, which replaces
-    /// `extra_special_tokens` as in transformers; a list extends them.
+    /// an `AddedToken` made without `normalized` is not either); a list
+    /// extends `extra_special_tokens`. Also takes transformers' dict:
+    /// `"additional_special_tokens"` / `"extra_special_tokens"` (a list,
+    /// which replaces `extra_special_tokens` as in transformers),
+    /// `"mask_token"`, `"bos_token"`, `"eos_token"` (a token, which becomes
+    /// that token), and the pipeline's `"unk_token"`, `"sep_token"`,
+    /// `"cls_token"`, `"pad_token"` only as they are.
     fn add_special_tokens(&self, tokens: &Bound<'_, PyAny>) -> PyResult<usize> {
         // Read once: `tokens` may be an iterator.
-        let parsed = args::added_tokens(tokens, true)?;
-        let count = self.add_parsed(&parsed)?;
-        self.note_extra_special_tokens(
-            parsed.into_iter().map(|t| t.content).collect(),
-            tokens.is_instance_of::<PyDict>(),
-        );
+        let given = self.special_tokens_argument(tokens)?;
+        let count = self.add_parsed(&given.tokens)?;
+        self.note_special_tokens(given);
         Ok(count)
     }
 

@@ -194,19 +194,56 @@ class PyTokenizer(TransformersCalls):
         return self._add(_added_tokens(tokens, special_tokens, "add_tokens"))
 
     def add_special_tokens(self, tokens: object) -> int:
-        """``add_tokens`` with every token special (not normalized unless an ``AddedToken`` says so); also
-        transformers' ``{"additional_special_tokens": [...]}``, which replaces ``extra_special_tokens`` as in
-        transformers; a list extends them."""
-        given = _added_tokens(tokens, True, "add_special_tokens")
-        count = self._add(given)
-        contents = [t["content"] for t in given]
-        if isinstance(tokens, dict):
-            if contents:
-                self._extra_special_tokens = contents
-        else:
+        """``add_tokens`` with every token special (not normalized unless an ``AddedToken`` says so); a list
+        extends ``extra_special_tokens``. Also transformers' dict: "additional_special_tokens" /
+        "extra_special_tokens" (a list, which replaces ``extra_special_tokens`` as in transformers),
+        "mask_token", "bos_token", "eos_token" (a token, which becomes that token), and the pipeline's
+        "unk_token", "sep_token", "cls_token", "pad_token" only as they are."""
+        if not isinstance(tokens, dict):
+            given = _added_tokens(tokens, True, "add_special_tokens")
+            count = self._add(given)
+            contents = [t["content"] for t in given]
             self._extra_special_tokens = self._extra_special_tokens + [
                 t for i, t in enumerate(contents) if t not in self._extra_special_tokens and t not in contents[:i]
             ]
+            return count
+        to_add: list[dict[str, Any]] = []
+        named: dict[str, str] = {}
+        extra: list[str] = []
+        o = self._options
+        current = {"unk_token": o.unk_token, "sep_token": o.sep_token, "cls_token": o.cls_token, "pad_token": PAD_TOKEN}
+        for key, value in tokens.items():
+            if not isinstance(key, str):
+                raise TypeError(f"add_special_tokens: the keys must be str, not {type(key).__name__}")
+            if key in ("additional_special_tokens", "extra_special_tokens"):
+                if isinstance(value, (str, bytes, bytearray)):
+                    raise TypeError(f"add_special_tokens: {key} must be an iterable of str or AddedToken, "
+                                    f"not {type(value).__name__}")  # fmt: skip
+                given = _added_tokens(value, True, "add_special_tokens")
+                extra += [t["content"] for t in given]
+                to_add += given
+                continue
+            if key not in ("mask_token", "bos_token", "eos_token", *current):
+                raise ValueError(f'add_special_tokens: unknown key "{key}" (the keys are additional_special_tokens, '
+                                 "extra_special_tokens, mask_token, bos_token, eos_token, unk_token, sep_token, "
+                                 "cls_token and pad_token)")  # fmt: skip
+            if not (isinstance(value, str) or hasattr(value, "content")):
+                raise TypeError(f"add_special_tokens: {key} must be a str or an AddedToken, not {type(value).__name__}")
+            token = _added_tokens(value, True, "add_special_tokens")[0]
+            if key in current:
+                if token["content"] != current[key]:
+                    raise ValueError(f"add_special_tokens: {key} {json.dumps(token['content'], ensure_ascii=False)} "
+                                     f"is not supported: it is the pipeline's, {json.dumps(current[key])} (the keys "
+                                     "that add tokens are additional_special_tokens, extra_special_tokens, "
+                                     "mask_token, bos_token and eos_token)")  # fmt: skip
+                continue
+            named[key] = token["content"]
+            to_add.append(token)
+        count = self._add(to_add)
+        for key, content in named.items():
+            setattr(self, "_" + key, content)
+        if extra:
+            self._extra_special_tokens = extra
         return count
 
     def _add(self, tokens: list[dict[str, Any]]) -> int:
