@@ -270,6 +270,20 @@ def test_a_tokenizer_json_directory_adds_the_configured_tokens_it_lacks(impl, be
 
 
 @pytest.mark.parametrize("impl", IMPLS)
+def test_a_call_leaves_out_the_default_padding_of_a_directory_file(impl, bert_vocab_file, tmp_path):
+    """A tokenizer.json that pads to a fixed length (as transformers saves bert-base-uncased's) pads
+    ``encode`` by default, but ``tokenizer(text)`` pads only when asked, as transformers' call does."""
+    base = _directory(tmp_path / "base", bert_vocab_file, {})
+    theirs = _bert(base)
+    theirs.backend_tokenizer.enable_padding(length=16)
+    theirs.save_pretrained(str(tmp_path / "d"))
+    ours, theirs = tokenizer_class(impl).from_pretrained(tmp_path / "d"), _bert(tmp_path / "d")
+    assert len(ours.encode("hello").ids) == 16
+    assert ours("hello")["input_ids"] == theirs("hello")["input_ids"] == [101, 7592, 102]
+    assert ours(["hello", "a b"], padding=True)["input_ids"] == theirs(["hello", "a b"], padding=True)["input_ids"]
+
+
+@pytest.mark.parametrize("impl", IMPLS)
 def test_real_model_directories_name_the_tokens_bert_tokenizer_fast_names(impl, hf_tokenizers_dir):
     """The published model directories (tokenizer.json and vocab.txt, no config): the special-token
     attributes are BertTokenizerFast's."""

@@ -62,7 +62,9 @@ class TransformersCalls:
             encodings = self._encode_batch([_words(item, f"inputs[{i}]") for i, item in enumerate(inputs)],
                                            EncodeOptions(add_special_tokens, **options))  # fmt: skip
         else:
-            encodings = self.encode_batch(inputs, add_special_tokens, **options)
+            # Not encode_batch: transformers' call applies no default truncation or padding of the file's.
+            encodings = self._encode_batch([_pair(item, f"inputs[{i}]") for i, item in enumerate(inputs)],
+                                           EncodeOptions(add_special_tokens, **options))  # fmt: skip
         rows: list[Encoding] = []
         sample: list[int] = []
         for i, encoding in enumerate(encodings):
@@ -335,6 +337,13 @@ def _side(value: object, name: str) -> str:
     if value not in ("right", "left"):
         raise ValueError(f'{name} must be "right" or "left", not {value!r}')
     return value
+
+
+def _pair(item: Any, name: str) -> tuple[str, str | None]:
+    """An input of the call: a str, or a pair (a tuple or a list of two str)."""
+    if isinstance(item, str):
+        return _text(item, name), None
+    return _text(item[0], f"{name}[0]"), _text(item[1], f"{name}[1]")
 
 
 def _words(item: object, name: str) -> tuple[list[str], list[str] | None]:
