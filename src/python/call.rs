@@ -28,9 +28,9 @@ use crate::tokenizer::Sequence;
 /// whose model has no maximum.
 const NO_MAXIMUM: f64 = 1e30;
 
-/// The pad and mask tokens (the others are pipeline options).
+/// The pad token (unk, cls and sep are pipeline options, the others call
+/// settings).
 const PAD_TOKEN: &str = "[PAD]";
-const MASK_TOKEN: &str = "[MASK]";
 
 /// The columns of `__call__`'s numpy arrays, by transformers' names.
 const CALL_COLUMNS: [(&str, Column); 5] = [
@@ -59,7 +59,7 @@ fn side(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Side> {
 
 impl PyTokenizer {
     pub(super) fn settings(&self) -> CallSettings {
-        *self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
     }
 
     /// Whether a decode call cleans up: its `clean_up_tokenization_spaces`
@@ -79,17 +79,152 @@ impl PyTokenizer {
         self.inner().vocab().id(token)
     }
 
+    /// A configured special token, when it is in the vocabulary.
+    fn present(&self, token: Option<String>) -> Option<String> {
+        token.filter(|t| self.special_id(t).is_some())
+    }
+
     /// The named special tokens that are in the vocabulary, in transformers'
-    /// order (unk, sep, pad, cls, mask).
-    fn named_special_tokens(&self) -> Vec<String> {
+    /// order (bos, eos, unk, sep, pad, cls, mask), then the extra ones, each
+    /// once.
+    fn all_special(&self) -> Vec<String> {
         let shared = self.inner();
         let o = shared.options();
-        [o.unk_token.as_str(), o.sep_token.as_str(), PAD_TOKEN, o.cls_token.as_str(), MASK_TOKEN]
-            .into_iter()
-            .filter(|t| self.special_id(t).is_some())
-            .map(str::to_owned)
-            .collect()
+        let settings = self.settings();
+        let named = [
+            settings.bos_token.as_deref(),
+            settings.eos_token.as_deref(),
+            Some(o.unk_token.as_str()),
+            Some(o.sep_token.as_str()),
+            Some(PAD_TOKEN),
+            Some(o.cls_token.as_str()),
+            settings.mask_token.as_deref(),
+        ];
+        let mut all: Vec<String> = Vec::new();
+        for t in named.into_iter().flatten().chain(settings.extra_special_tokens.iter().map(String::as_str)) {
+            if self.special_id(t).is_some() && !all.iter().any(|a| a == t) {
+                all.push(t.to_owned());
+            }
+        }
+        all
     }
+
+    /// `add_special_tokens`' argument (see its docstring), read once.
+    pub(super) fn special_tokens_argument(&self, tokens: &Bound<'_, PyAny>) -> PyResult<SpecialTokensArgument> {
+        let Ok(dict) = tokens.cast::<PyDict>() else {
+            let tokens = args::added_tokens(tokens, true)?;
+            let extra = tokens.iter().map(|t| t.content.clone()).collect();
+            return Ok(SpecialTokensArgument { tokens, named: Vec::new(), extra, replace: false });
+        };
+        let mut out = SpecialTokensArgument { replace: true, ..SpecialTokensArgument::default() };
+        let shared = self.inner();
+        let o = shared.options();
+        for (key, value) in dict.iter() {
+            let key: String = key.extract().map_err(|_| {
+                PyTypeError::new_err(format!("add_special_tokens: the keys must be str, not {}", type_name(&key)))
+            })?;
+            let one = |key: &str| -> PyResult<crate::pipeline::model::special_tokens::AddedToken> {
+                if !(value.is_instance_of::<PyString>() || value.hasattr("content")?) {
+                    return Err(PyTypeError::new_err(format!(
+                        "add_special_tokens: {key} must be a str or an AddedToken, not {}",
+                        type_name(&value)
+                    )));
+                }
+                Ok(args::added_tokens(&value, true)?.remove(0))
+            };
+            match key.as_str() {
+                "additional_special_tokens" | "extra_special_tokens" => {
+                    args::reject_text_as_collection(
+                        &value,
+                        &format!("add_special_tokens: {key}"),
+                        "str or AddedToken",
+                    )?;
+                    let tokens = args::added_tokens(&value, true)?;
+                    out.extra.extend(tokens.iter().map(|t| t.content.clone()));
+                    out.tokens.extend(tokens);
+                }
+                "mask_token" | "bos_token" | "eos_token" => {
+                    let token = one(&key)?;
+                    out.named.push((key.clone(), token.content.clone()));
+                    out.tokens.push(token);
+                }
+                "unk_token" | "sep_token" | "cls_token" | "pad_token" => {
+                    let token = one(&key)?;
+                    let current = match key.as_str() {
+                        "unk_token" => o.unk_token.as_str(),
+                        "sep_token" => o.sep_token.as_str(),
+                        "cls_token" => o.cls_token.as_str(),
+                        _ => PAD_TOKEN,
+                    };
+                    if token.content != current {
+                        return Err(PyValueError::new_err(format!(
+                            "add_special_tokens: {key} {:?} is not supported: it is the pipeline's, {current:?} \
+                             (the keys that add tokens are additional_special_tokens, extra_special_tokens, \
+                             mask_token, bos_token and eos_token)",
+                            token.content
+                        )));
+                    }
+                }
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "add_special_tokens: unknown key {key:?} (the keys are additional_special_tokens, \
+                         extra_special_tokens, mask_token, bos_token, eos_token, unk_token, sep_token, cls_token \
+                         and pad_token)"
+                    )))
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// After `add_special_tokens`: the named tokens it gave become the
+    /// tokenizer's; its extra special tokens replace the tokenizer's (a
+    /// dict, as transformers' default does, when it gives some) or extend
+    /// them (a list).
+    pub(super) fn note_special_tokens(&self, given: SpecialTokensArgument) {
+        self.change(|c| {
+            for (key, token) in given.named {
+                match key.as_str() {
+                    "mask_token" => c.mask_token = Some(token),
+                    "bos_token" => c.bos_token = Some(token),
+                    _ => c.eos_token = Some(token),
+                }
+            }
+            if given.replace {
+                if !given.extra.is_empty() {
+                    c.extra_special_tokens = given.extra;
+                }
+            } else {
+                for t in given.extra {
+                    if !c.extra_special_tokens.contains(&t) {
+                        c.extra_special_tokens.push(t);
+                    }
+                }
+            }
+        });
+    }
+}
+
+/// `add_special_tokens`' argument: the tokens to add, in order; the named
+/// tokens it sets (`mask_token`, `bos_token`, `eos_token`); its extra
+/// special tokens, and whether they replace the tokenizer's (a dict).
+#[derive(Default)]
+pub(super) struct SpecialTokensArgument {
+    pub(super) tokens: Vec<crate::pipeline::model::special_tokens::AddedToken>,
+    named: Vec<(String, String)>,
+    extra: Vec<String>,
+    replace: bool,
+}
+
+/// A special token set by the caller: a str, or None for none.
+fn token_setting(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<String>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    if !value.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!("{name} must be a str or None, not {}", type_name(value))));
+    }
+    Ok(Some(args::text(value, &|| name.to_owned())?.to_owned()))
 }
 
 #[pymethods]
@@ -218,9 +353,9 @@ impl PyTokenizer {
         ids.into_bound_py_any(py)
     }
 
-    /// The token of an id, or a list of tokens for a list of ids (without the
-    /// special tokens when `skip_special_tokens`). Ids outside the
-    /// vocabulary raise ValueError.
+    /// The token of an id, or a list of tokens for a list of ids (without
+    /// those of `all_special_ids` when `skip_special_tokens`, as in
+    /// transformers). Ids outside the vocabulary raise ValueError.
     #[pyo3(signature = (ids, skip_special_tokens = false))]
     fn convert_ids_to_tokens<'py>(
         &self,
@@ -233,10 +368,12 @@ impl PyTokenizer {
             let id = args::id(ids, &|| "ids".to_owned(), shared.vocab().len())?;
             return assigned(&shared, [id])?[0].into_bound_py_any(py);
         }
-        let specials = shared.special_tokens();
-        let tokens = assigned(&shared, args::ids(ids, "ids", shared.vocab().len())?)?;
+        let ids = args::ids(ids, "ids", shared.vocab().len())?;
+        let tokens = assigned(&shared, ids.iter().copied())?;
+        // As in transformers: the ids of `all_special_ids` are skipped.
+        let skipped = if skip_special_tokens { self.all_special_ids() } else { Vec::new() };
         let tokens: Vec<&str> =
-            tokens.into_iter().filter(|t| !(skip_special_tokens && specials.iter().any(|s| s == t))).collect();
+            ids.iter().zip(tokens).filter(|(id, _)| !skipped.contains(id)).map(|(_, t)| t).collect();
         tokens.into_bound_py_any(py)
     }
 
@@ -269,7 +406,7 @@ impl PyTokenizer {
     }
 
     /// 1 for each special token: with `already_has_special_tokens`, marks the
-    /// special tokens among `token_ids_0`; otherwise the mask of the
+    /// ids of `all_special_ids` among `token_ids_0` (as transformers does); otherwise the mask of the
     /// `[CLS] A [SEP] (B [SEP])` that post-processing would make of them.
     #[pyo3(signature = (token_ids_0, token_ids_1 = None, already_has_special_tokens = false))]
     fn get_special_tokens_mask(
@@ -287,8 +424,7 @@ impl PyTokenizer {
                     "token_ids_1 must be None when already_has_special_tokens=True: the ids already hold the pair",
                 ));
             }
-            let specials: Vec<u32> =
-                self.inner().special_tokens().iter().filter_map(|t| self.inner().vocab().id(t)).collect();
+            let specials = self.all_special_ids();
             return Ok(a.iter().map(|id| u32::from(specials.contains(id))).collect());
         }
         let mut mask = vec![1];
@@ -452,28 +588,106 @@ impl PyTokenizer {
         0
     }
 
-    /// The mask token, `[MASK]` (None when it is not in the vocabulary).
+    /// The mask token: `[MASK]` unless the model directory or the caller
+    /// names another (None when it is not in the vocabulary). Settable (a
+    /// str or None), as in transformers: the vocabulary does not change.
     #[getter]
-    fn mask_token(&self) -> Option<&'static str> {
-        self.special_id(MASK_TOKEN).map(|_| MASK_TOKEN)
+    fn mask_token(&self) -> Option<String> {
+        self.present(self.settings().mask_token)
+    }
+
+    #[setter]
+    fn set_mask_token(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let token = token_setting(value, "mask_token")?;
+        self.change(|c| c.mask_token = token);
+        Ok(())
     }
 
     /// The mask token's id (None when it is not in the vocabulary).
     #[getter]
     fn mask_token_id(&self) -> Option<u32> {
-        self.special_id(MASK_TOKEN)
+        self.settings().mask_token.and_then(|t| self.special_id(&t))
     }
 
-    /// The named special tokens in the vocabulary (unk, sep, pad, cls, mask).
+    /// The beginning-of-sequence token: None (BERT has none) unless the
+    /// model directory or the caller names one that is in the vocabulary.
+    /// Settable (a str or None).
+    #[getter]
+    fn bos_token(&self) -> Option<String> {
+        self.present(self.settings().bos_token)
+    }
+
+    #[setter]
+    fn set_bos_token(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let token = token_setting(value, "bos_token")?;
+        self.change(|c| c.bos_token = token);
+        Ok(())
+    }
+
+    /// The beginning-of-sequence token's id (None without one).
+    #[getter]
+    fn bos_token_id(&self) -> Option<u32> {
+        self.settings().bos_token.and_then(|t| self.special_id(&t))
+    }
+
+    /// The end-of-sequence token: None (BERT has none) unless the model
+    /// directory or the caller names one that is in the vocabulary.
+    /// Settable (a str or None).
+    #[getter]
+    fn eos_token(&self) -> Option<String> {
+        self.present(self.settings().eos_token)
+    }
+
+    #[setter]
+    fn set_eos_token(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let token = token_setting(value, "eos_token")?;
+        self.change(|c| c.eos_token = token);
+        Ok(())
+    }
+
+    /// The end-of-sequence token's id (None without one).
+    #[getter]
+    fn eos_token_id(&self) -> Option<u32> {
+        self.settings().eos_token.and_then(|t| self.special_id(&t))
+    }
+
+    /// transformers' extra special tokens (those without a name of their
+    /// own) that are in the vocabulary: a model directory's
+    /// `extra_special_tokens` (or `additional_special_tokens`), and those
+    /// given to `add_special_tokens`. Settable (a list of str), as in
+    /// transformers: the vocabulary does not change.
+    #[getter]
+    fn extra_special_tokens(&self) -> Vec<String> {
+        self.settings().extra_special_tokens.into_iter().filter(|t| self.special_id(t).is_some()).collect()
+    }
+
+    #[setter]
+    fn set_extra_special_tokens(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        args::reject_text_as_collection(value, "extra_special_tokens", "str")?;
+        let iter = value.try_iter().map_err(|e| {
+            args::unless_raised(e, || {
+                PyTypeError::new_err(format!("extra_special_tokens must be a list of str, not {}", type_name(value)))
+            })
+        })?;
+        let tokens = args::collect(iter, "extra_special_tokens", 0, |i, t| {
+            Ok(args::text(&t, &|| format!("extra_special_tokens[{i}]"))?.to_owned())
+        })?;
+        self.change(|c| c.extra_special_tokens = tokens);
+        Ok(())
+    }
+
+    /// The special tokens in the vocabulary, as transformers lists them: the
+    /// named ones (bos, eos, unk, sep, pad, cls, mask), then the extra ones,
+    /// each once.
     #[getter]
     fn all_special_tokens(&self) -> Vec<String> {
-        self.named_special_tokens()
+        self.all_special()
     }
 
-    /// Their ids.
+    /// Their ids, in the same order.
     #[getter]
     fn all_special_ids(&self) -> Vec<u32> {
-        self.named_special_tokens().iter().filter_map(|t| self.special_id(t)).collect()
+        self.all_special().iter().filter_map(|t| self.special_id(t)).collect()
     }
 }
 

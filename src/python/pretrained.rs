@@ -11,9 +11,11 @@ use crate::tokenizer::{pretrained, Tokenizer};
 #[pymethods]
 impl PyTokenizer {
     /// A tokenizer from a local model directory: its `tokenizer.json`, or its
-    /// `vocab.txt` with `tokenizer_config.json` (and `special_tokens_map.json`);
-    /// `model_max_length`, `padding_side` and `truncation_side` from
-    /// `tokenizer_config.json`.
+    /// `vocab.txt` with `tokenizer_config.json` (and `special_tokens_map.json`,
+    /// `added_tokens.json`), with the added and special tokens the directory
+    /// configures (those the vocabulary lacks get the next ids, as in
+    /// transformers); `model_max_length`, `padding_side` and
+    /// `truncation_side` from `tokenizer_config.json`.
     /// Never downloads: a name that is not a directory is a FileNotFoundError.
     #[staticmethod]
     fn from_pretrained(py: Python<'_>, directory: &Bound<'_, PyAny>) -> PyResult<Self> {
@@ -28,10 +30,11 @@ impl PyTokenizer {
     /// Writes `tokenizer.json`, `vocab.txt`, `tokenizer_config.json` and
     /// `special_tokens_map.json` into `directory` (created if needed), for
     /// `transformers.AutoTokenizer.from_pretrained` (with `model_max_length`
-    /// when set, `padding_side` and `truncation_side`); returns their paths.
+    /// when set, `padding_side`, `truncation_side` and the special tokens,
+    /// `extra_special_tokens` among them); returns their paths.
     fn save_pretrained(&self, py: Python<'_>, directory: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let dir = args::path(directory, "directory")?;
-        let settings = *self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let settings = self.settings();
         let paths = py.detach(|| guard(|| self.inner().save_pretrained(&dir, &settings)))?;
         Ok(paths.iter().map(|p| p.display().to_string()).collect())
     }

@@ -62,14 +62,24 @@ impl PyTokenizer {
 
     /// Pickles as the tokenizer file and the settings a caller may change
     /// (`model_max_length`, `padding_side`, `truncation_side`,
-    /// `clean_up_tokenization_spaces`).
+    /// `clean_up_tokenization_spaces`, the bos, eos, mask and extra special
+    /// tokens).
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (String,), Bound<'py, pyo3::types::PyDict>)> {
         let py = slf.py();
         let state = pyo3::types::PyDict::new(py);
-        for key in ["model_max_length", "padding_side", "truncation_side", "clean_up_tokenization_spaces"] {
+        for key in [
+            "model_max_length",
+            "padding_side",
+            "truncation_side",
+            "clean_up_tokenization_spaces",
+            "bos_token",
+            "eos_token",
+            "mask_token",
+            "extra_special_tokens",
+        ] {
             state.set_item(key, slf.getattr(key)?)?;
         }
         Ok((py.get_type::<Self>().getattr("from_json")?, (slf.get().inner().to_json(),), state))

@@ -48,9 +48,12 @@ impl PyTokenizer {
 
 impl PyTokenizer {
     fn add(&self, tokens: &Bound<'_, PyAny>, special: bool) -> PyResult<usize> {
-        let tokens = args::added_tokens(tokens, special)?;
+        self.add_parsed(&args::added_tokens(tokens, special)?)
+    }
+
+    fn add_parsed(&self, tokens: &[crate::pipeline::model::special_tokens::AddedToken]) -> PyResult<usize> {
         let mut slot = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let (tokenizer, count) = guard(|| slot.add_tokens(&tokens))?;
+        let (tokenizer, count) = guard(|| slot.add_tokens(tokens))?;
         if count > 0 {
             *slot = Arc::new(Shared::new(tokenizer));
         }
@@ -204,10 +207,19 @@ impl PyTokenizer {
     }
 
     /// `add_tokens` with every token special (a str is not normalized;
-    /// an `AddedToken` made without `normalized` is not either). Also takes
-    /// transformers' `{"additional_special_tokens": [...]}`.
+    /// an `AddedToken` made without `normalized` is not either); a list
+    /// extends `extra_special_tokens`. Also takes transformers' dict:
+    /// `"additional_special_tokens"` / `"extra_special_tokens"` (a list,
+    /// which replaces `extra_special_tokens` as in transformers),
+    /// `"mask_token"`, `"bos_token"`, `"eos_token"` (a token, which becomes
+    /// that token), and the pipeline's `"unk_token"`, `"sep_token"`,
+    /// `"cls_token"`, `"pad_token"` only as they are.
     fn add_special_tokens(&self, tokens: &Bound<'_, PyAny>) -> PyResult<usize> {
-        self.add(tokens, true)
+        // Read once: `tokens` may be an iterator.
+        let given = self.special_tokens_argument(tokens)?;
+        let count = self.add_parsed(&given.tokens)?;
+        self.note_special_tokens(given);
+        Ok(count)
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -1,8 +1,10 @@
 //! Model directories, local only: `from_pretrained` reads a `tokenizer.json`,
-//! or a `vocab.txt` with `tokenizer_config.json` (and `special_tokens_map.json`)
-//! as `transformers` writes them for BERT; `save_pretrained` writes the four
+//! or a `vocab.txt` with `tokenizer_config.json` (and `special_tokens_map.json`,
+//! `added_tokens.json`) as `transformers` writes them for BERT, with the
+//! special and added tokens they configure; `save_pretrained` writes the four
 //! files so that `transformers.AutoTokenizer.from_pretrained` gives a tokenizer
-//! that encodes the same way. The hub is never contacted.
+//! that encodes the same way and names the same special tokens. The hub is
+//! never contacted.
 
 use std::path::{Path, PathBuf};
 
@@ -11,20 +13,27 @@ use serde_json::{json, Map, Value};
 use crate::encoding::Side;
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
+use crate::pipeline::model::special_tokens::AddedToken;
 use crate::pipeline::model::vocab::Vocab;
 use crate::tokenizer::batch::PAD_TOKEN;
 use crate::tokenizer::options::Options;
 use crate::tokenizer::Tokenizer;
 
-/// The special tokens of a BERT directory, in `DEFAULT_SPECIAL_TOKENS` order,
-/// with their defaults.
-const SPECIAL_KEYS: [(&str, &str); 5] = [
-    ("pad_token", "[PAD]"),
-    ("unk_token", "[UNK]"),
-    ("cls_token", "[CLS]"),
-    ("sep_token", "[SEP]"),
-    ("mask_token", "[MASK]"),
+/// transformers' named special tokens, in its order (that of
+/// `all_special_tokens` and of the tokens it adds when the vocabulary lacks
+/// them), with BERT's defaults.
+const NAMED_KEYS: [(&str, Option<&str>); 7] = [
+    ("bos_token", None),
+    ("eos_token", None),
+    ("unk_token", Some("[UNK]")),
+    ("sep_token", Some("[SEP]")),
+    ("pad_token", Some(PAD_TOKEN)),
+    ("cls_token", Some("[CLS]")),
+    ("mask_token", Some("[MASK]")),
 ];
+
+/// The mask token of a tokenizer that is not told otherwise.
+pub const MASK_TOKEN: &str = "[MASK]";
 
 /// A JSON file of the directory as an object; an absent file is empty.
 fn read_object(path: &Path) -> Result<Map<String, Value>> {
@@ -39,15 +48,163 @@ fn read_object(path: &Path) -> Result<Map<String, Value>> {
     }
 }
 
-/// A special token's content: a string, or an object with `"content"` (as
-/// `transformers` writes an `AddedToken`).
-fn token_content(value: &Value) -> Option<&str> {
-    value.as_str().or_else(|| value.get("content").and_then(Value::as_str))
+/// A special token as a model directory gives it: a string, or an object
+/// with `"content"` and the flags (as `transformers` writes an
+/// `AddedToken`). Special, and not normalized unless the object says so.
+fn special_token(value: &Value, path: &Path, key: &str) -> Result<AddedToken> {
+    let bad =
+        || Error::invalid_file(path, format!("{key}: expected a string or an object with \"content\", found {value}"));
+    if let Some(content) = value.as_str() {
+        return Ok(AddedToken { content: content.to_owned(), special: true, ..AddedToken::default() });
+    }
+    let content = value.get("content").and_then(Value::as_str).ok_or_else(bad)?;
+    let flag = |name: &str| match value.get(name) {
+        None | Some(Value::Null) => Ok(false),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(other) => Err(Error::invalid_file(path, format!("{key}.{name}: expected true or false, found {other}"))),
+    };
+    Ok(AddedToken {
+        content: content.to_owned(),
+        special: true,
+        normalized: flag("normalized")?,
+        single_word: flag("single_word")?,
+        lstrip: flag("lstrip")?,
+        rstrip: flag("rstrip")?,
+    })
+}
+
+/// The special tokens a model directory configures, as `transformers` reads
+/// them (`special_tokens_map.json` wins over `tokenizer_config.json`, unless
+/// that has an `added_tokens_decoder`).
+#[derive(Debug, Default)]
+struct Configured {
+    /// `NAMED_KEYS`' tokens, in their order: absent ones take the default,
+    /// null ones are None. With whether the file gave flags (an object).
+    named: Vec<(&'static str, Option<AddedToken>, bool)>,
+    /// `extra_special_tokens` (`additional_special_tokens` before
+    /// transformers 5).
+    extra: Vec<AddedToken>,
+}
+
+impl Configured {
+    fn read(dir: &Path) -> Result<Self> {
+        let config_path = dir.join("tokenizer_config.json");
+        let map_path = dir.join("special_tokens_map.json");
+        let config = read_object(&config_path)?;
+        // transformers reads special_tokens_map.json only for directories
+        // whose tokenizer_config.json has no added_tokens_decoder.
+        let map = if config.get("added_tokens_decoder").is_some_and(|v| !v.is_null()) {
+            Map::new()
+        } else {
+            read_object(&map_path)?
+        };
+        let lookup = |key: &str| match map.get(key) {
+            Some(v) => Some((v, &map_path)),
+            None => config.get(key).map(|v| (v, &config_path)),
+        };
+        let mut named = Vec::new();
+        for (key, default) in NAMED_KEYS {
+            let default = default.map(|d| AddedToken { content: d.into(), special: true, ..AddedToken::default() });
+            let (token, flagged) = match lookup(key) {
+                None => (default, false),
+                // The pipeline needs an unknown, classifier, separator and padding token.
+                Some((Value::Null, _)) if key != "mask_token" => (default, false),
+                Some((Value::Null, _)) => (None, false),
+                Some((v, path)) => (Some(special_token(v, path, key)?), v.is_object()),
+            };
+            named.push((key, token, flagged));
+        }
+        // tokenizer_config.json's extra_special_tokens (or, without them, its
+        // additional_special_tokens), extended by special_tokens_map.json's
+        // extra_special_tokens; its additional_special_tokens only when the
+        // config has none.
+        let list = |file: &Map<String, Value>, path: &Path, key: &str| -> Result<Vec<AddedToken>> {
+            let items: Vec<&Value> = match file.get(key) {
+                None | Some(Value::Null) => return Ok(Vec::new()),
+                Some(Value::Array(items)) => items.iter().collect(),
+                // transformers also takes a mapping of names to tokens.
+                Some(Value::Object(entries)) => entries.values().collect(),
+                Some(other) => {
+                    return Err(Error::invalid_file(path, format!("{key}: expected a list of tokens, found {other}")))
+                }
+            };
+            items.into_iter().enumerate().map(|(i, item)| special_token(item, path, &format!("{key}[{i}]"))).collect()
+        };
+        let mut extra = list(&config, &config_path, "extra_special_tokens")?;
+        if extra.is_empty() {
+            extra = list(&config, &config_path, "additional_special_tokens")?;
+        }
+        if extra.is_empty() {
+            extra = list(&map, &map_path, "additional_special_tokens")?;
+        }
+        for t in list(&map, &map_path, "extra_special_tokens")? {
+            if !extra.iter().any(|e| e.content == t.content) {
+                extra.push(t);
+            }
+        }
+        Ok(Self { named, extra })
+    }
+
+    fn named(&self, key: &str) -> Option<&AddedToken> {
+        self.named.iter().find(|(k, _, _)| *k == key).and_then(|(_, t, _)| t.as_ref())
+    }
+
+    /// The named tokens (in `NAMED_KEYS` order), then the extra ones.
+    fn all(&self) -> impl Iterator<Item = &AddedToken> {
+        self.named.iter().filter_map(|(_, t, _)| t.as_ref()).chain(&self.extra)
+    }
+}
+
+/// The added tokens of a `vocab.txt` directory, in id order, with the ids
+/// the directory gives them: `tokenizer_config.json`'s
+/// `added_tokens_decoder` (with their flags), else `added_tokens.json`
+/// (normalized, not special, as `transformers` reads them).
+fn directory_added_tokens(dir: &Path, config: &Map<String, Value>) -> Result<Vec<(u64, AddedToken, PathBuf)>> {
+    let config_path = dir.join("tokenizer_config.json");
+    let mut out = Vec::new();
+    if let Some(decoder) = config.get("added_tokens_decoder").filter(|v| !v.is_null()) {
+        let entries = decoder.as_object().ok_or_else(|| {
+            Error::invalid_file(&config_path, format!("added_tokens_decoder: expected an object, found {decoder}"))
+        })?;
+        for (id, entry) in entries {
+            let what = format!("added_tokens_decoder[{id:?}]");
+            let id = id
+                .parse::<u64>()
+                .map_err(|_| Error::invalid_file(&config_path, format!("{what}: the key is not an id")))?;
+            let mut token = special_token(entry, &config_path, &what)?;
+            token.special = match entry.get("special") {
+                None | Some(Value::Null) => false,
+                Some(Value::Bool(b)) => *b,
+                Some(other) => {
+                    return Err(Error::invalid_file(
+                        &config_path,
+                        format!("{what}.special: expected true or false, found {other}"),
+                    ))
+                }
+            };
+            if entry.get("normalized").is_none_or(Value::is_null) {
+                token.normalized = !token.special;
+            }
+            out.push((id, token, config_path.clone()));
+        }
+    } else {
+        let path = dir.join("added_tokens.json");
+        for (content, id) in read_object(&path)? {
+            let id = id
+                .as_u64()
+                .ok_or_else(|| Error::invalid_file(&path, format!("{content:?}: expected an id, found {id}")))?;
+            out.push((id, AddedToken { content, normalized: true, ..AddedToken::default() }, path.clone()));
+        }
+    }
+    // An empty token is never added (transformers and add_tokens skip it).
+    out.retain(|(_, t, _)| !t.content.is_empty());
+    out.sort_by_key(|(id, _, _)| *id);
+    Ok(out)
 }
 
 /// What `transformers` keeps in `tokenizer_config.json` beside the pipeline,
 /// and a caller may change on a tokenizer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallSettings {
     /// None: the model has no maximum length.
     pub model_max_length: Option<u64>,
@@ -55,13 +212,38 @@ pub struct CallSettings {
     pub truncation_side: Side,
     /// Whether `decode` applies `transformers`' clean-up by default.
     pub clean_up_tokenization_spaces: bool,
+    /// The named special tokens other than the pipeline's (its unknown,
+    /// classifier, separator and padding tokens): None for none.
+    pub bos_token: Option<String>,
+    pub eos_token: Option<String>,
+    /// `"[MASK]"` unless the model directory (or the caller) says otherwise.
+    pub mask_token: Option<String>,
+    /// `transformers`' `extra_special_tokens`: special tokens without a name
+    /// of their own, listed by `all_special_tokens` after the named ones.
+    pub extra_special_tokens: Vec<String>,
+}
+
+impl Default for CallSettings {
+    fn default() -> Self {
+        Self {
+            model_max_length: None,
+            padding_side: Side::Right,
+            truncation_side: Side::Right,
+            clean_up_tokenization_spaces: false,
+            bos_token: None,
+            eos_token: None,
+            mask_token: Some(MASK_TOKEN.to_owned()),
+            extra_special_tokens: Vec::new(),
+        }
+    }
 }
 
 /// The call settings of a model directory's `tokenizer_config.json`
 /// (defaults without one): `model_max_length` None for transformers' "no
 /// maximum" (1e30, or anything from 1e20 up); the sides `"right"` unless
 /// the file says `"left"`; `clean_up_tokenization_spaces` false unless the
-/// file says true.
+/// file says true; the special tokens the directory configures (with
+/// `special_tokens_map.json`).
 pub fn call_settings(dir: &Path) -> Result<CallSettings> {
     let path = dir.join("tokenizer_config.json");
     let config = read_object(&path)?;
@@ -93,16 +275,26 @@ pub fn call_settings(dir: &Path) -> Result<CallSettings> {
             ))
         }
     };
+    let configured = Configured::read(dir)?;
+    let named = |key: &str| configured.named(key).map(|t| t.content.clone());
     Ok(CallSettings {
         model_max_length,
         padding_side: side("padding_side")?,
         truncation_side: side("truncation_side")?,
         clean_up_tokenization_spaces,
+        bos_token: named("bos_token"),
+        eos_token: named("eos_token"),
+        mask_token: named("mask_token"),
+        extra_special_tokens: configured.extra.iter().map(|t| t.content.clone()).collect(),
     })
 }
 
 impl Tokenizer {
-    /// A tokenizer from a local model directory.
+    /// A tokenizer from a local model directory, with the added tokens and
+    /// special tokens it configures, as `transformers` reads them: those the
+    /// vocabulary lacks get the next ids (the directory's added tokens in id
+    /// order, then the named special tokens in `NAMED_KEYS` order, then the
+    /// extra ones).
     pub fn from_pretrained(dir: &Path) -> Result<Self> {
         if !dir.is_dir() {
             return Err(Error::io(
@@ -114,13 +306,22 @@ impl Tokenizer {
                 ),
             ));
         }
+        let configured = Configured::read(dir)?;
         let json = dir.join("tokenizer.json");
         if json.is_file() {
-            return Self::load(&json);
+            // As transformers does: the configured special tokens the file lacks are added.
+            let tokenizer = Self::load(&json)?;
+            let mut missing: Vec<AddedToken> = Vec::new();
+            for t in configured.all() {
+                let new = !t.content.is_empty() && tokenizer.vocab().id(&t.content).is_none();
+                if new && !missing.iter().any(|m| m.content == t.content) {
+                    missing.push(t.clone());
+                }
+            }
+            return if missing.is_empty() { Ok(tokenizer) } else { Ok(tokenizer.add_tokens(&missing)?.0) };
         }
         let config_path = dir.join("tokenizer_config.json");
         let config = read_object(&config_path)?;
-        let map = read_object(&dir.join("special_tokens_map.json"))?;
         let flag = |key: &str, default: bool| -> Result<bool> {
             match config.get(key) {
                 None | Some(Value::Null) => Ok(default),
@@ -143,23 +344,47 @@ impl Tokenizer {
         };
         let handle_chinese_chars = flag("tokenize_chinese_chars", true)?;
         let split_special_tokens = flag("split_special_tokens", false)?;
-        // special_tokens_map.json wins over tokenizer_config.json, as in transformers.
-        let mut specials = Vec::new();
-        for (key, default) in SPECIAL_KEYS {
-            let token = match map.get(key).or_else(|| config.get(key)) {
-                None | Some(Value::Null) => default.to_owned(),
-                Some(v) => token_content(v)
-                    .ok_or_else(|| Error::invalid_file(&config_path, format!("{key}: expected a string, found {v}")))?
-                    .to_owned(),
-            };
-            if key == "pad_token" && token != PAD_TOKEN {
-                return Err(Error::invalid_file(
-                    &config_path,
-                    format!("pad_token {token:?} is not supported (padding inserts {PAD_TOKEN:?})"),
-                ));
-            }
-            specials.push(token);
+        let content = |key: &str| configured.named(key).expect("the pipeline's tokens have defaults").content.clone();
+        let pad = content("pad_token");
+        if pad != PAD_TOKEN {
+            return Err(Error::invalid_file(
+                &config_path,
+                format!("pad_token {pad:?} is not supported (padding inserts {PAD_TOKEN:?})"),
+            ));
         }
+        let added = directory_added_tokens(dir, &config)?;
+        let base = Vocab::from_file(&dir.join("vocab.txt"))?;
+        // transformers appends what the vocabulary lacks: the added tokens in
+        // id order, then the named special tokens, then the extra ones.
+        let mut appended: Vec<String> = Vec::new();
+        for t in added.iter().map(|(_, t, _)| t).chain(configured.all()) {
+            if !t.content.is_empty() && base.id(&t.content).is_none() && !appended.contains(&t.content) {
+                appended.push(t.content.clone());
+            }
+        }
+        // Named tokens the vocabulary has, given as plain strings, are the
+        // plain special tokens (in the order pad, unk, cls, sep, mask, bos, eos).
+        let mut plain: Vec<String> = Vec::new();
+        for key in ["pad_token", "unk_token", "cls_token", "sep_token", "mask_token", "bos_token", "eos_token"] {
+            if let Some((_, Some(t), false)) = configured.named.iter().find(|(k, _, _)| *k == key) {
+                if base.id(&t.content).is_some() && !plain.contains(&t.content) {
+                    plain.push(t.content.clone());
+                }
+            }
+        }
+        // The directory's added tokens keep their flags; the other configured
+        // tokens become special added tokens, unless they are plain.
+        let to_add: Vec<AddedToken> = added
+            .iter()
+            .map(|(_, t, _)| t.clone())
+            .chain(
+                configured
+                    .all()
+                    .filter(|t| !plain.contains(&t.content) && !added.iter().any(|(_, a, _)| a.content == t.content))
+                    .cloned(),
+            )
+            .collect();
+        let vocab = if appended.is_empty() { base } else { base.with_appended(&appended)? };
         let options = Options {
             normalizer: crate::pipeline::normalizer::Normalizer {
                 lowercase,
@@ -167,21 +392,35 @@ impl Tokenizer {
                 handle_chinese_chars,
                 ..Default::default()
             },
-            unk_token: specials[1].clone(),
-            cls_token: specials[2].clone(),
-            sep_token: specials[3].clone(),
+            unk_token: content("unk_token"),
+            cls_token: content("cls_token"),
+            sep_token: content("sep_token"),
             split_special_tokens,
             ..Options::default()
         };
-        Tokenizer::new(Vocab::from_file(&dir.join("vocab.txt"))?, Vec::new(), &specials, options)
+        let tokenizer = Tokenizer::new(vocab, Vec::new(), &plain, options)?;
+        let tokenizer = if to_add.is_empty() { tokenizer } else { tokenizer.add_tokens(&to_add)?.0 };
+        for (id, t, path) in &added {
+            let got = tokenizer.vocab().id(&t.content).expect("added");
+            if u64::from(got) != *id {
+                return Err(Error::invalid_file(
+                    path,
+                    format!(
+                        "added token {:?} has id {id}, but the vocabulary and the added tokens before it give it {got}",
+                        t.content
+                    ),
+                ));
+            }
+        }
+        Ok(tokenizer)
     }
 
     /// Writes `tokenizer.json`, `vocab.txt` (unless the ids have holes),
     /// `tokenizer_config.json` and `special_tokens_map.json` into `dir`
     /// (created if needed); returns their paths.
     /// `tokenizer_config.json` holds the call settings (`model_max_length`,
-    /// else the default truncation's length, if there is one) and the
-    /// model's inputs, `token_type_ids` among them: without them
+    /// else the default truncation's length, if there is one; the named and
+    /// extra special tokens in the vocabulary) and the model's inputs, `token_type_ids` among them: without them
     /// `transformers`' generic class leaves out the segment ids of pairs.
     pub fn save_pretrained(&self, dir: &Path, call: &CallSettings) -> Result<Vec<PathBuf>> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
@@ -197,16 +436,19 @@ impl Tokenizer {
         let o = self.options();
         let mut map = Map::new();
         for (key, token) in [
-            ("pad_token", PAD_TOKEN),
-            ("unk_token", o.unk_token.as_str()),
-            ("cls_token", o.cls_token.as_str()),
-            ("sep_token", o.sep_token.as_str()),
-            ("mask_token", "[MASK]"),
+            ("pad_token", Some(PAD_TOKEN)),
+            ("unk_token", Some(o.unk_token.as_str())),
+            ("cls_token", Some(o.cls_token.as_str())),
+            ("sep_token", Some(o.sep_token.as_str())),
+            ("mask_token", call.mask_token.as_deref()),
+            ("bos_token", call.bos_token.as_deref()),
+            ("eos_token", call.eos_token.as_deref()),
         ] {
-            if self.vocab().id(token).is_some() {
+            if let Some(token) = token.filter(|t| self.vocab().id(t).is_some()) {
                 map.insert(key.to_owned(), json!(token));
             }
         }
+        let extra: Vec<&String> = call.extra_special_tokens.iter().filter(|t| self.vocab().id(t).is_some()).collect();
         // PreTrainedTokenizerFast takes the pipeline from tokenizer.json as it
         // is; the BERT keys are for readers that look for them.
         let mut config = json!({
@@ -225,6 +467,10 @@ impl Tokenizer {
             obj.insert("model_max_length".into(), json!(n));
         }
         obj.extend(map.clone());
+        if !extra.is_empty() {
+            obj.insert("extra_special_tokens".into(), json!(extra));
+            map.insert("additional_special_tokens".into(), json!(extra));
+        }
         for (name, value) in [("tokenizer_config.json", config), ("special_tokens_map.json", Value::Object(map))] {
             let path = dir.join(name);
             let text = serde_json::to_string_pretty(&value).expect("JSON serializes");

@@ -14,7 +14,7 @@ from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions
 
 NO_MAXIMUM = int(1e30)  # transformers' VERY_LARGE_INTEGER: a model without a maximum length
-PAD_TOKEN, MASK_TOKEN = "[PAD]", "[MASK]"
+PAD_TOKEN, MASK_TOKEN = "[PAD]", "[MASK]"  # MASK_TOKEN: unless a model directory or the caller says otherwise
 _ARRAYS = (("input_ids", "ids"), ("token_type_ids", "type_ids"), ("attention_mask", "attention_mask"),
            ("special_tokens_mask", "special_tokens_mask"), ("offset_mapping", "offsets"))  # fmt: skip
 
@@ -32,6 +32,10 @@ class TransformersCalls:
     _padding_side = "right"
     _truncation_side = "right"
     _clean_up_tokenization_spaces = False
+    _bos_token: str | None = None
+    _eos_token: str | None = None
+    _mask_token: str | None = MASK_TOKEN
+    _extra_special_tokens: list[str] = []  # noqa: RUF012  (replaced whole, never changed in place)
     encode: Any
     encode_batch: Any
     _encode_batch: Any
@@ -61,7 +65,9 @@ class TransformersCalls:
             encodings = self._encode_batch([_words(item, f"inputs[{i}]") for i, item in enumerate(inputs)],
                                            EncodeOptions(add_special_tokens, **options))  # fmt: skip
         else:
-            encodings = self.encode_batch(inputs, add_special_tokens, **options)
+            # Not encode_batch: transformers' call applies no default truncation or padding of the file's.
+            encodings = self._encode_batch([_pair(item, f"inputs[{i}]") for i, item in enumerate(inputs)],
+                                           EncodeOptions(add_special_tokens, **options))  # fmt: skip
         rows: list[Encoding] = []
         sample: list[int] = []
         for i, encoding in enumerate(encodings):
@@ -93,12 +99,14 @@ class TransformersCalls:
         return [self._ids.get(token, unk) for token in _texts(tokens, "tokens")]
 
     def convert_ids_to_tokens(self, ids: int | list[int], skip_special_tokens: bool = False) -> str | list[str]:
-        """The token of an id, or the tokens of a list of ids."""
+        """The token of an id, or the tokens of a list of ids (without those of ``all_special_ids`` when
+        ``skip_special_tokens``, as in transformers)."""
         skip = _flag(skip_special_tokens, "skip_special_tokens")
         if _is_one_id(ids):
             return self._shown(self._checked_id(ids, "ids"))
-        tokens = [self._shown(i) for i in self._checked_ids(ids, "ids")]
-        return [t for t in tokens if not (skip and t in self._special_tokens)]
+        checked = self._checked_ids(ids, "ids")
+        skipped = set(self.all_special_ids) if skip else set()  # as in transformers
+        return [self._shown(i) for i in checked if i not in skipped]
 
     def _shown(self, id_: int) -> str:
         """The token of an id as encodings show it (``id_to_token``)."""
@@ -129,7 +137,7 @@ class TransformersCalls:
             if token_ids_1 is not None:
                 raise ValueError("token_ids_1 must be None when already_has_special_tokens=True: the ids already "
                                  "hold the pair")  # fmt: skip
-            special = {self._ids[t] for t in self._special_tokens}
+            special = set(self.all_special_ids)
             return [int(i in special) for i in a]
         mask = [1] + [0] * len(a) + [1]
         if token_ids_1 is not None:
@@ -210,10 +218,6 @@ class TransformersCalls:
         lambda self: self._present(PAD_TOKEN),
         doc="The padding token, ``[PAD]`` (None when it is not in the vocabulary).",
     )
-    mask_token = property(
-        lambda self: self._present(MASK_TOKEN),
-        doc="The mask token, ``[MASK]`` (None when it is not in the vocabulary).",
-    )
     unk_token_id = property(
         lambda self: self._ids.get(self._options.unk_token), doc="The unknown token's id (None without one)."
     )
@@ -224,15 +228,84 @@ class TransformersCalls:
         lambda self: self._ids.get(self._options.cls_token), doc="The classifier token's id (None without one)."
     )
     pad_token_id = property(lambda self: self._ids.get(PAD_TOKEN), doc="The padding token's id (None without one).")
-    mask_token_id = property(lambda self: self._ids.get(MASK_TOKEN), doc="The mask token's id (None without one).")
     #: The padding token's type id: 0.
     pad_token_type_id = 0
 
     @property
+    def mask_token(self) -> str | None:
+        """The mask token: ``[MASK]`` unless the model directory or the caller names another (None when it
+        is not in the vocabulary). Settable (a str or None), as in transformers: the vocabulary does not
+        change."""
+        return None if self._mask_token is None else self._present(self._mask_token)
+
+    @mask_token.setter
+    def mask_token(self, value: str | None) -> None:
+        self._mask_token = _token_setting(value, "mask_token")
+
+    mask_token_id = property(
+        lambda self: None if self._mask_token is None else self._ids.get(self._mask_token),
+        doc="The mask token's id (None when it is not in the vocabulary).",
+    )
+
+    @property
+    def bos_token(self) -> str | None:
+        """The beginning-of-sequence token: None (BERT has none) unless the model directory or the caller
+        names one that is in the vocabulary. Settable (a str or None)."""
+        return None if self._bos_token is None else self._present(self._bos_token)
+
+    @bos_token.setter
+    def bos_token(self, value: str | None) -> None:
+        self._bos_token = _token_setting(value, "bos_token")
+
+    bos_token_id = property(
+        lambda self: None if self._bos_token is None else self._ids.get(self._bos_token),
+        doc="The beginning-of-sequence token's id (None without one).",
+    )
+
+    @property
+    def eos_token(self) -> str | None:
+        """The end-of-sequence token: None (BERT has none) unless the model directory or the caller names
+        one that is in the vocabulary. Settable (a str or None)."""
+        return None if self._eos_token is None else self._present(self._eos_token)
+
+    @eos_token.setter
+    def eos_token(self, value: str | None) -> None:
+        self._eos_token = _token_setting(value, "eos_token")
+
+    eos_token_id = property(
+        lambda self: None if self._eos_token is None else self._ids.get(self._eos_token),
+        doc="The end-of-sequence token's id (None without one).",
+    )
+
+    @property
+    def extra_special_tokens(self) -> list[str]:
+        """transformers' extra special tokens (those without a name of their own) that are in the
+        vocabulary: a model directory's ``extra_special_tokens`` (or ``additional_special_tokens``), and
+        those given to ``add_special_tokens``. Settable (a list of str), as in transformers: the vocabulary
+        does not change."""
+        return [t for t in self._extra_special_tokens if t in self._ids]
+
+    @extra_special_tokens.setter
+    def extra_special_tokens(self, value: list[str]) -> None:
+        if isinstance(value, (str, bytes, bytearray)):
+            raise TypeError(f"extra_special_tokens must be an iterable of str, not {type(value).__name__}")
+        try:
+            items = list(value)
+        except TypeError:
+            raise TypeError(f"extra_special_tokens must be a list of str, not {type(value).__name__}") from None
+        self._extra_special_tokens = [_text(t, f"extra_special_tokens[{i}]") for i, t in enumerate(items)]
+
+    @property
     def all_special_tokens(self) -> list[str]:
-        """The named special tokens in the vocabulary, in transformers' order (unk, sep, pad, cls, mask)."""
+        """The special tokens in the vocabulary, as transformers lists them: the named ones (bos, eos, unk,
+        sep, pad, cls, mask), then the extra ones, each once."""
         o = self._options
-        return [t for t in (o.unk_token, o.sep_token, PAD_TOKEN, o.cls_token, MASK_TOKEN) if t in self._ids]
+        named = (self._bos_token, self._eos_token, o.unk_token, o.sep_token, PAD_TOKEN, o.cls_token, self._mask_token)
+        out: list[str] = []
+        for t in [t for t in named if t is not None] + self._extra_special_tokens:
+            if t in self._ids and t not in out:
+                out.append(t)
+        return out
 
     @property
     def all_special_ids(self) -> list[int]:
@@ -243,11 +316,22 @@ class TransformersCalls:
         """What pickling keeps of the settings."""
         return {"model_max_length": self.model_max_length, "padding_side": self.padding_side,
                 "truncation_side": self.truncation_side,
-                "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces}  # fmt: skip
+                "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces, "bos_token": self.bos_token,
+                "eos_token": self.eos_token, "mask_token": self.mask_token,
+                "extra_special_tokens": self.extra_special_tokens}  # fmt: skip
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for key, value in state.items():
             setattr(self, key, value)
+
+
+def _token_setting(value: object, name: str) -> str | None:
+    """A special token set by the caller: a str, or None for none."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str or None, not {type(value).__name__}")
+    return _text(value, name)
 
 
 def _side(value: object, name: str) -> str:
@@ -256,6 +340,13 @@ def _side(value: object, name: str) -> str:
     if value not in ("right", "left"):
         raise ValueError(f'{name} must be "right" or "left", not {value!r}')
     return value
+
+
+def _pair(item: Any, name: str) -> tuple[str, str | None]:
+    """An input of the call: a str, or a pair (a tuple or a list of two str)."""
+    if isinstance(item, str):
+        return _text(item, name), None
+    return _text(item[0], f"{name}[0]"), _text(item[1], f"{name}[1]")
 
 
 def _words(item: object, name: str) -> tuple[list[str], list[str] | None]:

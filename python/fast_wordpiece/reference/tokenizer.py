@@ -194,9 +194,57 @@ class PyTokenizer(TransformersCalls):
         return self._add(_added_tokens(tokens, _flag(special_tokens, "special_tokens"), "add_tokens"))
 
     def add_special_tokens(self, tokens: object) -> int:
-        """``add_tokens`` with every token special (not normalized unless an ``AddedToken`` says so); also
-        transformers' ``{"additional_special_tokens": [...]}``."""
-        return self._add(_added_tokens(tokens, True, "add_special_tokens"))
+        """``add_tokens`` with every token special (not normalized unless an ``AddedToken`` says so); a list
+        extends ``extra_special_tokens``. Also transformers' dict: "additional_special_tokens" /
+        "extra_special_tokens" (a list, which replaces ``extra_special_tokens`` as in transformers),
+        "mask_token", "bos_token", "eos_token" (a token, which becomes that token), and the pipeline's
+        "unk_token", "sep_token", "cls_token", "pad_token" only as they are."""
+        if not isinstance(tokens, dict):
+            given = _added_tokens(tokens, True, "add_special_tokens")
+            count = self._add(given)
+            contents = [t["content"] for t in given]
+            self._extra_special_tokens = self._extra_special_tokens + [
+                t for i, t in enumerate(contents) if t not in self._extra_special_tokens and t not in contents[:i]
+            ]
+            return count
+        to_add: list[dict[str, Any]] = []
+        named: dict[str, str] = {}
+        extra: list[str] = []
+        o = self._options
+        current = {"unk_token": o.unk_token, "sep_token": o.sep_token, "cls_token": o.cls_token, "pad_token": PAD_TOKEN}
+        for key, value in tokens.items():
+            if not isinstance(key, str):
+                raise TypeError(f"add_special_tokens: the keys must be str, not {type(key).__name__}")
+            if key in ("additional_special_tokens", "extra_special_tokens"):
+                if isinstance(value, (str, bytes, bytearray)):
+                    raise TypeError(f"add_special_tokens: {key} must be an iterable of str or AddedToken, "
+                                    f"not {type(value).__name__}")  # fmt: skip
+                given = _added_tokens(value, True, "add_special_tokens")
+                extra += [t["content"] for t in given]
+                to_add += given
+                continue
+            if key not in ("mask_token", "bos_token", "eos_token", *current):
+                raise ValueError(f'add_special_tokens: unknown key "{key}" (the keys are additional_special_tokens, '
+                                 "extra_special_tokens, mask_token, bos_token, eos_token, unk_token, sep_token, "
+                                 "cls_token and pad_token)")  # fmt: skip
+            if not (isinstance(value, str) or hasattr(value, "content")):
+                raise TypeError(f"add_special_tokens: {key} must be a str or an AddedToken, not {type(value).__name__}")
+            token = _added_tokens(value, True, "add_special_tokens")[0]
+            if key in current:
+                if token["content"] != current[key]:
+                    raise ValueError(f"add_special_tokens: {key} {json.dumps(token['content'], ensure_ascii=False)} "
+                                     f"is not supported: it is the pipeline's, {json.dumps(current[key])} (the keys "
+                                     "that add tokens are additional_special_tokens, extra_special_tokens, "
+                                     "mask_token, bos_token and eos_token)")  # fmt: skip
+                continue
+            named[key] = token["content"]
+            to_add.append(token)
+        count = self._add(to_add)
+        for key, content in named.items():
+            setattr(self, "_" + key, content)
+        if extra:
+            self._extra_special_tokens = extra
+        return count
 
     def _add(self, tokens: list[dict[str, Any]]) -> int:
         history = {key: list(values) for key, values in self._history.items()}
@@ -290,23 +338,7 @@ class PyTokenizer(TransformersCalls):
     def from_vocab_file(path: str | os.PathLike[str], *, special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS,
                         **options: Any) -> PyTokenizer:  # fmt: skip
         """Reads a BERT ``vocab.txt``: one token per line, the id being the line number from 0."""
-        path = _path(path)
-        with open(path, "rb") as f:
-            data = f.read()
-        try:
-            lines = data.decode("utf-8").split("\n")
-        except UnicodeDecodeError as e:
-            raise ValueError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
-        if lines[-1] == "":  # the line break that ends the last line
-            lines.pop()
-        if not lines:
-            raise ValueError(f"{path}: empty vocabulary file")
-        vocab = [line.rstrip(WHITESPACE) for line in lines]  # as Hugging Face trims them
-        try:
-            _vocab_ids(vocab)
-        except ValueError as e:
-            raise ValueError(f"{path}: {e} (ids are line numbers from 0)") from None
-        return PyTokenizer(vocab, special_tokens=special_tokens, **options)
+        return PyTokenizer(_read_vocab(_path(path)), special_tokens=special_tokens, **options)
 
     def to_json(self) -> str:
         """The tokenizer in our own format (every option, any pre-tokenizer), as the engine writes it too."""
@@ -395,9 +427,10 @@ class PyTokenizer(TransformersCalls):
     @staticmethod
     def from_pretrained(directory: str | os.PathLike[str]) -> PyTokenizer:
         """A tokenizer from a local model directory: its ``tokenizer.json``, or its ``vocab.txt`` with
-        ``tokenizer_config.json`` (and ``special_tokens_map.json``); ``model_max_length``,
-        ``padding_side``, ``truncation_side`` and ``clean_up_tokenization_spaces`` from
-        ``tokenizer_config.json``. Never downloads."""
+        ``tokenizer_config.json`` (and ``special_tokens_map.json``, ``added_tokens.json``), with the added and
+        special tokens the directory configures (those the vocabulary lacks get the next ids, as in
+        transformers); ``model_max_length``, ``padding_side``, ``truncation_side`` and
+        ``clean_up_tokenization_spaces`` from ``tokenizer_config.json``. Never downloads."""
         tokenizer = PyTokenizer._from_directory(directory)
         path = os.path.join(_path(directory), "tokenizer_config.json")
         config = _read_object(path)
@@ -420,6 +453,11 @@ class PyTokenizer(TransformersCalls):
                 raise ValueError(f"{path}: clean_up_tokenization_spaces: expected true or false, "
                                  f"found {json.dumps(clean_up)}")  # fmt: skip
             tokenizer.clean_up_tokenization_spaces = clean_up
+        named, extra = _configured(_path(directory))
+        content = {key: None if t is None else t["content"] for key, t, _ in named}
+        tokenizer._bos_token, tokenizer._eos_token = content["bos_token"], content["eos_token"]
+        tokenizer._mask_token = content["mask_token"]
+        tokenizer._extra_special_tokens = [t["content"] for t in extra]
         return tokenizer
 
     @staticmethod
@@ -429,11 +467,21 @@ class PyTokenizer(TransformersCalls):
             raise FileNotFoundError(errno.ENOENT, "not a local directory: from_pretrained never downloads; fetch the "
                                     "model first, e.g. huggingface_hub.snapshot_download(repo_id), and pass its "
                                     "directory", path)  # fmt: skip
+        named, extra = _configured(path)
+        configured = [t for _, t, _ in named if t is not None] + extra
         if os.path.isfile(os.path.join(path, "tokenizer.json")):
-            return PyTokenizer.from_file(os.path.join(path, "tokenizer.json"))
+            # As transformers does: the configured special tokens the file lacks are added.
+            tokenizer = PyTokenizer.from_file(os.path.join(path, "tokenizer.json"))
+            missing: list[dict[str, Any]] = []
+            for t in configured:
+                new = t["content"] and t["content"] not in tokenizer._ids
+                if new and all(m["content"] != t["content"] for m in missing):
+                    missing.append(t)
+            if missing:
+                tokenizer._add(missing)
+            return tokenizer
         config_path = os.path.join(path, "tokenizer_config.json")
         config = _read_object(config_path)
-        special_map = _read_object(os.path.join(path, "special_tokens_map.json"))
 
         def flag(key: str, default: bool) -> bool:
             value = config.get(key)
@@ -447,29 +495,50 @@ class PyTokenizer(TransformersCalls):
         if strip_accents is not None and not isinstance(strip_accents, bool):
             raise ValueError(f"{config_path}: strip_accents: expected true, false or null, "
                              f"found {json.dumps(strip_accents)}")  # fmt: skip
-        specials = []
-        for key, default in zip(("pad_token", "unk_token", "cls_token", "sep_token", "mask_token"),
-                                DEFAULT_SPECIAL_TOKENS):  # fmt: skip
-            value = special_map.get(key, config.get(key))
-            token = value.get("content") if isinstance(value, dict) else value
-            if value is None:
-                token = default
-            if not isinstance(token, str):
-                raise ValueError(f"{config_path}: {key}: expected a string, found {json.dumps(value)}")
-            if key == "pad_token" and token != PAD_TOKEN:
-                raise ValueError(f'{config_path}: pad_token {json.dumps(token)} is not supported (padding inserts '
-                                 f'"{PAD_TOKEN}")')  # fmt: skip
-            specials.append(token)
         options = {"lowercase": flag("do_lower_case", True), "strip_accents": strip_accents,
-                   "handle_chinese_chars": flag("tokenize_chinese_chars", True), "unk_token": specials[1],
-                   "cls_token": specials[2], "sep_token": specials[3],
+                   "handle_chinese_chars": flag("tokenize_chinese_chars", True),
                    "split_special_tokens": flag("split_special_tokens", False)}  # fmt: skip
-        return PyTokenizer.from_vocab_file(os.path.join(path, "vocab.txt"), special_tokens=specials, **options)
+        content = {key: t["content"] for key, t, _ in named if t is not None}
+        if content["pad_token"] != PAD_TOKEN:
+            raise ValueError(f'{config_path}: pad_token {json.dumps(content["pad_token"])} is not supported (padding '
+                             f'inserts "{PAD_TOKEN}")')  # fmt: skip
+        added = _directory_added_tokens(path, config)
+        vocab = _read_vocab(os.path.join(path, "vocab.txt"))
+        ids = set(vocab)
+        # transformers appends what the vocabulary lacks: the added tokens in id order, then the named
+        # special tokens, then the extra ones.
+        appended: list[str] = []
+        for t in [t for _, t, _ in added] + configured:
+            if t["content"] and t["content"] not in ids and t["content"] not in appended:
+                appended.append(t["content"])
+        # Named tokens the vocabulary has, given as plain strings, are the plain special tokens.
+        plain: list[str] = []
+        for key in ("pad_token", "unk_token", "cls_token", "sep_token", "mask_token", "bos_token", "eos_token"):
+            token, flagged = next((t, f) for k, t, f in named if k == key)
+            if token is not None and not flagged and token["content"] in ids and token["content"] not in plain:
+                plain.append(token["content"])
+        # The directory's added tokens keep their flags; the other configured tokens become special added
+        # tokens, unless they are plain.
+        in_added = {t["content"] for _, t, _ in added}
+        to_add = [t for _, t, _ in added] + [t for t in configured if t["content"] not in in_added | set(plain)]
+        options.update(unk_token=content["unk_token"], cls_token=content["cls_token"], sep_token=content["sep_token"])
+        outside = set(range(len(vocab), len(vocab) + len(appended)))
+        slots: list[str | None] = [*vocab, *appended]
+        tokenizer = PyTokenizer._from_parts(slots, outside, None, plain, options)
+        if to_add:
+            tokenizer._add(to_add)
+        for id_, t, file in added:
+            got = tokenizer._ids[t["content"]]
+            if got != id_:
+                raise ValueError(f"{file}: added token {json.dumps(t['content'], ensure_ascii=False)} has id {id_}, "
+                                 f"but the vocabulary and the added tokens before it give it {got}")  # fmt: skip
+        return tokenizer
 
     def save_pretrained(self, directory: str | os.PathLike[str]) -> list[str]:
         """Writes ``tokenizer.json``, ``vocab.txt`` (unless the ids have holes), ``tokenizer_config.json`` (with
-        ``model_max_length`` when set, ``padding_side``, ``truncation_side`` and the model's inputs) and
-        ``special_tokens_map.json`` into ``directory`` (created if needed); returns their paths."""
+        ``model_max_length`` when set, ``padding_side``, ``truncation_side``, the special tokens,
+        ``extra_special_tokens`` among them, and the model's inputs) and ``special_tokens_map.json`` into
+        ``directory`` (created if needed); returns their paths."""
         path = _path(directory)
         os.makedirs(path, exist_ok=True)
         written = [os.path.join(path, "tokenizer.json")]
@@ -479,8 +548,10 @@ class PyTokenizer(TransformersCalls):
             self.save_vocab(written[-1])
         o = self._options
         tokens = {"pad_token": PAD_TOKEN, "unk_token": o.unk_token, "cls_token": o.cls_token,
-                  "sep_token": o.sep_token, "mask_token": "[MASK]"}  # fmt: skip
-        special_map = {key: token for key, token in tokens.items() if token in self._ids}
+                  "sep_token": o.sep_token, "mask_token": self._mask_token, "bos_token": self._bos_token,
+                  "eos_token": self._eos_token}  # fmt: skip
+        special_map: dict[str, Any] = {key: token for key, token in tokens.items() if token in self._ids}
+        extra = [token for token in self._extra_special_tokens if token in self._ids]
         config: dict[str, Any] = {"tokenizer_class": "PreTrainedTokenizerFast", "do_lower_case": o.lowercase,
                                   "strip_accents": o.strip_accents, "tokenize_chinese_chars": o.handle_chinese_chars,
                                   "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces,
@@ -492,6 +563,8 @@ class PyTokenizer(TransformersCalls):
         elif self._truncation is not None:
             config["model_max_length"] = self._truncation["max_length"]
         config.update(special_map)
+        if extra:
+            config["extra_special_tokens"] = special_map["additional_special_tokens"] = extra
         for name, value in (("tokenizer_config.json", config), ("special_tokens_map.json", special_map)):
             written.append(os.path.join(path, name))
             _write_atomic(written[-1], json.dumps(value, ensure_ascii=False, indent=2))
@@ -920,6 +993,133 @@ def _leftmost_longest(tokens: list[str]) -> re.Pattern[str] | None:
 
 
 _FLAGS = ("single_word", "lstrip", "rstrip")
+
+
+def _read_vocab(path: str) -> list[str]:
+    """The tokens of a BERT ``vocab.txt``, in id order."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        lines = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
+    if lines[-1] == "":  # the line break that ends the last line
+        lines.pop()
+    if not lines:
+        raise ValueError(f"{path}: empty vocabulary file")
+    vocab = [line.rstrip(WHITESPACE) for line in lines]  # as Hugging Face trims them
+    try:
+        _vocab_ids(vocab)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e} (ids are line numbers from 0)") from None
+    return vocab
+
+
+# transformers' named special tokens, in its order, with BERT's defaults.
+_NAMED_KEYS = (("bos_token", None), ("eos_token", None), ("unk_token", "[UNK]"), ("sep_token", "[SEP]"),
+               ("pad_token", PAD_TOKEN), ("cls_token", "[CLS]"), ("mask_token", "[MASK]"))  # fmt: skip
+
+
+def _special_token(value: object, path: str, key: str) -> dict[str, Any]:
+    """A special token as a model directory gives it: a string, or an object with "content" and the flags.
+    Special, and not normalized unless the object says so."""
+    if isinstance(value, str):
+        return _added_dict({"content": value, "special": True, "normalized": False})
+    if not isinstance(value, dict) or not isinstance(value.get("content"), str):
+        raise ValueError(f'{path}: {key}: expected a string or an object with "content", found '
+                         f"{json.dumps(value, ensure_ascii=False)}")  # fmt: skip
+
+    def flag(name: str) -> bool:
+        v = value.get(name)
+        if v is None:
+            return False
+        if not isinstance(v, bool):
+            raise ValueError(f"{path}: {key}.{name}: expected true or false, found {json.dumps(v)}")
+        return v
+
+    return _added_dict({"content": value["content"], "special": True, "normalized": flag("normalized"),
+                        **{name: flag(name) for name in _FLAGS}})  # fmt: skip
+
+
+def _configured(path: str) -> tuple[list[tuple[str, dict[str, Any] | None, bool]], list[dict[str, Any]]]:
+    """The special tokens a model directory configures, as transformers reads them (special_tokens_map.json
+    wins over tokenizer_config.json, unless that has an ``added_tokens_decoder``): the named ones in
+    ``_NAMED_KEYS`` order (absent: the default; null: None), each with whether the file gave flags (an
+    object), and the extra ones."""
+    config_path = os.path.join(path, "tokenizer_config.json")
+    map_path = os.path.join(path, "special_tokens_map.json")
+    config = _read_object(config_path)
+    # transformers reads special_tokens_map.json only for directories whose tokenizer_config.json has no
+    # added_tokens_decoder.
+    special_map = {} if config.get("added_tokens_decoder") is not None else _read_object(map_path)
+    named: list[tuple[str, dict[str, Any] | None, bool]] = []
+    for key, default in _NAMED_KEYS:
+        file, where = (special_map, map_path) if key in special_map else (config, config_path)
+        if key not in file or (file[key] is None and default is not None and key != "mask_token"):
+            # The pipeline needs an unknown, classifier, separator and padding token.
+            token = None if default is None else _special_token(default, where, key)
+            named.append((key, token, False))
+        elif file[key] is None:
+            named.append((key, None, False))
+        else:
+            named.append((key, _special_token(file[key], where, key), isinstance(file[key], dict)))
+
+    # tokenizer_config.json's extra_special_tokens (or, without them, its additional_special_tokens), extended
+    # by special_tokens_map.json's extra_special_tokens; its additional_special_tokens only when the config has
+    # none.
+    def tokens(file: dict[str, Any], where: str, key: str) -> list[dict[str, Any]]:
+        value = file.get(key)
+        if value is None:
+            return []
+        if isinstance(value, dict):  # transformers also takes a mapping of names to tokens
+            value = list(value.values())
+        if not isinstance(value, list):
+            found = json.dumps(value, ensure_ascii=False)
+            raise ValueError(f"{where}: {key}: expected a list of tokens, found {found}")
+        return [_special_token(item, where, f"{key}[{i}]") for i, item in enumerate(value)]
+
+    extra = (tokens(config, config_path, "extra_special_tokens")
+             or tokens(config, config_path, "additional_special_tokens")
+             or tokens(special_map, map_path, "additional_special_tokens"))  # fmt: skip
+    for t in tokens(special_map, map_path, "extra_special_tokens"):
+        if all(e["content"] != t["content"] for e in extra):
+            extra.append(t)
+    return named, extra
+
+
+def _directory_added_tokens(path: str, config: dict[str, Any]) -> list[tuple[int, dict[str, Any], str]]:
+    """The added tokens of a vocab.txt directory in id order, with the ids the directory gives them:
+    tokenizer_config.json's ``added_tokens_decoder`` (with their flags), else added_tokens.json (normalized,
+    not special, as transformers reads them); each with its file."""
+    config_path = os.path.join(path, "tokenizer_config.json")
+    out: list[tuple[int, dict[str, Any], str]] = []
+    decoder = config.get("added_tokens_decoder")
+    if decoder is not None:
+        if not isinstance(decoder, dict):
+            raise ValueError(f"{config_path}: added_tokens_decoder: expected an object, "
+                             f"found {json.dumps(decoder, ensure_ascii=False)}")  # fmt: skip
+        for key, entry in decoder.items():
+            what = f"added_tokens_decoder[{json.dumps(key, ensure_ascii=False)}]"
+            if not (key.isascii() and key.isdigit()):
+                raise ValueError(f"{config_path}: {what}: the key is not an id")
+            token = _special_token(entry, config_path, what)
+            special = entry.get("special") if isinstance(entry, dict) else None
+            if special is not None and not isinstance(special, bool):
+                raise ValueError(f"{config_path}: {what}.special: expected true or false, found {json.dumps(special)}")
+            token["special"] = bool(special)
+            if not isinstance(entry, dict) or entry.get("normalized") is None:
+                token["normalized"] = not token["special"]
+            out.append((int(key), token, config_path))
+    else:
+        added_path = os.path.join(path, "added_tokens.json")
+        for content, id_ in _read_object(added_path).items():
+            if isinstance(id_, bool) or not isinstance(id_, int) or id_ < 0:
+                raise ValueError(f"{added_path}: {json.dumps(content, ensure_ascii=False)}: expected an id, "
+                                 f"found {json.dumps(id_)}")  # fmt: skip
+            out.append((id_, _added_dict({"content": content, "special": False, "normalized": True}), added_path))
+    out = [entry for entry in out if entry[1]["content"]]  # an empty token is never added (add_tokens skips it)
+    out.sort(key=lambda entry: entry[0])
+    return out
 
 
 def _added_dict(t: dict[str, Any]) -> dict[str, Any]:
