@@ -276,7 +276,9 @@ class PyTokenizer(TransformersCalls):
             return args.learn(dict(counts.items()))
         if not isinstance(counts, Mapping):
             raise TypeError(f"counts must be a WordCounts or a dict of str to int, not {_type_name(counts)}")
-        checked = {_text(word, "counts keys"): _integer(n, f"counts[{word!r}]", 1) for word, n in counts.items()}
+        checked = {
+            _text(word, "counts keys"): _integer(n, f"counts[{json.dumps(word)}]", 1) for word, n in counts.items()
+        }
         for word in checked:
             if word:  # empty words are dropped: they hold no pair
                 check_word(word)
