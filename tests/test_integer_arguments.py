@@ -330,3 +330,18 @@ def test_nbest_takes_an_integer_scalar(impl: ModuleType, nbest: Any) -> None:
 def test_nbest_of_another_type_or_out_of_range(impl: ModuleType, nbest: Any, error: type, message: str) -> None:
     with pytest.raises(error, match=f"^{re.escape(message)}$"):
         tokenizers(impl)["unigram"].encode("hello", nbest=nbest)
+
+
+@pytest.mark.parametrize("kind", ["wordpiece", "bpe", "chars", "unigram"])
+def test_id_to_token_checks_its_id_alike_in_every_tokenizer(impl: ModuleType, kind: str) -> None:
+    tok = tokenizers(impl)[kind]
+    if not hasattr(tok, "id_to_token"):
+        pytest.skip("the twin of this tokenizer has no id_to_token")
+    assert tok.id_to_token(np.int64(1)) == tok.id_to_token(np.array(1)) == tok.id_to_token(1) is not None
+    assert tok.id_to_token(10**6) is None
+    with pytest.raises(ValueError, match=r"^id must be >= 0, got -1$"):
+        tok.id_to_token(-1)
+    with pytest.raises(ValueError, match=r"^id is too large$"):
+        tok.id_to_token(2**70)
+    with pytest.raises(TypeError, match=r"^id must be int, not bool$"):
+        tok.id_to_token(True)

@@ -517,13 +517,10 @@ impl PyUnigramTokenizer {
         Ok(self.inner.token_to_id(&text(token, &|| "token".into())?))
     }
 
-    /// The piece with id `id`, or None outside the vocabulary.
+    /// The piece with id `id`, or None beyond the vocabulary. A negative id
+    /// is a ValueError, as for every tokenizer.
     fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
-        if id.is_instance_of::<pyo3::types::PyBool>() {
-            return Err(PyTypeError::new_err("id must be int, not bool"));
-        }
-        let id: i128 =
-            id.extract().map_err(|_| PyTypeError::new_err(format!("id must be int, not {}", type_name(id))))?;
+        let id = args::count(id, "id")?;
         Ok(u32::try_from(id).ok().and_then(|i| self.inner.id_to_token(i)).map(str::to_string))
     }
 

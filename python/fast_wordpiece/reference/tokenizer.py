@@ -899,9 +899,10 @@ class PyTokenizer(TransformersCalls):
     def id_to_token(self, id: int) -> str | None:  # noqa: A002  (the engine's name)
         """The token with this id; None past the vocabulary, ValueError if negative. An added token the
         normalizer changes is given in its normalized form, as encodings show it."""
-        if _integer(id, "id", 0) >= len(self._vocab) or id in self._holes:
+        number = _integer(id, "id", 0)
+        if number >= len(self._vocab) or number in self._holes:
             return None
-        return self._decoded_as.get(id, self._vocab[id])
+        return self._decoded_as.get(number, self._vocab[number])
 
     def __eq__(self, other: object) -> bool:
         return self.to_json() == other.to_json() if isinstance(other, PyTokenizer) else NotImplemented
