@@ -19,6 +19,7 @@ import fast_wordpiece.reference
 IMPLEMENTATIONS = [fast_wordpiece, fast_wordpiece.reference]
 TEXTS = ["hello world the quick brown fox", "hello there world"] * 5
 CHAR_COUNTS = {"a": 3, "b": 2}
+UNIGRAM_VOCAB = [("<unk>", 0.0), ("\u2581a", -1.0), ("a", -2.0)]
 
 
 class Odd:
@@ -127,6 +128,11 @@ FLAGS: list[tuple[str, str, Call]] = [
         "skip_special_tokens",
         lambda m, t, f, v: t["chars"].decode_batch([[1]], skip_special_tokens=v),
     ),
+    (
+        "UnigramTokenizer.decode",
+        "skip_special_tokens",
+        lambda m, t, f, v: m.UnigramTokenizer(UNIGRAM_VOCAB).decode([1], skip_special_tokens=v),
+    ),
 ]
 
 TEXT_ARGUMENTS: list[tuple[str, str, Call]] = [
@@ -148,6 +154,7 @@ TEXT_ARGUMENTS: list[tuple[str, str, Call]] = [
         lambda m, t, f, v: m.PyTokenizer.train_from_files([f], 60, errors=v, show_progress=False),
     ),
     ("WordCounts.from_files", "errors", lambda m, t, f, v: m.WordCounts.from_files([f], errors=v)),
+    ("UnigramTokenizer", "unk_token", lambda m, t, f, v: m.UnigramTokenizer(UNIGRAM_VOCAB, unk_token=v)),
 ]
 
 
@@ -310,3 +317,67 @@ def test_a_file_descriptor_is_no_path(impl: ModuleType, made: dict[str, Any], pa
         with pytest.raises(TypeError) as raised:
             call(path)
         assert str(raised.value) == f"path must be str or os.PathLike, not {type(path).__name__}"
+
+
+# (what is called, the call given a value that is no collection, the error it gives).
+COLLECTIONS: list[tuple[str, Callable[[ModuleType, Any], Any], str]] = [
+    (
+        "PyTokenizer.train",
+        lambda m, v: m.PyTokenizer.train(TEXTS, 60, special_tokens=v, show_progress=False),
+        "special_tokens must be an iterable of str, not Odd",
+    ),
+    ("BPETokenizer.train", lambda m, v: m.BPETokenizer.train(TEXTS, 270, special_tokens=v), "special_tokens"),
+    ("CharTokenizer.train", lambda m, v: m.CharTokenizer.train(TEXTS, special_tokens=v), "special_tokens"),
+    ("UnigramTokenizer.train", lambda m, v: m.UnigramTokenizer.train(TEXTS, 30, special_tokens=v), "special_tokens"),
+    ("UnigramTokenizer", lambda m, v: m.UnigramTokenizer(UNIGRAM_VOCAB, special_tokens=v), "special_tokens"),
+    ("encode_batch", lambda m, v: tokenizers(m)["wordpiece"].encode_batch(v), "inputs"),
+    ("convert_tokens_to_string", lambda m, v: tokenizers(m)["wordpiece"].convert_tokens_to_string(v), "tokens"),
+    (
+        "WordCounts",
+        lambda m, v: m.WordCounts(counts=v),
+        "counts must be a mapping of str to int or an iterable of (str, int) pairs, not Odd",
+    ),
+    ("BPETokenizer.decode", lambda m, v: tokenizers(m)["bpe"].decode(v), "ids must be an iterable of int, not Odd"),
+    ("CharTokenizer.decode", lambda m, v: tokenizers(m)["chars"].decode(v), "ids must be an iterable of int, not Odd"),
+    (
+        "UnigramTokenizer.decode",
+        lambda m, v: m.UnigramTokenizer(UNIGRAM_VOCAB).decode(v),
+        "ids must be an iterable of int, not Odd",
+    ),
+]
+
+
+@pytest.mark.parametrize(("what", "call", "message"), COLLECTIONS, ids=[c[0] for c in COLLECTIONS])
+def test_a_collection_of_the_wrong_type_is_named_alike(impl: ModuleType, what: str, call: Any, message: str) -> None:
+    """Every collection argument is "an iterable of" its items, in the engine and the twin."""
+    expected = message if " " in message else f"{message} must be an iterable of str, not Odd"
+    with pytest.raises(TypeError, match=f"^{re.escape(expected)}$"):
+        call(impl, Odd())
+
+
+@pytest.mark.parametrize("kind", ["bpe", "chars", "unigram"])
+@pytest.mark.parametrize(
+    ("ids", "error", "message"),
+    [
+        (["x"], TypeError, "ids[0] must be int, not str"),
+        ([1, True], TypeError, "ids[1] must be int, not bool"),
+        ([1.0], TypeError, "ids[0] must be int, not float"),
+        ("ab", TypeError, "ids must be an iterable of int, not str"),
+        ([10**6], ValueError, "ids[0] = 1000000 is out of range for a vocabulary of {n} tokens"),
+        ([-1], ValueError, "ids[0] = -1 is out of range for a vocabulary of {n} tokens"),
+    ],
+    ids=repr,
+)
+def test_the_family_checks_the_ids_it_decodes(impl: ModuleType, kind: str, ids: Any, error: type, message: str) -> None:
+    tok = m_unigram(impl) if kind == "unigram" else tokenizers(impl)[kind]
+    with pytest.raises(error, match=f"^{re.escape(message.format(n=tok.vocab_size))}$"):
+        tok.decode(ids)
+
+
+def test_the_family_decodes_integer_scalars(impl: ModuleType) -> None:
+    for tok in (tokenizers(impl)["bpe"], tokenizers(impl)["chars"], m_unigram(impl)):
+        assert tok.decode([np.int64(1), np.uint8(2)]) == tok.decode([1, 2])
+
+
+def m_unigram(impl: ModuleType) -> Any:
+    return impl.UnigramTokenizer(UNIGRAM_VOCAB)

@@ -212,7 +212,7 @@ def test_bad_input_raises_clear_errors(hf_and_ours, tmp_path):
         ours.encode("a\ud800")
     with pytest.raises(ValueError, match="out of range"):
         ours.decode([ours.vocab_size])
-    with pytest.raises(ValueError, match="vocab_size must be positive"):
+    with pytest.raises(ValueError, match="vocab_size must be >= 1, got 0"):
         fw.BPETokenizer.train(["a"], 0)
     with pytest.raises(TypeError, match="vocab must be a dict"):
         fw.BPETokenizer([("a", 0)], [])  # type: ignore[arg-type]

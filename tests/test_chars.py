@@ -73,7 +73,7 @@ def test_bad_input():
         tok.decode([99])
     with pytest.raises(ValueError, match="not one character"):
         fw.CharTokenizer.train_from_counts({"ab": 1})
-    with pytest.raises(ValueError, match="vocab_size must be positive"):
+    with pytest.raises(ValueError, match="vocab_size must be >= 1, got 0"):
         fw.CharTokenizer.train(["a"], 0)
 
 

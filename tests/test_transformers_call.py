@@ -594,7 +594,7 @@ def test_pad_checks_its_sizes(ours):
     row = {"input_ids": [[1, 2]]}
     with pytest.raises(ValueError, match="max_length must be >= 0"):
         ours.pad(row, padding="max_length", max_length=-1)
-    with pytest.raises(TypeError, match="max_length must be an int"):
+    with pytest.raises(TypeError, match="max_length must be int, not str"):
         ours.pad(row, padding="max_length", max_length="8")
     with pytest.raises(ValueError, match="pad_to_multiple_of must be >= 1"):
         ours.pad(row, pad_to_multiple_of=0)

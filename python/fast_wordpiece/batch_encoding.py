@@ -10,6 +10,7 @@ parallel with the GIL released, numpy arrays filled without a Python object per 
 
 from __future__ import annotations
 
+import builtins
 import importlib
 import sys
 from collections.abc import Mapping, Sequence
@@ -25,6 +26,51 @@ _STR = {str}
 # The fields of ``__call__``'s result and the ``Encoding`` attribute each is read from.
 _FIELDS = {"input_ids": "ids", "token_type_ids": "type_ids", "attention_mask": "attention_mask",
            "special_tokens_mask": "special_tokens_mask", "offset_mapping": "offsets"}  # fmt: skip
+
+
+#: The largest integer argument (what the engine's ``u64`` holds).
+MAX_INTEGER = 2**64 - 1
+
+
+def _type_name(value: object) -> str:
+    """The name of a value's type, for errors; a type named as a builtin type but defined
+    elsewhere has its module too (``numpy.bool``, not ``bool``, for a numpy bool scalar)."""
+    kind = type(value)
+    module = getattr(kind, "__module__", None)
+    if module and module != "builtins" and hasattr(builtins, kind.__name__):
+        return f"{module}.{kind.__name__}"
+    return kind.__name__
+
+
+def _is_numpy_bool(value: object) -> bool:
+    kind = type(value)
+    return kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_")
+
+
+def _index(value: object, name: str) -> int:
+    """The int an integer argument stands for: an int, or an object that converts to one as an
+    index does (``operator.index``: numpy's integer scalars, a 0-d integer array), as
+    transformers takes them; a bool (or a numpy bool), a float or a str is a TypeError naming
+    the argument. The engine's rule is the same (``src/python/args.rs``)."""
+    if isinstance(value, bool) or _is_numpy_bool(value):
+        raise TypeError(f"{name} must be int, not {_type_name(value)}")
+    if isinstance(value, int):
+        return int(value)
+    try:
+        return index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} must be int, not {_type_name(value)}") from None
+
+
+def _integer(value: object, name: str, minimum: int, maximum: int | None = MAX_INTEGER) -> int:
+    """An integer argument (:func:`_index`) from ``minimum`` to ``maximum`` (None: no maximum);
+    out of that range, however large, is a ValueError naming the argument."""
+    number = _index(value, name)
+    if number < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {number}")
+    if maximum is not None and number > maximum:
+        raise ValueError(f"{name} is too large")
+    return number
 
 
 class TokenSpan(NamedTuple):
@@ -324,6 +370,10 @@ def call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special_tokens
     """``tokenizer(text, text_pair, ...)`` with transformers' meanings (see the module)."""
     if return_tensors not in _TENSORS:
         raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
+    max_length = None if max_length is None else _integer(max_length, "max_length", 0)
+    stride = _integer(stride, "stride", 0)
+    if pad_to_multiple_of is not None:
+        pad_to_multiple_of = _integer(pad_to_multiple_of, "pad_to_multiple_of", 1)
     inputs, batched = _batch_of_words(text, text_pair) if is_split_into_words else _batch(text, text_pair)
     padding, truncation, max_length = _strategies(tokenizer, padding, truncation, max_length, pad_to_multiple_of)
     options: dict[str, Any] = {}
@@ -387,11 +437,11 @@ def pad(tokenizer: Any, encoded_inputs: Any, padding: bool | str = True, max_len
         return BatchEncoding(inputs, tensor_type=return_tensors)
     if return_tensors is None:
         return_tensors = _tensor_type_of(encoded_inputs["input_ids"])
-    for name, value, least in (("max_length", max_length, 0), ("pad_to_multiple_of", pad_to_multiple_of, 1)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise TypeError(f"{name} must be an int or None, not {type(value).__name__}")
-        if value is not None and value < least:
-            raise ValueError(f"{name} must be >= {least}, got {value}")
+    # No maximum: padding to a length there is no memory for is a MemoryError that says so.
+    if max_length is not None:
+        max_length = _integer(max_length, "max_length", 0, None)
+    if pad_to_multiple_of is not None:
+        pad_to_multiple_of = _integer(pad_to_multiple_of, "pad_to_multiple_of", 1, None)
     padding, _, max_length = _strategies(tokenizer, padding, None, max_length, None)
     side = padding_side or tokenizer.padding_side
     mask = return_attention_mask is not False
@@ -509,11 +559,10 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
                 raise TypeError(f"text[{i}] must be a str, not {type(item).__name__}")
     else:
         raise TypeError(f"text must be a str or a list of str, not {type(text).__name__}")
-    for value, what in ((max_length, "max_length"), (pad_to_multiple_of, "pad_to_multiple_of")):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-            raise ValueError(f"{what} must be None or an int >= 0, not {value!r}")
-    if pad_to_multiple_of == 0:
-        raise ValueError("pad_to_multiple_of must be None or an int >= 1, not 0")
+    if max_length is not None:
+        max_length = _integer(max_length, "max_length", 0)
+    if pad_to_multiple_of is not None:
+        pad_to_multiple_of = _integer(pad_to_multiple_of, "pad_to_multiple_of", 1)
     padding, truncation, max_length = _strategies(_NoMaximum, padding, truncation, max_length, pad_to_multiple_of)
     if truncation == "only_second":
         raise ValueError("truncation='only_second' needs a pair of texts, and this tokenizer takes single texts")
@@ -567,7 +616,7 @@ def _id_token(tokenizer: Any) -> Any:
     return tokens.get
 
 
-def _integer(value: Any) -> int | None:
+def _integer_or_none(value: Any) -> int | None:
     """An int, or an integer scalar as an index converts it (numpy's ``int64``); None for
     anything else, a bool too."""
     if isinstance(value, (bool, list, tuple)):
@@ -582,14 +631,14 @@ def family_convert_ids_to_tokens(tokenizer: Any, ids: Any, skip_special_tokens: 
     """transformers' ``convert_ids_to_tokens`` for the family: the token of an id (an int or
     an integer scalar such as numpy's ``int64``), or the tokens of a list of ids (ValueError
     for an id outside the vocabulary)."""
-    single = _integer(ids) is not None
+    single = _integer_or_none(ids) is not None
     if not single and (isinstance(ids, str) or not isinstance(ids, (list, tuple))):
         raise TypeError(f"ids must be an int or a list of int, not {type(ids).__name__}")
     to_token = _id_token(tokenizer)
     specials = set(tokenizer.special_tokens) if skip_special_tokens else set()
     tokens = []
     for item in [ids] if single else ids:
-        i = _integer(item)
+        i = _integer_or_none(item)
         if i is None:
             raise TypeError(f"ids must hold ints, not {type(item).__name__}")
         token = to_token(i) if 0 <= i < tokenizer.vocab_size else None

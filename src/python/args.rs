@@ -105,29 +105,52 @@ pub fn reject_text_as_collection(obj: &Bound<'_, PyAny>, name: &str, of: &str) -
     Ok(())
 }
 
-/// An integer argument (bool is not accepted).
-fn integer(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
-    if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-        return Err(PyTypeError::new_err(format!("{name} must be int, not {}", type_name(obj))));
-    }
-    obj.extract().map_err(|_| PyValueError::new_err(format!("{name} is too large")))
+/// Whether `obj` is a numpy bool scalar.
+fn is_numpy_bool(obj: &Bound<'_, PyAny>) -> bool {
+    let t = obj.get_type();
+    t.module().is_ok_and(|m| m == "numpy") && t.name().is_ok_and(|n| matches!(n.to_string().as_str(), "bool" | "bool_"))
 }
 
-/// A non-negative integer argument.
+/// The int an integer argument stands for: an int, or an object that
+/// converts to one as an index does (`operator.index`: numpy's integer
+/// scalars, a 0-d integer array). A bool, a numpy bool, a float or a str is
+/// a TypeError naming the argument; an exception `__index__` raises (other
+/// than a TypeError) comes back unchanged.
+pub fn index<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyInt>> {
+    let wrong = || PyTypeError::new_err(format!("{name} must be int, not {}", type_name(obj)));
+    if obj.is_instance_of::<PyBool>() || is_numpy_bool(obj) {
+        return Err(wrong());
+    }
+    if let Ok(int) = obj.cast::<PyInt>() {
+        return Ok(int.clone());
+    }
+    let int = obj.py().import("operator")?.call_method1("index", (obj,)).map_err(|e| unless_raised(e, wrong))?;
+    int.cast_into::<PyInt>().map_err(|_| wrong())
+}
+
+/// An integer argument ([`index`]) from `minimum` to 2**64 - 1; out of that
+/// range (however large) is a ValueError naming the argument.
+fn integer(obj: &Bound<'_, PyAny>, name: &str, minimum: u64) -> PyResult<u64> {
+    let int = index(obj, name)?;
+    let below =
+        |shown: &dyn std::fmt::Display| PyValueError::new_err(format!("{name} must be >= {minimum}, got {shown}"));
+    let too_large = || PyValueError::new_err(format!("{name} is too large"));
+    match int.extract::<i128>() {
+        Ok(value) if value < i128::from(minimum) => Err(below(&value)),
+        Ok(value) => u64::try_from(value).map_err(|_| too_large()),
+        Err(_) if int.lt(0)? => Err(below(&int)),
+        Err(_) => Err(too_large()),
+    }
+}
+
+/// A non-negative integer argument ([`integer`]).
 pub fn count(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
-    let value = integer(obj, name)?;
-    if value < 0 {
-        return Err(PyValueError::new_err(format!("{name} must be >= 0, got {value}")));
-    }
-    u64::try_from(value).map_err(|_| PyValueError::new_err(format!("{name} is too large")))
+    integer(obj, name, 0)
 }
 
-/// A positive integer argument.
+/// A positive integer argument ([`integer`]).
 pub fn positive(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
-    let value = integer(obj, name)?;
-    if value <= 0 {
-        return Err(PyValueError::new_err(format!("{name} must be positive, got {value}")));
-    }
+    let value = integer(obj, name, 1)?;
     usize::try_from(value).map_err(|_| PyValueError::new_err(format!("{name} is too large")))
 }
 
@@ -137,10 +160,7 @@ pub fn flag(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
     if let Ok(b) = obj.cast::<PyBool>() {
         return Ok(b.is_true());
     }
-    let t = obj.get_type();
-    let numpy_bool = t.module().is_ok_and(|m| m == "numpy")
-        && t.name().is_ok_and(|n| matches!(n.to_string().as_str(), "bool" | "bool_"));
-    if numpy_bool {
+    if is_numpy_bool(obj) {
         return obj.is_truthy();
     }
     Err(PyTypeError::new_err(format!("{name} must be bool, not {}", type_name(obj))))
@@ -260,7 +280,7 @@ pub fn special_tokens(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     reject_text_as_collection(obj, "special_tokens", "str")?;
     let iter = obj.try_iter().map_err(|e| {
         unless_raised(e, || {
-            PyTypeError::new_err(format!("special_tokens must be a list of str, not {}", type_name(obj)))
+            PyTypeError::new_err(format!("special_tokens must be an iterable of str, not {}", type_name(obj)))
         })
     })?;
     let mut tokens = Vec::new();

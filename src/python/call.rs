@@ -384,7 +384,7 @@ impl PyTokenizer {
             .try_iter()
             .map_err(|e| {
                 args::unless_raised(e, || {
-                    PyTypeError::new_err(format!("tokens must be a list of str, not {}", type_name(tokens)))
+                    PyTypeError::new_err(format!("tokens must be an iterable of str, not {}", type_name(tokens)))
                 })
             })?
             .enumerate()

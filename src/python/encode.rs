@@ -42,7 +42,7 @@ pub(super) fn batch_texts<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Text
     args::reject_text_as_collection(inputs, "inputs", "str or (str, str)")?;
     let iter = inputs.try_iter().map_err(|e| {
         args::unless_raised(e, || {
-            PyTypeError::new_err(format!("inputs must be a list of str, not {}", type_name(inputs)))
+            PyTypeError::new_err(format!("inputs must be an iterable of str, not {}", type_name(inputs)))
         })
     })?;
     // One pass: each text is taken as UTF-8 as it comes, into a vector

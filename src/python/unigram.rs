@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, text, type_name};
 use super::errors::{guard, Signals};
@@ -200,7 +200,9 @@ fn pieces_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(String, f64)>> {
 fn str_list(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
     args::reject_text_as_collection(obj, name, "str")?;
     let iter = obj.try_iter().map_err(|e| {
-        args::unless_raised(e, || PyTypeError::new_err(format!("{name} must be a list of str, not {}", type_name(obj))))
+        args::unless_raised(e, || {
+            PyTypeError::new_err(format!("{name} must be an iterable of str, not {}", type_name(obj)))
+        })
     })?;
     let mut out = Vec::new();
     for (i, item) in iter.enumerate() {
@@ -264,17 +266,15 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Nbest<'py> {
 }
 
 impl Nbest<'_> {
-    /// An int (not a bool), -1 or 1..=10000 (spec section 14), whatever its
-    /// size.
+    /// An integer (`args::index`: an int or a numpy integer, not a bool),
+    /// -1 or 1..=10000 (spec section 14), whatever its size.
     fn get(&self) -> PyResult<i64> {
         let Some(obj) = &self.0 else { return Ok(-1) };
-        if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
-            return Err(PyTypeError::new_err(format!("nbest must be int, not {}", type_name(obj))));
-        }
-        match obj.extract::<i64>() {
+        let int = args::index(obj, "nbest")?;
+        match int.extract::<i64>() {
             Ok(n) if n == -1 || (1..=10_000).contains(&n) => Ok(n),
             _ => Err(PyValueError::new_err(format!(
-                "nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {obj}"
+                "nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {int}"
             ))),
         }
     }
@@ -315,14 +315,18 @@ impl PyUnigramTokenizer {
 #[pymethods]
 impl PyUnigramTokenizer {
     #[new]
-    #[pyo3(signature = (vocab, *, unk_token = "<unk>", special_tokens = None))]
-    fn new(vocab: &Bound<'_, PyAny>, unk_token: &str, special_tokens: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(signature = (vocab, *, unk_token = String::from("<unk>"), special_tokens = None), text_signature = "(vocab, *, unk_token='<unk>', special_tokens=None)")]
+    fn new(
+        vocab: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::named::unk_token)] unk_token: String,
+        special_tokens: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let pieces = pieces_arg(vocab)?;
         let special = match special_tokens {
             Some(s) if !s.is_none() => str_list(s, "special_tokens")?,
             _ => vec![unk_token.to_string()],
         };
-        guard(|| UnigramTokenizer::new(pieces, unk_token, &special)).map(|inner| PyUnigramTokenizer { inner })
+        guard(|| UnigramTokenizer::new(pieces, &unk_token, &special)).map(|inner| PyUnigramTokenizer { inner })
     }
 
     /// Trains on `corpus` (an iterable of str) to `vocab_size` pieces,
@@ -457,8 +461,9 @@ impl PyUnigramTokenizer {
         &self,
         py: Python<'_>,
         texts: &Bound<'_, PyAny>,
-        num_threads: Option<usize>,
+        num_threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyUnigramEncoding>> {
+        let num_threads = family::threads(num_threads)?;
         let held = family::texts(texts, "texts")?;
         let texts: Vec<&str> = held.iter().map(|t| &**t).collect();
         let t = &self.inner;
@@ -470,7 +475,11 @@ impl PyUnigramTokenizer {
     /// dropped and every other "▁" a space; without the special tokens when
     /// `skip_special_tokens`. An id out of range: ValueError.
     #[pyo3(signature = (ids, skip_special_tokens = false))]
-    fn decode(&self, ids: &Bound<'_, PyAny>, skip_special_tokens: bool) -> PyResult<String> {
+    fn decode(
+        &self,
+        ids: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
+    ) -> PyResult<String> {
         let ids = args::ids(ids, "ids", self.inner.vocab_size())?;
         guard(|| self.inner.decode(&ids, skip_special_tokens))
     }
@@ -508,13 +517,10 @@ impl PyUnigramTokenizer {
         Ok(self.inner.token_to_id(&text(token, &|| "token".into())?))
     }
 
-    /// The piece with id `id`, or None outside the vocabulary.
+    /// The piece with id `id`, or None beyond the vocabulary. A negative id
+    /// is a ValueError, as for every tokenizer.
     fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
-        if id.is_instance_of::<pyo3::types::PyBool>() {
-            return Err(PyTypeError::new_err("id must be int, not bool"));
-        }
-        let id: i128 =
-            id.extract().map_err(|_| PyTypeError::new_err(format!("id must be int, not {}", type_name(id))))?;
+        let id = args::count(id, "id")?;
         Ok(u32::try_from(id).ok().and_then(|i| self.inner.id_to_token(i)).map(str::to_string))
     }
 

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import builtins
 import contextlib
 import operator
 import os
 from collections.abc import Iterator
 from typing import Any
 
+# The rules for integer arguments and type names are those of the transformers-style calls,
+# which the engine and the twin share.
+from fast_wordpiece.batch_encoding import _index as _index
+from fast_wordpiece.batch_encoding import _integer as _integer
+from fast_wordpiece.batch_encoding import _is_numpy_bool
+from fast_wordpiece.batch_encoding import _type_name as _type_name
 from fast_wordpiece.reference.common import DEFAULT_SPECIAL_TOKENS
-
-
-def _type_name(value: object) -> str:
-    """The name of a value's type, for errors; a type named as a builtin type but defined
-    elsewhere has its module too (``numpy.bool``, not ``bool``, for a numpy bool scalar)."""
-    kind = type(value)
-    module = getattr(kind, "__module__", None)
-    if module and module != "builtins" and hasattr(builtins, kind.__name__):
-        return f"{module}.{kind.__name__}"
-    return kind.__name__
 
 
 def _text(value: object, name: str) -> str:
@@ -49,21 +44,39 @@ def _texts(value: object, name: str) -> list[str]:
 MAX_THREADS = 1024
 
 
-def _integer(value: object, name: str, minimum: int) -> int:
-    """An int, not a bool, at least ``minimum``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be int, not {_type_name(value)}")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return value
+def _id(value: object, name: str, vocab_size: int) -> int:
+    """One token id: an integer (``_index``) in ``range(vocab_size)``."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be int, not bool")
+    try:
+        number = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} must be int, not {_type_name(value)}") from None
+    if not 0 <= number < vocab_size:
+        raise ValueError(f"{name} = {number} is out of range for a vocabulary of {vocab_size} tokens")
+    return number
+
+
+def _ids(value: object, name: str, vocab_size: int) -> list[int]:
+    """Token ids (an iterable of ``_id``), as the engine checks them."""
+    return [_id(item, f"{name}[{i}]", vocab_size) for i, item in enumerate(_items(value, name, "int"))]
+
+
+def _threads(value: object) -> int | None:
+    """``num_threads``: None or an integer from 1 to ``MAX_THREADS``."""
+    if value is None:
+        return None
+    number = _integer(value, "num_threads", 1)
+    if number > MAX_THREADS:
+        raise ValueError(f"num_threads must be between 1 and {MAX_THREADS}, not {number}")
+    return number
 
 
 def _flag(value: object, name: str) -> bool:
     """A bool or a numpy bool scalar (not an int or anything else truthy)."""
     if isinstance(value, bool):
         return value
-    kind = type(value)
-    if kind.__module__ == "numpy" and kind.__name__ in ("bool", "bool_"):
+    if _is_numpy_bool(value):
         return bool(value)
     raise TypeError(f"{name} must be bool, not {_type_name(value)}")
 

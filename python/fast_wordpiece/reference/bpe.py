@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from fast_wordpiece.reference import family
-from fast_wordpiece.reference.args import _flag, _path, _text, _type_name
+from fast_wordpiece.reference.args import _flag, _ids, _integer, _path, _text, _texts, _threads, _type_name
 from fast_wordpiece.reference.files import write_atomic
 
 #: Unicode White_Space: what ``\\s`` matches.
@@ -126,7 +126,7 @@ class BPETokenizer(family.TransformersCalls):
             if (a, b) in self.ranks:
                 raise ValueError(f"merge {a!r} {b!r} is listed twice")
             self.ranks[(a, b)] = rank
-        self.specials = list(dict.fromkeys(special_tokens or ()))
+        self.specials = list(dict.fromkeys(() if special_tokens is None else _texts(special_tokens, "special_tokens")))
         for t in self.specials:
             if not t:
                 raise ValueError("a special token must not be empty")
@@ -149,6 +149,11 @@ class BPETokenizer(family.TransformersCalls):
         pre-tokenized pieces of ``corpus`` and trains on them
         (``train_from_counts``; ``min_frequency`` None means 2,
         ``special_tokens`` None means ``["<|endoftext|>"]``)."""
+        _integer(vocab_size, "vocab_size", 1)
+        if min_frequency is not None:
+            _integer(min_frequency, "min_frequency", 0)
+        if special_tokens is not None:
+            special_tokens = _texts(special_tokens, "special_tokens")
         counts: Counter[str] = Counter()
         for text in corpus:
             counts.update(show(p) for p in pre_tokenize(text))
@@ -169,10 +174,12 @@ class BPETokenizer(family.TransformersCalls):
         the most frequent eligible pair (seen at least ``min_frequency``
         times, None: 2) merged, until ``vocab_size`` tokens or no eligible
         pair. Returns the new tokenizer."""
+        vocab_size = _integer(vocab_size, "vocab_size", 1)
+        min_frequency = 2 if min_frequency is None else _integer(min_frequency, "min_frequency", 0)
         items = counts.items() if isinstance(counts, Mapping) else counts
-        words = [(list(w), c) for w, c in items if w and c > 0]
-        min_frequency = 2 if min_frequency is None else min_frequency
-        specials = list(DEFAULT_SPECIAL if special_tokens is None else special_tokens)
+        checked = [(w, _integer(c, f"counts[{i}] count", 0)) for i, (w, c) in enumerate(items)]
+        words = [(list(w), c) for w, c in checked if w and c > 0]
+        specials = list(DEFAULT_SPECIAL if special_tokens is None else _texts(special_tokens, "special_tokens"))
         vocab: dict[str, int] = {}
         for t in [*specials, *sorted(set(BYTE_CHAR.values()) | {c for w, _ in words for c in w})]:
             vocab.setdefault(t, len(vocab))
@@ -241,7 +248,8 @@ class BPETokenizer(family.TransformersCalls):
         return [self.vocab[t] for t in self.tokenize(text)]
 
     def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[list[int]]:
-        """``encode`` of every text, one after the other (``num_threads`` is ignored)."""
+        """``encode`` of every text, one after the other (``num_threads`` is checked, then ignored)."""
+        _threads(num_threads)
         return [self.encode(t) for t in texts]
 
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
@@ -250,9 +258,7 @@ class BPETokenizer(family.TransformersCalls):
         ``skip_special_tokens``. An id not in the vocabulary: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
         out = bytearray()
-        for i in ids:
-            if i not in self.id_to:
-                raise ValueError(f"id {i} is not in the vocabulary")
+        for i in _ids(ids, "ids", self.vocab_size):
             token = self.id_to[i]
             if token in self.specials:
                 if not skip_special_tokens:

@@ -115,12 +115,7 @@ class TransformersCalls:
 
     def convert_tokens_to_string(self, tokens: list[str]) -> str:
         """Tokens joined back into text, as ``decode`` joins them."""
-        if isinstance(tokens, str) or not isinstance(tokens, (list, tuple)):
-            raise TypeError(f"tokens must be a list of str, not {_type_name(tokens)}")
-        for i, token in enumerate(tokens):
-            if not isinstance(token, str):
-                raise TypeError(f"tokens[{i}] must be str, not {_type_name(token)}")
-        return decode_tokens(list(tokens))
+        return decode_tokens(_texts(tokens, "tokens"))
 
     def batch_decode(self, sequences: Any, skip_special_tokens: bool = False,
                      clean_up_tokenization_spaces: bool | None = None) -> list[str]:  # fmt: skip
@@ -161,11 +156,8 @@ class TransformersCalls:
 
     @model_max_length.setter
     def model_max_length(self, value: int) -> None:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"model_max_length must be an int, not {_type_name(value)}")
-        if value < 0:
-            raise ValueError(f"model_max_length must be >= 0, got {value}")
-        self._model_max_length = None if value >= batch_encoding.LARGE_INTEGER else value
+        number = batch_encoding._integer(value, "model_max_length", 0, None)
+        self._model_max_length = None if number >= batch_encoding.LARGE_INTEGER else number
 
     @property
     def clean_up_tokenization_spaces(self) -> bool:

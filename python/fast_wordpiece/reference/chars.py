@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 
 from fast_wordpiece.reference import family
-from fast_wordpiece.reference.args import _flag, _path, _text, _type_name
+from fast_wordpiece.reference.args import _flag, _ids, _integer, _path, _text, _texts, _threads, _type_name
 from fast_wordpiece.reference.files import write_atomic
 
 
@@ -28,7 +28,7 @@ class CharTokenizer(family.TransformersCalls):
             raise ValueError("vocab ids must be 0..n with no gap")
         self.vocab = dict(vocab)
         self.id_to = {i: t for t, i in vocab.items()}
-        self.specials = list(special_tokens) if special_tokens is not None else ["[UNK]"]
+        self.specials = _texts(special_tokens, "special_tokens") if special_tokens is not None else ["[UNK]"]
         if "" in self.specials:
             raise ValueError("a special token must not be empty")
         for t in self.vocab:
@@ -50,6 +50,12 @@ class CharTokenizer(family.TransformersCalls):
         """Same as the engine's ``CharTokenizer.train``: counts the characters
         of ``corpus`` and keeps them as ``train_from_counts`` does
         (``min_frequency`` None means 1, ``vocab_size`` None keeps all)."""
+        if vocab_size is not None:
+            _integer(vocab_size, "vocab_size", 1)
+        if min_frequency is not None:
+            _integer(min_frequency, "min_frequency", 0)
+        if special_tokens is not None:
+            special_tokens = _texts(special_tokens, "special_tokens")
         _text(unk_token, "unk_token")
         counts: Counter[str] = Counter()
         for text in corpus:
@@ -73,12 +79,14 @@ class CharTokenizer(family.TransformersCalls):
         ``vocab_size - len(special_tokens)`` most frequent (ties: smaller code
         point). Vocabulary: ``special_tokens`` (None: ``["[UNK]"]``), then the
         characters in code point order."""
+        if vocab_size is not None:
+            vocab_size = _integer(vocab_size, "vocab_size", 1)
+        min_frequency = 1 if min_frequency is None else _integer(min_frequency, "min_frequency", 0)
         _text(unk_token, "unk_token")
-        specials = list(special_tokens) if special_tokens is not None else ["[UNK]"]
-        min_frequency = 1 if min_frequency is None else min_frequency
+        specials = _texts(special_tokens, "special_tokens") if special_tokens is not None else ["[UNK]"]
         total: Counter[str] = Counter()
-        for c, n in counts.items() if isinstance(counts, Mapping) else counts:
-            total[c] += n
+        for i, (c, n) in enumerate(counts.items() if isinstance(counts, Mapping) else counts):
+            total[c] += _integer(n, f"counts[{i}] count", 0)
         kept = [(c, n) for c, n in total.items() if n > 0 and n >= min_frequency and c not in specials]
         if vocab_size is not None:
             # The most frequent, ties by smaller code point.
@@ -105,7 +113,8 @@ class CharTokenizer(family.TransformersCalls):
         return [self.vocab[t] for t in self.tokenize(text)]
 
     def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[list[int]]:
-        """``encode`` of every text, one after the other (``num_threads`` is ignored)."""
+        """``encode`` of every text, one after the other (``num_threads`` is checked, then ignored)."""
+        _threads(num_threads)
         return [self.encode(t) for t in texts]
 
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
@@ -114,7 +123,7 @@ class CharTokenizer(family.TransformersCalls):
         ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
         out = []
-        for i in ids:
+        for i in _ids(ids, "ids", self.vocab_size):
             if i not in self.id_to:
                 raise ValueError(f"id {i} is not in the vocabulary")
             if not (skip_special_tokens and self.id_to[i] in self.specials):

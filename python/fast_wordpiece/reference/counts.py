@@ -70,7 +70,12 @@ class WordCounts:
             return
         if isinstance(counts, (str, bytes)):
             raise TypeError(f"counts must be a collection of (str, int) pairs, not {_type_name(counts)}")
-        pairs = counts.items() if isinstance(counts, Mapping) else counts
+        try:
+            pairs = iter(counts.items() if isinstance(counts, Mapping) else counts)
+        except TypeError:
+            raise TypeError(
+                f"counts must be a mapping of str to int or an iterable of (str, int) pairs, not {_type_name(counts)}"
+            ) from None
         for i, pair in enumerate(pairs):
             if not isinstance(pair, tuple) or len(pair) != 2:
                 raise TypeError(f"counts[{i}] must be a (str, int) pair, not {_type_name(pair)}")

@@ -53,7 +53,8 @@ class Options:
         for name in ("unk_token", "cls_token", "sep_token"):
             if not _text(getattr(self, name), name):
                 raise ValueError(f"{name} must not be empty")
-        _integer(self.max_input_chars_per_word, "max_input_chars_per_word", 1)
+        number = _integer(self.max_input_chars_per_word, "max_input_chars_per_word", 1)
+        object.__setattr__(self, "max_input_chars_per_word", number)
         _text(self.continuing_subword_prefix, "continuing_subword_prefix")
         if isinstance(self.post_processor, dict):
             if self.post_processor.get("type") != "TemplateProcessing":
@@ -94,11 +95,10 @@ class EncodeOptions:
 
     def __post_init__(self) -> None:
         _flag(self.add_special_tokens, "add_special_tokens")
-        if self.max_length is not None:
-            _integer(self.max_length, "max_length", 0)
-        _integer(self.stride, "stride", 0)
-        if self.pad_to_multiple_of is not None:
-            _integer(self.pad_to_multiple_of, "pad_to_multiple_of", 1)
+        # Integers are kept as the ints they stand for (a numpy int64 becomes an int).
+        for name, minimum in (("max_length", 0), ("stride", 0), ("pad_to_multiple_of", 1)):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, _integer(getattr(self, name), name, minimum))
         for name in ("truncation", "truncation_side", "padding_side"):
             _text(getattr(self, name), name)
         if self.padding is not None:

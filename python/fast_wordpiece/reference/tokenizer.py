@@ -324,7 +324,9 @@ class PyTokenizer(TransformersCalls):
             return args.learn(dict(counts.items()))
         if not isinstance(counts, Mapping):
             raise TypeError(f"counts must be a WordCounts or a dict of str to int, not {_type_name(counts)}")
-        checked = {_text(word, "counts keys"): _integer(n, f"counts[{word!r}]", 1) for word, n in counts.items()}
+        checked = {
+            _text(word, "counts keys"): _integer(n, f"counts[{json.dumps(word)}]", 1) for word, n in counts.items()
+        }
         for word in checked:
             if word:  # empty words are dropped: they hold no pair
                 check_word(word)
@@ -970,9 +972,10 @@ class PyTokenizer(TransformersCalls):
     def id_to_token(self, id: int) -> str | None:  # noqa: A002  (the engine's name)
         """The token with this id; None past the vocabulary, ValueError if negative. An added token the
         normalizer changes is given in its normalized form, as encodings show it."""
-        if _integer(id, "id", 0) >= len(self._vocab) or id in self._holes:
+        number = _integer(id, "id", 0)
+        if number >= len(self._vocab) or number in self._holes:
             return None
-        return self._decoded_as.get(id, self._vocab[id])
+        return self._decoded_as.get(number, self._vocab[number])
 
     def __eq__(self, other: object) -> bool:
         return self.to_json() == other.to_json() if isinstance(other, PyTokenizer) else NotImplemented

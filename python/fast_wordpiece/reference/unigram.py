@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fast_wordpiece.reference import family
+from fast_wordpiece.reference.args import _flag, _ids, _index, _integer, _text, _texts, _threads, _type_name
 
 REPLACEMENT = "\u2581"
 UNK_PENALTY = 10.0
@@ -27,16 +28,20 @@ def check_sampling(alpha: float | None, nbest: int) -> None:
     """The engine's checks of ``encode``'s sampling arguments (docs/spec.md
     section 14, "Errors"): ``nbest`` is -1 or 1..10000 whether or not
     ``alpha`` is given, ``alpha`` (when given) a positive finite number."""
-    if isinstance(nbest, bool) or not isinstance(nbest, int):
-        raise TypeError(f"nbest must be int, not {type(nbest).__name__}")
+    nbest = _index(nbest, "nbest")
     if not (nbest == -1 or 1 <= nbest <= 10_000):
         raise ValueError(f"nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {nbest}")
     if alpha is None:
         return
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
-        raise TypeError(f"alpha must be float, not {type(alpha).__name__}")
+        raise TypeError(f"alpha must be float, not {_type_name(alpha)}")
     if not (math.isfinite(alpha) and alpha > 0):
         raise ValueError(f"alpha must be a positive finite number, not {alpha}")
+
+
+def _special_tokens(value: object) -> list[str]:
+    """Training's ``special_tokens``, checked as the engine checks them (None or none: the defaults)."""
+    return (_texts(value, "special_tokens") if value is not None else []) or list(DEFAULT_SPECIAL_TOKENS)
 
 
 # --- pre-tokenization -------------------------------------------------------
@@ -176,11 +181,12 @@ class UnigramTokenizer(family.TransformersCalls):
         unk_token: str = "<unk>",
         special_tokens: Sequence[str] | None = None,
     ) -> None:
+        _text(unk_token, "unk_token")
         pieces = [p for p, _ in vocab]
         if unk_token not in pieces:
             raise ValueError(f"unk_token {unk_token!r} is not one of the pieces")
         self.model = Model(vocab, pieces.index(unk_token))
-        specials = [unk_token] if special_tokens is None else list(special_tokens)
+        specials = [unk_token] if special_tokens is None else _texts(special_tokens, "special_tokens")
         self.special_ids: list[int] = []
         for t in specials:
             if t not in self.model.ids:
@@ -221,10 +227,12 @@ class UnigramTokenizer(family.TransformersCalls):
         check_sampling(alpha, nbest)
         if alpha is None:
             return self._encode(text, self.model.viterbi)
-        return self.sample(text, alpha, nbest, next(_SEEDS) if seed is None else seed)
+        return self.sample(text, alpha, _index(nbest, "nbest"), next(_SEEDS) if seed is None else seed)
 
     def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[UnigramEncoding]:
-        """``encode`` (Viterbi) of every text, one after the other (``num_threads`` is ignored)."""
+        """``encode`` (Viterbi) of every text, one after the other (``num_threads`` is checked, then
+        ignored)."""
+        _threads(num_threads)
         return [self.encode(t) for t in texts]
 
     def _encode(self, text: str, segment: Callable[[str], list[tuple[int, int, int]]]) -> UnigramEncoding:
@@ -259,17 +267,17 @@ class UnigramTokenizer(family.TransformersCalls):
         ``encode(text, alpha=alpha, nbest=nbest, seed=seed)``. The arguments
         are checked as there (``check_sampling``)."""
         check_sampling(alpha, nbest)
-        rng = SplitMix64(seed)
+        rng = SplitMix64(_integer(seed, "seed", 0))
+        nbest = _index(nbest, "nbest")
         return self._encode(text, lambda w: sample_word(self.model, w, alpha, nbest, rng))
 
     def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
         """The text of ``ids``: the pieces joined, the first one's leading "▁"
         dropped and every other "▁" a space; without the special tokens when
         ``skip_special_tokens``. An id out of range: ValueError."""
+        _flag(skip_special_tokens, "skip_special_tokens")
         parts: list[str] = []
-        for i in ids:
-            if not 0 <= i < self.vocab_size:
-                raise ValueError(f"id {i} is not below the vocabulary size ({self.vocab_size})")
+        for i in _ids(ids, "ids", self.vocab_size):
             if skip_special_tokens and i in self.special_ids:
                 continue
             piece = self.model.pieces[i][0]
@@ -288,7 +296,7 @@ class UnigramTokenizer(family.TransformersCalls):
         "</s>"]``), ``max_piece_length`` (16), ``seed_size`` (1,000,000),
         ``shrinking_factor`` (0.75), ``num_sub_iterations`` (2), and
         ``progress``, called with a line after each pruning round."""
-        specials = list(options.get("special_tokens") or DEFAULT_SPECIAL_TOKENS)
+        specials = _special_tokens(options.get("special_tokens"))
         counts: dict[str, int] = {}
         for text in corpus:
             for seg, _, special in segments(text, specials):
@@ -301,7 +309,7 @@ class UnigramTokenizer(family.TransformersCalls):
     @staticmethod
     def train_from_counts(counts: Mapping[str, int], vocab_size: int, **options: Any) -> UnigramTokenizer:
         """``train`` on ``{text: count}``: each text's words counted ``count`` times."""
-        specials = list(options.get("special_tokens") or DEFAULT_SPECIAL_TOKENS)
+        specials = _special_tokens(options.get("special_tokens"))
         word_counts: dict[str, int] = {}
         for text, n in counts.items():
             for seg, _, special in segments(text, specials):
@@ -528,13 +536,19 @@ def train_counts(
     vocab_size: int,
     *,
     special_tokens: Sequence[str] | None = None,
-    max_piece_length: int = 16,
-    seed_size: int = 1_000_000,
-    shrinking_factor: float = 0.75,
-    num_sub_iterations: int = 2,
+    max_piece_length: int | None = 16,
+    seed_size: int | None = 1_000_000,
+    shrinking_factor: float | None = 0.75,
+    num_sub_iterations: int | None = 2,
     progress: Callable[[str], None] | None = None,
 ) -> UnigramTokenizer:
-    specials = list(special_tokens or DEFAULT_SPECIAL_TOKENS)
+    # The engine's checks of the options, None meaning the default.
+    vocab_size = _integer(vocab_size, "vocab_size", 1)
+    max_piece_length = 16 if max_piece_length is None else _integer(max_piece_length, "max_piece_length", 1)
+    seed_size = 1_000_000 if seed_size is None else _integer(seed_size, "seed_size", 1)
+    shrinking_factor = 0.75 if shrinking_factor is None else shrinking_factor
+    num_sub_iterations = 2 if num_sub_iterations is None else _integer(num_sub_iterations, "num_sub_iterations", 1)
+    specials = _special_tokens(special_tokens)
     if vocab_size <= len(specials):
         raise ValueError("vocab_size must exceed the number of special tokens")
     words_ = sorted(((w, n) for w, n in counts.items() if w and n > 0), key=lambda x: (x[0].encode(), x[1]))
