@@ -97,6 +97,19 @@ pub fn text<'py>(obj: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> PyResult
     }
 }
 
+/// An iterator over `sequences`, a batch of id sequences (`decode_batch`):
+/// a TypeError naming it when it does not iterate.
+pub fn sequences_iter<'py>(sequences: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyIterator>> {
+    sequences.try_iter().map_err(|e| {
+        unless_raised(e, || {
+            PyTypeError::new_err(format!(
+                "sequences must be an iterable of sequences of int, not {}",
+                type_name(sequences)
+            ))
+        })
+    })
+}
+
 /// Rejects the things that iterate but are not collections of texts.
 pub fn reject_text_as_collection(obj: &Bound<'_, PyAny>, name: &str, of: &str) -> PyResult<()> {
     if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {

@@ -318,14 +318,7 @@ impl PyTokenizer {
         args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
         let shared = self.inner();
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
-        let iter = sequences.try_iter().map_err(|e| {
-            args::unless_raised(e, || {
-                PyTypeError::new_err(format!(
-                    "sequences must be an iterable of sequences of int, not {}",
-                    type_name(sequences)
-                ))
-            })
-        })?;
+        let iter = args::sequences_iter(sequences)?;
         args::collect(iter, "sequences", 0, |i, ids| {
             // A sequence may be long: Ctrl-C stops the batch between two.
             ids.py().check_signals()?;

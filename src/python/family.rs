@@ -58,14 +58,7 @@ pub fn decode_each(
 ) -> PyResult<Vec<String>> {
     args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
     let py = sequences.py();
-    let iter = sequences.try_iter().map_err(|e| {
-        args::unless_raised(e, || {
-            PyTypeError::new_err(format!(
-                "sequences must be an iterable of sequences of int, not {}",
-                type_name(sequences)
-            ))
-        })
-    })?;
+    let iter = args::sequences_iter(sequences)?;
     let mut out = Vec::new();
     for s in iter {
         // A sequence may be long: Ctrl-C stops the batch between two.

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import json
-import operator
 import os
 import re
 from collections import Counter
@@ -16,6 +15,7 @@ from fast_wordpiece.reference import hf_json, template
 from fast_wordpiece.reference.args import (
     MAX_THREADS,
     _flag,
+    _id,
     _integer,
     _is_one_id,
     _items,
@@ -886,14 +886,7 @@ class PyTokenizer(TransformersCalls):
 
     def _checked_id(self, id_: object, name: str) -> int:
         # An integer scalar is taken as an index is (numpy's int64, a 0-d integer array), as the engine takes it.
-        if isinstance(id_, bool):
-            raise TypeError(f"{name} must be int, not bool")
-        try:
-            id_ = operator.index(id_)  # type: ignore[arg-type]
-        except TypeError:
-            raise TypeError(f"{name} must be int, not {_type_name(id_)}") from None
-        if not 0 <= id_ < len(self._vocab):
-            raise ValueError(f"{name} = {id_} is out of range for a vocabulary of {len(self._vocab)} tokens")
+        id_ = _id(id_, name, len(self._vocab))
         if id_ in self._holes:
             raise ValueError(f"id {id_} is out of range for a vocabulary of {len(self._vocab)} tokens")
         return id_
