@@ -59,7 +59,13 @@ fn side(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Side> {
 
 impl PyTokenizer {
     pub(super) fn settings(&self) -> CallSettings {
-        self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+        self.setting(CallSettings::clone)
+    }
+
+    /// One thing read from the settings, without copying the rest (the
+    /// transformers-style call reads a few of them on every call).
+    pub(super) fn setting<T>(&self, read: impl FnOnce(&CallSettings) -> T) -> T {
+        read(&self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
     }
 
     /// Whether a decode call cleans up: its `clean_up_tokenization_spaces`
@@ -67,7 +73,7 @@ impl PyTokenizer {
     pub(super) fn cleans_up(&self, argument: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
         match argument {
             Some(value) if !value.is_none() => args::flag(value, "clean_up_tokenization_spaces"),
-            _ => Ok(self.settings().clean_up_tokenization_spaces),
+            _ => Ok(self.setting(|s| s.clean_up_tokenization_spaces)),
         }
     }
 
@@ -468,7 +474,7 @@ impl PyTokenizer {
     /// `VERY_LARGE_INTEGER`) when the model has no maximum; set it to an int.
     #[getter]
     fn model_max_length<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match self.settings().model_max_length {
+        match self.setting(|s| s.model_max_length) {
             Some(n) => n.into_bound_py_any(py),
             None => py.import("builtins")?.getattr("int")?.call1((NO_MAXIMUM,)),
         }
@@ -488,7 +494,7 @@ impl PyTokenizer {
     /// model directory's `tokenizer_config.json` says true.
     #[getter]
     fn clean_up_tokenization_spaces(&self) -> bool {
-        self.settings().clean_up_tokenization_spaces
+        self.setting(|s| s.clean_up_tokenization_spaces)
     }
 
     #[setter]
@@ -501,7 +507,7 @@ impl PyTokenizer {
     /// Where padding goes by default: `"right"` or `"left"`.
     #[getter]
     fn padding_side(&self) -> String {
-        self.settings().padding_side.to_string()
+        self.setting(|s| s.padding_side).to_string()
     }
 
     #[setter]
@@ -514,7 +520,7 @@ impl PyTokenizer {
     /// Where truncation cuts: `"right"` or `"left"`.
     #[getter]
     fn truncation_side(&self) -> String {
-        self.settings().truncation_side.to_string()
+        self.setting(|s| s.truncation_side).to_string()
     }
 
     #[setter]
@@ -593,7 +599,7 @@ impl PyTokenizer {
     /// str or None), as in transformers: the vocabulary does not change.
     #[getter]
     fn mask_token(&self) -> Option<String> {
-        self.present(self.settings().mask_token)
+        self.present(self.setting(|s| s.mask_token.clone()))
     }
 
     #[setter]
@@ -606,7 +612,7 @@ impl PyTokenizer {
     /// The mask token's id (None when it is not in the vocabulary).
     #[getter]
     fn mask_token_id(&self) -> Option<u32> {
-        self.settings().mask_token.and_then(|t| self.special_id(&t))
+        self.setting(|s| s.mask_token.clone()).and_then(|t| self.special_id(&t))
     }
 
     /// The beginning-of-sequence token: None (BERT has none) unless the
@@ -614,7 +620,7 @@ impl PyTokenizer {
     /// Settable (a str or None).
     #[getter]
     fn bos_token(&self) -> Option<String> {
-        self.present(self.settings().bos_token)
+        self.present(self.setting(|s| s.bos_token.clone()))
     }
 
     #[setter]
@@ -627,7 +633,7 @@ impl PyTokenizer {
     /// The beginning-of-sequence token's id (None without one).
     #[getter]
     fn bos_token_id(&self) -> Option<u32> {
-        self.settings().bos_token.and_then(|t| self.special_id(&t))
+        self.setting(|s| s.bos_token.clone()).and_then(|t| self.special_id(&t))
     }
 
     /// The end-of-sequence token: None (BERT has none) unless the model
@@ -635,7 +641,7 @@ impl PyTokenizer {
     /// Settable (a str or None).
     #[getter]
     fn eos_token(&self) -> Option<String> {
-        self.present(self.settings().eos_token)
+        self.present(self.setting(|s| s.eos_token.clone()))
     }
 
     #[setter]
@@ -648,7 +654,7 @@ impl PyTokenizer {
     /// The end-of-sequence token's id (None without one).
     #[getter]
     fn eos_token_id(&self) -> Option<u32> {
-        self.settings().eos_token.and_then(|t| self.special_id(&t))
+        self.setting(|s| s.eos_token.clone()).and_then(|t| self.special_id(&t))
     }
 
     /// transformers' extra special tokens (those without a name of their
