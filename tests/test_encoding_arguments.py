@@ -141,7 +141,7 @@ def test_nbest_of_any_size_out_of_range_is_a_value_error_naming_it(unigram: Any,
         unigram.encode("hello", alpha=alpha, nbest=nbest)
 
 
-@pytest.mark.parametrize("nbest", [True, None, 2.0, "2", numpy.int64(2)], ids=repr)
+@pytest.mark.parametrize("nbest", [True, None, 2.0, "2"], ids=repr)
 def test_nbest_of_another_type_is_a_type_error_naming_it(unigram: Any, nbest: Any) -> None:
     with pytest.raises(TypeError, match=rf"^nbest must be int, not {type_name(nbest)}$"):
         unigram.encode("hello", alpha=0.1, nbest=nbest)
@@ -149,6 +149,10 @@ def test_nbest_of_another_type_is_a_type_error_naming_it(unigram: Any, nbest: An
 
 def test_nbest_in_range_samples(unigram: Any) -> None:
     assert unigram.encode("hello", alpha=0.1, nbest=1, seed=3).ids == unigram.encode("hello").ids
+    # An integer scalar is taken as its int, as every integer argument is.
+    assert unigram.encode("hello", alpha=0.1, nbest=numpy.int64(2), seed=3).ids == (
+        unigram.encode("hello", alpha=0.1, nbest=2, seed=3).ids
+    )
     assert unigram.encode("hello", alpha=0.1, nbest=10_000, seed=3).ids
 
 
