@@ -97,6 +97,19 @@ pub fn text<'py>(obj: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> PyResult
     }
 }
 
+/// An optional argument as the caller gave it, None when left out: a None
+/// passed is then checked like any other value (a TypeError where the
+/// argument is an int), while a missing one takes its default.
+pub struct Given<'py>(pub Option<Bound<'py, PyAny>>);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Given<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Given(Some(obj.to_owned())))
+    }
+}
+
 /// An iterator over `sequences`, a batch of id sequences (`decode_batch`):
 /// a TypeError naming it when it does not iterate.
 pub fn sequences_iter<'py>(sequences: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyIterator>> {

@@ -13,7 +13,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
-use super::args::type_name;
+use super::args::{type_name, Given};
 use super::errors::to_py;
 use super::ints::{int_list, offsets_list, str_list};
 use crate::encoding::{Encoding, Word};
@@ -357,24 +357,10 @@ fn narrow(value: u64) -> Option<u32> {
     u32::try_from(value).ok()
 }
 
-/// The `sequence_index` argument, 0 when not given (so that None given is
-/// a TypeError, as any other type), checked by [`SequenceIndex::get`].
-struct SequenceIndex<'py>(Option<Bound<'py, PyAny>>);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for SequenceIndex<'py> {
-    type Error = PyErr;
-
-    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        Ok(SequenceIndex(Some(obj.to_owned())))
-    }
-}
-
-impl SequenceIndex<'_> {
-    /// The sequence ([`index`]); beyond any encoding's (which has 1 or 2),
-    /// every token is searched, as for 2.
-    fn get(&self) -> PyResult<usize> {
-        self.0.as_ref().map_or(Ok(0), |obj| Ok(index(obj, "sequence_index")?.min(2) as usize))
-    }
+/// The `sequence_index` argument ([`index`]), 0 when not given; beyond any
+/// encoding's (which has 1 or 2), every token is searched, as for 2.
+fn sequence(given: &Given<'_>) -> PyResult<usize> {
+    given.0.as_ref().map_or(Ok(0), |obj| Ok(index(obj, "sequence_index")?.min(2) as usize))
 }
 
 /// How deep the overflowing windows of a pickled encoding may nest (those
@@ -650,40 +636,36 @@ impl PyEncoding {
 
     /// The tokens `(start, end)` of word `word_index` of sequence
     /// `sequence_index`; None when no token belongs to it.
-    #[pyo3(signature = (word_index, sequence_index = SequenceIndex(None)), text_signature = "(self, word_index, sequence_index=0)")]
+    #[pyo3(signature = (word_index, sequence_index = Given(None)), text_signature = "(self, word_index, sequence_index=0)")]
     fn word_to_tokens(
         &self,
         word_index: &Bound<'_, PyAny>,
-        sequence_index: SequenceIndex<'_>,
+        sequence_index: Given<'_>,
     ) -> PyResult<Option<(usize, usize)>> {
-        let (word, sequence) = (index(word_index, "word_index")?, sequence_index.get()?);
+        let (word, sequence) = (index(word_index, "word_index")?, sequence(&sequence_index)?);
         Ok(narrow(word).and_then(|w| self.inner.word_to_tokens(w, sequence)))
     }
 
     /// The characters `(start, end)` of word `word_index` of sequence
     /// `sequence_index`; None when no token belongs to it.
-    #[pyo3(signature = (word_index, sequence_index = SequenceIndex(None)), text_signature = "(self, word_index, sequence_index=0)")]
-    fn word_to_chars(
-        &self,
-        word_index: &Bound<'_, PyAny>,
-        sequence_index: SequenceIndex<'_>,
-    ) -> PyResult<Option<(u32, u32)>> {
-        let (word, sequence) = (index(word_index, "word_index")?, sequence_index.get()?);
+    #[pyo3(signature = (word_index, sequence_index = Given(None)), text_signature = "(self, word_index, sequence_index=0)")]
+    fn word_to_chars(&self, word_index: &Bound<'_, PyAny>, sequence_index: Given<'_>) -> PyResult<Option<(u32, u32)>> {
+        let (word, sequence) = (index(word_index, "word_index")?, sequence(&sequence_index)?);
         Ok(narrow(word).and_then(|w| self.inner.word_to_chars(w, sequence)))
     }
 
     /// The first token of sequence `sequence_index` whose offsets hold
     /// character `char_pos`; None when none does.
-    #[pyo3(signature = (char_pos, sequence_index = SequenceIndex(None)), text_signature = "(self, char_pos, sequence_index=0)")]
-    fn char_to_token(&self, char_pos: &Bound<'_, PyAny>, sequence_index: SequenceIndex<'_>) -> PyResult<Option<usize>> {
-        let (pos, sequence) = (index(char_pos, "char_pos")?, sequence_index.get()?);
+    #[pyo3(signature = (char_pos, sequence_index = Given(None)), text_signature = "(self, char_pos, sequence_index=0)")]
+    fn char_to_token(&self, char_pos: &Bound<'_, PyAny>, sequence_index: Given<'_>) -> PyResult<Option<usize>> {
+        let (pos, sequence) = (index(char_pos, "char_pos")?, sequence(&sequence_index)?);
         Ok(narrow(pos).and_then(|p| self.inner.char_to_token(p, sequence)))
     }
 
     /// The word of sequence `sequence_index` that holds character `char_pos`;
     /// None when none does.
-    #[pyo3(signature = (char_pos, sequence_index = SequenceIndex(None)), text_signature = "(self, char_pos, sequence_index=0)")]
-    fn char_to_word(&self, char_pos: &Bound<'_, PyAny>, sequence_index: SequenceIndex<'_>) -> PyResult<Option<u32>> {
+    #[pyo3(signature = (char_pos, sequence_index = Given(None)), text_signature = "(self, char_pos, sequence_index=0)")]
+    fn char_to_word(&self, char_pos: &Bound<'_, PyAny>, sequence_index: Given<'_>) -> PyResult<Option<u32>> {
         Ok(self.char_to_token(char_pos, sequence_index)?.and_then(|t| self.inner.words()[t].index()))
     }
 

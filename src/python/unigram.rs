@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
-use super::args::{self, text, type_name};
+use super::args::{self, text, type_name, Given};
 use super::errors::{guard, Signals};
 use super::family;
 use crate::unigram::sample::Sampling;
@@ -253,35 +253,22 @@ fn config(
     Ok(c)
 }
 
-/// The `nbest` argument, -1 when not given (so that None given is a
-/// TypeError, as any other type), checked by [`Nbest::get`].
-struct Nbest<'py>(Option<Bound<'py, PyAny>>);
-
-impl<'a, 'py> FromPyObject<'a, 'py> for Nbest<'py> {
-    type Error = PyErr;
-
-    fn extract(obj: pyo3::Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        Ok(Nbest(Some(obj.to_owned())))
-    }
-}
-
-impl Nbest<'_> {
-    /// An integer (`args::index`: an int or a numpy integer, not a bool),
-    /// -1 or 1..=10000 (spec section 14), whatever its size.
-    fn get(&self) -> PyResult<i64> {
-        let Some(obj) = &self.0 else { return Ok(-1) };
-        let int = args::index(obj, "nbest")?;
-        match int.extract::<i64>() {
-            Ok(n) if n == -1 || (1..=10_000).contains(&n) => Ok(n),
-            _ => Err(PyValueError::new_err(format!(
-                "nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {int}"
-            ))),
-        }
+/// The `nbest` argument, -1 when not given: an integer (`args::index`: an
+/// int or a numpy integer, not a bool), -1 or 1..=10000 (spec section 14),
+/// whatever its size.
+fn nbest_of(given: &Given<'_>) -> PyResult<i64> {
+    let Some(obj) = &given.0 else { return Ok(-1) };
+    let int = args::index(obj, "nbest")?;
+    match int.extract::<i64>() {
+        Ok(n) if n == -1 || (1..=10_000).contains(&n) => Ok(n),
+        _ => Err(PyValueError::new_err(format!(
+            "nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {int}"
+        ))),
     }
 }
 
 /// The sampling `encode` asks for: None without `alpha`. `nbest` (from
-/// [`Nbest::get`]) is checked with or without it (spec section 14).
+/// [`nbest_of`]) is checked with or without it (spec section 14).
 fn sampling(
     alpha: Option<&Bound<'_, PyAny>>,
     nbest: i64,
@@ -430,16 +417,16 @@ impl PyUnigramTokenizer {
     /// `P(segmentation) ** alpha`; `seed` makes the draw repeatable (None:
     /// the next of a process-wide sequence). `nbest` other than -1 or
     /// 1..10000 is a ValueError, with or without `alpha`.
-    #[pyo3(signature = (text, *, alpha = None, nbest = Nbest(None), seed = None), text_signature = "(self, text, *, alpha=None, nbest=-1, seed=None)")]
+    #[pyo3(signature = (text, *, alpha = None, nbest = Given(None), seed = None), text_signature = "(self, text, *, alpha=None, nbest=-1, seed=None)")]
     fn encode(
         &self,
         py: Python<'_>,
         text: &Bound<'_, PyAny>,
         alpha: Option<&Bound<'_, PyAny>>,
-        nbest: Nbest<'_>,
+        nbest: Given<'_>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyUnigramEncoding> {
-        let nbest = nbest.get()?;
+        let nbest = nbest_of(&nbest)?;
         let s = args::text(text, &|| "text".into())?;
         let sampling = sampling(alpha, nbest, seed)?;
         let t = &self.inner;
