@@ -2,9 +2,9 @@
 
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Literal, Protocol, SupportsIndex, final, overload
+from typing import Any, Literal, Protocol, SupportsIndex, TypeVar, final, overload
 
-from typing_extensions import TypedDict, Unpack
+from typing_extensions import TypeAlias, TypedDict, Unpack
 
 from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.batch_encoding import BatchEncoding
@@ -15,6 +15,13 @@ _Truncation = Literal["longest_first", "only_first", "only_second", "do_not_trun
 _Side = Literal["left", "right"]
 _Padding = Literal["longest", "max_length"]
 _Objective = Literal["likelihood", "pmi", "frequency"]
+# An integer argument: an int or any integer `operator.index` takes, such as numpy's integer
+# scalars and 0-d integer arrays, as the engine reads them. A bool type-checks (it is an int) but
+# is a TypeError at run time.
+_Int: TypeAlias = SupportsIndex
+# The integers of an argument that must be a dict: a type variable, since dict[str, int] is no
+# dict[str, SupportsIndex] (dicts are invariant), yet dict[str, numpy.int64] is taken too.
+_IntT = TypeVar("_IntT", bound=SupportsIndex)
 
 __all__ = [
     "DEFAULT_SPECIAL_TOKENS",
@@ -32,7 +39,7 @@ __all__ = [
 DEFAULT_SPECIAL_TOKENS: tuple[str, ...]
 __version__: str
 
-_TextCounts = Mapping[str, int] | Iterable[tuple[str, int]]
+_TextCounts = Mapping[str, _Int] | Iterable[tuple[str, _Int]]
 
 @final
 class BPETokenizer:
@@ -40,7 +47,7 @@ class BPETokenizer:
 
     def __new__(
         cls,
-        vocab: dict[str, int],
+        vocab: dict[str, _IntT],
         merges: Iterable[tuple[str, str] | str],
         *,
         special_tokens: Iterable[str] | None = None,
@@ -49,32 +56,32 @@ class BPETokenizer:
     @staticmethod
     def train(
         corpus: Iterable[str],
-        vocab_size: int,
-        min_frequency: int | None = None,
+        vocab_size: _Int,
+        min_frequency: _Int | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
     ) -> BPETokenizer: ...
     @staticmethod
     def train_from_files(
         paths: _StrPath | Iterable[_StrPath],
-        vocab_size: int,
-        min_frequency: int | None = None,
+        vocab_size: _Int,
+        min_frequency: _Int | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
     ) -> BPETokenizer: ...
     @staticmethod
     def train_from_counts(
         counts: _TextCounts,
-        vocab_size: int,
-        min_frequency: int | None = None,
+        vocab_size: _Int,
+        min_frequency: _Int | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
     ) -> BPETokenizer: ...
     def encode(self, text: str) -> list[int]: ...
     def tokenize(self, text: str) -> list[str]: ...
-    def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[list[int]]: ...
-    def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str: ...
-    def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False) -> list[str]: ...
+    def encode_batch(self, texts: Iterable[str], *, num_threads: _Int | None = None) -> list[list[int]]: ...
+    def decode(self, ids: Iterable[_Int], skip_special_tokens: bool = False) -> str: ...
+    def decode_batch(self, sequences: Iterable[Iterable[_Int]], skip_special_tokens: bool = False) -> list[str]: ...
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
     def get_vocab(self) -> dict[str, int]: ...
     @property
@@ -86,7 +93,7 @@ class BPETokenizer:
     @property
     def unk_token(self) -> str | None: ...
     def token_to_id(self, token: str) -> int | None: ...
-    def id_to_token(self, id: int) -> str | None: ...  # noqa: A002  (Hugging Face's name)
+    def id_to_token(self, id: _Int) -> str | None: ...  # noqa: A002  (Hugging Face's name)
     def to_json(self) -> str: ...
     @staticmethod
     def from_json(json: str) -> BPETokenizer: ...
@@ -104,8 +111,8 @@ class BPETokenizer:
         add_special_tokens: bool = True,
         padding: bool | Literal["longest", "max_length", "do_not_pad"] = False,
         truncation: bool | Literal["longest_first", "only_first", "do_not_truncate"] | None = None,
-        max_length: int | None = None,
-        pad_to_multiple_of: int | None = None,
+        max_length: _Int | None = None,
+        pad_to_multiple_of: _Int | None = None,
         padding_side: _Side | None = None,
         return_tensors: Literal["np", "pt"] | None = None,
         return_token_type_ids: bool | None = None,
@@ -117,7 +124,7 @@ class BPETokenizer:
     @overload
     def convert_ids_to_tokens(self, ids: SupportsIndex, skip_special_tokens: bool = False) -> str: ...
     @overload
-    def convert_ids_to_tokens(self, ids: Sequence[int], skip_special_tokens: bool = False) -> list[str]: ...
+    def convert_ids_to_tokens(self, ids: Sequence[_Int], skip_special_tokens: bool = False) -> list[str]: ...
     @overload
     def convert_tokens_to_ids(self, tokens: str) -> int | None: ...
     @overload
@@ -128,13 +135,13 @@ class CharTokenizer:
     """One token per character: the special tokens, then every character kept in training."""
 
     def __new__(
-        cls, vocab: dict[str, int], *, special_tokens: Iterable[str] | None = None, unk_token: str = "[UNK]"
+        cls, vocab: dict[str, _IntT], *, special_tokens: Iterable[str] | None = None, unk_token: str = "[UNK]"
     ) -> CharTokenizer: ...
     @staticmethod
     def train(
         corpus: Iterable[str],
-        vocab_size: int | None = None,
-        min_frequency: int | None = None,
+        vocab_size: _Int | None = None,
+        min_frequency: _Int | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
@@ -142,8 +149,8 @@ class CharTokenizer:
     @staticmethod
     def train_from_files(
         paths: _StrPath | Iterable[_StrPath],
-        vocab_size: int | None = None,
-        min_frequency: int | None = None,
+        vocab_size: _Int | None = None,
+        min_frequency: _Int | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
@@ -151,17 +158,17 @@ class CharTokenizer:
     @staticmethod
     def train_from_counts(
         counts: _TextCounts,
-        vocab_size: int | None = None,
-        min_frequency: int | None = None,
+        vocab_size: _Int | None = None,
+        min_frequency: _Int | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
     ) -> CharTokenizer: ...
     def encode(self, text: str) -> list[int]: ...
     def tokenize(self, text: str) -> list[str]: ...
-    def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[list[int]]: ...
-    def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str: ...
-    def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False) -> list[str]: ...
+    def encode_batch(self, texts: Iterable[str], *, num_threads: _Int | None = None) -> list[list[int]]: ...
+    def decode(self, ids: Iterable[_Int], skip_special_tokens: bool = False) -> str: ...
+    def decode_batch(self, sequences: Iterable[Iterable[_Int]], skip_special_tokens: bool = False) -> list[str]: ...
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
     def get_vocab(self) -> dict[str, int]: ...
     @property
@@ -171,7 +178,7 @@ class CharTokenizer:
     @property
     def unk_token(self) -> str: ...
     def token_to_id(self, token: str) -> int | None: ...
-    def id_to_token(self, id: int) -> str | None: ...  # noqa: A002  (Hugging Face's name)
+    def id_to_token(self, id: _Int) -> str | None: ...  # noqa: A002  (Hugging Face's name)
     def to_json(self) -> str: ...
     @staticmethod
     def from_json(json: str) -> CharTokenizer: ...
@@ -189,8 +196,8 @@ class CharTokenizer:
         add_special_tokens: bool = True,
         padding: bool | Literal["longest", "max_length", "do_not_pad"] = False,
         truncation: bool | Literal["longest_first", "only_first", "do_not_truncate"] | None = None,
-        max_length: int | None = None,
-        pad_to_multiple_of: int | None = None,
+        max_length: _Int | None = None,
+        pad_to_multiple_of: _Int | None = None,
         padding_side: _Side | None = None,
         return_tensors: Literal["np", "pt"] | None = None,
         return_token_type_ids: bool | None = None,
@@ -202,7 +209,7 @@ class CharTokenizer:
     @overload
     def convert_ids_to_tokens(self, ids: SupportsIndex, skip_special_tokens: bool = False) -> str: ...
     @overload
-    def convert_ids_to_tokens(self, ids: Sequence[int], skip_special_tokens: bool = False) -> list[str]: ...
+    def convert_ids_to_tokens(self, ids: Sequence[_Int], skip_special_tokens: bool = False) -> list[str]: ...
     @overload
     def convert_tokens_to_ids(self, tokens: str) -> int | None: ...
     @overload
@@ -217,7 +224,7 @@ class _PipelineOptions(TypedDict, total=False):
     unk_token: str
     cls_token: str
     sep_token: str
-    max_input_chars_per_word: int
+    max_input_chars_per_word: _Int
     continuing_subword_prefix: str
     decoder_cleanup: bool
     # or Hugging Face's TemplateProcessing object, as json.loads gives it
@@ -249,7 +256,7 @@ class WordCounts:
     """Words (normalized and pre-tokenized) and their counts, with the options they were counted with."""
 
     def __new__(
-        cls, counts: Mapping[str, int] | Iterable[tuple[str, int]] | None = None, **options: Unpack[_CountOptions]
+        cls, counts: Mapping[str, _Int] | Iterable[tuple[str, _Int]] | None = None, **options: Unpack[_CountOptions]
     ) -> WordCounts: ...
     @staticmethod
     def from_files(
@@ -281,9 +288,9 @@ class WordCounts:
     def values(self) -> list[int]: ...
     def items(self) -> list[tuple[str, int]]: ...
     def __iter__(self) -> Iterator[str]: ...
-    def most_common(self, n: int | None = None) -> list[tuple[str, int]]: ...
-    def prune(self, min_count: int | None = None, *, max_words: int | None = None) -> None: ...
-    def split(self, n: int) -> list[WordCounts]: ...
+    def most_common(self, n: _Int | None = None) -> list[tuple[str, int]]: ...
+    def prune(self, min_count: _Int | None = None, *, max_words: _Int | None = None) -> None: ...
+    def split(self, n: _Int) -> list[WordCounts]: ...
     def update(self, other: WordCounts) -> None: ...
     def __add__(self, other: WordCounts, /) -> WordCounts: ...
     def __radd__(self, other: WordCounts, /) -> WordCounts: ...
@@ -357,37 +364,37 @@ class PyTokenizer:
     @staticmethod
     def train(
         corpus: Iterable[str],
-        vocab_size: int,
-        min_frequency: int | None = None,
+        vocab_size: _Int,
+        min_frequency: _Int | None = None,
         *,
         special_tokens: Sequence[str] | None = None,
         objective: _Objective | None = None,
-        limit_alphabet: int | None = None,
+        limit_alphabet: _Int | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
     @staticmethod
     def train_from_files(
         paths: _StrPath | Iterable[_StrPath],
-        vocab_size: int,
-        min_frequency: int | None = None,
+        vocab_size: _Int,
+        min_frequency: _Int | None = None,
         *,
         errors: Literal["strict", "replace"] = "strict",
         special_tokens: Sequence[str] | None = None,
         objective: _Objective | None = None,
-        limit_alphabet: int | None = None,
+        limit_alphabet: _Int | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
     @staticmethod
     def train_from_counts(
-        counts: WordCounts | Mapping[str, int],
-        vocab_size: int,
-        min_frequency: int | None = None,
+        counts: WordCounts | Mapping[str, _Int],
+        vocab_size: _Int,
+        min_frequency: _Int | None = None,
         *,
         special_tokens: Sequence[str] | None = None,
         objective: _Objective | None = None,
-        limit_alphabet: int | None = None,
+        limit_alphabet: _Int | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
@@ -401,12 +408,12 @@ class PyTokenizer:
         pair: str | None = None,
         add_special_tokens: bool = True,
         *,
-        max_length: int | None = None,
+        max_length: _Int | None = None,
         truncation: _Truncation = "longest_first",
-        stride: int = 0,
+        stride: _Int = 0,
         truncation_side: _Side = "right",
         padding: _Padding | None = None,
-        pad_to_multiple_of: int | None = None,
+        pad_to_multiple_of: _Int | None = None,
         padding_side: _Side = "right",
     ) -> Encoding: ...
     @overload
@@ -415,15 +422,15 @@ class PyTokenizer:
         inputs: Iterable[str | tuple[str, str] | list[str]],
         add_special_tokens: bool = True,
         *,
-        max_length: int | None = None,
+        max_length: _Int | None = None,
         truncation: _Truncation = "longest_first",
-        stride: int = 0,
+        stride: _Int = 0,
         truncation_side: _Side = "right",
         padding: _Padding | None = None,
-        pad_to_multiple_of: int | None = None,
+        pad_to_multiple_of: _Int | None = None,
         padding_side: _Side = "right",
         return_tensors: None = None,
-        num_threads: int | None = None,
+        num_threads: _Int | None = None,
     ) -> list[Encoding]: ...
     @overload
     def encode_batch(
@@ -431,15 +438,15 @@ class PyTokenizer:
         inputs: Iterable[str | tuple[str, str] | list[str]],
         add_special_tokens: bool = True,
         *,
-        max_length: int | None = None,
+        max_length: _Int | None = None,
         truncation: _Truncation = "longest_first",
-        stride: int = 0,
+        stride: _Int = 0,
         truncation_side: _Side = "right",
         padding: _Padding,
-        pad_to_multiple_of: int | None = None,
+        pad_to_multiple_of: _Int | None = None,
         padding_side: _Side = "right",
         return_tensors: Literal["np"],
-        num_threads: int | None = None,
+        num_threads: _Int | None = None,
     ) -> dict[str, Any]: ...
     @overload
     def encode_batch(
@@ -447,15 +454,15 @@ class PyTokenizer:
         inputs: Iterable[str | tuple[str, str] | list[str]],
         add_special_tokens: bool = True,
         *,
-        max_length: int | None = None,
+        max_length: _Int | None = None,
         truncation: _Truncation = "longest_first",
-        stride: int = 0,
+        stride: _Int = 0,
         truncation_side: _Side = "right",
         padding: None = None,
-        pad_to_multiple_of: int | None = None,
+        pad_to_multiple_of: _Int | None = None,
         padding_side: _Side = "right",
         return_tensors: Literal["np"],
-        num_threads: int | None = None,
+        num_threads: _Int | None = None,
         return_offsets: bool = False,
         return_token_type_ids: bool = False,
         return_special_tokens_mask: bool = False,
@@ -463,20 +470,20 @@ class PyTokenizer:
     @overload
     def decode(
         self,
-        ids: SupportsIndex | Iterable[int],
+        ids: SupportsIndex | Iterable[_Int],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> str: ...
     @overload
     def decode(
         self,
-        ids: Sequence[Sequence[int]],
+        ids: Sequence[Sequence[_Int]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> list[str]: ...
     def decode_batch(
         self,
-        sequences: Iterable[SupportsIndex | Iterable[int]],
+        sequences: Iterable[SupportsIndex | Iterable[_Int]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> list[str]: ...
@@ -513,7 +520,7 @@ class PyTokenizer:
     def no_truncation(self) -> PyTokenizer: ...
     def no_padding(self) -> PyTokenizer: ...
     def token_to_id(self, token: str) -> int | None: ...
-    def id_to_token(self, id: int) -> str | None: ...  # noqa: A002  (Hugging Face's name)
+    def id_to_token(self, id: _Int) -> str | None: ...  # noqa: A002  (Hugging Face's name)
     def save(self, path: _StrPath) -> None: ...
     @staticmethod
     def from_file(path: _StrPath) -> PyTokenizer: ...
@@ -541,10 +548,10 @@ class PyTokenizer:
         add_special_tokens: bool = True,
         padding: bool | Literal["longest", "max_length", "do_not_pad"] = False,
         truncation: bool | Literal["longest_first", "only_first", "only_second", "do_not_truncate"] | None = None,
-        max_length: int | None = None,
-        stride: int = 0,
+        max_length: _Int | None = None,
+        stride: _Int = 0,
         is_split_into_words: bool = False,
-        pad_to_multiple_of: int | None = None,
+        pad_to_multiple_of: _Int | None = None,
         padding_side: _Side | None = None,
         return_tensors: Literal["np", "pt"] | None = None,
         return_token_type_ids: bool | None = None,
@@ -559,8 +566,8 @@ class PyTokenizer:
         self,
         encoded_inputs: Mapping[str, Any] | Sequence[Mapping[str, Any]],
         padding: bool | Literal["longest", "max_length", "do_not_pad"] = True,
-        max_length: int | None = None,
-        pad_to_multiple_of: int | None = None,
+        max_length: _Int | None = None,
+        pad_to_multiple_of: _Int | None = None,
         padding_side: _Side | None = None,
         return_attention_mask: bool | None = None,
         return_tensors: Literal["np", "pt"] | None = None,
@@ -583,18 +590,18 @@ class PyTokenizer:
     @overload
     def convert_ids_to_tokens(self, ids: SupportsIndex, skip_special_tokens: bool = False) -> str: ...
     @overload
-    def convert_ids_to_tokens(self, ids: Sequence[int], skip_special_tokens: bool = False) -> list[str]: ...
+    def convert_ids_to_tokens(self, ids: Sequence[_Int], skip_special_tokens: bool = False) -> list[str]: ...
     def convert_tokens_to_string(self, tokens: Sequence[str]) -> str: ...
     def batch_decode(
         self,
-        sequences: Iterable[SupportsIndex | Iterable[int]],
+        sequences: Iterable[SupportsIndex | Iterable[_Int]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> list[str]: ...
     def get_special_tokens_mask(
         self,
-        token_ids_0: Sequence[int],
-        token_ids_1: Sequence[int] | None = None,
+        token_ids_0: Sequence[_Int],
+        token_ids_1: Sequence[_Int] | None = None,
         already_has_special_tokens: bool = False,
     ) -> list[int]: ...
     def __len__(self) -> int: ...
@@ -605,7 +612,7 @@ class PyTokenizer:
     @property
     def model_max_length(self) -> int: ...
     @model_max_length.setter
-    def model_max_length(self, value: int) -> None: ...
+    def model_max_length(self, value: _Int) -> None: ...
     @property
     def clean_up_tokenization_spaces(self) -> bool: ...
     @clean_up_tokenization_spaces.setter
@@ -693,41 +700,41 @@ class UnigramTokenizer:
     @staticmethod
     def train(
         corpus: Iterable[str],
-        vocab_size: int,
+        vocab_size: _Int,
         *,
         special_tokens: Sequence[str] | None = None,
-        max_piece_length: int | None = None,
-        seed_size: int | None = None,
+        max_piece_length: _Int | None = None,
+        seed_size: _Int | None = None,
         shrinking_factor: float | None = None,
-        num_sub_iterations: int | None = None,
+        num_sub_iterations: _Int | None = None,
     ) -> UnigramTokenizer: ...
     @staticmethod
     def train_from_files(
         paths: _StrPath | Iterable[_StrPath],
-        vocab_size: int,
+        vocab_size: _Int,
         *,
         special_tokens: Sequence[str] | None = None,
-        max_piece_length: int | None = None,
-        seed_size: int | None = None,
+        max_piece_length: _Int | None = None,
+        seed_size: _Int | None = None,
         shrinking_factor: float | None = None,
-        num_sub_iterations: int | None = None,
+        num_sub_iterations: _Int | None = None,
     ) -> UnigramTokenizer: ...
     @staticmethod
     def train_from_counts(
-        counts: dict[str, int],
-        vocab_size: int,
+        counts: dict[str, _IntT],
+        vocab_size: _Int,
         *,
         special_tokens: Sequence[str] | None = None,
-        max_piece_length: int | None = None,
-        seed_size: int | None = None,
+        max_piece_length: _Int | None = None,
+        seed_size: _Int | None = None,
         shrinking_factor: float | None = None,
-        num_sub_iterations: int | None = None,
+        num_sub_iterations: _Int | None = None,
     ) -> UnigramTokenizer: ...
     def encode(
-        self, text: str, *, alpha: float | None = None, nbest: int = -1, seed: int | None = None
+        self, text: str, *, alpha: float | None = None, nbest: _Int = -1, seed: _Int | None = None
     ) -> UnigramEncoding: ...
-    def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[UnigramEncoding]: ...
-    def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str: ...
+    def encode_batch(self, texts: Iterable[str], *, num_threads: _Int | None = None) -> list[UnigramEncoding]: ...
+    def decode(self, ids: Iterable[_Int], skip_special_tokens: bool = False) -> str: ...
     def get_vocab(self) -> dict[str, int]: ...
     def get_pieces(self) -> list[tuple[str, float]]: ...
     @property
@@ -737,7 +744,7 @@ class UnigramTokenizer:
     @property
     def special_tokens(self) -> list[str]: ...
     def token_to_id(self, token: str) -> int | None: ...
-    def id_to_token(self, id: int) -> str | None: ...  # noqa: A002  (Hugging Face's name)
+    def id_to_token(self, id: _Int) -> str | None: ...  # noqa: A002  (Hugging Face's name)
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
     def save(self, path: _StrPath) -> None: ...
     @staticmethod
@@ -758,8 +765,8 @@ class UnigramTokenizer:
         add_special_tokens: bool = True,
         padding: bool | Literal["longest", "max_length", "do_not_pad"] = False,
         truncation: bool | Literal["longest_first", "only_first", "do_not_truncate"] | None = None,
-        max_length: int | None = None,
-        pad_to_multiple_of: int | None = None,
+        max_length: _Int | None = None,
+        pad_to_multiple_of: _Int | None = None,
         padding_side: _Side | None = None,
         return_tensors: Literal["np", "pt"] | None = None,
         return_token_type_ids: bool | None = None,
@@ -771,7 +778,7 @@ class UnigramTokenizer:
     @overload
     def convert_ids_to_tokens(self, ids: SupportsIndex, skip_special_tokens: bool = False) -> str: ...
     @overload
-    def convert_ids_to_tokens(self, ids: Sequence[int], skip_special_tokens: bool = False) -> list[str]: ...
+    def convert_ids_to_tokens(self, ids: Sequence[_Int], skip_special_tokens: bool = False) -> list[str]: ...
     @overload
     def convert_tokens_to_ids(self, tokens: str) -> int | None: ...
     @overload

@@ -1,0 +1,22 @@
+"""Calls that must NOT type-check: a str where an integer goes. Each line that mypy (--strict)
+must flag ends with "# E" (tests/test_typing.py)."""
+
+from __future__ import annotations
+
+import fast_wordpiece as fw
+
+
+def calls(tok: fw.PyTokenizer, bpe: fw.BPETokenizer, unigram: fw.UnigramTokenizer) -> None:
+    """Never run: mypy reads it."""
+    fw.PyTokenizer.train(["hello"], "60")  # E
+    tok.encode("hello", max_length="8")  # E
+    tok("hello", max_length="8", truncation=True)  # E
+    tok.id_to_token("5")  # E
+    tok.decode("5")  # E
+    tok.convert_ids_to_tokens(["5"])  # E
+    tok.model_max_length = "512"  # E
+    fw.WordCounts({"hello": "2"})  # E
+    fw.BPETokenizer({"a": "0"}, [])  # E
+    bpe.decode(["1"])  # E
+    bpe.id_to_token("1")  # E
+    unigram.encode("hello", alpha=0.5, nbest="2")  # E
