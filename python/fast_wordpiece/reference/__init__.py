@@ -13,12 +13,10 @@ Where its API differs from the engine's:
 - No class has ``train_from_files``. ``PyTokenizer.train`` and
   ``train_from_counts`` take ``show_progress=False`` by default (the
   engine: True).
-- ``BPETokenizer`` and ``CharTokenizer`` have no ``id_to_token``,
-  ``token_to_id``, ``decode_batch`` or ``unk_token``.
 - ``UnigramTokenizer`` has no ``save``, ``load``, ``from_file``,
-  ``to_str``, ``from_str``, ``analyze``, ``id_to_token`` or
-  ``token_to_id``. Its ``encode`` takes no ``alpha``, ``nbest`` or ``seed``:
-  ``sample(text, alpha, nbest=-1, seed=0)`` draws a segmentation instead.
+  ``to_str``, ``from_str`` or ``analyze``. Besides ``encode(text, alpha=,
+  nbest=, seed=)``, ``sample(text, alpha, nbest=-1, seed=0)`` draws a
+  segmentation.
 - ``from_json`` and ``from_str`` name their argument ``json_text``
   (``PyTokenizer``) or ``text`` (``BPETokenizer``, ``CharTokenizer``), not
   ``json``.

@@ -24,7 +24,8 @@ def _text(value: object, name: str) -> str:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as e:
-        raise ValueError(f"{name} contains a lone surrogate at index {e.start}, which is not valid text") from None
+        message = f"{name} contains a lone surrogate at index {e.start}, which is not valid Unicode text"
+        raise ValueError(message) from None
     return value
 
 

@@ -4,10 +4,10 @@ the text (docs/spec.md §14), and ``analyze``'s counts (§15.8)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, SupportsIndex
 
-from fast_wordpiece.reference.args import _type_name
+from fast_wordpiece.reference.args import _flag, _integer, _items, _text, _type_name
 
 WHITE_SPACE = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
@@ -61,9 +61,9 @@ def analyze(
 
     c = dict(texts=0, words=0, characters=0, tokens=0, unknown=0)
     used: set[int] = set()
-    for text in texts:
+    for i, text in enumerate(_items(texts, "texts", "str")):
         if not isinstance(text, str):
-            raise TypeError(f"texts must hold str, not {_type_name(text)}")
+            raise TypeError(f"texts[{i}] must be str, not {_type_name(text)}")
         ids = encode(text)
         c["texts"] += 1
         c["words"] += words(text)
@@ -80,6 +80,27 @@ def analyze(
         "unknown_rate": ratio(c["unknown"], c["tokens"]),
         "vocab_used_share": ratio(len(used), vocab_size),
     }
+
+
+def id_to_token(value: SupportsIndex, vocab_size: int, token: Callable[[int], str]) -> str | None:
+    """The family's ``id_to_token``, as every engine tokenizer's: ``token(id)`` for an id in the
+    vocabulary, None past it. The id is an int or an integer ``operator.index`` takes (not a
+    bool: TypeError); a negative one, or one above 2**64 - 1, is a ValueError."""
+    number = _integer(value, "id", 0)
+    return token(number) if number < vocab_size else None
+
+
+def token_to_id(token: str, vocab: Mapping[str, int]) -> int | None:
+    """The family's ``token_to_id``: the id of ``token`` in ``vocab``, or None; TypeError unless
+    it is a str, ValueError if it holds a lone surrogate."""
+    return vocab.get(_text(token, "token"))
+
+
+def decode_batch(decode: Callable[[Any, bool], str], sequences: object, skip: object) -> list[str]:
+    """The family's ``decode_batch``: ``decode`` of each sequence of ids, ``skip`` (the
+    ``skip_special_tokens`` flag) checked first."""
+    flag = _flag(skip, "skip_special_tokens")
+    return [decode(ids, flag) for ids in _items(sequences, "sequences", "sequences of int")]
 
 
 class TransformersCalls:

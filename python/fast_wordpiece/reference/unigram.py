@@ -10,7 +10,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, SupportsIndex
 
 from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import _flag, _ids, _index, _integer, _text, _texts, _threads, _type_name
@@ -285,6 +285,15 @@ class UnigramTokenizer(family.TransformersCalls):
                 piece = piece[1:]
             parts.append(piece)
         return "".join(parts).replace(REPLACEMENT, " ")
+
+    def token_to_id(self, token: str) -> int | None:
+        """The id of ``token``, or None; TypeError unless it is a str."""
+        return family.token_to_id(token, self.model.ids)
+
+    def id_to_token(self, id: SupportsIndex) -> str | None:  # noqa: A002  (the engine's name)
+        """The piece with this id, or None past the vocabulary; a negative id is a ValueError,
+        a bool or a non-integer a TypeError, as in the engine."""
+        return family.id_to_token(id, self.vocab_size, lambda i: self.model.pieces[i][0])
 
     # --- training ---------------------------------------------------------------
 
