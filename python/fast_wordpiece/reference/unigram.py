@@ -370,6 +370,33 @@ def lse_sample(a: float, b: float) -> float:
     return hi + math.log1p(math.exp(lo - hi))
 
 
+#: A path to a position: (score, index of its last node, rank of the path that node extends).
+ScoredPath = tuple[float, int, int]
+
+
+def keep_best(
+    kept: list[ScoredPath], starts: list[ScoredPath], score: float, node: int, nbest: int
+) -> list[ScoredPath]:
+    """The ``nbest`` best of the paths ``kept`` to a position and of those that ``node`` (of this
+    ``score``) makes by extending each path of ``starts`` to its start, best first. A new path goes
+    after the kept ones whose score is at least its own, so ties go to the earlier candidate, as
+    inserting the new paths one by one would place them. Both lists are best first (the new paths
+    too, in the order of ``starts``), so one pass merges them: O(nbest) per node."""
+    out: list[ScoredPath] = []
+    a = b = 0
+    while len(out) < nbest:
+        new = (starts[b][0] + score, node, b) if b < len(starts) else None
+        if a < len(kept) and (new is None or not new[0] > kept[a][0]):
+            out.append(kept[a])
+            a += 1
+        elif new is not None:
+            out.append(new)
+            b += 1
+        else:
+            break
+    return out
+
+
 def sample_word(model: Model, word: str, alpha: float, nbest: int, rng: SplitMix64) -> list[tuple[int, int, int]]:
     nodes = model.lattice(word)
     n = len(word)
@@ -386,16 +413,12 @@ def sample_word(model: Model, word: str, alpha: float, nbest: int, rng: SplitMix
             out.append((i, s, e))
             end = s
     else:
-        best: list[list[tuple[float, int, int]]] = [[] for _ in range(n + 1)]
+        # best[e]: the nbest best paths to position e, best first, as (score, node, rank of the
+        # path at the node's start); nodes in lattice order, each extending the paths to its start.
+        best: list[list[ScoredPath]] = [[] for _ in range(n + 1)]
         best[0].append((0.0, -1, 0))
         for k, (s, e, _, score) in enumerate(nodes):
-            for r in range(len(best[s])):
-                v = best[s][r][0] + score
-                lst = best[e]
-                at = next((j for j, x in enumerate(lst) if v > x[0]), len(lst))
-                if at < nbest:
-                    lst.insert(at, (v, k, r))
-                    del lst[nbest:]
+            best[e] = keep_best(best[e], best[s], score, k, nbest)
         end, rank = n, draw([alpha * x[0] for x in best[n]], rng)
         while end > 0:
             _, k, r = best[end][rank]
