@@ -21,7 +21,7 @@ NOT_IN_THE_TWIN = {
     "PyTokenizer": {"train_from_files"},
     "BPETokenizer": {"train_from_files"},
     "CharTokenizer": {"train_from_files"},
-    "UnigramTokenizer": {"train_from_files", "save", "load", "from_file", "to_str", "from_str", "analyze"},
+    "UnigramTokenizer": {"train_from_files", "save", "load", "from_file", "to_str", "from_str"},
     "WordCounts": set(),
     "Encoding": set(),
     "UnigramEncoding": set(),
@@ -155,11 +155,19 @@ def test_decode_batch_is_the_engines(name: str, sequences: Any, skip: Any) -> No
         assert result == [tok.decode(ids, bool(skip)) for ids in sequences]
 
 
-@pytest.mark.parametrize("name", ["BPETokenizer", "CharTokenizer"])
+@pytest.mark.parametrize("name", FAMILY)
 @pytest.mark.parametrize(
     "texts",
-    [TEXTS, ["hello <pad> world", "¿qué tal? 你好", ""], [], ["hello", 3], "hello"],
-    ids=["trained", "unknown", "none", "not-str", "str"],
+    [
+        TEXTS,
+        ["hello <pad> world", "¿qué tal? 你好", ""],
+        ["  two  spaces  ", "\u3000ideographic\u3000space\x1cand\x85next", "▁marked <unk><pad>x 🤗"],
+        [],
+        ["hello", 3],
+        ["hello", "\ud800"],
+        "hello",
+    ],
+    ids=["trained", "unknown", "whitespace", "none", "not-str", "surrogate", "str"],
 )
 def test_analyze_is_the_engines(name: str, texts: Any) -> None:
     same_in_engine_and_twin(name, lambda tok: tok.analyze(texts))

@@ -157,6 +157,24 @@ def test_encode_batch_equals_encode_and_analyze_counts(trained: fw.UnigramTokeni
     assert 1.0 <= a["tokens_per_word"] < 5.0
 
 
+@pytest.mark.parametrize("Tokenizer", [fw.UnigramTokenizer, Twin], ids=["engine", "twin"])
+def test_analyze_counts_words_and_characters_of_the_texts_as_the_rest_of_the_family(Tokenizer) -> None:  # type: ignore[no-untyped-def]
+    pieces = [("<unk>", 0.0), ("<s>", 0.0), ("▁ab", -1.0), ("▁", -2.0), ("a", -3.0), ("b", -3.0)]
+    tok = Tokenizer(pieces, special_tokens=["<unk>", "<s>"])
+    texts = ["ab  ab<s>z", "\u3000ab\tb ", "", "<unk>"]
+    a = tok.analyze(texts)
+    # Words are the runs of non-whitespace (a special token inside one is part of it), characters
+    # the code points of the texts: the "▁" that pre-tokenization puts before a text is neither.
+    assert (a["texts"], a["words"], a["characters"]) == (4, 2 + 2 + 0 + 1, 10 + 6 + 0 + 5)
+    ids = [i for t in texts for i in tok.encode(t).ids]
+    assert (a["tokens"], a["unknown"], a["vocab_used"]) == (len(ids), ids.count(0), len(set(ids)))
+    assert a["tokens_per_word"] == len(ids) / 5
+    assert a["characters_per_token"] == 21 / len(ids)
+    for other in (fw.BPETokenizer.train(texts, 260), fw.CharTokenizer.train(texts)):
+        counts = other.analyze(texts)
+        assert (counts["words"], counts["characters"]) == (a["words"], a["characters"])
+
+
 def test_pickling_keeps_the_tokenizer(trained: fw.UnigramTokenizer) -> None:
     again = pickle.loads(pickle.dumps(trained))
     assert again == trained

@@ -189,8 +189,10 @@ impl UnigramTokenizer {
         Ok(out)
     }
 
-    /// Encodes every text and counts what came out (characters and words as
-    /// pre-tokenization gives them, "▁" included).
+    /// Encodes every text and counts what came out, as the rest of the
+    /// family counts it: words are the runs of non-whitespace characters and
+    /// characters the texts' code points (not pre-tokenization's, whose "▁"
+    /// is no character of the text).
     pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Analysis {
         let part = |chunk: &[S]| Ok(self.analyze_part(chunk));
         Analysis::in_chunks_until(texts, self.vocab_size(), None, part, || false).expect("counting cannot fail")
@@ -198,39 +200,8 @@ impl UnigramTokenizer {
 
     /// The counts of [`UnigramTokenizer::analyze`] for a chunk of the texts.
     pub fn analyze_part<S: AsRef<str>>(&self, texts: &[S]) -> Partial {
-        let unk = self.model.unk_id();
-        let mut part = Partial::new(self.vocab_size());
-        let mut buffer = String::new();
-        let mut best = Vec::new();
-        let mut pieces = Vec::new();
-        for t in texts {
-            part.counts.texts += 1;
-            let cell = std::cell::RefCell::new(&mut part);
-            self.walk(
-                t.as_ref(),
-                &mut buffer,
-                |word, _, _| {
-                    pieces.clear();
-                    self.model.viterbi(word, &mut best, &mut pieces);
-                    let mut part = cell.borrow_mut();
-                    part.counts.words += 1;
-                    part.counts.characters += word.chars().count() as u64;
-                    for p in &pieces {
-                        part.counts.tokens += 1;
-                        part.counts.unknown += u64::from(p.id == unk);
-                        part.use_id(p.id);
-                    }
-                },
-                |id, s, e| {
-                    let mut part = cell.borrow_mut();
-                    part.counts.words += 1;
-                    part.counts.characters += u64::from(e - s);
-                    part.counts.tokens += 1;
-                    part.use_id(id);
-                },
-            );
-        }
-        part
+        let unk = Some(self.model.unk_id());
+        Analysis::part_of(texts, self.vocab_size(), unk, |t, ids| ids.extend(self.encode(t).ids))
     }
 }
 
@@ -265,5 +236,27 @@ pub(crate) fn push_pieces(
         }
         out.ids.push(p.id);
         out.offsets.push((start, end));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn analyze_counts_the_texts_words_and_characters_as_the_family_does() {
+        let pieces = [("<unk>", 0.0), ("<s>", 0.0), ("▁ab", -1.0), ("▁", -2.0), ("a", -3.0), ("b", -3.0)];
+        let pieces = pieces.iter().map(|(p, s)| (p.to_string(), *s)).collect();
+        let t = UnigramTokenizer::new(pieces, "<unk>", &["<unk>".into(), "<s>".into()]).unwrap();
+        // Two runs of non-whitespace; 10 code points; the prepended "▁" is
+        // none of them, and "<s>" is one token inside the second run.
+        let texts = ["ab  ab<s>z"];
+        let ids: Vec<u32> = t.encode(texts[0]).ids;
+        let a = t.analyze(&texts);
+        assert_eq!((a.texts, a.words, a.characters), (1, 2, 10));
+        assert_eq!(a.tokens, ids.len() as u64);
+        assert_eq!(a.unknown, ids.iter().filter(|&&i| i == 0).count() as u64);
+        assert_eq!(a.unknown, 1);
+        assert_eq!(t.analyze::<&str>(&[]).tokens, 0);
     }
 }

@@ -14,7 +14,7 @@ Where its API differs from the engine's:
   ``train_from_counts`` take ``show_progress=False`` by default (the
   engine: True).
 - ``UnigramTokenizer`` has no ``save``, ``load``, ``from_file``,
-  ``to_str``, ``from_str`` or ``analyze``. Besides ``encode(text, alpha=,
+  ``to_str`` or ``from_str``. Besides ``encode(text, alpha=,
   nbest=, seed=)``, ``sample(text, alpha, nbest=-1, seed=0)`` draws a
   segmentation.
 - ``from_json`` and ``from_str`` name their argument ``json_text``

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, SupportsIndex
 
-from fast_wordpiece.reference.args import _flag, _integer, _items, _text, _type_name
+from fast_wordpiece.reference.args import _flag, _integer, _items, _text
 
 WHITE_SPACE = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
@@ -62,9 +62,7 @@ def analyze(
     c = dict(texts=0, words=0, characters=0, tokens=0, unknown=0)
     used: set[int] = set()
     for i, text in enumerate(_items(texts, "texts", "str")):
-        if not isinstance(text, str):
-            raise TypeError(f"texts[{i}] must be str, not {_type_name(text)}")
-        ids = encode(text)
+        ids = encode(_text(text, f"texts[{i}]"))
         c["texts"] += 1
         c["words"] += words(text)
         c["characters"] += len(text)

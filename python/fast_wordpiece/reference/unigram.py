@@ -295,6 +295,12 @@ class UnigramTokenizer(family.TransformersCalls):
         a bool or a non-integer a TypeError, as in the engine."""
         return family.id_to_token(id, self.vocab_size, lambda i: self.model.pieces[i][0])
 
+    def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
+        """Same as the engine's ``UnigramTokenizer.analyze``: counts over the encoded ``texts``,
+        ``words`` the runs of non-whitespace characters and ``characters`` the code points of the
+        texts (docs/spec.md section 15, item 8)."""
+        return family.analyze(texts, lambda text: self.encode(text).ids, self.vocab_size, self.model.unk_id)
+
     # --- training ---------------------------------------------------------------
 
     @staticmethod
