@@ -608,47 +608,6 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     return BatchEncoding(data, tensor_type=return_tensors)
 
 
-def _id_token(tokenizer: Any) -> Any:
-    """``id_to_token`` of a tokenizer, or one read from its vocabulary."""
-    if hasattr(tokenizer, "id_to_token"):
-        return tokenizer.id_to_token
-    tokens = {i: t for t, i in tokenizer.get_vocab().items()}
-    return tokens.get
-
-
-def _integer_or_none(value: Any) -> int | None:
-    """An int, or an integer scalar as an index converts it (numpy's ``int64``); None for
-    anything else, a bool too."""
-    if isinstance(value, (bool, list, tuple)):
-        return None
-    try:
-        return index(value)
-    except TypeError:
-        return None
-
-
-def family_convert_ids_to_tokens(tokenizer: Any, ids: Any, skip_special_tokens: bool = False) -> Any:
-    """transformers' ``convert_ids_to_tokens`` for the family: the token of an id (an int or
-    an integer scalar such as numpy's ``int64``), or the tokens of a list of ids (ValueError
-    for an id outside the vocabulary)."""
-    single = _integer_or_none(ids) is not None
-    if not single and (isinstance(ids, str) or not isinstance(ids, (list, tuple))):
-        raise TypeError(f"ids must be an int or a list of int, not {type(ids).__name__}")
-    to_token = _id_token(tokenizer)
-    specials = set(tokenizer.special_tokens) if skip_special_tokens else set()
-    tokens = []
-    for item in [ids] if single else ids:
-        i = _integer_or_none(item)
-        if i is None:
-            raise TypeError(f"ids must hold ints, not {type(item).__name__}")
-        token = to_token(i) if 0 <= i < tokenizer.vocab_size else None
-        if token is None:
-            raise ValueError(f"id {i} is not in the vocabulary (ids are 0..{tokenizer.vocab_size - 1})")
-        if token not in specials:
-            tokens.append(token)
-    return tokens[0] if single else tokens
-
-
 def family_convert_tokens_to_ids(tokenizer: Any, tokens: Any) -> Any:
     """transformers' ``convert_tokens_to_ids`` for the family: the id of a token, or the ids
     of a list of tokens (for a token not in the vocabulary, the unknown token's id, or None

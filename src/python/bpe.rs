@@ -383,4 +383,10 @@ impl PyBpe {
     }
 }
 
+impl super::family::TokenOf for PyBpe {
+    fn token_of(&self, id: u32) -> &str {
+        self.inner.id_to_token(id).unwrap_or_default()
+    }
+}
+
 super::family::transformers_methods!(PyBpe);

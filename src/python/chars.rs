@@ -318,4 +318,10 @@ impl PyChars {
     }
 }
 
+impl super::family::TokenOf for PyChars {
+    fn token_of(&self, id: u32) -> &str {
+        &self.inner.vocab()[id as usize]
+    }
+}
+
 super::family::transformers_methods!(PyChars);

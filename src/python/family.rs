@@ -5,6 +5,7 @@
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::IntoPyObjectExt;
 
 use super::analyze::analysis_dict;
 use super::args::{self, text, type_name, Text};
@@ -123,6 +124,35 @@ pub fn delegate<'py>(
     f.call(all, kwargs)
 }
 
+/// The token of an id of a family tokenizer, for
+/// [`transformers_methods`].
+pub trait TokenOf {
+    /// The token of `id`, which is below the vocabulary size.
+    fn token_of(&self, id: u32) -> &str;
+}
+
+/// `convert_ids_to_tokens`: the token of one id ([`args::is_one_id`]), or the
+/// tokens of a sequence of ids ([`args::ids`]) but those in `skipped`, as
+/// `PyTokenizer.convert_ids_to_tokens` reads them; `token` gives the token
+/// of an id below `vocab_size`.
+pub fn ids_to_tokens<'py, 'a>(
+    ids: &Bound<'py, PyAny>,
+    vocab_size: usize,
+    skipped: &[String],
+    token: impl Fn(u32) -> &'a str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = ids.py();
+    if args::is_one_id(ids) {
+        return token(args::id(ids, &|| "ids".to_owned(), vocab_size)?).into_bound_py_any(py);
+    }
+    let tokens: Vec<&str> = args::ids(ids, "ids", vocab_size)?
+        .into_iter()
+        .map(&token)
+        .filter(|t| !skipped.iter().any(|s| s == t))
+        .collect();
+    tokens.into_bound_py_any(py)
+}
+
 /// The transformers methods of a family tokenizer (`__call__`,
 /// `convert_ids_to_tokens`, `convert_tokens_to_ids`), as a `#[pymethods]`
 /// block for `$class`.
@@ -144,15 +174,21 @@ macro_rules! transformers_methods {
                 super::family::delegate(slf.as_any(), "family_call", args, kwargs)
             }
 
-            /// The token of an id, or the tokens of a list of ids (without
-            /// the special tokens when `skip_special_tokens`).
-            #[pyo3(signature = (*args, **kwargs))]
+            /// The token of an id, or the tokens of a sequence of ids (a
+            /// list, a tuple, a range, a numpy array: what
+            /// `PyTokenizer.convert_ids_to_tokens` takes), without the special
+            /// tokens when `skip_special_tokens`. An id outside the
+            /// vocabulary is a ValueError.
+            #[pyo3(signature = (ids, skip_special_tokens = false))]
             fn convert_ids_to_tokens<'py>(
-                slf: &Bound<'py, Self>,
-                args: &Bound<'py, pyo3::types::PyTuple>,
-                kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+                &self,
+                ids: &Bound<'py, PyAny>,
+                #[pyo3(from_py_with = super::args::named::skip_special_tokens)] skip_special_tokens: bool,
             ) -> PyResult<Bound<'py, PyAny>> {
-                super::family::delegate(slf.as_any(), "family_convert_ids_to_tokens", args, kwargs)
+                let skipped = if skip_special_tokens { self.special_tokens() } else { Vec::new() };
+                super::family::ids_to_tokens(ids, self.vocab_size(), &skipped, |id| {
+                    <Self as super::family::TokenOf>::token_of(self, id)
+                })
             }
 
             /// The id of a token, or the ids of a list of tokens (the unknown

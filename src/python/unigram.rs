@@ -571,4 +571,10 @@ impl PyUnigramTokenizer {
     }
 }
 
+impl super::family::TokenOf for PyUnigramTokenizer {
+    fn token_of(&self, id: u32) -> &str {
+        self.inner.id_to_token(id).unwrap_or_default()
+    }
+}
+
 super::family::transformers_methods!(PyUnigramTokenizer);

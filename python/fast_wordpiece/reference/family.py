@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, SupportsIndex
 
-from fast_wordpiece.reference.args import _flag, _integer, _items, _text
+from fast_wordpiece.reference.args import _flag, _id, _ids, _integer, _is_one_id, _items, _text
 
 WHITE_SPACE = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
@@ -126,12 +126,26 @@ class TransformersCalls:
         """The number of tokens in the vocabulary."""
         return self.vocab_size
 
-    def convert_ids_to_tokens(self, ids: Any, skip_special_tokens: bool = False) -> Any:
-        """The token of an id, or the tokens of a list of ids (without the
-        special tokens when ``skip_special_tokens``)."""
-        from fast_wordpiece import batch_encoding
+    @property
+    def special_tokens(self) -> list[str]:
+        """The special tokens (each tokenizer says)."""
+        raise NotImplementedError
 
-        return batch_encoding.family_convert_ids_to_tokens(self, ids, skip_special_tokens)
+    def id_to_token(self, id: SupportsIndex) -> str | None:  # noqa: A002  (the engine's name)
+        """The token of an id (each tokenizer says)."""
+        raise NotImplementedError
+
+    def convert_ids_to_tokens(self, ids: Any, skip_special_tokens: bool = False) -> Any:
+        """The token of an id, or the tokens of a sequence of ids (a list, a
+        tuple, a range, a numpy array: what ``PyTokenizer.convert_ids_to_tokens``
+        takes), without the special tokens when ``skip_special_tokens``. An id
+        outside the vocabulary is a ValueError."""
+        skip = _flag(skip_special_tokens, "skip_special_tokens")
+        if _is_one_id(ids):
+            return self.id_to_token(_id(ids, "ids", self.vocab_size))
+        skipped = set(self.special_tokens) if skip else set()
+        tokens = [self.id_to_token(i) for i in _ids(ids, "ids", self.vocab_size)]
+        return [t for t in tokens if t not in skipped]
 
     def convert_tokens_to_ids(self, tokens: Any) -> Any:
         """The id of a token, or the ids of a list of tokens (the unknown
