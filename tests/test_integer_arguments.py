@@ -103,7 +103,7 @@ CASES = [
     ),
     _case(
         "PyTokenizer.train_from_counts",
-        'counts["hello"]',
+        'the count of "hello"',
         2,
         1,
         lambda m, t, v: m.PyTokenizer.train_from_counts({"hello": v}, 60, show_progress=False),
@@ -185,7 +185,7 @@ CASES = [
     ),
     _case(
         "BPETokenizer.train_from_counts",
-        "counts[0] count",
+        'the count of "ab"',
         2,
         0,
         lambda m, t, v: m.BPETokenizer.train_from_counts({"ab": v}, 260).get_vocab(),
@@ -200,7 +200,7 @@ CASES = [
     ),
     _case(
         "CharTokenizer.train_from_counts",
-        "counts[0] count",
+        'the count of "a"',
         2,
         0,
         lambda m, t, v: m.CharTokenizer.train_from_counts({"a": v}).get_vocab(),

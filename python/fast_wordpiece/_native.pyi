@@ -39,7 +39,8 @@ __all__ = [
 DEFAULT_SPECIAL_TOKENS: tuple[str, ...]
 __version__: str
 
-_TextCounts = Mapping[str, _Int] | Iterable[tuple[str, _Int]]
+# Every `train_from_counts` takes a mapping of str to int or an iterable of (str, int) pairs: one
+# overload each, as mypy infers a dict literal of mixed integer types against one but not a union.
 
 @final
 class BPETokenizer:
@@ -69,9 +70,19 @@ class BPETokenizer:
         *,
         special_tokens: Iterable[str] | None = None,
     ) -> BPETokenizer: ...
+    @overload
     @staticmethod
     def train_from_counts(
-        counts: _TextCounts,
+        counts: Mapping[str, _Int],
+        vocab_size: _Int,
+        min_frequency: _Int | None = None,
+        *,
+        special_tokens: Iterable[str] | None = None,
+    ) -> BPETokenizer: ...
+    @overload
+    @staticmethod
+    def train_from_counts(
+        counts: Iterable[tuple[str, _Int]],
         vocab_size: _Int,
         min_frequency: _Int | None = None,
         *,
@@ -155,9 +166,20 @@ class CharTokenizer:
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
     ) -> CharTokenizer: ...
+    @overload
     @staticmethod
     def train_from_counts(
-        counts: _TextCounts,
+        counts: Mapping[str, _Int],
+        vocab_size: _Int | None = None,
+        min_frequency: _Int | None = None,
+        *,
+        special_tokens: Iterable[str] | None = None,
+        unk_token: str = "[UNK]",
+    ) -> CharTokenizer: ...
+    @overload
+    @staticmethod
+    def train_from_counts(
+        counts: Iterable[tuple[str, _Int]],
         vocab_size: _Int | None = None,
         min_frequency: _Int | None = None,
         *,
@@ -386,9 +408,23 @@ class PyTokenizer:
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
+    @overload
     @staticmethod
     def train_from_counts(
         counts: WordCounts | Mapping[str, _Int],
+        vocab_size: _Int,
+        min_frequency: _Int | None = None,
+        *,
+        special_tokens: Sequence[str] | None = None,
+        objective: _Objective | None = None,
+        limit_alphabet: _Int | None = None,
+        show_progress: bool = True,
+        **options: Unpack[_PipelineOptions],
+    ) -> PyTokenizer: ...
+    @overload
+    @staticmethod
+    def train_from_counts(
+        counts: Iterable[tuple[str, _Int]],
         vocab_size: _Int,
         min_frequency: _Int | None = None,
         *,
@@ -719,9 +755,22 @@ class UnigramTokenizer:
         shrinking_factor: float | None = None,
         num_sub_iterations: _Int | None = None,
     ) -> UnigramTokenizer: ...
+    @overload
     @staticmethod
     def train_from_counts(
-        counts: dict[str, _IntT],
+        counts: Mapping[str, _Int],
+        vocab_size: _Int,
+        *,
+        special_tokens: Sequence[str] | None = None,
+        max_piece_length: _Int | None = None,
+        seed_size: _Int | None = None,
+        shrinking_factor: float | None = None,
+        num_sub_iterations: _Int | None = None,
+    ) -> UnigramTokenizer: ...
+    @overload
+    @staticmethod
+    def train_from_counts(
+        counts: Iterable[tuple[str, _Int]],
         vocab_size: _Int,
         *,
         special_tokens: Sequence[str] | None = None,

@@ -95,7 +95,10 @@ impl Chars {
         }
         let mut total: FxHashMap<char, u64> = FxHashMap::default();
         for (c, n) in counts {
-            *total.entry(c).or_default() += n;
+            let sum = total.entry(c).or_default();
+            *sum = sum.checked_add(n).ok_or_else(|| {
+                Error::invalid(format!("the counts of {:?} add up to more than 2**64 - 1", c.to_string()))
+            })?;
         }
         let mut kept: Vec<(char, u64)> = total
             .into_iter()

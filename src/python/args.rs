@@ -284,6 +284,38 @@ pub fn collect<'py, T>(
     Ok(out)
 }
 
+/// What [`text_counts`] takes.
+pub const TEXT_COUNTS: &str = "a mapping of str to int or an iterable of (str, int) pairs";
+
+/// Counts given as `name`: a mapping of str to int (anything with `items()`)
+/// or an iterable of `(str, int)` pairs; anything else is a TypeError saying
+/// that `name` must be `expected`. The pairs in their order (a word may come
+/// more than once), each count an integer ([`index`]) from `minimum` to
+/// 2**64 - 1. The errors name the pair (`counts[3]`), its word (`the word of
+/// counts[3]`) or its count (`the count of "abc"`); an exception raised by
+/// `items()` or the iterator comes back unchanged.
+pub fn text_counts(obj: &Bound<'_, PyAny>, name: &str, expected: &str, minimum: u64) -> PyResult<Vec<(String, u64)>> {
+    let items = match obj.call_method0("items") {
+        Ok(items) => items,
+        Err(e) if !e.is_instance_of::<PyAttributeError>(obj.py()) => return Err(e), // raised by items()
+        Err(_) => {
+            reject_text_as_collection(obj, name, "(str, int) pairs")?;
+            obj.clone()
+        }
+    };
+    let iter = items.try_iter().map_err(|e| {
+        unless_raised(e, || PyTypeError::new_err(format!("{name} must be {expected}, not {}", type_name(obj))))
+    })?;
+    collect(iter, name, 0, |i, pair| {
+        let (word, count): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract().map_err(|_| {
+            PyTypeError::new_err(format!("{name}[{i}] must be a (str, int) pair, not {}", type_name(&pair)))
+        })?;
+        let word = text(&word, &|| format!("the word of {name}[{i}]"))?.to_owned();
+        let n = integer(&count, &format!("the count of {word:?}"), minimum)?;
+        Ok((word, n))
+    })
+}
+
 /// The error for an argument of the wrong kind: `ours` (naming it) when
 /// Python's own error `e` says the object lacks what was asked of it (a
 /// TypeError or AttributeError), else `e` unchanged: an exception that its

@@ -187,9 +187,9 @@ impl PyBpe {
         train_counts(py, counts, vocab_size, min_frequency, special_tokens)
     }
 
-    /// `train` on counted pre-tokenized pieces: a dict or `(piece, count)`
-    /// pairs, pieces as byte-level strings (`Ġthe`; ValueError for a
-    /// character that shows no byte).
+    /// `train` on counted pre-tokenized pieces: a mapping `{piece: count}` or
+    /// an iterable of `(piece, count)` pairs, pieces as byte-level strings
+    /// (`Ġthe`; ValueError for a character that shows no byte).
     #[staticmethod]
     #[pyo3(signature = (counts, vocab_size, min_frequency = None, *, special_tokens = None))]
     fn train_from_counts(
@@ -199,30 +199,12 @@ impl PyBpe {
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let items = match counts.cast::<PyDict>() {
-            Ok(d) => d.items().into_any(),
-            Err(_) => counts.clone(),
-        };
-        args::reject_text_as_collection(&items, "counts", "(str, int) pairs")?;
-        let iter = items.try_iter().map_err(|e| {
-            args::unless_raised(e, || {
-                PyTypeError::new_err(format!("counts must be a dict or pairs, not {}", type_name(counts)))
-            })
-        })?;
-        let mut out = Vec::new();
-        for (i, item) in iter.enumerate() {
-            let item = item?;
-            let (w, c) = item
-                .extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()
-                .map_err(|_| PyTypeError::new_err(format!("counts[{i}] must be a (str, int) pair")))?;
-            let w = text(&w, &|| format!("counts[{i}] word"))?.to_string();
-            let c = args::count(&c, &format!("counts[{i}] count"))?;
-            if w.chars().any(|ch| crate::bpe::bytes::char_byte(ch).is_none()) {
-                return Err(to_py(Error::invalid(format!(
-                    "counts[{i}]: {w:?} is not a byte-level string (every character must show a byte)"
-                ))));
-            }
-            out.push((w, c));
+        let mut out = args::text_counts(counts, "counts", args::TEXT_COUNTS, 0)?;
+        if let Some(i) = out.iter().position(|(w, _)| w.chars().any(|ch| crate::bpe::bytes::char_byte(ch).is_none())) {
+            return Err(to_py(Error::invalid(format!(
+                "counts[{i}]: {:?} is not a byte-level string (every character must show a byte)",
+                out.swap_remove(i).0
+            ))));
         }
         train_counts(py, out, vocab_size, min_frequency, special_tokens)
     }

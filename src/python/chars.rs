@@ -138,8 +138,9 @@ impl PyChars {
         Ok(PyChars { inner })
     }
 
-    /// `train` on character counts: a dict or pairs of (one-character str,
-    /// int); a key of another length is a ValueError.
+    /// `train` on character counts: a mapping `{character: count}` or an
+    /// iterable of `(character, count)` pairs; a str of another length is a
+    /// ValueError.
     #[staticmethod]
     #[pyo3(signature = (counts, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = String::from("[UNK]")), text_signature = "(counts, vocab_size=None, min_frequency=None, *, special_tokens=None, unk_token='[UNK]')")]
     fn train_from_counts(
@@ -149,26 +150,13 @@ impl PyChars {
         special_tokens: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::unk_token)] unk_token: String,
     ) -> PyResult<Self> {
-        let items = match counts.cast::<PyDict>() {
-            Ok(d) => d.items().into_any(),
-            Err(_) => counts.clone(),
-        };
-        args::reject_text_as_collection(&items, "counts", "(str, int) pairs")?;
         let mut out = Vec::new();
-        for (i, item) in items.try_iter()?.enumerate() {
-            let item = item?;
-            let (c, n) = item
-                .extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>()
-                .map_err(|_| PyTypeError::new_err(format!("counts[{i}] must be a (str, int) pair")))?;
-            let c = text(&c, &|| format!("counts[{i}] character"))?;
+        for (i, (c, n)) in args::text_counts(counts, "counts", args::TEXT_COUNTS, 0)?.into_iter().enumerate() {
             let mut cs = c.chars();
             let (Some(ch), None) = (cs.next(), cs.next()) else {
-                return Err(super::errors::to_py(Error::invalid(format!(
-                    "counts[{i}]: {:?} is not one character",
-                    &*c
-                ))));
+                return Err(super::errors::to_py(Error::invalid(format!("counts[{i}]: {c:?} is not one character"))));
             };
-            out.push((ch, args::count(&n, &format!("counts[{i}] count"))?));
+            out.push((ch, n));
         }
         let size = optional_size(vocab_size)?;
         let min = min_frequency.map_or(Ok(1), |m| args::count(m, "min_frequency"))?;

@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, RwLock};
 
-use pyo3::exceptions::{PyAttributeError, PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
 
@@ -269,30 +269,7 @@ impl PyWordCounts {
         let options = CountOptions::of(&count_options(options, "WordCounts")?);
         let mut pairs = Vec::new();
         if let Some(counts) = counts.filter(|c| !c.is_none()) {
-            let items = match counts.call_method0("items") {
-                Ok(items) => items,
-                Err(e) if !e.is_instance_of::<PyAttributeError>(py) => return Err(e), // raised by items()
-                Err(_) => {
-                    args::reject_text_as_collection(counts, "counts", "(str, int) pairs")?;
-                    counts.clone()
-                }
-            };
-            let iter = items.try_iter().map_err(|e| {
-                args::unless_raised(e, || {
-                    PyTypeError::new_err(format!(
-                        "counts must be a mapping of str to int or an iterable of (str, int) pairs, not {}",
-                        type_name(counts)
-                    ))
-                })
-            })?;
-            pairs = args::collect(iter, "counts", 0, |i, pair| {
-                let (word, count): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract().map_err(|_| {
-                    PyTypeError::new_err(format!("counts[{i}] must be a (str, int) pair, not {}", type_name(&pair)))
-                })?;
-                let word = text(&word, &|| format!("the word of counts[{i}]"))?.to_owned();
-                let n = args::positive(&count, &format!("the count of {word:?}"))? as u64;
-                Ok((word, n))
-            })?;
+            pairs = args::text_counts(counts, "counts", args::TEXT_COUNTS, 1)?;
         }
         py.detach(|| guard(|| WordCounts::from_pairs(options, pairs))).map(wrap)
     }

@@ -6,7 +6,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
-use super::args::{self, text, type_name};
+use super::args::{self, type_name};
 use super::counts::{count_texts, utf8_errors, PyWordCounts};
 use super::errors::{guard, to_py, Signals};
 use super::tokenizer::PyTokenizer;
@@ -48,6 +48,24 @@ fn trainer_config(
 
 /// Learns the vocabulary from word counts with the GIL released; `counted`:
 /// the words were made by counting or checked already (a `WordCounts`).
+/// `(word, count)` pairs sorted by word, a word given more than once summed
+/// (a sum beyond 2**64 - 1 is a ValueError).
+fn summed(mut pairs: Vec<(String, u64)>) -> PyResult<Vec<(String, u64)>> {
+    pairs.sort_unstable();
+    let mut words: Vec<(String, u64)> = Vec::with_capacity(pairs.len());
+    for (word, n) in pairs {
+        match words.last_mut() {
+            Some(last) if last.0 == word => {
+                last.1 = last.1.checked_add(n).ok_or_else(|| {
+                    PyValueError::new_err(format!("the counts of {word:?} add up to more than 2**64 - 1"))
+                })?
+            }
+            _ => words.push((word, n)),
+        }
+    }
+    Ok(words)
+}
+
 fn learn(
     py: Python<'_>,
     counts: Vec<(String, u64)>,
@@ -141,8 +159,9 @@ impl PyTokenizer {
     }
 
     /// Trains on precomputed word counts: a `WordCounts` (training takes its
-    /// counting options; an explicit option that differs is a ValueError) or
-    /// a mapping `{word: count}` (words already normalized and pre-tokenized).
+    /// counting options; an explicit option that differs is a ValueError), a
+    /// mapping `{word: count}` or an iterable of `(word, count)` pairs (words
+    /// already normalized and pre-tokenized; a word given twice is summed).
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (counts, vocab_size, min_frequency = None, *, special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options))]
@@ -179,23 +198,8 @@ impl PyTokenizer {
             drop(counts);
             return learn(py, words, true, config, options, show_progress);
         }
-        let items = counts.call_method0("items").map_err(|e| {
-            args::unless_raised(e, || {
-                PyTypeError::new_err(format!(
-                    "counts must be a WordCounts or a dict of str to int, not {}",
-                    type_name(counts)
-                ))
-            })
-        })?;
-        let mut words = Vec::new();
-        for pair in items.try_iter()? {
-            let pair = pair?;
-            let (word, count): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract()?;
-            let word = text(&word, &|| "counts keys".into())?.to_owned();
-            let n = args::positive(&count, &format!("counts[{word:?}]"))? as u64;
-            words.push((word, n));
-        }
-        words.sort_unstable();
+        let expected = format!("a WordCounts, {}", args::TEXT_COUNTS);
+        let words = summed(args::text_counts(counts, "counts", &expected, 1)?)?;
         let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
         let options = args::options(options, "train_from_counts")?;
         learn(py, words, false, config, options, show_progress)

@@ -382,7 +382,8 @@ impl PyUnigramTokenizer {
         Self::train_counts(py, counts, c)
     }
 
-    /// `train` on `{text: count}` (each text's words counted `count` times).
+    /// `train` on counted texts: a mapping `{text: count}` or an iterable of
+    /// `(text, count)` pairs (each text's words counted `count` times).
     #[staticmethod]
     #[pyo3(signature = (counts, vocab_size, *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None))]
     #[allow(clippy::too_many_arguments)]
@@ -397,15 +398,7 @@ impl PyUnigramTokenizer {
         num_sub_iterations: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let c = config(vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
-        let map = counts.cast::<PyDict>().map_err(|_| {
-            PyTypeError::new_err(format!("counts must be a dict of str to int, not {}", type_name(counts)))
-        })?;
-        let mut pairs = Vec::with_capacity(map.len());
-        for (k, v) in map.iter() {
-            let word = text(&k, &|| "counts key".into())?.to_owned();
-            let n = args::count(&v, &format!("counts[{word:?}]"))?;
-            pairs.push((word, n));
-        }
+        let pairs = args::text_counts(counts, "counts", args::TEXT_COUNTS, 0)?;
         let counted = py.detach(|| guard(|| trainer::count_pairs(&pairs, &c.special_tokens)))?;
         Self::train_counts(py, counted, c)
     }

@@ -133,15 +133,25 @@ pub fn count_pairs(pairs: &[(String, u64)], special_tokens: &[String]) -> Result
     let specials = SpecialSplitter::new(special_tokens.iter().cloned().zip(0..).collect())?;
     let mut counts: FxHashMap<String, u64> = FxHashMap::default();
     let mut buffer = String::new();
+    let mut overflow: Option<String> = None;
     for (t, n) in pairs {
         segments(t, &specials, |s| {
             if let Segment::Text { text, .. } = s {
                 words(text, |w, virtual_prefix, _| {
                     word_text(w, virtual_prefix, &mut buffer);
-                    *counts.entry(buffer.clone()).or_insert(0) += n;
+                    let sum = counts.entry(buffer.clone()).or_insert(0);
+                    match sum.checked_add(*n) {
+                        Some(total) => *sum = total,
+                        None => {
+                            overflow.get_or_insert_with(|| buffer.clone());
+                        }
+                    }
                 })
             }
         });
+        if let Some(word) = overflow {
+            return Err(Error::invalid(format!("the counts of the word {word:?} add up to more than 2**64 - 1")));
+        }
     }
     Ok(counts)
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import operator
 import os
 from collections.abc import Iterator
@@ -39,6 +40,38 @@ def _items(value: object, name: str, of: str) -> Iterator[Any]:
 
 def _texts(value: object, name: str) -> list[str]:
     return [_text(item, f"{name}[{i}]") for i, item in enumerate(_items(value, name, "str"))]
+
+
+#: What ``_text_counts`` takes.
+TEXT_COUNTS = "a mapping of str to int or an iterable of (str, int) pairs"
+
+
+def _quoted(text: str) -> str:
+    """A str as the engine quotes it in messages (in double quotes, escapes as JSON's)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _text_counts(value: object, name: str, expected: str, minimum: int) -> list[tuple[str, int]]:
+    """Counts given as ``name``, as the engine reads them: a mapping of str to int (anything
+    with ``items()``) or an iterable of ``(str, int)`` pairs, else a TypeError saying that
+    ``name`` must be ``expected``. The pairs in their order (a word may come more than once),
+    each count an integer from ``minimum`` to 2**64 - 1. The errors name the pair
+    (``counts[3]``), its word (``the word of counts[3]``) or its count (``the count of
+    "abc"``); an exception raised by ``items()`` or the iterator comes back unchanged."""
+    items = getattr(value, "items", None)
+    if items is None and isinstance(value, (str, bytes, bytearray)):
+        raise TypeError(f"{name} must be an iterable of (str, int) pairs, not {_type_name(value)}")
+    try:
+        pairs = iter(value if items is None else items())  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"{name} must be {expected}, not {_type_name(value)}") from None
+    out = []
+    for i, pair in enumerate(pairs):
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"{name}[{i}] must be a (str, int) pair, not {_type_name(pair)}")
+        word = _text(pair[0], f"the word of {name}[{i}]")
+        out.append((word, _integer(pair[1], f"the count of {_quoted(word)}", minimum)))
+    return out
 
 
 #: The engine's limit on ``num_threads`` (``src/threads.rs``).

@@ -16,7 +16,19 @@ from collections.abc import Iterable, Mapping
 from typing import SupportsIndex
 
 from fast_wordpiece.reference import family
-from fast_wordpiece.reference.args import _flag, _ids, _integer, _path, _text, _texts, _threads, _type_name
+from fast_wordpiece.reference.args import (
+    TEXT_COUNTS,
+    _flag,
+    _ids,
+    _integer,
+    _path,
+    _quoted,
+    _text,
+    _text_counts,
+    _texts,
+    _threads,
+    _type_name,
+)
 from fast_wordpiece.reference.files import write_atomic
 
 #: Unicode White_Space: what ``\\s`` matches.
@@ -169,16 +181,21 @@ class BPETokenizer(family.TransformersCalls):
         special_tokens: Iterable[str] | None = None,
     ) -> BPETokenizer:
         """Same as the engine's ``BPETokenizer.train_from_counts``: pieces as
-        byte-level strings with their counts (a dict or pairs). The
+        byte-level strings with their counts (a mapping or pairs). The
         vocabulary is the special tokens (None: ``["<|endoftext|>"]``) and the
         256 byte characters; every pair frequency is recounted at every merge,
         the most frequent eligible pair (seen at least ``min_frequency``
         times, None: 2) merged, until ``vocab_size`` tokens or no eligible
         pair. Returns the new tokenizer."""
+        checked = _text_counts(counts, "counts", TEXT_COUNTS, 0)
+        byte_chars = set(BYTE_CHAR.values())
+        for i, (piece, _) in enumerate(checked):
+            if not set(piece) <= byte_chars:
+                raise ValueError(
+                    f"counts[{i}]: {_quoted(piece)} is not a byte-level string (every character must show a byte)"
+                )
         vocab_size = _integer(vocab_size, "vocab_size", 1)
         min_frequency = 2 if min_frequency is None else _integer(min_frequency, "min_frequency", 0)
-        items = counts.items() if isinstance(counts, Mapping) else counts
-        checked = [(w, _integer(c, f"counts[{i}] count", 0)) for i, (w, c) in enumerate(items)]
         words = [(list(w), c) for w, c in checked if w and c > 0]
         specials = list(DEFAULT_SPECIAL if special_tokens is None else _texts(special_tokens, "special_tokens"))
         vocab: dict[str, int] = {}

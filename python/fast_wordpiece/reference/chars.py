@@ -10,7 +10,19 @@ from collections.abc import Iterable, Mapping
 from typing import SupportsIndex
 
 from fast_wordpiece.reference import family
-from fast_wordpiece.reference.args import _flag, _ids, _integer, _path, _text, _texts, _threads, _type_name
+from fast_wordpiece.reference.args import (
+    TEXT_COUNTS,
+    _flag,
+    _ids,
+    _integer,
+    _path,
+    _quoted,
+    _text,
+    _text_counts,
+    _texts,
+    _threads,
+    _type_name,
+)
 from fast_wordpiece.reference.files import write_atomic
 
 
@@ -80,14 +92,20 @@ class CharTokenizer(family.TransformersCalls):
         ``vocab_size - len(special_tokens)`` most frequent (ties: smaller code
         point). Vocabulary: ``special_tokens`` (None: ``["[UNK]"]``), then the
         characters in code point order."""
+        _text(unk_token, "unk_token")
+        checked = _text_counts(counts, "counts", TEXT_COUNTS, 0)
+        for i, (c, _) in enumerate(checked):
+            if len(c) != 1:
+                raise ValueError(f"counts[{i}]: {_quoted(c)} is not one character")
         if vocab_size is not None:
             vocab_size = _integer(vocab_size, "vocab_size", 1)
         min_frequency = 1 if min_frequency is None else _integer(min_frequency, "min_frequency", 0)
-        _text(unk_token, "unk_token")
         specials = _texts(special_tokens, "special_tokens") if special_tokens is not None else ["[UNK]"]
         total: Counter[str] = Counter()
-        for i, (c, n) in enumerate(counts.items() if isinstance(counts, Mapping) else counts):
-            total[c] += _integer(n, f"counts[{i}] count", 0)
+        for c, n in checked:
+            total[c] += n
+            if total[c] >= 2**64:
+                raise ValueError(f"the counts of {_quoted(c)} add up to more than 2**64 - 1")
         kept = [(c, n) for c, n in total.items() if n > 0 and n >= min_frequency and c not in specials]
         if vocab_size is not None:
             # The most frequent, ties by smaller code point.

@@ -9,7 +9,7 @@ import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Union
 
-from fast_wordpiece.reference.args import _flag, _integer, _path, _text, _type_name
+from fast_wordpiece.reference.args import TEXT_COUNTS, _flag, _integer, _path, _text, _text_counts, _type_name
 from fast_wordpiece.reference.files import write_atomic
 from fast_wordpiece.reference.options import Options
 from fast_wordpiece.reference.unicode import WHITESPACE
@@ -68,20 +68,9 @@ class WordCounts:
         self._counts: dict[str, int] = {}
         if counts is None:
             return
-        if isinstance(counts, (str, bytes)):
-            raise TypeError(f"counts must be a collection of (str, int) pairs, not {_type_name(counts)}")
-        try:
-            pairs = iter(counts.items() if isinstance(counts, Mapping) else counts)
-        except TypeError:
-            raise TypeError(
-                f"counts must be a mapping of str to int or an iterable of (str, int) pairs, not {_type_name(counts)}"
-            ) from None
-        for i, pair in enumerate(pairs):
-            if not isinstance(pair, tuple) or len(pair) != 2:
-                raise TypeError(f"counts[{i}] must be a (str, int) pair, not {_type_name(pair)}")
-            word = _text(pair[0], f"the word of counts[{i}]")
+        for word, n in _text_counts(counts, "counts", TEXT_COUNTS, 1):
             check_word(word)
-            self._counts[word] = self._counts.get(word, 0) + _integer(pair[1], f"the count of {json.dumps(word)}", 1)
+            self._counts[word] = self._counts.get(word, 0) + n
         check_total(sum(self._counts.values()))
 
     @staticmethod

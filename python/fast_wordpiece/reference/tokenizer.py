@@ -14,14 +14,17 @@ from typing import Any, Union
 from fast_wordpiece.reference import hf_json, template
 from fast_wordpiece.reference.args import (
     MAX_THREADS,
+    TEXT_COUNTS,
     _flag,
     _id,
     _integer,
     _is_one_id,
     _items,
     _path,
+    _quoted,
     _special_tokens,
     _text,
+    _text_counts,
     _texts,
     _type_name,
     _vocab_ids,
@@ -307,12 +310,14 @@ class PyTokenizer(TransformersCalls):
         return args.learn(counts)
 
     @staticmethod
-    def train_from_counts(counts: WordCounts | Mapping[str, int], vocab_size: int, min_frequency: int | None = 2, *,
+    def train_from_counts(counts: WordCounts | Mapping[str, int] | Iterable[tuple[str, int]], vocab_size: int,
+                          min_frequency: int | None = 2, *,
                           special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, objective: str | None = None,
                           limit_alphabet: int | None = None, show_progress: bool = False,
                           **options: Any) -> PyTokenizer:  # fmt: skip
-        """``train`` on ``{word: count}``, the words being already normalized and pre-tokenized, or on a
-        ``WordCounts``, whose counting options training takes (an explicit one that differs: ValueError)."""
+        """``train`` on ``{word: count}`` or ``(word, count)`` pairs (a word given twice is summed), the
+        words being already normalized and pre-tokenized, or on a ``WordCounts``, whose counting options
+        training takes (an explicit one that differs: ValueError)."""
         if isinstance(counts, WordCounts):
             made_with = counts.options
             args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress,
@@ -322,11 +327,11 @@ class PyTokenizer(TransformersCalls):
                 raise ValueError(f"the word counts were made with {name}={show(effect(made_with, name))}, "
                                  f"not {name}={show(effect(given, name))}")  # fmt: skip
             return args.learn(dict(counts.items()))
-        if not isinstance(counts, Mapping):
-            raise TypeError(f"counts must be a WordCounts or a dict of str to int, not {_type_name(counts)}")
-        checked = {
-            _text(word, "counts keys"): _integer(n, f"counts[{json.dumps(word)}]", 1) for word, n in counts.items()
-        }
+        checked: dict[str, int] = {}
+        for word, n in sorted(_text_counts(counts, "counts", f"a WordCounts, {TEXT_COUNTS}", 1)):
+            checked[word] = checked.get(word, 0) + n
+            if checked[word] >= 2**64:
+                raise ValueError(f"the counts of {_quoted(word)} add up to more than 2**64 - 1")
         for word in checked:
             if word:  # empty words are dropped: they hold no pair
                 check_word(word)

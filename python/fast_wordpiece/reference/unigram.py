@@ -13,7 +13,19 @@ from dataclasses import dataclass, field
 from typing import Any, SupportsIndex
 
 from fast_wordpiece.reference import family
-from fast_wordpiece.reference.args import _flag, _ids, _index, _integer, _text, _texts, _threads, _type_name
+from fast_wordpiece.reference.args import (
+    TEXT_COUNTS,
+    _flag,
+    _ids,
+    _index,
+    _integer,
+    _quoted,
+    _text,
+    _text_counts,
+    _texts,
+    _threads,
+    _type_name,
+)
 
 REPLACEMENT = "\u2581"
 UNK_PENALTY = 10.0
@@ -322,16 +334,21 @@ class UnigramTokenizer(family.TransformersCalls):
         return train_counts(counts, vocab_size, **options)
 
     @staticmethod
-    def train_from_counts(counts: Mapping[str, int], vocab_size: int, **options: Any) -> UnigramTokenizer:
-        """``train`` on ``{text: count}``: each text's words counted ``count`` times."""
+    def train_from_counts(
+        counts: Mapping[str, int] | Iterable[tuple[str, int]], vocab_size: int, **options: Any
+    ) -> UnigramTokenizer:
+        """``train`` on counted texts, a mapping ``{text: count}`` or an iterable of ``(text, count)``
+        pairs: each text's words counted ``count`` times."""
         specials = _special_tokens(options.get("special_tokens"))
         word_counts: dict[str, int] = {}
-        for text, n in counts.items():
+        for text, n in _text_counts(counts, "counts", TEXT_COUNTS, 0):
             for seg, _, special in segments(text, specials):
                 if not special:
                     for word, virtual, _ in words(seg):
                         w = word_text(word, virtual)
                         word_counts[w] = word_counts.get(w, 0) + n
+                        if word_counts[w] >= 2**64:
+                            raise ValueError(f"the counts of the word {_quoted(w)} add up to more than 2**64 - 1")
         return train_counts(word_counts, vocab_size, **options)
 
 
