@@ -183,3 +183,20 @@ def test_a_batch_names_the_argument_of_a_wrong_type(impl: str) -> None:
         with pytest.raises(TypeError, match=rf"^batch_index must be an int, not {type_name(bad)}$"):
             batch.token_to_word(bad, 1)
     assert batch.token_to_word(numpy.int64(1), numpy.int64(1)) == 0
+
+
+def test_the_per_row_methods_name_batch_index(impl: str) -> None:
+    """``tokens``, ``word_ids``, ``words`` and ``sequence_ids`` take a row's index: an int (negative
+    counts from the end); another type is a TypeError and a row past the batch an IndexError, both
+    naming ``batch_index``."""
+    m = importlib.import_module(IMPLEMENTATIONS[impl])
+    tok = m.PyTokenizer.train(["hello world there"] * 5, 40, show_progress=False)
+    batch = tok(["hello world", "there"])
+    for method in ("tokens", "word_ids", "words", "sequence_ids"):
+        read = getattr(batch, method)
+        assert read(numpy.int64(-1)) == read(1) == getattr(batch.encodings[1], method.replace("words", "word_ids"))
+        for bad in (None, 1.0, True, "0", [0]):
+            with pytest.raises(TypeError, match=rf"^batch_index must be an int, not {type_name(bad)}$"):
+                read(bad)
+        with pytest.raises(IndexError, match=r"^batch_index 2 is out of range for 2 rows$"):
+            read(2)

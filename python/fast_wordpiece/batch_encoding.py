@@ -87,6 +87,12 @@ class CharSpan(NamedTuple):
     end: int
 
 
+def _check_batch_index(batch_index: object) -> None:
+    """A row's index is an int (not a bool): TypeError naming ``batch_index`` otherwise."""
+    if isinstance(batch_index, bool) or not hasattr(type(batch_index), "__index__"):
+        raise TypeError(f"batch_index must be an int, not {type(batch_index).__name__}")
+
+
 class BatchEncoding(dict):  # type: ignore[type-arg]
     """What ``tokenizer(...)`` returns, as transformers' ``BatchEncoding``: a dict of
     ``input_ids``, ``token_type_ids``, ``attention_mask`` (and the other fields asked for)
@@ -145,9 +151,14 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
     # ----------------------------------------------------------------------- alignment
 
     def _encoding(self, batch_index: int) -> Any:
+        """The ``Encoding`` of row ``batch_index`` (an int; a negative one counts from the end)."""
         if self._encodings is None:
             raise ValueError("this BatchEncoding has no encodings (it was made by pad), so no alignment")
-        return self._encodings[batch_index]
+        _check_batch_index(batch_index)
+        try:
+            return self._encodings[batch_index]
+        except IndexError:
+            raise IndexError(f"batch_index {batch_index} is out of range for {len(self._encodings)} rows") from None
 
     def _row_and_index(self, batch_or_index: int, index: int | None) -> tuple[int, int]:
         """transformers' two-argument convention: ``(batch_index, index)``, or ``(index,)`` for
@@ -155,8 +166,7 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
         ``Encoding`` as it is (which counts a negative token index from the end of its row, and
         checks the index's type and value)."""
         batch, at = (0, batch_or_index) if index is None else (batch_or_index, index)
-        if isinstance(batch, bool) or not hasattr(type(batch), "__index__"):
-            raise TypeError(f"batch_index must be an int, not {type(batch).__name__}")
+        _check_batch_index(batch)
         if batch < 0:
             batch += len(self._encodings or [])
         return batch, at
