@@ -207,6 +207,14 @@ impl Tokenizer {
         Ok(self)
     }
 
+    /// This tokenizer padding with `pad_token` (transformers' `pad_token`
+    /// setter): the vocabulary does not change.
+    pub fn with_pad_token(&self, pad_token: &str) -> Result<Self> {
+        let options = Options { pad_token: pad_token.to_owned(), ..self.options.clone() };
+        options.validate()?;
+        Ok(Self { options, ..self.clone() })
+    }
+
     /// This tokenizer with more added tokens (Hugging Face's `added_tokens`
     /// other than plain special tokens): each must be in the vocabulary; a
     /// `normalized` one is matched in the normalized text by its normalized

@@ -186,7 +186,7 @@ def test_transformers_dict_and_bad_input(impl: str, base: dict[str, Any]) -> Non
     assert ours.add_tokens("<c>") == 1
     assert ours.add_tokens([]) == 0
     with pytest.raises(ValueError, match="additional_special_tokens"):
-        ours.add_special_tokens({"pad_token": "<p>"})
+        ours.add_special_tokens({"cls_token": "<p>"})
     with pytest.raises(TypeError, match=r"tokens\[0\] must be a str or an AddedToken, not int"):
         ours.add_tokens([3])
     with pytest.raises(TypeError, match="must be a bool"):

@@ -445,7 +445,7 @@ INVALID = {
     'truncation.strategy: "Bogus" is not supported': {
         "truncation": {"direction": "Right", "max_length": 8, "strategy": "Bogus", "stride": 0}
     },
-    'padding.pad_token: "<pad>" is not supported': {
+    'padding.pad_id: 0 is not the id of "<pad>"': {
         "padding": {
             "strategy": "BatchLongest",
             "direction": "Right",
@@ -586,8 +586,8 @@ def test_from_pretrained_reads_vocab_txt_and_its_config_like_transformers(
 def test_from_pretrained_never_downloads(impl: Any, tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match=r"never downloads.*snapshot_download"):
         impl.PyTokenizer.from_pretrained("bert-base-uncased")
-    (tmp_path / "tokenizer_config.json").write_text('{"pad_token": "<pad>"}')
-    with pytest.raises(ValueError, match='pad_token "<pad>" is not supported'):
+    (tmp_path / "tokenizer_config.json").write_text('{"mask_token": ""}')
+    with pytest.raises(ValueError, match="mask_token: an empty special token is not supported"):
         impl.PyTokenizer.from_pretrained(tmp_path)
     (tmp_path / "tokenizer_config.json").write_text('{"do_lower_case": "yes"}')
     with pytest.raises(ValueError, match="do_lower_case: expected true or false"):

@@ -85,6 +85,24 @@ DIRECTORIES: dict[str, tuple[dict[str, Any], tuple[str, ...], tuple[str, ...]]] 
         (),
         (),
     ),
+    "pad token not in the vocabulary": ({CONFIG: {"pad_token": "<pad>"}}, (), ()),
+    "pad token in the map, in the vocabulary": ({MAP: {"pad_token": "[unused0]"}}, (), ()),
+    "pad token in the map wins": ({CONFIG: {"pad_token": "<pad>"}, MAP: {"pad_token": "<p>"}}, (), ()),
+    "every named token new": (
+        {
+            CONFIG: {
+                "pad_token": "<pad>",
+                "unk_token": "<unk>",
+                "cls_token": "<cls>",
+                "sep_token": "<sep>",
+                "mask_token": "<mask>",
+                "bos_token": "<s>",
+                "eos_token": "</s>",
+            }
+        },
+        (),
+        (),
+    ),
     "added_tokens_decoder hides the map": (
         {MAP: {"mask_token": "<mask>"}, CONFIG: {"added_tokens_decoder": {"103": _entry("[MASK]", True)}}},
         ("<mask>",),
@@ -138,6 +156,12 @@ def assert_same_special_tokens(ours: Any, theirs: Any) -> None:
         assert ours.get_special_tokens_mask(ids, already_has_special_tokens=True) == theirs.get_special_tokens_mask(
             ids, already_has_special_tokens=True
         )
+    if theirs.pad_token_id is not None:
+        for side in ("right", "left"):
+            expected = theirs(TEXTS, padding=True, padding_side=side)
+            got = ours(TEXTS, padding=True, padding_side=side)
+            assert got["input_ids"] == expected["input_ids"], side
+            assert got["attention_mask"] == expected["attention_mask"], side
 
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -215,8 +239,10 @@ def test_add_special_tokens_takes_transformers_named_keys(impl, bert_vocab_file,
     ours.add_special_tokens({"bos_token": AddedToken("<s>", lstrip=True)})
     theirs.add_special_tokens({"bos_token": transformers.AddedToken("<s>", lstrip=True, special=True)})
     assert_same_special_tokens(ours, theirs)
-    with pytest.raises(ValueError, match=r'add_special_tokens: unk_token "<unk>" is not supported: it is the pipeline'):
-        ours.add_special_tokens({"unk_token": "<unk>"})
+    for name in ("unk_token", "sep_token", "cls_token"):
+        # transformers adds the token but its post-processor and model keep the old one.
+        with pytest.raises(ValueError, match=rf'add_special_tokens: {name} "<t>" is not supported: it is the pipeline'):
+            ours.add_special_tokens({name: "<t>"})
     with pytest.raises(ValueError, match=r'add_special_tokens: unknown key "image_token"'):
         ours.add_special_tokens({"image_token": "<img>"})
     with pytest.raises(TypeError, match=r"add_special_tokens: mask_token must be a str or an AddedToken, not list"):
@@ -224,6 +250,74 @@ def test_add_special_tokens_takes_transformers_named_keys(impl, bert_vocab_file,
     with pytest.raises(TypeError, match=r"add_special_tokens: additional_special_tokens must be an iterable"):
         ours.add_special_tokens({"additional_special_tokens": "<m>"})
     assert "<m>" not in ours.get_vocab()
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_a_pad_token_added_by_add_special_tokens_is_the_one_padding_inserts(impl, bert_vocab_file, tmp_path):
+    """``add_special_tokens({"pad_token": "<pad>"})`` adds the token (the next id) and pads with it, as
+    transformers does; save_pretrained keeps it for transformers' AutoTokenizer and for from_pretrained."""
+    Tokenizer = tokenizer_class(impl)
+    base = _directory(tmp_path / "base", bert_vocab_file, {})
+    ours, theirs = Tokenizer.from_pretrained(base), _bert(base)
+    assert ours.add_special_tokens({"pad_token": "<pad>"}) == theirs.add_special_tokens({"pad_token": "<pad>"}) == 1
+    assert (ours.pad_token, ours.pad_token_id, len(ours)) == ("<pad>", 30522, 30523)
+    assert ours.all_special_tokens == ["[UNK]", "[SEP]", "<pad>", "[CLS]", "[MASK]"]
+    assert ours(["a b c", "a"], padding=True)["input_ids"][1] == [101, 1037, 102, 30522, 30522]
+    assert ours.encode_batch(["a b c", "a"], padding="longest")[1].tokens[-1] == "<pad>"
+    assert_same_special_tokens(ours, theirs)
+    ours.save_pretrained(tmp_path / "ours")
+    config = json.loads((tmp_path / "ours" / CONFIG).read_text(encoding="utf-8"))
+    assert config["pad_token"] == "<pad>"
+    assert_same_special_tokens(_auto(tmp_path / "ours"), theirs)
+    assert_same_special_tokens(Tokenizer.from_pretrained(tmp_path / "ours"), theirs)
+    assert_same_special_tokens(pickle.loads(pickle.dumps(ours)), theirs)
+    theirs.save_pretrained(str(tmp_path / "theirs"))
+    assert_same_special_tokens(Tokenizer.from_pretrained(tmp_path / "theirs"), theirs)
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_the_pad_token_setter_names_the_token_padding_inserts(impl, bert_vocab_file, tmp_path):
+    """Setting ``pad_token`` to a token of the vocabulary pads with it, as in transformers; the
+    vocabulary does not change. A token the vocabulary lacks leaves no padding token: transformers
+    would pad with the unknown token's id, here ``pad_token`` is None and padding is a ValueError."""
+    Tokenizer = tokenizer_class(impl)
+    base = _directory(tmp_path / "base", bert_vocab_file, {})
+    ours, theirs = Tokenizer.from_pretrained(base), _bert(base)
+    ours.pad_token = theirs.pad_token = "[unused0]"
+    assert (ours.pad_token_id, len(ours)) == (1, 30522)
+    assert_same_special_tokens(ours, theirs)
+    ours.save_pretrained(tmp_path / "ours")
+    assert_same_special_tokens(_auto(tmp_path / "ours"), theirs)
+    # The tokenizer's own files keep it too (Hugging Face's tokenizer.json alone would not).
+    copies = (Tokenizer.from_str(ours.to_str()), Tokenizer.from_json(ours.to_json()), pickle.loads(pickle.dumps(ours)))
+    for again in copies:
+        assert (again.pad_token, again.options["pad_token"]) == ("[unused0]", "[unused0]")
+        assert again == ours
+    ours.pad_token = "<new>"
+    assert (ours.pad_token, ours.pad_token_id, len(ours)) == (None, None, 30522)
+    assert "<new>" not in ours.all_special_tokens
+    with pytest.raises(ValueError, match=r"asking to pad, but the vocabulary has no padding token"):
+        ours(["a b", "a"], padding=True)
+    with pytest.raises(ValueError, match=r'padding needs "<new>" in the vocabulary'):
+        ours.encode_batch(["a b", "a"], padding="longest")
+    with pytest.raises(TypeError, match=r"pad_token must be a str, not NoneType"):
+        ours.pad_token = None
+    for name in ("pad_token", "mask_token", "bos_token", "eos_token"):
+        with pytest.raises(ValueError, match=rf"{name} must not be empty"):
+            setattr(ours, name, "")
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_an_empty_named_token_for_add_special_tokens_is_refused(impl, bert_vocab_file, tmp_path):
+    """transformers takes ``add_special_tokens({"mask_token": ""})`` and lists "" among the special
+    tokens with the unknown token's id (and pads with that id for an empty pad token): here it is a
+    ValueError naming the key, and nothing changes."""
+    tok = tokenizer_class(impl).from_pretrained(_directory(tmp_path, bert_vocab_file, {}))
+    for name in ("pad_token", "mask_token", "bos_token", "eos_token", "unk_token", "cls_token", "sep_token"):
+        with pytest.raises(ValueError, match=rf"add_special_tokens: {name} must not be empty"):
+            tok.add_special_tokens({name: ""})
+    assert (len(tok), tok.pad_token, tok.mask_token) == (30522, "[PAD]", "[MASK]")
+    assert tok.all_special_tokens == ["[UNK]", "[SEP]", "[PAD]", "[CLS]", "[MASK]"]
 
 
 @pytest.mark.parametrize("impl", IMPLS)
@@ -270,6 +364,30 @@ def test_a_tokenizer_json_directory_adds_the_configured_tokens_it_lacks(impl, be
 
 
 @pytest.mark.parametrize("impl", IMPLS)
+def test_a_tokenizer_json_directory_pads_with_the_configured_pad_token(impl, bert_vocab_file, tmp_path):
+    """A tokenizer.json directory whose config names a pad token the file lacks: the token gets the
+    next id and padding inserts it, as in transformers; a default padding saved with it keeps it."""
+    base = _directory(tmp_path / "base", bert_vocab_file, {})
+    tokenizer_class(impl).from_pretrained(base).save_pretrained(tmp_path / "d")
+    config_path = tmp_path / "d" / CONFIG
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    config.update(pad_token="<pad>")
+    config_path.write_text(json.dumps(config), encoding="utf-8")
+    (tmp_path / "d" / MAP).unlink()
+    ours, theirs = tokenizer_class(impl).from_pretrained(tmp_path / "d"), _bert(tmp_path / "d")
+    assert (ours.pad_token, ours.pad_token_id) == ("<pad>", 30522)
+    assert_same_special_tokens(ours, theirs)
+    theirs.backend_tokenizer.enable_padding(length=6, pad_id=30522, pad_token="<pad>")
+    theirs.save_pretrained(str(tmp_path / "padded"))
+    again = tokenizer_class(impl).from_pretrained(tmp_path / "padded")
+    assert again.padding is not None
+    assert (again.padding["pad_token"], again.padding["pad_id"]) == ("<pad>", 30522)
+    assert again.encode("hello").ids == [101, 7592, 102, 30522, 30522, 30522]
+    assert tokenizer_class(impl).from_str(again.to_str()).encode("hello").ids == again.encode("hello").ids
+    assert tokenizer_class(impl).from_json(again.to_json()) == again
+
+
+@pytest.mark.parametrize("impl", IMPLS)
 def test_a_call_leaves_out_the_default_padding_of_a_directory_file(impl, bert_vocab_file, tmp_path):
     """A tokenizer.json that pads to a fixed length (as transformers saves bert-base-uncased's) pads
     ``encode`` by default, but ``tokenizer(text)`` pads only when asked, as transformers' call does."""
@@ -310,7 +428,11 @@ def test_bad_special_tokens_in_a_directory_are_named(impl, bert_vocab_file, tmp_
         ({ADDED: {"covid19": 30530}}, r"added_tokens\.json: added token \"covid19\" has id 30530, but .* 30522"),
         ({CONFIG: {"added_tokens_decoder": {"x": _entry("a", False)}}}, r"added_tokens_decoder\[\"x\"\]: the key"),
         ({CONFIG: {"added_tokens_decoder": {"7": _entry("a", "no")}}}, r"added_tokens_decoder\[\"7\"\]\.special"),
-        ({CONFIG: {"pad_token": "<pad>"}}, r'pad_token "<pad>" is not supported'),
+        ({CONFIG: {"strip_accents": "y"}}, r'tokenizer_config\.json: strip_accents: expected true or false, found "y"'),
+        ({CONFIG: {"clean_up_tokenization_spaces": 1}}, r"clean_up_tokenization_spaces: expected true or false, found"),
+        ({CONFIG: {"mask_token": ""}}, r"tokenizer_config\.json: mask_token: an empty special token is not supported"),
+        ({MAP: {"pad_token": {"content": ""}}}, r"special_tokens_map\.json: pad_token: an empty special token"),
+        ({CONFIG: {"extra_special_tokens": ["<x>", ""]}}, r"extra_special_tokens\[1\]: an empty special token"),
     ]  # fmt: skip
     for i, (files, message) in enumerate(bad):
         directory = _directory(tmp_path / str(i), bert_vocab_file, files)

@@ -390,7 +390,8 @@ def test_to_json_writes_the_documented_json_and_load_reads_save_back(trained, tm
     assert doc["special_tokens"] == SPECIALS
     assert doc["options"] == {"clean_text": True, "handle_chinese_chars": True, "strip_accents": True,
                               "lowercase": False, "pre_tokenizer": "bert", "unk_token": "[UNK]", "cls_token": "[CLS]",
-                              "sep_token": "[SEP]", "max_input_chars_per_word": 50, "continuing_subword_prefix": "##",
+                              "sep_token": "[SEP]", "pad_token": "[PAD]", "max_input_chars_per_word": 50,
+                              "continuing_subword_prefix": "##",
                               "decoder_cleanup": True, "post_processor": "bert",
                               "split_special_tokens": False, "decoder": "wordpiece",
                               "strip_all_marks": False}  # fmt: skip

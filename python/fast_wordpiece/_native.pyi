@@ -246,6 +246,7 @@ class _PipelineOptions(TypedDict, total=False):
     unk_token: str
     cls_token: str
     sep_token: str
+    pad_token: str
     max_input_chars_per_word: _Int
     continuing_subword_prefix: str
     decoder_cleanup: bool
@@ -675,6 +676,8 @@ class PyTokenizer:
     def cls_token_id(self) -> int | None: ...
     @property
     def pad_token(self) -> str | None: ...
+    @pad_token.setter
+    def pad_token(self, value: str) -> None: ...
     @property
     def pad_token_id(self) -> int | None: ...
     @property

@@ -315,7 +315,7 @@ def _strategies(tokenizer: Any, padding: Any, truncation: Any, max_length: Any,
         if truncation != "do_not_truncate":
             truncation, max_length = ("do_not_truncate", None) if model_max > LARGE_INTEGER else (truncation, model_max)
     if padding != "do_not_pad" and tokenizer.pad_token_id is None:
-        raise ValueError("asking to pad, but the vocabulary has no padding token ([PAD])")
+        raise ValueError("asking to pad, but the vocabulary has no padding token (pad_token is None)")
     if (truncation != "do_not_truncate" and padding != "do_not_pad" and pad_to_multiple_of is not None
             and max_length is not None and max_length % pad_to_multiple_of != 0):  # fmt: skip
         raise ValueError(f"truncation and padding are both on, but the truncation length ({max_length}) is not a "

@@ -367,6 +367,7 @@ pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<O
             "unk_token" => o.unk_token = text(v, &|| key.clone())?.to_owned(),
             "cls_token" => o.cls_token = text(v, &|| key.clone())?.to_owned(),
             "sep_token" => o.sep_token = text(v, &|| key.clone())?.to_owned(),
+            "pad_token" => o.pad_token = text(v, &|| key.clone())?.to_owned(),
             "max_input_chars_per_word" => o.max_input_chars_per_word = positive(v, &key)?,
             "continuing_subword_prefix" => o.continuing_subword_prefix = text(v, &|| key.clone())?.to_owned(),
             "decoder_cleanup" => o.decoder_cleanup = flag(v, &key)?,

@@ -28,10 +28,6 @@ use crate::tokenizer::Sequence;
 /// whose model has no maximum.
 const NO_MAXIMUM: f64 = 1e30;
 
-/// The pad token (unk, cls and sep are pipeline options, the others call
-/// settings).
-const PAD_TOKEN: &str = "[PAD]";
-
 /// The columns of `__call__`'s numpy arrays, by transformers' names.
 const CALL_COLUMNS: [(&str, Column); 5] = [
     ("input_ids", Column::Ids),
@@ -102,7 +98,7 @@ impl PyTokenizer {
             settings.eos_token.as_deref(),
             Some(o.unk_token.as_str()),
             Some(o.sep_token.as_str()),
-            Some(PAD_TOKEN),
+            Some(o.pad_token.as_str()),
             Some(o.cls_token.as_str()),
             settings.mask_token.as_deref(),
         ];
@@ -120,7 +116,7 @@ impl PyTokenizer {
         let Ok(dict) = tokens.cast::<PyDict>() else {
             let tokens = args::added_tokens(tokens, true)?;
             let extra = tokens.iter().map(|t| t.content.clone()).collect();
-            return Ok(SpecialTokensArgument { tokens, named: Vec::new(), extra, replace: false });
+            return Ok(SpecialTokensArgument { tokens, extra, ..SpecialTokensArgument::default() });
         };
         let mut out = SpecialTokensArgument { replace: true, ..SpecialTokensArgument::default() };
         let shared = self.inner();
@@ -136,7 +132,11 @@ impl PyTokenizer {
                         type_name(&value)
                     )));
                 }
-                Ok(args::added_tokens(&value, true)?.remove(0))
+                let token = args::added_tokens(&value, true)?.remove(0);
+                if token.content.is_empty() {
+                    return Err(PyValueError::new_err(format!("add_special_tokens: {key} must not be empty")));
+                }
+                Ok(token)
             };
             match key.as_str() {
                 "additional_special_tokens" | "extra_special_tokens" => {
@@ -154,19 +154,23 @@ impl PyTokenizer {
                     out.named.push((key.clone(), token.content.clone()));
                     out.tokens.push(token);
                 }
-                "unk_token" | "sep_token" | "cls_token" | "pad_token" => {
+                "pad_token" => {
+                    let token = one(&key)?;
+                    out.pad = Some(token.content.clone());
+                    out.tokens.push(token);
+                }
+                "unk_token" | "sep_token" | "cls_token" => {
                     let token = one(&key)?;
                     let current = match key.as_str() {
                         "unk_token" => o.unk_token.as_str(),
                         "sep_token" => o.sep_token.as_str(),
-                        "cls_token" => o.cls_token.as_str(),
-                        _ => PAD_TOKEN,
+                        _ => o.cls_token.as_str(),
                     };
                     if token.content != current {
                         return Err(PyValueError::new_err(format!(
                             "add_special_tokens: {key} {:?} is not supported: it is the pipeline's, {current:?} \
                              (the keys that add tokens are additional_special_tokens, extra_special_tokens, \
-                             mask_token, bos_token and eos_token)",
+                             mask_token, bos_token, eos_token and pad_token)",
                             token.content
                         )));
                     }
@@ -212,17 +216,21 @@ impl PyTokenizer {
 }
 
 /// `add_special_tokens`' argument: the tokens to add, in order; the named
-/// tokens it sets (`mask_token`, `bos_token`, `eos_token`); its extra
-/// special tokens, and whether they replace the tokenizer's (a dict).
+/// tokens it sets (`mask_token`, `bos_token`, `eos_token`), and the pad
+/// token; its extra special tokens, and whether they replace the
+/// tokenizer's (a dict).
 #[derive(Default)]
 pub(super) struct SpecialTokensArgument {
     pub(super) tokens: Vec<crate::pipeline::model::special_tokens::AddedToken>,
+    pub(super) pad: Option<String>,
     named: Vec<(String, String)>,
     extra: Vec<String>,
     replace: bool,
 }
 
-/// A special token set by the caller: a str, or None for none.
+/// A special token set by the caller: a str, or None for none. An empty
+/// str is a ValueError (transformers would list it with the unknown
+/// token's id).
 fn token_setting(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<String>> {
     if value.is_none() {
         return Ok(None);
@@ -230,7 +238,11 @@ fn token_setting(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<String
     if !value.is_instance_of::<PyString>() {
         return Err(PyTypeError::new_err(format!("{name} must be a str or None, not {}", type_name(value))));
     }
-    Ok(Some(args::text(value, &|| name.to_owned())?.to_owned()))
+    let token = args::text(value, &|| name.to_owned())?;
+    if token.is_empty() {
+        return Err(PyValueError::new_err(format!("{name} must not be empty")));
+    }
+    Ok(Some(token.to_owned()))
 }
 
 #[pymethods]
@@ -576,16 +588,28 @@ impl PyTokenizer {
         self.special_id(&self.inner().options().cls_token)
     }
 
-    /// The padding token, `[PAD]` (None when it is not in the vocabulary).
+    /// The token padding inserts: `[PAD]` unless the model directory,
+    /// `add_special_tokens` or the caller names another (None when it is not
+    /// in the vocabulary). Settable (a non-empty str), as in transformers:
+    /// the vocabulary does not change; padding then needs the token in it.
     #[getter]
-    fn pad_token(&self) -> Option<&'static str> {
-        self.special_id(PAD_TOKEN).map(|_| PAD_TOKEN)
+    fn pad_token(&self) -> Option<String> {
+        self.present(Some(self.inner().options().pad_token.clone()))
+    }
+
+    #[setter]
+    fn set_pad_token(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        if !value.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(format!("pad_token must be a str, not {}", type_name(value))));
+        }
+        let token = token_setting(value, "pad_token")?.expect("a str");
+        self.pad_with(&token)
     }
 
     /// The padding token's id (None when it is not in the vocabulary).
     #[getter]
     fn pad_token_id(&self) -> Option<u32> {
-        self.special_id(PAD_TOKEN)
+        self.special_id(&self.inner().options().pad_token)
     }
 
     /// The padding token's type id: 0.

@@ -8,7 +8,6 @@ use pyo3::types::PyDict;
 use super::errors::guard;
 use super::tokenizer::PyTokenizer;
 use crate::pipeline::padding::PadTo;
-use crate::tokenizer::batch::PAD_TOKEN;
 
 #[pymethods]
 impl PyTokenizer {
@@ -34,8 +33,10 @@ impl PyTokenizer {
         let dict = PyDict::new(py);
         dict.set_item("length", if let PadTo::Fixed(n) = p.to { Some(n) } else { None })?;
         dict.set_item("pad_to_multiple_of", p.multiple_of.map(|m| m.get()))?;
-        dict.set_item("pad_id", self.inner().vocab().id(PAD_TOKEN))?;
-        dict.set_item("pad_token", PAD_TOKEN)?;
+        let shared = self.inner();
+        let pad = &shared.options().pad_token;
+        dict.set_item("pad_id", shared.vocab().id(pad))?;
+        dict.set_item("pad_token", pad)?;
         dict.set_item("pad_type_id", 0)?;
         dict.set_item("direction", p.side.to_string())?;
         Ok(Some(dict))

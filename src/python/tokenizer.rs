@@ -22,7 +22,7 @@ use crate::tokenizer::Tokenizer;
 /// `strip_accents=None` (follows `lowercase`), `strip_all_marks=False`, `clean_text=True`,
 /// `handle_chinese_chars=True`, `pre_tokenizer="bert"` (or `"whitespace"`,
 /// `"regex"`, `"wordpunct"`), `unk_token="[UNK]"`, `cls_token="[CLS]"`, `sep_token="[SEP]"`,
-/// `max_input_chars_per_word=100`, `continuing_subword_prefix="##"`,
+/// `pad_token="[PAD]"` (the token padding inserts), `max_input_chars_per_word=100`, `continuing_subword_prefix="##"`,
 /// `decoder_cleanup=True`, `post_processor="bert"` (or `"none"`, or a Hugging Face
 /// `TemplateProcessing` dict),
 /// `decoder="wordpiece"` (or `"none"`), `split_special_tokens=False`. `from_file` / `from_pretrained` read
@@ -58,6 +58,15 @@ impl PyTokenizer {
             *slot = Arc::new(Shared::new(tokenizer));
         }
         Ok(count)
+    }
+
+    /// Pads with `token` from now on (the vocabulary does not change).
+    pub(super) fn pad_with(&self, token: &str) -> PyResult<()> {
+        let mut slot = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if slot.options().pad_token != token {
+            *slot = Arc::new(Shared::new(guard(|| slot.with_pad_token(token))?));
+        }
+        Ok(())
     }
 }
 
@@ -211,13 +220,17 @@ impl PyTokenizer {
     /// extends `extra_special_tokens`. Also takes transformers' dict:
     /// `"additional_special_tokens"` / `"extra_special_tokens"` (a list,
     /// which replaces `extra_special_tokens` as in transformers),
-    /// `"mask_token"`, `"bos_token"`, `"eos_token"` (a token, which becomes
-    /// that token), and the pipeline's `"unk_token"`, `"sep_token"`,
-    /// `"cls_token"`, `"pad_token"` only as they are.
+    /// `"mask_token"`, `"bos_token"`, `"eos_token"`, `"pad_token"` (a token,
+    /// which becomes that token: padding inserts the pad token), and the
+    /// pipeline's `"unk_token"`, `"sep_token"`, `"cls_token"` only as they
+    /// are. An empty named token is a ValueError.
     fn add_special_tokens(&self, tokens: &Bound<'_, PyAny>) -> PyResult<usize> {
         // Read once: `tokens` may be an iterator.
         let given = self.special_tokens_argument(tokens)?;
         let count = self.add_parsed(&given.tokens)?;
+        if let Some(pad) = &given.pad {
+            self.pad_with(pad)?;
+        }
         self.note_special_tokens(given);
         Ok(count)
     }

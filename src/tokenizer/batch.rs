@@ -75,9 +75,6 @@ impl<'a, I: BatchInput> Batch<'a, I> {
     }
 }
 
-/// The token padding inserts; it must be in the vocabulary when padding.
-pub const PAD_TOKEN: &str = "[PAD]";
-
 impl Tokenizer {
     /// Encodes many inputs in parallel (`encode_batch_with` without truncation
     /// or padding; `RAYON_NUM_THREADS` sets the threads).
@@ -283,15 +280,13 @@ impl Tokenizer {
         }
     }
 
-    /// The id of `[PAD]` when padding (an error if it is missing), else None.
+    /// The id of the pad token when padding (an error if it is missing), else None.
     fn pad_id(&self, options: &EncodeOptions) -> Result<Option<u32>> {
         if options.padding.is_none() {
             return Ok(None);
         }
-        self.vocab()
-            .id(PAD_TOKEN)
-            .map(Some)
-            .ok_or_else(|| Error::invalid(format!("padding needs {PAD_TOKEN:?} in the vocabulary")))
+        let pad = &self.options().pad_token;
+        self.vocab().id(pad).map(Some).ok_or_else(|| Error::invalid(format!("padding needs {pad:?} in the vocabulary")))
     }
 
     /// Input `i` of a batch, truncated and post-processed; an invalid input's
@@ -836,5 +831,15 @@ mod tests {
         let cut = EncodeOptions { padding: longest().padding, ..only_second(5) };
         let err = t.encode_batch_with(&[("a", None), ("a a a a a a a", None)], &cut).unwrap_err().to_string();
         assert!(err.contains("\"[PAD]\"") && !err.contains("inputs["), "{err}");
+    }
+
+    #[test]
+    fn padding_inserts_the_pad_token_of_the_options() {
+        let vocab =
+            Vocab::new(["[UNK]", "[CLS]", "[SEP]", "<pad>", "a"].iter().map(|t| t.to_string()).collect()).unwrap();
+        let options = Options { pad_token: "<pad>".into(), ..Options::default() };
+        let t = Tokenizer::new(vocab, vec![], &[], options).unwrap();
+        let batch = t.encode_batch_with(&[("a", None), ("a a", None)], &longest()).unwrap();
+        assert_eq!(batch[0].ids(), [1, 4, 2, 3]);
     }
 }

@@ -25,9 +25,8 @@ use crate::pipeline::normalizer::Normalizer;
 use crate::pipeline::padding::{PadTo, Padding};
 use crate::pipeline::pre_tokenizer::PreTokenizer;
 use crate::pipeline::truncation::{Strategy, Truncation};
-use crate::tokenizer::batch::PAD_TOKEN;
 use crate::tokenizer::objective::Objective;
-use crate::tokenizer::options::{Decoding, Options, PostProcessing};
+use crate::tokenizer::options::{Decoding, Options, PostProcessing, PAD_TOKEN};
 use crate::tokenizer::template::Template;
 use crate::tokenizer::Tokenizer;
 
@@ -128,6 +127,10 @@ struct Extra {
     /// Hugging Face keeps `encode_special_tokens` out of the file.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     split_special_tokens: bool,
+    /// The pad token, when it is not `[PAD]` (Hugging Face keeps it in the
+    /// `padding` section only, which may be null).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pad_token: Option<String>,
 }
 
 /// The normalizer: a `BertNormalizer`, or `Lowercase` / `Strip` / `NFD` /
@@ -353,9 +356,9 @@ pub(crate) fn truncation_json(t: Option<Truncation>) -> Value {
     json!({"direction": side_json(t.side), "max_length": t.max_length, "strategy": strategy, "stride": t.stride})
 }
 
-/// A `padding` section (`null`: none); only `[PAD]` with its id and type id
-/// 0 is supported (what our padding inserts).
-pub(crate) fn padding_from_json(value: &Value, path: &str, vocab: &Vocab) -> Result<Option<Padding>> {
+/// A `padding` section (`null`: none), with its pad token: any token of the
+/// vocabulary, given with its id, and type id 0.
+pub(crate) fn padding_from_json(value: &Value, path: &str, vocab: &Vocab) -> Result<Option<(Padding, String)>> {
     if value.is_null() {
         return Ok(None);
     }
@@ -382,23 +385,18 @@ pub(crate) fn padding_from_json(value: &Value, path: &str, vocab: &Vocab) -> Res
             }
         },
     };
-    if p.pad_token != PAD_TOKEN {
-        return Err(err(
-            &format!("{path}.pad_token"),
-            format!("{:?} is not supported (only {PAD_TOKEN:?})", p.pad_token),
-        ));
-    }
-    if vocab.id(PAD_TOKEN) != Some(p.pad_id) {
-        return Err(err(&format!("{path}.pad_id"), format!("{} is not the id of {PAD_TOKEN:?}", p.pad_id)));
+    if vocab.id(&p.pad_token) != Some(p.pad_id) {
+        return Err(err(&format!("{path}.pad_id"), format!("{} is not the id of {:?}", p.pad_id, p.pad_token)));
     }
     if p.pad_type_id != 0 {
         return Err(err(&format!("{path}.pad_type_id"), format!("{} is not supported (only 0)", p.pad_type_id)));
     }
     let side = side(Some(&p.direction), &format!("{path}.direction"))?;
-    Ok(Some(Padding { to, multiple_of: p.pad_to_multiple_of.and_then(NonZeroUsize::new), side }))
+    Ok(Some((Padding { to, multiple_of: p.pad_to_multiple_of.and_then(NonZeroUsize::new), side }, p.pad_token)))
 }
 
-pub(crate) fn padding_json(p: Option<Padding>, vocab: &Vocab) -> Value {
+/// A `padding` section that pads with `pad_token`.
+pub(crate) fn padding_json(p: Option<Padding>, vocab: &Vocab, pad_token: &str) -> Value {
     let Some(p) = p else { return Value::Null };
     let strategy = match p.to {
         PadTo::Longest => json!("BatchLongest"),
@@ -408,9 +406,9 @@ pub(crate) fn padding_json(p: Option<Padding>, vocab: &Vocab) -> Value {
         "strategy": strategy,
         "direction": side_json(p.side),
         "pad_to_multiple_of": p.multiple_of.map(NonZeroUsize::get),
-        "pad_id": vocab.id(PAD_TOKEN),
+        "pad_id": vocab.id(pad_token),
         "pad_type_id": 0,
-        "pad_token": PAD_TOKEN,
+        "pad_token": pad_token,
     })
 }
 
@@ -626,11 +624,17 @@ impl Tokenizer {
                     extra_added.push(("added_tokens".to_owned(), token));
                 }
                 options.split_special_tokens = extra.split_special_tokens;
+                if let Some(pad) = extra.pad_token {
+                    options.pad_token = pad;
+                }
                 (extra.merges, extra.special_tokens, extra.objective)
             }
         };
         let truncation = truncation_from_json(field("truncation"), "truncation")?;
-        let padding = padding_from_json(field("padding"), "padding", &vocab)?;
+        let padding = padding_from_json(field("padding"), "padding", &vocab)?.map(|(padding, pad_token)| {
+            options.pad_token = pad_token;
+            padding
+        });
         let mut tokenizer = Tokenizer::new(vocab, merges, &specials, options).map_err(|e| match e {
             Error::InvalidArgument(m) if m.starts_with("unk_token") => err("model.unk_token", m),
             other => other,
@@ -727,7 +731,7 @@ impl Tokenizer {
         let file = HfFile {
             version: "1.0",
             truncation: truncation_json(self.truncation()),
-            padding: padding_json(self.padding(), vocab),
+            padding: padding_json(self.padding(), vocab, &self.options().pad_token),
             added_tokens: added,
             normalizer: if n.strip_all_marks && n.strips_accents() {
                 // Hugging Face's StripAccents drops every mark: BERT's order
@@ -773,6 +777,7 @@ impl Tokenizer {
                     special_tokens: plain,
                     objective: self.objective(),
                     split_special_tokens: o.split_special_tokens,
+                    pad_token: (o.pad_token != PAD_TOKEN).then(|| o.pad_token.clone()),
                 },
             },
         };

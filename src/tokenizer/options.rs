@@ -14,6 +14,9 @@ use crate::pipeline::pre_tokenizer::PreTokenizer;
 use crate::pipeline::truncation::Truncation;
 use crate::tokenizer::template::Template;
 
+/// The token padding inserts unless the options name another.
+pub const PAD_TOKEN: &str = "[PAD]";
+
 /// The special tokens a new tokenizer gets unless told otherwise.
 pub const DEFAULT_SPECIAL_TOKENS: [&str; 5] = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
 
@@ -27,6 +30,10 @@ pub struct Options {
     pub unk_token: String,
     pub cls_token: String,
     pub sep_token: String,
+    /// The token padding inserts (transformers' `pad_token`); it must be in
+    /// the vocabulary when padding.
+    #[serde(default = "default_pad")]
+    pub pad_token: String,
     pub max_input_chars_per_word: usize,
     /// The prefix of pieces that continue a word (Hugging Face's
     /// `continuing_subword_prefix`), in encoding and decoding.
@@ -141,6 +148,10 @@ fn default_prefix() -> String {
     CONTINUATION.to_owned()
 }
 
+fn default_pad() -> String {
+    PAD_TOKEN.to_owned()
+}
+
 fn default_true() -> bool {
     true
 }
@@ -153,6 +164,7 @@ impl Default for Options {
             unk_token: "[UNK]".into(),
             cls_token: "[CLS]".into(),
             sep_token: "[SEP]".into(),
+            pad_token: PAD_TOKEN.into(),
             max_input_chars_per_word: 100,
             continuing_subword_prefix: default_prefix(),
             decoder_cleanup: true,
@@ -168,9 +180,12 @@ impl Options {
         if self.max_input_chars_per_word == 0 {
             return Err(Error::invalid("max_input_chars_per_word must be positive"));
         }
-        for (name, token) in
-            [("unk_token", &self.unk_token), ("cls_token", &self.cls_token), ("sep_token", &self.sep_token)]
-        {
+        for (name, token) in [
+            ("unk_token", &self.unk_token),
+            ("cls_token", &self.cls_token),
+            ("sep_token", &self.sep_token),
+            ("pad_token", &self.pad_token),
+        ] {
             if token.is_empty() {
                 return Err(Error::invalid(format!("{name} must not be empty")));
             }

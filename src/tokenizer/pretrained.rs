@@ -15,8 +15,7 @@ use crate::error::{Error, Result};
 use crate::io::write_atomic;
 use crate::pipeline::model::special_tokens::AddedToken;
 use crate::pipeline::model::vocab::Vocab;
-use crate::tokenizer::batch::PAD_TOKEN;
-use crate::tokenizer::options::Options;
+use crate::tokenizer::options::{Options, PAD_TOKEN};
 use crate::tokenizer::Tokenizer;
 
 /// transformers' named special tokens, in its order (that of
@@ -48,6 +47,16 @@ fn read_object(path: &Path) -> Result<Map<String, Value>> {
     }
 }
 
+/// An optional bool of a model directory's JSON `file`: absent or null is
+/// None; anything but true or false is an error naming the file and `key`.
+fn optional_bool(value: Option<&Value>, file: &Path, key: &str) -> Result<Option<bool>> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(other) => Err(Error::invalid_file(file, format!("{key}: expected true or false, found {other}"))),
+    }
+}
+
 /// A special token as a model directory gives it: a string, or an object
 /// with `"content"` and the flags (as `transformers` writes an
 /// `AddedToken`). Special, and not normalized unless the object says so.
@@ -58,11 +67,8 @@ fn special_token(value: &Value, path: &Path, key: &str) -> Result<AddedToken> {
         return Ok(AddedToken { content: content.to_owned(), special: true, ..AddedToken::default() });
     }
     let content = value.get("content").and_then(Value::as_str).ok_or_else(bad)?;
-    let flag = |name: &str| match value.get(name) {
-        None | Some(Value::Null) => Ok(false),
-        Some(Value::Bool(b)) => Ok(*b),
-        Some(other) => Err(Error::invalid_file(path, format!("{key}.{name}: expected true or false, found {other}"))),
-    };
+    let flag =
+        |name: &str| Ok::<_, Error>(optional_bool(value.get(name), path, &format!("{key}.{name}"))?.unwrap_or(false));
     Ok(AddedToken {
         content: content.to_owned(),
         special: true,
@@ -71,6 +77,16 @@ fn special_token(value: &Value, path: &Path, key: &str) -> Result<AddedToken> {
         lstrip: flag("lstrip")?,
         rstrip: flag("rstrip")?,
     })
+}
+
+/// A configured special token, unless it is empty: transformers would list
+/// an empty one among the special tokens with the unknown token's id (and
+/// pad or begin sequences with that id), so it is refused.
+fn non_empty(token: AddedToken, path: &Path, key: &str) -> Result<AddedToken> {
+    if token.content.is_empty() {
+        return Err(Error::invalid_file(path, format!("{key}: an empty special token is not supported")));
+    }
+    Ok(token)
 }
 
 /// The special tokens a model directory configures, as `transformers` reads
@@ -84,6 +100,8 @@ struct Configured {
     /// `extra_special_tokens` (`additional_special_tokens` before
     /// transformers 5).
     extra: Vec<AddedToken>,
+    /// Whether the directory names a pad token.
+    pad_given: bool,
 }
 
 impl Configured {
@@ -103,6 +121,7 @@ impl Configured {
             None => config.get(key).map(|v| (v, &config_path)),
         };
         let mut named = Vec::new();
+        let mut pad_given = false;
         for (key, default) in NAMED_KEYS {
             let default = default.map(|d| AddedToken { content: d.into(), special: true, ..AddedToken::default() });
             let (token, flagged) = match lookup(key) {
@@ -110,7 +129,10 @@ impl Configured {
                 // The pipeline needs an unknown, classifier, separator and padding token.
                 Some((Value::Null, _)) if key != "mask_token" => (default, false),
                 Some((Value::Null, _)) => (None, false),
-                Some((v, path)) => (Some(special_token(v, path, key)?), v.is_object()),
+                Some((v, path)) => {
+                    pad_given |= key == "pad_token";
+                    (Some(non_empty(special_token(v, path, key)?, path, key)?), v.is_object())
+                }
             };
             named.push((key, token, flagged));
         }
@@ -128,7 +150,12 @@ impl Configured {
                     return Err(Error::invalid_file(path, format!("{key}: expected a list of tokens, found {other}")))
                 }
             };
-            items.into_iter().enumerate().map(|(i, item)| special_token(item, path, &format!("{key}[{i}]"))).collect()
+            let mut tokens = Vec::with_capacity(items.len());
+            for (i, item) in items.into_iter().enumerate() {
+                let key = format!("{key}[{i}]");
+                tokens.push(non_empty(special_token(item, path, &key)?, path, &key)?);
+            }
+            Ok(tokens)
         };
         let mut extra = list(&config, &config_path, "extra_special_tokens")?;
         if extra.is_empty() {
@@ -142,7 +169,7 @@ impl Configured {
                 extra.push(t);
             }
         }
-        Ok(Self { named, extra })
+        Ok(Self { named, extra, pad_given })
     }
 
     fn named(&self, key: &str) -> Option<&AddedToken> {
@@ -172,16 +199,8 @@ fn directory_added_tokens(dir: &Path, config: &Map<String, Value>) -> Result<Vec
                 .parse::<u64>()
                 .map_err(|_| Error::invalid_file(&config_path, format!("{what}: the key is not an id")))?;
             let mut token = special_token(entry, &config_path, &what)?;
-            token.special = match entry.get("special") {
-                None | Some(Value::Null) => false,
-                Some(Value::Bool(b)) => *b,
-                Some(other) => {
-                    return Err(Error::invalid_file(
-                        &config_path,
-                        format!("{what}.special: expected true or false, found {other}"),
-                    ))
-                }
-            };
+            token.special =
+                optional_bool(entry.get("special"), &config_path, &format!("{what}.special"))?.unwrap_or(false);
             if entry.get("normalized").is_none_or(Value::is_null) {
                 token.normalized = !token.special;
             }
@@ -265,16 +284,8 @@ pub fn call_settings(dir: &Path) -> Result<CallSettings> {
             .and_then(Side::from_name)
             .ok_or_else(|| Error::invalid_file(&path, format!("{key}: expected \"right\" or \"left\", found {value}"))),
     };
-    let clean_up_tokenization_spaces = match config.get("clean_up_tokenization_spaces") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(other) => {
-            return Err(Error::invalid_file(
-                &path,
-                format!("clean_up_tokenization_spaces: expected true or false, found {other}"),
-            ))
-        }
-    };
+    let key = "clean_up_tokenization_spaces";
+    let clean_up_tokenization_spaces = optional_bool(config.get(key), &path, key)?.unwrap_or(false);
     let configured = Configured::read(dir)?;
     let named = |key: &str| configured.named(key).map(|t| t.content.clone());
     Ok(CallSettings {
@@ -313,52 +324,33 @@ impl Tokenizer {
             let tokenizer = Self::load(&json)?;
             let mut missing: Vec<AddedToken> = Vec::new();
             for t in configured.all() {
-                let new = !t.content.is_empty() && tokenizer.vocab().id(&t.content).is_none();
+                let new = tokenizer.vocab().id(&t.content).is_none();
                 if new && !missing.iter().any(|m| m.content == t.content) {
                     missing.push(t.clone());
                 }
             }
-            return if missing.is_empty() { Ok(tokenizer) } else { Ok(tokenizer.add_tokens(&missing)?.0) };
+            let tokenizer = if missing.is_empty() { tokenizer } else { tokenizer.add_tokens(&missing)?.0 };
+            return match configured.named("pad_token") {
+                Some(pad) if configured.pad_given => tokenizer.with_pad_token(&pad.content),
+                _ => Ok(tokenizer),
+            };
         }
         let config_path = dir.join("tokenizer_config.json");
         let config = read_object(&config_path)?;
-        let flag = |key: &str, default: bool| -> Result<bool> {
-            match config.get(key) {
-                None | Some(Value::Null) => Ok(default),
-                Some(Value::Bool(b)) => Ok(*b),
-                Some(other) => {
-                    Err(Error::invalid_file(&config_path, format!("{key}: expected true or false, found {other}")))
-                }
-            }
-        };
+        let read = |key: &str| optional_bool(config.get(key), &config_path, key);
+        let flag = |key: &str, default: bool| Ok::<_, Error>(read(key)?.unwrap_or(default));
         let lowercase = flag("do_lower_case", true)?;
-        let strip_accents = match config.get("strip_accents") {
-            None | Some(Value::Null) => None,
-            Some(Value::Bool(b)) => Some(*b),
-            Some(other) => {
-                return Err(Error::invalid_file(
-                    &config_path,
-                    format!("strip_accents: expected true, false or null, found {other}"),
-                ))
-            }
-        };
+        let strip_accents = read("strip_accents")?;
         let handle_chinese_chars = flag("tokenize_chinese_chars", true)?;
         let split_special_tokens = flag("split_special_tokens", false)?;
         let content = |key: &str| configured.named(key).expect("the pipeline's tokens have defaults").content.clone();
-        let pad = content("pad_token");
-        if pad != PAD_TOKEN {
-            return Err(Error::invalid_file(
-                &config_path,
-                format!("pad_token {pad:?} is not supported (padding inserts {PAD_TOKEN:?})"),
-            ));
-        }
         let added = directory_added_tokens(dir, &config)?;
         let base = Vocab::from_file(&dir.join("vocab.txt"))?;
         // transformers appends what the vocabulary lacks: the added tokens in
         // id order, then the named special tokens, then the extra ones.
         let mut appended: Vec<String> = Vec::new();
         for t in added.iter().map(|(_, t, _)| t).chain(configured.all()) {
-            if !t.content.is_empty() && base.id(&t.content).is_none() && !appended.contains(&t.content) {
+            if base.id(&t.content).is_none() && !appended.contains(&t.content) {
                 appended.push(t.content.clone());
             }
         }
@@ -395,6 +387,7 @@ impl Tokenizer {
             unk_token: content("unk_token"),
             cls_token: content("cls_token"),
             sep_token: content("sep_token"),
+            pad_token: content("pad_token"),
             split_special_tokens,
             ..Options::default()
         };
@@ -436,7 +429,7 @@ impl Tokenizer {
         let o = self.options();
         let mut map = Map::new();
         for (key, token) in [
-            ("pad_token", Some(PAD_TOKEN)),
+            ("pad_token", Some(o.pad_token.as_str())),
             ("unk_token", Some(o.unk_token.as_str())),
             ("cls_token", Some(o.cls_token.as_str())),
             ("sep_token", Some(o.sep_token.as_str())),

@@ -65,7 +65,7 @@ impl Tokenizer {
             holes: self.vocab().holes(),
             outside_model: self.vocab().outside_model(),
             truncation: truncation_json(self.truncation()),
-            padding: padding_json(self.padding(), self.vocab()),
+            padding: padding_json(self.padding(), self.vocab(), &self.options().pad_token),
             objective: self.objective(),
         };
         serde_json::to_string(&file).expect("a tokenizer always serializes")
@@ -89,7 +89,15 @@ impl Tokenizer {
             &file.options.continuing_subword_prefix,
         )?;
         let truncation = truncation_from_json(&file.truncation, "truncation")?;
-        let padding = padding_from_json(&file.padding, "padding", &vocab)?;
+        let padding = match padding_from_json(&file.padding, "padding", &vocab)? {
+            Some((_, pad_token)) if pad_token != file.options.pad_token => {
+                return Err(Error::invalid(format!(
+                    "padding.pad_token: {pad_token:?} is not options.pad_token, {:?}",
+                    file.options.pad_token
+                )))
+            }
+            padding => padding.map(|(padding, _)| padding),
+        };
         Tokenizer::new(vocab, file.merges, &file.special_tokens, file.options)?
             .with_added_tokens(file.added_tokens)?
             .with_defaults(truncation, padding)

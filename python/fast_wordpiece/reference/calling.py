@@ -5,6 +5,7 @@ engine; ``_call_batch`` does their work, as the engine's does."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from fast_wordpiece import batch_encoding
@@ -14,7 +15,7 @@ from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions
 
 NO_MAXIMUM = int(1e30)  # transformers' VERY_LARGE_INTEGER: a model without a maximum length
-PAD_TOKEN, MASK_TOKEN = "[PAD]", "[MASK]"  # MASK_TOKEN: unless a model directory or the caller says otherwise
+MASK_TOKEN = "[MASK]"  # unless a model directory or the caller says otherwise
 _ARRAYS = (("input_ids", "ids"), ("token_type_ids", "type_ids"), ("attention_mask", "attention_mask"),
            ("special_tokens_mask", "special_tokens_mask"), ("offset_mapping", "offsets"))  # fmt: skip
 
@@ -206,10 +207,6 @@ class TransformersCalls:
         lambda self: self._present(self._options.cls_token),
         doc="The classifier token (None when it is not in the vocabulary).",
     )
-    pad_token = property(
-        lambda self: self._present(PAD_TOKEN),
-        doc="The padding token, ``[PAD]`` (None when it is not in the vocabulary).",
-    )
     unk_token_id = property(
         lambda self: self._ids.get(self._options.unk_token), doc="The unknown token's id (None without one)."
     )
@@ -219,9 +216,30 @@ class TransformersCalls:
     cls_token_id = property(
         lambda self: self._ids.get(self._options.cls_token), doc="The classifier token's id (None without one)."
     )
-    pad_token_id = property(lambda self: self._ids.get(PAD_TOKEN), doc="The padding token's id (None without one).")
+    pad_token_id = property(
+        lambda self: self._ids.get(self._options.pad_token), doc="The padding token's id (None without one)."
+    )
     #: The padding token's type id: 0.
     pad_token_type_id = 0
+
+    @property
+    def pad_token(self) -> str | None:
+        """The token padding inserts: ``[PAD]`` unless the model directory, ``add_special_tokens`` or the
+        caller names another (None when it is not in the vocabulary). Settable (a non-empty str), as in
+        transformers: the vocabulary does not change; padding then needs the token in it."""
+        return self._present(self._options.pad_token)
+
+    @pad_token.setter
+    def pad_token(self, value: str) -> None:
+        if not isinstance(value, str):
+            raise TypeError(f"pad_token must be a str, not {_type_name(value)}")
+        token = _token_setting(value, "pad_token")
+        assert token is not None
+        self._pad_with(token)
+
+    def _pad_with(self, token: str) -> None:
+        """Pads with ``token`` from now on (the vocabulary does not change)."""
+        self._options = replace(self._options, pad_token=token)
 
     @property
     def mask_token(self) -> str | None:
@@ -292,7 +310,7 @@ class TransformersCalls:
         """The special tokens in the vocabulary, as transformers lists them: the named ones (bos, eos, unk,
         sep, pad, cls, mask), then the extra ones, each once."""
         o = self._options
-        named = (self._bos_token, self._eos_token, o.unk_token, o.sep_token, PAD_TOKEN, o.cls_token, self._mask_token)
+        named = (self._bos_token, self._eos_token, o.unk_token, o.sep_token, o.pad_token, o.cls_token, self._mask_token)
         out: list[str] = []
         for t in [t for t in named if t is not None] + self._extra_special_tokens:
             if t in self._ids and t not in out:
@@ -318,12 +336,15 @@ class TransformersCalls:
 
 
 def _token_setting(value: object, name: str) -> str | None:
-    """A special token set by the caller: a str, or None for none."""
+    """A special token set by the caller: a str, or None for none. An empty str is a ValueError
+    (transformers would list it with the unknown token's id)."""
     if value is None:
         return None
     if not isinstance(value, str):
         raise TypeError(f"{name} must be a str or None, not {type(value).__name__}")
-    return _text(value, name)
+    if not _text(value, name):
+        raise ValueError(f"{name} must not be empty")
+    return value
 
 
 def _side(value: object, name: str) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 
 from fast_wordpiece.reference import template
 from fast_wordpiece.reference.common import Pair
-from fast_wordpiece.reference.padding import PAD_TOKEN
+from fast_wordpiece.reference.options import PAD_TOKEN
 from fast_wordpiece.reference.training import OBJECTIVES
 
 EXTRA = "fast_wordpiece"
@@ -257,7 +257,8 @@ def truncation_json(t: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 def padding_from_json(value: Any, ids: dict[str, int], path: str = "padding") -> dict[str, Any] | None:
-    """A ``padding`` section as the ``padding`` property shows it; only ``[PAD]``, its id, type id 0."""
+    """A ``padding`` section as the ``padding`` property shows it: any token of the vocabulary, given with its
+    id, and type id 0."""
     if value is None:
         return None
     p = _fields(
@@ -279,10 +280,9 @@ def padding_from_json(value: Any, ids: dict[str, int], path: str = "padding") ->
             f"{path}.strategy: {json.dumps(strategy, separators=(',', ':'))} is not supported "
             '("BatchLongest" or {"Fixed": n})'
         )
-    if p["pad_token"] != PAD_TOKEN:
-        raise ValueError(f'{path}.pad_token: {json.dumps(p["pad_token"])} is not supported (only "{PAD_TOKEN}")')
-    if ids.get(PAD_TOKEN) != p["pad_id"]:
-        raise ValueError(f'{path}.pad_id: {p["pad_id"]} is not the id of "{PAD_TOKEN}"')
+    if ids.get(p["pad_token"]) != p["pad_id"]:
+        token = json.dumps(p["pad_token"], ensure_ascii=False)
+        raise ValueError(f"{path}.pad_id: {p['pad_id']} is not the id of {token}")
     if p["pad_type_id"] != 0:
         raise ValueError(f"{path}.pad_type_id: {p['pad_type_id']} is not supported (only 0)")
     side = _side(p["direction"], f"{path}.direction")
@@ -290,7 +290,7 @@ def padding_from_json(value: Any, ids: dict[str, int], path: str = "padding") ->
         "length": fixed,
         "pad_to_multiple_of": p["pad_to_multiple_of"] or None,
         "pad_id": p["pad_id"],
-        "pad_token": PAD_TOKEN,
+        "pad_token": p["pad_token"],
         "pad_type_id": 0,
         "direction": side,
     }
@@ -305,7 +305,7 @@ def padding_json(p: dict[str, Any] | None) -> dict[str, Any] | None:
         "pad_to_multiple_of": p["pad_to_multiple_of"],
         "pad_id": p["pad_id"],
         "pad_type_id": 0,
-        "pad_token": PAD_TOKEN,
+        "pad_token": p["pad_token"],
     }
 
 
@@ -426,10 +426,13 @@ def parse(text: str) -> Parsed:
     parsed = Parsed(slots, outside_model, special_tokens, options=options, added=added_tokens)
     parsed.truncation = truncation_from_json(root.get("truncation"))
     parsed.padding = padding_from_json(root.get("padding"), ids)
+    if parsed.padding is not None:
+        parsed.options["pad_token"] = parsed.padding["pad_token"]
     if model[EXTRA] is not None:
         path = f"model.{EXTRA}"
         extra = _fields(model[EXTRA], path, {"version": int, "merges": list, "special_tokens": list},
-                        {"objective": ((str, type(None)), None), "split_special_tokens": (bool, False)})  # fmt: skip
+                        {"objective": ((str, type(None)), None), "split_special_tokens": (bool, False),
+                         "pad_token": ((str, type(None)), None)})  # fmt: skip
         if extra["version"] != 1:
             raise ValueError(f"{path}.version: {extra['version']} is not supported (expected 1)")
         if not set(extra["special_tokens"]) <= set(special_tokens):
@@ -442,6 +445,8 @@ def parse(text: str) -> Parsed:
             raise ValueError(f"{path}.objective: unknown objective {json.dumps(extra['objective'])}")
         parsed.objective = extra["objective"]
         parsed.options["split_special_tokens"] = extra["split_special_tokens"]
+        if extra["pad_token"] is not None:  # Hugging Face keeps the pad token in the padding section only
+            parsed.options["pad_token"] = extra["pad_token"]
     return parsed
 
 
@@ -499,6 +504,8 @@ def dump(
         extra["objective"] = objective
     if o["split_special_tokens"]:  # Hugging Face keeps encode_special_tokens out of the file
         extra["split_special_tokens"] = True
+    if o["pad_token"] != PAD_TOKEN:  # Hugging Face keeps it in the padding section only, which may be null
+        extra["pad_token"] = o["pad_token"]
     document = {
         "version": "1.0",
         "truncation": truncation_json(truncation),

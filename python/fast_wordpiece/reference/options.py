@@ -18,6 +18,7 @@ DECODERS = ("wordpiece", "none")
 TRUNCATIONS = ("longest_first", "only_first", "only_second", "do_not_truncate")
 PADDINGS = ("longest", "max_length")
 SIDES = ("left", "right")
+PAD_TOKEN = "[PAD]"  # the token padding inserts unless the options name another
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class Options:
     unk_token: str = "[UNK]"
     cls_token: str = "[CLS]"
     sep_token: str = "[SEP]"
+    pad_token: str = PAD_TOKEN  # the token padding inserts
     max_input_chars_per_word: int = 100
     continuing_subword_prefix: str = CONTINUATION
     decoder_cleanup: bool = True
@@ -50,7 +52,7 @@ class Options:
         if _text(self.pre_tokenizer, "pre_tokenizer") not in PRE_TOKENIZERS:
             choices = ", ".join(map(repr, PRE_TOKENIZERS))
             raise ValueError(f"unknown pre_tokenizer {self.pre_tokenizer!r}: expected one of {choices}")
-        for name in ("unk_token", "cls_token", "sep_token"):
+        for name in ("unk_token", "cls_token", "sep_token", "pad_token"):
             if not _text(getattr(self, name), name):
                 raise ValueError(f"{name} must not be empty")
         number = _integer(self.max_input_chars_per_word, "max_input_chars_per_word", 1)

@@ -7,23 +7,24 @@ from typing import Any
 
 from fast_wordpiece.ragged import RaggedBatch
 from fast_wordpiece.reference.encoding import _COLUMNS, Encoding
-from fast_wordpiece.reference.options import EncodeOptions
+from fast_wordpiece.reference.options import PAD_TOKEN, EncodeOptions
 
-PAD_TOKEN = "[PAD]"
+__all__ = ["PAD_TOKEN", "numpy_arrays", "pad", "padding_length", "ragged_batch"]
 
 
-def pad(encoding: Encoding, length: int, pad_id: int, side: str) -> Encoding:
-    """``encoding`` and its overflowing windows, padded to ``length`` tokens on ``side``."""
+def pad(encoding: Encoding, length: int, pad_id: int, side: str, pad_token: str = PAD_TOKEN) -> Encoding:
+    """``encoding`` and its overflowing windows, padded to ``length`` tokens on ``side`` with ``pad_token``
+    (whose id is ``pad_id``)."""
     n = max(0, length - len(encoding))
     try:
-        filler: dict[str, list[Any]] = {"ids": [pad_id] * n, "tokens": [PAD_TOKEN] * n, "offsets": [(0, 0)] * n,
+        filler: dict[str, list[Any]] = {"ids": [pad_id] * n, "tokens": [pad_token] * n, "offsets": [(0, 0)] * n,
                   "special_tokens_mask": [1] * n, "type_ids": [0] * n, "attention_mask": [0] * n,
                   "word_ids": [None] * n, "sequence_ids": [None] * n}  # fmt: skip
     except (MemoryError, OverflowError):  # OverflowError: beyond any list's size
         raise MemoryError(f"an encoding of {length} tokens needs more memory than can be reserved") from None
     own = encoding._columns()
     columns = {key: filler[key] + own[key] if side == "left" else own[key] + filler[key] for key in _COLUMNS}
-    overflowing = [pad(o, length, pad_id, side) for o in encoding.overflowing]
+    overflowing = [pad(o, length, pad_id, side, pad_token) for o in encoding.overflowing]
     return Encoding._from_columns(columns, overflowing, n_sequences=encoding.n_sequences)
 
 

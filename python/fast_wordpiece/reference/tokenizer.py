@@ -200,8 +200,9 @@ class PyTokenizer(TransformersCalls):
         """``add_tokens`` with every token special (not normalized unless an ``AddedToken`` says so); a list
         extends ``extra_special_tokens``. Also transformers' dict: "additional_special_tokens" /
         "extra_special_tokens" (a list, which replaces ``extra_special_tokens`` as in transformers),
-        "mask_token", "bos_token", "eos_token" (a token, which becomes that token), and the pipeline's
-        "unk_token", "sep_token", "cls_token", "pad_token" only as they are."""
+        "mask_token", "bos_token", "eos_token", "pad_token" (a token, which becomes that token: padding
+        inserts the pad token), and the pipeline's "unk_token", "sep_token", "cls_token" only as they are.
+        An empty named token is a ValueError."""
         if not isinstance(tokens, dict):
             given = _added_tokens(tokens, True, "add_special_tokens")
             count = self._add(given)
@@ -214,7 +215,7 @@ class PyTokenizer(TransformersCalls):
         named: dict[str, str] = {}
         extra: list[str] = []
         o = self._options
-        current = {"unk_token": o.unk_token, "sep_token": o.sep_token, "cls_token": o.cls_token, "pad_token": PAD_TOKEN}
+        current = {"unk_token": o.unk_token, "sep_token": o.sep_token, "cls_token": o.cls_token}
         for key, value in tokens.items():
             if not isinstance(key, str):
                 raise TypeError(f"add_special_tokens: the keys must be str, not {type(key).__name__}")
@@ -226,25 +227,30 @@ class PyTokenizer(TransformersCalls):
                 extra += [t["content"] for t in given]
                 to_add += given
                 continue
-            if key not in ("mask_token", "bos_token", "eos_token", *current):
+            if key not in ("mask_token", "bos_token", "eos_token", "pad_token", *current):
                 raise ValueError(f'add_special_tokens: unknown key "{key}" (the keys are additional_special_tokens, '
                                  "extra_special_tokens, mask_token, bos_token, eos_token, unk_token, sep_token, "
                                  "cls_token and pad_token)")  # fmt: skip
             if not (isinstance(value, str) or hasattr(value, "content")):
                 raise TypeError(f"add_special_tokens: {key} must be a str or an AddedToken, not {type(value).__name__}")
             token = _added_tokens(value, True, "add_special_tokens")[0]
+            if not token["content"]:
+                raise ValueError(f"add_special_tokens: {key} must not be empty")
             if key in current:
                 if token["content"] != current[key]:
                     raise ValueError(f"add_special_tokens: {key} {json.dumps(token['content'], ensure_ascii=False)} "
                                      f"is not supported: it is the pipeline's, {json.dumps(current[key])} (the keys "
                                      "that add tokens are additional_special_tokens, extra_special_tokens, "
-                                     "mask_token, bos_token and eos_token)")  # fmt: skip
+                                     "mask_token, bos_token, eos_token and pad_token)")  # fmt: skip
                 continue
             named[key] = token["content"]
             to_add.append(token)
         count = self._add(to_add)
         for key, content in named.items():
-            setattr(self, "_" + key, content)
+            if key == "pad_token":
+                self._pad_with(content)
+            else:
+                setattr(self, "_" + key, content)
         if extra:
             self._extra_special_tokens = extra
         return count
@@ -361,7 +367,7 @@ class PyTokenizer(TransformersCalls):
         if self._truncation is not None:
             document["truncation"] = hf_json.truncation_json(self._truncation)
         if self._padding is not None:
-            document["padding"] = hf_json.padding_json(self._padding)
+            document["padding"] = hf_json.padding_json(self.padding)
         document["objective"] = self._objective
         return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
 
@@ -399,7 +405,7 @@ class PyTokenizer(TransformersCalls):
         """The Hugging Face ``tokenizer.json`` that ``save`` writes."""
         slots = [None if id_ in self._holes else token for id_, token in enumerate(self._vocab)]
         return hf_json.dump(slots, set(self._outside_model), self._plain_special_tokens(), self._added, self._merges,
-                            self.options, self._truncation, self._padding, self._objective)  # fmt: skip
+                            self.options, self._truncation, self.padding, self._objective)  # fmt: skip
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes the tokenizer as a Hugging Face ``tokenizer.json``, atomically."""
@@ -454,11 +460,8 @@ class PyTokenizer(TransformersCalls):
                 if side not in ("right", "left"):
                     raise ValueError(f'{path}: {key}: expected "right" or "left", found {json.dumps(side)}')
                 setattr(tokenizer, key, side)
-        clean_up = config.get("clean_up_tokenization_spaces")
+        clean_up = _optional_bool(config.get("clean_up_tokenization_spaces"), path, "clean_up_tokenization_spaces")
         if clean_up is not None:
-            if not isinstance(clean_up, bool):
-                raise ValueError(f"{path}: clean_up_tokenization_spaces: expected true or false, "
-                                 f"found {json.dumps(clean_up)}")  # fmt: skip
             tokenizer.clean_up_tokenization_spaces = clean_up
         named, extra = _configured(_path(directory))
         content = {key: None if t is None else t["content"] for key, t, _ in named}
@@ -481,34 +484,27 @@ class PyTokenizer(TransformersCalls):
             tokenizer = PyTokenizer.from_file(os.path.join(path, "tokenizer.json"))
             missing: list[dict[str, Any]] = []
             for t in configured:
-                new = t["content"] and t["content"] not in tokenizer._ids
+                new = t["content"] not in tokenizer._ids
                 if new and all(m["content"] != t["content"] for m in missing):
                     missing.append(t)
             if missing:
                 tokenizer._add(missing)
+            pad = next(t for key, t, _ in named if key == "pad_token")
+            if pad is not None and _names_pad_token(path):
+                tokenizer._pad_with(pad["content"])
             return tokenizer
         config_path = os.path.join(path, "tokenizer_config.json")
         config = _read_object(config_path)
 
         def flag(key: str, default: bool) -> bool:
-            value = config.get(key)
-            if value is None:
-                return default
-            if not isinstance(value, bool):
-                raise ValueError(f"{config_path}: {key}: expected true or false, found {json.dumps(value)}")
-            return value
+            value = _optional_bool(config.get(key), config_path, key)
+            return default if value is None else value
 
-        strip_accents = config.get("strip_accents")
-        if strip_accents is not None and not isinstance(strip_accents, bool):
-            raise ValueError(f"{config_path}: strip_accents: expected true, false or null, "
-                             f"found {json.dumps(strip_accents)}")  # fmt: skip
+        strip_accents = _optional_bool(config.get("strip_accents"), config_path, "strip_accents")
         options = {"lowercase": flag("do_lower_case", True), "strip_accents": strip_accents,
                    "handle_chinese_chars": flag("tokenize_chinese_chars", True),
                    "split_special_tokens": flag("split_special_tokens", False)}  # fmt: skip
         content = {key: t["content"] for key, t, _ in named if t is not None}
-        if content["pad_token"] != PAD_TOKEN:
-            raise ValueError(f'{config_path}: pad_token {json.dumps(content["pad_token"])} is not supported (padding '
-                             f'inserts "{PAD_TOKEN}")')  # fmt: skip
         added = _directory_added_tokens(path, config)
         vocab = _read_vocab(os.path.join(path, "vocab.txt"))
         ids = set(vocab)
@@ -516,7 +512,7 @@ class PyTokenizer(TransformersCalls):
         # special tokens, then the extra ones.
         appended: list[str] = []
         for t in [t for _, t, _ in added] + configured:
-            if t["content"] and t["content"] not in ids and t["content"] not in appended:
+            if t["content"] not in ids and t["content"] not in appended:
                 appended.append(t["content"])
         # Named tokens the vocabulary has, given as plain strings, are the plain special tokens.
         plain: list[str] = []
@@ -528,7 +524,8 @@ class PyTokenizer(TransformersCalls):
         # tokens, unless they are plain.
         in_added = {t["content"] for _, t, _ in added}
         to_add = [t for _, t, _ in added] + [t for t in configured if t["content"] not in in_added | set(plain)]
-        options.update(unk_token=content["unk_token"], cls_token=content["cls_token"], sep_token=content["sep_token"])
+        options.update(unk_token=content["unk_token"], cls_token=content["cls_token"], sep_token=content["sep_token"],
+                       pad_token=content["pad_token"])  # fmt: skip
         outside = set(range(len(vocab), len(vocab) + len(appended)))
         slots: list[str | None] = [*vocab, *appended]
         tokenizer = PyTokenizer._from_parts(slots, outside, None, plain, options)
@@ -554,7 +551,7 @@ class PyTokenizer(TransformersCalls):
             written.append(os.path.join(path, "vocab.txt"))
             self.save_vocab(written[-1])
         o = self._options
-        tokens = {"pad_token": PAD_TOKEN, "unk_token": o.unk_token, "cls_token": o.cls_token,
+        tokens = {"pad_token": o.pad_token, "unk_token": o.unk_token, "cls_token": o.cls_token,
                   "sep_token": o.sep_token, "mask_token": self._mask_token, "bos_token": self._bos_token,
                   "eos_token": self._eos_token}  # fmt: skip
         special_map: dict[str, Any] = {key: token for key, token in tokens.items() if token in self._ids}
@@ -629,8 +626,12 @@ class PyTokenizer(TransformersCalls):
 
     @property
     def padding(self) -> dict[str, Any] | None:
-        """The padding used when a call gives none (``length`` None: the longest of the batch)."""
-        return None if self._padding is None else dict(self._padding)
+        """The padding used when a call gives none (``length`` None: the longest of the batch), with the
+        pad token padding inserts now."""
+        if self._padding is None:
+            return None
+        token = self._options.pad_token
+        return {**self._padding, "pad_id": self._ids.get(token), "pad_token": token}
 
     def no_truncation(self) -> PyTokenizer:
         """A copy of this tokenizer without default truncation."""
@@ -758,15 +759,17 @@ class PyTokenizer(TransformersCalls):
     def _pad_id(self, options: EncodeOptions) -> int | None:
         if options.padding is None:
             return None
-        if PAD_TOKEN not in self._ids:
-            raise ValueError(f'padding needs "{PAD_TOKEN}" in the vocabulary')
-        return self._ids[PAD_TOKEN]
+        token = self._options.pad_token
+        if token not in self._ids:
+            raise ValueError(f"padding needs {json.dumps(token, ensure_ascii=False)} in the vocabulary")
+        return self._ids[token]
 
     def _pad(self, batch: list[Encoding], options: EncodeOptions, pad_id: int | None) -> list[Encoding]:
         if pad_id is None:
             return batch
         length = padding_length(batch, options)
-        return [pad(encoding, length, pad_id, options.padding_side) for encoding in batch]
+        token = self._options.pad_token
+        return [pad(encoding, length, pad_id, options.padding_side, token) for encoding in batch]
 
     def _encode_input(self, text: Text) -> list[Row]:
         """A text, or a text split into words: each word encoded on its own, all its tokens word number
@@ -1021,6 +1024,22 @@ _NAMED_KEYS = (("bos_token", None), ("eos_token", None), ("unk_token", "[UNK]"),
                ("pad_token", PAD_TOKEN), ("cls_token", "[CLS]"), ("mask_token", "[MASK]"))  # fmt: skip
 
 
+def _optional_bool(value: object, path: str, key: str) -> bool | None:
+    """An optional bool of a model directory's JSON file ``path``: absent or null is None; anything but true
+    or false is a ValueError naming the file and ``key``."""
+    if value is None or isinstance(value, bool):
+        return value
+    raise ValueError(f"{path}: {key}: expected true or false, found {json.dumps(value, ensure_ascii=False)}")
+
+
+def _non_empty(token: dict[str, Any], path: str, key: str) -> dict[str, Any]:
+    """A configured special token, unless it is empty: transformers would list an empty one among the
+    special tokens with the unknown token's id (and pad or begin sequences with that id), so it is refused."""
+    if not token["content"]:
+        raise ValueError(f"{path}: {key}: an empty special token is not supported")
+    return token
+
+
 def _special_token(value: object, path: str, key: str) -> dict[str, Any]:
     """A special token as a model directory gives it: a string, or an object with "content" and the flags.
     Special, and not normalized unless the object says so."""
@@ -1031,12 +1050,7 @@ def _special_token(value: object, path: str, key: str) -> dict[str, Any]:
                          f"{json.dumps(value, ensure_ascii=False)}")  # fmt: skip
 
     def flag(name: str) -> bool:
-        v = value.get(name)
-        if v is None:
-            return False
-        if not isinstance(v, bool):
-            raise ValueError(f"{path}: {key}.{name}: expected true or false, found {json.dumps(v)}")
-        return v
+        return bool(_optional_bool(value.get(name), path, f"{key}.{name}"))
 
     return _added_dict({"content": value["content"], "special": True, "normalized": flag("normalized"),
                         **{name: flag(name) for name in _FLAGS}})  # fmt: skip
@@ -1063,7 +1077,8 @@ def _configured(path: str) -> tuple[list[tuple[str, dict[str, Any] | None, bool]
         elif file[key] is None:
             named.append((key, None, False))
         else:
-            named.append((key, _special_token(file[key], where, key), isinstance(file[key], dict)))
+            token = _non_empty(_special_token(file[key], where, key), where, key)
+            named.append((key, token, isinstance(file[key], dict)))
 
     # tokenizer_config.json's extra_special_tokens (or, without them, its additional_special_tokens), extended
     # by special_tokens_map.json's extra_special_tokens; its additional_special_tokens only when the config has
@@ -1077,7 +1092,8 @@ def _configured(path: str) -> tuple[list[tuple[str, dict[str, Any] | None, bool]
         if not isinstance(value, list):
             found = json.dumps(value, ensure_ascii=False)
             raise ValueError(f"{where}: {key}: expected a list of tokens, found {found}")
-        return [_special_token(item, where, f"{key}[{i}]") for i, item in enumerate(value)]
+        return [_non_empty(_special_token(item, where, f"{key}[{i}]"), where, f"{key}[{i}]")
+                for i, item in enumerate(value)]  # fmt: skip
 
     extra = (tokens(config, config_path, "extra_special_tokens")
              or tokens(config, config_path, "additional_special_tokens")
@@ -1086,6 +1102,14 @@ def _configured(path: str) -> tuple[list[tuple[str, dict[str, Any] | None, bool]
         if all(e["content"] != t["content"] for e in extra):
             extra.append(t)
     return named, extra
+
+
+def _names_pad_token(path: str) -> bool:
+    """Whether a model directory names a pad token (as ``_configured`` reads it)."""
+    config = _read_object(os.path.join(path, "tokenizer_config.json"))
+    special_map = {} if config.get("added_tokens_decoder") is not None else _read_object(
+        os.path.join(path, "special_tokens_map.json"))  # fmt: skip
+    return special_map.get("pad_token", config.get("pad_token")) is not None
 
 
 def _directory_added_tokens(path: str, config: dict[str, Any]) -> list[tuple[int, dict[str, Any], str]]:
@@ -1105,9 +1129,7 @@ def _directory_added_tokens(path: str, config: dict[str, Any]) -> list[tuple[int
                 raise ValueError(f"{config_path}: {what}: the key is not an id")
             token = _special_token(entry, config_path, what)
             special = entry.get("special") if isinstance(entry, dict) else None
-            if special is not None and not isinstance(special, bool):
-                raise ValueError(f"{config_path}: {what}.special: expected true or false, found {json.dumps(special)}")
-            token["special"] = bool(special)
+            token["special"] = bool(_optional_bool(special, config_path, f"{what}.special"))
             if not isinstance(entry, dict) or entry.get("normalized") is None:
                 token["normalized"] = not token["special"]
             out.append((int(key), token, config_path))
@@ -1266,6 +1288,7 @@ def _from_document(document: object) -> PyTokenizer:
         raise ValueError("vocab, merges and special_tokens must be JSON arrays")
     defaults = {"continuing_subword_prefix": CONTINUATION, "decoder_cleanup": True, "post_processor": "bert"}
     defaults |= {"split_special_tokens": False, "decoder": "wordpiece", "strip_all_marks": False}
+    defaults["pad_token"] = PAD_TOKEN
     given = {**defaults, **doc["options"]} if isinstance(doc["options"], dict) else doc["options"]
     options = _fields(given, Options.__dataclass_fields__, "options")
     holes, vocab = set(doc["holes"]), _texts(doc["vocab"], "vocab")
@@ -1276,7 +1299,12 @@ def _from_document(document: object) -> PyTokenizer:
                                           ("content", "special", "normalized", *flags), "added_tokens[]")
                                   for t in doc["added_tokens"]])  # fmt: skip
     truncation = hf_json.truncation_from_json(doc["truncation"])
-    tokenizer = tokenizer._with_defaults(truncation, hf_json.padding_from_json(doc["padding"], tokenizer._ids))
+    padding = hf_json.padding_from_json(doc["padding"], tokenizer._ids)
+    if padding is not None and padding["pad_token"] != tokenizer._options.pad_token:
+        pads = (padding["pad_token"], tokenizer._options.pad_token)
+        given, option = (json.dumps(t, ensure_ascii=False) for t in pads)
+        raise ValueError(f"padding.pad_token: {given} is not options.pad_token, {option}")
+    tokenizer = tokenizer._with_defaults(truncation, padding)
     tokenizer._objective = objective
     return tokenizer
 
