@@ -232,9 +232,10 @@ impl Tokenizer {
         for t in &self.history.specials {
             self.special_ids.insert(self.vocab.id(t).expect("added tokens stay in the vocabulary"));
         }
-        // In id order, as Hugging Face writes and reads them back.
+        // In the order they were added (a file's order when read): of two
+        // tokens that match the same text, the first one added wins, as in
+        // Hugging Face's added vocabulary.
         let id = |t: &String| self.vocab.id(t).expect("checked above");
-        self.added.sort_by_key(|a| id(&a.content));
         let added: FxHashSet<&str> = self.added.iter().map(|a| a.content.as_str()).collect();
         self.special_tokens.retain(|t| !added.contains(t.as_str()));
         self.special_tokens.extend(self.added.iter().filter(|a| a.special).map(|a| a.content.clone()));

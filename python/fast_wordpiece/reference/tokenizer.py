@@ -168,8 +168,8 @@ class PyTokenizer(TransformersCalls):
             if not content or content in self._special_tokens or any(a["content"] == content for a in self._added):
                 raise ValueError(f"added token {json.dumps(content, ensure_ascii=False)} is empty or listed twice")
             self._added.append(_added_dict(t))
-        # In id order, as Hugging Face writes and reads them back.
-        self._added.sort(key=lambda a: self._ids[a["content"]])
+        # In the order they were added (a file's order when read): of two tokens that match the same text, the
+        # first one added wins, as in Hugging Face's added vocabulary.
         added = {a["content"] for a in self._added}
         self._special_tokens = [t for t in self._special_tokens if t not in added]
         self._special_tokens += [a["content"] for a in self._added if a["special"]]
