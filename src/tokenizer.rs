@@ -325,6 +325,19 @@ impl Tokenizer {
         Ok((tokenizer, count))
     }
 
+    /// This tokenizer with other pipeline options: the same vocabulary,
+    /// special and added tokens (normalized ones matched by what the new
+    /// normalizer makes of them), default truncation and padding.
+    pub fn with_options(&self, options: Options) -> Result<Self> {
+        let tokenizer = Tokenizer::new(self.vocab.clone(), self.merges.clone(), &self.plain_special_tokens(), options)?
+            .with_defaults(self.truncation, self.padding)?
+            .with_objective(self.objective)
+            .with_history(self.history.clone())
+            .with_added_tokens(self.added.clone())?;
+        tokenizer.set_word_cache(self.word_cache());
+        Ok(tokenizer)
+    }
+
     fn with_history(mut self, history: History) -> Self {
         self.history = history;
         self
