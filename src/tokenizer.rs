@@ -240,9 +240,10 @@ impl Tokenizer {
         for t in &self.history.specials {
             self.special_ids.insert(self.vocab.id(t).expect("added tokens stay in the vocabulary"));
         }
-        // In id order, as Hugging Face writes and reads them back.
+        // In the order they were added (a file's order when read): of two
+        // tokens that match the same text, the first one added wins, as in
+        // Hugging Face's added vocabulary.
         let id = |t: &String| self.vocab.id(t).expect("checked above");
-        self.added.sort_by_key(|a| id(&a.content));
         let added: FxHashSet<&str> = self.added.iter().map(|a| a.content.as_str()).collect();
         self.special_tokens.retain(|t| !added.contains(t.as_str()));
         self.special_tokens.extend(self.added.iter().filter(|a| a.special).map(|a| a.content.clone()));
@@ -330,6 +331,19 @@ impl Tokenizer {
             .with_added_tokens(added)?;
         tokenizer.set_word_cache(self.word_cache());
         Ok((tokenizer, count))
+    }
+
+    /// This tokenizer with other pipeline options: the same vocabulary,
+    /// special and added tokens (normalized ones matched by what the new
+    /// normalizer makes of them), default truncation and padding.
+    pub fn with_options(&self, options: Options) -> Result<Self> {
+        let tokenizer = Tokenizer::new(self.vocab.clone(), self.merges.clone(), &self.plain_special_tokens(), options)?
+            .with_defaults(self.truncation, self.padding)?
+            .with_objective(self.objective)
+            .with_history(self.history.clone())
+            .with_added_tokens(self.added.clone())?;
+        tokenizer.set_word_cache(self.word_cache());
+        Ok(tokenizer)
     }
 
     fn with_history(mut self, history: History) -> Self {

@@ -704,7 +704,7 @@ pub fn added_tokens(obj: &Bound<'_, PyAny>, special: bool) -> PyResult<Vec<Added
     iter.enumerate().map(|(i, item)| added_token(&item?, special, &|| format!("tokens[{i}]"))).collect()
 }
 
-fn added_token(obj: &Bound<'_, PyAny>, force_special: bool, what: &dyn Fn() -> String) -> PyResult<AddedToken> {
+pub fn added_token(obj: &Bound<'_, PyAny>, force_special: bool, what: &dyn Fn() -> String) -> PyResult<AddedToken> {
     if obj.is_instance_of::<PyString>() {
         let content = text(obj, what)?.to_owned();
         return Ok(AddedToken { content, special: force_special, normalized: !force_special, ..AddedToken::default() });

@@ -6,8 +6,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Mutex;
 
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyIsADirectoryError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyPermissionError,
-    PyRuntimeError, PyValueError,
+    PyFileNotFoundError, PyIsADirectoryError, PyKeyboardInterrupt, PyMemoryError, PyNotADirectoryError, PyOSError,
+    PyPermissionError, PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
 
@@ -28,11 +28,22 @@ fn in_context(err: Error, context: String) -> PyErr {
         }
         Error::InvalidArgument(_) | Error::InvalidFile { .. } => PyValueError::new_err(format!("{context}{err}")),
         Error::Io { ref path, ref source } => {
-            let args = (source.raw_os_error().unwrap_or(0), format!("{context}{source}"), path.display().to_string());
+            // An error made here (not by the OS) gets the errno of its kind,
+            // as Python's own: ENOENT, EACCES, EISDIR, ENOTDIR (the same
+            // numbers on Linux, macOS and Windows' C runtime).
+            let errno = source.raw_os_error().unwrap_or(match source.kind() {
+                std::io::ErrorKind::NotFound => 2,
+                std::io::ErrorKind::PermissionDenied => 13,
+                std::io::ErrorKind::IsADirectory => 21,
+                std::io::ErrorKind::NotADirectory => 20,
+                _ => 0,
+            });
+            let args = (errno, format!("{context}{source}"), path.display().to_string());
             match source.kind() {
                 std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(args),
                 std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(args),
                 std::io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(args),
+                std::io::ErrorKind::NotADirectory => PyNotADirectoryError::new_err(args),
                 // OSError(errno, ...) keeps `errno` (ENOSPC, EROFS, ...) and
                 // picks the subclass Python uses for it.
                 _ if source.raw_os_error().is_some() => PyOSError::new_err(args),

@@ -1,7 +1,10 @@
 //! `PyTokenizer.from_pretrained` and `save_pretrained`: local model
 //! directories (see the core's `tokenizer::pretrained`).
 
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+use serde_json::{json, Map, Value};
 
 use super::args;
 use super::errors::guard;
@@ -15,13 +18,36 @@ impl PyTokenizer {
     /// `added_tokens.json`), with the added and special tokens the directory
     /// configures (those the vocabulary lacks get the next ids, as in
     /// transformers); `model_max_length`, `padding_side` and
-    /// `truncation_side` from `tokenizer_config.json`.
+    /// `truncation_side` from `tokenizer_config.json`. A directory that
+    /// transformers loads with a BERT class rebuilds the pipeline of its
+    /// `tokenizer.json` from `do_lower_case`, `strip_accents` and
+    /// `tokenize_chinese_chars`, as transformers does. Keyword arguments
+    /// override the config's keys, as in transformers: those keys, the
+    /// special tokens, `model_max_length`, `padding_side`,
+    /// `truncation_side`, `clean_up_tokenization_spaces`,
+    /// `split_special_tokens`; the hub's (`use_fast`, `local_files_only`,
+    /// `revision`, `cache_dir`, ...) are ignored.
     /// Never downloads: a name that is not a directory is a FileNotFoundError.
     #[staticmethod]
-    fn from_pretrained(py: Python<'_>, directory: &Bound<'_, PyAny>) -> PyResult<Self> {
+    #[pyo3(signature = (directory, **kwargs))]
+    fn from_pretrained(
+        py: Python<'_>,
+        directory: &Bound<'_, PyAny>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         let dir = args::path(directory, "directory")?;
-        let (tokenizer, settings) =
-            py.detach(|| guard(|| Ok((Tokenizer::from_pretrained(&dir)?, pretrained::call_settings(&dir)?))))?;
+        let overrides = match kwargs {
+            Some(kwargs) => overrides(kwargs)?,
+            None => Map::new(),
+        };
+        let (tokenizer, settings) = py.detach(|| {
+            guard(|| {
+                Ok((
+                    Tokenizer::from_pretrained_with(&dir, &overrides)?,
+                    pretrained::call_settings_with(&dir, &overrides)?,
+                ))
+            })
+        })?;
         let out = Self::wrap(tokenizer);
         *out.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = settings;
         Ok(out)
@@ -38,4 +64,90 @@ impl PyTokenizer {
         let paths = py.detach(|| guard(|| self.inner().save_pretrained(&dir, &settings)))?;
         Ok(paths.iter().map(|p| p.display().to_string()).collect())
     }
+}
+
+/// `from_pretrained`'s keyword arguments that only say where to find a model
+/// on the hub (or how to run its code), and mean nothing for a local
+/// directory: accepted and ignored, as transformers 5 ignores `use_fast`.
+pub const LOADER_KEYWORDS: [&str; 8] = [
+    "use_fast",
+    "local_files_only",
+    "revision",
+    "trust_remote_code",
+    "cache_dir",
+    "force_download",
+    "token",
+    "proxies",
+];
+
+/// The special-token keyword arguments (a str, an `AddedToken` or None).
+const TOKEN_KEYWORDS: [&str; 7] =
+    ["unk_token", "sep_token", "pad_token", "cls_token", "mask_token", "bos_token", "eos_token"];
+
+/// `from_pretrained`'s keyword arguments as `tokenizer_config.json` values.
+fn overrides(kwargs: &Bound<'_, PyDict>) -> PyResult<Map<String, Value>> {
+    let mut out = Map::new();
+    for (key, value) in kwargs.iter() {
+        let key: String = key.extract()?;
+        let converted = match key.as_str() {
+            k if LOADER_KEYWORDS.contains(&k) => continue,
+            "do_lower_case" | "tokenize_chinese_chars" | "clean_up_tokenization_spaces" | "split_special_tokens" => {
+                Value::Bool(args::flag(&value, &key)?)
+            }
+            "strip_accents" if value.is_none() => Value::Null,
+            "strip_accents" => Value::Bool(args::flag(&value, &key)?),
+            "model_max_length" if value.is_none() => Value::Null,
+            "model_max_length" => json!(args::count(&value, &key)?),
+            "padding_side" | "truncation_side" => {
+                let side = args::text(&value, &|| key.clone())?.to_owned();
+                if side != "left" && side != "right" {
+                    return Err(PyValueError::new_err(format!("{key} must be \"right\" or \"left\", got {side:?}")));
+                }
+                json!(side)
+            }
+            k if TOKEN_KEYWORDS.contains(&k) => token_value(&value, &key)?,
+            "additional_special_tokens" | "extra_special_tokens" => {
+                if value.is_instance_of::<PyString>() {
+                    return Err(PyTypeError::new_err(format!("{key} must be a list of str or AddedToken, not str")));
+                }
+                let items = value.try_iter().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "{key} must be a list of str or AddedToken, not {}",
+                        value.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                    ))
+                })?;
+                let mut tokens = Vec::new();
+                for (i, item) in items.enumerate() {
+                    tokens.push(token_value(&item?, &format!("{key}[{i}]"))?);
+                }
+                Value::Array(tokens)
+            }
+            _ => {
+                return Err(PyTypeError::new_err(format!(
+                    "from_pretrained() got an unexpected keyword argument {key:?}"
+                )))
+            }
+        };
+        out.insert(key, converted);
+    }
+    Ok(out)
+}
+
+/// A special token keyword argument as `tokenizer_config.json` gives it: a
+/// string, an object with the flags of an `AddedToken`, or null.
+fn token_value(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Value> {
+    if value.is_none() {
+        return Ok(Value::Null);
+    }
+    let t = args::added_token(value, true, &|| name.to_owned())?;
+    if value.is_instance_of::<PyString>() {
+        return Ok(json!(t.content));
+    }
+    Ok(json!({
+        "content": t.content,
+        "normalized": t.normalized,
+        "single_word": t.single_word,
+        "lstrip": t.lstrip,
+        "rstrip": t.rstrip,
+    }))
 }

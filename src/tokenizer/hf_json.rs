@@ -134,9 +134,11 @@ struct Extra {
 }
 
 /// The normalizer: a `BertNormalizer`, or `Lowercase` / `Strip` / `NFD` /
-/// `StripAccents` / `Sequence`s of them that equal a BERT setting: in BERT's
-/// order (BertNormalizer, then NFD with StripAccents, then Lowercase), never
-/// lowercasing before accents are stripped. `Strip` removes only whitespace at
+/// `StripAccents` / `Sequence`s of them that equal a BERT setting: BERT's
+/// order is BertNormalizer, then NFD with StripAccents, then Lowercase; a
+/// Lowercase step may also come before NFD or between NFD and StripAccents
+/// (the same text and offsets on every input), not a lowercasing
+/// BertNormalizer. `Strip` removes only whitespace at
 /// the ends, which every supported pre-tokenizer drops anyway (offsets are
 /// unchanged).
 fn normalizer(value: &Value, path: &str) -> Result<Normalizer> {
@@ -179,23 +181,31 @@ fn normalizer(value: &Value, path: &str) -> Result<Normalizer> {
             Some("Lowercase") => lowercase_after = true,
             Some("Strip") => typed::<StripJson>(step, path).map(|_| ())?,
             Some("NFD") => {
-                let next = steps.get(i + 1).map(|(s, p)| (kind(s, p), p));
+                // Lowercase steps between NFD and StripAccents (or before NFD)
+                // give the same text and offsets as lowercasing after them.
+                let mut j = i + 1;
+                while steps.get(j).is_some_and(|(s, p)| matches!(kind(s, p), Ok(Some("Lowercase")))) {
+                    j += 1;
+                }
+                let next = steps.get(j).map(|(s, p)| (kind(s, p), p));
                 if !matches!(next, Some((Ok(Some("StripAccents")), _))) {
                     return Err(err(
                         path,
-                        "\"NFD\" is supported only right before StripAccents (BERT decomposes only to strip accents)",
+                        "\"NFD\" is supported only before StripAccents, with at most Lowercase steps between them \
+                         (BERT decomposes only to strip accents)",
                     ));
                 }
                 let n = out.unwrap_or(off);
-                if strip_marks || lowercase_after || n.lowercase || n.strips_accents() {
+                if strip_marks || n.lowercase || n.strips_accents() {
                     return Err(err(
                         path,
-                        "\"NFD\" is not supported after lowercasing or stripping accents (BERT strips accents, then \
-                         lowercases)",
+                        "\"NFD\" is not supported after a BertNormalizer that lowercases or strips accents, or \
+                         after another NFD",
                     ));
                 }
                 strip_marks = true;
-                i += 1;
+                lowercase_after |= j > i + 1;
+                i = j;
             }
             Some(other) => {
                 let why = match other {

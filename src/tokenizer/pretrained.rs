@@ -57,6 +57,91 @@ fn optional_bool(value: Option<&Value>, file: &Path, key: &str) -> Result<Option
     }
 }
 
+/// The directory's `tokenizer_config.json` (empty when absent), with the
+/// caller's `overrides` (keyword arguments of `from_pretrained`) in place of
+/// its keys, as transformers' keyword arguments override the file.
+fn read_config(dir: &Path, overrides: &Map<String, Value>) -> Result<Map<String, Value>> {
+    let mut config = read_object(&dir.join("tokenizer_config.json"))?;
+    config.extend(overrides.iter().map(|(k, v)| (k.clone(), v.clone())));
+    Ok(config)
+}
+
+/// The tokenizer classes of transformers 5 that rebuild BERT's pipeline
+/// from the configuration (`BertTokenizer`, its aliases and subclasses that
+/// keep its pipeline), without transformers' `Fast` suffix.
+const BERT_CLASSES: [&str; 8] = [
+    "BertTokenizer",
+    "ConvBertTokenizer",
+    "DistilBertTokenizer",
+    "ElectraTokenizer",
+    "LayoutLMTokenizer",
+    "LxmertTokenizer",
+    "MobileBertTokenizer",
+    "SqueezeBertTokenizer",
+];
+
+/// The `model_type`s of `config.json` for which transformers 5's
+/// `AutoTokenizer` picks `BertTokenizer` when no `tokenizer_class` is given.
+const BERT_MODEL_TYPES: [&str; 25] = [
+    "align",
+    "bark",
+    "bert",
+    "blip",
+    "bros",
+    "chinese_clip",
+    "convbert",
+    "distilbert",
+    "electra",
+    "ernie",
+    "flava",
+    "git",
+    "grounding-dino",
+    "layoutlm",
+    "megatron-bert",
+    "mm-grounding-dino",
+    "nezha",
+    "nomic_bert",
+    "qdqbert",
+    "realm",
+    "retribert",
+    "squeezebert",
+    "tvp",
+    "vilt",
+    "visual_bert",
+];
+
+/// Whether transformers 5's `AutoTokenizer` loads the directory with a BERT
+/// class (which rebuilds the pipeline of a `tokenizer.json` from the
+/// configuration): the config's `tokenizer_class`, else `config.json`'s
+/// `tokenizer_class`, else `config.json`'s `model_type`. Neither (or another
+/// class) is transformers' generic class, which takes the file as it is.
+fn loads_as_bert(dir: &Path, config: &Map<String, Value>) -> Result<bool> {
+    let model = read_object(&dir.join("config.json"))?;
+    let class = config
+        .get("tokenizer_class")
+        .and_then(Value::as_str)
+        .or_else(|| model.get("tokenizer_class").and_then(Value::as_str));
+    Ok(match class {
+        Some(class) => BERT_CLASSES.contains(&class.strip_suffix("Fast").unwrap_or(class)),
+        None => model.get("model_type").and_then(Value::as_str).is_some_and(|t| BERT_MODEL_TYPES.contains(&t)),
+    })
+}
+
+/// The normalizer a BERT class builds from the configuration:
+/// `do_lower_case` (default true), `strip_accents` (default null: as
+/// `lowercase`), `tokenize_chinese_chars` (default true), text cleaning on.
+fn bert_normalizer(config: &Map<String, Value>, config_path: &Path) -> Result<crate::pipeline::normalizer::Normalizer> {
+    let flag =
+        |key: &str, default: bool| Ok::<_, Error>(optional_bool(config.get(key), config_path, key)?.unwrap_or(default));
+    let strip_accents = optional_bool(config.get("strip_accents"), config_path, "strip_accents")?;
+    Ok(crate::pipeline::normalizer::Normalizer {
+        lowercase: flag("do_lower_case", true)?,
+        strip_accents,
+        handle_chinese_chars: flag("tokenize_chinese_chars", true)?,
+        ..Default::default()
+    })
+}
+
 /// A special token as a model directory gives it: a string, or an object
 /// with `"content"` and the flags (as `transformers` writes an
 /// `AddedToken`). Special, and not normalized unless the object says so.
@@ -105,17 +190,18 @@ struct Configured {
 }
 
 impl Configured {
-    fn read(dir: &Path) -> Result<Self> {
+    fn read(dir: &Path, overrides: &Map<String, Value>) -> Result<Self> {
         let config_path = dir.join("tokenizer_config.json");
         let map_path = dir.join("special_tokens_map.json");
-        let config = read_object(&config_path)?;
+        let config = read_config(dir, overrides)?;
         // transformers reads special_tokens_map.json only for directories
         // whose tokenizer_config.json has no added_tokens_decoder.
-        let map = if config.get("added_tokens_decoder").is_some_and(|v| !v.is_null()) {
+        let mut map = if config.get("added_tokens_decoder").is_some_and(|v| !v.is_null()) {
             Map::new()
         } else {
             read_object(&map_path)?
         };
+        map.retain(|key, _| !overrides.contains_key(key));
         let lookup = |key: &str| match map.get(key) {
             Some(v) => Some((v, &map_path)),
             None => config.get(key).map(|v| (v, &config_path)),
@@ -264,8 +350,14 @@ impl Default for CallSettings {
 /// file says true; the special tokens the directory configures (with
 /// `special_tokens_map.json`).
 pub fn call_settings(dir: &Path) -> Result<CallSettings> {
+    call_settings_with(dir, &Map::new())
+}
+
+/// `call_settings`, with `from_pretrained`'s keyword arguments in place of
+/// the config's keys.
+pub fn call_settings_with(dir: &Path, overrides: &Map<String, Value>) -> Result<CallSettings> {
     let path = dir.join("tokenizer_config.json");
-    let config = read_object(&path)?;
+    let config = read_config(dir, overrides)?;
     let model_max_length = match config.get("model_max_length") {
         None | Some(Value::Null) => None,
         // Every u64 is below 1e20; larger numbers are floats to serde_json.
@@ -286,7 +378,7 @@ pub fn call_settings(dir: &Path) -> Result<CallSettings> {
     };
     let key = "clean_up_tokenization_spaces";
     let clean_up_tokenization_spaces = optional_bool(config.get(key), &path, key)?.unwrap_or(false);
-    let configured = Configured::read(dir)?;
+    let configured = Configured::read(dir, overrides)?;
     let named = |key: &str| configured.named(key).map(|t| t.content.clone());
     Ok(CallSettings {
         model_max_length,
@@ -307,22 +399,54 @@ impl Tokenizer {
     /// order, then the named special tokens in `NAMED_KEYS` order, then the
     /// extra ones).
     pub fn from_pretrained(dir: &Path) -> Result<Self> {
+        Self::from_pretrained_with(dir, &Map::new())
+    }
+
+    /// `from_pretrained`, with `overrides` (transformers' keyword arguments
+    /// of `from_pretrained`) in place of `tokenizer_config.json`'s keys.
+    pub fn from_pretrained_with(dir: &Path, overrides: &Map<String, Value>) -> Result<Self> {
         if !dir.is_dir() {
+            // A file there is not a directory; nothing there is not found.
+            let kind = if dir.exists() { std::io::ErrorKind::NotADirectory } else { std::io::ErrorKind::NotFound };
             return Err(Error::io(
                 dir,
                 std::io::Error::new(
-                    std::io::ErrorKind::NotFound,
+                    kind,
                     "not a local directory: from_pretrained never downloads; fetch the model first, e.g. \
                      huggingface_hub.snapshot_download(repo_id), and pass its directory",
                 ),
             ));
         }
-        let configured = Configured::read(dir)?;
+        let configured = Configured::read(dir, overrides)?;
         let json = dir.join("tokenizer.json");
         if json.is_file() {
-            // As transformers does: the configured special tokens the file lacks are added.
-            let tokenizer = Self::load(&json)?;
-            let mut missing: Vec<AddedToken> = Vec::new();
+            let config_path = dir.join("tokenizer_config.json");
+            let config = read_config(dir, overrides)?;
+            let mut tokenizer = Self::load(&json)?;
+            if loads_as_bert(dir, &config)? {
+                // transformers' BERT classes keep the file's vocabulary, added
+                // tokens and default truncation and padding, and build the
+                // rest as BertTokenizer does, from the configuration.
+                let content =
+                    |key: &str| configured.named(key).expect("the pipeline's tokens have defaults").content.clone();
+                let key = "split_special_tokens";
+                let split_special_tokens = optional_bool(config.get(key), &config_path, key)?
+                    .unwrap_or(tokenizer.options().split_special_tokens);
+                tokenizer = tokenizer.with_options(Options {
+                    normalizer: bert_normalizer(&config, &config_path)?,
+                    unk_token: content("unk_token"),
+                    cls_token: content("cls_token"),
+                    sep_token: content("sep_token"),
+                    pad_token: content("pad_token"),
+                    split_special_tokens,
+                    ..Options::default()
+                })?;
+            }
+            // As transformers does: the directory's added tokens (in id order,
+            // with the next ids) and the configured special tokens that the
+            // file lacks are added.
+            let mut missing: Vec<AddedToken> =
+                directory_added_tokens(dir, &config)?.into_iter().map(|(_, t, _)| t).collect();
             for t in configured.all() {
                 let new = tokenizer.vocab().id(&t.content).is_none();
                 if new && !missing.iter().any(|m| m.content == t.content) {
@@ -336,13 +460,9 @@ impl Tokenizer {
             };
         }
         let config_path = dir.join("tokenizer_config.json");
-        let config = read_object(&config_path)?;
-        let read = |key: &str| optional_bool(config.get(key), &config_path, key);
-        let flag = |key: &str, default: bool| Ok::<_, Error>(read(key)?.unwrap_or(default));
-        let lowercase = flag("do_lower_case", true)?;
-        let strip_accents = read("strip_accents")?;
-        let handle_chinese_chars = flag("tokenize_chinese_chars", true)?;
-        let split_special_tokens = flag("split_special_tokens", false)?;
+        let config = read_config(dir, overrides)?;
+        let key = "split_special_tokens";
+        let split_special_tokens = optional_bool(config.get(key), &config_path, key)?.unwrap_or(false);
         let content = |key: &str| configured.named(key).expect("the pipeline's tokens have defaults").content.clone();
         let added = directory_added_tokens(dir, &config)?;
         let base = Vocab::from_file(&dir.join("vocab.txt"))?;
@@ -378,12 +498,7 @@ impl Tokenizer {
             .collect();
         let vocab = if appended.is_empty() { base } else { base.with_appended(&appended)? };
         let options = Options {
-            normalizer: crate::pipeline::normalizer::Normalizer {
-                lowercase,
-                strip_accents,
-                handle_chinese_chars,
-                ..Default::default()
-            },
+            normalizer: bert_normalizer(&config, &config_path)?,
             unk_token: content("unk_token"),
             cls_token: content("cls_token"),
             sep_token: content("sep_token"),

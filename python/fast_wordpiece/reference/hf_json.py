@@ -77,7 +77,8 @@ def _tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
 
 
 def _normalizer(value: Any) -> dict[str, Any]:
-    """BERT's setting that the normalizer equals: BertNormalizer, then NFD with StripAccents, then Lowercase."""
+    """BERT's setting that the normalizer equals: BertNormalizer, then NFD with StripAccents, then Lowercase (a
+    Lowercase step may also come before NFD or between NFD and StripAccents: the same text and offsets)."""
     off = {"clean_text": False, "handle_chinese_chars": False, "strip_accents": False, "lowercase": False}
     if value is None:
         return {**off, "strip_all_marks": False}
@@ -102,19 +103,26 @@ def _normalizer(value: Any) -> dict[str, Any]:
         elif kind == "Strip":
             _fields(step, path, strip)
         elif kind == "NFD":
-            if i + 1 == len(steps) or _kind(*steps[i + 1]) != "StripAccents":
+            # Lowercase steps between NFD and StripAccents (or before NFD) give the same text and offsets as
+            # lowercasing after them.
+            j = i + 1
+            while j < len(steps) and _kind(*steps[j]) == "Lowercase":
+                j += 1
+            if j == len(steps) or _kind(*steps[j]) != "StripAccents":
                 raise ValueError(
-                    f'{path}: "NFD" is supported only right before StripAccents (BERT decomposes only to strip accents)'
+                    f'{path}: "NFD" is supported only before StripAccents, with at most Lowercase steps between '
+                    "them (BERT decomposes only to strip accents)"
                 )
             n = off if bert is None else bert
             stripped = n["lowercase"] if n["strip_accents"] is None else n["strip_accents"]
-            if strip_marks or lowercase_after or n["lowercase"] or stripped:
+            if strip_marks or n["lowercase"] or stripped:
                 raise ValueError(
-                    f'{path}: "NFD" is not supported after lowercasing or stripping accents '
-                    "(BERT strips accents, then lowercases)"
+                    f'{path}: "NFD" is not supported after a BertNormalizer that lowercases or strips accents, '
+                    "or after another NFD"
                 )
             strip_marks = True
-            i += 1
+            lowercase_after = lowercase_after or j > i + 1
+            i = j
         elif kind is None:
             raise ValueError(f'{path}: a normalizer needs a "type"')
         else:

@@ -171,8 +171,8 @@ class PyTokenizer(TransformersCalls):
             if not content or content in self._special_tokens or any(a["content"] == content for a in self._added):
                 raise ValueError(f"added token {json.dumps(content, ensure_ascii=False)} is empty or listed twice")
             self._added.append(_added_dict(t))
-        # In id order, as Hugging Face writes and reads them back.
-        self._added.sort(key=lambda a: self._ids[a["content"]])
+        # In the order they were added (a file's order when read): of two tokens that match the same text, the
+        # first one added wins, as in Hugging Face's added vocabulary.
         added = {a["content"] for a in self._added}
         self._special_tokens = [t for t in self._special_tokens if t not in added]
         self._special_tokens += [a["content"] for a in self._added if a["special"]]
@@ -294,6 +294,18 @@ class PyTokenizer(TransformersCalls):
         new._objective = self._objective
         self.__dict__.update(new.__dict__)
         return count
+
+    def _with_options(self, options: dict[str, Any]) -> PyTokenizer:
+        """This tokenizer with other pipeline options: the same vocabulary, special and added tokens (normalized
+        ones matched by what the new normalizer makes of them), default truncation and padding."""
+        slots: list[str | None] = [None if id_ in self._holes else token for id_, token in enumerate(self._vocab)]
+        new = PyTokenizer._from_parts(slots, set(self._outside_model), self._merges, self._plain_special_tokens(),
+                                      options)  # fmt: skip
+        new = new._with_defaults(self._truncation, self._padding)
+        new._history = {key: list(values) for key, values in self._history.items()}
+        new = new._with_added_tokens([dict(a) for a in self._added])
+        new._objective = self._objective
+        return new
 
     def _plain_special_tokens(self) -> list[str]:
         """The special tokens that are not added tokens (those given to the constructor)."""
@@ -438,15 +450,22 @@ class PyTokenizer(TransformersCalls):
     # -- model directories (spec section 10) -------------------------------------
 
     @staticmethod
-    def from_pretrained(directory: str | os.PathLike[str]) -> PyTokenizer:
+    def from_pretrained(directory: str | os.PathLike[str], **kwargs: Any) -> PyTokenizer:
         """A tokenizer from a local model directory: its ``tokenizer.json``, or its ``vocab.txt`` with
         ``tokenizer_config.json`` (and ``special_tokens_map.json``, ``added_tokens.json``), with the added and
         special tokens the directory configures (those the vocabulary lacks get the next ids, as in
         transformers); ``model_max_length``, ``padding_side``, ``truncation_side`` and
-        ``clean_up_tokenization_spaces`` from ``tokenizer_config.json``. Never downloads."""
-        tokenizer = PyTokenizer._from_directory(directory)
+        ``clean_up_tokenization_spaces`` from ``tokenizer_config.json``. A directory that transformers loads
+        with a BERT class rebuilds the pipeline of its ``tokenizer.json`` from ``do_lower_case``,
+        ``strip_accents`` and ``tokenize_chinese_chars``, as transformers does. Keyword arguments override the
+        config's keys, as in transformers: those keys, the special tokens, ``model_max_length``,
+        ``padding_side``, ``truncation_side``, ``clean_up_tokenization_spaces``, ``split_special_tokens``;
+        the hub's (``use_fast``, ``local_files_only``, ``revision``, ``cache_dir``, ...) are ignored. Never
+        downloads."""
+        overrides = _pretrained_overrides(kwargs)
+        tokenizer = PyTokenizer._from_directory(directory, overrides)
         path = os.path.join(_path(directory), "tokenizer_config.json")
-        config = _read_object(path)
+        config = {**_read_object(path), **overrides}
         max_length = config.get("model_max_length")
         if max_length is not None:
             if isinstance(max_length, float) and max_length >= 1e20:
@@ -463,7 +482,7 @@ class PyTokenizer(TransformersCalls):
         clean_up = _optional_bool(config.get("clean_up_tokenization_spaces"), path, "clean_up_tokenization_spaces")
         if clean_up is not None:
             tokenizer.clean_up_tokenization_spaces = clean_up
-        named, extra = _configured(_path(directory))
+        named, extra = _configured(_path(directory), overrides)
         content = {key: None if t is None else t["content"] for key, t, _ in named}
         tokenizer._bos_token, tokenizer._eos_token = content["bos_token"], content["eos_token"]
         tokenizer._mask_token = content["mask_token"]
@@ -471,18 +490,35 @@ class PyTokenizer(TransformersCalls):
         return tokenizer
 
     @staticmethod
-    def _from_directory(directory: str | os.PathLike[str]) -> PyTokenizer:
+    def _from_directory(directory: str | os.PathLike[str], overrides: dict[str, Any]) -> PyTokenizer:
         path = _path(directory)
         if not os.path.isdir(path):
-            raise FileNotFoundError(errno.ENOENT, "not a local directory: from_pretrained never downloads; fetch the "
+            # A file there is not a directory; nothing there is not found.
+            exists = os.path.exists(path)
+            error, code = (NotADirectoryError, errno.ENOTDIR) if exists else (FileNotFoundError, errno.ENOENT)
+            raise error(code, "not a local directory: from_pretrained never downloads; fetch the "
                                     "model first, e.g. huggingface_hub.snapshot_download(repo_id), and pass its "
                                     "directory", path)  # fmt: skip
-        named, extra = _configured(path)
+        named, extra = _configured(path, overrides)
         configured = [t for _, t, _ in named if t is not None] + extra
+        config_path = os.path.join(path, "tokenizer_config.json")
+        config = {**_read_object(config_path), **overrides}
         if os.path.isfile(os.path.join(path, "tokenizer.json")):
-            # As transformers does: the configured special tokens the file lacks are added.
             tokenizer = PyTokenizer.from_file(os.path.join(path, "tokenizer.json"))
-            missing: list[dict[str, Any]] = []
+            if _loads_as_bert(path, config):
+                # transformers' BERT classes keep the file's vocabulary, added tokens and default truncation and
+                # padding, and build the rest as BertTokenizer does, from the configuration.
+                tokens = {key: t["content"] for key, t, _ in named if t is not None}
+                split = config.get("split_special_tokens")
+                options = {**asdict(Options()), **_bert_normalizer(config, config_path),
+                           "unk_token": tokens["unk_token"], "cls_token": tokens["cls_token"],
+                           "sep_token": tokens["sep_token"],
+                           "split_special_tokens": split if isinstance(split, bool)
+                           else tokenizer._options.split_special_tokens}  # fmt: skip
+                tokenizer = tokenizer._with_options(options)
+            # As transformers does: the directory's added tokens (in id order, with the next ids) and the
+            # configured special tokens that the file lacks are added.
+            missing: list[dict[str, Any]] = [t for _, t, _ in _directory_added_tokens(path, config)]
             for t in configured:
                 new = t["content"] not in tokenizer._ids
                 if new and all(m["content"] != t["content"] for m in missing):
@@ -493,8 +529,6 @@ class PyTokenizer(TransformersCalls):
             if pad is not None and _names_pad_token(path):
                 tokenizer._pad_with(pad["content"])
             return tokenizer
-        config_path = os.path.join(path, "tokenizer_config.json")
-        config = _read_object(config_path)
 
         def flag(key: str, default: bool) -> bool:
             value = _optional_bool(config.get(key), config_path, key)
@@ -1056,17 +1090,107 @@ def _special_token(value: object, path: str, key: str) -> dict[str, Any]:
                         **{name: flag(name) for name in _FLAGS}})  # fmt: skip
 
 
-def _configured(path: str) -> tuple[list[tuple[str, dict[str, Any] | None, bool]], list[dict[str, Any]]]:
+#: from_pretrained's keyword arguments that only say where to find a model on the hub (or how to run its code),
+#: and mean nothing for a local directory: accepted and ignored, as transformers 5 ignores ``use_fast``.
+LOADER_KEYWORDS = ("use_fast", "local_files_only", "revision", "trust_remote_code", "cache_dir", "force_download",
+                   "token", "proxies")  # fmt: skip
+_TOKEN_KEYWORDS = ("unk_token", "sep_token", "pad_token", "cls_token", "mask_token", "bos_token", "eos_token")
+_FLAG_KEYWORDS = ("do_lower_case", "tokenize_chinese_chars", "clean_up_tokenization_spaces", "split_special_tokens")
+
+
+def _pretrained_overrides(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """from_pretrained's keyword arguments as tokenizer_config.json values."""
+    out: dict[str, Any] = {}
+    for key, value in kwargs.items():
+        if key in LOADER_KEYWORDS:
+            continue
+        if key in _FLAG_KEYWORDS or (key == "strip_accents" and value is not None):
+            out[key] = _flag(value, key)
+        elif key in ("strip_accents", "model_max_length") and value is None:
+            out[key] = None
+        elif key == "model_max_length":
+            out[key] = _integer(value, key, 0)
+        elif key in ("padding_side", "truncation_side"):
+            if _text(value, key) not in ("left", "right"):
+                raise ValueError(f'{key} must be "right" or "left", got {json.dumps(value, ensure_ascii=False)}')
+            out[key] = value
+        elif key in _TOKEN_KEYWORDS:
+            out[key] = _token_value(value, key)
+        elif key in ("additional_special_tokens", "extra_special_tokens"):
+            if isinstance(value, str) or not isinstance(value, Iterable):
+                raise TypeError(f"{key} must be a list of str or AddedToken, not {type(value).__name__}")
+            out[key] = [_token_value(item, f"{key}[{i}]") for i, item in enumerate(value)]
+        else:
+            raise TypeError(f"from_pretrained() got an unexpected keyword argument {json.dumps(key)}")
+    return out
+
+
+def _token_value(value: Any, name: str) -> Any:
+    """A special token keyword argument as tokenizer_config.json gives it: a string, an object with the flags of
+    an ``AddedToken``, or null."""
+    if value is None:
+        return None
+    token = _added_token(value, True, name)
+    if isinstance(value, str):
+        return value
+    return {key: token.get(key, False) for key in ("content", "normalized", "single_word", "lstrip", "rstrip")}
+
+
+#: The tokenizer classes of transformers 5 that rebuild BERT's pipeline from the configuration (BertTokenizer,
+#: its aliases and subclasses that keep its pipeline), without transformers' "Fast" suffix.
+BERT_CLASSES = ("BertTokenizer", "ConvBertTokenizer", "DistilBertTokenizer", "ElectraTokenizer", "LayoutLMTokenizer",
+                "LxmertTokenizer", "MobileBertTokenizer", "SqueezeBertTokenizer")  # fmt: skip
+#: The model_types of config.json for which transformers 5's AutoTokenizer picks BertTokenizer when no
+#: tokenizer_class is given.
+BERT_MODEL_TYPES = ("align", "bark", "bert", "blip", "bros", "chinese_clip", "convbert", "distilbert", "electra",
+                    "ernie", "flava", "git", "grounding-dino", "layoutlm", "megatron-bert", "mm-grounding-dino",
+                    "nezha", "nomic_bert", "qdqbert", "realm", "retribert", "squeezebert", "tvp", "vilt",
+                    "visual_bert")  # fmt: skip
+
+
+def _loads_as_bert(path: str, config: dict[str, Any]) -> bool:
+    """Whether transformers 5's AutoTokenizer loads the directory with a BERT class: the config's
+    tokenizer_class, else config.json's tokenizer_class, else config.json's model_type."""
+    model = _read_object(os.path.join(path, "config.json"))
+    name = config.get("tokenizer_class")
+    if not isinstance(name, str):
+        name = model.get("tokenizer_class")
+    if isinstance(name, str):
+        return (name[: -len("Fast")] if name.endswith("Fast") else name) in BERT_CLASSES
+    return model.get("model_type") in BERT_MODEL_TYPES
+
+
+def _bert_normalizer(config: dict[str, Any], config_path: str) -> dict[str, Any]:
+    """The normalizer options a BERT class builds from the configuration: do_lower_case (default true),
+    strip_accents (default null), tokenize_chinese_chars (default true), text cleaning on."""
+    out: dict[str, Any] = {}
+    for key, option in (("do_lower_case", "lowercase"), ("tokenize_chinese_chars", "handle_chinese_chars")):
+        value = config.get(key)
+        if value is not None and not isinstance(value, bool):
+            raise ValueError(f"{config_path}: {key}: expected true or false, found {json.dumps(value)}")
+        out[option] = True if value is None else value
+    strip_accents = config.get("strip_accents")
+    if strip_accents is not None and not isinstance(strip_accents, bool):
+        raise ValueError(f"{config_path}: strip_accents: expected true, false or null, "
+                         f"found {json.dumps(strip_accents)}")  # fmt: skip
+    return {**out, "strip_accents": strip_accents, "clean_text": True, "strip_all_marks": False}
+
+
+def _configured(
+    path: str, overrides: dict[str, Any] | None = None
+) -> tuple[list[tuple[str, dict[str, Any] | None, bool]], list[dict[str, Any]]]:
     """The special tokens a model directory configures, as transformers reads them (special_tokens_map.json
     wins over tokenizer_config.json, unless that has an ``added_tokens_decoder``): the named ones in
     ``_NAMED_KEYS`` order (absent: the default; null: None), each with whether the file gave flags (an
     object), and the extra ones."""
     config_path = os.path.join(path, "tokenizer_config.json")
     map_path = os.path.join(path, "special_tokens_map.json")
-    config = _read_object(config_path)
+    overrides = overrides or {}
+    config = {**_read_object(config_path), **overrides}
     # transformers reads special_tokens_map.json only for directories whose tokenizer_config.json has no
-    # added_tokens_decoder.
+    # added_tokens_decoder; keyword arguments override both files.
     special_map = {} if config.get("added_tokens_decoder") is not None else _read_object(map_path)
+    special_map = {key: value for key, value in special_map.items() if key not in overrides}
     named: list[tuple[str, dict[str, Any] | None, bool]] = []
     for key, default in _NAMED_KEYS:
         file, where = (special_map, map_path) if key in special_map else (config, config_path)

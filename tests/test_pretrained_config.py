@@ -1,0 +1,233 @@
+"""``from_pretrained`` of a directory with a ``tokenizer.json`` and a configuration (spec section 10).
+
+transformers 5's ``AutoTokenizer`` loads such a directory with a BERT class when the configuration names
+one (``tokenizer_class``, or ``config.json``'s ``tokenizer_class`` or ``model_type``); that class keeps the
+file's vocabulary and added tokens and rebuilds the rest of the pipeline from ``do_lower_case`` (true when
+absent), ``strip_accents`` and ``tokenize_chinese_chars``. Any other class takes the file as it is. Each
+test builds the directory from a real file and compares our tokenizer (engine and twin) with
+``AutoTokenizer`` on the same directory, keyword arguments of ``from_pretrained`` included.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import re
+import shutil
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+transformers = pytest.importorskip("transformers")
+import fast_wordpiece  # noqa: E402
+from fast_wordpiece import AddedToken, reference  # noqa: E402
+
+IMPLS = {"engine": fast_wordpiece, "twin": reference}
+TEXTS = [
+    "Hello Zürich, naïve café!",
+    "HÉLLO wörld 中文字 and 日本語",
+    "Ünïcödé ÀÉÎÕÜ ǅungla İstanbul straße",
+    "don't stop [MASK] the <x> token, <y> here",
+    "a\u0301b e\u0308 x\u200by  tab\there",
+    "",
+]
+#: tokenizer_config.json (and config.json) of each case: BERT classes, transformers' generic class.
+CONFIGS: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {
+    "bert-default-lowercase": ({"tokenizer_class": "BertTokenizer"}, None),
+    "bert-cased": ({"tokenizer_class": "BertTokenizer", "do_lower_case": False}, None),
+    "bert-fast-no-strip": ({"tokenizer_class": "BertTokenizerFast", "strip_accents": False}, None),
+    "bert-cased-strip": ({"tokenizer_class": "BertTokenizer", "do_lower_case": False, "strip_accents": True}, None),
+    "bert-no-chinese": ({"tokenizer_class": "BertTokenizer", "tokenize_chinese_chars": False}, None),
+    "electra-cased": ({"tokenizer_class": "ElectraTokenizer", "do_lower_case": False}, None),
+    "model-type-bert": ({"model_max_length": 512}, {"model_type": "bert"}),
+    "model-type-distilbert-cased": ({"do_lower_case": False}, {"model_type": "distilbert"}),
+    "config-class-bert": ({}, {"tokenizer_class": "BertTokenizerFast", "model_type": "other"}),
+    "generic-class-wins": (
+        {"tokenizer_class": "PreTrainedTokenizerFast", "do_lower_case": False},
+        {"model_type": "bert"},
+    ),
+    "no-class": ({"do_lower_case": False, "strip_accents": True}, None),
+    "unknown-class": ({"tokenizer_class": "SomeOtherTokenizer", "do_lower_case": False}, None),
+}
+MODELS = ["baai-bge-small-en", "bert-base-multilingual-cased"]
+
+
+def directory(source: Path, target: Path, config: dict[str, Any], model: dict[str, Any] | None, **edits: Any) -> Path:
+    """A model directory: the real ``tokenizer.json`` (with top-level or model fields replaced) and the configs."""
+    target.mkdir(parents=True, exist_ok=True)
+    doc = json.loads((source / "tokenizer.json").read_text(encoding="utf-8"))
+    for key, value in edits.items():
+        if key.startswith("model__"):
+            doc["model"][key[len("model__") :]] = value
+        else:
+            doc[key] = value
+    (target / "tokenizer.json").write_text(json.dumps(doc), encoding="utf-8")
+    (target / "tokenizer_config.json").write_text(json.dumps(config), encoding="utf-8")
+    if model is not None:
+        (target / "config.json").write_text(json.dumps(model), encoding="utf-8")
+    return target
+
+
+def auto(path: Path, **kwargs: Any) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return transformers.AutoTokenizer.from_pretrained(str(path), **kwargs)
+
+
+def assert_like_transformers(ours: Any, hf: Any, texts: list[str] = TEXTS) -> None:
+    assert len(ours) == len(hf)
+    for text in texts:
+        a = ours(text, return_offsets_mapping=True)
+        b = hf(text, return_offsets_mapping=True)
+        # transformers' generic class leaves out token_type_ids.
+        for key in b:
+            assert [tuple(x) if key == "offset_mapping" else x for x in a[key]] == b[key], (text, key)
+        assert ours.decode(a["input_ids"]) == hf.decode(b["input_ids"]), text
+    pair = ours(TEXTS[0], TEXTS[1])["input_ids"]
+    assert pair == hf(TEXTS[0], TEXTS[1])["input_ids"]
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("case", sorted(CONFIGS))
+def test_configuration_applies_to_tokenizer_json_as_in_transformers(
+    impl: str, model: str, case: str, hf_tokenizers_dir: Path, tmp_path: Path
+) -> None:
+    config, model_config = CONFIGS[case]
+    path = directory(hf_tokenizers_dir / model, tmp_path, config, model_config)
+    hf = auto(path)
+    ours = IMPLS[impl].PyTokenizer.from_pretrained(path)
+    assert_like_transformers(ours, hf)
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_a_bert_class_rebuilds_the_whole_pipeline(impl: str, hf_tokenizers_dir: Path, tmp_path: Path) -> None:
+    """BertTokenizer keeps the file's vocabulary and default truncation, not its pre-tokenizer, word length
+    limit, decoder clean-up or normalizer."""
+    path = directory(
+        hf_tokenizers_dir / "baai-bge-small-en",
+        tmp_path,
+        {"tokenizer_class": "BertTokenizer"},
+        None,
+        model__max_input_chars_per_word=3,
+        pre_tokenizer={"type": "WhitespaceSplit"},
+        decoder={"type": "WordPiece", "prefix": "##", "cleanup": False},
+        normalizer=None,
+    )
+    hf = auto(path)
+    ours = IMPLS[impl].PyTokenizer.from_pretrained(path)
+    assert_like_transformers(ours, hf, [*TEXTS, "hello world, a , b", "it 's x ."])
+    assert ours.tokenize("hello world, a") == ["hello", "world", ",", "a"]
+    # The file as it is, without the configuration.
+    (path / "tokenizer_config.json").unlink()
+    plain = IMPLS[impl].PyTokenizer.from_pretrained(path)
+    assert plain.tokenize("hello world, a") == ["[UNK]", "[UNK]", "a"]
+    assert_like_transformers(plain, auto(path), ["hello world, a", "Hello a , b"])
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_keyword_arguments_override_the_configuration_as_in_transformers(
+    impl: str, hf_tokenizers_dir: Path, tmp_path: Path
+) -> None:
+    source = hf_tokenizers_dir / "bert-base-multilingual-cased"
+    path = directory(source, tmp_path, {"tokenizer_class": "BertTokenizer"}, None)
+    PyTokenizer = IMPLS[impl].PyTokenizer
+    for kwargs in [
+        {"do_lower_case": False},
+        {"do_lower_case": False, "strip_accents": True, "model_max_length": 8},
+        {"tokenize_chinese_chars": False, "padding_side": "left", "truncation_side": "left"},
+        {"do_lower_case": True, "strip_accents": None},
+        {"mask_token": "<mask>", "do_lower_case": False},
+    ]:
+        ours = PyTokenizer.from_pretrained(path, **kwargs)
+        hf = auto(path, **kwargs)
+        assert_like_transformers(ours, hf, [*TEXTS, "x <mask> y"])
+        assert ours.model_max_length == hf.model_max_length or (
+            ours.model_max_length is None and hf.model_max_length > 1e20
+        )
+        assert (ours.padding_side, ours.truncation_side) == (hf.padding_side, hf.truncation_side)
+        long = "one two three four five six seven eight nine ten"
+        assert (
+            ours(long, truncation=True, padding="max_length")["input_ids"]
+            == hf(long, truncation=True, padding="max_length")["input_ids"]
+        ), kwargs
+    # An AddedToken keyword argument keeps its flags.
+    ours = PyTokenizer.from_pretrained(path, mask_token=AddedToken("<mask>", lstrip=True))
+    assert ours.encode("x <mask> y").offsets[2] == (1, 8)
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_hub_keyword_arguments_are_ignored_and_others_refused(impl: str, tmp_path: Path) -> None:
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nhello\n", encoding="utf-8")
+    PyTokenizer = IMPLS[impl].PyTokenizer
+    plain = PyTokenizer.from_pretrained(tmp_path)
+    hub = PyTokenizer.from_pretrained(
+        tmp_path, use_fast=False, local_files_only=True, revision="main", trust_remote_code=True,
+        cache_dir=str(tmp_path), force_download=False, token=None, proxies=None,
+    )  # fmt: skip
+    assert hub == plain
+    with pytest.raises(TypeError, match=re.escape('from_pretrained() got an unexpected keyword argument "max_len"')):
+        PyTokenizer.from_pretrained(tmp_path, max_len=5)
+    with pytest.raises(TypeError, match=r"^do_lower_case must be bool, not str"):
+        PyTokenizer.from_pretrained(tmp_path, do_lower_case="no")
+    with pytest.raises(TypeError, match=r"^strip_accents must be bool, not int"):
+        PyTokenizer.from_pretrained(tmp_path, strip_accents=1)
+    with pytest.raises(TypeError, match=r"^model_max_length must be int, not str"):
+        PyTokenizer.from_pretrained(tmp_path, model_max_length="8")
+    with pytest.raises(ValueError, match=r"^model_max_length must be >= 0, got -1"):
+        PyTokenizer.from_pretrained(tmp_path, model_max_length=-1)
+    with pytest.raises(ValueError, match=r'^padding_side must be "right" or "left", got "up"'):
+        PyTokenizer.from_pretrained(tmp_path, padding_side="up")
+    with pytest.raises(TypeError, match=r"^mask_token must be a str or an AddedToken, not int"):
+        PyTokenizer.from_pretrained(tmp_path, mask_token=3)
+    with pytest.raises(TypeError, match=r"^extra_special_tokens must be a list of str or AddedToken, not str"):
+        PyTokenizer.from_pretrained(tmp_path, extra_special_tokens="<x>")
+    with_kwargs = PyTokenizer.from_pretrained(tmp_path, do_lower_case=False, model_max_length=4)
+    assert with_kwargs.model_max_length == 4
+    assert with_kwargs.options["lowercase"] is False
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"tokenizer_config.json": {"added_tokens_decoder": {"30530": {
+            "content": "<x>", "lstrip": False, "normalized": False, "rstrip": False, "single_word": False,
+            "special": False}}}},
+        {"tokenizer_config.json": {"tokenizer_class": "BertTokenizer"},
+         "added_tokens.json": {"<x>": 30525, "<y>": 30522}},
+        {"tokenizer_config.json": {}, "added_tokens.json": {"<x>": 30525, "<y>": 30522}},
+        {"tokenizer_config.json": {"added_tokens_decoder": {"30600": {
+            "content": "<y>", "lstrip": True, "normalized": True, "rstrip": False, "single_word": False,
+            "special": True}}}, "added_tokens.json": {"<x>": 30525}},
+    ],
+    ids=["decoder", "added-tokens-json-bert", "added-tokens-json", "decoder-wins"],
+)  # fmt: skip
+def test_configured_added_tokens_the_file_lacks_are_added_as_in_transformers(
+    impl: str, files: dict[str, Any], hf_tokenizers_dir: Path, tmp_path: Path
+) -> None:
+    """With the next ids, in the configuration's id order (not its ids), as transformers adds them."""
+    shutil.copy(hf_tokenizers_dir / "baai-bge-small-en" / "tokenizer.json", tmp_path / "tokenizer.json")
+    for name, content in files.items():
+        (tmp_path / name).write_text(json.dumps(content), encoding="utf-8")
+    hf = auto(tmp_path)
+    ours = IMPLS[impl].PyTokenizer.from_pretrained(tmp_path)
+    assert ours.get_vocab() == hf.get_vocab()
+    assert_like_transformers(ours, hf)
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_a_missing_directory_has_an_errno(impl: str, tmp_path: Path) -> None:
+    PyTokenizer = IMPLS[impl].PyTokenizer
+    with pytest.raises(FileNotFoundError, match="not a local directory") as missing:
+        PyTokenizer.from_pretrained(tmp_path / "nope")
+    assert missing.value.errno == errno.ENOENT
+    assert missing.value.filename == str(tmp_path / "nope")
+    assert str(missing.value).startswith(f"[Errno {errno.ENOENT}] ")
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    with pytest.raises(NotADirectoryError, match="not a local directory") as not_dir:
+        PyTokenizer.from_pretrained(tmp_path / "file")
+    assert not_dir.value.errno == errno.ENOTDIR
