@@ -164,6 +164,29 @@ def test_added_vocabulary_and_special_tokens_map_match_transformers(bert_vocab_f
     assert ours.added_tokens_decoder[0].content == "[PAD]"
 
 
+@pytest.mark.parametrize(
+    "model", ["baai-bge-small-en", "bert-base-chinese", "bert-base-multilingual-cased", "issue-100"]
+)
+def test_attributes_of_real_model_directories_match_transformers(hf_tokenizers_dir, implementation, model):
+    """On real Hugging Face files (one with added tokens of every kind of flag), loaded by
+    from_pretrained: the added vocabulary, special_tokens_map, vocab, the maximum lengths and
+    name_or_path are transformers' BertTokenizerFast's."""
+    directory = str(hf_tokenizers_dir / model)
+    theirs = _hf(directory)
+    ours = tokenizer_class(implementation).from_pretrained(directory)
+    assert ours.special_tokens_map == theirs.special_tokens_map
+    assert list(ours.get_added_vocab().items()) == list(theirs.get_added_vocab().items())
+    assert {i: added_token_fields(t) for i, t in ours.added_tokens_decoder.items()} == {
+        i: added_token_fields(t) for i, t in theirs.added_tokens_decoder.items()
+    }
+    assert ours.vocab == theirs.vocab
+    assert (ours.max_len_single_sentence, ours.max_len_sentences_pair) == (
+        theirs.max_len_single_sentence,
+        theirs.max_len_sentences_pair,
+    )
+    assert ours.name_or_path == theirs.name_or_path == directory
+
+
 def test_vocab_and_maximum_lengths_match_transformers(hf, ours):
     assert ours.vocab == ours.get_vocab() == hf.vocab
     for limit in (None, 64):
