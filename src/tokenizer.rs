@@ -393,6 +393,15 @@ impl Tokenizer {
         }
     }
 
+    /// A copy of this tokenizer whose special tokens written in the text are
+    /// plain text (`on`) or matched (transformers' per-call
+    /// `split_special_tokens`). Its chunk cache is its own, as any clone's.
+    pub fn with_split_special_tokens(&self, on: bool) -> Self {
+        let mut copy = self.clone();
+        copy.options.split_special_tokens = on;
+        copy
+    }
+
     /// The same tokenizer, recorded as trained with `objective`.
     pub fn with_objective(mut self, objective: Option<Objective>) -> Self {
         self.objective = objective;

@@ -366,6 +366,8 @@ class Encoding:
     def __getitem__(self, key: str, /) -> list[int] | list[str] | list[tuple[int, int]]: ...
     def __contains__(self, key: object, /) -> bool: ...
     def keys(self) -> list[str]: ...
+    # The field names, as keys() (len() is the number of tokens).
+    def __iter__(self) -> Iterator[str]: ...
     def to_dict(self) -> dict[str, list[int] | list[str] | list[tuple[int, int]]]: ...
     def __len__(self) -> int: ...
     def __eq__(self, other: object, /) -> bool: ...
@@ -507,20 +509,20 @@ class PyTokenizer:
     @overload
     def decode(
         self,
-        ids: SupportsIndex | Iterable[_Int],
+        ids: SupportsIndex | Iterable[_Int] | Encoding,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> str: ...
     @overload
     def decode(
         self,
-        ids: Sequence[Sequence[_Int]],
+        ids: Sequence[Sequence[_Int] | Encoding],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> list[str]: ...
     def decode_batch(
         self,
-        sequences: Iterable[SupportsIndex | Iterable[_Int]],
+        sequences: Iterable[SupportsIndex | Iterable[_Int] | Encoding],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> list[str]: ...
@@ -579,8 +581,10 @@ class PyTokenizer:
     # transformers' calling conventions (fast_wordpiece.batch_encoding)
     def __call__(
         self,
-        text: str | Sequence[str] | Sequence[tuple[str, str]] | Sequence[Sequence[str]],
+        text: str | Sequence[str] | Sequence[tuple[str, str]] | Sequence[Sequence[str]] | None = None,
         text_pair: str | Sequence[str] | Sequence[Sequence[str]] | None = None,
+        text_target: str | Sequence[str] | Sequence[tuple[str, str]] | Sequence[Sequence[str]] | None = None,
+        text_pair_target: str | Sequence[str] | Sequence[Sequence[str]] | None = None,
         *,
         add_special_tokens: bool = True,
         padding: bool | Literal["longest", "max_length", "do_not_pad"] = False,
@@ -598,6 +602,8 @@ class PyTokenizer:
         return_offsets_mapping: bool = False,
         return_length: bool = False,
         verbose: bool = True,
+        split_special_tokens: bool | None = None,
+        max_target_length: _Int | None = None,
     ) -> BatchEncoding: ...
     def pad(
         self,
@@ -617,9 +623,17 @@ class PyTokenizer:
         overflowing: bool,
         tensors: bool,
         split_into_words: bool = False,
+        split_special_tokens: bool | None = None,
         **kwargs: Any,
     ) -> tuple[list[Encoding], dict[str, Any] | None, list[int]]: ...
-    def tokenize(self, text: str, pair: str | None = None, add_special_tokens: bool = False) -> list[str]: ...
+    def tokenize(
+        self,
+        text: str,
+        pair: str | None = None,
+        add_special_tokens: bool = False,
+        *,
+        split_special_tokens: bool | None = None,
+    ) -> list[str]: ...
     @overload
     def convert_tokens_to_ids(self, tokens: str) -> int | None: ...  # type: ignore[overload-overlap]
     @overload
@@ -629,9 +643,10 @@ class PyTokenizer:
     @overload
     def convert_ids_to_tokens(self, ids: Sequence[_Int], skip_special_tokens: bool = False) -> list[str]: ...
     def convert_tokens_to_string(self, tokens: Sequence[str]) -> str: ...
+    # One sequence (ids, a 1-D array, an Encoding) gives [its text], with a FutureWarning.
     def batch_decode(
         self,
-        sequences: Iterable[SupportsIndex | Iterable[_Int]],
+        sequences: Iterable[SupportsIndex | Iterable[_Int] | Encoding] | Encoding,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> list[str]: ...
@@ -709,6 +724,24 @@ class PyTokenizer:
     def all_special_tokens(self) -> list[str]: ...
     @property
     def all_special_ids(self) -> list[int]: ...
+    @property
+    def special_tokens_map(self) -> dict[str, str]: ...
+    @property
+    def added_tokens_decoder(self) -> dict[int, AddedToken]: ...
+    @property
+    def added_tokens_encoder(self) -> dict[str, int]: ...
+    def get_added_vocab(self) -> dict[str, int]: ...
+    @property
+    def vocab(self) -> dict[str, int]: ...
+    @property
+    def name_or_path(self) -> str: ...
+    @name_or_path.setter
+    def name_or_path(self, value: str) -> None: ...
+    @property
+    def max_len_single_sentence(self) -> int: ...
+    @property
+    def max_len_sentences_pair(self) -> int: ...
+    def save_vocabulary(self, save_directory: _StrPath, filename_prefix: str | None = None) -> tuple[str]: ...
 
 @final
 class UnigramEncoding:

@@ -124,6 +124,17 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
         """Whether the rows have encodings (and so alignment), as from a fast tokenizer."""
         return self._encodings is not None
 
+    @property
+    def data(self) -> dict[str, Any]:
+        """The fields, as transformers' ``BatchEncoding.data``: this object itself (a dict), so that
+        a change made through ``data`` is a change of the batch, as in transformers."""
+        return self
+
+    def copy(self) -> BatchEncoding:
+        """A shallow copy that is a ``BatchEncoding`` with the same encodings (so alignment, such as
+        ``word_ids()``, still works), as transformers' ``copy()``; the values are shared, not copied."""
+        return BatchEncoding(dict(self), self._encodings, n_sequences=self._n_sequences)
+
     def __getitem__(self, item: Any) -> Any:
         """A field by name, or the ``Encoding`` of row ``item`` (an int or a slice)."""
         if isinstance(item, str):
@@ -370,22 +381,63 @@ def _batch(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
 # --------------------------------------------------------------------------- the calls
 
 
-def call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special_tokens: bool = True,
+def call(tokenizer: Any, text: Any = None, text_pair: Any = None, text_target: Any = None,
+         text_pair_target: Any = None, *, add_special_tokens: bool = True,
          padding: bool | str = False, truncation: bool | str | None = None, max_length: int | None = None,
          stride: int = 0, is_split_into_words: bool = False, pad_to_multiple_of: int | None = None,
          padding_side: str | None = None, return_tensors: str | None = None, return_token_type_ids: bool | None = None,
          return_attention_mask: bool | None = None, return_overflowing_tokens: bool = False,
          return_special_tokens_mask: bool = False, return_offsets_mapping: bool = False,
-         return_length: bool = False, verbose: bool = True) -> BatchEncoding:  # fmt: skip
-    """``tokenizer(text, text_pair, ...)`` with transformers' meanings (see the module)."""
+         return_length: bool = False, verbose: bool = True, split_special_tokens: bool | None = None,
+         max_target_length: int | None = None) -> BatchEncoding:  # fmt: skip
+    """``tokenizer(text, text_pair, ...)`` with transformers' meanings (see the module). As in
+    transformers, ``text_target`` (and ``text_pair_target``) is encoded with the same arguments
+    (``max_target_length``, when given, in place of ``max_length``) and its ``input_ids`` become
+    ``labels``; without ``text``, the result is the target's encoding itself.
+    ``split_special_tokens`` (None: the tokenizer's setting) applies to this call only."""
+    if text is None and text_target is None:
+        raise ValueError("tokenizer(...) needs text or text_target")
     if return_tensors not in _TENSORS:
         raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
     max_length = None if max_length is None else _integer(max_length, "max_length", 0)
+    if max_target_length is not None:
+        max_target_length = _integer(max_target_length, "max_target_length", 0)
     stride = _integer(stride, "stride", 0)
     if pad_to_multiple_of is not None:
         pad_to_multiple_of = _integer(pad_to_multiple_of, "pad_to_multiple_of", 1)
-    inputs, batched = _batch_of_words(text, text_pair) if is_split_into_words else _batch(text, text_pair)
+    if split_special_tokens is not None and not isinstance(split_special_tokens, bool):
+        raise TypeError(f"split_special_tokens must be a bool or None, not {_type_name(split_special_tokens)}")
     padding, truncation, max_length = _strategies(tokenizer, padding, truncation, max_length, pad_to_multiple_of)
+    settings: dict[str, Any] = {
+        "add_special_tokens": add_special_tokens, "padding": padding, "truncation": truncation, "stride": stride,
+        "is_split_into_words": is_split_into_words, "pad_to_multiple_of": pad_to_multiple_of,
+        "padding_side": padding_side, "return_tensors": return_tensors,
+        "return_token_type_ids": return_token_type_ids, "return_attention_mask": return_attention_mask,
+        "return_overflowing_tokens": return_overflowing_tokens,
+        "return_special_tokens_mask": return_special_tokens_mask,
+        "return_offsets_mapping": return_offsets_mapping, "return_length": return_length,
+        "split_special_tokens": split_special_tokens,
+    }  # fmt: skip
+    encodings = None if text is None else _call_one(tokenizer, text, text_pair, max_length=max_length, **settings)
+    if text_target is None:
+        assert encodings is not None
+        return encodings
+    target_length = max_length if max_target_length is None else max_target_length
+    targets = _call_one(tokenizer, text_target, text_pair_target, max_length=target_length, **settings)
+    if encodings is None:
+        return targets
+    encodings["labels"] = targets["input_ids"]
+    return encodings
+
+
+def _call_one(tokenizer: Any, text: Any, text_pair: Any, *, add_special_tokens: bool, padding: str,
+              truncation: str, max_length: int | None, stride: int, is_split_into_words: bool,
+              pad_to_multiple_of: int | None, padding_side: str | None, return_tensors: str | None,
+              return_token_type_ids: bool | None, return_attention_mask: bool | None,
+              return_overflowing_tokens: bool, return_special_tokens_mask: bool, return_offsets_mapping: bool,
+              return_length: bool, split_special_tokens: bool | None) -> BatchEncoding:  # fmt: skip
+    """One encoding of :func:`call` (its texts, or its targets), with the strategies decided."""
+    inputs, batched = _batch_of_words(text, text_pair) if is_split_into_words else _batch(text, text_pair)
     options: dict[str, Any] = {}
     if truncation != "do_not_truncate":
         # transformers' backend refuses this when truncation is set, special tokens or not
@@ -402,6 +454,8 @@ def call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special_tokens
             options.setdefault("truncation", "do_not_truncate")
             options["max_length"] = max_length
     tensors = return_tensors is not None
+    if split_special_tokens is not None:
+        options["split_special_tokens"] = split_special_tokens
     rows, arrays, sample = tokenizer._call_batch(inputs, add_special_tokens, return_overflowing_tokens, tensors,
                                                  is_split_into_words, **options)  # fmt: skip
     wanted = {

@@ -247,15 +247,18 @@ fn token_setting(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<String
 
 #[pymethods]
 impl PyTokenizer {
-    /// Tokenizes like a `transformers` tokenizer: `tokenizer(text,
-    /// text_pair=None, *, add_special_tokens=True, padding=False,
+    /// Tokenizes like a `transformers` tokenizer: `tokenizer(text=None,
+    /// text_pair=None, text_target=None, text_pair_target=None, *,
+    /// add_special_tokens=True, padding=False,
     /// truncation=None, max_length=None, stride=0, pad_to_multiple_of=None,
     /// padding_side=None, return_tensors=None, return_token_type_ids=None,
     /// return_attention_mask=None, return_overflowing_tokens=False,
     /// return_special_tokens_mask=False, return_offsets_mapping=False,
-    /// return_length=False)` with transformers' meanings, returning a
-    /// `BatchEncoding`. `text` is a str, a list of str, or a list of
-    /// `(text, pair)`; a single str gives unbatched lists.
+    /// return_length=False, split_special_tokens=None,
+    /// max_target_length=None)` with transformers' meanings, returning a
+    /// `BatchEncoding` (the target's `input_ids` as `labels`). `text` is a
+    /// str, a list of str, or a list of `(text, pair)`; a single str gives
+    /// unbatched lists.
     #[pyo3(signature = (*args, **kwargs))]
     fn __call__<'py>(
         slf: &Bound<'py, Self>,
@@ -288,8 +291,9 @@ impl PyTokenizer {
     /// returns the rows (each input's encoding, followed by its overflowing
     /// windows when `overflowing`), the rows as int64 numpy arrays keyed by
     /// transformers' names when `tensors` and the rows have one length (else
-    /// None), and the input each row comes from.
-    #[pyo3(signature = (inputs, add_special_tokens, overflowing, tensors, split_into_words = false, **kwargs))]
+    /// None), and the input each row comes from. `split_special_tokens`
+    /// (None: the tokenizer's) applies to this call only.
+    #[pyo3(signature = (inputs, add_special_tokens, overflowing, tensors, split_into_words = false, split_special_tokens = None, **kwargs))]
     #[allow(clippy::type_complexity, clippy::too_many_arguments)]
     fn _call_batch<'py>(
         &self,
@@ -299,10 +303,11 @@ impl PyTokenizer {
         #[pyo3(from_py_with = args::named::return_overflowing_tokens)] overflowing: bool,
         tensors: bool,
         #[pyo3(from_py_with = args::named::is_split_into_words)] split_into_words: bool,
+        split_special_tokens: Option<&Bound<'py, PyAny>>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>, Vec<usize>)> {
         let (options, _, _) = args::encode_batch_options(add_special_tokens, kwargs)?;
-        let shared = self.inner();
+        let shared = self.inner_for(super::compat::split_argument(split_special_tokens)?);
         if tensors {
             arrays::import_numpy(py, "return_tensors")?;
         }
@@ -333,17 +338,21 @@ impl PyTokenizer {
     }
 
     /// The token strings of `text` (and `pair`), without the special tokens
-    /// post-processing adds unless `add_special_tokens`.
-    #[pyo3(signature = (text, pair = None, add_special_tokens = false))]
+    /// post-processing adds unless `add_special_tokens`. With
+    /// `split_special_tokens=True` special tokens written in the text are
+    /// plain text, with False they are matched (None: the tokenizer's
+    /// setting), for this call only, as in transformers.
+    #[pyo3(signature = (text, pair = None, add_special_tokens = false, *, split_special_tokens = None))]
     fn tokenize(
         &self,
         text: &Bound<'_, PyAny>,
         pair: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
+        split_special_tokens: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
-        let shared = self.inner();
+        let shared = self.inner_for(super::compat::split_argument(split_special_tokens)?);
         let encoding = guard(|| shared.encode(&a, b.as_deref(), add_special_tokens))?;
         let mut tokens: Vec<String> =
             encoding.ids().iter().filter_map(|&id| shared.vocab().token(id)).map(str::to_owned).collect();
@@ -412,7 +421,9 @@ impl PyTokenizer {
     }
 
     /// `decode` for each sequence of ids (transformers' name for
-    /// `decode_batch`).
+    /// `decode_batch`). As in transformers 5, one sequence (a list of ids, a
+    /// 1-D array, or an `Encoding`) is decoded as one text, giving a list of
+    /// that text, with a FutureWarning (call `decode` for one sequence).
     #[pyo3(signature = (sequences, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
     fn batch_decode(
         &self,
@@ -420,6 +431,11 @@ impl PyTokenizer {
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
+        if super::compat::is_one_sequence(sequences)? {
+            super::compat::warn_one_sequence(sequences.py())?;
+            let text = self.decode(sequences, skip_special_tokens, clean_up_tokenization_spaces)?;
+            return Ok(vec![text.extract()?]);
+        }
         self.decode_batch(sequences, skip_special_tokens, clean_up_tokenization_spaces)
     }
 

@@ -284,12 +284,13 @@ impl PyTokenizer {
     /// removed). Ids outside the vocabulary raise ValueError. As in
     /// transformers, `ids` may also be one int, or a batch (a list of
     /// sequences, or a 2-D array: then a list of texts, as `decode_batch`);
+    /// an `Encoding` (what `encode` returns) is decoded as its ids;
     /// `clean_up_tokenization_spaces` applies transformers' clean-up to the
     /// whole text (`" n't"` to `"n't"`, ...; None: the tokenizer's
     /// `clean_up_tokenization_spaces`, False unless its model directory says
     /// otherwise).
     #[pyo3(signature = (ids, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
-    fn decode<'py>(
+    pub(super) fn decode<'py>(
         &self,
         ids: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
@@ -301,13 +302,13 @@ impl PyTokenizer {
         }
         let shared = self.inner();
         let n = shared.vocab().len();
-        let ids = args::one_or_more_ids(ids, "ids", n)?;
+        let ids = ids_of(ids, "ids", n)?;
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
         let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
         (if clean_up { clean_up_tokenization(&text) } else { text }).into_bound_py_any(py)
     }
 
-    /// `decode` for each sequence of ids.
+    /// `decode` for each sequence of ids (or `Encoding`) of `sequences`.
     #[pyo3(signature = (sequences, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
     pub(super) fn decode_batch(
         &self,
@@ -322,20 +323,40 @@ impl PyTokenizer {
         args::collect(iter, "sequences", 0, |i, ids| {
             // A sequence may be long: Ctrl-C stops the batch between two.
             ids.py().check_signals()?;
-            let ids = args::one_or_more_ids(&ids, &format!("sequences[{i}]"), shared.vocab().len())?;
+            let ids = ids_of(&ids, &format!("sequences[{i}]"), shared.vocab().len())?;
             let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
             Ok(if clean_up { clean_up_tokenization(&text) } else { text })
         })
     }
 }
 
+/// The ids `decode` reads of `obj`: an `Encoding`'s ids (as transformers
+/// users pass what `encode` gives), one id, or a sequence of ids.
+pub(super) fn ids_of(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Vec<u32>> {
+    match obj.cast::<PyEncoding>() {
+        Ok(encoding) => {
+            let ids = encoding.get().token_ids();
+            match ids.iter().find(|&&id| id as usize >= vocab_size) {
+                Some(id) => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "{name}: id {id} is out of range for a vocabulary of {vocab_size} tokens"
+                ))),
+                None => Ok(ids.to_vec()),
+            }
+        }
+        Err(_) => args::one_or_more_ids(obj, name, vocab_size),
+    }
+}
+
 /// Whether `decode` was given a batch, as transformers tells one: a list or
-/// tuple whose first item is a list or tuple, or an array of two dimensions.
-fn is_batch(ids: &Bound<'_, PyAny>) -> PyResult<bool> {
+/// tuple whose first item is a list or tuple (or an `Encoding`), or an array
+/// of two dimensions.
+pub(super) fn is_batch(ids: &Bound<'_, PyAny>) -> PyResult<bool> {
     if ids.is_instance_of::<PyList>() || ids.is_instance_of::<PyTuple>() {
         return Ok(ids.len()? > 0 && {
             let first = ids.get_item(0)?;
-            first.is_instance_of::<PyList>() || first.is_instance_of::<PyTuple>()
+            first.is_instance_of::<PyList>()
+                || first.is_instance_of::<PyTuple>()
+                || first.is_instance_of::<PyEncoding>()
         });
     }
     Ok(ids.hasattr("ndim")? && ids.getattr("ndim")?.extract::<usize>().is_ok_and(|n| n == 2))

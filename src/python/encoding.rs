@@ -26,7 +26,8 @@ const KEYS: [&str; 6] = ["ids", "tokens", "offsets", "attention_mask", "special_
 ///
 /// `len(encoding)` is the number of tokens; `encoding["ids"]` (and the other
 /// names `keys()` lists) reads a field as a dict would, any other key being
-/// a KeyError.
+/// a KeyError; iterating gives those names, as `keys()` (so `dict(encoding)`
+/// and `list(encoding)` agree).
 #[pyclass(frozen, name = "Encoding", module = "fast_wordpiece")]
 pub struct PyEncoding {
     /// Held in place: an encoding is 40 bytes (its columns in one
@@ -62,6 +63,13 @@ enum Owner {
 pub struct TokenTable {
     ids: Box<[u32]>,
     strs: Box<[Py<PyString>]>,
+}
+
+impl PyEncoding {
+    /// The token ids (what `decode` reads of an encoding it is given).
+    pub(super) fn token_ids(&self) -> &[u32] {
+        self.inner.ids()
+    }
 }
 
 impl TokenTable {
@@ -688,6 +696,13 @@ impl PyEncoding {
     /// The six field names, as for a dict.
     fn keys(&self) -> Vec<&'static str> {
         KEYS.to_vec()
+    }
+
+    /// The six field names, in the order of `keys()`, as iterating over a
+    /// dict gives its keys (`len` stays the number of tokens, as in Hugging
+    /// Face `tokenizers`).
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
+        PyList::new(py, KEYS)?.as_any().try_iter()
     }
 
     /// The fields as a plain dict.

@@ -8,6 +8,7 @@ mod arrow;
 mod bpe;
 mod call;
 mod chars;
+mod compat;
 mod counts;
 mod defaults;
 mod encode;

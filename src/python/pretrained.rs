@@ -50,6 +50,7 @@ impl PyTokenizer {
         })?;
         let out = Self::wrap(tokenizer);
         *out.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = settings;
+        *out.name_or_path.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = dir.to_string_lossy().into_owned();
         Ok(out)
     }
 

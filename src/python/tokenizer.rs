@@ -2,7 +2,7 @@
 //! tells about itself. Its other methods are in files by concern: `train`,
 //! `encode` (and decode), `serialization` (files and pickling).
 
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -38,11 +38,21 @@ pub struct PyTokenizer {
     pub(super) inner: RwLock<Arc<Shared>>,
     /// What a caller may change, as on transformers' tokenizers.
     pub(super) call: Mutex<CallSettings>,
+    /// transformers' `name_or_path`: the directory `from_pretrained` read.
+    pub(super) name_or_path: Mutex<String>,
+    /// The tokenizer with the other `split_special_tokens`, made for a call
+    /// that asks for it, and the tokenizer it was made from.
+    pub(super) split_copy: Mutex<Option<(Weak<Shared>, Arc<Shared>)>>,
 }
 
 impl PyTokenizer {
     pub(super) fn wrap(tokenizer: Tokenizer) -> Self {
-        Self { inner: RwLock::new(Arc::new(Shared::new(tokenizer))), call: Mutex::default() }
+        Self {
+            inner: RwLock::new(Arc::new(Shared::new(tokenizer))),
+            call: Mutex::default(),
+            name_or_path: Mutex::default(),
+            split_copy: Mutex::default(),
+        }
     }
 }
 

@@ -5,10 +5,13 @@ engine; ``_call_batch`` does their work, as the engine's does."""
 
 from __future__ import annotations
 
+import os
+import warnings
 from dataclasses import replace
 from typing import Any
 
 from fast_wordpiece import batch_encoding
+from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.reference.args import _flag, _is_one_id, _text, _texts, _type_name
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
@@ -37,6 +40,12 @@ class TransformersCalls:
     _eos_token: str | None = None
     _mask_token: str | None = MASK_TOKEN
     _extra_special_tokens: list[str] = []  # noqa: RUF012  (replaced whole, never changed in place)
+    _name_or_path = ""
+    _added: list[dict[str, Any]]
+    _plain_special_tokens: Any
+    get_vocab: Any
+    save_vocab: Any
+    decode: Any
     encode: Any
     encode_batch: Any
     _encode_batch: Any
@@ -55,11 +64,16 @@ class TransformersCalls:
         return batch_encoding.pad(self, *args, **kwargs)
 
     def _call_batch(self, inputs: list[Any], add_special_tokens: bool, overflowing: bool, tensors: bool,
-                    split_into_words: bool = False,
+                    split_into_words: bool = False, split_special_tokens: bool | None = None,
                     **options: Any) -> tuple[list[Encoding], dict[str, Any] | None, list[int]]:  # fmt: skip
         """The rows of ``__call__`` (each input's encoding, then its windows when ``overflowing``),
         their numpy arrays when ``tensors`` and they have one length (else None), and the input each
-        row comes from. With ``split_into_words``, each item is a list of words (or a pair of lists)."""
+        row comes from. With ``split_into_words``, each item is a list of words (or a pair of lists).
+        ``split_special_tokens`` (None: the tokenizer's) applies to this call only."""
+        split = _split_argument(split_special_tokens)
+        if split is not None and split != self._options.split_special_tokens:
+            copy: TransformersCalls = self._with_split(split)
+            return copy._call_batch(inputs, add_special_tokens, overflowing, tensors, split_into_words, **options)
         add_special_tokens = _flag(add_special_tokens, "add_special_tokens")
         overflowing = _flag(overflowing, "return_overflowing_tokens")
         if _flag(split_into_words, "is_split_into_words"):
@@ -88,9 +102,20 @@ class TransformersCalls:
             arrays[key] = np.array([getattr(row, field) for row in rows], dtype=np.int64).reshape(shape)
         return rows, arrays, sample
 
-    def tokenize(self, text: str, pair: str | None = None, add_special_tokens: bool = False) -> list[str]:
-        """The token strings of ``text`` (and ``pair``)."""
-        return list(self.encode(text, pair, add_special_tokens).tokens)
+    def tokenize(self, text: str, pair: str | None = None, add_special_tokens: bool = False, *,
+                 split_special_tokens: bool | None = None) -> list[str]:  # fmt: skip
+        """The token strings of ``text`` (and ``pair``); ``split_special_tokens`` (None: the tokenizer's
+        setting) makes special tokens written in the text plain text (True) or not, for this call only."""
+        split = _split_argument(split_special_tokens)
+        tokenizer = self if split is None or split == self._options.split_special_tokens else self._with_split(split)
+        return list(tokenizer.encode(text, pair, add_special_tokens).tokens)
+
+    def _with_split(self, split: bool) -> Any:
+        """A copy of this tokenizer with ``split_special_tokens`` set to ``split`` (for one call)."""
+        copy = type(self).__new__(type(self))
+        copy.__dict__.update(self.__dict__)
+        copy._options = replace(self._options, split_special_tokens=split)
+        return copy
 
     def convert_tokens_to_ids(self, tokens: str | list[str]) -> int | list[int | None] | None:
         """The id of a token (the unknown token's for one not in the vocabulary), or a list of ids."""
@@ -120,7 +145,12 @@ class TransformersCalls:
 
     def batch_decode(self, sequences: Any, skip_special_tokens: bool = False,
                      clean_up_tokenization_spaces: bool | None = None) -> list[str]:  # fmt: skip
-        """``decode`` for each sequence of ids."""
+        """``decode`` for each sequence of ids. As in transformers 5, one sequence (a list of ids, a 1-D
+        array, or an ``Encoding``) is decoded as one text, giving a list of that text, with a
+        FutureWarning (call ``decode`` for one sequence)."""
+        if _is_one_sequence(sequences):
+            warnings.warn(ONE_SEQUENCE, FutureWarning, stacklevel=2)
+            return [self.decode(sequences, skip_special_tokens, clean_up_tokenization_spaces)]
         result: list[str] = self.decode_batch(sequences, skip_special_tokens, clean_up_tokenization_spaces)
         return result
 
@@ -328,11 +358,111 @@ class TransformersCalls:
                 "truncation_side": self.truncation_side,
                 "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces, "bos_token": self.bos_token,
                 "eos_token": self.eos_token, "mask_token": self.mask_token,
-                "extra_special_tokens": self.extra_special_tokens}  # fmt: skip
+                "extra_special_tokens": self.extra_special_tokens,
+                "name_or_path": self.name_or_path}  # fmt: skip
+
+    # -- more of transformers' attributes (the engine's src/python/compat.rs) -----
+
+    @property
+    def special_tokens_map(self) -> dict[str, str]:
+        """The named special tokens that are set, as transformers 5's ``special_tokens_map``, in its
+        order (bos, eos, unk, sep, pad, cls, mask), without the extra ones."""
+        named = ("bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token")
+        return {name: str(getattr(self, name)) for name in named if getattr(self, name) is not None}
+
+    def _added_vocabulary(self) -> list[tuple[int, AddedToken]]:
+        """The special tokens given to the constructor (special, not normalized) and the added tokens,
+        with their ids, in id order, as Hugging Face's added vocabulary."""
+        plain = [{"content": t, "special": True, "normalized": False} for t in self._plain_special_tokens()]
+        tokens = [(self._ids[t["content"]], t) for t in [*plain, *self._added] if t["content"] in self._ids]
+        return [(i, AddedToken(t["content"], single_word=bool(t.get("single_word")), lstrip=bool(t.get("lstrip")),
+                               rstrip=bool(t.get("rstrip")), normalized=bool(t["normalized"]),
+                               special=bool(t["special"])))
+                for i, t in sorted(tokens, key=lambda item: item[0])]  # fmt: skip
+
+    @property
+    def added_tokens_decoder(self) -> dict[int, AddedToken]:
+        """``{id: AddedToken}`` for the added vocabulary, in id order, as transformers'
+        ``added_tokens_decoder`` (a new dict of new ``AddedToken`` objects each time)."""
+        return dict(self._added_vocabulary())
+
+    @property
+    def added_tokens_encoder(self) -> dict[str, int]:
+        """``{token: id}`` for the added vocabulary, in id order, as transformers'."""
+        return self.get_added_vocab()
+
+    def get_added_vocab(self) -> dict[str, int]:
+        """``{token: id}`` for the added vocabulary, in id order, as transformers' ``get_added_vocab()``."""
+        return {t.content: i for i, t in self._added_vocabulary()}
+
+    @property
+    def vocab(self) -> dict[str, int]:
+        """``{token: id}`` for the whole vocabulary (``get_vocab()``)."""
+        result: dict[str, int] = self.get_vocab()
+        return result
+
+    @property
+    def name_or_path(self) -> str:
+        """The directory ``from_pretrained`` read (as given), else ``""``. Settable (a str)."""
+        return self._name_or_path
+
+    @name_or_path.setter
+    def name_or_path(self, value: str) -> None:
+        if not isinstance(value, str):
+            raise TypeError(f"name_or_path must be a str, not {_type_name(value)}")
+        self._name_or_path = _text(value, "name_or_path")
+
+    @property
+    def max_len_single_sentence(self) -> int:
+        """``model_max_length`` minus the special tokens one text gets, as in transformers."""
+        return self.model_max_length - self.num_special_tokens_to_add(False)
+
+    @property
+    def max_len_sentences_pair(self) -> int:
+        """``model_max_length`` minus the special tokens a pair of texts gets, as in transformers."""
+        return self.model_max_length - self.num_special_tokens_to_add(True)
+
+    def save_vocabulary(self, save_directory: str | os.PathLike[str],
+                        filename_prefix: str | None = None) -> tuple[str]:  # fmt: skip
+        """Writes the vocabulary (as ``save_vocab``) to ``vocab.txt`` in ``save_directory`` (or
+        ``{filename_prefix}-vocab.txt``), which must exist; returns a tuple of that path."""
+        if not isinstance(save_directory, (str, os.PathLike)):
+            raise TypeError(f"save_directory must be str or os.PathLike, not {_type_name(save_directory)}")
+        directory = os.fspath(save_directory)
+        if filename_prefix is not None and not isinstance(filename_prefix, str):
+            raise TypeError(f"filename_prefix must be a str or None, not {_type_name(filename_prefix)}")
+        name = f"{_text(filename_prefix, 'filename_prefix')}-vocab.txt" if filename_prefix else "vocab.txt"
+        if not os.path.exists(directory):
+            raise FileNotFoundError(f"save_directory does not exist: {directory}")
+        if not os.path.isdir(directory):
+            raise NotADirectoryError(f"save_directory is not a directory: {directory}")
+        path = os.path.join(directory, name)
+        self.save_vocab(path)
+        return (path,)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for key, value in state.items():
             setattr(self, key, value)
+
+
+#: What ``batch_decode`` says when it is given one sequence of ids (the engine's words).
+ONE_SEQUENCE = ("batch_decode was given one sequence of ids, not a list of sequences: it is decoded as one text, "
+                "as transformers 5 does (transformers deprecates this); call decode for one sequence")  # fmt: skip
+
+
+def _is_one_sequence(sequences: object) -> bool:
+    """Whether ``batch_decode`` was given one sequence rather than a batch: an ``Encoding``, a non-empty
+    list or tuple whose first item is one id, or a non-empty array of one dimension."""
+    if isinstance(sequences, Encoding):
+        return True
+    if isinstance(sequences, (list, tuple)):
+        return len(sequences) > 0 and _is_one_id(sequences[0])
+    return getattr(sequences, "ndim", None) == 1 and len(sequences) > 0  # type: ignore[arg-type]
+
+
+def _split_argument(value: object) -> bool | None:
+    """A call's ``split_special_tokens``: None (the tokenizer's own) or a bool."""
+    return None if value is None else _flag(value, "split_special_tokens")
 
 
 def _token_setting(value: object, name: str) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 import struct
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, SupportsIndex
 
 from fast_wordpiece.reference.args import _type_name
@@ -25,7 +25,8 @@ class Encoding:
     """The tokens of one encoded text or pair; reads like a dict and like attributes.
 
     The twin of ``fast_wordpiece.Encoding``: ``len(encoding)`` is the number of
-    tokens, ``encoding["ids"]`` (and the other names ``keys()`` lists) a field."""
+    tokens, ``encoding["ids"]`` (and the other names ``keys()`` lists) a field;
+    iterating gives those names, as ``keys()``."""
 
     __slots__ = ("_fields", "_n_sequences", "_overflowing")
 
@@ -142,6 +143,11 @@ class Encoding:
     def keys(self) -> list[str]:
         """The six field names, as for a dict."""
         return list(_KEYS)
+
+    def __iter__(self) -> Iterator[str]:
+        """The six field names, in the order of ``keys()``, as iterating over a dict gives its keys
+        (``len`` stays the number of tokens, as in Hugging Face ``tokenizers``)."""
+        return iter(_KEYS)
 
     def to_dict(self) -> dict[str, list[Any]]:
         """The fields as a plain dict."""

@@ -487,6 +487,7 @@ class PyTokenizer(TransformersCalls):
         tokenizer._bos_token, tokenizer._eos_token = content["bos_token"], content["eos_token"]
         tokenizer._mask_token = content["mask_token"]
         tokenizer._extra_special_tokens = [t["content"] for t in extra]
+        tokenizer._name_or_path = _path(directory)
         return tokenizer
 
     @staticmethod
@@ -888,7 +889,8 @@ class PyTokenizer(TransformersCalls):
                clean_up_tokenization_spaces: bool | None = None) -> Any:  # fmt: skip
         """Turns ids back into text; an id outside the vocabulary is a ValueError. As in transformers,
         ``ids`` may also be one int, or a batch (a list of sequences, or a 2-D array: then a list of
-        texts); ``clean_up_tokenization_spaces`` (None: the tokenizer's) applies transformers' clean-up."""
+        texts); an ``Encoding`` (what ``encode`` returns) is decoded as its ids;
+        ``clean_up_tokenization_spaces`` (None: the tokenizer's) applies transformers' clean-up."""
         skip = _flag(skip_special_tokens, "skip_special_tokens")
         if _is_batch(ids):
             return self.decode_batch(ids, skip, clean_up_tokenization_spaces)
@@ -897,7 +899,7 @@ class PyTokenizer(TransformersCalls):
 
     def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False,
                      clean_up_tokenization_spaces: bool | None = None) -> list[str]:  # fmt: skip
-        """``decode`` for each sequence of ids."""
+        """``decode`` for each sequence of ids (or ``Encoding``) of ``sequences``."""
         skip = _flag(skip_special_tokens, "skip_special_tokens")
         clean_up = self._cleans_up(clean_up_tokenization_spaces)
         items = enumerate(_items(sequences, "sequences", "sequences of int"))
@@ -920,7 +922,14 @@ class PyTokenizer(TransformersCalls):
         return decode_tokens(kept, self._options.continuing_subword_prefix, self._options.decoder_cleanup)
 
     def _one_or_more_ids(self, ids: object, name: str) -> list[int]:
-        """One id (an int or an integer scalar, as ``_is_one_id`` tells) as a list, or a sequence of ids."""
+        """One id (an int or an integer scalar, as ``_is_one_id`` tells) as a list, an ``Encoding``'s ids,
+        or a sequence of ids."""
+        if isinstance(ids, Encoding):
+            found: list[int] = ids.ids
+            bad = next((i for i in found if i >= len(self._vocab)), None)
+            if bad is not None:
+                raise ValueError(f"{name}: id {bad} is out of range for a vocabulary of {len(self._vocab)} tokens")
+            return found
         return [self._checked_id(ids, name)] if _is_one_id(ids) else self._checked_ids(ids, name)
 
     def _checked_ids(self, ids: object, name: str) -> list[int]:
@@ -1460,7 +1469,7 @@ def _next_word(rows: list[Row]) -> int:
 
 def _is_batch(ids: object) -> bool:
     """Whether ``decode`` was given a batch, as transformers tells one: a list or tuple whose first item
-    is a list or tuple, or an array of two dimensions."""
+    is a list or tuple (or an ``Encoding``), or an array of two dimensions."""
     if isinstance(ids, (list, tuple)):
-        return len(ids) > 0 and isinstance(ids[0], (list, tuple))
+        return len(ids) > 0 and isinstance(ids[0], (list, tuple, Encoding))
     return getattr(ids, "ndim", None) == 2

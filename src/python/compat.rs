@@ -1,0 +1,238 @@
+//! The attributes of transformers' tokenizers that training code reads
+//! beside the calls of `call.rs`: `special_tokens_map`, the added
+//! vocabulary (`added_tokens_decoder`, `added_tokens_encoder`,
+//! `get_added_vocab`), `vocab`, `name_or_path`, the longest inputs without
+//! special tokens (`max_len_single_sentence`, `max_len_sentences_pair`) and
+//! `save_vocabulary`; and `batch_decode` of one sequence, as transformers 5
+//! takes it.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyFileNotFoundError, PyFutureWarning, PyNotADirectoryError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+
+use super::args::{self, type_name};
+use super::encoding::{PyEncoding, Shared};
+use super::tokenizer::PyTokenizer;
+use crate::pipeline::model::special_tokens::AddedToken;
+
+/// transformers' `SPECIAL_TOKENS_ATTRIBUTES`, in its order.
+const NAMED_TOKENS: [&str; 7] =
+    ["bos_token", "eos_token", "unk_token", "sep_token", "pad_token", "cls_token", "mask_token"];
+
+/// What `batch_decode` says when it is given one sequence of ids.
+const ONE_SEQUENCE: &std::ffi::CStr = c"batch_decode was given one sequence of ids, not a list of sequences: it is \
+decoded as one text, as transformers 5 does (transformers deprecates this); call decode for one sequence";
+
+impl PyTokenizer {
+    /// The added vocabulary as Hugging Face's has it: the special tokens
+    /// given to the constructor (special, not normalized) and the added
+    /// tokens, with their ids, in id order.
+    fn added_vocabulary(&self) -> Vec<(u32, AddedToken)> {
+        let shared = self.inner();
+        let plain = shared.plain_special_tokens().into_iter().map(|content| AddedToken {
+            content,
+            special: true,
+            ..AddedToken::default()
+        });
+        let mut all: Vec<(u32, AddedToken)> = plain
+            .chain(shared.added_tokens().iter().cloned())
+            .filter_map(|t| shared.vocab().id(&t.content).map(|id| (id, t)))
+            .collect();
+        all.sort_by_key(|(id, _)| *id);
+        all
+    }
+}
+
+impl PyTokenizer {
+    /// The tokenizer a call encodes with: the current one, or, when the
+    /// call's `split_special_tokens` (None: the tokenizer's) differs from
+    /// its own, a copy with it (kept for the next such call until tokens
+    /// are added).
+    pub(super) fn inner_for(&self, split_special_tokens: Option<bool>) -> Arc<Shared> {
+        let shared = self.inner();
+        let Some(split) = split_special_tokens.filter(|&s| s != shared.options().split_special_tokens) else {
+            return shared;
+        };
+        let mut slot = self.split_copy.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((base, copy)) = slot.as_ref() {
+            if base.upgrade().is_some_and(|b| Arc::ptr_eq(&b, &shared)) {
+                return Arc::clone(copy);
+            }
+        }
+        let copy = Arc::new(Shared::new(shared.with_split_special_tokens(split)));
+        *slot = Some((Arc::downgrade(&shared), Arc::clone(&copy)));
+        copy
+    }
+}
+
+/// A call's `split_special_tokens`: None (the tokenizer's own) or a bool.
+pub(super) fn split_argument(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<bool>> {
+    match value {
+        Some(v) if !v.is_none() => Ok(Some(args::flag(v, "split_special_tokens")?)),
+        _ => Ok(None),
+    }
+}
+
+/// Whether `batch_decode` was given one sequence rather than a batch: an
+/// `Encoding`, a non-empty list or tuple whose first item is one id, or a
+/// non-empty array of one dimension (transformers 5 decodes these as one
+/// text).
+pub(super) fn is_one_sequence(sequences: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if sequences.is_instance_of::<PyEncoding>() {
+        return Ok(true);
+    }
+    if sequences.is_instance_of::<PyList>() || sequences.is_instance_of::<PyTuple>() {
+        return Ok(sequences.len()? > 0 && args::is_one_id(&sequences.get_item(0)?));
+    }
+    Ok(sequences.hasattr("ndim")?
+        && sequences.getattr("ndim")?.extract::<usize>().is_ok_and(|n| n == 1)
+        && sequences.len().is_ok_and(|n| n > 0))
+}
+
+/// `batch_decode`'s warning for one sequence, as a Python `FutureWarning`.
+pub(super) fn warn_one_sequence(py: Python<'_>) -> PyResult<()> {
+    PyErr::warn(py, &py.get_type::<PyFutureWarning>(), ONE_SEQUENCE, 1)
+}
+
+#[pymethods]
+impl PyTokenizer {
+    /// The named special tokens that are set, as transformers 5's
+    /// `special_tokens_map`: `{"unk_token": "[UNK]", ...}` in transformers'
+    /// order (bos, eos, unk, sep, pad, cls, mask), without the extra ones.
+    #[getter]
+    fn special_tokens_map<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        let map = PyDict::new(slf.py());
+        for name in NAMED_TOKENS {
+            let token = slf.getattr(name)?;
+            if !token.is_none() {
+                map.set_item(name, token.str()?)?;
+            }
+        }
+        Ok(map)
+    }
+
+    /// `{id: AddedToken}` for the added vocabulary, in id order, as
+    /// transformers' `added_tokens_decoder`: the special tokens (special,
+    /// not normalized) and the tokens `add_tokens` / `add_special_tokens`
+    /// added, with their flags. A new dict of new `AddedToken`s each time.
+    #[getter]
+    fn added_tokens_decoder<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let class = py.import("fast_wordpiece.added_token")?.getattr("AddedToken")?;
+        let out = PyDict::new(py);
+        for (id, t) in self.added_vocabulary() {
+            let flags = PyDict::new(py);
+            flags.set_item("single_word", t.single_word)?;
+            flags.set_item("lstrip", t.lstrip)?;
+            flags.set_item("rstrip", t.rstrip)?;
+            flags.set_item("normalized", t.normalized)?;
+            flags.set_item("special", t.special)?;
+            out.set_item(id, class.call((t.content,), Some(&flags))?)?;
+        }
+        Ok(out)
+    }
+
+    /// `{token: id}` for the added vocabulary (`added_tokens_decoder`), in
+    /// id order, as transformers' `added_tokens_encoder`.
+    #[getter]
+    fn added_tokens_encoder<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.get_added_vocab(py)
+    }
+
+    /// `{token: id}` for the added vocabulary (`added_tokens_decoder`), in
+    /// id order, as transformers' `get_added_vocab()`.
+    fn get_added_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        for (id, t) in self.added_vocabulary() {
+            out.set_item(t.content, id)?;
+        }
+        Ok(out)
+    }
+
+    /// `{token: id}` for the whole vocabulary: `get_vocab()`, as
+    /// transformers' `vocab` property.
+    #[getter(vocab)]
+    fn vocab_property<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.call_method0("get_vocab")
+    }
+
+    /// The directory `from_pretrained` read (as given), else `""`, as
+    /// transformers' `name_or_path`. Settable (a str); pickling keeps it.
+    #[getter]
+    fn name_or_path(&self) -> String {
+        self.name_or_path.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+    }
+
+    #[setter]
+    fn set_name_or_path(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        if !value.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(format!("name_or_path must be a str, not {}", type_name(value))));
+        }
+        let name = args::text(value, &|| "name_or_path".to_owned())?.to_owned();
+        *self.name_or_path.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = name;
+        Ok(())
+    }
+
+    /// `model_max_length` minus the special tokens one text gets
+    /// (`num_special_tokens_to_add()`), as in transformers.
+    #[getter]
+    fn max_len_single_sentence<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let added = slf.get().inner().added_tokens_count(false);
+        slf.getattr("model_max_length")?.sub(added)
+    }
+
+    /// `model_max_length` minus the special tokens a pair of texts gets
+    /// (`num_special_tokens_to_add(pair=True)`), as in transformers.
+    #[getter]
+    fn max_len_sentences_pair<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        let added = slf.get().inner().added_tokens_count(true);
+        slf.getattr("model_max_length")?.sub(added)
+    }
+
+    /// Writes the vocabulary (every token, added ones too, one a line in id
+    /// order, as `save_vocab`) to `vocab.txt` in `save_directory`, or
+    /// `{filename_prefix}-vocab.txt`; returns a tuple of that one path. The
+    /// directory must exist (NotADirectoryError or FileNotFoundError
+    /// otherwise, where transformers logs an error and returns None).
+    #[pyo3(signature = (save_directory, filename_prefix = None))]
+    fn save_vocabulary<'py>(
+        slf: &Bound<'py, Self>,
+        save_directory: &Bound<'py, PyAny>,
+        filename_prefix: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let dir = args::path(save_directory, "save_directory")?;
+        let name = match filename_prefix {
+            Some(p) if !p.is_none() => {
+                if !p.is_instance_of::<PyString>() {
+                    return Err(PyTypeError::new_err(format!(
+                        "filename_prefix must be a str or None, not {}",
+                        type_name(p)
+                    )));
+                }
+                let prefix = args::text(p, &|| "filename_prefix".to_owned())?;
+                if prefix.is_empty() {
+                    "vocab.txt".to_owned()
+                } else {
+                    format!("{}-vocab.txt", &*prefix)
+                }
+            }
+            _ => "vocab.txt".to_owned(),
+        };
+        match std::fs::metadata(&dir) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(PyNotADirectoryError::new_err(format!(
+                    "save_directory is not a directory: {}",
+                    dir.display()
+                )))
+            }
+            Err(_) => {
+                return Err(PyFileNotFoundError::new_err(format!("save_directory does not exist: {}", dir.display())))
+            }
+        }
+        let path = dir.join(name).to_string_lossy().into_owned();
+        slf.call_method1("save_vocab", (&path,))?;
+        PyTuple::new(slf.py(), [path])
+    }
+}
