@@ -68,9 +68,9 @@ impl PyBpe {
         let s: &str = &t;
         let model = &self.inner;
         if s.len() > DETACH_BYTES {
-            Ok(py.detach(|| model.encode(s, &mut Cache::default())))
+            py.detach(|| model.encode(s, &mut Cache::default())).map_err(to_py)
         } else {
-            Ok(model.encode(s, &mut Cache::default()))
+            model.encode(s, &mut Cache::default()).map_err(to_py)
         }
     }
 }
@@ -238,7 +238,7 @@ impl PyBpe {
         let caches = Mutex::new(Vec::<Cache>::new());
         let ids = family::in_chunks(py, &strs, threads, |chunk| {
             let mut cache = caches.lock().ok().and_then(|mut c| c.pop()).unwrap_or_default();
-            let ids = chunk.iter().map(|t| model.encode(t, &mut cache)).collect::<Vec<_>>();
+            let ids = chunk.iter().map(|t| model.encode(t, &mut cache)).collect::<Result<Vec<_>, _>>();
             if let Ok(mut c) = caches.lock() {
                 c.push(cache);
             }

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::args::{self, text, type_name};
-use super::errors::{guard, Signals};
+use super::errors::{guard, to_py, Signals};
 use super::family;
 use super::ints::int_list;
 use crate::chars::{count_chars_until, parts, Chars};
@@ -169,13 +169,13 @@ impl PyChars {
     /// vocabulary).
     fn encode<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let t = args::text(text, &|| "text".into())?;
-        int_list(py, &self.inner.encode(&t))
+        int_list(py, &self.inner.encode(&t).map_err(to_py)?)
     }
 
     /// The tokens of `text` (see `encode`).
     fn tokenize(&self, text: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let t = args::text(text, &|| "text".into())?;
-        Ok(self.inner.encode(&t).iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
+        Ok(self.inner.encode(&t).map_err(to_py)?.iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
     }
 
     /// `encode` of every text of `texts` (an iterable of str), in parallel
@@ -222,7 +222,7 @@ impl PyChars {
     /// `PyTokenizer.analyze`, with `words` the runs of non-whitespace
     /// characters and `characters` the code points of the texts.
     fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-        family::analyze(py, texts, self.inner.vocab().len(), |chunk| self.inner.analyze_part(chunk))
+        family::analyze(py, texts, self.inner.vocab().len(), |chunk| Ok(self.inner.analyze_part(chunk)))
     }
 
     /// `{token: id}` for the whole vocabulary.

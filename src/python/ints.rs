@@ -97,7 +97,8 @@ unsafe fn untracked_list<'py>(
     // of `n` slots that only this function can reach until it returns it,
     // each slot set once with a new reference (or left NULL on an error).
     unsafe {
-        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(n as ffi::Py_ssize_t))?;
+        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(n as ffi::Py_ssize_t))
+            .map_err(|e| named_memory_error(py, e, n))?;
         ffi::PyObject_GC_UnTrack(list.as_ptr().cast()); // before anything can start a collection
         for i in 0..n {
             // An error leaves the later slots NULL, which freeing the list skips.
@@ -108,6 +109,16 @@ unsafe fn untracked_list<'py>(
             }
         }
         Ok(list.cast_into_unchecked())
+    }
+}
+
+/// A MemoryError of a list of `n` items that could not be made, as one
+/// that says so (Python's says nothing); any other error unchanged.
+fn named_memory_error(py: Python<'_>, e: PyErr, n: usize) -> PyErr {
+    if e.is_instance_of::<pyo3::exceptions::PyMemoryError>(py) {
+        super::errors::to_py(crate::error::Error::memory(format_args!("a list of {n} items")))
+    } else {
+        e
     }
 }
 
