@@ -63,6 +63,8 @@ SETUP = {
         qs = "q" * 12_000_000
         calls = {
             "BPETokenizer.encode": lambda: bpe.encode(qs),
+            # Two tokens a piece ("Ġ", "q"): 12 million ids.
+            "BPETokenizer.encode of many pieces": lambda: bpe.encode(" q" * 6_000_000),
             "BPETokenizer.encode_batch": lambda: bpe.encode_batch([qs, "hello"], num_threads=2),
             "CharTokenizer.encode": lambda: chars.encode(big),
             "CharTokenizer.encode_batch": lambda: chars.encode_batch([big, "hello"], num_threads=2),

@@ -17,6 +17,13 @@ use crate::tokenizer::analysis::{Analysis, Partial};
 const CACHED_PIECE: usize = 64;
 /// A cache holds at most this many pieces; then it starts over.
 const CACHE_CAPACITY: usize = 1 << 16;
+/// Room for `n` more ids in `out` (growing at least twofold, as a `Vec`
+/// does), or `Error::Memory`.
+fn room_for(out: &mut Vec<u32>, n: usize) -> Result<()> {
+    out.try_reserve(n)
+        .map_err(|_| Error::memory(format_args!("an encoding of {} tokens", out.len() as u128 + n as u128)))
+}
+
 /// Pieces of at most this many symbols merge by scanning for the lowest
 /// rank; longer ones through a heap.
 const SCAN_LIMIT: usize = 32;
@@ -157,7 +164,8 @@ impl Bpe {
 
     /// The ids of `text`, appended to `out` with each token's byte span;
     /// `Error::Memory` (with some of the ids appended) when there is no room
-    /// for the merges of a piece (a long one needs room in proportion).
+    /// for them, or for the merges of a piece (a long one needs room in
+    /// proportion). `out` grows piece by piece, fallibly.
     pub fn encode_into(
         &self,
         text: &str,
@@ -166,20 +174,24 @@ impl Bpe {
         spans: Option<&mut Vec<(u32, u32)>>,
     ) -> Result<()> {
         let mut spans = spans;
-        let mut short = None;
+        let mut short = Ok(());
         self.specials.split(text, |piece| match piece {
+            _ if short.is_err() => {}
             Piece::Special { id, start, end } => {
+                short = room_for(out, 1);
+                if short.is_err() {
+                    return;
+                }
                 out.push(id);
                 if let Some(spans) = spans.as_deref_mut() {
                     spans.push((start as u32, end as u32));
                 }
             }
-            Piece::Text { .. } if short.is_some() => {}
             Piece::Text { text: segment, start } => {
                 for (a, b) in pieces(segment) {
                     let n = out.len();
-                    if !self.encode_piece(&segment.as_bytes()[a..b], cache, out) {
-                        short = Some(b - a);
+                    short = self.encode_piece(&segment.as_bytes()[a..b], cache, out);
+                    if short.is_err() {
                         return;
                     }
                     if let Some(spans) = spans.as_deref_mut() {
@@ -188,10 +200,7 @@ impl Bpe {
                 }
             }
         });
-        match short {
-            Some(bytes) => Err(Error::memory(format_args!("the merges of a piece of {bytes} bytes of text"))),
-            None => Ok(()),
-        }
+        short
     }
 
     /// Byte spans of a piece's tokens, laid end to end from `start`.
@@ -204,28 +213,29 @@ impl Bpe {
         }
     }
 
-    /// The ids of `text`; `Error::Memory` when there is no room for them
-    /// (an id per byte of text at most, reserved at once).
+    /// The ids of `text`; `Error::Memory` when there is no room for them.
     pub fn encode(&self, text: &str, cache: &mut Cache) -> Result<Vec<u32>> {
-        let mut out = Error::room_for_ids(text.len())?;
+        let mut out = Vec::new();
         self.encode_into(text, cache, &mut out, None)?;
         Ok(out)
     }
 
-    /// Appends the tokens of one pre-tokenized piece; false, appending
-    /// nothing, when there is no room for its merges.
-    fn encode_piece(&self, piece: &[u8], cache: &mut Cache, out: &mut Vec<u32>) -> bool {
+    /// Appends the tokens of one pre-tokenized piece; `Error::Memory`,
+    /// appending nothing, when there is no room for them or for its merges.
+    fn encode_piece(&self, piece: &[u8], cache: &mut Cache, out: &mut Vec<u32>) -> Result<()> {
         if piece.len() <= CACHED_PIECE {
             if let Some(&(s, n)) = cache.map.get(piece) {
+                room_for(out, n as usize)?;
                 out.extend_from_slice(&cache.ids[s as usize..(s + n) as usize]);
-                return true;
+                return Ok(());
             }
         }
+        let merges = || Error::memory(format_args!("the merges of a piece of {} bytes of text", piece.len()));
         let mut symbols = std::mem::take(&mut cache.symbols);
         symbols.clear();
         // A symbol per byte (an id, or none): a long piece's are many.
         if symbols.try_reserve(piece.len()).is_err() {
-            return false;
+            return Err(merges());
         }
         for &b in piece {
             match self.byte_ids[b as usize] {
@@ -237,7 +247,11 @@ impl Bpe {
             self.merge_by_scan(&mut symbols);
         } else if !self.merge_by_heap(&mut symbols) {
             cache.symbols = symbols;
-            return false;
+            return Err(merges());
+        }
+        if let Err(e) = room_for(out, symbols.len()) {
+            cache.symbols = symbols;
+            return Err(e);
         }
         out.extend_from_slice(&symbols);
         if piece.len() <= CACHED_PIECE {
@@ -247,7 +261,7 @@ impl Bpe {
             cache.map.insert(piece.into(), (s, symbols.len() as u32));
         }
         cache.symbols = symbols;
-        true
+        Ok(())
     }
 
     /// Merges the lowest-ranked pair (the leftmost of equal ones) until none
