@@ -23,9 +23,10 @@ pytestmark = pytest.mark.skipif(
     not sys.platform.startswith("linux"), reason="optional: address-space limits (RLIMIT_AS) as Linux has them"
 )
 
-#: Made before the limit is set: `tok`, the tokenizer; `calls`, what to run under the limit;
-#: `again`, what must give the same afterwards. The text is 24 MB, 4 million WordPiece tokens
-#: (64 MB as they are collected, 76 MB as an encoding), and the limit leaves 16 MB.
+#: Made before the limit is set: `tok`, the tokenizer; `calls`, what to run with the limit 32 MB
+#: above what the child holds then (or `(call, MB)`: that many MB above); `again`, what must give
+#: the same afterwards. The text is 24 MB: 4 million WordPiece tokens, 64 MB as they are
+#: collected and 76 MB as an encoding.
 SETUP = {
     "wordpiece": """
         tok = fw.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world", "x" * 1000])
@@ -39,6 +40,8 @@ SETUP = {
             "call": lambda: tok(big),
             "call on a list": lambda: tok([big, "hello"]),
             "decode": lambda: tok.decode([7] * 100_000),
+            # Room for the text, but not for its str too.
+            "decode to a str": (lambda: tok.decode([7] * 300_000), 400),
         }
         if numpy is not None:
             calls["encode_batch numpy"] = lambda: tok.encode_batch([big], return_tensors="np")
@@ -94,8 +97,8 @@ def vm_bytes():
 
 # Limited before the allocator starts: unlimited, it would reserve a gigabyte of address space
 # at once (unused, but where the limit does not reach).
-limit = vm_bytes() + (768 << 20)
-resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+hard = vm_bytes() + (768 << 20)
+resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
 import fast_wordpiece as fw
 
 def pytest_numpy():
@@ -107,10 +110,11 @@ def pytest_numpy():
 
 {setup}
 before = again()
-limit = vm_bytes() + (32 << 20)
-resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+held = vm_bytes()
 out = {{}}
 for name, call in calls.items():
+    call, room = call if isinstance(call, tuple) else (call, 32)
+    resource.setrlimit(resource.RLIMIT_AS, (held + (room << 20), hard))
     try:
         call()
         outcome = "returned"
@@ -128,8 +132,8 @@ def _run(setup: str) -> dict[str, list]:
     return json.loads(run.stdout)
 
 
-#: What each MemoryError names: the encoding, list, text or paths that did not fit.
-NAMED = r"(encoding|tokens|ids|list|text|paths|batch)"
+#: What each MemoryError names: the encoding, list, text, str or paths that did not fit.
+NAMED = r"(encoding|tokens|ids|list|text|str|paths|batch)"
 
 
 @pytest.mark.parametrize("tokenizers", sorted(SETUP))

@@ -414,12 +414,12 @@ impl PyTokenizer {
     /// `decode` for each sequence of ids (transformers' name for
     /// `decode_batch`).
     #[pyo3(signature = (sequences, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
-    fn batch_decode(
+    fn batch_decode<'py>(
         &self,
-        sequences: &Bound<'_, PyAny>,
+        sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<String>> {
+    ) -> PyResult<Vec<Bound<'py, PyString>>> {
         self.decode_batch(sequences, skip_special_tokens, clean_up_tokenization_spaces)
     }
 

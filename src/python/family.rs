@@ -4,7 +4,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::analyze::analysis_dict;
@@ -53,10 +53,10 @@ pub fn vocab_dict<'py, S: AsRef<str>>(
 }
 
 /// `decode_batch`: `decode` of each sequence of ids in `sequences`.
-pub fn decode_each(
-    sequences: &Bound<'_, PyAny>,
-    mut decode: impl FnMut(&Bound<'_, PyAny>) -> PyResult<String>,
-) -> PyResult<Vec<String>> {
+pub fn decode_each<'py>(
+    sequences: &Bound<'py, PyAny>,
+    mut decode: impl FnMut(&Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>>,
+) -> PyResult<Vec<Bound<'py, PyString>>> {
     args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
     let py = sequences.py();
     let iter = args::sequences_iter(sequences)?;

@@ -10,6 +10,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use super::args::{self, text, type_name, Given};
 use super::errors::{guard, to_py, Signals};
 use super::family;
+use super::ints::py_str;
 use super::ints::{int_list, offsets_list};
 use crate::error::Error;
 use crate::unigram::sample::Sampling;
@@ -461,13 +462,14 @@ impl PyUnigramTokenizer {
     /// dropped and every other "▁" a space; without the special tokens when
     /// `skip_special_tokens`. An id out of range: ValueError.
     #[pyo3(signature = (ids, skip_special_tokens = false))]
-    fn decode(
+    fn decode<'py>(
         &self,
-        ids: &Bound<'_, PyAny>,
+        ids: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
-    ) -> PyResult<String> {
+    ) -> PyResult<Bound<'py, PyString>> {
+        let py = ids.py();
         let ids = args::ids(ids, "ids", self.inner.vocab_size())?;
-        guard(|| self.inner.decode(&ids, skip_special_tokens))
+        py_str(py, &guard(|| self.inner.decode(&ids, skip_special_tokens))?)
     }
 
     /// `{piece: id}` for the whole vocabulary.
