@@ -160,16 +160,19 @@ impl Encoding {
     /// An encoding of the tokens given by their 4-byte columns, with type
     /// id 0, no special token and attention everywhere until `mark`
     /// changes the byte columns: one allocation, at the exact size, each
-    /// slot written once (see [`Columns::from_columns`]).
+    /// slot written once (see [`Columns::from_columns`]); `Error::Memory`
+    /// when it cannot be had.
     fn made_from(
         ids: &[u32],
         offsets: &[(u32, u32)],
         words: &[Word],
         mark: impl FnOnce(columns::Muts<'_, Word>),
-    ) -> Self {
-        let mut columns = Columns::from_columns(ids, offsets, words, [0, 0, 1]);
+    ) -> Result<Self> {
+        let Some(mut columns) = Columns::from_columns(ids, offsets, words, [0, 0, 1]) else {
+            return Err(Error::memory(format_args!("an encoding of {} tokens", ids.len())));
+        };
         mark(columns.get_mut());
-        Self { columns, pair: false, extra: None }
+        Ok(Self { columns, pair: false, extra: None })
     }
 
     /// Checks, before any of them is made, that encodings of `tokens` tokens

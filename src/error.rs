@@ -54,6 +54,15 @@ impl Error {
         Error::Memory(format!("{what} needs more memory than can be reserved"))
     }
 
+    /// `Memory` for the token ids of a text of `bytes` bytes: a token is at
+    /// least a byte of text, so that many ids is the room an encoding needs
+    /// at most, reserved at once.
+    pub fn room_for_ids(bytes: usize) -> Result<Vec<u32>> {
+        let mut ids = Vec::new();
+        ids.try_reserve_exact(bytes).map_err(|_| Error::memory(format_args!("the ids of a text of {bytes} bytes")))?;
+        Ok(ids)
+    }
+
     /// This error, as the error of input `index` of a batch.
     pub fn for_input(self, index: usize) -> Self {
         Error::Input { index, source: Box::new(self) }

@@ -466,9 +466,9 @@ impl Tokenizer {
         add_special_tokens: bool,
     ) -> Result<Encoding> {
         self.with_encoded(text, pair, add_special_tokens, |scratch| {
-            let mut encoding = scratch.to_encoding();
+            let mut encoding = scratch.to_encoding()?;
             encoding.set_pair(pair.is_some());
-            encoding
+            Ok(encoding)
         })
     }
 
@@ -479,30 +479,36 @@ impl Tokenizer {
         text: Sequence<'_>,
         pair: Option<Sequence<'_>>,
         add_special_tokens: bool,
-        f: impl FnOnce(&Scratch) -> R,
+        f: impl FnOnce(&Scratch) -> Result<R>,
     ) -> Result<R> {
         self.with_encoded_as(text, pair, add_special_tokens, false, f)
     }
 
     /// [`Self::with_encoded`], the scratch keeping only the ids when
     /// `ids_only` (see `Scratch::set_ids_only`): the same ids, faster.
+    /// `Error::Memory` when the tokens do not fit in memory (or what `f`
+    /// makes of them does not), the thread's scratch then let go.
     pub(crate) fn with_encoded_as<R>(
         &self,
         text: Sequence<'_>,
         pair: Option<Sequence<'_>>,
         add_special_tokens: bool,
         ids_only: bool,
-        f: impl FnOnce(&Scratch) -> R,
+        f: impl FnOnce(&Scratch) -> Result<R>,
     ) -> Result<R> {
         let (processor, specials) = self.post_processor(add_special_tokens)?;
-        Ok(BUFFERS.with(|buffers| {
+        BUFFERS.with(|buffers| {
             let (ws, scratch) = &mut *buffers.borrow_mut();
             scratch.set_ids_only(ids_only);
             processor.fill(specials, pair.is_some(), scratch, |out, k| {
                 self.encode_sequence(if k == 0 { Some(text) } else { pair }, ws, out)
             });
-            f(scratch)
-        }))
+            let result = scratch.check().and_then(|()| f(scratch));
+            if let Err(Error::Memory(_)) = result {
+                *scratch = Scratch::default();
+            }
+            result
+        })
     }
 
     /// Encodes each input, a text and its pair if any (post-processed as
@@ -525,11 +531,19 @@ impl Tokenizer {
                 processor.fill(specials, pair.is_some(), scratch, |out, k| {
                     self.encode_sequence(if k == 0 { Some(text) } else { pair }, ws, out)
                 });
+                if scratch.failed() {
+                    break;
+                }
                 lengths.push(scratch.next_row() as u32);
             }
+            let failed = scratch.check();
             *ids = scratch.end_rows();
-        });
-        Ok(())
+            if failed.is_err() {
+                *ids = Vec::new();
+                *scratch = Scratch::default();
+            }
+            failed
+        })
     }
 
     /// Appends the tokens of one sequence of an input (if any) to `out`.
@@ -623,7 +637,8 @@ impl Tokenizer {
                             let mark = out.mark();
                             self.encode_uncached(chunk, chars, ws, out);
                             let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
-                            if chunk.len() <= chunk_cache::MAX_CHUNK {
+                            // Not a chunk whose tokens were dropped for want of room.
+                            if chunk.len() <= chunk_cache::MAX_CHUNK && !out.failed() {
                                 cache.insert(chunk.as_bytes(), key, n, chars, out, mark);
                             }
                             n
@@ -705,7 +720,7 @@ impl Tokenizer {
                     side.start_after(out);
                     let mark = side.mark();
                     self.encode_uncached(chunk, 0, ws, &mut side);
-                    if chunk.len() <= chunk_cache::MAX_CHUNK {
+                    if chunk.len() <= chunk_cache::MAX_CHUNK && !side.failed() {
                         let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
                         cache.insert(chunk.as_bytes(), &key, n, 0, &side, mark);
                     }
@@ -842,8 +857,12 @@ impl Tokenizer {
     }
 
     /// Turns ids back into text. Ids outside the vocabulary are an error.
+    /// `Error::Memory` when there is no room for the text.
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
-        let mut tokens = Vec::with_capacity(ids.len());
+        let mut tokens = Vec::new();
+        if tokens.try_reserve_exact(ids.len()).is_err() {
+            return Err(Error::memory(format_args!("decoding {} ids", ids.len())));
+        }
         for &id in ids {
             let token = self.vocab.token(id).ok_or_else(|| {
                 Error::invalid(format!("id {id} is out of range for a vocabulary of {} tokens", self.vocab.len()))
@@ -856,12 +875,30 @@ impl Tokenizer {
                 None => tokens.push(token),
             }
         }
-        Ok(match self.options.decoder {
-            Decoding::WordPiece => {
-                decoder::decode_with(tokens, &self.options.continuing_subword_prefix, self.options.decoder_cleanup)
+        // The text is at most the tokens and a space before each: reserved
+        // at once, it never grows.
+        let bytes = tokens.iter().fold(0usize, |n, t| n.saturating_add(t.len() + 1));
+        let mut text = String::new();
+        if text.try_reserve_exact(bytes).is_err() {
+            return Err(Error::memory(format_args!("a decoded text of {bytes} bytes")));
+        }
+        match self.options.decoder {
+            Decoding::WordPiece => decoder::decode_into(
+                &mut text,
+                tokens,
+                &self.options.continuing_subword_prefix,
+                self.options.decoder_cleanup,
+            ),
+            Decoding::Off => {
+                for (i, token) in tokens.into_iter().enumerate() {
+                    if i > 0 {
+                        text.push(' ');
+                    }
+                    text.push_str(token);
+                }
             }
-            Decoding::Off => tokens.join(" "),
-        })
+        }
+        Ok(text)
     }
 }
 
@@ -928,7 +965,7 @@ mod tests {
         let texts: Vec<&str> = texts.into_iter().chain([many.as_str(), long]).collect();
         let ids = |t: &Tokenizer, text: &str, pair: Option<&str>, ids_only: bool| {
             let (text, pair) = (Sequence::Text(text), pair.map(Sequence::Text));
-            t.with_encoded_as(text, pair, true, ids_only, |s| (s.ids().to_vec(), s.offsets().len())).unwrap()
+            t.with_encoded_as(text, pair, true, ids_only, |s| Ok((s.ids().to_vec(), s.offsets().len()))).unwrap()
         };
         let off = tokenizer(&VOCAB);
         off.set_word_cache(false);

@@ -17,6 +17,13 @@ use crate::tokenizer::analysis::{Analysis, Partial};
 const CACHED_PIECE: usize = 64;
 /// A cache holds at most this many pieces; then it starts over.
 const CACHE_CAPACITY: usize = 1 << 16;
+/// Room for `n` more ids in `out` (growing at least twofold, as a `Vec`
+/// does), or `Error::Memory`.
+fn room_for(out: &mut Vec<u32>, n: usize) -> Result<()> {
+    out.try_reserve(n)
+        .map_err(|_| Error::memory(format_args!("an encoding of {} tokens", out.len() as u128 + n as u128)))
+}
+
 /// Pieces of at most this many symbols merge by scanning for the lowest
 /// rank; longer ones through a heap.
 const SCAN_LIMIT: usize = 32;
@@ -155,11 +162,26 @@ impl Bpe {
         self.specials.tokens().iter().any(|s| s.1 == id)
     }
 
-    /// The ids of `text`, appended to `out` with each token's byte span.
-    pub fn encode_into(&self, text: &str, cache: &mut Cache, out: &mut Vec<u32>, spans: Option<&mut Vec<(u32, u32)>>) {
+    /// The ids of `text`, appended to `out` with each token's byte span;
+    /// `Error::Memory` (with some of the ids appended) when there is no room
+    /// for them, or for the merges of a piece (a long one needs room in
+    /// proportion). `out` grows piece by piece, fallibly.
+    pub fn encode_into(
+        &self,
+        text: &str,
+        cache: &mut Cache,
+        out: &mut Vec<u32>,
+        spans: Option<&mut Vec<(u32, u32)>>,
+    ) -> Result<()> {
         let mut spans = spans;
+        let mut short = Ok(());
         self.specials.split(text, |piece| match piece {
+            _ if short.is_err() => {}
             Piece::Special { id, start, end } => {
+                short = room_for(out, 1);
+                if short.is_err() {
+                    return;
+                }
                 out.push(id);
                 if let Some(spans) = spans.as_deref_mut() {
                     spans.push((start as u32, end as u32));
@@ -168,13 +190,17 @@ impl Bpe {
             Piece::Text { text: segment, start } => {
                 for (a, b) in pieces(segment) {
                     let n = out.len();
-                    self.encode_piece(&segment.as_bytes()[a..b], cache, out);
+                    short = self.encode_piece(&segment.as_bytes()[a..b], cache, out);
+                    if short.is_err() {
+                        return;
+                    }
                     if let Some(spans) = spans.as_deref_mut() {
                         self.piece_spans(&out[n..], start + a, spans);
                     }
                 }
             }
         });
+        short
     }
 
     /// Byte spans of a piece's tokens, laid end to end from `start`.
@@ -187,23 +213,30 @@ impl Bpe {
         }
     }
 
-    /// The ids of `text`.
-    pub fn encode(&self, text: &str, cache: &mut Cache) -> Vec<u32> {
+    /// The ids of `text`; `Error::Memory` when there is no room for them.
+    pub fn encode(&self, text: &str, cache: &mut Cache) -> Result<Vec<u32>> {
         let mut out = Vec::new();
-        self.encode_into(text, cache, &mut out, None);
-        out
+        self.encode_into(text, cache, &mut out, None)?;
+        Ok(out)
     }
 
-    /// Appends the tokens of one pre-tokenized piece.
-    fn encode_piece(&self, piece: &[u8], cache: &mut Cache, out: &mut Vec<u32>) {
+    /// Appends the tokens of one pre-tokenized piece; `Error::Memory`,
+    /// appending nothing, when there is no room for them or for its merges.
+    fn encode_piece(&self, piece: &[u8], cache: &mut Cache, out: &mut Vec<u32>) -> Result<()> {
         if piece.len() <= CACHED_PIECE {
             if let Some(&(s, n)) = cache.map.get(piece) {
+                room_for(out, n as usize)?;
                 out.extend_from_slice(&cache.ids[s as usize..(s + n) as usize]);
-                return;
+                return Ok(());
             }
         }
+        let merges = || Error::memory(format_args!("the merges of a piece of {} bytes of text", piece.len()));
         let mut symbols = std::mem::take(&mut cache.symbols);
         symbols.clear();
+        // A symbol per byte (an id, or none): a long piece's are many.
+        if symbols.try_reserve(piece.len()).is_err() {
+            return Err(merges());
+        }
         for &b in piece {
             match self.byte_ids[b as usize] {
                 Some(id) => symbols.push(id),
@@ -212,8 +245,13 @@ impl Bpe {
         }
         if symbols.len() <= SCAN_LIMIT {
             self.merge_by_scan(&mut symbols);
-        } else {
-            self.merge_by_heap(&mut symbols);
+        } else if !self.merge_by_heap(&mut symbols) {
+            cache.symbols = symbols;
+            return Err(merges());
+        }
+        if let Err(e) = room_for(out, symbols.len()) {
+            cache.symbols = symbols;
+            return Err(e);
         }
         out.extend_from_slice(&symbols);
         if piece.len() <= CACHED_PIECE {
@@ -223,6 +261,7 @@ impl Bpe {
             cache.map.insert(piece.into(), (s, symbols.len() as u32));
         }
         cache.symbols = symbols;
+        Ok(())
     }
 
     /// Merges the lowest-ranked pair (the leftmost of equal ones) until none
@@ -245,13 +284,24 @@ impl Bpe {
 
     /// The same merges as [`Bpe::merge_by_scan`], through a heap of candidate
     /// pairs keyed by (rank, position), checked when popped: for long pieces.
-    fn merge_by_heap(&self, symbols: &mut Vec<u32>) {
+    /// False, merging nothing, when there is no room for the heap and links
+    /// (some 40 bytes per symbol).
+    fn merge_by_heap(&self, symbols: &mut Vec<u32>) -> bool {
         let n = symbols.len();
         // Linked list over positions; a merged-away position has `alive` false.
-        let mut next: Vec<usize> = (1..=n).collect();
-        let mut prev: Vec<usize> = (0..n).map(|i| i.wrapping_sub(1)).collect();
-        let mut alive = vec![true; n];
+        let (mut next, mut prev, mut alive) = (Vec::new(), Vec::new(), Vec::new());
         let mut heap = BinaryHeap::new();
+        // Every pair at first, and a pair more per merge at most.
+        let room = next.try_reserve_exact(n).is_ok()
+            && prev.try_reserve_exact(n).is_ok()
+            && alive.try_reserve_exact(n).is_ok()
+            && heap.try_reserve_exact(2 * n).is_ok();
+        if !room {
+            return false;
+        }
+        next.extend(1..=n);
+        prev.extend((0..n).map(|i| i.wrapping_sub(1)));
+        alive.resize(n, true);
         let push =
             |heap: &mut BinaryHeap<std::cmp::Reverse<(u32, usize, u32)>>, symbols: &[u32], i: usize, j: usize| {
                 if let Some(&(rank, z)) = self.ranks.get(&(symbols[i], symbols[j])) {
@@ -292,6 +342,7 @@ impl Bpe {
             }
         }
         symbols.truncate(k);
+        true
     }
 
     /// The text of `ids`: each token's bytes (a special token's, or any
@@ -330,18 +381,20 @@ impl Bpe {
     pub fn encode_batch<S: AsRef<str> + Sync>(&self, texts: &[S], threads: Option<usize>) -> Result<Vec<Vec<u32>>> {
         use rayon::prelude::*;
         crate::threads::install(threads, || {
-            texts.par_iter().map_init(Cache::default, |cache, t| self.encode(t.as_ref(), cache)).collect()
-        })
+            texts.par_iter().map_init(Cache::default, |cache, t| self.encode(t.as_ref(), cache)).collect::<Result<_>>()
+        })?
     }
 
-    /// [`Analysis`] of `texts`.
-    pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Analysis {
-        let part = |chunk: &[S]| Ok(self.analyze_part(chunk));
-        Analysis::in_chunks_until(texts, self.vocab_size(), None, part, || false).expect("counting cannot fail")
+    /// [`Analysis`] of `texts`; `Error::Memory` when a text's tokens do
+    /// not fit in memory.
+    pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Result<Analysis> {
+        let part = |chunk: &[S]| self.analyze_part(chunk);
+        Analysis::in_chunks_until(texts, self.vocab_size(), None, part, || false)
     }
 
-    /// The counts of [`Bpe::analyze`] for a chunk of the texts.
-    pub fn analyze_part<S: AsRef<str>>(&self, texts: &[S]) -> Partial {
+    /// The counts of [`Bpe::analyze`] for a chunk of the texts;
+    /// `Error::Memory` when a piece's merges do not fit in memory.
+    pub fn analyze_part<S: AsRef<str>>(&self, texts: &[S]) -> Result<Partial> {
         let mut cache = Cache::default();
         Analysis::part_of(texts, self.vocab_size(), self.unk, |t, ids| self.encode_into(t, &mut cache, ids, None))
     }
@@ -362,7 +415,7 @@ mod tests {
     }
 
     fn tokens(m: &Bpe, text: &str) -> Vec<String> {
-        m.encode(text, &mut Cache::default()).iter().map(|&i| m.vocab[i as usize].clone()).collect()
+        m.encode(text, &mut Cache::default()).unwrap().iter().map(|&i| m.vocab[i as usize].clone()).collect()
     }
 
     #[test]
@@ -370,7 +423,7 @@ mod tests {
         let m = model(&[("Ġ", "t"), ("h", "e"), ("Ġt", "he")]);
         assert_eq!(tokens(&m, "the the"), ["t", "he", "Ġthe"]);
         let text = "héllo wörld 👋🏽 \r\n\t x";
-        assert_eq!(m.decode(&m.encode(text, &mut Cache::default()), false).unwrap(), text);
+        assert_eq!(m.decode(&m.encode(text, &mut Cache::default()).unwrap(), false).unwrap(), text);
     }
 
     #[test]

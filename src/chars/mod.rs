@@ -149,14 +149,16 @@ impl Chars {
         });
     }
 
-    pub fn encode(&self, text: &str) -> Vec<u32> {
-        let mut out = Vec::with_capacity(text.len());
+    /// The ids of `text`; `Error::Memory` when there is no room for them
+    /// (an id per byte of text at most, reserved at once).
+    pub fn encode(&self, text: &str) -> Result<Vec<u32>> {
+        let mut out = Error::room_for_ids(text.len())?;
         self.encode_into(text, &mut out);
-        out
+        Ok(out)
     }
 
     pub fn encode_batch<S: AsRef<str> + Sync>(&self, texts: &[S], threads: Option<usize>) -> Result<Vec<Vec<u32>>> {
-        crate::threads::install(threads, || texts.par_iter().map(|t| self.encode(t.as_ref())).collect())
+        crate::threads::install(threads, || texts.par_iter().map(|t| self.encode(t.as_ref())).collect())?
     }
 
     /// The tokens of `ids` joined (special tokens, `unk_token` included,
@@ -182,7 +184,11 @@ impl Chars {
 
     /// The counts of [`Chars::analyze`] for a chunk of the texts.
     pub fn analyze_part<S: AsRef<str>>(&self, texts: &[S]) -> Partial {
-        Analysis::part_of(texts, self.vocab.len(), Some(self.unk), |t, ids| self.encode_into(t, ids))
+        let part = Analysis::part_of(texts, self.vocab.len(), Some(self.unk), |t, ids| {
+            self.encode_into(t, ids);
+            Ok(())
+        });
+        part.expect("encoding characters cannot fail")
     }
 
     /// The tokenizer as JSON: `{"type": "CharTokenizer", "vocab": [...],
@@ -259,7 +265,7 @@ mod tests {
         // Training counts every character of the texts, those of special tokens too.
         assert_eq!(t.vocab()[..2], ["[UNK]", "<s>"]);
         assert!(t.vocab().contains(&"a".to_string()) && !t.vocab().contains(&"z".to_string()));
-        let ids = t.encode("az<s>");
+        let ids = t.encode("az<s>").unwrap();
         assert_eq!(ids, [t.token_to_id("a").unwrap(), 0, 1]);
         assert_eq!(t.decode(&ids, true).unwrap(), "a");
         assert_eq!(Chars::from_json(&t.to_json()).unwrap(), t);

@@ -117,16 +117,16 @@ impl<W: Plain> Columns<W> {
     /// (type id, special tokens mask, attention mask). Every slot is
     /// written once, without the zeroing of a fresh allocation first (the
     /// encodings of long documents spent more on zeroing than on copying).
-    /// Panics or aborts as `Vec::with_capacity` does when there is no room.
-    pub fn from_columns(ids: &[u32], offsets: &[(u32, u32)], words: &[W], bytes: [u8; 3]) -> Self {
+    /// None when there is no room for them (as [`Self::try_with_capacity`]).
+    pub fn from_columns(ids: &[u32], offsets: &[(u32, u32)], words: &[W], bytes: [u8; 3]) -> Option<Self> {
         let n = ids.len();
         assert!(offsets.len() == n && words.len() == n, "columns of one length");
         if n == 0 {
-            return Self::new();
+            return Some(Self::new());
         }
-        let Some(layout) = layout::<W>(n) else { panic!("capacity overflow") };
+        let layout = layout::<W>(n)?;
         // SAFETY: `layout` has a non-zero size (`n` > 0).
-        let Some(ptr) = NonNull::new(unsafe { alloc::alloc(layout) }) else { alloc::handle_alloc_error(layout) };
+        let ptr = NonNull::new(unsafe { alloc::alloc(layout) })?;
         let mut columns = Self { ptr, len: 0, cap: n, words: PhantomData };
         let (o, i, w, [t, s, a]) = columns.parts();
         // SAFETY: each column of the new allocation has room for `n` values
@@ -141,7 +141,7 @@ impl<W: Plain> Columns<W> {
             std::ptr::write_bytes(a, bytes[2], n);
         }
         columns.len = n;
-        columns
+        Some(columns)
     }
 
     /// Room for `cap` tokens; panics or aborts as `Vec::with_capacity` does
@@ -360,7 +360,7 @@ mod tests {
     fn columns_made_from_slices_hold_them() {
         let c = filled(5);
         let s = c.get();
-        let made = Columns::from_columns(s.ids, s.offsets, s.words, [2, 0, 1]);
+        let made = Columns::from_columns(s.ids, s.offsets, s.words, [2, 0, 1]).unwrap();
         let m = made.get();
         assert_eq!((m.ids, m.offsets, m.words), (s.ids, s.offsets, s.words));
         assert_eq!((m.type_ids, m.special_tokens_mask, m.attention_mask), (&[2; 5][..], &[0; 5][..], &[1; 5][..]));
@@ -368,7 +368,7 @@ mod tests {
         let mut grown = made.clone();
         assert!(grown.try_reserve_exact(10));
         assert_eq!(grown.get().ids, s.ids);
-        assert_eq!(Columns::<Word>::from_columns(&[], &[], &[], [0; 3]).len(), 0);
+        assert_eq!(Columns::<Word>::from_columns(&[], &[], &[], [0; 3]).map(|c| c.len()), Some(0));
     }
 
     #[test]

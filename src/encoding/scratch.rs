@@ -6,8 +6,16 @@
 //! caller wants no offsets and no words, pushing a token is one push. It
 //! can then collect rows (see [`Scratch::begin_rows`]): each encoding's ids
 //! go straight after the previous one's, in the caller's vector.
+//!
+//! Its columns grow fallibly: when memory for more tokens cannot be had,
+//! the scratch takes no more tokens than it has room for (the others are
+//! dropped) and [`Scratch::check`] gives `Error::Memory`, so that a text
+//! whose tokens do not fit in memory is an error, not an abort. Pushing a
+//! token checks the room left as `Vec::push` does, no more; growing is out
+//! of line.
 
 use crate::encoding::{Encoding, Word};
+use crate::error::{Error, Result};
 
 /// Ids, offsets and words of the tokens of one encoding being assembled (see
 /// `BertPostProcessor::assemble`): the tokenizer keeps one per thread.
@@ -28,6 +36,9 @@ pub struct Scratch {
     /// Where this encoding's ids start in `ids` (0 unless collecting rows,
     /// see [`Scratch::begin_rows`]): the ids before are earlier rows'.
     floor: usize,
+    /// The number of ids (earlier rows' included) that room could not be
+    /// had for, once growing failed (see [`Scratch::check`]); 0 otherwise.
+    short: usize,
 }
 
 /// A run of tokens that share a type id: a sequence's, or special tokens.
@@ -49,6 +60,7 @@ impl Default for Scratch {
             shown: Vec::new(),
             ids_only: false,
             floor: 0,
+            short: 0,
         }
     }
 }
@@ -77,8 +89,74 @@ impl Scratch {
     /// [`to_encoding`](Self::to_encoding) are not to be used.
     pub fn set_ids_only(&mut self, on: bool) {
         self.floor = 0;
+        self.short = 0;
         self.clear();
         self.ids_only = on;
+        // Every column has room wherever the ids have (see `grow`): ids
+        // grown while they were kept alone are let go.
+        if !on && self.ids.capacity() > self.offsets.capacity().min(self.words.capacity()) {
+            self.ids = Vec::new();
+        }
+    }
+
+    /// `Error::Memory` if room for a token could not be had since the
+    /// scratch was last emptied by [`set_ids_only`](Self::set_ids_only),
+    /// [`begin_rows`](Self::begin_rows) or [`start_after`](Self::start_after)
+    /// (the tokens it holds are then not all the tokens pushed).
+    pub fn check(&self) -> Result<()> {
+        match self.short {
+            0 => Ok(()),
+            // Rows before this encoding's: their tokens count too.
+            n if self.floor > 0 => Err(Error::memory(format_args!("encodings of {n} tokens in all"))),
+            n => Err(Error::memory(format_args!("an encoding of {n} tokens"))),
+        }
+    }
+
+    /// Whether a token was dropped for want of room (see [`check`](Self::check)).
+    #[inline]
+    pub fn failed(&self) -> bool {
+        self.short != 0
+    }
+
+    /// Room for `n` more tokens in every column kept, or false (tokens are
+    /// then dropped, see [`check`](Self::check)). The columns grow at least
+    /// twofold, as a `Vec` does, or by an eighth when that is all there is
+    /// room for. The ids grow last, and only once the other columns have
+    /// room: wherever the ids have room, so have they, and a failure leaves
+    /// the ids full, so that every later push comes here and is dropped.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, n: usize) -> bool {
+        if self.short != 0 {
+            return false;
+        }
+        let (len, floor) = (self.ids.len(), self.floor);
+        let Some(need) = len.checked_add(n) else {
+            self.short = usize::MAX;
+            return false;
+        };
+        let doubled = need.max(2 * self.ids.capacity()).max(8);
+        let mut to = |cap: usize| {
+            // Capacities as the ids count them (earlier rows included).
+            let room = |column_len: usize| cap - floor - column_len;
+            (self.ids_only
+                || self.offsets.try_reserve_exact(room(self.offsets.len())).is_ok()
+                    && self.words.try_reserve_exact(room(self.words.len())).is_ok())
+                && self.ids.try_reserve_exact(cap - len).is_ok()
+        };
+        // Short of room for twice as many, an eighth more: growing by so
+        // little each time would copy the tokens once per token.
+        let ok = to(doubled) || to(need.max(len + len / 8));
+        if !ok {
+            self.short = need;
+        }
+        ok
+    }
+
+    /// Room for `n` more tokens (see [`grow`](Self::grow)).
+    #[inline]
+    fn room(&mut self, n: usize) -> bool {
+        self.ids.capacity() - self.ids.len() >= n || self.grow(n)
     }
 
     /// Keeps ids only, collecting rows after the ids in `ids`: each
@@ -124,6 +202,10 @@ impl Scratch {
     /// Appends `other`'s tokens (their ids alone when this scratch keeps ids
     /// only), and goes on at its current word.
     pub fn append_ids(&mut self, other: &Scratch) {
+        if other.failed() || !self.room(other.len()) {
+            self.short = self.short.max(other.short).max(self.ids.len() + other.len());
+            return;
+        }
         self.ids.extend_from_slice(other.ids());
         if !self.ids_only {
             self.offsets.extend_from_slice(&other.offsets);
@@ -134,15 +216,20 @@ impl Scratch {
 
     /// Appends tokens by id alone; only for a scratch that keeps ids only.
     #[inline]
-    pub fn extend_ids(&mut self, ids: impl IntoIterator<Item = u32>) {
+    pub fn extend_ids(&mut self, ids: impl ExactSizeIterator<Item = u32>) {
         debug_assert!(self.ids_only);
-        self.ids.extend(ids);
+        if self.room(ids.len()) {
+            self.ids.extend(ids);
+        }
     }
 
     /// Appends tokens by id alone; only for a scratch that keeps ids only.
     #[inline]
     pub fn extend_ids_from(&mut self, ids: &[u32]) {
         debug_assert!(self.ids_only);
+        if !self.room(ids.len()) {
+            return;
+        }
         match *ids {
             [] => {}
             [a] => self.ids.push(a),
@@ -168,6 +255,9 @@ impl Scratch {
         // Most often one id (BERT's): pushed, with no call to copy or fill
         // (a one-token `extend` costs a memset call per column).
         for &id in ids {
+            if !self.room(1) {
+                return;
+            }
             self.ids.push(id);
             if !self.ids_only {
                 self.offsets.push((0, 0));
@@ -246,6 +336,10 @@ impl Scratch {
     /// Appends a token's id and its character offsets, in the current word.
     #[inline]
     pub fn push(&mut self, id: u32, offsets: (u32, u32)) {
+        // The check `Vec::push` makes, made first: growing is fallible.
+        if self.ids.len() == self.ids.capacity() && !self.grow(1) {
+            return;
+        }
         self.ids.push(id);
         if !self.ids_only {
             self.offsets.push(offsets);
@@ -295,8 +389,11 @@ impl Scratch {
     /// tokens (see [`Scratch::start_sequence`], [`Scratch::push_special`])
     /// with its type id (0 before the first piece), `special_tokens_mask` 1
     /// on the special pieces, and attention on every token.
-    pub fn to_encoding(&self) -> Encoding {
+    /// `Error::Memory` if there is no room for it, or if tokens were
+    /// dropped for want of room (see [`check`](Self::check)).
+    pub fn to_encoding(&self) -> Result<Encoding> {
         debug_assert!(!self.ids_only);
+        self.check()?;
         let n = self.len();
         let mut encoding = Encoding::made_from(&self.ids, &self.offsets, &self.words, |c| {
             // Type id 0 and no special token unless a piece says otherwise
@@ -312,11 +409,11 @@ impl Scratch {
                     many => many.fill(1),
                 }
             }
-        });
+        })?;
         for (i, text) in &self.shown {
             encoding.set_shown(*i, text);
         }
-        encoding
+        Ok(encoding)
     }
 }
 
@@ -336,7 +433,7 @@ mod tests {
         s.push_special(&[8, 9], 0);
         s.start_sequence(1, 1);
         s.push(2, (0, 1));
-        let e = s.to_encoding();
+        let e = s.to_encoding().unwrap();
         assert_eq!(e.ids(), [7, 0, 1, 8, 9, 2]);
         assert_eq!(e.offsets(), [(0, 0), (0, 1), (1, 2), (0, 0), (0, 0), (0, 1)]);
         assert_eq!(e.type_ids(), [2, 0, 0, 0, 0, 1]);
@@ -360,17 +457,52 @@ mod tests {
         s.end_word();
         s.rewind(mark);
         s.push(9, (9, 10));
-        assert_eq!((s.len(), s.to_encoding().words()[5].index()), (6, Some(3)));
+        assert_eq!((s.len(), s.to_encoding().unwrap().words()[5].index()), (6, Some(3)));
         let mark = s.mark();
         s.push(10, (0, 1));
         s.end_word();
         s.push(11, (2, 3));
         s.make_word_since(mark, 7);
         s.push(12, (0, 1));
-        let words: Vec<_> = s.to_encoding().words()[6..].iter().map(|w| w.index()).collect();
+        let words: Vec<_> = s.to_encoding().unwrap().words()[6..].iter().map(|w| w.index()).collect();
         assert_eq!(words, [Some(7), Some(7), Some(8)]);
         s.clear();
-        assert!(s.is_empty() && s.to_encoding().is_empty());
+        assert!(s.is_empty() && s.to_encoding().unwrap().is_empty());
+    }
+
+    #[test]
+    fn tokens_without_room_are_dropped_and_an_error() {
+        for ids_only in [false, true] {
+            let mut s = Scratch::default();
+            s.set_ids_only(ids_only);
+            s.push(1, (0, 1));
+            assert!(s.check().is_ok() && !s.failed());
+            // No allocation can be that large: growing fails, as it does
+            // when memory runs out.
+            assert!(!s.room(usize::MAX / 2));
+            let room = s.ids.capacity();
+            for id in 2..100 {
+                s.push(id, (0, 1));
+            }
+            s.push_special(&[7, 8], 0);
+            assert_eq!(s.len(), room, "no more tokens than there was room for");
+            assert_eq!(s.ids()[..2], [1, 2]);
+            assert!(s.ids.capacity() == room && s.offsets.len() <= room && s.words.len() <= room);
+            assert!(matches!(s.check(), Err(Error::Memory(_))), "{:?}", s.check());
+            // Emptied for the next encoding, it takes tokens again.
+            s.set_ids_only(ids_only);
+            assert!(s.check().is_ok());
+            for id in 0..100 {
+                s.push(id, (id, id + 1));
+            }
+            assert_eq!(s.ids(), (0..100).collect::<Vec<_>>());
+        }
+        let mut rows = Scratch::default();
+        rows.begin_rows(vec![5]);
+        assert!(!rows.room(usize::MAX - 1));
+        rows.extend_ids_from(&[1, 2, 3]);
+        assert!(rows.failed());
+        assert_eq!(rows.end_rows(), [5]);
     }
 
     #[test]
@@ -401,6 +533,6 @@ mod tests {
         // Back to every column, from an empty scratch.
         s.set_ids_only(false);
         s.push(3, (1, 2));
-        assert_eq!(s.to_encoding().ids(), [3]);
+        assert_eq!(s.to_encoding().unwrap().ids(), [3]);
     }
 }

@@ -27,6 +27,13 @@ pub fn decode<'a>(tokens: impl IntoIterator<Item = &'a str>) -> String {
 /// clean-up rules (Hugging Face's `decoders.WordPiece(prefix, cleanup)`).
 pub fn decode_with<'a>(tokens: impl IntoIterator<Item = &'a str>, prefix: &str, cleanup: bool) -> String {
     let mut out = String::new();
+    decode_into(&mut out, tokens, prefix, cleanup);
+    out
+}
+
+/// [`decode_with`], appending to `out` (which the caller may have given
+/// room for the text: a token and a space each at most).
+pub fn decode_into<'a>(out: &mut String, tokens: impl IntoIterator<Item = &'a str>, prefix: &str, cleanup: bool) {
     let mut piece = String::new();
     for (i, token) in tokens.into_iter().enumerate() {
         piece.clear();
@@ -48,7 +55,6 @@ pub fn decode_with<'a>(tokens: impl IntoIterator<Item = &'a str>, prefix: &str, 
         }
         out.push_str(&piece);
     }
-    out
 }
 
 /// `transformers`' `clean_up_tokenization` (its decode's

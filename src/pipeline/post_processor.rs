@@ -86,18 +86,19 @@ impl PostProcessor {
     /// `scratch` (cleared first, reused across calls so that it grows once),
     /// calling [`Scratch::end_word`] after each word; the special tokens go
     /// between them when `specials` is true. The result is copied out at its
-    /// exact size, with the masks made whole.
+    /// exact size, with the masks made whole; `Error::Memory` when there is no
+    /// room for the tokens.
     pub fn assemble(
         &self,
         specials: bool,
         pair: bool,
         scratch: &mut Scratch,
         sequence: impl FnMut(&mut Scratch, usize),
-    ) -> Encoding {
+    ) -> Result<Encoding> {
         self.fill(specials, pair, scratch, sequence);
-        let mut encoding = scratch.to_encoding();
+        let mut encoding = scratch.to_encoding()?;
         encoding.set_pair(pair);
-        encoding
+        Ok(encoding)
     }
 
     /// [`assemble`](Self::assemble) without the copy: the tokens are left
@@ -249,7 +250,7 @@ mod tests {
     fn pairs_get_cls_and_two_seps_with_type_ids() {
         let p = PostProcessor::bert(2, 3);
         let (a, b) = (seq(&[7, 8]), seq(&[9]));
-        let out = p.assemble(true, true, &mut Scratch::default(), fill(&a, &b));
+        let out = p.assemble(true, true, &mut Scratch::default(), fill(&a, &b)).unwrap();
         assert_eq!(out.ids(), [2, 7, 8, 3, 9, 3]);
         assert_eq!(out.type_ids(), [0, 0, 0, 0, 1, 1]);
         assert_eq!(out.special_tokens_mask(), [1, 0, 0, 1, 0, 1]);
@@ -271,17 +272,17 @@ mod tests {
         .unwrap();
         assert_eq!((p.added(false), p.added(true)), (2, 4));
         let (a, b) = (seq(&[7, 8]), seq(&[9]));
-        let out = p.assemble(true, true, &mut Scratch::default(), fill(&a, &b));
+        let out = p.assemble(true, true, &mut Scratch::default(), fill(&a, &b)).unwrap();
         assert_eq!(out.ids(), [9, 4, 5, 7, 8, 5, 5]);
         assert_eq!(out.type_ids(), [0, 2, 2, 1, 1, 0, 0]);
         assert_eq!(out.special_tokens_mask(), [0, 1, 1, 0, 0, 1, 1]);
         let words: Vec<_> = out.words().iter().map(|w| w.sequence()).collect();
         assert_eq!(words, [Some(1), None, None, Some(0), Some(0), None, None]);
         // Without special tokens, the sequences keep the template's type ids.
-        let out = p.assemble(false, true, &mut Scratch::default(), fill(&a, &b));
+        let out = p.assemble(false, true, &mut Scratch::default(), fill(&a, &b)).unwrap();
         assert_eq!((out.ids(), out.type_ids()), (&[9, 7, 8][..], &[0, 1, 1][..]));
         let windowed = p.process_windows(true, a.clone(), Some(b.clone())).unwrap();
-        assert_eq!(windowed, p.assemble(true, true, &mut Scratch::default(), fill(&a, &b)));
+        assert_eq!(windowed, p.assemble(true, true, &mut Scratch::default(), fill(&a, &b)).unwrap());
     }
 
     #[test]
@@ -328,11 +329,11 @@ mod tests {
         for processor in [PostProcessor::bert(2, 3), PostProcessor::plain()] {
             for specials in [true, false] {
                 assert_eq!(
-                    processor.assemble(specials, true, &mut Scratch::default(), fill(&a, &b)),
+                    processor.assemble(specials, true, &mut Scratch::default(), fill(&a, &b)).unwrap(),
                     processor.process_windows(specials, a.clone(), Some(b.clone())).unwrap()
                 );
                 assert_eq!(
-                    processor.assemble(specials, false, &mut Scratch::default(), fill(&a, &b)),
+                    processor.assemble(specials, false, &mut Scratch::default(), fill(&a, &b)).unwrap(),
                     processor.process_windows(specials, a.clone(), None).unwrap()
                 );
             }
@@ -342,7 +343,7 @@ mod tests {
     #[test]
     fn without_special_tokens_only_type_ids_change() {
         let (a, b) = (seq(&[7]), seq(&[9]));
-        let out = PostProcessor::bert(2, 3).assemble(false, true, &mut Scratch::default(), fill(&a, &b));
+        let out = PostProcessor::bert(2, 3).assemble(false, true, &mut Scratch::default(), fill(&a, &b)).unwrap();
         assert_eq!(out.ids(), [7, 9]);
         assert_eq!(out.type_ids(), [0, 1]);
     }

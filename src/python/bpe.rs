@@ -4,12 +4,13 @@ use std::sync::Mutex;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, text, type_name};
 use super::errors::{guard, to_py, Signals};
 use super::family;
 use super::ints::int_list;
+use super::ints::py_str;
 use crate::bpe::train::{count_pieces_until, split_at_safe_newlines, train_from_counts};
 use crate::bpe::{Bpe, Cache};
 use crate::error::Error;
@@ -68,9 +69,9 @@ impl PyBpe {
         let s: &str = &t;
         let model = &self.inner;
         if s.len() > DETACH_BYTES {
-            Ok(py.detach(|| model.encode(s, &mut Cache::default())))
+            py.detach(|| model.encode(s, &mut Cache::default())).map_err(to_py)
         } else {
-            Ok(model.encode(s, &mut Cache::default()))
+            model.encode(s, &mut Cache::default()).map_err(to_py)
         }
     }
 }
@@ -238,7 +239,7 @@ impl PyBpe {
         let caches = Mutex::new(Vec::<Cache>::new());
         let ids = family::in_chunks(py, &strs, threads, |chunk| {
             let mut cache = caches.lock().ok().and_then(|mut c| c.pop()).unwrap_or_default();
-            let ids = chunk.iter().map(|t| model.encode(t, &mut cache)).collect::<Vec<_>>();
+            let ids = chunk.iter().map(|t| model.encode(t, &mut cache)).collect::<Result<Vec<_>, _>>();
             if let Ok(mut c) = caches.lock() {
                 c.push(cache);
             }
@@ -251,22 +252,23 @@ impl PyBpe {
     /// bytes that are not valid UTF-8 become U+FFFD), without the special
     /// tokens when `skip_special_tokens`. An id out of range: ValueError.
     #[pyo3(signature = (ids, skip_special_tokens = false))]
-    fn decode(
+    fn decode<'py>(
         &self,
-        ids: &Bound<'_, PyAny>,
+        ids: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
-    ) -> PyResult<String> {
+    ) -> PyResult<Bound<'py, PyString>> {
+        let py = ids.py();
         let ids = args::ids(ids, "ids", self.inner.vocab_size())?;
-        guard(|| self.inner.decode(&ids, skip_special_tokens))
+        py_str(py, &guard(|| self.inner.decode(&ids, skip_special_tokens))?)
     }
 
     /// `decode` of each sequence of ids in `sequences`: a list of str.
     #[pyo3(signature = (sequences, skip_special_tokens = false))]
-    fn decode_batch(
+    fn decode_batch<'py>(
         &self,
-        sequences: &Bound<'_, PyAny>,
+        sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
-    ) -> PyResult<Vec<String>> {
+    ) -> PyResult<Vec<Bound<'py, PyString>>> {
         family::decode_each(sequences, |s| self.decode(s, skip_special_tokens))
     }
 

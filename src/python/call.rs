@@ -425,16 +425,16 @@ impl PyTokenizer {
     /// 1-D array, or an `Encoding`) is decoded as one text, giving a list of
     /// that text, with a FutureWarning (call `decode` for one sequence).
     #[pyo3(signature = (sequences, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
-    fn batch_decode(
+    fn batch_decode<'py>(
         &self,
-        sequences: &Bound<'_, PyAny>,
+        sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<String>> {
+    ) -> PyResult<Vec<Bound<'py, PyString>>> {
         if super::compat::is_one_sequence(sequences)? {
             super::compat::warn_one_sequence(sequences.py())?;
             let text = self.decode(sequences, skip_special_tokens, clean_up_tokenization_spaces)?;
-            return Ok(vec![text.extract()?]);
+            return Ok(vec![text.cast_into::<PyString>()?]);
         }
         self.decode_batch(sequences, skip_special_tokens, clean_up_tokenization_spaces)
     }

@@ -2,12 +2,13 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, text, type_name};
-use super::errors::{guard, Signals};
+use super::errors::{guard, to_py, Signals};
 use super::family;
 use super::ints::int_list;
+use super::ints::py_str;
 use crate::chars::{count_chars_until, parts, Chars};
 use crate::error::Error;
 
@@ -169,13 +170,13 @@ impl PyChars {
     /// vocabulary).
     fn encode<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let t = args::text(text, &|| "text".into())?;
-        int_list(py, &self.inner.encode(&t))
+        int_list(py, &self.inner.encode(&t).map_err(to_py)?)
     }
 
     /// The tokens of `text` (see `encode`).
     fn tokenize(&self, text: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let t = args::text(text, &|| "text".into())?;
-        Ok(self.inner.encode(&t).iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
+        Ok(self.inner.encode(&t).map_err(to_py)?.iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
     }
 
     /// `encode` of every text of `texts` (an iterable of str), in parallel
@@ -199,22 +200,23 @@ impl PyChars {
     /// (`unk_token` among them) when `skip_special_tokens`. An id out of
     /// range: ValueError.
     #[pyo3(signature = (ids, skip_special_tokens = false))]
-    fn decode(
+    fn decode<'py>(
         &self,
-        ids: &Bound<'_, PyAny>,
+        ids: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
-    ) -> PyResult<String> {
+    ) -> PyResult<Bound<'py, PyString>> {
+        let py = ids.py();
         let ids = args::ids(ids, "ids", self.inner.vocab().len())?;
-        guard(|| self.inner.decode(&ids, skip_special_tokens))
+        py_str(py, &guard(|| self.inner.decode(&ids, skip_special_tokens))?)
     }
 
     /// `decode` of each sequence of ids in `sequences`: a list of str.
     #[pyo3(signature = (sequences, skip_special_tokens = false))]
-    fn decode_batch(
+    fn decode_batch<'py>(
         &self,
-        sequences: &Bound<'_, PyAny>,
+        sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
-    ) -> PyResult<Vec<String>> {
+    ) -> PyResult<Vec<Bound<'py, PyString>>> {
         family::decode_each(sequences, |s| self.decode(s, skip_special_tokens))
     }
 
@@ -222,7 +224,7 @@ impl PyChars {
     /// `PyTokenizer.analyze`, with `words` the runs of non-whitespace
     /// characters and `characters` the code points of the texts.
     fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
-        family::analyze(py, texts, self.inner.vocab().len(), |chunk| self.inner.analyze_part(chunk))
+        family::analyze(py, texts, self.inner.vocab().len(), |chunk| Ok(self.inner.analyze_part(chunk)))
     }
 
     /// `{token: id}` for the whole vocabulary.

@@ -13,6 +13,7 @@ use super::args::{self, type_name, ReturnTensors, Text};
 use super::arrays;
 use super::encoding::{BatchOwner, PyEncoding, Shared};
 use super::errors::guard;
+use super::ints::py_str;
 use super::tokenizer::PyTokenizer;
 use crate::encoding::ragged::{RaggedFields, RaggedPart};
 use crate::encoding::Encoding;
@@ -305,17 +306,17 @@ impl PyTokenizer {
         let ids = ids_of(ids, "ids", n)?;
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
         let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
-        (if clean_up { clean_up_tokenization(&text) } else { text }).into_bound_py_any(py)
+        Ok(py_str(py, &if clean_up { clean_up_tokenization(&text) } else { text })?.into_any())
     }
 
     /// `decode` for each sequence of ids (or `Encoding`) of `sequences`.
     #[pyo3(signature = (sequences, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
-    pub(super) fn decode_batch(
+    pub(super) fn decode_batch<'py>(
         &self,
-        sequences: &Bound<'_, PyAny>,
+        sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<String>> {
+    ) -> PyResult<Vec<Bound<'py, PyString>>> {
         args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
         let shared = self.inner();
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
@@ -325,7 +326,7 @@ impl PyTokenizer {
             ids.py().check_signals()?;
             let ids = ids_of(&ids, &format!("sequences[{i}]"), shared.vocab().len())?;
             let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
-            Ok(if clean_up { clean_up_tokenization(&text) } else { text })
+            py_str(sequences.py(), &if clean_up { clean_up_tokenization(&text) } else { text })
         })
     }
 }

@@ -4,7 +4,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::analyze::analysis_dict;
@@ -53,10 +53,10 @@ pub fn vocab_dict<'py, S: AsRef<str>>(
 }
 
 /// `decode_batch`: `decode` of each sequence of ids in `sequences`.
-pub fn decode_each(
-    sequences: &Bound<'_, PyAny>,
-    mut decode: impl FnMut(&Bound<'_, PyAny>) -> PyResult<String>,
-) -> PyResult<Vec<String>> {
+pub fn decode_each<'py>(
+    sequences: &Bound<'py, PyAny>,
+    mut decode: impl FnMut(&Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>>,
+) -> PyResult<Vec<Bound<'py, PyString>>> {
     args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
     let py = sequences.py();
     let iter = args::sequences_iter(sequences)?;
@@ -72,15 +72,16 @@ pub fn decode_each(
 /// `work` on chunks of `texts` in parallel with the GIL released (see
 /// `map_chunks_until`), the chunks' results in order. Between chunks Python
 /// runs its signal handlers: what one raises (KeyboardInterrupt for Ctrl-C)
-/// stops the work and is the error.
+/// stops the work and is the error; so is the first error of `work` (of
+/// the chunks done).
 pub fn in_chunks<S: AsRef<str> + Sync, T: Send>(
     py: Python<'_>,
     texts: &[S],
     threads: Option<usize>,
-    work: impl Fn(&[S]) -> T + Sync + Send,
+    work: impl Fn(&[S]) -> crate::error::Result<T> + Sync + Send,
 ) -> PyResult<Vec<T>> {
     let signals = Signals::default();
-    let done = py.detach(|| guard(|| map_chunks_until(texts, threads, |chunk| Ok(work(chunk)), || signals.stop())));
+    let done = py.detach(|| guard(|| map_chunks_until(texts, threads, work, || signals.stop())));
     signals.result(done)
 }
 
@@ -89,9 +90,11 @@ pub fn encode_each<T: Send>(
     py: Python<'_>,
     texts: &[&str],
     threads: Option<usize>,
-    encode: impl Fn(&str) -> T + Sync + Send,
+    encode: impl Fn(&str) -> crate::error::Result<T> + Sync + Send,
 ) -> PyResult<Vec<T>> {
-    let chunks = in_chunks(py, texts, threads, |chunk| chunk.iter().map(|t| encode(t)).collect::<Vec<T>>())?;
+    let chunks = in_chunks(py, texts, threads, |chunk| {
+        chunk.iter().map(|t| encode(t)).collect::<crate::error::Result<Vec<T>>>()
+    })?;
     Ok(chunks.into_iter().flatten().collect())
 }
 
@@ -101,7 +104,7 @@ pub fn analyze<'py>(
     py: Python<'py>,
     texts: &Bound<'py, PyAny>,
     vocab_size: usize,
-    count: impl Fn(&[&str]) -> Partial + Sync + Send,
+    count: impl Fn(&[&str]) -> crate::error::Result<Partial> + Sync + Send,
 ) -> PyResult<Bound<'py, PyDict>> {
     let held = self::texts(texts, "texts")?;
     let strs: Vec<&str> = held.iter().map(|t| &**t).collect();

@@ -97,7 +97,8 @@ unsafe fn untracked_list<'py>(
     // of `n` slots that only this function can reach until it returns it,
     // each slot set once with a new reference (or left NULL on an error).
     unsafe {
-        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(n as ffi::Py_ssize_t))?;
+        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(n as ffi::Py_ssize_t))
+            .map_err(|e| named_memory_error(py, e, format_args!("a list of {n} items")))?;
         ffi::PyObject_GC_UnTrack(list.as_ptr().cast()); // before anything can start a collection
         for i in 0..n {
             // An error leaves the later slots NULL, which freeing the list skips.
@@ -108,6 +109,29 @@ unsafe fn untracked_list<'py>(
             }
         }
         Ok(list.cast_into_unchecked())
+    }
+}
+
+/// A MemoryError of `what` that could not be made, as one that says so
+/// (Python's says nothing); any other error unchanged.
+fn named_memory_error(py: Python<'_>, e: PyErr, what: std::fmt::Arguments<'_>) -> PyErr {
+    if e.is_instance_of::<pyo3::exceptions::PyMemoryError>(py) {
+        super::errors::to_py(crate::error::Error::memory(what))
+    } else {
+        e
+    }
+}
+
+/// `text` as a str; a MemoryError that names its size when Python has no
+/// room for it (pyo3's own conversion panics then).
+pub fn py_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyString>> {
+    // SAFETY: the GIL is held (`py`); `text` is valid UTF-8 of that many
+    // bytes; the call gives a new reference or NULL with an error set.
+    unsafe {
+        let ptr = ffi::PyUnicode_FromStringAndSize(text.as_ptr().cast(), text.len() as ffi::Py_ssize_t);
+        Bound::from_owned_ptr_or_err(py, ptr)
+            .map(|s| s.cast_into_unchecked())
+            .map_err(|e| named_memory_error(py, e, format_args!("a str of {} bytes", text.len())))
     }
 }
 

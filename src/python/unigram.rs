@@ -8,8 +8,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, text, type_name, Given};
-use super::errors::{guard, Signals};
+use super::errors::{guard, to_py, Signals};
 use super::family;
+use super::ints::py_str;
+use super::ints::{int_list, offsets_list};
+use crate::error::Error;
 use crate::unigram::sample::Sampling;
 use crate::unigram::trainer::{self, UnigramConfig};
 use crate::unigram::{Encoded, UnigramTokenizer, DEFAULT_SPECIAL_TOKENS};
@@ -24,13 +27,17 @@ pub struct PyUnigramEncoding {
 }
 
 impl PyUnigramEncoding {
-    fn new(t: &UnigramTokenizer, e: Encoded) -> Self {
-        let mut tokens: Vec<String> =
-            e.ids.iter().map(|&id| t.id_to_token(id).unwrap_or_default().to_string()).collect();
+    /// MemoryError when there is no room for the tokens' strings.
+    fn new(t: &UnigramTokenizer, e: Encoded) -> PyResult<Self> {
+        let mut tokens: Vec<String> = Vec::new();
+        if tokens.try_reserve_exact(e.ids.len()).is_err() {
+            return Err(to_py(Error::memory(format_args!("the tokens of an encoding of {} tokens", e.ids.len()))));
+        }
+        tokens.extend(e.ids.iter().map(|&id| t.id_to_token(id).unwrap_or_default().to_string()));
         for (i, shown) in e.unknown {
             tokens[i as usize] = shown;
         }
-        PyUnigramEncoding { ids: e.ids, tokens, offsets: e.offsets }
+        Ok(PyUnigramEncoding { ids: e.ids, tokens, offsets: e.offsets })
     }
 }
 
@@ -62,18 +69,18 @@ fn le_bytes(values: impl Iterator<Item = u32>) -> Vec<u8> {
 impl PyUnigramEncoding {
     /// Token ids.
     #[getter]
-    fn ids(&self) -> Vec<u32> {
-        self.ids.clone()
+    fn ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        int_list(py, &self.ids)
     }
     /// Token strings: each token's piece, or for an unknown token its text.
     #[getter]
-    fn tokens(&self) -> Vec<String> {
-        self.tokens.clone()
+    fn tokens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyList::new(py, self.tokens.iter().map(String::as_str))
     }
     /// `(start, end)` character offsets of each token in the text.
     #[getter]
-    fn offsets(&self) -> Vec<(u32, u32)> {
-        self.offsets.clone()
+    fn offsets<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        offsets_list(py, &self.offsets)
     }
     fn __len__(&self) -> usize {
         self.ids.len()
@@ -428,10 +435,10 @@ impl PyUnigramTokenizer {
         // handler's exception, which is then the error).
         let signals = Signals::default();
         let e = py.detach(|| match sampling {
-            None => Ok(t.encode(s)),
+            None => guard(|| t.encode(s)),
             Some(sm) => guard(|| t.sample_until(s, &sm, &mut || signals.stop())),
         });
-        Ok(PyUnigramEncoding::new(t, signals.result(e)?))
+        PyUnigramEncoding::new(t, signals.result(e)?)
     }
 
     /// `encode` (Viterbi) of every text of `texts` (an iterable of str), in
@@ -448,20 +455,21 @@ impl PyUnigramTokenizer {
         let texts: Vec<&str> = held.iter().map(|t| &**t).collect();
         let t = &self.inner;
         let out = family::encode_each(py, &texts, num_threads, |text| t.encode(text))?;
-        Ok(out.into_iter().map(|e| PyUnigramEncoding::new(t, e)).collect())
+        out.into_iter().map(|e| PyUnigramEncoding::new(t, e)).collect()
     }
 
     /// The text of `ids`: the pieces joined, the first one's leading "▁"
     /// dropped and every other "▁" a space; without the special tokens when
     /// `skip_special_tokens`. An id out of range: ValueError.
     #[pyo3(signature = (ids, skip_special_tokens = false))]
-    fn decode(
+    fn decode<'py>(
         &self,
-        ids: &Bound<'_, PyAny>,
+        ids: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
-    ) -> PyResult<String> {
+    ) -> PyResult<Bound<'py, PyString>> {
+        let py = ids.py();
         let ids = args::ids(ids, "ids", self.inner.vocab_size())?;
-        guard(|| self.inner.decode(&ids, skip_special_tokens))
+        py_str(py, &guard(|| self.inner.decode(&ids, skip_special_tokens))?)
     }
 
     /// `{piece: id}` for the whole vocabulary.

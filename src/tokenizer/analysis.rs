@@ -114,19 +114,20 @@ impl Tokenizer {
 impl Analysis {
     /// The counts of a chunk of `texts` whose ids `encode` gives, for the
     /// rest of the family: words are the texts'
-    /// whitespace-separated words, characters the texts' own.
+    /// whitespace-separated words, characters the texts' own. An error of
+    /// `encode` is the error.
     pub fn part_of<S: AsRef<str>>(
         texts: &[S],
         vocab_size: usize,
         unk: Option<u32>,
-        mut encode: impl FnMut(&str, &mut Vec<u32>),
-    ) -> Partial {
+        mut encode: impl FnMut(&str, &mut Vec<u32>) -> Result<()>,
+    ) -> Result<Partial> {
         let mut part = Partial::new(vocab_size);
         let mut ids = Vec::new();
         for t in texts {
             let t = t.as_ref();
             ids.clear();
-            encode(t, &mut ids);
+            encode(t, &mut ids)?;
             let c = &mut part.counts;
             c.texts += 1;
             c.words += t.split_whitespace().count() as u64;
@@ -137,7 +138,7 @@ impl Analysis {
                 part.use_id(id);
             }
         }
-        part
+        Ok(part)
     }
 }
 

@@ -209,7 +209,7 @@ impl Tokenizer {
         let encode = |Chunk { start, end, share }: Chunk| -> Result<RaggedPart> {
             self.expect_chunks(share);
             let inputs = &batch.inputs[start..end];
-            let mut part = RaggedPart::with_capacity(token_room(inputs), inputs.len(), fields);
+            let mut part = RaggedPart::with_capacity(token_room(inputs), inputs.len(), fields)?;
             // Only the ids asked for: written straight into the part.
             let ids_only = fields == RaggedFields::default();
             if ids_only && options.truncation.is_none() {
@@ -219,7 +219,8 @@ impl Tokenizer {
             }
             for (i, input) in inputs.iter().enumerate() {
                 if options.truncation.is_some() {
-                    part.push(&self.encode_input(start + i, input, options)?, fields);
+                    part.push(&self.encode_input(start + i, input, options)?, fields)
+                        .map_err(|e| e.for_input(start + i))?;
                     continue;
                 }
                 // Without truncation, straight from the scratch: no encoding.
@@ -237,17 +238,21 @@ impl Tokenizer {
         // others encode), and that part's int64 ids become the array.
         let rows = batch.inputs.len();
         let merge = fields == RaggedFields::default() && rows > 0;
-        let mut merged = if merge { RaggedPart::merged(batch.token_room(), rows) } else { RaggedPart::default() };
+        let mut merged = if merge { RaggedPart::merged(batch.token_room(), rows)? } else { RaggedPart::default() };
         // Parts that came before those ahead of them, by first input.
         let mut waiting: BTreeMap<usize, RaggedPart> = BTreeMap::new();
         let mut parts: Vec<(usize, RaggedPart)> = Vec::new();
         let mut stopped = false;
+        let mut failed = Ok(());
         run_chunks(batch, options.num_threads, encode, |start, part| {
             if merge {
                 if start == merged.rows() {
-                    merged.absorb(&part);
-                    while let Some(next) = waiting.remove(&merged.rows()) {
-                        merged.absorb(&next);
+                    failed = merged.absorb(&part);
+                    while let (Ok(()), Some(next)) = (&failed, waiting.remove(&merged.rows())) {
+                        failed = merged.absorb(&next);
+                    }
+                    if failed.is_err() {
+                        return false;
                     }
                 } else {
                     waiting.insert(start, part);
@@ -258,6 +263,7 @@ impl Tokenizer {
             stopped = stop();
             !stopped
         })?;
+        failed?;
         if stopped {
             return Err(Error::Interrupted);
         }

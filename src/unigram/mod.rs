@@ -47,6 +47,14 @@ pub struct Encoded {
     pub unknown: Vec<(u32, String)>,
 }
 
+impl Encoded {
+    /// Room for `n` more tokens (growing at least twofold, as a `Vec`
+    /// does), or false.
+    pub(crate) fn room(&mut self, n: usize) -> bool {
+        self.ids.try_reserve(n).is_ok() && self.offsets.try_reserve(n).is_ok()
+    }
+}
+
 impl UnigramTokenizer {
     /// A tokenizer of `pieces`; `unk_token` and each of `special_tokens` must
     /// be among them.
@@ -128,36 +136,61 @@ impl UnigramTokenizer {
         });
     }
 
-    /// The Viterbi encoding of `text`.
-    pub fn encode(&self, text: &str) -> Encoded {
+    /// The Viterbi encoding of `text`; `Error::Memory` when there is no
+    /// room for it (the columns grow word by word, fallibly).
+    pub fn encode(&self, text: &str) -> Result<Encoded> {
         let mut out = Encoded::default();
         let mut buffer = String::new();
         let mut best: Vec<BestPath> = Vec::new();
         let mut pieces: Vec<Piece> = Vec::new();
         let model = &self.model;
+        // The size that room could not be had for, if any: the words after
+        // it are skipped.
+        let short = std::cell::RefCell::new(None);
         // `walk` borrows `out` through both closures: collect into a shared cell.
         let out_cell = std::cell::RefCell::new(&mut out);
         self.walk(
             text,
             &mut buffer,
             |word, char_start, virtual_prefix| {
+                if short.borrow().is_some() {
+                    return;
+                }
+                // The lattice of a long word is as long as the word.
+                best.clear();
+                if best.try_reserve_exact(word.len() + 1).is_err() {
+                    *short.borrow_mut() = Some(format!("the lattice of a word of {} bytes", word.len()));
+                    return;
+                }
                 pieces.clear();
                 model.viterbi(word, &mut best, &mut pieces);
                 let mut o = out_cell.borrow_mut();
+                if !o.room(pieces.len()) {
+                    *short.borrow_mut() = Some(format!("an encoding of {} tokens", o.ids.len() + pieces.len()));
+                    return;
+                }
                 push_pieces(&mut o, word, &pieces, char_start, virtual_prefix, model.unk_id());
             },
             |id, s, e| {
                 let mut o = out_cell.borrow_mut();
-                o.ids.push(id);
-                o.offsets.push((s, e));
+                let mut short = short.borrow_mut();
+                if short.is_none() && o.room(1) {
+                    o.ids.push(id);
+                    o.offsets.push((s, e));
+                } else if short.is_none() {
+                    *short = Some(format!("an encoding of {} tokens", o.ids.len() + 1));
+                }
             },
         );
-        out
+        match short.into_inner() {
+            Some(what) => Err(Error::memory(what)),
+            None => Ok(out),
+        }
     }
 
     /// `encode` for every text, in parallel on `num_threads` threads.
     pub fn encode_batch<S: AsRef<str> + Sync>(&self, texts: &[S], num_threads: Option<usize>) -> Result<Vec<Encoded>> {
-        threads::install(num_threads, || texts.par_iter().map(|t| self.encode(t.as_ref())).collect())
+        threads::install(num_threads, || texts.par_iter().map(|t| self.encode(t.as_ref())).collect())?
     }
 
     /// The text of `ids`: pieces joined, "▁" read as a space, and the space
@@ -192,16 +225,20 @@ impl UnigramTokenizer {
     /// Encodes every text and counts what came out, as the rest of the
     /// family counts it: words are the runs of non-whitespace characters and
     /// characters the texts' code points (not pre-tokenization's, whose "▁"
-    /// is no character of the text).
-    pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Analysis {
-        let part = |chunk: &[S]| Ok(self.analyze_part(chunk));
-        Analysis::in_chunks_until(texts, self.vocab_size(), None, part, || false).expect("counting cannot fail")
+    /// is no character of the text). `Error::Memory` when a text's tokens
+    /// do not fit in memory.
+    pub fn analyze<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Result<Analysis> {
+        let part = |chunk: &[S]| self.analyze_part(chunk);
+        Analysis::in_chunks_until(texts, self.vocab_size(), None, part, || false)
     }
 
     /// The counts of [`UnigramTokenizer::analyze`] for a chunk of the texts.
-    pub fn analyze_part<S: AsRef<str>>(&self, texts: &[S]) -> Partial {
+    pub fn analyze_part<S: AsRef<str>>(&self, texts: &[S]) -> Result<Partial> {
         let unk = Some(self.model.unk_id());
-        Analysis::part_of(texts, self.vocab_size(), unk, |t, ids| ids.extend(self.encode(t).ids))
+        Analysis::part_of(texts, self.vocab_size(), unk, |t, ids| {
+            ids.extend(self.encode(t)?.ids);
+            Ok(())
+        })
     }
 }
 
@@ -251,12 +288,12 @@ mod tests {
         // Two runs of non-whitespace; 10 code points; the prepended "▁" is
         // none of them, and "<s>" is one token inside the second run.
         let texts = ["ab  ab<s>z"];
-        let ids: Vec<u32> = t.encode(texts[0]).ids;
-        let a = t.analyze(&texts);
+        let ids: Vec<u32> = t.encode(texts[0]).unwrap().ids;
+        let a = t.analyze(&texts).unwrap();
         assert_eq!((a.texts, a.words, a.characters), (1, 2, 10));
         assert_eq!(a.tokens, ids.len() as u64);
         assert_eq!(a.unknown, ids.iter().filter(|&&i| i == 0).count() as u64);
         assert_eq!(a.unknown, 1);
-        assert_eq!(t.analyze::<&str>(&[]).tokens, 0);
+        assert_eq!(t.analyze::<&str>(&[]).unwrap().tokens, 0);
     }
 }

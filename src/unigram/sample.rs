@@ -122,8 +122,10 @@ fn sample_all(model: &Model, word: &str, alpha: f64, rng: &mut Rng, out: &mut Ve
 const CHECK_EVERY: usize = 1 << 20;
 
 /// One of the `k` best segmentations of `word`, drawn with probability
-/// proportional to `exp(alpha * score)`, appended to `out`; false, with
-/// nothing appended, if `stop` (asked every so often) said to give up.
+/// proportional to `exp(alpha * score)`, appended to `out`; with nothing
+/// appended, [`Error::Interrupted`] if `stop` (asked every so often) said to
+/// give up, or `Error::Memory`, before the search, if the paths it keeps
+/// cannot fit in memory.
 ///
 /// The `k` best paths to each end position, best first, are those of the
 /// nodes ending there (in lattice order), each node extending the `k` best
@@ -139,18 +141,26 @@ fn sample_nbest(
     rng: &mut Rng,
     out: &mut Vec<Piece>,
     stop: &mut dyn FnMut() -> bool,
-) -> bool {
+) -> Result<()> {
     let mut nodes = Vec::new();
     lattice(model, word, &mut nodes);
     let n = word.len();
+    let kept = kept_paths(&nodes, n, k);
+    room_for_paths(kept.iter().fold(0, |all: usize, &p| all.saturating_add(p)), n, k)?;
     // Per end position, the k best paths: (score, node index, rank of the path at its start).
-    let mut best: Vec<Vec<(f64, usize, usize)>> = vec![Vec::new(); n + 1];
+    let mut best: Vec<Vec<(f64, usize, usize)>> = Vec::new();
+    best.try_reserve_exact(n + 1).map_err(|_| Error::memory(format_args!("a lattice of {} positions", n + 1)))?;
+    best.resize(n + 1, Vec::new());
     best[0].push((0.0, usize::MAX, 0));
     let mut merged: Vec<(f64, usize, usize)> = Vec::new();
     let mut work = 0;
     for (i, node) in nodes.iter().enumerate() {
-        let (from, kept) = (&best[node.start], &best[node.end]);
         merged.clear();
+        // Exactly the paths this end keeps (see `kept_paths`).
+        if merged.try_reserve_exact(kept[node.end]).is_err() {
+            return Err(Error::memory(format_args!("{} paths to one position of a word", kept[node.end])));
+        }
+        let (from, kept) = (&best[node.start], &best[node.end]);
         let (mut a, mut b) = (0, 0);
         while merged.len() < k {
             let new = from.get(b).map(|p| (p.0 + node.score, i, b));
@@ -175,7 +185,7 @@ fn sample_nbest(
         if work >= CHECK_EVERY {
             work = 0;
             if stop() {
-                return false;
+                return Err(Error::Interrupted);
             }
         }
     }
@@ -190,7 +200,30 @@ fn sample_nbest(
         rank = r;
     }
     out[first..].reverse();
-    true
+    Ok(())
+}
+
+/// The number of paths [`sample_nbest`] keeps to each end position of a
+/// word of `n` bytes whose lattice is `nodes` (in order of their starts):
+/// the number of paths there, at most `k`.
+fn kept_paths(nodes: &[Node], n: usize, k: usize) -> Vec<usize> {
+    let mut paths = vec![0usize; n + 1];
+    paths[0] = 1;
+    for node in nodes {
+        paths[node.end] = paths[node.end].saturating_add(paths[node.start]).min(k);
+    }
+    paths
+}
+
+/// `Error::Memory` unless `paths` kept paths (at most `k` per position of a
+/// word of `bytes` bytes) can have room: one allocation of their size,
+/// freed at once and never written, must succeed.
+fn room_for_paths(paths: usize, bytes: usize, k: usize) -> Result<()> {
+    let size = paths.checked_mul(std::mem::size_of::<(f64, usize, usize)>());
+    if size.is_some_and(|size| Vec::<u8>::new().try_reserve_exact(size).is_ok()) {
+        return Ok(());
+    }
+    Err(Error::memory(format_args!("nbest={k} on a word of {bytes} bytes ({paths} paths kept)")))
 }
 
 impl UnigramTokenizer {
@@ -207,27 +240,32 @@ impl UnigramTokenizer {
         let mut buffer = String::new();
         let mut pieces: Vec<Piece> = Vec::new();
         let out = std::cell::RefCell::new(Encoded::default());
-        let mut stopped = false;
+        let mut stopped = Ok(());
         let model = self.model();
         self.walk(
             text,
             &mut buffer,
             |word, char_start, virtual_prefix| {
-                if stopped {
+                if stopped.is_err() {
                     return;
                 }
                 pieces.clear();
                 match sampling.nbest {
                     None => sample_all(model, word, sampling.alpha, &mut rng, &mut pieces),
                     Some(k) => {
-                        if !sample_nbest(model, word, k, sampling.alpha, &mut rng, &mut pieces, stop) {
-                            stopped = true;
+                        stopped = sample_nbest(model, word, k, sampling.alpha, &mut rng, &mut pieces, stop);
+                        if stopped.is_err() {
                             return;
                         }
                     }
                 }
                 model.fuse_unknown(word, &mut pieces, 0);
-                push_pieces(&mut out.borrow_mut(), word, &pieces, char_start, virtual_prefix, model.unk_id());
+                let mut o = out.borrow_mut();
+                if !o.room(pieces.len()) {
+                    stopped = Err(Error::memory(format_args!("an encoding of {} tokens", o.ids.len() + pieces.len())));
+                    return;
+                }
+                push_pieces(&mut o, word, &pieces, char_start, virtual_prefix, model.unk_id());
             },
             |id, s, e| {
                 let mut o = out.borrow_mut();
@@ -235,9 +273,7 @@ impl UnigramTokenizer {
                 o.offsets.push((s, e));
             },
         );
-        if stopped {
-            return Err(Error::Interrupted);
-        }
+        stopped?;
         Ok(out.into_inner())
     }
 }
@@ -291,7 +327,7 @@ mod tests {
                 for k in [1, 2, 3, 8, 100, 300] {
                     for seed in 0..4 {
                         let mut out = Vec::new();
-                        assert!(sample_nbest(&model, &word, k, 0.5, &mut Rng::new(seed), &mut out, &mut || false));
+                        sample_nbest(&model, &word, k, 0.5, &mut Rng::new(seed), &mut out, &mut || false).unwrap();
                         let expected = by_insertion(&model, &word, k, 0.5, &mut Rng::new(seed));
                         let pieces = |p: &[Piece]| p.iter().map(|p| (p.id, p.start, p.end)).collect::<Vec<_>>();
                         assert_eq!(pieces(&out), pieces(&expected), "{word} k={k} seed={seed} spread={spread}");
@@ -313,8 +349,34 @@ mod tests {
             asked += 1;
             true
         };
-        assert!(!sample_nbest(&model, &word, 10_000, 0.5, &mut Rng::new(1), &mut out, &mut stop));
+        assert!(matches!(
+            sample_nbest(&model, &word, 10_000, 0.5, &mut Rng::new(1), &mut out, &mut stop),
+            Err(Error::Interrupted)
+        ));
         assert_eq!(asked, 1);
         assert!(out.is_empty());
+    }
+
+    #[test]
+    fn paths_beyond_memory_are_an_error_before_the_search() {
+        let pieces: Vec<(String, f64)> =
+            ["<unk>", "a", "aa"].iter().map(|p| (p.to_string(), -(p.len() as f64))).collect();
+        let model = Model::new(pieces, 0).unwrap();
+        let word = "a".repeat(2000);
+        let mut nodes = Vec::new();
+        lattice(&model, &word, &mut nodes);
+        // Fibonacci many paths: 1, 1, 2, 3, 5, 8, ... kept up to k.
+        assert_eq!(kept_paths(&nodes, word.len(), 6)[..7], [1, 1, 2, 3, 5, 6, 6]);
+        for k in [usize::MAX, 1 << 60] {
+            let mut out = Vec::new();
+            let mut asked = false;
+            let result = sample_nbest(&model, &word, k, 0.5, &mut Rng::new(1), &mut out, &mut || {
+                asked = true;
+                false
+            });
+            let Err(Error::Memory(message)) = result else { panic!("k={k}: {result:?}") };
+            assert!(message.starts_with(&format!("nbest={k} on a word of 2000 bytes")), "{message}");
+            assert!(out.is_empty() && !asked);
+        }
     }
 }

@@ -571,7 +571,7 @@ mod tests {
         for c in corpus().concat().chars().filter(|&c| c != ' ') {
             assert!(t.token_to_id(&c.to_string()).is_some(), "{c:?}");
         }
-        let e = t.encode(&corpus()[0]);
+        let e = t.encode(&corpus()[0]).unwrap();
         assert_eq!(t.decode(&e.ids, false).unwrap(), corpus()[0]);
     }
 
