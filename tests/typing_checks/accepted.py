@@ -30,6 +30,7 @@ def calls() -> list[object]:
         tok.batch_decode(np.array([ids, ids])),
         tok.convert_ids_to_tokens(i64(ids[1])),
         tok.convert_ids_to_tokens([i64(i) for i in ids]),
+        tok.convert_ids_to_tokens(range(3)),
         tok.id_to_token(i64(ids[1])),
         tok.get_special_tokens_mask([i64(i) for i in ids], [np.int32(ids[1])]),
         fw.PyTokenizer(["[UNK]", "a"], max_input_chars_per_word=i64(3)).tokenize("aaaa"),
@@ -62,6 +63,7 @@ def calls() -> list[object]:
             family.id_to_token(i64(1)),
             family.convert_ids_to_tokens(i64(1)),
             family.convert_ids_to_tokens([i64(1), np.array(2)]),
+            family.convert_ids_to_tokens(range(1, 3)),
             family(["hello world", "hi"], max_length=i64(4), truncation=True, padding=True, pad_to_multiple_of=i64(4)),
         ]
     for pair in (chars, bpe):
