@@ -127,18 +127,32 @@ fn loads_as_bert(dir: &Path, config: &Map<String, Value>) -> Result<bool> {
     })
 }
 
-/// The normalizer a BERT class builds from the configuration:
-/// `do_lower_case` (default true), `strip_accents` (default null: as
-/// `lowercase`), `tokenize_chinese_chars` (default true), text cleaning on.
-fn bert_normalizer(config: &Map<String, Value>, config_path: &Path) -> Result<crate::pipeline::normalizer::Normalizer> {
-    let flag =
-        |key: &str, default: bool| Ok::<_, Error>(optional_bool(config.get(key), config_path, key)?.unwrap_or(default));
-    let strip_accents = optional_bool(config.get("strip_accents"), config_path, "strip_accents")?;
-    Ok(crate::pipeline::normalizer::Normalizer {
-        lowercase: flag("do_lower_case", true)?,
-        strip_accents,
-        handle_chinese_chars: flag("tokenize_chinese_chars", true)?,
-        ..Default::default()
+/// The pipeline a BERT class builds from the configuration: the
+/// normalizer from `do_lower_case` (default true), `strip_accents` (default
+/// null: as `lowercase`), `tokenize_chinese_chars` (default true), text
+/// cleaning on; the configured unknown, classifier, separator and padding
+/// tokens; `split_special_tokens` (`split_default` when absent).
+fn bert_options(
+    config: &Map<String, Value>,
+    config_path: &Path,
+    configured: &Configured,
+    split_default: bool,
+) -> Result<Options> {
+    let flag = |key: &str| optional_bool(config.get(key), config_path, key);
+    let content = |key: &str| configured.named(key).expect("the pipeline's tokens have defaults").content.clone();
+    Ok(Options {
+        normalizer: crate::pipeline::normalizer::Normalizer {
+            lowercase: flag("do_lower_case")?.unwrap_or(true),
+            strip_accents: flag("strip_accents")?,
+            handle_chinese_chars: flag("tokenize_chinese_chars")?.unwrap_or(true),
+            ..Default::default()
+        },
+        unk_token: content("unk_token"),
+        cls_token: content("cls_token"),
+        sep_token: content("sep_token"),
+        pad_token: content("pad_token"),
+        split_special_tokens: flag("split_special_tokens")?.unwrap_or(split_default),
+        ..Options::default()
     })
 }
 
@@ -427,20 +441,8 @@ impl Tokenizer {
                 // transformers' BERT classes keep the file's vocabulary, added
                 // tokens and default truncation and padding, and build the
                 // rest as BertTokenizer does, from the configuration.
-                let content =
-                    |key: &str| configured.named(key).expect("the pipeline's tokens have defaults").content.clone();
-                let key = "split_special_tokens";
-                let split_special_tokens = optional_bool(config.get(key), &config_path, key)?
-                    .unwrap_or(tokenizer.options().split_special_tokens);
-                tokenizer = tokenizer.with_options(Options {
-                    normalizer: bert_normalizer(&config, &config_path)?,
-                    unk_token: content("unk_token"),
-                    cls_token: content("cls_token"),
-                    sep_token: content("sep_token"),
-                    pad_token: content("pad_token"),
-                    split_special_tokens,
-                    ..Options::default()
-                })?;
+                let split_default = tokenizer.options().split_special_tokens;
+                tokenizer = tokenizer.with_options(bert_options(&config, &config_path, &configured, split_default)?)?;
             }
             // As transformers does: the directory's added tokens (in id order,
             // with the next ids) and the configured special tokens that the
@@ -461,9 +463,7 @@ impl Tokenizer {
         }
         let config_path = dir.join("tokenizer_config.json");
         let config = read_config(dir, overrides)?;
-        let key = "split_special_tokens";
-        let split_special_tokens = optional_bool(config.get(key), &config_path, key)?.unwrap_or(false);
-        let content = |key: &str| configured.named(key).expect("the pipeline's tokens have defaults").content.clone();
+        let options = bert_options(&config, &config_path, &configured, false)?;
         let added = directory_added_tokens(dir, &config)?;
         let base = Vocab::from_file(&dir.join("vocab.txt"))?;
         // transformers appends what the vocabulary lacks: the added tokens in
@@ -497,15 +497,6 @@ impl Tokenizer {
             )
             .collect();
         let vocab = if appended.is_empty() { base } else { base.with_appended(&appended)? };
-        let options = Options {
-            normalizer: bert_normalizer(&config, &config_path)?,
-            unk_token: content("unk_token"),
-            cls_token: content("cls_token"),
-            sep_token: content("sep_token"),
-            pad_token: content("pad_token"),
-            split_special_tokens,
-            ..Options::default()
-        };
         let tokenizer = Tokenizer::new(vocab, Vec::new(), &plain, options)?;
         let tokenizer = if to_add.is_empty() { tokenizer } else { tokenizer.add_tokens(&to_add)?.0 };
         for (id, t, path) in &added {

@@ -13,7 +13,6 @@ import os
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import SupportsIndex
 
 from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
@@ -108,7 +107,7 @@ def show(piece: str) -> str:
     return "".join(BYTE_CHAR[b] for b in piece.encode("utf-8"))
 
 
-class BPETokenizer(family.TransformersCalls):
+class BPETokenizer(family.TableLookups, family.TransformersCalls):
     """The twin of ``fast_wordpiece.BPETokenizer``: byte-level BPE, GPT-2 style
     (docs/spec.md section 15). ``vocab`` maps tokens to ids 0..n, ``merges``
     are pairs (or ``"a b"`` strings) in rank order; ``special_tokens`` (default
@@ -286,20 +285,6 @@ class BPETokenizer(family.TransformersCalls):
             else:
                 out += token.encode("utf-8")
         return out.decode("utf-8", errors="replace")
-
-    def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False) -> list[str]:
-        """``decode`` of each sequence of ids in ``sequences``: a list of str, as the engine's
-        ``BPETokenizer.decode_batch`` (ValueError or TypeError naming the first bad id)."""
-        return family.decode_batch(self.decode, sequences, skip_special_tokens)
-
-    def token_to_id(self, token: str) -> int | None:
-        """The id of ``token``, or None; TypeError unless it is a str."""
-        return family.token_to_id(token, self.vocab)
-
-    def id_to_token(self, id: SupportsIndex) -> str | None:  # noqa: A002  (the engine's name)
-        """The token with this id, or None past the vocabulary; a negative id is a ValueError,
-        a bool or a non-integer a TypeError, as in the engine."""
-        return family.id_to_token(id, self.vocab_size, self.id_to.__getitem__)
 
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
         """Same as the engine's ``BPETokenizer.analyze``: counts over the encoded ``texts``."""

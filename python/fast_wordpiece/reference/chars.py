@@ -7,7 +7,6 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from typing import SupportsIndex
 
 from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
@@ -26,7 +25,7 @@ from fast_wordpiece.reference.args import (
 from fast_wordpiece.reference.files import write_atomic
 
 
-class CharTokenizer(family.TransformersCalls):
+class CharTokenizer(family.TableLookups, family.TransformersCalls):
     """The twin of ``fast_wordpiece.CharTokenizer``: one token per character
     (docs/spec.md section 16). ``vocab`` maps tokens to ids 0..n: the special
     tokens (``special_tokens``, default ``["[UNK]"]``) and single characters;
@@ -148,20 +147,6 @@ class CharTokenizer(family.TransformersCalls):
             if not (skip_special_tokens and self.id_to[i] in self.specials):
                 out.append(self.id_to[i])
         return "".join(out)
-
-    def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False) -> list[str]:
-        """``decode`` of each sequence of ids in ``sequences``: a list of str, as the engine's
-        ``CharTokenizer.decode_batch`` (ValueError or TypeError naming the first bad id)."""
-        return family.decode_batch(self.decode, sequences, skip_special_tokens)
-
-    def token_to_id(self, token: str) -> int | None:
-        """The id of ``token``, or None; TypeError unless it is a str."""
-        return family.token_to_id(token, self.vocab)
-
-    def id_to_token(self, id: SupportsIndex) -> str | None:  # noqa: A002  (the engine's name)
-        """The token with this id, or None past the vocabulary; a negative id is a ValueError,
-        a bool or a non-integer a TypeError, as in the engine."""
-        return family.id_to_token(id, self.vocab_size, self.id_to.__getitem__)
 
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
         """Same as the engine's ``CharTokenizer.analyze``: counts over the encoded ``texts``."""

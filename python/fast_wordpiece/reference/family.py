@@ -101,6 +101,32 @@ def decode_batch(decode: Callable[[Any, bool], str], sequences: object, skip: ob
     return [decode(ids, flag) for ids in _items(sequences, "sequences", "sequences of int")]
 
 
+class TableLookups:
+    """``token_to_id``, ``id_to_token`` and ``decode_batch`` of a twin whose vocabulary is a table:
+    ``vocab`` (token to id) and ``id_to`` (id to token), as BPE's and Char's are."""
+
+    vocab: dict[str, int]
+    id_to: dict[int, str]
+
+    def decode(self, ids: Any, skip_special_tokens: bool = False) -> str:
+        """The text of ``ids`` (each tokenizer gives its own)."""
+        raise NotImplementedError
+
+    def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False) -> list[str]:
+        """``decode`` of each sequence of ids in ``sequences``: a list of str, as the engine's
+        ``decode_batch`` (ValueError or TypeError naming the first bad id)."""
+        return decode_batch(self.decode, sequences, skip_special_tokens)
+
+    def token_to_id(self, token: str) -> int | None:
+        """The id of ``token``, or None; TypeError unless it is a str."""
+        return token_to_id(token, self.vocab)
+
+    def id_to_token(self, id: SupportsIndex) -> str | None:  # noqa: A002  (the engine's name)
+        """The token with this id, or None past the vocabulary; a negative id is a ValueError,
+        a bool or a non-integer a TypeError, as in the engine."""
+        return id_to_token(id, len(self.id_to), self.id_to.__getitem__)
+
+
 class TransformersCalls:
     """transformers' calling conventions for the family's twins, as the engine has them:
     ``tokenizer(text, ...)`` (``fast_wordpiece.batch_encoding.family_call``), ``len``,
