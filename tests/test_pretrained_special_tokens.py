@@ -252,6 +252,42 @@ def test_add_special_tokens_takes_transformers_named_keys(impl, bert_vocab_file,
     assert "<m>" not in ours.get_vocab()
 
 
+ORDERS = {
+    "additional first": {"additional_special_tokens": ["<sp>"], "bos_token": "<s>"},
+    "additional among named": {"eos_token": "</s>", "additional_special_tokens": ["<sp>", "<sq>"],
+                               "bos_token": "<s>", "mask_token": "<m>"},
+    "additional in an empty extra's place": {"extra_special_tokens": [], "bos_token": "<s>",
+                                              "additional_special_tokens": ["<sp>"], "eos_token": "</s>"},
+    "extra first": {"extra_special_tokens": ["<e1>"], "pad_token": "<pad>", "eos_token": "</s>"},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("case", sorted(ORDERS))
+def test_add_special_tokens_gives_the_ids_transformers_gives(impl, case, bert_vocab_file, tmp_path):
+    """transformers 5 adds the dict's tokens in its order, except "additional_special_tokens": it
+    takes the place of an empty "extra_special_tokens", or goes last without one."""
+    directory = _directory(tmp_path, bert_vocab_file, {})
+    ours, theirs = tokenizer_class(impl).from_pretrained(directory), _bert(directory)
+    given = ORDERS[case]
+    assert ours.add_special_tokens(dict(given)) == theirs.add_special_tokens(dict(given))
+    assert_same_special_tokens(ours, theirs)
+    assert ours.get_added_vocab() == theirs.get_added_vocab()
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+def test_add_special_tokens_refuses_additional_and_extra_tokens_together(impl, bert_vocab_file, tmp_path):
+    """Both lists at once are a ValueError, as in transformers (which names the key it refuses)."""
+    directory = _directory(tmp_path, bert_vocab_file, {})
+    ours, theirs = tokenizer_class(impl).from_pretrained(directory), _bert(directory)
+    given = {"extra_special_tokens": ["<e>"], "additional_special_tokens": ["<a>"]}
+    with pytest.raises(ValueError, match="additional_special_tokens"):
+        theirs.add_special_tokens(dict(given))
+    with pytest.raises(ValueError, match="give additional_special_tokens or extra_special_tokens, not both"):
+        ours.add_special_tokens(dict(given))
+    assert len(ours) == len(theirs)
+
+
 @pytest.mark.parametrize("impl", IMPLS)
 def test_a_pad_token_added_by_add_special_tokens_is_the_one_padding_inserts(impl, bert_vocab_file, tmp_path):
     """``add_special_tokens({"pad_token": "<pad>"})`` adds the token (the next id) and pads with it, as

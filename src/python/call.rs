@@ -121,7 +121,7 @@ impl PyTokenizer {
         let mut out = SpecialTokensArgument { replace: true, ..SpecialTokensArgument::default() };
         let shared = self.inner();
         let o = shared.options();
-        for (key, value) in dict.iter() {
+        for (key, value) in in_transformers_order(dict)? {
             let key: String = key.extract().map_err(|_| {
                 PyTypeError::new_err(format!("add_special_tokens: the keys must be str, not {}", type_name(&key)))
             })?;
@@ -213,6 +213,33 @@ impl PyTokenizer {
             }
         });
     }
+}
+
+/// The items of `add_special_tokens`' dict in the order transformers 5 adds
+/// them: `additional_special_tokens` takes the place of an empty or None
+/// `extra_special_tokens`, or goes last without one (its ids come after
+/// the named tokens'); with a non-empty `extra_special_tokens` as well it is
+/// a ValueError, as in transformers.
+fn in_transformers_order<'py>(dict: &Bound<'py, PyDict>) -> PyResult<Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
+    let mut items: Vec<_> = dict.iter().collect();
+    let place = |name: &str| items.iter().position(|(k, _)| k.cast::<PyString>().is_ok_and(|k| k == name));
+    let Some(additional) = place("additional_special_tokens") else { return Ok(items) };
+    match place("extra_special_tokens") {
+        Some(extra) if items[extra].1.is_truthy()? => {
+            return Err(PyValueError::new_err(
+                "add_special_tokens: give additional_special_tokens or extra_special_tokens, not both",
+            ))
+        }
+        Some(extra) => {
+            items[extra] = items[additional].clone();
+            items.remove(additional);
+        }
+        None => {
+            let item = items.remove(additional);
+            items.push(item);
+        }
+    }
+    Ok(items)
 }
 
 /// `add_special_tokens`' argument: the tokens to add, in order; the named

@@ -216,7 +216,7 @@ class PyTokenizer(TransformersCalls):
         extra: list[str] = []
         o = self._options
         current = {"unk_token": o.unk_token, "sep_token": o.sep_token, "cls_token": o.cls_token}
-        for key, value in tokens.items():
+        for key, value in _in_transformers_order(tokens):
             if not isinstance(key, str):
                 raise TypeError(f"add_special_tokens: the keys must be str, not {type(key).__name__}")
             if key in ("additional_special_tokens", "extra_special_tokens"):
@@ -1333,6 +1333,27 @@ class _Matcher:
                 continue
             yield token["content"], (start, end)
             done = end
+
+
+def _in_transformers_order(tokens: dict[Any, Any]) -> list[tuple[Any, Any]]:
+    """The items of ``add_special_tokens``' dict in the order transformers 5 adds them:
+    "additional_special_tokens" takes the place of an empty or None "extra_special_tokens", or goes
+    last without one (its ids come after the named tokens'); with a non-empty "extra_special_tokens"
+    as well it is a ValueError, as in transformers."""
+    items = list(tokens.items())
+    keys = [key for key, _ in items]
+    if "additional_special_tokens" not in keys:
+        return items
+    additional = keys.index("additional_special_tokens")
+    if "extra_special_tokens" not in keys:
+        items.append(items.pop(additional))
+        return items
+    extra = keys.index("extra_special_tokens")
+    if tokens["extra_special_tokens"]:
+        raise ValueError("add_special_tokens: give additional_special_tokens or extra_special_tokens, not both")
+    items[extra] = items[additional]
+    del items[additional]
+    return items
 
 
 def _added_tokens(tokens: object, special: bool, name: str) -> list[dict[str, Any]]:
