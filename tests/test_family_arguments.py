@@ -12,6 +12,7 @@ from types import MappingProxyType, ModuleType
 from typing import Any, Callable
 
 import pytest
+from implementations import outcome
 
 import fast_wordpiece
 import fast_wordpiece.reference
@@ -32,15 +33,6 @@ def tokenizers(module: ModuleType) -> dict[str, Any]:
         "chars": module.CharTokenizer.train(TEXTS, special_tokens=["[UNK]", "<pad>"]),
         "unigram": module.UnigramTokenizer.train(TEXTS, 30, special_tokens=["<unk>", "<pad>"]),
     }
-
-
-def outcome(call: Callable[[], Any]) -> tuple[str, Any]:
-    """What a call gives: ("ok", its result) or the exception's type and message."""
-    try:
-        result = call()
-    except Exception as e:  # the outcome is what is compared
-        return type(e).__name__, str(e)
-    return "ok", result
 
 
 def engine_and_twin(call: Callable[[ModuleType], Any]) -> tuple[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 import pytest
+from implementations import outcome
 
 import fast_wordpiece
 import fast_wordpiece.reference
@@ -63,15 +64,6 @@ def test_the_twin_lists_what_it_does_without() -> None:
 
 
 FAMILY = ["BPETokenizer", "CharTokenizer", "UnigramTokenizer"]
-
-
-def outcome(call: Callable[[], Any]) -> tuple[str, Any]:
-    """What a call gives: ("ok", its result) or the exception's type and message."""
-    try:
-        result = call()
-    except Exception as e:  # the outcome is what is compared
-        return type(e).__name__, str(e)
-    return "ok", result
 
 
 def same_in_engine_and_twin(name: str, call: Callable[[Any], Any]) -> tuple[str, Any]:
