@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 IMPLEMENTATIONS = {"engine": "fast_wordpiece", "twin": "fast_wordpiece.reference"}
@@ -21,3 +23,18 @@ def outcome(call: Callable[[], Any]) -> tuple[str, Any]:
     except Exception as e:  # the outcome is what is compared
         return type(e).__name__, str(e)
     return "ok", result
+
+
+TEXTS = ["hello world the quick brown fox", "hello there world"] * 5
+
+
+@functools.cache
+def small_tokenizers(module: ModuleType) -> dict[str, Any]:
+    """One tokenizer of each kind, trained on TEXTS by ``module`` (the engine or the twin) alike,
+    each with a padding token."""
+    return {
+        "wordpiece": module.PyTokenizer.train(TEXTS, 60, show_progress=False),
+        "bpe": module.BPETokenizer.train(TEXTS, 270, special_tokens=["<pad>"]),
+        "chars": module.CharTokenizer.train(TEXTS, special_tokens=["[UNK]", "<pad>"]),
+        "unigram": module.UnigramTokenizer.train(TEXTS, 30, special_tokens=["<unk>", "<pad>"]),
+    }

@@ -5,7 +5,6 @@ sections 13 and 17). The engine and the twin give the same results and the same 
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType, ModuleType
@@ -13,6 +12,7 @@ from typing import Any, Callable
 
 import pytest
 from implementations import outcome
+from implementations import small_tokenizers as tokenizers
 
 import fast_wordpiece
 import fast_wordpiece.reference
@@ -20,19 +20,7 @@ import fast_wordpiece.reference
 np = pytest.importorskip("numpy")
 
 MODULES = [fast_wordpiece, fast_wordpiece.reference]
-TEXTS = ["hello world the quick brown fox", "hello there world"] * 5
 FAMILY = ["bpe", "chars", "unigram"]
-
-
-@functools.cache
-def tokenizers(module: ModuleType) -> dict[str, Any]:
-    """One tokenizer of each kind, made alike by the engine and the twin."""
-    return {
-        "wordpiece": module.PyTokenizer.train(TEXTS, 60, show_progress=False),
-        "bpe": module.BPETokenizer.train(TEXTS, 270, special_tokens=["<pad>"]),
-        "chars": module.CharTokenizer.train(TEXTS, special_tokens=["[UNK]", "<pad>"]),
-        "unigram": module.UnigramTokenizer.train(TEXTS, 30, special_tokens=["<unk>", "<pad>"]),
-    }
 
 
 def engine_and_twin(call: Callable[[ModuleType], Any]) -> tuple[str, Any]:

@@ -5,34 +5,23 @@ ValueError; both name the argument, and the engine and the twin say the same."""
 
 from __future__ import annotations
 
-import functools
 import re
 from types import ModuleType
 from typing import Any, Callable, NamedTuple
 
 import numpy as np
 import pytest
+from implementations import TEXTS
+from implementations import small_tokenizers as tokenizers
 
 import fast_wordpiece
 import fast_wordpiece.reference
 
 IMPLEMENTATIONS = [fast_wordpiece, fast_wordpiece.reference]
-TEXTS = ["hello world the quick brown fox", "hello there world"] * 5
 
 
 class Odd:
     """A type no argument takes."""
-
-
-@functools.cache
-def tokenizers(impl: ModuleType) -> dict[str, Any]:
-    """One tokenizer of each kind, trained on TEXTS (each with a padding token)."""
-    return {
-        "wordpiece": impl.PyTokenizer.train(TEXTS, 60, show_progress=False),
-        "bpe": impl.BPETokenizer.train(TEXTS, 270, special_tokens=["<pad>"]),
-        "chars": impl.CharTokenizer.train(TEXTS, special_tokens=["[UNK]", "<pad>"]),
-        "unigram": impl.UnigramTokenizer.train(TEXTS, 30, special_tokens=["<unk>", "<pad>"]),
-    }
 
 
 def counts(impl: ModuleType) -> Any:
