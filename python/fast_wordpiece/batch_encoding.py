@@ -283,15 +283,19 @@ def _converter(tensor_type: str) -> Any:
     if tensor_type == "np":
         import numpy as np
 
+        def _integers(array: Any) -> Any:
+            # numpy makes float64 of [] and [[], []]: every field here is integers
+            return array.astype(np.int64) if array.size == 0 and array.dtype.kind == "f" else array
+
         def as_array(value: Any) -> Any:
             if isinstance(value, np.ndarray):
                 return value
             rows = isinstance(value, (list, tuple)) and value and isinstance(value[0], (list, tuple, np.ndarray))
             if rows and len({len(row) for row in value}) > 1:  # ragged rows: an array of arrays, as transformers 5
                 ragged = np.empty(len(value), dtype=object)
-                ragged[:] = [np.asarray(row) for row in value]
+                ragged[:] = [np.asarray(row) for row in value]  # an empty row float64, as transformers
                 return ragged
-            return np.asarray(value, dtype=np.int64 if not value else None)
+            return _integers(np.asarray(value))
 
         return as_array
     if tensor_type == "pt":
@@ -299,7 +303,15 @@ def _converter(tensor_type: str) -> Any:
             torch = importlib.import_module("torch")
         except ImportError as e:
             raise ImportError('return_tensors="pt" needs PyTorch, which could not be imported') from e
-        return lambda value: value if isinstance(value, torch.Tensor) else torch.as_tensor(value)
+
+        def as_tensor(value: Any) -> Any:
+            if isinstance(value, torch.Tensor):
+                return value
+            tensor = torch.as_tensor(value)
+            # torch makes float32 of [] and [[], []]: every field here is integers
+            return tensor.to(torch.int64) if tensor.numel() == 0 and tensor.is_floating_point() else tensor
+
+        return as_tensor
     raise ValueError(f'return_tensors must be None, "np" or "pt", not {tensor_type!r}')
 
 
@@ -584,8 +596,8 @@ class _NoMaximum:
 
 
 def family_pad_token(tokenizer: Any) -> str | None:
-    """The padding token of a family tokenizer: its first special token named as in
-    :data:`PAD_NAMES`, or None."""
+    """The padding token a family tokenizer has by name: its first special token named as in
+    :data:`PAD_NAMES`, or None (the ``pad_token`` property gives this unless one was set)."""
     return next((t for t in tokenizer.special_tokens if t in PAD_NAMES), None)
 
 
@@ -595,19 +607,131 @@ def _token_id(tokenizer: Any, token: str) -> int | None:
     return result
 
 
+def family_checked_pad_token(tokenizer: Any, value: Any) -> str | None:
+    """What ``tokenizer.pad_token = value`` sets on a family tokenizer: a token of its
+    vocabulary (TypeError unless a str; ValueError if not in the vocabulary), or None, which
+    gives back the padding token by name (:func:`family_pad_token`)."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise TypeError(f"pad_token must be a str or None, not {_type_name(value)}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError(
+            f"pad_token contains a lone surrogate at index {e.start}, which is not valid Unicode text"
+        ) from None
+    if _token_id(tokenizer, value) is None:
+        raise ValueError(f"pad_token {value!r} is not a token of this {type(tokenizer).__name__}'s vocabulary "
+                         "(pad with a token it has, such as its end-of-text token)")  # fmt: skip
+    return value
+
+
+def family_checked_pad_token_id(tokenizer: Any, value: Any) -> str | None:
+    """What ``tokenizer.pad_token_id = value`` sets: the token of that id (an int below the
+    vocabulary size: TypeError or ValueError otherwise), or None as for ``pad_token``."""
+    if value is None:
+        return None
+    token: str | None = tokenizer.id_to_token(_integer(value, "pad_token_id", 0))
+    if token is None:
+        raise ValueError(f"pad_token_id = {value} is out of range for a vocabulary of {tokenizer.vocab_size} tokens")
+    return token
+
+
+def family_pad_token_id(tokenizer: Any) -> int | None:
+    """The id of a family tokenizer's ``pad_token``, or None."""
+    pad = tokenizer.pad_token
+    return None if pad is None else _token_id(tokenizer, pad)
+
+
+#: transformers' call options the family does not have, each with the values that ask for
+#: nothing (accepted, and change nothing).
+_UNSUPPORTED: dict[str, tuple[Any, ...]] = {
+    "stride": (0,), "return_overflowing_tokens": (False,), "is_split_into_words": (False,),
+    "text_target": (None,), "text_pair_target": (None,), "max_target_length": (None,),
+    "split_special_tokens": (None, False),
+}  # fmt: skip
+
+
+def _check_options(name: str, options: dict[str, Any]) -> None:
+    """TypeError for an option of the call that ``name`` does not support, or that transformers
+    does not have, naming the class and the option."""
+    for key, value in options.items():
+        if key not in _UNSUPPORTED:
+            raise TypeError(f"{name}.__call__() got an unexpected keyword argument {key!r}")
+        accepted = _UNSUPPORTED[key]
+        if not any(value is v or (type(value) is type(v) and value == v) for v in accepted):
+            raise TypeError(f"{name}.__call__() does not support {key}={value!r}: it encodes single texts, "
+                            f"without overflowing windows, targets or split special tokens (only {key}="
+                            f"{accepted[0]!r} is accepted)")  # fmt: skip
+
+
+def _check_unicode(texts: list[str], batched: bool) -> None:
+    """ValueError for the first text with a lone surrogate, named as the caller passed it
+    (``text``, or ``text[i]`` in a batch)."""
+    for i, item in enumerate(texts):
+        if item.isascii():
+            continue
+        try:
+            item.encode("utf-8")
+        except UnicodeEncodeError as e:
+            what = f"text[{i}]" if batched else "text"
+            raise ValueError(
+                f"{what} contains a lone surrogate at index {e.start}, which is not valid Unicode text"
+            ) from None
+
+
+def _offsets(tokenizer: Any, text: str, encoding: Any, ids: list[int]) -> list[tuple[int, int]]:
+    """transformers' ``offset_mapping`` of one text: the ``(start, end)`` characters of each
+    token. A Unigram encoding has them; a character tokenizer's token is one character, a
+    byte-level BPE token as many bytes as it has characters (a token that covers part of a
+    character covers that character); a special token is its own text, where the text has it
+    (otherwise it is the unknown token of one character or byte)."""
+    found = getattr(encoding, "offsets", None)
+    if found is not None:
+        return list(found)
+    specials = set(tokenizer.special_tokens)
+    tokens = tokenizer.convert_ids_to_tokens(ids)
+    out: list[tuple[int, int]] = []
+    if not hasattr(tokenizer, "merges"):  # one character per token
+        pos = 0
+        for token in tokens:
+            n = len(token) if token in specials and text.startswith(token, pos) else 1
+            out.append((pos, pos + n))
+            pos += n
+        return out
+    data = text.encode("utf-8")
+    char_of = list(range(len(text) + 1))
+    if not text.isascii():
+        char_of = [i for i, c in enumerate(text) for _ in range(len(c.encode("utf-8")))] + [len(text)]
+    unk = tokenizer.unk_token
+    pos = 0
+    for token in tokens:
+        literal = token.encode("utf-8")
+        special = token in specials and data.startswith(literal, pos)
+        n = len(literal) if special else 1 if token == unk else len(token)
+        out.append((char_of[pos], char_of[pos + n - 1] + 1 if n else char_of[pos]))
+        pos += n
+    return out
+
+
 def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special_tokens: bool = True,
                 padding: bool | str = False, truncation: bool | str | None = None, max_length: int | None = None,
                 pad_to_multiple_of: int | None = None, padding_side: str | None = None,
                 return_tensors: str | None = None, return_token_type_ids: bool | None = None,
-                return_attention_mask: bool | None = None, return_length: bool = False,
-                verbose: bool = True) -> BatchEncoding:  # fmt: skip
+                return_attention_mask: bool | None = None, return_special_tokens_mask: bool = False,
+                return_offsets_mapping: bool = False, return_length: bool = False, verbose: bool = True,
+                **unsupported: Any) -> BatchEncoding:  # fmt: skip
     """``tokenizer(text, ...)`` for ``BPETokenizer``, ``CharTokenizer`` and ``UnigramTokenizer``:
     what transformers' ``PreTrainedTokenizerFast(tokenizer_object=...)`` with
     ``model_input_names=["input_ids", "attention_mask"]`` gives for a str or a list of str.
-    They have special tokens but no template, so ``add_special_tokens`` adds nothing; there is
-    no ``model_max_length``, so truncation needs ``max_length`` and cuts on the right; padding
-    uses :func:`family_pad_token`. The encoding is ``encode_batch``'s (GIL released)."""
+    They have special tokens but no template, so ``add_special_tokens`` adds nothing (and
+    ``special_tokens_mask`` is 0 but for padding); there is no ``model_max_length``, so
+    truncation needs ``max_length`` and cuts on the right; padding uses the tokenizer's
+    ``pad_token``. The encoding is ``encode_batch``'s (GIL released). transformers' options
+    for windows, pairs and targets are a TypeError naming the class and the option."""
     name = type(tokenizer).__name__
+    _check_options(name, unsupported)
     if text_pair is not None:
         raise ValueError(f"{name} has no template for pairs of texts: text_pair must be None")
     if return_tensors not in _TENSORS:
@@ -635,17 +759,22 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
         raise ValueError(f'padding_side must be "right" or "left", not {side!r}')
     pad_id = None
     if padding != "do_not_pad":
-        pad = family_pad_token(tokenizer)
+        pad = tokenizer.pad_token
         if pad is None:
-            raise ValueError(f"asking to pad, but this {name} has no padding token: give it a special token named "
-                             f"one of {list(PAD_NAMES)}, or pass padding=False")  # fmt: skip
+            raise ValueError(f"asking to pad, but this {name} has no padding token: set its pad_token to one of "
+                             f"its tokens (tokenizer.pad_token = ...), give it a special token named one of "
+                             f"{list(PAD_NAMES)}, or pass padding=False")  # fmt: skip
         pad_id = _token_id(tokenizer, pad)
+    _check_unicode(texts, batched)
     encoded = tokenizer.encode_batch(texts)
     rows = [row if isinstance(row, list) else list(row.ids) for row in encoded]
+    offsets = [_offsets(tokenizer, t, e, r) for t, e, r in zip(texts, encoded, rows)] if return_offsets_mapping else []
     if truncation != "do_not_truncate" and max_length is not None:
         rows = [row[:max_length] if len(row) > max_length else row for row in rows]
+        offsets = [row[:max_length] for row in offsets]
     lengths = [len(row) for row in rows]
     masks = [[1] * n for n in lengths]
+    specials = [[0] * n for n in lengths] if return_special_tokens_mask else []
     if pad_id is not None:
         target = max(lengths, default=0) if padding == "longest" else max_length
         if target is not None and pad_to_multiple_of is not None:
@@ -653,22 +782,27 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
         if target is not None and target > sys.maxsize // 8:
             raise MemoryError(f"padding every row to {target} tokens cannot fit in memory")
         if target is not None:
+            fields = [(rows, pad_id), (masks, 0), (specials, 1), (offsets, (0, 0))]
             for i, n in enumerate(lengths):
                 if n < target:
-                    fill, zeros = [pad_id] * (target - n), [0] * (target - n)
-                    if side == "right":
-                        rows[i], masks[i] = rows[i] + fill, masks[i] + zeros
-                    else:
-                        rows[i], masks[i] = fill + rows[i], zeros + masks[i]
+                    for field, value in fields:
+                        if field:
+                            fill = [value] * (target - n)
+                            field[i] = field[i] + fill if side == "right" else fill + field[i]
     data: dict[str, Any] = {"input_ids": rows}
     if return_token_type_ids:
         data["token_type_ids"] = [[0] * len(row) for row in rows]
     if return_attention_mask is not False:
         data["attention_mask"] = masks
+    if return_special_tokens_mask:
+        data["special_tokens_mask"] = specials
+    if return_offsets_mapping:
+        data["offset_mapping"] = offsets
     if return_length:
         data["length"] = [len(row) for row in rows]
     if not batched and return_tensors is None:
-        data = {key: value[0] for key, value in data.items()}
+        # as transformers (and PyTokenizer's call): the rows unwrapped, `length` kept a list
+        data = {key: value[0] if value and isinstance(value[0], list) else value for key, value in data.items()}
     return BatchEncoding(data, tensor_type=return_tensors)
 
 

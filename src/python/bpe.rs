@@ -31,6 +31,7 @@ const DETACH_BYTES: usize = 1 << 14;
 #[pyclass(name = "BPETokenizer", module = "fast_wordpiece._native", frozen)]
 pub struct PyBpe {
     inner: Bpe,
+    pad: family::PadToken,
 }
 
 fn special_list(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
@@ -60,7 +61,7 @@ fn train_counts(
             train_from_counts(counts, vocab_size, min_frequency, &specials, &mut Progress::new(false, Some(&stop)))
         })
     });
-    Ok(PyBpe { inner: signals.result(inner)? })
+    Ok(PyBpe { inner: signals.result(inner)?, pad: Default::default() })
 }
 
 impl PyBpe {
@@ -130,7 +131,7 @@ impl PyBpe {
             Some(o) => family::texts(o, "special_tokens")?.iter().map(|t| t.to_string()).collect(),
         };
         let inner = guard(|| Bpe::new(tokens, &pairs, unk_token.as_deref(), &specials))?;
-        Ok(PyBpe { inner })
+        Ok(PyBpe { inner, pad: Default::default() })
     }
 
     /// Trains on `corpus`, an iterable of str: the vocabulary starts with
@@ -329,7 +330,7 @@ impl PyBpe {
     #[staticmethod]
     fn from_json(json: &Bound<'_, PyAny>) -> PyResult<Self> {
         let json = text(json, &|| "json".into())?;
-        Ok(PyBpe { inner: guard(|| Bpe::from_hf_json(&json))? })
+        Ok(PyBpe { inner: guard(|| Bpe::from_hf_json(&json))?, pad: Default::default() })
     }
 
     /// Saves a Hugging Face `tokenizer.json` (written atomically).
@@ -348,14 +349,15 @@ impl PyBpe {
             inner: guard(|| {
                 Bpe::from_hf_json(&text).map_err(|e| Error::InvalidFile { path: path.clone(), message: e.to_string() })
             })?,
+            pad: Default::default(),
         })
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<family::Reduced<'py>> {
         let py = slf.py();
         let from_json = py.get_type::<PyBpe>().getattr("from_json")?;
         let json = slf.get().to_json()?;
-        Ok((from_json, PyTuple::new(py, [json])?))
+        Ok((from_json, PyTuple::new(py, [json])?, slf.get().pad.get()))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

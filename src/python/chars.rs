@@ -22,6 +22,7 @@ use crate::error::Error;
 #[pyclass(name = "CharTokenizer", module = "fast_wordpiece._native", frozen)]
 pub struct PyChars {
     inner: Chars,
+    pad: family::PadToken,
 }
 
 fn specials(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
@@ -71,7 +72,7 @@ impl PyChars {
         }
         let tokens: Vec<String> = tokens.into_iter().map(|t| t.expect("each id set once")).collect();
         let specials = specials(special_tokens)?;
-        Ok(PyChars { inner: guard(|| Chars::new(tokens, &specials, &unk_token))? })
+        Ok(PyChars { inner: guard(|| Chars::new(tokens, &specials, &unk_token))?, pad: Default::default() })
     }
 
     /// Learns the characters of `corpus`, an iterable of str: those counted
@@ -99,7 +100,7 @@ impl PyChars {
         let counts = py.detach(|| guard(|| count_chars_until(&strs, || signals.stop())));
         let counts = signals.result(counts)?;
         let inner = guard(|| Chars::train_from_counts(counts, size, min, &specials, &unk_token))?;
-        Ok(PyChars { inner })
+        Ok(PyChars { inner, pad: Default::default() })
     }
 
     /// `train` on UTF-8 text files (bytes that are not UTF-8 are a
@@ -136,7 +137,7 @@ impl PyChars {
         });
         let counts = signals.result(counts)?;
         let inner = guard(|| Chars::train_from_counts(counts, size, min, &specials, &unk_token))?;
-        Ok(PyChars { inner })
+        Ok(PyChars { inner, pad: Default::default() })
     }
 
     /// `train` on character counts: a mapping `{character: count}` or an
@@ -162,7 +163,10 @@ impl PyChars {
         let size = optional_size(vocab_size)?;
         let min = min_frequency.map_or(Ok(1), |m| args::count(m, "min_frequency"))?;
         let specials = specials(special_tokens)?;
-        Ok(PyChars { inner: guard(|| Chars::train_from_counts(out, size, min, &specials, &unk_token))? })
+        Ok(PyChars {
+            inner: guard(|| Chars::train_from_counts(out, size, min, &specials, &unk_token))?,
+            pad: Default::default(),
+        })
     }
 
     /// The token ids of `text`: special tokens in it split out first, then
@@ -272,7 +276,7 @@ impl PyChars {
     #[staticmethod]
     fn from_json(json: &Bound<'_, PyAny>) -> PyResult<Self> {
         let json = text(json, &|| "json".into())?;
-        Ok(PyChars { inner: guard(|| Chars::from_json(&json))? })
+        Ok(PyChars { inner: guard(|| Chars::from_json(&json))?, pad: Default::default() })
     }
 
     /// Writes `to_json`'s text to `path`, atomically (never half-written).
@@ -290,13 +294,13 @@ impl PyChars {
             let text = crate::io::read_utf8(&path)?;
             Chars::from_json(&text).map_err(|e| Error::InvalidFile { path: path.clone(), message: e.to_string() })
         })?;
-        Ok(PyChars { inner })
+        Ok(PyChars { inner, pad: Default::default() })
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<family::Reduced<'py>> {
         let py = slf.py();
         let from_json = py.get_type::<PyChars>().getattr("from_json")?;
-        Ok((from_json, PyTuple::new(py, [slf.get().inner.to_json()])?))
+        Ok((from_json, PyTuple::new(py, [slf.get().inner.to_json()])?, slf.get().pad.get()))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -127,6 +127,48 @@ pub fn delegate<'py>(
     f.call(all, kwargs)
 }
 
+/// What a family tokenizer's `__reduce__` gives: the function that rebuilds
+/// it, its arguments, and the `pad_token` set (the state `__setstate__`
+/// sets; None: nothing to set).
+pub type Reduced<'py> = (Bound<'py, PyAny>, Bound<'py, PyTuple>, Option<String>);
+
+/// The `pad_token` set on a family tokenizer (None: the padding token by
+/// name, `fast_wordpiece.batch_encoding.family_pad_token`). Pickling and
+/// copying keep it (`__reduce__`'s state); `to_json` does not.
+#[derive(Default)]
+pub struct PadToken(std::sync::Mutex<Option<String>>);
+
+impl PadToken {
+    /// The token set, or None.
+    pub fn get(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+
+    /// Sets `value` (None or a str) on `tokenizer` after
+    /// `fast_wordpiece.batch_encoding.<check>(tokenizer, value)` checked it
+    /// (its TypeError or ValueError) and gave the token to keep.
+    pub fn set<'py>(&self, tokenizer: &Bound<'py, PyAny>, check: &str, value: &Bound<'py, PyAny>) -> PyResult<()> {
+        let args = PyTuple::new(tokenizer.py(), [value])?;
+        let token: Option<String> = delegate(tokenizer, check, &args, None)?.extract()?;
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = token;
+        Ok(())
+    }
+
+    /// Forgets the token set.
+    pub fn clear(&self) {
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+    }
+
+    /// `pad_token`: the token set, else the padding token by name.
+    pub fn token<'py>(&self, tokenizer: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let py = tokenizer.py();
+        match self.get() {
+            Some(t) => t.into_bound_py_any(py),
+            None => delegate(tokenizer, "family_pad_token", &PyTuple::empty(py), None),
+        }
+    }
+}
+
 /// The token of an id of a family tokenizer, for
 /// [`transformers_methods`].
 pub trait TokenOf {
@@ -209,6 +251,51 @@ macro_rules! transformers_methods {
             /// The number of tokens in the vocabulary.
             fn __len__(&self) -> usize {
                 self.vocab_size()
+            }
+
+            /// The padding token of `tokenizer(..., padding=...)`: the one
+            /// set (a token of the vocabulary; TypeError unless a str,
+            /// ValueError if not in the vocabulary), else the first special
+            /// token named `<pad>`, `[PAD]`, `<|pad|>` or `<|padding|>`, else
+            /// None. Setting None (or deleting it) goes back to the name
+            /// rule. Pickling and copying keep it; `to_json` and `save` do not
+            /// (a tokenizer.json has no place for it).
+            #[getter]
+            fn get_pad_token<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                slf.get().pad.token(slf.as_any())
+            }
+
+            #[setter]
+            fn set_pad_token<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<()> {
+                slf.get().pad.set(slf.as_any(), "family_checked_pad_token", value)
+            }
+
+            #[deleter(pad_token)]
+            fn delete_pad_token(&self) {
+                self.pad.clear();
+            }
+
+            /// The id of `pad_token`, or None; setting an id sets `pad_token`
+            /// to its token (an id outside the vocabulary: ValueError).
+            #[getter]
+            fn get_pad_token_id<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+                let py = slf.py();
+                super::family::delegate(slf.as_any(), "family_pad_token_id", &pyo3::types::PyTuple::empty(py), None)
+            }
+
+            #[setter]
+            fn set_pad_token_id<'py>(slf: &Bound<'py, Self>, value: &Bound<'py, PyAny>) -> PyResult<()> {
+                slf.get().pad.set(slf.as_any(), "family_checked_pad_token_id", value)
+            }
+
+            #[deleter(pad_token_id)]
+            fn delete_pad_token_id(&self) {
+                self.pad.clear();
+            }
+
+            /// Sets the `pad_token` that `__reduce__` saved.
+            fn __setstate__<'py>(slf: &Bound<'py, Self>, state: &Bound<'py, PyAny>) -> PyResult<()> {
+                slf.get().pad.set(slf.as_any(), "family_checked_pad_token", state)
             }
         }
     };

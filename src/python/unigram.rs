@@ -173,6 +173,7 @@ impl PyUnigramEncoding {
 #[pyclass(frozen, name = "UnigramTokenizer", module = "fast_wordpiece")]
 pub struct PyUnigramTokenizer {
     inner: UnigramTokenizer,
+    pad: family::PadToken,
 }
 
 /// Seeds for sampled encodings made without one: a fixed sequence.
@@ -302,7 +303,7 @@ impl PyUnigramTokenizer {
         let signals = Signals::default();
         let stop = || signals.stop();
         let trained = py.detach(|| guard(|| trainer::train_with(counts, &c, &stop)));
-        signals.result(trained).map(|inner| PyUnigramTokenizer { inner })
+        signals.result(trained).map(|inner| PyUnigramTokenizer { inner, pad: Default::default() })
     }
 }
 
@@ -320,7 +321,8 @@ impl PyUnigramTokenizer {
             Some(s) if !s.is_none() => str_list(s, "special_tokens")?,
             _ => vec![unk_token.to_string()],
         };
-        guard(|| UnigramTokenizer::new(pieces, &unk_token, &special)).map(|inner| PyUnigramTokenizer { inner })
+        guard(|| UnigramTokenizer::new(pieces, &unk_token, &special))
+            .map(|inner| PyUnigramTokenizer { inner, pad: Default::default() })
     }
 
     /// Trains on `corpus` (an iterable of str) to `vocab_size` pieces,
@@ -531,7 +533,8 @@ impl PyUnigramTokenizer {
     #[staticmethod]
     fn from_file(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;
-        py.detach(|| guard(|| UnigramTokenizer::load(&path))).map(|inner| PyUnigramTokenizer { inner })
+        py.detach(|| guard(|| UnigramTokenizer::load(&path)))
+            .map(|inner| PyUnigramTokenizer { inner, pad: Default::default() })
     }
 
     /// The same as `from_file`.
@@ -550,12 +553,13 @@ impl PyUnigramTokenizer {
     #[staticmethod]
     fn from_str(json: &Bound<'_, PyAny>) -> PyResult<Self> {
         let json = text(json, &|| "json".into())?;
-        guard(|| UnigramTokenizer::from_json(&json)).map(|inner| PyUnigramTokenizer { inner })
+        guard(|| UnigramTokenizer::from_json(&json)).map(|inner| PyUnigramTokenizer { inner, pad: Default::default() })
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<family::Reduced<'py>> {
         let py = slf.py();
-        Ok((py.get_type::<Self>().getattr("from_str")?, (slf.get().inner.to_json(),)))
+        let json = PyTuple::new(py, [slf.get().inner.to_json()])?;
+        Ok((py.get_type::<Self>().getattr("from_str")?, json, slf.get().pad.get()))
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {

@@ -152,6 +152,48 @@ class TransformersCalls:
         """The number of tokens in the vocabulary."""
         return self.vocab_size
 
+    #: The padding token set by the caller (None: the padding token by name).
+    _pad_token: str | None = None
+
+    @property
+    def pad_token(self) -> str | None:
+        """The padding token of ``tokenizer(..., padding=...)``: the one set (a token of the
+        vocabulary; TypeError unless a str, ValueError if not in the vocabulary), else the first
+        special token named ``<pad>``, ``[PAD]``, ``<|pad|>`` or ``<|padding|>``, else None.
+        Setting None (or deleting it) goes back to the name rule. Pickling and copying keep it;
+        ``to_json`` and ``save`` do not (a tokenizer.json has no place for it)."""
+        from fast_wordpiece import batch_encoding
+
+        return self._pad_token if self._pad_token is not None else batch_encoding.family_pad_token(self)
+
+    @pad_token.setter
+    def pad_token(self, value: str | None) -> None:
+        from fast_wordpiece import batch_encoding
+
+        self._pad_token = batch_encoding.family_checked_pad_token(self, value)
+
+    @pad_token.deleter
+    def pad_token(self) -> None:
+        self._pad_token = None
+
+    @property
+    def pad_token_id(self) -> int | None:
+        """The id of ``pad_token``, or None; setting an id sets ``pad_token`` to its token (an id
+        outside the vocabulary: ValueError)."""
+        from fast_wordpiece import batch_encoding
+
+        return batch_encoding.family_pad_token_id(self)
+
+    @pad_token_id.setter
+    def pad_token_id(self, value: SupportsIndex | None) -> None:
+        from fast_wordpiece import batch_encoding
+
+        self._pad_token = batch_encoding.family_checked_pad_token_id(self, value)
+
+    @pad_token_id.deleter
+    def pad_token_id(self) -> None:
+        self._pad_token = None
+
     @property
     def special_tokens(self) -> list[str]:
         """The special tokens (each tokenizer says)."""
