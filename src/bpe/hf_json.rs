@@ -37,6 +37,21 @@ fn byte_level(v: Option<&Value>, path: &str, required: bool) -> Result<()> {
     Ok(())
 }
 
+/// Checks an added token with an id past the model's vocabulary: it must
+/// not be a token of the model too, nor one character of the byte-level
+/// alphabet (the model would read that byte as it).
+fn added_beyond(vocab: &[String], content: &str, path: &str) -> Result<()> {
+    let mut chars = content.chars();
+    let one_byte = matches!((chars.next(), chars.next()), (Some(c), None) if super::bytes::char_byte(c).is_some());
+    if one_byte || vocab.iter().any(|t| t == content) {
+        return Err(err(
+            path,
+            format!("{content:?} has an id past the model's vocabulary, but is a token of the model or a byte"),
+        ));
+    }
+    Ok(())
+}
+
 impl Bpe {
     /// A model from a Hugging Face `tokenizer.json`.
     pub fn from_hf_json(text: &str) -> Result<Bpe> {
@@ -86,7 +101,7 @@ impl Bpe {
                 return Err(err("model.vocab", format!("id {id} is given twice")));
             }
         }
-        let vocab: Vec<String> = vocab.into_iter().map(|t| t.expect("ids 0..n each set once")).collect();
+        let mut vocab: Vec<String> = vocab.into_iter().map(|t| t.expect("ids 0..n each set once")).collect();
         let merges_v =
             model.get("merges").and_then(Value::as_array).ok_or_else(|| err("model.merges", "expected a list"))?;
         let mut merges = Vec::with_capacity(merges_v.len());
@@ -108,6 +123,12 @@ impl Bpe {
                 let path = format!("added_tokens[{i}]");
                 let content = t.get("content").and_then(Value::as_str).ok_or_else(|| err(&path, "no content"))?;
                 let id = t.get("id").and_then(Value::as_u64).ok_or_else(|| err(&path, "no id"))?;
+                if id as usize == vocab.len() && id >= vocab_obj.len() as u64 {
+                    // Beyond the model's vocabulary, as Hugging Face's added vocabulary
+                    // has it (`add_special_tokens` then `save`): the next id.
+                    added_beyond(&vocab, content, &path)?;
+                    vocab.push(content.to_string());
+                }
                 if vocab.get(id as usize).map(String::as_str) != Some(content) {
                     return Err(err(&path, format!("{content:?} must be in the model's vocabulary with id {id}")));
                 }

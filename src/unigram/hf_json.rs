@@ -125,6 +125,14 @@ impl UnigramTokenizer {
                 let (Some(content), Some(id)) = (content, id) else {
                     return Err(Error::invalid(format!("added_tokens[{i}] has no content or id")));
                 };
+                if id as usize == pieces.len() && id >= vocab.len() as u64 && pieces.iter().all(|(p, _)| p != content) {
+                    // Beyond the model's vocabulary, as Hugging Face's added vocabulary has
+                    // it (`add_special_tokens` then `save`): a piece of the lowest score
+                    // (the unknown token's score is unchanged), never matched, since the
+                    // text's special tokens are split out before the model.
+                    let lowest = pieces.iter().map(|(_, s)| *s).fold(f64::INFINITY, f64::min);
+                    pieces.push((content.to_string(), if lowest.is_finite() { lowest } else { 0.0 }));
+                }
                 if pieces.get(id as usize).map(|(p, _)| p.as_str()) != Some(content) {
                     return Err(Error::invalid(format!("added token {content:?} is not piece {id} of the vocabulary")));
                 }

@@ -352,8 +352,18 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         if (root.get("pre_tokenizer") or {}).get("type") != "ByteLevel":
             raise ValueError("pre_tokenizer: only ByteLevel is supported")
         model = root["model"]
-        specials = [t["content"] for t in root.get("added_tokens") or []]
-        return BPETokenizer(model["vocab"], model["merges"], special_tokens=specials, unk_token=model.get("unk_token"))
+        vocab = dict(model["vocab"])
+        specials = []
+        for i, t in enumerate(root.get("added_tokens") or []):
+            content = t["content"]
+            if t["id"] == len(vocab) >= len(model["vocab"]):
+                # beyond the model's vocabulary, as Hugging Face's added vocabulary has it: the next id
+                if content in vocab or (len(content) == 1 and content in CHAR_BYTE):
+                    raise ValueError(f"added_tokens[{i}]: {content!r} has an id past the model's vocabulary, "
+                                     "but is a token of the model or a byte")  # fmt: skip
+                vocab[content] = t["id"]
+            specials.append(content)
+        return BPETokenizer(vocab, model["merges"], special_tokens=specials, unk_token=model.get("unk_token"))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes ``to_json``'s text to ``path`` atomically, as the engine does (see ``files.write_atomic``)."""
