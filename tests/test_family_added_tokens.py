@@ -22,8 +22,8 @@ ADDED = ["<pad>", "<mask>"]
 PIECES = [*"ab cdéü中<>|", "<pad>", "<mask>", "<|endoftext|>", "<pa", "mask>", "\n"]
 
 
-def texts(seed: int, n: int) -> list[str]:
-    r = random.Random(seed)
+def texts(start: int, n: int) -> list[str]:
+    r = random.Random(start)
     return ["".join(r.choice(PIECES) for _ in range(r.randint(0, 24))) for _ in range(n)]
 
 

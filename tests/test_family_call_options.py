@@ -30,8 +30,8 @@ EOT = "<|endoftext|>"
 ALPHABET = [*list("abcdefghij klmnop  qrstuvwxyz,.'"), "é", "ü", "ß", "中", "語", "😀", "\n", "\t", "<", "|", ">"]
 
 
-def random_texts(seed: int, n: int, specials: list[str]) -> list[str]:
-    r = random.Random(seed)
+def random_texts(start: int, n: int, specials: list[str]) -> list[str]:
+    r = random.Random(start)
     out = []
     for _ in range(n):
         parts = [r.choice(ALPHABET) for _ in range(r.randint(0, 30))]
@@ -288,3 +288,25 @@ def test_pt_tensors_of_empty_rows_are_int64(family: dict[str, Any], monkeypatch:
         == "int64"
     )
     assert engine("abc", return_tensors="pt")["input_ids"].dtype == "int64"
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("name", ["bpe", "unigram"])
+def test_batch_decode_as_transformers(name: str, family: dict[str, Any]) -> None:
+    engine, twin, hf = family[name]
+    texts = [t + " , isn't it ?" for t in random_texts(6, 12, engine.special_tokens)]
+    rows = engine(texts)["input_ids"]
+    square = np.array([row[:3] for row in rows if len(row) >= 3])
+    for sequences in [rows, square, rows[1], []]:
+        for kwargs in [{}, {"skip_special_tokens": True}, {"clean_up_tokenization_spaces": True}]:
+            theirs = hf.batch_decode(sequences, **kwargs)
+            assert engine.batch_decode(sequences, **kwargs) == theirs, kwargs
+            assert twin.batch_decode(sequences, **kwargs) == theirs, kwargs
+    assert engine.batch_decode(rows) == [engine.decode(row) for row in rows]
+    for tokenizer in (engine, twin):
+        with pytest.raises(TypeError, match=r"^\w+Tokenizer\.batch_decode\(\) takes a list of sequences"):
+            tokenizer.batch_decode(3)
+        with pytest.raises(TypeError, match=r"^\w+Tokenizer\.batch_decode\(\) got an unexpected keyword argument"):
+            tokenizer.batch_decode(rows, colour=1)
+        with pytest.raises(TypeError, match=r"^clean_up_tokenization_spaces must be a bool or None, not int$"):
+            tokenizer.batch_decode(rows, clean_up_tokenization_spaces=1)

@@ -806,6 +806,42 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     return BatchEncoding(data, tensor_type=return_tensors)
 
 
+#: transformers' ``clean_up_tokenization``: spaces before punctuation and contractions dropped.
+_CLEAN_UP = ((" .", "."), (" ?", "?"), (" !", "!"), (" ,", ","), (" ' ", "'"), (" n't", "n't"), (" 'm", "'m"),
+             (" 's", "'s"), (" 've", "'ve"), (" 're", "'re"))  # fmt: skip
+
+
+def family_batch_decode(tokenizer: Any, sequences: Any, skip_special_tokens: bool = False,
+                        clean_up_tokenization_spaces: bool | None = None, **unexpected: Any) -> list[str]:  # fmt: skip
+    """transformers' ``batch_decode`` for the family: ``decode`` of each sequence of ids (a list
+    of lists, a 2-D numpy array or torch tensor; one flat sequence gives a list of its text, as
+    transformers). ``clean_up_tokenization_spaces=True`` drops the spaces before punctuation
+    and contractions as transformers does, except for byte-level BPE, where transformers
+    ignores it (the spaces are the text's own)."""
+    name = type(tokenizer).__name__
+    for key in unexpected:
+        raise TypeError(f"{name}.batch_decode() got an unexpected keyword argument {key!r}")
+    if clean_up_tokenization_spaces is not None and not isinstance(clean_up_tokenization_spaces, bool):
+        raise TypeError(
+            f"clean_up_tokenization_spaces must be a bool or None, not {_type_name(clean_up_tokenization_spaces)}"
+        )
+    rows = _as_lists(sequences)
+    if isinstance(rows, (str, bytes)) or not isinstance(rows, (list, tuple)):
+        raise TypeError(f"{name}.batch_decode() takes a list of sequences of ids (or a 2-D array), "
+                        f"not {_type_name(sequences)}")  # fmt: skip
+    if rows and not isinstance(rows[0], (list, tuple)) and not hasattr(rows[0], "__iter__"):
+        rows = [rows]  # one sequence
+    clean = bool(clean_up_tokenization_spaces) and not hasattr(tokenizer, "merges")
+    out = []
+    for row in rows:
+        text = tokenizer.decode(row, skip_special_tokens)
+        if clean:
+            for old, new in _CLEAN_UP:
+                text = text.replace(old, new)
+        out.append(text)
+    return out
+
+
 def family_convert_tokens_to_ids(tokenizer: Any, tokens: Any) -> Any:
     """transformers' ``convert_tokens_to_ids`` for the family: the id of a token, or the ids
     of a list of tokens (for a token not in the vocabulary, the unknown token's id, or None

@@ -293,6 +293,18 @@ macro_rules! transformers_methods {
                 self.pad.clear();
             }
 
+            /// transformers' `batch_decode(sequences, skip_special_tokens=False,
+            /// clean_up_tokenization_spaces=None)`: `decode` of each sequence
+            /// of ids (a list of lists, a 2-D numpy array or torch tensor).
+            #[pyo3(signature = (*args, **kwargs))]
+            fn batch_decode<'py>(
+                slf: &Bound<'py, Self>,
+                args: &Bound<'py, pyo3::types::PyTuple>,
+                kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                super::family::delegate(slf.as_any(), "family_batch_decode", args, kwargs)
+            }
+
             /// Sets the `pad_token` that `__reduce__` saved.
             fn __setstate__<'py>(slf: &Bound<'py, Self>, state: &Bound<'py, PyAny>) -> PyResult<()> {
                 slf.get().pad.set(slf.as_any(), "family_checked_pad_token", state)

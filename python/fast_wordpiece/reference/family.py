@@ -152,6 +152,21 @@ class TransformersCalls:
         """The number of tokens in the vocabulary."""
         return self.vocab_size
 
+    def batch_decode(
+        self,
+        sequences: Any,
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+        **kwargs: Any,
+    ) -> list[str]:
+        """transformers' ``batch_decode``: ``decode`` of each sequence of ids (a list of lists, a
+        2-D numpy array or torch tensor), as the engine's."""
+        from fast_wordpiece import batch_encoding
+
+        return batch_encoding.family_batch_decode(
+            self, sequences, skip_special_tokens, clean_up_tokenization_spaces, **kwargs
+        )
+
     #: The padding token set by the caller (None: the padding token by name).
     _pad_token: str | None = None
 
