@@ -63,6 +63,14 @@ impl Error {
         Ok(ids)
     }
 
+    /// An empty text with room for `bytes` bytes, reserved at once, or
+    /// `Memory` for a decoded text of that size.
+    pub fn room_for_text(bytes: usize) -> Result<String> {
+        let mut text = String::new();
+        text.try_reserve_exact(bytes).map_err(|_| Error::memory(format_args!("a decoded text of {bytes} bytes")))?;
+        Ok(text)
+    }
+
     /// This error, as the error of input `index` of a batch.
     pub fn for_input(self, index: usize) -> Self {
         Error::Input { index, source: Box::new(self) }

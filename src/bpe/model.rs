@@ -24,6 +24,23 @@ fn room_for(out: &mut Vec<u32>, n: usize) -> Result<()> {
         .map_err(|_| Error::memory(format_args!("an encoding of {} tokens", out.len() as u128 + n as u128)))
 }
 
+/// `String::from_utf8_lossy` of `bytes` (each invalid sequence one U+FFFD),
+/// or `Error::Memory` when there is no room for it.
+fn lossy(bytes: &[u8]) -> Result<String> {
+    let size = bytes.utf8_chunks().fold(0usize, |n, c| {
+        let invalid = if c.invalid().is_empty() { 0 } else { char::REPLACEMENT_CHARACTER.len_utf8() };
+        n.saturating_add(c.valid().len() + invalid)
+    });
+    let mut text = Error::room_for_text(size)?;
+    for c in bytes.utf8_chunks() {
+        text.push_str(c.valid());
+        if !c.invalid().is_empty() {
+            text.push(char::REPLACEMENT_CHARACTER);
+        }
+    }
+    Ok(text)
+}
+
 /// Pieces of at most this many symbols merge by scanning for the lowest
 /// rank; longer ones through a heap.
 const SCAN_LIMIT: usize = 32;
@@ -348,13 +365,21 @@ impl Bpe {
     /// The text of `ids`: each token's bytes (a special token's, or any
     /// token holding a character that shows no byte, as its UTF-8 text),
     /// joined, then read as UTF-8 with each invalid sequence replaced by
-    /// U+FFFD.
+    /// U+FFFD. `Error::Memory` when there is no room for the text (reserved
+    /// at once: a token's bytes are at most its text's).
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
-        let mut bytes = Vec::new();
+        let mut size = 0usize;
         for &id in ids {
             let Some(token) = self.vocab.get(id as usize) else {
                 return Err(Error::invalid(format!("id {id} is not in the vocabulary (size {})", self.vocab.len())));
             };
+            if !(skip_special_tokens && self.is_special(id)) {
+                size = size.saturating_add(token.len());
+            }
+        }
+        let mut bytes = Error::room_for_text(size)?.into_bytes();
+        for &id in ids {
+            let token = &self.vocab[id as usize];
             if self.is_special(id) {
                 if !skip_special_tokens {
                     bytes.extend_from_slice(token.as_bytes());
@@ -367,7 +392,10 @@ impl Bpe {
                 bytes.extend_from_slice(token.as_bytes());
             }
         }
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(text),
+            Err(e) => lossy(&e.into_bytes()),
+        }
     }
 }
 

@@ -162,17 +162,24 @@ impl Chars {
     }
 
     /// The tokens of `ids` joined (special tokens, `unk_token` included,
-    /// left out with `skip_special_tokens`).
+    /// left out with `skip_special_tokens`); `Error::Memory` when there is
+    /// no room for the text (reserved at once).
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
-        let mut s = String::new();
+        let skipped = |id: u32| skip_special_tokens && self.specials.tokens().iter().any(|x| x.1 == id);
+        let mut size = 0usize;
         for &id in ids {
             let token = self.vocab.get(id as usize).ok_or_else(|| {
                 Error::invalid(format!("id {id} is not in the vocabulary (size {})", self.vocab.len()))
             })?;
-            if skip_special_tokens && self.specials.tokens().iter().any(|x| x.1 == id) {
-                continue;
+            if !skipped(id) {
+                size = size.saturating_add(token.len());
             }
-            s.push_str(token);
+        }
+        let mut s = Error::room_for_text(size)?;
+        for &id in ids {
+            if !skipped(id) {
+                s.push_str(&self.vocab[id as usize]);
+            }
         }
         Ok(s)
     }

@@ -195,9 +195,11 @@ impl UnigramTokenizer {
 
     /// The text of `ids`: pieces joined, "▁" read as a space, and the space
     /// that starts the text dropped (Hugging Face's `Metaspace` decoder).
+    /// `Error::Memory` when there is no room for the text (reserved at
+    /// once: a piece's text is at most its bytes).
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
-        let mut out = String::new();
-        let mut first = true;
+        let skipped = |id: u32| skip_special_tokens && self.special.contains(&id);
+        let mut size = 0usize;
         for &id in ids {
             let Some((piece, _)) = self.model.pieces().get(id as usize) else {
                 return Err(Error::invalid(format!(
@@ -205,7 +207,15 @@ impl UnigramTokenizer {
                     self.vocab_size()
                 )));
             };
-            if skip_special_tokens && self.special.contains(&id) {
+            if !skipped(id) {
+                size = size.saturating_add(piece.len());
+            }
+        }
+        let mut out = Error::room_for_text(size)?;
+        let mut first = true;
+        for &id in ids {
+            let piece = &self.model.pieces()[id as usize].0;
+            if skipped(id) {
                 continue;
             }
             let mut text: &str = piece;
