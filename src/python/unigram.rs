@@ -11,7 +11,7 @@ use super::args::{self, text, type_name, Given};
 use super::errors::{guard, to_py, Signals};
 use super::family;
 use super::ints::py_str;
-use super::ints::{int_list, offsets_list};
+use super::ints::{int_list, named_memory_error, new_str_list, offsets_list};
 use crate::error::Error;
 use crate::unigram::sample::Sampling;
 use crate::unigram::trainer::{self, UnigramConfig};
@@ -22,21 +22,60 @@ use crate::unigram::{Encoded, UnigramTokenizer, DEFAULT_SPECIAL_TOKENS};
 #[pyclass(frozen, name = "UnigramEncoding", module = "fast_wordpiece")]
 pub struct PyUnigramEncoding {
     ids: Vec<u32>,
-    tokens: Vec<String>,
+    tokens: Tokens,
     offsets: Vec<(u32, u32)>,
+}
+
+/// The tokens' strings, end to end in one allocation, and where each ends:
+/// two allocations, reserved at once, for any number of tokens.
+struct Tokens {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Tokens {
+    /// The `n` strs of `strs`, `bytes` long in all (as the caller counted
+    /// them); MemoryError when there is no room for them.
+    fn new<'a>(n: usize, bytes: usize, strs: impl Iterator<Item = &'a str>) -> PyResult<Self> {
+        let (mut text, mut ends) = (String::new(), Vec::new());
+        if text.try_reserve_exact(bytes).is_err() || ends.try_reserve_exact(n).is_err() {
+            return Err(to_py(Error::memory(format_args!("the tokens of an encoding of {n} tokens ({bytes} bytes)"))));
+        }
+        for s in strs {
+            text.push_str(s);
+            ends.push(text.len());
+        }
+        Ok(Tokens { text, ends })
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.text[start..self.ends[i]]
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        (0..self.len()).map(|i| self.get(i))
+    }
 }
 
 impl PyUnigramEncoding {
     /// MemoryError when there is no room for the tokens' strings.
     fn new(t: &UnigramTokenizer, e: Encoded) -> PyResult<Self> {
-        let mut tokens: Vec<String> = Vec::new();
-        if tokens.try_reserve_exact(e.ids.len()).is_err() {
-            return Err(to_py(Error::memory(format_args!("the tokens of an encoding of {} tokens", e.ids.len()))));
-        }
-        tokens.extend(e.ids.iter().map(|&id| t.id_to_token(id).unwrap_or_default().to_string()));
-        for (i, shown) in e.unknown {
-            tokens[i as usize] = shown;
-        }
+        // Each token's piece, or for an unknown token its text (`unknown`
+        // is in the order of the tokens).
+        let strs = || {
+            let mut unknown = e.unknown.iter().peekable();
+            e.ids.iter().enumerate().map(move |(i, &id)| match unknown.next_if(|(k, _)| *k as usize == i) {
+                Some((_, shown)) => shown.as_str(),
+                None => t.id_to_token(id).unwrap_or_default(),
+            })
+        };
+        let bytes = strs().fold(0usize, |n, s| n.saturating_add(s.len()));
+        let tokens = Tokens::new(e.ids.len(), bytes, strs())?;
         Ok(PyUnigramEncoding { ids: e.ids, tokens, offsets: e.offsets })
     }
 }
@@ -53,16 +92,37 @@ fn state_type_error(what: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr
 }
 
 /// The little-endian `u32`s of a state's bytes.
+/// MemoryError when there is no room for them.
 fn state_u32s(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u32>> {
     let bytes = obj.cast::<PyBytes>().map_err(|_| state_type_error(what, "bytes", obj))?.as_bytes();
     if bytes.len() % 4 != 0 {
         return Err(state_value_error(format!("{what} must be 4 bytes per value, not {} bytes", bytes.len())));
     }
-    Ok(bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+    let mut values = Vec::new();
+    if values.try_reserve_exact(bytes.len() / 4).is_err() {
+        let n = bytes.len() / 4;
+        return Err(to_py(Error::memory(format_args!("the {what} of an encoding ({n} values)"))));
+    }
+    values.extend(bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+    Ok(values)
 }
 
-fn le_bytes(values: impl Iterator<Item = u32>) -> Vec<u8> {
-    values.flat_map(u32::to_le_bytes).collect()
+/// A bytes object of the `n` `values` (little-endian `u32`s), written in
+/// place; a MemoryError that names the state of an encoding of `tokens`
+/// tokens when Python has no room for it.
+fn le_bytes<'py>(
+    py: Python<'py>,
+    n: usize,
+    tokens: usize,
+    values: impl Iterator<Item = u32>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_with(py, 4 * n, |buf| {
+        for (to, v) in buf.chunks_exact_mut(4).zip(values) {
+            to.copy_from_slice(&v.to_le_bytes());
+        }
+        Ok(())
+    })
+    .map_err(|e| named_memory_error(py, e, format_args!("the state of an encoding of {tokens} tokens")))
 }
 
 #[pymethods]
@@ -75,7 +135,7 @@ impl PyUnigramEncoding {
     /// Token strings: each token's piece, or for an unknown token its text.
     #[getter]
     fn tokens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.tokens.iter().map(String::as_str))
+        new_str_list(py, self.tokens.len(), |i| self.tokens.get(i))
     }
     /// `(start, end)` character offsets of each token in the text.
     #[getter]
@@ -92,7 +152,7 @@ impl PyUnigramEncoding {
         })
     }
     fn __repr__(&self) -> String {
-        format!("UnigramEncoding(ids={:?}, tokens={:?})", self.ids, self.tokens)
+        format!("UnigramEncoding(ids={:?}, tokens={:?})", self.ids, self.tokens.iter().collect::<Vec<_>>())
     }
 
     /// Pickling (and `copy`): the ids and offsets as bytes (little-endian
@@ -104,15 +164,16 @@ impl PyUnigramEncoding {
         let mut strs: Vec<&str> = Vec::new();
         let mut seen = rustc_hash::FxHashMap::default();
         let which = this.tokens.iter().map(|t| {
-            *seen.entry(t.as_str()).or_insert_with(|| {
+            *seen.entry(t).or_insert_with(|| {
                 strs.push(t);
                 strs.len() as u32 - 1
             })
         });
-        let which = PyBytes::new(py, &le_bytes(which));
+        let n = this.ids.len();
+        let which = le_bytes(py, n, n, which)?;
         let strs = PyList::new(py, strs)?;
-        let ids = PyBytes::new(py, &le_bytes(this.ids.iter().copied()));
-        let offsets = PyBytes::new(py, &le_bytes(this.offsets.iter().flat_map(|&(s, e)| [s, e])));
+        let ids = le_bytes(py, n, n, this.ids.iter().copied())?;
+        let offsets = le_bytes(py, 2 * n, n, this.offsets.iter().flat_map(|&(s, e)| [s, e]))?;
         Ok((py.get_type::<Self>().getattr("_from_state")?, (ids, offsets, strs, which)))
     }
 
@@ -149,13 +210,17 @@ impl PyUnigramEncoding {
                 Err(_) => Err(state_type_error("strs", "a list of str", s)),
             })
             .collect::<PyResult<Vec<String>>>()?;
-        let tokens = which
-            .iter()
-            .map(|&w| strs.get(w as usize).cloned())
-            .collect::<Option<Vec<String>>>()
-            .ok_or_else(|| state_value_error(format!("a token index is not below the {} strs", strs.len())))?;
-        let offsets = offsets.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-        Ok(PyUnigramEncoding { ids, tokens, offsets })
+        if which.iter().any(|&w| w as usize >= strs.len()) {
+            return Err(state_value_error(format!("a token index is not below the {} strs", strs.len())));
+        }
+        let bytes = which.iter().fold(0usize, |n, &w| n.saturating_add(strs[w as usize].len()));
+        let tokens = Tokens::new(n, bytes, which.iter().map(|&w| strs[w as usize].as_str()))?;
+        let mut pairs = Vec::new();
+        if pairs.try_reserve_exact(n).is_err() {
+            return Err(to_py(Error::memory(format_args!("the offsets of an encoding of {n} tokens"))));
+        }
+        pairs.extend(offsets.chunks_exact(2).map(|p| (p[0], p[1])));
+        Ok(PyUnigramEncoding { ids, tokens, offsets: pairs })
     }
 }
 
