@@ -305,8 +305,11 @@ impl PyTokenizer {
         let n = shared.vocab().len();
         let ids = ids_of(ids, "ids", n)?;
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
-        let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
-        Ok(py_str(py, &if clean_up { clean_up_tokenization(&text) } else { text })?.into_any())
+        let mut text = guard(|| shared.decode(&ids, skip_special_tokens))?;
+        if clean_up {
+            clean_up_tokenization(&mut text);
+        }
+        Ok(py_str(py, &text)?.into_any())
     }
 
     /// `decode` for each sequence of ids (or `Encoding`) of `sequences`.
@@ -325,8 +328,11 @@ impl PyTokenizer {
             // A sequence may be long: Ctrl-C stops the batch between two.
             ids.py().check_signals()?;
             let ids = ids_of(&ids, &format!("sequences[{i}]"), shared.vocab().len())?;
-            let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
-            py_str(sequences.py(), &if clean_up { clean_up_tokenization(&text) } else { text })
+            let mut text = guard(|| shared.decode(&ids, skip_special_tokens))?;
+            if clean_up {
+                clean_up_tokenization(&mut text);
+            }
+            py_str(sequences.py(), &text)
         })
     }
 }
