@@ -748,7 +748,10 @@ impl Tokenizer {
             return;
         }
         let Workspace { normalized, pieces, .. } = ws;
-        self.options.normalizer.normalize_into(segment, normalized);
+        if self.options.normalizer.try_normalize_into(segment, normalized).is_err() {
+            out.fail_normalizing(segment.len());
+            return;
+        }
         let text = normalized.text.as_str();
         let Some(matcher) = &self.normalized_matcher else {
             self.encode_words(normalized, (0, text.len()), 0, base, pieces, out);
