@@ -72,6 +72,11 @@ pub fn text<'py>(obj: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> PyResult
         .map_err(|_| PyTypeError::new_err(format!("{} must be str, not {}", what(), type_name(obj))))?;
     let surrogate = |e: PyErr| {
         let py = obj.py();
+        if !e.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(py) {
+            // No room for the UTF-8 (Python keeps it with the str).
+            let n = s.len().unwrap_or(0);
+            return super::ints::named_memory_error(py, e, format_args!("the UTF-8 of {} ({n} characters)", what()));
+        }
         let at = e.value(py).getattr("start").and_then(|v| v.extract::<usize>()).unwrap_or(0);
         PyValueError::new_err(format!(
             "{} contains a lone surrogate at index {at}, which is not valid Unicode text",
