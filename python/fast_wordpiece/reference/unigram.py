@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import mmap
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, SupportsIndex
@@ -420,6 +421,31 @@ def keep_best(
     return out
 
 
+#: The engine's size of a kept path: a score and two indices.
+_PATH_BYTES = 24
+
+
+def _room_for_paths(nodes: list[tuple[int, int, int, float]], word: str, nbest: int) -> None:
+    """The engine's check before an ``nbest`` search: the paths it keeps (at most ``nbest`` to
+    each position, as many as there are when fewer) must have room, 24 bytes each, else the search
+    is a MemoryError that says so before it starts. The room is asked of the system, as the
+    engine asks, by mapping that many bytes (never written) and letting them go."""
+    paths = [0] * (len(word) + 1)
+    paths[0] = 1
+    for s, e, _, _ in nodes:
+        paths[e] = min(paths[e] + paths[s], nbest)
+    kept = sum(paths)
+    try:
+        with mmap.mmap(-1, kept * _PATH_BYTES):
+            return
+    except (OSError, OverflowError, ValueError, MemoryError):
+        pass
+    raise MemoryError(
+        f"nbest={nbest} on a word of {len(word.encode())} bytes ({kept} paths kept) needs more memory than can be "
+        "reserved"
+    ) from None
+
+
 def sample_word(model: Model, word: str, alpha: float, nbest: int, rng: SplitMix64) -> list[tuple[int, int, int]]:
     nodes = model.lattice(word)
     n = len(word)
@@ -436,6 +462,7 @@ def sample_word(model: Model, word: str, alpha: float, nbest: int, rng: SplitMix
             out.append((i, s, e))
             end = s
     else:
+        _room_for_paths(nodes, word, nbest)
         # best[e]: the nbest best paths to position e, best first, as (score, node, rank of the
         # path at the node's start); nodes in lattice order, each extending the paths to its start.
         best: list[list[ScoredPath]] = [[] for _ in range(n + 1)]
