@@ -1,7 +1,10 @@
 //! `UnigramTokenizer` (SentencePiece-style Unigram) and its `UnigramEncoding`:
 //! argument checks and the GIL released around encoding and training.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -240,8 +243,29 @@ pub struct PyUnigramTokenizer {
     inner: UnigramTokenizer,
 }
 
-/// Seeds for sampled encodings made without one: a fixed sequence.
+/// Seeds for sampled encodings made without one: consecutive numbers from a
+/// random start (SplitMix64 makes unrelated streams of them), drawn again by
+/// each process ([`unseeded`]).
 static NEXT_SEED: AtomicU64 = AtomicU64::new(0);
+/// The process that drew [`NEXT_SEED`]'s start; 0 before the first draw.
+static SEED_OWNER: AtomicU32 = AtomicU32::new(0);
+
+/// The seed of a sampled encoding made without one. Each process starts
+/// from a fresh random number, so separate runs differ, and so do a child
+/// of `fork()` (a DataLoader worker, say) and its parent and siblings, whose
+/// copies of the sequence would otherwise repeat one another's draws.
+fn unseeded() -> u64 {
+    let pid = std::process::id();
+    if SEED_OWNER.load(Ordering::Acquire) != pid {
+        // `RandomState` keys come from the OS's random source, once per
+        // thread; a forked child copies them, so the process id and the time
+        // tell it apart from its parent and siblings.
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        NEXT_SEED.store(RandomState::new().hash_one((pid, now)), Ordering::Relaxed);
+        SEED_OWNER.store(pid, Ordering::Release);
+    }
+    NEXT_SEED.fetch_add(1, Ordering::Relaxed)
+}
 
 fn pieces_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(String, f64)>> {
     args::reject_text_as_collection(obj, "vocab", "(str, float) pairs")?;
@@ -357,7 +381,7 @@ fn sampling(
     }
     let seed = match seed.filter(|s| !s.is_none()) {
         Some(s) => args::count(s, "seed")?,
-        None => NEXT_SEED.fetch_add(1, Ordering::Relaxed),
+        None => unseeded(),
     };
     Ok(Some(Sampling { alpha, nbest: if nbest < 0 { None } else { Some(nbest as usize) }, seed }))
 }
@@ -479,8 +503,9 @@ impl PyUnigramTokenizer {
     /// with `alpha` (a positive float) a sampled one (subword
     /// regularization): from every segmentation (`nbest=-1`) or from the
     /// `nbest` best, with probability proportional to
-    /// `P(segmentation) ** alpha`; `seed` makes the draw repeatable (None:
-    /// the next of a process-wide sequence). `nbest` other than -1 or
+    /// `P(segmentation) ** alpha`; `seed` (an int) makes the draw repeatable
+    /// (None: a fresh draw, different in every call and every process, forked
+    /// ones included). `nbest` other than -1 or
     /// 1..10000 is a ValueError, with or without `alpha`.
     #[pyo3(signature = (text, *, alpha = None, nbest = Given(None), seed = None), text_signature = "(self, text, *, alpha=None, nbest=-1, seed=None)")]
     fn encode(

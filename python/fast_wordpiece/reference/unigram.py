@@ -6,9 +6,9 @@ same order, so that encoding and training agree with the engine exactly.
 
 from __future__ import annotations
 
-import itertools
 import math
 import mmap
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, SupportsIndex
@@ -33,8 +33,10 @@ UNK_PENALTY = 10.0
 CHUNK = 1024
 MIN_EXPECTED = 0.5
 DEFAULT_SPECIAL_TOKENS = ("<unk>", "<s>", "</s>")
-#: Seeds for sampled encodings made without one: a fixed sequence, as the engine's.
-_SEEDS = itertools.count()
+#: Seeds for sampled encodings made without one: drawn from the OS's random source
+#: (``os.urandom``) at each call, so no two runs or processes (forked ones included)
+#: repeat each other's draws, as with the engine.
+_ENTROPY = random.SystemRandom()
 
 
 def check_sampling(alpha: float | None, nbest: int) -> None:
@@ -235,12 +237,12 @@ class UnigramTokenizer(family.TransformersCalls):
     ) -> UnigramEncoding:
         """Same as the engine's ``UnigramTokenizer.encode``: the Viterbi
         segmentation of ``text``, or with ``alpha`` a sampled one (``sample``;
-        ``seed`` None takes the next of a fixed sequence). ``nbest`` other
+        ``seed`` None draws a fresh random seed). ``nbest`` other
         than -1 or 1..10000 is a ValueError, with or without ``alpha``."""
         check_sampling(alpha, nbest)
         if alpha is None:
             return self._encode(text, self.model.viterbi)
-        return self.sample(text, alpha, _index(nbest, "nbest"), next(_SEEDS) if seed is None else seed)
+        return self.sample(text, alpha, _index(nbest, "nbest"), _ENTROPY.getrandbits(64) if seed is None else seed)
 
     def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[UnigramEncoding]:
         """``encode`` (Viterbi) of every text, one after the other (``num_threads`` is checked, then
