@@ -705,19 +705,28 @@ def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, trun
 
 def family_convert_tokens_to_ids(tokenizer: Any, tokens: Any) -> Any:
     """transformers' ``convert_tokens_to_ids`` for the family: the id of a token, or the ids
-    of a list of tokens (for a token not in the vocabulary, the unknown token's id, or None
-    when the tokenizer has no unknown token, as transformers)."""
+    of an iterable of tokens (a list, a tuple, a generator, ...; for a token not in the
+    vocabulary, the unknown token's id, or None when the tokenizer has no unknown token, as
+    transformers). Anything else is a TypeError, as ``PyTokenizer.convert_tokens_to_ids``."""
     unk = getattr(tokenizer, "unk_token", None)
     default = _token_id(tokenizer, unk) if isinstance(unk, str) else None
 
     def one(t: Any, what: str) -> int | None:
         if not isinstance(t, str):
-            raise TypeError(f"{what} must be a str, not {type(t).__name__}")
+            raise TypeError(f"{what} must be str, not {type(t).__name__}")
+        try:
+            t.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise ValueError(
+                f"{what} contains a lone surrogate at index {e.start}, which is not valid Unicode text"
+            ) from None
         found = _token_id(tokenizer, t)
         return default if found is None else found
 
     if isinstance(tokens, str):
         return one(tokens, "tokens")
-    if not isinstance(tokens, (list, tuple)):
-        raise TypeError(f"tokens must be a str or a list of str, not {type(tokens).__name__}")
-    return [one(t, f"tokens[{i}]") for i, t in enumerate(tokens)]
+    try:
+        items = iter(tokens)
+    except TypeError:
+        raise TypeError(f"tokens must be a str or an iterable of str, not {type(tokens).__name__}") from None
+    return [one(t, f"tokens[{i}]") for i, t in enumerate(items)]

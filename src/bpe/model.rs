@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 
 use super::bytes::{byte_char, token_bytes};
 use super::pre_tokenizer::pieces;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::pipeline::special_split::{Piece, SpecialSplitter};
 use crate::tokenizer::analysis::{Analysis, Partial};
 
@@ -102,11 +102,11 @@ impl Bpe {
         }
         for (id, token) in vocab.iter().enumerate() {
             if ids.insert(token.clone(), id as u32).is_some() {
-                return Err(Error::invalid(format!("token {token:?} is twice in the vocabulary")));
+                return Err(Error::invalid(format!("token {} is twice in the vocabulary", Quoted(token))));
             }
         }
         let id_of = |t: &str, what: &str| {
-            ids.get(t).copied().ok_or_else(|| Error::invalid(format!("{what} {t:?} is not in the vocabulary")))
+            ids.get(t).copied().ok_or_else(|| Error::invalid(format!("{what} {} is not in the vocabulary", Quoted(t))))
         };
         let mut ranks = FxHashMap::default();
         let mut merge_ids = Vec::with_capacity(merges.len());
@@ -118,7 +118,7 @@ impl Bpe {
             joined.push_str(b);
             let z = id_of(&joined, "merged token")?;
             if ranks.insert((x, y), (rank as u32, z)).is_some() {
-                return Err(Error::invalid(format!("merge {a:?} {b:?} is listed twice")));
+                return Err(Error::invalid(format!("merge {} {} is listed twice", Quoted(a), Quoted(b))));
             }
             merge_ids.push((x, y));
         }
@@ -139,6 +139,9 @@ impl Bpe {
                 specials.push((t.clone(), id_of(t, "special token")?));
             }
         }
+        // By id: the order given changes no split, and equal tokenizers
+        // (one read back from its file, which lists them by id) hold them alike.
+        specials.sort_unstable_by_key(|s| s.1);
         let specials = SpecialSplitter::new(specials)?;
         Ok(Bpe { vocab, ids, merges: merge_ids, ranks, byte_ids, unk, specials })
     }

@@ -13,7 +13,6 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use super::args::{self, text, type_name, Given};
 use super::errors::{guard, to_py, Signals};
 use super::family;
-use super::ints::py_str;
 use super::ints::{int_list, named_memory_error, new_str_list, offsets_list};
 use crate::error::Error;
 use crate::unigram::sample::Sampling;
@@ -548,20 +547,6 @@ impl PyUnigramTokenizer {
         out.into_iter().map(|e| PyUnigramEncoding::new(t, e)).collect()
     }
 
-    /// The text of `ids`: the pieces joined, the first one's leading "▁"
-    /// dropped and every other "▁" a space; without the special tokens when
-    /// `skip_special_tokens`. An id out of range: ValueError.
-    #[pyo3(signature = (ids, skip_special_tokens = false))]
-    fn decode<'py>(
-        &self,
-        ids: &Bound<'py, PyAny>,
-        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
-    ) -> PyResult<Bound<'py, PyString>> {
-        let py = ids.py();
-        let ids = args::ids(ids, "ids", self.inner.vocab_size())?;
-        py_str(py, &guard(|| self.inner.decode(&ids, skip_special_tokens))?)
-    }
-
     /// `{piece: id}` for the whole vocabulary.
     fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         family::vocab_dict(py, self.inner.model().pieces().iter().map(|(p, _)| p))
@@ -666,6 +651,14 @@ impl super::family::TokenOf for PyUnigramTokenizer {
     fn token_of(&self, id: u32) -> &str {
         self.inner.id_to_token(id).unwrap_or_default()
     }
+
+    fn text_of(&self, ids: &[u32], skip_special_tokens: bool) -> crate::error::Result<String> {
+        self.inner.decode(ids, skip_special_tokens)
+    }
 }
 
-super::family::transformers_methods!(PyUnigramTokenizer);
+super::family::transformers_methods!(PyUnigramTokenizer, decode:
+    /// The text of `ids`: the pieces joined, the first one's leading "▁"
+    /// dropped and every other "▁" a space; without the special tokens when
+    /// `skip_special_tokens`. An id out of range: ValueError.
+);

@@ -14,7 +14,7 @@ pub mod trie;
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::pipeline::special_split::SpecialSplitter;
 use crate::threads;
 use crate::tokenizer::analysis::{Analysis, Partial};
@@ -62,12 +62,13 @@ impl UnigramTokenizer {
         let unk_id = pieces
             .iter()
             .position(|(p, _)| p == unk_token)
-            .ok_or_else(|| Error::invalid(format!("unk_token {unk_token:?} is not one of the pieces")))?;
+            .ok_or_else(|| Error::invalid(format!("unk_token {} is not one of the pieces", Quoted(unk_token))))?;
         let model = Model::new(pieces, unk_id as u32)?;
         let mut special = Vec::with_capacity(special_tokens.len());
         for t in special_tokens {
-            let id =
-                model.id(t).ok_or_else(|| Error::invalid(format!("special token {t:?} is not one of the pieces")))?;
+            let id = model
+                .id(t)
+                .ok_or_else(|| Error::invalid(format!("special token {} is not one of the pieces", Quoted(t))))?;
             if !special.contains(&id) {
                 special.push(id);
             }

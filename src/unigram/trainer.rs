@@ -15,7 +15,7 @@ use rustc_hash::FxHashMap;
 use super::metaspace::{segments, words, Segment, REPLACEMENT};
 use super::model::{BestPath, Model, Piece};
 use super::UnigramTokenizer;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::pipeline::special_split::SpecialSplitter;
 use crate::threads;
 use crate::tokenizer::batch::chunks_until;
@@ -64,7 +64,7 @@ impl UnigramConfig {
                 return Err(Error::invalid(format!("special_tokens[{i}] is empty")));
             }
             if self.special_tokens[..i].contains(t) {
-                return Err(Error::invalid(format!("special token {t:?} appears twice")));
+                return Err(Error::invalid(format!("special token {} appears twice", Quoted(t))));
             }
         }
         if self.vocab_size <= self.special_tokens.len() {
@@ -152,7 +152,10 @@ pub fn count_pairs(pairs: &[(String, u64)], special_tokens: &[String]) -> Result
             }
         });
         if let Some(word) = overflow {
-            return Err(Error::invalid(format!("the counts of the word {word:?} add up to more than 2**64 - 1")));
+            return Err(Error::invalid(format!(
+                "the counts of the word {} add up to more than 2**64 - 1",
+                Quoted(&word)
+            )));
         }
     }
     Ok(counts)

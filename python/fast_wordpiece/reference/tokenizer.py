@@ -1022,7 +1022,22 @@ class PyTokenizer(TransformersCalls):
         return self._decoded_as.get(number, self._vocab[number])
 
     def __eq__(self, other: object) -> bool:
-        return self.to_json() == other.to_json() if isinstance(other, PyTokenizer) else NotImplemented
+        return self._compared() == other._compared() if isinstance(other, PyTokenizer) else NotImplemented
+
+    def _compared(self) -> dict[str, Any]:
+        """What equality compares, as the engine: the file, with only what tokenizes differently of the
+        special and added tokens. The plain special tokens are matched together whatever their order, so
+        they are sorted; of the added tokens, the order they were added in decides only between tokens that
+        match the same text (the same content in the raw text, or the same normalized form in the
+        normalized text), so they are sorted by what they match, stably."""
+        normalize = self._options.normalizer.normalize
+        document: dict[str, Any] = json.loads(self.to_json())
+        document["special_tokens"] = sorted(document["special_tokens"])
+        document["added_tokens"] = sorted(
+            self._added,
+            key=lambda a: (a["normalized"], normalize(a["content"])[0] if a["normalized"] else a["content"]),
+        )
+        return document
 
     __hash__ = None  # type: ignore[assignment]
 
