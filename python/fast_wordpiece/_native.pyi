@@ -443,12 +443,13 @@ class PyTokenizer:
     ) -> PyTokenizer: ...
     def encode(
         self,
-        text: str,
-        pair: str | None = None,
+        text: str | Sequence[str],
+        pair: str | Sequence[str] | None = None,
         add_special_tokens: bool = True,
         *,
+        is_pretokenized: bool = False,
         max_length: _Int | None = None,
-        truncation: _Truncation = "longest_first",
+        truncation: bool | _Truncation | None = "longest_first",
         stride: _Int = 0,
         truncation_side: _Side = "right",
         padding: _Padding | None = None,
@@ -458,11 +459,12 @@ class PyTokenizer:
     @overload
     def encode_batch(
         self,
-        inputs: Iterable[str | tuple[str, str] | list[str]],
+        inputs: Iterable[str | tuple[str, str] | Sequence[str] | tuple[Sequence[str], Sequence[str]]],
         add_special_tokens: bool = True,
         *,
+        is_pretokenized: bool = False,
         max_length: _Int | None = None,
-        truncation: _Truncation = "longest_first",
+        truncation: bool | _Truncation | None = "longest_first",
         stride: _Int = 0,
         truncation_side: _Side = "right",
         padding: _Padding | None = None,
@@ -474,11 +476,12 @@ class PyTokenizer:
     @overload
     def encode_batch(
         self,
-        inputs: Iterable[str | tuple[str, str] | list[str]],
+        inputs: Iterable[str | tuple[str, str] | Sequence[str] | tuple[Sequence[str], Sequence[str]]],
         add_special_tokens: bool = True,
         *,
+        is_pretokenized: bool = False,
         max_length: _Int | None = None,
-        truncation: _Truncation = "longest_first",
+        truncation: bool | _Truncation | None = "longest_first",
         stride: _Int = 0,
         truncation_side: _Side = "right",
         padding: _Padding,
@@ -490,11 +493,12 @@ class PyTokenizer:
     @overload
     def encode_batch(
         self,
-        inputs: Iterable[str | tuple[str, str] | list[str]],
+        inputs: Iterable[str | tuple[str, str] | Sequence[str] | tuple[Sequence[str], Sequence[str]]],
         add_special_tokens: bool = True,
         *,
+        is_pretokenized: bool = False,
         max_length: _Int | None = None,
-        truncation: _Truncation = "longest_first",
+        truncation: bool | _Truncation | None = "longest_first",
         stride: _Int = 0,
         truncation_side: _Side = "right",
         padding: None = None,
@@ -528,6 +532,7 @@ class PyTokenizer:
     ) -> list[str]: ...
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
     def get_vocab(self) -> dict[str, int]: ...
+    def get_vocab_size(self, with_added_tokens: bool = True) -> int: ...
     def add_tokens(
         self, tokens: str | AddedToken | Iterable[str | AddedToken], special_tokens: bool = False
     ) -> int: ...
