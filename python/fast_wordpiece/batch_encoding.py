@@ -505,6 +505,17 @@ def pad(tokenizer: Any, encoded_inputs: Any, padding: bool | str = True, max_len
         raise TypeError(f"pad takes a dict of lists or a list of dicts, not {type(encoded_inputs).__name__}")
     if "input_ids" not in encoded_inputs:
         raise ValueError(f"pad needs 'input_ids' among the inputs, but they have {list(encoded_inputs)}")
+    try:
+        return _pad(tokenizer, encoded_inputs, padding, max_length, pad_to_multiple_of, padding_side,
+                    return_attention_mask, return_tensors)  # fmt: skip
+    except MemoryError as e:
+        raise _named(e, "a list of the padded inputs") from None
+
+
+def _pad(tokenizer: Any, encoded_inputs: Mapping[str, Any], padding: bool | str, max_length: int | None,
+         pad_to_multiple_of: int | None, padding_side: str | None, return_attention_mask: bool | None,
+         return_tensors: str | None) -> BatchEncoding:  # fmt: skip
+    """:func:`pad` once its inputs are known to be a dict with ``input_ids``."""
     inputs = {key: _as_lists(value) for key, value in encoded_inputs.items()}
     required = inputs["input_ids"]
     if not required:
@@ -562,6 +573,14 @@ def _pad_one(tokenizer: Any, example: dict[str, Any], padding: str, max_length: 
     except (MemoryError, OverflowError):
         raise MemoryError(f"padding a row to {max_length} tokens needs more memory than can be had") from None
     return example
+
+
+def _named(error: MemoryError, what: str) -> MemoryError:
+    """``error`` when it says what did not fit, else a MemoryError that names ``what`` (Python's
+    own, raised where a list cannot grow, says nothing)."""
+    if str(error):
+        return error
+    return MemoryError(f"{what} needs more memory than can be reserved")
 
 
 def _as_lists(value: Any) -> Any:
@@ -681,7 +700,12 @@ def _check_unicode(texts: list[str], batched: bool) -> None:
             ) from None
 
 
-def _offsets(tokenizer: Any, text: str, encoding: Any, ids: list[int]) -> list[tuple[int, int]]:
+def _ids_of(encoding: Any) -> list[int]:
+    """The ids of one of ``encode_batch``'s results (a list of ids, or an encoding)."""
+    return encoding if isinstance(encoding, list) else list(encoding.ids)
+
+
+def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
     """transformers' ``offset_mapping`` of one text: the ``(start, end)`` characters of each
     token. A Unigram encoding has them; a character tokenizer's token is one character, a
     byte-level BPE token as many bytes as it has characters (a token that covers part of a
@@ -691,7 +715,7 @@ def _offsets(tokenizer: Any, text: str, encoding: Any, ids: list[int]) -> list[t
     if found is not None:
         return list(found)
     specials = set(tokenizer.special_tokens)
-    tokens = tokenizer.convert_ids_to_tokens(ids)
+    tokens = tokenizer.convert_ids_to_tokens(_ids_of(encoding))
     out: list[tuple[int, int]] = []
     if not hasattr(tokenizer, "merges"):  # one character per token
         pos = 0
@@ -767,8 +791,24 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
         pad_id = _token_id(tokenizer, pad)
     _check_unicode(texts, batched)
     encoded = tokenizer.encode_batch(texts)
-    rows = [row if isinstance(row, list) else list(row.ids) for row in encoded]
-    offsets = [_offsets(tokenizer, t, e, r) for t, e, r in zip(texts, encoded, rows)] if return_offsets_mapping else []
+    try:
+        offsets = [_offsets(tokenizer, *row) for row in zip(texts, encoded)] if return_offsets_mapping else None
+        return _family_rows(encoded, batched, max_length, truncation, padding, pad_id, pad_to_multiple_of, side,
+                            return_tensors, return_token_type_ids, return_attention_mask, return_special_tokens_mask,
+                            offsets, return_length)  # fmt: skip
+    except MemoryError as e:
+        raise _named(e, f"a BatchEncoding of {len(texts)} text{'' if len(texts) == 1 else 's'}") from None
+
+
+def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, truncation: str, padding: str,
+                 pad_id: int | None, pad_to_multiple_of: int | None, side: str, return_tensors: str | None,
+                 return_token_type_ids: bool | None, return_attention_mask: bool | None,
+                 return_special_tokens_mask: bool, offset_mapping: list[list[tuple[int, int]]] | None,
+                 return_length: bool) -> BatchEncoding:  # fmt: skip
+    """The BatchEncoding of :func:`family_call` once ``encoded`` (``offset_mapping`` None unless
+    asked for)."""
+    rows = [_ids_of(row) for row in encoded]
+    offsets = [] if offset_mapping is None else offset_mapping
     if truncation != "do_not_truncate" and max_length is not None:
         rows = [row[:max_length] if len(row) > max_length else row for row in rows]
         offsets = [row[:max_length] for row in offsets]
@@ -782,7 +822,7 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
         if target is not None and target > sys.maxsize // 8:
             raise MemoryError(f"padding every row to {target} tokens cannot fit in memory")
         if target is not None:
-            fields = [(rows, pad_id), (masks, 0), (specials, 1), (offsets, (0, 0))]
+            fields: list[tuple[list[Any], Any]] = [(rows, pad_id), (masks, 0), (specials, 1), (offsets, (0, 0))]
             for i, n in enumerate(lengths):
                 if n < target:
                     for field, value in fields:
@@ -796,7 +836,7 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
         data["attention_mask"] = masks
     if return_special_tokens_mask:
         data["special_tokens_mask"] = specials
-    if return_offsets_mapping:
+    if offset_mapping is not None:
         data["offset_mapping"] = offsets
     if return_length:
         data["length"] = [len(row) for row in rows]
@@ -844,19 +884,28 @@ def family_batch_decode(tokenizer: Any, sequences: Any, skip_special_tokens: boo
 
 def family_convert_tokens_to_ids(tokenizer: Any, tokens: Any) -> Any:
     """transformers' ``convert_tokens_to_ids`` for the family: the id of a token, or the ids
-    of a list of tokens (for a token not in the vocabulary, the unknown token's id, or None
-    when the tokenizer has no unknown token, as transformers)."""
+    of an iterable of tokens (a list, a tuple, a generator, ...; for a token not in the
+    vocabulary, the unknown token's id, or None when the tokenizer has no unknown token, as
+    transformers). Anything else is a TypeError, as ``PyTokenizer.convert_tokens_to_ids``."""
     unk = getattr(tokenizer, "unk_token", None)
     default = _token_id(tokenizer, unk) if isinstance(unk, str) else None
 
     def one(t: Any, what: str) -> int | None:
         if not isinstance(t, str):
-            raise TypeError(f"{what} must be a str, not {type(t).__name__}")
+            raise TypeError(f"{what} must be str, not {type(t).__name__}")
+        try:
+            t.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise ValueError(
+                f"{what} contains a lone surrogate at index {e.start}, which is not valid Unicode text"
+            ) from None
         found = _token_id(tokenizer, t)
         return default if found is None else found
 
     if isinstance(tokens, str):
         return one(tokens, "tokens")
-    if not isinstance(tokens, (list, tuple)):
-        raise TypeError(f"tokens must be a str or a list of str, not {type(tokens).__name__}")
-    return [one(t, f"tokens[{i}]") for i, t in enumerate(tokens)]
+    try:
+        items = iter(tokens)
+    except TypeError:
+        raise TypeError(f"tokens must be a str or an iterable of str, not {type(tokens).__name__}") from None
+    return [one(t, f"tokens[{i}]") for i, t in enumerate(items)]
