@@ -310,3 +310,17 @@ def test_batch_decode_as_transformers(name: str, family: dict[str, Any]) -> None
             tokenizer.batch_decode(rows, colour=1)
         with pytest.raises(TypeError, match=r"^clean_up_tokenization_spaces must be a bool or None, not int$"):
             tokenizer.batch_decode(rows, clean_up_tokenization_spaces=1)
+
+
+@pytest.mark.parametrize("name", ["bpe", "unigram"])
+def test_decode_of_one_id_as_transformers(name: str, family: dict[str, Any]) -> None:
+    engine, twin, hf = family[name]
+    for token_id in [0, 1, 5, 200, engine.vocab_size - 1, np.int64(7)]:
+        theirs = hf.decode(token_id)
+        assert engine.decode(token_id) == twin.decode(token_id) == theirs
+        assert engine.decode(token_id, skip_special_tokens=True) == hf.decode(token_id, skip_special_tokens=True)
+    for tokenizer in (engine, twin):
+        with pytest.raises(ValueError, match=rf"^ids = {engine.vocab_size} is out of range for a vocabulary of"):
+            tokenizer.decode(engine.vocab_size)
+        with pytest.raises(TypeError, match=r"^ids must be int, not bool$"):
+            tokenizer.decode(True)

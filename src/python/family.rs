@@ -181,7 +181,8 @@ pub trait TokenOf {
 }
 
 /// `decode`: the text of the ids of `ids` ([`args::ids`], each below
-/// `vocab_size`), as `tokenizer` decodes them.
+/// `vocab_size`), or of one id ([`args::is_one_id`], as transformers'
+/// `decode(5)`), as `tokenizer` decodes them.
 pub fn decode<'py>(
     tokenizer: &impl TokenOf,
     ids: &Bound<'py, PyAny>,
@@ -189,7 +190,11 @@ pub fn decode<'py>(
     skip_special_tokens: bool,
 ) -> PyResult<Bound<'py, PyString>> {
     let py = ids.py();
-    let ids = args::ids(ids, "ids", vocab_size)?;
+    let ids = if args::is_one_id(ids) {
+        vec![args::id(ids, &|| "ids".to_owned(), vocab_size)?]
+    } else {
+        args::ids(ids, "ids", vocab_size)?
+    };
     py_str(py, &guard(|| tokenizer.text_of(&ids, skip_special_tokens))?)
 }
 

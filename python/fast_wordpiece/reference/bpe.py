@@ -19,7 +19,6 @@ from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
     TEXT_COUNTS,
     _flag,
-    _ids,
     _integer,
     _path,
     _quoted,
@@ -275,13 +274,13 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         _threads(num_threads)
         return [self.encode(t) for t in texts]
 
-    def decode(self, ids: Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
+    def decode(self, ids: SupportsIndex | Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
         """The text of ``ids``: each token's bytes, read as UTF-8 with invalid
         sequences as U+FFFD; special tokens as their text, or left out when
         ``skip_special_tokens``. An id not in the vocabulary: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
         out = bytearray()
-        for i in _ids(ids, "ids", self.vocab_size):
+        for i in family.decode_ids(ids, self.vocab_size):
             token = self.id_to[i]
             if token in self.specials:
                 if not skip_special_tokens:

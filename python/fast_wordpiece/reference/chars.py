@@ -13,7 +13,6 @@ from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
     TEXT_COUNTS,
     _flag,
-    _ids,
     _integer,
     _path,
     _quoted,
@@ -141,13 +140,13 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         _threads(num_threads)
         return [self.encode(t) for t in texts]
 
-    def decode(self, ids: Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
+    def decode(self, ids: SupportsIndex | Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
         """The tokens of ``ids`` joined, without the special tokens (``unk_token``
         among them) when ``skip_special_tokens``. An id not in the vocabulary:
         ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
         out = []
-        for i in _ids(ids, "ids", self.vocab_size):
+        for i in family.decode_ids(ids, self.vocab_size):
             if i not in self.id_to:
                 raise ValueError(f"id {i} is not in the vocabulary")
             if not (skip_special_tokens and self.id_to[i] in self.specials):

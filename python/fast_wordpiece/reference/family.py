@@ -94,6 +94,12 @@ def token_to_id(token: str, vocab: Mapping[str, int]) -> int | None:
     return vocab.get(_text(token, "token"))
 
 
+def decode_ids(ids: object, vocab_size: int) -> list[int]:
+    """The ids ``decode`` takes: a sequence of ids, or one id (as transformers' ``decode(5)``),
+    each below ``vocab_size``, read as ``convert_ids_to_tokens`` reads them."""
+    return [_id(ids, "ids", vocab_size)] if _is_one_id(ids) else _ids(ids, "ids", vocab_size)
+
+
 def decode_batch(decode: Callable[[Any, bool], str], sequences: object, skip: object) -> list[str]:
     """The family's ``decode_batch``: ``decode`` of each sequence of ids, ``skip`` (the
     ``skip_special_tokens`` flag) checked first."""
@@ -108,7 +114,7 @@ class TableLookups:
     vocab: dict[str, int]
     id_to: dict[int, str]
 
-    def decode(self, ids: Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
+    def decode(self, ids: SupportsIndex | Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
         """The text of ``ids`` (each tokenizer gives its own)."""
         raise NotImplementedError
 

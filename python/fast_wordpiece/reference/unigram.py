@@ -18,7 +18,6 @@ from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
     TEXT_COUNTS,
     _flag,
-    _ids,
     _index,
     _integer,
     _quoted,
@@ -355,13 +354,13 @@ class UnigramTokenizer(family.TransformersCalls):
         n = _index(nbest, "nbest")
         return self._encode(text, lambda w: sample_word(self.model, w, alpha, n, rng))
 
-    def decode(self, ids: Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
+    def decode(self, ids: SupportsIndex | Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
         """The text of ``ids``: the pieces joined, the first one's leading "▁"
         dropped and every other "▁" a space; without the special tokens when
         ``skip_special_tokens``. An id out of range: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
         parts: list[str] = []
-        for i in _ids(ids, "ids", self.vocab_size):
+        for i in family.decode_ids(ids, self.vocab_size):
             if skip_special_tokens and i in self.special_ids:
                 continue
             piece = self.model.pieces[i][0]
