@@ -18,6 +18,7 @@ import pytest
 import fast_wordpiece as fw
 from fast_wordpiece.reference import bpe as ref_bpe
 from fast_wordpiece.reference import chars as ref_chars
+from fast_wordpiece.reference import tokenizer as ref_tokenizer
 from fast_wordpiece.reference import unigram as ref_unigram
 
 np = pytest.importorskip("numpy")
@@ -324,3 +325,19 @@ def test_decode_of_one_id_as_transformers(name: str, family: dict[str, Any]) -> 
             tokenizer.decode(engine.vocab_size)
         with pytest.raises(TypeError, match=r"^ids must be int, not bool$"):
             tokenizer.decode(True)
+
+
+@pytest.mark.parametrize("make", [fw.PyTokenizer, ref_tokenizer.PyTokenizer])
+def test_wordpiece_call_names_text_and_text_pair_too(make: Any) -> None:
+    """``PyTokenizer``'s call names a text with a lone surrogate as the family's does."""
+    tok = make(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a", "b", "##b"])
+    for text, kwargs, name in [
+        ("a\ud800", {}, r"text contains a lone surrogate at index 1"),
+        (["a", "b\ud800"], {}, r"text\[1\] contains a lone surrogate at index 1"),
+        ("a", {"text_pair": "b\udc00"}, r"text_pair contains a lone surrogate at index 1"),
+        (["a", "b"], {"text_pair": ["a", "\ud800"]}, r"text_pair\[1\] contains a lone surrogate at index 0"),
+        (["a\ud800"], {"padding": True, "return_tensors": "np"}, r"text\[0\] contains a lone surrogate"),
+    ]:
+        with pytest.raises(ValueError, match=f"^{name}"):
+            tok(text, **kwargs)
+    assert tok("ab", "b")["input_ids"] == [2, 5, 7, 3, 6, 3]

@@ -468,8 +468,14 @@ def _call_one(tokenizer: Any, text: Any, text_pair: Any, *, add_special_tokens: 
     tensors = return_tensors is not None
     if split_special_tokens is not None:
         options["split_special_tokens"] = split_special_tokens
-    rows, arrays, sample = tokenizer._call_batch(inputs, add_special_tokens, return_overflowing_tokens, tensors,
-                                                 is_split_into_words, **options)  # fmt: skip
+    try:
+        rows, arrays, sample = tokenizer._call_batch(inputs, add_special_tokens, return_overflowing_tokens, tensors,
+                                                     is_split_into_words, **options)  # fmt: skip
+    except ValueError:
+        if is_split_into_words:
+            raise
+        _check_unicode_pairs(inputs, batched)  # a lone surrogate named as the caller passed it
+        raise
     wanted = {
         "input_ids": True,
         "token_type_ids": return_token_type_ids is not False,
@@ -685,16 +691,25 @@ def _check_options(name: str, options: dict[str, Any]) -> None:
                             f"{accepted[0]!r} is accepted)")  # fmt: skip
 
 
-def _check_unicode(texts: list[str], batched: bool) -> None:
+def _check_unicode_pairs(inputs: list[Any], batched: bool) -> None:
+    """:func:`_check_unicode` of :func:`call`'s inputs (str or ``(text, text_pair)``), naming
+    ``text``, ``text_pair`` (or ``text[i]``, ``text_pair[i]``)."""
+    for i, item in enumerate(inputs):
+        for name, value in zip(("text", "text_pair"), item if isinstance(item, tuple) else (item,)):
+            if isinstance(value, str):
+                _check_unicode([value], False, f"{name}[{i}]" if batched else name)
+
+
+def _check_unicode(texts: list[str], batched: bool, name: str = "text") -> None:
     """ValueError for the first text with a lone surrogate, named as the caller passed it
-    (``text``, or ``text[i]`` in a batch)."""
+    (``name``, or ``name[i]`` in a batch)."""
     for i, item in enumerate(texts):
         if item.isascii():
             continue
         try:
             item.encode("utf-8")
         except UnicodeEncodeError as e:
-            what = f"text[{i}]" if batched else "text"
+            what = f"{name}[{i}]" if batched else name
             raise ValueError(
                 f"{what} contains a lone surrogate at index {e.start}, which is not valid Unicode text"
             ) from None
