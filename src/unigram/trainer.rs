@@ -91,16 +91,16 @@ impl UnigramConfig {
 /// Counts the words of `texts` as the tokenizer sees them (each with its
 /// "▁"), special tokens left out.
 pub fn count_words<S: AsRef<str> + Sync>(texts: &[S], special_tokens: &[String]) -> Result<FxHashMap<String, u64>> {
-    count_words_until(texts, special_tokens, || false)
+    count_words_until(texts, special_tokens, |_| false)
 }
 
 /// [`count_words`] on chunks of `texts` in parallel, asking `stop` after
-/// each (see [`chunks_until`]) whether to give up: [`Error::Interrupted`] if
-/// it says so.
+/// each (see [`chunks_until`]), with the number of texts counted so far,
+/// whether to give up: [`Error::Interrupted`] if it says so.
 pub fn count_words_until<S: AsRef<str> + Sync>(
     texts: &[S],
     special_tokens: &[String],
-    stop: impl FnMut() -> bool,
+    mut stop: impl FnMut(usize) -> bool,
 ) -> Result<FxHashMap<String, u64>> {
     let specials = SpecialSplitter::new(special_tokens.iter().cloned().zip(0..).collect())?;
     let count = |chunk: &[S]| {
@@ -121,10 +121,15 @@ pub fn count_words_until<S: AsRef<str> + Sync>(
                 }
             });
         }
-        Ok(counts)
+        Ok((counts, chunk.len()))
     };
     let mut total = FxHashMap::default();
-    chunks_until(texts, None, count, |_, counts| total = merge_counts(std::mem::take(&mut total), counts), stop)?;
+    let done = std::cell::Cell::new(0);
+    let add = |_, (counts, n)| {
+        total = merge_counts(std::mem::take(&mut total), counts);
+        done.set(done.get() + n);
+    };
+    chunks_until(texts, None, count, add, || stop(done.get()))?;
     Ok(total)
 }
 

@@ -15,6 +15,7 @@ from typing import Any, SupportsIndex
 from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
     TEXT_COUNTS,
+    _corpus_texts,
     _flag,
     _ids,
     _index,
@@ -316,16 +317,20 @@ class UnigramTokenizer(family.TransformersCalls):
     # --- training ---------------------------------------------------------------
 
     @staticmethod
-    def train(corpus: Iterable[str], vocab_size: int, **options: Any) -> UnigramTokenizer:
+    def train(
+        corpus: Iterable[str] | Iterable[Iterable[str]], vocab_size: int = 8000, **options: Any
+    ) -> UnigramTokenizer:
         """Same as the engine's ``UnigramTokenizer.train``: counts the words
-        of ``corpus`` (special tokens split out and dropped) and trains on
-        them. ``options``: ``special_tokens`` (None: ``["<unk>", "<s>",
+        of ``corpus`` (texts, and batches of texts read as their texts;
+        special tokens split out and dropped) and trains on them.
+        ``options``: ``special_tokens`` (None: ``["<unk>", "<s>",
         "</s>"]``), ``max_piece_length`` (16), ``seed_size`` (1,000,000),
-        ``shrinking_factor`` (0.75), ``num_sub_iterations`` (2), and
+        ``shrinking_factor`` (0.75), ``num_sub_iterations`` (2),
+        ``show_progress`` (checked; the twin shows none), and
         ``progress``, called with a line after each pruning round."""
         specials = _special_tokens(options.get("special_tokens"))
         counts: dict[str, int] = {}
-        for text in corpus:
+        for text in _corpus_texts(corpus, "corpus"):
             for seg, _, special in segments(text, specials):
                 if not special:
                     for word, virtual, _ in words(seg):
@@ -335,7 +340,7 @@ class UnigramTokenizer(family.TransformersCalls):
 
     @staticmethod
     def train_from_counts(
-        counts: Mapping[str, int] | Iterable[tuple[str, int]], vocab_size: int, **options: Any
+        counts: Mapping[str, int] | Iterable[tuple[str, int]], vocab_size: int = 8000, **options: Any
     ) -> UnigramTokenizer:
         """``train`` on counted texts, a mapping ``{text: count}`` or an iterable of ``(text, count)``
         pairs: each text's words counted ``count`` times."""
@@ -595,6 +600,7 @@ def train_counts(
     seed_size: int | None = 1_000_000,
     shrinking_factor: float | None = 0.75,
     num_sub_iterations: int | None = 2,
+    show_progress: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> UnigramTokenizer:
     # The engine's checks of the options, None meaning the default.
@@ -604,11 +610,14 @@ def train_counts(
     shrinking_factor = 0.75 if shrinking_factor is None else shrinking_factor
     num_sub_iterations = 2 if num_sub_iterations is None else _integer(num_sub_iterations, "num_sub_iterations", 1)
     specials = _special_tokens(special_tokens)
+    _flag(show_progress, "show_progress")
     if vocab_size <= len(specials):
         raise ValueError("vocab_size must exceed the number of special tokens")
     words_ = sorted(((w, n) for w, n in counts.items() if w and n > 0), key=lambda x: (x[0].encode(), x[1]))
     desired = vocab_size - len(specials)
     target = desired * 11 // 10
+    if not words_:
+        raise ValueError("the corpus has no words to train on")
     pieces = seed_pieces(words_, max_piece_length, seed_size)
     if sum(is_char(p) for p, _ in pieces) > desired:
         raise ValueError("vocab_size is too small for the characters of the corpus")
