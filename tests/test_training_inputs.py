@@ -35,6 +35,21 @@ def batches(texts: list[str], size: int) -> Iterator[list[str]]:
         yield texts[i : i + size]
 
 
+class ArrowArrayLike(list):  # type: ignore[type-arg]
+    """Exports an Arrow array, as pyarrow's arrays do: ``count_words`` reads those, training
+    refuses them (they are not batches of str)."""
+
+    def __arrow_c_array__(self, requested_schema: object = None) -> tuple[object, object]:
+        raise NotImplementedError
+
+
+class SeriesLike(list):  # type: ignore[type-arg]
+    """A Series of str, as pandas' and polars' export an Arrow stream: a batch like any other."""
+
+    def __arrow_c_stream__(self, requested_schema: object = None) -> object:
+        raise NotImplementedError
+
+
 @pytest.fixture(params=sorted(IMPLEMENTATIONS))
 def module(request: pytest.FixtureRequest) -> Any:
     return MODULES[request.param]
@@ -49,7 +64,14 @@ def test_a_corpus_of_batches_trains_as_its_texts(module: Any, trainer: str) -> N
     flat = train(module, TEXTS).get_vocab()
     assert train(module, batches(TEXTS, 4)).get_vocab() == flat
     # Tuples, numpy arrays and other iterables of str are batches too, among plain texts.
-    mixed = [TEXTS[0], tuple(TEXTS[1:5]), np.array(TEXTS[5:9]), iter(TEXTS[9:12]), *TEXTS[12:]]
+    mixed = [
+        TEXTS[0],
+        tuple(TEXTS[1:5]),
+        np.array(TEXTS[5:9]),
+        iter(TEXTS[9:12]),
+        SeriesLike(TEXTS[12:15]),
+        *TEXTS[15:],
+    ]
     assert train(module, mixed).get_vocab() == flat
     # A numpy array of str is still a corpus of texts, and a 2-d one a corpus of batches.
     assert train(module, np.array(TEXTS)).get_vocab() == flat
@@ -75,6 +97,7 @@ BAD_ITEMS = [
     ([{"text": "a"}], TypeError, "corpus[0] must be str, not dict"),  # a dataset's row, not a batch
     ([b"ab"], TypeError, "corpus[0] must be str, not bytes"),
     ([None], TypeError, "corpus[0] must be str, not NoneType"),
+    ([ArrowArrayLike(["a"])], TypeError, "corpus[0] must be str, not ArrowArrayLike"),
     ([("a", "b\udc80")], ValueError, "corpus[0][1] contains a lone surrogate at index 1"),
 ]
 

@@ -141,10 +141,12 @@ pub fn reject_text_as_collection(obj: &Bound<'_, PyAny>, name: &str, of: &str) -
 /// it is a batch of texts (a list, a tuple or another iterable, as the
 /// batches of a `train_from_iterator` generator are), else the TypeError
 /// that names it as a text (`corpus[3] must be str, not int`). bytes, a
-/// mapping (a dataset's row) and an Arrow array are not batches.
+/// mapping (a dataset's row) and an Arrow array (`__arrow_c_array__`, which
+/// `count_words` reads as such) are not batches; a pandas or polars Series
+/// of str is one.
 pub fn text_batch<'py>(item: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> PyResult<Bound<'py, PyIterator>> {
     let not_text = || PyTypeError::new_err(format!("{} must be str, not {}", what(), type_name(item)));
-    if item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>() {
+    if item.is_exact_instance_of::<PyList>() || item.is_exact_instance_of::<PyTuple>() {
         return item.try_iter();
     }
     if item.is_instance_of::<PyString>()
@@ -152,7 +154,6 @@ pub fn text_batch<'py>(item: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> P
         || item.is_instance_of::<PyByteArray>()
         || item.cast::<PyMapping>().is_ok()
         || item.hasattr("__arrow_c_array__")?
-        || item.hasattr("__arrow_c_stream__")?
     {
         return Err(not_text());
     }

@@ -46,13 +46,9 @@ def _text_batch(item: object, name: str) -> Iterator[Any]:
     """The texts of a corpus item that is not a str: its items when it is a batch of texts (a
     list, a tuple or another iterable, as the batches of a ``train_from_iterator`` generator
     are), else the TypeError that names it as a text. bytes, a mapping (a dataset's row) and an
-    Arrow array are not batches."""
-    not_batch = (
-        isinstance(item, (str, bytes, bytearray, Mapping))
-        or hasattr(item, "__arrow_c_array__")
-        or hasattr(item, "__arrow_c_stream__")
-    )
-    if not not_batch:
+    Arrow array (``__arrow_c_array__``, which ``count_words`` reads as such) are not batches; a
+    pandas or polars Series of str is one."""
+    if not (isinstance(item, (str, bytes, bytearray, Mapping)) or hasattr(item, "__arrow_c_array__")):
         with contextlib.suppress(TypeError):
             return iter(item)  # type: ignore[call-overload, no-any-return]
     raise TypeError(f"{name} must be str, not {_type_name(item)}")
