@@ -35,6 +35,33 @@ pub enum Error {
 
 pub type Result<T> = std::result::Result<T, Error>;
 
+/// A word or token as messages quote it: in double quotes, with `"`, `\\` and
+/// the control characters below U+0020 escaped as JSON escapes them (what
+/// Python's `json.dumps(word, ensure_ascii=False)` writes), every other
+/// character as it is; so the twin quotes alike.
+pub struct Quoted<'a>(pub &'a str);
+
+impl std::fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use std::fmt::Write;
+        f.write_char('"')?;
+        for c in self.0.chars() {
+            match c {
+                '"' => f.write_str("\\\"")?,
+                '\\' => f.write_str("\\\\")?,
+                '\n' => f.write_str("\\n")?,
+                '\r' => f.write_str("\\r")?,
+                '\t' => f.write_str("\\t")?,
+                '\u{8}' => f.write_str("\\b")?,
+                '\u{c}' => f.write_str("\\f")?,
+                c if c < ' ' => write!(f, "\\u{:04x}", c as u32)?,
+                c => f.write_char(c)?,
+            }
+        }
+        f.write_char('"')
+    }
+}
+
 impl Error {
     pub fn invalid(message: impl Into<String>) -> Self {
         Error::InvalidArgument(message.into())
@@ -61,6 +88,14 @@ impl Error {
         let mut ids = Vec::new();
         ids.try_reserve_exact(bytes).map_err(|_| Error::memory(format_args!("the ids of a text of {bytes} bytes")))?;
         Ok(ids)
+    }
+
+    /// An empty text with room for `bytes` bytes, reserved at once, or
+    /// `Memory` for a decoded text of that size.
+    pub fn room_for_text(bytes: usize) -> Result<String> {
+        let mut text = String::new();
+        text.try_reserve_exact(bytes).map_err(|_| Error::memory(format_args!("a decoded text of {bytes} bytes")))?;
+        Ok(text)
     }
 
     /// This error, as the error of input `index` of a batch.

@@ -7,8 +7,9 @@
 //! own, in a registry of its own (see [`Registry`]). The default count is
 //! `RAYON_NUM_THREADS`, else one thread per CPU.
 
-use std::sync::atomic::{AtomicPtr, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
+use std::time::Duration;
 
 use rayon::prelude::*;
 use rayon::{ThreadPool, ThreadPoolBuilder};
@@ -109,6 +110,50 @@ pub fn run<R: Send>(work: impl FnOnce() -> R + Send) -> R {
     match pool(default_threads()) {
         Ok(pool) => pool.install(work),
         Err(_) => work(),
+    }
+}
+
+/// How often [`run_until`] asks whether to stop.
+const POLL: Duration = Duration::from_millis(20);
+
+/// [`run`] for long work that must stop when asked: `work` runs on the
+/// pool while the calling thread asks `stop` every [`POLL`] (a binding's
+/// hook runs there: Python runs signal handlers on its main thread only).
+/// Once `stop` says true, the flag handed to `work` is set; `work` looks at
+/// it between chunks and gives up (what it then returns is dropped), and
+/// the result is [`Error::Interrupted`].
+pub fn run_until<R: Send>(stop: &(dyn Fn() -> bool + Sync), work: impl FnOnce(&AtomicBool) -> R + Send) -> Result<R> {
+    let stopped = AtomicBool::new(false);
+    let done = match pool(default_threads()) {
+        Ok(pool) => pool.in_place_scope(|scope| {
+            let (sender, receiver) = mpsc::channel();
+            let flag = &stopped;
+            scope.spawn(move |_| {
+                // The receiver outlives the scope; a send cannot fail.
+                let _ = sender.send(work(flag));
+            });
+            loop {
+                match receiver.recv_timeout(POLL) {
+                    Ok(done) => break Some(done),
+                    Err(mpsc::RecvTimeoutError::Timeout) => {
+                        if !stopped.load(Ordering::Relaxed) && stop() {
+                            stopped.store(true, Ordering::Relaxed);
+                        }
+                    }
+                    // `work` panicked: the scope passes the panic on.
+                    Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+                }
+            }
+        }),
+        // No thread can start: here, asking `stop` before only.
+        Err(_) => match stop() {
+            true => None,
+            false => Some(work(&stopped)),
+        },
+    };
+    match done {
+        Some(done) if !stopped.load(Ordering::Relaxed) => Ok(done),
+        _ => Err(Error::Interrupted),
     }
 }
 
@@ -215,6 +260,24 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
         panic!("the clone was never dropped");
+    }
+
+    #[test]
+    fn work_run_until_asked_to_stop_gives_up_between_chunks() {
+        assert_eq!(run_until(&|| false, |_| 7).unwrap(), 7);
+        let asked = std::sync::atomic::AtomicUsize::new(0);
+        let chunks = std::sync::atomic::AtomicUsize::new(0);
+        // Stops at the third question, about 3 * POLL into endless work.
+        let stop = || asked.fetch_add(1, Ordering::Relaxed) >= 2;
+        let endless = |stopped: &AtomicBool| {
+            while !stopped.load(Ordering::Relaxed) {
+                chunks.fetch_add(1, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        };
+        assert!(matches!(run_until(&stop, endless), Err(Error::Interrupted)));
+        assert_eq!(asked.load(Ordering::Relaxed), 3);
+        assert!(chunks.load(Ordering::Relaxed) > 0);
     }
 
     #[test]

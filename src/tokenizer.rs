@@ -142,9 +142,8 @@ impl PartialEq for Tokenizer {
     fn eq(&self, other: &Self) -> bool {
         self.vocab == other.vocab
             && self.options == other.options
-            && self.special_tokens == other.special_tokens
             && self.merges == other.merges
-            && self.added == other.added
+            && self.compared_specials() == other.compared_specials()
             && self.truncation == other.truncation
             && self.padding == other.padding
             && self.objective == other.objective
@@ -152,6 +151,31 @@ impl PartialEq for Tokenizer {
 }
 
 impl Tokenizer {
+    /// What equality compares of the special and added tokens: only what
+    /// tokenizes differently. The plain special tokens are matched together
+    /// whatever their order, so they are sorted. Of the added tokens, the
+    /// order they were added in decides only between tokens that match the
+    /// same text (the same content in the raw text, or the same normalized
+    /// form in the normalized text): they are sorted by what they match,
+    /// stably. A tokenizer saved and read back (its file lists the added
+    /// tokens in id order) is then equal to the original unless two of its
+    /// added tokens match the same text in another order.
+    fn compared_specials(&self) -> (Vec<String>, Vec<(bool, String, &AddedToken)>) {
+        let mut plain = self.plain_special_tokens();
+        plain.sort_unstable();
+        let mut added: Vec<_> = self
+            .added
+            .iter()
+            .map(|a| {
+                let matched =
+                    if a.normalized { self.options.normalizer.normalize(&a.content) } else { a.content.clone() };
+                (a.normalized, matched, a)
+            })
+            .collect();
+        added.sort_by(|x, y| (x.0, &x.1).cmp(&(y.0, &y.1)));
+        (plain, added)
+    }
+
     pub fn new(
         vocab: Vocab,
         merges: Vec<(String, String)>,
@@ -748,7 +772,10 @@ impl Tokenizer {
             return;
         }
         let Workspace { normalized, pieces, .. } = ws;
-        self.options.normalizer.normalize_into(segment, normalized);
+        if self.options.normalizer.try_normalize_into(segment, normalized).is_err() {
+            out.fail_normalizing(segment.len());
+            return;
+        }
         let text = normalized.text.as_str();
         let Some(matcher) = &self.normalized_matcher else {
             self.encode_words(normalized, (0, text.len()), 0, base, pieces, out);

@@ -219,6 +219,32 @@ def test_a_handler_exception_stops_the_merge_phase_unchanged(alarm) -> None:
     assert _is_deadline(raised), repr(raised)
 
 
+def test_a_handler_exception_stops_unigram_training_within_its_phases(alarm) -> None:
+    """Unigram training comes back with the handler's exception soon after the signal, not at
+    the end of the phase it is in. One EM iteration and no pruning (vocab_size above the seed
+    pieces): most of the time goes to finding the seed pieces (~2 s of ~4 s uninterrupted on a
+    quiet 2-core machine), then to one E-step, with no step in between to wait for."""
+    counts = _random_counts(60_000)
+
+    def train():
+        return fast_wordpiece.UnigramTokenizer.train_from_counts(counts, 10**6, num_sub_iterations=1)
+
+    start = time.perf_counter()
+    train()
+    full = time.perf_counter() - start
+    trained = []
+    alarm(0.25)
+    start = time.perf_counter()
+    raised = _raised(lambda: trained.append(train()))
+    late = time.perf_counter() - start - 0.25
+    assert _is_deadline(raised), repr(raised)
+    assert trained == []
+    # Generous: a quarter of the time training had left; the handler runs within milliseconds.
+    assert late < (full - 0.25) / 4, (
+        f"the handler's exception came {late:.2f} s after the alarm; training takes {full:.2f} s"
+    )
+
+
 def test_a_handler_exception_stops_counting_unchanged(alarm) -> None:
     def corpus():
         for i in range(10**7):

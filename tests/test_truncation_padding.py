@@ -256,7 +256,6 @@ def test_numpy_without_padding_is_ragged_and_handles_an_empty_batch(ours, impl):
         (dict(max_length=8, stride=6), ValueError, "stride"),
         (dict(stride=2), ValueError, "stride needs max_length"),
         (dict(max_length=8, truncation="shortest"), ValueError, "truncation"),
-        (dict(max_length=8, truncation=None), TypeError, "truncation"),
         (dict(max_length=8, truncation_side="top"), ValueError, "truncation_side"),
         (dict(padding="yes"), ValueError, "padding"),
         (dict(padding=True), TypeError, "padding"),

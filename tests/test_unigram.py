@@ -4,9 +4,13 @@ round trips, sampling invariants and bad input."""
 
 from __future__ import annotations
 
+import json
 import math
+import multiprocessing
 import pickle
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -216,6 +220,62 @@ def test_sampling_is_deterministic_with_a_seed_and_varies_without(trained: fw.Un
     assert len(draws) > 3
     nbest = {tuple(trained.encode(text, alpha=0.1, nbest=4, seed=s).ids) for s in range(60)}
     assert 1 < len(nbest) <= 4 ** len(text.split())
+
+
+#: Pieces of one or two letters, all equally likely: a word of 40 letters has about 10**8
+#: segmentations, and sampling spreads over very many of them.
+SPREAD_PIECES = [("<unk>", 0.0), ("\u2581", -1.0)] + [(p, -1.0) for p in ("a", "b", "aa", "ab", "ba", "bb")]
+SPREAD_WORD = "abbabaabbaababbabaab" * 2
+KINDS = {"engine": fw.UnigramTokenizer, "twin": Twin}
+
+
+def draws(kind: str, seed: int | None = None) -> list[list[int]]:
+    """30 sampled encodings of ``SPREAD_WORD``: unseeded, or with seeds ``seed``, ``seed + 1``, ...
+    Two unseeded lists are equal only if 30 draws from ~10**8 segmentations all coincide."""
+    tok = KINDS[kind](SPREAD_PIECES)
+    return [tok.encode(SPREAD_WORD, alpha=0.1, seed=None if seed is None else seed + k).ids for k in range(30)]
+
+
+def draws_in_a_new_process(kind: str) -> dict[str, list[list[int]]]:
+    code = (
+        f"import json, sys; sys.path.insert(0, {str(Path(__file__).parent)!r}); from test_unigram import draws; "
+        f"print(json.dumps({{'unseeded': draws({kind!r}), 'seeded': draws({kind!r}, seed=5)}}))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    return json.loads(done.stdout)
+
+
+def draws_in_a_child(kind: str, queue) -> None:  # type: ignore[no-untyped-def]
+    queue.put({"unseeded": draws(kind), "seeded": draws(kind, seed=5)})
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_unseeded_sampling_differs_between_runs_and_seeded_sampling_does_not(kind: str) -> None:
+    first, second = draws_in_a_new_process(kind), draws_in_a_new_process(kind)
+    assert first["unseeded"] != second["unseeded"]
+    assert len({tuple(ids) for ids in first["unseeded"]}) > 20
+    assert first["seeded"] == second["seeded"] == draws(kind, seed=5) == draws("engine", seed=5)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs fork")
+@pytest.mark.parametrize("kind", KINDS)
+def test_forked_children_sample_apart_from_their_parent_and_each_other(kind: str) -> None:
+    # The parent samples before it forks, as a training script does between epochs (a
+    # DataLoader starts new workers each epoch): the children must not replay its sequence.
+    draws(kind)
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    children = [context.Process(target=draws_in_a_child, args=(kind, queue)) for _ in range(2)]
+    for child in children:
+        child.start()
+    got = [queue.get(timeout=120) for _ in children]
+    for child in children:
+        child.join(timeout=120)
+        assert child.exitcode == 0
+    parent = draws(kind)
+    assert got[0]["unseeded"] != got[1]["unseeded"]
+    assert parent not in (got[0]["unseeded"], got[1]["unseeded"])
+    assert got[0]["seeded"] == got[1]["seeded"] == draws(kind, seed=5)
 
 
 def test_large_alpha_approaches_viterbi(trained: fw.UnigramTokenizer, heldout: list[str]) -> None:

@@ -144,9 +144,9 @@ class BPETokenizer:
     @overload
     def convert_ids_to_tokens(self, ids: Iterable[_Int], skip_special_tokens: bool = False) -> list[str]: ...
     @overload
-    def convert_tokens_to_ids(self, tokens: str) -> int | None: ...
+    def convert_tokens_to_ids(self, tokens: str) -> int | None: ...  # type: ignore[overload-overlap]
     @overload
-    def convert_tokens_to_ids(self, tokens: list[str] | tuple[str, ...]) -> list[int | None]: ...
+    def convert_tokens_to_ids(self, tokens: Iterable[str]) -> list[int | None]: ...
 
 @final
 class CharTokenizer:
@@ -244,9 +244,9 @@ class CharTokenizer:
     @overload
     def convert_ids_to_tokens(self, ids: Iterable[_Int], skip_special_tokens: bool = False) -> list[str]: ...
     @overload
-    def convert_tokens_to_ids(self, tokens: str) -> int | None: ...
+    def convert_tokens_to_ids(self, tokens: str) -> int | None: ...  # type: ignore[overload-overlap]
     @overload
-    def convert_tokens_to_ids(self, tokens: list[str] | tuple[str, ...]) -> list[int | None]: ...
+    def convert_tokens_to_ids(self, tokens: Iterable[str]) -> list[int | None]: ...
 
 class _PipelineOptions(TypedDict, total=False):
     lowercase: bool
@@ -454,12 +454,13 @@ class PyTokenizer:
     ) -> PyTokenizer: ...
     def encode(
         self,
-        text: str,
-        pair: str | None = None,
+        text: str | Sequence[str],
+        pair: str | Sequence[str] | None = None,
         add_special_tokens: bool = True,
         *,
+        is_pretokenized: bool = False,
         max_length: _Int | None = None,
-        truncation: _Truncation = "longest_first",
+        truncation: bool | _Truncation | None = "longest_first",
         stride: _Int = 0,
         truncation_side: _Side = "right",
         padding: _Padding | None = None,
@@ -469,11 +470,12 @@ class PyTokenizer:
     @overload
     def encode_batch(
         self,
-        inputs: Iterable[str | tuple[str, str] | list[str]],
+        inputs: Iterable[str | tuple[str, str] | Sequence[str] | tuple[Sequence[str], Sequence[str]]],
         add_special_tokens: bool = True,
         *,
+        is_pretokenized: bool = False,
         max_length: _Int | None = None,
-        truncation: _Truncation = "longest_first",
+        truncation: bool | _Truncation | None = "longest_first",
         stride: _Int = 0,
         truncation_side: _Side = "right",
         padding: _Padding | None = None,
@@ -485,11 +487,12 @@ class PyTokenizer:
     @overload
     def encode_batch(
         self,
-        inputs: Iterable[str | tuple[str, str] | list[str]],
+        inputs: Iterable[str | tuple[str, str] | Sequence[str] | tuple[Sequence[str], Sequence[str]]],
         add_special_tokens: bool = True,
         *,
+        is_pretokenized: bool = False,
         max_length: _Int | None = None,
-        truncation: _Truncation = "longest_first",
+        truncation: bool | _Truncation | None = "longest_first",
         stride: _Int = 0,
         truncation_side: _Side = "right",
         padding: _Padding,
@@ -501,11 +504,12 @@ class PyTokenizer:
     @overload
     def encode_batch(
         self,
-        inputs: Iterable[str | tuple[str, str] | list[str]],
+        inputs: Iterable[str | tuple[str, str] | Sequence[str] | tuple[Sequence[str], Sequence[str]]],
         add_special_tokens: bool = True,
         *,
+        is_pretokenized: bool = False,
         max_length: _Int | None = None,
-        truncation: _Truncation = "longest_first",
+        truncation: bool | _Truncation | None = "longest_first",
         stride: _Int = 0,
         truncation_side: _Side = "right",
         padding: None = None,
@@ -539,6 +543,7 @@ class PyTokenizer:
     ) -> list[str]: ...
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
     def get_vocab(self) -> dict[str, int]: ...
+    def get_vocab_size(self, with_added_tokens: bool = True) -> int: ...
     def add_tokens(
         self, tokens: str | AddedToken | Iterable[str | AddedToken], special_tokens: bool = False
     ) -> int: ...
@@ -880,6 +885,6 @@ class UnigramTokenizer:
     @overload
     def convert_ids_to_tokens(self, ids: Iterable[_Int], skip_special_tokens: bool = False) -> list[str]: ...
     @overload
-    def convert_tokens_to_ids(self, tokens: str) -> int | None: ...
+    def convert_tokens_to_ids(self, tokens: str) -> int | None: ...  # type: ignore[overload-overlap]
     @overload
-    def convert_tokens_to_ids(self, tokens: list[str] | tuple[str, ...]) -> list[int | None]: ...
+    def convert_tokens_to_ids(self, tokens: Iterable[str]) -> list[int | None]: ...

@@ -493,6 +493,17 @@ def pad(tokenizer: Any, encoded_inputs: Any, padding: bool | str = True, max_len
         raise TypeError(f"pad takes a dict of lists or a list of dicts, not {type(encoded_inputs).__name__}")
     if "input_ids" not in encoded_inputs:
         raise ValueError(f"pad needs 'input_ids' among the inputs, but they have {list(encoded_inputs)}")
+    try:
+        return _pad(tokenizer, encoded_inputs, padding, max_length, pad_to_multiple_of, padding_side,
+                    return_attention_mask, return_tensors)  # fmt: skip
+    except MemoryError as e:
+        raise _named(e, "a list of the padded inputs") from None
+
+
+def _pad(tokenizer: Any, encoded_inputs: Mapping[str, Any], padding: bool | str, max_length: int | None,
+         pad_to_multiple_of: int | None, padding_side: str | None, return_attention_mask: bool | None,
+         return_tensors: str | None) -> BatchEncoding:  # fmt: skip
+    """:func:`pad` once its inputs are known to be a dict with ``input_ids``."""
     inputs = {key: _as_lists(value) for key, value in encoded_inputs.items()}
     required = inputs["input_ids"]
     if not required:
@@ -550,6 +561,14 @@ def _pad_one(tokenizer: Any, example: dict[str, Any], padding: str, max_length: 
     except (MemoryError, OverflowError):
         raise MemoryError(f"padding a row to {max_length} tokens needs more memory than can be had") from None
     return example
+
+
+def _named(error: MemoryError, what: str) -> MemoryError:
+    """``error`` when it says what did not fit, else a MemoryError that names ``what`` (Python's
+    own, raised where a list cannot grow, says nothing)."""
+    if str(error):
+        return error
+    return MemoryError(f"{what} needs more memory than can be reserved")
 
 
 def _as_lists(value: Any) -> Any:
@@ -641,6 +660,18 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
                              f"one of {list(PAD_NAMES)}, or pass padding=False")  # fmt: skip
         pad_id = _token_id(tokenizer, pad)
     encoded = tokenizer.encode_batch(texts)
+    try:
+        return _family_rows(encoded, batched, max_length, truncation, padding, pad_id, pad_to_multiple_of, side,
+                            return_tensors, return_token_type_ids, return_attention_mask, return_length)  # fmt: skip
+    except MemoryError as e:
+        raise _named(e, f"a BatchEncoding of {len(texts)} text{'' if len(texts) == 1 else 's'}") from None
+
+
+def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, truncation: str, padding: str,
+                 pad_id: int | None, pad_to_multiple_of: int | None, side: str, return_tensors: str | None,
+                 return_token_type_ids: bool | None, return_attention_mask: bool | None,
+                 return_length: bool) -> BatchEncoding:  # fmt: skip
+    """The BatchEncoding of :func:`family_call` once ``encoded``."""
     rows = [row if isinstance(row, list) else list(row.ids) for row in encoded]
     if truncation != "do_not_truncate" and max_length is not None:
         rows = [row[:max_length] if len(row) > max_length else row for row in rows]
@@ -674,19 +705,28 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
 
 def family_convert_tokens_to_ids(tokenizer: Any, tokens: Any) -> Any:
     """transformers' ``convert_tokens_to_ids`` for the family: the id of a token, or the ids
-    of a list of tokens (for a token not in the vocabulary, the unknown token's id, or None
-    when the tokenizer has no unknown token, as transformers)."""
+    of an iterable of tokens (a list, a tuple, a generator, ...; for a token not in the
+    vocabulary, the unknown token's id, or None when the tokenizer has no unknown token, as
+    transformers). Anything else is a TypeError, as ``PyTokenizer.convert_tokens_to_ids``."""
     unk = getattr(tokenizer, "unk_token", None)
     default = _token_id(tokenizer, unk) if isinstance(unk, str) else None
 
     def one(t: Any, what: str) -> int | None:
         if not isinstance(t, str):
-            raise TypeError(f"{what} must be a str, not {type(t).__name__}")
+            raise TypeError(f"{what} must be str, not {type(t).__name__}")
+        try:
+            t.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise ValueError(
+                f"{what} contains a lone surrogate at index {e.start}, which is not valid Unicode text"
+            ) from None
         found = _token_id(tokenizer, t)
         return default if found is None else found
 
     if isinstance(tokens, str):
         return one(tokens, "tokens")
-    if not isinstance(tokens, (list, tuple)):
-        raise TypeError(f"tokens must be a str or a list of str, not {type(tokens).__name__}")
-    return [one(t, f"tokens[{i}]") for i, t in enumerate(tokens)]
+    try:
+        items = iter(tokens)
+    except TypeError:
+        raise TypeError(f"tokens must be a str or an iterable of str, not {type(tokens).__name__}") from None
+    return [one(t, f"tokens[{i}]") for i, t in enumerate(items)]

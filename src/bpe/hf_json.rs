@@ -8,7 +8,7 @@
 use serde_json::{json, Map, Value};
 
 use super::model::Bpe;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 
 fn err(path: &str, message: impl std::fmt::Display) -> Error {
     Error::invalid(format!("{path}: {message}"))
@@ -78,9 +78,14 @@ impl Bpe {
             model.get("vocab").and_then(Value::as_object).ok_or_else(|| err("model.vocab", "expected an object"))?;
         let mut vocab: Vec<Option<String>> = vec![None; vocab_obj.len()];
         for (token, id) in vocab_obj {
-            let id = id.as_u64().ok_or_else(|| err("model.vocab", format!("{token:?}: id {id} is not an integer")))?;
+            let id = id
+                .as_u64()
+                .ok_or_else(|| err("model.vocab", format!("{}: id {id} is not an integer", Quoted(token))))?;
             let slot = vocab.get_mut(id as usize).ok_or_else(|| {
-                err("model.vocab", format!("{token:?}: id {id} leaves a gap (ids must be 0..{})", vocab_obj.len()))
+                err(
+                    "model.vocab",
+                    format!("{}: id {id} leaves a gap (ids must be 0..{})", Quoted(token), vocab_obj.len()),
+                )
             })?;
             if slot.replace(token.clone()).is_some() {
                 return Err(err("model.vocab", format!("id {id} is given twice")));
@@ -109,7 +114,10 @@ impl Bpe {
                 let content = t.get("content").and_then(Value::as_str).ok_or_else(|| err(&path, "no content"))?;
                 let id = t.get("id").and_then(Value::as_u64).ok_or_else(|| err(&path, "no id"))?;
                 if vocab.get(id as usize).map(String::as_str) != Some(content) {
-                    return Err(err(&path, format!("{content:?} must be in the model's vocabulary with id {id}")));
+                    return Err(err(
+                        &path,
+                        format!("{} must be in the model's vocabulary with id {id}", Quoted(content)),
+                    ));
                 }
                 // `normalized` changes nothing without a normalizer (GPT-2's own file has it true).
                 for key in ["single_word", "lstrip", "rstrip"] {

@@ -9,7 +9,7 @@ use rustc_hash::FxHashMap;
 
 use super::bytes::{byte_char, token_bytes};
 use super::pre_tokenizer::pieces;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::pipeline::special_split::{Piece, SpecialSplitter};
 use crate::tokenizer::analysis::{Analysis, Partial};
 
@@ -22,6 +22,23 @@ const CACHE_CAPACITY: usize = 1 << 16;
 fn room_for(out: &mut Vec<u32>, n: usize) -> Result<()> {
     out.try_reserve(n)
         .map_err(|_| Error::memory(format_args!("an encoding of {} tokens", out.len() as u128 + n as u128)))
+}
+
+/// `String::from_utf8_lossy` of `bytes` (each invalid sequence one U+FFFD),
+/// or `Error::Memory` when there is no room for it.
+fn lossy(bytes: &[u8]) -> Result<String> {
+    let size = bytes.utf8_chunks().fold(0usize, |n, c| {
+        let invalid = if c.invalid().is_empty() { 0 } else { char::REPLACEMENT_CHARACTER.len_utf8() };
+        n.saturating_add(c.valid().len() + invalid)
+    });
+    let mut text = Error::room_for_text(size)?;
+    for c in bytes.utf8_chunks() {
+        text.push_str(c.valid());
+        if !c.invalid().is_empty() {
+            text.push(char::REPLACEMENT_CHARACTER);
+        }
+    }
+    Ok(text)
 }
 
 /// Pieces of at most this many symbols merge by scanning for the lowest
@@ -85,11 +102,11 @@ impl Bpe {
         }
         for (id, token) in vocab.iter().enumerate() {
             if ids.insert(token.clone(), id as u32).is_some() {
-                return Err(Error::invalid(format!("token {token:?} is twice in the vocabulary")));
+                return Err(Error::invalid(format!("token {} is twice in the vocabulary", Quoted(token))));
             }
         }
         let id_of = |t: &str, what: &str| {
-            ids.get(t).copied().ok_or_else(|| Error::invalid(format!("{what} {t:?} is not in the vocabulary")))
+            ids.get(t).copied().ok_or_else(|| Error::invalid(format!("{what} {} is not in the vocabulary", Quoted(t))))
         };
         let mut ranks = FxHashMap::default();
         let mut merge_ids = Vec::with_capacity(merges.len());
@@ -101,7 +118,7 @@ impl Bpe {
             joined.push_str(b);
             let z = id_of(&joined, "merged token")?;
             if ranks.insert((x, y), (rank as u32, z)).is_some() {
-                return Err(Error::invalid(format!("merge {a:?} {b:?} is listed twice")));
+                return Err(Error::invalid(format!("merge {} {} is listed twice", Quoted(a), Quoted(b))));
             }
             merge_ids.push((x, y));
         }
@@ -122,6 +139,9 @@ impl Bpe {
                 specials.push((t.clone(), id_of(t, "special token")?));
             }
         }
+        // By id: the order given changes no split, and equal tokenizers
+        // (one read back from its file, which lists them by id) hold them alike.
+        specials.sort_unstable_by_key(|s| s.1);
         let specials = SpecialSplitter::new(specials)?;
         Ok(Bpe { vocab, ids, merges: merge_ids, ranks, byte_ids, unk, specials })
     }
@@ -348,13 +368,21 @@ impl Bpe {
     /// The text of `ids`: each token's bytes (a special token's, or any
     /// token holding a character that shows no byte, as its UTF-8 text),
     /// joined, then read as UTF-8 with each invalid sequence replaced by
-    /// U+FFFD.
+    /// U+FFFD. `Error::Memory` when there is no room for the text (reserved
+    /// at once: a token's bytes are at most its text's).
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
-        let mut bytes = Vec::new();
+        let mut size = 0usize;
         for &id in ids {
             let Some(token) = self.vocab.get(id as usize) else {
                 return Err(Error::invalid(format!("id {id} is not in the vocabulary (size {})", self.vocab.len())));
             };
+            if !(skip_special_tokens && self.is_special(id)) {
+                size = size.saturating_add(token.len());
+            }
+        }
+        let mut bytes = Error::room_for_text(size)?.into_bytes();
+        for &id in ids {
+            let token = &self.vocab[id as usize];
             if self.is_special(id) {
                 if !skip_special_tokens {
                     bytes.extend_from_slice(token.as_bytes());
@@ -367,7 +395,10 @@ impl Bpe {
                 bytes.extend_from_slice(token.as_bytes());
             }
         }
-        Ok(String::from_utf8_lossy(&bytes).into_owned())
+        match String::from_utf8(bytes) {
+            Ok(text) => Ok(text),
+            Err(e) => lossy(&e.into_bytes()),
+        }
     }
 }
 

@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap;
 use super::bytes::{byte_char, show_bytes};
 use super::model::Bpe;
 use super::pre_tokenizer::pieces;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::tokenizer::batch::chunks_until;
 use crate::training::{self, Objective, Progress, TrainerConfig};
 
@@ -148,7 +148,7 @@ pub fn train_from_counts(
 ) -> Result<Bpe> {
     for (i, t) in special_tokens.iter().enumerate() {
         if t.is_empty() || special_tokens[..i].contains(t) {
-            return Err(Error::invalid(format!("special token {t:?} is empty or given twice")));
+            return Err(Error::invalid(format!("special token {} is empty or given twice", Quoted(t))));
         }
     }
     let config = TrainerConfig {

@@ -6,7 +6,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde_json::{json, Value};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::pipeline::special_split::{Piece, SpecialSplitter};
 use crate::tokenizer::analysis::{Analysis, Partial};
 use crate::tokenizer::batch::chunks_until;
@@ -29,7 +29,7 @@ impl Chars {
         let mut seen = std::collections::HashSet::new();
         for (id, t) in vocab.iter().enumerate() {
             if !seen.insert(t.as_str()) {
-                return Err(Error::invalid(format!("token {t:?} is twice in the vocabulary")));
+                return Err(Error::invalid(format!("token {} is twice in the vocabulary", Quoted(t))));
             }
             if special_tokens.contains(t) {
                 specials.push((t.clone(), id as u32));
@@ -40,7 +40,12 @@ impl Chars {
                 (Some(c), None) => {
                     ids.insert(c, id as u32);
                 }
-                _ => return Err(Error::invalid(format!("token {t:?} is neither one character nor a special token"))),
+                _ => {
+                    return Err(Error::invalid(format!(
+                        "token {} is neither one character nor a special token",
+                        Quoted(t)
+                    )))
+                }
             }
         }
         for t in special_tokens {
@@ -48,15 +53,13 @@ impl Chars {
                 return Err(Error::invalid("a special token must not be empty"));
             }
             if !seen.contains(t.as_str()) {
-                return Err(Error::invalid(format!("special token {t:?} is not in the vocabulary")));
+                return Err(Error::invalid(format!("special token {} is not in the vocabulary", Quoted(t))));
             }
         }
         specials.sort_by(|x, y| y.0.len().cmp(&x.0.len()).then(x.0.cmp(&y.0)));
-        let unk = specials
-            .iter()
-            .find(|(t, _)| t == unk_token)
-            .map(|s| s.1)
-            .ok_or_else(|| Error::invalid(format!("unk_token {unk_token:?} must be one of the special tokens")))?;
+        let unk = specials.iter().find(|(t, _)| t == unk_token).map(|s| s.1).ok_or_else(|| {
+            Error::invalid(format!("unk_token {} must be one of the special tokens", Quoted(unk_token)))
+        })?;
         Ok(Chars { vocab, ids, specials: SpecialSplitter::new(specials)?, unk })
     }
 
@@ -84,12 +87,12 @@ impl Chars {
         unk_token: &str,
     ) -> Result<Self> {
         if !special_tokens.iter().any(|t| t == unk_token) {
-            return Err(Error::invalid(format!("unk_token {unk_token:?} must be one of the special tokens")));
+            return Err(Error::invalid(format!("unk_token {} must be one of the special tokens", Quoted(unk_token))));
         }
         let mut vocab: Vec<String> = Vec::new();
         for t in special_tokens {
             if vocab.contains(t) {
-                return Err(Error::invalid(format!("special token {t:?} is given twice")));
+                return Err(Error::invalid(format!("special token {} is given twice", Quoted(t))));
             }
             vocab.push(t.clone());
         }
@@ -97,7 +100,7 @@ impl Chars {
         for (c, n) in counts {
             let sum = total.entry(c).or_default();
             *sum = sum.checked_add(n).ok_or_else(|| {
-                Error::invalid(format!("the counts of {:?} add up to more than 2**64 - 1", c.to_string()))
+                Error::invalid(format!("the counts of {} add up to more than 2**64 - 1", Quoted(&c.to_string())))
             })?;
         }
         if !total.values().any(|&n| n > 0) {
@@ -165,17 +168,24 @@ impl Chars {
     }
 
     /// The tokens of `ids` joined (special tokens, `unk_token` included,
-    /// left out with `skip_special_tokens`).
+    /// left out with `skip_special_tokens`); `Error::Memory` when there is
+    /// no room for the text (reserved at once).
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
-        let mut s = String::new();
+        let skipped = |id: u32| skip_special_tokens && self.specials.tokens().iter().any(|x| x.1 == id);
+        let mut size = 0usize;
         for &id in ids {
             let token = self.vocab.get(id as usize).ok_or_else(|| {
                 Error::invalid(format!("id {id} is not in the vocabulary (size {})", self.vocab.len()))
             })?;
-            if skip_special_tokens && self.specials.tokens().iter().any(|x| x.1 == id) {
-                continue;
+            if !skipped(id) {
+                size = size.saturating_add(token.len());
             }
-            s.push_str(token);
+        }
+        let mut s = Error::room_for_text(size)?;
+        for &id in ids {
+            if !skipped(id) {
+                s.push_str(&self.vocab[id as usize]);
+            }
         }
         Ok(s)
     }

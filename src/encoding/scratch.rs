@@ -39,6 +39,9 @@ pub struct Scratch {
     /// The number of ids (earlier rows' included) that room could not be
     /// had for, once growing failed (see [`Scratch::check`]); 0 otherwise.
     short: usize,
+    /// The bytes of a text whose normalized text room could not be had for
+    /// (see [`Scratch::fail_normalizing`]); 0 otherwise.
+    unnormalized: usize,
 }
 
 /// A run of tokens that share a type id: a sequence's, or special tokens.
@@ -61,6 +64,7 @@ impl Default for Scratch {
             ids_only: false,
             floor: 0,
             short: 0,
+            unnormalized: 0,
         }
     }
 }
@@ -90,6 +94,7 @@ impl Scratch {
     pub fn set_ids_only(&mut self, on: bool) {
         self.floor = 0;
         self.short = 0;
+        self.unnormalized = 0;
         self.clear();
         self.ids_only = on;
         // Every column has room wherever the ids have (see `grow`): ids
@@ -104,12 +109,25 @@ impl Scratch {
     /// [`begin_rows`](Self::begin_rows) or [`start_after`](Self::start_after)
     /// (the tokens it holds are then not all the tokens pushed).
     pub fn check(&self) -> Result<()> {
+        if self.unnormalized != 0 {
+            let bytes = self.unnormalized;
+            return Err(Error::memory(format_args!("the normalized text of {bytes} bytes of text")));
+        }
         match self.short {
             0 => Ok(()),
             // Rows before this encoding's: their tokens count too.
             n if self.floor > 0 => Err(Error::memory(format_args!("encodings of {n} tokens in all"))),
             n => Err(Error::memory(format_args!("an encoding of {n} tokens"))),
         }
+    }
+
+    /// Marks this scratch as failed (see [`check`](Self::check)): there was
+    /// no room to normalize a text of `bytes` bytes, whose tokens are left
+    /// out.
+    #[cold]
+    pub fn fail_normalizing(&mut self, bytes: usize) {
+        self.unnormalized = self.unnormalized.max(bytes.max(1));
+        self.short = self.short.max(self.ids.len().max(1));
     }
 
     /// Whether a token was dropped for want of room (see [`check`](Self::check)).
@@ -203,6 +221,7 @@ impl Scratch {
     /// only), and goes on at its current word.
     pub fn append_ids(&mut self, other: &Scratch) {
         if other.failed() || !self.room(other.len()) {
+            self.unnormalized = self.unnormalized.max(other.unnormalized);
             self.short = self.short.max(other.short).max(self.ids.len() + other.len());
             return;
         }

@@ -59,15 +59,37 @@ pub fn decode_into<'a>(out: &mut String, tokens: impl IntoIterator<Item = &'a st
 
 /// `transformers`' `clean_up_tokenization` (its decode's
 /// `clean_up_tokenization_spaces=True`): the clean-up rules but `" do not"`,
-/// in the same order, over a whole decoded text.
-pub fn clean_up_tokenization(text: &str) -> String {
-    let mut out = text.to_owned();
+/// in the same order, over a whole decoded text. In place: each rule
+/// shortens what it replaces, so a text too large for a second copy is
+/// cleaned up where it is.
+pub fn clean_up_tokenization(text: &mut String) {
     for (from, to) in CLEANUP.iter().filter(|(from, _)| *from != " do not") {
-        if out.contains(from) {
-            out = out.replace(from, to);
+        if text.contains(from) {
+            replace_shorter(text, from, to);
         }
     }
-    out
+}
+
+/// `*text = text.replace(from, to)` (the same matches, left to right,
+/// none overlapping) for ASCII `from` and `to` no longer than it, in place.
+fn replace_shorter(text: &mut String, from: &str, to: &str) {
+    debug_assert!(from.is_ascii() && to.is_ascii() && to.len() <= from.len());
+    let mut bytes = std::mem::take(text).into_bytes();
+    // What is read is never yet written over: `write <= read`.
+    let (mut read, mut write) = (0, 0);
+    let finder = memchr::memmem::Finder::new(from);
+    while let Some(at) = finder.find(&bytes[read..]) {
+        bytes.copy_within(read..read + at, write);
+        write += at;
+        bytes[write..write + to.len()].copy_from_slice(to.as_bytes());
+        write += to.len();
+        read += at + from.len();
+    }
+    let rest = bytes.len() - read;
+    bytes.copy_within(read.., write);
+    bytes.truncate(write + rest);
+    // ASCII replaced by ASCII leaves every other byte's character whole.
+    *text = String::from_utf8(bytes).expect("UTF-8 with ASCII replaced by ASCII");
 }
 
 #[cfg(test)]
@@ -78,8 +100,20 @@ mod tests {
     fn transformers_clean_up_works_across_tokens() {
         let decoded = decode(["i", "do", "n", "'", "t", "know", ",", "he", "'", "s", "here", "."]);
         assert_eq!(decoded, "i do n ' t know, he ' s here.");
-        assert_eq!(clean_up_tokenization(&decoded), "i don't know, he's here.");
-        assert_eq!(clean_up_tokenization("a do not b ?"), "a do not b?");
+        let clean = |text: &str| {
+            let mut text = text.to_owned();
+            clean_up_tokenization(&mut text);
+            text
+        };
+        assert_eq!(clean(&decoded), "i don't know, he's here.");
+        assert_eq!(clean("a do not b ?"), "a do not b?");
+        for text in ["", " .", "a . b ., ' ' c", " ' ' ", "é ,ü 's 're 've", "x n'tn't  n't"] {
+            let mut expected = text.to_owned();
+            for (from, to) in CLEANUP.iter().filter(|(from, _)| *from != " do not") {
+                expected = expected.replace(from, to);
+            }
+            assert_eq!(clean(text), expected, "{text:?}");
+        }
     }
 
     #[test]

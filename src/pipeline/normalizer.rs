@@ -10,6 +10,8 @@ use std::sync::OnceLock;
 use serde::{Deserialize, Serialize};
 use unicode_normalization_alignments::char::{canonical_combining_class, decompose_canonical};
 
+use crate::error::{Error, Result};
+
 use super::unicode::{is_chinese_char, is_combining_mark, is_control, is_mark_nonspacing, is_whitespace};
 
 /// What the pipeline does to a BMP character, per configuration, learned the
@@ -94,6 +96,18 @@ impl Normalized {
         }
     }
 
+    /// Room for the `rest` of a text (characters of a byte each, as
+    /// likely), and for `least` more characters of up to four bytes each
+    /// at least; false when even that cannot be had.
+    #[cold]
+    #[inline(never)]
+    fn reserve(&mut self, rest: usize, least: usize) -> bool {
+        let (text, origins) = (&mut self.text, &mut self.origins);
+        // Room for all, amortized as a `Vec` grows; else for what must fit.
+        (text.try_reserve(rest.max(4 * least)).is_ok() || text.try_reserve_exact(4 * least).is_ok())
+            && (origins.try_reserve(rest.max(least)).is_ok() || origins.try_reserve_exact(least).is_ok())
+    }
+
     #[inline]
     fn push(&mut self, c: char, origin: u32) {
         self.text.push(c);
@@ -107,21 +121,50 @@ impl Normalizer {
         self.strip_accents.unwrap_or(self.lowercase)
     }
 
-    /// Normalizes `text` into `out` (cleared first).
+    /// Normalizes `text` into `out` (cleared first). For short texts:
+    /// the room the normalized text needs is not checked (see
+    /// [`Self::try_normalize_into`]).
     pub fn normalize_into(&self, text: &str, out: &mut Normalized) {
-        self.normalize_with(text, out, true);
+        self.normalize_with::<false>(text, out, true);
     }
 
-    /// `normalize_into`, with or without the memo of BMP characters.
+    /// [`Self::normalize_into`], or `Error::Memory` when there is no room
+    /// for the normalized text (`out` then holds part of it). The room is
+    /// reserved for the whole text at once, and checked again every
+    /// [`ROOM_EVERY`] characters (a text may grow in normalization).
+    pub fn try_normalize_into(&self, text: &str, out: &mut Normalized) -> Result<()> {
+        if self.normalize_with::<true>(text, out, true) {
+            Ok(())
+        } else {
+            Err(Error::memory(format_args!("the normalized text of {} bytes of text", text.len())))
+        }
+    }
+
+    /// `normalize_into`, with or without the memo of BMP characters; with
+    /// `CHECKED`, false when there is no room for the normalized text.
     #[inline(always)]
-    fn normalize_with(&self, text: &str, out: &mut Normalized, use_memo: bool) {
+    fn normalize_with<const CHECKED: bool>(&self, text: &str, out: &mut Normalized, use_memo: bool) -> bool {
         out.clear();
         if text.is_ascii() && self.normalize_ascii(text, out) {
-            return;
+            return true;
         }
         let strip = self.strips_accents();
         let memo = self.memo();
+        // The character at which the room is next checked.
+        let mut check = 0;
         for (i, c) in text.chars().enumerate() {
+            if CHECKED && i == check {
+                check += ROOM_EVERY;
+                // The characters the next ones (and the marks held back)
+                // may become, at most; a character of the text is a byte
+                // at least, so the rest is no more than `text.len() - i`.
+                let least = ROOM_EVERY * MOST_PER_CHAR + out.marks.len();
+                let spare = (out.text.capacity() - out.text.len()) / 4;
+                if spare.min(out.origins.capacity() - out.origins.len()) < least && !out.reserve(text.len() - i, least)
+                {
+                    return false;
+                }
+            }
             let origin = i as u32;
             if c.is_ascii() && out.marks.is_empty() {
                 out.last_origin = origin;
@@ -143,6 +186,7 @@ impl Normalizer {
             self.push_char(c, origin, strip, out);
         }
         self.flush_marks(out);
+        true
     }
 
     /// The whole pipeline for one non-ASCII character.
@@ -347,6 +391,31 @@ impl Normalizer {
     }
 }
 
+/// How often (in characters of the text) [`Normalizer::try_normalize_into`]
+/// checks that the normalized text has room.
+const ROOM_EVERY: usize = 64;
+
+/// The most characters one character of a text becomes in normalization:
+/// a canonical decomposition (4 at most), each lowercased (3 at most), or a
+/// Chinese character and the spaces around it.
+const MOST_PER_CHAR: usize = 12;
+
+#[cfg(test)]
+mod room {
+    use super::*;
+
+    #[test]
+    fn checked_normalization_gives_the_same_text_and_origins() {
+        let n = Normalizer::default();
+        let text = "Ä中İ\u{1F82}x ".repeat(100);
+        let (mut a, mut b) = (Normalized::default(), Normalized::default());
+        n.normalize_into(&text, &mut a);
+        n.try_normalize_into(&text, &mut b).unwrap();
+        assert_eq!(a.text, b.text);
+        assert_eq!(a.origins, b.origins);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,8 +497,8 @@ mod tests {
                 for (i, j) in [(0, 0), (k % 10, (k / 10) % 10), ((k / 100) % 10, k % 10)] {
                     let (before, after) = (contexts[i], contexts[j]);
                     let text = format!("{before}{c}{after}{c}");
-                    n.normalize_with(&text, &mut fast, true);
-                    n.normalize_with(&text, &mut slow, false);
+                    n.normalize_with::<true>(&text, &mut fast, true);
+                    n.normalize_with::<false>(&text, &mut slow, false);
                     assert_eq!((&fast.text, origins(&fast)), (&slow.text, origins(&slow)), "{n:?} {text:?}");
                 }
             }

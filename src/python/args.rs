@@ -72,6 +72,11 @@ pub fn text<'py>(obj: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> PyResult
         .map_err(|_| PyTypeError::new_err(format!("{} must be str, not {}", what(), type_name(obj))))?;
     let surrogate = |e: PyErr| {
         let py = obj.py();
+        if !e.is_instance_of::<pyo3::exceptions::PyUnicodeEncodeError>(py) {
+            // No room for the UTF-8 (Python keeps it with the str).
+            let n = s.len().unwrap_or(0);
+            return super::ints::named_memory_error(py, e, format_args!("the UTF-8 of {} ({n} characters)", what()));
+        }
         let at = e.value(py).getattr("start").and_then(|v| v.extract::<usize>()).unwrap_or(0);
         PyValueError::new_err(format!(
             "{} contains a lone surrogate at index {at}, which is not valid Unicode text",
@@ -196,6 +201,24 @@ pub fn corpus_texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Te
     Ok(out)
 }
 
+/// A text given as words (`is_split_into_words`, `is_pretokenized`): a list
+/// or tuple of str, each as UTF-8.
+pub fn words<'py>(list: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Text<'py>>> {
+    let items = match (list.cast::<PyList>(), list.cast::<PyTuple>()) {
+        (Ok(l), _) => l.as_sequence().clone(),
+        (_, Ok(t)) => t.as_sequence().clone(),
+        _ => {
+            return Err(PyTypeError::new_err(format!("{what} must be a list of words (str), not {}", type_name(list))))
+        }
+    };
+    let n = items.len()?;
+    let mut out = Vec::with_capacity(n);
+    for j in 0..n {
+        out.push(text(&items.get_item(j)?, &|| format!("{what}[{j}]"))?);
+    }
+    Ok(out)
+}
+
 /// Whether `obj` is a numpy bool scalar.
 fn is_numpy_bool(obj: &Bound<'_, PyAny>) -> bool {
     let t = obj.get_type();
@@ -315,6 +338,7 @@ pub mod named {
         skip_special_tokens,
         special_tokens,
         unk_token,
+        with_added_tokens,
     }
 }
 
@@ -544,16 +568,62 @@ fn unexpected(function: &str, key: &str) -> PyErr {
     PyTypeError::new_err(format!("{function}() got an unexpected keyword argument {key:?}"))
 }
 
-/// The keyword arguments of `encode`: truncation and padding.
-pub fn encode_options(add_special_tokens: bool, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<EncodeOptions> {
+/// What a call to `encode` or `encode_batch` asks for beyond its options.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Asked {
+    /// `truncation=False` (or `"do_not_truncate"`): no truncation, not even
+    /// the tokenizer's default.
+    pub no_truncation: bool,
+    /// `is_pretokenized=True`: each text is a list of words.
+    pub pretokenized: bool,
+}
+
+impl Asked {
+    /// `options` with the tokenizer's defaults (`defaults`: its
+    /// `defaults_for`) where the call gives none, and no truncation at all
+    /// when the call turns it off.
+    pub fn resolve(
+        self,
+        options: EncodeOptions,
+        defaults: impl FnOnce(EncodeOptions) -> EncodeOptions,
+    ) -> EncodeOptions {
+        let options = defaults(options);
+        if self.no_truncation {
+            EncodeOptions { truncation: None, ..options }
+        } else {
+            options
+        }
+    }
+}
+
+/// The TypeError `encode` gives for transformers' `return_tensors`.
+fn encode_return_tensors() -> PyErr {
+    PyTypeError::new_err(
+        "encode() got an unexpected keyword argument \"return_tensors\": encode returns a tokenizers-style \
+         Encoding; call the tokenizer, tok(text, return_tensors=...), for transformers' arrays",
+    )
+}
+
+/// The keyword arguments of `encode`: truncation, padding and
+/// `is_pretokenized`. `model_max_length` is the length `truncation=True`
+/// without `max_length` truncates to (None: the tokenizer's default
+/// truncation, if any).
+pub fn encode_options(
+    add_special_tokens: bool,
+    kwargs: Option<&Bound<'_, PyDict>>,
+    model_max_length: Option<u64>,
+) -> PyResult<(EncodeOptions, Asked)> {
     let mut shared = EncodeKwargs::default();
     for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
         let key: String = key.extract()?;
+        if key == "return_tensors" {
+            return Err(encode_return_tensors());
+        }
         if !shared.take(&key, value)? {
             return Err(unexpected("encode", &key));
         }
     }
-    shared.finish(add_special_tokens)
+    shared.finish(add_special_tokens, model_max_length)
 }
 
 /// What `encode_batch(..., return_tensors=...)` returns.
@@ -570,7 +640,8 @@ pub enum ReturnTensors {
 pub fn encode_batch_options(
     add_special_tokens: bool,
     kwargs: Option<&Bound<'_, PyDict>>,
-) -> PyResult<(EncodeOptions, ReturnTensors, RaggedFields)> {
+    model_max_length: Option<u64>,
+) -> PyResult<(EncodeOptions, ReturnTensors, RaggedFields, Asked)> {
     let mut shared = EncodeKwargs::default();
     let (mut num_threads, mut return_tensors) = (None, ReturnTensors::List);
     let mut fields = RaggedFields::default();
@@ -593,14 +664,14 @@ pub fn encode_batch_options(
             _ => return Err(unexpected("encode_batch", &key)),
         }
     }
-    let options = shared.finish(add_special_tokens)?;
+    let (options, asked) = shared.finish(add_special_tokens, model_max_length)?;
     if fields != RaggedFields::default() && (return_tensors != ReturnTensors::Numpy || options.padding.is_some()) {
         return Err(PyValueError::new_err(
             "return_offsets, return_token_type_ids and return_special_tokens_mask are for return_tensors=\"np\" \
              without padding (padded arrays always hold every column)",
         ));
     }
-    Ok((EncodeOptions { num_threads, ..options }, return_tensors, fields))
+    Ok((EncodeOptions { num_threads, ..options }, return_tensors, fields, asked))
 }
 
 /// The keyword arguments `encode` and `encode_batch` share, taken one by one
@@ -612,8 +683,12 @@ struct EncodeKwargs<'py> {
     max_length: Option<usize>,
     stride: usize,
     pad_to_multiple_of: Option<NonZeroUsize>,
-    /// A [`Strategy`] name or `"do_not_truncate"`; None: `"longest_first"`.
+    /// A [`Strategy`] name, `"do_not_truncate"`, a bool (transformers'
+    /// True: `"longest_first"`, to `model_max_length` without `max_length`;
+    /// False: `"do_not_truncate"`) or None (the default, `"longest_first"`).
     truncation: Option<Bound<'py, PyAny>>,
+    /// `is_pretokenized`, as given.
+    is_pretokenized: Option<Bound<'py, PyAny>>,
     /// `"left"` or `"right"`; None: `"right"`.
     truncation_side: Option<Bound<'py, PyAny>>,
     /// `"longest"` or `"max_length"`; None: no padding.
@@ -634,7 +709,8 @@ impl<'py> EncodeKwargs<'py> {
             "pad_to_multiple_of" => {
                 self.pad_to_multiple_of = optional(&value, |v| positive(v, key))?.and_then(NonZeroUsize::new)
             }
-            "truncation" => self.truncation = Some(value),
+            "truncation" => self.truncation = (!value.is_none()).then_some(value),
+            "is_pretokenized" => self.is_pretokenized = Some(value),
             "truncation_side" => self.truncation_side = Some(value),
             "padding" => self.padding = (!value.is_none()).then_some(value),
             "padding_side" => self.padding_side = Some(value),
@@ -644,9 +720,31 @@ impl<'py> EncodeKwargs<'py> {
     }
 
     /// The options, checked together; every error names an argument.
-    fn finish(&self, add_special_tokens: bool) -> PyResult<EncodeOptions> {
-        let truncation = optional_text(&self.truncation, "truncation")?;
-        let truncation = truncation.as_deref().unwrap_or("longest_first");
+    /// `model_max_length`: see [`encode_options`].
+    fn finish(&self, add_special_tokens: bool, model_max_length: Option<u64>) -> PyResult<(EncodeOptions, Asked)> {
+        let pretokenized = self.is_pretokenized.as_ref().map(|v| flag(v, "is_pretokenized")).transpose()?;
+        // transformers' bools: True is "longest_first", False "do_not_truncate".
+        let asked_bool = match &self.truncation {
+            Some(value) if value.is_instance_of::<PyBool>() || is_numpy_bool(value) => Some(value.is_truthy()?),
+            Some(value) if !value.is_instance_of::<PyString>() => {
+                return Err(PyTypeError::new_err(format!(
+                    "truncation must be bool, str or None, not {}",
+                    type_name(value)
+                )))
+            }
+            _ => None,
+        };
+        let named = if asked_bool.is_some() { None } else { optional_text(&self.truncation, "truncation")? };
+        let truncation = match asked_bool {
+            Some(false) => DO_NOT_TRUNCATE,
+            _ => named.as_deref().unwrap_or("longest_first"),
+        };
+        // transformers' truncation=True without max_length: the model's
+        // maximum, when it has one.
+        let max_length = match (self.max_length, asked_bool) {
+            (None, Some(true)) => model_max_length.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+            (given, _) => given,
+        };
         let truncation_side = optional_text(&self.truncation_side, "truncation_side")?;
         let truncation_side = truncation_side.as_deref().unwrap_or("right");
         let padding_side = optional_text(&self.padding_side, "padding_side")?;
@@ -656,7 +754,8 @@ impl<'py> EncodeKwargs<'py> {
         let strategy = if truncation == DO_NOT_TRUNCATE { None } else { Some(strategy(truncation)?) };
         let truncation_side = side(truncation_side, "truncation_side")?;
         let padding_side = side(padding_side, "padding_side")?;
-        let truncation = match (self.max_length, strategy) {
+        let no_truncation = strategy.is_none();
+        let truncation = match (max_length, strategy) {
             (Some(max_length), Some(strategy)) => {
                 // The stride is checked by the tokenizer, which knows how
                 // many special tokens its post-processor adds.
@@ -673,7 +772,7 @@ impl<'py> EncodeKwargs<'py> {
             None => None,
             Some("longest") => Some(PadTo::Longest),
             Some("max_length") => Some(PadTo::Fixed(
-                self.max_length.ok_or_else(|| PyValueError::new_err("padding=\"max_length\" needs max_length"))?,
+                max_length.ok_or_else(|| PyValueError::new_err("padding=\"max_length\" needs max_length"))?,
             )),
             Some(other) => {
                 return Err(PyValueError::new_err(format!(
@@ -690,7 +789,8 @@ impl<'py> EncodeKwargs<'py> {
             (None, None) => None,
             (Some(to), multiple_of) => Some(Padding { to, multiple_of, side: padding_side }),
         };
-        Ok(EncodeOptions { add_special_tokens, truncation, padding, num_threads: None })
+        let asked = Asked { no_truncation, pretokenized: pretokenized.unwrap_or(false) };
+        Ok((EncodeOptions { add_special_tokens, truncation, padding, num_threads: None }, asked))
     }
 }
 

@@ -10,11 +10,10 @@ use super::args::{self, text, type_name, Given};
 use super::errors::{guard, to_py, Signals};
 use super::family;
 use super::ints::int_list;
-use super::ints::py_str;
 use super::train::counting;
 use crate::bpe::train::{count_pieces_until, split_at_safe_newlines, train_from_counts};
 use crate::bpe::{Bpe, Cache};
-use crate::error::Error;
+use crate::error::{Error, Quoted};
 use crate::training::Progress;
 
 /// Texts longer than this are encoded with the GIL released.
@@ -88,8 +87,10 @@ fn count_pieces(
     let signals = Signals::default();
     let stop = || signals.stop();
     let counts = py.detach(|| {
-        let mut progress = Progress::new(show_progress, Some(&stop));
-        guard(|| counting(&mut progress, "counting pieces", unit, texts.len(), |stop| count_pieces_until(texts, stop)))
+        let mut progress = Progress::new(show_progress, None);
+        guard(|| {
+            counting(&mut progress, "counting pieces", unit, texts.len(), &stop, |hook| count_pieces_until(texts, hook))
+        })
     });
     signals.result(counts)
 }
@@ -129,9 +130,13 @@ impl PyBpe {
         let mut tokens: Vec<Option<String>> = vec![None; vocab.len()];
         for (k, v) in vocab.iter() {
             let token = text(&k, &|| "a vocab key".into())?.to_string();
-            let id = args::count(&v, &format!("vocab[{token:?}]"))? as usize;
+            let id = args::count(&v, &format!("vocab[{}]", Quoted(&token)))? as usize;
             let slot = tokens.get_mut(id).ok_or_else(|| {
-                to_py(Error::invalid(format!("vocab[{token:?}] = {id}: ids must be 0..{} with no gap", vocab.len())))
+                to_py(Error::invalid(format!(
+                    "vocab[{}] = {id}: ids must be 0..{} with no gap",
+                    Quoted(&token),
+                    vocab.len()
+                )))
             })?;
             if slot.replace(token).is_some() {
                 return Err(to_py(Error::invalid(format!("id {id} is given to two tokens"))));
@@ -241,8 +246,8 @@ impl PyBpe {
         let mut out = args::text_counts(counts, "counts", args::TEXT_COUNTS, 0)?;
         if let Some(i) = out.iter().position(|(w, _)| w.chars().any(|ch| crate::bpe::bytes::char_byte(ch).is_none())) {
             return Err(to_py(Error::invalid(format!(
-                "counts[{i}]: {:?} is not a byte-level string (every character must show a byte)",
-                out.swap_remove(i).0
+                "counts[{i}]: {} is not a byte-level string (every character must show a byte)",
+                Quoted(&out.swap_remove(i).0)
             ))));
         }
         let checked = train_args(&vocab_size, min_frequency, special_tokens)?;
@@ -285,20 +290,6 @@ impl PyBpe {
             ids
         })?;
         family::id_lists(py, &ids.concat())
-    }
-
-    /// The text of `ids` (exactly the encoded text for a whole encoding;
-    /// bytes that are not valid UTF-8 become U+FFFD), without the special
-    /// tokens when `skip_special_tokens`. An id out of range: ValueError.
-    #[pyo3(signature = (ids, skip_special_tokens = false))]
-    fn decode<'py>(
-        &self,
-        ids: &Bound<'py, PyAny>,
-        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
-    ) -> PyResult<Bound<'py, PyString>> {
-        let py = ids.py();
-        let ids = args::ids(ids, "ids", self.inner.vocab_size())?;
-        py_str(py, &guard(|| self.inner.decode(&ids, skip_special_tokens))?)
     }
 
     /// `decode` of each sequence of ids in `sequences`: a list of str.
@@ -410,6 +401,14 @@ impl super::family::TokenOf for PyBpe {
     fn token_of(&self, id: u32) -> &str {
         self.inner.id_to_token(id).unwrap_or_default()
     }
+
+    fn text_of(&self, ids: &[u32], skip_special_tokens: bool) -> crate::error::Result<String> {
+        self.inner.decode(ids, skip_special_tokens)
+    }
 }
 
-super::family::transformers_methods!(PyBpe);
+super::family::transformers_methods!(PyBpe, decode:
+    /// The text of `ids` (exactly the encoded text for a whole encoding;
+    /// bytes that are not valid UTF-8 become U+FFFD), without the special
+    /// tokens when `skip_special_tokens`. An id out of range: ValueError.
+);

@@ -333,7 +333,7 @@ impl PyTokenizer {
         split_special_tokens: Option<&Bound<'py, PyAny>>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>, Vec<usize>)> {
-        let (options, _, _) = args::encode_batch_options(add_special_tokens, kwargs)?;
+        let (options, _, _, _) = args::encode_batch_options(add_special_tokens, kwargs, None)?;
         let shared = self.inner_for(super::compat::split_argument(split_special_tokens)?);
         if tensors {
             arrays::import_numpy(py, "return_tensors")?;
@@ -798,33 +798,32 @@ fn rows_of(encodings: Vec<Encoding>, overflowing: bool) -> (Vec<Encoding>, Vec<u
 }
 
 /// The words of each item of a batch given as words: a list (or tuple) of
-/// str, or a pair (a tuple) of two such lists, as UTF-8.
+/// str, or a pair of two such lists (a tuple or, as Hugging Face accepts, a
+/// list of two lists), as UTF-8.
 #[allow(clippy::type_complexity)]
-fn batch_words<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Vec<Text<'py>>, Option<Vec<Text<'py>>>)>> {
-    let words = |list: &Bound<'py, PyAny>, what: &str| -> PyResult<Vec<Text<'py>>> {
-        args::reject_text_as_collection(list, what, "str")?;
-        list.try_iter()
-            .map_err(|e| {
-                args::unless_raised(e, || {
-                    PyTypeError::new_err(format!("{what} must be a list of words (str), not {}", type_name(list)))
-                })
-            })?
-            .enumerate()
-            .map(|(j, w)| args::text(&w?, &|| format!("{what}[{j}]")))
-            .collect()
-    };
+pub(super) fn batch_words<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Vec<Text<'py>>, Option<Vec<Text<'py>>>)>> {
     args::reject_text_as_collection(inputs, "inputs", "list of words")?;
     inputs
-        .try_iter()?
+        .try_iter()
+        .map_err(|e| {
+            args::unless_raised(e, || {
+                PyTypeError::new_err(format!("inputs must be an iterable of list of words, not {}", type_name(inputs)))
+            })
+        })?
         .enumerate()
         .map(|(i, item)| {
             let item = item?;
-            match item.cast::<PyTuple>() {
-                Ok(t) if t.len() == 2 && !t.get_item(0)?.is_instance_of::<PyString>() => Ok((
-                    words(&t.get_item(0)?, &format!("inputs[{i}][0]"))?,
-                    Some(words(&t.get_item(1)?, &format!("inputs[{i}][1]"))?),
+            let two = match (item.cast::<PyTuple>(), item.cast::<PyList>()) {
+                (Ok(t), _) if t.len() == 2 => Some((t.get_item(0)?, t.get_item(1)?)),
+                (_, Ok(l)) if l.len() == 2 => Some((l.get_item(0)?, l.get_item(1)?)),
+                _ => None,
+            };
+            match two {
+                Some((a, b)) if !a.is_instance_of::<PyString>() => Ok((
+                    args::words(&a, &format!("inputs[{i}][0]"))?,
+                    Some(args::words(&b, &format!("inputs[{i}][1]"))?),
                 )),
-                _ => Ok((words(&item, &format!("inputs[{i}]"))?, None)),
+                _ => Ok((args::words(&item, &format!("inputs[{i}]"))?, None)),
             }
         })
         .collect()

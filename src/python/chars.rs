@@ -8,10 +8,9 @@ use super::args::{self, text, type_name};
 use super::errors::{guard, to_py, Signals};
 use super::family;
 use super::ints::int_list;
-use super::ints::py_str;
 use super::train::counting;
 use crate::chars::{count_chars_until, parts, Chars};
-use crate::error::Error;
+use crate::error::{Error, Quoted};
 use crate::training::Progress;
 
 /// One token per character: the special tokens, then the characters kept in
@@ -46,9 +45,11 @@ fn count_chars(py: Python<'_>, texts: &[&str], unit: &'static str, show_progress
     let signals = Signals::default();
     let stop = || signals.stop();
     let counts = py.detach(|| {
-        let mut progress = Progress::new(show_progress, Some(&stop));
+        let mut progress = Progress::new(show_progress, None);
         guard(|| {
-            counting(&mut progress, "counting characters", unit, texts.len(), |stop| count_chars_until(texts, stop))
+            counting(&mut progress, "counting characters", unit, texts.len(), &stop, |hook| {
+                count_chars_until(texts, hook)
+            })
         })
     });
     signals.result(counts)
@@ -74,10 +75,11 @@ impl PyChars {
         let mut tokens: Vec<Option<String>> = vec![None; vocab.len()];
         for (k, v) in vocab.iter() {
             let token = text(&k, &|| "a vocab key".into())?.to_string();
-            let id = args::count(&v, &format!("vocab[{token:?}]"))? as usize;
+            let id = args::count(&v, &format!("vocab[{}]", Quoted(&token)))? as usize;
             let slot = tokens.get_mut(id).ok_or_else(|| {
                 super::errors::to_py(Error::invalid(format!(
-                    "vocab[{token:?}] = {id}: ids must be 0..{} with no gap",
+                    "vocab[{}] = {id}: ids must be 0..{} with no gap",
+                    Quoted(&token),
                     vocab.len()
                 )))
             })?;
@@ -179,7 +181,10 @@ impl PyChars {
         for (i, (c, n)) in args::text_counts(counts, "counts", args::TEXT_COUNTS, 0)?.into_iter().enumerate() {
             let mut cs = c.chars();
             let (Some(ch), None) = (cs.next(), cs.next()) else {
-                return Err(super::errors::to_py(Error::invalid(format!("counts[{i}]: {c:?} is not one character"))));
+                return Err(super::errors::to_py(Error::invalid(format!(
+                    "counts[{i}]: {} is not one character",
+                    Quoted(&c)
+                ))));
             };
             out.push((ch, n));
         }
@@ -218,20 +223,6 @@ impl PyChars {
         let model = &self.inner;
         let ids = family::encode_each(py, &strs, threads, |t| model.encode(t))?;
         family::id_lists(py, &ids)
-    }
-
-    /// The text of `ids`: their tokens joined, without the special tokens
-    /// (`unk_token` among them) when `skip_special_tokens`. An id out of
-    /// range: ValueError.
-    #[pyo3(signature = (ids, skip_special_tokens = false))]
-    fn decode<'py>(
-        &self,
-        ids: &Bound<'py, PyAny>,
-        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
-    ) -> PyResult<Bound<'py, PyString>> {
-        let py = ids.py();
-        let ids = args::ids(ids, "ids", self.inner.vocab().len())?;
-        py_str(py, &guard(|| self.inner.decode(&ids, skip_special_tokens))?)
     }
 
     /// `decode` of each sequence of ids in `sequences`: a list of str.
@@ -336,6 +327,14 @@ impl super::family::TokenOf for PyChars {
     fn token_of(&self, id: u32) -> &str {
         &self.inner.vocab()[id as usize]
     }
+
+    fn text_of(&self, ids: &[u32], skip_special_tokens: bool) -> crate::error::Result<String> {
+        self.inner.decode(ids, skip_special_tokens)
+    }
 }
 
-super::family::transformers_methods!(PyChars);
+super::family::transformers_methods!(PyChars, decode:
+    /// The text of `ids`: their tokens joined, without the special tokens
+    /// (`unk_token` among them) when `skip_special_tokens`. An id out of
+    /// range: ValueError.
+);

@@ -11,6 +11,7 @@ use pyo3::IntoPyObjectExt;
 
 use super::args::{self, type_name, ReturnTensors, Text};
 use super::arrays;
+use super::call::batch_words;
 use super::encoding::{BatchOwner, PyEncoding, Shared};
 use super::errors::guard;
 use super::ints::py_str;
@@ -20,6 +21,7 @@ use crate::encoding::Encoding;
 use crate::pipeline::decoder::clean_up_tokenization;
 use crate::tokenizer::batch::{Batch, BatchInput};
 use crate::tokenizer::options::EncodeOptions;
+use crate::tokenizer::Sequence;
 
 /// Texts (and batches of texts) longer than this are encoded with the GIL
 /// released. Below it the work takes a few µs: releasing the GIL would cost
@@ -113,10 +115,10 @@ impl PyTokenizer {
 
     /// The batch encoded into flat columns with the GIL released, asking
     /// Python between chunks whether Ctrl-C wants it stopped.
-    fn encode_ragged(
+    fn encode_ragged<I: BatchInput>(
         shared: &Shared,
         py: Python<'_>,
-        texts: &[(&str, Option<&str>)],
+        texts: &[I],
         options: &EncodeOptions,
         fields: RaggedFields,
     ) -> PyResult<Vec<RaggedPart>> {
@@ -139,10 +141,10 @@ impl PyTokenizer {
     /// (those the caller reads, see `Shared::lists_to_make`) are made on this
     /// thread, holding the GIL, while the pool is still encoding the rest of
     /// the batch. Ctrl-C stops it between chunks.
-    fn encode_batch_streamed<'py>(
+    fn encode_batch_streamed<'py, I: BatchInput>(
         shared: &Arc<Shared>,
         py: Python<'py>,
-        texts: &[(&str, Option<&str>)],
+        texts: &[I],
         options: &EncodeOptions,
     ) -> PyResult<Bound<'py, PyList>> {
         let owner = BatchOwner::new(py, Arc::clone(shared))?;
@@ -198,6 +200,34 @@ impl PyTokenizer {
         unsafe { ffi::PyObject_GC_Track(list.as_ptr().cast()) };
         Ok(list)
     }
+
+    /// `encode_batch`'s work on inputs read already (texts, or lists of
+    /// words): a list of `Encoding`, numpy arrays (`numpy`, with padding) or
+    /// a `RaggedBatch` (`numpy`, without).
+    fn encode_batch_of<'py, I: BatchInput>(
+        shared: &Arc<Shared>,
+        py: Python<'py>,
+        inputs: &[I],
+        options: &EncodeOptions,
+        numpy: bool,
+        fields: RaggedFields,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        if !numpy && options.padding.is_none() {
+            return Self::encode_batch_streamed(shared, py, inputs, options).map(Bound::into_any);
+        }
+        if options.padding.is_none() {
+            let parts = Self::encode_ragged(shared, py, inputs, options, fields)?;
+            return arrays::ragged_batch(py, parts, fields, options.num_threads);
+        }
+        let encodings = Self::encode_whole_batch(shared, py, inputs, options)?;
+        if numpy {
+            arrays::numpy_arrays(py, &encodings, &arrays::ENCODE_BATCH_COLUMNS, options.num_threads)
+                .map(Bound::into_any)
+        } else {
+            let encodings = encodings.into_iter().map(|e| Self::encoding(py, shared, e));
+            PyList::new(py, encodings.collect::<PyResult<Vec<_>>>()?).map(Bound::into_any)
+        }
+    }
 }
 
 #[pymethods]
@@ -207,11 +237,17 @@ impl PyTokenizer {
     ///
     /// Keyword arguments, as in Hugging Face `tokenizers`: `max_length`
     /// (None: no truncation) with `truncation` (`"longest_first"`,
-    /// `"only_first"`, `"only_second"` or `"do_not_truncate"`), `stride`
-    /// (tokens shared by consecutive windows in `Encoding.overflowing`) and
-    /// `truncation_side` (`"right"` or `"left"`); `padding` (None, `"longest"`
-    /// or `"max_length"`) with `pad_to_multiple_of` and `padding_side`.
-    #[pyo3(signature = (text, pair = None, add_special_tokens = true, **kwargs), text_signature = "(self, text, pair=None, add_special_tokens=True, *, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right')")]
+    /// `"only_first"`, `"only_second"` or `"do_not_truncate"`; or, as in
+    /// transformers, True for `"longest_first"`, to `model_max_length` when
+    /// there is no `max_length`, and False for `"do_not_truncate"`, which
+    /// also turns the tokenizer's default truncation off), `stride` (tokens
+    /// shared by consecutive windows in `Encoding.overflowing`) and
+    /// `truncation_side` (`"right"` or `"left"`); `padding` (None,
+    /// `"longest"` or `"max_length"`) with `pad_to_multiple_of` and
+    /// `padding_side`; `is_pretokenized`: `text` (and `pair`) are lists of
+    /// words, each encoded on its own, with offsets into the word. For
+    /// transformers' `return_tensors`, call the tokenizer: `tok(text, ...)`.
+    #[pyo3(signature = (text, pair = None, add_special_tokens = true, **kwargs), text_signature = "(self, text, pair=None, add_special_tokens=True, *, is_pretokenized=False, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right')")]
     fn encode<'py>(
         &self,
         py: Python<'py>,
@@ -220,10 +256,23 @@ impl PyTokenizer {
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Bound<'py, PyEncoding>> {
+        let (options, asked) = args::encode_options(add_special_tokens, kwargs, self.setting(|s| s.model_max_length))?;
+        let shared = self.inner();
+        if asked.pretokenized {
+            let a = args::words(text, "text")?;
+            let b = pair.map(|p| args::words(p, "pair")).transpose()?;
+            let options = asked.resolve(options, |o| shared.defaults_for(o));
+            let a: Vec<&str> = a.iter().map(|w| &**w).collect();
+            let b: Option<Vec<&str>> = b.as_ref().map(|b| b.iter().map(|w| &**w).collect());
+            let (a, b) = (Sequence::Words(&a), b.as_deref().map(Sequence::Words));
+            let bytes = a.len_bytes() + b.map_or(0, |b| b.len_bytes());
+            let work = || guard(|| shared.encode_sequences_with(a, b, &options));
+            let encoding = if bytes > DETACH_BYTES { py.detach(work)? } else { work()? };
+            return Self::encoding(py, &shared, encoding);
+        }
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
-        let shared = self.inner();
-        let options = shared.defaults_for(args::encode_options(add_special_tokens, kwargs)?);
+        let options = asked.resolve(options, |o| shared.defaults_for(o));
         let (a, b) = (&*a, b.as_deref());
         let work = || guard(|| shared.encode_with(a, b, &options));
         let encoding = if a.len() + b.map_or(0, str::len) > DETACH_BYTES { py.detach(work)? } else { work()? };
@@ -231,7 +280,8 @@ impl PyTokenizer {
     }
 
     /// Encodes many texts in parallel with the GIL released. Items are str,
-    /// or `(text, pair)` tuples. Takes `encode`'s keyword arguments (padding
+    /// or `(text, pair)` tuples; with `is_pretokenized`, lists of words, or
+    /// pairs of them. Takes `encode`'s keyword arguments (padding
     /// `"longest"` pads to the longest of the batch), and `return_tensors`:
     /// None for a list of `Encoding`; `"np"` with padding for a dict of int64
     /// numpy arrays `input_ids`, `attention_mask`, `token_type_ids`
@@ -247,7 +297,7 @@ impl PyTokenizer {
     /// thread is one of them: it makes each finished encoding's list of ids
     /// (and of offsets, once you read offsets) while the others encode the
     /// rest, so reading them afterwards costs nothing; Ctrl-C stops it.
-    #[pyo3(signature = (inputs, add_special_tokens = true, **kwargs), text_signature = "(self, inputs, add_special_tokens=True, *, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right', return_tensors=None, num_threads=None, return_offsets=False, return_token_type_ids=False, return_special_tokens_mask=False)")]
+    #[pyo3(signature = (inputs, add_special_tokens = true, **kwargs), text_signature = "(self, inputs, add_special_tokens=True, *, is_pretokenized=False, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right', return_tensors=None, num_threads=None, return_offsets=False, return_token_type_ids=False, return_special_tokens_mask=False)")]
     fn encode_batch<'py>(
         &self,
         py: Python<'py>,
@@ -255,30 +305,27 @@ impl PyTokenizer {
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (options, return_tensors, fields) = args::encode_batch_options(add_special_tokens, kwargs)?;
+        let (options, return_tensors, fields, asked) =
+            args::encode_batch_options(add_special_tokens, kwargs, self.setting(|s| s.model_max_length))?;
         let shared = self.inner();
-        let options = shared.defaults_for(options);
+        let options = asked.resolve(options, |o| shared.defaults_for(o));
         let numpy = return_tensors == ReturnTensors::Numpy;
         if numpy {
             arrays::import_numpy(py, "return_tensors=\"np\"")?;
         }
+        if asked.pretokenized {
+            let held = batch_words(inputs)?;
+            let words: Vec<(Vec<&str>, Option<Vec<&str>>)> = held
+                .iter()
+                .map(|(a, b)| (a.iter().map(|w| &**w).collect(), b.as_ref().map(|b| b.iter().map(|w| &**w).collect())))
+                .collect();
+            let inputs: Vec<(Sequence<'_>, Option<Sequence<'_>>)> =
+                words.iter().map(|(a, b)| (Sequence::Words(a), b.as_deref().map(Sequence::Words))).collect();
+            return Self::encode_batch_of(&shared, py, &inputs, &options, numpy, fields);
+        }
         let utf8 = batch_texts(inputs)?;
         let texts: Vec<(&str, Option<&str>)> = utf8.iter().map(|(a, b)| (&**a, b.as_deref())).collect();
-        if !numpy && options.padding.is_none() {
-            return Self::encode_batch_streamed(&shared, py, &texts, &options).map(Bound::into_any);
-        }
-        if options.padding.is_none() {
-            let parts = Self::encode_ragged(&shared, py, &texts, &options, fields)?;
-            return arrays::ragged_batch(py, parts, fields, options.num_threads);
-        }
-        let encodings = Self::encode_whole_batch(&shared, py, &texts, &options)?;
-        if numpy {
-            arrays::numpy_arrays(py, &encodings, &arrays::ENCODE_BATCH_COLUMNS, options.num_threads)
-                .map(Bound::into_any)
-        } else {
-            let encodings = encodings.into_iter().map(|e| Self::encoding(py, &shared, e));
-            PyList::new(py, encodings.collect::<PyResult<Vec<_>>>()?).map(Bound::into_any)
-        }
+        Self::encode_batch_of(&shared, py, &texts, &options, numpy, fields)
     }
 
     /// Turns ids back into text (`##` pieces glued, spaces before punctuation
@@ -305,8 +352,11 @@ impl PyTokenizer {
         let n = shared.vocab().len();
         let ids = ids_of(ids, "ids", n)?;
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
-        let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
-        Ok(py_str(py, &if clean_up { clean_up_tokenization(&text) } else { text })?.into_any())
+        let mut text = guard(|| shared.decode(&ids, skip_special_tokens))?;
+        if clean_up {
+            clean_up_tokenization(&mut text);
+        }
+        Ok(py_str(py, &text)?.into_any())
     }
 
     /// `decode` for each sequence of ids (or `Encoding`) of `sequences`.
@@ -325,8 +375,11 @@ impl PyTokenizer {
             // A sequence may be long: Ctrl-C stops the batch between two.
             ids.py().check_signals()?;
             let ids = ids_of(&ids, &format!("sequences[{i}]"), shared.vocab().len())?;
-            let text = guard(|| shared.decode(&ids, skip_special_tokens))?;
-            py_str(sequences.py(), &if clean_up { clean_up_tokenization(&text) } else { text })
+            let mut text = guard(|| shared.decode(&ids, skip_special_tokens))?;
+            if clean_up {
+                clean_up_tokenization(&mut text);
+            }
+            py_str(sequences.py(), &text)
         })
     }
 }

@@ -15,8 +15,9 @@ use pyo3::IntoPyObjectExt;
 
 use super::args::{type_name, Given};
 use super::errors::to_py;
-use super::ints::{int_list, offsets_list, str_list};
+use super::ints::{int_list, named_memory_error, offsets_list, str_list};
 use crate::encoding::{Encoding, Word};
+use crate::error::Error;
 use crate::tokenizer::Tokenizer;
 
 const KEYS: [&str; 6] = ["ids", "tokens", "offsets", "attention_mask", "special_tokens_mask", "type_ids"];
@@ -389,8 +390,29 @@ fn state_type_error(what: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr
     PyTypeError::new_err(format!("Encoding state: {what} must be {expected}, not {}", type_name(obj)))
 }
 
-fn le_bytes<const N: usize, T: Copy>(values: &[T], bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
-    values.iter().flat_map(|&v| bytes(v)).collect()
+/// A bytes object of `values`, `N` bytes each (as `bytes` gives them),
+/// written in place; a MemoryError that names the state of an encoding of
+/// `tokens` tokens when Python has no room for it.
+fn le_state<'py, const N: usize, T: Copy>(
+    py: Python<'py>,
+    values: &[T],
+    tokens: usize,
+    bytes: impl Fn(T) -> [u8; N],
+) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_with(py, N * values.len(), |buf| {
+        for (to, &v) in buf.chunks_exact_mut(N).zip(values) {
+            to.copy_from_slice(&bytes(v));
+        }
+        Ok(())
+    })
+    .map_err(|e| named_memory_error(py, e, format_args!("the state of an encoding of {tokens} tokens")))
+}
+
+fn offset_bytes((start, end): (u32, u32)) -> [u8; 8] {
+    let mut b = [0; 8];
+    b[..4].copy_from_slice(&start.to_le_bytes());
+    b[4..].copy_from_slice(&end.to_le_bytes());
+    b
 }
 
 /// A token's word as 32 bits: its index, the sequence in the top bit;
@@ -413,18 +435,16 @@ fn word_from_bits(bits: u32) -> Word {
 /// type ids and masks), the number of sequences, the tokens shown otherwise
 /// than the vocabulary's token of their id, and the windows.
 fn encoding_state<'py>(py: Python<'py>, e: &Encoding) -> PyResult<Bound<'py, PyTuple>> {
-    let offsets: Vec<u8> =
-        e.offsets().iter().flat_map(|&(start, end)| start.to_le_bytes().into_iter().chain(end.to_le_bytes())).collect();
-    let words: Vec<u32> = e.words().iter().map(|&w| word_bits(w)).collect();
+    let n = e.len();
     let shown = PyTuple::new(py, e.shown().iter().map(|(at, text)| (*at, &**text)))?;
     let windows = e.overflowing().iter().map(|o| encoding_state(py, o)).collect::<PyResult<Vec<_>>>()?;
     let items: [Bound<'py, PyAny>; STATE_ITEMS] = [
-        PyBytes::new(py, &le_bytes(e.ids(), u32::to_le_bytes)).into_any(),
-        PyBytes::new(py, &offsets).into_any(),
-        PyBytes::new(py, &le_bytes(&words, u32::to_le_bytes)).into_any(),
-        PyBytes::new(py, e.type_ids()).into_any(),
-        PyBytes::new(py, e.special_tokens_mask()).into_any(),
-        PyBytes::new(py, e.attention_mask()).into_any(),
+        le_state(py, e.ids(), n, u32::to_le_bytes)?.into_any(),
+        le_state(py, e.offsets(), n, offset_bytes)?.into_any(),
+        le_state(py, e.words(), n, |w| word_bits(w).to_le_bytes())?.into_any(),
+        le_state(py, e.type_ids(), n, |b| [b])?.into_any(),
+        le_state(py, e.special_tokens_mask(), n, |b| [b])?.into_any(),
+        le_state(py, e.attention_mask(), n, |b| [b])?.into_any(),
         e.n_sequences().into_pyobject(py)?.into_any(),
         shown.into_any(),
         PyTuple::new(py, windows)?.into_any(),
@@ -432,25 +452,66 @@ fn encoding_state<'py>(py: Python<'py>, e: &Encoding) -> PyResult<Bound<'py, PyT
     PyTuple::new(py, items)
 }
 
-/// Every id of `e` and of its windows, into `ids`.
-fn collect_ids(e: &Encoding, ids: &mut Vec<u32>) {
-    ids.extend_from_slice(e.ids());
+/// Calls `f` with every id of `e` and of its windows.
+fn each_id(e: &Encoding, f: &mut impl FnMut(u32)) {
+    e.ids().iter().for_each(|&id| f(id));
     for o in e.overflowing() {
-        collect_ids(o, ids);
+        each_id(o, f);
     }
+}
+
+/// The distinct ids of `e` and of its windows, increasing: found in a set
+/// of bits up to the largest (a bit per entry of the vocabulary), not in a
+/// copy of the ids; a MemoryError when there is no room for the set.
+fn distinct_ids(e: &Encoding) -> PyResult<Vec<u32>> {
+    let mut top = None;
+    each_id(e, &mut |id| top = top.max(Some(id)));
+    let Some(top) = top else { return Ok(Vec::new()) };
+    let words = top as usize / 64 + 1;
+    let mut seen: Vec<u64> = Vec::new();
+    if seen.try_reserve_exact(words).is_err() {
+        return Err(to_py(Error::memory(format_args!("a set of {} ids", u64::from(top) + 1))));
+    }
+    seen.resize(words, 0);
+    each_id(e, &mut |id| seen[id as usize / 64] |= 1 << (id % 64));
+    let ids = seen
+        .iter()
+        .enumerate()
+        .flat_map(|(k, &bits)| (0..64).filter(move |b| bits >> b & 1 == 1).map(move |b| (64 * k + b) as u32));
+    Ok(ids.collect())
 }
 
 fn state_bytes<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a [u8]> {
     obj.cast::<PyBytes>().map(|b| b.as_bytes()).map_err(|_| state_type_error(what, "bytes", obj))
 }
 
+/// Little-endian `u32`s, read in the bytes that hold them (a state's are
+/// as large as the encoding: not copied).
+#[derive(Clone, Copy)]
+struct LeU32s<'a>(&'a [u8]);
+
+impl<'a> LeU32s<'a> {
+    fn len(self) -> usize {
+        self.0.len() / 4
+    }
+
+    fn get(self, i: usize) -> u32 {
+        let b = &self.0[4 * i..4 * i + 4];
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+    }
+
+    fn iter(self) -> impl Iterator<Item = u32> + 'a {
+        self.0.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+}
+
 /// The little-endian `u32`s of a state's bytes.
-fn state_u32s(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u32>> {
+fn state_u32s<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<LeU32s<'a>> {
     let bytes = state_bytes(obj, what)?;
     if bytes.len() % 4 != 0 {
         return Err(state_value_error(format!("{what} must be 4 bytes per value, not {} bytes", bytes.len())));
     }
-    Ok(bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+    Ok(LeU32s(bytes))
 }
 
 /// The items of a tuple or list in a state.
@@ -534,7 +595,8 @@ fn encoding_from_state(obj: &Bound<'_, PyAny>, vocab: &[u32], depth: usize) -> P
     let mut e = Encoding::try_with_capacity(n).map_err(to_py)?;
     for i in 0..n {
         let masks = (special[i] == 1, attention[i] == 1);
-        e.push_token(ids[i], (offsets[2 * i], offsets[2 * i + 1]), type_ids[i], masks, word_from_bits(words[i]));
+        let span = (offsets.get(2 * i), offsets.get(2 * i + 1));
+        e.push_token(ids.get(i), span, type_ids[i], masks, word_from_bits(words.get(i)));
     }
     e.set_pair(pair);
     for (at, text) in shown {
@@ -725,12 +787,9 @@ impl PyEncoding {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, ReduceArgs<'py>)> {
         let py = slf.py();
         let this = slf.get();
-        let mut ids = Vec::new();
-        collect_ids(&this.inner, &mut ids);
-        ids.sort_unstable();
-        ids.dedup();
+        let ids = distinct_ids(&this.inner)?;
         let strs = PyList::new(py, ids.iter().map(|&id| this.tokenizer.token_str(py, id)))?;
-        let vocab = PyBytes::new(py, &le_bytes(&ids, u32::to_le_bytes));
+        let vocab = le_state(py, &ids, this.inner.len(), u32::to_le_bytes)?;
         let state = encoding_state(py, &this.inner)?;
         Ok((py.get_type::<Self>().getattr("_from_state")?, (vocab, strs, state)))
     }
@@ -746,7 +805,7 @@ impl PyEncoding {
         vocab_tokens: &Bound<'py, PyAny>,
         state: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyEncoding>> {
-        let ids = state_u32s(vocab_ids, "vocab_ids")?;
+        let ids: Vec<u32> = state_u32s(vocab_ids, "vocab_ids")?.iter().collect();
         if ids.windows(2).any(|w| w[0] >= w[1]) {
             return Err(state_value_error("vocab_ids must increase".into()));
         }

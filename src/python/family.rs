@@ -10,7 +10,7 @@ use pyo3::IntoPyObjectExt;
 use super::analyze::analysis_dict;
 use super::args::{self, text, type_name, Text};
 use super::errors::{guard, Signals};
-use super::ints::int_list;
+use super::ints::{int_list, py_str};
 use crate::tokenizer::analysis::{Analysis, Partial};
 use crate::tokenizer::batch::map_chunks_until;
 
@@ -127,11 +127,28 @@ pub fn delegate<'py>(
     f.call(all, kwargs)
 }
 
-/// The token of an id of a family tokenizer, for
+/// The token of an id, and the text of ids, of a family tokenizer, for
 /// [`transformers_methods`].
 pub trait TokenOf {
     /// The token of `id`, which is below the vocabulary size.
     fn token_of(&self, id: u32) -> &str;
+
+    /// The text of `ids`, each below the vocabulary size (the tokenizer's
+    /// `decode`).
+    fn text_of(&self, ids: &[u32], skip_special_tokens: bool) -> crate::error::Result<String>;
+}
+
+/// `decode`: the text of the ids of `ids` ([`args::ids`], each below
+/// `vocab_size`), as `tokenizer` decodes them.
+pub fn decode<'py>(
+    tokenizer: &impl TokenOf,
+    ids: &Bound<'py, PyAny>,
+    vocab_size: usize,
+    skip_special_tokens: bool,
+) -> PyResult<Bound<'py, PyString>> {
+    let py = ids.py();
+    let ids = args::ids(ids, "ids", vocab_size)?;
+    py_str(py, &guard(|| tokenizer.text_of(&ids, skip_special_tokens))?)
 }
 
 /// `convert_ids_to_tokens`: the token of one id ([`args::is_one_id`]), or the
@@ -156,13 +173,24 @@ pub fn ids_to_tokens<'py, 'a>(
     tokens.into_bound_py_any(py)
 }
 
-/// The transformers methods of a family tokenizer (`__call__`,
-/// `convert_ids_to_tokens`, `convert_tokens_to_ids`), as a `#[pymethods]`
-/// block for `$class`.
+/// The methods that a family tokenizer shares (`decode`, whose docstring
+/// each tokenizer gives, and the transformers methods `__call__`,
+/// `convert_ids_to_tokens`, `convert_tokens_to_ids`, `__len__`), as a
+/// `#[pymethods]` block for `$class`.
 macro_rules! transformers_methods {
-    ($class:ty) => {
+    ($class:ty, decode: $(#[$decode_doc:meta])*) => {
         #[pymethods]
         impl $class {
+            $(#[$decode_doc])*
+            #[pyo3(signature = (ids, skip_special_tokens = false))]
+            fn decode<'py>(
+                &self,
+                ids: &Bound<'py, PyAny>,
+                #[pyo3(from_py_with = super::args::named::skip_special_tokens)] skip_special_tokens: bool,
+            ) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+                super::family::decode(self, ids, self.vocab_size(), skip_special_tokens)
+            }
+
             /// Tokenizes like a `transformers` tokenizer: `tokenizer(text, *,
             /// padding=False, truncation=None, max_length=None,
             /// pad_to_multiple_of=None, padding_side=None, return_tensors=None,
@@ -194,8 +222,8 @@ macro_rules! transformers_methods {
                 })
             }
 
-            /// The id of a token, or the ids of a list of tokens (the unknown
-            /// token's id, or None without one, for a token not in the
+            /// The id of a token, or the ids of an iterable of tokens (the
+            /// unknown token's id, or None without one, for a token not in the
             /// vocabulary).
             #[pyo3(signature = (*args, **kwargs))]
             fn convert_tokens_to_ids<'py>(

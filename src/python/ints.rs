@@ -114,7 +114,7 @@ unsafe fn untracked_list<'py>(
 
 /// A MemoryError of `what` that could not be made, as one that says so
 /// (Python's says nothing); any other error unchanged.
-fn named_memory_error(py: Python<'_>, e: PyErr, what: std::fmt::Arguments<'_>) -> PyErr {
+pub(super) fn named_memory_error(py: Python<'_>, e: PyErr, what: std::fmt::Arguments<'_>) -> PyErr {
     if e.is_instance_of::<pyo3::exceptions::PyMemoryError>(py) {
         super::errors::to_py(crate::error::Error::memory(what))
     } else {
@@ -222,6 +222,28 @@ pub fn offsets_list<'py>(py: Python<'py>, offsets: &[(u32, u32)]) -> PyResult<Bo
             }
             incref(shared);
             shared
+        })
+    }
+}
+
+/// `[str_of(0), ..., str_of(n - 1)]`, each a new str; a MemoryError that
+/// names what did not fit when Python has no room for the list or a str.
+pub fn new_str_list<'py, 'a>(
+    py: Python<'py>,
+    n: usize,
+    str_of: impl Fn(usize) -> &'a str,
+) -> PyResult<Bound<'py, PyList>> {
+    // SAFETY: the GIL is held; each item is a new reference or NULL with
+    // an error set.
+    unsafe {
+        untracked_list(py, n, |i| {
+            let s = str_of(i);
+            let item = ffi::PyUnicode_FromStringAndSize(s.as_ptr().cast(), s.len() as ffi::Py_ssize_t);
+            if item.is_null() {
+                let e = named_memory_error(py, PyErr::fetch(py), format_args!("a list of {n} strs"));
+                e.restore(py);
+            }
+            item
         })
     }
 }

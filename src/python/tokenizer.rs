@@ -147,9 +147,24 @@ impl PyTokenizer {
         Ok(dict)
     }
 
+    /// The number of tokens, as Hugging Face `tokenizers`' `get_vocab_size`:
+    /// with `with_added_tokens` (the default) every token of `get_vocab()`;
+    /// without, only the model's vocabulary (not the added tokens outside
+    /// it, such as those `add_tokens` appends).
+    #[pyo3(signature = (with_added_tokens = true))]
+    fn get_vocab_size(&self, #[pyo3(from_py_with = args::named::with_added_tokens)] with_added_tokens: bool) -> usize {
+        let shared = self.inner();
+        let vocab = shared.vocab();
+        if with_added_tokens {
+            vocab.entries().count()
+        } else {
+            vocab.entries().filter(|&(id, _)| vocab.in_model(id)).count()
+        }
+    }
+
     /// The number of tokens in the vocabulary.
-    #[getter]
-    fn vocab_size(&self) -> usize {
+    #[getter(vocab_size)]
+    fn vocab_len(&self) -> usize {
         self.inner().vocab().len()
     }
 

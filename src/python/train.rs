@@ -86,23 +86,25 @@ fn learn(
     signals.result(trained).map(PyTokenizer::wrap)
 }
 
-/// The counting of the family's trainers (`count`, given the `stop` hook
-/// that its chunks call with the number of texts counted so far) as phase
-/// `phase` of `progress`, `total` units: the hook advances the progress and
-/// says to stop when the progress's interrupt hook does (Ctrl-C).
+/// The counting of the family's trainers (`count`, given the hook that its
+/// chunks call with the number of texts counted so far) as phase `phase` of
+/// `progress`, `total` units: the hook advances the progress and asks `stop`
+/// (Python's signal handlers, after every chunk) whether to give up.
 pub(super) fn counting<T>(
     progress: &mut Progress,
     phase: &'static str,
     unit: &'static str,
     total: usize,
+    stop: &dyn Fn() -> bool,
     count: impl FnOnce(&mut dyn FnMut(usize) -> bool) -> crate::error::Result<T>,
 ) -> crate::error::Result<T> {
     progress.start(phase, unit, Some(total as u64));
     let mut last = 0;
     let counted = count(&mut |done| {
-        let step = progress.advance(done.saturating_sub(last) as u64);
+        // A progress without an interrupt hook never fails.
+        let _ = progress.advance(done.saturating_sub(last) as u64);
         last = done;
-        step.is_err()
+        stop()
     });
     progress.finish();
     counted

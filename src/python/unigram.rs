@@ -1,7 +1,10 @@
 //! `UnigramTokenizer` (SentencePiece-style Unigram) and its `UnigramEncoding`:
 //! argument checks and the GIL released around encoding and training.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -10,8 +13,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use super::args::{self, text, type_name, Given};
 use super::errors::{guard, to_py, Signals};
 use super::family;
-use super::ints::py_str;
-use super::ints::{int_list, offsets_list};
+use super::ints::{int_list, named_memory_error, new_str_list, offsets_list};
 use super::train::counting;
 use crate::error::Error;
 use crate::training::Progress;
@@ -24,21 +26,60 @@ use crate::unigram::{Encoded, UnigramTokenizer, DEFAULT_SPECIAL_TOKENS};
 #[pyclass(frozen, name = "UnigramEncoding", module = "fast_wordpiece")]
 pub struct PyUnigramEncoding {
     ids: Vec<u32>,
-    tokens: Vec<String>,
+    tokens: Tokens,
     offsets: Vec<(u32, u32)>,
+}
+
+/// The tokens' strings, end to end in one allocation, and where each ends:
+/// two allocations, reserved at once, for any number of tokens.
+struct Tokens {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Tokens {
+    /// The `n` strs of `strs`, `bytes` long in all (as the caller counted
+    /// them); MemoryError when there is no room for them.
+    fn new<'a>(n: usize, bytes: usize, strs: impl Iterator<Item = &'a str>) -> PyResult<Self> {
+        let (mut text, mut ends) = (String::new(), Vec::new());
+        if text.try_reserve_exact(bytes).is_err() || ends.try_reserve_exact(n).is_err() {
+            return Err(to_py(Error::memory(format_args!("the tokens of an encoding of {n} tokens ({bytes} bytes)"))));
+        }
+        for s in strs {
+            text.push_str(s);
+            ends.push(text.len());
+        }
+        Ok(Tokens { text, ends })
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn get(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.text[start..self.ends[i]]
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        (0..self.len()).map(|i| self.get(i))
+    }
 }
 
 impl PyUnigramEncoding {
     /// MemoryError when there is no room for the tokens' strings.
     fn new(t: &UnigramTokenizer, e: Encoded) -> PyResult<Self> {
-        let mut tokens: Vec<String> = Vec::new();
-        if tokens.try_reserve_exact(e.ids.len()).is_err() {
-            return Err(to_py(Error::memory(format_args!("the tokens of an encoding of {} tokens", e.ids.len()))));
-        }
-        tokens.extend(e.ids.iter().map(|&id| t.id_to_token(id).unwrap_or_default().to_string()));
-        for (i, shown) in e.unknown {
-            tokens[i as usize] = shown;
-        }
+        // Each token's piece, or for an unknown token its text (`unknown`
+        // is in the order of the tokens).
+        let strs = || {
+            let mut unknown = e.unknown.iter().peekable();
+            e.ids.iter().enumerate().map(move |(i, &id)| match unknown.next_if(|(k, _)| *k as usize == i) {
+                Some((_, shown)) => shown.as_str(),
+                None => t.id_to_token(id).unwrap_or_default(),
+            })
+        };
+        let bytes = strs().fold(0usize, |n, s| n.saturating_add(s.len()));
+        let tokens = Tokens::new(e.ids.len(), bytes, strs())?;
         Ok(PyUnigramEncoding { ids: e.ids, tokens, offsets: e.offsets })
     }
 }
@@ -55,16 +96,37 @@ fn state_type_error(what: &str, expected: &str, obj: &Bound<'_, PyAny>) -> PyErr
 }
 
 /// The little-endian `u32`s of a state's bytes.
+/// MemoryError when there is no room for them.
 fn state_u32s(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u32>> {
     let bytes = obj.cast::<PyBytes>().map_err(|_| state_type_error(what, "bytes", obj))?.as_bytes();
     if bytes.len() % 4 != 0 {
         return Err(state_value_error(format!("{what} must be 4 bytes per value, not {} bytes", bytes.len())));
     }
-    Ok(bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect())
+    let mut values = Vec::new();
+    if values.try_reserve_exact(bytes.len() / 4).is_err() {
+        let n = bytes.len() / 4;
+        return Err(to_py(Error::memory(format_args!("the {what} of an encoding ({n} values)"))));
+    }
+    values.extend(bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])));
+    Ok(values)
 }
 
-fn le_bytes(values: impl Iterator<Item = u32>) -> Vec<u8> {
-    values.flat_map(u32::to_le_bytes).collect()
+/// A bytes object of the `n` `values` (little-endian `u32`s), written in
+/// place; a MemoryError that names the state of an encoding of `tokens`
+/// tokens when Python has no room for it.
+fn le_bytes<'py>(
+    py: Python<'py>,
+    n: usize,
+    tokens: usize,
+    values: impl Iterator<Item = u32>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_with(py, 4 * n, |buf| {
+        for (to, v) in buf.chunks_exact_mut(4).zip(values) {
+            to.copy_from_slice(&v.to_le_bytes());
+        }
+        Ok(())
+    })
+    .map_err(|e| named_memory_error(py, e, format_args!("the state of an encoding of {tokens} tokens")))
 }
 
 #[pymethods]
@@ -77,7 +139,7 @@ impl PyUnigramEncoding {
     /// Token strings: each token's piece, or for an unknown token its text.
     #[getter]
     fn tokens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.tokens.iter().map(String::as_str))
+        new_str_list(py, self.tokens.len(), |i| self.tokens.get(i))
     }
     /// `(start, end)` character offsets of each token in the text.
     #[getter]
@@ -94,7 +156,7 @@ impl PyUnigramEncoding {
         })
     }
     fn __repr__(&self) -> String {
-        format!("UnigramEncoding(ids={:?}, tokens={:?})", self.ids, self.tokens)
+        format!("UnigramEncoding(ids={:?}, tokens={:?})", self.ids, self.tokens.iter().collect::<Vec<_>>())
     }
 
     /// Pickling (and `copy`): the ids and offsets as bytes (little-endian
@@ -106,15 +168,16 @@ impl PyUnigramEncoding {
         let mut strs: Vec<&str> = Vec::new();
         let mut seen = rustc_hash::FxHashMap::default();
         let which = this.tokens.iter().map(|t| {
-            *seen.entry(t.as_str()).or_insert_with(|| {
+            *seen.entry(t).or_insert_with(|| {
                 strs.push(t);
                 strs.len() as u32 - 1
             })
         });
-        let which = PyBytes::new(py, &le_bytes(which));
+        let n = this.ids.len();
+        let which = le_bytes(py, n, n, which)?;
         let strs = PyList::new(py, strs)?;
-        let ids = PyBytes::new(py, &le_bytes(this.ids.iter().copied()));
-        let offsets = PyBytes::new(py, &le_bytes(this.offsets.iter().flat_map(|&(s, e)| [s, e])));
+        let ids = le_bytes(py, n, n, this.ids.iter().copied())?;
+        let offsets = le_bytes(py, 2 * n, n, this.offsets.iter().flat_map(|&(s, e)| [s, e]))?;
         Ok((py.get_type::<Self>().getattr("_from_state")?, (ids, offsets, strs, which)))
     }
 
@@ -151,13 +214,17 @@ impl PyUnigramEncoding {
                 Err(_) => Err(state_type_error("strs", "a list of str", s)),
             })
             .collect::<PyResult<Vec<String>>>()?;
-        let tokens = which
-            .iter()
-            .map(|&w| strs.get(w as usize).cloned())
-            .collect::<Option<Vec<String>>>()
-            .ok_or_else(|| state_value_error(format!("a token index is not below the {} strs", strs.len())))?;
-        let offsets = offsets.chunks_exact(2).map(|p| (p[0], p[1])).collect();
-        Ok(PyUnigramEncoding { ids, tokens, offsets })
+        if which.iter().any(|&w| w as usize >= strs.len()) {
+            return Err(state_value_error(format!("a token index is not below the {} strs", strs.len())));
+        }
+        let bytes = which.iter().fold(0usize, |n, &w| n.saturating_add(strs[w as usize].len()));
+        let tokens = Tokens::new(n, bytes, which.iter().map(|&w| strs[w as usize].as_str()))?;
+        let mut pairs = Vec::new();
+        if pairs.try_reserve_exact(n).is_err() {
+            return Err(to_py(Error::memory(format_args!("the offsets of an encoding of {n} tokens"))));
+        }
+        pairs.extend(offsets.chunks_exact(2).map(|p| (p[0], p[1])));
+        Ok(PyUnigramEncoding { ids, tokens, offsets: pairs })
     }
 }
 
@@ -177,8 +244,29 @@ pub struct PyUnigramTokenizer {
     inner: UnigramTokenizer,
 }
 
-/// Seeds for sampled encodings made without one: a fixed sequence.
+/// Seeds for sampled encodings made without one: consecutive numbers from a
+/// random start (SplitMix64 makes unrelated streams of them), drawn again by
+/// each process ([`unseeded`]).
 static NEXT_SEED: AtomicU64 = AtomicU64::new(0);
+/// The process that drew [`NEXT_SEED`]'s start; 0 before the first draw.
+static SEED_OWNER: AtomicU32 = AtomicU32::new(0);
+
+/// The seed of a sampled encoding made without one. Each process starts
+/// from a fresh random number, so separate runs differ, and so do a child
+/// of `fork()` (a DataLoader worker, say) and its parent and siblings, whose
+/// copies of the sequence would otherwise repeat one another's draws.
+fn unseeded() -> u64 {
+    let pid = std::process::id();
+    if SEED_OWNER.load(Ordering::Acquire) != pid {
+        // `RandomState` keys come from the OS's random source, once per
+        // thread; a forked child copies them, so the process id and the time
+        // tell it apart from its parent and siblings.
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+        NEXT_SEED.store(RandomState::new().hash_one((pid, now)), Ordering::Relaxed);
+        SEED_OWNER.store(pid, Ordering::Release);
+    }
+    NEXT_SEED.fetch_add(1, Ordering::Relaxed)
+}
 
 fn pieces_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(String, f64)>> {
     args::reject_text_as_collection(obj, "vocab", "(str, float) pairs")?;
@@ -297,7 +385,7 @@ fn sampling(
     }
     let seed = match seed.filter(|s| !s.is_none()) {
         Some(s) => args::count(s, "seed")?,
-        None => NEXT_SEED.fetch_add(1, Ordering::Relaxed),
+        None => unseeded(),
     };
     Ok(Some(Sampling { alpha, nbest: if nbest < 0 { None } else { Some(nbest as usize) }, seed }))
 }
@@ -310,23 +398,10 @@ impl PyUnigramTokenizer {
         show_progress: bool,
     ) -> PyResult<Self> {
         let signals = Signals::default();
-        // The training asks `stop` at each step: the progress counts them.
-        let progress = std::sync::Mutex::new(Progress::new(show_progress, None));
-        let stop = || {
-            if let Ok(mut p) = progress.lock() {
-                let _ = p.advance(1);
-            }
-            signals.stop()
-        };
+        let stop = || signals.stop();
         let trained = py.detach(|| {
-            if let Ok(mut p) = progress.lock() {
-                p.start("training (EM)", "steps", None);
-            }
-            let trained = guard(|| trainer::train_with(counts, &c, &stop));
-            if let Ok(mut p) = progress.lock() {
-                p.finish();
-            }
-            trained
+            let mut progress = Progress::new(show_progress, None);
+            guard(|| trainer::train_with(counts, &c, &stop, &mut progress))
         });
         signals.result(trained).map(|inner| PyUnigramTokenizer { inner })
     }
@@ -343,10 +418,10 @@ impl PyUnigramTokenizer {
         let signals = Signals::default();
         let stop = || signals.stop();
         let counts = py.detach(|| {
-            let mut progress = Progress::new(show_progress, Some(&stop));
+            let mut progress = Progress::new(show_progress, None);
             guard(|| {
-                counting(&mut progress, "counting words", unit, texts.len(), |stop| {
-                    trainer::count_words_until(texts, &c.special_tokens, stop)
+                counting(&mut progress, "counting words", unit, texts.len(), &stop, |hook| {
+                    trainer::count_words_until(texts, &c.special_tokens, hook)
                 })
             })
         });
@@ -467,8 +542,9 @@ impl PyUnigramTokenizer {
     /// with `alpha` (a positive float) a sampled one (subword
     /// regularization): from every segmentation (`nbest=-1`) or from the
     /// `nbest` best, with probability proportional to
-    /// `P(segmentation) ** alpha`; `seed` makes the draw repeatable (None:
-    /// the next of a process-wide sequence). `nbest` other than -1 or
+    /// `P(segmentation) ** alpha`; `seed` (an int) makes the draw repeatable
+    /// (None: a fresh draw, different in every call and every process, forked
+    /// ones included). `nbest` other than -1 or
     /// 1..10000 is a ValueError, with or without `alpha`.
     #[pyo3(signature = (text, *, alpha = None, nbest = Given(None), seed = None), text_signature = "(self, text, *, alpha=None, nbest=-1, seed=None)")]
     fn encode(
@@ -509,20 +585,6 @@ impl PyUnigramTokenizer {
         let t = &self.inner;
         let out = family::encode_each(py, &texts, num_threads, |text| t.encode(text))?;
         out.into_iter().map(|e| PyUnigramEncoding::new(t, e)).collect()
-    }
-
-    /// The text of `ids`: the pieces joined, the first one's leading "▁"
-    /// dropped and every other "▁" a space; without the special tokens when
-    /// `skip_special_tokens`. An id out of range: ValueError.
-    #[pyo3(signature = (ids, skip_special_tokens = false))]
-    fn decode<'py>(
-        &self,
-        ids: &Bound<'py, PyAny>,
-        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
-    ) -> PyResult<Bound<'py, PyString>> {
-        let py = ids.py();
-        let ids = args::ids(ids, "ids", self.inner.vocab_size())?;
-        py_str(py, &guard(|| self.inner.decode(&ids, skip_special_tokens))?)
     }
 
     /// `{piece: id}` for the whole vocabulary.
@@ -629,6 +691,14 @@ impl super::family::TokenOf for PyUnigramTokenizer {
     fn token_of(&self, id: u32) -> &str {
         self.inner.id_to_token(id).unwrap_or_default()
     }
+
+    fn text_of(&self, ids: &[u32], skip_special_tokens: bool) -> crate::error::Result<String> {
+        self.inner.decode(ids, skip_special_tokens)
+    }
 }
 
-super::family::transformers_methods!(PyUnigramTokenizer);
+super::family::transformers_methods!(PyUnigramTokenizer, decode:
+    /// The text of `ids`: the pieces joined, the first one's leading "▁"
+    /// dropped and every other "▁" a space; without the special tokens when
+    /// `skip_special_tokens`. An id out of range: ValueError.
+);

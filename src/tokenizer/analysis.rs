@@ -4,7 +4,7 @@
 use crate::error::Result;
 use crate::pipeline::normalizer::Normalized;
 use crate::tokenizer::batch::map_chunks_until;
-use crate::tokenizer::Tokenizer;
+use crate::tokenizer::{Sequence, Tokenizer};
 
 /// Counts over the analyzed texts, for every tokenizer of the family.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -94,18 +94,21 @@ impl Tokenizer {
         let mut normalized = Normalized::default();
         for text in texts {
             let text = text.as_ref();
-            let encoding = self.encode(text, None, false)?;
+            // The ids alone: as `encode` gives them, in less room.
+            self.with_encoded_as(Sequence::Text(text), None, false, true, |scratch| {
+                part.counts.tokens += scratch.ids().len() as u64;
+                for &id in scratch.ids() {
+                    part.counts.unknown += u64::from(id == unk);
+                    part.use_id(id);
+                }
+                Ok(())
+            })?;
             part.counts.texts += 1;
-            part.counts.tokens += encoding.len() as u64;
-            for &id in encoding.ids() {
-                part.counts.unknown += u64::from(id == unk);
-                part.use_id(id);
-            }
             let c = &mut part.counts;
-            self.options.for_each_word(text, &mut normalized, |w| {
+            self.options.try_for_each_word(text, &mut normalized, |w| {
                 c.words += 1;
                 c.characters += w.chars().count() as u64;
-            });
+            })?;
         }
         Ok(part)
     }

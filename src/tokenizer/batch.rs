@@ -84,9 +84,20 @@ impl Tokenizer {
 
     /// Encodes `text` (or the pair) with truncation and padding.
     pub fn encode_with(&self, text: &str, pair: Option<&str>, options: &EncodeOptions) -> Result<Encoding> {
+        self.encode_sequences_with(Sequence::Text(text), pair.map(Sequence::Text), options)
+    }
+
+    /// [`Tokenizer::encode_with`] for a text and pair each as written or
+    /// split into words.
+    pub fn encode_sequences_with(
+        &self,
+        text: Sequence<'_>,
+        pair: Option<Sequence<'_>>,
+        options: &EncodeOptions,
+    ) -> Result<Encoding> {
         options.validate(self.added_tokens_count(false))?;
         let pad_id = self.pad_id(options)?;
-        let mut batch = [self.encode_truncated(Sequence::Text(text), pair.map(Sequence::Text), options)?];
+        let mut batch = [self.encode_truncated(text, pair, options)?];
         if let (Some(padding), Some(pad_id)) = (options.padding, pad_id) {
             padding.apply(&mut batch, pad_id)?;
         }

@@ -267,15 +267,57 @@ fn flatten_normalizers<'a>(value: &'a Value, path: String, out: &mut Vec<(&'a Va
     Ok(())
 }
 
+/// The pre-tokenizers a file may name (in `unsupported` errors).
+const PRE_TOKENIZERS: &str = "BertPreTokenizer, Whitespace, WhitespaceSplit, Sequence equivalent to one of them";
+
 fn pre_tokenizer(value: &Value) -> Result<PreTokenizer> {
-    let path = "pre_tokenizer";
+    pre_tokenizer_at(value, "pre_tokenizer")
+}
+
+/// The pre-tokenizer at JSON path `path`.
+fn pre_tokenizer_at(value: &Value, path: &str) -> Result<PreTokenizer> {
     match kind(value, path)? {
         Some("BertPreTokenizer") => Ok(PreTokenizer::Bert),
         Some("WhitespaceSplit") => Ok(PreTokenizer::Whitespace),
         Some("Whitespace") => Ok(PreTokenizer::WordPunct),
-        Some(other) => Err(unsupported(path, other, "BertPreTokenizer, Whitespace, WhitespaceSplit")),
+        Some("Sequence") => pre_tokenizer_sequence(value, path),
+        Some(other) => Err(unsupported(path, other, PRE_TOKENIZERS)),
         None if value.is_null() => Err(err(path, "null (no pre-tokenizer) is not supported")),
         None => Err(err(path, "a pre-tokenizer needs a \"type\"")),
+    }
+}
+
+/// A `Sequence` of pre-tokenizers that splits exactly as one supported here:
+/// a single supported pre-tokenizer, or `[WhitespaceSplit, Punctuation]`
+/// with `behavior` `"Isolated"` (its default), which is `BertPreTokenizer`
+/// (both split on the same whitespace and isolate the same punctuation).
+fn pre_tokenizer_sequence(value: &Value, path: &str) -> Result<PreTokenizer> {
+    let items_path = format!("{path}.pretokenizers");
+    let Some(items) = value.get("pretokenizers").and_then(Value::as_array) else {
+        return Err(err(&items_path, "expected a list of pre-tokenizers"));
+    };
+    let isolated_punctuation = |step: &Value| {
+        step.as_object().is_some_and(|o| {
+            o.get("type").and_then(Value::as_str) == Some("Punctuation")
+                && o.get("behavior").is_none_or(|b| b.as_str() == Some("Isolated"))
+                && o.keys().all(|k| k == "type" || k == "behavior")
+        })
+    };
+    match items.as_slice() {
+        [one] => pre_tokenizer_at(one, &format!("{items_path}[0]")),
+        [first, second]
+            if first
+                .as_object()
+                .is_some_and(|o| o.len() == 1 && o.get("type").and_then(Value::as_str) == Some("WhitespaceSplit"))
+                && isolated_punctuation(second) =>
+        {
+            Ok(PreTokenizer::Bert)
+        }
+        _ => Err(err(
+            path,
+            "this Sequence of pre-tokenizers is not supported (supported: a Sequence of one supported \
+             pre-tokenizer, or [WhitespaceSplit, Punctuation with behavior \"Isolated\"], which is BertPreTokenizer)",
+        )),
     }
 }
 

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use super::metaspace::REPLACEMENT;
 use super::UnigramTokenizer;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 
 impl UnigramTokenizer {
     /// The tokenizer.json text.
@@ -126,7 +126,10 @@ impl UnigramTokenizer {
                     return Err(Error::invalid(format!("added_tokens[{i}] has no content or id")));
                 };
                 if pieces.get(id as usize).map(|(p, _)| p.as_str()) != Some(content) {
-                    return Err(Error::invalid(format!("added token {content:?} is not piece {id} of the vocabulary")));
+                    return Err(Error::invalid(format!(
+                        "added token {} is not piece {id} of the vocabulary",
+                        Quoted(content)
+                    )));
                 }
                 special.push(id as u32);
             }

@@ -14,7 +14,7 @@ pub mod trie;
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::pipeline::special_split::SpecialSplitter;
 use crate::threads;
 use crate::tokenizer::analysis::{Analysis, Partial};
@@ -62,12 +62,13 @@ impl UnigramTokenizer {
         let unk_id = pieces
             .iter()
             .position(|(p, _)| p == unk_token)
-            .ok_or_else(|| Error::invalid(format!("unk_token {unk_token:?} is not one of the pieces")))?;
+            .ok_or_else(|| Error::invalid(format!("unk_token {} is not one of the pieces", Quoted(unk_token))))?;
         let model = Model::new(pieces, unk_id as u32)?;
         let mut special = Vec::with_capacity(special_tokens.len());
         for t in special_tokens {
-            let id =
-                model.id(t).ok_or_else(|| Error::invalid(format!("special token {t:?} is not one of the pieces")))?;
+            let id = model
+                .id(t)
+                .ok_or_else(|| Error::invalid(format!("special token {} is not one of the pieces", Quoted(t))))?;
             if !special.contains(&id) {
                 special.push(id);
             }
@@ -195,9 +196,11 @@ impl UnigramTokenizer {
 
     /// The text of `ids`: pieces joined, "▁" read as a space, and the space
     /// that starts the text dropped (Hugging Face's `Metaspace` decoder).
+    /// `Error::Memory` when there is no room for the text (reserved at
+    /// once: a piece's text is at most its bytes).
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
-        let mut out = String::new();
-        let mut first = true;
+        let skipped = |id: u32| skip_special_tokens && self.special.contains(&id);
+        let mut size = 0usize;
         for &id in ids {
             let Some((piece, _)) = self.model.pieces().get(id as usize) else {
                 return Err(Error::invalid(format!(
@@ -205,7 +208,15 @@ impl UnigramTokenizer {
                     self.vocab_size()
                 )));
             };
-            if skip_special_tokens && self.special.contains(&id) {
+            if !skipped(id) {
+                size = size.saturating_add(piece.len());
+            }
+        }
+        let mut out = Error::room_for_text(size)?;
+        let mut first = true;
+        for &id in ids {
+            let piece = &self.model.pieces()[id as usize].0;
+            if skipped(id) {
                 continue;
             }
             let mut text: &str = piece;

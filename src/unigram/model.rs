@@ -11,7 +11,7 @@
 //! * consecutive unknown tokens are fused into one.
 
 use super::trie::PieceTrie;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 
 /// What an unknown character costs below the lowest score (SentencePiece's
 /// `kUnkPenalty`).
@@ -64,12 +64,15 @@ impl Model {
                 return Err(Error::invalid(format!("piece {i} is empty")));
             }
             if !score.is_finite() {
-                return Err(Error::invalid(format!("the score of piece {i} ({piece:?}) is not finite: {score}")));
+                return Err(Error::invalid(format!(
+                    "the score of piece {i} ({}) is not finite: {score}",
+                    Quoted(piece)
+                )));
             }
             min_score = min_score.min(*score);
         }
         let trie = PieceTrie::new(&pieces.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>())
-            .map_err(|i| Error::invalid(format!("piece {:?} appears twice", pieces[i].0)))?;
+            .map_err(|i| Error::invalid(format!("piece {} appears twice", Quoted(&pieces[i].0))))?;
         Ok(Model { pieces, trie, unk_id, min_score })
     }
 

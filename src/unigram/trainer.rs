@@ -7,16 +7,19 @@
 //! of [`CHUNK`], chunks added in order), so the result does not depend on the
 //! thread count, and the Python twin reproduces it exactly.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
 use super::metaspace::{segments, words, Segment, REPLACEMENT};
 use super::model::{BestPath, Model, Piece};
 use super::UnigramTokenizer;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::pipeline::special_split::SpecialSplitter;
 use crate::threads;
 use crate::tokenizer::batch::chunks_until;
+use crate::training::Progress;
 
 /// Words per chunk of the E-step's sums.
 pub const CHUNK: usize = 1024;
@@ -62,7 +65,7 @@ impl UnigramConfig {
                 return Err(Error::invalid(format!("special_tokens[{i}] is empty")));
             }
             if self.special_tokens[..i].contains(t) {
-                return Err(Error::invalid(format!("special token {t:?} appears twice")));
+                return Err(Error::invalid(format!("special token {} appears twice", Quoted(t))));
             }
         }
         if self.vocab_size <= self.special_tokens.len() {
@@ -155,7 +158,10 @@ pub fn count_pairs(pairs: &[(String, u64)], special_tokens: &[String]) -> Result
             }
         });
         if let Some(word) = overflow {
-            return Err(Error::invalid(format!("the counts of the word {word:?} add up to more than 2**64 - 1")));
+            return Err(Error::invalid(format!(
+                "the counts of the word {} add up to more than 2**64 - 1",
+                Quoted(&word)
+            )));
         }
     }
     Ok(counts)
@@ -221,14 +227,21 @@ fn is_char(piece: &str) -> bool {
 /// The seed pieces: every character, and the `seed_size` substrings of 2 to
 /// `max_piece_length` characters seen at least twice with the highest
 /// `count * length`; each scored `ln(score) - ln(sum of scores)`.
-pub fn seed_pieces(words: &[(String, u64)], config: &UnigramConfig) -> Vec<(String, f64)> {
+///
+/// Gives up (with a meaningless result) between two chunks of [`CHUNK`]
+/// words once `stopped` is set, as do [`expected_counts`] and [`prune`].
+pub fn seed_pieces(words: &[(String, u64)], config: &UnigramConfig, stopped: &AtomicBool) -> Vec<(String, f64)> {
     let max_len = config.max_piece_length;
+    let stop = || stopped.load(Ordering::Relaxed);
     let (chars, subs) = threads::run(|| {
         words
             .par_chunks(CHUNK)
             .map(|chunk| {
                 let mut chars: FxHashMap<char, u64> = FxHashMap::default();
                 let mut subs: FxHashMap<&str, u64> = FxHashMap::default();
+                if stop() {
+                    return (chars, subs);
+                }
                 for (w, n) in chunk {
                     let bounds: Vec<usize> = w.char_indices().map(|(i, _)| i).chain([w.len()]).collect();
                     for (k, c) in w.chars().enumerate() {
@@ -242,25 +255,28 @@ pub fn seed_pieces(words: &[(String, u64)], config: &UnigramConfig) -> Vec<(Stri
             })
             .reduce(
                 || (FxHashMap::default(), FxHashMap::default()),
-                |(mut ca, mut sa), (cb, sb)| {
+                |(mut ca, mut sa), (cb, mut sb)| {
                     for (c, n) in cb {
                         *ca.entry(c).or_insert(0) += n;
                     }
+                    // The smaller into the larger; the last merges are
+                    // large, so they too look at `stopped` now and then.
                     if sa.len() < sb.len() {
-                        let t = sa;
-                        sa = sb;
-                        for (s, n) in t {
-                            *sa.entry(s).or_insert(0) += n;
+                        std::mem::swap(&mut sa, &mut sb);
+                    }
+                    for (k, (s, n)) in sb.into_iter().enumerate() {
+                        if k % CHUNK == 0 && stop() {
+                            break;
                         }
-                    } else {
-                        for (s, n) in sb {
-                            *sa.entry(s).or_insert(0) += n;
-                        }
+                        *sa.entry(s).or_insert(0) += n;
                     }
                     (ca, sa)
                 },
             )
     });
+    if stop() {
+        return Vec::new();
+    }
     let mut subs: Vec<(u64, &str)> =
         subs.into_iter().filter(|&(_, n)| n >= 2).map(|(s, n)| (n * s.chars().count() as u64, s)).collect();
     subs.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
@@ -284,7 +300,7 @@ struct Node {
 
 /// The E-step: each piece's expected count, `sum over words of count *
 /// posterior` (forward-backward over each word's lattice).
-pub fn expected_counts(model: &Model, words: &[(String, u64)]) -> Vec<f64> {
+pub fn expected_counts(model: &Model, words: &[(String, u64)], stopped: &AtomicBool) -> Vec<f64> {
     let chunks: Vec<FxHashMap<u32, f64>> = threads::run(|| {
         words
             .par_chunks(CHUNK)
@@ -292,6 +308,9 @@ pub fn expected_counts(model: &Model, words: &[(String, u64)]) -> Vec<f64> {
                 let mut local: FxHashMap<u32, f64> = FxHashMap::default();
                 let mut nodes: Vec<Node> = Vec::new();
                 let (mut alpha, mut beta): (Vec<f64>, Vec<f64>) = (Vec::new(), Vec::new());
+                if stopped.load(Ordering::Relaxed) {
+                    return local;
+                }
                 for (w, count) in chunk {
                     lattice(model, w, &mut nodes);
                     let n = w.len();
@@ -397,13 +416,23 @@ fn best_without(model: &Model, text: &str, skip: u32, best: &mut Vec<(f64, usize
 /// A pruning round: drops the pieces whose removal costs the corpus least
 /// likelihood, down to `max(target, floor(shrinking_factor * pieces))`;
 /// pieces no word's Viterbi segmentation uses go first.
-pub fn prune(model: &Model, words: &[(String, u64)], target: usize, shrinking_factor: f64) -> Vec<(String, f64)> {
+pub fn prune(
+    model: &Model,
+    words: &[(String, u64)],
+    target: usize,
+    shrinking_factor: f64,
+    stopped: &AtomicBool,
+) -> Vec<(String, f64)> {
     let pieces = model.pieces();
+    let stop = || stopped.load(Ordering::Relaxed);
     // Viterbi counts.
     let freq: Vec<u64> = threads::run(|| {
         words
             .par_chunks(CHUNK)
             .map(|chunk| {
+                if stop() {
+                    return Vec::new();
+                }
                 let mut freq = vec![0u64; pieces.len()];
                 let (mut best, mut out): (Vec<BestPath>, Vec<Piece>) = (Vec::new(), Vec::new());
                 for (w, n) in chunk {
@@ -428,35 +457,46 @@ pub fn prune(model: &Model, words: &[(String, u64)], target: usize, shrinking_fa
     let sum: u64 = freq.iter().sum();
     let total_words: u64 = words.iter().map(|(_, n)| n).sum();
     let log_sum = (sum as f64).ln();
+    if stop() {
+        return Vec::new();
+    }
     // Per piece: kept always (a character, +inf), or a candidate with its
     // loss (-inf: unused, kept only to reach the size).
-    let decisions: Vec<f64> = threads::run(|| {
-        (0..pieces.len())
+    let decide = |best: &mut Vec<(f64, usize, u32)>, i: usize| {
+        let (piece, _) = &pieces[i];
+        if is_char(piece) {
+            return f64::INFINITY;
+        }
+        let f = freq[i];
+        if f == 0 {
+            return f64::NEG_INFINITY;
+        }
+        let alt = best_without(model, piece, i as u32, best);
+        let alt_score: f64 = alt.iter().fold(0.0, |acc, &id| acc + model.score(id));
+        // Ties go to the piece itself (tried first): it is its own best segmentation.
+        if alt_score > model.score(i as u32) {
+            return f64::NEG_INFINITY;
+        }
+        let logsum_alt = ((sum + f * (alt.len() as u64 - 1)) as f64).ln();
+        let logprob_sp = (f as f64).ln() - log_sum;
+        let logprob_alt = alt.iter().fold(0.0, |acc, &n| acc + (((freq[n as usize] + f) as f64).ln() - logsum_alt));
+        let share = f as f64 / total_words as f64;
+        share * (logprob_sp - logprob_alt)
+    };
+    // In chunks of pieces, in order.
+    let decided: Vec<Vec<f64>> = threads::run(|| {
+        (0..pieces.len().div_ceil(CHUNK))
             .into_par_iter()
-            .map_init(Vec::new, |best, i| {
-                let (piece, _) = &pieces[i];
-                if is_char(piece) {
-                    return f64::INFINITY;
-                }
-                let f = freq[i];
-                if f == 0 {
-                    return f64::NEG_INFINITY;
-                }
-                let alt = best_without(model, piece, i as u32, best);
-                let alt_score: f64 = alt.iter().fold(0.0, |acc, &id| acc + model.score(id));
-                // Ties go to the piece itself (tried first): it is its own best segmentation.
-                if alt_score > model.score(i as u32) {
-                    return f64::NEG_INFINITY;
-                }
-                let logsum_alt = ((sum + f * (alt.len() as u64 - 1)) as f64).ln();
-                let logprob_sp = (f as f64).ln() - log_sum;
-                let logprob_alt =
-                    alt.iter().fold(0.0, |acc, &n| acc + (((freq[n as usize] + f) as f64).ln() - logsum_alt));
-                let share = f as f64 / total_words as f64;
-                share * (logprob_sp - logprob_alt)
+            .map_init(Vec::new, |best, c| match stop() {
+                true => Vec::new(),
+                false => (c * CHUNK..pieces.len().min((c + 1) * CHUNK)).map(|i| decide(best, i)).collect(),
             })
             .collect()
     });
+    if stop() {
+        return Vec::new();
+    }
+    let decisions: Vec<f64> = decided.concat();
     let size = ((shrinking_factor * pieces.len() as f64).floor() as usize).max(target);
     let mut keep: Vec<usize> = (0..pieces.len()).filter(|&i| decisions[i] == f64::INFINITY).collect();
     let mut candidates: Vec<(f64, usize)> =
@@ -474,22 +514,25 @@ pub fn prune(model: &Model, words: &[(String, u64)], target: usize, shrinking_fa
 
 /// Trains on `(word, count)` pairs (words as the model sees them, with "▁").
 pub fn train(counts: FxHashMap<String, u64>, config: &UnigramConfig) -> Result<UnigramTokenizer> {
-    train_with(counts, config, &|| false)
+    train_with(counts, config, &|| false, &mut Progress::disabled())
 }
 
-/// [`train`], asking `stop` between steps: when it says true, training
-/// ends with `Error::Interrupted`.
+/// [`train`], asking `stop` between steps and, on the calling thread, every
+/// few milliseconds during each (see [`threads::run_until`]): when it says
+/// true, training ends with `Error::Interrupted`. `progress` counts the EM
+/// iterations.
 pub fn train_with(
     counts: FxHashMap<String, u64>,
     config: &UnigramConfig,
     stop: &(dyn Fn() -> bool + Sync),
+    progress: &mut Progress,
 ) -> Result<UnigramTokenizer> {
     config.validate()?;
     let mut words: Vec<(String, u64)> = counts.into_iter().filter(|(w, n)| !w.is_empty() && *n > 0).collect();
     words.sort_unstable();
     let desired = config.vocab_size - config.special_tokens.len();
     let target = desired * 11 / 10;
-    let mut pieces = seed_pieces(&words, config);
+    let mut pieces = threads::run_until(stop, |stopped| seed_pieces(&words, config, stopped))?;
     let chars = pieces.iter().filter(|(p, _)| is_char(p)).count();
     if chars > desired {
         return Err(Error::invalid(format!(
@@ -501,26 +544,33 @@ pub fn train_with(
     if pieces.is_empty() {
         return Err(Error::invalid("the corpus has no words to train on"));
     }
+    progress.start("training (EM)", "iterations", None);
     loop {
         for _ in 0..config.num_sub_iterations {
             if stop() {
                 return Err(Error::Interrupted);
             }
             let model = Model::new(pieces, 0)?;
-            let expected = expected_counts(&model, &words);
+            let expected = threads::run_until(stop, |stopped| expected_counts(&model, &words, stopped))?;
             pieces = maximize(model.pieces(), &expected);
+            progress.advance(1)?;
         }
         if pieces.len() <= target {
             break;
         }
+        if stop() {
+            return Err(Error::Interrupted);
+        }
         let model = Model::new(pieces, 0)?;
-        let pruned = prune(&model, &words, target, config.shrinking_factor);
+        let pruned =
+            threads::run_until(stop, |stopped| prune(&model, &words, target, config.shrinking_factor, stopped))?;
         let stuck = pruned.len() == model.len();
         pieces = pruned;
         if stuck {
             break;
         }
     }
+    progress.finish();
     // Finalize: every character, then the best-scored other pieces.
     let mut order: Vec<usize> = (0..pieces.len()).collect();
     order.sort_by(|&a, &b| {
@@ -593,7 +643,7 @@ mod tests {
     fn stops_when_asked() {
         let config = UnigramConfig { vocab_size: 50, ..UnigramConfig::default() };
         let counts = count_words(&corpus(), &config.special_tokens).unwrap();
-        assert!(matches!(train_with(counts, &config, &|| true), Err(Error::Interrupted)));
+        assert!(matches!(train_with(counts, &config, &|| true, &mut Progress::disabled()), Err(Error::Interrupted)));
     }
 
     #[test]

@@ -64,6 +64,7 @@ def calls() -> list[object]:
             family.convert_ids_to_tokens(i64(1)),
             family.convert_ids_to_tokens([i64(1), np.array(2)]),
             family.convert_ids_to_tokens(range(1, 3)),
+            family.convert_tokens_to_ids(token for token in ["hello", "<pad>"]),
             family(["hello world", "hi"], max_length=i64(4), truncation=True, padding=True, pad_to_multiple_of=i64(4)),
         ]
     for pair in (chars, bpe):

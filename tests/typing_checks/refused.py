@@ -1,5 +1,5 @@
-"""Calls that must NOT type-check: a str where an integer goes. Each line that mypy (--strict)
-must flag ends with "# E" (tests/test_typing.py)."""
+"""Calls that must NOT type-check: a str (or a list of ids) where an integer goes. Each line
+that mypy (--strict) must flag ends with "# E" (tests/test_typing.py)."""
 
 from __future__ import annotations
 
@@ -18,5 +18,7 @@ def calls(tok: fw.PyTokenizer, bpe: fw.BPETokenizer, unigram: fw.UnigramTokenize
     fw.WordCounts({"hello": "2"})  # E
     fw.BPETokenizer({"a": "0"}, [])  # E
     bpe.decode(["1"])  # E
+    # decode takes one sequence of ids: a list of them is a TypeError at run time.
+    bpe.decode([[1, 2]])  # E
     bpe.id_to_token("1")  # E
     unigram.encode("hello", alpha=0.5, nbest="2")  # E

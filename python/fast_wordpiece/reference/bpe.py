@@ -13,6 +13,7 @@ import os
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from typing import SupportsIndex
 
 from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
@@ -135,26 +136,26 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             a, b = m.split(" ", 1) if isinstance(m, str) else m
             for t in (a, b, a + b):
                 if t not in self.vocab:
-                    raise ValueError(f"merge token {t!r} is not in the vocabulary")
+                    raise ValueError(f"merge token {_quoted(t)} is not in the vocabulary")
             if (a, b) in self.ranks:
-                raise ValueError(f"merge {a!r} {b!r} is listed twice")
+                raise ValueError(f"merge {_quoted(a)} {_quoted(b)} is listed twice")
             self.ranks[(a, b)] = rank
         self.specials = list(dict.fromkeys(() if special_tokens is None else _texts(special_tokens, "special_tokens")))
         for t in self.specials:
             if not t:
                 raise ValueError("a special token must not be empty")
             if t not in self.vocab:
-                raise ValueError(f"special token {t!r} is not in the vocabulary")
+                raise ValueError(f"special token {_quoted(t)} is not in the vocabulary")
         if unk_token is not None and unk_token not in self.vocab:
-            raise ValueError(f"unk_token {unk_token!r} is not in the vocabulary")
+            raise ValueError(f"unk_token {_quoted(unk_token)} is not in the vocabulary")
         self.unk_token = unk_token
 
     # ------------------------------------------------------------------ training
     @staticmethod
     def train(
         corpus: Iterable[str] | Iterable[Iterable[str]],
-        vocab_size: int = 30000,
-        min_frequency: int | None = None,
+        vocab_size: SupportsIndex = 30000,
+        min_frequency: SupportsIndex | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
         show_progress: bool = False,
@@ -178,9 +179,9 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
 
     @staticmethod
     def train_from_counts(
-        counts: Mapping[str, int] | Iterable[tuple[str, int]],
-        vocab_size: int = 30000,
-        min_frequency: int | None = None,
+        counts: Mapping[str, SupportsIndex] | Iterable[tuple[str, SupportsIndex]],
+        vocab_size: SupportsIndex = 30000,
+        min_frequency: SupportsIndex | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
         show_progress: bool = False,
@@ -242,6 +243,11 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             raise ValueError("the corpus has no words to train on")
         return trained
 
+    def _compared(self) -> object:
+        """The vocabulary, the merges, the unknown token and the special tokens (in any order: the
+        order given changes no split), as the engine compares them."""
+        return self.vocab, self.ranks, self.unk_token, set(self.specials)
+
     # ------------------------------------------------------------------ encoding
     def _encode_piece(self, piece: str) -> list[str]:
         symbols: list[str] = []
@@ -274,12 +280,12 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         """The token ids of ``text`` (special tokens in it split out first)."""
         return [self.vocab[t] for t in self.tokenize(text)]
 
-    def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[list[int]]:
+    def encode_batch(self, texts: Iterable[str], *, num_threads: SupportsIndex | None = None) -> list[list[int]]:
         """``encode`` of every text, one after the other (``num_threads`` is checked, then ignored)."""
         _threads(num_threads)
         return [self.encode(t) for t in texts]
 
-    def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
+    def decode(self, ids: Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
         """The text of ``ids``: each token's bytes, read as UTF-8 with invalid
         sequences as U+FFFD; special tokens as their text, or left out when
         ``skip_special_tokens``. An id not in the vocabulary: ValueError."""

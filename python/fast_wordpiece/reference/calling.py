@@ -493,8 +493,9 @@ def _pair(item: Any, name: str) -> tuple[str, str | None]:
 
 
 def _words(item: object, name: str) -> tuple[list[str], list[str] | None]:
-    """An input given as words: a list (or tuple) of str, or a tuple of two such lists (a pair)."""
-    if isinstance(item, tuple) and len(item) == 2 and not isinstance(item[0], str):
+    """An input given as words: a list (or tuple) of str, or a pair of two such lists (a tuple or, as
+    Hugging Face accepts, a list of two)."""
+    if isinstance(item, (tuple, list)) and len(item) == 2 and not isinstance(item[0], str):
         return _word_list(item[0], f"{name}[0]"), _word_list(item[1], f"{name}[1]")
     return _word_list(item, name), None
 

@@ -7,6 +7,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from typing import SupportsIndex
 
 from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
@@ -46,16 +47,21 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
             raise ValueError("a special token must not be empty")
         for t in self.vocab:
             if t not in self.specials and len(t) != 1:
-                raise ValueError(f"token {t!r} is neither one character nor a special token")
+                raise ValueError(f"token {_quoted(t)} is neither one character nor a special token")
         if unk_token not in self.specials or unk_token not in self.vocab:
-            raise ValueError(f"unk_token {unk_token!r} must be one of the special tokens")
+            raise ValueError(f"unk_token {_quoted(unk_token)} must be one of the special tokens")
         self.unk_token = unk_token
+
+    def _compared(self) -> object:
+        """The vocabulary, the special tokens (in any order: the order given changes no split) and the
+        unknown token, as the engine compares them."""
+        return self.vocab, {t for t in self.specials if t in self.vocab}, self.unk_token
 
     @staticmethod
     def train(
         corpus: Iterable[str] | Iterable[Iterable[str]],
-        vocab_size: int | None = None,
-        min_frequency: int | None = None,
+        vocab_size: SupportsIndex | None = None,
+        min_frequency: SupportsIndex | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
@@ -84,9 +90,9 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
 
     @staticmethod
     def train_from_counts(
-        counts: Mapping[str, int] | Iterable[tuple[str, int]],
-        vocab_size: int | None = None,
-        min_frequency: int | None = None,
+        counts: Mapping[str, SupportsIndex] | Iterable[tuple[str, SupportsIndex]],
+        vocab_size: SupportsIndex | None = None,
+        min_frequency: SupportsIndex | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
@@ -142,12 +148,12 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         """The ids of ``tokenize(text)``."""
         return [self.vocab[t] for t in self.tokenize(text)]
 
-    def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[list[int]]:
+    def encode_batch(self, texts: Iterable[str], *, num_threads: SupportsIndex | None = None) -> list[list[int]]:
         """``encode`` of every text, one after the other (``num_threads`` is checked, then ignored)."""
         _threads(num_threads)
         return [self.encode(t) for t in texts]
 
-    def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
+    def decode(self, ids: Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
         """The tokens of ``ids`` joined, without the special tokens (``unk_token``
         among them) when ``skip_special_tokens``. An id not in the vocabulary:
         ValueError."""

@@ -108,11 +108,13 @@ class TableLookups:
     vocab: dict[str, int]
     id_to: dict[int, str]
 
-    def decode(self, ids: Any, skip_special_tokens: bool = False) -> str:
+    def decode(self, ids: Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
         """The text of ``ids`` (each tokenizer gives its own)."""
         raise NotImplementedError
 
-    def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False) -> list[str]:
+    def decode_batch(
+        self, sequences: Iterable[Iterable[SupportsIndex]], skip_special_tokens: bool = False
+    ) -> list[str]:
         """``decode`` of each sequence of ids in ``sequences``: a list of str, as the engine's
         ``decode_batch`` (ValueError or TypeError naming the first bad id)."""
         return decode_batch(self.decode, sequences, skip_special_tokens)
@@ -151,6 +153,15 @@ class TransformersCalls:
     def __len__(self) -> int:
         """The number of tokens in the vocabulary."""
         return self.vocab_size
+
+    def _compared(self) -> object:
+        """What ``==`` compares: what tokenizes and decodes (each tokenizer says)."""
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return self._compared() == other._compared() if type(other) is type(self) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
 
     @property
     def special_tokens(self) -> list[str]:

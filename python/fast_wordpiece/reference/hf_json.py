@@ -170,17 +170,41 @@ def _flatten(value: Any, path: str, out: list[tuple[Any, str]]) -> None:
 _HF_PRE_TOKENIZERS = {"bert": "BertPreTokenizer", "whitespace": "WhitespaceSplit", "wordpunct": "Whitespace"}
 
 
-def _pre_tokenizer(value: Any) -> str:
-    kind = _kind(value, "pre_tokenizer")
+_SUPPORTED_PRE_TOKENIZERS = "BertPreTokenizer, Whitespace, WhitespaceSplit, Sequence equivalent to one of them"
+
+
+def _pre_tokenizer(value: Any, path: str = "pre_tokenizer") -> str:
+    kind = _kind(value, path)
     for ours, theirs in _HF_PRE_TOKENIZERS.items():
         if kind == theirs:
             return ours
+    if kind == "Sequence":
+        return _pre_tokenizer_sequence(value, path)
     if kind is not None:
-        supported = "BertPreTokenizer, Whitespace, WhitespaceSplit"
-        raise ValueError(f"pre_tokenizer: {json.dumps(kind)} is not supported (supported: {supported})")
+        raise ValueError(f"{path}: {json.dumps(kind)} is not supported (supported: {_SUPPORTED_PRE_TOKENIZERS})")
     if value is None:
-        raise ValueError("pre_tokenizer: null (no pre-tokenizer) is not supported")
-    raise ValueError('pre_tokenizer: a pre-tokenizer needs a "type"')
+        raise ValueError(f"{path}: null (no pre-tokenizer) is not supported")
+    raise ValueError(f'{path}: a pre-tokenizer needs a "type"')
+
+
+def _pre_tokenizer_sequence(value: Any, path: str) -> str:
+    """A ``Sequence`` that splits exactly as one pre-tokenizer supported here: a single one, or
+    ``[WhitespaceSplit, Punctuation]`` with ``behavior`` ``"Isolated"`` (its default), which is
+    ``BertPreTokenizer`` (the same whitespace, the same punctuation isolated)."""
+    items = value.get("pretokenizers")
+    if not isinstance(items, list):
+        raise ValueError(f"{path}.pretokenizers: expected a list of pre-tokenizers")
+    if len(items) == 1:
+        return _pre_tokenizer(items[0], f"{path}.pretokenizers[0]")
+    if len(items) == 2:
+        first, second = items
+        if (first == {"type": "WhitespaceSplit"} and isinstance(second, dict)
+                and second.get("type") == "Punctuation" and second.get("behavior", "Isolated") == "Isolated"
+                and set(second) <= {"type", "behavior"}):  # fmt: skip
+            return "bert"
+    raise ValueError(f"{path}: this Sequence of pre-tokenizers is not supported (supported: a Sequence of one "
+                     'supported pre-tokenizer, or [WhitespaceSplit, Punctuation with behavior "Isolated"], which '
+                     "is BertPreTokenizer)")  # fmt: skip
 
 
 def _post_processor(value: Any) -> tuple[str | dict[str, Any], list[tuple[str, int, str]]]:

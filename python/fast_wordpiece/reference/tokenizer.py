@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Union
 
+from fast_wordpiece.batch_encoding import _is_numpy_bool
 from fast_wordpiece.reference import hf_json, template
 from fast_wordpiece.reference.args import (
     MAX_THREADS,
@@ -30,7 +31,7 @@ from fast_wordpiece.reference.args import (
     _type_name,
     _vocab_ids,
 )
-from fast_wordpiece.reference.calling import TransformersCalls
+from fast_wordpiece.reference.calling import TransformersCalls, _word_list, _words
 from fast_wordpiece.reference.common import (
     CONTINUATION,
     DEFAULT_SPECIAL_TOKENS,
@@ -54,6 +55,11 @@ from fast_wordpiece.reference.unicode import REGEX_WORD, WHITESPACE
 # A token of one text before post-processing: its id, offsets and word.
 #: id, offsets, word, and for an added token the text it was matched as (Hugging Face shows it as the token)
 Row = tuple[int, Offsets, int, Union[str, None]]
+_ENCODE_RETURN_TENSORS = (
+    'encode() got an unexpected keyword argument "return_tensors": encode returns a tokenizers-style '
+    "Encoding; call the tokenizer, tok(text, return_tensors=...), for transformers' arrays"
+)
+
 # One text of an input: as written, or split into words.
 Text = Union[str, Sequence[str]]
 
@@ -617,25 +623,53 @@ class PyTokenizer(TransformersCalls):
 
     # -- encoding (spec sections 5 and 6) --------------------------------------
 
-    def encode(self, text: str, pair: str | None = None, add_special_tokens: bool = True, *,
-               max_length: int | None = None, truncation: str = "longest_first", stride: int = 0,
-               truncation_side: str = "right", padding: str | None = None, pad_to_multiple_of: int | None = None,
-               padding_side: str = "right") -> Encoding:  # fmt: skip
+    def encode(self, text: str | Sequence[str], pair: str | Sequence[str] | None = None,
+               add_special_tokens: bool = True, *, is_pretokenized: bool = False, max_length: int | None = None,
+               truncation: bool | str | None = "longest_first", stride: int = 0, truncation_side: str = "right",
+               padding: str | None = None, pad_to_multiple_of: int | None = None, padding_side: str = "right",
+               **unexpected: Any) -> Encoding:  # fmt: skip
         """The encoding of ``text``, or of the pair; ``[CLS] text [SEP] pair [SEP]`` with special tokens.
-        Truncation and padding as in spec section 9."""
-        first = _text(text, "text")
-        second = None if pair is None else _text(pair, "pair")
-        options = self._processed(EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side,
-                                                padding, pad_to_multiple_of, padding_side))  # fmt: skip
+        Truncation and padding as in spec section 9 (``truncation`` also transformers' bools); with
+        ``is_pretokenized``, ``text`` and ``pair`` are lists of words."""
+        for key in unexpected:
+            if key == "return_tensors":
+                raise TypeError(_ENCODE_RETURN_TENSORS)
+            raise TypeError(f"encode() got an unexpected keyword argument {_quoted(key)}")
+        strategy, max_length = self._truncation_argument(truncation, max_length)
+        options = EncodeOptions(add_special_tokens, max_length, strategy, stride, truncation_side, padding,
+                                pad_to_multiple_of, padding_side)  # fmt: skip
+        first: Text
+        second: Text | None
+        if _flag(is_pretokenized, "is_pretokenized"):
+            first = _word_list(text, "text")
+            second = None if pair is None else _word_list(pair, "pair")
+        else:
+            first = _text(text, "text")
+            second = None if pair is None else _text(pair, "pair")
+        options = self._processed(options)
         self._check_stride(options)
         pad_id = self._pad_id(options)
         return self._pad([self._encode_one(first, second, options)], options, pad_id)[0]
+
+    def _truncation_argument(self, truncation: object, max_length: Any) -> tuple[str, Any]:
+        """``truncation`` and ``max_length`` as strategies name them: transformers' True is
+        ``"longest_first"``, to ``model_max_length`` (when set) without ``max_length``; False is
+        ``"do_not_truncate"``; None is the default."""
+        if truncation is None:
+            return "longest_first", max_length
+        if isinstance(truncation, bool) or _is_numpy_bool(truncation):
+            if not truncation:
+                return "do_not_truncate", max_length
+            return "longest_first", self._model_max_length if max_length is None else max_length
+        if not isinstance(truncation, str):
+            raise TypeError(f"truncation must be bool, str or None, not {_type_name(truncation)}")
+        return truncation, max_length
 
     def _processed(self, options: EncodeOptions) -> EncodeOptions:
         """``options`` with the default truncation and padding where the call gives none (spec section
         10), and without ``add_special_tokens`` when the post-processor adds nothing."""
         t, p = self._truncation, self._padding
-        if t is not None and options.max_length is None:
+        if t is not None and options.max_length is None and options.truncation != "do_not_truncate":
             options = replace(options, max_length=t["max_length"], truncation=t["strategy"], stride=t["stride"],
                               truncation_side=t["direction"])  # fmt: skip
         if p is not None and options.padding is None:
@@ -695,14 +729,16 @@ class PyTokenizer(TransformersCalls):
         """The special tokens post-processing adds to one text or a pair (0 when BERT's are missing)."""
         return 0 if self._missing_specials else template.added(self._template[pair])
 
-    def encode_batch(self, inputs: Iterable[str | tuple[str, str] | list[str]], add_special_tokens: bool = True, *,
-                     max_length: int | None = None, truncation: str = "longest_first", stride: int = 0,
+    def encode_batch(self, inputs: Iterable[Any], add_special_tokens: bool = True, *,
+                     is_pretokenized: bool = False, max_length: int | None = None,
+                     truncation: bool | str | None = "longest_first", stride: int = 0,
                      truncation_side: str = "right", padding: str | None = None,
                      pad_to_multiple_of: int | None = None, padding_side: str = "right",
                      return_tensors: str | None = None, num_threads: int | None = None,
                      return_offsets: bool = False, return_token_type_ids: bool = False,
                      return_special_tokens_mask: bool = False) -> Any:  # fmt: skip
-        """``encode`` for each item, a str or a ``(text, pair)`` tuple, then padding of the whole batch;
+        """``encode`` for each item, a str or a ``(text, pair)`` tuple (with ``is_pretokenized``, a list
+        of words or a pair of them), then padding of the whole batch;
         a list of Encoding, or with ``return_tensors="np"`` a dict of numpy arrays (padded) or a
         RaggedBatch (not padded: flat columns, the ``return_*`` ones on request). ``num_threads`` is
         checked and otherwise ignored: the twin runs on one thread."""
@@ -712,8 +748,11 @@ class PyTokenizer(TransformersCalls):
                   "special_tokens_mask": return_special_tokens_mask}  # fmt: skip
         for name, value in fields.items():
             fields[name] = _flag(value, f"return_{name}")
-        options = self._processed(EncodeOptions(add_special_tokens, max_length, truncation, stride, truncation_side,
-                                                padding, pad_to_multiple_of, padding_side))  # fmt: skip
+        strategy, max_length = self._truncation_argument(truncation, max_length)
+        options = EncodeOptions(add_special_tokens, max_length, strategy, stride, truncation_side, padding,
+                                pad_to_multiple_of, padding_side)  # fmt: skip
+        pretokenized = _flag(is_pretokenized, "is_pretokenized")
+        options = self._processed(options)
         if return_tensors is not None and _text(return_tensors, "return_tensors") != "np":
             raise ValueError(f'return_tensors must be None or "np", not {return_tensors!r}')
         if any(fields.values()) and (return_tensors is None or padding is not None):
@@ -723,7 +762,11 @@ class PyTokenizer(TransformersCalls):
             )
         if return_tensors is not None:
             _import_numpy()
-        texts = [_batch_item(item, f"inputs[{i}]") for i, item in enumerate(_items(inputs, "inputs", "str"))]
+        texts: list[tuple[Text, Text | None]]
+        if pretokenized:
+            texts = [_words(item, f"inputs[{i}]") for i, item in enumerate(_items(inputs, "inputs", "list of words"))]
+        else:
+            texts = [_batch_item(item, f"inputs[{i}]") for i, item in enumerate(_items(inputs, "inputs", "str"))]
         batch = self._encode_batch(texts, options)
         if return_tensors is None:
             return batch
@@ -977,6 +1020,12 @@ class PyTokenizer(TransformersCalls):
         """``{token: id}`` for the whole vocabulary."""
         return dict(self._ids)
 
+    def get_vocab_size(self, with_added_tokens: bool = True) -> int:
+        """The number of tokens, as Hugging Face ``tokenizers``' ``get_vocab_size``: with
+        ``with_added_tokens`` (the default) every token of ``get_vocab()``; without, only the model's
+        vocabulary (not the added tokens outside it, such as those ``add_tokens`` appends)."""
+        return len(self._ids) if _flag(with_added_tokens, "with_added_tokens") else len(self._model_ids)
+
     @property
     def vocab_size(self) -> int:
         """The number of tokens in the vocabulary."""
@@ -1025,7 +1074,22 @@ class PyTokenizer(TransformersCalls):
         return self._decoded_as.get(number, self._vocab[number])
 
     def __eq__(self, other: object) -> bool:
-        return self.to_json() == other.to_json() if isinstance(other, PyTokenizer) else NotImplemented
+        return self._compared() == other._compared() if isinstance(other, PyTokenizer) else NotImplemented
+
+    def _compared(self) -> dict[str, Any]:
+        """What equality compares, as the engine: the file, with only what tokenizes differently of the
+        special and added tokens. The plain special tokens are matched together whatever their order, so
+        they are sorted; of the added tokens, the order they were added in decides only between tokens that
+        match the same text (the same content in the raw text, or the same normalized form in the
+        normalized text), so they are sorted by what they match, stably."""
+        normalize = self._options.normalizer.normalize
+        document: dict[str, Any] = json.loads(self.to_json())
+        document["special_tokens"] = sorted(document["special_tokens"])
+        document["added_tokens"] = sorted(
+            self._added,
+            key=lambda a: (a["normalized"], normalize(a["content"])[0] if a["normalized"] else a["content"]),
+        )
+        return document
 
     __hash__ = None  # type: ignore[assignment]
 

@@ -6,10 +6,12 @@ same order, so that encoding and training agree with the engine exactly.
 
 from __future__ import annotations
 
-import itertools
 import math
+import mmap
+import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, SupportsIndex
 
 from fast_wordpiece.reference import family
@@ -33,23 +35,90 @@ UNK_PENALTY = 10.0
 CHUNK = 1024
 MIN_EXPECTED = 0.5
 DEFAULT_SPECIAL_TOKENS = ("<unk>", "<s>", "</s>")
-#: Seeds for sampled encodings made without one: a fixed sequence, as the engine's.
-_SEEDS = itertools.count()
+#: Seeds for sampled encodings made without one: drawn from the OS's random source
+#: (``os.urandom``) at each call, so no two runs or processes (forked ones included)
+#: repeat each other's draws, as with the engine.
+_ENTROPY = random.SystemRandom()
 
 
-def check_sampling(alpha: float | None, nbest: int) -> None:
+def check_sampling(alpha: float | None, nbest: SupportsIndex) -> None:
     """The engine's checks of ``encode``'s sampling arguments (docs/spec.md
     section 14, "Errors"): ``nbest`` is -1 or 1..10000 whether or not
     ``alpha`` is given, ``alpha`` (when given) a positive finite number."""
-    nbest = _index(nbest, "nbest")
-    if not (nbest == -1 or 1 <= nbest <= 10_000):
-        raise ValueError(f"nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {nbest}")
+    n = _index(nbest, "nbest")
+    if not (n == -1 or 1 <= n <= 10_000):
+        raise ValueError(f"nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {n}")
     if alpha is None:
         return
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
         raise TypeError(f"alpha must be float, not {_type_name(alpha)}")
     if not (math.isfinite(alpha) and alpha > 0):
         raise ValueError(f"alpha must be a positive finite number, not {alpha}")
+
+
+#: Training's options besides ``vocab_size`` (the twin's ``train`` takes ``progress`` too).
+TRAINING_OPTIONS = ("special_tokens", "max_piece_length", "seed_size", "shrinking_factor", "num_sub_iterations")
+
+
+def _shown_float(x: float) -> str:
+    """A float as the engine writes it in messages: positional digits, no ``.0`` on a whole number."""
+    if math.isnan(x):
+        return "NaN"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    shown = format(Decimal(repr(x)), "f")
+    return shown.removesuffix(".0")
+
+
+def training_options(function: str, vocab_size: object, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``vocab_size`` and the options of ``train`` or ``train_from_counts`` (``function``), checked
+    as the engine checks them and in its order, before the corpus or the counts: the special tokens
+    (None: the defaults), ``shrinking_factor``'s type, the integers, then the values together.
+    None means the default. Returns them as ``train_counts`` takes them."""
+    for name in options:
+        if name not in (*TRAINING_OPTIONS, "show_progress", "progress"):
+            raise TypeError(f"UnigramTokenizer.{function}() got an unexpected keyword argument {name!r}")
+    show_progress = _flag(options.get("show_progress", False), "show_progress")  # the twin shows none
+    value = options.get("special_tokens")
+    specials = list(DEFAULT_SPECIAL_TOKENS) if value is None else _texts(value, "special_tokens")
+    factor = options.get("shrinking_factor")
+    if factor is None:
+        factor = 0.75
+    elif isinstance(factor, (bool, str, bytes, bytearray)):
+        raise TypeError(f"shrinking_factor must be float, not {_type_name(factor)}")
+    else:
+        try:
+            factor = float(factor)
+        except (TypeError, ValueError):
+            raise TypeError(f"shrinking_factor must be float, not {_type_name(factor)}") from None
+
+    def positive(name: str, default: int) -> int:
+        given = options.get(name)
+        return default if given is None else _integer(given, name, 1)
+
+    size = _integer(vocab_size, "vocab_size", 1)
+    checked: dict[str, Any] = {
+        "vocab_size": size,
+        "special_tokens": specials,
+        "max_piece_length": positive("max_piece_length", 16),
+        "seed_size": positive("seed_size", 1_000_000),
+        "shrinking_factor": factor,
+        "num_sub_iterations": positive("num_sub_iterations", 2),
+        "show_progress": show_progress,
+        "progress": options.get("progress"),
+    }
+    if not specials:
+        raise ValueError("special_tokens must hold at least the unknown token")
+    for i, t in enumerate(specials):
+        if not t:
+            raise ValueError(f"special_tokens[{i}] is empty")
+        if t in specials[:i]:
+            raise ValueError(f"special token {_quoted(t)} appears twice")
+    if size <= len(specials):
+        raise ValueError(f"vocab_size ({size}) must exceed the number of special tokens ({len(specials)})")
+    if not 0.0 < factor < 1.0:
+        raise ValueError(f"shrinking_factor must be between 0 and 1 (exclusive), not {_shown_float(factor)}")
+    return checked
 
 
 def _special_tokens(value: object) -> list[str]:
@@ -197,15 +266,20 @@ class UnigramTokenizer(family.TransformersCalls):
         _text(unk_token, "unk_token")
         pieces = [p for p, _ in vocab]
         if unk_token not in pieces:
-            raise ValueError(f"unk_token {unk_token!r} is not one of the pieces")
+            raise ValueError(f"unk_token {_quoted(unk_token)} is not one of the pieces")
         self.model = Model(vocab, pieces.index(unk_token))
         specials = [unk_token] if special_tokens is None else _texts(special_tokens, "special_tokens")
         self.special_ids: list[int] = []
         for t in specials:
             if t not in self.model.ids:
-                raise ValueError(f"special token {t!r} is not one of the pieces")
+                raise ValueError(f"special token {_quoted(t)} is not one of the pieces")
             if self.model.ids[t] not in self.special_ids:
                 self.special_ids.append(self.model.ids[t])
+
+    def _compared(self) -> object:
+        """The pieces with their scores, the unknown piece and the special pieces in the order given
+        (``special_tokens`` lists them so), as the engine compares them."""
+        return self.model.pieces, self.model.unk_id, self.special_ids
 
     @property
     def vocab_size(self) -> int:
@@ -231,18 +305,18 @@ class UnigramTokenizer(family.TransformersCalls):
         return dict(self.model.ids)
 
     def encode(
-        self, text: str, *, alpha: float | None = None, nbest: int = -1, seed: int | None = None
+        self, text: str, *, alpha: float | None = None, nbest: SupportsIndex = -1, seed: SupportsIndex | None = None
     ) -> UnigramEncoding:
         """Same as the engine's ``UnigramTokenizer.encode``: the Viterbi
         segmentation of ``text``, or with ``alpha`` a sampled one (``sample``;
-        ``seed`` None takes the next of a fixed sequence). ``nbest`` other
+        ``seed`` None draws a fresh random seed). ``nbest`` other
         than -1 or 1..10000 is a ValueError, with or without ``alpha``."""
         check_sampling(alpha, nbest)
         if alpha is None:
             return self._encode(text, self.model.viterbi)
-        return self.sample(text, alpha, _index(nbest, "nbest"), next(_SEEDS) if seed is None else seed)
+        return self.sample(text, alpha, _index(nbest, "nbest"), _ENTROPY.getrandbits(64) if seed is None else seed)
 
-    def encode_batch(self, texts: Iterable[str], *, num_threads: int | None = None) -> list[UnigramEncoding]:
+    def encode_batch(self, texts: Iterable[str], *, num_threads: SupportsIndex | None = None) -> list[UnigramEncoding]:
         """``encode`` (Viterbi) of every text, one after the other (``num_threads`` is checked, then
         ignored)."""
         _threads(num_threads)
@@ -275,16 +349,16 @@ class UnigramTokenizer(family.TransformersCalls):
                     out.offsets.append(span)
         return out
 
-    def sample(self, text: str, alpha: float, nbest: int = -1, seed: int = 0) -> UnigramEncoding:
+    def sample(self, text: str, alpha: float, nbest: SupportsIndex = -1, seed: SupportsIndex = 0) -> UnigramEncoding:
         """A sampled encoding (spec section 14, "Sampling"): the engine's
         ``encode(text, alpha=alpha, nbest=nbest, seed=seed)``. The arguments
         are checked as there (``check_sampling``)."""
         check_sampling(alpha, nbest)
         rng = SplitMix64(_integer(seed, "seed", 0))
-        nbest = _index(nbest, "nbest")
-        return self._encode(text, lambda w: sample_word(self.model, w, alpha, nbest, rng))
+        n = _index(nbest, "nbest")
+        return self._encode(text, lambda w: sample_word(self.model, w, alpha, n, rng))
 
-    def decode(self, ids: Iterable[int], skip_special_tokens: bool = False) -> str:
+    def decode(self, ids: Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
         """The text of ``ids``: the pieces joined, the first one's leading "▁"
         dropped and every other "▁" a space; without the special tokens when
         ``skip_special_tokens``. An id out of range: ValueError."""
@@ -318,7 +392,7 @@ class UnigramTokenizer(family.TransformersCalls):
 
     @staticmethod
     def train(
-        corpus: Iterable[str] | Iterable[Iterable[str]], vocab_size: int = 8000, **options: Any
+        corpus: Iterable[str] | Iterable[Iterable[str]], vocab_size: SupportsIndex = 8000, **options: Any
     ) -> UnigramTokenizer:
         """Same as the engine's ``UnigramTokenizer.train``: counts the words
         of ``corpus`` (texts, and batches of texts read as their texts;
@@ -328,7 +402,8 @@ class UnigramTokenizer(family.TransformersCalls):
         ``shrinking_factor`` (0.75), ``num_sub_iterations`` (2),
         ``show_progress`` (checked; the twin shows none), and
         ``progress``, called with a line after each pruning round."""
-        specials = _special_tokens(options.get("special_tokens"))
+        checked = training_options("train", vocab_size, options)
+        specials = checked["special_tokens"]
         counts: dict[str, int] = {}
         for text in _corpus_texts(corpus, "corpus"):
             for seg, _, special in segments(text, specials):
@@ -336,15 +411,19 @@ class UnigramTokenizer(family.TransformersCalls):
                     for word, virtual, _ in words(seg):
                         w = word_text(word, virtual)
                         counts[w] = counts.get(w, 0) + 1
-        return train_counts(counts, vocab_size, **options)
+        return train_counts(counts, **checked)
 
     @staticmethod
     def train_from_counts(
-        counts: Mapping[str, int] | Iterable[tuple[str, int]], vocab_size: int = 8000, **options: Any
+        counts: Mapping[str, SupportsIndex] | Iterable[tuple[str, SupportsIndex]],
+        vocab_size: SupportsIndex = 8000,
+        **options: Any,
     ) -> UnigramTokenizer:
         """``train`` on counted texts, a mapping ``{text: count}`` or an iterable of ``(text, count)``
-        pairs: each text's words counted ``count`` times."""
-        specials = _special_tokens(options.get("special_tokens"))
+        pairs: each text's words counted ``count`` times. The options are checked first, as in
+        the engine."""
+        checked = training_options("train_from_counts", vocab_size, options)
+        specials = checked["special_tokens"]
         word_counts: dict[str, int] = {}
         for text, n in _text_counts(counts, "counts", TEXT_COUNTS, 0):
             for seg, _, special in segments(text, specials):
@@ -354,7 +433,7 @@ class UnigramTokenizer(family.TransformersCalls):
                         word_counts[w] = word_counts.get(w, 0) + n
                         if word_counts[w] >= 2**64:
                             raise ValueError(f"the counts of the word {_quoted(w)} add up to more than 2**64 - 1")
-        return train_counts(word_counts, vocab_size, **options)
+        return train_counts(word_counts, **checked)
 
 
 MASK = (1 << 64) - 1
@@ -425,6 +504,31 @@ def keep_best(
     return out
 
 
+#: The engine's size of a kept path: a score and two indices.
+_PATH_BYTES = 24
+
+
+def _room_for_paths(nodes: list[tuple[int, int, int, float]], word: str, nbest: int) -> None:
+    """The engine's check before an ``nbest`` search: the paths it keeps (at most ``nbest`` to
+    each position, as many as there are when fewer) must have room, 24 bytes each, else the search
+    is a MemoryError that says so before it starts. The room is asked of the system, as the
+    engine asks, by mapping that many bytes (never written) and letting them go."""
+    paths = [0] * (len(word) + 1)
+    paths[0] = 1
+    for s, e, _, _ in nodes:
+        paths[e] = min(paths[e] + paths[s], nbest)
+    kept = sum(paths)
+    try:
+        with mmap.mmap(-1, kept * _PATH_BYTES):
+            return
+    except (OSError, OverflowError, ValueError, MemoryError):
+        pass
+    raise MemoryError(
+        f"nbest={nbest} on a word of {len(word.encode())} bytes ({kept} paths kept) needs more memory than can be "
+        "reserved"
+    ) from None
+
+
 def sample_word(model: Model, word: str, alpha: float, nbest: int, rng: SplitMix64) -> list[tuple[int, int, int]]:
     nodes = model.lattice(word)
     n = len(word)
@@ -441,6 +545,7 @@ def sample_word(model: Model, word: str, alpha: float, nbest: int, rng: SplitMix
             out.append((i, s, e))
             end = s
     else:
+        _room_for_paths(nodes, word, nbest)
         # best[e]: the nbest best paths to position e, best first, as (score, node, rank of the
         # path at the node's start); nodes in lattice order, each extending the paths to its start.
         best: list[list[ScoredPath]] = [[] for _ in range(n + 1)]
