@@ -74,11 +74,14 @@ def test_special_tokens_are_checked(Tokenizer):
         Tokenizer.train(CORPUS, 100, special_tokens="[UNK]", show_progress=False)
 
 
-def test_empty_corpus_gives_just_the_special_tokens(Tokenizer):
-    tok = Tokenizer.train([], 100, 2, show_progress=False)
-    assert tok.vocab_size == 5
-    assert tok.merges == []
-    assert tok.encode("anything").tokens == ["[CLS]", "[UNK]", "[SEP]"]
+def test_a_corpus_without_words_is_a_value_error(Tokenizer):
+    # A tokenizer of just the special tokens maps every word to [UNK]: an empty or used-up
+    # corpus is a mistake to report, not a vocabulary.
+    used_up = iter(["some words"])
+    Tokenizer.train(used_up, 100, 2, show_progress=False)
+    for corpus in ([], used_up, ["", "   "], [[]]):
+        with pytest.raises(ValueError, match="the corpus has no words to train on"):
+            Tokenizer.train(corpus, 100, 2, show_progress=False)
 
 
 @pytest.mark.parametrize("text", [None, 5, b"bytes", ["list"]])

@@ -35,8 +35,8 @@ def test_rows_measure_what_the_seed_measures(lines):
 def test_unigram_is_used_when_the_package_has_it(lines, monkeypatch):
     class FakeUnigram:
         @staticmethod
-        def train(texts, vocab_size):
-            return fast_wordpiece.CharTokenizer.train(texts)
+        def train(texts, vocab_size, show_progress=True):
+            return fast_wordpiece.CharTokenizer.train(texts, show_progress=show_progress)
 
     monkeypatch.setattr(fast_wordpiece, "UnigramTokenizer", FakeUnigram, raising=False)
     rows = compare.compare(lines[:500], lines[500:600], vocab_size=500)

@@ -147,10 +147,11 @@ def test_min_frequency_skips_rare_pairs_even_with_the_best_score():
     assert train_words({"ab": 1, "cd": 1}, min_frequency=2).merges == []
 
 
-def test_empty_corpus_gives_just_the_special_tokens():
-    for tok in (PyTokenizer.train([], 100), PyTokenizer.train(["", "   "], 100), train_words({})):
-        assert tok.get_vocab() == {t: i for i, t in enumerate(SPECIALS)}
-        assert tok.merges == []
+def test_a_corpus_without_words_is_a_value_error():
+    calls = (lambda: PyTokenizer.train([], 100), lambda: PyTokenizer.train(["", "   "], 100), lambda: train_words({}))
+    for call in calls:
+        with pytest.raises(ValueError, match="the corpus has no words to train on"):
+            call()
 
 
 def test_training_stops_at_vocab_size():

@@ -15,6 +15,9 @@ _Truncation = Literal["longest_first", "only_first", "only_second", "do_not_trun
 _Side = Literal["left", "right"]
 _Padding = Literal["longest", "max_length"]
 _Objective = Literal["likelihood", "pmi", "frequency"]
+# A training corpus: texts, and batches of texts (a list, tuple or other iterable of str, as the
+# batches of tokenizers' `train_from_iterator` generators), read as their texts.
+_Corpus: TypeAlias = Iterable[str | Iterable[str]]
 # An integer argument: an int or any integer `operator.index` takes, such as numpy's integer
 # scalars and 0-d integer arrays, as the engine reads them. A bool type-checks (it is an int) but
 # is a TypeError at run time.
@@ -56,37 +59,41 @@ class BPETokenizer:
     ) -> BPETokenizer: ...
     @staticmethod
     def train(
-        corpus: Iterable[str],
-        vocab_size: _Int,
+        corpus: _Corpus,
+        vocab_size: _Int = 30000,
         min_frequency: _Int | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
+        show_progress: bool = True,
     ) -> BPETokenizer: ...
     @staticmethod
     def train_from_files(
         paths: _StrPath | Iterable[_StrPath],
-        vocab_size: _Int,
+        vocab_size: _Int = 30000,
         min_frequency: _Int | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
+        show_progress: bool = True,
     ) -> BPETokenizer: ...
     @overload
     @staticmethod
     def train_from_counts(
         counts: Mapping[str, _Int],
-        vocab_size: _Int,
+        vocab_size: _Int = 30000,
         min_frequency: _Int | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
+        show_progress: bool = True,
     ) -> BPETokenizer: ...
     @overload
     @staticmethod
     def train_from_counts(
         counts: Iterable[tuple[str, _Int]],
-        vocab_size: _Int,
+        vocab_size: _Int = 30000,
         min_frequency: _Int | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
+        show_progress: bool = True,
     ) -> BPETokenizer: ...
     def encode(self, text: str) -> list[int]: ...
     def tokenize(self, text: str) -> list[str]: ...
@@ -168,12 +175,13 @@ class CharTokenizer:
     ) -> CharTokenizer: ...
     @staticmethod
     def train(
-        corpus: Iterable[str],
+        corpus: _Corpus,
         vocab_size: _Int | None = None,
         min_frequency: _Int | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
+        show_progress: bool = True,
     ) -> CharTokenizer: ...
     @staticmethod
     def train_from_files(
@@ -183,6 +191,7 @@ class CharTokenizer:
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
+        show_progress: bool = True,
     ) -> CharTokenizer: ...
     @overload
     @staticmethod
@@ -193,6 +202,7 @@ class CharTokenizer:
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
+        show_progress: bool = True,
     ) -> CharTokenizer: ...
     @overload
     @staticmethod
@@ -203,6 +213,7 @@ class CharTokenizer:
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
+        show_progress: bool = True,
     ) -> CharTokenizer: ...
     def encode(self, text: str) -> list[int]: ...
     def tokenize(self, text: str) -> list[str]: ...
@@ -424,8 +435,8 @@ class PyTokenizer:
     ) -> PyTokenizer: ...
     @staticmethod
     def train(
-        corpus: Iterable[str],
-        vocab_size: _Int,
+        corpus: _Corpus,
+        vocab_size: _Int = 30000,
         min_frequency: _Int | None = None,
         *,
         special_tokens: Sequence[str] | None = None,
@@ -437,7 +448,7 @@ class PyTokenizer:
     @staticmethod
     def train_from_files(
         paths: _StrPath | Iterable[_StrPath],
-        vocab_size: _Int,
+        vocab_size: _Int = 30000,
         min_frequency: _Int | None = None,
         *,
         errors: Literal["strict", "replace"] = "strict",
@@ -451,7 +462,7 @@ class PyTokenizer:
     @staticmethod
     def train_from_counts(
         counts: WordCounts | Mapping[str, _Int],
-        vocab_size: _Int,
+        vocab_size: _Int = 30000,
         min_frequency: _Int | None = None,
         *,
         special_tokens: Sequence[str] | None = None,
@@ -464,7 +475,7 @@ class PyTokenizer:
     @staticmethod
     def train_from_counts(
         counts: Iterable[tuple[str, _Int]],
-        vocab_size: _Int,
+        vocab_size: _Int = 30000,
         min_frequency: _Int | None = None,
         *,
         special_tokens: Sequence[str] | None = None,
@@ -812,49 +823,53 @@ class UnigramTokenizer:
     ) -> UnigramTokenizer: ...
     @staticmethod
     def train(
-        corpus: Iterable[str],
-        vocab_size: _Int,
+        corpus: _Corpus,
+        vocab_size: _Int = 8000,
         *,
         special_tokens: Sequence[str] | None = None,
         max_piece_length: _Int | None = None,
         seed_size: _Int | None = None,
         shrinking_factor: float | None = None,
         num_sub_iterations: _Int | None = None,
+        show_progress: bool = True,
     ) -> UnigramTokenizer: ...
     @staticmethod
     def train_from_files(
         paths: _StrPath | Iterable[_StrPath],
-        vocab_size: _Int,
+        vocab_size: _Int = 8000,
         *,
         special_tokens: Sequence[str] | None = None,
         max_piece_length: _Int | None = None,
         seed_size: _Int | None = None,
         shrinking_factor: float | None = None,
         num_sub_iterations: _Int | None = None,
+        show_progress: bool = True,
     ) -> UnigramTokenizer: ...
     @overload
     @staticmethod
     def train_from_counts(
         counts: Mapping[str, _Int],
-        vocab_size: _Int,
+        vocab_size: _Int = 8000,
         *,
         special_tokens: Sequence[str] | None = None,
         max_piece_length: _Int | None = None,
         seed_size: _Int | None = None,
         shrinking_factor: float | None = None,
         num_sub_iterations: _Int | None = None,
+        show_progress: bool = True,
     ) -> UnigramTokenizer: ...
     @overload
     @staticmethod
     def train_from_counts(
         counts: Iterable[tuple[str, _Int]],
-        vocab_size: _Int,
+        vocab_size: _Int = 8000,
         *,
         special_tokens: Sequence[str] | None = None,
         max_piece_length: _Int | None = None,
         seed_size: _Int | None = None,
         shrinking_factor: float | None = None,
         num_sub_iterations: _Int | None = None,
+        show_progress: bool = True,
     ) -> UnigramTokenizer: ...
     def encode(
         self, text: str, *, alpha: float | None = None, nbest: _Int = -1, seed: _Int | None = None

@@ -68,15 +68,15 @@ def compare(train_texts: Sequence[str], held_out: Sequence[str], vocab_size: int
     """Trains each tokenizer of the family on ``train_texts``; one row each, measured on ``held_out``."""
     texts = list(train_texts)
     rows = []
-    char, s = timed(lambda: fast_wordpiece.CharTokenizer.train(texts, min_frequency=min_frequency))
+    char, s = timed(lambda: fast_wordpiece.CharTokenizer.train(texts, min_frequency=min_frequency, show_progress=False))
     rows.append(measure("Character", char, s, held_out, char.encode_batch))
-    bpe, s = timed(lambda: fast_wordpiece.BPETokenizer.train(texts, vocab_size, min_frequency))
+    bpe, s = timed(lambda: fast_wordpiece.BPETokenizer.train(texts, vocab_size, min_frequency, show_progress=False))
     rows.append(measure("BPE (byte-level)", bpe, s, held_out, bpe.encode_batch))
     wp, s = timed(lambda: fast_wordpiece.PyTokenizer.train(texts, vocab_size, min_frequency, show_progress=False))
     rows.append(measure("WordPiece", wp, s, held_out, lambda t: wp.encode_batch(t, add_special_tokens=False)))
     unigram_class = getattr(fast_wordpiece, "UnigramTokenizer", None)
     if unigram_class is not None:
-        unigram, s = timed(lambda: unigram_class.train(texts, vocab_size))
+        unigram, s = timed(lambda: unigram_class.train(texts, vocab_size, show_progress=False))
         rows.append(measure("Unigram", unigram, s, held_out, unigram.encode_batch))
     return rows
 

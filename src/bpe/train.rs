@@ -61,20 +61,27 @@ impl<'a> PieceCounts<'a> {
 /// The pieces of `texts` and how often each occurs, as byte-level strings,
 /// sorted.
 pub fn count_pieces<S: AsRef<str> + Sync>(texts: &[S]) -> Vec<(String, u64)> {
-    count_pieces_until(texts, || false).expect("counting stops only when asked to")
+    count_pieces_until(texts, |_| false).expect("counting stops only when asked to")
 }
 
 /// [`count_pieces`] on chunks of `texts` in parallel, asking `stop` after
-/// each (see [`chunks_until`]) whether to give up: [`Error::Interrupted`] if
-/// it says so.
-pub fn count_pieces_until<S: AsRef<str> + Sync>(texts: &[S], stop: impl FnMut() -> bool) -> Result<Vec<(String, u64)>> {
+/// each (see [`chunks_until`]), with the number of texts counted so far,
+/// whether to give up: [`Error::Interrupted`] if it says so.
+pub fn count_pieces_until<S: AsRef<str> + Sync>(
+    texts: &[S],
+    mut stop: impl FnMut(usize) -> bool,
+) -> Result<Vec<(String, u64)>> {
     let mut counts = PieceCounts::default();
+    let done = std::cell::Cell::new(0);
     chunks_until(
         texts,
         None,
-        |chunk| Ok(count_chunk(chunk)),
-        |_, m| counts = std::mem::take(&mut counts).merge(m),
-        stop,
+        |chunk| Ok((count_chunk(chunk), chunk.len())),
+        |_, (m, n)| {
+            counts = std::mem::take(&mut counts).merge(m);
+            done.set(done.get() + n);
+        },
+        || stop(done.get()),
     )?;
     let shown = |bytes: &[u8]| {
         let mut s = String::with_capacity(bytes.len() * 2);

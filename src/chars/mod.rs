@@ -74,7 +74,7 @@ impl Chars {
         special_tokens: &[String],
         unk_token: &str,
     ) -> Result<Self> {
-        let counts = count_chars_until(texts, || false)?;
+        let counts = count_chars_until(texts, |_| false)?;
         Self::train_from_counts(counts, vocab_size, min_frequency, special_tokens, unk_token)
     }
 
@@ -102,6 +102,9 @@ impl Chars {
             *sum = sum.checked_add(n).ok_or_else(|| {
                 Error::invalid(format!("the counts of {} add up to more than 2**64 - 1", Quoted(&c.to_string())))
             })?;
+        }
+        if !total.values().any(|&n| n > 0) {
+            return Err(Error::invalid("the corpus has no characters to train on"));
         }
         let mut kept: Vec<(char, u64)> = total
             .into_iter()
@@ -224,9 +227,13 @@ impl Chars {
 }
 
 /// How often each character occurs in `texts`, counted on chunks of them in
-/// parallel, asking `stop` after each chunk (see [`chunks_until`]) whether to
-/// give up: [`Error::Interrupted`] if it says so.
-pub fn count_chars_until<S: AsRef<str> + Sync>(texts: &[S], stop: impl FnMut() -> bool) -> Result<Vec<(char, u64)>> {
+/// parallel, asking `stop` after each chunk (see [`chunks_until`]), with the
+/// number of texts counted so far, whether to give up:
+/// [`Error::Interrupted`] if it says so.
+pub fn count_chars_until<S: AsRef<str> + Sync>(
+    texts: &[S],
+    mut stop: impl FnMut(usize) -> bool,
+) -> Result<Vec<(char, u64)>> {
     let count = |chunk: &[S]| {
         let mut m = FxHashMap::<char, u64>::default();
         for t in chunk {
@@ -234,15 +241,17 @@ pub fn count_chars_until<S: AsRef<str> + Sync>(texts: &[S], stop: impl FnMut() -
                 *m.entry(c).or_default() += 1;
             }
         }
-        Ok(m)
+        Ok((m, chunk.len()))
     };
     let mut total = FxHashMap::<char, u64>::default();
-    let add = |_, m: FxHashMap<char, u64>| {
+    let done = std::cell::Cell::new(0);
+    let add = |_, (m, n): (FxHashMap<char, u64>, usize)| {
         for (c, n) in m {
             *total.entry(c).or_default() += n;
         }
+        done.set(done.get() + n);
     };
-    chunks_until(texts, None, count, add, stop)?;
+    chunks_until(texts, None, count, add, || stop(done.get()))?;
     Ok(total.into_iter().collect())
 }
 

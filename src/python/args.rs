@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use pyo3::exceptions::{PyAttributeError, PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyIterator, PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyIterator, PyList, PyMapping, PyString, PyTuple};
 
 use super::errors::to_py;
 use crate::encoding::ragged::RaggedFields;
@@ -115,6 +115,12 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Given<'py> {
     }
 }
 
+/// A `vocab_size` argument that has a default: `default` when left out, else
+/// a positive int ([`positive`]; None is a TypeError, as for any int).
+pub fn vocab_size(given: &Given<'_>, default: usize) -> PyResult<usize> {
+    given.0.as_ref().map_or(Ok(default), |v| positive(v, "vocab_size"))
+}
+
 /// An iterator over `sequences`, a batch of id sequences (`decode_batch`):
 /// a TypeError naming it when it does not iterate.
 pub fn sequences_iter<'py>(sequences: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyIterator>> {
@@ -134,6 +140,65 @@ pub fn reject_text_as_collection(obj: &Bound<'_, PyAny>, name: &str, of: &str) -
         return Err(PyTypeError::new_err(format!("{name} must be an iterable of {of}, not {}", type_name(obj))));
     }
     Ok(())
+}
+
+/// The texts of a corpus item that is not a str: an iterator over them when
+/// it is a batch of texts (a list, a tuple or another iterable, as the
+/// batches of a `train_from_iterator` generator are), else the TypeError
+/// that names it as a text (`corpus[3] must be str, not int`). bytes, a
+/// mapping (a dataset's row) and an Arrow array (`__arrow_c_array__`, which
+/// `count_words` reads as such) are not batches; a pandas or polars Series
+/// of str is one.
+pub fn text_batch<'py>(item: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> PyResult<Bound<'py, PyIterator>> {
+    let not_text = || PyTypeError::new_err(format!("{} must be str, not {}", what(), type_name(item)));
+    if item.is_exact_instance_of::<PyList>() || item.is_exact_instance_of::<PyTuple>() {
+        return item.try_iter();
+    }
+    if item.is_instance_of::<PyString>()
+        || item.is_instance_of::<PyBytes>()
+        || item.is_instance_of::<PyByteArray>()
+        || item.cast::<PyMapping>().is_ok()
+        || item.hasattr("__arrow_c_array__")?
+    {
+        return Err(not_text());
+    }
+    item.try_iter().map_err(|e| unless_raised(e, not_text))
+}
+
+/// The texts of `obj`, a corpus: an iterable of str and of batches of str
+/// ([`text_batch`]), flattened. Errors name the item (`corpus[3]`) or the
+/// text of a batch (`corpus[3][2]`). Python may run its signal handlers
+/// every 4,096 texts, and more texts than memory is a MemoryError.
+pub fn corpus_texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>>> {
+    reject_text_as_collection(obj, name, "str")?;
+    let iter = obj.try_iter().map_err(|e| {
+        unless_raised(e, || PyTypeError::new_err(format!("{name} must be an iterable of str, not {}", type_name(obj))))
+    })?;
+    let py = obj.py();
+    let mut out: Vec<Text<'py>> = Vec::new();
+    let _ = out.try_reserve_exact(obj.len().unwrap_or(0)); // a hint too large is no error
+    let mut push = |t: Text<'py>| {
+        if out.len() == out.capacity() {
+            out.try_reserve(out.len().max(8))
+                .map_err(|_| PyMemoryError::new_err(format!("{name}: more texts than there is memory for")))?;
+        }
+        out.push(t);
+        if out.len() % CHECK_SIGNALS_EVERY == 0 {
+            py.check_signals()?;
+        }
+        Ok::<(), PyErr>(())
+    };
+    for (i, item) in iter.enumerate() {
+        let item = item?;
+        if item.is_instance_of::<PyString>() {
+            push(text(&item, &|| format!("{name}[{i}]"))?)?;
+            continue;
+        }
+        for (j, t) in text_batch(&item, &|| format!("{name}[{i}]"))?.enumerate() {
+            push(text(&t?, &|| format!("{name}[{i}][{j}]"))?)?;
+        }
+    }
+    Ok(out)
 }
 
 /// A text given as words (`is_split_into_words`, `is_pretokenized`): a list

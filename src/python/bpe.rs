@@ -6,10 +6,11 @@ use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-use super::args::{self, text, type_name};
+use super::args::{self, text, type_name, Given};
 use super::errors::{guard, to_py, Signals};
 use super::family;
 use super::ints::int_list;
+use super::train::counting;
 use crate::bpe::train::{count_pieces_until, split_at_safe_newlines, train_from_counts};
 use crate::bpe::{Bpe, Cache};
 use crate::error::{Error, Quoted};
@@ -43,24 +44,56 @@ fn special_list(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     }
 }
 
+/// `vocab_size` when left out, as in Hugging Face's `BpeTrainer`.
+const DEFAULT_VOCAB_SIZE: usize = 30000;
+
+/// The checked training arguments: vocab size, min frequency, special tokens.
+fn train_args(
+    vocab_size: &Given<'_>,
+    min_frequency: Option<&Bound<'_, PyAny>>,
+    special_tokens: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(usize, u64, Vec<String>)> {
+    let vocab_size = args::vocab_size(vocab_size, DEFAULT_VOCAB_SIZE)?;
+    let min_frequency = min_frequency.map_or(Ok(2), |m| args::count(m, "min_frequency"))?;
+    Ok((vocab_size, min_frequency, special_list(special_tokens)?))
+}
+
+/// Learns the merges from piece counts with the GIL released (progress on
+/// stderr if `show_progress`; Ctrl-C stops it).
 fn train_counts(
     py: Python<'_>,
     counts: Vec<(String, u64)>,
-    vocab_size: &Bound<'_, PyAny>,
-    min_frequency: Option<&Bound<'_, PyAny>>,
-    special_tokens: Option<&Bound<'_, PyAny>>,
+    (vocab_size, min_frequency, specials): (usize, u64, Vec<String>),
+    show_progress: bool,
 ) -> PyResult<PyBpe> {
-    let vocab_size = args::positive(vocab_size, "vocab_size")?;
-    let min_frequency = min_frequency.map_or(Ok(2), |m| args::count(m, "min_frequency"))?;
-    let specials = special_list(special_tokens)?;
     let signals = Signals::default();
     let stop = || signals.stop();
     let inner = py.detach(|| {
         guard(|| {
-            train_from_counts(counts, vocab_size, min_frequency, &specials, &mut Progress::new(false, Some(&stop)))
+            let mut progress = Progress::new(show_progress, Some(&stop));
+            train_from_counts(counts, vocab_size, min_frequency, &specials, &mut progress)
         })
     });
     Ok(PyBpe { inner: signals.result(inner)?, pad: Default::default() })
+}
+
+/// Counts the pieces of `texts` (`unit`s of a corpus) with the GIL released,
+/// progress on stderr if `show_progress`; Ctrl-C stops it.
+fn count_pieces(
+    py: Python<'_>,
+    texts: &[&str],
+    unit: &'static str,
+    show_progress: bool,
+) -> PyResult<Vec<(String, u64)>> {
+    let signals = Signals::default();
+    let stop = || signals.stop();
+    let counts = py.detach(|| {
+        let mut progress = Progress::new(show_progress, None);
+        guard(|| {
+            counting(&mut progress, "counting pieces", unit, texts.len(), &stop, |hook| count_pieces_until(texts, hook))
+        })
+    });
+    signals.result(counts)
 }
 
 impl PyBpe {
@@ -137,45 +170,50 @@ impl PyBpe {
         Ok(PyBpe { inner, pad: Default::default() })
     }
 
-    /// Trains on `corpus`, an iterable of str: the vocabulary starts with
+    /// Trains on `corpus`, an iterable of str (or of batches of str: a list
+    /// of str is read as its texts): the vocabulary starts with
     /// `special_tokens` (default `["<|endoftext|>"]`) and the 256 byte
     /// characters, then takes merges (the most frequent pair; ties broken
     /// by the pair's strings, so the result never depends on the thread
-    /// count) until it has `vocab_size` tokens or no pair is seen
-    /// `min_frequency` times (None: 2). Returns the new tokenizer.
+    /// count) until it has `vocab_size` tokens (default 30,000) or no pair
+    /// is seen `min_frequency` times (None: 2). A corpus without a word is
+    /// a ValueError. Progress goes to stderr unless `show_progress=False`;
+    /// Ctrl-C stops training. Returns the new tokenizer.
     #[staticmethod]
-    #[pyo3(signature = (corpus, vocab_size, min_frequency = None, *, special_tokens = None))]
+    #[pyo3(signature = (corpus, vocab_size = Given(None), min_frequency = None, *, special_tokens = None, show_progress = true), text_signature = "(corpus, vocab_size=30000, min_frequency=None, *, special_tokens=None, show_progress=True)")]
     fn train(
         py: Python<'_>,
         corpus: &Bound<'_, PyAny>,
-        vocab_size: &Bound<'_, PyAny>,
+        vocab_size: Given<'_>,
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
     ) -> PyResult<Self> {
-        let texts = family::texts(corpus, "corpus")?;
+        let checked = train_args(&vocab_size, min_frequency, special_tokens)?;
+        let texts = args::corpus_texts(corpus, "corpus")?;
         let strs: Vec<&str> = texts.iter().map(|t| &**t).collect();
-        let signals = Signals::default();
-        let counts = py.detach(|| guard(|| count_pieces_until(&strs, || signals.stop())));
-        let counts = signals.result(counts)?;
-        train_counts(py, counts, vocab_size, min_frequency, special_tokens)
+        let counts = count_pieces(py, &strs, "texts", show_progress)?;
+        train_counts(py, counts, checked, show_progress)
     }
 
     /// `train` on UTF-8 text files (read whole; bytes that are not UTF-8 are
     /// a ValueError, a file that cannot be read an OSError).
     #[staticmethod]
-    #[pyo3(signature = (paths, vocab_size, min_frequency = None, *, special_tokens = None))]
+    #[pyo3(signature = (paths, vocab_size = Given(None), min_frequency = None, *, special_tokens = None, show_progress = true), text_signature = "(paths, vocab_size=30000, min_frequency=None, *, special_tokens=None, show_progress=True)")]
     fn train_from_files(
         py: Python<'_>,
         paths: &Bound<'_, PyAny>,
-        vocab_size: &Bound<'_, PyAny>,
+        vocab_size: Given<'_>,
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
     ) -> PyResult<Self> {
         let paths = args::paths(paths)?;
+        let checked = train_args(&vocab_size, min_frequency, special_tokens)?;
         // Ctrl-C (or another signal handler's exception) stops the reading
         // between two files and the counting between two chunks.
         let signals = Signals::default();
-        let counts = py.detach(|| {
+        let files = py.detach(|| {
             guard(|| {
                 let mut files = Vec::new();
                 for p in &paths {
@@ -184,25 +222,27 @@ impl PyBpe {
                     }
                     files.push(crate::io::read_utf8(p)?);
                 }
-                let parts: Vec<&str> = files.iter().flat_map(|t| split_at_safe_newlines(t, 1 << 16)).collect();
-                count_pieces_until(&parts, || signals.stop())
+                Ok(files)
             })
         });
-        let counts = signals.result(counts)?;
-        train_counts(py, counts, vocab_size, min_frequency, special_tokens)
+        let files = signals.result(files)?;
+        let parts: Vec<&str> = files.iter().flat_map(|t| split_at_safe_newlines(t, 1 << 16)).collect();
+        let counts = count_pieces(py, &parts, "parts", show_progress)?;
+        train_counts(py, counts, checked, show_progress)
     }
 
     /// `train` on counted pre-tokenized pieces: a mapping `{piece: count}` or
     /// an iterable of `(piece, count)` pairs, pieces as byte-level strings
     /// (`Ġthe`; ValueError for a character that shows no byte).
     #[staticmethod]
-    #[pyo3(signature = (counts, vocab_size, min_frequency = None, *, special_tokens = None))]
+    #[pyo3(signature = (counts, vocab_size = Given(None), min_frequency = None, *, special_tokens = None, show_progress = true), text_signature = "(counts, vocab_size=30000, min_frequency=None, *, special_tokens=None, show_progress=True)")]
     fn train_from_counts(
         py: Python<'_>,
         counts: &Bound<'_, PyAny>,
-        vocab_size: &Bound<'_, PyAny>,
+        vocab_size: Given<'_>,
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
     ) -> PyResult<Self> {
         let mut out = args::text_counts(counts, "counts", args::TEXT_COUNTS, 0)?;
         if let Some(i) = out.iter().position(|(w, _)| w.chars().any(|ch| crate::bpe::bytes::char_byte(ch).is_none())) {
@@ -211,7 +251,8 @@ impl PyBpe {
                 Quoted(&out.swap_remove(i).0)
             ))));
         }
-        train_counts(py, out, vocab_size, min_frequency, special_tokens)
+        let checked = train_args(&vocab_size, min_frequency, special_tokens)?;
+        train_counts(py, out, checked, show_progress)
     }
 
     /// The token ids of `text` (special tokens in it split out first).

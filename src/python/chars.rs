@@ -8,8 +8,10 @@ use super::args::{self, text, type_name};
 use super::errors::{guard, to_py, Signals};
 use super::family;
 use super::ints::int_list;
+use super::train::counting;
 use crate::chars::{count_chars_until, parts, Chars};
 use crate::error::{Error, Quoted};
+use crate::training::Progress;
 
 /// One token per character: the special tokens, then the characters kept in
 /// training; a character the vocabulary lacks is `unk_token`. No
@@ -36,6 +38,22 @@ fn optional_size(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
         Some(o) if !o.is_none() => Ok(Some(args::positive(o, "vocab_size")?)),
         _ => Ok(None),
     }
+}
+
+/// Counts the characters of `texts` (`unit`s of a corpus) with the GIL
+/// released, progress on stderr if `show_progress`; Ctrl-C stops it.
+fn count_chars(py: Python<'_>, texts: &[&str], unit: &'static str, show_progress: bool) -> PyResult<Vec<(char, u64)>> {
+    let signals = Signals::default();
+    let stop = || signals.stop();
+    let counts = py.detach(|| {
+        let mut progress = Progress::new(show_progress, None);
+        guard(|| {
+            counting(&mut progress, "counting characters", unit, texts.len(), &stop, |hook| {
+                count_chars_until(texts, hook)
+            })
+        })
+    });
+    signals.result(counts)
 }
 
 #[pymethods]
@@ -75,14 +93,17 @@ impl PyChars {
         Ok(PyChars { inner: guard(|| Chars::new(tokens, &specials, &unk_token))?, pad: Default::default() })
     }
 
-    /// Learns the characters of `corpus`, an iterable of str: those counted
+    /// Learns the characters of `corpus`, an iterable of str (or of batches
+    /// of str: a list of str is read as its texts): those counted
     /// at least `min_frequency` times (None: 1), and with `vocab_size` only
     /// the `vocab_size - len(special_tokens)` most frequent (ties: smaller
     /// code point; None: all). The vocabulary is `special_tokens` (default
     /// `["[UNK]"]`, `unk_token` among them) in order, then the characters in
-    /// code point order. Returns the new tokenizer.
+    /// code point order. A corpus without a character is a ValueError.
+    /// Progress goes to stderr unless `show_progress=False`; Ctrl-C stops
+    /// training. Returns the new tokenizer.
     #[staticmethod]
-    #[pyo3(signature = (corpus, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = String::from("[UNK]")), text_signature = "(corpus, vocab_size=None, min_frequency=None, *, special_tokens=None, unk_token='[UNK]')")]
+    #[pyo3(signature = (corpus, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = String::from("[UNK]"), show_progress = true), text_signature = "(corpus, vocab_size=None, min_frequency=None, *, special_tokens=None, unk_token='[UNK]', show_progress=True)")]
     fn train(
         py: Python<'_>,
         corpus: &Bound<'_, PyAny>,
@@ -90,15 +111,14 @@ impl PyChars {
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::unk_token)] unk_token: String,
+        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
     ) -> PyResult<Self> {
-        let held = family::texts(corpus, "corpus")?;
+        let held = args::corpus_texts(corpus, "corpus")?;
         let strs: Vec<&str> = held.iter().map(|t| &**t).collect();
         let size = optional_size(vocab_size)?;
         let min = min_frequency.map_or(Ok(1), |m| args::count(m, "min_frequency"))?;
         let specials = specials(special_tokens)?;
-        let signals = Signals::default();
-        let counts = py.detach(|| guard(|| count_chars_until(&strs, || signals.stop())));
-        let counts = signals.result(counts)?;
+        let counts = count_chars(py, &strs, "texts", show_progress)?;
         let inner = guard(|| Chars::train_from_counts(counts, size, min, &specials, &unk_token))?;
         Ok(PyChars { inner, pad: Default::default() })
     }
@@ -106,7 +126,8 @@ impl PyChars {
     /// `train` on UTF-8 text files (bytes that are not UTF-8 are a
     /// ValueError, a file that cannot be read an OSError).
     #[staticmethod]
-    #[pyo3(signature = (paths, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = String::from("[UNK]")), text_signature = "(paths, vocab_size=None, min_frequency=None, *, special_tokens=None, unk_token='[UNK]')")]
+    #[pyo3(signature = (paths, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = String::from("[UNK]"), show_progress = true), text_signature = "(paths, vocab_size=None, min_frequency=None, *, special_tokens=None, unk_token='[UNK]', show_progress=True)")]
+    #[allow(clippy::too_many_arguments)]
     fn train_from_files(
         py: Python<'_>,
         paths: &Bound<'_, PyAny>,
@@ -114,6 +135,7 @@ impl PyChars {
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::unk_token)] unk_token: String,
+        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
     ) -> PyResult<Self> {
         let paths = args::paths(paths)?;
         let size = optional_size(vocab_size)?;
@@ -122,7 +144,7 @@ impl PyChars {
         // Ctrl-C (or another signal handler's exception) stops the reading
         // between two files and the counting between two chunks.
         let signals = Signals::default();
-        let counts = py.detach(|| {
+        let files = py.detach(|| {
             guard(|| {
                 let mut files = Vec::new();
                 for p in &paths {
@@ -131,27 +153,31 @@ impl PyChars {
                     }
                     files.push(crate::io::read_utf8(p)?);
                 }
-                let parts: Vec<&str> = files.iter().flat_map(|t| parts(t, 1 << 16)).collect();
-                count_chars_until(&parts, || signals.stop())
+                Ok(files)
             })
         });
-        let counts = signals.result(counts)?;
+        let files = signals.result(files)?;
+        let parts: Vec<&str> = files.iter().flat_map(|t| parts(t, 1 << 16)).collect();
+        let counts = count_chars(py, &parts, "parts", show_progress)?;
         let inner = guard(|| Chars::train_from_counts(counts, size, min, &specials, &unk_token))?;
         Ok(PyChars { inner, pad: Default::default() })
     }
 
     /// `train` on character counts: a mapping `{character: count}` or an
     /// iterable of `(character, count)` pairs; a str of another length is a
-    /// ValueError.
+    /// ValueError. `show_progress` is taken as by `train`, but nothing here
+    /// takes long enough to show.
     #[staticmethod]
-    #[pyo3(signature = (counts, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = String::from("[UNK]")), text_signature = "(counts, vocab_size=None, min_frequency=None, *, special_tokens=None, unk_token='[UNK]')")]
+    #[pyo3(signature = (counts, vocab_size = None, min_frequency = None, *, special_tokens = None, unk_token = String::from("[UNK]"), show_progress = true), text_signature = "(counts, vocab_size=None, min_frequency=None, *, special_tokens=None, unk_token='[UNK]', show_progress=True)")]
     fn train_from_counts(
         counts: &Bound<'_, PyAny>,
         vocab_size: Option<&Bound<'_, PyAny>>,
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::unk_token)] unk_token: String,
+        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
     ) -> PyResult<Self> {
+        let _ = show_progress; // checked: no phase here is long
         let mut out = Vec::new();
         for (i, (c, n)) in args::text_counts(counts, "counts", args::TEXT_COUNTS, 0)?.into_iter().enumerate() {
             let mut cs = c.chars();

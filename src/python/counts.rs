@@ -35,8 +35,9 @@ enum Unit<'py> {
     Arrow(Vec<(arrow::ArrowCapsules<'py>, usize)>),
 }
 
-/// Pulls the items of an iterable of str and Arrow string arrays in units:
-/// up to a batch of str, or Arrow arrays up to `ARROW_TEXTS` texts. A str is
+/// Pulls the items of an iterable of str, batches of str (lists of them) and
+/// Arrow string arrays in units: up to a batch of str (the texts of the
+/// items and of the batch items), or Arrow arrays up to `ARROW_TEXTS` texts. A str is
 /// converted to UTF-8 as it is pulled, not in a pass of its own (a lone
 /// surrogate is the ValueError that names its index).
 struct Pull<'py, 'a> {
@@ -45,6 +46,11 @@ struct Pull<'py, 'a> {
     arrow: bool,
     /// An item pulled that belongs to the next unit.
     held: Option<(usize, Bound<'py, PyAny>)>,
+    /// The texts of a batch item (a list of str) being pulled: the item's
+    /// index, the index of its next text and its iterator.
+    batch: Option<(usize, usize, Bound<'py, PyIterator>)>,
+    /// Whether a batch item came: the texts then outnumber the items.
+    batched: bool,
     name: &'a str,
 }
 
@@ -53,6 +59,22 @@ impl<'py> Pull<'py, '_> {
         let (mut items, mut bytes) = (Vec::new(), 0);
         let (mut arrays, mut rows) = (Vec::new(), 0);
         loop {
+            if let Some((i, j, batch)) = &mut self.batch {
+                // A batch is taken up only when no Arrow array waits.
+                match batch.next() {
+                    Some(t) => {
+                        let utf8 = text(&t?, &|| format!("{}[{i}][{j}]", self.name))?;
+                        *j += 1;
+                        bytes += utf8.len();
+                        items.push(utf8);
+                        if items.len() >= BATCH_TEXTS || bytes >= BATCH_BYTES {
+                            break;
+                        }
+                    }
+                    None => self.batch = None,
+                }
+                continue;
+            }
             let (i, item) = match self.held.take() {
                 Some(held) => held,
                 None => match self.iter.next() {
@@ -71,20 +93,27 @@ impl<'py> Pull<'py, '_> {
                 if items.len() >= BATCH_TEXTS || bytes >= BATCH_BYTES {
                     break;
                 }
-            } else if !items.is_empty() {
-                self.held = Some((i, item));
-                break;
-            } else if let Some(capsules) =
-                self.arrow.then(|| arrow::capsules(&item, &format!("{}[{i}]", self.name))).transpose()?.flatten()
-            {
-                rows += capsules.len();
-                arrays.push((capsules, i));
-                if rows >= ARROW_TEXTS || arrays.len() >= ARROW_CHUNKS {
+            } else if self.arrow && item.hasattr("__arrow_c_array__")? {
+                if !items.is_empty() {
+                    self.held = Some((i, item));
                     break;
                 }
+                if let Some(capsules) = arrow::capsules(&item, &format!("{}[{i}]", self.name))? {
+                    rows += capsules.len();
+                    arrays.push((capsules, i));
+                    if rows >= ARROW_TEXTS || arrays.len() >= ARROW_CHUNKS {
+                        break;
+                    }
+                }
+            } else if !arrays.is_empty() {
+                self.held = Some((i, item));
+                break;
             } else {
-                // Neither str nor an Arrow array: the TypeError that names it.
-                text(&item, &|| format!("{}[{i}]", self.name))?;
+                // A batch of texts (pulled into this unit), or the TypeError
+                // that names the item.
+                let batch = args::text_batch(&item, &|| format!("{}[{i}]", self.name))?;
+                self.batch = Some((i, 0, batch));
+                self.batched = true;
             }
         }
         Ok(if !items.is_empty() {
@@ -115,7 +144,7 @@ pub(super) fn count_texts(
 ) -> PyResult<()> {
     let mut progress = Progress::new(show_progress, None);
     progress.start("counting words", "texts", corpus.len().ok().map(|n| n as u64));
-    let mut pull = Pull { iter: iter.enumerate(), arrow, held: None, name };
+    let mut pull = Pull { iter: iter.enumerate(), arrow, held: None, batch: None, batched: false, name };
     let threads = crate::threads::default_threads();
     let mut next = pull.next()?;
     while let Some(unit) = next.take() {
@@ -163,6 +192,9 @@ pub(super) fn count_texts(
             }
         };
         py.check_signals()?;
+        if pull.batched {
+            progress.forget_total(); // the count of items is not the count of texts
+        }
         progress.advance(counted as u64).map_err(to_py)?;
     }
     progress.finish();
@@ -481,7 +513,8 @@ impl PyWordCounts {
 
 /// Counts the words of `texts` as training does: normalized and
 /// pre-tokenized with the pipeline `options`. `texts` is an iterable of str
-/// (pulled in batches) and Arrow string / large_string arrays, an Arrow array,
+/// (pulled in batches), of batches of str (a list of str is read as its
+/// texts) and of Arrow string / large_string arrays, an Arrow array,
 /// or an Arrow stream of them such as a chunked array (`__arrow_c_stream__`);
 /// Arrow texts are read in place, nulls skipped.
 #[pyfunction]

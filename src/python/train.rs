@@ -6,7 +6,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
-use super::args::{self, type_name};
+use super::args::{self, type_name, Given};
 use super::counts::{count_texts, utf8_errors, PyWordCounts};
 use super::errors::{guard, to_py, Signals};
 use super::tokenizer::PyTokenizer;
@@ -26,15 +26,18 @@ fn objective(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Objective> {
     }
 }
 
+/// `vocab_size` when left out, as in Hugging Face's `WordPieceTrainer`.
+const DEFAULT_VOCAB_SIZE: usize = 30000;
+
 fn trainer_config(
-    vocab_size: &Bound<'_, PyAny>,
+    vocab_size: &Given<'_>,
     min_frequency: Option<&Bound<'_, PyAny>>,
     special_tokens: Option<&Bound<'_, PyAny>>,
     objective_name: Option<&Bound<'_, PyAny>>,
     limit_alphabet: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<TrainerConfig> {
     Ok(TrainerConfig {
-        vocab_size: args::positive(vocab_size, "vocab_size")?,
+        vocab_size: args::vocab_size(vocab_size, DEFAULT_VOCAB_SIZE)?,
         min_frequency: min_frequency.map_or(Ok(2), |m| args::count(m, "min_frequency"))?,
         special_tokens: args::special_tokens(special_tokens)?,
         objective: objective(objective_name)?,
@@ -83,10 +86,37 @@ fn learn(
     signals.result(trained).map(PyTokenizer::wrap)
 }
 
+/// The counting of the family's trainers (`count`, given the hook that its
+/// chunks call with the number of texts counted so far) as phase `phase` of
+/// `progress`, `total` units: the hook advances the progress and asks `stop`
+/// (Python's signal handlers, after every chunk) whether to give up.
+pub(super) fn counting<T>(
+    progress: &mut Progress,
+    phase: &'static str,
+    unit: &'static str,
+    total: usize,
+    stop: &dyn Fn() -> bool,
+    count: impl FnOnce(&mut dyn FnMut(usize) -> bool) -> crate::error::Result<T>,
+) -> crate::error::Result<T> {
+    progress.start(phase, unit, Some(total as u64));
+    let mut last = 0;
+    let counted = count(&mut |done| {
+        // A progress without an interrupt hook never fails.
+        let _ = progress.advance(done.saturating_sub(last) as u64);
+        last = done;
+        stop()
+    });
+    progress.finish();
+    counted
+}
+
 #[pymethods]
 impl PyTokenizer {
     /// Trains a tokenizer on `corpus`, an iterable of str (a list or a
-    /// generator, pulled in batches), to `vocab_size` tokens.
+    /// generator, pulled in batches) or of batches of str (a list, tuple or
+    /// other iterable of str is read as its texts, as Hugging Face's
+    /// `train_from_iterator` reads it), to `vocab_size` tokens (default
+    /// 30,000, as Hugging Face's `WordPieceTrainer`).
     ///
     /// `objective` ranks the merges (spec section 4): `"likelihood"` (the
     /// default) the gain in unigram likelihood, `"pmi"` the score
@@ -95,15 +125,16 @@ impl PyTokenizer {
     /// `limit_alphabet=n` keeps the n most frequent characters and trains
     /// without the words that hold any other. The
     /// vocabulary starts with `special_tokens`, then the alphabet; if those
-    /// alone exceed `vocab_size`, they are all kept. Progress goes to stderr
-    /// unless `show_progress=False`; Ctrl-C stops training.
+    /// alone exceed `vocab_size`, they are all kept. A corpus without a word
+    /// (empty, or a used-up iterator) is a ValueError. Progress goes to
+    /// stderr unless `show_progress=False`; Ctrl-C stops training.
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (corpus, vocab_size, min_frequency = None, *, special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options))]
+    #[pyo3(signature = (corpus, vocab_size = Given(None), min_frequency = None, *, special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options), text_signature = "(corpus, vocab_size=30000, min_frequency=None, *, special_tokens=None, objective=None, limit_alphabet=None, show_progress=True, **options)")]
     fn train(
         py: Python<'_>,
         corpus: &Bound<'_, PyAny>,
-        vocab_size: &Bound<'_, PyAny>,
+        vocab_size: Given<'_>,
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
         objective: Option<&Bound<'_, PyAny>>,
@@ -117,7 +148,7 @@ impl PyTokenizer {
                 PyTypeError::new_err(format!("corpus must be an iterable of str, not {}", type_name(corpus)))
             })
         })?;
-        let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
+        let config = trainer_config(&vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
         let options = args::options(options, "train")?;
         let mut counter = WordCounter::new(&options);
         count_texts(py, corpus, iter, "corpus", false, &mut counter, show_progress)?;
@@ -129,12 +160,12 @@ impl PyTokenizer {
     /// `errors="strict"` fails on bytes that are not UTF-8, naming the file and
     /// offset; `errors="replace"` replaces them with U+FFFD.
     #[staticmethod]
-    #[pyo3(signature = (paths, vocab_size, min_frequency = None, *, errors = String::from("strict"), special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options), text_signature = "(paths, vocab_size, min_frequency=None, *, errors='strict', special_tokens=None, objective=None, limit_alphabet=None, show_progress=True, **options)")]
+    #[pyo3(signature = (paths, vocab_size = Given(None), min_frequency = None, *, errors = String::from("strict"), special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options), text_signature = "(paths, vocab_size=30000, min_frequency=None, *, errors='strict', special_tokens=None, objective=None, limit_alphabet=None, show_progress=True, **options)")]
     #[allow(clippy::too_many_arguments)]
     fn train_from_files(
         py: Python<'_>,
         paths: &Bound<'_, PyAny>,
-        vocab_size: &Bound<'_, PyAny>,
+        vocab_size: Given<'_>,
         min_frequency: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::errors)] errors: String,
         special_tokens: Option<&Bound<'_, PyAny>>,
@@ -145,7 +176,7 @@ impl PyTokenizer {
     ) -> PyResult<Self> {
         let paths = args::paths(paths)?;
         let errors = utf8_errors(&errors)?;
-        let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
+        let config = trainer_config(&vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
         let options = args::options(options, "train_from_files")?;
         let signals = Signals::default();
         let stop = || signals.stop();
@@ -164,11 +195,11 @@ impl PyTokenizer {
     /// already normalized and pre-tokenized; a word given twice is summed).
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (counts, vocab_size, min_frequency = None, *, special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options))]
+    #[pyo3(signature = (counts, vocab_size = Given(None), min_frequency = None, *, special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options), text_signature = "(counts, vocab_size=30000, min_frequency=None, *, special_tokens=None, objective=None, limit_alphabet=None, show_progress=True, **options)")]
     fn train_from_counts(
         py: Python<'_>,
         counts: &Bound<'_, PyAny>,
-        vocab_size: &Bound<'_, PyAny>,
+        vocab_size: Given<'_>,
         min_frequency: Option<&Bound<'_, PyAny>>,
         special_tokens: Option<&Bound<'_, PyAny>>,
         objective: Option<&Bound<'_, PyAny>>,
@@ -177,7 +208,7 @@ impl PyTokenizer {
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         if let Ok(counted) = counts.cast::<PyWordCounts>() {
-            let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
+            let config = trainer_config(&vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
             let (counted, counts) = (counted.get(), counted.get().counts());
             // The counts' options, then the explicit ones over them.
             let made_with = *counts.options();
@@ -200,7 +231,7 @@ impl PyTokenizer {
         }
         let expected = format!("a WordCounts, {}", args::TEXT_COUNTS);
         let words = summed(args::text_counts(counts, "counts", &expected, 1)?)?;
-        let config = trainer_config(vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
+        let config = trainer_config(&vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
         let options = args::options(options, "train_from_counts")?;
         learn(py, words, false, config, options, show_progress)
     }

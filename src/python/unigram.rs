@@ -14,7 +14,9 @@ use super::args::{self, text, type_name, Given};
 use super::errors::{guard, to_py, Signals};
 use super::family;
 use super::ints::{int_list, named_memory_error, new_str_list, offsets_list};
+use super::train::counting;
 use crate::error::Error;
+use crate::training::Progress;
 use crate::unigram::sample::Sampling;
 use crate::unigram::trainer::{self, UnigramConfig};
 use crate::unigram::{Encoded, UnigramTokenizer, DEFAULT_SPECIAL_TOKENS};
@@ -308,8 +310,11 @@ fn str_list(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
 }
 
 #[allow(clippy::too_many_arguments)]
+/// `vocab_size` when left out, as in Hugging Face's `UnigramTrainer`.
+const DEFAULT_VOCAB_SIZE: usize = 8000;
+
 fn config(
-    vocab_size: &Bound<'_, PyAny>,
+    vocab_size: &Given<'_>,
     special_tokens: Option<&Bound<'_, PyAny>>,
     max_piece_length: Option<&Bound<'_, PyAny>>,
     seed_size: Option<&Bound<'_, PyAny>>,
@@ -338,7 +343,7 @@ fn config(
             .map_err(|_| PyTypeError::new_err(format!("shrinking_factor must be float, not {}", type_name(v))))?,
     };
     let c = UnigramConfig {
-        vocab_size: args::positive(vocab_size, "vocab_size")?,
+        vocab_size: args::vocab_size(vocab_size, DEFAULT_VOCAB_SIZE)?,
         special_tokens,
         max_piece_length: positive(max_piece_length, "max_piece_length", d.max_piece_length)?,
         seed_size: positive(seed_size, "seed_size", d.seed_size)?,
@@ -387,11 +392,41 @@ fn sampling(
 }
 
 impl PyUnigramTokenizer {
-    fn train_counts(py: Python<'_>, counts: rustc_hash::FxHashMap<String, u64>, c: UnigramConfig) -> PyResult<Self> {
+    fn train_counts(
+        py: Python<'_>,
+        counts: rustc_hash::FxHashMap<String, u64>,
+        c: UnigramConfig,
+        show_progress: bool,
+    ) -> PyResult<Self> {
         let signals = Signals::default();
         let stop = || signals.stop();
-        let trained = py.detach(|| guard(|| trainer::train_with(counts, &c, &stop)));
+        let trained = py.detach(|| {
+            let mut progress = Progress::new(show_progress, None);
+            guard(|| trainer::train_with(counts, &c, &stop, &mut progress))
+        });
         signals.result(trained).map(|inner| PyUnigramTokenizer { inner, pad: Default::default() })
+    }
+
+    /// Counts the words of `texts` (`unit`s of a corpus) with the GIL
+    /// released, progress on stderr if `show_progress`; Ctrl-C stops it.
+    fn count_words(
+        py: Python<'_>,
+        texts: &[&str],
+        unit: &'static str,
+        c: &UnigramConfig,
+        show_progress: bool,
+    ) -> PyResult<rustc_hash::FxHashMap<String, u64>> {
+        let signals = Signals::default();
+        let stop = || signals.stop();
+        let counts = py.detach(|| {
+            let mut progress = Progress::new(show_progress, None);
+            guard(|| {
+                counting(&mut progress, "counting words", unit, texts.len(), &stop, |hook| {
+                    trainer::count_words_until(texts, &c.special_tokens, hook)
+                })
+            })
+        });
+        signals.result(counts)
     }
 }
 
@@ -413,56 +448,59 @@ impl PyUnigramTokenizer {
             .map(|inner| PyUnigramTokenizer { inner, pad: Default::default() })
     }
 
-    /// Trains on `corpus` (an iterable of str) to `vocab_size` pieces,
+    /// Trains on `corpus` (an iterable of str, or of batches of str: a list
+    /// of str is read as its texts) to `vocab_size` pieces (default 8,000),
     /// `special_tokens` first (None: `["<unk>", "<s>", "</s>"]`; the first is
     /// the unknown token). The other options, None meaning the default:
     /// `max_piece_length` (16 characters), `seed_size` (1,000,000 seed
     /// substrings), `shrinking_factor` (0.75 of the pieces kept per pruning
     /// round, in (0, 1)), `num_sub_iterations` (2 EM iterations per round).
-    /// Ctrl-C stops training (KeyboardInterrupt).
+    /// A corpus without a word is a ValueError. Progress goes to stderr
+    /// unless `show_progress=False`; Ctrl-C stops training
+    /// (KeyboardInterrupt).
     #[staticmethod]
-    #[pyo3(signature = (corpus, vocab_size, *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None))]
+    #[pyo3(signature = (corpus, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = true), text_signature = "(corpus, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
     #[allow(clippy::too_many_arguments)]
     fn train(
         py: Python<'_>,
         corpus: &Bound<'_, PyAny>,
-        vocab_size: &Bound<'_, PyAny>,
+        vocab_size: Given<'_>,
         special_tokens: Option<&Bound<'_, PyAny>>,
         max_piece_length: Option<&Bound<'_, PyAny>>,
         seed_size: Option<&Bound<'_, PyAny>>,
         shrinking_factor: Option<&Bound<'_, PyAny>>,
         num_sub_iterations: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
     ) -> PyResult<Self> {
-        let c = config(vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
-        let held = family::texts(corpus, "corpus")?;
+        let c = config(&vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
+        let held = args::corpus_texts(corpus, "corpus")?;
         let texts: Vec<&str> = held.iter().map(|t| &**t).collect();
-        let signals = Signals::default();
-        let counts = py.detach(|| guard(|| trainer::count_words_until(&texts, &c.special_tokens, || signals.stop())));
-        let counts = signals.result(counts)?;
-        Self::train_counts(py, counts, c)
+        let counts = Self::count_words(py, &texts, "texts", &c, show_progress)?;
+        Self::train_counts(py, counts, c, show_progress)
     }
 
     /// `train` on the lines of text files (UTF-8; a file that cannot be read
     /// is an OSError).
     #[staticmethod]
-    #[pyo3(signature = (paths, vocab_size, *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None))]
+    #[pyo3(signature = (paths, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = true), text_signature = "(paths, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
     #[allow(clippy::too_many_arguments)]
     fn train_from_files(
         py: Python<'_>,
         paths: &Bound<'_, PyAny>,
-        vocab_size: &Bound<'_, PyAny>,
+        vocab_size: Given<'_>,
         special_tokens: Option<&Bound<'_, PyAny>>,
         max_piece_length: Option<&Bound<'_, PyAny>>,
         seed_size: Option<&Bound<'_, PyAny>>,
         shrinking_factor: Option<&Bound<'_, PyAny>>,
         num_sub_iterations: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
     ) -> PyResult<Self> {
-        let c = config(vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
+        let c = config(&vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
         let paths = args::paths(paths)?;
         // Ctrl-C (or another signal handler's exception) stops the reading
         // between two files and the counting between two chunks.
         let signals = Signals::default();
-        let counts = py.detach(|| {
+        let files = py.detach(|| {
             guard(|| {
                 let mut files = Vec::new();
                 for p in &paths {
@@ -471,33 +509,35 @@ impl PyUnigramTokenizer {
                     }
                     files.push(crate::io::read_utf8(p)?);
                 }
-                let lines: Vec<&str> = files.iter().flat_map(|s| s.lines()).collect();
-                trainer::count_words_until(&lines, &c.special_tokens, || signals.stop())
+                Ok(files)
             })
         });
-        let counts = signals.result(counts)?;
-        Self::train_counts(py, counts, c)
+        let files = signals.result(files)?;
+        let lines: Vec<&str> = files.iter().flat_map(|s| s.lines()).collect();
+        let counts = Self::count_words(py, &lines, "lines", &c, show_progress)?;
+        Self::train_counts(py, counts, c, show_progress)
     }
 
     /// `train` on counted texts: a mapping `{text: count}` or an iterable of
     /// `(text, count)` pairs (each text's words counted `count` times).
     #[staticmethod]
-    #[pyo3(signature = (counts, vocab_size, *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None))]
+    #[pyo3(signature = (counts, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = true), text_signature = "(counts, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
     #[allow(clippy::too_many_arguments)]
     fn train_from_counts(
         py: Python<'_>,
         counts: &Bound<'_, PyAny>,
-        vocab_size: &Bound<'_, PyAny>,
+        vocab_size: Given<'_>,
         special_tokens: Option<&Bound<'_, PyAny>>,
         max_piece_length: Option<&Bound<'_, PyAny>>,
         seed_size: Option<&Bound<'_, PyAny>>,
         shrinking_factor: Option<&Bound<'_, PyAny>>,
         num_sub_iterations: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
     ) -> PyResult<Self> {
-        let c = config(vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
+        let c = config(&vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
         let pairs = args::text_counts(counts, "counts", args::TEXT_COUNTS, 0)?;
         let counted = py.detach(|| guard(|| trainer::count_pairs(&pairs, &c.special_tokens)))?;
-        Self::train_counts(py, counted, c)
+        Self::train_counts(py, counted, c, show_progress)
     }
 
     /// Encodes `text` into a `UnigramEncoding`: the Viterbi segmentation, or

@@ -33,7 +33,12 @@ pub use word_counts::{Utf8Errors, WordCounter};
 
 /// Learns the vocabulary and merges from `(word, count)` pairs (words already
 /// normalized and pre-tokenized) with `config.objective`.
+/// No word at all (an empty or a used-up corpus) is a ValueError rather than
+/// a vocabulary of just the special tokens and the initial alphabet.
 pub fn train(counts: Vec<(String, u64)>, config: &TrainerConfig, progress: &mut Progress) -> Result<Trained> {
+    if !counts.iter().any(|(w, n)| !w.is_empty() && *n > 0) {
+        return Err(Error::invalid("the corpus has no words to train on"));
+    }
     match config.objective {
         Objective::Likelihood => trainer::train(counts, config, LikelihoodRanking::default(), progress),
         Objective::Pmi => trainer::train(counts, config, PmiRanking::default(), progress),

@@ -53,6 +53,12 @@ impl<'a> Progress<'a> {
         }
     }
 
+    /// Drops the total, when the units turn out to be other than those counted
+    /// for it.
+    pub fn forget_total(&mut self) {
+        self.total = None;
+    }
+
     /// Records `n` more units of work; fails with `Interrupted` when asked to stop.
     pub fn advance(&mut self, n: u64) -> Result<()> {
         self.done += n;

@@ -19,6 +19,7 @@ use crate::error::{Error, Quoted, Result};
 use crate::pipeline::special_split::SpecialSplitter;
 use crate::threads;
 use crate::tokenizer::batch::chunks_until;
+use crate::training::Progress;
 
 /// Words per chunk of the E-step's sums.
 pub const CHUNK: usize = 1024;
@@ -93,16 +94,16 @@ impl UnigramConfig {
 /// Counts the words of `texts` as the tokenizer sees them (each with its
 /// "▁"), special tokens left out.
 pub fn count_words<S: AsRef<str> + Sync>(texts: &[S], special_tokens: &[String]) -> Result<FxHashMap<String, u64>> {
-    count_words_until(texts, special_tokens, || false)
+    count_words_until(texts, special_tokens, |_| false)
 }
 
 /// [`count_words`] on chunks of `texts` in parallel, asking `stop` after
-/// each (see [`chunks_until`]) whether to give up: [`Error::Interrupted`] if
-/// it says so.
+/// each (see [`chunks_until`]), with the number of texts counted so far,
+/// whether to give up: [`Error::Interrupted`] if it says so.
 pub fn count_words_until<S: AsRef<str> + Sync>(
     texts: &[S],
     special_tokens: &[String],
-    stop: impl FnMut() -> bool,
+    mut stop: impl FnMut(usize) -> bool,
 ) -> Result<FxHashMap<String, u64>> {
     let specials = SpecialSplitter::new(special_tokens.iter().cloned().zip(0..).collect())?;
     let count = |chunk: &[S]| {
@@ -123,10 +124,15 @@ pub fn count_words_until<S: AsRef<str> + Sync>(
                 }
             });
         }
-        Ok(counts)
+        Ok((counts, chunk.len()))
     };
     let mut total = FxHashMap::default();
-    chunks_until(texts, None, count, |_, counts| total = merge_counts(std::mem::take(&mut total), counts), stop)?;
+    let done = std::cell::Cell::new(0);
+    let add = |_, (counts, n)| {
+        total = merge_counts(std::mem::take(&mut total), counts);
+        done.set(done.get() + n);
+    };
+    chunks_until(texts, None, count, add, || stop(done.get()))?;
     Ok(total)
 }
 
@@ -508,16 +514,18 @@ pub fn prune(
 
 /// Trains on `(word, count)` pairs (words as the model sees them, with "▁").
 pub fn train(counts: FxHashMap<String, u64>, config: &UnigramConfig) -> Result<UnigramTokenizer> {
-    train_with(counts, config, &|| false)
+    train_with(counts, config, &|| false, &mut Progress::disabled())
 }
 
 /// [`train`], asking `stop` between steps and, on the calling thread, every
 /// few milliseconds during each (see [`threads::run_until`]): when it says
-/// true, training ends with `Error::Interrupted`.
+/// true, training ends with `Error::Interrupted`. `progress` counts the EM
+/// iterations.
 pub fn train_with(
     counts: FxHashMap<String, u64>,
     config: &UnigramConfig,
     stop: &(dyn Fn() -> bool + Sync),
+    progress: &mut Progress,
 ) -> Result<UnigramTokenizer> {
     config.validate()?;
     let mut words: Vec<(String, u64)> = counts.into_iter().filter(|(w, n)| !w.is_empty() && *n > 0).collect();
@@ -536,6 +544,7 @@ pub fn train_with(
     if pieces.is_empty() {
         return Err(Error::invalid("the corpus has no words to train on"));
     }
+    progress.start("training (EM)", "iterations", None);
     loop {
         for _ in 0..config.num_sub_iterations {
             if stop() {
@@ -544,6 +553,7 @@ pub fn train_with(
             let model = Model::new(pieces, 0)?;
             let expected = threads::run_until(stop, |stopped| expected_counts(&model, &words, stopped))?;
             pieces = maximize(model.pieces(), &expected);
+            progress.advance(1)?;
         }
         if pieces.len() <= target {
             break;
@@ -560,6 +570,7 @@ pub fn train_with(
             break;
         }
     }
+    progress.finish();
     // Finalize: every character, then the best-scored other pieces.
     let mut order: Vec<usize> = (0..pieces.len()).collect();
     order.sort_by(|&a, &b| {
@@ -632,7 +643,7 @@ mod tests {
     fn stops_when_asked() {
         let config = UnigramConfig { vocab_size: 50, ..UnigramConfig::default() };
         let counts = count_words(&corpus(), &config.special_tokens).unwrap();
-        assert!(matches!(train_with(counts, &config, &|| true), Err(Error::Interrupted)));
+        assert!(matches!(train_with(counts, &config, &|| true, &mut Progress::disabled()), Err(Error::Interrupted)));
     }
 
     #[test]

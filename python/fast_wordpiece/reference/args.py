@@ -6,7 +6,7 @@ import contextlib
 import json
 import operator
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 # The rules for integer arguments and type names are those of the transformers-style calls,
@@ -40,6 +40,30 @@ def _items(value: object, name: str, of: str) -> Iterator[Any]:
 
 def _texts(value: object, name: str) -> list[str]:
     return [_text(item, f"{name}[{i}]") for i, item in enumerate(_items(value, name, "str"))]
+
+
+def _text_batch(item: object, name: str) -> Iterator[Any]:
+    """The texts of a corpus item that is not a str: its items when it is a batch of texts (a
+    list, a tuple or another iterable, as the batches of a ``train_from_iterator`` generator
+    are), else the TypeError that names it as a text. bytes, a mapping (a dataset's row) and an
+    Arrow array (``__arrow_c_array__``, which ``count_words`` reads as such) are not batches; a
+    pandas or polars Series of str is one."""
+    if not (isinstance(item, (str, bytes, bytearray, Mapping)) or hasattr(item, "__arrow_c_array__")):
+        with contextlib.suppress(TypeError):
+            return iter(item)  # type: ignore[call-overload, no-any-return]
+    raise TypeError(f"{name} must be str, not {_type_name(item)}")
+
+
+def _corpus_texts(value: object, name: str) -> Iterator[str]:
+    """The texts of a corpus: an iterable of str and of batches of str (``_text_batch``),
+    flattened; the errors name the item (``corpus[3]``) or the text of a batch
+    (``corpus[3][2]``)."""
+    for i, item in enumerate(_items(value, name, "str")):
+        if isinstance(item, str):
+            yield _text(item, f"{name}[{i}]")
+        else:
+            for j, text in enumerate(_text_batch(item, f"{name}[{i}]")):
+                yield _text(text, f"{name}[{i}][{j}]")
 
 
 #: What ``_text_counts`` takes.

@@ -18,6 +18,7 @@ from typing import SupportsIndex
 from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
     TEXT_COUNTS,
+    _corpus_texts,
     _flag,
     _integer,
     _path,
@@ -151,33 +152,38 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
     # ------------------------------------------------------------------ training
     @staticmethod
     def train(
-        corpus: Iterable[str],
-        vocab_size: SupportsIndex,
+        corpus: Iterable[str] | Iterable[Iterable[str]],
+        vocab_size: SupportsIndex = 30000,
         min_frequency: SupportsIndex | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
+        show_progress: bool = False,
     ) -> BPETokenizer:
         """Same as the engine's ``BPETokenizer.train``: counts the
-        pre-tokenized pieces of ``corpus`` and trains on them
-        (``train_from_counts``; ``min_frequency`` None means 2,
-        ``special_tokens`` None means ``["<|endoftext|>"]``)."""
+        pre-tokenized pieces of ``corpus`` (texts, and batches of texts
+        read as their texts) and trains on them (``train_from_counts``;
+        ``min_frequency`` None means 2, ``special_tokens`` None means
+        ``["<|endoftext|>"]``). ``show_progress`` is checked; the twin shows
+        none."""
         _integer(vocab_size, "vocab_size", 1)
         if min_frequency is not None:
             _integer(min_frequency, "min_frequency", 0)
         if special_tokens is not None:
             special_tokens = _texts(special_tokens, "special_tokens")
+        _flag(show_progress, "show_progress")
         counts: Counter[str] = Counter()
-        for text in corpus:
+        for text in _corpus_texts(corpus, "corpus"):
             counts.update(show(p) for p in pre_tokenize(text))
         return BPETokenizer.train_from_counts(counts, vocab_size, min_frequency, special_tokens=special_tokens)
 
     @staticmethod
     def train_from_counts(
         counts: Mapping[str, SupportsIndex] | Iterable[tuple[str, SupportsIndex]],
-        vocab_size: SupportsIndex,
+        vocab_size: SupportsIndex = 30000,
         min_frequency: SupportsIndex | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
+        show_progress: bool = False,
     ) -> BPETokenizer:
         """Same as the engine's ``BPETokenizer.train_from_counts``: pieces as
         byte-level strings with their counts (a mapping or pairs). The
@@ -197,6 +203,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         min_frequency = 2 if min_frequency is None else _integer(min_frequency, "min_frequency", 0)
         words = [(list(w), c) for w, c in checked if w and c > 0]
         specials = list(DEFAULT_SPECIAL if special_tokens is None else _texts(special_tokens, "special_tokens"))
+        _flag(show_progress, "show_progress")
         vocab: dict[str, int] = {}
         for t in [*specials, *sorted(set(BYTE_CHAR.values()) | {c for w, _ in words for c in w})]:
             vocab.setdefault(t, len(vocab))
@@ -230,7 +237,10 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
                     if w[i] == a and w[i + 1] == b:
                         w[i : i + 2] = [a + b]
                     i += 1
-        return BPETokenizer(vocab, merges, special_tokens=specials)
+        trained = BPETokenizer(vocab, merges, special_tokens=specials)
+        if not words:  # checked after the special tokens, as the engine does
+            raise ValueError("the corpus has no words to train on")
+        return trained
 
     def _compared(self) -> object:
         """The vocabulary, the merges, the unknown token and the special tokens (in any order: the

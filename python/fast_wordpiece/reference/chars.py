@@ -12,6 +12,7 @@ from typing import SupportsIndex
 from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
     TEXT_COUNTS,
+    _corpus_texts,
     _flag,
     _integer,
     _path,
@@ -57,16 +58,20 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
 
     @staticmethod
     def train(
-        corpus: Iterable[str],
+        corpus: Iterable[str] | Iterable[Iterable[str]],
         vocab_size: SupportsIndex | None = None,
         min_frequency: SupportsIndex | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
+        show_progress: bool = False,
     ) -> CharTokenizer:
         """Same as the engine's ``CharTokenizer.train``: counts the characters
-        of ``corpus`` and keeps them as ``train_from_counts`` does
-        (``min_frequency`` None means 1, ``vocab_size`` None keeps all)."""
+        of ``corpus`` (texts, and batches of texts read as their texts) and
+        keeps them as ``train_from_counts`` does (``min_frequency`` None means
+        1, ``vocab_size`` None keeps all). ``show_progress`` is checked; the
+        twin shows none."""
+        held = list(_corpus_texts(corpus, "corpus"))
         if vocab_size is not None:
             _integer(vocab_size, "vocab_size", 1)
         if min_frequency is not None:
@@ -74,8 +79,9 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         if special_tokens is not None:
             special_tokens = _texts(special_tokens, "special_tokens")
         _text(unk_token, "unk_token")
+        _flag(show_progress, "show_progress")
         counts: Counter[str] = Counter()
-        for text in corpus:
+        for text in held:
             counts.update(text)
         return CharTokenizer.train_from_counts(
             counts, vocab_size, min_frequency, special_tokens=special_tokens, unk_token=unk_token
@@ -89,14 +95,17 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
+        show_progress: bool = False,
     ) -> CharTokenizer:
         """Same as the engine's ``CharTokenizer.train_from_counts``: the
         characters counted at least ``min_frequency`` times (None: 1) that
         are not special tokens; with ``vocab_size``, the
         ``vocab_size - len(special_tokens)`` most frequent (ties: smaller code
         point). Vocabulary: ``special_tokens`` (None: ``["[UNK]"]``), then the
-        characters in code point order."""
+        characters in code point order. ``show_progress`` is checked; the twin
+        shows none."""
         _text(unk_token, "unk_token")
+        _flag(show_progress, "show_progress")
         checked = _text_counts(counts, "counts", TEXT_COUNTS, 0)
         for i, (c, _) in enumerate(checked):
             if len(c) != 1:
@@ -115,7 +124,10 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
             # The most frequent, ties by smaller code point.
             kept = sorted(kept, key=lambda x: (-x[1], x[0]))[: max(vocab_size - len(specials), 0)]
         vocab = {t: i for i, t in enumerate([*specials, *sorted(c for c, _ in kept)])}
-        return CharTokenizer(vocab, special_tokens=specials, unk_token=unk_token)
+        trained = CharTokenizer(vocab, special_tokens=specials, unk_token=unk_token)
+        if not any(n > 0 for n in total.values()):  # checked after the special tokens, as the engine does
+            raise ValueError("the corpus has no characters to train on")
+        return trained
 
     def tokenize(self, text: str) -> list[str]:
         """The tokens of ``text``: special tokens split out first, then each

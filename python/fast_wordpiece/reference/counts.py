@@ -9,7 +9,16 @@ import zlib
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Union
 
-from fast_wordpiece.reference.args import TEXT_COUNTS, _flag, _integer, _path, _text, _text_counts, _type_name
+from fast_wordpiece.reference.args import (
+    TEXT_COUNTS,
+    _flag,
+    _integer,
+    _path,
+    _text,
+    _text_batch,
+    _text_counts,
+    _type_name,
+)
 from fast_wordpiece.reference.files import write_atomic
 from fast_wordpiece.reference.options import Options
 from fast_wordpiece.reference.unicode import WHITESPACE
@@ -388,18 +397,23 @@ def _arrow_texts(array: Any, what: str = "texts") -> list[str]:
 
 
 def _texts(texts: Iterable[Any]) -> Iterator[str]:
-    """The str items of ``texts`` and the texts of its Arrow string arrays."""
+    """The str items of ``texts``, the texts of its Arrow string arrays and of its batches of str
+    (``_text_batch``)."""
     for i, text in enumerate(texts):
-        if not isinstance(text, str) and hasattr(text, "__arrow_c_array__"):
+        if isinstance(text, str):
+            yield _text(text, f"texts[{i}]")
+        elif hasattr(text, "__arrow_c_array__"):
             yield from _arrow_texts(text, f"texts[{i}]")
         else:
-            yield _text(text, f"texts[{i}]")
+            for j, item in enumerate(_text_batch(text, f"texts[{i}]")):
+                yield _text(item, f"texts[{i}][{j}]")
 
 
 def count_words(texts: Iterable[str], *, show_progress: bool = False, **options: Any) -> WordCounts:
     """Counts the words of ``texts`` as training does (spec section 4, step 1).
 
-    ``texts`` is an iterable of str and Arrow ``string`` / ``large_string``
+    ``texts`` is an iterable of str, of batches of str (a list of str is read
+    as its texts) and of Arrow ``string`` / ``large_string``
     arrays (objects with ``__arrow_c_array__``), an Arrow array, or an Arrow
     stream of them such as a chunked array (``__arrow_c_stream__``): their
     texts, nulls skipped."""

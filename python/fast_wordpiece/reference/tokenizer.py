@@ -16,6 +16,7 @@ from fast_wordpiece.reference import hf_json, template
 from fast_wordpiece.reference.args import (
     MAX_THREADS,
     TEXT_COUNTS,
+    _corpus_texts,
     _flag,
     _id,
     _integer,
@@ -321,21 +322,23 @@ class PyTokenizer(TransformersCalls):
     # -- training (spec section 4) ---------------------------------------------
 
     @staticmethod
-    def train(corpus: Iterable[str], vocab_size: int, min_frequency: int | None = 2, *,
+    def train(corpus: Iterable[str] | Iterable[Iterable[str]], vocab_size: int = 30000,
+              min_frequency: int | None = 2, *,
               special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, objective: str | None = None,
               limit_alphabet: int | None = None, show_progress: bool = False,
               **options: Any) -> PyTokenizer:  # fmt: skip
-        """Learns a vocabulary of ``vocab_size`` tokens from an iterable of texts."""
+        """Learns a vocabulary of ``vocab_size`` tokens (default 30,000) from an iterable of texts and
+        of batches of texts (a list of str is read as its texts)."""
         args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
                                    limit_alphabet)  # fmt: skip
         counts: Counter[str] = Counter()
-        for i, text in enumerate(_items(corpus, "corpus", "str")):
-            counts.update(args.options.words(_text(text, f"corpus[{i}]")))
+        for text in _corpus_texts(corpus, "corpus"):
+            counts.update(args.options.words(text))
         return args.learn(counts)
 
     @staticmethod
-    def train_from_counts(counts: WordCounts | Mapping[str, int] | Iterable[tuple[str, int]], vocab_size: int,
-                          min_frequency: int | None = 2, *,
+    def train_from_counts(counts: WordCounts | Mapping[str, int] | Iterable[tuple[str, int]],
+                          vocab_size: int = 30000, min_frequency: int | None = 2, *,
                           special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, objective: str | None = None,
                           limit_alphabet: int | None = None, show_progress: bool = False,
                           **options: Any) -> PyTokenizer:  # fmt: skip

@@ -144,7 +144,10 @@ def learn(
     objective: str = "likelihood",
     alphabet_limit: int | None = None,
 ) -> tuple[list[str], list[Pair]]:
-    """Steps 2 to 5 of spec section 4: the vocabulary in id order, and the merges in order."""
+    """Steps 2 to 5 of spec section 4: the vocabulary in id order, and the merges in order. No word
+    at all (an empty or a used-up corpus) is a ValueError."""
+    if not any(w and n > 0 for w, n in counts.items()):
+        raise ValueError("the corpus has no words to train on")
     counts = limit_alphabet({w: n for w, n in counts.items() if w and n > 0}, alphabet_limit)
     words = [Word(text, count) for text, count in counts.items()]
     alphabet = sorted({token for word in words for token in word.tokens})

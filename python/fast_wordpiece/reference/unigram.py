@@ -17,6 +17,7 @@ from typing import Any, SupportsIndex
 from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
     TEXT_COUNTS,
+    _corpus_texts,
     _flag,
     _index,
     _integer,
@@ -74,8 +75,9 @@ def training_options(function: str, vocab_size: object, options: Mapping[str, An
     (None: the defaults), ``shrinking_factor``'s type, the integers, then the values together.
     None means the default. Returns them as ``train_counts`` takes them."""
     for name in options:
-        if name not in (*TRAINING_OPTIONS, "progress"):
+        if name not in (*TRAINING_OPTIONS, "show_progress", "progress"):
             raise TypeError(f"UnigramTokenizer.{function}() got an unexpected keyword argument {name!r}")
+    show_progress = _flag(options.get("show_progress", False), "show_progress")  # the twin shows none
     value = options.get("special_tokens")
     specials = list(DEFAULT_SPECIAL_TOKENS) if value is None else _texts(value, "special_tokens")
     factor = options.get("shrinking_factor")
@@ -101,6 +103,7 @@ def training_options(function: str, vocab_size: object, options: Mapping[str, An
         "seed_size": positive("seed_size", 1_000_000),
         "shrinking_factor": factor,
         "num_sub_iterations": positive("num_sub_iterations", 2),
+        "show_progress": show_progress,
         "progress": options.get("progress"),
     }
     if not specials:
@@ -387,17 +390,21 @@ class UnigramTokenizer(family.TransformersCalls):
     # --- training ---------------------------------------------------------------
 
     @staticmethod
-    def train(corpus: Iterable[str], vocab_size: SupportsIndex, **options: Any) -> UnigramTokenizer:
+    def train(
+        corpus: Iterable[str] | Iterable[Iterable[str]], vocab_size: SupportsIndex = 8000, **options: Any
+    ) -> UnigramTokenizer:
         """Same as the engine's ``UnigramTokenizer.train``: counts the words
-        of ``corpus`` (special tokens split out and dropped) and trains on
-        them. ``options``: ``special_tokens`` (None: ``["<unk>", "<s>",
+        of ``corpus`` (texts, and batches of texts read as their texts;
+        special tokens split out and dropped) and trains on them.
+        ``options``: ``special_tokens`` (None: ``["<unk>", "<s>",
         "</s>"]``), ``max_piece_length`` (16), ``seed_size`` (1,000,000),
-        ``shrinking_factor`` (0.75), ``num_sub_iterations`` (2), and
+        ``shrinking_factor`` (0.75), ``num_sub_iterations`` (2),
+        ``show_progress`` (checked; the twin shows none), and
         ``progress``, called with a line after each pruning round."""
         checked = training_options("train", vocab_size, options)
         specials = checked["special_tokens"]
         counts: dict[str, int] = {}
-        for text in _texts(corpus, "corpus"):
+        for text in _corpus_texts(corpus, "corpus"):
             for seg, _, special in segments(text, specials):
                 if not special:
                     for word, virtual, _ in words(seg):
@@ -408,7 +415,7 @@ class UnigramTokenizer(family.TransformersCalls):
     @staticmethod
     def train_from_counts(
         counts: Mapping[str, SupportsIndex] | Iterable[tuple[str, SupportsIndex]],
-        vocab_size: SupportsIndex,
+        vocab_size: SupportsIndex = 8000,
         **options: Any,
     ) -> UnigramTokenizer:
         """``train`` on counted texts, a mapping ``{text: count}`` or an iterable of ``(text, count)``
@@ -697,6 +704,7 @@ def train_counts(
     seed_size: int | None = 1_000_000,
     shrinking_factor: float | None = 0.75,
     num_sub_iterations: int | None = 2,
+    show_progress: bool = False,
     progress: Callable[[str], None] | None = None,
 ) -> UnigramTokenizer:
     # The engine's checks of the options, None meaning the default.
@@ -706,11 +714,14 @@ def train_counts(
     shrinking_factor = 0.75 if shrinking_factor is None else shrinking_factor
     num_sub_iterations = 2 if num_sub_iterations is None else _integer(num_sub_iterations, "num_sub_iterations", 1)
     specials = _special_tokens(special_tokens)
+    _flag(show_progress, "show_progress")
     if vocab_size <= len(specials):
         raise ValueError("vocab_size must exceed the number of special tokens")
     words_ = sorted(((w, n) for w, n in counts.items() if w and n > 0), key=lambda x: (x[0].encode(), x[1]))
     desired = vocab_size - len(specials)
     target = desired * 11 // 10
+    if not words_:
+        raise ValueError("the corpus has no words to train on")
     pieces = seed_pieces(words_, max_piece_length, seed_size)
     if sum(is_char(p) for p, _ in pieces) > desired:
         raise ValueError("vocab_size is too small for the characters of the corpus")
