@@ -13,9 +13,9 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
-use super::args::{self, type_name, Text};
+use super::args::{self, type_name};
 use super::arrays;
-use super::encode::batch_texts;
+use super::encode::{batch_texts, batch_words};
 use super::encoding::Shared;
 use super::errors::guard;
 use super::tokenizer::{CallSettings, PyTokenizer};
@@ -795,36 +795,4 @@ fn rows_of(encodings: Vec<Encoding>, overflowing: bool) -> (Vec<Encoding>, Vec<u
         }));
     }
     (rows, sample)
-}
-
-/// The words of each item of a batch given as words: a list (or tuple) of
-/// str, or a pair of two such lists (a tuple or, as Hugging Face accepts, a
-/// list of two lists), as UTF-8.
-#[allow(clippy::type_complexity)]
-pub(super) fn batch_words<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Vec<Text<'py>>, Option<Vec<Text<'py>>>)>> {
-    args::reject_text_as_collection(inputs, "inputs", "list of words")?;
-    inputs
-        .try_iter()
-        .map_err(|e| {
-            args::unless_raised(e, || {
-                PyTypeError::new_err(format!("inputs must be an iterable of list of words, not {}", type_name(inputs)))
-            })
-        })?
-        .enumerate()
-        .map(|(i, item)| {
-            let item = item?;
-            let two = match (item.cast::<PyTuple>(), item.cast::<PyList>()) {
-                (Ok(t), _) if t.len() == 2 => Some((t.get_item(0)?, t.get_item(1)?)),
-                (_, Ok(l)) if l.len() == 2 => Some((l.get_item(0)?, l.get_item(1)?)),
-                _ => None,
-            };
-            match two {
-                Some((a, b)) if !a.is_instance_of::<PyString>() => Ok((
-                    args::words(&a, &format!("inputs[{i}][0]"))?,
-                    Some(args::words(&b, &format!("inputs[{i}][1]"))?),
-                )),
-                _ => Ok((args::words(&item, &format!("inputs[{i}]"))?, None)),
-            }
-        })
-        .collect()
 }

@@ -11,7 +11,6 @@ use pyo3::IntoPyObjectExt;
 
 use super::args::{self, type_name, ReturnTensors, Text};
 use super::arrays;
-use super::call::batch_words;
 use super::encoding::{BatchOwner, PyEncoding, Shared};
 use super::errors::guard;
 use super::ints::py_str;
@@ -38,6 +37,38 @@ pub(super) fn detach_if<T: Send, F: Send + FnOnce() -> T>(py: Python<'_>, detach
     } else {
         work()
     }
+}
+
+/// The words of each item of a batch given as words: a list (or tuple) of
+/// str, or a pair of two such lists (a tuple or, as Hugging Face accepts, a
+/// list of two lists), as UTF-8.
+#[allow(clippy::type_complexity)]
+pub(super) fn batch_words<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Vec<Text<'py>>, Option<Vec<Text<'py>>>)>> {
+    args::reject_text_as_collection(inputs, "inputs", "list of words")?;
+    inputs
+        .try_iter()
+        .map_err(|e| {
+            args::unless_raised(e, || {
+                PyTypeError::new_err(format!("inputs must be an iterable of list of words, not {}", type_name(inputs)))
+            })
+        })?
+        .enumerate()
+        .map(|(i, item)| {
+            let item = item?;
+            let two = match (item.cast::<PyTuple>(), item.cast::<PyList>()) {
+                (Ok(t), _) if t.len() == 2 => Some((t.get_item(0)?, t.get_item(1)?)),
+                (_, Ok(l)) if l.len() == 2 => Some((l.get_item(0)?, l.get_item(1)?)),
+                _ => None,
+            };
+            match two {
+                Some((a, b)) if !a.is_instance_of::<PyString>() => Ok((
+                    args::words(&a, &format!("inputs[{i}][0]"))?,
+                    Some(args::words(&b, &format!("inputs[{i}][1]"))?),
+                )),
+                _ => Ok((args::words(&item, &format!("inputs[{i}]"))?, None)),
+            }
+        })
+        .collect()
 }
 
 /// The texts of a batch: each item a str or a `(str, str)` pair, as UTF-8.
