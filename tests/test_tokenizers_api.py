@@ -137,6 +137,22 @@ def test_return_tensors_on_encode_points_to_the_call(hf) -> None:
     assert "tok(text, return_tensors=...)" in message
 
 
+def test_return_tensors_none_on_encode_is_transformers_default(ours) -> None:
+    # transformers' encode(..., return_tensors=None) asks for nothing: the same Encoding.
+    assert fields(ours.encode(TEXT, return_tensors=None)) == fields(ours.encode(TEXT))
+
+
+@pytest.mark.parametrize("value", [2**64, 10**19 * 5, 10**20 - 1])
+def test_model_max_length_beyond_64_bits_is_refused_alike(hf, value: int) -> None:
+    # Up to 2**64 - 1 is a length; from 10**20 (transformers' "very large") there is no maximum.
+    def set_it(tok: Any) -> int:
+        tok.model_max_length = value
+        return len(tok.encode(TEXT, truncation=True).ids)
+
+    outcomes = [outcome(lambda tok=tok: set_it(tok)) for tok in both(hf)]
+    assert outcomes[0] == outcomes[1] == ("ValueError", "model_max_length is too large")
+
+
 @pytest.mark.parametrize("value", [1, 0, 1.0, [True], b"longest_first"])
 def test_truncation_of_another_type_is_a_type_error_naming_what_it_takes(hf, value: Any) -> None:
     want = ("TypeError", f"truncation must be bool, str or None, not {type(value).__name__}")
@@ -314,6 +330,11 @@ EQUIVALENT = {
     "bert sequence": (BERT_SEQUENCE, "bert", "BertPreTokenizer"),
     "bert sequence, default behavior": (
         {"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, {"type": "Punctuation"}]},
+        "bert",
+        "BertPreTokenizer",
+    ),
+    "bert sequence, reversed": (
+        {"type": "Sequence", "pretokenizers": [{"type": "Punctuation"}, {"type": "WhitespaceSplit"}]},
         "bert",
         "BertPreTokenizer",
     ),

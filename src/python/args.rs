@@ -605,18 +605,21 @@ fn encode_return_tensors() -> PyErr {
 }
 
 /// The keyword arguments of `encode`: truncation, padding and
-/// `is_pretokenized`. `model_max_length` is the length `truncation=True`
+/// `is_pretokenized`. `model_max_length` gives the length `truncation=True`
 /// without `max_length` truncates to (None: the tokenizer's default
-/// truncation, if any).
+/// truncation, if any); it is asked only then.
 pub fn encode_options(
     add_special_tokens: bool,
     kwargs: Option<&Bound<'_, PyDict>>,
-    model_max_length: Option<u64>,
+    model_max_length: impl FnOnce() -> Option<u64>,
 ) -> PyResult<(EncodeOptions, Asked)> {
     let mut shared = EncodeKwargs::default();
     for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
         let key: String = key.extract()?;
         if key == "return_tensors" {
+            if value.is_none() {
+                continue; // transformers' default: nothing asked
+            }
             return Err(encode_return_tensors());
         }
         if !shared.take(&key, value)? {
@@ -640,7 +643,7 @@ pub enum ReturnTensors {
 pub fn encode_batch_options(
     add_special_tokens: bool,
     kwargs: Option<&Bound<'_, PyDict>>,
-    model_max_length: Option<u64>,
+    model_max_length: impl FnOnce() -> Option<u64>,
 ) -> PyResult<(EncodeOptions, ReturnTensors, RaggedFields, Asked)> {
     let mut shared = EncodeKwargs::default();
     let (mut num_threads, mut return_tensors) = (None, ReturnTensors::List);
@@ -721,7 +724,11 @@ impl<'py> EncodeKwargs<'py> {
 
     /// The options, checked together; every error names an argument.
     /// `model_max_length`: see [`encode_options`].
-    fn finish(&self, add_special_tokens: bool, model_max_length: Option<u64>) -> PyResult<(EncodeOptions, Asked)> {
+    fn finish(
+        &self,
+        add_special_tokens: bool,
+        model_max_length: impl FnOnce() -> Option<u64>,
+    ) -> PyResult<(EncodeOptions, Asked)> {
         let pretokenized = self.is_pretokenized.as_ref().map(|v| flag(v, "is_pretokenized")).transpose()?;
         // transformers' bools: True is "longest_first", False "do_not_truncate".
         let asked_bool = match &self.truncation {
@@ -742,7 +749,7 @@ impl<'py> EncodeKwargs<'py> {
         // transformers' truncation=True without max_length: the model's
         // maximum, when it has one.
         let max_length = match (self.max_length, asked_bool) {
-            (None, Some(true)) => model_max_length.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+            (None, Some(true)) => model_max_length().map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
             (given, _) => given,
         };
         let truncation_side = optional_text(&self.truncation_side, "truncation_side")?;

@@ -333,7 +333,7 @@ impl PyTokenizer {
         split_special_tokens: Option<&Bound<'py, PyAny>>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>, Vec<usize>)> {
-        let (options, _, _, _) = args::encode_batch_options(add_special_tokens, kwargs, None)?;
+        let (options, _, _, _) = args::encode_batch_options(add_special_tokens, kwargs, || None)?;
         let shared = self.inner_for(super::compat::split_argument(split_special_tokens)?);
         if tensors {
             arrays::import_numpy(py, "return_tensors")?;

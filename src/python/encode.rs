@@ -287,7 +287,8 @@ impl PyTokenizer {
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Bound<'py, PyEncoding>> {
-        let (options, asked) = args::encode_options(add_special_tokens, kwargs, self.setting(|s| s.model_max_length))?;
+        let (options, asked) =
+            args::encode_options(add_special_tokens, kwargs, || self.setting(|s| s.model_max_length))?;
         let shared = self.inner();
         if asked.pretokenized {
             let a = args::words(text, "text")?;
@@ -337,7 +338,7 @@ impl PyTokenizer {
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (options, return_tensors, fields, asked) =
-            args::encode_batch_options(add_special_tokens, kwargs, self.setting(|s| s.model_max_length))?;
+            args::encode_batch_options(add_special_tokens, kwargs, || self.setting(|s| s.model_max_length))?;
         let shared = self.inner();
         let options = asked.resolve(options, |o| shared.defaults_for(o));
         let numpy = return_tensors == ReturnTensors::Numpy;

@@ -289,7 +289,7 @@ fn pre_tokenizer_at(value: &Value, path: &str) -> Result<PreTokenizer> {
 
 /// A `Sequence` of pre-tokenizers that splits exactly as one supported here:
 /// a single supported pre-tokenizer, or `[WhitespaceSplit, Punctuation]`
-/// with `behavior` `"Isolated"` (its default), which is `BertPreTokenizer`
+/// (in either order) with `behavior` `"Isolated"` (its default), which is `BertPreTokenizer`
 /// (both split on the same whitespace and isolate the same punctuation).
 fn pre_tokenizer_sequence(value: &Value, path: &str) -> Result<PreTokenizer> {
     let items_path = format!("{path}.pretokenizers");
@@ -303,13 +303,16 @@ fn pre_tokenizer_sequence(value: &Value, path: &str) -> Result<PreTokenizer> {
                 && o.keys().all(|k| k == "type" || k == "behavior")
         })
     };
+    let whitespace_split = |step: &Value| {
+        step.as_object()
+            .is_some_and(|o| o.len() == 1 && o.get("type").and_then(Value::as_str) == Some("WhitespaceSplit"))
+    };
     match items.as_slice() {
         [one] => pre_tokenizer_at(one, &format!("{items_path}[0]")),
+        // Either order: no punctuation character is whitespace.
         [first, second]
-            if first
-                .as_object()
-                .is_some_and(|o| o.len() == 1 && o.get("type").and_then(Value::as_str) == Some("WhitespaceSplit"))
-                && isolated_punctuation(second) =>
+            if (whitespace_split(first) && isolated_punctuation(second))
+                || (isolated_punctuation(first) && whitespace_split(second)) =>
         {
             Ok(PreTokenizer::Bert)
         }

@@ -195,6 +195,12 @@ impl Options {
 
     /// Normalizes and pre-tokenizes `text`, calling `f` with each word.
     /// This is the part of the pipeline that training shares with encoding.
+    pub fn for_each_word(&self, text: &str, normalized: &mut Normalized, mut f: impl FnMut(&str)) {
+        self.normalizer.normalize_into(text, normalized);
+        let t = normalized.text.as_str();
+        self.pre_tokenizer.split(t, |w| f(&t[w.bytes.0..w.bytes.1]));
+    }
+
     /// [`Self::for_each_word`], or `Error::Memory` when there is no room for
     /// the normalized text (see [`Normalizer::try_normalize_into`]).
     pub fn try_for_each_word(&self, text: &str, normalized: &mut Normalized, mut f: impl FnMut(&str)) -> Result<()> {
@@ -202,12 +208,6 @@ impl Options {
         let t = normalized.text.as_str();
         self.pre_tokenizer.split(t, |w| f(&t[w.bytes.0..w.bytes.1]));
         Ok(())
-    }
-
-    pub fn for_each_word(&self, text: &str, normalized: &mut Normalized, mut f: impl FnMut(&str)) {
-        self.normalizer.normalize_into(text, normalized);
-        let t = normalized.text.as_str();
-        self.pre_tokenizer.split(t, |w| f(&t[w.bytes.0..w.bytes.1]));
     }
 }
 

@@ -188,6 +188,8 @@ class TransformersCalls:
     @model_max_length.setter
     def model_max_length(self, value: int) -> None:
         number = batch_encoding._integer(value, "model_max_length", 0, None)
+        if 2**64 <= number < batch_encoding.LARGE_INTEGER:  # the engine holds a u64
+            raise ValueError("model_max_length is too large")
         self._model_max_length = None if number >= batch_encoding.LARGE_INTEGER else number
 
     @property

@@ -189,22 +189,29 @@ def _pre_tokenizer(value: Any, path: str = "pre_tokenizer") -> str:
 
 def _pre_tokenizer_sequence(value: Any, path: str) -> str:
     """A ``Sequence`` that splits exactly as one pre-tokenizer supported here: a single one, or
-    ``[WhitespaceSplit, Punctuation]`` with ``behavior`` ``"Isolated"`` (its default), which is
-    ``BertPreTokenizer`` (the same whitespace, the same punctuation isolated)."""
+    ``[WhitespaceSplit, Punctuation]`` (in either order) with ``behavior`` ``"Isolated"`` (its
+    default), which is ``BertPreTokenizer`` (the same whitespace, the same punctuation isolated)."""
     items = value.get("pretokenizers")
     if not isinstance(items, list):
         raise ValueError(f"{path}.pretokenizers: expected a list of pre-tokenizers")
     if len(items) == 1:
         return _pre_tokenizer(items[0], f"{path}.pretokenizers[0]")
     if len(items) == 2:
+        # Either order: no punctuation character is whitespace.
         first, second = items
-        if (first == {"type": "WhitespaceSplit"} and isinstance(second, dict)
-                and second.get("type") == "Punctuation" and second.get("behavior", "Isolated") == "Isolated"
-                and set(second) <= {"type", "behavior"}):  # fmt: skip
+        if (first == {"type": "WhitespaceSplit"} and _isolated_punctuation(second)) or (
+            _isolated_punctuation(first) and second == {"type": "WhitespaceSplit"}
+        ):
             return "bert"
     raise ValueError(f"{path}: this Sequence of pre-tokenizers is not supported (supported: a Sequence of one "
                      'supported pre-tokenizer, or [WhitespaceSplit, Punctuation with behavior "Isolated"], which '
                      "is BertPreTokenizer)")  # fmt: skip
+
+
+def _isolated_punctuation(step: Any) -> bool:
+    """Whether ``step`` is a ``Punctuation`` pre-tokenizer that isolates each punctuation character."""
+    return (isinstance(step, dict) and step.get("type") == "Punctuation"
+            and step.get("behavior", "Isolated") == "Isolated" and set(step) <= {"type", "behavior"})  # fmt: skip
 
 
 def _post_processor(value: Any) -> tuple[str | dict[str, Any], list[tuple[str, int, str]]]:

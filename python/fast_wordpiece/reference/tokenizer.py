@@ -633,6 +633,8 @@ class PyTokenizer(TransformersCalls):
         ``is_pretokenized``, ``text`` and ``pair`` are lists of words."""
         for key in unexpected:
             if key == "return_tensors":
+                if unexpected[key] is None:
+                    continue  # transformers' default: nothing asked
                 raise TypeError(_ENCODE_RETURN_TENSORS)
             raise TypeError(f"encode() got an unexpected keyword argument {_quoted(key)}")
         strategy, max_length = self._truncation_argument(truncation, max_length)
