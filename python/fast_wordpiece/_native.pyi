@@ -110,6 +110,15 @@ class BPETokenizer:
     def special_tokens(self) -> list[str]: ...
     @property
     def unk_token(self) -> str | None: ...
+    @property
+    def trim_offsets(self) -> bool:
+        """Whether ``return_offsets_mapping`` leaves out the spaces at either end of a token, as
+        the ``ByteLevel`` post-processor of the loaded file says (true when the file leaves it out);
+        False for a tokenizer built or trained here. ``to_json`` and ``save`` write it."""
+    @property
+    def trim_keeps_prefix_space(self) -> bool:
+        """Whether trimmed offsets keep the single leading space of the first token (the
+        ``ByteLevel`` post-processor's ``add_prefix_space``); always False without ``trim_offsets``."""
     def token_to_id(self, token: str) -> int | None: ...
     def id_to_token(self, id: _Int) -> str | None: ...  # noqa: A002  (Hugging Face's name)
     def to_json(self) -> str: ...

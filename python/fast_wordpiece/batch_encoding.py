@@ -725,7 +725,8 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
     token. A Unigram encoding has them; a character tokenizer's token is one character, a
     byte-level BPE token as many bytes as it has characters (a token that covers part of a
     character covers that character); a special token is its own text, where the text has it
-    (otherwise it is the unknown token of one character or byte)."""
+    (otherwise it is the unknown token of one character or byte). A byte-level BPE loaded from a
+    file whose post-processor trims offsets has them trimmed (:func:`_trimmed`)."""
     found = getattr(encoding, "offsets", None)
     if found is not None:
         return list(found)
@@ -751,6 +752,32 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
         n = len(literal) if special else 1 if token == unk else len(token)
         out.append((char_of[pos], char_of[pos + n - 1] + 1 if n else char_of[pos]))
         pos += n
+    if getattr(tokenizer, "trim_offsets", False):
+        return _trimmed(tokens, out, tokenizer.trim_keeps_prefix_space)
+    return out
+
+
+#: What Hugging Face's ByteLevel post-processor trims: the byte-level space and Unicode White_Space.
+_TRIMMED = "".join(
+    ["\u0120\t\n\v\f\r \x85\xa0\u1680", *map(chr, range(0x2000, 0x200B)), "\u2028\u2029\u202f\u205f\u3000"]
+)
+
+
+def _trimmed(tokens: list[str], offsets: list[tuple[int, int]], keeps_prefix_space: bool) -> list[tuple[int, int]]:
+    """``offsets`` without the spaces at either end of each token, as Hugging Face's ByteLevel
+    post-processor with ``trim_offsets`` has them: the start moves past the leading ones (not
+    past the end), the end back before the trailing ones (not before the start; not at all when
+    they outnumber it). With ``keeps_prefix_space``, a single leading space of the first token
+    (or of one starting at 0) stays."""
+    out = []
+    for i, (token, (start, end)) in enumerate(zip(tokens, offsets)):
+        lead = len(token) - len(token.lstrip(_TRIMMED))
+        trail = len(token) - len(token.rstrip(_TRIMMED))
+        if lead and not (keeps_prefix_space and lead == 1 and (i == 0 or start == 0)):
+            start = min(start + lead, end)
+        if trail and end >= trail:
+            end = max(end - trail, start)
+        out.append((start, end))
     return out
 
 

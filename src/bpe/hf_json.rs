@@ -1,9 +1,10 @@
 //! Byte-level BPE in Hugging Face's `tokenizer.json`: the GPT-2 layout (no
 //! normalizer, the `ByteLevel` pre-tokenizer with `add_prefix_space` false
 //! and `use_regex` true, a `BPE` model without dropout, prefixes or byte
-//! fallback, the `ByteLevel` decoder). Anything else is refused with an
-//! error naming the JSON path, so that no file loads and then encodes
-//! otherwise than Hugging Face would.
+//! fallback, the `ByteLevel` decoder; the `ByteLevel` post-processor's
+//! `trim_offsets` and `add_prefix_space` are kept for the offsets).
+//! Anything else is refused with an error naming the JSON path, so that no
+//! file loads and then encodes otherwise than Hugging Face would.
 
 use serde_json::{json, Map, Value};
 
@@ -24,6 +25,15 @@ fn check(v: &Value, key: &str, want: &Value, path: &str) -> Result<()> {
         None | Some(Value::Null) => Ok(()),
         Some(x) if x == want => Ok(()),
         Some(x) => Err(err(&format!("{path}.{key}"), format!("{x} is not supported (only {want})"))),
+    }
+}
+
+/// `v[key]`, a bool; true when absent or null.
+fn flag(v: &Value, key: &str, path: &str) -> Result<bool> {
+    match v.get(key) {
+        None | Some(Value::Null) => Ok(true),
+        Some(Value::Bool(b)) => Ok(*b),
+        Some(x) => Err(err(&format!("{path}.{key}"), format!("{x} is not a bool"))),
     }
 }
 
@@ -65,10 +75,15 @@ impl Bpe {
         check(pre, "use_regex", &json!(true), "pre_tokenizer")?;
         byte_level(root.get("decoder"), "decoder", false)?;
         let post = root.get("post_processor").filter(|v| !v.is_null());
+        // Without a post-processor nothing is trimmed; a ByteLevel one trims
+        // unless it says otherwise (Hugging Face's defaults are true).
+        let (mut trim, mut keeps_prefix_space) = (false, false);
         if let Some(p) = post {
             if p.get("type").and_then(Value::as_str) != Some("ByteLevel") {
                 return Err(err("post_processor", "only ByteLevel (or none) is supported"));
             }
+            trim = flag(p, "trim_offsets", "post_processor")?;
+            keeps_prefix_space = flag(p, "add_prefix_space", "post_processor")?;
         }
         for key in ["truncation", "padding"] {
             if !is_null(root.get(key)) {
@@ -147,7 +162,7 @@ impl Bpe {
                 specials.push(content.to_string());
             }
         }
-        Bpe::new(vocab, &merges, unk, &specials)
+        Ok(Bpe::new(vocab, &merges, unk, &specials)?.with_trim_offsets(trim, keeps_prefix_space))
     }
 
     /// The model as a Hugging Face `tokenizer.json` (GPT-2 layout).
@@ -160,7 +175,8 @@ impl Bpe {
                        "rstrip": false, "normalized": false, "special": true})
             })
             .collect();
-        let byte_level = |trim: bool| json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": trim, "use_regex": true});
+        let byte_level =
+            json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true});
         // The vocabulary in id order: serde_json's map is sorted by key, so
         // the object is written by hand.
         let mut vocab = String::from("{");
@@ -191,9 +207,10 @@ impl Bpe {
             "padding": null,
             "added_tokens": added,
             "normalizer": null,
-            "pre_tokenizer": byte_level(true),
-            "post_processor": byte_level(false),
-            "decoder": byte_level(true),
+            "pre_tokenizer": byte_level.clone(),
+            "post_processor": {"type": "ByteLevel", "add_prefix_space": self.trim_keeps_prefix_space(),
+                               "trim_offsets": self.trim_offsets(), "use_regex": true},
+            "decoder": byte_level,
             "model": Value::Object(model),
         });
         let text = serde_json::to_string(&root).map_err(|e| Error::invalid(e.to_string()))?;
@@ -214,6 +231,25 @@ mod tests {
         let m = Bpe::new(vocab, &[("Ġ".into(), "t".into())], None, &["<|endoftext|>".into()]).unwrap();
         let back = Bpe::from_hf_json(&m.to_hf_json().unwrap()).unwrap();
         assert!(back == m);
+    }
+
+    #[test]
+    fn the_post_processors_trimming_is_read_and_written_back() {
+        let mut vocab: Vec<String> = (0..=255u8).map(|b| byte_char(b).to_string()).collect();
+        vocab.push("Ġt".into());
+        let m = Bpe::new(vocab, &[("Ġ".into(), "t".into())], None, &[]).unwrap();
+        let text = m.to_hf_json().unwrap();
+        assert!(!Bpe::from_hf_json(&text).unwrap().trim_offsets());
+        let mut root: Value = serde_json::from_str(&text).unwrap();
+        root["post_processor"] = json!({"type": "ByteLevel"});
+        let trimmed = Bpe::from_hf_json(&root.to_string()).unwrap();
+        assert!(trimmed.trim_offsets() && trimmed.trim_keeps_prefix_space() && trimmed != m);
+        assert!(Bpe::from_hf_json(&trimmed.to_hf_json().unwrap()).unwrap() == trimmed);
+        root["post_processor"] = Value::Null;
+        assert!(Bpe::from_hf_json(&root.to_string()).unwrap() == m);
+        root["post_processor"] = json!({"type": "ByteLevel", "trim_offsets": 1});
+        let e = Bpe::from_hf_json(&root.to_string()).unwrap_err();
+        assert!(e.to_string().starts_with("post_processor.trim_offsets:"), "{e}");
     }
 
     #[test]

@@ -57,6 +57,12 @@ pub struct Bpe {
     unk: Option<u32>,
     /// Tokens matched in the text before pre-tokenization.
     specials: SpecialSplitter,
+    /// The file's `ByteLevel` post-processor: whether it trims the spaces
+    /// at either end of a token from its offsets (`trim_offsets`), and
+    /// whether it then keeps a first token's single leading space
+    /// (`add_prefix_space`). Encoding does not depend on them.
+    trim_offsets: bool,
+    trim_keeps_prefix_space: bool,
 }
 
 impl PartialEq for Bpe {
@@ -65,6 +71,8 @@ impl PartialEq for Bpe {
             && self.merges == other.merges
             && self.unk == other.unk
             && self.specials == other.specials
+            && self.trim_offsets == other.trim_offsets
+            && self.trim_keeps_prefix_space == other.trim_keeps_prefix_space
     }
 }
 
@@ -143,7 +151,36 @@ impl Bpe {
         // (one read back from its file, which lists them by id) hold them alike.
         specials.sort_unstable_by_key(|s| s.1);
         let specials = SpecialSplitter::new(specials)?;
-        Ok(Bpe { vocab, ids, merges: merge_ids, ranks, byte_ids, unk, specials })
+        Ok(Bpe {
+            vocab,
+            ids,
+            merges: merge_ids,
+            ranks,
+            byte_ids,
+            unk,
+            specials,
+            trim_offsets: false,
+            trim_keeps_prefix_space: false,
+        })
+    }
+
+    /// The model with its offsets trimmed as Hugging Face's `ByteLevel`
+    /// post-processor with `trim_offsets` and `add_prefix_space` does
+    /// (`keeps_prefix_space` counts only with `trim`).
+    pub fn with_trim_offsets(mut self, trim: bool, keeps_prefix_space: bool) -> Self {
+        self.trim_offsets = trim;
+        self.trim_keeps_prefix_space = trim && keeps_prefix_space;
+        self
+    }
+
+    /// Whether offsets leave out the spaces at either end of a token.
+    pub fn trim_offsets(&self) -> bool {
+        self.trim_offsets
+    }
+
+    /// Whether trimmed offsets keep a first token's single leading space.
+    pub fn trim_keeps_prefix_space(&self) -> bool {
+        self.trim_keeps_prefix_space
     }
 
     pub fn vocab(&self) -> &[String] {

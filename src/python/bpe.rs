@@ -339,6 +339,24 @@ impl PyBpe {
         self.inner.unk_token().map(str::to_string)
     }
 
+    /// Whether `return_offsets_mapping` leaves out the spaces at either end of
+    /// a token, as the `ByteLevel` post-processor of the file it was loaded
+    /// from says (`trim_offsets`; true when the file leaves it out). False
+    /// for a tokenizer built or trained here; `to_json` and `save` write it.
+    #[getter]
+    fn trim_offsets(&self) -> bool {
+        self.inner.trim_offsets()
+    }
+
+    /// Whether trimmed offsets keep the single leading space of the first
+    /// token, as the `ByteLevel` post-processor's `add_prefix_space` says
+    /// (true when the file leaves it out). Always False without
+    /// `trim_offsets`.
+    #[getter]
+    fn trim_keeps_prefix_space(&self) -> bool {
+        self.inner.trim_keeps_prefix_space()
+    }
+
     /// The id of `token`, or None.
     fn token_to_id(&self, token: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
         Ok(self.inner.token_to_id(&text(token, &|| "token".into())?))

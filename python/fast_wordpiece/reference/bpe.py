@@ -148,6 +148,22 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         if unk_token is not None and unk_token not in self.vocab:
             raise ValueError(f"unk_token {_quoted(unk_token)} is not in the vocabulary")
         self.unk_token = unk_token
+        #: the file's ByteLevel post-processor: trim_offsets, and add_prefix_space with it
+        self._trim = (False, False)
+
+    @property
+    def trim_offsets(self) -> bool:
+        """Whether ``return_offsets_mapping`` leaves out the spaces at either end of a token, as
+        the ``ByteLevel`` post-processor of the file it was loaded from says (true when the file
+        leaves it out); False for a tokenizer built or trained here."""
+        return self._trim[0]
+
+    @property
+    def trim_keeps_prefix_space(self) -> bool:
+        """Whether trimmed offsets keep the single leading space of the first token, as the
+        ``ByteLevel`` post-processor's ``add_prefix_space`` says (true when the file leaves it
+        out); always False without ``trim_offsets``."""
+        return self._trim[1]
 
     # ------------------------------------------------------------------ training
     @staticmethod
@@ -243,9 +259,9 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         return trained
 
     def _compared(self) -> object:
-        """The vocabulary, the merges, the unknown token and the special tokens (in any order: the
-        order given changes no split), as the engine compares them."""
-        return self.vocab, self.ranks, self.unk_token, set(self.specials)
+        """The vocabulary, the merges, the unknown token, the special tokens (in any order: the
+        order given changes no split) and the offsets' trimming, as the engine compares them."""
+        return self.vocab, self.ranks, self.unk_token, set(self.specials), self._trim
 
     # ------------------------------------------------------------------ encoding
     def _encode_piece(self, piece: str) -> list[str]:
@@ -356,7 +372,8 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             "added_tokens": added,
             "normalizer": None,
         }
-        root |= {"pre_tokenizer": byte_level(True), "post_processor": byte_level(False), "decoder": byte_level(True)}
+        post = byte_level(self.trim_offsets) | {"add_prefix_space": self.trim_keeps_prefix_space}
+        root |= {"pre_tokenizer": byte_level(True), "post_processor": post, "decoder": byte_level(True)}
         return json.dumps(root | {"model": model}, ensure_ascii=False)
 
     @staticmethod
@@ -378,7 +395,18 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
                                      "but is a token of the model or a byte")  # fmt: skip
                 vocab[content] = t["id"]
             specials.append(content)
-        return BPETokenizer(vocab, model["merges"], special_tokens=specials, unk_token=model.get("unk_token"))
+        made = BPETokenizer(vocab, model["merges"], special_tokens=specials, unk_token=model.get("unk_token"))
+        post = root.get("post_processor")
+        if post is not None:  # Hugging Face's ByteLevel defaults: both true
+            if post.get("type") != "ByteLevel":
+                raise ValueError("post_processor: only ByteLevel (or none) is supported")
+            trim, keep = (post.get(key) for key in ("trim_offsets", "add_prefix_space"))
+            for key, value in (("trim_offsets", trim), ("add_prefix_space", keep)):
+                if value is not None and not isinstance(value, bool):
+                    raise ValueError(f"post_processor.{key}: {json.dumps(value)} is not a bool")
+            trim = trim is not False
+            made._trim = (trim, trim and keep is not False)
+        return made
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes ``to_json``'s text to ``path`` atomically, as the engine does (see ``files.write_atomic``)."""
