@@ -166,6 +166,34 @@ SETUP = {
         }
         again = lambda: (tok.encode("hello world").ids, tok.analyze(["héllo"]), uncached.encode("héllo wörld").offsets)
     """,
+    "ascii texts and word lists": """
+        tok = fw.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world"])
+        uncached = fw.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world"])
+        uncached.word_cache = False
+        # ASCII texts of 192 MB: their normalized copies do not fit.
+        text = "hello world " * 16_000_000
+        word = "h" * 192_000_000
+        # As long, in words too long for the vocabulary: few tokens, whose ids fit.
+        unknowns = ("h" * 199 + " ") * 960_000
+        # 4 million words: 32 MB as a list, more as the words the engine reads.
+        words = ["hello"] * 4_000_000
+        calls = {
+            "encode of a long ASCII word": lambda: tok.encode(word),
+            "encode_batch of a long ASCII word": lambda: tok.encode_batch([word, "hello"]),
+            "encode of an ASCII text without the word cache": lambda: uncached.encode(text),
+            "analyze of an ASCII text whose ids fit": lambda: tok.analyze([unknowns]),
+            "analyze of a long ASCII word": lambda: tok.analyze([word]),
+            "encode of a list of words": lambda: tok.encode(words, is_pretokenized=True),
+            "encode of a pair of lists of words": lambda: tok.encode(["hello"], words, is_pretokenized=True),
+            "encode_batch of a list of words": lambda: tok.encode_batch([words], is_pretokenized=True),
+        }
+        again = lambda: (
+            tok.encode("hello world").ids,
+            uncached.encode("hello world").offsets,
+            tok.analyze(["hello world"]),
+            tok.encode(["hello", "world"], is_pretokenized=True).ids,
+        )
+    """,
 }
 
 CHILD = """

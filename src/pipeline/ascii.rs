@@ -82,12 +82,17 @@ impl AsciiPath {
     /// the byte range of every word; `buf` ends with [`PADDING`] zero bytes
     /// after the text, so that 16 bytes can be read from any word's start.
     /// Returns false, having called `f` for some words only, if the text
-    /// holds a byte the normalizer removes; the caller then takes the
-    /// general path.
+    /// holds a byte the normalizer removes, or (calling `f` for none) if
+    /// there is no room for `buf`; the caller then takes the general path,
+    /// which reports a lack of room.
     #[inline]
     pub fn split(&self, text: &str, buf: &mut Vec<u8>, mut f: impl FnMut(&[u8], usize, usize)) -> bool {
         debug_assert!(text.is_ascii());
         buf.clear();
+        // Room for the text and its padding at once, not twice as a `Vec` grows.
+        if buf.try_reserve_exact(text.len() + PADDING).is_err() {
+            return false;
+        }
         buf.extend(text.bytes().map(|b| self.normalized[b as usize & 127]));
         buf.extend_from_slice(&[0; PADDING]);
         // The open word: its start and whether it is a punctuation run.

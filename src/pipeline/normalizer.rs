@@ -145,8 +145,14 @@ impl Normalizer {
     #[inline(always)]
     fn normalize_with<const CHECKED: bool>(&self, text: &str, out: &mut Normalized, use_memo: bool) -> bool {
         out.clear();
-        if text.is_ascii() && self.normalize_ascii(text, out) {
-            return true;
+        if text.is_ascii() {
+            // The normalized copy of ASCII text is as long as the text.
+            if CHECKED && out.text.try_reserve_exact(text.len()).is_err() {
+                return false;
+            }
+            if self.normalize_ascii(text, out) {
+                return true;
+            }
         }
         let strip = self.strips_accents();
         let memo = self.memo();

@@ -212,10 +212,26 @@ pub fn words<'py>(list: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Text<'py
         }
     };
     let n = items.len()?;
-    let mut out = Vec::with_capacity(n);
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| too_many_words(n, what))?;
     for j in 0..n {
         out.push(text(&items.get_item(j)?, &|| format!("{what}[{j}]"))?);
     }
+    Ok(out)
+}
+
+/// The MemoryError of a list of `n` words (`what`) there is no room to hold.
+#[cold]
+fn too_many_words(n: usize, what: &str) -> PyErr {
+    to_py(crate::error::Error::memory(format_args!("a list of {n} words ({what})")))
+}
+
+/// The words that [`words`] read from `what`, as `&str`; a MemoryError
+/// naming `what` when there is no room for them.
+pub fn word_strs<'a>(words: &'a [Text<'_>], what: &dyn Fn() -> String) -> PyResult<Vec<&'a str>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(words.len()).map_err(|_| too_many_words(words.len(), &what()))?;
+    out.extend(words.iter().map(|w| &**w));
     Ok(out)
 }
 

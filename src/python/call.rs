@@ -15,7 +15,7 @@ use pyo3::IntoPyObjectExt;
 
 use super::args::{self, type_name};
 use super::arrays;
-use super::encode::{batch_texts, batch_words};
+use super::encode::{batch_texts, batch_word_strs, batch_words};
 use super::encoding::Shared;
 use super::errors::guard;
 use super::tokenizer::{CallSettings, PyTokenizer};
@@ -340,10 +340,7 @@ impl PyTokenizer {
         }
         let encodings = if split_into_words {
             let held = batch_words(inputs)?;
-            let words: Vec<(Vec<&str>, Option<Vec<&str>>)> = held
-                .iter()
-                .map(|(a, b)| (a.iter().map(|w| &**w).collect(), b.as_ref().map(|b| b.iter().map(|w| &**w).collect())))
-                .collect();
+            let words = batch_word_strs(&held)?;
             let inputs: Vec<(Sequence<'_>, Option<Sequence<'_>>)> =
                 words.iter().map(|(a, b)| (Sequence::Words(a), b.as_deref().map(Sequence::Words))).collect();
             Self::encode_whole_batch(&shared, py, &inputs, &options)?

@@ -71,6 +71,23 @@ pub(super) fn batch_words<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Vec<
         .collect()
 }
 
+/// [`batch_words`]' words as `&str` (see [`args::word_strs`]).
+#[allow(clippy::type_complexity)]
+pub(super) fn batch_word_strs<'a>(
+    held: &'a [(Vec<Text<'_>>, Option<Vec<Text<'_>>>)],
+) -> PyResult<Vec<(Vec<&'a str>, Option<Vec<&'a str>>)>> {
+    held.iter()
+        .enumerate()
+        .map(|(i, (a, b))| {
+            let Some(b) = b else { return Ok((args::word_strs(a, &|| format!("inputs[{i}]"))?, None)) };
+            Ok((
+                args::word_strs(a, &|| format!("inputs[{i}][0]"))?,
+                Some(args::word_strs(b, &|| format!("inputs[{i}][1]"))?),
+            ))
+        })
+        .collect()
+}
+
 /// The texts of a batch: each item a str or a `(str, str)` pair, as UTF-8.
 pub(super) fn batch_texts<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Text<'py>, Option<Text<'py>>)>> {
     args::reject_text_as_collection(inputs, "inputs", "str or (str, str)")?;
@@ -294,8 +311,8 @@ impl PyTokenizer {
             let a = args::words(text, "text")?;
             let b = pair.map(|p| args::words(p, "pair")).transpose()?;
             let options = asked.resolve(options, |o| shared.defaults_for(o));
-            let a: Vec<&str> = a.iter().map(|w| &**w).collect();
-            let b: Option<Vec<&str>> = b.as_ref().map(|b| b.iter().map(|w| &**w).collect());
+            let a = args::word_strs(&a, &|| "text".into())?;
+            let b = b.as_deref().map(|b| args::word_strs(b, &|| "pair".into())).transpose()?;
             let (a, b) = (Sequence::Words(&a), b.as_deref().map(Sequence::Words));
             let bytes = a.len_bytes() + b.map_or(0, |b| b.len_bytes());
             let work = || guard(|| shared.encode_sequences_with(a, b, &options));
@@ -347,10 +364,7 @@ impl PyTokenizer {
         }
         if asked.pretokenized {
             let held = batch_words(inputs)?;
-            let words: Vec<(Vec<&str>, Option<Vec<&str>>)> = held
-                .iter()
-                .map(|(a, b)| (a.iter().map(|w| &**w).collect(), b.as_ref().map(|b| b.iter().map(|w| &**w).collect())))
-                .collect();
+            let words = batch_word_strs(&held)?;
             let inputs: Vec<(Sequence<'_>, Option<Sequence<'_>>)> =
                 words.iter().map(|(a, b)| (Sequence::Words(a), b.as_deref().map(Sequence::Words))).collect();
             return Self::encode_batch_of(&shared, py, &inputs, &options, numpy, fields);
