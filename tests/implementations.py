@@ -38,3 +38,24 @@ def small_tokenizers(module: ModuleType) -> dict[str, Any]:
         "chars": module.CharTokenizer.train(TEXTS, special_tokens=["[UNK]", "<pad>"]),
         "unigram": module.UnigramTokenizer.train(TEXTS, 30, special_tokens=["<unk>", "<pad>"]),
     }
+
+
+def call_fields(tokenizer: Any, text: Any, **kwargs: Any) -> Any:
+    """What a transformers-style call gives: its fields as plain values (see ``plain``), or
+    ("raised", the exception's type) for a ValueError or TypeError."""
+    try:
+        result = tokenizer(text, **kwargs)
+    except (ValueError, TypeError) as e:
+        return ("raised", type(e).__name__)
+    return {key: plain(value) for key, value in result.items()}
+
+
+def plain(value: Any) -> Any:
+    """A numpy array as (dtype, shape, nested lists), ragged rows (an object array) each so;
+    lists and tuples item by item; anything else as it is."""
+    if type(value).__name__ == "ndarray":
+        rows = [plain(v) for v in value] if value.dtype == object else value.tolist()
+        return (str(value.dtype), value.shape, rows)
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    return value

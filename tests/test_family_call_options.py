@@ -14,6 +14,7 @@ import random
 from typing import Any
 
 import pytest
+from implementations import call_fields as outcome
 
 import fast_wordpiece as fw
 from fast_wordpiece.reference import bpe as ref_bpe
@@ -67,23 +68,6 @@ def family(training: list[str], tmp_path_factory: pytest.TempPathFactory) -> dic
         )
         out[name] = (engine, twin, hf)
     return out
-
-
-def outcome(tokenizer: Any, text: Any, **kwargs: Any) -> Any:
-    """The call's fields as plain values (arrays as (dtype, shape, lists)), or the exception's type."""
-    try:
-        result = tokenizer(text, **kwargs)
-    except (ValueError, TypeError) as e:
-        return ("raised", type(e).__name__)
-    return {key: plain(value) for key, value in result.items()}
-
-
-def plain(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return (str(value.dtype), value.shape, [plain(v) for v in value] if value.dtype == object else value.tolist())
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
 
 
 @pytest.mark.filterwarnings("ignore:`max_length` is ignored")

@@ -640,12 +640,7 @@ def family_checked_pad_token(tokenizer: Any, value: Any) -> str | None:
         return None
     if not isinstance(value, str):
         raise TypeError(f"pad_token must be a str or None, not {_type_name(value)}")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise ValueError(
-            f"pad_token contains a lone surrogate at index {e.start}, which is not valid Unicode text"
-        ) from None
+    _valid_unicode(value, "pad_token")
     if _token_id(tokenizer, value) is None:
         raise ValueError(f"pad_token {value!r} is not a token of this {type(tokenizer).__name__}'s vocabulary "
                          "(pad with a token it has, such as its end-of-text token)")  # fmt: skip
@@ -704,15 +699,18 @@ def _check_unicode(texts: list[str], batched: bool, name: str = "text") -> None:
     """ValueError for the first text with a lone surrogate, named as the caller passed it
     (``name``, or ``name[i]`` in a batch)."""
     for i, item in enumerate(texts):
-        if item.isascii():
-            continue
-        try:
-            item.encode("utf-8")
-        except UnicodeEncodeError as e:
-            what = f"{name}[{i}]" if batched else name
-            raise ValueError(
-                f"{what} contains a lone surrogate at index {e.start}, which is not valid Unicode text"
-            ) from None
+        if not item.isascii():
+            _valid_unicode(item, f"{name}[{i}]" if batched else name)
+
+
+def _valid_unicode(text: str, what: str) -> None:
+    """The ValueError naming ``what`` when ``text`` holds a lone surrogate (not valid Unicode)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError(
+            f"{what} contains a lone surrogate at index {e.start}, which is not valid Unicode text"
+        ) from None
 
 
 def _ids_of(encoding: Any) -> list[int]:
@@ -935,12 +933,7 @@ def family_convert_tokens_to_ids(tokenizer: Any, tokens: Any) -> Any:
     def one(t: Any, what: str) -> int | None:
         if not isinstance(t, str):
             raise TypeError(f"{what} must be str, not {type(t).__name__}")
-        try:
-            t.encode("utf-8")
-        except UnicodeEncodeError as e:
-            raise ValueError(
-                f"{what} contains a lone surrogate at index {e.start}, which is not valid Unicode text"
-            ) from None
+        _valid_unicode(t, what)
         found = _token_id(tokenizer, t)
         return default if found is None else found
 
