@@ -255,3 +255,114 @@ def test_messages_quote_words_alike_with_control_and_non_ascii_characters(
     call: Callable[[ModuleType], Any], message: str
 ) -> None:
     assert engine_and_twin(call) == ("ValueError", message)
+
+
+# ----------------------------------------------------------------------------- vocabulary and special token checks
+
+NAN, INF = float("nan"), float("inf")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda m: m.CharTokenizer({"a": 0, "[UNK]": 1}, special_tokens=["[UNK]", WORD]),
+            f"special token {SHOWN} is not in the vocabulary",
+        ),
+        (
+            lambda m: m.CharTokenizer({"a": 0, "[UNK]": 1}, special_tokens=["[UNK]", WORD, ""]),
+            f"special token {SHOWN} is not in the vocabulary",
+        ),
+        (
+            lambda m: m.CharTokenizer({"a": 0, "[UNK]": 1}, special_tokens=["[UNK]", "", WORD]),
+            "a special token must not be empty",
+        ),
+        (
+            lambda m: m.CharTokenizer({"[UNK]": 0, "ab": 1}, special_tokens=["[UNK]", ""]),
+            'token "ab" is neither one character nor a special token',
+        ),
+        (
+            lambda m: m.CharTokenizer({"[UNK]": 0, "ab": 2, "cd": 1}),
+            'token "cd" is neither one character nor a special token',
+        ),
+        (
+            lambda m: m.UnigramTokenizer([(WORD, NAN)], unk_token=WORD),
+            f"the score of piece 0 ({SHOWN}) is not finite: NaN",
+        ),
+        (
+            lambda m: m.UnigramTokenizer([("a", -1.0), (WORD, INF)], unk_token="a"),
+            f"the score of piece 1 ({SHOWN}) is not finite: inf",
+        ),
+        (
+            lambda m: m.UnigramTokenizer([("a", -1.0), (WORD, -INF)], unk_token="a"),
+            f"the score of piece 1 ({SHOWN}) is not finite: -inf",
+        ),
+        (
+            lambda m: m.UnigramTokenizer([("a", -1.0), ("", -2.0)], unk_token="a"),
+            "piece 1 is empty",
+        ),
+        (
+            lambda m: m.UnigramTokenizer([(WORD, -1.0), (WORD, -2.0)], unk_token=WORD),
+            f"piece {SHOWN} appears twice",
+        ),
+        (
+            lambda m: m.UnigramTokenizer([(WORD, -1.0), (WORD, -2.0), ("b", NAN)], unk_token=WORD),
+            'the score of piece 2 ("b") is not finite: NaN',
+        ),
+        (
+            lambda m: m.BPETokenizer.train(["a"], 270, special_tokens=[WORD, WORD]),
+            f"special token {SHOWN} is empty or given twice",
+        ),
+        (
+            lambda m: m.BPETokenizer.train_from_counts({"a": 1}, 270, special_tokens=["<s>", WORD, "</s>", WORD]),
+            f"special token {SHOWN} is empty or given twice",
+        ),
+        (
+            lambda m: m.BPETokenizer.train_from_counts({}, 270, special_tokens=["<s>", ""]),
+            'special token "" is empty or given twice',
+        ),
+        (
+            lambda m: m.CharTokenizer.train(["a"], special_tokens=["[UNK]", WORD, WORD]),
+            f"special token {SHOWN} is given twice",
+        ),
+        (
+            lambda m: m.CharTokenizer.train_from_counts({}, special_tokens=["[UNK]", WORD, WORD]),
+            f"special token {SHOWN} is given twice",
+        ),
+        (
+            lambda m: m.CharTokenizer.train_from_counts({}, special_tokens=["[UNK]", ""]),
+            "the corpus has no characters to train on",
+        ),
+        (
+            lambda m: m.CharTokenizer.train_from_counts({"a": 1}, special_tokens=["[UNK]", ""]),
+            "a special token must not be empty",
+        ),
+    ],
+)
+def test_the_engine_and_the_twin_refuse_the_same_vocabularies_and_special_tokens(
+    call: Callable[[ModuleType], Any], message: str
+) -> None:
+    """A special token outside the vocabulary, a score that is not finite, a piece or a special
+    token given twice: the same ValueError from the engine and the twin, the first problem in
+    the engine's order of checks named."""
+    assert engine_and_twin(call) == ("ValueError", message)
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "message"),
+    [
+        ("BPETokenizer", (270,), f"special token {SHOWN} is empty or given twice"),
+        ("CharTokenizer", (), f"special token {SHOWN} is given twice"),
+    ],
+)
+def test_train_from_files_refuses_a_special_token_given_twice(
+    tmp_path: Path, name: str, args: tuple[int, ...], message: str
+) -> None:
+    """As ``train`` does (the twin has no ``train_from_files``)."""
+    path = tmp_path / "corpus.txt"
+    path.write_text("a b\n", encoding="utf-8")
+    specials = ["[UNK]", WORD, WORD]
+    cls = getattr(fast_wordpiece, name)
+    given = outcome(lambda: cls.train_from_files([str(path)], *args, special_tokens=specials, show_progress=False))
+    assert given == ("ValueError", message)
+    assert engine_and_twin(lambda m: getattr(m, name).train(["a b"], *args, special_tokens=specials)) == given

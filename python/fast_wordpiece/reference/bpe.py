@@ -220,6 +220,9 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         words = [(list(w), c) for w, c in checked if w and c > 0]
         specials = list(DEFAULT_SPECIAL if special_tokens is None else _texts(special_tokens, "special_tokens"))
         _flag(show_progress, "show_progress")
+        for i, t in enumerate(specials):
+            if not t or t in specials[:i]:
+                raise ValueError(f"special token {_quoted(t)} is empty or given twice")
         vocab: dict[str, int] = {}
         for t in [*specials, *sorted(set(BYTE_CHAR.values()) | {c for w, _ in words for c in w})]:
             vocab.setdefault(t, len(vocab))

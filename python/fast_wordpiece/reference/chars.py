@@ -42,12 +42,16 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         self.vocab = dict(vocab)
         self.id_to = {i: t for t, i in vocab.items()}
         self.specials = _texts(special_tokens, "special_tokens") if special_tokens is not None else ["[UNK]"]
-        if "" in self.specials:
-            raise ValueError("a special token must not be empty")
-        for t in self.vocab:
+        # The engine's order: the tokens in id order, then the special tokens in the order given.
+        for t in sorted(self.vocab, key=self.vocab.__getitem__):
             if t not in self.specials and len(t) != 1:
                 raise ValueError(f"token {_quoted(t)} is neither one character nor a special token")
-        if unk_token not in self.specials or unk_token not in self.vocab:
+        for t in self.specials:
+            if not t:
+                raise ValueError("a special token must not be empty")
+            if t not in self.vocab:
+                raise ValueError(f"special token {_quoted(t)} is not in the vocabulary")
+        if unk_token not in self.specials:
             raise ValueError(f"unk_token {_quoted(unk_token)} must be one of the special tokens")
         self.unk_token = unk_token
 
@@ -114,20 +118,26 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
             vocab_size = _integer(vocab_size, "vocab_size", 1)
         min_frequency = 1 if min_frequency is None else _integer(min_frequency, "min_frequency", 0)
         specials = _texts(special_tokens, "special_tokens") if special_tokens is not None else ["[UNK]"]
+        # The engine's order: unk_token, repeated special tokens, the counts, then the rest of the
+        # vocabulary (an empty special token) when it is built.
+        if unk_token not in specials:
+            raise ValueError(f"unk_token {_quoted(unk_token)} must be one of the special tokens")
+        for i, t in enumerate(specials):
+            if t in specials[:i]:
+                raise ValueError(f"special token {_quoted(t)} is given twice")
         total: Counter[str] = Counter()
         for c, n in checked:
             total[c] += n
             if total[c] >= 2**64:
                 raise ValueError(f"the counts of {_quoted(c)} add up to more than 2**64 - 1")
+        if not any(n > 0 for n in total.values()):
+            raise ValueError("the corpus has no characters to train on")
         kept = [(c, n) for c, n in total.items() if n > 0 and n >= min_frequency and c not in specials]
         if vocab_size is not None:
             # The most frequent, ties by smaller code point.
             kept = sorted(kept, key=lambda x: (-x[1], x[0]))[: max(vocab_size - len(specials), 0)]
         vocab = {t: i for i, t in enumerate([*specials, *sorted(c for c, _ in kept)])}
-        trained = CharTokenizer(vocab, special_tokens=specials, unk_token=unk_token)
-        if not any(n > 0 for n in total.values()):  # checked after the special tokens, as the engine does
-            raise ValueError("the corpus has no characters to train on")
-        return trained
+        return CharTokenizer(vocab, special_tokens=specials, unk_token=unk_token)
 
     def tokenize(self, text: str) -> list[str]:
         """The tokens of ``text``: special tokens split out first, then each

@@ -166,9 +166,17 @@ class Model:
 
     def __init__(self, pieces: Sequence[tuple[str, float]], unk_id: int) -> None:
         self.pieces = [(p, float(s)) for p, s in pieces]
-        self.ids = {p: i for i, (p, _) in enumerate(self.pieces)}
-        if len(self.ids) != len(self.pieces):
-            raise ValueError("a piece appears twice")
+        for i, (p, s) in enumerate(self.pieces):
+            if not p:
+                raise ValueError(f"piece {i} is empty")
+            if not math.isfinite(s):
+                shown = "NaN" if math.isnan(s) else "inf" if s > 0 else "-inf"  # as the engine shows them
+                raise ValueError(f"the score of piece {i} ({_quoted(p)}) is not finite: {shown}")
+        self.ids: dict[str, int] = {}
+        for i, (p, _) in enumerate(self.pieces):
+            if p in self.ids:
+                raise ValueError(f"piece {_quoted(p)} appears twice")
+            self.ids[p] = i
         self.unk_id = unk_id
         self.min_score = min(s for _, s in self.pieces)
         self.max_bytes = max(len(p.encode()) for p, _ in self.pieces)
