@@ -98,7 +98,12 @@ class BPETokenizer:
     def encode(self, text: str) -> list[int]: ...
     def tokenize(self, text: str) -> list[str]: ...
     def encode_batch(self, texts: Iterable[str], *, num_threads: _Int | None = None) -> list[list[int]]: ...
-    def decode(self, ids: _Int | Iterable[_Int], skip_special_tokens: bool = False) -> str: ...
+    def decode(
+        self,
+        ids: _Int | Iterable[_Int],
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str: ...
     def decode_batch(self, sequences: Iterable[Iterable[_Int]], skip_special_tokens: bool = False) -> list[str]: ...
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
     def get_vocab(self) -> dict[str, int]: ...
@@ -130,7 +135,8 @@ class BPETokenizer:
     def __reduce__(self) -> tuple[object, tuple[str], str | None]: ...
     def __setstate__(self, state: str, /) -> None: ...
     def __eq__(self, other: object, /) -> bool: ...
-    # transformers' calling conventions (fast_wordpiece.batch_encoding.family_call)
+    # transformers' calling conventions (fast_wordpiece.batch_encoding.family_call, family_pad); the
+    # options the family lacks are accepted at the value that asks for nothing (0, False, None)
     def __call__(
         self,
         text: str | Sequence[str],
@@ -140,14 +146,32 @@ class BPETokenizer:
         padding: bool | Literal["longest", "max_length", "do_not_pad"] = False,
         truncation: bool | Literal["longest_first", "only_first", "do_not_truncate"] | None = None,
         max_length: _Int | None = None,
+        stride: Literal[0] = 0,
+        is_split_into_words: Literal[False] = False,
         pad_to_multiple_of: _Int | None = None,
         padding_side: _Side | None = None,
         return_tensors: Literal["np", "pt"] | None = None,
         return_token_type_ids: bool | None = None,
         return_attention_mask: bool | None = None,
+        return_overflowing_tokens: Literal[False] = False,
         return_special_tokens_mask: bool = False,
         return_offsets_mapping: bool = False,
         return_length: bool = False,
+        verbose: bool = True,
+        text_target: None = None,
+        text_pair_target: None = None,
+        split_special_tokens: Literal[False] | None = None,
+        max_target_length: None = None,
+    ) -> BatchEncoding: ...
+    def pad(
+        self,
+        encoded_inputs: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+        padding: bool | Literal["longest", "max_length", "do_not_pad"] = True,
+        max_length: _Int | None = None,
+        pad_to_multiple_of: _Int | None = None,
+        padding_side: _Side | None = None,
+        return_attention_mask: bool | None = None,
+        return_tensors: Literal["np", "pt"] | None = None,
         verbose: bool = True,
     ) -> BatchEncoding: ...
     def __len__(self) -> int: ...
@@ -227,7 +251,12 @@ class CharTokenizer:
     def encode(self, text: str) -> list[int]: ...
     def tokenize(self, text: str) -> list[str]: ...
     def encode_batch(self, texts: Iterable[str], *, num_threads: _Int | None = None) -> list[list[int]]: ...
-    def decode(self, ids: _Int | Iterable[_Int], skip_special_tokens: bool = False) -> str: ...
+    def decode(
+        self,
+        ids: _Int | Iterable[_Int],
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str: ...
     def decode_batch(self, sequences: Iterable[Iterable[_Int]], skip_special_tokens: bool = False) -> list[str]: ...
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
     def get_vocab(self) -> dict[str, int]: ...
@@ -248,7 +277,8 @@ class CharTokenizer:
     def __reduce__(self) -> tuple[object, tuple[str], str | None]: ...
     def __setstate__(self, state: str, /) -> None: ...
     def __eq__(self, other: object, /) -> bool: ...
-    # transformers' calling conventions (fast_wordpiece.batch_encoding.family_call)
+    # transformers' calling conventions (fast_wordpiece.batch_encoding.family_call, family_pad); the
+    # options the family lacks are accepted at the value that asks for nothing (0, False, None)
     def __call__(
         self,
         text: str | Sequence[str],
@@ -258,14 +288,32 @@ class CharTokenizer:
         padding: bool | Literal["longest", "max_length", "do_not_pad"] = False,
         truncation: bool | Literal["longest_first", "only_first", "do_not_truncate"] | None = None,
         max_length: _Int | None = None,
+        stride: Literal[0] = 0,
+        is_split_into_words: Literal[False] = False,
         pad_to_multiple_of: _Int | None = None,
         padding_side: _Side | None = None,
         return_tensors: Literal["np", "pt"] | None = None,
         return_token_type_ids: bool | None = None,
         return_attention_mask: bool | None = None,
+        return_overflowing_tokens: Literal[False] = False,
         return_special_tokens_mask: bool = False,
         return_offsets_mapping: bool = False,
         return_length: bool = False,
+        verbose: bool = True,
+        text_target: None = None,
+        text_pair_target: None = None,
+        split_special_tokens: Literal[False] | None = None,
+        max_target_length: None = None,
+    ) -> BatchEncoding: ...
+    def pad(
+        self,
+        encoded_inputs: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+        padding: bool | Literal["longest", "max_length", "do_not_pad"] = True,
+        max_length: _Int | None = None,
+        pad_to_multiple_of: _Int | None = None,
+        padding_side: _Side | None = None,
+        return_attention_mask: bool | None = None,
+        return_tensors: Literal["np", "pt"] | None = None,
         verbose: bool = True,
     ) -> BatchEncoding: ...
     def __len__(self) -> int: ...
@@ -884,7 +932,12 @@ class UnigramTokenizer:
         self, text: str, *, alpha: float | None = None, nbest: _Int = -1, seed: _Int | None = None
     ) -> UnigramEncoding: ...
     def encode_batch(self, texts: Iterable[str], *, num_threads: _Int | None = None) -> list[UnigramEncoding]: ...
-    def decode(self, ids: _Int | Iterable[_Int], skip_special_tokens: bool = False) -> str: ...
+    def decode(
+        self,
+        ids: _Int | Iterable[_Int],
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str: ...
     def get_vocab(self) -> dict[str, int]: ...
     def get_pieces(self) -> list[tuple[str, float]]: ...
     @property
@@ -907,7 +960,8 @@ class UnigramTokenizer:
     def __reduce__(self) -> tuple[Any, tuple[str], str | None]: ...
     def __setstate__(self, state: str, /) -> None: ...
     def __eq__(self, other: object, /) -> bool: ...
-    # transformers' calling conventions (fast_wordpiece.batch_encoding.family_call)
+    # transformers' calling conventions (fast_wordpiece.batch_encoding.family_call, family_pad); the
+    # options the family lacks are accepted at the value that asks for nothing (0, False, None)
     def __call__(
         self,
         text: str | Sequence[str],
@@ -917,14 +971,32 @@ class UnigramTokenizer:
         padding: bool | Literal["longest", "max_length", "do_not_pad"] = False,
         truncation: bool | Literal["longest_first", "only_first", "do_not_truncate"] | None = None,
         max_length: _Int | None = None,
+        stride: Literal[0] = 0,
+        is_split_into_words: Literal[False] = False,
         pad_to_multiple_of: _Int | None = None,
         padding_side: _Side | None = None,
         return_tensors: Literal["np", "pt"] | None = None,
         return_token_type_ids: bool | None = None,
         return_attention_mask: bool | None = None,
+        return_overflowing_tokens: Literal[False] = False,
         return_special_tokens_mask: bool = False,
         return_offsets_mapping: bool = False,
         return_length: bool = False,
+        verbose: bool = True,
+        text_target: None = None,
+        text_pair_target: None = None,
+        split_special_tokens: Literal[False] | None = None,
+        max_target_length: None = None,
+    ) -> BatchEncoding: ...
+    def pad(
+        self,
+        encoded_inputs: Mapping[str, Any] | Sequence[Mapping[str, Any]],
+        padding: bool | Literal["longest", "max_length", "do_not_pad"] = True,
+        max_length: _Int | None = None,
+        pad_to_multiple_of: _Int | None = None,
+        padding_side: _Side | None = None,
+        return_attention_mask: bool | None = None,
+        return_tensors: Literal["np", "pt"] | None = None,
         verbose: bool = True,
     ) -> BatchEncoding: ...
     def __len__(self) -> int: ...

@@ -338,6 +338,8 @@ def _strategies(tokenizer: Any, padding: Any, truncation: Any, max_length: Any,
         if truncation != "do_not_truncate":
             truncation, max_length = ("do_not_truncate", None) if model_max > LARGE_INTEGER else (truncation, model_max)
     if padding != "do_not_pad" and tokenizer.pad_token_id is None:
+        if isinstance(tokenizer, _FamilyPadding):
+            raise _no_family_pad_token(type(tokenizer.tokenizer).__name__)
         raise ValueError("asking to pad, but the vocabulary has no padding token (pad_token is None)")
     if (truncation != "do_not_truncate" and padding != "do_not_pad" and pad_to_multiple_of is not None
             and max_length is not None and max_length % pad_to_multiple_of != 0):  # fmt: skip
@@ -620,6 +622,40 @@ class _NoMaximum:
     pad_token_id = 0
 
 
+class _FamilyPadding:
+    """What :func:`pad` reads of a family tokenizer (``tokenizer``): its ``pad_token_id``, no
+    ``model_max_length``, padding on the right with token type 0, as transformers'
+    ``PreTrainedTokenizerFast`` of its tokenizer.json."""
+
+    model_max_length = _NoMaximum.model_max_length
+    padding_side = "right"
+    pad_token_type_id = 0
+
+    def __init__(self, tokenizer: Any) -> None:
+        self.tokenizer = tokenizer
+        self.pad_token_id = tokenizer.pad_token_id
+
+
+def family_pad(tokenizer: Any, encoded_inputs: Any, padding: bool | str = True, max_length: int | None = None,
+               pad_to_multiple_of: int | None = None, padding_side: str | None = None,
+               return_attention_mask: bool | None = None, return_tensors: str | None = None,
+               verbose: bool = True) -> BatchEncoding:  # fmt: skip
+    """``tokenizer.pad(...)`` for ``BPETokenizer``, ``CharTokenizer`` and ``UnigramTokenizer``:
+    :func:`pad` with the tokenizer's ``pad_token`` (asking to pad without one: ValueError), on
+    the right unless ``padding_side`` says, with no ``model_max_length`` (``"max_length"``
+    without ``max_length`` pads nothing), as transformers' ``PreTrainedTokenizerFast`` of the
+    tokenizer's file pads what ``tokenizer(text)`` gave (``DataCollatorWithPadding`` calls it)."""
+    return pad(_FamilyPadding(tokenizer), encoded_inputs, padding, max_length, pad_to_multiple_of, padding_side,
+               return_attention_mask, return_tensors, verbose)  # fmt: skip
+
+
+def _no_family_pad_token(name: str) -> ValueError:
+    """The ValueError of asking a family tokenizer (class ``name``) to pad without a padding token."""
+    return ValueError(f"asking to pad, but this {name} has no padding token: set its pad_token to one of "
+                      f"its tokens (tokenizer.pad_token = ...), give it a special token named one of "
+                      f"{list(PAD_NAMES)}, or pass padding=False")  # fmt: skip
+
+
 def family_pad_token(tokenizer: Any) -> str | None:
     """The padding token a family tokenizer has by name: its first special token named as in
     :data:`PAD_NAMES`, or None (the ``pad_token`` property gives this unless one was set)."""
@@ -825,9 +861,7 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     if padding != "do_not_pad":
         pad = tokenizer.pad_token
         if pad is None:
-            raise ValueError(f"asking to pad, but this {name} has no padding token: set its pad_token to one of "
-                             f"its tokens (tokenizer.pad_token = ...), give it a special token named one of "
-                             f"{list(PAD_NAMES)}, or pass padding=False")  # fmt: skip
+            raise _no_family_pad_token(name)
         pad_id = _token_id(tokenizer, pad)
     _check_unicode(texts, batched)
     encoded = tokenizer.encode_batch(texts)
@@ -886,40 +920,36 @@ def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, trun
     return BatchEncoding(data, tensor_type=return_tensors)
 
 
-#: transformers' ``clean_up_tokenization``: spaces before punctuation and contractions dropped.
-_CLEAN_UP = ((" .", "."), (" ?", "?"), (" !", "!"), (" ,", ","), (" ' ", "'"), (" n't", "n't"), (" 'm", "'m"),
-             (" 's", "'s"), (" 've", "'ve"), (" 're", "'re"))  # fmt: skip
+def family_clean_up_flag(value: object) -> bool:
+    """The ``clean_up_tokenization_spaces`` of the family's ``decode`` and ``batch_decode``: a
+    bool (or a numpy bool scalar); None is False, transformers' default for a tokenizer made of
+    a tokenizer.json."""
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    if _is_numpy_bool(value):
+        return bool(value)
+    raise TypeError(f"clean_up_tokenization_spaces must be a bool or None, not {_type_name(value)}")
 
 
 def family_batch_decode(tokenizer: Any, sequences: Any, skip_special_tokens: bool = False,
                         clean_up_tokenization_spaces: bool | None = None, **unexpected: Any) -> list[str]:  # fmt: skip
     """transformers' ``batch_decode`` for the family: ``decode`` of each sequence of ids (a list
     of lists, a 2-D numpy array or torch tensor; one flat sequence gives a list of its text, as
-    transformers). ``clean_up_tokenization_spaces=True`` drops the spaces before punctuation
-    and contractions as transformers does, except for byte-level BPE, where transformers
-    ignores it (the spaces are the text's own)."""
+    transformers), with ``skip_special_tokens`` and ``clean_up_tokenization_spaces`` as
+    ``decode`` takes them."""
     name = type(tokenizer).__name__
     for key in unexpected:
         raise TypeError(f"{name}.batch_decode() got an unexpected keyword argument {key!r}")
-    if clean_up_tokenization_spaces is not None and not isinstance(clean_up_tokenization_spaces, bool):
-        raise TypeError(
-            f"clean_up_tokenization_spaces must be a bool or None, not {_type_name(clean_up_tokenization_spaces)}"
-        )
+    clean = family_clean_up_flag(clean_up_tokenization_spaces)
     rows = _as_lists(sequences)
     if isinstance(rows, (str, bytes)) or not isinstance(rows, (list, tuple)):
         raise TypeError(f"{name}.batch_decode() takes a list of sequences of ids (or a 2-D array), "
                         f"not {_type_name(sequences)}")  # fmt: skip
     if rows and not isinstance(rows[0], (list, tuple)) and not hasattr(rows[0], "__iter__"):
         rows = [rows]  # one sequence
-    clean = bool(clean_up_tokenization_spaces) and not hasattr(tokenizer, "merges")
-    out = []
-    for row in rows:
-        text = tokenizer.decode(row, skip_special_tokens)
-        if clean:
-            for old, new in _CLEAN_UP:
-                text = text.replace(old, new)
-        out.append(text)
-    return out
+    return [tokenizer.decode(row, skip_special_tokens, clean) for row in rows]
 
 
 def family_convert_tokens_to_ids(tokenizer: Any, tokens: Any) -> Any:

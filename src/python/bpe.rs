@@ -300,7 +300,7 @@ impl PyBpe {
         sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
     ) -> PyResult<Vec<Bound<'py, PyString>>> {
-        family::decode_each(sequences, |s| self.decode(s, skip_special_tokens))
+        family::decode_each(sequences, |s| self.decode(s, skip_special_tokens, None))
     }
 
     /// Encodes `texts` (an iterable of str) and returns the dict of
@@ -418,6 +418,8 @@ impl PyBpe {
 }
 
 impl super::family::TokenOf for PyBpe {
+    const CLEANS_UP: bool = false;
+
     fn token_of(&self, id: u32) -> &str {
         self.inner.id_to_token(id).unwrap_or_default()
     }
@@ -430,5 +432,7 @@ impl super::family::TokenOf for PyBpe {
 super::family::transformers_methods!(PyBpe, decode:
     /// The text of `ids` (exactly the encoded text for a whole encoding;
     /// bytes that are not valid UTF-8 become U+FFFD), without the special
-    /// tokens when `skip_special_tokens`. An id out of range: ValueError.
+    /// tokens when `skip_special_tokens`. `clean_up_tokenization_spaces`
+    /// is checked and changes nothing, as transformers 5 ignores it for
+    /// BPE. An id out of range: ValueError.
 );

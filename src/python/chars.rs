@@ -236,7 +236,7 @@ impl PyChars {
         sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
     ) -> PyResult<Vec<Bound<'py, PyString>>> {
-        family::decode_each(sequences, |s| self.decode(s, skip_special_tokens))
+        family::decode_each(sequences, |s| self.decode(s, skip_special_tokens, None))
     }
 
     /// Encodes `texts` (an iterable of str) and returns the dict of
@@ -339,6 +339,7 @@ impl super::family::TokenOf for PyChars {
 
 super::family::transformers_methods!(PyChars, decode:
     /// The text of `ids`: their tokens joined, without the special tokens
-    /// (`unk_token` among them) when `skip_special_tokens`. An id out of
-    /// range: ValueError.
+    /// (`unk_token` among them) when `skip_special_tokens`; with
+    /// `clean_up_tokenization_spaces=True`, transformers' clean-up (" ." to
+    /// ".", " n't" to "n't", ...). An id out of range: ValueError.
 );

@@ -11,6 +11,7 @@ use super::analyze::analysis_dict;
 use super::args::{self, text, type_name, Text};
 use super::errors::{guard, Signals};
 use super::ints::{int_list, py_str};
+use crate::pipeline::decoder::clean_up_tokenization;
 use crate::tokenizer::analysis::{Analysis, Partial};
 use crate::tokenizer::batch::map_chunks_until;
 
@@ -61,10 +62,18 @@ pub fn decode_each<'py>(
     let py = sequences.py();
     let iter = args::sequences_iter(sequences)?;
     let mut out = Vec::new();
-    for s in iter {
+    for (i, s) in iter.enumerate() {
         // A sequence may be long: Ctrl-C stops the batch between two.
         py.check_signals()?;
-        out.push(decode(&s?)?);
+        let s = s?;
+        // tokenizers' `decode_batch([5, 6])` refuses ids where sequences go.
+        if args::is_one_id(&s) {
+            return Err(PyTypeError::new_err(format!(
+                "sequences[{i}] must be a sequence of int, not {} (decode one sequence with decode)",
+                type_name(&s)
+            )));
+        }
+        out.push(decode(&s)?);
     }
     Ok(out)
 }
@@ -178,24 +187,52 @@ pub trait TokenOf {
     /// The text of `ids`, each below the vocabulary size (the tokenizer's
     /// `decode`).
     fn text_of(&self, ids: &[u32], skip_special_tokens: bool) -> crate::error::Result<String>;
+
+    /// Whether `decode(..., clean_up_tokenization_spaces=True)` cleans up:
+    /// transformers 5 ignores it for a BPE model (the spaces before
+    /// punctuation are the text's own there).
+    const CLEANS_UP: bool = true;
+}
+
+/// `decode`'s `clean_up_tokenization_spaces`: a bool (or a numpy bool);
+/// None (or not given) is False, transformers' default for a tokenizer made
+/// of a tokenizer.json.
+fn clean_up_flag(obj: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    match obj {
+        Some(value) if !value.is_none() => args::flag(value, "clean_up_tokenization_spaces").map_err(|_| {
+            PyTypeError::new_err(format!(
+                "clean_up_tokenization_spaces must be a bool or None, not {}",
+                type_name(value)
+            ))
+        }),
+        _ => Ok(false),
+    }
 }
 
 /// `decode`: the text of the ids of `ids` ([`args::ids`], each below
 /// `vocab_size`), or of one id ([`args::is_one_id`], as transformers'
-/// `decode(5)`), as `tokenizer` decodes them.
-pub fn decode<'py>(
-    tokenizer: &impl TokenOf,
+/// `decode(5)`), as `tokenizer` decodes them, then cleaned up as
+/// transformers' `clean_up_tokenization` when `clean_up` says so (and
+/// [`TokenOf::CLEANS_UP`]).
+pub fn decode<'py, T: TokenOf>(
+    tokenizer: &T,
     ids: &Bound<'py, PyAny>,
     vocab_size: usize,
     skip_special_tokens: bool,
+    clean_up: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyString>> {
     let py = ids.py();
+    let clean_up = clean_up_flag(clean_up)? && T::CLEANS_UP;
     let ids = if args::is_one_id(ids) {
         vec![args::id(ids, &|| "ids".to_owned(), vocab_size)?]
     } else {
         args::ids(ids, "ids", vocab_size)?
     };
-    py_str(py, &guard(|| tokenizer.text_of(&ids, skip_special_tokens))?)
+    let mut text = guard(|| tokenizer.text_of(&ids, skip_special_tokens))?;
+    if clean_up {
+        clean_up_tokenization(&mut text);
+    }
+    py_str(py, &text)
 }
 
 /// `convert_ids_to_tokens`: the token of one id ([`args::is_one_id`]), or the
@@ -229,13 +266,14 @@ macro_rules! transformers_methods {
         #[pymethods]
         impl $class {
             $(#[$decode_doc])*
-            #[pyo3(signature = (ids, skip_special_tokens = false))]
+            #[pyo3(signature = (ids, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
             fn decode<'py>(
                 &self,
                 ids: &Bound<'py, PyAny>,
                 #[pyo3(from_py_with = super::args::named::skip_special_tokens)] skip_special_tokens: bool,
+                clean_up_tokenization_spaces: Option<&Bound<'py, PyAny>>,
             ) -> PyResult<Bound<'py, pyo3::types::PyString>> {
-                super::family::decode(self, ids, self.vocab_size(), skip_special_tokens)
+                super::family::decode(self, ids, self.vocab_size(), skip_special_tokens, clean_up_tokenization_spaces)
             }
 
             /// Tokenizes like a `transformers` tokenizer: `tokenizer(text, *,
@@ -324,6 +362,22 @@ macro_rules! transformers_methods {
             #[deleter(pad_token_id)]
             fn delete_pad_token_id(&self) {
                 self.pad.clear();
+            }
+
+            /// Pads encoded inputs (a dict of lists, a `BatchEncoding`, or a
+            /// list of dicts, as `tokenizer(text)`, `datasets` and
+            /// `DataCollatorWithPadding` give them) like transformers'
+            /// `tokenizer.pad`: `padding=True`, `max_length=None`,
+            /// `pad_to_multiple_of=None`, `padding_side=None` (right),
+            /// `return_attention_mask=None`, `return_tensors=None`; with the
+            /// `pad_token` (asking to pad without one: ValueError).
+            #[pyo3(signature = (*args, **kwargs))]
+            fn pad<'py>(
+                slf: &Bound<'py, Self>,
+                args: &Bound<'py, pyo3::types::PyTuple>,
+                kwargs: Option<&Bound<'py, pyo3::types::PyDict>>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                super::family::delegate(slf.as_any(), "family_pad", args, kwargs)
             }
 
             /// transformers' `batch_decode(sequences, skip_special_tokens=False,

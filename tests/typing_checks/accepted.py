@@ -66,6 +66,19 @@ def calls() -> list[object]:
             family.convert_ids_to_tokens(range(1, 3)),
             family.convert_tokens_to_ids(token for token in ["hello", "<pad>"]),
             family(["hello world", "hi"], max_length=i64(4), truncation=True, padding=True, pad_to_multiple_of=i64(4)),
+            family.pad({"input_ids": [[1, 2], [3]]}, padding="max_length", max_length=i64(4)),
+            family.decode([i64(1), 2], clean_up_tokenization_spaces=True),
+            # the options the family lacks, at the values that ask for nothing
+            family(
+                "hello",
+                stride=0,
+                is_split_into_words=False,
+                return_overflowing_tokens=False,
+                text_target=None,
+                text_pair_target=None,
+                split_special_tokens=None,
+                max_target_length=None,
+            ),
         ]
     for pair in (chars, bpe):
         out.append(pair.decode_batch([[i64(1)], np.array([2, 3])]))

@@ -1,5 +1,5 @@
-"""Calls that must NOT type-check: a str (or a list of ids) where an integer goes. Each line
-that mypy (--strict) must flag ends with "# E" (tests/test_typing.py)."""
+"""Calls that must NOT type-check: a str (or a list of ids) where an integer goes, or a value the
+engine refuses. Each line that mypy (--strict) must flag ends with "# E" (tests/test_typing.py)."""
 
 from __future__ import annotations
 
@@ -21,4 +21,6 @@ def calls(tok: fw.PyTokenizer, bpe: fw.BPETokenizer, unigram: fw.UnigramTokenize
     # decode takes one sequence of ids: a list of them is a TypeError at run time.
     bpe.decode([[1, 2]])  # E
     bpe.id_to_token("1")  # E
+    # the call takes stride=0 only (it has no overflowing windows): another int is a TypeError.
+    bpe("hello", stride=2)  # E
     unigram.encode("hello", alpha=0.5, nbest="2")  # E

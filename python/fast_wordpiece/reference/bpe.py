@@ -303,11 +303,18 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         _threads(num_threads)
         return [self.encode(t) for t in texts]
 
-    def decode(self, ids: SupportsIndex | Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
+    def decode(
+        self,
+        ids: SupportsIndex | Iterable[SupportsIndex],
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str:
         """The text of ``ids``: each token's bytes, read as UTF-8 with invalid
         sequences as U+FFFD; special tokens as their text, or left out when
-        ``skip_special_tokens``. An id not in the vocabulary: ValueError."""
+        ``skip_special_tokens``. ``clean_up_tokenization_spaces`` is checked and changes
+        nothing, as transformers 5 ignores it for BPE. An id not in the vocabulary: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
+        family.clean_up_flag(clean_up_tokenization_spaces)
         out = bytearray()
         for i in family.decode_ids(ids, self.vocab_size):
             token = self.id_to[i]

@@ -162,18 +162,24 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         _threads(num_threads)
         return [self.encode(t) for t in texts]
 
-    def decode(self, ids: SupportsIndex | Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
+    def decode(
+        self,
+        ids: SupportsIndex | Iterable[SupportsIndex],
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str:
         """The tokens of ``ids`` joined, without the special tokens (``unk_token``
-        among them) when ``skip_special_tokens``. An id not in the vocabulary:
-        ValueError."""
+        among them) when ``skip_special_tokens``; with ``clean_up_tokenization_spaces``,
+        transformers' clean-up. An id not in the vocabulary: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
+        clean_up = family.clean_up_flag(clean_up_tokenization_spaces)
         out = []
         for i in family.decode_ids(ids, self.vocab_size):
             if i not in self.id_to:
                 raise ValueError(f"id {i} is not in the vocabulary")
             if not (skip_special_tokens and self.id_to[i] in self.specials):
                 out.append(self.id_to[i])
-        return "".join(out)
+        return family.cleaned_up("".join(out), clean_up)
 
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
         """Same as the engine's ``CharTokenizer.analyze``: counts over the encoded ``texts``."""

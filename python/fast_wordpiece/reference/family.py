@@ -7,7 +7,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, SupportsIndex
 
-from fast_wordpiece.reference.args import _flag, _id, _ids, _integer, _is_one_id, _items, _text
+from fast_wordpiece.reference.args import _flag, _id, _ids, _integer, _is_one_id, _items, _text, _type_name
+from fast_wordpiece.reference.decoder import clean_up_tokenization
 
 WHITE_SPACE = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
@@ -102,9 +103,32 @@ def decode_ids(ids: object, vocab_size: int) -> list[int]:
 
 def decode_batch(decode: Callable[[Any, bool], str], sequences: object, skip: object) -> list[str]:
     """The family's ``decode_batch``: ``decode`` of each sequence of ids, ``skip`` (the
-    ``skip_special_tokens`` flag) checked first."""
+    ``skip_special_tokens`` flag) checked first. One id where a sequence goes is a TypeError,
+    as in tokenizers' ``decode_batch``."""
     flag = _flag(skip, "skip_special_tokens")
-    return [decode(ids, flag) for ids in _items(sequences, "sequences", "sequences of int")]
+    out = []
+    for i, ids in enumerate(_items(sequences, "sequences", "sequences of int")):
+        if _is_one_id(ids):
+            raise TypeError(f"sequences[{i}] must be a sequence of int, not {_type_name(ids)} "
+                            "(decode one sequence with decode)")  # fmt: skip
+        out.append(decode(ids, flag))
+    return out
+
+
+def clean_up_flag(value: object) -> bool:
+    """``decode``'s ``clean_up_tokenization_spaces``: a bool (or a numpy bool); None is False, as
+    transformers has it for a tokenizer made of a tokenizer.json."""
+    if value is None:
+        return False
+    try:
+        return _flag(value, "clean_up_tokenization_spaces")
+    except TypeError:
+        raise TypeError(f"clean_up_tokenization_spaces must be a bool or None, not {_type_name(value)}") from None
+
+
+def cleaned_up(text: str, clean_up: bool) -> str:
+    """``text`` after transformers' ``clean_up_tokenization`` when ``clean_up``."""
+    return clean_up_tokenization(text) if clean_up else text
 
 
 class TableLookups:
@@ -159,6 +183,14 @@ class TransformersCalls:
     def __len__(self) -> int:
         """The number of tokens in the vocabulary."""
         return self.vocab_size
+
+    def pad(self, *args: Any, **kwargs: Any) -> Any:
+        """Pads encoded inputs (a dict of lists, a ``BatchEncoding``, or a list of dicts, as
+        ``tokenizer(text)``, ``datasets`` and ``DataCollatorWithPadding`` give them) like
+        transformers' ``tokenizer.pad``, with the ``pad_token``, as the engine's."""
+        from fast_wordpiece import batch_encoding
+
+        return batch_encoding.family_pad(self, *args, **kwargs)
 
     def batch_decode(
         self,

@@ -365,11 +365,18 @@ class UnigramTokenizer(family.TransformersCalls):
         n = _index(nbest, "nbest")
         return self._encode(text, lambda w: sample_word(self.model, w, alpha, n, rng))
 
-    def decode(self, ids: SupportsIndex | Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
+    def decode(
+        self,
+        ids: SupportsIndex | Iterable[SupportsIndex],
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str:
         """The text of ``ids``: the pieces joined, the first one's leading "▁"
         dropped and every other "▁" a space; without the special tokens when
-        ``skip_special_tokens``. An id out of range: ValueError."""
+        ``skip_special_tokens``; with ``clean_up_tokenization_spaces``, transformers' clean-up.
+        An id out of range: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
+        clean_up = family.clean_up_flag(clean_up_tokenization_spaces)
         parts: list[str] = []
         for i in family.decode_ids(ids, self.vocab_size):
             if skip_special_tokens and i in self.special_ids:
@@ -378,7 +385,7 @@ class UnigramTokenizer(family.TransformersCalls):
             if not parts and piece.startswith(REPLACEMENT):
                 piece = piece[1:]
             parts.append(piece)
-        return "".join(parts).replace(REPLACEMENT, " ")
+        return family.cleaned_up("".join(parts).replace(REPLACEMENT, " "), clean_up)
 
     def token_to_id(self, token: str) -> int | None:
         """The id of ``token``, or None; TypeError unless it is a str."""
