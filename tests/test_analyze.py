@@ -102,5 +102,5 @@ def test_the_analyze_command(tmp_path, trained_json, bert_vocab_file, held_out):
         capture_output=True,
         text=True,
     )
-    assert missing.returncode == 2
+    assert missing.returncode == 1
     assert "none.json" in missing.stderr

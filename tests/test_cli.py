@@ -1,6 +1,8 @@
 """The command line (``fast-wordpiece``, ``python -m fast_wordpiece``): what its help
-shows, and how it treats a user's mistakes: one line on stderr naming the problem, exit
-status 2, no traceback, and nothing trained for nothing."""
+shows, and how it treats a user's mistakes: one line on stderr naming the problem, no
+traceback, and nothing trained for nothing; exit status 2 for a mistake in the command
+line (as argparse's own), 1 for a failure (a file that does not load, a training that
+cannot be done)."""
 
 from __future__ import annotations
 
@@ -110,9 +112,9 @@ def test_a_save_that_fails_after_training_is_one_line_too(corpus, tmp_path, caps
         raise PermissionError(13, "Permission denied", str(path))
 
     monkeypatch.setattr(PyTokenizer, "save", refuse)
-    assert main([str(corpus), "--save", str(tmp_path / "t.json"), *SMALL]) == 2
+    assert main([str(corpus), "--save", str(tmp_path / "t.json"), *SMALL]) == 1
     err = capsys.readouterr().err
-    assert err == f"fast-wordpiece: [Errno 13] Permission denied: '{tmp_path / 't.json'}'\n"
+    assert err == f"fast-wordpiece: {tmp_path / 't.json'}: Permission denied\n"
 
 
 @pytest.mark.parametrize("typo", ["cuont", "trian", "analyse", "comapre"])
@@ -123,10 +125,8 @@ def test_a_mistyped_command_is_named_with_the_closest_one(typo, capsys):
 
 
 def test_a_missing_file_that_looks_like_no_command_is_a_missing_file(tmp_path, capsys):
-    assert main([str(tmp_path / "corpus.txt"), *SMALL]) == 2
-    err = one_line_error(capsys)
-    assert "No such file or directory" in err
-    assert str(tmp_path / "corpus.txt") in err
+    assert main([str(tmp_path / "corpus.txt"), *SMALL]) == 1
+    assert one_line_error(capsys) == f"fast-wordpiece: {tmp_path / 'corpus.txt'}: No such file or directory"
 
 
 def test_an_existing_file_named_like_a_command_is_trained_on(tmp_path, monkeypatch, capsys):
@@ -148,7 +148,7 @@ def test_text_that_is_not_utf8_is_named_with_the_flag_that_accepts_it(command, n
         "analyze": ["analyze", str(tokenizer), str(not_utf8)],
         "compare": ["compare", str(not_utf8), "--vocab-size", "300"],
     }[command]
-    assert main(argv) == 2
+    assert main(argv) == 1
     assert one_line_error(capsys).endswith(
         f"{not_utf8}: invalid UTF-8 at byte offset 27 (pass --errors replace to replace it)"
     )
@@ -159,7 +159,7 @@ def test_a_file_that_is_no_word_counts_file_is_named_once(corpus, tmp_path, caps
     counts = tmp_path / "a.fwc"
     assert main(["count", str(corpus), "--out", str(counts), "--no-progress"]) == 0
     capsys.readouterr()
-    assert main(["train", "--counts", str(counts), str(corpus), *SMALL]) == 2
+    assert main(["train", "--counts", str(counts), str(corpus), *SMALL]) == 1
     assert one_line_error(capsys) == (
         f'fast-wordpiece: {corpus}: not a word counts file (it does not start with "FWPCOUNT")'
     )
@@ -202,7 +202,7 @@ def test_train_takes_the_counting_options_count_takes(corpus, tmp_path, capsys):
     assert main(["train", "--counts", str(counts), *flags, *SMALL, "--save", str(tmp_path / "b.json")]) == 0
     assert PyTokenizer.load(tmp_path / "b.json").to_json() == expected
     capsys.readouterr()
-    assert main(["train", "--counts", str(counts), "--pre-tokenizer", "bert", *SMALL]) == 2
+    assert main(["train", "--counts", str(counts), "--pre-tokenizer", "bert", *SMALL]) == 1
     assert "pre_tokenizer" in one_line_error(capsys)
 
 
@@ -219,3 +219,162 @@ def test_the_time_reported_is_the_trainings_alone(monkeypatch, capsys):
     monkeypatch.setattr(cli, "stdlib_docstrings", slow_docstrings)
     assert main(SMALL) == 0
     assert " in 0.0 s." in capsys.readouterr().out.splitlines()[0]
+
+
+# ----------------------------------------------------------------------------- files of the wrong kind
+
+
+@pytest.fixture
+def counts_file(corpus: Path, tmp_path: Path) -> Path:
+    path = tmp_path / "words.fwc"
+    WordCounts.from_files(corpus, show_progress=False).save(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("command", "cure"),
+    [
+        ("train", "train on it with --counts {path}"),
+        ("count", "it is counted already (train on it with `train --counts {path}`)"),
+        ("analyze", "analyze reads text files (train on word counts with `train --counts {path}`)"),
+        ("compare", "compare reads text files (train on word counts with `train --counts {path}`)"),
+    ],
+)
+def test_a_word_counts_file_given_as_text_is_named_as_one(command, cure, counts_file, tmp_path, capsys):
+    """Not "invalid UTF-8 ... pass --errors replace", which would train on garbage: the file
+    is a word counts file, and the command says what reads it; nothing is trained or written."""
+    tokenizer = tmp_path / "t.json"
+    PyTokenizer.train(TEXT.splitlines(), 120, show_progress=False).save(tokenizer)
+    argv = {
+        "train": ["train", str(counts_file), *SMALL],
+        "count": ["count", str(counts_file), "--out", str(tmp_path / "c.fwc"), "--no-progress"],
+        "analyze": ["analyze", str(tokenizer), str(counts_file)],
+        "compare": ["compare", str(counts_file), "--vocab-size", "300"],
+    }[command]
+    assert main(argv) == 2
+    prefix = "fast-wordpiece compare" if command == "compare" else "fast-wordpiece"
+    assert one_line_error(capsys) == (
+        f"{prefix}: {counts_file}: a word counts file (from `count`), not text: {cure.format(path=counts_file)}"
+    )
+    assert not (tmp_path / "c.fwc").exists()
+
+
+@pytest.mark.parametrize("name", ["words.fwc", "words.json", "vocab.txt"])
+def test_analyze_names_a_word_counts_file_given_as_its_tokenizer(name, counts_file, corpus, tmp_path, capsys):
+    tokenizer = tmp_path / name
+    tokenizer.write_bytes(counts_file.read_bytes())
+    assert main(["analyze", str(tokenizer), str(corpus)]) == 2
+    assert one_line_error(capsys) == (
+        f"fast-wordpiece: {tokenizer}: a word counts file (from `count`), not a tokenizer: "
+        "analyze takes a tokenizer file (.json) or a BERT vocab.txt, then text files"
+    )
+
+
+def test_analyze_says_how_it_read_a_tokenizer_that_does_not_load(corpus, tmp_path, capsys):
+    """A TOKENIZER that is not .json is read as a vocab.txt: a text file given in its place
+    fails as a vocabulary, and the message says why it was read as one."""
+    assert main(["analyze", str(corpus), str(corpus)]) == 1
+    err = one_line_error(capsys)
+    assert err.startswith(f"fast-wordpiece: {corpus}: duplicate token ")
+    assert err.endswith("; a TOKENIZER not ending in .json is read as a BERT vocab.txt")
+    not_utf8 = tmp_path / "t.json"
+    not_utf8.write_bytes(b'\xff{"version": "1.0"}')
+    assert main(["analyze", str(not_utf8), str(corpus)]) == 1
+    assert one_line_error(capsys) == f"fast-wordpiece: {not_utf8}: not UTF-8 text (invalid byte at offset 0)"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["train", "{dir}", *SMALL],
+        ["train", "--counts", "{dir}", *SMALL],
+        ["count", "{dir}", "--out", "{dir}/c.fwc", "--no-progress"],
+        ["analyze", "{dir}", "{corpus}"],
+        ["analyze", "{tokenizer}", "{dir}"],
+        ["compare", "{dir}"],
+    ],
+)
+def test_a_directory_given_as_a_file_is_one_line_and_status_1(argv, corpus, tmp_path, capsys):
+    tokenizer = tmp_path / "t.json"
+    PyTokenizer.train(TEXT.splitlines(), 120, show_progress=False).save(tokenizer)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    argv = [a.format(dir=folder, corpus=corpus, tokenizer=tokenizer) for a in argv]
+    assert main(argv) == 1
+    err = one_line_error(capsys)
+    assert err.lower().endswith(f": {folder}: is a directory"), err
+    assert "Errno" not in err
+    assert "os error" not in err
+
+
+def test_a_file_that_cannot_be_read_is_path_and_reason(tmp_path, capsys):
+    """As other commands put it (``cat: x: No such file or directory``): no "[Errno 2]",
+    no "(os error 2)", no quotes around the path."""
+    missing = tmp_path / "missing.fwc"
+    assert main(["train", "--counts", str(missing), *SMALL]) == 1
+    assert one_line_error(capsys) == f"fast-wordpiece: {missing}: No such file or directory"
+    assert main(["count", str(tmp_path / "missing.txt"), "--out", str(tmp_path / "c.fwc"), "--no-progress"]) == 1
+    assert one_line_error(capsys) == f"fast-wordpiece: {tmp_path / 'missing.txt'}: No such file or directory"
+
+
+def test_running_out_of_memory_is_one_line_and_status_1(corpus, monkeypatch, capsys):
+    def too_big(*args, **kwargs):
+        raise MemoryError("cannot allocate the word counts (12 GB)")
+
+    monkeypatch.setattr(PyTokenizer, "train_from_files", too_big)
+    assert main([str(corpus), *SMALL]) == 1
+    assert one_line_error(capsys) == "fast-wordpiece: out of memory: cannot allocate the word counts (12 GB)"
+
+
+# ----------------------------------------------------------------------------- sizes
+
+
+SIZES_OUT_OF_RANGE = [
+    ("--vocab-size", "0", "--vocab-size must be >= 1, got 0"),
+    ("--vocab-size", "-1", "--vocab-size must be >= 1, got -1"),
+    ("--vocab-size", str(2**64), "--vocab-size is too large"),
+    ("--min-frequency", "-1", "--min-frequency must be >= 0, got -1"),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "flag", "value", "error"),
+    [("train", *case) for case in SIZES_OUT_OF_RANGE]
+    + [("train", "--limit-alphabet", "0", "--limit-alphabet must be >= 1, got 0")]
+    + [("compare", *case) for case in SIZES_OUT_OF_RANGE],
+)
+def test_a_size_out_of_range_is_named_by_its_flag_before_any_work(command, flag, value, error, monkeypatch, capsys):
+    """A usage error (status 2) in the command line's words, told before the corpus (here
+    the standard library's docstrings, which take seconds to read) is read."""
+
+    def no_corpus_yet():
+        raise AssertionError("the corpus was read before the arguments were checked")
+
+    monkeypatch.setattr(cli, "stdlib_docstrings", no_corpus_yet)
+    assert main([command, f"{flag}={value}", "--no-progress" if command == "train" else "--held-out=0.5"]) == 2
+    prefix = "fast-wordpiece compare" if command == "compare" else "fast-wordpiece"
+    assert one_line_error(capsys) == f"{prefix}: {error}"
+
+
+# ----------------------------------------------------------------------------- help, read as a new user
+
+
+def test_each_commands_help_describes_that_command(capsys):
+    def help_of(command: str) -> str:
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        return " ".join(capsys.readouterr().out.split())  # as read, whatever the terminal's width
+
+    out = help_of("train")
+    assert " Train a WordPiece tokenizer on text files (or on word counts files), then show it" in out
+    assert "analyze what a tokenizer makes" not in out
+    assert "--save FILE" in out
+    assert "--out FWC the word counts file to write (.fwc)" in help_of("count")
+    out = help_of("analyze")
+    assert out.startswith("usage: fast-wordpiece analyze [-h] [--errors {strict,replace}] TOKENIZER FILE [FILE ...]")
+    assert "FILE UTF-8 text files, analyzed line by line (not word counts files)" in out
+    out = help_of("compare")
+    assert "--vocab-size N" in out
+    assert "the vocabulary size of BPE, WordPiece and Unigram (default: 8000)" in out
+    assert "--min-frequency N" in out
+    assert "--held-out SHARE" in out

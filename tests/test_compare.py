@@ -51,7 +51,7 @@ def test_the_command_prints_the_table(tmp_path, lines, capsys):
     for name in ("Character", "BPE (byte-level)", "WordPiece", "chars/token", "tokens/word", "unknown rate"):
         assert name in out
     assert main(["compare", str(corpus), "--held-out", "1.5"]) == 2
-    assert main(["compare", str(tmp_path / "missing.txt")]) == 2
+    assert main(["compare", str(tmp_path / "missing.txt")]) == 1
 
 
 def test_analyze_reads_every_tokenizer_of_the_family(tmp_path, lines, capsys):
@@ -67,4 +67,43 @@ def test_analyze_reads_every_tokenizer_of_the_family(tmp_path, lines, capsys):
         out = capsys.readouterr().out
         assert f"tokens                {tok.analyze(held)['tokens']:,}" in out
     (tmp_path / "bad.json").write_text("{", encoding="utf-8")
-    assert main(["analyze", str(tmp_path / "bad.json"), str(corpus)]) == 2
+    assert main(["analyze", str(tmp_path / "bad.json"), str(corpus)]) == 1
+
+
+def test_a_tokenizer_that_fails_is_named(lines, monkeypatch, capsys, tmp_path):
+    """The error says which of the family failed; what it raised is kept as the cause."""
+    refusal = ValueError("the merges ran out")
+
+    def refuse(*args, **kwargs):
+        raise refusal
+
+    monkeypatch.setattr(fast_wordpiece.BPETokenizer, "train", refuse)
+    with pytest.raises(compare.ComparisonError) as info:
+        compare.compare(lines[:500], lines[500:600], vocab_size=500)
+    assert str(info.value) == "BPE (byte-level): the merges ran out"
+    assert info.value.tokenizer == "BPE (byte-level)"
+    assert info.value.error is refusal
+    assert info.value.__cause__ is refusal
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join(lines[:600]), encoding="utf-8")
+    assert main(["compare", str(corpus), "--vocab-size", "500"]) == 1
+    out, err = capsys.readouterr()
+    assert (out, err) == ("", "fast-wordpiece compare: BPE (byte-level): the merges ran out\n")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(fast_wordpiece.BPETokenizer, "train", interrupted)
+    with pytest.raises(KeyboardInterrupt):  # not a failure of the tokenizer: it goes through as it is
+        compare.compare(lines[:500], lines[500:600], vocab_size=500)
+
+
+def test_a_vocabulary_too_small_for_one_tokenizer_names_that_one(tmp_path, capsys):
+    if not hasattr(fast_wordpiece, "UnigramTokenizer"):
+        pytest.skip("this build has no UnigramTokenizer")
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("hello world\nthe quick brown fox\nhello there world\n" * 30, encoding="utf-8")
+    assert main(["compare", str(corpus), "--vocab-size", "10"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("fast-wordpiece compare: Unigram: vocab_size (10) is too small"), err
+    assert err.count("\n") == 1

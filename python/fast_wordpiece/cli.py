@@ -31,6 +31,7 @@ import ast
 import difflib
 import json
 import os
+import re
 import sys
 import sysconfig
 import time
@@ -75,18 +76,60 @@ COMMANDS = {
     "compare": "train the tokenizer family on FILEs and compare them on held-out lines",
 }
 
+TRAIN_DESCRIPTION = (
+    "Train a WordPiece tokenizer on text files (or on word counts files), then show it encoding a sentence."
+)
+
 PRE_TOKENIZERS = ["bert", "whitespace", "regex", "wordpunct"]
 
 
 class UsageError(ValueError):
-    """A mistake in the command line or its files: one line on stderr, exit status 2."""
+    """A mistake in the command line (a wrong argument, options that do not go
+    together, a file of the wrong kind): one line on stderr, exit status 2."""
+
+
+#: The first bytes of a word counts file (docs/spec.md, section 13).
+COUNTS_MAGIC = b"FWPCOUNT"
+
+
+def check_text_files(paths: Sequence[Path], command: str) -> None:
+    """Fails before any work when one of ``paths`` is a word counts file rather than
+    text: its bytes are not UTF-8, and ``--errors replace`` would not be the cure."""
+    for path in paths:
+        if is_counts_file(path):
+            cure = {
+                "train": f"train on it with --counts {path}",
+                "count": f"it is counted already (train on it with `train --counts {path}`)",
+            }.get(command, f"{command} reads text files (train on word counts with `train --counts {path}`)")
+            raise UsageError(f"{path}: a word counts file (from `count`), not text: {cure}")
+
+
+def is_counts_file(path: Path) -> bool:
+    """Whether ``path`` starts as a word counts file does (False when it cannot be read:
+    whatever reads it then tells why, as for any file)."""
+    try:
+        with open(path, "rb") as file:
+            return file.read(len(COUNTS_MAGIC)) == COUNTS_MAGIC
+    except OSError:
+        return False
+
+
+def check_sizes(**sizes: tuple[int | None, int]) -> None:
+    """Fails before any work when a size option (``vocab_size=(value, least)``) is out of
+    range, naming it by its flag, ``--vocab-size must be >= 1, got 0``."""
+    for name, (value, least) in sizes.items():
+        flag = "--" + name.replace("_", "-")
+        if value is not None and value < least:
+            raise UsageError(f"{flag} must be >= {least}, got {value}")
+        if value is not None and value > 2**64 - 1:
+            raise UsageError(f"{flag} is too large")
 
 
 def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argparse.Namespace:
     commands = "\n".join(f"  {name:<9}{what}" for name, what in COMMANDS.items())
     parser = argparse.ArgumentParser(
         prog=prog,
-        description=__doc__.split("\n\n")[0],
+        description=TRAIN_DESCRIPTION if prog.endswith(" train") else __doc__.split("\n\n")[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=None
         if prog.endswith(" train")
@@ -106,7 +149,7 @@ def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argp
                         help="bytes of FILEs that are not UTF-8: fail (default) or replace them")  # fmt: skip
     parser.add_argument("--no-lowercase", action="store_true", help="keep case (and accents)")
     parser.add_argument("--pre-tokenizer", choices=PRE_TOKENIZERS, help="how text is split into words (default: bert)")
-    parser.add_argument("--save", type=Path, help="write the trained tokenizer (JSON) here")
+    parser.add_argument("--save", type=Path, metavar="FILE", help="write the trained tokenizer (JSON) here")
     parser.add_argument("--sentence", default=DEFAULT_SENTENCE, help="the sentence to encode")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     return parser.parse_args(argv)
@@ -129,6 +172,17 @@ def cli_hint(message: str) -> str:
     return message.replace('pass errors="replace"', "pass --errors replace")
 
 
+def describe(error: BaseException) -> str:
+    """One line for an error: a file's error as ``PATH: Reason`` (as other commands
+    say it), any other as its message, with the library's hints in this command line's words."""
+    if isinstance(error, OSError) and error.strerror and error.filename is not None:
+        reason = re.sub(r" \(os error \d+\)$", "", error.strerror)
+        return f"{error.filename}: {reason}"
+    if isinstance(error, MemoryError):
+        return f"out of memory: {error}" if str(error) else "out of memory"
+    return cli_hint(str(error))
+
+
 def read_lines(paths: Sequence[Path], errors: str = "strict") -> list[str]:
     """The lines of UTF-8 text files; bad UTF-8 named by file and byte offset, as the engine does."""
     lines = []
@@ -137,7 +191,7 @@ def read_lines(paths: Sequence[Path], errors: str = "strict") -> list[str]:
         try:
             text = data.decode("utf-8", errors=errors)
         except UnicodeDecodeError as e:
-            raise UsageError(
+            raise ValueError(
                 f"{path}: invalid UTF-8 at byte offset {e.start} (pass --errors replace to replace it)"
             ) from None
         lines.extend(text.splitlines())
@@ -145,16 +199,31 @@ def read_lines(paths: Sequence[Path], errors: str = "strict") -> list[str]:
 
 
 def analyze(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="fast-wordpiece analyze", description="What a tokenizer makes of text.")
-    parser.add_argument("tokenizer", type=Path, help="a tokenizer file (.json: any of the family) or a BERT vocab.txt")
-    parser.add_argument("files", nargs="+", type=Path, help="UTF-8 text files, analyzed line by line")
+    parser = argparse.ArgumentParser(
+        prog="fast-wordpiece analyze",
+        description="What a tokenizer makes of text: tokens per word, characters per token, "
+        "unknown rate and the share of the vocabulary used, over the lines of text files.",
+    )
+    parser.add_argument("tokenizer", type=Path, metavar="TOKENIZER",
+                        help="a tokenizer file (.json: any of the family) or a BERT vocab.txt")  # fmt: skip
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
+                        help="UTF-8 text files, analyzed line by line (not word counts files)")  # fmt: skip
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
                         help="bytes that are not UTF-8: fail (default) or replace them")  # fmt: skip
     args = parser.parse_args(argv)
+    if is_counts_file(args.tokenizer):
+        raise UsageError(
+            f"{args.tokenizer}: a word counts file (from `count`), not a tokenizer: "
+            "analyze takes a tokenizer file (.json) or a BERT vocab.txt, then text files"
+        )
+    check_text_files(args.files, "analyze")
     if args.tokenizer.suffix == ".json":
         tokenizer = load_any(args.tokenizer)
     else:
-        tokenizer = PyTokenizer.from_vocab_file(args.tokenizer)
+        try:
+            tokenizer = PyTokenizer.from_vocab_file(args.tokenizer)
+        except ValueError as e:
+            raise ValueError(f"{e}; a TOKENIZER not ending in .json is read as a BERT vocab.txt") from None
     stats = tokenizer.analyze(read_lines(args.files, args.errors))
     for key, value in stats.items():
         print(f"{key:<22}{value:,.4f}" if isinstance(value, float) else f"{key:<22}{value:,}")
@@ -166,6 +235,8 @@ def load_any(path: Path) -> Any:
     byte-level BPE or Unigram (Hugging Face's tokenizer.json), or our character tokenizer."""
     try:
         root = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: not valid JSON: {e}") from None
     kind = root.get("type") if isinstance(root, dict) else None
@@ -182,9 +253,14 @@ def load_any(path: Path) -> Any:
 
 
 def count(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="fast-wordpiece count", description="Count the words of text files.")
-    parser.add_argument("files", nargs="+", type=Path, help="UTF-8 text files")
-    parser.add_argument("--out", type=Path, required=True, help="the word counts file to write (.fwc)")
+    parser = argparse.ArgumentParser(
+        prog="fast-wordpiece count",
+        description="Count the words of text files into a word counts file, to train on later "
+        "with `fast-wordpiece train --counts`.",
+    )
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="UTF-8 text files")
+    parser.add_argument("--out", type=Path, required=True, metavar="FWC",
+                        help="the word counts file to write (.fwc)")  # fmt: skip
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
                         help="bytes that are not UTF-8: fail (default) or replace them")  # fmt: skip
     parser.add_argument("--no-lowercase", action="store_true", help="keep case (and accents)")
@@ -193,6 +269,7 @@ def count(argv: Sequence[str]) -> int:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     args = parser.parse_args(argv)
     check_output(args.out, "--out")
+    check_text_files(args.files, "count")
     counts = WordCounts.from_files(args.files, errors=args.errors, show_progress=not args.no_progress,
                                    lowercase=not args.no_lowercase, pre_tokenizer=args.pre_tokenizer)  # fmt: skip
     counts.save(args.out)
@@ -215,6 +292,9 @@ def load_counts(paths: Sequence[Path]) -> WordCounts:
 def train(argv: Sequence[str], prog: str) -> int:
     args = parse_args(argv, prog)
     check_output(args.save, "--save")
+    check_sizes(vocab_size=(args.vocab_size, 1), min_frequency=(args.min_frequency, 0),
+                limit_alphabet=(args.limit_alphabet, 1))  # fmt: skip
+    check_text_files(args.files, "train")
     training: dict[str, Any] = {
         "objective": args.objective,
         "limit_alphabet": args.limit_alphabet,
@@ -277,17 +357,19 @@ def run(argv: list[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs the command line; a user's mistake (a bad argument, a missing or unreadable
-    file, text that is not UTF-8, ...) is one line on stderr and exit status 2."""
+    """Runs the command line. An error is one line on stderr, no traceback: a mistake in
+    the command line (a wrong argument, a file of the wrong kind) has exit status 2, as
+    argparse's own; a failure (a missing or unreadable file, text that is not UTF-8, a
+    training that cannot be done, memory that runs out) has exit status 1."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         try:
             status = run(argv)
         except BrokenPipeError:
             raise
-        except (OSError, ValueError, TypeError) as e:
-            print(f"fast-wordpiece: {cli_hint(str(e))}", file=sys.stderr)
-            status = 2
+        except (OSError, ValueError, TypeError, MemoryError) as e:
+            print(f"fast-wordpiece: {describe(e)}", file=sys.stderr)
+            status = 2 if isinstance(e, UsageError) else 1
         sys.stdout.flush()
     except BrokenPipeError:
         # The reader went away (`fast-wordpiece ... | head`): what is left to

@@ -58,6 +58,17 @@ def measure(name: str, tokenizer: Any, seconds: float, held_out: Sequence[str], 
     )
 
 
+class ComparisonError(Exception):
+    """One tokenizer of the comparison failed to train or to encode: ``tokenizer``
+    names it (``"BPE (byte-level)"``, ...), ``error`` is what it raised (also the
+    ``__cause__``), and the message is ``"BPE (byte-level): <its message>"``."""
+
+    def __init__(self, tokenizer: str, error: Exception) -> None:
+        super().__init__(f"{tokenizer}: {error}" if str(error) else f"{tokenizer}: {type(error).__name__}")
+        self.tokenizer = tokenizer
+        self.error = error
+
+
 def timed(train: Callable[[], Any]) -> tuple[Any, float]:
     started = time.perf_counter()
     tokenizer = train()
@@ -65,19 +76,42 @@ def timed(train: Callable[[], Any]) -> tuple[Any, float]:
 
 
 def compare(train_texts: Sequence[str], held_out: Sequence[str], vocab_size: int, min_frequency: int = 2) -> list[Row]:
-    """Trains each tokenizer of the family on ``train_texts``; one row each, measured on ``held_out``."""
+    """Trains each tokenizer of the family on ``train_texts``; one row each, measured on ``held_out``.
+    A tokenizer that fails (to train or to encode) is a :class:`ComparisonError` that names it."""
     texts = list(train_texts)
-    rows = []
-    char, s = timed(lambda: fast_wordpiece.CharTokenizer.train(texts, min_frequency=min_frequency, show_progress=False))
-    rows.append(measure("Character", char, s, held_out, char.encode_batch))
-    bpe, s = timed(lambda: fast_wordpiece.BPETokenizer.train(texts, vocab_size, min_frequency, show_progress=False))
-    rows.append(measure("BPE (byte-level)", bpe, s, held_out, bpe.encode_batch))
-    wp, s = timed(lambda: fast_wordpiece.PyTokenizer.train(texts, vocab_size, min_frequency, show_progress=False))
-    rows.append(measure("WordPiece", wp, s, held_out, lambda t: wp.encode_batch(t, add_special_tokens=False)))
+    contestants: list[tuple[str, Callable[[], Any], Callable[[Any], Callable[..., Any]]]] = [
+        (
+            "Character",
+            lambda: fast_wordpiece.CharTokenizer.train(texts, min_frequency=min_frequency, show_progress=False),
+            lambda tok: tok.encode_batch,
+        ),
+        (
+            "BPE (byte-level)",
+            lambda: fast_wordpiece.BPETokenizer.train(texts, vocab_size, min_frequency, show_progress=False),
+            lambda tok: tok.encode_batch,
+        ),
+        (
+            "WordPiece",
+            lambda: fast_wordpiece.PyTokenizer.train(texts, vocab_size, min_frequency, show_progress=False),
+            lambda tok: lambda t: tok.encode_batch(t, add_special_tokens=False),
+        ),
+    ]
     unigram_class = getattr(fast_wordpiece, "UnigramTokenizer", None)
     if unigram_class is not None:
-        unigram, s = timed(lambda: unigram_class.train(texts, vocab_size, show_progress=False))
-        rows.append(measure("Unigram", unigram, s, held_out, unigram.encode_batch))
+        contestants.append(
+            (
+                "Unigram",
+                lambda: unigram_class.train(texts, vocab_size, show_progress=False),
+                lambda tok: tok.encode_batch,
+            )
+        )
+    rows = []
+    for name, train, encoder in contestants:
+        try:
+            tokenizer, seconds = timed(train)
+            rows.append(measure(name, tokenizer, seconds, held_out, encoder(tokenizer)))
+        except Exception as e:  # KeyboardInterrupt (a BaseException) goes through as it is
+            raise ComparisonError(name, e) from e
     return rows
 
 
@@ -118,22 +152,30 @@ def plot(rows: Sequence[Row], path: Path) -> None:
 
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="fast-wordpiece compare", description=__doc__.split("\n\n")[0])
-    parser.add_argument("files", nargs="*", type=Path, help="UTF-8 text files (default: stdlib docstrings)")
-    parser.add_argument("--vocab-size", type=int, default=8000)
-    parser.add_argument("--min-frequency", type=int, default=2)
-    parser.add_argument("--held-out", type=float, default=0.1, help="share of lines held out (default 0.1)")
-    parser.add_argument("--plot", type=Path, help="also draw the table as bar charts into this image (matplotlib)")
+    parser.add_argument("files", nargs="*", type=Path, metavar="FILE",
+                        help="UTF-8 text files (default: stdlib docstrings)")  # fmt: skip
+    parser.add_argument("--vocab-size", type=int, default=8000, metavar="N",
+                        help="the vocabulary size of BPE, WordPiece and Unigram (default: 8000)")  # fmt: skip
+    parser.add_argument("--min-frequency", type=int, default=2, metavar="N",
+                        help="the fewest occurrences of a pair to merge, or a character to keep "
+                             "(default: 2)")  # fmt: skip
+    parser.add_argument("--held-out", type=float, default=0.1, metavar="SHARE",
+                        help="share of lines held out (default 0.1)")  # fmt: skip
+    parser.add_argument("--plot", type=Path, metavar="PNG",
+                        help="also draw the table as bar charts into this image (matplotlib)")  # fmt: skip
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
                         help="bytes that are not UTF-8: fail (default) or replace them")  # fmt: skip
     args = parser.parse_args(argv)
     if not 0 < args.held_out < 1:
         print("fast-wordpiece compare: --held-out must be between 0 and 1", file=sys.stderr)
         return 2
-    from fast_wordpiece.cli import check_output, read_lines
+    from fast_wordpiece.cli import UsageError, check_output, check_sizes, check_text_files, describe, read_lines
 
     try:
         # Whatever would stop the plot, told before the training.
         check_output(args.plot, "--plot")
+        check_sizes(vocab_size=(args.vocab_size, 1), min_frequency=(args.min_frequency, 0))
+        check_text_files(args.files, "compare")
         if args.plot and importlib.util.find_spec("matplotlib") is None:
             raise ValueError("--plot needs matplotlib (pip install matplotlib)")
         if args.files:
@@ -150,9 +192,14 @@ def main(argv: Sequence[str]) -> int:
             raise ValueError("the corpus needs at least two non-blank lines")
         cut = len(lines) - max(1, int(len(lines) * args.held_out))
         rows = compare(lines[:cut], lines[cut:], args.vocab_size, args.min_frequency)
-    except (OSError, ValueError, TypeError) as e:
-        print(f"fast-wordpiece compare: {e}", file=sys.stderr)
-        return 2
+    except ComparisonError as e:
+        if not isinstance(e.error, (OSError, ValueError, TypeError, MemoryError)):
+            raise  # not a user's problem: the traceback, which names the tokenizer too
+        print(f"fast-wordpiece compare: {e.tokenizer}: {describe(e.error)}", file=sys.stderr)
+        return 1
+    except (OSError, ValueError, TypeError, MemoryError) as e:
+        print(f"fast-wordpiece compare: {describe(e)}", file=sys.stderr)
+        return 2 if isinstance(e, UsageError) else 1
     print(f"Trained on {cut:,} lines of {source}; measured on the {len(lines) - cut:,} held-out lines.\n")
     print(table(rows))
     if args.plot:
@@ -160,6 +207,6 @@ def main(argv: Sequence[str]) -> int:
             plot(rows, args.plot)
         except OSError as e:
             print(f"fast-wordpiece compare: --plot {args.plot}: {e.strerror or e}", file=sys.stderr)
-            return 2
+            return 1
         print(f"\nPlot saved to {args.plot}.")
     return 0
