@@ -29,7 +29,8 @@ from fast_wordpiece.reference.args import (
     _threads,
     _type_name,
 )
-from fast_wordpiece.reference.files import write_atomic
+from fast_wordpiece.reference.family import IntT as _IntT
+from fast_wordpiece.reference.files import paths_arg, read_utf8, write_atomic
 
 #: Unicode White_Space: what ``\\s`` matches.
 WHITE_SPACE = family.WHITE_SPACE
@@ -118,7 +119,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
 
     def __init__(
         self,
-        vocab: Mapping[str, int],
+        vocab: dict[str, _IntT],
         merges: Iterable[tuple[str, str] | str],
         *,
         special_tokens: Iterable[str] | None = None,
@@ -126,10 +127,8 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
     ) -> None:
         if unk_token is not None:
             _text(unk_token, "unk_token")
-        if sorted(vocab.values()) != list(range(len(vocab))):
-            raise ValueError("vocab ids must be 0..n with no gap")
-        self.vocab = dict(vocab)
-        self.id_to = {i: t for t, i in vocab.items()}
+        self.vocab = family.table_vocab(vocab)
+        self.id_to = {i: t for t, i in self.vocab.items()}
         self.ranks: dict[tuple[str, str], int] = {}
         for rank, m in enumerate(merges):
             a, b = m.split(" ", 1) if isinstance(m, str) else m
@@ -147,7 +146,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
                 raise ValueError(f"special token {_quoted(t)} is not in the vocabulary")
         if unk_token is not None and unk_token not in self.vocab:
             raise ValueError(f"unk_token {_quoted(unk_token)} is not in the vocabulary")
-        self.unk_token = unk_token
+        self._unk_token = unk_token
         #: the file's ByteLevel post-processor: trim_offsets, and add_prefix_space with it
         self._trim = (False, False)
 
@@ -168,29 +167,51 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
     # ------------------------------------------------------------------ training
     @staticmethod
     def train(
-        corpus: Iterable[str] | Iterable[Iterable[str]],
+        corpus: Iterable[str | Iterable[str]],
         vocab_size: SupportsIndex = 30000,
         min_frequency: SupportsIndex | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
-        show_progress: bool = False,
+        show_progress: bool = True,
     ) -> BPETokenizer:
         """Same as the engine's ``BPETokenizer.train``: counts the
         pre-tokenized pieces of ``corpus`` (texts, and batches of texts
         read as their texts) and trains on them (``train_from_counts``;
         ``min_frequency`` None means 2, ``special_tokens`` None means
-        ``["<|endoftext|>"]``). ``show_progress`` is checked; the twin shows
-        none."""
+        ``["<|endoftext|>"]``). ``show_progress`` is checked first, as in the
+        engine; the twin shows none."""
+        _flag(show_progress, "show_progress")
         _integer(vocab_size, "vocab_size", 1)
         if min_frequency is not None:
             _integer(min_frequency, "min_frequency", 0)
         if special_tokens is not None:
             special_tokens = _texts(special_tokens, "special_tokens")
-        _flag(show_progress, "show_progress")
         counts: Counter[str] = Counter()
         for text in _corpus_texts(corpus, "corpus"):
             counts.update(show(p) for p in pre_tokenize(text))
         return BPETokenizer.train_from_counts(counts, vocab_size, min_frequency, special_tokens=special_tokens)
+
+    @staticmethod
+    def train_from_files(
+        paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+        vocab_size: SupportsIndex = 30000,
+        min_frequency: SupportsIndex | None = None,
+        *,
+        special_tokens: Iterable[str] | None = None,
+        show_progress: bool = True,
+    ) -> BPETokenizer:
+        """``train`` on UTF-8 text files, each read whole: OSError for a file that cannot be
+        read, ValueError for one that is not UTF-8. The arguments are checked first, in the
+        engine's order (``show_progress``, ``paths``, then the others)."""
+        _flag(show_progress, "show_progress")
+        files = paths_arg(paths)
+        _integer(vocab_size, "vocab_size", 1)
+        if min_frequency is not None:
+            _integer(min_frequency, "min_frequency", 0)
+        if special_tokens is not None:
+            special_tokens = _texts(special_tokens, "special_tokens")
+        texts = [read_utf8(path) for path in files]
+        return BPETokenizer.train(texts, vocab_size, min_frequency, special_tokens=special_tokens)
 
     @staticmethod
     def train_from_counts(
@@ -199,7 +220,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         min_frequency: SupportsIndex | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
-        show_progress: bool = False,
+        show_progress: bool = True,
     ) -> BPETokenizer:
         """Same as the engine's ``BPETokenizer.train_from_counts``: pieces as
         byte-level strings with their counts (a mapping or pairs). The
@@ -207,7 +228,9 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         256 byte characters; every pair frequency is recounted at every merge,
         the most frequent eligible pair (seen at least ``min_frequency``
         times, None: 2) merged, until ``vocab_size`` tokens or no eligible
-        pair. Returns the new tokenizer."""
+        pair. Returns the new tokenizer. ``show_progress`` is checked first, as in the engine; the
+        twin shows none."""
+        _flag(show_progress, "show_progress")
         checked = _text_counts(counts, "counts", TEXT_COUNTS, 0)
         byte_chars = set(BYTE_CHAR.values())
         for i, (piece, _) in enumerate(checked):
@@ -219,7 +242,6 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         min_frequency = 2 if min_frequency is None else _integer(min_frequency, "min_frequency", 0)
         words = [(list(w), c) for w, c in checked if w and c > 0]
         specials = list(DEFAULT_SPECIAL if special_tokens is None else _texts(special_tokens, "special_tokens"))
-        _flag(show_progress, "show_progress")
         for i, t in enumerate(specials):
             if not t or t in specials[:i]:
                 raise ValueError(f"special token {_quoted(t)} is empty or given twice")
@@ -339,6 +361,11 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
     def merges(self) -> list[tuple[str, str]]:
         """The merges ``(a, b)``, in rank order."""
         return sorted(self.ranks, key=self.ranks.__getitem__)
+
+    @property
+    def unk_token(self) -> str | None:
+        """The token of a byte the vocabulary lacks, or None (such a byte is left out)."""
+        return self._unk_token
 
     @property
     def special_tokens(self) -> list[str]:
