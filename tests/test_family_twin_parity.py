@@ -230,6 +230,39 @@ def test_bpe_and_char_check_their_vocabulary_as_the_engine_does(cls: str, vocab:
     both(lambda m: getattr(m, cls)(vocab, *([[]] if cls == "BPETokenizer" else [])).get_vocab())
 
 
+@pytest.mark.parametrize(
+    ("merges", "options"),
+    [
+        (5, {}),
+        ("a b", {}),
+        (b"a b", {}),
+        ([5], {}),
+        (["ab"], {}),
+        ([("a",)], {}),
+        ([("a", "b", "c")], {}),
+        ([["a", "b"]], {}),
+        ([("a", 1)], {}),
+        (["\ud800 b"], {}),
+        (["a b", ("a", "b")], {}),
+        ([("a", "x")], {}),
+        ([("b", "b")], {}),
+        (["a  b"], {}),
+        ([("a", "x")], {"special_tokens": 5}),
+        ([("a", "x")], {"unk_token": "zz"}),
+        ([], {"unk_token": "zz", "special_tokens": ["qq"]}),
+        ([], {"special_tokens": ["", "qq"]}),
+        (["a b"], {"special_tokens": ["<s>", "<s>"], "unk_token": "<s>"}),
+    ],
+    ids=repr,
+)
+def test_bpe_checks_its_merges_as_the_engine_does_and_in_its_order(merges: object, options: dict[str, Any]) -> None:
+    def made(m: Any) -> Any:
+        tokenizer = m.BPETokenizer({"a": 0, "b": 1, "ab": 2, "<s>": 3}, merges, **options)
+        return tokenizer.merges, tokenizer.special_tokens, tokenizer.unk_token
+
+    both(made)
+
+
 def test_a_char_vocabulary_with_a_gap_names_the_token() -> None:
     message = 'vocab["a"] = 2: ids must be 0..2 with no gap'
     assert both(lambda m: m.CharTokenizer({"[UNK]": 0, "a": 2})) == ("ValueError", message)

@@ -109,6 +109,38 @@ def show(piece: str) -> str:
     return "".join(BYTE_CHAR[b] for b in piece.encode("utf-8"))
 
 
+def merge_pairs(merges: object) -> list[tuple[str, str]]:
+    """The constructor's ``merges``, checked as the engine checks them: an iterable (not a str) of
+    ``(str, str)`` tuples or ``"a b"`` strings (split at the first space); TypeError naming the
+    first bad item otherwise."""
+    if isinstance(merges, (str, bytes, bytearray)):
+        raise TypeError(f"merges must be an iterable of pairs of str, not {_type_name(merges)}")
+    try:
+        items = iter(merges)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"merges must be a list of pairs, not {_type_name(merges)}") from None
+
+    pairs = []
+    for i, m in enumerate(items):
+        if isinstance(m, str) and _valid(m) and " " in m:
+            a, b = m.split(" ", 1)
+        elif isinstance(m, tuple) and len(m) == 2 and all(isinstance(x, str) and _valid(x) for x in m):
+            a, b = m
+        else:
+            raise TypeError(f'merges[{i}] must be a pair of str or "a b", not {_type_name(m)}')
+        pairs.append((a, b))
+    return pairs
+
+
+def _valid(text: str) -> bool:
+    """Whether ``text`` is valid Unicode text (no lone surrogate), as the engine's strings are."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class BPETokenizer(family.TableLookups, family.TransformersCalls):
     """The twin of ``fast_wordpiece.BPETokenizer``: byte-level BPE, GPT-2 style
     (docs/spec.md section 15). ``vocab`` maps tokens to ids 0..n, ``merges``
@@ -129,23 +161,24 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             _text(unk_token, "unk_token")
         self.vocab = family.table_vocab(vocab)
         self.id_to = {i: t for t, i in self.vocab.items()}
+        pairs = merge_pairs(merges)
+        self.specials = list(dict.fromkeys(() if special_tokens is None else _texts(special_tokens, "special_tokens")))
+        # The engine's order: the merges, the unknown token, then the special tokens.
         self.ranks: dict[tuple[str, str], int] = {}
-        for rank, m in enumerate(merges):
-            a, b = m.split(" ", 1) if isinstance(m, str) else m
-            for t in (a, b, a + b):
+        for rank, (a, b) in enumerate(pairs):
+            for t, what in ((a, "merge token"), (b, "merge token"), (a + b, "merged token")):
                 if t not in self.vocab:
-                    raise ValueError(f"merge token {_quoted(t)} is not in the vocabulary")
+                    raise ValueError(f"{what} {_quoted(t)} is not in the vocabulary")
             if (a, b) in self.ranks:
                 raise ValueError(f"merge {_quoted(a)} {_quoted(b)} is listed twice")
             self.ranks[(a, b)] = rank
-        self.specials = list(dict.fromkeys(() if special_tokens is None else _texts(special_tokens, "special_tokens")))
+        if unk_token is not None and unk_token not in self.vocab:
+            raise ValueError(f"unk_token {_quoted(unk_token)} is not in the vocabulary")
         for t in self.specials:
             if not t:
                 raise ValueError("a special token must not be empty")
             if t not in self.vocab:
                 raise ValueError(f"special token {_quoted(t)} is not in the vocabulary")
-        if unk_token is not None and unk_token not in self.vocab:
-            raise ValueError(f"unk_token {_quoted(unk_token)} is not in the vocabulary")
         self._unk_token = unk_token
         #: the file's ByteLevel post-processor: trim_offsets, and add_prefix_space with it
         self._trim = (False, False)
@@ -425,7 +458,8 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
                                      "but is a token of the model or a byte")  # fmt: skip
                 vocab[content] = t["id"]
             specials.append(content)
-        made = BPETokenizer(vocab, model["merges"], special_tokens=specials, unk_token=model.get("unk_token"))
+        merges = [tuple(m) if isinstance(m, list) else m for m in model["merges"]]  # a file's pairs are lists
+        made = BPETokenizer(vocab, merges, special_tokens=specials, unk_token=model.get("unk_token"))
         post = root.get("post_processor")
         if post is not None:  # Hugging Face's ByteLevel defaults: both true
             if post.get("type") != "ByteLevel":
