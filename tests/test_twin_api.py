@@ -20,9 +20,9 @@ TEXTS = ["hello world the quick brown fox", "hello there world"] * 5
 #: Engine members the twin does without (fast_wordpiece.reference's docstring says so).
 NOT_IN_THE_TWIN = {
     "PyTokenizer": {"train_from_files"},
-    "BPETokenizer": {"train_from_files"},
-    "CharTokenizer": {"train_from_files"},
-    "UnigramTokenizer": {"train_from_files", "save", "load", "from_file", "to_str", "from_str"},
+    "BPETokenizer": set(),
+    "CharTokenizer": set(),
+    "UnigramTokenizer": set(),
     "WordCounts": set(),
     "Encoding": set(),
     "UnigramEncoding": set(),

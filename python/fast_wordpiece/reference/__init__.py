@@ -10,16 +10,14 @@ normalizer runs its stages one after the other over the whole text.
 
 Where its API differs from the engine's:
 
-- No class has ``train_from_files``. ``PyTokenizer.train`` and
+- ``PyTokenizer`` has no ``train_from_files``; its ``train`` and
   ``train_from_counts`` take ``show_progress=False`` by default (the
-  engine: True).
-- ``UnigramTokenizer`` has no ``save``, ``load``, ``from_file``,
-  ``to_str`` or ``from_str``. Besides ``encode(text, alpha=,
-  nbest=, seed=)``, ``sample(text, alpha, nbest=-1, seed=0)`` draws a
-  segmentation.
+  engine: True). The family's ``train`` methods take the engine's
+  ``show_progress=True``, and show no progress.
+- ``UnigramTokenizer``: besides ``encode(text, alpha=, nbest=, seed=)``,
+  ``sample(text, alpha, nbest=-1, seed=0)`` draws a segmentation.
 - ``from_json`` and ``from_str`` name their argument ``json_text``
-  (``PyTokenizer``) or ``text`` (``BPETokenizer``, ``CharTokenizer``), not
-  ``json``.
+  (``PyTokenizer``) or ``text`` (``BPETokenizer``), not ``json``.
 """
 
 from fast_wordpiece.added_token import AddedToken

@@ -29,7 +29,8 @@ from fast_wordpiece.reference.args import (
     _threads,
     _type_name,
 )
-from fast_wordpiece.reference.files import write_atomic
+from fast_wordpiece.reference.family import IntT as _IntT
+from fast_wordpiece.reference.files import paths_arg, read_utf8, write_atomic
 
 #: Unicode White_Space: what ``\\s`` matches.
 WHITE_SPACE = family.WHITE_SPACE
@@ -108,6 +109,38 @@ def show(piece: str) -> str:
     return "".join(BYTE_CHAR[b] for b in piece.encode("utf-8"))
 
 
+def merge_pairs(merges: object) -> list[tuple[str, str]]:
+    """The constructor's ``merges``, checked as the engine checks them: an iterable (not a str) of
+    ``(str, str)`` tuples or ``"a b"`` strings (split at the first space); TypeError naming the
+    first bad item otherwise."""
+    if isinstance(merges, (str, bytes, bytearray)):
+        raise TypeError(f"merges must be an iterable of pairs of str, not {_type_name(merges)}")
+    try:
+        items = iter(merges)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"merges must be a list of pairs, not {_type_name(merges)}") from None
+
+    pairs = []
+    for i, m in enumerate(items):
+        if isinstance(m, str) and _valid(m) and " " in m:
+            a, b = m.split(" ", 1)
+        elif isinstance(m, tuple) and len(m) == 2 and all(isinstance(x, str) and _valid(x) for x in m):
+            a, b = m
+        else:
+            raise TypeError(f'merges[{i}] must be a pair of str or "a b", not {_type_name(m)}')
+        pairs.append((a, b))
+    return pairs
+
+
+def _valid(text: str) -> bool:
+    """Whether ``text`` is valid Unicode text (no lone surrogate), as the engine's strings are."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 class BPETokenizer(family.TableLookups, family.TransformersCalls):
     """The twin of ``fast_wordpiece.BPETokenizer``: byte-level BPE, GPT-2 style
     (docs/spec.md section 15). ``vocab`` maps tokens to ids 0..n, ``merges``
@@ -118,7 +151,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
 
     def __init__(
         self,
-        vocab: Mapping[str, int],
+        vocab: dict[str, _IntT],
         merges: Iterable[tuple[str, str] | str],
         *,
         special_tokens: Iterable[str] | None = None,
@@ -126,28 +159,27 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
     ) -> None:
         if unk_token is not None:
             _text(unk_token, "unk_token")
-        if sorted(vocab.values()) != list(range(len(vocab))):
-            raise ValueError("vocab ids must be 0..n with no gap")
-        self.vocab = dict(vocab)
-        self.id_to = {i: t for t, i in vocab.items()}
+        self.vocab = family.table_vocab(vocab)
+        self.id_to = {i: t for t, i in self.vocab.items()}
+        pairs = merge_pairs(merges)
+        self.specials = list(dict.fromkeys(() if special_tokens is None else _texts(special_tokens, "special_tokens")))
+        # The engine's order: the merges, the unknown token, then the special tokens.
         self.ranks: dict[tuple[str, str], int] = {}
-        for rank, m in enumerate(merges):
-            a, b = m.split(" ", 1) if isinstance(m, str) else m
-            for t in (a, b, a + b):
+        for rank, (a, b) in enumerate(pairs):
+            for t, what in ((a, "merge token"), (b, "merge token"), (a + b, "merged token")):
                 if t not in self.vocab:
-                    raise ValueError(f"merge token {_quoted(t)} is not in the vocabulary")
+                    raise ValueError(f"{what} {_quoted(t)} is not in the vocabulary")
             if (a, b) in self.ranks:
                 raise ValueError(f"merge {_quoted(a)} {_quoted(b)} is listed twice")
             self.ranks[(a, b)] = rank
-        self.specials = list(dict.fromkeys(() if special_tokens is None else _texts(special_tokens, "special_tokens")))
+        if unk_token is not None and unk_token not in self.vocab:
+            raise ValueError(f"unk_token {_quoted(unk_token)} is not in the vocabulary")
         for t in self.specials:
             if not t:
                 raise ValueError("a special token must not be empty")
             if t not in self.vocab:
                 raise ValueError(f"special token {_quoted(t)} is not in the vocabulary")
-        if unk_token is not None and unk_token not in self.vocab:
-            raise ValueError(f"unk_token {_quoted(unk_token)} is not in the vocabulary")
-        self.unk_token = unk_token
+        self._unk_token = unk_token
         #: the file's ByteLevel post-processor: trim_offsets, and add_prefix_space with it
         self._trim = (False, False)
 
@@ -168,29 +200,51 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
     # ------------------------------------------------------------------ training
     @staticmethod
     def train(
-        corpus: Iterable[str] | Iterable[Iterable[str]],
+        corpus: Iterable[str | Iterable[str]],
         vocab_size: SupportsIndex = 30000,
         min_frequency: SupportsIndex | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
-        show_progress: bool = False,
+        show_progress: bool = True,
     ) -> BPETokenizer:
         """Same as the engine's ``BPETokenizer.train``: counts the
         pre-tokenized pieces of ``corpus`` (texts, and batches of texts
         read as their texts) and trains on them (``train_from_counts``;
         ``min_frequency`` None means 2, ``special_tokens`` None means
-        ``["<|endoftext|>"]``). ``show_progress`` is checked; the twin shows
-        none."""
+        ``["<|endoftext|>"]``). ``show_progress`` is checked first, as in the
+        engine; the twin shows none."""
+        _flag(show_progress, "show_progress")
         _integer(vocab_size, "vocab_size", 1)
         if min_frequency is not None:
             _integer(min_frequency, "min_frequency", 0)
         if special_tokens is not None:
             special_tokens = _texts(special_tokens, "special_tokens")
-        _flag(show_progress, "show_progress")
         counts: Counter[str] = Counter()
         for text in _corpus_texts(corpus, "corpus"):
             counts.update(show(p) for p in pre_tokenize(text))
         return BPETokenizer.train_from_counts(counts, vocab_size, min_frequency, special_tokens=special_tokens)
+
+    @staticmethod
+    def train_from_files(
+        paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+        vocab_size: SupportsIndex = 30000,
+        min_frequency: SupportsIndex | None = None,
+        *,
+        special_tokens: Iterable[str] | None = None,
+        show_progress: bool = True,
+    ) -> BPETokenizer:
+        """``train`` on UTF-8 text files, each read whole: OSError for a file that cannot be
+        read, ValueError for one that is not UTF-8. The arguments are checked first, in the
+        engine's order (``show_progress``, ``paths``, then the others)."""
+        _flag(show_progress, "show_progress")
+        files = paths_arg(paths)
+        _integer(vocab_size, "vocab_size", 1)
+        if min_frequency is not None:
+            _integer(min_frequency, "min_frequency", 0)
+        if special_tokens is not None:
+            special_tokens = _texts(special_tokens, "special_tokens")
+        texts = [read_utf8(path) for path in files]
+        return BPETokenizer.train(texts, vocab_size, min_frequency, special_tokens=special_tokens)
 
     @staticmethod
     def train_from_counts(
@@ -199,7 +253,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         min_frequency: SupportsIndex | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
-        show_progress: bool = False,
+        show_progress: bool = True,
     ) -> BPETokenizer:
         """Same as the engine's ``BPETokenizer.train_from_counts``: pieces as
         byte-level strings with their counts (a mapping or pairs). The
@@ -207,7 +261,9 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         256 byte characters; every pair frequency is recounted at every merge,
         the most frequent eligible pair (seen at least ``min_frequency``
         times, None: 2) merged, until ``vocab_size`` tokens or no eligible
-        pair. Returns the new tokenizer."""
+        pair. Returns the new tokenizer. ``show_progress`` is checked first, as in the engine; the
+        twin shows none."""
+        _flag(show_progress, "show_progress")
         checked = _text_counts(counts, "counts", TEXT_COUNTS, 0)
         byte_chars = set(BYTE_CHAR.values())
         for i, (piece, _) in enumerate(checked):
@@ -219,7 +275,6 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         min_frequency = 2 if min_frequency is None else _integer(min_frequency, "min_frequency", 0)
         words = [(list(w), c) for w, c in checked if w and c > 0]
         specials = list(DEFAULT_SPECIAL if special_tokens is None else _texts(special_tokens, "special_tokens"))
-        _flag(show_progress, "show_progress")
         for i, t in enumerate(specials):
             if not t or t in specials[:i]:
                 raise ValueError(f"special token {_quoted(t)} is empty or given twice")
@@ -348,6 +403,11 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         return sorted(self.ranks, key=self.ranks.__getitem__)
 
     @property
+    def unk_token(self) -> str | None:
+        """The token of a byte the vocabulary lacks, or None (such a byte is left out)."""
+        return self._unk_token
+
+    @property
     def special_tokens(self) -> list[str]:
         """The special tokens, in id order."""
         return sorted(self.specials, key=self.vocab.__getitem__)
@@ -405,7 +465,8 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
                                      "but is a token of the model or a byte")  # fmt: skip
                 vocab[content] = t["id"]
             specials.append(content)
-        made = BPETokenizer(vocab, model["merges"], special_tokens=specials, unk_token=model.get("unk_token"))
+        merges = [tuple(m) if isinstance(m, list) else m for m in model["merges"]]  # a file's pairs are lists
+        made = BPETokenizer(vocab, merges, special_tokens=specials, unk_token=model.get("unk_token"))
         post = root.get("post_processor")
         if post is not None:  # Hugging Face's ByteLevel defaults: both true
             if post.get("type") != "ByteLevel":

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import json
+import json as _json
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -23,7 +23,8 @@ from fast_wordpiece.reference.args import (
     _threads,
     _type_name,
 )
-from fast_wordpiece.reference.files import write_atomic
+from fast_wordpiece.reference.family import IntT as _IntT
+from fast_wordpiece.reference.files import paths_arg, read_utf8, write_atomic
 
 
 class CharTokenizer(family.TableLookups, family.TransformersCalls):
@@ -34,13 +35,11 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
     otherwise, or for ids with a gap."""
 
     def __init__(
-        self, vocab: Mapping[str, int], *, special_tokens: Iterable[str] | None = None, unk_token: str = "[UNK]"
+        self, vocab: dict[str, _IntT], *, special_tokens: Iterable[str] | None = None, unk_token: str = "[UNK]"
     ) -> None:
         _text(unk_token, "unk_token")
-        if sorted(vocab.values()) != list(range(len(vocab))):
-            raise ValueError("vocab ids must be 0..n with no gap")
-        self.vocab = dict(vocab)
-        self.id_to = {i: t for t, i in vocab.items()}
+        self.vocab = family.table_vocab(vocab)
+        self.id_to = {i: t for t, i in self.vocab.items()}
         self.specials = _texts(special_tokens, "special_tokens") if special_tokens is not None else ["[UNK]"]
         # The engine's order: the tokens in id order, then the special tokens in the order given.
         for t in sorted(self.vocab, key=self.vocab.__getitem__):
@@ -53,7 +52,7 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
                 raise ValueError(f"special token {_quoted(t)} is not in the vocabulary")
         if unk_token not in self.specials:
             raise ValueError(f"unk_token {_quoted(unk_token)} must be one of the special tokens")
-        self.unk_token = unk_token
+        self._unk_token = unk_token
 
     def _compared(self) -> object:
         """The vocabulary, the special tokens (in any order: the order given changes no split) and the
@@ -62,19 +61,21 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
 
     @staticmethod
     def train(
-        corpus: Iterable[str] | Iterable[Iterable[str]],
+        corpus: Iterable[str | Iterable[str]],
         vocab_size: SupportsIndex | None = None,
         min_frequency: SupportsIndex | None = None,
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
-        show_progress: bool = False,
+        show_progress: bool = True,
     ) -> CharTokenizer:
         """Same as the engine's ``CharTokenizer.train``: counts the characters
         of ``corpus`` (texts, and batches of texts read as their texts) and
         keeps them as ``train_from_counts`` does (``min_frequency`` None means
-        1, ``vocab_size`` None keeps all). ``show_progress`` is checked; the
-        twin shows none."""
+        1, ``vocab_size`` None keeps all). ``unk_token`` and ``show_progress``
+        are checked first, as in the engine; the twin shows no progress."""
+        _text(unk_token, "unk_token")
+        _flag(show_progress, "show_progress")
         held = list(_corpus_texts(corpus, "corpus"))
         if vocab_size is not None:
             _integer(vocab_size, "vocab_size", 1)
@@ -82,14 +83,37 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
             _integer(min_frequency, "min_frequency", 0)
         if special_tokens is not None:
             special_tokens = _texts(special_tokens, "special_tokens")
-        _text(unk_token, "unk_token")
-        _flag(show_progress, "show_progress")
         counts: Counter[str] = Counter()
         for text in held:
             counts.update(text)
         return CharTokenizer.train_from_counts(
             counts, vocab_size, min_frequency, special_tokens=special_tokens, unk_token=unk_token
         )
+
+    @staticmethod
+    def train_from_files(
+        paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+        vocab_size: SupportsIndex | None = None,
+        min_frequency: SupportsIndex | None = None,
+        *,
+        special_tokens: Iterable[str] | None = None,
+        unk_token: str = "[UNK]",
+        show_progress: bool = True,
+    ) -> CharTokenizer:
+        """``train`` on UTF-8 text files: OSError for a file that cannot be read, ValueError for
+        one that is not UTF-8. The arguments are checked first, in the engine's order
+        (``unk_token``, ``show_progress``, ``paths``, then the others)."""
+        _text(unk_token, "unk_token")
+        _flag(show_progress, "show_progress")
+        files = paths_arg(paths)
+        if vocab_size is not None:
+            _integer(vocab_size, "vocab_size", 1)
+        if min_frequency is not None:
+            _integer(min_frequency, "min_frequency", 0)
+        if special_tokens is not None:
+            special_tokens = _texts(special_tokens, "special_tokens")
+        texts = [read_utf8(path) for path in files]
+        return CharTokenizer.train(texts, vocab_size, min_frequency, special_tokens=special_tokens, unk_token=unk_token)
 
     @staticmethod
     def train_from_counts(
@@ -99,7 +123,7 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str = "[UNK]",
-        show_progress: bool = False,
+        show_progress: bool = True,
     ) -> CharTokenizer:
         """Same as the engine's ``CharTokenizer.train_from_counts``: the
         characters counted at least ``min_frequency`` times (None: 1) that
@@ -195,21 +219,27 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         return len(self.vocab)
 
     @property
+    def unk_token(self) -> str:
+        """The token of a character not in the vocabulary (one of the special tokens)."""
+        return self._unk_token
+
+    @property
     def special_tokens(self) -> list[str]:
         """The special tokens, in id order."""
         return sorted(self.specials, key=self.vocab.__getitem__)
 
     def to_json(self) -> str:
-        """The tokenizer as the engine's JSON: ``{"type": "CharTokenizer", "vocab":
-        [...], "special_tokens": [...], "unk_token": ...}``."""
+        """The tokenizer as the engine's JSON, to the byte: ``{"special_tokens": [...], "type":
+        "CharTokenizer", "unk_token": ..., "vocab": [...]}`` (keys sorted, no spaces)."""
         vocab = sorted(self.vocab, key=self.vocab.__getitem__)
         root = {"type": "CharTokenizer", "vocab": vocab, "special_tokens": self.special_tokens}
-        return json.dumps(root | {"unk_token": self.unk_token}, ensure_ascii=False)
+        root["unk_token"] = self.unk_token
+        return _json.dumps(root, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
     @staticmethod
-    def from_json(text: str) -> CharTokenizer:
+    def from_json(json: str) -> CharTokenizer:
         """A tokenizer from ``to_json``'s text; ValueError if it is not one."""
-        root = json.loads(_text(text, "json"))
+        root = _json.loads(_text(json, "json"))
         if root.get("type") != "CharTokenizer":
             raise ValueError('type: expected "CharTokenizer"')
         vocab = {t: i for i, t in enumerate(root["vocab"])}

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, SupportsIndex
+from typing import Any, SupportsIndex, TypeVar
 
-from fast_wordpiece.reference.args import _flag, _id, _ids, _integer, _is_one_id, _items, _text, _type_name
+from fast_wordpiece.reference.args import _flag, _id, _ids, _integer, _is_one_id, _items, _quoted, _text, _type_name
 from fast_wordpiece.reference.decoder import clean_up_tokenization
+
+#: The ids of a vocabulary dict, as the engine's stubs type them: dict[str, int] is no
+#: dict[str, SupportsIndex] (dicts are invariant), yet dict[str, numpy.int64] is taken too.
+IntT = TypeVar("IntT", bound=SupportsIndex)
 
 WHITE_SPACE = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
@@ -129,6 +133,25 @@ def clean_up_flag(value: object) -> bool:
 def cleaned_up(text: str, clean_up: bool) -> str:
     """``text`` after transformers' ``clean_up_tokenization`` when ``clean_up``."""
     return clean_up_tokenization(text) if clean_up else text
+
+
+def table_vocab(vocab: object) -> dict[str, int]:
+    """The ``vocab`` of BPE's and Char's constructors, checked as the engine checks it: a dict of
+    str to int ids 0..n-1, each id once; TypeError or ValueError naming the key otherwise."""
+    if not isinstance(vocab, dict):
+        raise TypeError(f"vocab must be a dict of str to int, not {_type_name(vocab)}")
+    out: dict[str, int] = {}
+    taken: set[int] = set()
+    for key, value in vocab.items():
+        token = _text(key, "a vocab key")
+        id_ = _integer(value, f"vocab[{_quoted(token)}]", 0)
+        if id_ >= len(vocab):
+            raise ValueError(f"vocab[{_quoted(token)}] = {id_}: ids must be 0..{len(vocab)} with no gap")
+        if id_ in taken:
+            raise ValueError(f"id {id_} is given to two tokens")
+        taken.add(id_)
+        out[token] = id_
+    return out
 
 
 class TableLookups:

@@ -7,6 +7,8 @@ import os
 import stat
 import uuid
 
+from fast_wordpiece.reference.args import _type_name
+
 # Links followed before a save gives up, as the operating system does (Linux's limit).
 MAX_LINKS = 40
 
@@ -58,3 +60,39 @@ def _resolve_links(path: str) -> str:
         current = os.path.join(os.path.dirname(current), os.readlink(current))
     os.stat(path)  # raises the operating system's error for a loop
     raise OSError(f"{path}: too many levels of symbolic links")
+
+
+def paths_arg(value: object) -> list[str]:
+    """The ``paths`` of a ``train_from_files``, as the engine reads them: one path (a str or an
+    ``os.PathLike``) or an iterable of paths; TypeError naming the argument or the item otherwise."""
+    if isinstance(value, (str, os.PathLike)):
+        return [os.fspath(value)]
+    try:
+        items = iter(value)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"paths must be a path or a list of paths, not {_type_name(value)}") from None
+    out = []
+    for i, item in enumerate(items):
+        if not isinstance(item, (str, os.PathLike)):
+            raise TypeError(f"paths[{i}] must be str or os.PathLike, not {_type_name(item)}")
+        out.append(os.fspath(item))
+    return out
+
+
+def read_utf8(path: str) -> str:
+    """The text of a UTF-8 file, as the engine reads one: OSError if it cannot be read, ValueError
+    (``"<path>: not UTF-8 at byte <n>"``) if it is not UTF-8."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: not UTF-8 at byte {e.start}") from None
+
+
+def lines(text: str) -> list[str]:
+    """The lines of ``text`` as Rust's ``str::lines`` cuts them: at ``"\\n"``, a ``"\\r"`` before
+    it dropped; a line break at the end starts no further line."""
+    parts = text.split("\n")
+    last = parts.pop()
+    return [p.removesuffix("\r") for p in parts] + ([last] if last else [])

@@ -6,8 +6,11 @@ same order, so that encoding and training agree with the engine exactly.
 
 from __future__ import annotations
 
+import json as _json
 import math
 import mmap
+import operator
+import os
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +24,7 @@ from fast_wordpiece.reference.args import (
     _flag,
     _index,
     _integer,
+    _path,
     _quoted,
     _text,
     _text_counts,
@@ -28,6 +32,7 @@ from fast_wordpiece.reference.args import (
     _threads,
     _type_name,
 )
+from fast_wordpiece.reference.files import lines, paths_arg, read_utf8, write_atomic
 
 REPLACEMENT = "\u2581"
 UNK_PENALTY = 10.0
@@ -55,7 +60,7 @@ def check_sampling(alpha: float | None, nbest: SupportsIndex) -> None:
         raise ValueError(f"alpha must be a positive finite number, not {alpha}")
 
 
-#: Training's options besides ``vocab_size`` (the twin's ``train`` takes ``progress`` too).
+#: Training's options besides ``vocab_size`` and ``show_progress``.
 TRAINING_OPTIONS = ("special_tokens", "max_piece_length", "seed_size", "shrinking_factor", "num_sub_iterations")
 
 
@@ -69,15 +74,14 @@ def _shown_float(x: float) -> str:
     return shown.removesuffix(".0")
 
 
-def training_options(function: str, vocab_size: object, options: Mapping[str, Any]) -> dict[str, Any]:
-    """``vocab_size`` and the options of ``train`` or ``train_from_counts`` (``function``), checked
-    as the engine checks them and in its order, before the corpus or the counts: the special tokens
-    (None: the defaults), ``shrinking_factor``'s type, the integers, then the values together.
-    None means the default. Returns them as ``train_counts`` takes them."""
-    for name in options:
-        if name not in (*TRAINING_OPTIONS, "show_progress", "progress"):
-            raise TypeError(f"UnigramTokenizer.{function}() got an unexpected keyword argument {name!r}")
-    show_progress = _flag(options.get("show_progress", False), "show_progress")  # the twin shows none
+def training_options(vocab_size: object, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``vocab_size`` and the options of ``train``, ``train_from_files`` or ``train_from_counts``
+    (``TRAINING_OPTIONS`` and ``show_progress``), checked as the engine checks them and in its
+    order, before the corpus or the counts: the special tokens (None: the defaults),
+    ``shrinking_factor``'s type, the integers, then the values together. None means the default.
+    ``options`` maps names to values (a caller's ``locals()``: other names are ignored). Returns
+    them as ``train_counts`` takes them."""
+    show_progress = _flag(options.get("show_progress", True), "show_progress")  # the twin shows none
     value = options.get("special_tokens")
     specials = list(DEFAULT_SPECIAL_TOKENS) if value is None else _texts(value, "special_tokens")
     factor = options.get("shrinking_factor")
@@ -104,7 +108,6 @@ def training_options(function: str, vocab_size: object, options: Mapping[str, An
         "shrinking_factor": factor,
         "num_sub_iterations": positive("num_sub_iterations", 2),
         "show_progress": show_progress,
-        "progress": options.get("progress"),
     }
     if not specials:
         raise ValueError("special_tokens must hold at least the unknown token")
@@ -265,17 +268,18 @@ class UnigramTokenizer(family.TransformersCalls):
 
     def __init__(
         self,
-        vocab: Sequence[tuple[str, float]],
+        vocab: Iterable[tuple[str, float]],
         *,
         unk_token: str = "<unk>",
         special_tokens: Sequence[str] | None = None,
     ) -> None:
         _text(unk_token, "unk_token")
-        pieces = [p for p, _ in vocab]
+        checked = vocab_pieces(vocab)
+        specials = [unk_token] if special_tokens is None else _texts(special_tokens, "special_tokens")
+        pieces = [p for p, _ in checked]
         if unk_token not in pieces:
             raise ValueError(f"unk_token {_quoted(unk_token)} is not one of the pieces")
-        self.model = Model(vocab, pieces.index(unk_token))
-        specials = [unk_token] if special_tokens is None else _texts(special_tokens, "special_tokens")
+        self.model = Model(checked, pieces.index(unk_token))
         self.special_ids: list[int] = []
         for t in specials:
             if t not in self.model.ids:
@@ -406,37 +410,62 @@ class UnigramTokenizer(family.TransformersCalls):
 
     @staticmethod
     def train(
-        corpus: Iterable[str] | Iterable[Iterable[str]], vocab_size: SupportsIndex = 8000, **options: Any
+        corpus: Iterable[str | Iterable[str]],
+        vocab_size: SupportsIndex = 8000,
+        *,
+        special_tokens: Sequence[str] | None = None,
+        max_piece_length: SupportsIndex | None = None,
+        seed_size: SupportsIndex | None = None,
+        shrinking_factor: float | None = None,
+        num_sub_iterations: SupportsIndex | None = None,
+        show_progress: bool = True,
     ) -> UnigramTokenizer:
         """Same as the engine's ``UnigramTokenizer.train``: counts the words
         of ``corpus`` (texts, and batches of texts read as their texts;
-        special tokens split out and dropped) and trains on them.
-        ``options``: ``special_tokens`` (None: ``["<unk>", "<s>",
-        "</s>"]``), ``max_piece_length`` (16), ``seed_size`` (1,000,000),
-        ``shrinking_factor`` (0.75), ``num_sub_iterations`` (2),
-        ``show_progress`` (checked; the twin shows none), and
-        ``progress``, called with a line after each pruning round."""
-        checked = training_options("train", vocab_size, options)
-        specials = checked["special_tokens"]
-        counts: dict[str, int] = {}
-        for text in _corpus_texts(corpus, "corpus"):
-            for seg, _, special in segments(text, specials):
-                if not special:
-                    for word, virtual, _ in words(seg):
-                        w = word_text(word, virtual)
-                        counts[w] = counts.get(w, 0) + 1
-        return train_counts(counts, **checked)
+        special tokens split out and dropped) and trains on them. The
+        options, None meaning the default: ``special_tokens`` (``["<unk>",
+        "<s>", "</s>"]``), ``max_piece_length`` (16), ``seed_size``
+        (1,000,000), ``shrinking_factor`` (0.75), ``num_sub_iterations`` (2);
+        ``show_progress`` is checked (the twin shows none). The options are
+        checked first, as in the engine."""
+        checked = training_options(vocab_size, locals())
+        return train_counts(_word_counts(_corpus_texts(corpus, "corpus"), checked["special_tokens"]), **checked)
+
+    @staticmethod
+    def train_from_files(
+        paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+        vocab_size: SupportsIndex = 8000,
+        *,
+        special_tokens: Sequence[str] | None = None,
+        max_piece_length: SupportsIndex | None = None,
+        seed_size: SupportsIndex | None = None,
+        shrinking_factor: float | None = None,
+        num_sub_iterations: SupportsIndex | None = None,
+        show_progress: bool = True,
+    ) -> UnigramTokenizer:
+        """``train`` on the lines of UTF-8 text files (the options checked first, then
+        ``paths``): OSError for a file that cannot be read, ValueError for one that is not
+        UTF-8."""
+        checked = training_options(vocab_size, locals())
+        texts = [line for path in paths_arg(paths) for line in lines(read_utf8(path))]
+        return train_counts(_word_counts(texts, checked["special_tokens"]), **checked)
 
     @staticmethod
     def train_from_counts(
         counts: Mapping[str, SupportsIndex] | Iterable[tuple[str, SupportsIndex]],
         vocab_size: SupportsIndex = 8000,
-        **options: Any,
+        *,
+        special_tokens: Sequence[str] | None = None,
+        max_piece_length: SupportsIndex | None = None,
+        seed_size: SupportsIndex | None = None,
+        shrinking_factor: float | None = None,
+        num_sub_iterations: SupportsIndex | None = None,
+        show_progress: bool = True,
     ) -> UnigramTokenizer:
         """``train`` on counted texts, a mapping ``{text: count}`` or an iterable of ``(text, count)``
         pairs: each text's words counted ``count`` times. The options are checked first, as in
         the engine."""
-        checked = training_options("train_from_counts", vocab_size, options)
+        checked = training_options(vocab_size, locals())
         specials = checked["special_tokens"]
         word_counts: dict[str, int] = {}
         for text, n in _text_counts(counts, "counts", TEXT_COUNTS, 0):
@@ -448,6 +477,228 @@ class UnigramTokenizer(family.TransformersCalls):
                         if word_counts[w] >= 2**64:
                             raise ValueError(f"the counts of the word {_quoted(w)} add up to more than 2**64 - 1")
         return train_counts(word_counts, **checked)
+
+    # --- tokenizer.json -----------------------------------------------------------
+
+    def to_str(self) -> str:
+        """The Hugging Face ``tokenizer.json`` text that ``save`` writes, the engine's to the byte:
+        a ``Unigram`` model, the ``Metaspace`` pre-tokenizer and decoder, the special tokens as
+        added tokens; keys sorted, two-space indents (``tokenizer_json``)."""
+        return tokenizer_json(self.model, self.special_ids)
+
+    @staticmethod
+    def from_str(json: str) -> UnigramTokenizer:
+        """A tokenizer from ``tokenizer.json`` text, checked as the engine checks it
+        (``from_tokenizer_json``): ValueError if it is not a Unigram tokenizer this one can run."""
+        model, special_ids = from_tokenizer_json(_text(json, "json"))
+        made = UnigramTokenizer.__new__(UnigramTokenizer)
+        made.model, made.special_ids = model, special_ids
+        return made
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Writes ``to_str``'s text to ``path`` atomically, as the engine does (``files.write_atomic``)."""
+        write_atomic(_path(path), self.to_str().encode("utf-8"))
+
+    @staticmethod
+    def from_file(path: str | os.PathLike[str]) -> UnigramTokenizer:
+        """Reads a ``tokenizer.json`` (``from_str``): OSError if it cannot be read, ValueError
+        (naming the file) if it is not UTF-8 or not a Unigram tokenizer."""
+        name = _path(path)
+        text = read_utf8(name)
+        try:
+            return UnigramTokenizer.from_str(text)
+        except ValueError as e:
+            raise ValueError(f"{name}: {e}") from None
+
+    @staticmethod
+    def load(path: str | os.PathLike[str]) -> UnigramTokenizer:
+        """The same as ``from_file``."""
+        return UnigramTokenizer.from_file(path)
+
+
+def _word_counts(texts: Iterable[str], specials: Sequence[str]) -> dict[str, int]:
+    """How often each word of ``texts`` occurs, the special tokens split out and dropped."""
+    counts: dict[str, int] = {}
+    for text in texts:
+        for seg, _, special in segments(text, specials):
+            if not special:
+                for word, virtual, _ in words(seg):
+                    w = word_text(word, virtual)
+                    counts[w] = counts.get(w, 0) + 1
+    return counts
+
+
+def vocab_pieces(vocab: object) -> list[tuple[str, float]]:
+    """The constructor's ``vocab``, checked as the engine checks it: an iterable (not a str) of
+    ``(str, float)`` tuples, the score a float or what converts to one (``__float__`` or
+    ``__index__``), not a bool; TypeError naming the first bad item otherwise."""
+    if isinstance(vocab, (str, bytes, bytearray)):
+        raise TypeError(f"vocab must be an iterable of (str, float) pairs, not {_type_name(vocab)}")
+    try:
+        items = iter(vocab)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"vocab must be a list of (str, float) pairs, not {_type_name(vocab)}") from None
+    out = []
+    for i, item in enumerate(items):
+        if not (isinstance(item, tuple) and len(item) == 2):
+            raise TypeError(f"vocab[{i}] must be a (str, float) pair, not {_type_name(item)}")
+        out.append((_text(item[0], f"vocab[{i}][0]"), _score(item[1], f"vocab[{i}][1]")))
+    return out
+
+
+def _score(value: object, name: str) -> float:
+    """A float argument as the engine takes one: a float, or what ``__float__`` or ``__index__``
+    makes one of (numpy's scalars, an int that fits); a bool, a str or an int too large is a
+    TypeError that names it."""
+    kind = type(value)
+    if not isinstance(value, bool) and (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
+        try:
+            return float(value) if hasattr(kind, "__float__") else float(operator.index(value))  # type: ignore[arg-type]
+        except (TypeError, ValueError, OverflowError):
+            pass
+    raise TypeError(f"{name} must be float, not {_type_name(value)}")
+
+
+# --- tokenizer.json -------------------------------------------------------------
+
+#: The pre-tokenizer and the decoder of a saved tokenizer.
+METASPACE = {"type": "Metaspace", "replacement": REPLACEMENT, "prepend_scheme": "always", "split": True}
+
+
+def tokenizer_json(model: Model, special_ids: Sequence[int]) -> str:
+    """The engine's ``tokenizer.json`` text of a tokenizer (``to_str``)."""
+    added = [
+        {"id": i, "content": model.pieces[i][0], "single_word": False, "lstrip": False, "rstrip": False}
+        | {"normalized": False, "special": True}
+        for i in special_ids
+    ]
+    doc = {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": added,
+        "normalizer": None,
+        "pre_tokenizer": METASPACE,
+        "post_processor": None,
+        "decoder": METASPACE,
+        "model": {
+            "type": "Unigram",
+            "unk_id": model.unk_id,
+            "vocab": [[p, s] for p, s in model.pieces],
+            "byte_fallback": False,
+        },
+    }
+    return _pretty(doc, "")
+
+
+def _pretty(value: object, indent: str) -> str:
+    """``value`` as JSON the way the engine's ``serde_json`` pretty-prints it: objects' keys
+    sorted, two spaces an indent, ``[]`` and ``{}`` when empty, no character escaped but the
+    control characters, ``"`` and ``\\``, and floats as ``_json_float`` writes them."""
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = [f"{inner}{_json.dumps(k, ensure_ascii=False)}: {_pretty(v, inner)}" for k, v in sorted(value.items())]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}" if items else "{}"
+    if isinstance(value, list):
+        items = [inner + _pretty(v, inner) for v in value]
+        return "[\n" + ",\n".join(items) + f"\n{indent}]" if items else "[]"
+    if isinstance(value, float):
+        return _json_float(value)
+    return _json.dumps(value, ensure_ascii=False)
+
+
+def _json_float(x: float) -> str:
+    """A finite float as ``serde_json`` writes it: the shortest digits that read back as ``x``
+    (Python's ``repr``), written out in full from 1e-5 to below 1e16 and otherwise with an
+    exponent that has no leading zeros (``1e-7``, ``1.5e+16``)."""
+    shown = repr(x)
+    mantissa, exponent_mark, exponent = shown.partition("e")
+    if not exponent_mark:
+        return shown
+    if int(exponent) == -5:
+        return format(Decimal(shown), "f")
+    return f"{mantissa}e{int(exponent):+d}"
+
+
+def from_tokenizer_json(text: str) -> tuple[Model, list[int]]:
+    """The model and the special tokens' ids of ``tokenizer.json`` text, checked as the engine
+    checks it, in its order: a ``Unigram`` model without byte fallback, its ``vocab`` of
+    ``[piece, score]`` pairs and ``unk_id``, no normalizer, ``Metaspace`` (replacement "▁",
+    prepend scheme "always", split) as pre-tokenizer and decoder, and added tokens that are pieces
+    (or the next id past the model's vocabulary, a piece of the lowest score, as Hugging Face's
+    added vocabulary has them). ValueError otherwise."""
+    try:
+        doc = _json.loads(text, parse_constant=_no_constant)
+    except ValueError as e:
+        raise ValueError(f"not valid JSON: {e}") from None
+    model = doc.get("model") if isinstance(doc, dict) else None
+    if not isinstance(model, dict):
+        raise ValueError('no "model" object')
+    kind = model.get("type")
+    kind = kind if isinstance(kind, str) else ""
+    if kind != "Unigram":
+        raise ValueError(f'the model is {_json.dumps(kind, ensure_ascii=False)}, not "Unigram"')
+    if model.get("byte_fallback") is True:
+        raise ValueError("byte_fallback is not supported")
+    vocab = model.get("vocab")
+    if not isinstance(vocab, list):
+        raise ValueError("no model.vocab list")
+    pieces: list[tuple[str, float]] = []
+    for i, entry in enumerate(vocab):
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str) and _is_number(entry[1])):
+            raise ValueError(f"model.vocab[{i}] is not a [piece, score] pair")
+        pieces.append((_text(entry[0], f"model.vocab[{i}][0]"), float(entry[1])))
+    if "unk_id" not in model or not _is_number(model["unk_id"]):
+        raise ValueError("model.unk_id is missing (a Unigram model without one is not supported)")
+    unk_id = model["unk_id"]
+    if not (isinstance(unk_id, int) and 0 <= unk_id < 2**32 - 1):
+        raise ValueError("model.unk_id is invalid")
+    if doc.get("normalizer") is not None:
+        raise ValueError("only tokenizers without a normalizer are supported")
+    for key in ("pre_tokenizer", "decoder"):
+        part = doc.get(key)
+        part = part if isinstance(part, dict) else {}
+        scheme = part.get("prepend_scheme")
+        prefix = part.get("add_prefix_space")
+        if not (
+            part.get("type") == "Metaspace"
+            and part.get("replacement") == REPLACEMENT
+            and part.get("split") is not False
+            and (scheme == "always" if isinstance(scheme, str) else prefix is not False)
+        ):
+            raise ValueError(
+                f'{key} must be Metaspace with replacement "{REPLACEMENT}", prepend_scheme "always" and split'
+            )
+    special: list[int] = []
+    added = doc.get("added_tokens")
+    for i, t in enumerate(added if isinstance(added, list) else []):
+        content = t.get("content") if isinstance(t, dict) else None
+        id_ = t.get("id") if isinstance(t, dict) else None
+        if not (isinstance(content, str) and isinstance(id_, int) and not isinstance(id_, bool) and 0 <= id_ < 2**64):
+            raise ValueError(f"added_tokens[{i}] has no content or id")
+        if id_ == len(pieces) and id_ >= len(vocab) and all(p != content for p, _ in pieces):
+            # Beyond the model's vocabulary, as Hugging Face's added vocabulary has it: a piece of
+            # the lowest score, never matched (the special tokens are split out of the text first).
+            lowest = min((s for _, s in pieces), default=math.inf)
+            pieces.append((content, lowest if math.isfinite(lowest) else 0.0))
+        if not (id_ < len(pieces) and pieces[id_][0] == content):
+            raise ValueError(f"added token {_quoted(content)} is not piece {id_} of the vocabulary")
+        special.append(id_)
+    if len(pieces) >= 2**32 - 1:
+        raise ValueError("too many pieces")
+    if unk_id >= len(pieces):
+        raise ValueError(f"unk_id {unk_id} is not below the number of pieces ({len(pieces)})")
+    return Model(pieces, unk_id), special
+
+
+def _no_constant(name: str) -> None:
+    """JSON has no ``NaN`` or ``Infinity`` (Python's reader takes them; the engine's does not)."""
+    raise ValueError(f"{name} is not JSON")
+
+
+def _is_number(value: object) -> bool:
+    """A JSON number (not a bool)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 MASK = (1 << 64) - 1
