@@ -451,6 +451,7 @@ class PyTokenizer:
         special_tokens: Sequence[str] | None = None,
         objective: _Objective | None = None,
         limit_alphabet: _Int | None = None,
+        initial_alphabet: Iterable[str] | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
@@ -464,6 +465,7 @@ class PyTokenizer:
         special_tokens: Sequence[str] | None = None,
         objective: _Objective | None = None,
         limit_alphabet: _Int | None = None,
+        initial_alphabet: Iterable[str] | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
@@ -477,6 +479,7 @@ class PyTokenizer:
         special_tokens: Sequence[str] | None = None,
         objective: _Objective | None = None,
         limit_alphabet: _Int | None = None,
+        initial_alphabet: Iterable[str] | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
@@ -490,6 +493,7 @@ class PyTokenizer:
         special_tokens: Sequence[str] | None = None,
         objective: _Objective | None = None,
         limit_alphabet: _Int | None = None,
+        initial_alphabet: Iterable[str] | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
