@@ -545,12 +545,6 @@ def test_holes_survive_our_own_format_and_vocab_txt_refuses_them(impl: Any, tmp_
     assert tok.convert_ids_to_tokens([0, 7]) == ["a", "##b"]
 
 
-@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
-def test_training_refuses_another_prefix(impl: Any) -> None:
-    with pytest.raises(ValueError, match='training makes "##" pieces; continuing_subword_prefix="@@"'):
-        impl.PyTokenizer.train(["a b"], 10, continuing_subword_prefix="@@", show_progress=False)
-
-
 # ----------------------------------------------------------------------------- model directories
 
 

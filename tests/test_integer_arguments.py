@@ -94,8 +94,8 @@ CASES = [
         "PyTokenizer.train_from_counts",
         'the count of "hello"',
         2,
-        1,
-        lambda m, t, v: m.PyTokenizer.train_from_counts({"hello": v}, 60, show_progress=False),
+        0,
+        lambda m, t, v: m.PyTokenizer.train_from_counts({"hello": v, "world": 3}, 60, show_progress=False),
     ),
     _case(
         "PyTokenizer",

@@ -66,6 +66,38 @@ def test_engine_trains_exactly_like_the_twin(corpus, vocab_size, min_frequency, 
     assert engine.merges == twin.merges
 
 
+# Words with the characters of the prefixes below, so that tokens and prefixes overlap.
+count_words = st.text(alphabet="ab#@é中▁", max_size=7)
+training_options = st.fixed_dictionaries(
+    {},
+    optional={
+        "objective": st.sampled_from(["likelihood", "pmi", "frequency"]),
+        "limit_alphabet": st.integers(1, 6),
+        "initial_alphabet": st.lists(st.sampled_from("abxé#@"), max_size=4),
+        "continuing_subword_prefix": st.sampled_from(["##", "@@", "#", "", "▁", "a"]),
+    },
+)
+
+
+@quick
+@given(
+    counts=st.dictionaries(count_words, st.integers(0, 4), max_size=8),
+    vocab_size=st.integers(1, 40),
+    min_frequency=st.integers(0, 2),
+    opts=training_options,
+)
+def test_engine_trains_with_the_training_options_exactly_like_the_twin(counts, vocab_size, min_frequency, opts):
+    def trained(impl):
+        try:
+            tok = impl.PyTokenizer.train_from_counts(counts, vocab_size, min_frequency, show_progress=False, **opts)
+        except ValueError as e:  # no word with a count: both refuse it alike
+            return str(e)
+        probe = " ".join(counts)
+        return vocab_list(tok), tok.merges, tok.encode(probe).tokens, tok.decode(tok.encode(probe).ids)
+
+    assert trained(fast_wordpiece) == trained(reference)
+
+
 @quick
 @given(corpus=trainable, probes=st.lists(texts, max_size=6), opts=options)
 def test_engine_encodes_exactly_like_the_twin(corpus, probes, opts):

@@ -458,7 +458,7 @@ def test_vocab_file_lines_lose_trailing_whitespace_as_in_rust(tmp_path):
         (lambda: PyTokenizer.train([], 10, special_tokens=["[UNK]", "[UNK]"]), ValueError, "twice"),
         (lambda: PyTokenizer.train_from_counts(["a"], 10), TypeError, r"counts\[0\] must be a \(str, int\) pair"),
         (lambda: PyTokenizer.train_from_counts({1: 2}, 10), TypeError, r"the word of counts\[0\]"),
-        (lambda: PyTokenizer.train_from_counts({"a": 0}, 10), ValueError, 'the count of "a"'),
+        (lambda: PyTokenizer.train_from_counts({"a": -1}, 10), ValueError, 'the count of "a"'),
         (lambda: PyTokenizer.train_from_counts({"a": 1.5}, 10), TypeError, 'the count of "a"'),
         (lambda: PyTokenizer(["a"]), ValueError, "unk_token"),
         (lambda: PyTokenizer(["[UNK]", "a", "a"]), ValueError, "duplicate token 'a' at ids 1 and 2"),

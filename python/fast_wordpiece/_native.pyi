@@ -499,6 +499,7 @@ class PyTokenizer:
         special_tokens: Sequence[str] | None = None,
         objective: _Objective | None = None,
         limit_alphabet: _Int | None = None,
+        initial_alphabet: Iterable[str] | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
@@ -512,6 +513,7 @@ class PyTokenizer:
         special_tokens: Sequence[str] | None = None,
         objective: _Objective | None = None,
         limit_alphabet: _Int | None = None,
+        initial_alphabet: Iterable[str] | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
@@ -525,6 +527,7 @@ class PyTokenizer:
         special_tokens: Sequence[str] | None = None,
         objective: _Objective | None = None,
         limit_alphabet: _Int | None = None,
+        initial_alphabet: Iterable[str] | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
@@ -538,6 +541,7 @@ class PyTokenizer:
         special_tokens: Sequence[str] | None = None,
         objective: _Objective | None = None,
         limit_alphabet: _Int | None = None,
+        initial_alphabet: Iterable[str] | None = None,
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...

@@ -3,7 +3,8 @@ analyze what a tokenizer makes of some text.
 
     python -m fast_wordpiece [train] [FILE ...] [--vocab-size N] [--min-frequency N]
                              [--objective likelihood|pmi|frequency]
-                             [--limit-alphabet N] [--no-lowercase]
+                             [--limit-alphabet N] [--initial-alphabet CHARS]
+                             [--continuing-subword-prefix PREFIX] [--no-lowercase]
                              [--pre-tokenizer NAME] [--errors replace]
                              [--save tokenizer.json] [--sentence TEXT]
     python -m fast_wordpiece analyze TOKENIZER FILE ... [--errors replace]
@@ -140,11 +141,15 @@ def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argp
     parser.add_argument("files", nargs="*", type=Path, help="UTF-8 text files to train on (default: stdlib docstrings)")
     parser.add_argument("--counts", nargs="+", type=Path, default=[], metavar="FWC",
                         help="train on these word counts files (from `count`), added up")  # fmt: skip
-    parser.add_argument("--vocab-size", type=int, default=8000)
+    parser.add_argument("--vocab-size", type=int, default=30000, help="tokens to learn (default: 30000)")
     parser.add_argument("--min-frequency", type=int, default=2)
     parser.add_argument("--objective", choices=["likelihood", "pmi", "frequency"], default="likelihood",
                         help="how merges are ranked (default: likelihood)")  # fmt: skip
     parser.add_argument("--limit-alphabet", type=int, help="keep only the N most frequent characters")
+    parser.add_argument("--initial-alphabet", default="", metavar="CHARS",
+                        help="characters in the alphabet whether the corpus holds them or not")  # fmt: skip
+    parser.add_argument("--continuing-subword-prefix", default="##", metavar="PREFIX",
+                        help="the prefix of tokens that continue a word (default: ##)")  # fmt: skip
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
                         help="bytes of FILEs that are not UTF-8: fail (default) or replace them")  # fmt: skip
     parser.add_argument("--no-lowercase", action="store_true", help="keep case (and accents)")
@@ -298,6 +303,8 @@ def train(argv: Sequence[str], prog: str) -> int:
     training: dict[str, Any] = {
         "objective": args.objective,
         "limit_alphabet": args.limit_alphabet,
+        "initial_alphabet": list(args.initial_alphabet),
+        "continuing_subword_prefix": args.continuing_subword_prefix,
         "show_progress": not args.no_progress,
     }
     # Given only when asked for: word counts files bring their own (and must agree).

@@ -116,7 +116,7 @@ def count(
 
 def train(
     texts: Any,
-    vocab_size: int,
+    vocab_size: int = 30000,
     min_frequency: int | None = None,
     *,
     client: Any = None,
@@ -127,12 +127,15 @@ def train(
     special_tokens: Sequence[str] | None = None,
     objective: Objective | None = None,
     limit_alphabet: int | None = None,
+    initial_alphabet: Iterable[str] | None = None,
+    continuing_subword_prefix: str = "##",
     show_progress: bool = False,
     **options: Any,
 ) -> PyTokenizer:
     """Trains a tokenizer on ``texts`` (see ``count``): counting on the workers,
     the merge loop here. The same vocabulary as ``PyTokenizer.train`` /
-    ``train_from_files`` on the same texts (unless pruned)."""
+    ``train_from_files`` on the same texts (unless pruned); the training arguments and their
+    defaults are theirs (``vocab_size=30000``)."""
     check_counting_options(train, options)
     counts = count(
         texts,
@@ -150,5 +153,7 @@ def train(
         special_tokens=special_tokens,
         objective=objective,
         limit_alphabet=limit_alphabet,
+        initial_alphabet=initial_alphabet,
         show_progress=show_progress,
+        continuing_subword_prefix=continuing_subword_prefix,
     )

@@ -213,7 +213,7 @@ def count(
 
 def train(
     df_or_rdd: Any,
-    vocab_size: int,
+    vocab_size: int = 30000,
     min_frequency: int | None = None,
     *,
     column: str = "text",
@@ -223,13 +223,16 @@ def train(
     special_tokens: Sequence[str] | None = None,
     objective: Objective | None = None,
     limit_alphabet: int | None = None,
+    initial_alphabet: Iterable[str] | None = None,
+    continuing_subword_prefix: str = "##",
     show_progress: bool = False,
     errors: str = "strict",
     spark_context: Any = None,
     **options: Any,
 ) -> PyTokenizer:
     """Trains a tokenizer on the texts of a DataFrame's ``column``, of an RDD or of
-    files (see ``count``): counting on the executors, the merge loop on the driver."""
+    files (see ``count``): counting on the executors, the merge loop on the driver. The training
+    arguments and their defaults are ``PyTokenizer.train``'s (``vocab_size=30000``)."""
     check_counting_options(train, options)
     counts = count(
         df_or_rdd,
@@ -248,5 +251,7 @@ def train(
         special_tokens=special_tokens,
         objective=objective,
         limit_alphabet=limit_alphabet,
+        initial_alphabet=initial_alphabet,
         show_progress=show_progress,
+        continuing_subword_prefix=continuing_subword_prefix,
     )

@@ -482,12 +482,6 @@ pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<O
             _ => return Err(unexpected(function, &key)),
         }
     }
-    if function.starts_with("train") && o.continuing_subword_prefix != Options::default().continuing_subword_prefix {
-        let prefix = serde_json::to_string(&o.continuing_subword_prefix).expect("a str serializes");
-        return Err(PyValueError::new_err(format!(
-            "training makes \"##\" pieces; continuing_subword_prefix={prefix} is not supported"
-        )));
-    }
     o.validate().map_err(to_py)?;
     Ok(o)
 }

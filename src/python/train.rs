@@ -10,6 +10,7 @@ use super::args::{self, type_name, Given};
 use super::counts::{count_texts, utf8_errors, PyWordCounts};
 use super::errors::{guard, to_py, Signals};
 use super::tokenizer::PyTokenizer;
+use crate::error::Quoted;
 use crate::tokenizer::options::Options;
 use crate::training::{train_tokenizer, CountOptions, Objective, Progress, TrainerConfig, WordCounter};
 
@@ -29,13 +30,41 @@ fn objective(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Objective> {
 /// `vocab_size` when left out, as in Hugging Face's `WordPieceTrainer`.
 const DEFAULT_VOCAB_SIZE: usize = 30000;
 
-fn trainer_config(
-    vocab_size: &Given<'_>,
-    min_frequency: Option<&Bound<'_, PyAny>>,
-    special_tokens: Option<&Bound<'_, PyAny>>,
-    objective_name: Option<&Bound<'_, PyAny>>,
-    limit_alphabet: Option<&Bound<'_, PyAny>>,
-) -> PyResult<TrainerConfig> {
+/// `initial_alphabet`: an iterable of one-character str (None: empty).
+fn initial_alphabet(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<char>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(Vec::new()) };
+    args::reject_text_as_collection(obj, "initial_alphabet", "one-character str")?;
+    let iter = obj.try_iter().map_err(|e| {
+        args::unless_raised(e, || {
+            PyTypeError::new_err(format!(
+                "initial_alphabet must be an iterable of one-character str, not {}",
+                type_name(obj)
+            ))
+        })
+    })?;
+    args::collect(iter, "initial_alphabet", 0, |i, item| {
+        let what = || format!("initial_alphabet[{i}]");
+        let text = args::text(&item, &what)?;
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(c),
+            _ => Err(PyValueError::new_err(format!("{} must be one character, not {}", what(), Quoted(&text)))),
+        }
+    })
+}
+
+/// The training arguments that are not `**options`.
+struct Training<'a, 'py> {
+    vocab_size: &'a Given<'py>,
+    min_frequency: Option<&'a Bound<'py, PyAny>>,
+    special_tokens: Option<&'a Bound<'py, PyAny>>,
+    objective: Option<&'a Bound<'py, PyAny>>,
+    limit_alphabet: Option<&'a Bound<'py, PyAny>>,
+    initial_alphabet: Option<&'a Bound<'py, PyAny>>,
+}
+
+fn trainer_config(given: &Training<'_, '_>) -> PyResult<TrainerConfig> {
+    let Training { vocab_size, min_frequency, special_tokens, objective: objective_name, limit_alphabet, .. } = *given;
     Ok(TrainerConfig {
         vocab_size: args::vocab_size(vocab_size, DEFAULT_VOCAB_SIZE)?,
         min_frequency: min_frequency.map_or(Ok(2), |m| args::count(m, "min_frequency"))?,
@@ -45,6 +74,7 @@ fn trainer_config(
             Some(l) if !l.is_none() => Some(args::positive(l, "limit_alphabet")?),
             _ => None,
         },
+        initial_alphabet: initial_alphabet(given.initial_alphabet)?,
         ..TrainerConfig::new(0, 0, Vec::new())
     })
 }
@@ -122,15 +152,21 @@ impl PyTokenizer {
     /// default) the gain in unigram likelihood, `"pmi"` the score
     /// `freq(ab) / (freq(a) * freq(b))`, `"frequency"` the pair frequency.
     /// Pairs seen fewer than `min_frequency` times are never merged.
-    /// `limit_alphabet=n` keeps the n most frequent characters and trains
-    /// without the words that hold any other. The
+    /// `initial_alphabet` (an iterable of one-character str, as Hugging
+    /// Face's) puts those characters in the alphabet as word-initial tokens,
+    /// seen in the corpus or not. `limit_alphabet=n` keeps n characters, the
+    /// `initial_alphabet` ones (all of them, even beyond n) and then the most
+    /// frequent others, and trains without the words that hold any other.
+    /// The continuation tokens get the prefix `continuing_subword_prefix`
+    /// (an option, default `"##"`; Hugging Face's `wordpieces_prefix`), which
+    /// the trained tokenizer encodes and decodes with. The
     /// vocabulary starts with `special_tokens`, then the alphabet; if those
     /// alone exceed `vocab_size`, they are all kept. A corpus without a word
     /// (empty, or a used-up iterator) is a ValueError. Progress goes to
     /// stderr unless `show_progress=False`; Ctrl-C stops training.
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (corpus, vocab_size = Given(None), min_frequency = None, *, special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options), text_signature = "(corpus, vocab_size=30000, min_frequency=None, *, special_tokens=None, objective=None, limit_alphabet=None, show_progress=True, **options)")]
+    #[pyo3(signature = (corpus, vocab_size = Given(None), min_frequency = None, *, special_tokens = None, objective = None, limit_alphabet = None, initial_alphabet = None, show_progress = true, **options), text_signature = "(corpus, vocab_size=30000, min_frequency=None, *, special_tokens=None, objective=None, limit_alphabet=None, initial_alphabet=None, show_progress=True, **options)")]
     fn train(
         py: Python<'_>,
         corpus: &Bound<'_, PyAny>,
@@ -139,16 +175,25 @@ impl PyTokenizer {
         special_tokens: Option<&Bound<'_, PyAny>>,
         objective: Option<&Bound<'_, PyAny>>,
         limit_alphabet: Option<&Bound<'_, PyAny>>,
+        initial_alphabet: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let given = Training {
+            vocab_size: &vocab_size,
+            min_frequency,
+            special_tokens,
+            objective,
+            limit_alphabet,
+            initial_alphabet,
+        };
         args::reject_text_as_collection(corpus, "corpus", "str")?;
         let iter = corpus.try_iter().map_err(|e| {
             args::unless_raised(e, || {
                 PyTypeError::new_err(format!("corpus must be an iterable of str, not {}", type_name(corpus)))
             })
         })?;
-        let config = trainer_config(&vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
+        let config = trainer_config(&given)?;
         let options = args::options(options, "train")?;
         let mut counter = WordCounter::new(&options);
         count_texts(py, corpus, iter, "corpus", false, &mut counter, show_progress)?;
@@ -160,7 +205,7 @@ impl PyTokenizer {
     /// `errors="strict"` fails on bytes that are not UTF-8, naming the file and
     /// offset; `errors="replace"` replaces them with U+FFFD.
     #[staticmethod]
-    #[pyo3(signature = (paths, vocab_size = Given(None), min_frequency = None, *, errors = String::from("strict"), special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options), text_signature = "(paths, vocab_size=30000, min_frequency=None, *, errors='strict', special_tokens=None, objective=None, limit_alphabet=None, show_progress=True, **options)")]
+    #[pyo3(signature = (paths, vocab_size = Given(None), min_frequency = None, *, errors = String::from("strict"), special_tokens = None, objective = None, limit_alphabet = None, initial_alphabet = None, show_progress = true, **options), text_signature = "(paths, vocab_size=30000, min_frequency=None, *, errors='strict', special_tokens=None, objective=None, limit_alphabet=None, initial_alphabet=None, show_progress=True, **options)")]
     #[allow(clippy::too_many_arguments)]
     fn train_from_files(
         py: Python<'_>,
@@ -171,12 +216,21 @@ impl PyTokenizer {
         special_tokens: Option<&Bound<'_, PyAny>>,
         objective: Option<&Bound<'_, PyAny>>,
         limit_alphabet: Option<&Bound<'_, PyAny>>,
+        initial_alphabet: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let given = Training {
+            vocab_size: &vocab_size,
+            min_frequency,
+            special_tokens,
+            objective,
+            limit_alphabet,
+            initial_alphabet,
+        };
         let paths = args::paths(paths)?;
         let errors = utf8_errors(&errors)?;
-        let config = trainer_config(&vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
+        let config = trainer_config(&given)?;
         let options = args::options(options, "train_from_files")?;
         let signals = Signals::default();
         let stop = || signals.stop();
@@ -192,10 +246,11 @@ impl PyTokenizer {
     /// Trains on precomputed word counts: a `WordCounts` (training takes its
     /// counting options; an explicit option that differs is a ValueError), a
     /// mapping `{word: count}` or an iterable of `(word, count)` pairs (words
-    /// already normalized and pre-tokenized; a word given twice is summed).
+    /// already normalized and pre-tokenized; a word given twice is summed; a
+    /// count of 0 is a word not seen).
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (counts, vocab_size = Given(None), min_frequency = None, *, special_tokens = None, objective = None, limit_alphabet = None, show_progress = true, **options), text_signature = "(counts, vocab_size=30000, min_frequency=None, *, special_tokens=None, objective=None, limit_alphabet=None, show_progress=True, **options)")]
+    #[pyo3(signature = (counts, vocab_size = Given(None), min_frequency = None, *, special_tokens = None, objective = None, limit_alphabet = None, initial_alphabet = None, show_progress = true, **options), text_signature = "(counts, vocab_size=30000, min_frequency=None, *, special_tokens=None, objective=None, limit_alphabet=None, initial_alphabet=None, show_progress=True, **options)")]
     fn train_from_counts(
         py: Python<'_>,
         counts: &Bound<'_, PyAny>,
@@ -204,11 +259,20 @@ impl PyTokenizer {
         special_tokens: Option<&Bound<'_, PyAny>>,
         objective: Option<&Bound<'_, PyAny>>,
         limit_alphabet: Option<&Bound<'_, PyAny>>,
+        initial_alphabet: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        let given = Training {
+            vocab_size: &vocab_size,
+            min_frequency,
+            special_tokens,
+            objective,
+            limit_alphabet,
+            initial_alphabet,
+        };
         if let Ok(counted) = counts.cast::<PyWordCounts>() {
-            let config = trainer_config(&vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
+            let config = trainer_config(&given)?;
             let (counted, counts) = (counted.get(), counted.get().counts());
             // The counts' options, then the explicit ones over them.
             let made_with = *counts.options();
@@ -230,8 +294,8 @@ impl PyTokenizer {
             return learn(py, words, true, config, options, show_progress);
         }
         let expected = format!("a WordCounts, {}", args::TEXT_COUNTS);
-        let words = summed(args::text_counts(counts, "counts", &expected, 1)?)?;
-        let config = trainer_config(&vocab_size, min_frequency, special_tokens, objective, limit_alphabet)?;
+        let words = summed(args::text_counts(counts, "counts", &expected, 0)?)?;
+        let config = trainer_config(&given)?;
         let options = args::options(options, "train_from_counts")?;
         learn(py, words, false, config, options, show_progress)
     }

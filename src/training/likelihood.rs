@@ -303,7 +303,7 @@ impl Default for LikelihoodRanking {
             margin: 0.0,
             piece: String::new(),
             small_f: SmallF::default(),
-            targets: Targets::default(),
+            targets: Targets::new(CONTINUATION),
         }
     }
 }
@@ -523,7 +523,7 @@ impl LikelihoodRanking {
         for (i, _) in text.char_indices().skip(1) {
             let Some(&x) = core.ids.get(&text[..i]) else { continue };
             self.piece.clear();
-            self.piece.push_str(CONTINUATION);
+            self.piece.push_str(core.prefix());
             self.piece.push_str(&text[i..]);
             let Some(&y) = core.ids.get(self.piece.as_str()) else { continue };
             if let Some(p) = core.pair_of(x, y) {
@@ -559,6 +559,7 @@ impl Ranking for LikelihoodRanking {
                 reserve_total(&mut self.counts, tokens);
                 reserve_total(&mut self.token_cf, tokens);
                 reserve_total(&mut self.acc, tokens);
+                self.targets = Targets::new(core.prefix());
                 self.targets.reserve(tokens);
                 (0..n as TokenId).for_each(|t| self.recount(core, t));
             }

@@ -46,7 +46,8 @@ pub fn train(counts: Vec<(String, u64)>, config: &TrainerConfig, progress: &mut 
     }
 }
 
-/// Learns a vocabulary from word counts and builds the tokenizer that uses it.
+/// Learns a vocabulary from word counts and builds the tokenizer that uses it
+/// (the continuation tokens with `options.continuing_subword_prefix`).
 /// `counted`: the words come from a [`WordCounter`] (normalized and
 /// pre-tokenized here, so never empty nor holding whitespace) and are not
 /// checked again.
@@ -70,7 +71,9 @@ pub fn train_tokenizer(
     for (word, _) in counts.iter().filter(|(w, _)| !counted && !w.is_empty()) {
         counts::check_word(word).map_err(Error::invalid)?;
     }
+    // The continuation tokens get the prefix the tokenizer encodes with.
+    let config = &TrainerConfig { prefix: options.continuing_subword_prefix.clone(), ..config.clone() };
     let trained = train(counts, config, progress)?;
-    Ok(Tokenizer::new(Vocab::new(trained.vocab)?, trained.merges, &config.special_tokens, options)?
-        .with_objective(Some(config.objective)))
+    let vocab = Vocab::from_slots(trained.vocab.into_iter().map(Some).collect(), Default::default(), &config.prefix)?;
+    Ok(Tokenizer::new(vocab, trained.merges, &config.special_tokens, options)?.with_objective(Some(config.objective)))
 }

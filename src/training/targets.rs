@@ -15,7 +15,6 @@ use rustc_hash::FxHashMap;
 
 use super::reserve::reserve_total;
 use super::trainer::{merged_into, TokenId};
-use crate::pipeline::model::vocab::CONTINUATION;
 
 const NONE: TokenId = TokenId::MAX;
 
@@ -29,8 +28,9 @@ fn hash(bytes: &[u8]) -> (u64, u64) {
         .fold((0u64, 1u64), |(h, p), &c| (h.wrapping_mul(BASE).wrapping_add(c as u64 + 1), p.wrapping_mul(BASE)))
 }
 
-#[derive(Default)]
 pub struct Targets {
+    /// The continuation prefix that a pair's second token loses.
+    prefix: String,
     /// Per token: the hash of its text, the hash of its text without the
     /// continuation prefix, and `BASE` to the length of the latter.
     whole: Vec<u64>,
@@ -43,6 +43,18 @@ pub struct Targets {
 }
 
 impl Targets {
+    /// No token yet; merges strip `prefix` from their second token.
+    pub fn new(prefix: &str) -> Self {
+        Self {
+            prefix: prefix.to_owned(),
+            whole: Vec::new(),
+            tail: Vec::new(),
+            shift: Vec::new(),
+            last: FxHashMap::default(),
+            before: Vec::new(),
+        }
+    }
+
     /// Makes room for `tokens` tokens (see `reserve_total`).
     pub fn reserve(&mut self, tokens: usize) {
         for v in [&mut self.whole, &mut self.tail, &mut self.shift] {
@@ -56,7 +68,7 @@ impl Targets {
     pub fn extend(&mut self, vocab: &[String]) {
         for (t, text) in vocab.iter().enumerate().skip(self.whole.len()) {
             let (whole, _) = hash(text.as_bytes());
-            let (tail, shift) = hash(text.strip_prefix(CONTINUATION).unwrap_or(text).as_bytes());
+            let (tail, shift) = hash(text.strip_prefix(self.prefix.as_str()).unwrap_or(text).as_bytes());
             self.whole.push(whole);
             self.tail.push(tail);
             self.shift.push(shift);
@@ -70,7 +82,7 @@ impl Targets {
         let (a, b) = (a as usize, b as usize);
         let h = self.whole[a].wrapping_mul(self.shift[b]).wrapping_add(self.tail[b]);
         let Some(&first) = self.last.get(&h) else { return NONE };
-        merged_into(&vocab[a], &vocab[b], piece);
+        merged_into(&vocab[a], &vocab[b], &self.prefix, piece);
         let mut t = first;
         while t != NONE {
             if vocab[t as usize] == *piece {
@@ -93,7 +105,7 @@ mod tests {
     #[test]
     fn the_target_is_the_token_with_the_merged_text() {
         let v = vocab(&["a", "##b", "ab", "##ab", "b", "##a", "##abb"]);
-        let mut targets = Targets::default();
+        let mut targets = Targets::new("##");
         targets.extend(&v);
         let mut piece = String::new();
         let id = |s: &str| v.iter().position(|t| t == s).unwrap() as TokenId;
@@ -109,7 +121,7 @@ mod tests {
     fn tokens_with_the_same_hash_are_told_apart_by_their_text() {
         // Force every token under one hash: the chain still finds the right one.
         let v = vocab(&["x", "##y", "xy", "zz", "##q"]);
-        let mut targets = Targets::default();
+        let mut targets = Targets::new("##");
         targets.extend(&v);
         for t in 0..v.len() {
             targets.whole[t] = 7;
@@ -140,13 +152,13 @@ mod tests {
                     v.push(w);
                 }
             }
-            let mut targets = Targets::default();
+            let mut targets = Targets::new("##");
             targets.extend(&v);
             let mut piece = String::new();
             for (a, b) in pairs {
                 let (a, b) = (a % v.len(), b % v.len());
                 let mut merged = String::new();
-                merged_into(&v[a], &v[b], &mut merged);
+                merged_into(&v[a], &v[b], "##", &mut merged);
                 let expected = v.iter().position(|t| *t == merged).map_or(NONE, |t| t as TokenId);
                 proptest::prop_assert_eq!(targets.of(&v, a as TokenId, b as TokenId, &mut piece), expected);
             }

@@ -31,8 +31,12 @@ pub struct TrainerConfig {
     /// continuation prefix (`##a`, WordPiece); when false every character is
     /// a token as it is and a merge joins two tokens as they are (BPE).
     pub continuation: bool,
-    /// Characters in the alphabet whether seen or not (byte-level BPE: all
-    /// 256 byte characters).
+    /// The prefix of the tokens that continue a word (`##`), when
+    /// `continuation` is true.
+    pub prefix: String,
+    /// Characters in the alphabet whether seen or not, as word-initial
+    /// tokens (byte-level BPE: all 256 byte characters). `limit_alphabet`
+    /// counts them and always keeps them.
     pub initial_alphabet: Vec<char>,
 }
 
@@ -45,6 +49,7 @@ impl TrainerConfig {
             objective: Objective::default(),
             limit_alphabet: None,
             continuation: true,
+            prefix: CONTINUATION.to_owned(),
             initial_alphabet: Vec::new(),
         }
     }
@@ -161,6 +166,8 @@ pub struct Core {
     pair_words: Vec<Vec<u32>>,
     pub min_frequency: u64,
     continuation: bool,
+    /// The continuation prefix (`##`), when `continuation`.
+    prefix: String,
     /// The most tokens the vocabulary can end with: `vocab_size`, or fewer
     /// when the words cannot make that many.
     most_tokens: usize,
@@ -290,21 +297,26 @@ pub fn train<R: Ranking + Send + 'static>(
     Ok(Trained { vocab, merges })
 }
 
-/// The words whose characters are all among the `limit` most frequent ones
-/// (by occurrences weighted by word counts; ties: smaller code point).
-fn limit_alphabet(counts: &mut Vec<(String, u64)>, limit: usize) {
+/// The words whose characters are all among the `limit` kept ones: the
+/// characters of `initial` (all of them, even beyond `limit`), then the most
+/// frequent others (by occurrences weighted by word counts; ties: smaller
+/// code point) up to `limit` characters in all.
+fn limit_alphabet(counts: &mut Vec<(String, u64)>, limit: usize, initial: &[char]) {
+    let kept: FxHashSet<char> = initial.iter().copied().collect();
     let mut freq: FxHashMap<char, u64> = FxHashMap::default();
     for (word, count) in counts.iter() {
-        for c in word.chars() {
+        for c in word.chars().filter(|c| !kept.contains(c)) {
             *freq.entry(c).or_default() += count;
         }
     }
-    if freq.len() <= limit {
+    let room = limit.saturating_sub(kept.len());
+    if freq.len() <= room {
         return;
     }
     let mut chars: Vec<(char, u64)> = freq.into_iter().collect();
     chars.sort_unstable_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
-    let kept: FxHashSet<char> = chars[..limit].iter().map(|&(c, _)| c).collect();
+    let mut kept = kept;
+    kept.extend(chars[..room].iter().map(|&(c, _)| c));
     counts.retain(|(word, _)| word.chars().all(|c| kept.contains(&c)));
 }
 
@@ -351,18 +363,19 @@ fn key(a: TokenId, b: TokenId) -> u64 {
     (a as u64) << 32 | b as u64
 }
 
-/// The token that merging `a b` makes, written into `out`.
-pub fn merged_into(a: &str, b: &str, out: &mut String) {
+/// The token that merging `a b` makes, written into `out`: `b` loses the
+/// continuation prefix `prefix`.
+pub fn merged_into(a: &str, b: &str, prefix: &str, out: &mut String) {
     out.clear();
     out.push_str(a);
-    out.push_str(b.strip_prefix(CONTINUATION).unwrap_or(b));
+    out.push_str(b.strip_prefix(prefix).unwrap_or(b));
 }
 
 /// The token that merging `a b` makes: `a b` joined as they are when there
 /// is no continuation prefix, else [`merged_into`].
-fn merge_tokens(a: &str, b: &str, continuation: bool, out: &mut String) {
-    if continuation {
-        merged_into(a, b, out);
+fn merge_tokens(a: &str, b: &str, continuation: Option<&str>, out: &mut String) {
+    if let Some(prefix) = continuation {
+        merged_into(a, b, prefix, out);
     } else {
         out.clear();
         out.push_str(a);
@@ -374,7 +387,7 @@ impl Core {
     fn new(mut counts: Vec<(String, u64)>, config: &TrainerConfig) -> Self {
         counts.retain(|(w, c)| !w.is_empty() && *c > 0);
         if let Some(limit) = config.limit_alphabet {
-            limit_alphabet(&mut counts, limit);
+            limit_alphabet(&mut counts, limit, &config.initial_alphabet);
         }
         let mut vocab: Vec<String> = Vec::new();
         let mut ids: FxHashMap<String, TokenId> = FxHashMap::default();
@@ -407,9 +420,10 @@ impl Core {
         }
         chars.extend(config.initial_alphabet.iter().map(|&c| (c, false)));
         chars.extend((0..256).filter(|&s| ascii_seen[s]).map(|s| ((s / 2) as u8 as char, s % 2 == 1)));
+        let prefix = config.prefix.as_str();
         let piece = |(c, continuation): (char, bool)| {
             if continuation {
-                format!("{CONTINUATION}{c}")
+                format!("{prefix}{c}")
             } else {
                 c.to_string()
             }
@@ -454,6 +468,7 @@ impl Core {
             pair_words: Vec::new(),
             min_frequency: config.min_frequency,
             continuation,
+            prefix: config.prefix.clone(),
             changes: Changes::default(),
             most_tokens: 0,
         };
@@ -465,6 +480,11 @@ impl Core {
         reserve_total(&mut core.degree, most);
         let _ = core.ids.try_reserve(most.saturating_sub(core.ids.len()));
         core
+    }
+
+    /// The prefix of the tokens that continue a word.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
     }
 
     /// The most tokens the vocabulary can end with, for the tables of
@@ -563,7 +583,8 @@ impl Core {
     fn merge(&mut self, best: PairId) -> (Vec<PairId>, Merged) {
         let Pair { a, b, .. } = self.pairs[best as usize];
         let mut merged = String::new();
-        merge_tokens(&self.vocab[a as usize], &self.vocab[b as usize], self.continuation, &mut merged);
+        let prefix = self.continuation.then_some(self.prefix.as_str());
+        merge_tokens(&self.vocab[a as usize], &self.vocab[b as usize], prefix, &mut merged);
         let c = match self.ids.get(&merged) {
             Some(&id) => id,
             None => {
@@ -752,6 +773,34 @@ mod tests {
         assert_eq!(t.vocab.len(), 1 + 4 + t.merges.len());
         let core = Core::new(vec![("abab".to_string(), 3)], &TrainerConfig::new(usize::MAX, 0, vec![]));
         assert_eq!(core.most_tokens(), core.vocab.len() + 4);
+    }
+
+    #[test]
+    fn another_prefix_marks_the_continuation_tokens_and_merges_drop_it() {
+        let counts = vec![("hug".to_string(), 10), ("pug".to_string(), 5)];
+        let config = TrainerConfig {
+            prefix: "@@".to_string(),
+            objective: Objective::Frequency,
+            ..TrainerConfig::new(7, 0, vec![])
+        };
+        let t = crate::training::train(counts, &config, &mut Progress::disabled()).unwrap();
+        assert_eq!(t.vocab, ["@@g", "@@u", "h", "p", "@@ug", "hug", "pug"]);
+        assert_eq!(t.merges[0], ("@@u".to_string(), "@@g".to_string()));
+    }
+
+    #[test]
+    fn limit_alphabet_counts_and_keeps_the_initial_alphabet() {
+        let counts = || vec![("aa".to_string(), 10), ("bb".to_string(), 8), ("cq".to_string(), 1)];
+        let config = |limit, initial: &str| TrainerConfig {
+            limit_alphabet: Some(limit),
+            initial_alphabet: initial.chars().collect(),
+            ..TrainerConfig::new(1, 0, vec![])
+        };
+        let alphabet =
+            |c: &TrainerConfig| crate::training::train(counts(), c, &mut Progress::disabled()).unwrap().vocab;
+        assert_eq!(alphabet(&config(2, "z")), ["##a", "a", "z"]);
+        assert_eq!(alphabet(&config(1, "cqz")), ["##q", "c", "q", "z"]);
+        assert_eq!(alphabet(&config(9, "z")), ["##a", "##b", "##q", "a", "b", "c", "z"]);
     }
 
     #[test]

@@ -48,7 +48,7 @@ from fast_wordpiece.reference.model import wordpiece
 from fast_wordpiece.reference.options import EncodeOptions, Options
 from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arrays, pad, padding_length, ragged_batch
 from fast_wordpiece.reference.pre_tokenizer import pre_tokenize
-from fast_wordpiece.reference.training import OBJECTIVES, learn
+from fast_wordpiece.reference.training import OBJECTIVES, check_initial_alphabet, learn
 from fast_wordpiece.reference.truncation import merge, truncate
 from fast_wordpiece.reference.unicode import REGEX_WORD, WHITESPACE
 
@@ -75,11 +75,12 @@ class _TrainingArgs:
     options: Options
     objective: str
     limit_alphabet: int | None
+    initial_alphabet: tuple[str, ...]
 
     @staticmethod
     def check(vocab_size: object, min_frequency: object, special_tokens: object, show_progress: object,
-              options: dict[str, Any], objective: object = None,
-              limit_alphabet: object = None) -> _TrainingArgs:  # fmt: skip
+              options: dict[str, Any], objective: object = None, limit_alphabet: object = None,
+              initial_alphabet: object = None) -> _TrainingArgs:  # fmt: skip
         if objective is not None and not isinstance(objective, str):
             raise TypeError(f"objective must be a str, not {_type_name(objective)}")
         if objective is not None and objective not in OBJECTIVES:
@@ -92,10 +93,8 @@ class _TrainingArgs:
             Options(**options),
             "likelihood" if objective is None else objective,
             None if limit_alphabet is None else _integer(limit_alphabet, "limit_alphabet", 1),
+            check_initial_alphabet(initial_alphabet),
         )
-        if args.options.continuing_subword_prefix != CONTINUATION:
-            prefix = json.dumps(args.options.continuing_subword_prefix, ensure_ascii=False)
-            raise ValueError(f'training makes "##" pieces; continuing_subword_prefix={prefix} is not supported')
         if args.options.unk_token not in args.special_tokens:
             unk, specials = args.options.unk_token, list(args.special_tokens)
             raise ValueError(f"unk_token {unk!r} must be one of the special tokens {specials}")
@@ -103,7 +102,8 @@ class _TrainingArgs:
 
     def learn(self, counts: Mapping[str, int]) -> PyTokenizer:
         vocab, merges = learn(counts, self.vocab_size, self.min_frequency, self.special_tokens, self.show_progress,
-                              self.objective, self.limit_alphabet)  # fmt: skip
+                              self.objective, self.limit_alphabet, self.initial_alphabet,
+                              self.options.continuing_subword_prefix)  # fmt: skip
         tokenizer = PyTokenizer(vocab, merges=merges, special_tokens=self.special_tokens, **asdict(self.options))
         tokenizer._objective = self.objective
         return tokenizer
@@ -325,12 +325,12 @@ class PyTokenizer(TransformersCalls):
     def train(corpus: Iterable[str] | Iterable[Iterable[str]], vocab_size: int = 30000,
               min_frequency: int | None = 2, *,
               special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, objective: str | None = None,
-              limit_alphabet: int | None = None, show_progress: bool = False,
-              **options: Any) -> PyTokenizer:  # fmt: skip
+              limit_alphabet: int | None = None, initial_alphabet: Iterable[str] | None = None,
+              show_progress: bool = False, **options: Any) -> PyTokenizer:  # fmt: skip
         """Learns a vocabulary of ``vocab_size`` tokens (default 30,000) from an iterable of texts and
         of batches of texts (a list of str is read as its texts)."""
         args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
-                                   limit_alphabet)  # fmt: skip
+                                   limit_alphabet, initial_alphabet)  # fmt: skip
         counts: Counter[str] = Counter()
         for text in _corpus_texts(corpus, "corpus"):
             counts.update(args.options.words(text))
@@ -340,22 +340,23 @@ class PyTokenizer(TransformersCalls):
     def train_from_counts(counts: WordCounts | Mapping[str, int] | Iterable[tuple[str, int]],
                           vocab_size: int = 30000, min_frequency: int | None = 2, *,
                           special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, objective: str | None = None,
-                          limit_alphabet: int | None = None, show_progress: bool = False,
-                          **options: Any) -> PyTokenizer:  # fmt: skip
-        """``train`` on ``{word: count}`` or ``(word, count)`` pairs (a word given twice is summed), the
-        words being already normalized and pre-tokenized, or on a ``WordCounts``, whose counting options
-        training takes (an explicit one that differs: ValueError)."""
+                          limit_alphabet: int | None = None, initial_alphabet: Iterable[str] | None = None,
+                          show_progress: bool = False, **options: Any) -> PyTokenizer:  # fmt: skip
+        """``train`` on ``{word: count}`` or ``(word, count)`` pairs (a word given twice is summed, a count
+        of 0 is a word not seen), the words being already normalized and pre-tokenized, or on a
+        ``WordCounts``, whose counting options training takes (an explicit one that differs: ValueError)."""
         if isinstance(counts, WordCounts):
             made_with = counts.options
             args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress,
-                                       {**made_with, **options}, objective, limit_alphabet)  # fmt: skip
+                                       {**made_with, **options}, objective, limit_alphabet,
+                                       initial_alphabet)  # fmt: skip
             given = {name: getattr(args.options, name) for name in COUNT_OPTIONS}
             for name in differing(made_with, given):
                 raise ValueError(f"the word counts were made with {name}={show(effect(made_with, name))}, "
                                  f"not {name}={show(effect(given, name))}")  # fmt: skip
             return args.learn(dict(counts.items()))
         checked: dict[str, int] = {}
-        for word, n in sorted(_text_counts(counts, "counts", f"a WordCounts, {TEXT_COUNTS}", 1)):
+        for word, n in sorted(_text_counts(counts, "counts", f"a WordCounts, {TEXT_COUNTS}", 0)):
             checked[word] = checked.get(word, 0) + n
             if checked[word] >= 2**64:
                 raise ValueError(f"the counts of {_quoted(word)} add up to more than 2**64 - 1")
@@ -363,7 +364,7 @@ class PyTokenizer(TransformersCalls):
             if word:  # empty words are dropped: they hold no pair
                 check_word(word)
         args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
-                                   limit_alphabet)  # fmt: skip
+                                   limit_alphabet, initial_alphabet)  # fmt: skip
         return args.learn(checked)
 
     # -- files -----------------------------------------------------------------

@@ -10,22 +10,23 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from fast_wordpiece.reference.args import _items, _quoted, _text
 from fast_wordpiece.reference.common import CONTINUATION, Pair
 
 OBJECTIVES = ("likelihood", "pmi", "frequency")
 
 
-def merged_token(a: str, b: str) -> str:
-    """The token that merging ``a b`` creates."""
-    return a + b[len(CONTINUATION) :] if b.startswith(CONTINUATION) else a + b
+def merged_token(a: str, b: str, prefix: str = CONTINUATION) -> str:
+    """The token that merging ``a b`` creates: ``b`` loses the continuation prefix ``prefix``."""
+    return a + b[len(prefix) :] if b.startswith(prefix) else a + b
 
 
 class Word:
     """A distinct word of the corpus: its count, its current tokens and their tallies."""
 
-    def __init__(self, text: str, count: int) -> None:
+    def __init__(self, text: str, count: int, prefix: str = CONTINUATION) -> None:
         self.count = count
-        self.tokens = [c if i == 0 else CONTINUATION + c for i, c in enumerate(text)]
+        self.tokens = [c if i == 0 else prefix + c for i, c in enumerate(text)]
         self._tally()
 
     def _tally(self) -> None:
@@ -97,7 +98,12 @@ def likelihood_gain(ca: int, cb: int, cab: int, n: int, k: int, same: bool) -> f
 
 
 def best_pair(
-    objective: str, token_freq: Counter[str], pair_freq: Counter[Pair], replaced: Counter[Pair], min_frequency: int
+    objective: str,
+    token_freq: Counter[str],
+    pair_freq: Counter[Pair],
+    replaced: Counter[Pair],
+    min_frequency: int,
+    prefix: str = CONTINUATION,
 ) -> Pair | None:
     """The eligible pair that ``objective`` ranks first (spec section 4).
 
@@ -115,23 +121,38 @@ def best_pair(
             return (-Fraction(pair_freq[pair], token_freq[a] * token_freq[b]), -pair_freq[pair], a, b)
         if objective == "frequency":
             return (-pair_freq[pair], -k, a, b)
-        gain = likelihood_gain(token_freq[a], token_freq[b], token_freq[merged_token(a, b)], total, k, a == b)
+        gain = likelihood_gain(token_freq[a], token_freq[b], token_freq[merged_token(a, b, prefix)], total, k, a == b)
         return (-gain, -k, a, b)
 
     eligible = [pair for pair, freq in pair_freq.items() if freq >= min_frequency and freq > 0]
     return min(eligible, key=rank) if eligible else None
 
 
-def limit_alphabet(counts: Mapping[str, int], limit: int | None) -> dict[str, int]:
-    """The words whose characters are all among the ``limit`` most frequent
-    ones (occurrences weighted by word counts; ties: smaller code point)."""
+def check_initial_alphabet(value: object) -> tuple[str, ...]:
+    """The ``initial_alphabet`` argument: an iterable of one-character str (None: none)."""
+    if value is None:
+        return ()
+    chars = []
+    for i, c in enumerate(_items(value, "initial_alphabet", "one-character str")):
+        _text(c, f"initial_alphabet[{i}]")
+        if len(c) != 1:
+            raise ValueError(f"initial_alphabet[{i}] must be one character, not {_quoted(c)}")
+        chars.append(c)
+    return tuple(chars)
+
+
+def limit_alphabet(counts: Mapping[str, int], limit: int | None, initial: Sequence[str] = ()) -> dict[str, int]:
+    """The words whose characters are all among the ``limit`` kept ones: those of ``initial`` (all of
+    them, even beyond ``limit``), then the most frequent others (occurrences weighted by word counts;
+    ties: smaller code point) up to ``limit`` characters in all."""
     if limit is None:
         return dict(counts)
     freq: Counter[str] = Counter()
     for word, count in counts.items():
         for c in word:
             freq[c] += count
-    kept = set(sorted(freq, key=lambda c: (-freq[c], c))[:limit])
+    others = sorted((c for c in freq if c not in initial), key=lambda c: (-freq[c], c))
+    kept = set(initial) | set(others[: max(limit - len(set(initial)), 0)])
     return {word: count for word, count in counts.items() if set(word) <= kept}
 
 
@@ -143,24 +164,27 @@ def learn(
     show_progress: bool,
     objective: str = "likelihood",
     alphabet_limit: int | None = None,
+    initial_alphabet: Sequence[str] = (),
+    prefix: str = CONTINUATION,
 ) -> tuple[list[str], list[Pair]]:
     """Steps 2 to 5 of spec section 4: the vocabulary in id order, and the merges in order. No word
-    at all (an empty or a used-up corpus) is a ValueError."""
+    at all (an empty or a used-up corpus) is a ValueError. ``initial_alphabet``: characters in the
+    alphabet (as word-initial tokens) whether seen or not; ``prefix``: that of continuation tokens."""
     if not any(w and n > 0 for w, n in counts.items()):
         raise ValueError("the corpus has no words to train on")
-    counts = limit_alphabet({w: n for w, n in counts.items() if w and n > 0}, alphabet_limit)
-    words = [Word(text, count) for text, count in counts.items()]
-    alphabet = sorted({token for word in words for token in word.tokens})
+    counts = limit_alphabet({w: n for w, n in counts.items() if w and n > 0}, alphabet_limit, initial_alphabet)
+    words = [Word(text, count, prefix) for text, count in counts.items()]
+    alphabet = sorted({token for word in words for token in word.tokens} | set(initial_alphabet))
     vocab = list(dict.fromkeys([*special_tokens, *alphabet]))
     in_vocab = set(vocab)
     merges: list[Pair] = []
     report: Callable[[str], None] = lambda line: print(line, file=sys.stderr)  # noqa: E731
     while len(vocab) < vocab_size:
-        pair = best_pair(objective, *count_frequencies(words), min_frequency)
+        pair = best_pair(objective, *count_frequencies(words), min_frequency, prefix)
         if pair is None:
             break
         merges.append(pair)
-        new = merged_token(*pair)
+        new = merged_token(*pair, prefix)
         if new not in in_vocab:
             vocab.append(new)
             in_vocab.add(new)
