@@ -9,6 +9,7 @@ training that recounts every pair at every merge.
 from __future__ import annotations
 
 import json
+import json as _json  # from_json's parameter is named json, as the engine's
 import os
 import unicodedata
 from collections import Counter
@@ -574,10 +575,10 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         return json.dumps(root | {"model": model}, ensure_ascii=False)
 
     @staticmethod
-    def from_json(text: str) -> BPETokenizer:
+    def from_json(json: str) -> BPETokenizer:
         """A tokenizer from ``tokenizer.json`` text with a ``ByteLevel``
         pre-tokenizer (ValueError otherwise); checks less than the engine."""
-        root = json.loads(_text(text, "json"))
+        root = _json.loads(_text(json, "json"))
         if (root.get("pre_tokenizer") or {}).get("type") != "ByteLevel":
             raise ValueError("pre_tokenizer: only ByteLevel is supported")
         model = root["model"]
@@ -596,7 +597,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             flags = (t.get("lstrip"), t.get("rstrip"))
             for key, value in zip(("lstrip", "rstrip"), flags):
                 if value is not None and not isinstance(value, bool):
-                    raise ValueError(f"added_tokens[{i}].{key}: {json.dumps(value)} is not a bool")
+                    raise ValueError(f"added_tokens[{i}].{key}: {_json.dumps(value)} is not a bool")
             strip[content] = (flags[0] is True, flags[1] is True)
             specials.append(content)
         merges = [tuple(m) if isinstance(m, list) else m for m in model["merges"]]  # a file's pairs are lists
@@ -620,7 +621,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             trim, keep = (post.get(key) for key in ("trim_offsets", "add_prefix_space"))
             for key, value in (("trim_offsets", trim), ("add_prefix_space", keep)):
                 if value is not None and not isinstance(value, bool):
-                    raise ValueError(f"post_processor.{key}: {json.dumps(value)} is not a bool")
+                    raise ValueError(f"post_processor.{key}: {_json.dumps(value)} is not a bool")
             trim = trim is not False
             made._trim = (trim, trim and keep is not False)
         padding = root.get("padding")
