@@ -188,6 +188,9 @@ SETUP = {
             "encode of a list of words": lambda: tok.encode(words, is_pretokenized=True),
             "encode of a pair of lists of words": lambda: tok.encode(["hello"], words, is_pretokenized=True),
             "encode_batch of a list of words": lambda: tok.encode_batch([words], is_pretokenized=True),
+            # Copied to a list first: a MemoryError that names it, as the engine's do.
+            "call on a list of words": (lambda: tok(words, is_split_into_words=True), 16),
+            "call on a pair of lists of words": (lambda: tok(["hello"], words, is_split_into_words=True), 16),
         }
         again = lambda: (
             tok.encode("hello world").ids,
