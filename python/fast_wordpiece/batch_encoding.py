@@ -358,12 +358,29 @@ def _batch_of_words(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
     if not isinstance(text, (list, tuple)):
         raise TypeError(f"with is_split_into_words, text must be a list of words, not {type(text).__name__}")
     if not (text and isinstance(text[0], (list, tuple))):
-        return ([(list(text), list(text_pair))] if text_pair else [list(text)]), False
+        if text_pair:
+            return [(_words(text, "text"), _words(text_pair, "text_pair"))], False
+        return [_words(text, "text")], False
     if text_pair is None:
-        return [item if isinstance(item, tuple) and len(item) == 2 else list(item) for item in text], True
+        return [
+            item if isinstance(item, tuple) and len(item) == 2 else _words(item, f"text[{i}]")
+            for i, item in enumerate(text)
+        ], True
     if not isinstance(text_pair, (list, tuple)) or len(text_pair) != len(text):
         raise ValueError("with is_split_into_words and a batch, text_pair must be a list of as many lists of words")
-    return [(list(a), list(b)) for a, b in zip(text, text_pair)], True
+    return [
+        (_words(a, f"text[{i}]"), _words(b, f"text_pair[{i}]")) for i, (a, b) in enumerate(zip(text, text_pair))
+    ], True
+
+
+def _words(words: Any, what: str) -> list[Any]:
+    """``words`` (the argument ``what``) as a new list; a MemoryError that names it when there is
+    no room for the list (Python's own says nothing)."""
+    try:
+        return list(words)
+    except MemoryError as e:
+        size = f"{len(words)} " if isinstance(words, (list, tuple)) else ""
+        raise _named(e, f"a list of {size}words ({what})") from None
 
 
 def _batch(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
