@@ -90,6 +90,14 @@ impl Error {
         Ok(ids)
     }
 
+    /// An empty vector with room for `n` values, reserved at once, or
+    /// `Memory` naming `what` (e.g. "a batch of 3 texts").
+    pub fn room_for<T>(n: usize, what: impl std::fmt::Display) -> Result<Vec<T>> {
+        let mut values = Vec::new();
+        values.try_reserve_exact(n).map_err(|_| Error::memory(what))?;
+        Ok(values)
+    }
+
     /// An empty text with room for `bytes` bytes, reserved at once, or
     /// `Memory` for a decoded text of that size.
     pub fn room_for_text(bytes: usize) -> Result<String> {

@@ -1,6 +1,7 @@
 """Outputs too large for memory (spec section 8): encoding a text whose tokens do not fit (or
 whose normalized text does not), decoding ids whose text does not, copying or pickling an
-encoding that does not fit twice, training on a text or line that does not fit, is a MemoryError
+encoding that does not fit twice, training on a text or line that does not fit, reading a batch
+of more texts than fit, counting or training on more distinct words than fit, is a MemoryError
 that says what did not fit, never an abort of the interpreter, and the tokenizer works as before
 afterwards. Work that fits without the room it would take to go faster (a larger chunk cache, the
 spans of a run of many words) is done.
@@ -243,6 +244,57 @@ SETUP = {
         }
         again = lambda: (train(["hello world", "héllo"]).get_vocab(), fw.count_words(["héllo wörld"] * 3).items())
     """,
+    "many inputs": """
+        tok = fw.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world"])
+        twin = reference.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world"])
+        numpy = pytest_numpy()
+        # 2 million short texts: 16 MB as a list, 64 MB as the texts the engine reads.
+        texts = ["hello world"] * 2_000_000
+        # A million texts given as words: 8 MB as a list, more as the lists the engine reads.
+        word_lists = [["hello", "world"]] * 1_000_000
+        # 4 million words: 32 MB as a list, as much again as the twin's copy of it.
+        words = ["hello"] * 4_000_000
+        calls = {
+            "encode_batch of many texts": lambda: tok.encode_batch(texts),
+            "encode_batch of many texts on 2 threads": lambda: tok.encode_batch(texts, num_threads=2),
+            "call on many texts": lambda: tok(texts),
+            "encode_batch of many lists of words": lambda: tok.encode_batch(word_lists, is_pretokenized=True),
+            "call on many lists of words": lambda: tok(word_lists, is_split_into_words=True),
+            "reference call on many lists of words": lambda: twin(word_lists, is_split_into_words=True),
+            # Room for the copy the call makes, not for the twin's own: named as the engine's is.
+            "reference call on a list of words": (lambda: twin(words, is_split_into_words=True), 48),
+            "reference encode of a list of words": (lambda: twin.encode(words, is_pretokenized=True), 16),
+        }
+        if numpy is not None:
+            calls["encode_batch numpy of many texts"] = lambda: tok.encode_batch(texts, return_tensors="np")
+            calls["encode_batch numpy padded of many texts"] = lambda: tok.encode_batch(
+                texts, return_tensors="np", padding="longest"
+            )
+        again = lambda: (tok.encode_batch(["hello world"] * 3)[2].ids, twin(["hello"], is_split_into_words=True))
+    """,
+    "word counts": """
+        # 1.5 million distinct words (11 MB of text): their counts need a table of 64 MB.
+        distinct = " ".join(str(i) for i in range(1_500_000))
+        # 400,000 distinct words of 31 characters: counted in 32 MB, but their 12 million
+        # characters are 48 MB of tokens to train on.
+        long_words = " ".join("x" * 25 + str(i) for i in range(400_000))
+        # One word of 100 million characters, counted: its tokens are 400 MB.
+        counts = {"a" * 100_000_000: 2}
+        calls = {
+            "count_words of many distinct words": lambda: fw.count_words([distinct]),
+            "train on many distinct words": lambda: fw.PyTokenizer.train([distinct], 100, show_progress=False),
+            "train on many distinct long words": lambda: fw.PyTokenizer.train([long_words], 100, show_progress=False),
+            # Room for a copy of the word, not for its tokens.
+            "train_from_counts of a long word": (
+                lambda: fw.PyTokenizer.train_from_counts(counts, 100, show_progress=False),
+                160,
+            ),
+        }
+        again = lambda: (
+            fw.PyTokenizer.train(["hello world", "héllo"], 100, show_progress=False).get_vocab(),
+            fw.count_words(["héllo wörld"] * 3).items(),
+        )
+    """,
     "caches": """
         # A tokenizer whose chunk cache has not grown: a batch of 24 MB of text grows it at once to
         # 16 MB, which does not fit in the 12 MB given; the cache then stays as it is.
@@ -318,8 +370,8 @@ def _run(setup: str) -> dict[str, list]:
     return json.loads(run.stdout)
 
 
-#: What each MemoryError names: the encoding, list, text, str or paths that did not fit.
-NAMED = r"(encoding|tokens|ids|list|text|str|paths|batch)"
+#: What each MemoryError names: the encoding, list, text, str, paths or counts that did not fit.
+NAMED = r"(encoding|tokens|ids|list|text|str|paths|batch|counts)"
 
 #: The cases that fit: what did not fit only made them faster.
 FITS = {

@@ -361,16 +361,19 @@ def _batch_of_words(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
         if text_pair:
             return [(_words(text, "text"), _words(text_pair, "text_pair"))], False
         return [_words(text, "text")], False
-    if text_pair is None:
-        return [
-            item if isinstance(item, tuple) and len(item) == 2 else _words(item, f"text[{i}]")
-            for i, item in enumerate(text)
-        ], True
-    if not isinstance(text_pair, (list, tuple)) or len(text_pair) != len(text):
+    if text_pair is not None and (not isinstance(text_pair, (list, tuple)) or len(text_pair) != len(text)):
         raise ValueError("with is_split_into_words and a batch, text_pair must be a list of as many lists of words")
-    return [
-        (_words(a, f"text[{i}]"), _words(b, f"text_pair[{i}]")) for i, (a, b) in enumerate(zip(text, text_pair))
-    ], True
+    try:
+        if text_pair is None:
+            return [
+                item if isinstance(item, tuple) and len(item) == 2 else _words(item, f"text[{i}]")
+                for i, item in enumerate(text)
+            ], True
+        return [
+            (_words(a, f"text[{i}]"), _words(b, f"text_pair[{i}]")) for i, (a, b) in enumerate(zip(text, text_pair))
+        ], True
+    except MemoryError as e:
+        raise _named(e, f"a batch of {len(text)} lists of words (text)") from None
 
 
 def _words(words: Any, what: str) -> list[Any]:

@@ -382,8 +382,9 @@ pub fn collect<'py, T>(
         }
         let value = f(i, item?)?;
         if out.len() == out.capacity() {
-            out.try_reserve(out.len().max(8))
-                .map_err(|_| PyMemoryError::new_err(format!("{name}: more items than there is memory for")))?;
+            out.try_reserve(out.len().max(8)).map_err(|_| {
+                to_py(crate::error::Error::memory(format_args!("a list of {} items ({name})", 2 * out.len().max(8))))
+            })?;
         }
         out.push(value);
     }
@@ -416,9 +417,19 @@ pub fn text_counts(obj: &Bound<'_, PyAny>, name: &str, expected: &str, minimum: 
         let (word, count): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract().map_err(|_| {
             PyTypeError::new_err(format!("{name}[{i}] must be a (str, int) pair, not {}", type_name(&pair)))
         })?;
-        let word = text(&word, &|| format!("the word of {name}[{i}]"))?.to_owned();
-        let n = integer(&count, &format!("the count of {word:?}"), minimum)?;
-        Ok((word, n))
+        let word = text(&word, &|| format!("the word of {name}[{i}]"))?;
+        // Copied fallibly: a word may be as long as a text.
+        let mut owned = String::new();
+        owned.try_reserve_exact(word.len()).map_err(|_| {
+            to_py(crate::error::Error::memory(format_args!("the text of a word of {} bytes", word.len())))
+        })?;
+        owned.push_str(&word);
+        // The count's name (the word, quoted) made only for an error.
+        let n = match count.extract::<u64>() {
+            Ok(n) if n >= minimum && count.is_exact_instance_of::<PyInt>() => n,
+            _ => integer(&count, &format!("the count of {owned:?}"), minimum)?,
+        };
+        Ok((owned, n))
     })
 }
 

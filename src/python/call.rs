@@ -15,7 +15,7 @@ use pyo3::IntoPyObjectExt;
 
 use super::args::{self, type_name};
 use super::arrays;
-use super::encode::{batch_texts, batch_word_strs, batch_words};
+use super::encode::{batch_room, batch_texts, batch_word_strs, batch_words};
 use super::encoding::Shared;
 use super::errors::guard;
 use super::tokenizer::{CallSettings, PyTokenizer};
@@ -341,12 +341,13 @@ impl PyTokenizer {
         let encodings = if split_into_words {
             let held = batch_words(inputs)?;
             let words = batch_word_strs(&held)?;
-            let inputs: Vec<(Sequence<'_>, Option<Sequence<'_>>)> =
-                words.iter().map(|(a, b)| (Sequence::Words(a), b.as_deref().map(Sequence::Words))).collect();
+            let mut inputs: Vec<(Sequence<'_>, Option<Sequence<'_>>)> = batch_room(words.len())?;
+            inputs.extend(words.iter().map(|(a, b)| (Sequence::Words(a), b.as_deref().map(Sequence::Words))));
             Self::encode_whole_batch(&shared, py, &inputs, &options)?
         } else {
             let utf8 = batch_texts(inputs)?;
-            let texts: Vec<(&str, Option<&str>)> = utf8.iter().map(|(a, b)| (&**a, b.as_deref())).collect();
+            let mut texts: Vec<(&str, Option<&str>)> = batch_room(utf8.len())?;
+            texts.extend(utf8.iter().map(|(a, b)| (&**a, b.as_deref())));
             Self::encode_whole_batch(&shared, py, &texts, &options)?
         };
         let (rows, sample) = rows_of(encodings, overflowing);

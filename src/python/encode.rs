@@ -45,30 +45,24 @@ pub(super) fn detach_if<T: Send, F: Send + FnOnce() -> T>(py: Python<'_>, detach
 #[allow(clippy::type_complexity)]
 pub(super) fn batch_words<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Vec<Text<'py>>, Option<Vec<Text<'py>>>)>> {
     args::reject_text_as_collection(inputs, "inputs", "list of words")?;
-    inputs
-        .try_iter()
-        .map_err(|e| {
-            args::unless_raised(e, || {
-                PyTypeError::new_err(format!("inputs must be an iterable of list of words, not {}", type_name(inputs)))
-            })
-        })?
-        .enumerate()
-        .map(|(i, item)| {
-            let item = item?;
-            let two = match (item.cast::<PyTuple>(), item.cast::<PyList>()) {
-                (Ok(t), _) if t.len() == 2 => Some((t.get_item(0)?, t.get_item(1)?)),
-                (_, Ok(l)) if l.len() == 2 => Some((l.get_item(0)?, l.get_item(1)?)),
-                _ => None,
-            };
-            match two {
-                Some((a, b)) if !a.is_instance_of::<PyString>() => Ok((
-                    args::words(&a, &format!("inputs[{i}][0]"))?,
-                    Some(args::words(&b, &format!("inputs[{i}][1]"))?),
-                )),
-                _ => Ok((args::words(&item, &format!("inputs[{i}]"))?, None)),
-            }
+    let iter = inputs.try_iter().map_err(|e| {
+        args::unless_raised(e, || {
+            PyTypeError::new_err(format!("inputs must be an iterable of list of words, not {}", type_name(inputs)))
         })
-        .collect()
+    })?;
+    args::collect(iter, "inputs", inputs.len().unwrap_or(0), |i, item| {
+        let two = match (item.cast::<PyTuple>(), item.cast::<PyList>()) {
+            (Ok(t), _) if t.len() == 2 => Some((t.get_item(0)?, t.get_item(1)?)),
+            (_, Ok(l)) if l.len() == 2 => Some((l.get_item(0)?, l.get_item(1)?)),
+            _ => None,
+        };
+        match two {
+            Some((a, b)) if !a.is_instance_of::<PyString>() => {
+                Ok((args::words(&a, &format!("inputs[{i}][0]"))?, Some(args::words(&b, &format!("inputs[{i}][1]"))?)))
+            }
+            _ => Ok((args::words(&item, &format!("inputs[{i}]"))?, None)),
+        }
+    })
 }
 
 /// [`batch_words`]' words as `&str` (see [`args::word_strs`]).
@@ -76,16 +70,23 @@ pub(super) fn batch_words<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Vec<
 pub(super) fn batch_word_strs<'a>(
     held: &'a [(Vec<Text<'_>>, Option<Vec<Text<'_>>>)],
 ) -> PyResult<Vec<(Vec<&'a str>, Option<Vec<&'a str>>)>> {
-    held.iter()
-        .enumerate()
-        .map(|(i, (a, b))| {
-            let Some(b) = b else { return Ok((args::word_strs(a, &|| format!("inputs[{i}]"))?, None)) };
-            Ok((
+    let mut out = batch_room(held.len())?;
+    for (i, (a, b)) in held.iter().enumerate() {
+        out.push(match b {
+            None => (args::word_strs(a, &|| format!("inputs[{i}]"))?, None),
+            Some(b) => (
                 args::word_strs(a, &|| format!("inputs[{i}][0]"))?,
                 Some(args::word_strs(b, &|| format!("inputs[{i}][1]"))?),
-            ))
-        })
-        .collect()
+            ),
+        });
+    }
+    Ok(out)
+}
+
+/// An empty vector with room for the `n` inputs of a batch, or a
+/// MemoryError naming them.
+pub(super) fn batch_room<T>(n: usize) -> PyResult<Vec<T>> {
+    crate::error::Error::room_for(n, format_args!("a batch of {n} inputs")).map_err(super::errors::to_py)
 }
 
 /// The texts of a batch: each item a str or a `(str, str)` pair, as UTF-8.
@@ -365,12 +366,13 @@ impl PyTokenizer {
         if asked.pretokenized {
             let held = batch_words(inputs)?;
             let words = batch_word_strs(&held)?;
-            let inputs: Vec<(Sequence<'_>, Option<Sequence<'_>>)> =
-                words.iter().map(|(a, b)| (Sequence::Words(a), b.as_deref().map(Sequence::Words))).collect();
+            let mut inputs: Vec<(Sequence<'_>, Option<Sequence<'_>>)> = batch_room(words.len())?;
+            inputs.extend(words.iter().map(|(a, b)| (Sequence::Words(a), b.as_deref().map(Sequence::Words))));
             return Self::encode_batch_of(&shared, py, &inputs, &options, numpy, fields);
         }
         let utf8 = batch_texts(inputs)?;
-        let texts: Vec<(&str, Option<&str>)> = utf8.iter().map(|(a, b)| (&**a, b.as_deref())).collect();
+        let mut texts: Vec<(&str, Option<&str>)> = batch_room(utf8.len())?;
+        texts.extend(utf8.iter().map(|(a, b)| (&**a, b.as_deref())));
         Self::encode_batch_of(&shared, py, &texts, &options, numpy, fields)
     }
 

@@ -197,7 +197,8 @@ impl PyTokenizer {
         let options = args::options(options, "train")?;
         let mut counter = WordCounter::new(&options);
         count_texts(py, corpus, iter, "corpus", false, &mut counter, show_progress)?;
-        learn(py, counter.into_counts(), true, config, options, show_progress)
+        let counts = guard(|| counter.into_counts())?;
+        learn(py, counts, true, config, options, show_progress)
     }
 
     /// Trains on text files, streamed in chunks of whole lines (a file larger
@@ -237,7 +238,7 @@ impl PyTokenizer {
         let counts = py.detach(|| {
             let mut progress = Progress::new(show_progress, Some(&stop));
             let mut counter = WordCounter::new(&options);
-            guard(|| counter.add_files(&paths, errors, &mut progress)).map(|_| counter.into_counts())
+            guard(|| counter.add_files(&paths, errors, &mut progress).and_then(|()| counter.into_counts()))
         });
         let counts = signals.result(counts)?;
         learn(py, counts, true, config, options, show_progress)

@@ -123,8 +123,10 @@ impl Tokenizer {
         options.validate(self.added_tokens_count(false))?;
         let pad_id = self.pad_id(options)?;
         let num_threads = options.num_threads;
-        let mut slots: Vec<Option<Encoding>> = Vec::with_capacity(batch.inputs.len());
-        slots.resize_with(batch.inputs.len(), || None);
+        let n = batch.inputs.len();
+        let mut slots: Vec<Option<Encoding>> =
+            Error::room_for(n, format_args!("the encodings of a batch of {n} inputs"))?;
+        slots.resize_with(n, || None);
         let mut stopped = false;
         self.encode_batch_streamed(
             batch,

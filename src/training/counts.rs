@@ -166,7 +166,7 @@ impl WordCounts {
 
     /// The counts a `WordCounter` made with `options`.
     pub fn from_counter(options: &Options, counter: WordCounter) -> Result<Self> {
-        Self::from_sorted(CountOptions::of(options), counter.into_counts())
+        Self::from_sorted(CountOptions::of(options), counter.into_counts()?)
     }
 
     pub fn options(&self) -> &CountOptions {

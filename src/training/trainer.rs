@@ -273,8 +273,8 @@ pub fn train<R: Ranking + Send + 'static>(
             "the word counts add up to more than 2**64 - 1 character occurrences: scale them down",
         ));
     }
-    let (mut core, mut ranking) = (Core::new(counts, config), ranking);
-    let changed = core.count_initial_pairs();
+    let (mut core, mut ranking) = (Core::new(counts, config)?, ranking);
+    let changed = core.count_initial_pairs()?;
     ranking.update(&core, &changed, None);
     let target = config.vocab_size.saturating_sub(core.vocab.len()) as u64;
     progress.start("merging", "merges", Some(target));
@@ -383,8 +383,18 @@ fn merge_tokens(a: &str, b: &str, continuation: Option<&str>, out: &mut String) 
     }
 }
 
+/// The error of `words` words of `tokens` tokens (a character each) that
+/// there is no room to train on.
+#[cold]
+fn no_room_for_tokens(words: usize, tokens: usize) -> Error {
+    let s = if words == 1 { "" } else { "s" };
+    Error::memory(format_args!("training on {words} distinct word{s} of {tokens} tokens in all"))
+}
+
 impl Core {
-    fn new(mut counts: Vec<(String, u64)>, config: &TrainerConfig) -> Self {
+    /// The words of `counts` as tokens of their characters; `Error::Memory`
+    /// when there is no room for them.
+    fn new(mut counts: Vec<(String, u64)>, config: &TrainerConfig) -> Result<Self> {
         counts.retain(|(w, c)| !w.is_empty() && *c > 0);
         if let Some(limit) = config.limit_alphabet {
             limit_alphabet(&mut counts, limit, &config.initial_alphabet);
@@ -441,8 +451,12 @@ impl Core {
                 char_ids.insert((c, cont), id);
             }
         }
+        // Reserved at once, as large as the words' text: fallibly.
         let mut words = Words::default();
-        words.tokens.reserve(counts.iter().map(|(w, _)| w.len()).sum());
+        let bytes: usize = counts.iter().map(|(w, _)| w.len()).sum();
+        if words.tokens.try_reserve_exact(bytes).is_err() || words.words.try_reserve_exact(counts.len()).is_err() {
+            return Err(no_room_for_tokens(counts.len(), bytes));
+        }
         for (word, count) in &counts {
             let id = |(i, c): (usize, char)| {
                 let cont = continuation && i > 0;
@@ -479,7 +493,7 @@ impl Core {
         reserve_total(&mut core.token_freq, most);
         reserve_total(&mut core.degree, most);
         let _ = core.ids.try_reserve(most.saturating_sub(core.ids.len()));
-        core
+        Ok(core)
     }
 
     /// The prefix of the tokens that continue a word.
@@ -517,13 +531,19 @@ impl Core {
     /// One pass over the words gives each pair a first id in order of first
     /// sight, its counts and its words (in word order); the pairs then get
     /// their ids in sorted order, so that ids do not depend on hashing.
-    fn count_initial_pairs(&mut self) -> Vec<PairId> {
+    /// `Error::Memory` when there is no room for a pair id per token.
+    fn count_initial_pairs(&mut self) -> Result<Vec<PairId>> {
         let expected = self.expected_pairs();
         let _ = self.pair_ids.try_reserve(expected);
         let mut keys: Vec<u64> = Vec::new();
         let mut counts: Vec<(u64, u64)> = Vec::new();
         let mut lists: Vec<Vec<u32>> = Vec::new();
-        let mut pair_at = vec![0 as PairId; self.words.tokens.len()];
+        let tokens = self.words.tokens.len();
+        let mut pair_at = Vec::new();
+        if pair_at.try_reserve_exact(tokens).is_err() {
+            return Err(no_room_for_tokens(self.words.len(), tokens));
+        }
+        pair_at.resize(tokens, 0 as PairId);
         for w in 0..self.words.len() {
             let Word { start, len, count } = self.words.words[w];
             let tokens = &self.words.tokens[start..start + len];
@@ -575,7 +595,7 @@ impl Core {
             }
         }
         self.words.pair_at = pair_at;
-        (0..self.pairs.len() as PairId).collect()
+        Ok((0..self.pairs.len() as PairId).collect())
     }
 
     /// Merges pair `best` in every word that holds it and updates all counts.
@@ -771,7 +791,7 @@ mod tests {
         // `vocab_size`: this neither overflows nor asks for exabytes.
         let t = run(&[("abab", 3), ("ba", 2)], usize::MAX, 0);
         assert_eq!(t.vocab.len(), 1 + 4 + t.merges.len());
-        let core = Core::new(vec![("abab".to_string(), 3)], &TrainerConfig::new(usize::MAX, 0, vec![]));
+        let core = Core::new(vec![("abab".to_string(), 3)], &TrainerConfig::new(usize::MAX, 0, vec![])).unwrap();
         assert_eq!(core.most_tokens(), core.vocab.len() + 4);
     }
 
@@ -839,8 +859,8 @@ mod tests {
             picks in proptest::collection::vec(0usize..1000, 1..14),
         ) {
             let counts = words.iter().map(|(w, c)| (w.clone(), *c)).collect();
-            let mut core = Core::new(counts, &TrainerConfig::new(1000, 0, vec![]));
-            core.count_initial_pairs();
+            let mut core = Core::new(counts, &TrainerConfig::new(1000, 0, vec![])).unwrap();
+            core.count_initial_pairs().unwrap();
             for pick in picks {
                 let live: Vec<PairId> = (0..core.pairs.len() as PairId).filter(|&p| core.eligible(p)).collect();
                 if live.is_empty() {

@@ -187,10 +187,20 @@ impl Counts {
                 copy.try_reserve_exact(word.len())
                     .map_err(|_| Error::memory(format_args!("the text of a word of {} bytes", word.len())))?;
                 copy.extend_from_slice(word);
+                // Grown fallibly too: distinct long words may be many.
+                if self.long.try_reserve(1).is_err() {
+                    return Err(self.no_room());
+                }
                 self.long.insert(copy.into_boxed_slice(), n);
             }
         }
         Ok(())
+    }
+
+    /// The error of a table of words that could not grow.
+    #[cold]
+    fn no_room(&self) -> Error {
+        Error::memory(format_args!("the counts of more than {} distinct words", self.len()))
     }
 
     fn contains(&self, word: &[u8]) -> bool {
@@ -348,6 +358,9 @@ struct KeyTable {
     len: usize,
     /// 64 less the bits of an index into `slots`.
     shift: u32,
+    /// Whether it had to grow and could not: it then takes no new key, and
+    /// its owner reports that there was no room (see [`Shard::check_room`]).
+    full: bool,
 }
 
 /// The chunk table's slots at first, and at most (32 bytes each: 8 MiB).
@@ -395,8 +408,8 @@ impl KeyTable {
     /// Adds `n` to the count of `key` (whose hash is `hash`).
     #[inline(always)]
     fn add(&mut self, key: &ShortKey, hash: u64, n: u64) {
-        if 4 * (self.len + 1) > 3 * self.slots.len() {
-            self.grow();
+        if 4 * (self.len + 1) > 3 * self.slots.len() && !self.grow() {
+            return;
         }
         let mask = self.slots.len() - 1;
         let mut i = self.home(hash);
@@ -416,15 +429,20 @@ impl KeyTable {
     }
 
     /// Doubles the table (up to [`MAX_SLOTS`]; a shard expands its chunks
-    /// before it would need more).
+    /// before it would need more); false, and [`KeyTable::full`], when
+    /// there is no room for it.
     #[cold]
-    fn grow(&mut self) {
-        self.resize(2 * self.slots.len());
+    fn grow(&mut self) -> bool {
+        if !self.full && !self.resize(2 * self.slots.len()) {
+            self.full = true;
+        }
+        !self.full
     }
 
     /// Makes room for `keys` keys in all at once, rather than doubling the
     /// table again and again as they come (a chunk table stays within
     /// [`MAX_SLOTS`]).
+    /// A guess: without room for it, the table grows as keys come.
     fn reserve(&mut self, keys: usize) {
         let size = (keys.saturating_mul(4) / 3 + 1).next_power_of_two();
         if size > self.slots.len() {
@@ -435,15 +453,21 @@ impl KeyTable {
     /// Moves the keys into a table of `size` slots (a power of two; at
     /// least [`FIRST_SLOTS`], no more than [`MAX_SLOTS`] for chunks). The
     /// keys being distinct, each goes to the first empty slot from its
-    /// home, with no key compared.
+    /// home, with no key compared. False, the table as it was, when there
+    /// is no room for the new one.
     #[cold]
-    fn resize(&mut self, size: usize) {
+    fn resize(&mut self, size: usize) -> bool {
         let size = size.max(FIRST_SLOTS);
         let size = if self.chunks { size.min(MAX_SLOTS) } else { size };
         if size <= self.slots.len() {
-            return;
+            return true;
         }
-        let old = std::mem::replace(&mut self.slots, vec![KeySlot::default(); size]);
+        let mut slots = Vec::new();
+        if slots.try_reserve_exact(size).is_err() {
+            return false;
+        }
+        slots.resize(size, KeySlot::default());
+        let old = std::mem::replace(&mut self.slots, slots);
         self.shift = 64 - size.trailing_zeros();
         let mask = size - 1;
         for slot in old.into_iter().filter(|s| s.key[2] != 0) {
@@ -453,6 +477,7 @@ impl KeyTable {
             }
             self.slots[i] = slot;
         }
+        true
     }
 
     /// The count of `key`.
@@ -600,6 +625,16 @@ impl Shard {
             joined.clear();
         }
         self.joined = joined;
+        self.check_room();
+    }
+
+    /// Keeps the error of a table that could not grow (see
+    /// [`KeyTable::full`]), if no other came first: the shard then counts
+    /// nothing more.
+    fn check_room(&mut self) {
+        if self.failed.is_none() && (self.counts.short.full || self.chunks.full) {
+            self.failed = Some(self.counts.no_room());
+        }
     }
 
     /// Counts the raw chunks of `text`, expanding them into words whenever
@@ -1062,7 +1097,9 @@ impl WordCounter {
         let shards = &mut self.shards;
         threads::run(|| {
             shards.par_iter_mut().for_each(|shard| {
-                shard.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).flush(options, ascii);
+                let shard = shard.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner());
+                shard.flush(options, ascii);
+                shard.check_room();
             });
         });
     }
@@ -1079,9 +1116,11 @@ impl WordCounter {
     }
 
     /// The counts, sorted by word so that what follows never depends on
-    /// hashing or thread scheduling.
-    pub fn into_counts(mut self) -> Vec<(String, u64)> {
+    /// hashing or thread scheduling; `Error::Memory` when the words held
+    /// until now did not all fit.
+    pub fn into_counts(mut self) -> Result<Vec<(String, u64)>> {
         self.flush();
+        self.failure()?;
         let shards = self.shards;
         // Each shard sorted on a thread of its own, then merged in pairs.
         let sorted = threads::run(|| {
@@ -1090,7 +1129,7 @@ impl WordCounter {
                 .map(|s| s.into_inner().unwrap_or_else(|p| p.into_inner()).counts.into_sorted())
                 .reduce_with(Sorted::merge)
         });
-        sorted.map_or_else(Vec::new, Sorted::into_vec)
+        Ok(sorted.map_or_else(Vec::new, Sorted::into_vec))
     }
 }
 
@@ -1118,7 +1157,10 @@ mod tests {
     fn counts_normalized_words_across_texts() {
         let mut counter = WordCounter::new(&Options::default());
         counter.add_texts(&["Hello, hello!", "HÉLLO world"]).unwrap();
-        assert_eq!(counter.into_counts(), [("!".into(), 1), (",".into(), 1), ("hello".into(), 3), ("world".into(), 1)]);
+        assert_eq!(
+            counter.into_counts().unwrap(),
+            [("!".into(), 1), (",".into(), 1), ("hello".into(), 3), ("world".into(), 1)]
+        );
     }
 
     #[test]
@@ -1127,7 +1169,7 @@ mod tests {
         let texts: Vec<String> = (0..5000).map(|i| format!("Word{} shared, text {i}", i % 37)).collect();
         let mut plain = WordCounter::new(&Options::default());
         plain.add_texts(&texts).unwrap();
-        let expected = plain.into_counts();
+        let expected = plain.into_counts().unwrap();
         for threads in [1, 2, 3] {
             let mut counter = WordCounter::new(&Options::default());
             let mut ran = 0;
@@ -1146,7 +1188,7 @@ mod tests {
                 .unwrap();
             assert_eq!(ran, 1);
             counter.add_texts_meanwhile(out, threads, || (), |count| count()).unwrap();
-            assert_eq!(counter.into_counts(), expected, "{threads} threads");
+            assert_eq!(counter.into_counts().unwrap(), expected, "{threads} threads");
         }
     }
 
@@ -1246,7 +1288,7 @@ mod tests {
         }
         let mut counter = WordCounter::new(&options);
         counter.add_texts(&texts).unwrap();
-        assert_eq!(counter.into_counts(), expected.into_iter().collect::<Vec<_>>());
+        assert_eq!(counter.into_counts().unwrap(), expected.into_iter().collect::<Vec<_>>());
     }
 
     #[test]
@@ -1323,7 +1365,7 @@ mod tests {
             proptest::prop_assert!(counter.distinct_words() <= expected.len());
             counter.add_texts(&all[all.len() / 3..]).unwrap();
             proptest::prop_assert_eq!(counter.distinct_words(), expected.len());
-            proptest::prop_assert_eq!(counter.into_counts(), expected.into_iter().collect::<Vec<_>>());
+            proptest::prop_assert_eq!(counter.into_counts().unwrap(), expected.into_iter().collect::<Vec<_>>());
         }
     }
 }

@@ -505,4 +505,10 @@ def _words(item: object, name: str) -> tuple[list[str], list[str] | None]:
 def _word_list(words: object, name: str) -> list[str]:
     if isinstance(words, str) or not isinstance(words, (list, tuple)):
         raise TypeError(f"{name} must be a list of words (str), not {_type_name(words)}")
-    return [_text(word, f"{name}[{j}]") for j, word in enumerate(words)]
+    try:
+        return [_text(word, f"{name}[{j}]") for j, word in enumerate(words)]
+    except MemoryError as e:
+        if str(e):
+            raise
+        # Python's own, raised where the list cannot grow, says nothing: named, as the engine's is.
+        raise MemoryError(f"a list of {len(words)} words ({name}) needs more memory than can be reserved") from None
