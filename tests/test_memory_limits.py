@@ -248,6 +248,9 @@ SETUP = {
         tok = fw.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world"])
         twin = reference.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world"])
         numpy = pytest_numpy()
+        corpus = ["hello world there"] * 50
+        bpe = fw.BPETokenizer.train(corpus, 300)
+        chars = fw.CharTokenizer.train(corpus, 300)
         # 2 million short texts: 16 MB as a list, 64 MB as the texts the engine reads.
         texts = ["hello world"] * 2_000_000
         # A million texts given as words: 8 MB as a list, more as the lists the engine reads.
@@ -258,6 +261,10 @@ SETUP = {
             "encode_batch of many texts": lambda: tok.encode_batch(texts),
             "encode_batch of many texts on 2 threads": lambda: tok.encode_batch(texts, num_threads=2),
             "call on many texts": lambda: tok(texts),
+            "analyze of many texts": lambda: tok.analyze(texts),
+            "BPETokenizer.encode_batch of many texts": lambda: bpe.encode_batch(texts),
+            "BPETokenizer.analyze of many texts": lambda: bpe.analyze(texts),
+            "CharTokenizer.encode_batch of many texts": lambda: chars.encode_batch(texts),
             "encode_batch of many lists of words": lambda: tok.encode_batch(word_lists, is_pretokenized=True),
             "call on many lists of words": lambda: tok(word_lists, is_split_into_words=True),
             "reference call on many lists of words": lambda: twin(word_lists, is_split_into_words=True),
@@ -270,7 +277,12 @@ SETUP = {
             calls["encode_batch numpy padded of many texts"] = lambda: tok.encode_batch(
                 texts, return_tensors="np", padding="longest"
             )
-        again = lambda: (tok.encode_batch(["hello world"] * 3)[2].ids, twin(["hello"], is_split_into_words=True))
+        again = lambda: (
+            tok.encode_batch(["hello world"] * 3)[2].ids,
+            twin(["hello"], is_split_into_words=True),
+            bpe.encode_batch(["hello world"] * 3),
+            chars.encode_batch(["hello world"] * 3),
+        )
     """,
     "word counts": """
         # 1.5 million distinct words (11 MB of text): their counts need a table of 64 MB.

@@ -36,9 +36,11 @@ impl PyTokenizer {
             })
         })?;
         let held = args::collect(iter, "texts", texts.len().unwrap_or(0), |_, t| Ok(t))?;
-        let utf8 =
-            held.iter().enumerate().map(|(i, t)| text(t, &|| format!("texts[{i}]"))).collect::<PyResult<Vec<_>>>()?;
-        let strs: Vec<&str> = utf8.iter().map(|t| &**t).collect();
+        let mut utf8 = super::encode::batch_room(held.len())?;
+        for (i, t) in held.iter().enumerate() {
+            utf8.push(text(t, &|| format!("texts[{i}]"))?);
+        }
+        let strs = super::family::strs(&utf8)?;
         let tokenizer = &self.inner();
         // Chunks with the GIL released; Ctrl-C (or another signal handler's
         // exception) stops the work between two.

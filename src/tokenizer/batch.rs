@@ -469,7 +469,9 @@ pub fn chunks_until<'a, S: AsRef<str> + Sync, T: Send>(
     mut consume: impl FnMut(usize, T),
     mut stop: impl FnMut() -> bool,
 ) -> Result<()> {
-    let strs: Vec<&str> = texts.iter().map(AsRef::as_ref).collect();
+    let n = texts.len();
+    let mut strs: Vec<&str> = Error::room_for(n, format_args!("a batch of {n} texts"))?;
+    strs.extend(texts.iter().map(AsRef::as_ref));
     if strs.is_empty() {
         // Still an error for a thread count out of range.
         threads_for(0, threads)?;
