@@ -5,8 +5,8 @@ alike (same exception type, same message):
   TypeError that says to pass ``is_pretokenized=True``;
 - ``encode`` checks its arguments in order, the positional ones first: ``text`` and ``pair``, then
   ``add_special_tokens``, then the other keywords;
-- a word, token or argument name a message quotes is quoted as JSON quotes it
-  (``json.dumps(s, ensure_ascii=False)``), whatever characters it holds;
+- a word, token or argument name a message quotes (of a call, or of a tokenizer file) is quoted
+  as JSON quotes it (``json.dumps(s, ensure_ascii=False)``), whatever characters it holds;
 - a pair of pretokenized texts may be a tuple or, as in ``tokenizers``, a list of two lists, and
   the stubs say so (mypy --strict passes such calls)."""
 
@@ -157,6 +157,41 @@ def test_add_special_tokens_keys_and_tokens_are_quoted_as_json(tok: Any) -> None
            f'add_special_tokens: unk_token {quoted(ODD)} is not supported: it is the pipeline\'s, "[UNK]" (the keys '
            "that add tokens are additional_special_tokens, extra_special_tokens, mask_token, bos_token, eos_token "
            "and pad_token)")  # fmt: skip
+
+
+# A word of a tokenizer file, with the characters JSON escapes: a quote, a control character, a
+# backslash (the twin names some of a file's words with ASCII-only JSON, so no other character).
+FILE_WORD = 'a"b\x01c\\d'
+PAD = {"strategy": "BatchLongest", "direction": "Right", "pad_to_multiple_of": None, "pad_id": 0, "pad_type_id": 0}
+SUPPORTED_NORMALIZERS = "BertNormalizer, NFD then StripAccents, Lowercase, Strip, Sequence of them"
+FILE_ERRORS = {
+    f'decoder.prefix: {quoted(FILE_WORD)} differs from model.continuing_subword_prefix "##", which is not supported': (
+        "decoder",
+        "prefix",
+        FILE_WORD,
+    ),
+    f'model.vocab: {quoted(FILE_WORD)} and "hello" have the same id 4': ("model", "vocab", {**{FILE_WORD: 4}}),
+    f"padding.pad_id: 0 is not the id of {quoted(FILE_WORD)}": ("padding", None, {**PAD, "pad_token": FILE_WORD}),
+    f"normalizer: {quoted(FILE_WORD)} is not supported (supported: {SUPPORTED_NORMALIZERS})": (
+        "normalizer",
+        None,
+        {"type": FILE_WORD},
+    ),
+}
+
+
+@pytest.mark.parametrize("message", sorted(FILE_ERRORS))
+def test_the_words_of_a_tokenizer_file_are_quoted_as_json(message: str) -> None:
+    document = json.loads(tokenizer_class("engine")(VOCAB).to_str())
+    section, key, value = FILE_ERRORS[message]
+    if key is None:
+        document[section] = value
+    elif isinstance(value, dict):
+        document[section][key].update(value)
+    else:
+        document[section][key] = value
+    for impl in sorted(IMPLEMENTATIONS):
+        raises(lambda impl=impl: tokenizer_class(impl).from_str(json.dumps(document)), ValueError, message)
 
 
 # -- pretokenized pairs, and their types ------------------------------------------------------
