@@ -25,10 +25,6 @@ STUBS = Path(fast_wordpiece.__file__).parent / "_native.pyi"
 #: The stubs' type aliases, written out as the twin writes them.
 ALIASES = {"_Int": "SupportsIndex", "_StrPath": "str | os.PathLike[str]", "_Corpus": "Iterable[str | Iterable[str]]"}
 #: Where the twin still differs, and why; each entry is a test expected to fail until it is fixed.
-KNOWN_GAPS = {
-    # Renaming the parameter of BPE's from_json waits for the rework of that loader.
-    ("BPETokenizer", "from_json"): "the twin names its parameter text, the engine json",
-}
 
 
 def stub_functions(cls: str) -> dict[str, list[ast.FunctionDef]]:
@@ -95,15 +91,25 @@ def twin_parameters(function: Any) -> list[tuple[str, str, str | None, str | Non
     return rows
 
 
-def members(gaps: dict[tuple[str, str], str]) -> list[Any]:
-    """(class, name) of each member compared, those of ``gaps`` expected to fail."""
+def members(*, constructors: bool = True, properties: bool = True) -> list[Any]:
+    """(class, name) of each member compared; without ``constructors`` (which return their
+    class, while the twin's ``__init__`` returns None) or ``properties`` (which have no
+    signature in the engine) when asked."""
     out = []
     for cls in FAMILY:
+        engine = getattr(fast_wordpiece, cls)
         for name in stub_functions(cls):
             if (name.startswith("__") and name != "__new__") or name in vars(TransformersCalls):
                 continue
-            marks = [pytest.mark.xfail(reason=gaps[cls, name], strict=True)] if (cls, name) in gaps else []
-            out.append(pytest.param(cls, name, marks=marks, id=f"{cls}.{name}"))
+            if name == "__new__" and not constructors:
+                continue
+            if (
+                name != "__new__"
+                and not properties
+                and inspect.isgetsetdescriptor(inspect.getattr_static(engine, name))
+            ):
+                continue
+            out.append(pytest.param(cls, name, id=f"{cls}.{name}"))
     return out
 
 
@@ -112,28 +118,21 @@ def twin_function(cls: str, name: str) -> Any:
     return member.fget if isinstance(member, property) else getattr(member, "__func__", member)
 
 
-@pytest.mark.parametrize(("cls", "name"), members(KNOWN_GAPS))
+@pytest.mark.parametrize(("cls", "name"), members())
 def test_the_twin_takes_the_parameters_the_stubs_declare(cls: str, name: str) -> None:
     assert twin_parameters(twin_function(cls, name)) == stub_parameters(stub_functions(cls)[name])
 
 
-@pytest.mark.parametrize(("cls", "name"), members({}))
+@pytest.mark.parametrize(("cls", "name"), members(constructors=False))
 def test_the_twin_returns_what_the_stubs_declare(cls: str, name: str) -> None:
-    if name == "__new__":
-        pytest.skip("a constructor returns its class (the twin's __init__: None)")
     returns = union([shown(f.returns) for f in stub_functions(cls)[name]])
     assert shown(inspect.signature(twin_function(cls, name)).return_annotation) == returns
 
 
-@pytest.mark.parametrize(("cls", "name"), members(KNOWN_GAPS))
+@pytest.mark.parametrize(("cls", "name"), members(properties=False))
 def test_the_twin_has_the_signature_the_engine_reports(cls: str, name: str) -> None:
     engine = getattr(fast_wordpiece, cls)
-    if name == "__new__":
-        engine_signature = inspect.signature(engine)
-    elif inspect.isgetsetdescriptor(inspect.getattr_static(engine, name)):
-        pytest.skip("a property has no signature")
-    else:
-        engine_signature = inspect.signature(getattr(engine, name))
+    engine_signature = inspect.signature(engine if name == "__new__" else getattr(engine, name))
     engine_rows = [(p.name, p.kind.name, p.default) for p in engine_signature.parameters.values() if p.name != "self"]
     twin_rows = [
         (p.name, p.kind.name, p.default)

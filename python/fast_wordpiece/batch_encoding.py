@@ -358,12 +358,29 @@ def _batch_of_words(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
     if not isinstance(text, (list, tuple)):
         raise TypeError(f"with is_split_into_words, text must be a list of words, not {type(text).__name__}")
     if not (text and isinstance(text[0], (list, tuple))):
-        return ([(list(text), list(text_pair))] if text_pair else [list(text)]), False
+        if text_pair:
+            return [(_words(text, "text"), _words(text_pair, "text_pair"))], False
+        return [_words(text, "text")], False
     if text_pair is None:
-        return [item if isinstance(item, tuple) and len(item) == 2 else list(item) for item in text], True
+        return [
+            item if isinstance(item, tuple) and len(item) == 2 else _words(item, f"text[{i}]")
+            for i, item in enumerate(text)
+        ], True
     if not isinstance(text_pair, (list, tuple)) or len(text_pair) != len(text):
         raise ValueError("with is_split_into_words and a batch, text_pair must be a list of as many lists of words")
-    return [(list(a), list(b)) for a, b in zip(text, text_pair)], True
+    return [
+        (_words(a, f"text[{i}]"), _words(b, f"text_pair[{i}]")) for i, (a, b) in enumerate(zip(text, text_pair))
+    ], True
+
+
+def _words(words: Any, what: str) -> list[Any]:
+    """``words`` (the argument ``what``) as a new list; a MemoryError that names it when there is
+    no room for the list (Python's own says nothing)."""
+    try:
+        return list(words)
+    except MemoryError as e:
+        size = f"{len(words)} " if isinstance(words, (list, tuple)) else ""
+        raise _named(e, f"a list of {size}words ({what})") from None
 
 
 def _batch(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
@@ -658,7 +675,11 @@ def _no_family_pad_token(name: str) -> ValueError:
 
 def family_pad_token(tokenizer: Any) -> str | None:
     """The padding token a family tokenizer has by name: its first special token named as in
-    :data:`PAD_NAMES`, or None (the ``pad_token`` property gives this unless one was set)."""
+    :data:`PAD_NAMES`, or None (the ``pad_token`` property gives this unless one was set). A
+    byte-level BPE file's ``padding`` section names its own, as transformers reads it."""
+    section = getattr(tokenizer, "padding", None)
+    if section is not None and _token_id(tokenizer, section["pad_token"]) is not None:
+        return str(section["pad_token"])
     return next((t for t in tokenizer.special_tokens if t in PAD_NAMES), None)
 
 
@@ -759,8 +780,9 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
     token. A Unigram encoding has them; a character tokenizer's token is one character, a
     byte-level BPE token as many bytes as it has characters (a token that covers part of a
     character covers that character); a special token is its own text, where the text has it
-    (otherwise it is the unknown token of one character or byte). A byte-level BPE loaded from a
-    file whose post-processor trims offsets has them trimmed (:func:`_trimmed`)."""
+    (otherwise it is the unknown token of one character or byte), with the whitespace around it
+    that its ``lstrip`` or ``rstrip`` took in. A byte-level BPE loaded from a file whose
+    post-processor trims offsets has them trimmed (:func:`_trimmed`)."""
     found = getattr(encoding, "offsets", None)
     if found is not None:
         return list(found)
@@ -779,16 +801,37 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
     if not text.isascii():
         char_of = [i for i, c in enumerate(text) for _ in range(len(c.encode("utf-8")))] + [len(text)]
     unk = tokenizer.unk_token
+    strip = getattr(tokenizer, "special_tokens_strip", None) or {}
+    trimmed = list(tokens)  # a special token's text with the whitespace it took in, for the trimming
     pos = 0
-    for token in tokens:
+    for i, token in enumerate(tokens):
         literal = token.encode("utf-8")
+        lstrip, rstrip = strip.get(token, (False, False))
+        start = pos
+        if lstrip and token in specials:  # the whitespace before it, with it
+            while pos < len(data) and not data.startswith(literal, pos) and text[char_of[pos]] in _WHITE_SPACE:
+                pos += len(text[char_of[pos]].encode("utf-8"))
         special = token in specials and data.startswith(literal, pos)
         n = len(literal) if special else 1 if token == unk else len(token)
-        out.append((char_of[pos], char_of[pos + n - 1] + 1 if n else char_of[pos]))
-        pos += n
+        end = pos + n
+        if special and rstrip:  # and the whitespace after it
+            while end < len(data) and text[char_of[end]] in _WHITE_SPACE:
+                end += len(text[char_of[end]].encode("utf-8"))
+        if special and (lstrip or rstrip):
+            trimmed[i] = text[char_of[start] : char_of[end]]
+        else:
+            start = pos
+        out.append((char_of[start], char_of[end - 1] + 1 if end > start else char_of[start]))
+        pos = end
     if getattr(tokenizer, "trim_offsets", False):
-        return _trimmed(tokens, out, tokenizer.trim_keeps_prefix_space)
+        return _trimmed(trimmed, out, tokenizer.trim_keeps_prefix_space)
     return out
+
+
+#: Unicode White_Space: what an added token's ``lstrip`` and ``rstrip`` take in.
+_WHITE_SPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
+)
 
 
 #: What Hugging Face's ByteLevel post-processor trims: the byte-level space and Unicode White_Space.
@@ -826,7 +869,8 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     what transformers' ``PreTrainedTokenizerFast(tokenizer_object=...)`` with
     ``model_input_names=["input_ids", "attention_mask"]`` gives for a str or a list of str.
     They have special tokens but no template, so ``add_special_tokens`` adds nothing (and
-    ``special_tokens_mask`` is 0 but for padding); there is no ``model_max_length``, so
+    ``special_tokens_mask`` is 0 but for padding), but for a byte-level BPE with RoBERTa's
+    ``template`` (``<s> A </s>``; truncation leaves room for both); there is no ``model_max_length``, so
     truncation needs ``max_length`` and cuts on the right; padding uses the tokenizer's
     ``pad_token``. The encoding is ``encode_batch``'s (GIL released). transformers' options
     for windows, pairs and targets are a TypeError naming the class and the option."""
@@ -854,7 +898,7 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     padding, truncation, max_length = _strategies(_NoMaximum, padding, truncation, max_length, pad_to_multiple_of)
     if truncation == "only_second":
         raise ValueError("truncation='only_second' needs a pair of texts, and this tokenizer takes single texts")
-    side = padding_side or "right"
+    side = padding_side or (getattr(tokenizer, "padding", None) or {}).get("direction") or "right"
     if side not in ("right", "left"):
         raise ValueError(f'padding_side must be "right" or "left", not {side!r}')
     pad_id = None
@@ -864,23 +908,51 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
             raise _no_family_pad_token(name)
         pad_id = _token_id(tokenizer, pad)
     _check_unicode(texts, batched)
-    encoded = tokenizer.encode_batch(texts)
+    template = getattr(tokenizer, "template", None)
+    if not hasattr(tokenizer, "merges"):
+        encoded = tokenizer.encode_batch(texts)
+    else:  # RoBERTa's `<s> A </s>` added below; the padding as asked here, not as the file says
+        encoded = tokenizer.encode_batch(texts, add_special_tokens=False, padding=False)
     try:
         offsets = [_offsets(tokenizer, *row) for row in zip(texts, encoded)] if return_offsets_mapping else None
+        masks = None
+        if template is not None and add_special_tokens:
+            encoded, offsets, masks = _in_template(tokenizer, template, encoded, offsets, max_length, truncation)
+            truncation = "do_not_truncate"  # done
         return _family_rows(encoded, batched, max_length, truncation, padding, pad_id, pad_to_multiple_of, side,
                             return_tensors, return_token_type_ids, return_attention_mask, return_special_tokens_mask,
-                            offsets, return_length)  # fmt: skip
+                            offsets, return_length, masks)  # fmt: skip
     except MemoryError as e:
         raise _named(e, f"a BatchEncoding of {len(texts)} text{'' if len(texts) == 1 else 's'}") from None
+
+
+_Offsets = list[list[tuple[int, int]]]
+_Rows = tuple[list[list[int]], "_Offsets | None", list[list[int]]]
+
+
+def _in_template(tokenizer: Any, template: tuple[str, str], encoded: list[Any], offsets: _Offsets | None,
+                 max_length: int | None, truncation: str) -> _Rows:  # fmt: skip
+    """Each row in RoBERTa's template ``<s> A </s>`` (the tokens' offsets ``(0, 0)``), truncated
+    first to leave room for them as Hugging Face's truncation does (none below 2); with the rows' special
+    tokens masks."""
+    cls, sep = (tokenizer.token_to_id(t) for t in template)
+    rows = [_ids_of(row) for row in encoded]
+    if truncation != "do_not_truncate" and max_length is not None and max_length >= 2:
+        # (below 2, Hugging Face's truncation leaves the rows whole)
+        rows = [row[: max_length - 2] for row in rows]
+        offsets = None if offsets is None else [row[: max_length - 2] for row in offsets]
+    if offsets is not None:
+        offsets = [[(0, 0), *row, (0, 0)] for row in offsets]
+    return [[cls, *row, sep] for row in rows], offsets, [[1, *([0] * len(row)), 1] for row in rows]
 
 
 def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, truncation: str, padding: str,
                  pad_id: int | None, pad_to_multiple_of: int | None, side: str, return_tensors: str | None,
                  return_token_type_ids: bool | None, return_attention_mask: bool | None,
                  return_special_tokens_mask: bool, offset_mapping: list[list[tuple[int, int]]] | None,
-                 return_length: bool) -> BatchEncoding:  # fmt: skip
+                 return_length: bool, special_masks: list[list[int]] | None = None) -> BatchEncoding:  # fmt: skip
     """The BatchEncoding of :func:`family_call` once ``encoded`` (``offset_mapping`` None unless
-    asked for)."""
+    asked for; ``special_masks`` the rows' special tokens, None when there are none)."""
     rows = [_ids_of(row) for row in encoded]
     offsets = [] if offset_mapping is None else offset_mapping
     if truncation != "do_not_truncate" and max_length is not None:
@@ -889,6 +961,8 @@ def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, trun
     lengths = [len(row) for row in rows]
     masks = [[1] * n for n in lengths]
     specials = [[0] * n for n in lengths] if return_special_tokens_mask else []
+    if return_special_tokens_mask and special_masks is not None:
+        specials = [list(mask) for mask in special_masks]
     if pad_id is not None:
         target = max(lengths, default=0) if padding == "longest" else max_length
         if target is not None and pad_to_multiple_of is not None:

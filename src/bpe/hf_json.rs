@@ -2,13 +2,16 @@
 //! normalizer, the `ByteLevel` pre-tokenizer with `add_prefix_space` false
 //! and `use_regex` true, a `BPE` model without dropout, prefixes or byte
 //! fallback, the `ByteLevel` decoder; the `ByteLevel` post-processor's
-//! `trim_offsets` and `add_prefix_space` are kept for the offsets).
+//! `trim_offsets` and `add_prefix_space` are kept for the offsets), or
+//! RoBERTa's (a `RobertaProcessing` post-processor, whose template `encode`
+//! applies; added tokens with `lstrip` or `rstrip`; a `padding` section,
+//! applied by `encode_batch` and kept to be written back).
 //! Anything else is refused with an error naming the JSON path, so that no
 //! file loads and then encodes otherwise than Hugging Face would.
 
 use serde_json::{json, Map, Value};
 
-use super::model::Bpe;
+use super::model::{Bpe, Padding};
 use crate::error::{Error, Quoted, Result};
 
 fn err(path: &str, message: impl std::fmt::Display) -> Error {
@@ -30,8 +33,13 @@ fn check(v: &Value, key: &str, want: &Value, path: &str) -> Result<()> {
 
 /// `v[key]`, a bool; true when absent or null.
 fn flag(v: &Value, key: &str, path: &str) -> Result<bool> {
+    flag_or(v, key, path, true)
+}
+
+/// `v[key]`, a bool; `default` when absent or null.
+fn flag_or(v: &Value, key: &str, path: &str, default: bool) -> Result<bool> {
     match v.get(key) {
-        None | Some(Value::Null) => Ok(true),
+        None | Some(Value::Null) => Ok(default),
         Some(Value::Bool(b)) => Ok(*b),
         Some(x) => Err(err(&format!("{path}.{key}"), format!("{x} is not a bool"))),
     }
@@ -62,6 +70,57 @@ fn added_beyond(vocab: &[String], content: &str, path: &str) -> Result<()> {
     Ok(())
 }
 
+/// A `padding` section: `strategy` (`"BatchLongest"` or `{"Fixed": n}`),
+/// `direction` (`"Right"` or `"Left"`), `pad_to_multiple_of` (null or n),
+/// `pad_id`, `pad_type_id` and `pad_token`.
+fn padding(p: &Value) -> Result<Padding> {
+    if !p.is_object() {
+        return Err(err("padding", "expected an object (or null)"));
+    }
+    let number = |key: &str| -> Result<Option<u64>> {
+        match p.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => {
+                v.as_u64().map(Some).ok_or_else(|| err(&format!("padding.{key}"), format!("{v} is not a count")))
+            }
+        }
+    };
+    let length = match p.get("strategy") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) if s == "BatchLongest" => None,
+        Some(Value::Object(o)) if o.len() == 1 && o.get("Fixed").is_some_and(Value::is_u64) => {
+            o.get("Fixed").and_then(Value::as_u64)
+        }
+        Some(v) => return Err(err("padding.strategy", format!("{v} is not \"BatchLongest\" or {{\"Fixed\": n}}"))),
+    };
+    let left = match p.get("direction") {
+        None | Some(Value::Null) => false,
+        Some(Value::String(s)) if s == "Right" || s == "Left" => s == "Left",
+        Some(v) => return Err(err("padding.direction", format!("{v} is not \"Right\" or \"Left\""))),
+    };
+    let id = |key: &str| -> Result<u32> {
+        let n = number(key)?.unwrap_or(0);
+        u32::try_from(n).map_err(|_| err(&format!("padding.{key}"), format!("{n} is too large")))
+    };
+    let pad_token = match p.get("pad_token") {
+        None | Some(Value::Null) => "[PAD]".to_string(),
+        Some(Value::String(s)) => s.clone(),
+        Some(v) => return Err(err("padding.pad_token", format!("{v} is not a str"))),
+    };
+    let size = |n: Option<u64>, key: &str| -> Result<Option<usize>> {
+        n.map(|n| usize::try_from(n).map_err(|_| err(&format!("padding.{key}"), format!("{n} is too large"))))
+            .transpose()
+    };
+    Ok(Padding {
+        length: size(length, "strategy")?,
+        pad_to_multiple_of: size(number("pad_to_multiple_of")?, "pad_to_multiple_of")?,
+        left,
+        pad_id: id("pad_id")?,
+        pad_type_id: id("pad_type_id")?,
+        pad_token,
+    })
+}
+
 impl Bpe {
     /// A model from a Hugging Face `tokenizer.json`.
     pub fn from_hf_json(text: &str) -> Result<Bpe> {
@@ -75,21 +134,36 @@ impl Bpe {
         check(pre, "use_regex", &json!(true), "pre_tokenizer")?;
         byte_level(root.get("decoder"), "decoder", false)?;
         let post = root.get("post_processor").filter(|v| !v.is_null());
-        // Without a post-processor nothing is trimmed; a ByteLevel one trims
-        // unless it says otherwise (Hugging Face's defaults are true).
+        // Without a post-processor nothing is trimmed; a ByteLevel or a
+        // RobertaProcessing one trims unless it says otherwise (Hugging
+        // Face's defaults are true).
         let (mut trim, mut keeps_prefix_space) = (false, false);
+        let mut roberta = None;
         if let Some(p) = post {
-            if p.get("type").and_then(Value::as_str) != Some("ByteLevel") {
-                return Err(err("post_processor", "only ByteLevel (or none) is supported"));
+            match p.get("type").and_then(Value::as_str) {
+                Some("ByteLevel") => {}
+                Some("RobertaProcessing") => {
+                    let token = |key: &str| -> Result<(String, u64)> {
+                        let path = format!("post_processor.{key}");
+                        match p.get(key).and_then(Value::as_array).map(Vec::as_slice) {
+                            Some([Value::String(t), id]) if id.is_u64() => Ok((t.clone(), id.as_u64().unwrap_or(0))),
+                            _ => Err(err(&path, "expected [token, id]")),
+                        }
+                    };
+                    roberta = Some((token("cls")?, token("sep")?));
+                }
+                _ => return Err(err("post_processor", "only ByteLevel, RobertaProcessing (or none) is supported")),
             }
             trim = flag(p, "trim_offsets", "post_processor")?;
             keeps_prefix_space = flag(p, "add_prefix_space", "post_processor")?;
         }
-        for key in ["truncation", "padding"] {
-            if !is_null(root.get(key)) {
-                return Err(err(key, "not supported with byte-level BPE"));
-            }
+        if !is_null(root.get("truncation")) {
+            return Err(err("truncation", "not supported with byte-level BPE"));
         }
+        let padding = match root.get("padding").filter(|v| !v.is_null()) {
+            None => None,
+            Some(p) => Some((padding(p)?, p.clone())),
+        };
         let model = root.get("model").ok_or_else(|| err("model", "missing"))?;
         if let Some(t) = model.get("type") {
             if t != "BPE" {
@@ -138,6 +212,7 @@ impl Bpe {
         }
         let unk = model.get("unk_token").and_then(Value::as_str);
         let mut specials = Vec::new();
+        let mut strip = Vec::new();
         if let Some(added) = root.get("added_tokens").and_then(Value::as_array) {
             for (i, t) in added.iter().enumerate() {
                 let path = format!("added_tokens[{i}]");
@@ -156,23 +231,46 @@ impl Bpe {
                     ));
                 }
                 // `normalized` changes nothing without a normalizer (GPT-2's own file has it true).
-                for key in ["single_word", "lstrip", "rstrip"] {
-                    check(t, key, &json!(false), &path)?;
-                }
+                check(t, "single_word", &json!(false), &path)?;
+                let (lstrip, rstrip) = (flag_or(t, "lstrip", &path, false)?, flag_or(t, "rstrip", &path, false)?);
+                strip.push((content.to_string(), lstrip, rstrip));
                 specials.push(content.to_string());
             }
         }
-        Ok(Bpe::new(vocab, &merges, unk, &specials)?.with_trim_offsets(trim, keeps_prefix_space))
+        let template = match roberta {
+            None => None,
+            Some(((cls, cls_id), (sep, sep_id))) => {
+                for (key, token, id) in [("cls", &cls, cls_id), ("sep", &sep, sep_id)] {
+                    if vocab.get(id as usize) != Some(token) {
+                        return Err(err(
+                            &format!("post_processor.{key}"),
+                            format!("{} must be in the vocabulary with id {id}", Quoted(token)),
+                        ));
+                    }
+                }
+                Some((cls_id as u32, sep_id as u32))
+            }
+        };
+        if let Some((p, _)) = &padding {
+            if p.pad_id as usize >= vocab.len() {
+                return Err(err("padding.pad_id", format!("id {} is not in the vocabulary", p.pad_id)));
+            }
+        }
+        Ok(Bpe::new(vocab, &merges, unk, &specials)?
+            .with_trim_offsets(trim, keeps_prefix_space)
+            .with_strip(&strip)
+            .with_template(template)
+            .with_padding(padding))
     }
 
     /// The model as a Hugging Face `tokenizer.json` (GPT-2 layout).
     pub fn to_hf_json(&self) -> Result<String> {
         let added: Vec<Value> = self
-            .special_tokens()
+            .special_strip()
             .into_iter()
-            .map(|t| {
-                json!({"id": self.token_to_id(&t), "content": t, "single_word": false, "lstrip": false,
-                       "rstrip": false, "normalized": false, "special": true})
+            .map(|(t, lstrip, rstrip)| {
+                json!({"id": self.token_to_id(&t), "content": t, "single_word": false, "lstrip": lstrip,
+                       "rstrip": rstrip, "normalized": false, "special": true})
             })
             .collect();
         let byte_level =
@@ -201,15 +299,21 @@ impl Bpe {
         model.insert("ignore_merges".into(), json!(false));
         model.insert("vocab".into(), json!("@VOCAB@"));
         model.insert("merges".into(), Value::Array(merges));
+        let post_processor = match self.template() {
+            Some((cls, sep)) => json!({"type": "RobertaProcessing",
+                "sep": [self.vocab()[sep as usize], sep], "cls": [self.vocab()[cls as usize], cls],
+                "trim_offsets": self.trim_offsets(), "add_prefix_space": self.trim_keeps_prefix_space()}),
+            None => json!({"type": "ByteLevel", "add_prefix_space": self.trim_keeps_prefix_space(),
+                           "trim_offsets": self.trim_offsets(), "use_regex": true}),
+        };
         let root = json!({
             "version": "1.0",
             "truncation": null,
-            "padding": null,
+            "padding": self.padding_json(),
             "added_tokens": added,
             "normalizer": null,
             "pre_tokenizer": byte_level.clone(),
-            "post_processor": {"type": "ByteLevel", "add_prefix_space": self.trim_keeps_prefix_space(),
-                               "trim_offsets": self.trim_offsets(), "use_regex": true},
+            "post_processor": post_processor,
             "decoder": byte_level,
             "model": Value::Object(model),
         });
@@ -222,6 +326,7 @@ impl Bpe {
 mod tests {
     use super::*;
     use crate::bpe::bytes::byte_char;
+    use crate::bpe::Cache;
 
     #[test]
     fn export_then_import_gives_the_same_model() {
@@ -250,6 +355,28 @@ mod tests {
         root["post_processor"] = json!({"type": "ByteLevel", "trim_offsets": 1});
         let e = Bpe::from_hf_json(&root.to_string()).unwrap_err();
         assert!(e.to_string().starts_with("post_processor.trim_offsets:"), "{e}");
+    }
+
+    #[test]
+    fn robertas_template_strip_and_padding_are_read_and_written_back() {
+        let mut vocab: Vec<String> = vec!["<s>".into(), "<pad>".into(), "</s>".into()];
+        vocab.extend((0..=255u8).map(|b| byte_char(b).to_string()));
+        let m = Bpe::new(vocab, &[], None, &["<s>".into(), "<pad>".into(), "</s>".into()]).unwrap();
+        let mut root: Value = serde_json::from_str(&m.to_hf_json().unwrap()).unwrap();
+        root["post_processor"] = json!({"type": "RobertaProcessing", "cls": ["<s>", 0], "sep": ["</s>", 2]});
+        root["added_tokens"][1]["lstrip"] = json!(true);
+        root["padding"] = json!({"strategy": {"Fixed": 6}, "direction": "Left", "pad_id": 1, "pad_token": "<pad>"});
+        let r = Bpe::from_hf_json(&root.to_string()).unwrap();
+        assert_eq!(r.template(), Some((0, 2)));
+        assert!(r.trim_offsets() && r.trim_keeps_prefix_space());
+        let mut rows = [r.encode_with("a <pad>", &mut Cache::default(), true).unwrap()];
+        assert_eq!(rows[0], [0, 3 + u32::from(b'a'), 1, 2]);
+        r.pad_all(&mut rows).unwrap();
+        assert_eq!(rows[0], [1, 1, 0, 3 + u32::from(b'a'), 1, 2]);
+        assert!(Bpe::from_hf_json(&r.to_hf_json().unwrap()).unwrap() == r);
+        root["post_processor"]["sep"] = json!(["</s>", 1]);
+        let e = Bpe::from_hf_json(&root.to_string()).unwrap_err();
+        assert!(e.to_string().starts_with("post_processor.sep:"), "{e}");
     }
 
     #[test]

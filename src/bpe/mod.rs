@@ -9,4 +9,4 @@ pub mod model;
 pub mod pre_tokenizer;
 pub mod train;
 
-pub use model::{Bpe, Cache};
+pub use model::{Bpe, Cache, Padding};

@@ -63,6 +63,50 @@ pub struct Bpe {
     /// (`add_prefix_space`). Encoding does not depend on them.
     trim_offsets: bool,
     trim_keeps_prefix_space: bool,
+    /// RoBERTa's template (the file's `RobertaProcessing`): the ids of the
+    /// tokens before and after each text, `<s> A </s>`.
+    template: Option<(u32, u32)>,
+    /// The file's `padding` section, read, and kept as it is to be written back.
+    padding: Option<(Padding, serde_json::Value)>,
+}
+
+/// A file's `padding` section, as Hugging Face's `encode` and `encode_batch` apply it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Padding {
+    /// `{"Fixed": n}`: every encoding padded to `n` tokens; None: `BatchLongest`.
+    pub length: Option<usize>,
+    pub pad_to_multiple_of: Option<usize>,
+    /// `direction` `Left`.
+    pub left: bool,
+    pub pad_id: u32,
+    pub pad_type_id: u32,
+    pub pad_token: String,
+}
+
+impl Padding {
+    /// The length encodings of at most `longest` tokens are padded to.
+    pub fn target(&self, longest: usize) -> usize {
+        let n = self.length.unwrap_or(longest);
+        match self.pad_to_multiple_of {
+            Some(m) if m > 0 && n % m != 0 => n.saturating_add(m - n % m),
+            _ => n,
+        }
+    }
+
+    /// `ids` padded to `target` (left alone when as long already);
+    /// `Error::Memory` when there is no room.
+    pub fn pad(&self, ids: &mut Vec<u32>, target: usize) -> Result<()> {
+        let Some(more) = target.checked_sub(ids.len()).filter(|&n| n > 0) else {
+            return Ok(());
+        };
+        room_for(ids, more)?;
+        if self.left {
+            ids.splice(0..0, std::iter::repeat_n(self.pad_id, more));
+        } else {
+            ids.resize(target, self.pad_id);
+        }
+        Ok(())
+    }
 }
 
 impl PartialEq for Bpe {
@@ -73,6 +117,8 @@ impl PartialEq for Bpe {
             && self.specials == other.specials
             && self.trim_offsets == other.trim_offsets
             && self.trim_keeps_prefix_space == other.trim_keeps_prefix_space
+            && self.template == other.template
+            && self.padding_json() == other.padding_json()
     }
 }
 
@@ -161,7 +207,59 @@ impl Bpe {
             specials,
             trim_offsets: false,
             trim_keeps_prefix_space: false,
+            template: None,
+            padding: None,
         })
+    }
+
+    /// The model with the special tokens named taking in the whitespace on
+    /// their left and right (`(token, lstrip, rstrip)`, as Hugging Face's
+    /// added tokens); the others take in none.
+    pub fn with_strip(mut self, strip: &[(String, bool, bool)]) -> Self {
+        let flags = self
+            .specials
+            .tokens()
+            .iter()
+            .map(|(t, _)| strip.iter().find(|s| &s.0 == t).map_or((false, false), |s| (s.1, s.2)))
+            .collect();
+        self.specials = std::mem::take(&mut self.specials).with_strip(flags);
+        self
+    }
+
+    /// The special tokens with their `(lstrip, rstrip)`, in the order of their ids.
+    pub fn special_strip(&self) -> Vec<(String, bool, bool)> {
+        let mut s: Vec<_> = self.specials.tokens().iter().zip(self.specials.strip()).collect();
+        s.sort_by_key(|x| x.0 .1);
+        s.into_iter().map(|((t, _), (l, r))| (t.clone(), l, r)).collect()
+    }
+
+    /// The model with RoBERTa's template: each text encoded as `cls`, its
+    /// tokens, then `sep` (unless `add_special_tokens` is false).
+    pub fn with_template(mut self, template: Option<(u32, u32)>) -> Self {
+        self.template = template;
+        self
+    }
+
+    /// The ids RoBERTa's template puts before and after each text, or None.
+    pub fn template(&self) -> Option<(u32, u32)> {
+        self.template
+    }
+
+    /// The model with a file's `padding` section, read and as written
+    /// (written back by `to_hf_json`).
+    pub fn with_padding(mut self, padding: Option<(Padding, serde_json::Value)>) -> Self {
+        self.padding = padding;
+        self
+    }
+
+    /// The `padding` section of the file the model was read from, or None.
+    pub fn padding(&self) -> Option<&Padding> {
+        self.padding.as_ref().map(|p| &p.0)
+    }
+
+    /// The `padding` section as the file has it, or None.
+    pub fn padding_json(&self) -> Option<&serde_json::Value> {
+        self.padding.as_ref().map(|p| &p.1)
     }
 
     /// The model with its offsets trimmed as Hugging Face's `ByteLevel`
@@ -275,6 +373,35 @@ impl Bpe {
         let mut out = Vec::new();
         self.encode_into(text, cache, &mut out, None)?;
         Ok(out)
+    }
+
+    /// The ids of `text`, in the template when there is one and
+    /// `add_special_tokens`; `Error::Memory` when there is no room for them.
+    pub fn encode_with(&self, text: &str, cache: &mut Cache, add_special_tokens: bool) -> Result<Vec<u32>> {
+        let mut out = Vec::new();
+        match self.template.filter(|_| add_special_tokens) {
+            Some((cls, sep)) => {
+                out.push(cls);
+                self.encode_into(text, cache, &mut out, None)?;
+                room_for(&mut out, 1)?;
+                out.push(sep);
+            }
+            None => self.encode_into(text, cache, &mut out, None)?,
+        }
+        Ok(out)
+    }
+
+    /// Pads encodings as the file's `padding` section says, as Hugging
+    /// Face's `encode_batch` (or its `encode`, for one text) pads them;
+    /// `Error::Memory` when there is no room.
+    pub fn pad_all(&self, rows: &mut [Vec<u32>]) -> Result<()> {
+        if let Some(p) = self.padding() {
+            let target = p.target(rows.iter().map(Vec::len).max().unwrap_or(0));
+            for row in rows {
+                p.pad(row, target)?;
+            }
+        }
+        Ok(())
     }
 
     /// Appends the tokens of one pre-tokenized piece; `Error::Memory`,

@@ -73,6 +73,9 @@ pub struct Normalized {
     /// character, whether it was inserted by a decomposition (rather than
     /// standing for an input character), and origin.
     marks: Vec<(u8, char, bool, u32)>,
+    /// The origins of the marks that stand for input characters, in input
+    /// order, while the marks are reordered (kept to be reused).
+    consumed: Vec<u32>,
     /// Origin of the last input character the NFD stage consumed.
     last_origin: u32,
 }
@@ -106,6 +109,17 @@ impl Normalized {
         // Room for all, amortized as a `Vec` grows; else for what must fit.
         (text.try_reserve(rest.max(4 * least)).is_ok() || text.try_reserve_exact(4 * least).is_ok())
             && (origins.try_reserve(rest.max(least)).is_ok() || origins.try_reserve_exact(least).is_ok())
+    }
+
+    /// Room for [`ROOM_EVERY`] more characters' marks held back (a run of
+    /// them may be as long as the text), amortized as a `Vec` grows; false
+    /// when it cannot be had.
+    #[cold]
+    #[inline(never)]
+    fn reserve_marks(&mut self) -> bool {
+        let more = ROOM_EVERY * MOST_MARKS_PER_CHAR;
+        // `consumed` is empty between runs: room for as many as the marks.
+        self.marks.try_reserve(more).is_ok() && self.consumed.try_reserve(self.marks.len() + more).is_ok()
     }
 
     #[inline]
@@ -167,6 +181,16 @@ impl Normalizer {
                 let least = ROOM_EVERY * MOST_PER_CHAR + out.marks.len();
                 let spare = (out.text.capacity() - out.text.len()) / 4;
                 if spare.min(out.origins.capacity() - out.origins.len()) < least && !out.reserve(text.len() - i, least)
+                {
+                    return false;
+                }
+                // Marks held back grow fallibly too, once a run of them
+                // crosses a check (between two checks, a few characters'
+                // marks, at most, grow as a `Vec` does).
+                let marks = out.marks.len() + ROOM_EVERY * MOST_MARKS_PER_CHAR;
+                if !out.marks.is_empty()
+                    && out.marks.capacity().min(out.consumed.capacity()) < marks
+                    && !out.reserve_marks()
                 {
                     return false;
                 }
@@ -346,19 +370,30 @@ impl Normalizer {
         if out.marks.is_empty() {
             return;
         }
-        let mut marks = std::mem::take(&mut out.marks);
-        // The origins of the consumed input characters, in input order.
-        let mut consumed = marks.iter().filter(|m| !m.2).map(|m| m.3).collect::<Vec<u32>>().into_iter();
-        marks.sort_by_key(|&(class, ..)| class); // stable: canonical ordering
+        let (mut marks, mut consumed) = (std::mem::take(&mut out.marks), std::mem::take(&mut out.consumed));
+        // The origins of the consumed input characters, in input order (in
+        // room the check of `try_normalize_into` made, for a long run).
+        consumed.clear();
+        consumed.extend(marks.iter().filter(|m| !m.2).map(|m| m.3));
+        // Canonical ordering: by class, a run's marks of a class in the order
+        // they came. Each mark's origin, read above, is replaced by its
+        // place, so that sorting in place (no buffer, unlike a stable sort)
+        // keeps that order.
+        for (k, m) in marks.iter_mut().enumerate() {
+            m.3 = k as u32;
+        }
+        marks.sort_unstable_by_key(|&(class, _, _, k)| (class, k));
+        let mut consumed_next = consumed.iter();
         for &(_, d, inserted, _) in &marks {
             if !inserted {
-                out.last_origin = consumed.next().unwrap_or(out.last_origin);
+                out.last_origin = consumed_next.next().copied().unwrap_or(out.last_origin);
             }
             let o = out.last_origin;
             self.mark_filter_stage(d, o, out);
         }
         marks.clear();
-        out.marks = marks;
+        consumed.clear();
+        (out.marks, out.consumed) = (marks, consumed);
     }
 
     /// A mark that accent stripping drops.
@@ -400,6 +435,10 @@ impl Normalizer {
 /// How often (in characters of the text) [`Normalizer::try_normalize_into`]
 /// checks that the normalized text has room.
 const ROOM_EVERY: usize = 64;
+
+/// The most combining marks one character of a text holds back: its
+/// canonical decomposition (4 characters at most).
+const MOST_MARKS_PER_CHAR: usize = 4;
 
 /// The most characters one character of a text becomes in normalization:
 /// a canonical decomposition (4 at most), each lowercased (3 at most), or a

@@ -21,6 +21,9 @@ pub enum Piece<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct SpecialSplitter {
     tokens: Vec<(String, u32)>,
+    /// Per token, whether a match takes in the whitespace on its left and on
+    /// its right (Hugging Face's `lstrip` and `rstrip`); empty when none does.
+    strip: Vec<(bool, bool)>,
     /// None when there are no special tokens.
     automaton: Option<AhoCorasick>,
 }
@@ -28,7 +31,7 @@ pub struct SpecialSplitter {
 /// Two splitters are equal when they split out the same tokens.
 impl PartialEq for SpecialSplitter {
     fn eq(&self, other: &Self) -> bool {
-        self.tokens == other.tokens
+        self.tokens == other.tokens && self.strip() == other.strip()
     }
 }
 
@@ -50,7 +53,27 @@ impl SpecialSplitter {
                 .map_err(|e| Error::invalid(format!("cannot search for the special tokens: {e}")))?;
             Some(built)
         };
-        Ok(Self { tokens, automaton })
+        Ok(Self { tokens, strip: Vec::new(), automaton })
+    }
+
+    /// The splitter with each token's `(lstrip, rstrip)`, in the order of
+    /// the tokens: a match of a token with `lstrip` takes in the whitespace
+    /// (Unicode White_Space) before it, back to the previous match at most;
+    /// one with `rstrip` the whitespace after it. As Hugging Face's added
+    /// tokens with `lstrip` and `rstrip`.
+    pub fn with_strip(mut self, strip: Vec<(bool, bool)>) -> Self {
+        debug_assert_eq!(strip.len(), self.tokens.len());
+        self.strip = if strip.iter().any(|&(l, r)| l || r) { strip } else { Vec::new() };
+        self
+    }
+
+    /// Each token's `(lstrip, rstrip)`, in the order of the tokens.
+    pub fn strip(&self) -> Vec<(bool, bool)> {
+        if self.strip.is_empty() {
+            vec![(false, false); self.tokens.len()]
+        } else {
+            self.strip.clone()
+        }
     }
 
     /// The special tokens (text, id), in the order given.
@@ -64,11 +87,25 @@ impl SpecialSplitter {
         let mut done = 0;
         if let Some(automaton) = &self.automaton {
             for m in automaton.find_iter(text) {
-                if done < m.start() {
-                    f(Piece::Text { text: &text[done..m.start()], start: done });
+                let k = m.pattern().as_usize();
+                let (mut start, mut end) = (m.start(), m.end());
+                if start < done {
+                    // in the whitespace a token with rstrip took in
+                    continue;
                 }
-                f(Piece::Special { id: self.tokens[m.pattern().as_usize()].1, start: m.start(), end: m.end() });
-                done = m.end();
+                if let Some(&(lstrip, rstrip)) = self.strip.get(k) {
+                    if lstrip {
+                        start = done + text[done..start].trim_end_matches(char::is_whitespace).len();
+                    }
+                    if rstrip {
+                        end = text.len() - text[end..].trim_start_matches(char::is_whitespace).len();
+                    }
+                }
+                if done < start {
+                    f(Piece::Text { text: &text[done..start], start: done });
+                }
+                f(Piece::Special { id: self.tokens[k].1, start, end });
+                done = end;
             }
         }
         if done < text.len() {
@@ -123,6 +160,17 @@ mod tests {
         assert_eq!(pieces(&s, "<s>x<"), ["S1@0..4", "T<@4"]);
         assert_eq!(pieces(&SpecialSplitter::default(), "abc"), ["Tabc@0"]);
         assert!(pieces(&s, "").is_empty());
+    }
+
+    #[test]
+    fn lstrip_and_rstrip_take_in_the_whitespace_around_a_match() {
+        let tokens = vec![("<m>".to_string(), 0), ("<r>".to_string(), 1), ("<x>".to_string(), 2)];
+        let s = SpecialSplitter::new(tokens).unwrap().with_strip(vec![(true, false), (true, true), (false, false)]);
+        assert_eq!(pieces(&s, "a \u{3000}<m> b"), ["Ta@0", "S0@1..8", "T b@8"]);
+        assert_eq!(pieces(&s, "<r>  <m>"), ["S1@0..5", "S0@5..8"]);
+        assert_eq!(pieces(&s, "a <x> <r>\n"), ["Ta @0", "S2@2..5", "S1@5..10"]);
+        assert_eq!(s.strip()[1], (true, true));
+        assert!(s != SpecialSplitter::new(s.tokens().to_vec()).unwrap());
     }
 
     #[test]

@@ -359,6 +359,7 @@ pub mod named {
         already_has_special_tokens,
         errors,
         is_split_into_words,
+        padding,
         pair,
         return_overflowing_tokens,
         show_progress,

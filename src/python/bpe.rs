@@ -97,14 +97,21 @@ fn count_pieces(
 }
 
 impl PyBpe {
-    fn ids(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<u32>> {
+    /// The ids of `text`, padded as the file's `padding` section says.
+    fn ids(&self, py: Python<'_>, text: &Bound<'_, PyAny>, add_special_tokens: bool) -> PyResult<Vec<u32>> {
         let t = args::text(text, &|| "text".into())?;
         let s: &str = &t;
         let model = &self.inner;
+        let encode = || {
+            let mut ids = [model.encode_with(s, &mut Cache::default(), add_special_tokens)?];
+            model.pad_all(&mut ids)?;
+            let [ids] = ids;
+            Ok::<_, Error>(ids)
+        };
         if s.len() > DETACH_BYTES {
-            py.detach(|| model.encode(s, &mut Cache::default())).map_err(to_py)
+            py.detach(encode).map_err(to_py)
         } else {
-            model.encode(s, &mut Cache::default()).map_err(to_py)
+            encode().map_err(to_py)
         }
     }
 }
@@ -255,24 +262,44 @@ impl PyBpe {
         train_counts(py, out, checked, show_progress)
     }
 
-    /// The token ids of `text` (special tokens in it split out first).
-    fn encode<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
-        int_list(py, &self.ids(py, text)?)
+    /// The token ids of `text` (special tokens in it split out first), in
+    /// the template of a file's `RobertaProcessing` (`<s> A </s>`) unless
+    /// `add_special_tokens=False`, padded as the file's `padding` section
+    /// says (see `padding`).
+    #[pyo3(signature = (text, add_special_tokens = true))]
+    fn encode<'py>(
+        &self,
+        py: Python<'py>,
+        text: &Bound<'py, PyAny>,
+        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        int_list(py, &self.ids(py, text, add_special_tokens)?)
     }
 
-    /// The tokens (byte-level strings) of `text`.
-    fn tokenize(&self, py: Python<'_>, text: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-        let ids = self.ids(py, text)?;
+    /// The tokens (byte-level strings) of `text`, as `encode` has them.
+    #[pyo3(signature = (text, add_special_tokens = true))]
+    fn tokenize(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
+    ) -> PyResult<Vec<String>> {
+        let ids = self.ids(py, text, add_special_tokens)?;
         Ok(ids.iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
     }
 
     /// `encode` of every text of `texts` (an iterable of str), in parallel
-    /// with the GIL released, on `num_threads` threads (None: all).
-    #[pyo3(signature = (texts, *, num_threads = None))]
+    /// with the GIL released, on `num_threads` threads (None: all); with
+    /// the file's `padding` section (its `padding` property), each padded
+    /// to the longest (or to its fixed length), as Hugging Face's
+    /// `encode_batch`, unless `padding=False`.
+    #[pyo3(signature = (texts, *, add_special_tokens = true, padding = true, num_threads = None))]
     fn encode_batch<'py>(
         &self,
         py: Python<'py>,
         texts: &Bound<'py, PyAny>,
+        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
+        #[pyo3(from_py_with = args::named::padding)] padding: bool,
         num_threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let threads = family::threads(num_threads)?;
@@ -284,13 +311,20 @@ impl PyBpe {
         let caches = Mutex::new(Vec::<Cache>::new());
         let ids = family::in_chunks(py, &strs, threads, |chunk| {
             let mut cache = caches.lock().ok().and_then(|mut c| c.pop()).unwrap_or_default();
-            let ids = chunk.iter().map(|t| model.encode(t, &mut cache)).collect::<Result<Vec<_>, _>>();
+            let ids = chunk
+                .iter()
+                .map(|t| model.encode_with(t, &mut cache, add_special_tokens))
+                .collect::<Result<Vec<_>, _>>();
             if let Ok(mut c) = caches.lock() {
                 c.push(cache);
             }
             ids
         })?;
-        family::id_lists(py, &ids.concat())
+        let mut ids = ids.concat();
+        if padding {
+            guard(|| self.inner.pad_all(&mut ids))?;
+        }
+        family::id_lists(py, &ids)
     }
 
     /// `decode` of each sequence of ids in `sequences`: a list of str.
@@ -355,6 +389,47 @@ impl PyBpe {
     #[getter]
     fn trim_keeps_prefix_space(&self) -> bool {
         self.inner.trim_keeps_prefix_space()
+    }
+
+    /// The tokens RoBERTa's template puts before and after each text,
+    /// `(cls, sep)` (`<s> A </s>`), from the `RobertaProcessing`
+    /// post-processor of the file it was loaded from; None otherwise.
+    #[getter]
+    fn template(&self) -> Option<(String, String)> {
+        let vocab = self.inner.vocab();
+        self.inner.template().map(|(c, s)| (vocab[c as usize].clone(), vocab[s as usize].clone()))
+    }
+
+    /// `{token: (lstrip, rstrip)}` for the special tokens that take in the
+    /// whitespace on their left or right when split out of the text (the
+    /// `lstrip` and `rstrip` of the file's added tokens, as RoBERTa's
+    /// `<mask>` has); empty for a tokenizer built or trained here.
+    #[getter]
+    fn special_tokens_strip<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        for (t, l, r) in self.inner.special_strip() {
+            if l || r {
+                out.set_item(t, (l, r))?;
+            }
+        }
+        Ok(out)
+    }
+
+    /// The file's `padding` section, as `tokenizers`' `Tokenizer.padding`
+    /// shows it (`length` None for `BatchLongest`; `direction` "right" or
+    /// "left"), or None. `encode`, `tokenize` and `encode_batch` apply it;
+    /// the call pads as its own `padding=` says.
+    #[getter]
+    fn padding<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let Some(p) = self.inner.padding() else { return Ok(None) };
+        let out = PyDict::new(py);
+        out.set_item("length", p.length)?;
+        out.set_item("pad_to_multiple_of", p.pad_to_multiple_of)?;
+        out.set_item("pad_id", p.pad_id)?;
+        out.set_item("pad_token", &p.pad_token)?;
+        out.set_item("pad_type_id", p.pad_type_id)?;
+        out.set_item("direction", if p.left { "left" } else { "right" })?;
+        Ok(Some(out))
     }
 
     /// The id of `token`, or None.

@@ -153,20 +153,14 @@ pub(super) fn count_texts(
                 // The pool counts while this thread pulls the next unit,
                 // then this thread counts too, with the GIL released.
                 let texts: Vec<&str> = items.iter().map(|t| &**t).collect();
-                let pulled = guard(|| {
-                    Ok(counter.add_texts_meanwhile(&texts, threads, || pull.next(), |count| py.detach(count)))
-                })?;
+                let pulled =
+                    guard(|| counter.add_texts_meanwhile(&texts, threads, || pull.next(), |count| py.detach(count)))?;
                 next = pulled?;
                 texts.len()
             }
             Unit::Texts(items) => {
                 let texts: Vec<&str> = items.iter().map(|t| &**t).collect();
-                py.detach(|| {
-                    guard(|| {
-                        counter.add_texts(&texts);
-                        Ok(())
-                    })
-                })?;
+                py.detach(|| guard(|| counter.add_texts(&texts)))?;
                 next = pull.next()?;
                 texts.len()
             }
@@ -177,12 +171,7 @@ pub(super) fn count_texts(
                 }
                 let counter = &mut *counter;
                 let (counted, pulled) = std::thread::scope(|scope| {
-                    let worker = scope.spawn(|| {
-                        guard(|| {
-                            counter.add_texts(&texts);
-                            Ok(())
-                        })
-                    });
+                    let worker = scope.spawn(|| guard(|| counter.add_texts(&texts)));
                     let pulled = pull.next();
                     (worker.join(), pulled)
                 });
@@ -213,7 +202,7 @@ fn count_arrow_texts(counter: &mut WordCounter, texts: &[&str], progress: &mut P
             n += 1;
         }
         let (slice, tail) = rest.split_at(n);
-        counter.add_texts(slice);
+        counter.add_texts(slice)?;
         progress.advance(slice.len() as u64)?;
         rest = tail;
     }

@@ -72,9 +72,9 @@ impl PyUnigramEncoding {
         // Each token's piece, or for an unknown token its text (`unknown`
         // is in the order of the tokens).
         let strs = || {
-            let mut unknown = e.unknown.iter().peekable();
+            let mut unknown = e.unknown_texts().peekable();
             e.ids.iter().enumerate().map(move |(i, &id)| match unknown.next_if(|(k, _)| *k as usize == i) {
-                Some((_, shown)) => shown.as_str(),
+                Some((_, shown)) => shown,
                 None => t.id_to_token(id).unwrap_or_default(),
             })
         };

@@ -517,6 +517,8 @@ pub fn reserve(owner: u64, bytes: usize) {
     CACHE.with(|cache| {
         let cache = &mut *cache.borrow_mut();
         cache.own(owner);
+        // Without room for it, the table stays as it is and grows as it
+        // fills (or is emptied): a cache is never worth a MemoryError.
         if cache.short.len() < slots {
             cache.resize_short(slots);
         }
@@ -767,35 +769,53 @@ impl ChunkCache {
             self.clear();
             return;
         }
-        self.resize_short((2 * self.short.len()).max(FIRST_SHORT));
+        if !self.resize_short((2 * self.short.len()).max(FIRST_SHORT)) {
+            self.clear();
+        }
     }
 
     /// Makes the short table `size` slots long (a power of two, at least
-    /// its length), rehashing its chunks.
-    fn resize_short(&mut self, size: usize) {
+    /// its length), rehashing its chunks; false (the table as it was) when
+    /// there is no room for it. The first table, which a lookup needs, is
+    /// made in any case.
+    fn resize_short(&mut self, size: usize) -> bool {
         debug_assert!(size.is_power_of_two() && size >= self.short.len());
-        let old = std::mem::replace(&mut self.short, vec![Default::default(); size]);
+        let Some(table) = table(size, self.short.is_empty() && size <= FIRST_SHORT) else { return false };
+        let old = std::mem::replace(&mut self.short, table);
         self.short_shift = 64 - size.trailing_zeros();
         for s in old.into_iter().filter(|s| s.key != 0) {
             let i = self.find_short(s.key, short_hash(s.key));
             self.short[i] = s;
         }
+        true
     }
 
     /// Doubles the table (rehashing its chunks), or empties it when it is
-    /// as large as it gets.
+    /// as large as it gets or there is no room for it larger.
     fn grow(&mut self) {
-        if self.slots.len() >= MAX_SLOTS {
+        let size = (2 * self.slots.len()).max(FIRST_SLOTS);
+        let table = if self.slots.len() >= MAX_SLOTS { None } else { table(size, self.slots.is_empty()) };
+        let Some(table) = table else {
             self.clear();
             return;
-        }
-        let size = (2 * self.slots.len()).max(FIRST_SLOTS);
-        let old = std::mem::replace(&mut self.slots, vec![Default::default(); size]);
+        };
+        let old = std::mem::replace(&mut self.slots, table);
         for s in old.into_iter().filter(|s| s.len != 0) {
             let i = self.find(&s.key, hash(&s.key, usize::from(s.len)), usize::from(s.len));
             self.slots[i] = s;
         }
     }
+}
+
+/// A table of `size` empty slots, or None when there is no room for it
+/// (unless it is `needed`: the first, small table, which a lookup reads).
+fn table<T: Clone + Default>(size: usize, needed: bool) -> Option<Vec<T>> {
+    let mut table = Vec::new();
+    if table.try_reserve_exact(size).is_err() && !needed {
+        return None;
+    }
+    table.resize(size, T::default());
+    Some(table)
 }
 
 #[cfg(test)]

@@ -148,7 +148,7 @@ impl WordCounts {
     /// The words of `texts` under `options`, counted in parallel.
     pub fn count_texts<S: AsRef<str> + Sync>(options: &Options, texts: &[S]) -> Result<Self> {
         let mut counter = WordCounter::new(options);
-        counter.add_texts(texts);
+        counter.add_texts(texts)?;
         Self::from_counter(options, counter)
     }
 

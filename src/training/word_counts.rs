@@ -49,7 +49,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::progress::Progress;
 use crate::error::{Error, Result};
-use crate::pipeline::ascii::{AsciiPath, BYTE_ALONE, BYTE_DROP, BYTE_JOIN, BYTE_PUNCT, BYTE_SPACE};
+use crate::pipeline::ascii::{AsciiPath, BYTE_ALONE, BYTE_DROP, BYTE_JOIN, BYTE_PUNCT, BYTE_SPACE, PADDING};
 use crate::pipeline::normalizer::Normalized;
 use crate::threads;
 use crate::tokenizer::chunk_cache::Chunks;
@@ -65,6 +65,9 @@ pub enum Utf8Errors {
 }
 
 const CHUNK: usize = 8 << 20;
+
+/// The most lines of a file counted at once (1 MiB of them).
+const LINES: usize = 1 << 16;
 
 /// Texts per parallel task: enough to pay for a task, few enough to balance.
 const TASK_TEXTS: usize = 256;
@@ -163,22 +166,31 @@ struct Counts {
 }
 
 impl Counts {
-    fn add(&mut self, word: &[u8], n: u64) {
+    /// Adds `n` to the count of `word`; `Error::Memory` when there is no
+    /// room for a new long word's copy.
+    fn add(&mut self, word: &[u8], n: u64) -> Result<()> {
         if word.len() <= SHORT {
             let key = short_key(word);
             self.short.add(&key, self.short.hash(&key), n);
+            Ok(())
         } else {
-            self.add_long(word, n);
+            self.add_long(word, n)
         }
     }
 
-    fn add_long(&mut self, word: &[u8], n: u64) {
+    fn add_long(&mut self, word: &[u8], n: u64) -> Result<()> {
         match self.long.get_mut(word) {
             Some(c) => *c += n,
             None => {
-                self.long.insert(word.into(), n);
+                // Its copy made fallibly: a word may be as long as a text.
+                let mut copy = Vec::new();
+                copy.try_reserve_exact(word.len())
+                    .map_err(|_| Error::memory(format_args!("the text of a word of {} bytes", word.len())))?;
+                copy.extend_from_slice(word);
+                self.long.insert(copy.into_boxed_slice(), n);
             }
         }
+        Ok(())
     }
 
     fn contains(&self, word: &[u8]) -> bool {
@@ -539,6 +551,10 @@ struct Shard {
     /// Short texts of a task joined by `'\n'`, scanned as one (see
     /// [`Shard::add_texts`]).
     joined: String,
+    /// Why a text could not be counted (no room for its normalized text or
+    /// a word of it): the shard then counts nothing more, and the counter
+    /// reports it (see [`WordCounter::add_texts`]).
+    failed: Option<Error>,
 }
 
 impl Shard {
@@ -552,6 +568,7 @@ impl Shard {
             ascii: Vec::new(),
             spans: Vec::new(),
             joined: String::new(),
+            failed: None,
         }
     }
 
@@ -561,6 +578,9 @@ impl Shard {
     /// paid once per join rather than once per text (GCIDE's lines average
     /// 42 bytes).
     fn add_texts<S: AsRef<str>>(&mut self, options: &Options, ascii: &Ascii, texts: &[S], bound: usize) {
+        if self.failed.is_some() {
+            return;
+        }
         let mut joined = std::mem::take(&mut self.joined);
         for text in texts {
             let text = text.as_ref();
@@ -718,14 +738,34 @@ impl Shard {
         }
     }
 
-    /// Adds the words of `chunk` (a text or a part of one cut at separators), `n` times each.
+    /// Adds the words of `chunk` (a text or a part of one cut at separators),
+    /// `n` times each. Its buffers grow fallibly (a chunk may be as long as a
+    /// text): when there is no room, the shard keeps the error (see
+    /// [`Shard::failed`]).
     fn add_words(&mut self, options: &Options, ascii: &Ascii, chunk: &str, n: u64) {
-        let Shard { counts, normalized, ascii: buf, spans, words, .. } = self;
-        if chunk.is_ascii() {
+        let Shard { counts, normalized, ascii: buf, spans, words, failed, .. } = self;
+        if failed.is_some() {
+            return;
+        }
+        // Room for the normalized chunk, its padding and the keys' (reserved
+        // here only when the buffer must grow), else the general path, which
+        // reports what did not fit.
+        buf.clear();
+        if chunk.is_ascii() && buf.try_reserve(chunk.len() + PADDING + SHORT + 1).is_ok() {
             // Normalized and split in one pass (the table of the same stages);
-            // counted only if the whole chunk took that path.
+            // counted only if the whole chunk took that path and its words'
+            // spans had room.
             spans.clear();
-            if ascii.path.split(chunk, buf, |_, start, end| spans.push((start, end))) {
+            let mut room = true;
+            let split = ascii.path.split(chunk, buf, |_, start, end| {
+                // Grown fallibly, and only when full.
+                if room && (spans.len() < spans.capacity() || spans.try_reserve(spans.len().max(64)).is_ok()) {
+                    spans.push((start, end));
+                } else {
+                    room = false;
+                }
+            });
+            if split && room {
                 buf.extend_from_slice(&[0; SHORT + 1]);
                 for &(start, end) in spans.iter() {
                     if end - start <= SHORT {
@@ -738,14 +778,27 @@ impl Shard {
                                 counts.short.add(&key, hash, n);
                             }
                         }
-                    } else {
-                        counts.add_long(&buf[start..end], n);
+                    } else if let Err(e) = counts.add_long(&buf[start..end], n) {
+                        *failed = Some(e);
+                        return;
                     }
                 }
                 return;
             }
+            if !room {
+                // The spans of a chunk that did not fit: not kept for the next.
+                *spans = Vec::new();
+            }
         }
-        options.for_each_word(chunk, normalized, |w| counts.add(w.as_bytes(), n));
+        let mut error = None;
+        let counted = options.try_for_each_word(chunk, normalized, |w| {
+            if error.is_none() {
+                error = counts.add(w.as_bytes(), n).err();
+            }
+        });
+        if let Err(e) = counted.and(error.map_or(Ok(()), Err)) {
+            *failed = Some(e);
+        }
     }
 }
 
@@ -817,8 +870,9 @@ impl WordCounter {
         Self { bound: bound.clamp(1, MAX_CHUNKS), ..Self::new(options) }
     }
 
-    /// Counts the words of every text, in parallel.
-    pub fn add_texts<S: AsRef<str> + Sync>(&mut self, texts: &[S]) {
+    /// Counts the words of every text, in parallel; `Error::Memory` when a
+    /// text's normalized text or a word of it has no room.
+    pub fn add_texts<S: AsRef<str> + Sync>(&mut self, texts: &[S]) -> Result<()> {
         let (options, ascii, bound) = (&self.options, &self.ascii, self.bound);
         let shards = &mut self.shards;
         threads::run(|| {
@@ -840,6 +894,14 @@ impl WordCounter {
                 shard.add_texts(options, ascii, chunk, bound);
             });
         });
+        self.failure()
+    }
+
+    /// The error a shard kept (the first shard's, of those that kept one).
+    fn failure(&mut self) -> Result<()> {
+        let mut shards = self.shards.iter_mut();
+        let failed = shards.find_map(|s| s.get_mut().unwrap_or_else(|poisoned| poisoned.into_inner()).failed.take());
+        failed.map_or(Ok(()), Err)
     }
 
     /// Counts the words of every text on `threads` threads, the calling
@@ -848,7 +910,8 @@ impl WordCounter {
     /// threads start on the texts at once and the caller joins them when
     /// `meanwhile` returns, so that two threads keep two cores busy. The
     /// caller's share runs inside `count_here` (which the bindings wrap in
-    /// a release of the GIL); it returns once every text is counted.
+    /// a release of the GIL); it returns once every text is counted, with
+    /// what `meanwhile` returned, or `Error::Memory` as `add_texts` does.
     ///
     /// Measured on GCIDE (40 MB of short lines) at two threads: pulling, then
     /// counting in the pool, left a core idle ~20% of the time (`perf sched
@@ -860,7 +923,7 @@ impl WordCounter {
         threads: usize,
         meanwhile: impl FnOnce() -> R,
         count_here: impl FnOnce(&(dyn Fn() + Sync)),
-    ) -> R {
+    ) -> Result<R> {
         // Without a pool (one thread, or none could start), the caller
         // counts alone, then runs `meanwhile`.
         let pool = if threads > 1 { threads::pool_for(Some(threads - 1)).ok() } else { None };
@@ -891,9 +954,10 @@ impl WordCounter {
         };
         let Some(pool) = pool else {
             count_here(&|| take_tasks(0));
-            return meanwhile();
+            let out = meanwhile();
+            return self.failure().map(|()| out);
         };
-        pool.in_place_scope(|scope| {
+        let out = pool.in_place_scope(|scope| {
             for at in 0..threads - 1 {
                 let take_tasks = &take_tasks;
                 scope.spawn(move |_| take_tasks(at));
@@ -906,7 +970,8 @@ impl WordCounter {
                 finished.wait_for(threads);
             });
             out
-        })
+        });
+        self.failure().map(|()| out)
     }
 
     /// Streams files in chunks of whole lines. Every file is opened before any
@@ -932,10 +997,16 @@ impl WordCounter {
     }
 
     fn add_reader(&mut self, path: &Path, mut file: File, errors: Utf8Errors, progress: &mut Progress) -> Result<()> {
-        let mut buf: Vec<u8> = Vec::with_capacity(CHUNK * 2);
+        // Grown fallibly: a line may be longer than memory.
+        let mut buf: Vec<u8> = Vec::new();
+        buf.try_reserve_exact(CHUNK * 2)
+            .map_err(|_| Error::memory(format_args!("{}: its text read in blocks of {CHUNK} bytes", path.display())))?;
         let mut offset = 0u64; // file offset of buf[0]
         loop {
             let filled = buf.len();
+            buf.try_reserve(CHUNK).map_err(|_| {
+                Error::memory(format_args!("{}: a line of text of more than {filled} bytes", path.display()))
+            })?;
             buf.resize(filled + CHUNK, 0);
             let n = read_full(&mut file, &mut buf[filled..]).map_err(|e| Error::io(path, e))?;
             buf.truncate(filled + n);
@@ -968,9 +1039,21 @@ impl WordCounter {
             }
             Err(_) => String::from_utf8_lossy(bytes),
         };
-        let lines: Vec<&str> = text.lines().collect();
-        self.add_texts(&lines);
-        Ok(())
+        // Counted in batches of lines: a block of short lines is many. A
+        // line without room is named by its file.
+        let in_file = |e: Error| match e {
+            Error::Memory(what) => Error::Memory(format!("{}: {what}", path.display())),
+            e => e,
+        };
+        let mut lines: Vec<&str> = Vec::with_capacity(LINES);
+        for line in text.lines() {
+            lines.push(line);
+            if lines.len() == LINES {
+                self.add_texts(&lines).map_err(in_file)?;
+                lines.clear();
+            }
+        }
+        self.add_texts(&lines).map_err(in_file)
     }
 
     /// Expands every shard's chunks into words, the shards in parallel.
@@ -1034,7 +1117,7 @@ mod tests {
     #[test]
     fn counts_normalized_words_across_texts() {
         let mut counter = WordCounter::new(&Options::default());
-        counter.add_texts(&["Hello, hello!", "HÉLLO world"]);
+        counter.add_texts(&["Hello, hello!", "HÉLLO world"]).unwrap();
         assert_eq!(counter.into_counts(), [("!".into(), 1), (",".into(), 1), ("hello".into(), 3), ("world".into(), 1)]);
     }
 
@@ -1043,24 +1126,26 @@ mod tests {
         // Enough texts for many tasks, and words that differ between them.
         let texts: Vec<String> = (0..5000).map(|i| format!("Word{} shared, text {i}", i % 37)).collect();
         let mut plain = WordCounter::new(&Options::default());
-        plain.add_texts(&texts);
+        plain.add_texts(&texts).unwrap();
         let expected = plain.into_counts();
         for threads in [1, 2, 3] {
             let mut counter = WordCounter::new(&Options::default());
             let mut ran = 0;
             // Two units, as the bindings count them, the second pulled meanwhile.
             let (first, second) = texts.split_at(1234);
-            let out = counter.add_texts_meanwhile(
-                first,
-                threads,
-                || {
-                    ran += 1;
-                    second
-                },
-                |count| count(),
-            );
+            let out = counter
+                .add_texts_meanwhile(
+                    first,
+                    threads,
+                    || {
+                        ran += 1;
+                        second
+                    },
+                    |count| count(),
+                )
+                .unwrap();
             assert_eq!(ran, 1);
-            counter.add_texts_meanwhile(out, threads, || (), |count| count());
+            counter.add_texts_meanwhile(out, threads, || (), |count| count()).unwrap();
             assert_eq!(counter.into_counts(), expected, "{threads} threads");
         }
     }
@@ -1160,7 +1245,7 @@ mod tests {
             options.for_each_word(t, &mut normalized, |w| *expected.entry(w.to_owned()).or_default() += 1);
         }
         let mut counter = WordCounter::new(&options);
-        counter.add_texts(&texts);
+        counter.add_texts(&texts).unwrap();
         assert_eq!(counter.into_counts(), expected.into_iter().collect::<Vec<_>>());
     }
 
@@ -1234,9 +1319,9 @@ mod tests {
             // Copies of the texts, in tasks that the pool's threads share.
             let all: Vec<&str> = (0..copies).flat_map(|_| texts.iter().map(String::as_str)).collect();
             let mut counter = WordCounter::with_bound(&options, bound);
-            counter.add_texts(&all[..all.len() / 3]);
+            counter.add_texts(&all[..all.len() / 3]).unwrap();
             proptest::prop_assert!(counter.distinct_words() <= expected.len());
-            counter.add_texts(&all[all.len() / 3..]);
+            counter.add_texts(&all[all.len() / 3..]).unwrap();
             proptest::prop_assert_eq!(counter.distinct_words(), expected.len());
             proptest::prop_assert_eq!(counter.into_counts(), expected.into_iter().collect::<Vec<_>>());
         }

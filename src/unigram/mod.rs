@@ -42,9 +42,13 @@ pub struct UnigramTokenizer {
 pub struct Encoded {
     pub ids: Vec<u32>,
     pub offsets: Vec<(u32, u32)>,
-    /// The unknown tokens' texts, by position (Hugging Face shows the text
-    /// an unknown token stands for, not the unknown piece).
-    pub unknown: Vec<(u32, String)>,
+    /// The unknown tokens' positions, each with where its text ends in
+    /// `unknown_text` (Hugging Face shows the text an unknown token stands
+    /// for, not the unknown piece); see [`Encoded::unknown_texts`].
+    pub unknown: Vec<(u32, usize)>,
+    /// The unknown tokens' texts, end to end: one allocation, grown
+    /// fallibly, for any number of them.
+    pub unknown_text: String,
 }
 
 impl Encoded {
@@ -52,6 +56,12 @@ impl Encoded {
     /// does), or false.
     pub(crate) fn room(&mut self, n: usize) -> bool {
         self.ids.try_reserve(n).is_ok() && self.offsets.try_reserve(n).is_ok()
+    }
+
+    /// Each unknown token's position and text, in order.
+    pub fn unknown_texts(&self) -> impl Iterator<Item = (u32, &str)> + '_ {
+        let starts = std::iter::once(0).chain(self.unknown.iter().map(|&(_, end)| end));
+        self.unknown.iter().zip(starts).map(|(&(k, end), start)| (k, &self.unknown_text[start..end]))
     }
 }
 
@@ -112,17 +122,26 @@ impl UnigramTokenizer {
     /// Calls `word(text, char_start, virtual_prefix)` for every word of
     /// `text` in order, and `special(id, char_start, char_end)` for every
     /// special token found in it; `text` of a word already has its "▁".
+    /// `Error::Memory`, calling neither for what follows, when there is no
+    /// room for a word's copy (a word may be as long as the text).
     pub(crate) fn walk(
         &self,
         text: &str,
         buffer: &mut String,
         mut on_word: impl FnMut(&str, u32, bool),
         mut on_special: impl FnMut(u32, u32, u32),
-    ) {
+    ) -> Result<()> {
+        let mut short = None;
         segments(text, &self.specials, |segment| match segment {
+            _ if short.is_some() => {}
             metaspace::Segment::Special { id, chars } => on_special(id, chars.0, chars.1),
             metaspace::Segment::Text { text: seg, char_start } => words(seg, |word, virtual_prefix, offset_chars| {
                 buffer.clear();
+                // Grown fallibly, and only when a word is longer than any before.
+                if short.is_some() || buffer.try_reserve(word.len() + REPLACEMENT.len_utf8()).is_err() {
+                    short.get_or_insert(word.len());
+                    return;
+                }
                 if virtual_prefix {
                     buffer.push(REPLACEMENT);
                     buffer.push_str(word);
@@ -135,6 +154,10 @@ impl UnigramTokenizer {
                 on_word(buffer, char_start + offset_chars, virtual_prefix);
             }),
         });
+        match short {
+            Some(bytes) => Err(Error::memory(format_args!("the text of a word of {bytes} bytes"))),
+            None => Ok(()),
+        }
     }
 
     /// The Viterbi encoding of `text`; `Error::Memory` when there is no
@@ -150,7 +173,7 @@ impl UnigramTokenizer {
         let short = std::cell::RefCell::new(None);
         // `walk` borrows `out` through both closures: collect into a shared cell.
         let out_cell = std::cell::RefCell::new(&mut out);
-        self.walk(
+        let walked = self.walk(
             text,
             &mut buffer,
             |word, char_start, virtual_prefix| {
@@ -170,7 +193,9 @@ impl UnigramTokenizer {
                     *short.borrow_mut() = Some(format!("an encoding of {} tokens", o.ids.len() + pieces.len()));
                     return;
                 }
-                push_pieces(&mut o, word, &pieces, char_start, virtual_prefix, model.unk_id());
+                if let Err(what) = push_pieces(&mut o, word, &pieces, char_start, virtual_prefix, model.unk_id()) {
+                    *short.borrow_mut() = Some(what);
+                }
             },
             |id, s, e| {
                 let mut o = out_cell.borrow_mut();
@@ -183,6 +208,7 @@ impl UnigramTokenizer {
                 }
             },
         );
+        walked?;
         match short.into_inner() {
             Some(what) => Err(Error::memory(what)),
             None => Ok(out),
@@ -256,7 +282,10 @@ impl UnigramTokenizer {
 /// Appends a word's pieces with character offsets into the original text:
 /// the word's "▁" stands for its space, or, when it was prepended, for the
 /// word's first character (a token of that "▁" alone spans that character,
-/// and so does the next token).
+/// and so does the next token). `out` has room for the ids and offsets (see
+/// [`Encoded::room`]); the texts of unknown tokens are kept fallibly: when
+/// there is no room for them, what did not fit (and `out` then holds part
+/// of the word).
 pub(crate) fn push_pieces(
     out: &mut Encoded,
     word: &str,
@@ -264,7 +293,7 @@ pub(crate) fn push_pieces(
     char_start: u32,
     virtual_prefix: bool,
     unk_id: u32,
-) {
+) -> std::result::Result<(), String> {
     let mut pos = char_start;
     for (k, p) in pieces.iter().enumerate() {
         let n = word[p.start..p.end].chars().count() as u32;
@@ -280,11 +309,17 @@ pub(crate) fn push_pieces(
             (pos - n, pos)
         };
         if p.id == unk_id {
-            out.unknown.push((out.ids.len() as u32, word[p.start..p.end].to_string()));
+            let unknown = &word[p.start..p.end];
+            if out.unknown.try_reserve(1).is_err() || out.unknown_text.try_reserve(unknown.len()).is_err() {
+                return Err(format!("the texts of {} unknown tokens of an encoding", out.unknown.len() + 1));
+            }
+            out.unknown_text.push_str(unknown);
+            out.unknown.push((out.ids.len() as u32, out.unknown_text.len()));
         }
         out.ids.push(p.id);
         out.offsets.push((start, end));
     }
+    Ok(())
 }
 
 #[cfg(test)]

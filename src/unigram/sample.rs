@@ -242,11 +242,13 @@ impl UnigramTokenizer {
         let out = std::cell::RefCell::new(Encoded::default());
         let mut stopped = Ok(());
         let model = self.model();
-        self.walk(
+        // The tokens a special token found no room after, if any.
+        let full = std::cell::Cell::new(None);
+        let walked = self.walk(
             text,
             &mut buffer,
             |word, char_start, virtual_prefix| {
-                if stopped.is_err() {
+                if stopped.is_err() || full.get().is_some() {
                     return;
                 }
                 pieces.clear();
@@ -265,15 +267,26 @@ impl UnigramTokenizer {
                     stopped = Err(Error::memory(format_args!("an encoding of {} tokens", o.ids.len() + pieces.len())));
                     return;
                 }
-                push_pieces(&mut o, word, &pieces, char_start, virtual_prefix, model.unk_id());
+                if let Err(what) = push_pieces(&mut o, word, &pieces, char_start, virtual_prefix, model.unk_id()) {
+                    stopped = Err(Error::memory(what));
+                }
             },
             |id, s, e| {
                 let mut o = out.borrow_mut();
-                o.ids.push(id);
-                o.offsets.push((s, e));
+                if full.get().is_none() && !o.room(1) {
+                    full.set(Some(o.ids.len() + 1));
+                }
+                if full.get().is_none() {
+                    o.ids.push(id);
+                    o.offsets.push((s, e));
+                }
             },
         );
+        walked?;
         stopped?;
+        if let Some(tokens) = full.get() {
+            return Err(Error::memory(format_args!("an encoding of {tokens} tokens")));
+        }
         Ok(out.into_inner())
     }
 }

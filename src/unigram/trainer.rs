@@ -425,25 +425,27 @@ pub fn prune(
 ) -> Vec<(String, f64)> {
     let pieces = model.pieces();
     let stop = || stopped.load(Ordering::Relaxed);
-    // Viterbi counts.
+    // Viterbi counts: a vector of them (and the buffers of a search) per
+    // fold of chunks, which rayon makes about once per thread, not per chunk.
     let freq: Vec<u64> = threads::run(|| {
         words
             .par_chunks(CHUNK)
-            .map(|chunk| {
-                if stop() {
-                    return Vec::new();
-                }
-                let mut freq = vec![0u64; pieces.len()];
-                let (mut best, mut out): (Vec<BestPath>, Vec<Piece>) = (Vec::new(), Vec::new());
-                for (w, n) in chunk {
-                    out.clear();
-                    model.viterbi(w, &mut best, &mut out);
-                    for p in &out {
-                        freq[p.id as usize] += n;
+            .fold(
+                || (vec![0u64; pieces.len()], Vec::<BestPath>::new(), Vec::<Piece>::new()),
+                |(mut freq, mut best, mut out), chunk| {
+                    if !stop() {
+                        for (w, n) in chunk {
+                            out.clear();
+                            model.viterbi(w, &mut best, &mut out);
+                            for p in &out {
+                                freq[p.id as usize] += n;
+                            }
+                        }
                     }
-                }
-                freq
-            })
+                    (freq, best, out)
+                },
+            )
+            .map(|(freq, ..)| freq)
             .reduce(
                 || vec![0u64; pieces.len()],
                 |mut a, b| {

@@ -9,6 +9,7 @@ training that recounts every pair at every merge.
 from __future__ import annotations
 
 import json
+import json as _json  # from_json's parameter is named json, as the engine's
 import os
 import unicodedata
 from collections import Counter
@@ -141,6 +142,39 @@ def _valid(text: str) -> bool:
     return True
 
 
+def _is_count(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _padding(p: object) -> dict[str, object]:
+    """A ``padding`` section as the ``padding`` property shows it; ValueError naming what is wrong."""
+    if not isinstance(p, dict):
+        raise ValueError("padding: expected an object (or null)")
+
+    def number(key: str) -> int | None:
+        v = p.get(key)
+        if v is not None and not _is_count(v):
+            raise ValueError(f"padding.{key}: {json.dumps(v)} is not a count")
+        return v
+
+    strategy = p.get("strategy")
+    if strategy is None or strategy == "BatchLongest":
+        length = None
+    elif isinstance(strategy, dict) and list(strategy) == ["Fixed"] and _is_count(strategy["Fixed"]):
+        length = strategy["Fixed"]
+    else:
+        raise ValueError(f'padding.strategy: {json.dumps(strategy)} is not "BatchLongest" or {{"Fixed": n}}')
+    direction = p.get("direction")
+    if direction not in (None, "Right", "Left"):
+        raise ValueError(f'padding.direction: {json.dumps(direction)} is not "Right" or "Left"')
+    token = p.get("pad_token", "[PAD]")
+    if not isinstance(token, str):
+        raise ValueError(f"padding.pad_token: {json.dumps(token)} is not a str")
+    out = {"length": length, "pad_to_multiple_of": number("pad_to_multiple_of"), "pad_id": number("pad_id") or 0}
+    return out | {"pad_token": token, "pad_type_id": number("pad_type_id") or 0,
+                  "direction": "left" if direction == "Left" else "right"}  # fmt: skip
+
+
 class BPETokenizer(family.TableLookups, family.TransformersCalls):
     """The twin of ``fast_wordpiece.BPETokenizer``: byte-level BPE, GPT-2 style
     (docs/spec.md section 15). ``vocab`` maps tokens to ids 0..n, ``merges``
@@ -182,6 +216,53 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         self._unk_token = unk_token
         #: the file's ByteLevel post-processor: trim_offsets, and add_prefix_space with it
         self._trim = (False, False)
+        #: the file's added tokens with lstrip or rstrip: token -> (lstrip, rstrip)
+        self._strip: dict[str, tuple[bool, bool]] = {}
+        #: the file's RobertaProcessing: the tokens before and after each text
+        self._template: tuple[str, str] | None = None
+        #: the file's padding section, kept to be written back, and as the ``padding`` property shows it
+        self._padding: dict[str, object] | None = None
+        self._pad: dict[str, object] | None = None
+
+    @property
+    def padding(self) -> dict[str, object] | None:
+        """The file's ``padding`` section, as ``tokenizers``' ``Tokenizer.padding`` shows it
+        (``length`` None for ``BatchLongest``; ``direction`` "right" or "left"), or None.
+        ``encode``, ``tokenize`` and ``encode_batch`` apply it; the call pads as its own
+        ``padding=`` says."""
+        return None if self._pad is None else dict(self._pad)
+
+    def _padded(self, rows: list[list[str]]) -> list[list[str]]:
+        """``rows`` of tokens padded as the file's ``padding`` section says (Hugging Face's rule)."""
+        if self._pad is None:
+            return rows
+        p = self._pad
+        length, m = p["length"], p["pad_to_multiple_of"]
+        n = length if isinstance(length, int) else max(map(len, rows), default=0)
+        if isinstance(m, int) and m and n % m:
+            n += m - n % m
+        pad_id = p["pad_id"]
+        assert isinstance(pad_id, int)  # checked by from_json
+        fill = self.id_to[pad_id]
+        out = []
+        for row in rows:
+            more = [fill] * max(n - len(row), 0)
+            out.append(more + row if p["direction"] == "left" else row + more)
+        return out
+
+    @property
+    def special_tokens_strip(self) -> dict[str, tuple[bool, bool]]:
+        """``{token: (lstrip, rstrip)}`` for the special tokens that take in the whitespace on their
+        left or right when split out of the text (the ``lstrip`` and ``rstrip`` of the file's added
+        tokens, as RoBERTa's ``<mask>`` has); empty for a tokenizer built or trained here."""
+        return {t: self._strip[t] for t in self.special_tokens if t in self._strip}
+
+    @property
+    def template(self) -> tuple[str, str] | None:
+        """The tokens RoBERTa's template puts before and after each text, ``(cls, sep)``
+        (``<s> A </s>``), from the ``RobertaProcessing`` post-processor of the file it was
+        loaded from; None otherwise."""
+        return self._template
 
     @property
     def trim_offsets(self) -> bool:
@@ -318,8 +399,19 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
 
     def _compared(self) -> object:
         """The vocabulary, the merges, the unknown token, the special tokens (in any order: the
-        order given changes no split) and the offsets' trimming, as the engine compares them."""
-        return self.vocab, self.ranks, self.unk_token, set(self.specials), self._trim
+        order given changes no split), and what a file gave (the offsets' trimming, the tokens' lstrip and
+        rstrip, the template, the padding section), as the engine compares them."""
+        strip = {t: f for t, f in self._strip.items() if any(f)}
+        return (
+            self.vocab,
+            self.ranks,
+            self.unk_token,
+            set(self.specials),
+            self._trim,
+            strip,
+            self._template,
+            self._padding,
+        )
 
     # ------------------------------------------------------------------ encoding
     def _encode_piece(self, piece: str) -> list[str]:
@@ -336,27 +428,58 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             _, i = min(ranked)  # lowest rank, leftmost
             symbols[i : i + 2] = [symbols[i] + symbols[i + 1]]
 
-    def tokenize(self, text: str) -> list[str]:
-        """The tokens (byte-level strings) of ``text``; TypeError unless it is a str."""
+    def _special(self, segment: str) -> str:
+        """The special token of a split-out piece (with the whitespace an lstrip or rstrip took in)."""
+        if segment in self.specials:
+            return segment
+        inner = segment.strip("".join(WHITE_SPACE))
+        return next((t for t in self.specials if t == inner), None) or max(
+            (t for t in self.specials if t in segment), key=len
+        )
+
+    def _tokens(self, text: str, add_special_tokens: bool) -> list[str]:
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {_type_name(text)}")
+        _flag(add_special_tokens, "add_special_tokens")
         tokens: list[str] = []
-        for segment, _, special in family.split_specials(text, self.specials):
+        for segment, _, special in family.split_specials(text, self.specials, self._strip):
             if special:
-                tokens.append(segment)
+                tokens.append(self._special(segment))
                 continue
             for piece in pre_tokenize(segment):
                 tokens.extend(self._encode_piece(piece))
+        if self._template is not None and add_special_tokens:
+            tokens = [self._template[0], *tokens, self._template[1]]
         return tokens
 
-    def encode(self, text: str) -> list[int]:
-        """The token ids of ``text`` (special tokens in it split out first)."""
-        return [self.vocab[t] for t in self.tokenize(text)]
+    def tokenize(self, text: str, add_special_tokens: bool = True) -> list[str]:
+        """The tokens (byte-level strings) of ``text``, as ``encode`` has them; TypeError
+        unless it is a str."""
+        return self._padded([self._tokens(text, add_special_tokens)])[0]
 
-    def encode_batch(self, texts: Iterable[str], *, num_threads: SupportsIndex | None = None) -> list[list[int]]:
-        """``encode`` of every text, one after the other (``num_threads`` is checked, then ignored)."""
+    def encode(self, text: str, add_special_tokens: bool = True) -> list[int]:
+        """The token ids of ``text`` (special tokens in it split out first), in the template of
+        a file's ``RobertaProcessing`` (``<s> A </s>``) unless ``add_special_tokens=False``,
+        padded as the file's ``padding`` section says."""
+        return [self.vocab[t] for t in self.tokenize(text, add_special_tokens)]
+
+    def encode_batch(
+        self,
+        texts: Iterable[str],
+        *,
+        add_special_tokens: bool = True,
+        padding: bool = True,
+        num_threads: SupportsIndex | None = None,
+    ) -> list[list[int]]:
+        """``encode`` of every text, one after the other (``num_threads`` is checked, then ignored);
+        with the file's ``padding`` section, each padded to the longest (or to its fixed length),
+        as Hugging Face's ``encode_batch``, unless ``padding=False``."""
         _threads(num_threads)
-        return [self.encode(t) for t in texts]
+        _flag(add_special_tokens, "add_special_tokens")
+        _flag(padding, "padding")
+        rows = [self._tokens(t, add_special_tokens) for t in texts]
+        rows = self._padded(rows) if padding else rows
+        return [[self.vocab[t] for t in row] for row in rows]
 
     def decode(
         self,
@@ -419,7 +542,8 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": trim, "use_regex": True}
 
         added = [
-            {"id": self.vocab[t], "content": t, "single_word": False, "lstrip": False, "rstrip": False}
+            {"id": self.vocab[t], "content": t, "single_word": False}
+            | dict(zip(("lstrip", "rstrip"), self._strip.get(t, (False, False))))
             | {"normalized": False, "special": True}
             for t in self.special_tokens
         ]
@@ -438,24 +562,28 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         root: dict[str, object] = {
             "version": "1.0",
             "truncation": None,
-            "padding": None,
+            "padding": self._padding,
             "added_tokens": added,
             "normalizer": None,
         }
         post = byte_level(self.trim_offsets) | {"add_prefix_space": self.trim_keeps_prefix_space}
+        if self._template is not None:
+            cls, sep = self._template
+            post = {"type": "RobertaProcessing", "sep": [sep, self.vocab[sep]], "cls": [cls, self.vocab[cls]]}
+            post |= {"trim_offsets": self.trim_offsets, "add_prefix_space": self.trim_keeps_prefix_space}
         root |= {"pre_tokenizer": byte_level(True), "post_processor": post, "decoder": byte_level(True)}
         return json.dumps(root | {"model": model}, ensure_ascii=False)
 
     @staticmethod
-    def from_json(text: str) -> BPETokenizer:
+    def from_json(json: str) -> BPETokenizer:
         """A tokenizer from ``tokenizer.json`` text with a ``ByteLevel``
         pre-tokenizer (ValueError otherwise); checks less than the engine."""
-        root = json.loads(_text(text, "json"))
+        root = _json.loads(_text(json, "json"))
         if (root.get("pre_tokenizer") or {}).get("type") != "ByteLevel":
             raise ValueError("pre_tokenizer: only ByteLevel is supported")
         model = root["model"]
         vocab = dict(model["vocab"])
-        specials = []
+        specials, strip = [], {}
         for i, t in enumerate(root.get("added_tokens") or []):
             content = t["content"]
             if t["id"] == len(vocab) >= len(model["vocab"]):
@@ -464,19 +592,44 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
                     raise ValueError(f"added_tokens[{i}]: {content!r} has an id past the model's vocabulary, "
                                      "but is a token of the model or a byte")  # fmt: skip
                 vocab[content] = t["id"]
+            if t.get("single_word"):
+                raise ValueError(f"added_tokens[{i}].single_word: true is not supported (only false)")
+            flags = (t.get("lstrip"), t.get("rstrip"))
+            for key, value in zip(("lstrip", "rstrip"), flags):
+                if value is not None and not isinstance(value, bool):
+                    raise ValueError(f"added_tokens[{i}].{key}: {_json.dumps(value)} is not a bool")
+            strip[content] = (flags[0] is True, flags[1] is True)
             specials.append(content)
         merges = [tuple(m) if isinstance(m, list) else m for m in model["merges"]]  # a file's pairs are lists
         made = BPETokenizer(vocab, merges, special_tokens=specials, unk_token=model.get("unk_token"))
+        made._strip = {t: f for t, f in strip.items() if any(f)}
         post = root.get("post_processor")
-        if post is not None:  # Hugging Face's ByteLevel defaults: both true
-            if post.get("type") != "ByteLevel":
-                raise ValueError("post_processor: only ByteLevel (or none) is supported")
+        if post is not None:  # Hugging Face's ByteLevel and RobertaProcessing defaults: both true
+            if post.get("type") == "RobertaProcessing":
+                template = []
+                for key in ("cls", "sep"):
+                    pair = post.get(key)
+                    if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
+                        raise ValueError(f"post_processor.{key}: expected [token, id]")
+                    if made.vocab.get(pair[0]) != pair[1]:
+                        raise ValueError(f"post_processor.{key}: {_quoted(pair[0])} must be in the vocabulary "
+                                         f"with id {pair[1]}")  # fmt: skip
+                    template.append(pair[0])
+                made._template = (template[0], template[1])
+            elif post.get("type") != "ByteLevel":
+                raise ValueError("post_processor: only ByteLevel, RobertaProcessing (or none) is supported")
             trim, keep = (post.get(key) for key in ("trim_offsets", "add_prefix_space"))
             for key, value in (("trim_offsets", trim), ("add_prefix_space", keep)):
                 if value is not None and not isinstance(value, bool):
-                    raise ValueError(f"post_processor.{key}: {json.dumps(value)} is not a bool")
+                    raise ValueError(f"post_processor.{key}: {_json.dumps(value)} is not a bool")
             trim = trim is not False
             made._trim = (trim, trim and keep is not False)
+        padding = root.get("padding")
+        if padding is not None:
+            made._pad = _padding(padding)
+            if made._pad["pad_id"] not in made.id_to:
+                raise ValueError(f"padding.pad_id: id {made._pad['pad_id']} is not in the vocabulary")
+        made._padding = padding
         return made
 
     def save(self, path: str | os.PathLike[str]) -> None:

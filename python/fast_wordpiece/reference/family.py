@@ -19,10 +19,15 @@ WHITE_SPACE = frozenset(
 )
 
 
-def split_specials(text: str, specials: Sequence[str]) -> list[tuple[str, int, bool]]:
+def split_specials(
+    text: str, specials: Sequence[str], strip: Mapping[str, tuple[bool, bool]] | None = None
+) -> list[tuple[str, int, bool]]:
     """``(piece, char_start, is_special)`` for the pieces of ``text``: at the
     earliest position where a special token starts, the longest one that
     starts there, then on after it; the text between them (never empty).
+    ``strip`` gives tokens ``(lstrip, rstrip)``: a match of one takes in the
+    White_Space before it (back to the previous match) or after it, and its
+    piece is the token with that whitespace.
 
     A regular expression of the tokens, longest first, finds exactly these:
     it tries every position from the left, and at one position the first
@@ -35,10 +40,18 @@ def split_specials(text: str, specials: Sequence[str]) -> list[tuple[str, int, b
     pattern = "|".join(re.escape(s) for s in sorted(set(specials), key=len, reverse=True))
     done = 0
     for m in re.finditer(pattern, text):
-        if done < m.start():
-            out.append((text[done : m.start()], done, False))
-        out.append((m.group(), m.start(), True))
-        done = m.end()
+        start, end = m.span()
+        if start < done:  # in the whitespace a token with rstrip took in
+            continue
+        lstrip, rstrip = (strip or {}).get(m.group(), (False, False))
+        while lstrip and start > done and text[start - 1] in WHITE_SPACE:
+            start -= 1
+        while rstrip and end < len(text) and text[end] in WHITE_SPACE:
+            end += 1
+        if done < start:
+            out.append((text[done:start], done, False))
+        out.append((text[start:end], start, True))
+        done = end
     if done < len(text):
         out.append((text[done:], done, False))
     return out
