@@ -1,14 +1,15 @@
 """The command line (``fast-wordpiece``, ``python -m fast_wordpiece``): what its help
 shows, and how it treats a user's mistakes: one line on stderr naming the problem, no
-traceback, and nothing trained for nothing; exit status 2 for a mistake in the command
-line (as argparse's own), 1 for a failure (a file that does not load, a training that
-cannot be done)."""
+traceback, and nothing trained for nothing; exit status 2 for a mistake seen in the
+command line itself (as argparse's own), 1 for a failure (a file that does not load or
+is of the wrong kind, a training that cannot be done)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -48,6 +49,41 @@ def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
     assert err.count("\n") == 1, err
     assert err.startswith("fast-wordpiece"), err
     return err.rstrip("\n")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="optional: named pipes are POSIX only")
+@pytest.mark.parametrize("command", ["count", "analyze"])
+def test_a_pipe_is_read_whole(command, corpus, tmp_path, capsys):
+    """A FILE that is a pipe (``<(zcat corpus.gz)``, ``/dev/stdin``) is read from its first
+    byte: checking what kind of file it is must not take bytes from the reader."""
+    text = corpus.read_bytes() * 200  # more than any read-ahead buffer
+    big = tmp_path / "big.txt"
+    big.write_bytes(text)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+
+    def feed() -> None:
+        with open(fifo, "wb") as pipe:
+            pipe.write(text)
+
+    if command == "count":
+        main(["count", str(big), "--out", str(tmp_path / "file.fwc"), "--no-progress"])
+        writer = threading.Thread(target=feed)
+        writer.start()
+        assert main(["count", str(fifo), "--out", str(tmp_path / "pipe.fwc"), "--no-progress"]) == 0
+        writer.join()
+        assert WordCounts.load(tmp_path / "pipe.fwc") == WordCounts.load(tmp_path / "file.fwc")
+    else:
+        tokenizer = tmp_path / "t.json"
+        PyTokenizer.train(TEXT.splitlines(), 120, show_progress=False).save(tokenizer)
+        assert main(["analyze", str(tokenizer), str(big)]) == 0
+        from_file = capsys.readouterr().out
+        writer = threading.Thread(target=feed)
+        writer.start()
+        assert main(["analyze", str(tokenizer), str(fifo)]) == 0
+        writer.join()
+        from_pipe = capsys.readouterr().out
+        assert from_pipe.replace(str(fifo), "FILE") == from_file.replace(str(big), "FILE")
 
 
 # ----------------------------------------------------------------------------- help
@@ -251,7 +287,7 @@ def test_a_word_counts_file_given_as_text_is_named_as_one(command, cure, counts_
         "analyze": ["analyze", str(tokenizer), str(counts_file)],
         "compare": ["compare", str(counts_file), "--vocab-size", "300"],
     }[command]
-    assert main(argv) == 2
+    assert main(argv) == 1
     prefix = "fast-wordpiece compare" if command == "compare" else "fast-wordpiece"
     assert one_line_error(capsys) == (
         f"{prefix}: {counts_file}: a word counts file (from `count`), not text: {cure.format(path=counts_file)}"
@@ -263,7 +299,7 @@ def test_a_word_counts_file_given_as_text_is_named_as_one(command, cure, counts_
 def test_analyze_names_a_word_counts_file_given_as_its_tokenizer(name, counts_file, corpus, tmp_path, capsys):
     tokenizer = tmp_path / name
     tokenizer.write_bytes(counts_file.read_bytes())
-    assert main(["analyze", str(tokenizer), str(corpus)]) == 2
+    assert main(["analyze", str(tokenizer), str(corpus)]) == 1
     assert one_line_error(capsys) == (
         f"fast-wordpiece: {tokenizer}: a word counts file (from `count`), not a tokenizer: "
         "analyze takes a tokenizer file (.json) or a BERT vocab.txt, then text files"
