@@ -79,7 +79,9 @@ def test_a_roberta_file_encodes_as_tokenizers_encodes_it(make: str, files: dict[
     for text in texts:
         want = theirs.encode(text)
         assert ours.encode(text) == want.ids, text
-        assert ours.tokenize(text) == [theirs.id_to_token(i) for i in want.ids], text
+        assert ours.tokenize(text, add_special_tokens=True) == [theirs.id_to_token(i) for i in want.ids], text
+        plain = theirs.encode(text, add_special_tokens=False).ids
+        assert ours.tokenize(text) == [theirs.id_to_token(i) for i in plain], text  # transformers' tokenize
         assert ours.encode(text, add_special_tokens=False) == theirs.encode(text, add_special_tokens=False).ids
     assert ours.encode_batch(texts) == [e.ids for e in theirs.encode_batch(texts)]
     assert ours.encode_batch(texts, add_special_tokens=False) == [
@@ -183,12 +185,15 @@ def test_a_padding_section_pads_as_tokenizers_pads(make: str, options: dict[str,
     made.enable_padding(pad_id=made.token_to_id("<pad>"), pad_token="<pad>", **options)
     made.save(str(path))
     ours, theirs = MAKERS[make].load(path), tokenizers.Tokenizer.from_file(str(path))
+    unpadded = tokenizers.Tokenizer.from_file(str(path))
+    unpadded.no_padding()
     assert ours.padding == theirs.padding
     texts = random_texts(17, 40)
     assert ours.encode_batch(texts) == [e.ids for e in theirs.encode_batch(texts)]
     for text in texts[:10]:
         assert ours.encode(text) == theirs.encode(text).ids
-        assert ours.tokenize(text) == [theirs.id_to_token(i) for i in theirs.encode(text).ids]
+        # tokenize neither pads nor adds the template, as transformers' tokenize
+        assert ours.tokenize(text) == [unpadded.id_to_token(i) for i in unpadded.encode(text, False).ids]
     assert ours.encode_batch(texts, add_special_tokens=False) == [
         e.ids for e in theirs.encode_batch(texts, add_special_tokens=False)
     ]

@@ -452,16 +452,17 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             tokens = [self._template[0], *tokens, self._template[1]]
         return tokens
 
-    def tokenize(self, text: str, add_special_tokens: bool = True) -> list[str]:
-        """The tokens (byte-level strings) of ``text``, as ``encode`` has them; TypeError
-        unless it is a str."""
-        return self._padded([self._tokens(text, add_special_tokens)])[0]
+    def tokenize(self, text: str, add_special_tokens: bool = False) -> list[str]:
+        """The tokens (byte-level strings) of ``text``, as transformers' ``tokenize``: without
+        the special tokens of a file's template unless ``add_special_tokens``, and never
+        padded; TypeError unless it is a str."""
+        return self._tokens(text, add_special_tokens)
 
     def encode(self, text: str, add_special_tokens: bool = True) -> list[int]:
         """The token ids of ``text`` (special tokens in it split out first), in the template of
         a file's ``RobertaProcessing`` (``<s> A </s>``) unless ``add_special_tokens=False``,
         padded as the file's ``padding`` section says."""
-        return [self.vocab[t] for t in self.tokenize(text, add_special_tokens)]
+        return [self.vocab[t] for t in self._padded([self._tokens(text, add_special_tokens)])[0]]
 
     def encode_batch(
         self,
