@@ -193,7 +193,9 @@ def test_a_padding_section_pads_as_tokenizers_pads(make: str, options: dict[str,
     for text in texts[:10]:
         assert ours.encode(text) == theirs.encode(text).ids
         # tokenize neither pads nor adds the template, as transformers' tokenize
-        assert ours.tokenize(text) == [unpadded.id_to_token(i) for i in unpadded.encode(text, False).ids]
+        assert ours.tokenize(text) == [
+            unpadded.id_to_token(i) for i in unpadded.encode(text, add_special_tokens=False).ids
+        ]
     assert ours.encode_batch(texts, add_special_tokens=False) == [
         e.ids for e in theirs.encode_batch(texts, add_special_tokens=False)
     ]
