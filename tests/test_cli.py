@@ -6,6 +6,7 @@ is of the wrong kind, a training that cannot be done)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -51,9 +52,28 @@ def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
     return err.rstrip("\n")
 
 
+def run_on_a_pipe(fifo: Path, text: bytes, argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """``python -m fast_wordpiece ARGV`` with ``text`` written once into the named pipe
+    ``fifo``, as a shell's ``<(zcat corpus.gz)`` does. The timeout only keeps a broken
+    command from hanging the tests."""
+
+    def feed() -> None:
+        with contextlib.suppress(BrokenPipeError), open(fifo, "wb") as pipe:
+            pipe.write(text)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    try:
+        command = [sys.executable, "-m", "fast_wordpiece", *argv]
+        return subprocess.run(command, capture_output=True, text=True, timeout=600)
+    finally:
+        if writer.is_alive():  # the command never opened the pipe: let the writer go
+            os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+
+
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="optional: named pipes are POSIX only")
 @pytest.mark.parametrize("command", ["count", "analyze"])
-def test_a_pipe_is_read_whole(command, corpus, tmp_path, capsys):
+def test_a_pipe_is_read_whole(command, corpus, tmp_path):
     """A FILE that is a pipe (``<(zcat corpus.gz)``, ``/dev/stdin``) is read from its first
     byte: checking what kind of file it is must not take bytes from the reader."""
     text = corpus.read_bytes() * 200  # more than any read-ahead buffer
@@ -61,29 +81,22 @@ def test_a_pipe_is_read_whole(command, corpus, tmp_path, capsys):
     big.write_bytes(text)
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-
-    def feed() -> None:
-        with open(fifo, "wb") as pipe:
-            pipe.write(text)
-
     if command == "count":
-        main(["count", str(big), "--out", str(tmp_path / "file.fwc"), "--no-progress"])
-        writer = threading.Thread(target=feed)
-        writer.start()
-        assert main(["count", str(fifo), "--out", str(tmp_path / "pipe.fwc"), "--no-progress"]) == 0
-        writer.join()
+        assert main(["count", str(big), "--out", str(tmp_path / "file.fwc"), "--no-progress"]) == 0
+        done = run_on_a_pipe(fifo, text, ["count", str(fifo), "--out", str(tmp_path / "pipe.fwc"), "--no-progress"])
+        assert done.returncode == 0, done.stderr
         assert WordCounts.load(tmp_path / "pipe.fwc") == WordCounts.load(tmp_path / "file.fwc")
     else:
         tokenizer = tmp_path / "t.json"
         PyTokenizer.train(TEXT.splitlines(), 120, show_progress=False).save(tokenizer)
-        assert main(["analyze", str(tokenizer), str(big)]) == 0
-        from_file = capsys.readouterr().out
-        writer = threading.Thread(target=feed)
-        writer.start()
-        assert main(["analyze", str(tokenizer), str(fifo)]) == 0
-        writer.join()
-        from_pipe = capsys.readouterr().out
-        assert from_pipe.replace(str(fifo), "FILE") == from_file.replace(str(big), "FILE")
+        from_file = subprocess.run(
+            [sys.executable, "-m", "fast_wordpiece", "analyze", str(tokenizer), str(big)],
+            capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        assert from_file.returncode == 0, from_file.stderr
+        done = run_on_a_pipe(fifo, text, ["analyze", str(tokenizer), str(fifo)])
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.replace(str(fifo), "FILE") == from_file.stdout.replace(str(big), "FILE")
 
 
 # ----------------------------------------------------------------------------- help

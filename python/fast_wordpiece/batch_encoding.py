@@ -165,7 +165,10 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
     def _encoding(self, batch_index: int) -> Any:
         """The ``Encoding`` of row ``batch_index`` (an int; a negative one counts from the end)."""
         if self._encodings is None:
-            raise ValueError("this BatchEncoding has no encodings (it was made by pad), so no alignment")
+            raise ValueError(
+                "this BatchEncoding has no encodings (it was made by pad or by the call of a "
+                "BPETokenizer, CharTokenizer or UnigramTokenizer), so no alignment"
+            )
         _check_batch_index(batch_index)
         try:
             return self._encodings[batch_index]
@@ -644,16 +647,17 @@ class _NoMaximum:
 
 class _FamilyPadding:
     """What :func:`pad` reads of a family tokenizer (``tokenizer``): its ``pad_token_id``, no
-    ``model_max_length``, padding on the right with token type 0, as transformers'
-    ``PreTrainedTokenizerFast`` of its tokenizer.json."""
+    ``model_max_length``, padding on the side its file's ``padding`` section says (else the
+    right) with token type 0, as transformers' ``PreTrainedTokenizerFast`` of its
+    tokenizer.json."""
 
     model_max_length = _NoMaximum.model_max_length
-    padding_side = "right"
     pad_token_type_id = 0
 
     def __init__(self, tokenizer: Any) -> None:
         self.tokenizer = tokenizer
         self.pad_token_id = tokenizer.pad_token_id
+        self.padding_side = (getattr(tokenizer, "padding", None) or {}).get("direction") or "right"
 
 
 def family_pad(tokenizer: Any, *args: Any, **kwargs: Any) -> BatchEncoding:
@@ -900,7 +904,9 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     name = type(tokenizer).__name__
     _check_options(name, unsupported)
     if text_pair is not None:
-        raise ValueError(f"{name} has no template for pairs of texts: text_pair must be None")
+        template = getattr(tokenizer, "template", None)
+        why = "encodes single texts only" if template else "has no template for pairs of texts"
+        raise ValueError(f"{name} {why}: text_pair must be None")
     if return_tensors not in _TENSORS:
         raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
     if not isinstance(add_special_tokens, bool):

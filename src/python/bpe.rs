@@ -268,7 +268,7 @@ impl PyBpe {
     /// the template of a file's `RobertaProcessing` (`<s> A </s>`) unless
     /// `add_special_tokens=False`, padded as the file's `padding` section
     /// says (see `padding`).
-    #[pyo3(signature = (text, add_special_tokens = true))]
+    #[pyo3(signature = (text, *, add_special_tokens = true))]
     fn encode<'py>(
         &self,
         py: Python<'py>,
@@ -280,8 +280,10 @@ impl PyBpe {
 
     /// The tokens (byte-level strings) of `text`, as transformers'
     /// `tokenize`: without the special tokens of a file's template unless
-    /// `add_special_tokens`, and never padded.
-    #[pyo3(signature = (text, add_special_tokens = false))]
+    /// `add_special_tokens`, and never padded. Each token is as the
+    /// vocabulary has it (transformers shows an `lstrip` token such as
+    /// RoBERTa's `<mask>` with the whitespace it took in, `" <mask>"`).
+    #[pyo3(signature = (text, *, add_special_tokens = false))]
     fn tokenize(
         &self,
         py: Python<'_>,
@@ -421,8 +423,8 @@ impl PyBpe {
 
     /// The file's `padding` section, as `tokenizers`' `Tokenizer.padding`
     /// shows it (`length` None for `BatchLongest`; `direction` "right" or
-    /// "left"), or None. `encode`, `tokenize` and `encode_batch` apply it;
-    /// the call pads as its own `padding=` says.
+    /// "left"), or None. `encode` and `encode_batch` apply it (`tokenize`
+    /// does not); the call pads as its own `padding=` says.
     #[getter]
     fn padding<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let Some(p) = self.inner.padding() else { return Ok(None) };
