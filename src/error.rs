@@ -17,7 +17,11 @@ pub enum Error {
     InvalidFile { path: PathBuf, message: String },
     /// Special tokens were asked for, but the tokenizer's `[CLS]` or `[SEP]`
     /// token is not in its vocabulary (ValueError in Python).
-    #[error("cannot add special tokens: {cls_token:?} and {sep_token:?} must both be in the vocabulary")]
+    #[error(
+        "cannot add special tokens: {} and {} must both be in the vocabulary",
+        Quoted(cls_token),
+        Quoted(sep_token)
+    )]
     MissingSpecialTokens { cls_token: String, sep_token: String },
     /// Input `index` of a batch could not be encoded; `source` says why.
     #[error("inputs[{index}]: {source}")]

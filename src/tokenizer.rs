@@ -19,7 +19,7 @@ use rustc_hash::FxHashSet;
 
 use crate::encoding::scratch::Scratch;
 use crate::encoding::Encoding;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::pipeline::ascii::AsciiPath;
 use crate::pipeline::decoder;
 use crate::pipeline::model::special_tokens::{AddedToken, SpecialTokenMatcher};
@@ -185,9 +185,9 @@ impl Tokenizer {
         options.validate()?;
         validate_special_tokens(special_tokens)?;
         let vocab = vocab.with_prefix(&options.continuing_subword_prefix);
-        let unk_id = vocab
-            .id(&options.unk_token)
-            .ok_or_else(|| Error::invalid(format!("unk_token {:?} is not in the vocabulary", options.unk_token)))?;
+        let unk_id = vocab.id(&options.unk_token).ok_or_else(|| {
+            Error::invalid(format!("unk_token {} is not in the vocabulary", Quoted(&options.unk_token)))
+        })?;
         let present: Vec<(String, u32)> =
             special_tokens.iter().filter_map(|t| vocab.id(t).map(|id| (t.clone(), id))).collect();
         let (post_processor, missing_specials) = match &options.post_processor {
@@ -247,12 +247,11 @@ impl Tokenizer {
         let mut seen: FxHashSet<String> =
             self.special_tokens.iter().chain(self.added.iter().map(|a| &a.content)).cloned().collect();
         for t in &tokens {
-            let id = self
-                .vocab
-                .id(&t.content)
-                .ok_or_else(|| Error::invalid(format!("added token {:?} is not in the vocabulary", t.content)))?;
+            let id = self.vocab.id(&t.content).ok_or_else(|| {
+                Error::invalid(format!("added token {} is not in the vocabulary", Quoted(&t.content)))
+            })?;
             if t.content.is_empty() || !seen.insert(t.content.clone()) {
-                return Err(Error::invalid(format!("added token {:?} is empty or listed twice", t.content)));
+                return Err(Error::invalid(format!("added token {} is empty or listed twice", Quoted(&t.content))));
             }
             if t.special {
                 self.special_ids.insert(id);

@@ -79,7 +79,9 @@ def test_a_roberta_file_encodes_as_tokenizers_encodes_it(make: str, files: dict[
     for text in texts:
         want = theirs.encode(text)
         assert ours.encode(text) == want.ids, text
-        assert ours.tokenize(text) == [theirs.id_to_token(i) for i in want.ids], text
+        assert ours.tokenize(text, add_special_tokens=True) == [theirs.id_to_token(i) for i in want.ids], text
+        plain = theirs.encode(text, add_special_tokens=False).ids
+        assert ours.tokenize(text) == [theirs.id_to_token(i) for i in plain], text  # transformers' tokenize
         assert ours.encode(text, add_special_tokens=False) == theirs.encode(text, add_special_tokens=False).ids
     assert ours.encode_batch(texts) == [e.ids for e in theirs.encode_batch(texts)]
     assert ours.encode_batch(texts, add_special_tokens=False) == [
@@ -183,12 +185,17 @@ def test_a_padding_section_pads_as_tokenizers_pads(make: str, options: dict[str,
     made.enable_padding(pad_id=made.token_to_id("<pad>"), pad_token="<pad>", **options)
     made.save(str(path))
     ours, theirs = MAKERS[make].load(path), tokenizers.Tokenizer.from_file(str(path))
+    unpadded = tokenizers.Tokenizer.from_file(str(path))
+    unpadded.no_padding()
     assert ours.padding == theirs.padding
     texts = random_texts(17, 40)
     assert ours.encode_batch(texts) == [e.ids for e in theirs.encode_batch(texts)]
     for text in texts[:10]:
         assert ours.encode(text) == theirs.encode(text).ids
-        assert ours.tokenize(text) == [theirs.id_to_token(i) for i in theirs.encode(text).ids]
+        # tokenize neither pads nor adds the template, as transformers' tokenize
+        assert ours.tokenize(text) == [
+            unpadded.id_to_token(i) for i in unpadded.encode(text, add_special_tokens=False).ids
+        ]
     assert ours.encode_batch(texts, add_special_tokens=False) == [
         e.ids for e in theirs.encode_batch(texts, add_special_tokens=False)
     ]
@@ -218,6 +225,10 @@ def test_a_padding_section_pads_as_tokenizers_pads(make: str, options: dict[str,
         ({"pad_id": -1}, r"padding\.pad_id: -1 is not a count"),
         ({"pad_to_multiple_of": 1.5}, r"padding\.pad_to_multiple_of: 1\.5 is not a count"),
         ({"pad_token": 3}, r"padding\.pad_token: 3 is not a str"),
+        ({"strategy": {"Fixed": 2**64}}, r"padding\.strategy: \{"),
+        ({"pad_to_multiple_of": 2**64}, r"padding\.pad_to_multiple_of: .* is not a count"),
+        ({"pad_id": 2**32}, r"padding\.pad_id: 4294967296 is too large"),
+        ({"pad_type_id": 2**32}, r"padding\.pad_type_id: 4294967296 is too large"),
     ],
 )
 @pytest.mark.parametrize("make", ["engine", "twin"])
@@ -232,3 +243,72 @@ def roberta_file(folder: Path) -> str:
     path = str(folder / "roberta.json")
     roberta().save(path)
     return path
+
+
+def padded_file(folder: Path, **options: Any) -> Path:
+    """A RoBERTa-style file with a padding section of ``options``."""
+    made = roberta()
+    made.enable_padding(pad_id=made.token_to_id("<pad>"), pad_token="<pad>", **options)
+    path = folder / "padded.json"
+    made.save(str(path))
+    return path
+
+
+@pytest.mark.parametrize("make", ["engine", "twin"])
+def test_a_padding_length_past_memory_is_a_memory_error(make: str, tmp_path: Path) -> None:
+    root = json.loads(padded_file(tmp_path).read_text(encoding="utf-8"))
+    root["padding"]["strategy"] = {"Fixed": 2**64 - 1}
+    ours = MAKERS[make].from_json(json.dumps(root))
+    with pytest.raises(MemoryError, match=r"^an encoding of 18446744073709551615 tokens needs more memory"):
+        ours.encode("hello")
+
+
+def test_analyze_counts_the_models_tokens_alike_in_engine_and_twin(tmp_path: Path) -> None:
+    """No template, no padding: the tokens of the texts, in the engine as in the twin."""
+    path = padded_file(tmp_path, length=24)
+    engine, twin = fw.BPETokenizer.load(path), ref_bpe.BPETokenizer.load(path)
+    texts = random_texts(5, 50)
+    assert engine.analyze(texts) == twin.analyze(texts)
+    words = sum(len(t.split()) for t in texts)
+    tokens = sum(len(engine.tokenize(t)) for t in texts)  # no template, no padding
+    assert tokens < sum(len(engine.encode(t)) for t in texts)  # encode pads to 24
+    assert engine.analyze(texts)["tokens_per_word"] == pytest.approx(tokens / words)
+
+
+@pytest.mark.parametrize("make", ["engine", "twin"])
+def test_pad_takes_the_side_of_the_files_padding_section(make: str, tmp_path: Path) -> None:
+    path = padded_file(tmp_path, direction="left")
+    ours = MAKERS[make].load(path)
+    theirs = transformers.PreTrainedTokenizerFast(tokenizer_object=tokenizers.Tokenizer.from_file(str(path)))
+    assert theirs.padding_side == "left"
+    features = {"input_ids": [[0, 5, 2], [0, 2]]}
+    assert dict(ours.pad(features)) == dict(theirs.pad(features))
+    assert ours.pad(features)["input_ids"][1][0] == theirs.pad_token_id
+
+
+@pytest.mark.parametrize("make", ["engine", "twin"])
+def test_a_pair_is_refused_as_single_texts_only_and_encode_takes_no_pair(make: str, files: Any) -> None:
+    ours = MAKERS[make].load(files[True, True])
+    with pytest.raises(ValueError, match=r"^BPETokenizer encodes single texts only: text_pair must be None$"):
+        ours("hello world", "the cat")
+    with pytest.raises(TypeError, match=r"positional argument"):
+        ours.encode("hello world", "the cat")  # tokenizers' encode(sequence, pair): not ours
+
+
+@pytest.mark.parametrize("cls", ["BPETokenizer", "CharTokenizer", "UnigramTokenizer"])
+def test_the_family_twins_encode_batch_names_a_bad_text_as_the_engine(cls: str) -> None:
+    from fast_wordpiece import reference
+
+    corpus = ["hello world abc def ghi"] * 50
+    engine = getattr(fw, cls).train(corpus, None if cls == "CharTokenizer" else 40, show_progress=False)
+    if cls == "UnigramTokenizer":
+        twin = reference.UnigramTokenizer.from_str(engine.to_str())
+    else:
+        twin = getattr(reference, cls).from_json(engine.to_json())
+    for bad, message in [
+        ("abc", r"^texts must be an iterable of str, not str$"),
+        (["a", 5], r"^texts\[1\] must be str, not int$"),
+    ]:
+        for tok in (engine, twin):
+            with pytest.raises(TypeError, match=message):
+                tok.encode_batch(bad)

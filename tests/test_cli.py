@@ -1,14 +1,16 @@
 """The command line (``fast-wordpiece``, ``python -m fast_wordpiece``): what its help
 shows, and how it treats a user's mistakes: one line on stderr naming the problem, no
-traceback, and nothing trained for nothing; exit status 2 for a mistake in the command
-line (as argparse's own), 1 for a failure (a file that does not load, a training that
-cannot be done)."""
+traceback, and nothing trained for nothing; exit status 2 for a mistake seen in the
+command line itself (as argparse's own), 1 for a failure (a file that does not load or
+is of the wrong kind, a training that cannot be done)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -48,6 +50,53 @@ def one_line_error(capsys: pytest.CaptureFixture[str]) -> str:
     assert err.count("\n") == 1, err
     assert err.startswith("fast-wordpiece"), err
     return err.rstrip("\n")
+
+
+def run_on_a_pipe(fifo: Path, text: bytes, argv: list[str]) -> subprocess.CompletedProcess[str]:
+    """``python -m fast_wordpiece ARGV`` with ``text`` written once into the named pipe
+    ``fifo``, as a shell's ``<(zcat corpus.gz)`` does. The timeout only keeps a broken
+    command from hanging the tests."""
+
+    def feed() -> None:
+        with contextlib.suppress(BrokenPipeError), open(fifo, "wb") as pipe:
+            pipe.write(text)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    try:
+        command = [sys.executable, "-m", "fast_wordpiece", *argv]
+        return subprocess.run(command, capture_output=True, text=True, timeout=600)
+    finally:
+        if writer.is_alive():  # the command never opened the pipe: let the writer go
+            os.close(os.open(fifo, os.O_RDONLY | os.O_NONBLOCK))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="optional: named pipes are POSIX only")
+@pytest.mark.parametrize("command", ["count", "analyze"])
+def test_a_pipe_is_read_whole(command, corpus, tmp_path):
+    """A FILE that is a pipe (``<(zcat corpus.gz)``, ``/dev/stdin``) is read from its first
+    byte: checking what kind of file it is must not take bytes from the reader."""
+    text = corpus.read_bytes() * 200  # more than any read-ahead buffer
+    big = tmp_path / "big.txt"
+    big.write_bytes(text)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    if command == "count":
+        assert main(["count", str(big), "--out", str(tmp_path / "file.fwc"), "--no-progress"]) == 0
+        done = run_on_a_pipe(fifo, text, ["count", str(fifo), "--out", str(tmp_path / "pipe.fwc"), "--no-progress"])
+        assert done.returncode == 0, done.stderr
+        assert WordCounts.load(tmp_path / "pipe.fwc") == WordCounts.load(tmp_path / "file.fwc")
+    else:
+        tokenizer = tmp_path / "t.json"
+        PyTokenizer.train(TEXT.splitlines(), 120, show_progress=False).save(tokenizer)
+        from_file = subprocess.run(
+            [sys.executable, "-m", "fast_wordpiece", "analyze", str(tokenizer), str(big)],
+            capture_output=True, text=True, timeout=600,
+        )  # fmt: skip
+        assert from_file.returncode == 0, from_file.stderr
+        done = run_on_a_pipe(fifo, text, ["analyze", str(tokenizer), str(fifo)])
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.replace(str(fifo), "FILE") == from_file.stdout.replace(str(big), "FILE")
 
 
 # ----------------------------------------------------------------------------- help
@@ -251,7 +300,7 @@ def test_a_word_counts_file_given_as_text_is_named_as_one(command, cure, counts_
         "analyze": ["analyze", str(tokenizer), str(counts_file)],
         "compare": ["compare", str(counts_file), "--vocab-size", "300"],
     }[command]
-    assert main(argv) == 2
+    assert main(argv) == 1
     prefix = "fast-wordpiece compare" if command == "compare" else "fast-wordpiece"
     assert one_line_error(capsys) == (
         f"{prefix}: {counts_file}: a word counts file (from `count`), not text: {cure.format(path=counts_file)}"
@@ -263,7 +312,7 @@ def test_a_word_counts_file_given_as_text_is_named_as_one(command, cure, counts_
 def test_analyze_names_a_word_counts_file_given_as_its_tokenizer(name, counts_file, corpus, tmp_path, capsys):
     tokenizer = tmp_path / name
     tokenizer.write_bytes(counts_file.read_bytes())
-    assert main(["analyze", str(tokenizer), str(corpus)]) == 2
+    assert main(["analyze", str(tokenizer), str(corpus)]) == 1
     assert one_line_error(capsys) == (
         f"fast-wordpiece: {tokenizer}: a word counts file (from `count`), not a tokenizer: "
         "analyze takes a tokenizer file (.json) or a BERT vocab.txt, then text files"

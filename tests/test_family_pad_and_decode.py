@@ -8,6 +8,7 @@ tokenizers' ``decode_batch`` does. The twins behave as the engine."""
 
 from __future__ import annotations
 
+import inspect
 import random
 from typing import Any
 
@@ -128,6 +129,37 @@ def test_pad_takes_transformers_arguments(name: str, family: dict[str, Any], lin
         assert dict(padded) == dict(hf.pad(dict(one), padding="max_length", max_length=len(one["input_ids"]) + 3))
 
 
+@pytest.mark.parametrize("name", ["bpe", "unigram"])
+def test_pad_reports_its_own_name_and_parameters(name: str, family: dict[str, Any], lines: list[str]) -> None:
+    engine, twin, _ = family[name]
+    cls = type(engine).__name__
+    feats = [dict(engine(t)) for t in lines[:3]]
+    for tok in (engine, twin):
+        with pytest.raises(TypeError, match=rf"^{cls}\.pad\(\) got an unexpected keyword argument 'foo'$"):
+            tok.pad(feats, foo=1)
+        with pytest.raises(TypeError, match=rf"^{cls}\.pad\(\): too many positional arguments$"):
+            tok.pad(feats, *[None] * 8)
+        with pytest.raises(
+            TypeError, match=r"^pad takes a dict of lists or a non-empty list of dicts, not an empty list$"
+        ):
+            tok.pad([])
+    parameters = list(inspect.signature(type(engine).pad).parameters)
+    assert parameters[:3] == ["self", "encoded_inputs", "padding"]
+    assert parameters[-1] == "verbose"
+
+
+@pytest.mark.parametrize("name", ["bpe", "unigram"])
+def test_the_call_takes_a_numpy_zero_stride_and_names_every_value_it_accepts(name: str, family: dict[str, Any]) -> None:
+    engine, twin, _ = family[name]
+    for tok in (engine, twin):
+        assert tok("a b", stride=np.int64(0))["input_ids"] == tok("a b")["input_ids"]
+        assert tok("a b", split_special_tokens=False)["input_ids"] == tok("a b")["input_ids"]
+        with pytest.raises(TypeError, match=r"\(only split_special_tokens=None or split_special_tokens=False are"):
+            tok("a b", split_special_tokens=True)
+        with pytest.raises(TypeError, match=r"\(only stride=0 is accepted\)$"):
+            tok("a b", stride=np.int64(2))
+
+
 def test_pad_without_a_padding_token_is_a_value_error_as_transformers(
     training: list[str], tmp_path: Any, lines: list[str]
 ) -> None:
@@ -150,7 +182,7 @@ def test_pad_without_a_padding_token_is_a_value_error_as_transformers(
         # nothing to pad: no padding token needed, as transformers
         assert tok.pad(features, padding=False)["input_ids"] == hf.pad(features, padding=False)["input_ids"]
         assert dict(tok.pad({"input_ids": []})) == {"input_ids": []}
-        with pytest.raises(TypeError, match=r"^pad takes a dict of lists or a list of dicts, not int$"):
+        with pytest.raises(TypeError, match=r"^pad takes a dict of lists or a non-empty list of dicts, not int$"):
             tok.pad(3)
         with pytest.raises(ValueError, match=r"^pad needs 'input_ids' among the inputs"):
             tok.pad({"attention_mask": [[1]]})

@@ -18,6 +18,11 @@ _Objective = Literal["likelihood", "pmi", "frequency"]
 # A training corpus: texts, and batches of texts (a list, tuple or other iterable of str, as the
 # batches of tokenizers' `train_from_iterator` generators), read as their texts.
 _Corpus: TypeAlias = Iterable[str | Iterable[str]]
+# An item of encode_batch: a text or a pair of texts; with is_pretokenized=True, a list of words or a
+# pair of lists, the pair a tuple or (as in tokenizers) a list of two lists.
+_EncodeInput: TypeAlias = (
+    str | tuple[str, str] | Sequence[str] | tuple[Sequence[str], Sequence[str]] | Sequence[Sequence[str]]
+)
 # An integer argument: an int or any integer `operator.index` takes, such as numpy's integer
 # scalars and 0-d integer arrays, as the engine reads them. A bool type-checks (it is an int) but
 # is a TypeError at run time.
@@ -95,8 +100,8 @@ class BPETokenizer:
         special_tokens: Iterable[str] | None = None,
         show_progress: bool = True,
     ) -> BPETokenizer: ...
-    def encode(self, text: str, add_special_tokens: bool = True) -> list[int]: ...
-    def tokenize(self, text: str, add_special_tokens: bool = True) -> list[str]: ...
+    def encode(self, text: str, *, add_special_tokens: bool = True) -> list[int]: ...
+    def tokenize(self, text: str, *, add_special_tokens: bool = False) -> list[str]: ...
     def encode_batch(
         self,
         texts: Iterable[str],
@@ -580,7 +585,7 @@ class PyTokenizer:
     @overload
     def encode_batch(
         self,
-        inputs: Iterable[str | tuple[str, str] | Sequence[str] | tuple[Sequence[str], Sequence[str]]],
+        inputs: Iterable[_EncodeInput],
         add_special_tokens: bool = True,
         *,
         is_pretokenized: bool = False,
@@ -597,7 +602,7 @@ class PyTokenizer:
     @overload
     def encode_batch(
         self,
-        inputs: Iterable[str | tuple[str, str] | Sequence[str] | tuple[Sequence[str], Sequence[str]]],
+        inputs: Iterable[_EncodeInput],
         add_special_tokens: bool = True,
         *,
         is_pretokenized: bool = False,
@@ -614,7 +619,7 @@ class PyTokenizer:
     @overload
     def encode_batch(
         self,
-        inputs: Iterable[str | tuple[str, str] | Sequence[str] | tuple[Sequence[str], Sequence[str]]],
+        inputs: Iterable[_EncodeInput],
         add_special_tokens: bool = True,
         *,
         is_pretokenized: bool = False,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import importlib
+import inspect
 import sys
 from collections.abc import Mapping, Sequence
 from operator import attrgetter, index
@@ -164,7 +165,10 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
     def _encoding(self, batch_index: int) -> Any:
         """The ``Encoding`` of row ``batch_index`` (an int; a negative one counts from the end)."""
         if self._encodings is None:
-            raise ValueError("this BatchEncoding has no encodings (it was made by pad), so no alignment")
+            raise ValueError(
+                "this BatchEncoding has no encodings (it was made by pad or by the call of a "
+                "BPETokenizer, CharTokenizer or UnigramTokenizer), so no alignment"
+            )
         _check_batch_index(batch_index)
         try:
             return self._encodings[batch_index]
@@ -530,7 +534,9 @@ def pad(tokenizer: Any, encoded_inputs: Any, padding: bool | str = True, max_len
     if isinstance(encoded_inputs, (list, tuple)) and encoded_inputs and isinstance(encoded_inputs[0], Mapping):
         encoded_inputs = {key: [example[key] for example in encoded_inputs] for key in encoded_inputs[0]}
     if not isinstance(encoded_inputs, Mapping):
-        raise TypeError(f"pad takes a dict of lists or a list of dicts, not {type(encoded_inputs).__name__}")
+        what = "an empty " if isinstance(encoded_inputs, (list, tuple)) and not encoded_inputs else ""
+        raise TypeError(f"pad takes a dict of lists or a non-empty list of dicts, not {what}"
+                        f"{type(encoded_inputs).__name__}")  # fmt: skip
     if "input_ids" not in encoded_inputs:
         raise ValueError(f"pad needs 'input_ids' among the inputs, but they have {list(encoded_inputs)}")
     try:
@@ -644,29 +650,38 @@ class _NoMaximum:
 
 class _FamilyPadding:
     """What :func:`pad` reads of a family tokenizer (``tokenizer``): its ``pad_token_id``, no
-    ``model_max_length``, padding on the right with token type 0, as transformers'
-    ``PreTrainedTokenizerFast`` of its tokenizer.json."""
+    ``model_max_length``, padding on the side its file's ``padding`` section says (else the
+    right) with token type 0, as transformers' ``PreTrainedTokenizerFast`` of its
+    tokenizer.json."""
 
     model_max_length = _NoMaximum.model_max_length
-    padding_side = "right"
     pad_token_type_id = 0
 
     def __init__(self, tokenizer: Any) -> None:
         self.tokenizer = tokenizer
         self.pad_token_id = tokenizer.pad_token_id
+        self.padding_side = (getattr(tokenizer, "padding", None) or {}).get("direction") or "right"
 
 
-def family_pad(tokenizer: Any, encoded_inputs: Any, padding: bool | str = True, max_length: int | None = None,
-               pad_to_multiple_of: int | None = None, padding_side: str | None = None,
-               return_attention_mask: bool | None = None, return_tensors: str | None = None,
-               verbose: bool = True) -> BatchEncoding:  # fmt: skip
-    """``tokenizer.pad(...)`` for ``BPETokenizer``, ``CharTokenizer`` and ``UnigramTokenizer``:
-    :func:`pad` with the tokenizer's ``pad_token`` (asking to pad without one: ValueError), on
-    the right unless ``padding_side`` says, with no ``model_max_length`` (``"max_length"``
-    without ``max_length`` pads nothing), as transformers' ``PreTrainedTokenizerFast`` of the
-    tokenizer's file pads what ``tokenizer(text)`` gave (``DataCollatorWithPadding`` calls it)."""
-    return pad(_FamilyPadding(tokenizer), encoded_inputs, padding, max_length, pad_to_multiple_of, padding_side,
-               return_attention_mask, return_tensors, verbose)  # fmt: skip
+def family_pad(tokenizer: Any, *args: Any, **kwargs: Any) -> BatchEncoding:
+    """``tokenizer.pad(encoded_inputs, padding=True, max_length=None, pad_to_multiple_of=None,
+    padding_side=None, return_attention_mask=None, return_tensors=None, verbose=True)`` for
+    ``BPETokenizer``, ``CharTokenizer`` and ``UnigramTokenizer``: :func:`pad` with the
+    tokenizer's ``pad_token`` (asking to pad without one: ValueError), on the right unless
+    ``padding_side`` says, with no ``model_max_length`` (``"max_length"`` without
+    ``max_length`` pads nothing), as transformers' ``PreTrainedTokenizerFast`` of the
+    tokenizer's file pads what ``tokenizer(text)`` gave (``DataCollatorWithPadding`` calls it).
+    Arguments that do not bind are a TypeError naming the class's ``pad``."""
+    try:
+        bound = _PAD_PARAMETERS.bind(*args, **kwargs)
+    except TypeError as e:
+        why = str(e)
+        raise TypeError(f"{type(tokenizer).__name__}.pad(){' ' if why.startswith('got ') else ': '}{why}") from None
+    return pad(_FamilyPadding(tokenizer), *bound.args, **bound.kwargs)
+
+
+#: :func:`pad`'s parameters after ``tokenizer``: those of the family's ``pad``.
+_PAD_PARAMETERS = inspect.signature(pad).replace(parameters=list(inspect.signature(pad).parameters.values())[1:])
 
 
 def _no_family_pad_token(name: str) -> ValueError:
@@ -740,10 +755,22 @@ def _check_options(name: str, options: dict[str, Any]) -> None:
         if key not in _UNSUPPORTED:
             raise TypeError(f"{name}.__call__() got an unexpected keyword argument {key!r}")
         accepted = _UNSUPPORTED[key]
-        if not any(value is v or (type(value) is type(v) and value == v) for v in accepted):
+        if not any(_asks_nothing(value, v) for v in accepted):
+            shown = " or ".join(f"{key}={v!r}" for v in accepted)
             raise TypeError(f"{name}.__call__() does not support {key}={value!r}: it encodes single texts, "
-                            f"without overflowing windows, targets or split special tokens (only {key}="
-                            f"{accepted[0]!r} is accepted)")  # fmt: skip
+                            f"without overflowing windows, targets or split special tokens (only {shown} "
+                            f"{'is' if len(accepted) == 1 else 'are'} accepted)")  # fmt: skip
+
+
+def _asks_nothing(value: Any, accepted: Any) -> bool:
+    """Whether ``value`` is the value ``accepted`` of an option the family does not have: the
+    same object or an equal one of its type, or, for an int, any integer equal to it (a numpy
+    integer), as integer arguments are taken everywhere."""
+    if value is accepted or (type(value) is type(accepted) and value == accepted):
+        return True
+    if type(accepted) is int and not isinstance(value, bool) and hasattr(type(value), "__index__"):
+        return index(value) == accepted
+    return False
 
 
 def _check_unicode_pairs(inputs: list[Any], batched: bool) -> None:
@@ -880,7 +907,9 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     name = type(tokenizer).__name__
     _check_options(name, unsupported)
     if text_pair is not None:
-        raise ValueError(f"{name} has no template for pairs of texts: text_pair must be None")
+        template = getattr(tokenizer, "template", None)
+        why = "encodes single texts only" if template else "has no template for pairs of texts"
+        raise ValueError(f"{name} {why}: text_pair must be None")
     if return_tensors not in _TENSORS:
         raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
     if not isinstance(add_special_tokens, bool):

@@ -33,6 +33,7 @@ import difflib
 import json
 import os
 import re
+import stat
 import sys
 import sysconfig
 import time
@@ -85,8 +86,10 @@ PRE_TOKENIZERS = ["bert", "whitespace", "regex", "wordpunct"]
 
 
 class UsageError(ValueError):
-    """A mistake in the command line (a wrong argument, options that do not go
-    together, a file of the wrong kind): one line on stderr, exit status 2."""
+    """A mistake seen in the command line itself (a wrong argument, a size out of range,
+    options that do not go together, output into a missing directory): one line on
+    stderr, exit status 2. What is found by reading a file (a file of the wrong kind
+    included) is a failure, status 1."""
 
 
 #: The first bytes of a word counts file (docs/spec.md, section 13).
@@ -102,13 +105,17 @@ def check_text_files(paths: Sequence[Path], command: str) -> None:
                 "train": f"train on it with --counts {path}",
                 "count": f"it is counted already (train on it with `train --counts {path}`)",
             }.get(command, f"{command} reads text files (train on word counts with `train --counts {path}`)")
-            raise UsageError(f"{path}: a word counts file (from `count`), not text: {cure}")
+            raise ValueError(f"{path}: a word counts file (from `count`), not text: {cure}")
 
 
 def is_counts_file(path: Path) -> bool:
-    """Whether ``path`` starts as a word counts file does (False when it cannot be read:
-    whatever reads it then tells why, as for any file)."""
+    """Whether ``path`` is a regular file that starts as a word counts file does. False
+    when it cannot be read (whatever reads it then tells why, as for any file) and for
+    what is not a regular file: reading the first bytes of a pipe (``<(zcat ...)``,
+    ``/dev/stdin``) would take them from the reader that comes after."""
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return False
         with open(path, "rb") as file:
             return file.read(len(COUNTS_MAGIC)) == COUNTS_MAGIC
     except OSError:
@@ -217,7 +224,7 @@ def analyze(argv: Sequence[str]) -> int:
                         help="bytes that are not UTF-8: fail (default) or replace them")  # fmt: skip
     args = parser.parse_args(argv)
     if is_counts_file(args.tokenizer):
-        raise UsageError(
+        raise ValueError(
             f"{args.tokenizer}: a word counts file (from `count`), not a tokenizer: "
             "analyze takes a tokenizer file (.json) or a BERT vocab.txt, then text files"
         )
@@ -364,10 +371,11 @@ def run(argv: list[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Runs the command line. An error is one line on stderr, no traceback: a mistake in
-    the command line (a wrong argument, a file of the wrong kind) has exit status 2, as
-    argparse's own; a failure (a missing or unreadable file, text that is not UTF-8, a
-    training that cannot be done, memory that runs out) has exit status 1."""
+    """Runs the command line. An error is one line on stderr, no traceback: a mistake seen
+    in the command line itself (a wrong argument, a size out of range, options that do not
+    go together) has exit status 2, as argparse's own; a failure (a missing or unreadable
+    file, a file of the wrong kind, text that is not UTF-8, a training that cannot be done,
+    memory that runs out) has exit status 1."""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         try:

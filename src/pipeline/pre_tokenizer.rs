@@ -6,7 +6,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use super::unicode::{is_punctuation, is_regex_word_char, is_whitespace, is_word_char};
-use crate::error::Error;
+use crate::error::{Error, Quoted};
 
 /// How normalized text is split into words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,8 +106,9 @@ impl FromStr for PreTokenizer {
             "regex" => Ok(PreTokenizer::Regex),
             "wordpunct" => Ok(PreTokenizer::WordPunct),
             _ => Err(Error::invalid(format!(
-                "unknown pre_tokenizer {s:?}: expected one of {}",
-                Self::NAMES.map(|n| format!("{n:?}")).join(", ")
+                "unknown pre_tokenizer {}: expected one of {}",
+                Quoted(s),
+                Self::NAMES.map(|n| Quoted(n).to_string()).join(", ")
             ))),
         }
     }

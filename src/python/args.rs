@@ -13,6 +13,7 @@ use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyIterator, PyLis
 use super::errors::to_py;
 use crate::encoding::ragged::RaggedFields;
 use crate::encoding::Side;
+use crate::error::Quoted;
 use crate::pipeline::model::special_tokens::AddedToken;
 use crate::pipeline::padding::{PadTo, Padding};
 use crate::pipeline::truncation::{Strategy, Truncation};
@@ -294,6 +295,16 @@ pub fn flag(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
         return obj.is_truthy();
     }
     Err(PyTypeError::new_err(format!("{name} must be bool, not {}", type_name(obj))))
+}
+
+/// The bool the keyword argument `key` of `kwargs` gives (false when it is
+/// not given); None when its value is not a bool, which [`flag`] refuses.
+pub fn given_flag(kwargs: Option<&Bound<'_, PyDict>>, key: &str) -> Option<bool> {
+    match kwargs.map(|k| k.get_item(key)) {
+        None | Some(Ok(None)) => Some(false),
+        Some(Ok(Some(value))) => flag(&value, key).ok(),
+        Some(Err(_)) => None,
+    }
 }
 
 /// Converters for `#[pyo3(from_py_with = ...)]`, one per argument name, so
@@ -587,7 +598,7 @@ pub fn id(item: &Bound<'_, PyAny>, name: &dyn Fn() -> String, vocab_size: usize)
 
 /// The TypeError for a keyword argument `function` does not take.
 fn unexpected(function: &str, key: &str) -> PyErr {
-    PyTypeError::new_err(format!("{function}() got an unexpected keyword argument {key:?}"))
+    PyTypeError::new_err(format!("{function}() got an unexpected keyword argument {}", Quoted(key)))
 }
 
 /// What a call to `encode` or `encode_batch` asks for beyond its options.
@@ -805,7 +816,8 @@ impl<'py> EncodeKwargs<'py> {
             )),
             Some(other) => {
                 return Err(PyValueError::new_err(format!(
-                    "padding must be None, \"longest\" or \"max_length\", not {other:?}"
+                    "padding must be None, \"longest\" or \"max_length\", not {}",
+                    Quoted(other)
                 )))
             }
         };
@@ -835,16 +847,18 @@ fn strategy(name: &str) -> PyResult<Strategy> {
         "only_first" => Ok(Strategy::OnlyFirst),
         "only_second" => Ok(Strategy::OnlySecond),
         _ => Err(PyValueError::new_err(format!(
-            "unknown truncation {name:?}: expected one of \"longest_first\", \"only_first\", \"only_second\", \
-             \"{DO_NOT_TRUNCATE}\""
+            "unknown truncation {}: expected one of \"longest_first\", \"only_first\", \"only_second\", \
+             \"{DO_NOT_TRUNCATE}\"",
+            Quoted(name)
         ))),
     }
 }
 
 /// `"left"` or `"right"`; `argument` names the argument in the error.
 pub fn side(value: &str, argument: &str) -> PyResult<Side> {
-    Side::from_name(value)
-        .ok_or_else(|| PyValueError::new_err(format!("{argument} must be \"left\" or \"right\", not {value:?}")))
+    Side::from_name(value).ok_or_else(|| {
+        PyValueError::new_err(format!("{argument} must be \"left\" or \"right\", not {}", Quoted(value)))
+    })
 }
 
 /// None, or what `convert` makes of the value.

@@ -98,13 +98,15 @@ fn count_pieces(
 
 impl PyBpe {
     /// The ids of `text`, padded as the file's `padding` section says.
-    fn ids(&self, py: Python<'_>, text: &Bound<'_, PyAny>, add_special_tokens: bool) -> PyResult<Vec<u32>> {
+    fn ids(&self, py: Python<'_>, text: &Bound<'_, PyAny>, add_special_tokens: bool, pad: bool) -> PyResult<Vec<u32>> {
         let t = args::text(text, &|| "text".into())?;
         let s: &str = &t;
         let model = &self.inner;
         let encode = || {
             let mut ids = [model.encode_with(s, &mut Cache::default(), add_special_tokens)?];
-            model.pad_all(&mut ids)?;
+            if pad {
+                model.pad_all(&mut ids)?;
+            }
             let [ids] = ids;
             Ok::<_, Error>(ids)
         };
@@ -266,25 +268,29 @@ impl PyBpe {
     /// the template of a file's `RobertaProcessing` (`<s> A </s>`) unless
     /// `add_special_tokens=False`, padded as the file's `padding` section
     /// says (see `padding`).
-    #[pyo3(signature = (text, add_special_tokens = true))]
+    #[pyo3(signature = (text, *, add_special_tokens = true))]
     fn encode<'py>(
         &self,
         py: Python<'py>,
         text: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
     ) -> PyResult<Bound<'py, PyList>> {
-        int_list(py, &self.ids(py, text, add_special_tokens)?)
+        int_list(py, &self.ids(py, text, add_special_tokens, true)?)
     }
 
-    /// The tokens (byte-level strings) of `text`, as `encode` has them.
-    #[pyo3(signature = (text, add_special_tokens = true))]
+    /// The tokens (byte-level strings) of `text`, as transformers'
+    /// `tokenize`: without the special tokens of a file's template unless
+    /// `add_special_tokens`, and never padded. Each token is as the
+    /// vocabulary has it (transformers shows an `lstrip` token such as
+    /// RoBERTa's `<mask>` with the whitespace it took in, `" <mask>"`).
+    #[pyo3(signature = (text, *, add_special_tokens = false))]
     fn tokenize(
         &self,
         py: Python<'_>,
         text: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
     ) -> PyResult<Vec<String>> {
-        let ids = self.ids(py, text, add_special_tokens)?;
+        let ids = self.ids(py, text, add_special_tokens, false)?;
         Ok(ids.iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
     }
 
@@ -417,8 +423,8 @@ impl PyBpe {
 
     /// The file's `padding` section, as `tokenizers`' `Tokenizer.padding`
     /// shows it (`length` None for `BatchLongest`; `direction` "right" or
-    /// "left"), or None. `encode`, `tokenize` and `encode_batch` apply it;
-    /// the call pads as its own `padding=` says.
+    /// "left"), or None. `encode` and `encode_batch` apply it (`tokenize`
+    /// does not); the call pads as its own `padding=` says.
     #[getter]
     fn padding<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let Some(p) = self.inner.padding() else { return Ok(None) };

@@ -21,6 +21,7 @@ use super::errors::guard;
 use super::tokenizer::{CallSettings, PyTokenizer};
 use crate::encoding::column::Column;
 use crate::encoding::{Encoding, Side};
+use crate::error::Quoted;
 use crate::pipeline::decoder;
 use crate::tokenizer::Sequence;
 
@@ -168,18 +169,20 @@ impl PyTokenizer {
                     };
                     if token.content != current {
                         return Err(PyValueError::new_err(format!(
-                            "add_special_tokens: {key} {:?} is not supported: it is the pipeline's, {current:?} \
+                            "add_special_tokens: {key} {} is not supported: it is the pipeline's, {} \
                              (the keys that add tokens are additional_special_tokens, extra_special_tokens, \
                              mask_token, bos_token, eos_token and pad_token)",
-                            token.content
+                            Quoted(&token.content),
+                            Quoted(current)
                         )));
                     }
                 }
                 _ => {
                     return Err(PyValueError::new_err(format!(
-                        "add_special_tokens: unknown key {key:?} (the keys are additional_special_tokens, \
+                        "add_special_tokens: unknown key {} (the keys are additional_special_tokens, \
                          extra_special_tokens, mask_token, bos_token, eos_token, unk_token, sep_token, cls_token \
-                         and pad_token)"
+                         and pad_token)",
+                        Quoted(&key)
                     )))
                 }
             }
@@ -345,7 +348,7 @@ impl PyTokenizer {
             inputs.extend(words.iter().map(|(a, b)| (Sequence::Words(a), b.as_deref().map(Sequence::Words))));
             Self::encode_whole_batch(&shared, py, &inputs, &options)?
         } else {
-            let utf8 = batch_texts(inputs)?;
+            let utf8 = batch_texts(inputs, "is_split_into_words")?;
             let mut texts: Vec<(&str, Option<&str>)> = batch_room(utf8.len())?;
             texts.extend(utf8.iter().map(|(a, b)| (&**a, b.as_deref())));
             Self::encode_whole_batch(&shared, py, &texts, &options)?

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
-use super::args::{self, type_name, ReturnTensors, Text};
+use super::args::{self, type_name, Given, ReturnTensors, Text};
 use super::arrays;
 use super::encoding::{BatchOwner, PyEncoding, Shared};
 use super::errors::guard;
@@ -89,8 +89,39 @@ pub(super) fn batch_room<T>(n: usize) -> PyResult<Vec<T>> {
     crate::error::Error::room_for(n, format_args!("a batch of {n} inputs")).map_err(super::errors::to_py)
 }
 
+/// What a TypeError about a list of words given where a str goes adds:
+/// `keyword` is the argument that takes words (`encode`'s
+/// `is_pretokenized`, as in `tokenizers`; the call's `is_split_into_words`).
+fn words_hint(keyword: &str) -> String {
+    format!("for a list of words, pass {keyword}=True")
+}
+
+/// Whether `obj` is a list or tuple of str: words, given where a text goes.
+fn is_words(obj: &Bound<'_, PyAny>) -> bool {
+    match (obj.cast::<PyList>(), obj.cast::<PyTuple>()) {
+        (Ok(l), _) => l.iter().all(|w| w.is_instance_of::<PyString>()),
+        (_, Ok(t)) => t.iter().all(|w| w.is_instance_of::<PyString>()),
+        _ => false,
+    }
+}
+
+/// A text `encode` or `encode_batch` reads (`text`, `pair`, an item of a
+/// batch): a str as UTF-8; words (a list or tuple of str) get a TypeError
+/// that says to pass `keyword=True` ([`words_hint`]).
+fn text_input<'py>(obj: &Bound<'py, PyAny>, what: &dyn Fn() -> String, keyword: &str) -> PyResult<Text<'py>> {
+    if is_words(obj) {
+        let hint = words_hint(keyword);
+        return Err(PyTypeError::new_err(format!("{} must be str, not {} ({hint})", what(), type_name(obj))));
+    }
+    args::text(obj, what)
+}
+
 /// The texts of a batch: each item a str or a `(str, str)` pair, as UTF-8.
-pub(super) fn batch_texts<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Text<'py>, Option<Text<'py>>)>> {
+/// `keyword` takes lists of words instead ([`words_hint`]).
+pub(super) fn batch_texts<'py>(
+    inputs: &Bound<'py, PyAny>,
+    keyword: &str,
+) -> PyResult<Vec<(Text<'py>, Option<Text<'py>>)>> {
     args::reject_text_as_collection(inputs, "inputs", "str or (str, str)")?;
     let iter = inputs.try_iter().map_err(|e| {
         args::unless_raised(e, || {
@@ -110,15 +141,38 @@ pub(super) fn batch_texts<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Text
             (_, Ok(l)) => Some((l.len(), l.get_item(0).ok(), l.get_item(1).ok())),
             _ => None,
         };
-        let (a, b) = match pair {
-            Some((2, Some(a), Some(b))) => (a, Some(b)),
-            Some(_) => return Err(PyTypeError::new_err(format!("inputs[{i}] must be str or a (str, str) pair"))),
-            None => (item, None),
-        };
-        let a = args::text(&a, &|| format!("inputs[{i}]"))?;
-        let b = b.map(|b| args::text(&b, &|| format!("inputs[{i}][1]"))).transpose()?;
-        Ok((a, b))
+        match pair {
+            Some((2, Some(a), Some(b))) => Ok((
+                text_input(&a, &|| format!("inputs[{i}][0]"), keyword)?,
+                Some(text_input(&b, &|| format!("inputs[{i}][1]"), keyword)?),
+            )),
+            Some(_) if is_words(&item) => Err(PyTypeError::new_err(format!(
+                "inputs[{i}] must be str or a (str, str) pair ({})",
+                words_hint(keyword)
+            ))),
+            Some(_) => Err(PyTypeError::new_err(format!("inputs[{i}] must be str or a (str, str) pair"))),
+            None => Ok((args::text(&item, &|| format!("inputs[{i}]"))?, None)),
+        }
     })
+}
+
+/// What `encode` encodes: `text` and `pair` read as texts or, with
+/// is_pretokenized=True, as lists of words.
+enum EncodeInput<'py> {
+    Texts(Text<'py>, Option<Text<'py>>),
+    Words(Vec<Text<'py>>, Option<Vec<Text<'py>>>),
+}
+
+impl<'py> EncodeInput<'py> {
+    fn read(text: &Bound<'py, PyAny>, pair: Option<&Bound<'py, PyAny>>, pretokenized: bool) -> PyResult<Self> {
+        if pretokenized {
+            let a = args::words(text, "text")?;
+            Ok(Self::Words(a, pair.map(|p| args::words(p, "pair")).transpose()?))
+        } else {
+            let a = text_input(text, &|| "text".into(), "is_pretokenized")?;
+            Ok(Self::Texts(a, pair.map(|p| text_input(p, &|| "pair".into(), "is_pretokenized")).transpose()?))
+        }
+    }
 }
 
 impl PyTokenizer {
@@ -296,36 +350,55 @@ impl PyTokenizer {
     /// `padding_side`; `is_pretokenized`: `text` (and `pair`) are lists of
     /// words, each encoded on its own, with offsets into the word. For
     /// transformers' `return_tensors`, call the tokenizer: `tok(text, ...)`.
-    #[pyo3(signature = (text, pair = None, add_special_tokens = true, **kwargs), text_signature = "(self, text, pair=None, add_special_tokens=True, *, is_pretokenized=False, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right')")]
+    #[pyo3(signature = (text, pair = None, add_special_tokens = Given(None), **kwargs), text_signature = "(self, text, pair=None, add_special_tokens=True, *, is_pretokenized=False, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right')")]
     fn encode<'py>(
         &self,
         py: Python<'py>,
-        text: &Bound<'_, PyAny>,
-        pair: Option<&Bound<'_, PyAny>>,
-        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
+        text: &Bound<'py, PyAny>,
+        pair: Option<&Bound<'py, PyAny>>,
+        add_special_tokens: Given<'_>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Bound<'py, PyEncoding>> {
+        // The arguments are checked in order, the positional ones first:
+        // `text` and `pair` (as words with is_pretokenized=True), then
+        // add_special_tokens, then the other keywords. An is_pretokenized
+        // that is no bool leaves the texts unread until its error.
+        let early = match args::given_flag(kwargs, "is_pretokenized") {
+            Some(pretokenized) => Some(EncodeInput::read(text, pair, pretokenized)?),
+            None => None,
+        };
+        let add_special_tokens = add_special_tokens.0.map_or(Ok(true), |v| args::flag(&v, "add_special_tokens"))?;
         let (options, asked) =
             args::encode_options(add_special_tokens, kwargs, || self.setting(|s| s.model_max_length))?;
+        let input = match early {
+            Some(input) => input,
+            None => EncodeInput::read(text, pair, asked.pretokenized)?,
+        };
         let shared = self.inner();
-        if asked.pretokenized {
-            let a = args::words(text, "text")?;
-            let b = pair.map(|p| args::words(p, "pair")).transpose()?;
-            let options = asked.resolve(options, |o| shared.defaults_for(o));
-            let a = args::word_strs(&a, &|| "text".into())?;
-            let b = b.as_deref().map(|b| args::word_strs(b, &|| "pair".into())).transpose()?;
-            let (a, b) = (Sequence::Words(&a), b.as_deref().map(Sequence::Words));
-            let bytes = a.len_bytes() + b.map_or(0, |b| b.len_bytes());
-            let work = || guard(|| shared.encode_sequences_with(a, b, &options));
-            let encoding = if bytes > DETACH_BYTES { py.detach(work)? } else { work()? };
-            return Self::encoding(py, &shared, encoding);
-        }
-        let a = args::text(text, &|| "text".into())?;
-        let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
         let options = asked.resolve(options, |o| shared.defaults_for(o));
-        let (a, b) = (&*a, b.as_deref());
-        let work = || guard(|| shared.encode_with(a, b, &options));
-        let encoding = if a.len() + b.map_or(0, str::len) > DETACH_BYTES { py.detach(work)? } else { work()? };
+        let encoding = match input {
+            EncodeInput::Words(a, b) => {
+                let a = args::word_strs(&a, &|| "text".into())?;
+                let b = b.as_deref().map(|b| args::word_strs(b, &|| "pair".into())).transpose()?;
+                let (a, b) = (Sequence::Words(&a), b.as_deref().map(Sequence::Words));
+                let bytes = a.len_bytes() + b.map_or(0, |b| b.len_bytes());
+                let work = || guard(|| shared.encode_sequences_with(a, b, &options));
+                if bytes > DETACH_BYTES {
+                    py.detach(work)?
+                } else {
+                    work()?
+                }
+            }
+            EncodeInput::Texts(a, b) => {
+                let (a, b) = (&*a, b.as_deref());
+                let work = || guard(|| shared.encode_with(a, b, &options));
+                if a.len() + b.map_or(0, str::len) > DETACH_BYTES {
+                    py.detach(work)?
+                } else {
+                    work()?
+                }
+            }
+        };
         Self::encoding(py, &shared, encoding)
     }
 
@@ -370,7 +443,7 @@ impl PyTokenizer {
             inputs.extend(words.iter().map(|(a, b)| (Sequence::Words(a), b.as_deref().map(Sequence::Words))));
             return Self::encode_batch_of(&shared, py, &inputs, &options, numpy, fields);
         }
-        let utf8 = batch_texts(inputs)?;
+        let utf8 = batch_texts(inputs, "is_pretokenized")?;
         let mut texts: Vec<(&str, Option<&str>)> = batch_room(utf8.len())?;
         texts.extend(utf8.iter().map(|(a, b)| (&**a, b.as_deref())));
         Self::encode_batch_of(&shared, py, &texts, &options, numpy, fields)

@@ -380,7 +380,11 @@ macro_rules! transformers_methods {
             /// `pad_to_multiple_of=None`, `padding_side=None` (right),
             /// `return_attention_mask=None`, `return_tensors=None`; with the
             /// `pad_token` (asking to pad without one: ValueError).
-            #[pyo3(signature = (*args, **kwargs))]
+            #[pyo3(
+                signature = (*args, **kwargs),
+                text_signature = "(self, encoded_inputs, padding=True, max_length=None, pad_to_multiple_of=None, \
+                                  padding_side=None, return_attention_mask=None, return_tensors=None, verbose=True)"
+            )]
             fn pad<'py>(
                 slf: &Bound<'py, Self>,
                 args: &Bound<'py, pyo3::types::PyTuple>,

@@ -9,6 +9,7 @@ use serde_json::{json, Map, Value};
 use super::args;
 use super::errors::guard;
 use super::tokenizer::PyTokenizer;
+use crate::error::Quoted;
 use crate::tokenizer::{pretrained, Tokenizer};
 
 #[pymethods]
@@ -102,7 +103,10 @@ fn overrides(kwargs: &Bound<'_, PyDict>) -> PyResult<Map<String, Value>> {
             "padding_side" | "truncation_side" => {
                 let side = args::text(&value, &|| key.clone())?.to_owned();
                 if side != "left" && side != "right" {
-                    return Err(PyValueError::new_err(format!("{key} must be \"right\" or \"left\", got {side:?}")));
+                    return Err(PyValueError::new_err(format!(
+                        "{key} must be \"right\" or \"left\", got {}",
+                        Quoted(&side)
+                    )));
                 }
                 json!(side)
             }
@@ -125,7 +129,8 @@ fn overrides(kwargs: &Bound<'_, PyDict>) -> PyResult<Map<String, Value>> {
             }
             _ => {
                 return Err(PyTypeError::new_err(format!(
-                    "from_pretrained() got an unexpected keyword argument {key:?}"
+                    "from_pretrained() got an unexpected keyword argument {}",
+                    Quoted(&key)
                 )))
             }
         };

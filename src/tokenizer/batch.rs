@@ -9,7 +9,7 @@ use std::sync::mpsc;
 
 use crate::encoding::ragged::{RaggedFields, RaggedPart};
 use crate::encoding::Encoding;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::threads;
 use crate::tokenizer::chunk_cache;
 use crate::tokenizer::options::EncodeOptions;
@@ -305,7 +305,10 @@ impl Tokenizer {
             return Ok(None);
         }
         let pad = &self.options().pad_token;
-        self.vocab().id(pad).map(Some).ok_or_else(|| Error::invalid(format!("padding needs {pad:?} in the vocabulary")))
+        self.vocab()
+            .id(pad)
+            .map(Some)
+            .ok_or_else(|| Error::invalid(format!("padding needs {} in the vocabulary", Quoted(pad))))
     }
 
     /// Input `i` of a batch, truncated and post-processed; an invalid input's

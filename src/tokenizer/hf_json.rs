@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use std::num::NonZeroUsize;
 
 use crate::encoding::Side;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::pipeline::model::special_tokens::AddedToken;
 use crate::pipeline::model::vocab::Vocab;
 use crate::pipeline::normalizer::Normalizer;
@@ -52,7 +52,7 @@ fn kind<'a>(value: &'a Value, path: &str) -> Result<Option<&'a str>> {
 }
 
 fn unsupported(path: &str, what: &str, supported: &str) -> Error {
-    err(path, format!("{what:?} is not supported (supported: {supported})"))
+    err(path, format!("{} is not supported (supported: {supported})", Quoted(what)))
 }
 
 #[derive(Deserialize)]
@@ -215,8 +215,9 @@ fn normalizer(value: &Value, path: &str) -> Result<Normalizer> {
                 return Err(err(
                     path,
                     format!(
-                        "{other:?} is not supported{why} (supported: BertNormalizer, NFD then StripAccents, \
-                         Lowercase, Strip, Sequence of them)"
+                        "{} is not supported{why} (supported: BertNormalizer, NFD then StripAccents, \
+                         Lowercase, Strip, Sequence of them)",
+                        Quoted(other)
                     ),
                 ));
             }
@@ -441,7 +442,7 @@ pub(crate) fn padding_from_json(value: &Value, path: &str, vocab: &Vocab) -> Res
         },
     };
     if vocab.id(&p.pad_token) != Some(p.pad_id) {
-        return Err(err(&format!("{path}.pad_id"), format!("{} is not the id of {:?}", p.pad_id, p.pad_token)));
+        return Err(err(&format!("{path}.pad_id"), format!("{} is not the id of {}", p.pad_id, Quoted(&p.pad_token))));
     }
     if p.pad_type_id != 0 {
         return Err(err(&format!("{path}.pad_type_id"), format!("{} is not supported (only 0)", p.pad_type_id)));
@@ -541,7 +542,7 @@ impl Tokenizer {
         for (token, &id) in &model.vocab {
             if let Some(other) = &slots[id as usize] {
                 let (a, b) = if other < token { (other, token) } else { (token, other) };
-                return Err(err("model.vocab", format!("{a:?} and {b:?} have the same id {id}")));
+                return Err(err("model.vocab", format!("{} and {} have the same id {id}", Quoted(a), Quoted(b))));
             }
             slots[id as usize] = Some(token.clone());
         }
@@ -571,7 +572,7 @@ impl Tokenizer {
                     if slots.get(id as usize).is_some_and(Option::is_some) {
                         return Err(err(
                             &path,
-                            format!("{:?} would get id {id}, which the model's vocabulary uses", t.content),
+                            format!("{} would get id {id}, which the model's vocabulary uses", Quoted(&t.content)),
                         ));
                     }
                     if slots.len() <= id as usize {
@@ -617,8 +618,9 @@ impl Tokenizer {
                     return Err(err(
                         "decoder.prefix",
                         format!(
-                            "{:?} differs from model.continuing_subword_prefix {:?}, which is not supported",
-                            decoder.prefix, model.continuing_subword_prefix
+                            "{} differs from model.continuing_subword_prefix {}, which is not supported",
+                            Quoted(&decoder.prefix),
+                            Quoted(&model.continuing_subword_prefix)
                         ),
                     ));
                 }
@@ -643,7 +645,10 @@ impl Tokenizer {
                     let actual = actual.map_or("no id".into(), |i| format!("id {i}"));
                     return Err(err(
                         path,
-                        format!("{token:?} has id {id} here but {actual} in the vocabulary, which is not supported"),
+                        format!(
+                            "{} has id {id} here but {actual} in the vocabulary, which is not supported",
+                            Quoted(token)
+                        ),
                     ));
                 }
             }
@@ -746,7 +751,8 @@ impl Tokenizer {
             if !vocab.in_model(id) {
                 if id != next_id {
                     return Err(Error::invalid(format!(
-                        "special token {token:?} has id {id}, which Hugging Face would renumber to {next_id}"
+                        "special token {} has id {id}, which Hugging Face would renumber to {next_id}",
+                        Quoted(token)
                     )));
                 }
                 next_id += 1;

@@ -6,7 +6,7 @@
 use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::pipeline::model::vocab::CONTINUATION;
 use crate::pipeline::normalizer::{Normalized, Normalizer};
 use crate::pipeline::padding::Padding;
@@ -75,7 +75,8 @@ impl PostProcessing {
             "bert" => Ok(Self::Bert),
             "none" => Ok(Self::Off),
             _ => Err(Error::invalid(format!(
-                "unknown post_processor {name:?}: expected \"bert\", \"none\" or a TemplateProcessing object"
+                "unknown post_processor {}: expected \"bert\", \"none\" or a TemplateProcessing object",
+                Quoted(name)
             ))),
         }
     }
@@ -139,7 +140,7 @@ impl Decoding {
         match name {
             "wordpiece" => Ok(Self::WordPiece),
             "none" => Ok(Self::Off),
-            _ => Err(Error::invalid(format!("unknown decoder {name:?}: expected \"wordpiece\" or \"none\""))),
+            _ => Err(Error::invalid(format!("unknown decoder {}: expected \"wordpiece\" or \"none\"", Quoted(name)))),
         }
     }
 }
@@ -219,7 +220,7 @@ pub fn validate_special_tokens(tokens: &[String]) -> Result<()> {
             return Err(Error::invalid("special tokens must not be empty strings"));
         }
         if !seen.insert(t.as_str()) {
-            return Err(Error::invalid(format!("special token {t:?} is listed twice")));
+            return Err(Error::invalid(format!("special token {} is listed twice", Quoted(t))));
         }
     }
     Ok(())

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 
 use crate::encoding::Side;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::io::write_atomic;
 use crate::pipeline::model::special_tokens::AddedToken;
 use crate::pipeline::model::vocab::Vocab;
@@ -294,7 +294,7 @@ fn directory_added_tokens(dir: &Path, config: &Map<String, Value>) -> Result<Vec
             Error::invalid_file(&config_path, format!("added_tokens_decoder: expected an object, found {decoder}"))
         })?;
         for (id, entry) in entries {
-            let what = format!("added_tokens_decoder[{id:?}]");
+            let what = format!("added_tokens_decoder[{}]", Quoted(id));
             let id = id
                 .parse::<u64>()
                 .map_err(|_| Error::invalid_file(&config_path, format!("{what}: the key is not an id")))?;
@@ -309,9 +309,9 @@ fn directory_added_tokens(dir: &Path, config: &Map<String, Value>) -> Result<Vec
     } else {
         let path = dir.join("added_tokens.json");
         for (content, id) in read_object(&path)? {
-            let id = id
-                .as_u64()
-                .ok_or_else(|| Error::invalid_file(&path, format!("{content:?}: expected an id, found {id}")))?;
+            let id = id.as_u64().ok_or_else(|| {
+                Error::invalid_file(&path, format!("{}: expected an id, found {id}", Quoted(&content)))
+            })?;
             out.push((id, AddedToken { content, normalized: true, ..AddedToken::default() }, path.clone()));
         }
     }
@@ -505,8 +505,8 @@ impl Tokenizer {
                 return Err(Error::invalid_file(
                     path,
                     format!(
-                        "added token {:?} has id {id}, but the vocabulary and the added tokens before it give it {got}",
-                        t.content
+                        "added token {} has id {id}, but the vocabulary and the added tokens before it give it {got}",
+                        Quoted(&t.content)
                     ),
                 ));
             }

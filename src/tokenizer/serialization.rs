@@ -7,7 +7,7 @@ use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::io::write_atomic;
 use crate::pipeline::model::special_tokens::AddedToken;
 use crate::pipeline::model::vocab::Vocab;
@@ -76,8 +76,10 @@ impl Tokenizer {
             .map_err(|e| Error::invalid(format!("not a fast-wordpiece tokenizer file: {e}")))?;
         if file.format != FORMAT || file.version != VERSION {
             return Err(Error::invalid(format!(
-                "unsupported format {:?} version {} (expected {FORMAT:?} version {VERSION})",
-                file.format, file.version
+                "unsupported format {} version {} (expected {} version {VERSION})",
+                Quoted(&file.format),
+                file.version,
+                Quoted(FORMAT)
             )));
         }
         let holes: FxHashSet<u32> = file.holes.into_iter().collect();
@@ -92,8 +94,9 @@ impl Tokenizer {
         let padding = match padding_from_json(&file.padding, "padding", &vocab)? {
             Some((_, pad_token)) if pad_token != file.options.pad_token => {
                 return Err(Error::invalid(format!(
-                    "padding.pad_token: {pad_token:?} is not options.pad_token, {:?}",
-                    file.options.pad_token
+                    "padding.pad_token: {} is not options.pad_token, {}",
+                    Quoted(&pad_token),
+                    Quoted(&file.options.pad_token)
                 )))
             }
             padding => padding.map(|(padding, _)| padding),

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::pipeline::model::vocab::Vocab;
 use crate::pipeline::post_processor::{Piece, PostProcessor};
 
@@ -95,7 +95,7 @@ impl Template {
             if &own != name {
                 return Err(err(
                     &format!("{p}.id"),
-                    format!("{own:?} differs from its key {name:?}, which is not supported"),
+                    format!("{} differs from its key {}, which is not supported", Quoted(&own), Quoted(name)),
                 ));
             }
             let ids = list(field(entry, "ids", &p)?, &format!("{p}.ids"))?;
@@ -159,7 +159,10 @@ impl Template {
                         let Some(entry) = self.special_tokens.get(id) else {
                             return Err(err(
                                 &format!("{at}.id"),
-                                format!("{id:?} is not in {path}.special_tokens (Hugging Face fails when it encodes)"),
+                                format!(
+                                    "{} is not in {path}.special_tokens (Hugging Face fails when it encodes)",
+                                    Quoted(id)
+                                ),
                             ));
                         };
                         Piece::Special { ids: self.checked_ids(id, entry, vocab, path)?, type_id }
@@ -191,7 +194,10 @@ impl Template {
                 let actual = actual.map_or("no id".into(), |i| format!("id {i}"));
                 return Err(err(
                     &format!("{p}.ids"),
-                    format!("{token:?} has id {id} here but {actual} in the vocabulary, which is not supported"),
+                    format!(
+                        "{} has id {id} here but {actual} in the vocabulary, which is not supported",
+                        Quoted(token)
+                    ),
                 ));
             }
         }
@@ -252,10 +258,10 @@ fn piece(item: &Value, path: &str) -> Result<TemplatePiece> {
         "Sequence" => match name.as_str() {
             "A" => Ok(TemplatePiece::Sequence { second: false, type_id }),
             "B" => Ok(TemplatePiece::Sequence { second: true, type_id }),
-            other => Err(err(&format!("{p}.id"), format!("expected \"A\" or \"B\", found {other:?}"))),
+            other => Err(err(&format!("{p}.id"), format!("expected \"A\" or \"B\", found {}", Quoted(other)))),
         },
         "SpecialToken" => Ok(TemplatePiece::SpecialToken { id: name, type_id }),
-        other => Err(err(path, format!("expected SpecialToken or Sequence, found {other:?}"))),
+        other => Err(err(path, format!("expected SpecialToken or Sequence, found {}", Quoted(other)))),
     }
 }
 

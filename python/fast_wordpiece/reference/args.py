@@ -161,7 +161,7 @@ def _special_tokens(value: object) -> tuple[str, ...]:
         if not token:
             raise ValueError("special tokens must not be empty strings")
         if token in tokens[:i]:
-            raise ValueError(f"special token {token!r} is listed twice")
+            raise ValueError(f"special token {_quoted(token)} is listed twice")
     return tokens
 
 
@@ -176,5 +176,5 @@ def _vocab_ids(tokens: list[str], holes: frozenset[int] = frozenset()) -> dict[s
     ids: dict[str, int] = {}
     for i, token in enumerate(tokens):
         if i not in holes and ids.setdefault(token, i) != i:
-            raise ValueError(f"duplicate token {token!r} at ids {ids[token]} and {i}")
+            raise ValueError(f"duplicate token {_quoted(token)} at ids {ids[token]} and {i}")
     return ids

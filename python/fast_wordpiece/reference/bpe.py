@@ -143,7 +143,8 @@ def _valid(text: str) -> bool:
 
 
 def _is_count(v: object) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+    """Whether ``v`` is a JSON count the engine reads: an int in 0..2**64-1."""
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 2**64
 
 
 def _padding(p: object) -> dict[str, object]:
@@ -170,8 +171,15 @@ def _padding(p: object) -> dict[str, object]:
     token = p.get("pad_token", "[PAD]")
     if not isinstance(token, str):
         raise ValueError(f"padding.pad_token: {json.dumps(token)} is not a str")
-    out = {"length": length, "pad_to_multiple_of": number("pad_to_multiple_of"), "pad_id": number("pad_id") or 0}
-    return out | {"pad_token": token, "pad_type_id": number("pad_type_id") or 0,
+
+    def id_(key: str) -> int:
+        n = number(key) or 0
+        if n >= 2**32:
+            raise ValueError(f"padding.{key}: {n} is too large")
+        return n
+
+    out = {"length": length, "pad_to_multiple_of": number("pad_to_multiple_of"), "pad_id": id_("pad_id")}
+    return out | {"pad_token": token, "pad_type_id": id_("pad_type_id"),
                   "direction": "left" if direction == "Left" else "right"}  # fmt: skip
 
 
@@ -228,7 +236,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
     def padding(self) -> dict[str, object] | None:
         """The file's ``padding`` section, as ``tokenizers``' ``Tokenizer.padding`` shows it
         (``length`` None for ``BatchLongest``; ``direction`` "right" or "left"), or None.
-        ``encode``, ``tokenize`` and ``encode_batch`` apply it; the call pads as its own
+        ``encode`` and ``encode_batch`` apply it (``tokenize`` does not); the call pads as its own
         ``padding=`` says."""
         return None if self._pad is None else dict(self._pad)
 
@@ -246,7 +254,10 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         fill = self.id_to[pad_id]
         out = []
         for row in rows:
-            more = [fill] * max(n - len(row), 0)
+            try:
+                more = [fill] * max(n - len(row), 0)
+            except (MemoryError, OverflowError):
+                raise MemoryError(f"an encoding of {n} tokens needs more memory than can be reserved") from None
             out.append(more + row if p["direction"] == "left" else row + more)
         return out
 
@@ -452,16 +463,18 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             tokens = [self._template[0], *tokens, self._template[1]]
         return tokens
 
-    def tokenize(self, text: str, add_special_tokens: bool = True) -> list[str]:
-        """The tokens (byte-level strings) of ``text``, as ``encode`` has them; TypeError
-        unless it is a str."""
-        return self._padded([self._tokens(text, add_special_tokens)])[0]
+    def tokenize(self, text: str, *, add_special_tokens: bool = False) -> list[str]:
+        """The tokens (byte-level strings) of ``text``, as transformers' ``tokenize``: without
+        the special tokens of a file's template unless ``add_special_tokens``, and never
+        padded; each token as the vocabulary has it (transformers shows an ``lstrip`` token
+        with the whitespace it took in); TypeError unless it is a str."""
+        return self._tokens(text, add_special_tokens)
 
-    def encode(self, text: str, add_special_tokens: bool = True) -> list[int]:
+    def encode(self, text: str, *, add_special_tokens: bool = True) -> list[int]:
         """The token ids of ``text`` (special tokens in it split out first), in the template of
         a file's ``RobertaProcessing`` (``<s> A </s>``) unless ``add_special_tokens=False``,
         padded as the file's ``padding`` section says."""
-        return [self.vocab[t] for t in self.tokenize(text, add_special_tokens)]
+        return [self.vocab[t] for t in self._padded([self._tokens(text, add_special_tokens)])[0]]
 
     def encode_batch(
         self,
@@ -477,7 +490,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         _threads(num_threads)
         _flag(add_special_tokens, "add_special_tokens")
         _flag(padding, "padding")
-        rows = [self._tokens(t, add_special_tokens) for t in texts]
+        rows = [self._tokens(t, add_special_tokens) for t in _texts(texts, "texts")]
         rows = self._padded(rows) if padding else rows
         return [[self.vocab[t] for t in row] for row in rows]
 
@@ -508,7 +521,8 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
         """Same as the engine's ``BPETokenizer.analyze``: counts over the encoded ``texts``."""
         unk = self.vocab[self.unk_token] if self.unk_token is not None else None
-        return family.analyze(texts, self.encode, self.vocab_size, unk)
+        # the model's tokens only: no template, no padding (as the engine's)
+        return family.analyze(texts, lambda t: [self.vocab[x] for x in self._tokens(t, False)], self.vocab_size, unk)
 
     # ------------------------------------------------------------------ vocabulary and files
     def get_vocab(self) -> dict[str, int]:

@@ -184,7 +184,7 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
     def encode_batch(self, texts: Iterable[str], *, num_threads: SupportsIndex | None = None) -> list[list[int]]:
         """``encode`` of every text, one after the other (``num_threads`` is checked, then ignored)."""
         _threads(num_threads)
-        return [self.encode(t) for t in texts]
+        return [self.encode(t) for t in _texts(texts, "texts")]
 
     def decode(
         self,

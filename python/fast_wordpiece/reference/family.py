@@ -223,7 +223,9 @@ class TransformersCalls:
     def pad(self, *args: Any, **kwargs: Any) -> Any:
         """Pads encoded inputs (a dict of lists, a ``BatchEncoding``, or a list of dicts, as
         ``tokenizer(text)``, ``datasets`` and ``DataCollatorWithPadding`` give them) like
-        transformers' ``tokenizer.pad``, with the ``pad_token``, as the engine's."""
+        transformers' ``tokenizer.pad(encoded_inputs, padding=True, max_length=None,
+        pad_to_multiple_of=None, padding_side=None, return_attention_mask=None,
+        return_tensors=None, verbose=True)``, with the ``pad_token``, as the engine's."""
         from fast_wordpiece import batch_encoding
 
         return batch_encoding.family_pad(self, *args, **kwargs)

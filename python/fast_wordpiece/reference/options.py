@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Union
 
-from fast_wordpiece.reference.args import _flag, _integer, _text
+from fast_wordpiece.reference.args import _flag, _integer, _quoted, _text
 from fast_wordpiece.reference.common import CONTINUATION
 from fast_wordpiece.reference.normalizer import Normalizer
 from fast_wordpiece.reference.pre_tokenizer import PRE_TOKENIZERS, pre_tokenize
@@ -50,8 +50,8 @@ class Options:
         if self.strip_accents is not None:
             _flag(self.strip_accents, "strip_accents")
         if _text(self.pre_tokenizer, "pre_tokenizer") not in PRE_TOKENIZERS:
-            choices = ", ".join(map(repr, PRE_TOKENIZERS))
-            raise ValueError(f"unknown pre_tokenizer {self.pre_tokenizer!r}: expected one of {choices}")
+            choices = ", ".join(map(_quoted, PRE_TOKENIZERS))
+            raise ValueError(f"unknown pre_tokenizer {_quoted(self.pre_tokenizer)}: expected one of {choices}")
         for name in ("unk_token", "cls_token", "sep_token", "pad_token"):
             if not _text(getattr(self, name), name):
                 raise ValueError(f"{name} must not be empty")
@@ -64,10 +64,10 @@ class Options:
                                  "as an object)")  # fmt: skip
             object.__setattr__(self, "post_processor", parse_template(self.post_processor))
         elif _text(self.post_processor, "post_processor") not in POST_PROCESSORS:
-            raise ValueError(f"unknown post_processor {json.dumps(self.post_processor)}: "
+            raise ValueError(f"unknown post_processor {_quoted(self.post_processor)}: "
                              'expected "bert", "none" or a TemplateProcessing object')  # fmt: skip
         if _text(self.decoder, "decoder") not in DECODERS:
-            raise ValueError(f'unknown decoder {json.dumps(self.decoder)}: expected "wordpiece" or "none"')
+            raise ValueError(f'unknown decoder {_quoted(self.decoder)}: expected "wordpiece" or "none"')
 
     @cached_property
     def normalizer(self) -> Normalizer:
@@ -107,15 +107,15 @@ class EncodeOptions:
             _text(self.padding, "padding")
         if self.truncation not in TRUNCATIONS:
             choices = ", ".join(map(json.dumps, TRUNCATIONS))
-            raise ValueError(f"unknown truncation {json.dumps(self.truncation)}: expected one of {choices}")
+            raise ValueError(f"unknown truncation {_quoted(self.truncation)}: expected one of {choices}")
         for name in ("truncation_side", "padding_side"):
             if getattr(self, name) not in SIDES:
-                raise ValueError(f'{name} must be "left" or "right", not {json.dumps(getattr(self, name))}')
+                raise ValueError(f'{name} must be "left" or "right", not {_quoted(getattr(self, name))}')
         # The stride is checked by the tokenizer, which knows its special tokens.
         if not self.truncates and self.stride > 0:
             raise ValueError('stride needs max_length (and a truncation other than "do_not_truncate")')
         if self.padding is not None and self.padding not in PADDINGS:
-            raise ValueError(f'padding must be None, "longest" or "max_length", not {json.dumps(self.padding)}')
+            raise ValueError(f'padding must be None, "longest" or "max_length", not {_quoted(self.padding)}')
         if self.padding == "max_length" and self.max_length is None and self.pad_length is None:
             raise ValueError('padding="max_length" needs max_length')
         if self.pad_to_multiple_of is not None and self.padding is None:

@@ -147,7 +147,7 @@ class PyTokenizer(TransformersCalls):
         self._truncation: dict[str, Any] | None = None
         self._padding: dict[str, Any] | None = None
         if self._options.unk_token not in self._ids:
-            raise ValueError(f"unk_token {self._options.unk_token!r} is not in the vocabulary")
+            raise ValueError(f"unk_token {_quoted(self._options.unk_token)} is not in the vocabulary")
         # The post-processor's template; without its special tokens when BERT's are missing.
         o, self._missing_specials = self._options, False
         if isinstance(o.post_processor, dict):
@@ -174,9 +174,9 @@ class PyTokenizer(TransformersCalls):
         for t in tokens:
             content = t["content"]
             if content not in self._ids:
-                raise ValueError(f"added token {json.dumps(content, ensure_ascii=False)} is not in the vocabulary")
+                raise ValueError(f"added token {_quoted(content)} is not in the vocabulary")
             if not content or content in self._special_tokens or any(a["content"] == content for a in self._added):
-                raise ValueError(f"added token {json.dumps(content, ensure_ascii=False)} is empty or listed twice")
+                raise ValueError(f"added token {_quoted(content)} is empty or listed twice")
             self._added.append(_added_dict(t))
         # In the order they were added (a file's order when read): of two tokens that match the same text, the
         # first one added wins, as in Hugging Face's added vocabulary.
@@ -235,9 +235,9 @@ class PyTokenizer(TransformersCalls):
                 to_add += given
                 continue
             if key not in ("mask_token", "bos_token", "eos_token", "pad_token", *current):
-                raise ValueError(f'add_special_tokens: unknown key "{key}" (the keys are additional_special_tokens, '
-                                 "extra_special_tokens, mask_token, bos_token, eos_token, unk_token, sep_token, "
-                                 "cls_token and pad_token)")  # fmt: skip
+                raise ValueError(f"add_special_tokens: unknown key {_quoted(key)} (the keys are "
+                                 "additional_special_tokens, extra_special_tokens, mask_token, bos_token, "
+                                 "eos_token, unk_token, sep_token, cls_token and pad_token)")  # fmt: skip
             if not (isinstance(value, str) or hasattr(value, "content")):
                 raise TypeError(f"add_special_tokens: {key} must be a str or an AddedToken, not {type(value).__name__}")
             token = _added_tokens(value, True, "add_special_tokens")[0]
@@ -245,8 +245,8 @@ class PyTokenizer(TransformersCalls):
                 raise ValueError(f"add_special_tokens: {key} must not be empty")
             if key in current:
                 if token["content"] != current[key]:
-                    raise ValueError(f"add_special_tokens: {key} {json.dumps(token['content'], ensure_ascii=False)} "
-                                     f"is not supported: it is the pipeline's, {json.dumps(current[key])} (the keys "
+                    raise ValueError(f"add_special_tokens: {key} {_quoted(token['content'])} "
+                                     f"is not supported: it is the pipeline's, {_quoted(current[key])} (the keys "
                                      "that add tokens are additional_special_tokens, extra_special_tokens, "
                                      "mask_token, bos_token, eos_token and pad_token)")  # fmt: skip
                 continue
@@ -631,7 +631,13 @@ class PyTokenizer(TransformersCalls):
                **unexpected: Any) -> Encoding:  # fmt: skip
         """The encoding of ``text``, or of the pair; ``[CLS] text [SEP] pair [SEP]`` with special tokens.
         Truncation and padding as in spec section 9 (``truncation`` also transformers' bools); with
-        ``is_pretokenized``, ``text`` and ``pair`` are lists of words."""
+        ``is_pretokenized``, ``text`` and ``pair`` are lists of words. The arguments are checked in
+        order, the positional ones first (an ``is_pretokenized`` that is no bool leaves the texts unread
+        until its error)."""
+        early = None
+        if isinstance(is_pretokenized, bool) or _is_numpy_bool(is_pretokenized):
+            early = _encode_input(text, pair, bool(is_pretokenized))
+        _flag(add_special_tokens, "add_special_tokens")
         for key in unexpected:
             if key == "return_tensors":
                 if unexpected[key] is None:
@@ -641,14 +647,8 @@ class PyTokenizer(TransformersCalls):
         strategy, max_length = self._truncation_argument(truncation, max_length)
         options = EncodeOptions(add_special_tokens, max_length, strategy, stride, truncation_side, padding,
                                 pad_to_multiple_of, padding_side)  # fmt: skip
-        first: Text
-        second: Text | None
-        if _flag(is_pretokenized, "is_pretokenized"):
-            first = _word_list(text, "text")
-            second = None if pair is None else _word_list(pair, "pair")
-        else:
-            first = _text(text, "text")
-            second = None if pair is None else _text(pair, "pair")
+        pretokenized = _flag(is_pretokenized, "is_pretokenized")
+        first, second = _encode_input(text, pair, pretokenized) if early is None else early
         options = self._processed(options)
         self._check_stride(options)
         pad_id = self._pad_id(options)
@@ -739,12 +739,14 @@ class PyTokenizer(TransformersCalls):
                      pad_to_multiple_of: int | None = None, padding_side: str = "right",
                      return_tensors: str | None = None, num_threads: int | None = None,
                      return_offsets: bool = False, return_token_type_ids: bool = False,
-                     return_special_tokens_mask: bool = False) -> Any:  # fmt: skip
+                     return_special_tokens_mask: bool = False, **unexpected: Any) -> Any:  # fmt: skip
         """``encode`` for each item, a str or a ``(text, pair)`` tuple (with ``is_pretokenized``, a list
         of words or a pair of them), then padding of the whole batch;
         a list of Encoding, or with ``return_tensors="np"`` a dict of numpy arrays (padded) or a
         RaggedBatch (not padded: flat columns, the ``return_*`` ones on request). ``num_threads`` is
         checked and otherwise ignored: the twin runs on one thread."""
+        for key in unexpected:
+            raise TypeError(f"encode_batch() got an unexpected keyword argument {_quoted(key)}")
         if num_threads is not None and _integer(num_threads, "num_threads", 1) > MAX_THREADS:
             raise ValueError(f"num_threads must be between 1 and {MAX_THREADS}, not {num_threads}")
         fields = {"token_type_ids": return_token_type_ids, "offsets": return_offsets,
@@ -845,7 +847,7 @@ class PyTokenizer(TransformersCalls):
             return None
         token = self._options.pad_token
         if token not in self._ids:
-            raise ValueError(f"padding needs {json.dumps(token, ensure_ascii=False)} in the vocabulary")
+            raise ValueError(f"padding needs {_quoted(token)} in the vocabulary")
         return self._ids[token]
 
     def _pad(self, batch: list[Encoding], options: EncodeOptions, pad_id: int | None) -> list[Encoding]:
@@ -928,8 +930,8 @@ class PyTokenizer(TransformersCalls):
         """Whether post-processing adds the special tokens; an error if BERT's are missing and it should."""
         if add_special_tokens and self._missing_specials:
             cls, sep = self._options.cls_token, self._options.sep_token
-            raise ValueError(f"cannot add special tokens: {cls!r} and {sep!r} must both be in the vocabulary "
-                             "(pass add_special_tokens=False)")  # fmt: skip
+            raise ValueError(f"cannot add special tokens: {_quoted(cls)} and {_quoted(sep)} must both be in the "
+                             "vocabulary (pass add_special_tokens=False)")  # fmt: skip
         return add_special_tokens
 
     # -- decoding (spec section 7) ---------------------------------------------
@@ -1191,7 +1193,7 @@ def _pretrained_overrides(kwargs: dict[str, Any]) -> dict[str, Any]:
             out[key] = _integer(value, key, 0)
         elif key in ("padding_side", "truncation_side"):
             if _text(value, key) not in ("left", "right"):
-                raise ValueError(f'{key} must be "right" or "left", got {json.dumps(value, ensure_ascii=False)}')
+                raise ValueError(f'{key} must be "right" or "left", got {_quoted(value)}')
             out[key] = value
         elif key in _TOKEN_KEYWORDS:
             out[key] = _token_value(value, key)
@@ -1200,7 +1202,7 @@ def _pretrained_overrides(kwargs: dict[str, Any]) -> dict[str, Any]:
                 raise TypeError(f"{key} must be a list of str or AddedToken, not {type(value).__name__}")
             out[key] = [_token_value(item, f"{key}[{i}]") for i, item in enumerate(value)]
         else:
-            raise TypeError(f"from_pretrained() got an unexpected keyword argument {json.dumps(key)}")
+            raise TypeError(f"from_pretrained() got an unexpected keyword argument {_quoted(key)}")
     return out
 
 
@@ -1475,12 +1477,38 @@ def _pair(value: object, name: str) -> Pair:
     return _text(value[0], f"{name}[0]"), _text(value[1], f"{name}[1]")
 
 
-def _batch_item(item: object, name: str) -> tuple[str, str | None]:
-    """A str, or a pair given as a tuple or (as Hugging Face accepts) a list of two."""
+def _is_words(value: object) -> bool:
+    """Whether ``value`` is a list or tuple of str: words, given where a text goes."""
+    return isinstance(value, (list, tuple)) and all(isinstance(word, str) for word in value)
+
+
+def _words_hint(keyword: str) -> str:
+    """What a TypeError about words given where a str goes adds: ``keyword`` takes words."""
+    return f"for a list of words, pass {keyword}=True"
+
+
+def _text_input(value: object, name: str, keyword: str = "is_pretokenized") -> str:
+    """A text of ``encode`` or ``encode_batch``; words get a TypeError that says to pass ``keyword``."""
+    if _is_words(value):
+        raise TypeError(f"{name} must be str, not {_type_name(value)} ({_words_hint(keyword)})")
+    return _text(value, name)
+
+
+def _encode_input(text: object, pair: object, pretokenized: bool) -> tuple[Text, Text | None]:
+    """``encode``'s ``text`` and ``pair``: texts or, when ``pretokenized``, lists of words."""
+    if pretokenized:
+        return _word_list(text, "text"), None if pair is None else _word_list(pair, "pair")
+    return _text_input(text, "text"), None if pair is None else _text_input(pair, "pair")
+
+
+def _batch_item(item: object, name: str, keyword: str = "is_pretokenized") -> tuple[str, str | None]:
+    """A str, or a pair given as a tuple or (as Hugging Face accepts) a list of two; ``keyword`` takes
+    lists of words instead."""
     if isinstance(item, (tuple, list)) and len(item) != 2:
-        raise TypeError(f"{name} must be str or a (str, str) pair")
+        hint = f" ({_words_hint(keyword)})" if _is_words(item) else ""
+        raise TypeError(f"{name} must be str or a (str, str) pair{hint}")
     if isinstance(item, (tuple, list)):
-        return _text(item[0], f"{name}[0]"), _text(item[1], f"{name}[1]")
+        return _text_input(item[0], f"{name}[0]", keyword), _text_input(item[1], f"{name}[1]", keyword)
     return _text(item, name), None
 
 

@@ -331,7 +331,7 @@ class UnigramTokenizer(family.TransformersCalls):
         """``encode`` (Viterbi) of every text, one after the other (``num_threads`` is checked, then
         ignored)."""
         _threads(num_threads)
-        return [self.encode(t) for t in texts]
+        return [self.encode(t) for t in _texts(texts, "texts")]
 
     def _encode(self, text: str, segment: Callable[[str], list[tuple[int, int, int]]]) -> UnigramEncoding:
         out = UnigramEncoding()

@@ -6,7 +6,7 @@ use std::path::Path;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::trie::Trie;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 
 /// The prefix that marks a piece continuing a word.
 pub const CONTINUATION: &str = "##";
@@ -78,7 +78,7 @@ impl Vocab {
                 continue;
             };
             if let Some(first) = ids.insert(token.clone(), id as u32) {
-                return Err(Error::invalid(format!("duplicate token {token:?} at ids {first} and {id}")));
+                return Err(Error::invalid(format!("duplicate token {} at ids {first} and {id}", Quoted(&token))));
             }
             tokens.push(token);
         }
