@@ -5,6 +5,9 @@ vocabulary size everywhere training is offered (docs/spec.md section 4)."""
 from __future__ import annotations
 
 import inspect
+import json
+import os
+import re
 from typing import Any
 
 import pytest
@@ -79,6 +82,9 @@ def test_an_initial_alphabet_of_seen_characters_changes_nothing(impl: Any) -> No
         (["a", 7], TypeError, "initial_alphabet\\[1\\] must be str, not int"),
         (["a", "bc"], ValueError, 'initial_alphabet\\[1\\] must be one character, not "bc"'),
         ([""], ValueError, 'initial_alphabet\\[0\\] must be one character, not ""'),
+        (["a", " "], ValueError, "initial_alphabet\\[1\\] is whitespace, which no pre-tokenizer leaves in a word"),
+        (["\n"], ValueError, "initial_alphabet\\[0\\] is whitespace, which no pre-tokenizer leaves in a word"),
+        (["\u3000"], ValueError, "initial_alphabet\\[0\\] is whitespace, which no pre-tokenizer leaves in a word"),
     ],
 )
 def test_a_bad_initial_alphabet_is_named(impl: Any, value: Any, error: type, message: str) -> None:
@@ -127,6 +133,93 @@ def test_an_empty_prefix_trains_one_token_per_character(impl: Any) -> None:
     )
     assert vocab_list(tok)[5:7] == ["a", "b"]
     assert all(not t.startswith("##") for t in vocab_list(tok))
+
+
+@IMPLS
+@pytest.mark.parametrize("char", ["\u200b", "\x1c", "_"])
+def test_initial_alphabet_takes_what_the_pre_tokenizers_do_not_split_on(impl: Any, char: str) -> None:
+    # Zero-width space and U+001C are no whitespace to the pre-tokenizers (Python's isspace()
+    # says U+001C is): a word can hold them, so the alphabet can.
+    tok = train(impl, CORPUS, 40, initial_alphabet=[char])
+    assert char in tok.get_vocab()
+
+
+@IMPLS
+@pytest.mark.parametrize("prefix", ["a b", "\n", " ", "#\u3000"])
+def test_a_prefix_with_whitespace_is_refused_before_training(impl: Any, prefix: str) -> None:
+    message = f"continuing_subword_prefix {json.dumps(prefix, ensure_ascii=False)} contains whitespace"
+    with pytest.raises(ValueError, match=re.escape(message)):
+        train(impl, CORPUS, continuing_subword_prefix=prefix)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        impl.PyTokenizer.train_from_counts({"ab": 2}, 10, continuing_subword_prefix=prefix, show_progress=False)
+    counts = impl.count_words(CORPUS, show_progress=False)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        impl.PyTokenizer.train_from_counts(counts, 10, continuing_subword_prefix=prefix, show_progress=False)
+
+
+@IMPLS
+def test_a_prefix_with_whitespace_still_loads(impl: Any) -> None:
+    # Only training refuses it: a tokenizer made with one encodes with it.
+    tok = impl.PyTokenizer(["[UNK]", "[CLS]", "[SEP]", "a", "a bb"], continuing_subword_prefix="a b")
+    assert tok.encode("ab", add_special_tokens=False).tokens == ["a", "a bb"]
+
+
+@IMPLS
+@pytest.mark.parametrize("prefix", ["@@", "#", ""])
+def test_save_vocab_refuses_a_prefix_a_vocab_txt_cannot_record(impl: Any, prefix: str, tmp_path: Any) -> None:
+    tok = train(impl, CORPUS, continuing_subword_prefix=prefix)
+    path = tmp_path / "vocab.txt"
+    quoted = json.dumps(prefix)
+    with pytest.raises(ValueError, match=f'continuing_subword_prefix is {re.escape(quoted)}, not "##"') as e:
+        tok.save_vocab(path)
+    assert "save the tokenizer.json instead" in str(e.value)
+    assert not path.exists()
+    # transformers' save_vocabulary writes the same file, so it refuses too.
+    with pytest.raises(ValueError, match="continuing_subword_prefix"):
+        tok.save_vocabulary(str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
+
+
+@IMPLS
+def test_save_vocab_of_the_default_prefix_loads_back(impl: Any, tmp_path: Any) -> None:
+    tok = train(impl, CORPUS)
+    tok.save_vocab(tmp_path / "vocab.txt")
+    again = impl.PyTokenizer.from_vocab_file(tmp_path / "vocab.txt")
+    assert again.encode("thats the hats").tokens == tok.encode("thats the hats").tokens
+
+
+HELD_OUT = ["thats the cats", "unhappiness of rats", "mathematics", "a hat, a cat; a mat!"]
+
+
+@IMPLS
+def test_save_pretrained_leaves_out_vocab_txt_for_another_prefix(impl: Any, tmp_path: Any) -> None:
+    tok = train(impl, CORPUS, continuing_subword_prefix="@@")
+    written = tok.save_pretrained(tmp_path)
+    names = sorted(os.path.basename(p) for p in written)
+    assert names == ["special_tokens_map.json", "tokenizer.json", "tokenizer_config.json"]
+    assert sorted(os.listdir(tmp_path)) == names
+    again = impl.PyTokenizer.from_pretrained(tmp_path)
+    for text in HELD_OUT:
+        assert again.encode(text).tokens == tok.encode(text).tokens
+    assert any("@@" in t for text in HELD_OUT for t in tok.encode(text).tokens)
+    # The default prefix keeps its vocab.txt.
+    plain = tmp_path / "plain"
+    assert "vocab.txt" in [os.path.basename(p) for p in train(impl, CORPUS).save_pretrained(plain)]
+
+
+@IMPLS
+@pytest.mark.parametrize("prefix", ["@@", ""])
+def test_transformers_loads_a_prefixed_directory_from_its_tokenizer_json(impl: Any, prefix: str, tmp_path: Any) -> None:
+    transformers = pytest.importorskip("transformers")
+    tok = train(impl, CORPUS, continuing_subword_prefix=prefix)
+    tok.save_pretrained(tmp_path)
+    for cls in (transformers.AutoTokenizer, transformers.PreTrainedTokenizerFast):
+        hf = cls.from_pretrained(str(tmp_path))
+        for text in HELD_OUT:
+            ids = tok.encode(text).ids
+            assert hf(text)["input_ids"] == ids
+            assert hf.convert_ids_to_tokens(ids) == tok.encode(text).tokens
+            assert hf.decode(ids) == tok.decode(ids, skip_special_tokens=False)
 
 
 # ----------------------------------------------------------------------------- counts of 0
@@ -178,3 +271,77 @@ def test_the_command_line_passes_the_new_options_on(tmp_path: Any) -> None:
     vocab = vocab_list(tok)
     assert {"z", "ж", "@@t"} <= set(vocab)
     assert "##t" not in vocab
+
+
+# ----------------------------------------------------------------------------- argument checks
+
+
+@IMPLS
+@pytest.mark.parametrize("counts", [[("cat", 2**64 - 1)], [("ab", 2**63)], [("a", 2**63), ("bc", 2**62)]])
+def test_counts_beyond_64_bits_of_character_occurrences_are_refused(impl: Any, counts: Any) -> None:
+    with pytest.raises(ValueError, match=re.escape("more than 2**64 - 1 character occurrences: scale them down")):
+        impl.PyTokenizer.train_from_counts(counts, 30, 1, show_progress=False)
+
+
+@IMPLS
+def test_counts_of_up_to_64_bits_of_character_occurrences_train(impl: Any) -> None:
+    tok = impl.PyTokenizer.train_from_counts([("a", 2**64 - 1), ("b", 0)], 30, 1, show_progress=False)
+    assert "a" in tok.get_vocab()
+
+
+# One bad value of each argument, in the order the arguments are checked: show_progress while
+# the arguments are taken, then the corpus itself, the sizes, the special tokens, the objective,
+# the alphabet, the pipeline options, the texts of the corpus (as they are counted), and
+# unk_token among the special tokens last.
+BAD_TRAINING_ARGUMENTS: dict[str, tuple[str, Any]] = {
+    "show_progress": ("show_progress", "yes"),
+    "corpus": ("corpus", 5),
+    "vocab_size": ("vocab_size", 0),
+    "min_frequency": ("min_frequency", -1),
+    "special_tokens": ("special_tokens", ["[UNK]", "[UNK]"]),
+    "objective": ("objective", 3),
+    "limit_alphabet": ("limit_alphabet", 0),
+    "initial_alphabet": ("initial_alphabet", [" "]),
+    "options": ("max_input_chars_per_word", 0),
+    "prefix": ("continuing_subword_prefix", "a b"),
+    "texts": ("corpus", ["fine", 7]),
+    "unk_token": ("unk_token", "[NOPE]"),
+}
+ORDER = list(BAD_TRAINING_ARGUMENTS)
+PAIRS = [(a, b) for i, a in enumerate(ORDER) for b in ORDER[i + 1 :] if {a, b} != {"corpus", "texts"}]
+
+
+def train_error(impl: Any, bad: dict[str, Any], method: str = "train") -> BaseException:
+    arguments: dict[str, Any] = {"corpus": CORPUS, "vocab_size": 60, "min_frequency": 1, "show_progress": False}
+    if method == "train_from_counts":
+        arguments = {**arguments, "counts": {"ab": 2, "cd": 1}}
+        del arguments["corpus"]
+    arguments.update(bad)
+    with pytest.raises((TypeError, ValueError)) as e:
+        getattr(impl.PyTokenizer, method)(**arguments)
+    return e.value
+
+
+@pytest.mark.parametrize(("first", "second"), PAIRS, ids=[f"{a}-{b}" for a, b in PAIRS])
+def test_train_names_the_first_bad_argument_in_the_engines_order(first: str, second: str) -> None:
+    bad = dict([BAD_TRAINING_ARGUMENTS[first], BAD_TRAINING_ARGUMENTS[second]])
+    alone = train_error(fast_wordpiece, dict([BAD_TRAINING_ARGUMENTS[first]]))
+    for impl in (fast_wordpiece, reference):
+        error = train_error(impl, bad)
+        assert (type(error), str(error)) == (type(alone), str(alone)), impl.__name__
+
+
+COUNTS_ORDER = ["show_progress", "counts", "word", *ORDER[2:10], "unk_token"]
+BAD_COUNTS_ARGUMENTS = {**BAD_TRAINING_ARGUMENTS, "counts": ("counts", 5), "word": ("counts", {"a b": 1})}
+# The words of counts given by hand are checked with unk_token, after the other arguments.
+COUNTS_PAIRS = [(a, b) for i, a in enumerate(COUNTS_ORDER) for b in COUNTS_ORDER[i + 1 :] if "word" not in (a, b)]
+COUNTS_PAIRS += [(a, "word") for a in ["show_progress", *ORDER[2:10]]] + [("unk_token", "word")]
+
+
+@pytest.mark.parametrize(("first", "second"), COUNTS_PAIRS, ids=[f"{a}-{b}" for a, b in COUNTS_PAIRS])
+def test_train_from_counts_names_the_first_bad_argument_in_the_engines_order(first: str, second: str) -> None:
+    bad = dict([BAD_COUNTS_ARGUMENTS[first], BAD_COUNTS_ARGUMENTS[second]])
+    alone = train_error(fast_wordpiece, dict([BAD_COUNTS_ARGUMENTS[first]]), "train_from_counts")
+    for impl in (fast_wordpiece, reference):
+        error = train_error(impl, bad, "train_from_counts")
+        assert (type(error), str(error)) == (type(alone), str(alone)), impl.__name__

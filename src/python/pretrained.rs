@@ -55,7 +55,9 @@ impl PyTokenizer {
         Ok(out)
     }
 
-    /// Writes `tokenizer.json`, `vocab.txt`, `tokenizer_config.json` and
+    /// Writes `tokenizer.json`, `vocab.txt` (unless the ids have holes or the
+    /// continuation prefix is not `"##"`, which a vocab.txt cannot record),
+    /// `tokenizer_config.json` and
     /// `special_tokens_map.json` into `directory` (created if needed), for
     /// `transformers.AutoTokenizer.from_pretrained` (with `model_max_length`
     /// when set, `padding_side`, `truncation_side` and the special tokens,

@@ -42,7 +42,9 @@ impl PyTokenizer {
         guard(|| Tokenizer::from_any_json(&json)).map(Self::wrap)
     }
 
-    /// Writes the vocabulary as a BERT `vocab.txt`, atomically.
+    /// Writes the vocabulary as a BERT `vocab.txt`, atomically. A
+    /// `continuing_subword_prefix` other than `"##"` is a ValueError: the
+    /// file cannot record it (save the tokenizer.json instead).
     fn save_vocab(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
         let path = args::path(path, "path")?;
         py.detach(|| guard(|| self.inner().save_vocab(&path)))

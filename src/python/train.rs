@@ -12,7 +12,7 @@ use super::errors::{guard, to_py, Signals};
 use super::tokenizer::PyTokenizer;
 use crate::error::Quoted;
 use crate::tokenizer::options::Options;
-use crate::training::{train_tokenizer, CountOptions, Objective, Progress, TrainerConfig, WordCounter};
+use crate::training::{check_prefix, train_tokenizer, CountOptions, Objective, Progress, TrainerConfig, WordCounter};
 
 fn objective(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Objective> {
     match obj {
@@ -30,7 +30,8 @@ fn objective(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Objective> {
 /// `vocab_size` when left out, as in Hugging Face's `WordPieceTrainer`.
 const DEFAULT_VOCAB_SIZE: usize = 30000;
 
-/// `initial_alphabet`: an iterable of one-character str (None: empty).
+/// `initial_alphabet`: an iterable of one-character str (None: empty), none
+/// of them whitespace (as a counted word holds none).
 fn initial_alphabet(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<char>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(Vec::new()) };
     args::reject_text_as_collection(obj, "initial_alphabet", "one-character str")?;
@@ -47,10 +48,21 @@ fn initial_alphabet(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<char>> {
         let text = args::text(&item, &what)?;
         let mut chars = text.chars();
         match (chars.next(), chars.next()) {
+            (Some(c), None) if c.is_whitespace() => {
+                Err(PyValueError::new_err(format!("{} is whitespace, which no pre-tokenizer leaves in a word", what())))
+            }
             (Some(c), None) => Ok(c),
             _ => Err(PyValueError::new_err(format!("{} must be one character, not {}", what(), Quoted(&text)))),
         }
     })
+}
+
+/// Training's `**options`: the pipeline's, and a continuation prefix
+/// without whitespace.
+fn training_options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<Options> {
+    let options = args::options(kwargs, function)?;
+    check_prefix(&options.continuing_subword_prefix).map_err(to_py)?;
+    Ok(options)
 }
 
 /// The training arguments that are not `**options`.
@@ -153,13 +165,14 @@ impl PyTokenizer {
     /// `freq(ab) / (freq(a) * freq(b))`, `"frequency"` the pair frequency.
     /// Pairs seen fewer than `min_frequency` times are never merged.
     /// `initial_alphabet` (an iterable of one-character str, as Hugging
-    /// Face's) puts those characters in the alphabet as word-initial tokens,
-    /// seen in the corpus or not. `limit_alphabet=n` keeps n characters, the
+    /// Face's, but no whitespace) puts those characters in the alphabet as
+    /// word-initial tokens, seen in the corpus or not. `limit_alphabet=n` keeps n characters, the
     /// `initial_alphabet` ones (all of them, even beyond n) and then the most
     /// frequent others, and trains without the words that hold any other.
     /// The continuation tokens get the prefix `continuing_subword_prefix`
     /// (an option, default `"##"`; Hugging Face's `wordpieces_prefix`), which
-    /// the trained tokenizer encodes and decodes with. The
+    /// the trained tokenizer encodes and decodes with (no whitespace; a
+    /// prefix other than `"##"` is saved in tokenizer.json, not vocab.txt). The
     /// vocabulary starts with `special_tokens`, then the alphabet; if those
     /// alone exceed `vocab_size`, they are all kept. A corpus without a word
     /// (empty, or a used-up iterator) is a ValueError. Progress goes to
@@ -194,7 +207,7 @@ impl PyTokenizer {
             })
         })?;
         let config = trainer_config(&given)?;
-        let options = args::options(options, "train")?;
+        let options = training_options(options, "train")?;
         let mut counter = WordCounter::new(&options);
         count_texts(py, corpus, iter, "corpus", false, &mut counter, show_progress)?;
         let counts = guard(|| counter.into_counts())?;
@@ -232,7 +245,7 @@ impl PyTokenizer {
         let paths = args::paths(paths)?;
         let errors = utf8_errors(&errors)?;
         let config = trainer_config(&given)?;
-        let options = args::options(options, "train_from_files")?;
+        let options = training_options(options, "train_from_files")?;
         let signals = Signals::default();
         let stop = || signals.stop();
         let counts = py.detach(|| {
@@ -281,7 +294,7 @@ impl PyTokenizer {
             if let Some(kwargs) = options {
                 merged.update(kwargs.as_mapping())?;
             }
-            let options = args::options(Some(&merged), "train_from_counts")?;
+            let options = training_options(Some(&merged), "train_from_counts")?;
             let given = CountOptions::of(&options);
             if let Some(name) = made_with.differing(&given) {
                 return Err(PyValueError::new_err(format!(
@@ -297,7 +310,7 @@ impl PyTokenizer {
         let expected = format!("a WordCounts, {}", args::TEXT_COUNTS);
         let words = summed(args::text_counts(counts, "counts", &expected, 0)?)?;
         let config = trainer_config(&given)?;
-        let options = args::options(options, "train_from_counts")?;
+        let options = training_options(options, "train_from_counts")?;
         learn(py, words, false, config, options, show_progress)
     }
 }

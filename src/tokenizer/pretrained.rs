@@ -514,7 +514,8 @@ impl Tokenizer {
         Ok(tokenizer)
     }
 
-    /// Writes `tokenizer.json`, `vocab.txt` (unless the ids have holes),
+    /// Writes `tokenizer.json`, `vocab.txt` (unless the ids have holes or the
+    /// continuation prefix is not `##`: see [`Self::save_vocab`]),
     /// `tokenizer_config.json` and `special_tokens_map.json` into `dir`
     /// (created if needed); returns their paths.
     /// `tokenizer_config.json` holds the call settings (`model_max_length`,
@@ -527,7 +528,7 @@ impl Tokenizer {
         let path = dir.join("tokenizer.json");
         self.save_hf(&path)?;
         written.push(path);
-        if !self.vocab().has_holes() {
+        if !self.vocab().has_holes() && self.vocab_text_prefix().is_ok() {
             let path = dir.join("vocab.txt");
             self.save_vocab(&path)?;
             written.push(path);

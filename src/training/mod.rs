@@ -17,7 +17,7 @@ pub mod targets;
 pub mod trainer;
 pub mod word_counts;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::pipeline::model::vocab::Vocab;
 use crate::tokenizer::options::{validate_special_tokens, Options};
 use crate::tokenizer::Tokenizer;
@@ -46,6 +46,18 @@ pub fn train(counts: Vec<(String, u64)>, config: &TrainerConfig, progress: &mut 
     }
 }
 
+/// Training's continuation prefix holds no whitespace: trained tokens hold
+/// none, as counted words hold none.
+pub fn check_prefix(prefix: &str) -> Result<()> {
+    if prefix.chars().any(char::is_whitespace) {
+        return Err(Error::invalid(format!(
+            "continuing_subword_prefix {} contains whitespace, which training keeps out of every token",
+            Quoted(prefix)
+        )));
+    }
+    Ok(())
+}
+
 /// Learns a vocabulary from word counts and builds the tokenizer that uses it
 /// (the continuation tokens with `options.continuing_subword_prefix`).
 /// `counted`: the words come from a [`WordCounter`] (normalized and
@@ -59,6 +71,7 @@ pub fn train_tokenizer(
     progress: &mut Progress,
 ) -> Result<Tokenizer> {
     options.validate()?;
+    check_prefix(&options.continuing_subword_prefix)?;
     validate_special_tokens(&config.special_tokens)?;
     if !config.special_tokens.contains(&options.unk_token) {
         return Err(Error::invalid(format!(
@@ -76,4 +89,20 @@ pub fn train_tokenizer(
     let trained = train(counts, config, progress)?;
     let vocab = Vocab::from_slots(trained.vocab.into_iter().map(Some).collect(), Default::default(), &config.prefix)?;
     Ok(Tokenizer::new(vocab, trained.merges, &config.special_tokens, options)?.with_objective(Some(config.objective)))
+}
+
+#[cfg(test)]
+mod prefix_tests {
+    use super::*;
+
+    #[test]
+    fn a_training_prefix_holds_no_whitespace() {
+        for prefix in ["##", "@@", "", "\u{200B}"] {
+            assert!(check_prefix(prefix).is_ok(), "{prefix:?}");
+        }
+        for prefix in ["a b", "\n", "#\u{3000}"] {
+            let message = check_prefix(prefix).unwrap_err().to_string();
+            assert!(message.contains("contains whitespace, which training keeps out of every token"), "{message}");
+        }
+    }
 }

@@ -48,7 +48,13 @@ from fast_wordpiece.reference.model import wordpiece
 from fast_wordpiece.reference.options import EncodeOptions, Options
 from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arrays, pad, padding_length, ragged_batch
 from fast_wordpiece.reference.pre_tokenizer import pre_tokenize
-from fast_wordpiece.reference.training import OBJECTIVES, check_initial_alphabet, learn
+from fast_wordpiece.reference.training import (
+    OBJECTIVES,
+    check_initial_alphabet,
+    check_prefix,
+    check_vocab_text_prefix,
+    learn,
+)
 from fast_wordpiece.reference.truncation import merge, truncate
 from fast_wordpiece.reference.unicode import REGEX_WORD, WHITESPACE
 
@@ -81,26 +87,33 @@ class _TrainingArgs:
     def check(vocab_size: object, min_frequency: object, special_tokens: object, show_progress: object,
               options: dict[str, Any], objective: object = None, limit_alphabet: object = None,
               initial_alphabet: object = None) -> _TrainingArgs:  # fmt: skip
+        """The arguments in the engine's order (after ``show_progress`` and the corpus, which the
+        callers check first): the sizes, the special tokens, the objective, the alphabet, then
+        the pipeline options and the continuation prefix."""
+        sizes = (_integer(vocab_size, "vocab_size", 1),
+                 2 if min_frequency is None else _integer(min_frequency, "min_frequency", 0))  # fmt: skip
+        specials = _special_tokens(special_tokens)
         if objective is not None and not isinstance(objective, str):
             raise TypeError(f"objective must be a str, not {_type_name(objective)}")
         if objective is not None and objective not in OBJECTIVES:
             raise ValueError(f'objective must be "likelihood", "pmi" or "frequency", not "{objective}"')
-        args = _TrainingArgs(
-            _integer(vocab_size, "vocab_size", 1),
-            2 if min_frequency is None else _integer(min_frequency, "min_frequency", 0),
-            _special_tokens(special_tokens),
-            _flag(show_progress, "show_progress"),
-            Options(**options),
-            "likelihood" if objective is None else objective,
-            None if limit_alphabet is None else _integer(limit_alphabet, "limit_alphabet", 1),
-            check_initial_alphabet(initial_alphabet),
-        )
-        if args.options.unk_token not in args.special_tokens:
-            unk, specials = args.options.unk_token, list(args.special_tokens)
-            raise ValueError(f"unk_token {unk!r} must be one of the special tokens {specials}")
-        return args
+        limit = None if limit_alphabet is None else _integer(limit_alphabet, "limit_alphabet", 1)
+        initial = check_initial_alphabet(initial_alphabet)
+        checked = Options(**options)
+        check_prefix(checked.continuing_subword_prefix)
+        objective = "likelihood" if objective is None else objective
+        return _TrainingArgs(*sizes, specials, _flag(show_progress, "show_progress"), checked, objective, limit,
+                             initial)  # fmt: skip
 
-    def learn(self, counts: Mapping[str, int]) -> PyTokenizer:
+    def learn(self, counts: Mapping[str, int], counted: bool = True) -> PyTokenizer:
+        """Trains on ``counts``; ``counted``: the words come from counting (else each is checked,
+        after the special tokens, as the engine does)."""
+        if self.options.unk_token not in self.special_tokens:
+            unk, specials = _quoted(self.options.unk_token), ", ".join(_quoted(t) for t in self.special_tokens)
+            raise ValueError(f"unk_token {unk} must be one of the special tokens [{specials}]")
+        for word in counts:
+            if not counted and word:  # empty words are dropped: they hold no pair
+                check_word(word)
         vocab, merges = learn(counts, self.vocab_size, self.min_frequency, self.special_tokens, self.show_progress,
                               self.objective, self.limit_alphabet, self.initial_alphabet,
                               self.options.continuing_subword_prefix)  # fmt: skip
@@ -329,10 +342,12 @@ class PyTokenizer(TransformersCalls):
               show_progress: bool = False, **options: Any) -> PyTokenizer:  # fmt: skip
         """Learns a vocabulary of ``vocab_size`` tokens (default 30,000) from an iterable of texts and
         of batches of texts (a list of str is read as its texts)."""
+        _flag(show_progress, "show_progress")
+        items = _items(corpus, "corpus", "str")
         args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
                                    limit_alphabet, initial_alphabet)  # fmt: skip
         counts: Counter[str] = Counter()
-        for text in _corpus_texts(corpus, "corpus"):
+        for text in _corpus_texts(items, "corpus"):
             counts.update(args.options.words(text))
         return args.learn(counts)
 
@@ -345,6 +360,7 @@ class PyTokenizer(TransformersCalls):
         """``train`` on ``{word: count}`` or ``(word, count)`` pairs (a word given twice is summed, a count
         of 0 is a word not seen), the words being already normalized and pre-tokenized, or on a
         ``WordCounts``, whose counting options training takes (an explicit one that differs: ValueError)."""
+        _flag(show_progress, "show_progress")
         if isinstance(counts, WordCounts):
             made_with = counts.options
             args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress,
@@ -360,12 +376,9 @@ class PyTokenizer(TransformersCalls):
             checked[word] = checked.get(word, 0) + n
             if checked[word] >= 2**64:
                 raise ValueError(f"the counts of {_quoted(word)} add up to more than 2**64 - 1")
-        for word in checked:
-            if word:  # empty words are dropped: they hold no pair
-                check_word(word)
         args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
                                    limit_alphabet, initial_alphabet)  # fmt: skip
-        return args.learn(checked)
+        return args.learn(checked, counted=False)
 
     # -- files -----------------------------------------------------------------
 
@@ -450,8 +463,10 @@ class PyTokenizer(TransformersCalls):
         return PyTokenizer.from_file(path)
 
     def save_vocab(self, path: str | os.PathLike[str]) -> None:
-        """Writes the vocabulary as a BERT ``vocab.txt``, atomically."""
+        """Writes the vocabulary as a BERT ``vocab.txt``, atomically. A ``continuing_subword_prefix``
+        other than ``"##"`` is a ValueError: the file cannot record it (save the tokenizer.json)."""
         path = _path(path)
+        check_vocab_text_prefix(self._options.continuing_subword_prefix)
         if self._holes:
             raise ValueError(f"no token has id {min(self._holes)}: a vocab.txt cannot skip ids "
                              "(save the tokenizer.json instead)")  # fmt: skip
@@ -584,7 +599,8 @@ class PyTokenizer(TransformersCalls):
         return tokenizer
 
     def save_pretrained(self, directory: str | os.PathLike[str]) -> list[str]:
-        """Writes ``tokenizer.json``, ``vocab.txt`` (unless the ids have holes), ``tokenizer_config.json`` (with
+        """Writes ``tokenizer.json``, ``vocab.txt`` (unless the ids have holes or the continuation prefix is not
+        ``"##"``, which a vocab.txt cannot record), ``tokenizer_config.json`` (with
         ``model_max_length`` when set, ``padding_side``, ``truncation_side``, the special tokens,
         ``extra_special_tokens`` among them, and the model's inputs) and ``special_tokens_map.json`` into
         ``directory`` (created if needed); returns their paths."""
@@ -592,7 +608,7 @@ class PyTokenizer(TransformersCalls):
         os.makedirs(path, exist_ok=True)
         written = [os.path.join(path, "tokenizer.json")]
         self.save(written[0])
-        if not self._holes:
+        if not self._holes and self._options.continuing_subword_prefix == CONTINUATION:
             written.append(os.path.join(path, "vocab.txt"))
             self.save_vocab(written[-1])
         o = self._options

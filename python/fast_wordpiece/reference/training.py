@@ -12,6 +12,7 @@ from typing import Any
 
 from fast_wordpiece.reference.args import _items, _quoted, _text
 from fast_wordpiece.reference.common import CONTINUATION, Pair
+from fast_wordpiece.reference.unicode import WHITESPACE
 
 OBJECTIVES = ("likelihood", "pmi", "frequency")
 
@@ -129,7 +130,8 @@ def best_pair(
 
 
 def check_initial_alphabet(value: object) -> tuple[str, ...]:
-    """The ``initial_alphabet`` argument: an iterable of one-character str (None: none)."""
+    """The ``initial_alphabet`` argument: an iterable of one-character str, none of them whitespace
+    (None: none)."""
     if value is None:
         return ()
     chars = []
@@ -137,8 +139,25 @@ def check_initial_alphabet(value: object) -> tuple[str, ...]:
         _text(c, f"initial_alphabet[{i}]")
         if len(c) != 1:
             raise ValueError(f"initial_alphabet[{i}] must be one character, not {_quoted(c)}")
+        if c in WHITESPACE:
+            raise ValueError(f"initial_alphabet[{i}] is whitespace, which no pre-tokenizer leaves in a word")
         chars.append(c)
     return tuple(chars)
+
+
+def check_prefix(prefix: str) -> None:
+    """Training's ``continuing_subword_prefix``: no whitespace, which tokens never hold."""
+    if any(c in WHITESPACE for c in prefix):
+        raise ValueError(f"continuing_subword_prefix {_quoted(prefix)} contains whitespace, "
+                         "which training keeps out of every token")  # fmt: skip
+
+
+def check_vocab_text_prefix(prefix: str) -> None:
+    """A vocab.txt holds tokens only: its readers take the continuation prefix to be ``##``."""
+    if prefix != CONTINUATION:
+        raise ValueError(f'continuing_subword_prefix is {_quoted(prefix)}, not "##": a vocab.txt cannot record '
+                         "it, and its readers (from_vocab_file, transformers' BertTokenizer) would look up "
+                         '"##" tokens (save the tokenizer.json instead, with save or save_pretrained)')  # fmt: skip
 
 
 def limit_alphabet(counts: Mapping[str, int], limit: int | None, initial: Sequence[str] = ()) -> dict[str, int]:
@@ -172,6 +191,9 @@ def learn(
     alphabet (as word-initial tokens) whether seen or not; ``prefix``: that of continuation tokens."""
     if not any(w and n > 0 for w, n in counts.items()):
         raise ValueError("the corpus has no words to train on")
+    # Every count is at most the number of character occurrences: the engine's counts fit in 64 bits.
+    if sum(n * len(w) for w, n in counts.items()) > 2**64 - 1:
+        raise ValueError("the word counts add up to more than 2**64 - 1 character occurrences: scale them down")
     counts = limit_alphabet({w: n for w, n in counts.items() if w and n > 0}, alphabet_limit, initial_alphabet)
     words = [Word(text, count, prefix) for text, count in counts.items()]
     alphabet = sorted({token for word in words for token in word.tokens} | set(initial_alphabet))
