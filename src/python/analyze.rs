@@ -40,7 +40,7 @@ impl PyTokenizer {
         for (i, t) in held.iter().enumerate() {
             utf8.push(text(t, &|| format!("texts[{i}]"))?);
         }
-        let strs = super::family::strs(&utf8)?;
+        let strs = super::args::strs(&utf8)?;
         let tokenizer = &self.inner();
         // Chunks with the GIL released; Ctrl-C (or another signal handler's
         // exception) stops the work between two.

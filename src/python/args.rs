@@ -942,3 +942,12 @@ pub fn added_token(obj: &Bound<'_, PyAny>, force_special: bool, what: &dyn Fn() 
         rstrip: field("rstrip")?,
     })
 }
+
+/// Texts held as UTF-8 (see `family::texts`) as `&str`, or a MemoryError naming the batch when there
+/// is no room for them.
+pub fn strs<'a>(held: &'a [Text<'_>]) -> PyResult<Vec<&'a str>> {
+    let n = held.len();
+    let mut strs = crate::error::Error::room_for(n, format_args!("a batch of {n} texts")).map_err(to_py)?;
+    strs.extend(held.iter().map(|t| &**t));
+    Ok(strs)
+}

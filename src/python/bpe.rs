@@ -200,7 +200,7 @@ impl PyBpe {
     ) -> PyResult<Self> {
         let checked = train_args(&vocab_size, min_frequency, special_tokens)?;
         let texts = args::corpus_texts(corpus, "corpus")?;
-        let strs = family::strs(&texts)?;
+        let strs = args::strs(&texts)?;
         let counts = count_pieces(py, &strs, "texts", show_progress)?;
         train_counts(py, counts, checked, show_progress)
     }
@@ -310,7 +310,7 @@ impl PyBpe {
     ) -> PyResult<Bound<'py, PyList>> {
         let threads = family::threads(num_threads)?;
         let held = family::texts(texts, "texts")?;
-        let strs = family::strs(&held)?;
+        let strs = args::strs(&held)?;
         let model = &self.inner;
         // The pieces' cache passes from chunk to chunk, as a thread's did
         // over a whole batch: a fresh one per chunk missed a few percent more.

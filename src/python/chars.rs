@@ -114,7 +114,7 @@ impl PyChars {
         #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
     ) -> PyResult<Self> {
         let held = args::corpus_texts(corpus, "corpus")?;
-        let strs = family::strs(&held)?;
+        let strs = args::strs(&held)?;
         let size = optional_size(vocab_size)?;
         let min = min_frequency.map_or(Ok(1), |m| args::count(m, "min_frequency"))?;
         let specials = specials(special_tokens)?;
@@ -223,7 +223,7 @@ impl PyChars {
     ) -> PyResult<Bound<'py, PyList>> {
         let threads = family::threads(num_threads)?;
         let held = family::texts(texts, "texts")?;
-        let strs = family::strs(&held)?;
+        let strs = args::strs(&held)?;
         let model = &self.inner;
         let ids = family::encode_each(py, &strs, threads, |t| model.encode(t))?;
         family::id_lists(py, &ids)

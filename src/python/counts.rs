@@ -152,14 +152,14 @@ pub(super) fn count_texts(
             Unit::Texts(items) if threads > 1 => {
                 // The pool counts while this thread pulls the next unit,
                 // then this thread counts too, with the GIL released.
-                let texts = super::family::strs(&items)?;
+                let texts = super::args::strs(&items)?;
                 let pulled =
                     guard(|| counter.add_texts_meanwhile(&texts, threads, || pull.next(), |count| py.detach(count)))?;
                 next = pulled?;
                 texts.len()
             }
             Unit::Texts(items) => {
-                let texts = super::family::strs(&items)?;
+                let texts = super::args::strs(&items)?;
                 py.detach(|| guard(|| counter.add_texts(&texts)))?;
                 next = pull.next()?;
                 texts.len()

@@ -9,7 +9,7 @@ use pyo3::IntoPyObjectExt;
 
 use super::analyze::analysis_dict;
 use super::args::{self, text, type_name, Text};
-use super::errors::{guard, to_py, Signals};
+use super::errors::{guard, Signals};
 use super::ints::{int_list, py_str};
 use crate::pipeline::decoder::clean_up_tokenization;
 use crate::tokenizer::analysis::{Analysis, Partial};
@@ -24,15 +24,6 @@ pub fn texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>
         })
     })?;
     args::collect(iter, name, obj.len().unwrap_or(0), |i, item| text(&item, &|| format!("{name}[{i}]")))
-}
-
-/// The [`texts`] as `&str`, or a MemoryError naming the batch when there
-/// is no room for them.
-pub fn strs<'a>(held: &'a [Text<'_>]) -> PyResult<Vec<&'a str>> {
-    let n = held.len();
-    let mut strs = crate::error::Error::room_for(n, format_args!("a batch of {n} texts")).map_err(to_py)?;
-    strs.extend(held.iter().map(|t| &**t));
-    Ok(strs)
 }
 
 /// An optional thread count argument.
@@ -125,7 +116,7 @@ pub fn analyze<'py>(
     count: impl Fn(&[&str]) -> crate::error::Result<Partial> + Sync + Send,
 ) -> PyResult<Bound<'py, PyDict>> {
     let held = self::texts(texts, "texts")?;
-    let strs = strs(&held)?;
+    let strs = args::strs(&held)?;
     let parts = in_chunks(py, &strs, None, count)?;
     analysis_dict(py, &Analysis::merged(vocab_size, parts))
 }

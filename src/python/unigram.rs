@@ -474,7 +474,7 @@ impl PyUnigramTokenizer {
     ) -> PyResult<Self> {
         let c = config(&vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
         let held = args::corpus_texts(corpus, "corpus")?;
-        let texts = family::strs(&held)?;
+        let texts = args::strs(&held)?;
         let counts = Self::count_words(py, &texts, "texts", &c, show_progress)?;
         Self::train_counts(py, counts, c, show_progress)
     }
@@ -583,7 +583,7 @@ impl PyUnigramTokenizer {
     ) -> PyResult<Vec<PyUnigramEncoding>> {
         let num_threads = family::threads(num_threads)?;
         let held = family::texts(texts, "texts")?;
-        let texts = family::strs(&held)?;
+        let texts = args::strs(&held)?;
         let t = &self.inner;
         let out = family::encode_each(py, &texts, num_threads, |text| t.encode(text))?;
         out.into_iter().map(|e| PyUnigramEncoding::new(t, e)).collect()
