@@ -56,7 +56,7 @@ impl PyTokenizer {
     }
 
     /// Writes `tokenizer.json`, `vocab.txt` (unless the ids have holes or the
-    /// continuation prefix is not `"##"`, which a vocab.txt cannot record),
+    /// continuation prefix is not `"##"`, which readers of a vocab.txt assume),
     /// `tokenizer_config.json` and
     /// `special_tokens_map.json` into `directory` (created if needed), for
     /// `transformers.AutoTokenizer.from_pretrained` (with `model_max_length`

@@ -42,9 +42,10 @@ impl PyTokenizer {
         guard(|| Tokenizer::from_any_json(&json)).map(Self::wrap)
     }
 
-    /// Writes the vocabulary as a BERT `vocab.txt`, atomically. A
-    /// `continuing_subword_prefix` other than `"##"` is a ValueError: the
-    /// file cannot record it (save the tokenizer.json instead).
+    /// Writes the vocabulary as a BERT `vocab.txt`, atomically. The file
+    /// holds the tokens only: a `continuing_subword_prefix` other than
+    /// `"##"` is read back by `from_vocab_file(path,
+    /// continuing_subword_prefix=...)`.
     fn save_vocab(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
         let path = args::path(path, "path")?;
         py.detach(|| guard(|| self.inner().save_vocab(&path)))

@@ -528,7 +528,7 @@ impl Tokenizer {
         let path = dir.join("tokenizer.json");
         self.save_hf(&path)?;
         written.push(path);
-        if !self.vocab().has_holes() && self.vocab_text_prefix().is_ok() {
+        if !self.vocab().has_holes() && self.vocab_text_is_enough() {
             let path = dir.join("vocab.txt");
             self.save_vocab(&path)?;
             written.push(path);

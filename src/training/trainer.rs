@@ -383,12 +383,12 @@ fn merge_tokens(a: &str, b: &str, continuation: Option<&str>, out: &mut String) 
     }
 }
 
-/// The error of `words` words of `tokens` tokens (a character each) that
-/// there is no room to train on.
+/// The error of `words` words of `size` `unit`s in all (their text's bytes,
+/// or their tokens) that there is no room to train on.
 #[cold]
-fn no_room_for_tokens(words: usize, tokens: usize) -> Error {
+fn no_room_for_words(words: usize, size: usize, unit: &str) -> Error {
     let s = if words == 1 { "" } else { "s" };
-    Error::memory(format_args!("training on {words} distinct word{s} of {tokens} tokens in all"))
+    Error::memory(format_args!("training on {words} distinct word{s} of {size} {unit} in all"))
 }
 
 impl Core {
@@ -455,7 +455,7 @@ impl Core {
         let mut words = Words::default();
         let bytes: usize = counts.iter().map(|(w, _)| w.len()).sum();
         if words.tokens.try_reserve_exact(bytes).is_err() || words.words.try_reserve_exact(counts.len()).is_err() {
-            return Err(no_room_for_tokens(counts.len(), bytes));
+            return Err(no_room_for_words(counts.len(), bytes, "bytes of text"));
         }
         for (word, count) in &counts {
             let id = |(i, c): (usize, char)| {
@@ -541,7 +541,7 @@ impl Core {
         let tokens = self.words.tokens.len();
         let mut pair_at = Vec::new();
         if pair_at.try_reserve_exact(tokens).is_err() {
-            return Err(no_room_for_tokens(self.words.len(), tokens));
+            return Err(no_room_for_words(self.words.len(), tokens, "tokens"));
         }
         pair_at.resize(tokens, 0 as PairId);
         for w in 0..self.words.len() {

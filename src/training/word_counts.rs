@@ -200,7 +200,7 @@ impl Counts {
     /// The error of a table of words that could not grow.
     #[cold]
     fn no_room(&self) -> Error {
-        Error::memory(format_args!("the counts of more than {} distinct words", self.len()))
+        Error::memory("the table of the distinct words' counts")
     }
 
     fn contains(&self, word: &[u8]) -> bool {

@@ -52,7 +52,6 @@ from fast_wordpiece.reference.training import (
     OBJECTIVES,
     check_initial_alphabet,
     check_prefix,
-    check_vocab_text_prefix,
     learn,
 )
 from fast_wordpiece.reference.truncation import merge, truncate
@@ -463,10 +462,10 @@ class PyTokenizer(TransformersCalls):
         return PyTokenizer.from_file(path)
 
     def save_vocab(self, path: str | os.PathLike[str]) -> None:
-        """Writes the vocabulary as a BERT ``vocab.txt``, atomically. A ``continuing_subword_prefix``
-        other than ``"##"`` is a ValueError: the file cannot record it (save the tokenizer.json)."""
+        """Writes the vocabulary as a BERT ``vocab.txt``, atomically. The file holds the tokens
+        only: a ``continuing_subword_prefix`` other than ``"##"`` is read back by
+        ``from_vocab_file(path, continuing_subword_prefix=...)``."""
         path = _path(path)
-        check_vocab_text_prefix(self._options.continuing_subword_prefix)
         if self._holes:
             raise ValueError(f"no token has id {min(self._holes)}: a vocab.txt cannot skip ids "
                              "(save the tokenizer.json instead)")  # fmt: skip

@@ -152,14 +152,6 @@ def check_prefix(prefix: str) -> None:
                          "which training keeps out of every token")  # fmt: skip
 
 
-def check_vocab_text_prefix(prefix: str) -> None:
-    """A vocab.txt holds tokens only: its readers take the continuation prefix to be ``##``."""
-    if prefix != CONTINUATION:
-        raise ValueError(f'continuing_subword_prefix is {_quoted(prefix)}, not "##": a vocab.txt cannot record '
-                         "it, and its readers (from_vocab_file, transformers' BertTokenizer) would look up "
-                         '"##" tokens (save the tokenizer.json instead, with save or save_pretrained)')  # fmt: skip
-
-
 def limit_alphabet(counts: Mapping[str, int], limit: int | None, initial: Sequence[str] = ()) -> dict[str, int]:
     """The words whose characters are all among the ``limit`` kept ones: those of ``initial`` (all of
     them, even beyond ``limit``), then the most frequent others (occurrences weighted by word counts;
