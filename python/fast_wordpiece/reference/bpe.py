@@ -306,11 +306,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         ``["<|endoftext|>"]``). ``show_progress`` is checked first, as in the
         engine; the twin shows none."""
         _flag(show_progress, "show_progress")
-        _integer(vocab_size, "vocab_size", 1)
-        if min_frequency is not None:
-            _integer(min_frequency, "min_frequency", 0)
-        if special_tokens is not None:
-            special_tokens = _texts(special_tokens, "special_tokens")
+        special_tokens = family.train_args(vocab_size, min_frequency, special_tokens)
         counts: Counter[str] = Counter()
         for text in _corpus_texts(corpus, "corpus"):
             counts.update(show(p) for p in pre_tokenize(text))
@@ -330,11 +326,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         engine's order (``show_progress``, ``paths``, then the others)."""
         _flag(show_progress, "show_progress")
         files = paths_arg(paths)
-        _integer(vocab_size, "vocab_size", 1)
-        if min_frequency is not None:
-            _integer(min_frequency, "min_frequency", 0)
-        if special_tokens is not None:
-            special_tokens = _texts(special_tokens, "special_tokens")
+        special_tokens = family.train_args(vocab_size, min_frequency, special_tokens)
         texts = [read_utf8(path) for path in files]
         return BPETokenizer.train(texts, vocab_size, min_frequency, special_tokens=special_tokens)
 

@@ -77,12 +77,7 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         _text(unk_token, "unk_token")
         _flag(show_progress, "show_progress")
         held = list(_corpus_texts(corpus, "corpus"))
-        if vocab_size is not None:
-            _integer(vocab_size, "vocab_size", 1)
-        if min_frequency is not None:
-            _integer(min_frequency, "min_frequency", 0)
-        if special_tokens is not None:
-            special_tokens = _texts(special_tokens, "special_tokens")
+        special_tokens = family.train_args(vocab_size, min_frequency, special_tokens, no_size=True)
         counts: Counter[str] = Counter()
         for text in held:
             counts.update(text)
@@ -106,12 +101,7 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         _text(unk_token, "unk_token")
         _flag(show_progress, "show_progress")
         files = paths_arg(paths)
-        if vocab_size is not None:
-            _integer(vocab_size, "vocab_size", 1)
-        if min_frequency is not None:
-            _integer(min_frequency, "min_frequency", 0)
-        if special_tokens is not None:
-            special_tokens = _texts(special_tokens, "special_tokens")
+        special_tokens = family.train_args(vocab_size, min_frequency, special_tokens, no_size=True)
         texts = [read_utf8(path) for path in files]
         return CharTokenizer.train(texts, vocab_size, min_frequency, special_tokens=special_tokens, unk_token=unk_token)
 

@@ -7,7 +7,18 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, SupportsIndex, TypeVar
 
-from fast_wordpiece.reference.args import _flag, _id, _ids, _integer, _is_one_id, _items, _quoted, _text, _type_name
+from fast_wordpiece.reference.args import (
+    _flag,
+    _id,
+    _ids,
+    _integer,
+    _is_one_id,
+    _items,
+    _quoted,
+    _text,
+    _texts,
+    _type_name,
+)
 from fast_wordpiece.reference.decoder import clean_up_tokenization
 
 #: The ids of a vocabulary dict, as the engine's stubs type them: dict[str, int] is no
@@ -146,6 +157,20 @@ def clean_up_flag(value: object) -> bool:
 def cleaned_up(text: str, clean_up: bool) -> str:
     """``text`` after transformers' ``clean_up_tokenization`` when ``clean_up``."""
     return clean_up_tokenization(text) if clean_up else text
+
+
+def train_args(
+    vocab_size: object, min_frequency: object, special_tokens: Iterable[str] | None, *, no_size: bool = False
+) -> list[str] | None:
+    """What BPE's and Char's ``train`` and ``train_from_files`` check before reading the corpus,
+    in the engine's order: ``vocab_size`` (an int, at least 1; None too when ``no_size``),
+    ``min_frequency`` (None or an int, at least 0) and ``special_tokens`` (None or an iterable of
+    str, given back as a list)."""
+    if vocab_size is not None or not no_size:
+        _integer(vocab_size, "vocab_size", 1)
+    if min_frequency is not None:
+        _integer(min_frequency, "min_frequency", 0)
+    return None if special_tokens is None else _texts(special_tokens, "special_tokens")
 
 
 def table_vocab(vocab: object) -> dict[str, int]:
