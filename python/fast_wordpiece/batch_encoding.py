@@ -1026,12 +1026,11 @@ def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, trun
     return BatchEncoding(data, tensor_type=return_tensors)
 
 
-def family_clean_up_flag(value: object) -> bool:
+def family_clean_up_flag(value: object) -> bool | None:
     """The ``clean_up_tokenization_spaces`` of the family's ``decode`` and ``batch_decode``: a
-    bool (or a numpy bool scalar); None is False, transformers' default for a tokenizer made of
-    a tokenizer.json."""
+    bool (or a numpy bool scalar), or None (the tokenizer's ``clean_up_tokenization_spaces``)."""
     if value is None:
-        return False
+        return None
     if isinstance(value, bool):
         return value
     if _is_numpy_bool(value):
@@ -1044,7 +1043,7 @@ def family_batch_decode(tokenizer: Any, sequences: Any, skip_special_tokens: boo
     """transformers' ``batch_decode`` for the family: ``decode`` of each sequence of ids (a list
     of lists, a 2-D numpy array or torch tensor; one flat sequence gives a list of its text, as
     transformers), with ``skip_special_tokens`` and ``clean_up_tokenization_spaces`` as
-    ``decode`` takes them."""
+    ``decode`` takes them (None: the tokenizer's ``clean_up_tokenization_spaces``)."""
     name = type(tokenizer).__name__
     for key in unexpected:
         raise TypeError(f"{name}.batch_decode() got an unexpected keyword argument {key!r}")
@@ -1055,6 +1054,10 @@ def family_batch_decode(tokenizer: Any, sequences: Any, skip_special_tokens: boo
                         f"not {_type_name(sequences)}")  # fmt: skip
     if rows and not isinstance(rows[0], (list, tuple)) and not hasattr(rows[0], "__iter__"):
         rows = [rows]  # one sequence
+    for i, row in enumerate(rows):
+        # a sequence of sequences where a sequence goes: `decode` would read it as a batch
+        if isinstance(row, (list, tuple)) and row and isinstance(row[0], (list, tuple)):
+            raise TypeError(f"sequences[{i}][0] must be int, not {_type_name(row[0])}")
     return [tokenizer.decode(row, skip_special_tokens, clean) for row in rows]
 
 

@@ -200,27 +200,46 @@ impl PyChars {
 
     /// The token ids of `text`: special tokens in it split out first, then
     /// one id per character (`unk_token`'s for a character not in the
-    /// vocabulary).
-    fn encode<'py>(&self, py: Python<'py>, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    /// vocabulary). There is no template, so `add_special_tokens` (checked:
+    /// a bool) adds nothing, as in tokenizers and transformers for a
+    /// tokenizer.json without a post-processor.
+    #[pyo3(signature = (text, *, add_special_tokens = true))]
+    fn encode<'py>(
+        &self,
+        py: Python<'py>,
+        text: &Bound<'py, PyAny>,
+        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let _ = add_special_tokens; // no template: nothing to add
         let t = args::text(text, &|| "text".into())?;
         int_list(py, &self.inner.encode(&t).map_err(to_py)?)
     }
 
-    /// The tokens of `text` (see `encode`).
-    fn tokenize(&self, text: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    /// The tokens of `text` (see `encode`; `add_special_tokens`, as
+    /// transformers' `tokenize` takes it, adds nothing).
+    #[pyo3(signature = (text, *, add_special_tokens = false))]
+    fn tokenize(
+        &self,
+        text: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
+    ) -> PyResult<Vec<String>> {
+        let _ = add_special_tokens; // no template: nothing to add
         let t = args::text(text, &|| "text".into())?;
         Ok(self.inner.encode(&t).map_err(to_py)?.iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
     }
 
     /// `encode` of every text of `texts` (an iterable of str), in parallel
-    /// with the GIL released, on `num_threads` threads (None: all).
-    #[pyo3(signature = (texts, *, num_threads = None))]
+    /// with the GIL released, on `num_threads` threads (None: all);
+    /// `add_special_tokens` adds nothing, as in `encode`.
+    #[pyo3(signature = (texts, *, add_special_tokens = true, num_threads = None))]
     fn encode_batch<'py>(
         &self,
         py: Python<'py>,
         texts: &Bound<'py, PyAny>,
+        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
         num_threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
+        let _ = add_special_tokens; // no template: nothing to add
         let threads = family::threads(num_threads)?;
         let held = family::texts(texts, "texts")?;
         let strs = args::strs(&held)?;

@@ -137,20 +137,37 @@ pub fn delegate<'py>(
 }
 
 /// What a family tokenizer's `__reduce__` gives: the function that rebuilds
-/// it, its arguments, and the `pad_token` set (the state `__setstate__`
-/// sets; None: nothing to set).
-pub type Reduced<'py> = (Bound<'py, PyAny>, Bound<'py, PyTuple>, Option<String>);
+/// it, its arguments, and the settings its file does not hold (the state
+/// `__setstate__` sets; None: nothing to set).
+pub type Reduced<'py> = (Bound<'py, PyAny>, Bound<'py, PyTuple>, Option<State>);
 
-/// The `pad_token` set on a family tokenizer (None: the padding token by
-/// name, `fast_wordpiece.batch_encoding.family_pad_token`). Pickling and
-/// copying keep it (`__reduce__`'s state); `to_json` does not.
+/// The state of [`Reduced`]: `(pad_token, clean_up_tokenization_spaces)`,
+/// the padding token set (None: the one by name) and the clean-up flag.
+pub type State = (Option<String>, bool);
+
+/// The transformers settings of a family tokenizer that its file has no
+/// place for: the `pad_token` set (None: the padding token by name,
+/// `fast_wordpiece.batch_encoding.family_pad_token`) and
+/// `clean_up_tokenization_spaces` (False unless set, as transformers has it
+/// for a tokenizer.json). Pickling and copying keep them (`__reduce__`'s
+/// state); `to_json` does not.
 #[derive(Default)]
-pub struct PadToken(std::sync::Mutex<Option<String>>);
+pub struct PadToken {
+    token: std::sync::Mutex<Option<String>>,
+    clean_up: std::sync::atomic::AtomicBool,
+}
 
 impl PadToken {
-    /// The token set, or None.
-    pub fn get(&self) -> Option<String> {
-        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    /// The state `__reduce__` keeps: None when nothing is set.
+    pub fn get(&self) -> Option<State> {
+        let token = self.token_set();
+        let clean_up = self.clean_up();
+        (token.is_some() || clean_up).then_some((token, clean_up))
+    }
+
+    /// The padding token set, or None.
+    fn token_set(&self) -> Option<String> {
+        self.token.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 
     /// Sets `value` (None or a str) on `tokenizer` after
@@ -159,22 +176,47 @@ impl PadToken {
     pub fn set<'py>(&self, tokenizer: &Bound<'py, PyAny>, check: &str, value: &Bound<'py, PyAny>) -> PyResult<()> {
         let args = PyTuple::new(tokenizer.py(), [value])?;
         let token: Option<String> = delegate(tokenizer, check, &args, None)?.extract()?;
-        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = token;
+        *self.token.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = token;
         Ok(())
+    }
+
+    /// Sets the state `__reduce__` gave ([`State`]; a str or None alone is
+    /// the padding token, the state of earlier versions).
+    pub fn restore<'py>(&self, tokenizer: &Bound<'py, PyAny>, state: &Bound<'py, PyAny>) -> PyResult<()> {
+        match state.cast::<PyTuple>() {
+            Ok(t) if t.len() == 2 => {
+                let clean_up = args::flag(&t.get_item(1)?, "clean_up_tokenization_spaces")?;
+                self.set(tokenizer, "family_checked_pad_token", &t.get_item(0)?)?;
+                self.set_clean_up(clean_up);
+                Ok(())
+            }
+            _ => self.set(tokenizer, "family_checked_pad_token", state),
+        }
     }
 
     /// Forgets the token set.
     pub fn clear(&self) {
-        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+        *self.token.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = None;
     }
 
     /// `pad_token`: the token set, else the padding token by name.
     pub fn token<'py>(&self, tokenizer: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let py = tokenizer.py();
-        match self.get() {
+        match self.token_set() {
             Some(t) => t.into_bound_py_any(py),
             None => delegate(tokenizer, "family_pad_token", &PyTuple::empty(py), None),
         }
+    }
+
+    /// `clean_up_tokenization_spaces`: whether `decode` cleans up when the
+    /// call does not say.
+    pub fn clean_up(&self) -> bool {
+        self.clean_up.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Sets `clean_up_tokenization_spaces`.
+    pub fn set_clean_up(&self, on: bool) {
+        self.clean_up.store(on, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -195,9 +237,10 @@ pub trait TokenOf {
 }
 
 /// `decode`'s `clean_up_tokenization_spaces`: a bool (or a numpy bool);
-/// None (or not given) is False, transformers' default for a tokenizer made
-/// of a tokenizer.json.
-fn clean_up_flag(obj: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+/// None (or not given) is `default`, the tokenizer's
+/// `clean_up_tokenization_spaces` (False for `decode_batch`, as tokenizers'
+/// `decode_batch` has no clean-up).
+pub fn clean_up_flag(obj: Option<&Bound<'_, PyAny>>, default: bool) -> PyResult<bool> {
     match obj {
         Some(value) if !value.is_none() => args::flag(value, "clean_up_tokenization_spaces").map_err(|_| {
             PyTypeError::new_err(format!(
@@ -205,34 +248,76 @@ fn clean_up_flag(obj: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
                 type_name(value)
             ))
         }),
-        _ => Ok(false),
+        _ => Ok(default),
     }
 }
 
-/// `decode`: the text of the ids of `ids` ([`args::ids`], each below
-/// `vocab_size`), or of one id ([`args::is_one_id`], as transformers'
-/// `decode(5)`), as `tokenizer` decodes them, then cleaned up as
-/// transformers' `clean_up_tokenization` when `clean_up` says so (and
+/// The number of dimensions of an array (numpy's, a torch tensor: its
+/// `ndim`), 0 for anything else.
+fn dimensions(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if !obj.hasattr("ndim")? {
+        return Ok(0);
+    }
+    Ok(obj.getattr("ndim")?.extract::<usize>().unwrap_or(0))
+}
+
+/// Whether `decode` was given a batch, as transformers 5 tells one once it
+/// made arrays lists: a list or tuple whose first item is a list, a tuple or
+/// an array, or an array of two dimensions or more with a row (one without
+/// rows is an empty sequence there).
+pub fn is_batch(ids: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if ids.is_instance_of::<PyList>() || ids.is_instance_of::<PyTuple>() {
+        if ids.len()? == 0 {
+            return Ok(false);
+        }
+        let first = ids.get_item(0)?;
+        return Ok(first.is_instance_of::<PyList>() || first.is_instance_of::<PyTuple>() || dimensions(&first)? >= 1);
+    }
+    Ok(dimensions(ids)? >= 2 && ids.len()? > 0)
+}
+
+/// The text of one sequence of ids: `ids` ([`args::ids`], each below
+/// `vocab_size`) or one id ([`args::is_one_id`], as transformers'
+/// `decode(5)`), errors naming it `name`, as `tokenizer` decodes them, then
+/// cleaned up as transformers' `clean_up_tokenization` when `clean_up` (and
 /// [`TokenOf::CLEANS_UP`]).
 pub fn decode<'py, T: TokenOf>(
     tokenizer: &T,
     ids: &Bound<'py, PyAny>,
+    name: &str,
     vocab_size: usize,
     skip_special_tokens: bool,
-    clean_up: Option<&Bound<'py, PyAny>>,
+    clean_up: bool,
 ) -> PyResult<Bound<'py, PyString>> {
     let py = ids.py();
-    let clean_up = clean_up_flag(clean_up)? && T::CLEANS_UP;
-    let ids = if args::is_one_id(ids) {
-        vec![args::id(ids, &|| "ids".to_owned(), vocab_size)?]
-    } else {
-        args::ids(ids, "ids", vocab_size)?
-    };
+    let ids = args::one_or_more_ids(ids, name, vocab_size)?;
     let mut text = guard(|| tokenizer.text_of(&ids, skip_special_tokens))?;
-    if clean_up {
+    if clean_up && T::CLEANS_UP {
         clean_up_tokenization(&mut text);
     }
     py_str(py, &text)
+}
+
+/// `decode`, as transformers 5's: the text of one sequence of ids (see
+/// [`decode`]), or, for a batch ([`is_batch`]), the list of the texts of its
+/// sequences (`ids[i]` in errors; one id among them is a sequence of one).
+pub fn decode_any<'py, T: TokenOf>(
+    tokenizer: &T,
+    ids: &Bound<'py, PyAny>,
+    vocab_size: usize,
+    skip_special_tokens: bool,
+    clean_up: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    let py = ids.py();
+    if !is_batch(ids)? {
+        return Ok(decode(tokenizer, ids, "ids", vocab_size, skip_special_tokens, clean_up)?.into_any());
+    }
+    let texts = args::collect(ids.try_iter()?, "ids", ids.len().unwrap_or(0), |i, row| {
+        // A sequence may be long: Ctrl-C stops the batch between two.
+        py.check_signals()?;
+        decode(tokenizer, &row, &format!("ids[{i}]"), vocab_size, skip_special_tokens, clean_up)
+    })?;
+    Ok(PyList::new(py, texts)?.into_any())
 }
 
 /// `convert_ids_to_tokens`: the token of one id ([`args::is_one_id`]), or the
@@ -263,17 +348,58 @@ pub fn ids_to_tokens<'py, 'a>(
 /// `#[pymethods]` block for `$class`.
 macro_rules! transformers_methods {
     ($class:ty, decode: $(#[$decode_doc:meta])*) => {
+        impl $class {
+            /// The text of one sequence of ids, as `decode_batch` decodes each:
+            /// `clean_up` None is False (tokenizers' `decode_batch` has no
+            /// clean-up; the tokenizer's `clean_up_tokenization_spaces` is
+            /// transformers' `decode`'s).
+            #[allow(dead_code)] // a tokenizer without `decode_batch` has no use for it
+            fn decode<'py>(
+                &self,
+                ids: &Bound<'py, PyAny>,
+                skip_special_tokens: bool,
+                clean_up: Option<&Bound<'py, PyAny>>,
+            ) -> PyResult<Bound<'py, pyo3::types::PyString>> {
+                let clean_up = super::family::clean_up_flag(clean_up, false)?;
+                super::family::decode(self, ids, "ids", self.vocab_size(), skip_special_tokens, clean_up)
+            }
+        }
+
         #[pymethods]
         impl $class {
             $(#[$decode_doc])*
-            #[pyo3(signature = (ids, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
-            fn decode<'py>(
+            ///
+            /// As in transformers, `ids` may also be one int, or a batch (a
+            /// list of sequences, or a 2-D array: then a list of texts);
+            /// `clean_up_tokenization_spaces` None is the tokenizer's
+            /// `clean_up_tokenization_spaces`.
+            #[pyo3(name = "decode", signature = (ids, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
+            fn decode_ids<'py>(
                 &self,
                 ids: &Bound<'py, PyAny>,
                 #[pyo3(from_py_with = super::args::named::skip_special_tokens)] skip_special_tokens: bool,
                 clean_up_tokenization_spaces: Option<&Bound<'py, PyAny>>,
-            ) -> PyResult<Bound<'py, pyo3::types::PyString>> {
-                super::family::decode(self, ids, self.vocab_size(), skip_special_tokens, clean_up_tokenization_spaces)
+            ) -> PyResult<Bound<'py, PyAny>> {
+                let clean_up = super::family::clean_up_flag(clean_up_tokenization_spaces, self.pad.clean_up())?;
+                super::family::decode_any(self, ids, self.vocab_size(), skip_special_tokens, clean_up)
+            }
+
+            /// Whether `decode` and `batch_decode` apply transformers' clean-up
+            /// (`" ."` to `"."`, `" n't"` to `"n't"`, ...) when the call does
+            /// not say: False unless set (a tokenizer.json does not say, and
+            /// transformers' default is False). A BPE tokenizer never cleans up,
+            /// as transformers 5 ignores it there. Pickling and copying keep
+            /// it; `to_json` and `save` do not. Setting anything but a bool
+            /// is a TypeError.
+            #[getter]
+            fn get_clean_up_tokenization_spaces(&self) -> bool {
+                self.pad.clean_up()
+            }
+
+            #[setter]
+            fn set_clean_up_tokenization_spaces(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+                self.pad.set_clean_up(super::args::flag(value, "clean_up_tokenization_spaces")?);
+                Ok(())
             }
 
             /// Tokenizes like a `transformers` tokenizer: `tokenizer(text, *,
@@ -396,9 +522,10 @@ macro_rules! transformers_methods {
                 super::family::delegate(slf.as_any(), "family_batch_decode", args, kwargs)
             }
 
-            /// Sets the `pad_token` that `__reduce__` saved.
+            /// Sets the `pad_token` and `clean_up_tokenization_spaces` that
+            /// `__reduce__` saved.
             fn __setstate__<'py>(slf: &Bound<'py, Self>, state: &Bound<'py, PyAny>) -> PyResult<()> {
-                slf.get().pad.set(slf.as_any(), "family_checked_pad_token", state)
+                slf.get().pad.restore(slf.as_any(), state)
             }
         }
     };

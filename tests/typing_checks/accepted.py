@@ -68,6 +68,8 @@ def calls() -> list[object]:
             family(["hello world", "hi"], max_length=i64(4), truncation=True, padding=True, pad_to_multiple_of=i64(4)),
             family.pad({"input_ids": [[1, 2], [3]]}, padding="max_length", max_length=i64(4)),
             family.decode([i64(1), 2], clean_up_tokenization_spaces=True),
+            # a batch, as transformers 5's decode takes one
+            family.decode([[i64(1), 2], (3,)]),
             # the options the family lacks, at the values that ask for nothing
             family(
                 "hello",

@@ -18,8 +18,6 @@ def calls(tok: fw.PyTokenizer, bpe: fw.BPETokenizer, unigram: fw.UnigramTokenize
     fw.WordCounts({"hello": "2"})  # E
     fw.BPETokenizer({"a": "0"}, [])  # E
     bpe.decode(["1"])  # E
-    # decode takes one sequence of ids: a list of them is a TypeError at run time.
-    bpe.decode([[1, 2]])  # E
     bpe.id_to_token("1")  # E
     # the call takes stride=0 only (it has no overflowing windows): another int is a TypeError.
     bpe("hello", stride=2)  # E

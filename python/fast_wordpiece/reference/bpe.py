@@ -13,7 +13,7 @@ import json as _json  # from_json's parameter is named json, as the engine's
 import os
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import SupportsIndex
 
 from fast_wordpiece.reference import family
@@ -488,16 +488,18 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
 
     def decode(
         self,
-        ids: SupportsIndex | Iterable[SupportsIndex],
+        ids: SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
-    ) -> str:
+    ) -> str | list[str]:
         """The text of ``ids``: each token's bytes, read as UTF-8 with invalid
         sequences as U+FFFD; special tokens as their text, or left out when
         ``skip_special_tokens``. ``clean_up_tokenization_spaces`` is checked and changes
         nothing, as transformers 5 ignores it for BPE. An id not in the vocabulary: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
         family.clean_up_flag(clean_up_tokenization_spaces)
+        if family.is_batch(ids):
+            return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, False)
         out = bytearray()
         for i in family.decode_ids(ids, self.vocab_size):
             token = self.id_to[i]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json as _json
 import os
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import SupportsIndex
 
 from fast_wordpiece.reference import family
@@ -153,10 +153,12 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         vocab = {t: i for i, t in enumerate([*specials, *sorted(c for c, _ in kept)])}
         return CharTokenizer(vocab, special_tokens=specials, unk_token=unk_token)
 
-    def tokenize(self, text: str) -> list[str]:
+    def tokenize(self, text: str, *, add_special_tokens: bool = False) -> list[str]:
         """The tokens of ``text``: special tokens split out first, then each
         character, or ``unk_token`` for one not in the vocabulary. TypeError
-        unless ``text`` is a str."""
+        unless ``text`` is a str. ``add_special_tokens`` (a bool) adds nothing:
+        there is no template."""
+        _flag(add_special_tokens, "add_special_tokens")
         if not isinstance(text, str):
             raise TypeError(f"text must be str, not {_type_name(text)}")
         tokens: list[str] = []
@@ -167,26 +169,34 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
             tokens.extend(c if c in self.vocab and c not in self.specials else self.unk_token for c in segment)
         return tokens
 
-    def encode(self, text: str) -> list[int]:
-        """The ids of ``tokenize(text)``."""
-        return [self.vocab[t] for t in self.tokenize(text)]
+    def encode(self, text: str, *, add_special_tokens: bool = True) -> list[int]:
+        """The ids of ``tokenize(text)``; ``add_special_tokens`` (a bool) adds nothing, as for a
+        tokenizer.json without a post-processor in tokenizers and transformers."""
+        return [self.vocab[t] for t in self.tokenize(text, add_special_tokens=add_special_tokens)]
 
-    def encode_batch(self, texts: Iterable[str], *, num_threads: SupportsIndex | None = None) -> list[list[int]]:
-        """``encode`` of every text, one after the other (``num_threads`` is checked, then ignored)."""
+    def encode_batch(
+        self, texts: Iterable[str], *, add_special_tokens: bool = True, num_threads: SupportsIndex | None = None
+    ) -> list[list[int]]:
+        """``encode`` of every text, one after the other (``add_special_tokens`` and
+        ``num_threads`` are checked, then ignored)."""
+        _flag(add_special_tokens, "add_special_tokens")
         _threads(num_threads)
         return [self.encode(t) for t in _texts(texts, "texts")]
 
     def decode(
         self,
-        ids: SupportsIndex | Iterable[SupportsIndex],
+        ids: SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
-    ) -> str:
+    ) -> str | list[str]:
         """The tokens of ``ids`` joined, without the special tokens (``unk_token``
-        among them) when ``skip_special_tokens``; with ``clean_up_tokenization_spaces``,
-        transformers' clean-up. An id not in the vocabulary: ValueError."""
+        among them) when ``skip_special_tokens``; with ``clean_up_tokenization_spaces``
+        (None: the tokenizer's), transformers' clean-up. An id not in the vocabulary:
+        ValueError. A batch (a list of sequences, a 2-D array) gives a list of texts."""
         _flag(skip_special_tokens, "skip_special_tokens")
-        clean_up = family.clean_up_flag(clean_up_tokenization_spaces)
+        clean_up = family.clean_up_flag(clean_up_tokenization_spaces, self.clean_up_tokenization_spaces)
+        if family.is_batch(ids):
+            return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, clean_up)
         out = []
         for i in family.decode_ids(ids, self.vocab_size):
             if i not in self.id_to:

@@ -123,31 +123,56 @@ def token_to_id(token: str, vocab: Mapping[str, int]) -> int | None:
     return vocab.get(_text(token, "token"))
 
 
-def decode_ids(ids: object, vocab_size: int) -> list[int]:
+def decode_ids(ids: object, vocab_size: int, name: str = "ids") -> list[int]:
     """The ids ``decode`` takes: a sequence of ids, or one id (as transformers' ``decode(5)``),
-    each below ``vocab_size``, read as ``convert_ids_to_tokens`` reads them."""
-    return [_id(ids, "ids", vocab_size)] if _is_one_id(ids) else _ids(ids, "ids", vocab_size)
+    each below ``vocab_size``, read as ``convert_ids_to_tokens`` reads them (errors naming
+    ``name``)."""
+    return [_id(ids, name, vocab_size)] if _is_one_id(ids) else _ids(ids, name, vocab_size)
 
 
-def decode_batch(decode: Callable[[Any, bool], str], sequences: object, skip: object) -> list[str]:
+def _dimensions(value: object) -> int:
+    """The number of dimensions of an array (numpy's, a torch tensor: its ``ndim``), 0 for
+    anything else."""
+    n = getattr(value, "ndim", 0)
+    return n if isinstance(n, int) and not isinstance(n, bool) and n >= 0 else 0
+
+
+def is_batch(ids: object) -> bool:
+    """Whether ``decode`` was given a batch, as transformers 5 tells one once it made arrays
+    lists: a list or tuple whose first item is a list, a tuple or an array, or an array of two
+    dimensions or more with a row (one without rows is an empty sequence there)."""
+    if isinstance(ids, (list, tuple)):
+        return len(ids) > 0 and (isinstance(ids[0], (list, tuple)) or _dimensions(ids[0]) >= 1)
+    return _dimensions(ids) >= 2 and len(ids) > 0  # type: ignore[arg-type]
+
+
+def decode_rows(decode: Callable[[list[int], bool, bool], Any], ids: Any, vocab_size: int,
+                skip: bool, clean_up: bool) -> list[str]:  # fmt: skip
+    """``decode`` of a batch (:func:`is_batch`): the text of each sequence of ids (``ids[i]`` in
+    errors; one id among them is a sequence of one), as the engine's ``decode`` gives them."""
+    return [decode(decode_ids(row, vocab_size, f"ids[{i}]"), skip, clean_up) for i, row in enumerate(ids)]
+
+
+def decode_batch(decode: Callable[[Any, bool, bool], Any], sequences: object, skip: object) -> list[str]:
     """The family's ``decode_batch``: ``decode`` of each sequence of ids, ``skip`` (the
-    ``skip_special_tokens`` flag) checked first. One id where a sequence goes is a TypeError,
-    as in tokenizers' ``decode_batch``."""
+    ``skip_special_tokens`` flag) checked first, without clean-up (tokenizers' ``decode_batch``
+    has none). One id where a sequence goes is a TypeError, as in tokenizers' ``decode_batch``."""
     flag = _flag(skip, "skip_special_tokens")
     out = []
     for i, ids in enumerate(_items(sequences, "sequences", "sequences of int")):
         if _is_one_id(ids):
             raise TypeError(f"sequences[{i}] must be a sequence of int, not {_type_name(ids)} "
                             "(decode one sequence with decode)")  # fmt: skip
-        out.append(decode(ids, flag))
+        out.append(decode(ids, flag, False))
     return out
 
 
-def clean_up_flag(value: object) -> bool:
-    """``decode``'s ``clean_up_tokenization_spaces``: a bool (or a numpy bool); None is False, as
-    transformers has it for a tokenizer made of a tokenizer.json."""
+def clean_up_flag(value: object, default: bool = False) -> bool:
+    """``decode``'s ``clean_up_tokenization_spaces``: a bool (or a numpy bool); None is
+    ``default``, the tokenizer's ``clean_up_tokenization_spaces`` (False unless set, as
+    transformers has it for a tokenizer made of a tokenizer.json)."""
     if value is None:
-        return False
+        return default
     try:
         return _flag(value, "clean_up_tokenization_spaces")
     except TypeError:
@@ -199,7 +224,12 @@ class TableLookups:
     vocab: dict[str, int]
     id_to: dict[int, str]
 
-    def decode(self, ids: SupportsIndex | Iterable[SupportsIndex], skip_special_tokens: bool = False) -> str:
+    def decode(
+        self,
+        ids: SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str | list[str]:
         """The text of ``ids`` (each tokenizer gives its own)."""
         raise NotImplementedError
 
@@ -272,6 +302,21 @@ class TransformersCalls:
 
     #: The padding token set by the caller (None: the padding token by name).
     _pad_token: str | None = None
+    #: ``clean_up_tokenization_spaces`` as set by the caller.
+    _clean_up: bool = False
+
+    @property
+    def clean_up_tokenization_spaces(self) -> bool:
+        """Whether ``decode`` and ``batch_decode`` apply transformers' clean-up (``" ."`` to
+        ``"."``, ``" n't"`` to ``"n't"``, ...) when the call does not say: False unless set (a
+        tokenizer.json does not say, and transformers' default is False). A BPE tokenizer never
+        cleans up, as transformers 5 ignores it there. Pickling and copying keep it; ``to_json``
+        and ``save`` do not. Setting anything but a bool is a TypeError."""
+        return self._clean_up
+
+    @clean_up_tokenization_spaces.setter
+    def clean_up_tokenization_spaces(self, value: bool) -> None:
+        self._clean_up = _flag(value, "clean_up_tokenization_spaces")
 
     @property
     def pad_token(self) -> str | None:

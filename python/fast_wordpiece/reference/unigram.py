@@ -371,16 +371,18 @@ class UnigramTokenizer(family.TransformersCalls):
 
     def decode(
         self,
-        ids: SupportsIndex | Iterable[SupportsIndex],
+        ids: SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
-    ) -> str:
+    ) -> str | list[str]:
         """The text of ``ids``: the pieces joined, the first one's leading "▁"
         dropped and every other "▁" a space; without the special tokens when
         ``skip_special_tokens``; with ``clean_up_tokenization_spaces``, transformers' clean-up.
         An id out of range: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
-        clean_up = family.clean_up_flag(clean_up_tokenization_spaces)
+        clean_up = family.clean_up_flag(clean_up_tokenization_spaces, self.clean_up_tokenization_spaces)
+        if family.is_batch(ids):
+            return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, clean_up)
         parts: list[str] = []
         for i in family.decode_ids(ids, self.vocab_size):
             if skip_special_tokens and i in self.special_ids:
