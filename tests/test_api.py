@@ -266,6 +266,51 @@ def test_progress_is_reported_on_stderr_and_can_be_silenced(capfd):
     assert capfd.readouterr().err == ""
 
 
+def merging_lines(err: str) -> list[str]:
+    """The merging progress as last drawn: a bar redrawn in place (after a carriage return) is
+    its last drawing, and every line of its own stays."""
+    return [line.split("\r")[-1].strip() for line in err.splitlines() if "[merging]" in line]
+
+
+@pytest.mark.parametrize("min_frequency", [1, 2])
+def test_progress_of_a_training_that_runs_out_of_pairs_says_so_once(Tokenizer, min_frequency, capfd):
+    """Asked for more tokens than the corpus has pairs for, training stops where the pairs run
+    out: the progress says so once, in the engine's and the twin's words alike, and the engine's
+    bar ends at the merges it made, not at the total it planned."""
+    tok = Tokenizer.train(CORPUS, 1000, min_frequency, show_progress=True)
+    assert tok.vocab_size < 1000
+    lines = merging_lines(capfd.readouterr().err)
+    why = " (none occurs min_frequency=2 times)" if min_frequency == 2 else ""
+    said = f"[merging] stopped at {tok.vocab_size} tokens of the 1000 asked: no pairs left to merge{why}"
+    assert lines[-1] == said
+    assert sum("no pairs left" in line for line in lines) == 1
+    if Tokenizer is fast_wordpiece.PyTokenizer:
+        assert lines[-2].startswith(f"[merging] {len(tok.merges)}/{len(tok.merges)} merges [")
+    # A training that gets its size ends at the total it planned, and says nothing more.
+    tok = Tokenizer.train(CORPUS, 80, min_frequency, show_progress=True)
+    assert tok.vocab_size == 80
+    lines = merging_lines(capfd.readouterr().err)
+    assert not any("stopped" in line for line in lines)
+    if Tokenizer is fast_wordpiece.PyTokenizer:
+        assert lines[-1].startswith(f"[merging] {len(tok.merges)}/{len(tok.merges)} merges [")
+
+
+def test_every_way_of_training_says_when_it_ran_out_of_pairs(tmp_path, capfd):
+    path = tmp_path / "corpus.txt"
+    path.write_text("\n".join(CORPUS), encoding="utf-8")
+    Tok = fast_wordpiece.PyTokenizer
+    counts = fast_wordpiece.count_words(CORPUS)
+    for train in [
+        lambda: Tok.train_from_files(path, 1000, 2, show_progress=True),
+        lambda: Tok.train_from_counts(counts, 1000, 2, show_progress=True),
+        lambda: Tok.train_from_counts(dict(counts.items()), 1000, 2, show_progress=True),
+    ]:
+        tok = train()
+        lines = merging_lines(capfd.readouterr().err)
+        assert lines[-1].startswith(f"[merging] stopped at {tok.vocab_size} tokens of the 1000 asked: ")
+        assert lines[-2].startswith(f"[merging] {len(tok.merges)}/{len(tok.merges)} merges [")
+
+
 def test_ctrl_c_stops_training_with_keyboard_interrupt():
     # The child installs Python's own Ctrl-C handler: a shell that starts the
     # test run in the background hands it SIGINT ignored, which Python keeps.

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import threading
+import zlib
 from pathlib import Path
 
 import pytest
@@ -268,6 +269,64 @@ def test_the_time_reported_is_the_trainings_alone(monkeypatch, capsys):
     monkeypatch.setattr(cli, "stdlib_docstrings", slow_docstrings)
     assert main(SMALL) == 0
     assert " in 0.0 s." in capsys.readouterr().out.splitlines()[0]
+
+
+def test_the_quick_check_gets_the_vocabulary_it_asks_for(capsys):
+    """``python -m fast_wordpiece`` with no FILE trains on the standard library's docstrings
+    at a size their pairs reach (8,000 tokens), as the README says."""
+    assert main(["--no-progress"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Trained PyTokenizer(vocab_size=8000, ")
+    assert "on the standard library's docstrings" in out[0]
+    assert not any("Stopped" in line for line in out)
+
+
+def test_a_training_that_runs_out_of_pairs_says_where_it_stopped(corpus, capfd):
+    """Asked for more tokens than the text has pairs for: the tokenizer has fewer, and the
+    command says so once (on stderr with the progress, else after what it trained)."""
+    assert main([str(corpus), "--vocab-size", "5000", "--min-frequency", "1", "--no-progress"]) == 0
+    out = capfd.readouterr().out.splitlines()
+    size = PyTokenizer.train_from_files(corpus, 5000, 1, show_progress=False).vocab_size
+    assert size < 5000
+    assert out[1] == f"Stopped at {size:,} tokens of the 5,000 asked: no pairs left to merge."
+    assert main([str(corpus), "--vocab-size", "5000", "--no-progress"]) == 0
+    assert (
+        capfd.readouterr().out.splitlines()[1].endswith("no pairs left to merge (none occurs --min-frequency=2 times).")
+    )
+    assert main([str(corpus), "--vocab-size", "5000", "--min-frequency", "1"]) == 0
+    out, err = capfd.readouterr()
+    assert "Stopped" not in out
+    assert err.count("no pairs left to merge") == 1
+    assert f"[merging] stopped at {size} tokens of the 5000 asked: no pairs left to merge\n" in err
+
+
+def varint(n: int) -> bytes:
+    """Unsigned LEB128, as the word counts file writes its numbers."""
+    out = bytearray()
+    while n >= 0x80:
+        out.append(n & 0x7F | 0x80)
+        n >>= 7
+    return bytes(out + bytes([n]))
+
+
+def test_train_takes_counts_files_with_words_counted_zero_times(corpus, tmp_path, capsys):
+    """A counts file written by another tool may list words it did not see, with a count of 0:
+    ``train --counts`` trains as if they were not there (``count`` still reads only text)."""
+    counts = WordCounts.from_files(corpus, show_progress=False)
+    entries = sorted([*counts.items(), ("aardvark", 0), ("zebra", 0)])
+    data = WordCounts().to_bytes()
+    body = data[: data.index(b"}") + 1] + varint(len(entries))
+    for word, n in entries:
+        body += varint(len(word.encode())) + word.encode() + varint(n)
+    path = tmp_path / "zeros.fwc"
+    path.write_bytes(body + zlib.crc32(body).to_bytes(4, "little"))
+    assert main(["train", "--counts", str(path), *SMALL, "--save", str(tmp_path / "t.json")]) == 0
+    out = capsys.readouterr().out
+    assert f"1 word counts files ({counts.total:,} words, {len(counts):,} distinct)" in out
+    expected = PyTokenizer.train_from_counts(counts, 120, 1, show_progress=False)
+    assert PyTokenizer.load(tmp_path / "t.json").to_json() == expected.to_json()
+    assert main(["count", str(path), "--out", str(tmp_path / "c.fwc"), "--no-progress"]) == 1
+    assert "a word counts file (from `count`), not text: it is counted already" in one_line_error(capsys)
 
 
 # ----------------------------------------------------------------------------- files of the wrong kind

@@ -239,7 +239,8 @@ def test_train_from_counts_ignores_a_count_of_0(impl: Any) -> None:
 
 
 def test_every_wordpiece_trainer_defaults_to_30000_tokens() -> None:
-    assert parse_args([]).vocab_size == 30000
+    assert parse_args(["corpus.txt"]).vocab_size == parse_args(["--counts", "a.fwc"]).vocab_size == 30000
+    assert parse_args([]).vocab_size == 8000  # the quick check, on the standard library's docstrings
     from fast_wordpiece import dask as fw_dask
     from fast_wordpiece import spark as fw_spark
 

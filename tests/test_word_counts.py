@@ -143,10 +143,77 @@ def test_the_mapping(fw):
     assert counts.most_common() == [("c", 5), ("a", 2), ("b", 2), ("d", 1)]
     assert fw.WordCounts([("x", 1), ("x", 2)]).items() == [("x", 3)]
     assert counts.options["pre_tokenizer"] == "whitespace"
-    for bad, error in [({"x": 0}, ValueError), ({"x": -1}, ValueError), ({"": 1}, ValueError), ({1: 1}, TypeError),
+    for bad, error in [({"x": -1}, ValueError), ({"": 1}, ValueError), ({1: 1}, TypeError),
                        ({"x": 1.5}, TypeError), ("text", TypeError), ([("x",)], TypeError)]:  # fmt: skip
         with pytest.raises(error):
             fw.WordCounts(bad)
+
+
+def test_a_count_of_zero_adds_nothing(fw):
+    """A word given with a count of 0 (a word not seen) is left out on construction, as
+    training ignores it: the counts are those of the other words, every count positive."""
+    counts = fw.WordCounts({"b": 2, "a": 0, "c": 0})
+    assert counts == fw.WordCounts({"b": 2})
+    assert (len(counts), counts.total, list(counts), counts.items()) == (1, 2, ["b"], [("b", 2)])
+    assert "a" not in counts
+    assert counts.get("a") is None
+    assert counts.to_bytes() == fw.WordCounts({"b": 2}).to_bytes()
+    assert fw.WordCounts([("x", 0), ("x", 3), ("x", 0)]).items() == [("x", 3)]
+    assert len(fw.WordCounts({"x": 0})) == 0
+    assert fw.WordCounts({"x": 0}) == fw.WordCounts()
+
+
+def test_zero_counts_change_no_vocabulary(fw):
+    words = {"hugging": 5, "hugs": 3, "puns": 2, "pug": 4, "bun": 1}
+    unseen = {**words, "zebra": 0, "quixotic": 0}
+    expected = fw.PyTokenizer.train_from_counts(words, 60, 1, show_progress=False).get_vocab()
+    assert "z" not in expected
+    for counts in [unseen, fw.WordCounts(unseen), fw.WordCounts(words)]:
+        assert fw.PyTokenizer.train_from_counts(counts, 60, 1, show_progress=False).get_vocab() == expected
+
+
+def test_a_negative_count_is_a_value_error_naming_the_word(fw):
+    with pytest.raises(ValueError, match=r'^the count of "naïve" must be >= 0, got -1$'):
+        fw.WordCounts({"a": 1, "naïve": -1})
+    with pytest.raises(ValueError, match=r'^the count of "x" must be >= 0, got -2$'):
+        fw.WordCounts([("x", 0), ("x", -2)])
+
+
+@pytest.mark.parametrize("word", ["", "a b"])
+def test_a_word_counted_zero_times_is_still_checked(fw, word):
+    with pytest.raises(ValueError, match="must not be empty" if not word else "contains whitespace"):
+        fw.WordCounts({word: 0, "ab": 3})
+
+
+def counts_file(entries: list[tuple[str, int]]) -> bytes:
+    """The bytes of a ``.fwc`` file holding ``entries`` as they are (written from the spec, with a
+    valid CRC-32), the default counting options."""
+    options = b'{"clean_text":true,"handle_chinese_chars":true,"lowercase":true,"strip_accents":null,'
+    options += b'"strip_all_marks":false,"pre_tokenizer":"bert"}'
+    body = b"FWPCOUNT" + struct.pack("<II", 1, len(options)) + options + bytes([len(entries)])
+    for word, n in entries:
+        raw = word.encode()
+        body += bytes([len(raw)]) + raw + bytes([n])
+    return body + struct.pack("<I", zlib.crc32(body))
+
+
+def test_entries_of_a_counts_file_with_a_count_of_zero_are_left_out(fw, tmp_path):
+    """Another tool may write a word it did not see with a count of 0: the file loads, without
+    that word (what saving it again writes). Such an entry is checked as any other."""
+    data = counts_file([("abc", 0), ("b", 2), ("é", 0)])
+    path = tmp_path / "zeros.fwc"
+    path.write_bytes(data)
+    for counts in [fw.WordCounts.load(path), fw.WordCounts.from_bytes(data)]:
+        assert counts.items() == [("b", 2)]
+        assert (len(counts), counts.total) == (1, 2)
+        assert counts.to_bytes() == counts_file([("b", 2)])
+    for entries, message in [
+        ([("b", 0), ("a", 1)], r'entry 1 \("a"\): words must be distinct and in code point order'),
+        ([("é", 1), ("é", 0)], r'entry 1 \("é"\): words must be distinct and in code point order'),
+        ([("a\tb", 0)], r'entry 0: the word "a\\tb" contains whitespace'),
+    ]:
+        with pytest.raises(ValueError, match=f"^word counts data: {message}"):
+            fw.WordCounts.from_bytes(counts_file(entries))
 
 
 def test_split_parts_add_up_and_agree_across_implementations(fw, shakespeare_lines):

@@ -14,7 +14,9 @@ analyze what a tokenizer makes of some text.
     python -m fast_wordpiece compare [FILE ...] [--vocab-size N] [--plot out.png]
 
 With no FILE, the corpus is the docstrings of the Python standard library,
-which every Python installation has. ``analyze`` reads TOKENIZER as a
+which every Python installation has (1 to 4 MB: an 8,000-token vocabulary by
+default, which they hold pairs enough for). A training that runs out of pairs
+to merge before ``--vocab-size`` tokens stops there and says so. ``analyze`` reads TOKENIZER as a
 tokenizer file (.json) or a BERT vocab.txt (any other name) and prints the
 counts and ratios of ``PyTokenizer.analyze`` over the lines of the FILEs.
 ``count`` writes the word counts of FILEs to a ``.fwc`` file (on each machine
@@ -45,6 +47,10 @@ import fast_wordpiece
 from fast_wordpiece import BPETokenizer, CharTokenizer, PyTokenizer, WordCounts
 
 DEFAULT_SENTENCE = "Tokenizers split unbelievably long words into familiar pieces!"
+#: ``--vocab-size`` unless given: Hugging Face's default; on the standard library's docstrings
+#: (the quick check, with no FILE), a size that their pairs reach.
+DEFAULT_VOCAB_SIZE = 30000
+STDLIB_VOCAB_SIZE = 8000
 SKIPPED_STDLIB_DIRS = {"test", "tests", "idlelib", "site-packages", "lib2to3", "__pycache__"}
 
 
@@ -148,7 +154,8 @@ def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argp
     parser.add_argument("files", nargs="*", type=Path, help="UTF-8 text files to train on (default: stdlib docstrings)")
     parser.add_argument("--counts", nargs="+", type=Path, default=[], metavar="FWC",
                         help="train on these word counts files (from `count`), added up")  # fmt: skip
-    parser.add_argument("--vocab-size", type=int, default=30000, help="tokens to learn (default: 30000)")
+    parser.add_argument("--vocab-size", type=int, help=f"tokens to learn (default: {DEFAULT_VOCAB_SIZE}; "
+                        f"{STDLIB_VOCAB_SIZE} on the standard library's docstrings)")  # fmt: skip
     parser.add_argument("--min-frequency", type=int, default=2)
     parser.add_argument("--objective", choices=["likelihood", "pmi", "frequency"], default="likelihood",
                         help="how merges are ranked (default: likelihood)")  # fmt: skip
@@ -164,7 +171,10 @@ def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argp
     parser.add_argument("--save", type=Path, metavar="FILE", help="write the trained tokenizer (JSON) here")
     parser.add_argument("--sentence", default=DEFAULT_SENTENCE, help="the sentence to encode")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.vocab_size is None:
+        args.vocab_size = DEFAULT_VOCAB_SIZE if args.files or args.counts else STDLIB_VOCAB_SIZE
+    return args
 
 
 def check_output(path: Path | None, flag: str) -> None:
@@ -321,24 +331,28 @@ def train(argv: Sequence[str], prog: str) -> int:
         training["pre_tokenizer"] = args.pre_tokenizer
     if args.counts and args.files:
         raise UsageError("give text files or --counts, not both")
+    vocab_size = args.vocab_size
     if args.counts:
         counts = load_counts(args.counts)
         source = f"{len(args.counts)} word counts files ({counts.total:,} words, {len(counts):,} distinct)"
         started = time.perf_counter()
-        tokenizer = PyTokenizer.train_from_counts(counts, args.vocab_size, args.min_frequency, **training)
+        tokenizer = PyTokenizer.train_from_counts(counts, vocab_size, args.min_frequency, **training)
     elif args.files:
         source = ", ".join(str(f) for f in args.files)
         started = time.perf_counter()
         tokenizer = PyTokenizer.train_from_files(
-            args.files, args.vocab_size, args.min_frequency, errors=args.errors, **training
+            args.files, vocab_size, args.min_frequency, errors=args.errors, **training
         )
     else:
         corpus = list(stdlib_docstrings())
         source = f"the standard library's docstrings ({sum(map(len, corpus)) / 1e6:.1f} MB)"
         started = time.perf_counter()
-        tokenizer = PyTokenizer.train(corpus, args.vocab_size, args.min_frequency, **training)
+        tokenizer = PyTokenizer.train(corpus, vocab_size, args.min_frequency, **training)
     seconds = time.perf_counter() - started
     print(f"Trained {tokenizer!r} on {source} in {seconds:.1f} s.")
+    if tokenizer.vocab_size < vocab_size and args.no_progress:  # else the progress on stderr said so
+        rare = f" (none occurs --min-frequency={args.min_frequency} times)" if args.min_frequency > 1 else ""
+        print(f"Stopped at {tokenizer.vocab_size:,} tokens of the {vocab_size:,} asked: no pairs left to merge{rare}.")
     if args.save:
         tokenizer.save(args.save)
         print(f"Saved to {args.save}.")

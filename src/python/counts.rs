@@ -11,6 +11,7 @@ use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
 use super::args::{self, text, type_name, Text};
 use super::arrow;
 use super::errors::{guard, to_py, Signals};
+use crate::error::Quoted;
 use crate::tokenizer::options::Options;
 use crate::training::{counts_file, CountOptions, Progress, Utf8Errors, WordCounter, WordCounts};
 
@@ -214,7 +215,7 @@ pub(super) fn utf8_errors(errors: &str) -> PyResult<Utf8Errors> {
     match errors {
         "strict" => Ok(Utf8Errors::Strict),
         "replace" => Ok(Utf8Errors::Replace),
-        other => Err(PyValueError::new_err(format!("errors must be \"strict\" or \"replace\", not {other:?}"))),
+        other => Err(PyValueError::new_err(format!("errors must be \"strict\" or \"replace\", not {}", Quoted(other)))),
     }
 }
 
@@ -226,7 +227,8 @@ fn count_options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult
             let key: String = key.extract()?;
             if !CountOptions::NAMES.contains(&key.as_str()) {
                 return Err(PyTypeError::new_err(format!(
-                    "{function}() got an unexpected keyword argument {key:?} (word counting takes {})",
+                    "{function}() got an unexpected keyword argument {} (word counting takes {})",
+                    Quoted(&key),
                     CountOptions::NAMES.join(", ")
                 )));
             }
@@ -239,7 +241,8 @@ fn count_options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult
 /// counts, with the pipeline options they were counted with.
 ///
 /// `WordCounts(counts=None, **options)` makes one from a mapping `{word: count}`
-/// or an iterable of `(word, count)` pairs; `count_words` and `from_files`
+/// or an iterable of `(word, count)` pairs (a count of 0 adds nothing: a word
+/// counted 0 times is left out, as training ignores it); `count_words` and `from_files`
 /// count texts. `a + b` and `a.update(b)` add counts made with the same options
 /// (ValueError naming the option otherwise). Pickling and `save` use the
 /// versioned `.fwc` format of docs/spec.md section 13.
@@ -290,7 +293,7 @@ impl PyWordCounts {
         let options = CountOptions::of(&count_options(options, "WordCounts")?);
         let mut pairs = Vec::new();
         if let Some(counts) = counts.filter(|c| !c.is_none()) {
-            pairs = args::text_counts(counts, "counts", args::TEXT_COUNTS, 1)?;
+            pairs = args::text_counts(counts, "counts", args::TEXT_COUNTS, 0)?;
         }
         py.detach(|| guard(|| WordCounts::from_pairs(options, pairs))).map(wrap)
     }

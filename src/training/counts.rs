@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::progress::Progress;
 use super::word_counts::{Utf8Errors, WordCounter};
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::pipeline::pre_tokenizer::PreTokenizer;
 use crate::tokenizer::options::Options;
 
@@ -120,14 +120,14 @@ impl WordCounts {
     }
 
     /// Counts from `(word, count)` pairs in any order; a word listed twice is
-    /// counted once with the sum. Counts must be positive.
+    /// counted once with the sum. Every word is checked ([`check_word`]); a
+    /// count of 0 adds nothing, so a word whose counts are all 0 (a word not
+    /// seen) is left out, as training ignores it.
     pub fn from_pairs(options: CountOptions, mut pairs: Vec<(String, u64)>) -> Result<Self> {
-        if let Some((w, _)) = pairs.iter().find(|(_, n)| *n == 0) {
-            return Err(Error::invalid(format!("the count of {w:?} must be positive, not 0")));
-        }
         for (word, _) in &pairs {
             check_word(word).map_err(Error::invalid)?;
         }
+        pairs.retain(|(_, n)| *n > 0);
         pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         let mut words: Vec<(String, u64)> = Vec::with_capacity(pairs.len());
         for (word, n) in pairs {
@@ -322,7 +322,7 @@ pub fn check_word(word: &str) -> std::result::Result<(), String> {
         return Err("words must not be empty".into());
     }
     if word.chars().any(char::is_whitespace) {
-        return Err(format!("the word {word:?} contains whitespace, which no pre-tokenizer leaves in a word"));
+        return Err(format!("the word {} contains whitespace, which no pre-tokenizer leaves in a word", Quoted(word)));
     }
     Ok(())
 }
@@ -385,7 +385,19 @@ mod tests {
         c.prune(2, Some(2));
         assert_eq!(c.words(), [("b".to_string(), 3), ("c".to_string(), 5)]);
         assert_eq!(c.total(), 8);
-        assert!(WordCounts::from_pairs(CountOptions::default(), vec![("x".into(), 0)]).is_err());
         assert!(WordCounts::from_pairs(CountOptions::default(), vec![("x".into(), u64::MAX), ("y".into(), 1)]).is_err());
+    }
+
+    #[test]
+    fn a_count_of_zero_adds_nothing() {
+        let c = counts(&[("a", 0), ("b", 2), ("c", 0), ("c", 0), ("b", 0), ("d", 0), ("d", 3)]);
+        assert_eq!(c.words(), [("b".to_string(), 2), ("d".to_string(), 3)]);
+        assert_eq!((c.len(), c.total()), (2, 5));
+        assert_eq!(c.get("a"), None);
+        assert!(counts(&[("a", 0)]).is_empty());
+        // The word is still checked.
+        let err = WordCounts::from_pairs(CountOptions::default(), vec![("a b".into(), 0)]).unwrap_err().to_string();
+        assert_eq!(err, "the word \"a b\" contains whitespace, which no pre-tokenizer leaves in a word");
+        assert!(WordCounts::from_pairs(CountOptions::default(), vec![(String::new(), 0)]).is_err());
     }
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::counts::{CountOptions, WordCounts};
 use super::crc32::crc32;
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 use crate::io::write_atomic;
 
 pub const MAGIC: &[u8; 8] = b"FWPCOUNT";
@@ -136,6 +136,7 @@ fn parse(body: &[u8], size: usize) -> std::result::Result<(CountOptions, Vec<(St
     let entries = r.varint(&|| "the number of entries".into())?;
     // Each entry takes 3 bytes at least: never reserve more than the data holds.
     let mut words: Vec<(String, u64)> = Vec::with_capacity((entries as usize).min((body.len() - r.at) / 3));
+    let mut last: Option<&str> = None;
     for i in 0..entries {
         let what = || format!("entry {i} of {entries}");
         let length = r.varint(&what)?;
@@ -143,15 +144,14 @@ fn parse(body: &[u8], size: usize) -> std::result::Result<(CountOptions, Vec<(St
         let word = std::str::from_utf8(raw).map_err(|e| format!("entry {i}: the word is not UTF-8 ({e})"))?;
         let count = r.varint(&what)?;
         super::counts::check_word(word).map_err(|e| format!("entry {i}: {e}"))?;
-        if count == 0 {
-            return Err(format!("entry {i} ({word:?}): count 0 (counts are positive)"));
+        if last.is_some_and(|last| last >= word) {
+            return Err(format!("entry {i} ({}): words must be distinct and in code point order", Quoted(word)));
         }
-        if let Some((last, _)) = words.last() {
-            if last.as_str() >= word {
-                return Err(format!("entry {i} ({word:?}): words must be distinct and in code point order"));
-            }
+        last = Some(word);
+        // A count of 0 (a word not seen) is read and left out, as training ignores it.
+        if count > 0 {
+            words.push((word.to_owned(), count));
         }
-        words.push((word.to_owned(), count));
     }
     if r.at != body.len() {
         return Err(format!("{} bytes after the last entry", body.len() - r.at));
@@ -209,6 +209,36 @@ mod tests {
         }
         // A version the reader cannot read is said before the length.
         assert!(from_bytes(b"FWPCOUNT\x02\0\0\0").unwrap_err().starts_with("unsupported word counts file version 2"));
+    }
+
+    /// A file of `entries` as they are, count 0 included (which `to_bytes` never writes).
+    fn written(entries: &[(&str, u64)]) -> Vec<u8> {
+        let mut body = to_bytes(&WordCounts::new(CountOptions::default()));
+        body.truncate(body.len() - 5); // the CRC-32 and the number of entries (0)
+        put_varint(&mut body, entries.len() as u64);
+        for (word, n) in entries {
+            put_varint(&mut body, word.len() as u64);
+            body.extend_from_slice(word.as_bytes());
+            put_varint(&mut body, *n);
+        }
+        let crc = crc32(&body);
+        body.extend_from_slice(&crc.to_le_bytes());
+        body
+    }
+
+    #[test]
+    fn entries_with_a_count_of_zero_are_read_and_left_out() {
+        let counts = from_bytes(&written(&[("a", 0), ("b", 2), ("c", 0)])).unwrap();
+        assert_eq!(counts.words(), [("b".to_string(), 2)]);
+        assert_eq!(counts.total(), 2);
+        assert_eq!(to_bytes(&counts), written(&[("b", 2)]));
+        // Such an entry is checked as any other.
+        let order = from_bytes(&written(&[("b", 0), ("a", 1)])).unwrap_err();
+        assert_eq!(order, "entry 1 (\"a\"): words must be distinct and in code point order");
+        let twice = from_bytes(&written(&[("a", 1), ("a", 0)])).unwrap_err();
+        assert_eq!(twice, "entry 1 (\"a\"): words must be distinct and in code point order");
+        let space = from_bytes(&written(&[("a\tb", 0)])).unwrap_err();
+        assert_eq!(space, "entry 0: the word \"a\\tb\" contains whitespace, which no pre-tokenizer leaves in a word");
     }
 
     #[test]

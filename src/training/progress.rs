@@ -89,6 +89,23 @@ impl<'a> Progress<'a> {
         }
     }
 
+    /// Ends the merging phase of training, which stopped at `tokens` of the
+    /// `asked` vocabulary size: at its total when it got there; otherwise no
+    /// pair was left to merge (none occurring `min_frequency` times), and the
+    /// phase ends at the units really done (not the total planned), saying
+    /// so once, on a line of its own ([`ran_out_of_pairs`]).
+    pub fn finish_merging(&mut self, tokens: usize, asked: usize, min_frequency: u64) {
+        if tokens >= asked {
+            return self.finish();
+        }
+        self.total = Some(self.done);
+        if self.enabled {
+            self.draw();
+            eprintln!();
+            eprintln!("[{}] {}", self.phase, ran_out_of_pairs(tokens, asked, min_frequency));
+        }
+    }
+
     fn draw(&self) {
         let secs = self.started.elapsed().as_secs_f64().max(1e-9);
         let rate = self.done as f64 / secs;
@@ -100,5 +117,44 @@ impl<'a> Progress<'a> {
             self.phase, self.done, of, self.unit, secs, rate, self.unit
         );
         let _ = err.flush();
+    }
+}
+
+/// Why training stopped at `tokens` of the `asked` vocabulary size (the
+/// twin's progress says it in the same words).
+pub fn ran_out_of_pairs(tokens: usize, asked: usize, min_frequency: u64) -> String {
+    let why = if min_frequency > 1 {
+        format!("no pairs left to merge (none occurs min_frequency={min_frequency} times)")
+    } else {
+        "no pairs left to merge".to_string()
+    };
+    format!("stopped at {tokens} tokens of the {asked} asked: {why}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn running_out_of_pairs_is_said_plainly() {
+        assert_eq!(
+            ran_out_of_pairs(10655, 30000, 2),
+            "stopped at 10655 tokens of the 30000 asked: no pairs left to merge (none occurs min_frequency=2 times)"
+        );
+        assert_eq!(ran_out_of_pairs(40, 100, 1), "stopped at 40 tokens of the 100 asked: no pairs left to merge");
+        assert_eq!(ran_out_of_pairs(40, 100, 0), "stopped at 40 tokens of the 100 asked: no pairs left to merge");
+    }
+
+    #[test]
+    fn merging_that_stops_short_ends_at_what_was_done() {
+        let mut progress = Progress::disabled();
+        progress.start("merging", "merges", Some(100));
+        progress.advance(37).unwrap();
+        progress.finish_merging(60, 123, 2);
+        assert_eq!((progress.done, progress.total), (37, Some(37)));
+        progress.start("merging", "merges", Some(100));
+        progress.advance(100).unwrap();
+        progress.finish_merging(123, 123, 2);
+        assert_eq!((progress.done, progress.total), (100, Some(100)));
     }
 }

@@ -289,7 +289,7 @@ pub fn train<R: Ranking + Send + 'static>(
         ranking.update(&core, &changed, Some(merged));
         progress.advance((core.vocab.len() - before) as u64)?;
     }
-    progress.finish();
+    progress.finish_merging(core.vocab.len(), config.vocab_size, config.min_frequency);
     let vocab = std::mem::take(&mut core.vocab);
     // Freeing the pair tables and the ranking's lists (~70 ms on GCIDE) can
     // overlap building the tokenizer.

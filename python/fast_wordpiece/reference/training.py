@@ -206,4 +206,13 @@ def learn(
             word.merge(*pair, new)
         if show_progress and len(merges) % 100 == 0:
             report(f"[merging] {len(merges)} merges, {len(vocab)}/{vocab_size} tokens")
+    if show_progress and len(vocab) < vocab_size:
+        report(f"[merging] {ran_out_of_pairs(len(vocab), vocab_size, min_frequency)}")
     return vocab, merges
+
+
+def ran_out_of_pairs(tokens: int, asked: int, min_frequency: int) -> str:
+    """Why training stopped at ``tokens`` of the ``asked`` vocabulary size: no pair was left to merge
+    (none occurring ``min_frequency`` times). The engine's progress says it in the same words."""
+    why = f" (none occurs min_frequency={min_frequency} times)" if min_frequency > 1 else ""
+    return f"stopped at {tokens} tokens of the {asked} asked: no pairs left to merge{why}"
