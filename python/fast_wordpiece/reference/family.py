@@ -27,7 +27,9 @@ def split_specials(
     starts there, then on after it; the text between them (never empty).
     ``strip`` gives tokens ``(lstrip, rstrip)``: a match of one takes in the
     White_Space before it (back to the previous match) or after it, and its
-    piece is the token with that whitespace.
+    piece is the token with that whitespace. As Hugging Face, a match that
+    starts in the whitespace the previous one's ``rstrip`` took in is kept,
+    overlapping it.
 
     A regular expression of the tokens, longest first, finds exactly these:
     it tries every position from the left, and at one position the first
@@ -41,16 +43,17 @@ def split_specials(
     done = 0
     for m in re.finditer(pattern, text):
         start, end = m.span()
-        if start < done:  # in the whitespace a token with rstrip took in
-            continue
         lstrip, rstrip = (strip or {}).get(m.group(), (False, False))
-        while lstrip and start > done and text[start - 1] in WHITE_SPACE:
+        while lstrip and start > 0 and text[start - 1] in WHITE_SPACE:
             start -= 1
+        if lstrip:
+            start = max(start, done)  # not back past the previous token
         while rstrip and end < len(text) and text[end] in WHITE_SPACE:
             end += 1
         if done < start:
             out.append((text[done:start], done, False))
-        out.append((text[start:end], start, True))
+        # (a token may start in the whitespace the previous one's rstrip took in: it is kept)
+        out.append((text[min(start, end) : end], min(start, end), True))
         done = end
     if done < len(text):
         out.append((text[done:], done, False))
