@@ -213,6 +213,7 @@ def test_a_padding_section_pads_as_tokenizers_pads(make: str, options: dict[str,
     fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tokenizers.Tokenizer.from_file(str(path)))
     for asked in ({}, {"padding": True}, {"padding": True, "padding_side": "right"}):
         assert call(ours, texts, **asked) == call(fast, texts, **asked)
+        assert call(ours, texts, texts[::-1], **asked) == call(fast, texts, texts[::-1], **asked)  # pairs
     theirs.no_padding()
     assert ours.encode_batch(texts, padding=False) == [e.ids for e in theirs.encode_batch(texts)]
     # the section is part of the tokenizer: without it, another one
@@ -430,6 +431,15 @@ def test_pairs_type_ids_and_special_tokens_masks(make: str, pair_files: dict[str
         assert len(got["input_ids"]) == len(types), name
         assert got["token_type_ids"] == types, name
         assert got["special_tokens_mask"] == specials, name
+    # padded, and as arrays: the pad's type id is 0
+    ours = MAKERS[make].load(pair_files["none"])
+    assert ours.tokenize("a", "d e") == ["a", "d", "Ġ", "e"]
+    assert ours.tokenize("b c", "f") == ["b", "Ġc", "f"]
+    rows = ours(["a", "b c"], ["d e", "f"], padding=True, return_token_type_ids=True)
+    assert rows["token_type_ids"] == [[0, 1, 1, 1], [0, 0, 1, 0]]
+    assert rows["attention_mask"] == [[1, 1, 1, 1], [1, 1, 1, 0]]
+    arrays = ours(["a", "b c"], ["d e", "f"], padding=True, return_token_type_ids=True, return_tensors="np")
+    assert arrays["token_type_ids"].tolist() == rows["token_type_ids"]
     ours = MAKERS[make].load(pair_files["roberta"])
     # only_first cannot cut a first text too short to make room: a ValueError naming it
     with pytest.raises(ValueError, match=r"^truncation='only_first' cannot fit the pair of texts of row 0 in max"):
@@ -516,3 +526,19 @@ def test_random_pairs_match_tokenizers_and_transformers(make: str, name: str, pa
         assert call_or_error(ours, a, b, **options) == call_or_error(fast, a, b, **options)
 
     check()
+
+
+def test_a_whitespace_token_in_the_whitespace_an_rstrip_took_in_is_alike_in_engine_and_twin(tmp_path: Path) -> None:
+    """An lstrip token of whitespace only, matched in the whitespace an rstrip took in, would
+    start after it ends: Hugging Face panics there. Engine and twin agree: it is empty, at its
+    end, and the text goes on from there."""
+    made = roberta()
+    made.add_special_tokens([tokenizers.AddedToken("\n\n", lstrip=True)])
+    path = tmp_path / "newlines.json"
+    made.save(str(path))
+    engine, twin = fw.BPETokenizer.load(path), ref_bpe.BPETokenizer.load(path)
+    for text in ["<r> \n\n\n a", "x<r>\n\n", *(t.replace(" ", "\n\n") for t in random_texts(61, 100))]:
+        assert engine.encode(text) == twin.encode(text), text
+        assert engine.tokenize(text) == twin.tokenize(text), text
+        assert call(engine, text) == call(twin, text), text
+    assert engine.tokenize("<r> \n\n\n a") == ["<r> \n\n\n ", "", "Ċ", "Ġa"]

@@ -456,23 +456,14 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             _, i = min(ranked)  # lowest rank, leftmost
             symbols[i : i + 2] = [symbols[i] + symbols[i + 1]]
 
-    def _special(self, segment: str) -> str:
-        """The special token of a split-out piece (with the whitespace an lstrip or rstrip took in)."""
-        if segment in self.specials:
-            return segment
-        inner = segment.strip("".join(WHITE_SPACE))
-        return next((t for t in self.specials if t == inner), None) or max(
-            (t for t in self.specials if t in segment), key=len
-        )
-
     def _sequence(self, text: str, shown: bool) -> list[str]:
         """The tokens of one text, no template; with ``shown``, a special token as the text it was
         split out of (with the whitespace its ``lstrip`` or ``rstrip`` took in), as Hugging Face's
         encoding shows it."""
         tokens: list[str] = []
-        for segment, _, special in family.split_specials(text, self.specials, self._strip):
-            if special:
-                tokens.append(segment if shown else self._special(segment))
+        for segment, _, special in family.split_matched(text, self.specials, self._strip):
+            if special is not None:
+                tokens.append(segment if shown else special)
                 continue
             for piece in pre_tokenize(segment):
                 tokens.extend(self._encode_piece(piece))
