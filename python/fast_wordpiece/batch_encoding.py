@@ -757,7 +757,7 @@ def _check_options(name: str, options: dict[str, Any]) -> None:
         accepted = _UNSUPPORTED[key]
         if not any(_asks_nothing(value, v) for v in accepted):
             shown = " or ".join(f"{key}={v!r}" for v in accepted)
-            raise TypeError(f"{name}.__call__() does not support {key}={value!r}: it encodes single texts, "
+            raise TypeError(f"{name}.__call__() does not support {key}={value!r}: it encodes texts, not words, "
                             f"without overflowing windows, targets or split special tokens (only {shown} "
                             f"{'is' if len(accepted) == 1 else 'are'} accepted)")  # fmt: skip
 
@@ -811,7 +811,8 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
     byte-level BPE token as many bytes as it has characters (a token that covers part of a
     character covers that character); a special token is its own text, where the text has it
     (otherwise it is the unknown token of one character or byte), with the whitespace around it
-    that its ``lstrip`` or ``rstrip`` took in. A byte-level BPE loaded from a file whose
+    that its ``lstrip`` or ``rstrip`` took in (a special token starting with whitespace may start
+    in the whitespace the previous one's ``rstrip`` took in). A byte-level BPE loaded from a file whose
     post-processor trims offsets has them trimmed (:func:`_trimmed`)."""
     found = getattr(encoding, "offsets", None)
     if found is not None:
@@ -834,9 +835,15 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
     strip = getattr(tokenizer, "special_tokens_strip", None) or {}
     trimmed = list(tokens)  # a special token's text with the whitespace it took in, for the trimming
     pos = 0
+    taken = None  # where the whitespace the previous token's rstrip took in starts
     for i, token in enumerate(tokens):
         literal = token.encode("utf-8")
         lstrip, rstrip = strip.get(token, (False, False))
+        if taken is not None and token in specials and not data.startswith(literal, pos):
+            # a token starting with whitespace, split out in the whitespace the rstrip took in
+            found = data.find(literal, taken, pos - 1 + len(literal))
+            pos = pos if found < 0 else found
+        taken = None
         start = pos
         if lstrip and token in specials:  # the whitespace before it, with it
             while pos < len(data) and not data.startswith(literal, pos) and text[char_of[pos]] in _WHITE_SPACE:
@@ -845,6 +852,7 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
         n = len(literal) if special else 1 if token == unk else len(token)
         end = pos + n
         if special and rstrip:  # and the whitespace after it
+            taken = end
             while end < len(data) and text[char_of[end]] in _WHITE_SPACE:
                 end += len(text[char_of[end]].encode("utf-8"))
         if special and (lstrip or rstrip):
@@ -902,19 +910,25 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     ``special_tokens_mask`` is 0 but for padding), but for a byte-level BPE with RoBERTa's
     ``template`` (``<s> A </s>``; truncation leaves room for both); there is no ``model_max_length``, so
     truncation needs ``max_length`` and cuts on the right; padding uses the tokenizer's
-    ``pad_token``. The encoding is ``encode_batch``'s (GIL released). transformers' options
-    for windows, pairs and targets are a TypeError naming the class and the option."""
+    ``pad_token``. A byte-level BPE takes pairs of texts (``text_pair``, or ``(a, b)`` items) as
+    transformers does (:func:`_in_pairs`); the others refuse them. The encoding is
+    ``encode_batch``'s (GIL released). transformers' options for windows, words and targets are a
+    TypeError naming the class and the option."""
     name = type(tokenizer).__name__
     _check_options(name, unsupported)
-    if text_pair is not None:
-        template = getattr(tokenizer, "template", None)
-        why = "encodes single texts only" if template else "has no template for pairs of texts"
-        raise ValueError(f"{name} {why}: text_pair must be None")
+    bpe = hasattr(tokenizer, "merges")
+    if text_pair is not None and not bpe:
+        raise ValueError(f"{name} has no template for pairs of texts: text_pair must be None")
     if return_tensors not in _TENSORS:
         raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
     if not isinstance(add_special_tokens, bool):
         raise TypeError(f"add_special_tokens must be a bool, not {type(add_special_tokens).__name__}")
-    if isinstance(text, str):
+    seconds: list[str | None] = []
+    if bpe:  # texts and pairs of texts, as transformers reads them
+        inputs, batched = _batch(text, text_pair)
+        texts = [item if isinstance(item, str) else item[0] for item in inputs]
+        seconds = [None if isinstance(item, str) else item[1] for item in inputs]
+    elif isinstance(text, str):
         texts, batched = [text], False
     elif isinstance(text, (list, tuple)):
         texts, batched = list(text), True
@@ -928,7 +942,7 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     if pad_to_multiple_of is not None:
         pad_to_multiple_of = _integer(pad_to_multiple_of, "pad_to_multiple_of", 1)
     padding, truncation, max_length = _strategies(_NoMaximum, padding, truncation, max_length, pad_to_multiple_of)
-    if truncation == "only_second":
+    if truncation == "only_second" and not bpe:
         raise ValueError("truncation='only_second' needs a pair of texts, and this tokenizer takes single texts")
     side = padding_side or (getattr(tokenizer, "padding", None) or {}).get("direction") or "right"
     if side not in ("right", "left"):
@@ -939,15 +953,27 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
         if pad is None:
             raise _no_family_pad_token(name)
         pad_id = _token_id(tokenizer, pad)
-    _check_unicode(texts, batched)
+    if bpe:
+        _check_unicode_pairs(inputs, batched)
+    else:
+        _check_unicode(texts, batched)
     template = getattr(tokenizer, "template", None)
-    if not hasattr(tokenizer, "merges"):
+    if not bpe:
         encoded = tokenizer.encode_batch(texts)
     else:  # RoBERTa's `<s> A </s>` added below; the padding as asked here, not as the file says
         encoded = tokenizer.encode_batch(texts, add_special_tokens=False, padding=False)
     try:
         offsets = [_offsets(tokenizer, *row) for row in zip(texts, encoded)] if return_offsets_mapping else None
         masks = None
+        if any(p is not None for p in seconds) or truncation == "only_second":
+            pairs = [p for p in seconds if p is not None]
+            more = tokenizer.encode_batch(pairs, add_special_tokens=False, padding=False)
+            more_offsets = [_offsets(tokenizer, *row) for row in zip(pairs, more)] if return_offsets_mapping else None
+            rows = _Sequences(encoded, offsets, more, more_offsets, seconds)
+            encoded, offsets, masks, type_ids = _in_pairs(tokenizer, rows, add_special_tokens, max_length, truncation)
+            return _family_rows(encoded, batched, max_length, "do_not_truncate", padding, pad_id, pad_to_multiple_of,
+                                side, return_tensors, return_token_type_ids, return_attention_mask,
+                                return_special_tokens_mask, offsets, return_length, masks, type_ids)  # fmt: skip
         if template is not None and add_special_tokens:
             encoded, offsets, masks = _in_template(tokenizer, template, encoded, offsets, max_length, truncation)
             truncation = "do_not_truncate"  # done
@@ -978,19 +1004,106 @@ def _in_template(tokenizer: Any, template: tuple[str, str], encoded: list[Any], 
     return [[cls, *row, sep] for row in rows], offsets, [[1, *([0] * len(row)), 1] for row in rows]
 
 
+class _Sequences(NamedTuple):
+    """The rows of a call with pairs of texts: each first text's ids and offsets (None unless
+    asked for), the second texts' (of the rows with one), and each row's second text or None."""
+
+    first: list[Any]
+    first_offsets: _Offsets | None
+    second: list[Any]
+    second_offsets: _Offsets | None
+    seconds: list[str | None]
+
+
+def _pair_lengths(n1: int, n2: int | None, budget: int, truncation: str, row: int) -> tuple[int, int]:
+    """How many tokens of a row's first and second text (``n2`` None: no second text) Hugging
+    Face's truncation keeps to fit ``budget`` (max_length less the template's tokens):
+    ``longest_first`` cuts the longer one down, then both to half each; ``only_first`` and
+    ``only_second`` cut that one alone (ValueError when it is too short to)."""
+    m2 = n2 or 0
+    if budget == 0:
+        return 0, 0
+    if n1 + m2 <= budget:
+        return n1, m2
+    if n2 is None and truncation == "only_second":
+        raise ValueError(f"truncation='only_second' needs a pair of texts, but row {row} is a single text "
+                         "longer than max_length")  # fmt: skip
+    if n2 is None or truncation == "longest_first":
+        if n2 is None:
+            return budget, 0
+        short, long_ = min(n1, n2), max(n1, n2)
+        long_ = short if short > budget else max(short, budget - short)
+        if short + long_ > budget:
+            short, long_ = budget // 2, budget // 2 + budget % 2
+        k1, k2 = (long_, short) if n1 > n2 else (short, long_)
+        return min(n1, k1), min(n2, k2)
+    cut = n1 + m2 - budget
+    which, n = ("first", n1) if truncation == "only_first" else ("second", m2)
+    if n <= cut:
+        raise ValueError(f"truncation={truncation!r} cannot fit the pair of texts of row {row} in max_length: "
+                         f"its {which} text has {n} tokens, and {cut} must go")  # fmt: skip
+    return (n1 - cut, m2) if which == "first" else (n1, m2 - cut)
+
+
+def _in_pairs(
+    tokenizer: Any, rows: _Sequences, add_special_tokens: bool, max_length: int | None, truncation: str
+) -> tuple[list[list[int]], _Offsets | None, list[list[int]], list[list[int]]]:
+    """The rows of a call with pairs of texts, as Hugging Face makes them: each first text and
+    its second one truncated to leave room for the template's tokens (none when max_length is
+    below them), then in RoBERTa's template (``<s> A </s></s> B </s>``) when there is one and
+    ``add_special_tokens``, else one after the other; type ids all 0 with RoBERTa's template
+    (even when not added), else 0 for the first text and 1 for the second; with their
+    offsets (None unless asked for), special tokens masks and type ids."""
+    roberta = getattr(tokenizer, "template", None) is not None  # its type ids are all 0
+    template = tokenizer.template if roberta and add_special_tokens else None
+    cls, sep = (0, 0) if template is None else (tokenizer.token_to_id(t) for t in template)
+    ids: list[list[int]] = []
+    offsets: _Offsets | None = [] if rows.first_offsets is not None else None
+    masks: list[list[int]] = []
+    type_ids: list[list[int]] = []
+    more = iter(range(len(rows.second)))
+    for i, second in enumerate(rows.seconds):
+        j = None if second is None else next(more)
+        a = _ids_of(rows.first[i])
+        b = [] if j is None else _ids_of(rows.second[j])
+        added = 0 if template is None else 2 if j is None else 4
+        n1, n2 = len(a), len(b)
+        if truncation != "do_not_truncate" and max_length is not None and max_length >= added:
+            n1, n2 = _pair_lengths(len(a), None if j is None else len(b), max_length - added, truncation, i)
+        oa = None if rows.first_offsets is None else rows.first_offsets[i][:n1]
+        ob = None if rows.second_offsets is None or j is None else rows.second_offsets[j][:n2]
+        if template is None:
+            ids.append([*a[:n1], *b[:n2]])
+            masks.append([0] * (n1 + n2))
+            type_ids.append([0] * (n1 + n2) if roberta else [0] * n1 + [1] * n2)
+            parts = [oa, ob]
+        else:
+            ids.append([cls, *a[:n1], sep, *([] if j is None else [sep, *b[:n2], sep])])
+            masks.append([1, *[0] * n1, 1, *([] if j is None else [1, *[0] * n2, 1])])
+            type_ids.append([0] * len(ids[-1]))
+            ends = [(0, 0)]
+            parts = [ends, oa, ends] + ([] if j is None else [ends, ob, ends])
+        if offsets is not None:
+            offsets.append([span for part in parts for span in part or []])
+    return ids, offsets, masks, type_ids
+
+
 def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, truncation: str, padding: str,
                  pad_id: int | None, pad_to_multiple_of: int | None, side: str, return_tensors: str | None,
                  return_token_type_ids: bool | None, return_attention_mask: bool | None,
                  return_special_tokens_mask: bool, offset_mapping: list[list[tuple[int, int]]] | None,
-                 return_length: bool, special_masks: list[list[int]] | None = None) -> BatchEncoding:  # fmt: skip
+                 return_length: bool, special_masks: list[list[int]] | None = None,
+                 type_ids: list[list[int]] | None = None) -> BatchEncoding:  # fmt: skip
     """The BatchEncoding of :func:`family_call` once ``encoded`` (``offset_mapping`` None unless
-    asked for; ``special_masks`` the rows' special tokens, None when there are none)."""
+    asked for; ``special_masks`` the rows' special tokens, None when there are none; ``type_ids``
+    the rows' type ids, None when all are 0)."""
     rows = [_ids_of(row) for row in encoded]
     offsets = [] if offset_mapping is None else offset_mapping
     if truncation != "do_not_truncate" and max_length is not None:
         rows = [row[:max_length] if len(row) > max_length else row for row in rows]
         offsets = [row[:max_length] for row in offsets]
     lengths = [len(row) for row in rows]
+    types = [list(row) for row in type_ids] if type_ids is not None and return_token_type_ids else []
     masks = [[1] * n for n in lengths]
     specials = [[0] * n for n in lengths] if return_special_tokens_mask else []
     if return_special_tokens_mask and special_masks is not None:
@@ -1002,7 +1115,8 @@ def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, trun
         if target is not None and target > sys.maxsize // 8:
             raise MemoryError(f"padding every row to {target} tokens cannot fit in memory")
         if target is not None:
-            fields: list[tuple[list[Any], Any]] = [(rows, pad_id), (masks, 0), (specials, 1), (offsets, (0, 0))]
+            fields: list[tuple[list[Any], Any]] = [(rows, pad_id), (masks, 0), (specials, 1), (offsets, (0, 0)),
+                                                   (types, 0)]  # fmt: skip
             for i, n in enumerate(lengths):
                 if n < target:
                     for field, value in fields:
@@ -1011,7 +1125,7 @@ def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, trun
                             field[i] = field[i] + fill if side == "right" else fill + field[i]
     data: dict[str, Any] = {"input_ids": rows}
     if return_token_type_ids:
-        data["token_type_ids"] = [[0] * len(row) for row in rows]
+        data["token_type_ids"] = types or [[0] * len(row) for row in rows]
     if return_attention_mask is not False:
         data["attention_mask"] = masks
     if return_special_tokens_mask:

@@ -391,6 +391,72 @@ impl Bpe {
         Ok(out)
     }
 
+    /// The ids of `text` and, when there is one, of `pair`: in the template
+    /// when there is one and `add_special_tokens` (`<s> A </s></s> B </s>`
+    /// for a pair), otherwise one after the other, as Hugging Face encodes
+    /// a pair; `Error::Memory` when there is no room for them.
+    pub fn encode_pair_with(
+        &self,
+        text: &str,
+        pair: Option<&str>,
+        cache: &mut Cache,
+        add_special_tokens: bool,
+    ) -> Result<Vec<u32>> {
+        let mut out = self.encode_with(text, cache, add_special_tokens)?;
+        if let Some(pair) = pair {
+            match self.template.filter(|_| add_special_tokens) {
+                Some((_, sep)) => {
+                    room_for(&mut out, 1)?;
+                    out.push(sep);
+                    self.encode_into(pair, cache, &mut out, None)?;
+                    room_for(&mut out, 1)?;
+                    out.push(sep);
+                }
+                None => self.encode_into(pair, cache, &mut out, None)?,
+            }
+        }
+        Ok(out)
+    }
+
+    /// The tokens of `text` and of `pair` when given, in the template when
+    /// there is one and `add_special_tokens`, as Hugging Face's encoding
+    /// shows them: a special token split out of the text as the text it
+    /// was split out of, with the whitespace its `lstrip` or `rstrip` took
+    /// in; `Error::Memory` when there is no room for them.
+    pub fn tokens(
+        &self,
+        text: &str,
+        pair: Option<&str>,
+        cache: &mut Cache,
+        add_special_tokens: bool,
+    ) -> Result<Vec<String>> {
+        let template = self.template.filter(|_| add_special_tokens);
+        let mut out = Vec::new();
+        for (i, t) in std::iter::once(text).chain(pair).enumerate() {
+            let (mut ids, mut spans) = (Vec::new(), Vec::new());
+            self.encode_into(t, cache, &mut ids, Some(&mut spans))?;
+            let room = |out: &mut Vec<String>| {
+                out.try_reserve(ids.len() + 3)
+                    .map_err(|_| Error::memory(format_args!("an encoding of {} tokens", out.len() + ids.len())))
+            };
+            room(&mut out)?;
+            if let Some((cls, sep)) = template {
+                out.push(self.vocab[if i == 0 { cls } else { sep } as usize].clone());
+            }
+            for (&id, &(start, end)) in ids.iter().zip(&spans) {
+                let token = match t.get(start as usize..end as usize) {
+                    Some(shown) if self.is_special(id) => shown,
+                    _ => self.vocab[id as usize].as_str(),
+                };
+                out.push(token.to_string());
+            }
+            if let Some((_, sep)) = template {
+                out.push(self.vocab[sep as usize].clone());
+            }
+        }
+        Ok(out)
+    }
+
     /// Pads encodings as the file's `padding` section says, as Hugging
     /// Face's `encode_batch` (or its `encode`, for one text) pads them;
     /// `Error::Memory` when there is no room.
@@ -642,5 +708,16 @@ mod tests {
         let vocab = vec!["a".to_string(), "b".to_string()];
         let err = Bpe::new(vocab, &[("a".to_string(), "b".to_string())], None, &[]).unwrap_err();
         assert!(err.to_string().contains("\"ab\""), "{err}");
+    }
+
+    #[test]
+    fn a_pair_is_in_the_template_or_one_text_after_the_other() {
+        let m = model(&[("a", "b")]);
+        let ids = |m: &Bpe, add| m.encode_pair_with("ab", Some("b"), &mut Cache::default(), add).unwrap();
+        assert_eq!(ids(&m, true), [256, 98]);
+        let m = m.with_template(Some((1, 2)));
+        assert_eq!(ids(&m, true), [1, 256, 2, 2, 98, 2]);
+        assert_eq!(ids(&m, false), [256, 98]);
+        assert_eq!(m.encode_pair_with("ab", None, &mut Cache::default(), true).unwrap(), [1, 256, 2]);
     }
 }

@@ -13,7 +13,9 @@ use crate::error::{Error, Result};
 pub enum Piece<'a> {
     /// Text with no special token in it, starting at byte `start`.
     Text { text: &'a str, start: usize },
-    /// Special token `id`, at bytes `start..end`.
+    /// Special token `id`, at bytes `start..end` (with the whitespace its
+    /// `lstrip` or `rstrip` took in; it may start in the whitespace the
+    /// previous token's `rstrip` took in).
     Special { id: u32, start: usize, end: usize },
 }
 
@@ -89,13 +91,11 @@ impl SpecialSplitter {
             for m in automaton.find_iter(text) {
                 let k = m.pattern().as_usize();
                 let (mut start, mut end) = (m.start(), m.end());
-                if start < done {
-                    // in the whitespace a token with rstrip took in
-                    continue;
-                }
+                // As Hugging Face: a match may start in the whitespace the
+                // previous one's rstrip took in; it is kept (overlapping it).
                 if let Some(&(lstrip, rstrip)) = self.strip.get(k) {
                     if lstrip {
-                        start = done + text[done..start].trim_end_matches(char::is_whitespace).len();
+                        start = done.max(text[..start].trim_end_matches(char::is_whitespace).len());
                     }
                     if rstrip {
                         end = text.len() - text[end..].trim_start_matches(char::is_whitespace).len();
@@ -104,7 +104,7 @@ impl SpecialSplitter {
                 if done < start {
                     f(Piece::Text { text: &text[done..start], start: done });
                 }
-                f(Piece::Special { id: self.tokens[k].1, start, end });
+                f(Piece::Special { id: self.tokens[k].1, start: start.min(end), end });
                 done = end;
             }
         }
@@ -170,6 +170,10 @@ mod tests {
         assert_eq!(pieces(&s, "<r>  <m>"), ["S1@0..5", "S0@5..8"]);
         assert_eq!(pieces(&s, "a <x> <r>\n"), ["Ta @0", "S2@2..5", "S1@5..10"]);
         assert_eq!(s.strip()[1], (true, true));
+        // a token starting with whitespace, in the whitespace an rstrip took in, is kept (as Hugging Face)
+        let tokens = vec![("<r>".to_string(), 0), (" <y>".to_string(), 1)];
+        let s = SpecialSplitter::new(tokens).unwrap().with_strip(vec![(false, true), (false, false)]);
+        assert_eq!(pieces(&s, "<r>  <y> a"), ["S0@0..5", "S1@4..8", "T a@8"]);
         assert!(s != SpecialSplitter::new(s.tokens().to_vec()).unwrap());
     }
 

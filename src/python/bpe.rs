@@ -96,21 +96,77 @@ fn count_pieces(
     signals.result(counts)
 }
 
+/// The texts of `encode_batch`: each item a str or a pair of str (a tuple,
+/// or a list of two, as Hugging Face takes them).
+#[allow(clippy::type_complexity)]
+fn batch_items<'py>(texts: &Bound<'py, PyAny>) -> PyResult<Vec<(args::Text<'py>, Option<args::Text<'py>>)>> {
+    args::reject_text_as_collection(texts, "texts", "str or (str, str)")?;
+    let iter = texts.try_iter().map_err(|e| {
+        args::unless_raised(e, || {
+            PyTypeError::new_err(format!("texts must be an iterable of str, not {}", type_name(texts)))
+        })
+    })?;
+    args::collect(iter, "texts", texts.len().unwrap_or(0), |i, item| {
+        if item.is_exact_instance_of::<PyString>() {
+            return Ok((text(&item, &|| format!("texts[{i}]"))?, None));
+        }
+        let pair = match (item.cast::<PyTuple>(), item.cast::<PyList>()) {
+            (Ok(t), _) => Some((t.len(), t.get_item(0).ok(), t.get_item(1).ok())),
+            (_, Ok(l)) => Some((l.len(), l.get_item(0).ok(), l.get_item(1).ok())),
+            _ => None,
+        };
+        match pair {
+            Some((2, Some(a), Some(b))) => {
+                Ok((text(&a, &|| format!("texts[{i}][0]"))?, Some(text(&b, &|| format!("texts[{i}][1]"))?)))
+            }
+            Some((n, _, _)) => Err(PyTypeError::new_err(format!(
+                "texts[{i}] must be str or a (str, str) pair, not a {} of {n}",
+                type_name(&item)
+            ))),
+            None => Ok((text(&item, &|| format!("texts[{i}]"))?, None)),
+        }
+    })
+}
+
+/// An item of `encode_batch`: a text and its pair, if any; the chunks of a
+/// batch are cut by the size of the first text.
+struct Item<'a>(&'a str, Option<&'a str>);
+
+impl AsRef<str> for Item<'_> {
+    fn as_ref(&self) -> &str {
+        self.0
+    }
+}
+
+/// `text` and `pair` (None when None) of `encode` and `tokenize`, as UTF-8.
+fn text_and_pair<'py>(
+    text_obj: &Bound<'py, PyAny>,
+    pair: Option<&Bound<'py, PyAny>>,
+) -> PyResult<(args::Text<'py>, Option<args::Text<'py>>)> {
+    let t = text(text_obj, &|| "text".into())?;
+    let p = pair.filter(|p| !p.is_none()).map(|p| text(p, &|| "pair".into())).transpose()?;
+    Ok((t, p))
+}
+
 impl PyBpe {
-    /// The ids of `text`, padded as the file's `padding` section says.
-    fn ids(&self, py: Python<'_>, text: &Bound<'_, PyAny>, add_special_tokens: bool, pad: bool) -> PyResult<Vec<u32>> {
-        let t = args::text(text, &|| "text".into())?;
-        let s: &str = &t;
+    /// The ids of `text` (and `pair`), padded as the file's `padding` section says.
+    fn ids(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        pair: Option<&Bound<'_, PyAny>>,
+        add_special_tokens: bool,
+    ) -> PyResult<Vec<u32>> {
+        let (t, p) = text_and_pair(text, pair)?;
+        let (s, q): (&str, Option<&str>) = (&t, p.as_deref());
         let model = &self.inner;
         let encode = || {
-            let mut ids = [model.encode_with(s, &mut Cache::default(), add_special_tokens)?];
-            if pad {
-                model.pad_all(&mut ids)?;
-            }
+            let mut ids = [model.encode_pair_with(s, q, &mut Cache::default(), add_special_tokens)?];
+            model.pad_all(&mut ids)?;
             let [ids] = ids;
             Ok::<_, Error>(ids)
         };
-        if s.len() > DETACH_BYTES {
+        if s.len() + q.map_or(0, str::len) > DETACH_BYTES {
             py.detach(encode).map_err(to_py)
         } else {
             encode().map_err(to_py)
@@ -264,41 +320,55 @@ impl PyBpe {
         train_counts(py, out, checked, show_progress)
     }
 
-    /// The token ids of `text` (special tokens in it split out first), in
-    /// the template of a file's `RobertaProcessing` (`<s> A </s>`) unless
-    /// `add_special_tokens=False`, padded as the file's `padding` section
-    /// says (see `padding`).
-    #[pyo3(signature = (text, *, add_special_tokens = true))]
+    /// The token ids of `text` (special tokens in it split out first) and,
+    /// when `pair` is given, of `pair` after them: in the template of a
+    /// file's `RobertaProcessing` (`<s> A </s>`, `<s> A </s></s> B </s>`
+    /// for a pair) unless `add_special_tokens=False` (without one, the
+    /// pair's ids follow the text's), padded as the file's `padding`
+    /// section says (see `padding`).
+    #[pyo3(signature = (text, pair = None, *, add_special_tokens = true))]
     fn encode<'py>(
         &self,
         py: Python<'py>,
         text: &Bound<'py, PyAny>,
+        pair: Option<&Bound<'py, PyAny>>,
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
     ) -> PyResult<Bound<'py, PyList>> {
-        int_list(py, &self.ids(py, text, add_special_tokens, true)?)
+        int_list(py, &self.ids(py, text, pair, add_special_tokens)?)
     }
 
-    /// The tokens (byte-level strings) of `text`, as transformers'
-    /// `tokenize`: without the special tokens of a file's template unless
-    /// `add_special_tokens`, and never padded. Each token is as the
-    /// vocabulary has it (transformers shows an `lstrip` token such as
-    /// RoBERTa's `<mask>` with the whitespace it took in, `" <mask>"`).
-    #[pyo3(signature = (text, *, add_special_tokens = false))]
+    /// The tokens (byte-level strings) of `text` and of `pair` when given
+    /// (an empty one is none), as transformers' `tokenize`: without the special tokens of a file's
+    /// template unless `add_special_tokens`, and never padded. A special
+    /// token split out of the text shows the whitespace its `lstrip` or
+    /// `rstrip` took in (RoBERTa's `<mask>` as `" <mask>"`), as
+    /// transformers shows it.
+    #[pyo3(signature = (text, pair = None, *, add_special_tokens = false))]
     fn tokenize(
         &self,
         py: Python<'_>,
         text: &Bound<'_, PyAny>,
+        pair: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
     ) -> PyResult<Vec<String>> {
-        let ids = self.ids(py, text, add_special_tokens, false)?;
-        Ok(ids.iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
+        let (t, p) = text_and_pair(text, pair)?;
+        // an empty pair is none, as transformers' `tokenize` has it
+        let (s, q): (&str, Option<&str>) = (&t, p.as_deref().filter(|p| !p.is_empty()));
+        let model = &self.inner;
+        let tokens = || model.tokens(s, q, &mut Cache::default(), add_special_tokens);
+        if s.len() + q.map_or(0, str::len) > DETACH_BYTES {
+            py.detach(tokens).map_err(to_py)
+        } else {
+            tokens().map_err(to_py)
+        }
     }
 
-    /// `encode` of every text of `texts` (an iterable of str), in parallel
-    /// with the GIL released, on `num_threads` threads (None: all); with
-    /// the file's `padding` section (its `padding` property), each padded
-    /// to the longest (or to its fixed length), as Hugging Face's
-    /// `encode_batch`, unless `padding=False`.
+    /// `encode` of every item of `texts` (an iterable of str, and of pairs
+    /// of str: a tuple, or a list of two), in parallel with the GIL
+    /// released, on `num_threads` threads (None: all); with the file's
+    /// `padding` section (its `padding` property), each padded to the
+    /// longest (or to its fixed length), as Hugging Face's `encode_batch`,
+    /// unless `padding=False`.
     #[pyo3(signature = (texts, *, add_special_tokens = true, padding = true, num_threads = None))]
     fn encode_batch<'py>(
         &self,
@@ -309,8 +379,10 @@ impl PyBpe {
         num_threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let threads = family::threads(num_threads)?;
-        let held = family::texts(texts, "texts")?;
-        let strs = args::strs(&held)?;
+        let held = batch_items(texts)?;
+        let n = held.len();
+        let mut strs = Error::room_for(n, format_args!("a batch of {n} texts")).map_err(to_py)?;
+        strs.extend(held.iter().map(|(a, b)| Item(a, b.as_deref())));
         let model = &self.inner;
         // The pieces' cache passes from chunk to chunk, as a thread's did
         // over a whole batch: a fresh one per chunk missed a few percent more.
@@ -319,7 +391,7 @@ impl PyBpe {
             let mut cache = caches.lock().ok().and_then(|mut c| c.pop()).unwrap_or_default();
             let ids = chunk
                 .iter()
-                .map(|t| model.encode_with(t, &mut cache, add_special_tokens))
+                .map(|&Item(t, p)| model.encode_pair_with(t, p, &mut cache, add_special_tokens))
                 .collect::<Result<Vec<_>, _>>();
             if let Ok(mut c) = caches.lock() {
                 c.push(cache);

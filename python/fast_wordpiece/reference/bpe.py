@@ -22,6 +22,7 @@ from fast_wordpiece.reference.args import (
     _corpus_texts,
     _flag,
     _integer,
+    _items,
     _path,
     _quoted,
     _text,
@@ -181,6 +182,22 @@ def _padding(p: object) -> dict[str, object]:
     out = {"length": length, "pad_to_multiple_of": number("pad_to_multiple_of"), "pad_id": id_("pad_id")}
     return out | {"pad_token": token, "pad_type_id": id_("pad_type_id"),
                   "direction": "left" if direction == "Left" else "right"}  # fmt: skip
+
+
+def _batch_items(texts: object) -> list[tuple[str, str | None]]:
+    """The items of ``encode_batch``'s ``texts``: a str, or a pair of str (a tuple, or a list of
+    two, as Hugging Face takes them); TypeError naming the item otherwise."""
+    if isinstance(texts, (str, bytes, bytearray)):
+        raise TypeError(f"texts must be an iterable of str or (str, str), not {_type_name(texts)}")
+    out: list[tuple[str, str | None]] = []
+    for i, item in enumerate(_items(texts, "texts", "str")):
+        if isinstance(item, (tuple, list)):
+            if len(item) != 2:
+                raise TypeError(f"texts[{i}] must be str or a (str, str) pair, not a {_type_name(item)} of {len(item)}")
+            out.append((_text(item[0], f"texts[{i}][0]"), _text(item[1], f"texts[{i}][1]")))
+        else:
+            out.append((_text(item, f"texts[{i}]"), None))
+    return out
 
 
 class BPETokenizer(family.TableLookups, family.TransformersCalls):
@@ -431,58 +448,72 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             _, i = min(ranked)  # lowest rank, leftmost
             symbols[i : i + 2] = [symbols[i] + symbols[i + 1]]
 
-    def _special(self, segment: str) -> str:
-        """The special token of a split-out piece (with the whitespace an lstrip or rstrip took in)."""
-        if segment in self.specials:
-            return segment
-        inner = segment.strip("".join(WHITE_SPACE))
-        return next((t for t in self.specials if t == inner), None) or max(
-            (t for t in self.specials if t in segment), key=len
-        )
-
-    def _tokens(self, text: str, add_special_tokens: bool) -> list[str]:
-        if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {_type_name(text)}")
-        _flag(add_special_tokens, "add_special_tokens")
+    def _sequence(self, text: str, shown: bool) -> list[str]:
+        """The tokens of one text, no template; with ``shown``, a special token as the text it was
+        split out of (with the whitespace its ``lstrip`` or ``rstrip`` took in), as Hugging Face's
+        encoding shows it."""
         tokens: list[str] = []
-        for segment, _, special in family.split_specials(text, self.specials, self._strip):
-            if special:
-                tokens.append(self._special(segment))
+        for segment, _, special in family.split_matched(text, self.specials, self._strip):
+            if special is not None:
+                tokens.append(segment if shown else special)
                 continue
             for piece in pre_tokenize(segment):
                 tokens.extend(self._encode_piece(piece))
-        if self._template is not None and add_special_tokens:
-            tokens = [self._template[0], *tokens, self._template[1]]
         return tokens
 
-    def tokenize(self, text: str, *, add_special_tokens: bool = False) -> list[str]:
-        """The tokens (byte-level strings) of ``text``, as transformers' ``tokenize``: without
-        the special tokens of a file's template unless ``add_special_tokens``, and never
-        padded; each token as the vocabulary has it (transformers shows an ``lstrip`` token
-        with the whitespace it took in); TypeError unless it is a str."""
-        return self._tokens(text, add_special_tokens)
+    def _tokens(self, text: str, add_special_tokens: bool, pair: str | None = None, shown: bool = False) -> list[str]:
+        """The tokens of ``text`` and of ``pair`` when given (not None), in the template when
+        there is one and ``add_special_tokens`` (``<s> A </s></s> B </s>`` for a pair), else one
+        after the other."""
+        _text(text, "text")
+        if pair is not None:
+            _text(pair, "pair")
+        _flag(add_special_tokens, "add_special_tokens")
+        template = self._template if add_special_tokens else None
+        tokens: list[str] = []
+        for i, t in enumerate([text] if pair is None else [text, pair]):
+            if template is not None:
+                tokens.append(template[0] if i == 0 else template[1])
+            tokens.extend(self._sequence(t, shown))
+            if template is not None:
+                tokens.append(template[1])
+        return tokens
 
-    def encode(self, text: str, *, add_special_tokens: bool = True) -> list[int]:
-        """The token ids of ``text`` (special tokens in it split out first), in the template of
-        a file's ``RobertaProcessing`` (``<s> A </s>``) unless ``add_special_tokens=False``,
-        padded as the file's ``padding`` section says."""
-        return [self.vocab[t] for t in self._padded([self._tokens(text, add_special_tokens)])[0]]
+    def tokenize(self, text: str, pair: str | None = None, *, add_special_tokens: bool = False) -> list[str]:
+        """The tokens (byte-level strings) of ``text`` and of ``pair`` when given (an empty one is
+        none), as transformers' ``tokenize``: without the special tokens of a file's template unless
+        ``add_special_tokens``, and never padded; a special token split out of the text shows the
+        whitespace its ``lstrip`` or ``rstrip`` took in (RoBERTa's ``<mask>`` as ``" <mask>"``), as
+        transformers shows it; TypeError unless they are str."""
+        if pair is not None:
+            _text(text, "text")
+            pair = _text(pair, "pair") or None  # an empty pair is none, as transformers' tokenize has it
+        return self._tokens(text, add_special_tokens, pair, shown=True)
+
+    def encode(self, text: str, pair: str | None = None, *, add_special_tokens: bool = True) -> list[int]:
+        """The token ids of ``text`` (special tokens in it split out first) and, when ``pair`` is
+        given, of ``pair`` after them: in the template of a file's ``RobertaProcessing``
+        (``<s> A </s>``, ``<s> A </s></s> B </s>`` for a pair) unless ``add_special_tokens=False``
+        (without one, the pair's ids follow the text's), padded as the file's ``padding`` section
+        says."""
+        return [self.vocab[t] for t in self._padded([self._tokens(text, add_special_tokens, pair)])[0]]
 
     def encode_batch(
         self,
-        texts: Iterable[str],
+        texts: Iterable[str | tuple[str, str] | list[str]],
         *,
         add_special_tokens: bool = True,
         padding: bool = True,
         num_threads: SupportsIndex | None = None,
     ) -> list[list[int]]:
-        """``encode`` of every text, one after the other (``num_threads`` is checked, then ignored);
-        with the file's ``padding`` section, each padded to the longest (or to its fixed length),
-        as Hugging Face's ``encode_batch``, unless ``padding=False``."""
+        """``encode`` of every item of ``texts`` (str, and pairs of str: a tuple, or a list of
+        two), one after the other (``num_threads`` is checked, then ignored); with the file's
+        ``padding`` section, each padded to the longest (or to its fixed length), as Hugging
+        Face's ``encode_batch``, unless ``padding=False``."""
         _threads(num_threads)
         _flag(add_special_tokens, "add_special_tokens")
         _flag(padding, "padding")
-        rows = [self._tokens(t, add_special_tokens) for t in _texts(texts, "texts")]
+        rows = [self._tokens(t, add_special_tokens, p) for t, p in _batch_items(texts)]
         rows = self._padded(rows) if padding else rows
         return [[self.vocab[t] for t in row] for row in rows]
 

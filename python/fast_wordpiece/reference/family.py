@@ -33,38 +33,49 @@ WHITE_SPACE = frozenset(
 def split_specials(
     text: str, specials: Sequence[str], strip: Mapping[str, tuple[bool, bool]] | None = None
 ) -> list[tuple[str, int, bool]]:
-    """``(piece, char_start, is_special)`` for the pieces of ``text``: at the
+    """``(piece, char_start, is_special)`` for the pieces of ``text`` (see :func:`split_matched`)."""
+    return [(piece, start, token is not None) for piece, start, token in split_matched(text, specials, strip)]
+
+
+def split_matched(
+    text: str, specials: Sequence[str], strip: Mapping[str, tuple[bool, bool]] | None = None
+) -> list[tuple[str, int, str | None]]:
+    """``(piece, char_start, token)`` for the pieces of ``text`` (``token`` the special token
+    matched, None for text): at the
     earliest position where a special token starts, the longest one that
     starts there, then on after it; the text between them (never empty).
     ``strip`` gives tokens ``(lstrip, rstrip)``: a match of one takes in the
     White_Space before it (back to the previous match) or after it, and its
-    piece is the token with that whitespace.
+    piece is the token with that whitespace. As Hugging Face, a match that
+    starts in the whitespace the previous one's ``rstrip`` took in is kept,
+    overlapping it.
 
     A regular expression of the tokens, longest first, finds exactly these:
     it tries every position from the left, and at one position the first
     alternative that matches, which is the longest."""
     if "" in specials:
         raise ValueError("a special token must not be empty")
-    out: list[tuple[str, int, bool]] = []
+    out: list[tuple[str, int, str | None]] = []
     if not specials:
-        return [(text, 0, False)] if text else out
+        return [(text, 0, None)] if text else out
     pattern = "|".join(re.escape(s) for s in sorted(set(specials), key=len, reverse=True))
     done = 0
     for m in re.finditer(pattern, text):
         start, end = m.span()
-        if start < done:  # in the whitespace a token with rstrip took in
-            continue
         lstrip, rstrip = (strip or {}).get(m.group(), (False, False))
-        while lstrip and start > done and text[start - 1] in WHITE_SPACE:
+        while lstrip and start > 0 and text[start - 1] in WHITE_SPACE:
             start -= 1
+        if lstrip:
+            start = max(start, done)  # not back past the previous token
         while rstrip and end < len(text) and text[end] in WHITE_SPACE:
             end += 1
         if done < start:
-            out.append((text[done:start], done, False))
-        out.append((text[start:end], start, True))
+            out.append((text[done:start], done, None))
+        # (a token may start in the whitespace the previous one's rstrip took in: it is kept)
+        out.append((text[min(start, end) : end], min(start, end), m.group()))
         done = end
     if done < len(text):
-        out.append((text[done:], done, False))
+        out.append((text[done:], done, None))
     return out
 
 
