@@ -32,7 +32,7 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 #: ``lib.rs`` (the crate root, re-exports only) is above them all.
 LAYERS: list[set[str]] = [
     {"error"},
-    {"hint", "io", "threads"},
+    {"hint", "io", "memory", "threads"},
     {"encoding"},
     {"pipeline"},
     {"tokenizer"},

@@ -16,6 +16,7 @@ pub mod encoding;
 pub mod error;
 pub mod hint;
 pub mod io;
+pub mod memory;
 pub mod pipeline;
 pub mod threads;
 pub mod tokenizer;

@@ -13,6 +13,7 @@ that fails aborts the child alone."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -337,6 +338,26 @@ SETUP = {
     """,
 }
 
+#: Memory that runs out late: the work's first reservations fit, and the many small allocations
+#: it makes as it goes (each encoding of a batch, the words read, the tables of training's merges)
+#: run out at some point, which depends on the room ({room} MB). A result, or a MemoryError.
+LATE = """
+    tok = fw.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world"])
+    # 2 million short texts; a million given as words.
+    texts = ["hello world"] * 2_000_000
+    word_lists = [["hello", "world"]] * 1_000_000
+    # 400,000 distinct words of 31 characters: 12 million tokens to train on.
+    long_words = " ".join("x" * 25 + str(i) for i in range(400_000))
+    train = lambda corpus: fw.PyTokenizer.train(corpus, 100, show_progress=False)
+    train(["hello world"])
+    calls = {{
+        "encode_batch of many lists of words": (lambda: tok.encode_batch(word_lists, is_pretokenized=True), {room}),
+        "encode_batch of many texts": (lambda: tok.encode_batch(texts), {room}),
+        "train on many distinct long words": (lambda: train([long_words]), {room}),
+    }}
+    again = lambda: (tok.encode_batch(["hello world"] * 3)[2].ids, train(["hello world", "héllo"]).get_vocab())
+"""
+
 CHILD = """
 import json, resource, sys
 
@@ -345,8 +366,8 @@ def vm_bytes():
         return 1024 * int(next(line for line in f if line.startswith("VmSize:")).split()[1])
 
 # Limited before the allocator starts: unlimited, it would reserve a gigabyte of address space
-# at once (unused, but where the limit does not reach).
-hard = vm_bytes() + (768 << 20)
+# at once (unused, but where the limit does not reach). The engine's spare (64 MB) is in it too.
+hard = vm_bytes() + (832 << 20)
 resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
 import fast_wordpiece as fw
 import fast_wordpiece.reference as reference
@@ -375,9 +396,10 @@ print(json.dumps(out))
 """
 
 
-def _run(setup: str) -> dict[str, list]:
+def _run(setup: str, env: dict[str, str] | None = None) -> dict[str, list]:
     code = CHILD.format(setup=textwrap.dedent(setup))
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=REPO)
+    env = {**os.environ, **(env or {})}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=REPO, env=env)
     assert run.returncode == 0, f"the child died ({run.returncode}): {run.stderr[-3000:]}"
     return json.loads(run.stdout)
 
@@ -411,3 +433,18 @@ def test_outputs_beyond_memory_are_memory_errors_and_the_tokenizer_goes_on(token
     if "reference UnigramTokenizer.encode nbest" in results:
         twin, engine = results["reference UnigramTokenizer.encode nbest"], results["UnigramTokenizer.encode nbest"]
         assert twin[0] == engine[0]
+
+
+@pytest.mark.parametrize("room", [64, 72, 96, 128, 192, 256])
+def test_memory_that_runs_out_late_is_a_memory_error(room: int) -> None:
+    # On one thread: a thread started with the limit reached may need memory that only glibc
+    # gives (for its thread-local state), and glibc aborts when it cannot.
+    results = _run(LATE.format(room=room), env={"RAYON_NUM_THREADS": "1"})
+    assert len(results) == 3
+    for name, (outcome, same_after) in results.items():
+        assert same_after, f"{name}: the tokenizer encodes otherwise afterwards"
+        # Python's own MemoryError, when the objects of a result do not fit, says nothing more.
+        if outcome not in ("returned", "MemoryError: "):
+            assert outcome.startswith("MemoryError: "), f"{name}: {outcome}"
+            assert re.search(NAMED, outcome), f"{name}: {outcome}"
+            assert "needs more memory than can be reserved" in outcome, f"{name}: {outcome}"

@@ -377,7 +377,9 @@ const CHECK_SIGNALS_EVERY: usize = 1 << 12;
 /// vector first sized for `expected` items (a hint: `len()`, 0 if unknown).
 /// Every 4,096 items Python may run its signal handlers, so an endless
 /// iterator stops at Ctrl-C or with a handler's exception; and the vector
-/// grows fallibly: more items than memory is a MemoryError, not an abort.
+/// grows fallibly: more items than memory is a MemoryError, not an abort
+/// (as is memory running out in what `f` makes, seen every 4,096 items: see
+/// `crate::memory`).
 pub fn collect<'py, T>(
     iter: Bound<'py, PyIterator>,
     name: &str,
@@ -387,9 +389,11 @@ pub fn collect<'py, T>(
     let py = iter.py();
     let mut out = Vec::new();
     let _ = out.try_reserve_exact(expected); // a hint too large is no error
+    let watch = crate::memory::Watch::start();
     for (i, item) in iter.enumerate() {
         if i % CHECK_SIGNALS_EVERY == CHECK_SIGNALS_EVERY - 1 {
             py.check_signals()?;
+            watch.check(|| format!("a list of more than {i} items ({name})")).map_err(to_py)?;
         }
         let value = f(i, item?)?;
         if out.len() == out.capacity() {

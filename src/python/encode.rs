@@ -71,7 +71,11 @@ pub(super) fn batch_word_strs<'a>(
     held: &'a [(Vec<Text<'_>>, Option<Vec<Text<'_>>>)],
 ) -> PyResult<Vec<(Vec<&'a str>, Option<Vec<&'a str>>)>> {
     let mut out = batch_room(held.len())?;
+    let watch = crate::memory::Watch::start();
     for (i, (a, b)) in held.iter().enumerate() {
+        watch
+            .check(|| format!("reading the words of a batch of {} inputs", held.len()))
+            .map_err(super::errors::to_py)?;
         out.push(match b {
             None => (args::word_strs(a, &|| format!("inputs[{i}]"))?, None),
             Some(b) => (

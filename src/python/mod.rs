@@ -40,6 +40,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // Lazy state paid at import rather than by the first encode_batch.
     ints::prepare(m.py())?;
+    // The spare that turns running out of memory late into a MemoryError.
+    crate::memory::arm();
     Ok(())
 }
 
@@ -55,5 +57,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// training on GCIDE (40 MB, vocab 30,000) the kernel's page zeroing took
 /// ~15% of the samples with them and ~1.5% without; CPU 1.44 -> 1.40 s,
 /// peak RSS 276 -> 257 MB. Python's own memory is left as it is.
+///
+/// Wrapped in `memory::Reserve`: a small allocation that fails frees a spare
+/// and is tried again, and the work under way then ends in a MemoryError
+/// (see `crate::memory`).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: crate::memory::Reserve<mimalloc::MiMalloc> = crate::memory::Reserve(mimalloc::MiMalloc);

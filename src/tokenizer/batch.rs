@@ -10,6 +10,7 @@ use std::sync::mpsc;
 use crate::encoding::ragged::{RaggedFields, RaggedPart};
 use crate::encoding::Encoding;
 use crate::error::{Error, Quoted, Result};
+use crate::memory::Watch;
 use crate::threads;
 use crate::tokenizer::chunk_cache;
 use crate::tokenizer::options::EncodeOptions;
@@ -188,15 +189,19 @@ impl Tokenizer {
         self.post_processor(options.add_special_tokens)?;
         // Into a vector made at its size: collecting through `Result` loses
         // the size hint, and the vector would regrow, copying encodings.
+        let n = batch.inputs.len();
+        let what = || format!("encoding a batch of {n} inputs");
         let encode = |chunk: Chunk| -> Result<Vec<Encoding>> {
             self.expect_chunks(chunk.share);
-            let mut encodings = Vec::with_capacity(chunk.end - chunk.start);
+            let mut encodings =
+                Error::room_for(chunk.end - chunk.start, format_args!("encoding a batch of {n} inputs"))?;
             for (i, input) in batch.inputs.iter().enumerate().take(chunk.end).skip(chunk.start) {
                 encodings.push(self.encode_input(i, input, options)?);
+                chunk.watch.check(what)?;
             }
             Ok(encodings)
         };
-        run_chunks(batch, options.num_threads, encode, consume)
+        run_chunks(batch, options.num_threads, (Watch::start(), &what()), encode, consume)
     }
 
     /// Encodes `batch` like [`Tokenizer::encode_batch_with`] without padding
@@ -219,7 +224,9 @@ impl Tokenizer {
         }
         options.validate(self.added_tokens_count(false))?;
         self.post_processor(options.add_special_tokens)?;
-        let encode = |Chunk { start, end, share }: Chunk| -> Result<RaggedPart> {
+        let n = batch.inputs.len();
+        let what = || format!("encoding a batch of {n} inputs");
+        let encode = |Chunk { start, end, share, watch }: Chunk| -> Result<RaggedPart> {
             self.expect_chunks(share);
             let inputs = &batch.inputs[start..end];
             let mut part = RaggedPart::with_capacity(token_room(inputs), inputs.len(), fields)?;
@@ -242,6 +249,7 @@ impl Tokenizer {
                     part.push_scratch(s, fields)
                 })
                 .map_err(|e| e.for_input(start + i))?;
+                watch.check(what)?;
             }
             Ok(part)
         };
@@ -257,7 +265,7 @@ impl Tokenizer {
         let mut parts: Vec<(usize, RaggedPart)> = Vec::new();
         let mut stopped = false;
         let mut failed = Ok(());
-        run_chunks(batch, options.num_threads, encode, |start, part| {
+        run_chunks(batch, options.num_threads, (Watch::start(), &what()), encode, |start, part| {
             if merge {
                 if start == merged.rows() {
                     failed = merged.absorb(&part);
@@ -359,6 +367,9 @@ struct Chunk {
     start: usize,
     end: usize,
     share: usize,
+    /// The work's watch on memory (see `crate::memory`), for checks between
+    /// inputs.
+    watch: Watch,
 }
 
 /// Cuts `batch` into chunks of consecutive inputs (see [`chunk_bounds`]),
@@ -376,14 +387,18 @@ struct Chunk {
 ///
 /// `consume` returning false stops the batch: chunks not yet started are
 /// skipped and the call returns `Ok(())`. A chunk whose work fails stops it
-/// too, and its error is the result.
+/// too, and its error is the result; so does running out of memory since
+/// `watch` started (a MemoryError naming `what`, e.g. "encoding a batch of 3
+/// inputs"), checked after each chunk.
 fn run_chunks<I: BatchInput, T: Send>(
     batch: Batch<'_, I>,
     threads: Option<usize>,
+    (watch, what): (Watch, &str),
     work: impl Fn(Chunk) -> Result<T> + Sync,
     mut consume: impl FnMut(usize, T) -> bool,
 ) -> Result<()> {
     let threads = threads_for(batch.bytes, threads)?;
+    watch.check(|| what.to_owned())?;
     let share = batch.bytes / threads;
     // A small batch on one thread is one chunk: its text is in the cache
     // anyway, and each chunk costs a hand-over (and, for flat columns, a
@@ -401,7 +416,10 @@ fn run_chunks<I: BatchInput, T: Send>(
         let k = if stop.load(Ordering::Relaxed) { bounds.len() } else { next.fetch_add(1, Ordering::Relaxed) };
         bounds.get(k + 1).map(|&end| (bounds[k], end))
     };
-    let run = |(start, end): (usize, usize)| (start, work(Chunk { start, end, share }));
+    let run = |(start, end): (usize, usize)| {
+        let done = work(Chunk { start, end, share, watch });
+        (start, done.and_then(|t| watch.check(|| what.to_owned()).map(|()| t)))
+    };
     let mut failure = None;
     let mut take = |(start, done): (usize, Result<T>)| match done {
         _ if stop.load(Ordering::Relaxed) => {}
@@ -474,6 +492,7 @@ pub fn chunks_until<'a, S: AsRef<str> + Sync, T: Send>(
 ) -> Result<()> {
     let n = texts.len();
     let mut strs: Vec<&str> = Error::room_for(n, format_args!("a batch of {n} texts"))?;
+    let (watch, what) = (Watch::start(), format!("the work on a batch of {n} texts"));
     strs.extend(texts.iter().map(AsRef::as_ref));
     if strs.is_empty() {
         // Still an error for a thread count out of range.
@@ -489,7 +508,7 @@ pub fn chunks_until<'a, S: AsRef<str> + Sync, T: Send>(
         }
         let mut stopped = false;
         let run = |c: Chunk| work(&texts[start + c.start..start + c.end]);
-        run_chunks(Batch::new(&strs[start..end]), threads, run, |first, done| {
+        run_chunks(Batch::new(&strs[start..end]), threads, (watch, &what), run, |first, done| {
             consume(start + first, done);
             stopped = stop();
             !stopped
@@ -831,7 +850,7 @@ mod tests {
         let on_caller_only = |inputs: &[(&str, Option<&str>)]| {
             let mut seen = Vec::new();
             let work = |_: Chunk| Ok(std::thread::current().id() == here);
-            run_chunks(Batch::new(inputs), Some(4), work, |_, mine| {
+            run_chunks(Batch::new(inputs), Some(4), (Watch::start(), "a test"), work, |_, mine| {
                 seen.push(mine);
                 true
             })

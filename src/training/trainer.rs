@@ -14,6 +14,7 @@ use super::progress::Progress;
 use super::reserve::reserve_total;
 use crate::error::{Error, Result};
 use crate::hint;
+use crate::memory::Watch;
 use crate::pipeline::model::vocab::CONTINUATION;
 use crate::threads;
 use crate::tokenizer::objective::Objective;
@@ -273,9 +274,16 @@ pub fn train<R: Ranking + Send + 'static>(
             "the word counts add up to more than 2**64 - 1 character occurrences: scale them down",
         ));
     }
+    // Memory that runs out in a small allocation of the merge loop is a
+    // MemoryError at the next merge (see `crate::memory`).
+    let watch = Watch::start();
+    let words = counts.len();
+    let what = || format!("training on {words} distinct words");
+    watch.check(what)?;
     let (mut core, mut ranking) = (Core::new(counts, config)?, ranking);
     let changed = core.count_initial_pairs()?;
     ranking.update(&core, &changed, None);
+    watch.check(what)?;
     let target = config.vocab_size.saturating_sub(core.vocab.len()) as u64;
     progress.start("merging", "merges", Some(target));
     let mut merges = Vec::new();
@@ -287,6 +295,7 @@ pub fn train<R: Ranking + Send + 'static>(
         let before = core.vocab.len();
         let (changed, merged) = core.merge(best);
         ranking.update(&core, &changed, Some(merged));
+        watch.check(what)?;
         progress.advance((core.vocab.len() - before) as u64)?;
     }
     progress.finish_merging(core.vocab.len(), config.vocab_size, config.min_frequency);

@@ -49,6 +49,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::progress::Progress;
 use crate::error::{Error, Result};
+use crate::memory::Watch;
 use crate::pipeline::ascii::{AsciiPath, BYTE_ALONE, BYTE_DROP, BYTE_JOIN, BYTE_PUNCT, BYTE_SPACE, PADDING};
 use crate::pipeline::normalizer::Normalized;
 use crate::threads;
@@ -220,16 +221,17 @@ impl Counts {
     }
 
     /// The counts sorted by word, the table's memory reused.
-    fn into_sorted(self) -> Sorted {
+    fn into_sorted(self) -> Result<Sorted> {
         let mut short = self.short.slots;
         short.retain(|s| s.key[2] != 0);
         for slot in &mut short {
             slot.key = slot.key.map(u64::swap_bytes);
         }
-        let short = sort_slots(short);
-        let mut long: Vec<(Box<[u8]>, u64)> = self.long.into_iter().collect();
+        let short = sort_slots(short)?;
+        let mut long: Vec<(Box<[u8]>, u64)> = sorting_room(self.long.len())?;
+        long.extend(self.long);
         long.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        Sorted { short, long }
+        Ok(Sorted { short, long })
     }
 }
 
@@ -239,10 +241,10 @@ const BUCKET_SORT: usize = 1 << 12;
 /// `slots` sorted by key: a counting sort by the key's first two bytes, then
 /// each bucket on its own (half the instructions of sorting them all with
 /// `sort_unstable`, on 10 MB of GCIDE's words).
-fn sort_slots(mut slots: Vec<KeySlot>) -> Vec<KeySlot> {
+fn sort_slots(mut slots: Vec<KeySlot>) -> Result<Vec<KeySlot>> {
     if slots.len() < BUCKET_SORT {
         slots.sort_unstable_by_key(|s| s.key);
-        return slots;
+        return Ok(slots);
     }
     let bucket = |s: &KeySlot| (s.key[0] >> 48) as usize;
     // Each bucket's start, then (once filled) its end.
@@ -254,7 +256,8 @@ fn sort_slots(mut slots: Vec<KeySlot>) -> Vec<KeySlot> {
     for n in &mut at {
         (*n, start) = (start, start + *n);
     }
-    let mut out = vec![KeySlot::default(); slots.len()];
+    let mut out = sorting_room(slots.len())?;
+    out.resize(slots.len(), KeySlot::default());
     for s in &slots {
         let b = bucket(s);
         out[at[b]] = *s;
@@ -265,7 +268,13 @@ fn sort_slots(mut slots: Vec<KeySlot>) -> Vec<KeySlot> {
         out[start..end].sort_unstable_by_key(|s| s.key);
         start = end;
     }
-    out
+    Ok(out)
+}
+
+/// An empty vector with room for `n` counts, or `Error::Memory`: the
+/// sorted counts do not fit.
+fn sorting_room<T>(n: usize) -> Result<Vec<T>> {
+    Error::room_for(n, format_args!("sorting the counts of {n} distinct words"))
 }
 
 /// Counts sorted by word: the short words' keys with each word turned big
@@ -278,11 +287,11 @@ struct Sorted {
 }
 
 /// Merges two lists sorted by `cmp` into one, adding the counts of equal items.
-fn merge_sorted<T>(a: Vec<T>, b: Vec<T>, cmp: impl Fn(&T, &T) -> Ordering, add: impl Fn(&mut T, T)) -> Vec<T> {
+fn merge_sorted<T>(a: Vec<T>, b: Vec<T>, cmp: impl Fn(&T, &T) -> Ordering, add: impl Fn(&mut T, T)) -> Result<Vec<T>> {
     if a.is_empty() || b.is_empty() {
-        return if a.is_empty() { b } else { a };
+        return Ok(if a.is_empty() { b } else { a });
     }
-    let mut out = Vec::with_capacity(a.len() + b.len());
+    let mut out = sorting_room(a.len() + b.len())?;
     let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
     while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
         match cmp(x, y) {
@@ -297,20 +306,21 @@ fn merge_sorted<T>(a: Vec<T>, b: Vec<T>, cmp: impl Fn(&T, &T) -> Ordering, add: 
     }
     out.extend(a);
     out.extend(b);
-    out
+    Ok(out)
 }
 
 impl Sorted {
     /// The counts of both.
-    fn merge(a: Sorted, b: Sorted) -> Sorted {
-        Sorted {
-            short: merge_sorted(a.short, b.short, |x, y| x.key.cmp(&y.key), |x, y| x.count += y.count),
-            long: merge_sorted(a.long, b.long, |x, y| x.0.cmp(&y.0), |x, y| x.1 += y.1),
-        }
+    fn merge(a: Result<Sorted>, b: Result<Sorted>) -> Result<Sorted> {
+        let (a, b) = (a?, b?);
+        Ok(Sorted {
+            short: merge_sorted(a.short, b.short, |x, y| x.key.cmp(&y.key), |x, y| x.count += y.count)?,
+            long: merge_sorted(a.long, b.long, |x, y| x.0.cmp(&y.0), |x, y| x.1 += y.1)?,
+        })
     }
 
     /// The words and their counts, in order.
-    fn into_vec(self) -> Vec<(String, u64)> {
+    fn into_vec(self) -> Result<Vec<(String, u64)>> {
         let word = |slot: &KeySlot| {
             let mut bytes = [0u8; 24];
             for (i, w) in slot.key.iter().enumerate() {
@@ -319,7 +329,7 @@ impl Sorted {
             let len = usize::from(bytes[SHORT]);
             (bytes, len)
         };
-        let mut out = Vec::with_capacity(self.short.len() + self.long.len());
+        let mut out = sorting_room(self.short.len() + self.long.len())?;
         let mut long = self.long.into_iter().peekable();
         for slot in &self.short {
             let (bytes, len) = word(slot);
@@ -329,7 +339,7 @@ impl Sorted {
             out.push((key_str(&bytes, len).to_owned(), slot.count));
         }
         out.extend(long.map(|(w, n)| (String::from_utf8(w.into()).expect("a str's bytes"), n)));
-        out
+        Ok(out)
     }
 }
 
@@ -1123,13 +1133,17 @@ impl WordCounter {
         self.failure()?;
         let shards = self.shards;
         // Each shard sorted on a thread of its own, then merged in pairs.
+        let watch = Watch::start();
         let sorted = threads::run(|| {
             shards
                 .into_par_iter()
                 .map(|s| s.into_inner().unwrap_or_else(|p| p.into_inner()).counts.into_sorted())
                 .reduce_with(Sorted::merge)
         });
-        Ok(sorted.map_or_else(Vec::new, Sorted::into_vec))
+        let counts = sorted.map_or_else(|| Ok(Vec::new()), |s| s?.into_vec())?;
+        // The words' strings, made one by one.
+        watch.check(|| format!("the {} distinct words counted", counts.len()))?;
+        Ok(counts)
     }
 }
 
@@ -1309,7 +1323,7 @@ mod tests {
             .collect();
         let mut expected = slots.clone();
         expected.sort_unstable_by_key(|s| s.key);
-        let sorted = sort_slots(slots);
+        let sorted = sort_slots(slots).unwrap();
         assert!(sorted.iter().map(|s| (s.key, s.count)).eq(expected.iter().map(|s| (s.key, s.count))));
     }
 
