@@ -214,7 +214,10 @@ pub(super) fn utf8_errors(errors: &str) -> PyResult<Utf8Errors> {
     match errors {
         "strict" => Ok(Utf8Errors::Strict),
         "replace" => Ok(Utf8Errors::Replace),
-        other => Err(PyValueError::new_err(format!("errors must be \"strict\" or \"replace\", not {other:?}"))),
+        other => Err(PyValueError::new_err(format!(
+            "errors must be \"strict\" or \"replace\", not {}",
+            crate::error::Quoted(other)
+        ))),
     }
 }
 
@@ -226,7 +229,8 @@ fn count_options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult
             let key: String = key.extract()?;
             if !CountOptions::NAMES.contains(&key.as_str()) {
                 return Err(PyTypeError::new_err(format!(
-                    "{function}() got an unexpected keyword argument {key:?} (word counting takes {})",
+                    "{function}() got an unexpected keyword argument {} (word counting takes {})",
+                    pyo3::types::PyString::new(kwargs.py(), &key).repr()?,
                     CountOptions::NAMES.join(", ")
                 )));
             }

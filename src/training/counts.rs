@@ -123,7 +123,7 @@ impl WordCounts {
     /// counted once with the sum. Counts must be positive.
     pub fn from_pairs(options: CountOptions, mut pairs: Vec<(String, u64)>) -> Result<Self> {
         if let Some((w, _)) = pairs.iter().find(|(_, n)| *n == 0) {
-            return Err(Error::invalid(format!("the count of {w:?} must be positive, not 0")));
+            return Err(Error::invalid(format!("the count of {} must be positive, not 0", crate::error::Quoted(w))));
         }
         for (word, _) in &pairs {
             check_word(word).map_err(Error::invalid)?;
@@ -322,7 +322,10 @@ pub fn check_word(word: &str) -> std::result::Result<(), String> {
         return Err("words must not be empty".into());
     }
     if word.chars().any(char::is_whitespace) {
-        return Err(format!("the word {word:?} contains whitespace, which no pre-tokenizer leaves in a word"));
+        return Err(format!(
+            "the word {} contains whitespace, which no pre-tokenizer leaves in a word",
+            crate::error::Quoted(word)
+        ));
     }
     Ok(())
 }

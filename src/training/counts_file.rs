@@ -144,11 +144,14 @@ fn parse(body: &[u8], size: usize) -> std::result::Result<(CountOptions, Vec<(St
         let count = r.varint(&what)?;
         super::counts::check_word(word).map_err(|e| format!("entry {i}: {e}"))?;
         if count == 0 {
-            return Err(format!("entry {i} ({word:?}): count 0 (counts are positive)"));
+            return Err(format!("entry {i} ({}): count 0 (counts are positive)", crate::error::Quoted(word)));
         }
         if let Some((last, _)) = words.last() {
             if last.as_str() >= word {
-                return Err(format!("entry {i} ({word:?}): words must be distinct and in code point order"));
+                return Err(format!(
+                    "entry {i} ({}): words must be distinct and in code point order",
+                    crate::error::Quoted(word)
+                ));
             }
         }
         words.push((word.to_owned(), count));

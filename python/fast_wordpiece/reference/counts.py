@@ -14,6 +14,7 @@ from fast_wordpiece.reference.args import (
     _flag,
     _integer,
     _path,
+    _quoted,
     _text,
     _text_batch,
     _text_counts,
@@ -36,7 +37,7 @@ def check_word(word: str) -> None:
     if not word:
         raise ValueError("words must not be empty")
     if any(c in WHITESPACE for c in word):
-        raise ValueError(f"the word {json.dumps(word, ensure_ascii=False)} contains whitespace, "
+        raise ValueError(f"the word {_quoted(word)} contains whitespace, "
                          "which no pre-tokenizer leaves in a word")  # fmt: skip
 
 
@@ -47,7 +48,7 @@ def count_options(options: Mapping[str, Any], function: str) -> dict[str, Any]:
     """The counting options of keyword arguments, checked, in file order."""
     for key in options:
         if key not in COUNT_OPTIONS:
-            raise TypeError(f"{function}() got an unexpected keyword argument {json.dumps(key)} "
+            raise TypeError(f"{function}() got an unexpected keyword argument {key!r} "
                             f"(word counting takes {', '.join(COUNT_OPTIONS)})")  # fmt: skip
     checked = Options(**options)
     return {name: getattr(checked, name) for name in COUNT_OPTIONS}
@@ -89,7 +90,7 @@ class WordCounts:
         _text(errors, "errors")
         _flag(show_progress, "show_progress")
         if errors not in ("strict", "replace"):
-            raise ValueError(f'errors must be "strict" or "replace", not {json.dumps(errors)}')
+            raise ValueError(f'errors must be "strict" or "replace", not {_quoted(errors)}')
         items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
         checked = [_path(p) for p in items]
         counted = WordCounts(**count_options(options, "from_files"))
@@ -369,9 +370,9 @@ def parse_body(body: bytes, size: int) -> WordCounts:
         except ValueError as e:
             raise ValueError(f"entry {i}: {e}") from None
         if n == 0:
-            raise ValueError(f"entry {i} ({json.dumps(word)}): count 0 (counts are positive)")
+            raise ValueError(f"entry {i} ({_quoted(word)}): count 0 (counts are positive)")
         if last is not None and last >= word:
-            raise ValueError(f"entry {i} ({json.dumps(word)}): words must be distinct and in code point order")
+            raise ValueError(f"entry {i} ({_quoted(word)}): words must be distinct and in code point order")
         counts._counts[word] = n
         last = word
     if r.at != len(body):
