@@ -5,7 +5,9 @@
   training functions (the pipeline options) and ``from_pretrained``;
 - when several keywords are bad, the error is the first of: an unexpected keyword (the first in
   the call's order), then each keyword on its own in the order of the signature, then what
-  keywords ask together (spec section 9)."""
+  keywords ask together (spec section 9);
+- the pipeline options likewise: an unexpected one first, then each option on its own in the order
+  of the fields of the twin's ``Options`` (spec section 8), whatever the call's order."""
 
 from __future__ import annotations
 
@@ -185,3 +187,73 @@ def test_from_pretrained_names_an_unexpected_keyword_as_python_does(tmp_path: An
         cls = tokenizer_class(impl)
         assert outcome(lambda cls=cls: cls.from_pretrained(tmp_path, max_len=5)) == (
             "TypeError", "from_pretrained() got an unexpected keyword argument 'max_len'")  # fmt: skip
+
+
+# The pipeline options in the order they are checked in, each with a fine value and bad ones.
+OPTIONS: list[tuple[str, Any, list[tuple[Any, str, str]]]] = [
+    ("clean_text", True, [("x", "TypeError", "clean_text must be bool, not str")]),
+    ("handle_chinese_chars", True, [(1, "TypeError", "handle_chinese_chars must be bool, not int")]),
+    ("strip_accents", None, [("x", "TypeError", "strip_accents must be bool, not str")]),
+    ("lowercase", True, [("x", "TypeError", "lowercase must be bool, not str")]),
+    ("strip_all_marks", False, [(1, "TypeError", "strip_all_marks must be bool, not int")]),
+    ("pre_tokenizer", "bert", [
+        (5, "TypeError", "pre_tokenizer must be str, not int"),
+        ("zz", "ValueError",
+         'unknown pre_tokenizer "zz": expected one of "bert", "whitespace", "regex", "wordpunct"'),
+    ]),
+    ("unk_token", "[UNK]", [
+        (5, "TypeError", "unk_token must be str, not int"),
+        ("", "ValueError", "unk_token must not be empty"),
+    ]),
+    ("cls_token", "[CLS]", [("", "ValueError", "cls_token must not be empty")]),
+    ("sep_token", "[SEP]", [(5, "TypeError", "sep_token must be str, not int")]),
+    ("pad_token", "[PAD]", [("", "ValueError", "pad_token must not be empty")]),
+    ("max_input_chars_per_word", 100, [
+        ("x", "TypeError", "max_input_chars_per_word must be int, not str"),
+        (0, "ValueError", "max_input_chars_per_word must be >= 1, got 0"),
+    ]),
+    ("continuing_subword_prefix", "##", [(5, "TypeError", "continuing_subword_prefix must be str, not int")]),
+    ("decoder_cleanup", True, [("x", "TypeError", "decoder_cleanup must be bool, not str")]),
+    ("post_processor", "bert", [
+        ("zz", "ValueError", 'unknown post_processor "zz": expected "bert", "none" or a TemplateProcessing object'),
+    ]),
+    ("split_special_tokens", False, [(1, "TypeError", "split_special_tokens must be bool, not int")]),
+    ("decoder", "wordpiece", [("zz", "ValueError", 'unknown decoder "zz": expected "wordpiece" or "none"')]),
+]  # fmt: skip
+
+
+@st.composite
+def option_calls(draw: st.DrawFn) -> tuple[dict[str, Any], tuple[str, str] | None]:
+    """Pipeline options, some fine, some bad, some unexpected, in a drawn order; and the error the
+    spec says comes first (None: the tokenizer is made)."""
+    chosen: dict[str, Any] = {}
+    first_bad = None
+    for name, fine, bad in OPTIONS:
+        pick = draw(st.sampled_from(["absent", "fine", *range(len(bad))]))
+        if pick == "fine":
+            chosen[name] = fine
+        elif pick != "absent":
+            value, kind, message = bad[pick]  # type: ignore[index]
+            chosen[name] = value
+            first_bad = first_bad or (kind, message)
+    unexpected = draw(st.lists(st.sampled_from(UNEXPECTED), max_size=2, unique=True))
+    for name in unexpected:
+        chosen[name] = 1
+    order = draw(st.permutations(sorted(chosen)))
+    first_unexpected = next((name for name in order if name in unexpected), None)
+    if first_unexpected is not None:
+        return {n: chosen[n] for n in order}, (
+            "TypeError", f"PyTokenizer() got an unexpected keyword argument {first_unexpected!r}")  # fmt: skip
+    return {n: chosen[n] for n in order}, first_bad
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(call=option_calls())
+def test_the_first_bad_pipeline_option_in_the_order_of_the_fields_is_named(call: Any) -> None:
+    kwargs, expected = call
+    for impl in sorted(IMPLEMENTATIONS):
+        kind, result = outcome(lambda impl=impl: tokenizer_class(impl)(VOCAB, **kwargs))
+        if expected is None:
+            assert kind == "ok", result
+        else:
+            assert (kind, result) == expected

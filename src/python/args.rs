@@ -478,13 +478,14 @@ pub fn special_tokens(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     Ok(tokens)
 }
 
-/// The names of the pipeline options.
+/// The names of the pipeline options, in the order they are checked in (the
+/// order of the twin's `Options` fields).
 const OPTION_NAMES: [&str; 16] = [
-    "lowercase",
-    "strip_accents",
     "clean_text",
-    "strip_all_marks",
     "handle_chinese_chars",
+    "strip_accents",
+    "lowercase",
+    "strip_all_marks",
     "pre_tokenizer",
     "unk_token",
     "cls_token",
@@ -493,43 +494,51 @@ const OPTION_NAMES: [&str; 16] = [
     "max_input_chars_per_word",
     "continuing_subword_prefix",
     "decoder_cleanup",
-    "split_special_tokens",
     "post_processor",
+    "split_special_tokens",
     "decoder",
 ];
 
-/// The pipeline options, given as keyword arguments.
+/// The pipeline options, given as keyword arguments: an unexpected keyword
+/// first (the first in the call's order, as Python binds arguments), then
+/// each option on its own (its type, then its value) in the order of
+/// [`OPTION_NAMES`], whatever the call's order.
 pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<Options> {
     let mut o = Options::default();
     let Some(kwargs) = kwargs else { return Ok(o) };
-    // As Python binds arguments: an unexpected keyword (the first in the
-    // call's order) is reported before any value is looked at.
     for name in kwargs.keys() {
         if !OPTION_NAMES.contains(&&*name.extract::<String>()?) {
             return Err(unexpected(function, &name));
         }
     }
-    for (name, value) in kwargs.iter() {
-        let key: String = name.extract()?;
+    let token = |v: &Bound<'_, PyAny>, key: &str| -> PyResult<String> {
+        let t = text(v, &|| key.to_owned())?.to_owned();
+        if t.is_empty() {
+            return Err(PyValueError::new_err(format!("{key} must not be empty")));
+        }
+        Ok(t)
+    };
+    for key in OPTION_NAMES {
+        let Some(value) = kwargs.get_item(key)? else { continue };
         let v = &value;
-        match key.as_str() {
-            "lowercase" => o.normalizer.lowercase = flag(v, &key)?,
-            "strip_accents" => o.normalizer.strip_accents = if v.is_none() { None } else { Some(flag(v, &key)?) },
-            "clean_text" => o.normalizer.clean_text = flag(v, &key)?,
-            "strip_all_marks" => o.normalizer.strip_all_marks = flag(v, &key)?,
-            "handle_chinese_chars" => o.normalizer.handle_chinese_chars = flag(v, &key)?,
-            "pre_tokenizer" => o.pre_tokenizer = text(v, &|| key.clone())?.parse().map_err(to_py)?,
-            "unk_token" => o.unk_token = text(v, &|| key.clone())?.to_owned(),
-            "cls_token" => o.cls_token = text(v, &|| key.clone())?.to_owned(),
-            "sep_token" => o.sep_token = text(v, &|| key.clone())?.to_owned(),
-            "pad_token" => o.pad_token = text(v, &|| key.clone())?.to_owned(),
-            "max_input_chars_per_word" => o.max_input_chars_per_word = positive(v, &key)?,
-            "continuing_subword_prefix" => o.continuing_subword_prefix = text(v, &|| key.clone())?.to_owned(),
-            "decoder_cleanup" => o.decoder_cleanup = flag(v, &key)?,
-            "split_special_tokens" => o.split_special_tokens = flag(v, &key)?,
+        match key {
+            "lowercase" => o.normalizer.lowercase = flag(v, key)?,
+            "strip_accents" => o.normalizer.strip_accents = if v.is_none() { None } else { Some(flag(v, key)?) },
+            "clean_text" => o.normalizer.clean_text = flag(v, key)?,
+            "strip_all_marks" => o.normalizer.strip_all_marks = flag(v, key)?,
+            "handle_chinese_chars" => o.normalizer.handle_chinese_chars = flag(v, key)?,
+            "pre_tokenizer" => o.pre_tokenizer = text(v, &|| key.into())?.parse().map_err(to_py)?,
+            "unk_token" => o.unk_token = token(v, key)?,
+            "cls_token" => o.cls_token = token(v, key)?,
+            "sep_token" => o.sep_token = token(v, key)?,
+            "pad_token" => o.pad_token = token(v, key)?,
+            "max_input_chars_per_word" => o.max_input_chars_per_word = positive(v, key)?,
+            "continuing_subword_prefix" => o.continuing_subword_prefix = text(v, &|| key.into())?.to_owned(),
+            "decoder_cleanup" => o.decoder_cleanup = flag(v, key)?,
+            "split_special_tokens" => o.split_special_tokens = flag(v, key)?,
             "post_processor" => o.post_processor = post_processing(v)?,
-            "decoder" => o.decoder = Decoding::parse(&text(v, &|| key.clone())?).map_err(to_py)?,
-            _ => return Err(unexpected(function, &name)),
+            "decoder" => o.decoder = Decoding::parse(&text(v, &|| key.into())?).map_err(to_py)?,
+            _ => return Err(unexpected(function, PyString::new(kwargs.py(), key).as_any())),
         }
     }
     o.validate().map_err(to_py)?;

@@ -45,11 +45,14 @@ class Options:
     decoder: str = "wordpiece"  # or "none": decode joins the tokens with spaces
 
     def __post_init__(self) -> None:
-        flags = ("clean_text", "handle_chinese_chars", "lowercase", "strip_all_marks", "decoder_cleanup")
-        for name in (*flags, "split_special_tokens"):
+        """Each option checked on its own (its type, then its value) in the order of the fields, as
+        the engine checks them."""
+        for name in ("clean_text", "handle_chinese_chars"):
             _flag(getattr(self, name), name)
         if self.strip_accents is not None:
             _flag(self.strip_accents, "strip_accents")
+        for name in ("lowercase", "strip_all_marks"):
+            _flag(getattr(self, name), name)
         if _text(self.pre_tokenizer, "pre_tokenizer") not in PRE_TOKENIZERS:
             choices = ", ".join(map(_quoted, PRE_TOKENIZERS))
             raise ValueError(f"unknown pre_tokenizer {_quoted(self.pre_tokenizer)}: expected one of {choices}")
@@ -59,6 +62,7 @@ class Options:
         number = _integer(self.max_input_chars_per_word, "max_input_chars_per_word", 1)
         object.__setattr__(self, "max_input_chars_per_word", number)
         _text(self.continuing_subword_prefix, "continuing_subword_prefix")
+        _flag(self.decoder_cleanup, "decoder_cleanup")
         if isinstance(self.post_processor, dict):
             if self.post_processor.get("type") != "TemplateProcessing":
                 raise ValueError('post_processor.type: expected "TemplateProcessing" (the only post-processor given '
@@ -67,6 +71,7 @@ class Options:
         elif _text(self.post_processor, "post_processor") not in POST_PROCESSORS:
             raise ValueError(f"unknown post_processor {_quoted(self.post_processor)}: "
                              'expected "bert", "none" or a TemplateProcessing object')  # fmt: skip
+        _flag(self.split_special_tokens, "split_special_tokens")
         if _text(self.decoder, "decoder") not in DECODERS:
             raise ValueError(f'unknown decoder {_quoted(self.decoder)}: expected "wordpiece" or "none"')
 
