@@ -273,7 +273,10 @@ def test_one_id_is_an_int_or_an_integer_scalar(impl: ModuleType, made: dict[str,
     assert tok.decode(one) == tok.decode([5])
     assert tok.convert_ids_to_tokens(one) == token
     assert tok.decode([one, one]) == tok.decode([5, 5])
-    assert tok.decode_batch([one, [5, 6]]) == [tok.decode([5]), tok.decode([5, 6])]
+    # transformers' methods decode one id among the sequences alone; decode_batch takes sequences only.
+    assert tok.decode([[5, 6], one]) == tok.batch_decode([[5, 6], one]) == [tok.decode([5, 6]), tok.decode([5])]
+    with pytest.raises(TypeError, match=r"^sequences\[0\] must be a sequence of int, not "):
+        tok.decode_batch([one, [5, 6]])
     with pytest.warns(FutureWarning, match="one sequence"):  # as transformers 5: one sequence, one text
         assert tok.batch_decode([one]) == [tok.decode([5])]
     assert tok.convert_ids_to_tokens([one, 6]) == [token, tok.id_to_token(6)]
@@ -288,8 +291,9 @@ def test_one_id_out_of_range_is_a_value_error_naming_ids(impl: ModuleType, made:
     for call in (tok.decode, tok.convert_ids_to_tokens):
         with pytest.raises(ValueError, match=rf"^ids = {value} is out of range for a vocabulary of \d+ tokens$"):
             call(one)
-    with pytest.raises(ValueError, match=rf"^sequences\[1\] = {value} is out of range"):
-        tok.decode_batch([[1], one])
+    for call in (tok.decode, tok.batch_decode):
+        with pytest.raises(ValueError, match=rf"^sequences\[1\] = {value} is out of range"):
+            call([[1], one])
 
 
 @pytest.mark.parametrize(

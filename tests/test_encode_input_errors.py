@@ -5,8 +5,9 @@ alike (same exception type, same message):
   TypeError that says to pass ``is_pretokenized=True``;
 - ``encode`` checks its arguments in order, the positional ones first: ``text`` and ``pair``, then
   ``add_special_tokens``, then the other keywords;
-- a word, token or argument name a message quotes (of a call, or of a tokenizer file) is quoted
-  as JSON quotes it (``json.dumps(s, ensure_ascii=False)``), whatever characters it holds;
+- a word, token or option value a message quotes (of a call, or of a tokenizer file) is quoted
+  as JSON quotes it (``json.dumps(s, ensure_ascii=False)``), whatever characters it holds; an
+  unexpected keyword is named as Python names it (its ``repr``);
 - a pair of pretokenized texts may be a tuple or, as in ``tokenizers``, a list of two lists, and
   the stubs say so (mypy --strict passes such calls)."""
 
@@ -96,7 +97,7 @@ def test_add_special_tokens_is_checked_after_the_texts_and_before_the_keywords(t
            "add_special_tokens must be bool, not NoneType")  # fmt: skip
     assert tok.encode("hello", None, False).tokens == ["hello"]
     # Good texts leave the keywords' error.
-    raises(lambda: tok.encode("hello", bogus=1), TypeError, 'encode() got an unexpected keyword argument "bogus"')
+    raises(lambda: tok.encode("hello", bogus=1), TypeError, "encode() got an unexpected keyword argument 'bogus'")
     raises(lambda: tok.encode(["hello"], is_pretokenized=True, max_length="8"), TypeError,
            "max_length must be int, not str")  # fmt: skip
     # An is_pretokenized that is no bool comes first: whether the text should be a str or a list
@@ -107,11 +108,11 @@ def test_add_special_tokens_is_checked_after_the_texts_and_before_the_keywords(t
 # -- quoting ----------------------------------------------------------------------------------
 
 
-def test_unexpected_keyword_names_are_quoted_as_json(tok: Any) -> None:
+def test_unexpected_keyword_names_are_named_as_python_names_them(tok: Any) -> None:
     name = "bo" + ODD
     for method, call in [("encode", lambda: tok.encode("hello", **{name: 1})),
                          ("encode_batch", lambda: tok.encode_batch(["hello"], **{name: 1}))]:  # fmt: skip
-        raises(call, TypeError, f"{method}() got an unexpected keyword argument {quoted(name)}")
+        raises(call, TypeError, f"{method}() got an unexpected keyword argument {name!r}")
 
 
 def test_keyword_values_are_quoted_as_json(tok: Any) -> None:

@@ -169,7 +169,7 @@ def test_hub_keyword_arguments_are_ignored_and_others_refused(impl: str, tmp_pat
         cache_dir=str(tmp_path), force_download=False, token=None, proxies=None,
     )  # fmt: skip
     assert hub == plain
-    with pytest.raises(TypeError, match=re.escape('from_pretrained() got an unexpected keyword argument "max_len"')):
+    with pytest.raises(TypeError, match=re.escape("from_pretrained() got an unexpected keyword argument 'max_len'")):
         PyTokenizer.from_pretrained(tmp_path, max_len=5)
     with pytest.raises(TypeError, match=r"^do_lower_case must be bool, not str"):
         PyTokenizer.from_pretrained(tmp_path, do_lower_case="no")

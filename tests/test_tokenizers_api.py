@@ -132,7 +132,7 @@ def test_return_tensors_on_encode_points_to_the_call(hf) -> None:
     assert outcomes[0] == outcomes[1]
     kind, message = outcomes[0]
     assert kind == "TypeError"
-    assert message.startswith('encode() got an unexpected keyword argument "return_tensors"')
+    assert message.startswith("encode() got an unexpected keyword argument 'return_tensors'")
     assert "Encoding" in message
     assert "tok(text, return_tensors=...)" in message
 

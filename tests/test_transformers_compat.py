@@ -86,6 +86,21 @@ def test_decode_takes_what_encode_returns(hf, ours):
     assert ours.decode(pair) == hf.decode(hf("a question", "its context")["input_ids"])
 
 
+def test_an_id_among_sequences_is_decoded_alone_by_decode_and_batch_decode_as_transformers(hf, ours):
+    """transformers' ``decode`` of a batch and ``batch_decode`` decode an id among the sequences
+    alone; ``decode_batch`` (Hugging Face ``tokenizers``' name) refuses it, as ``tokenizers`` does."""
+    hello, world = hf.convert_tokens_to_ids(["hello", "world"])
+    for batch in ([[hello], world], ([hello, world], np.int64(world)), [[hello], [world, hello], world]):
+        assert ours.decode(batch) == hf.decode(batch)
+        assert ours.batch_decode(batch) == hf.batch_decode(batch)
+        with pytest.raises(TypeError, match=r"^sequences\[\d\] must be a sequence of int, not int"):
+            ours.decode_batch(batch)
+    with pytest.raises(TypeError):
+        hf.backend_tokenizer.decode_batch([hello, world])
+    with pytest.raises(TypeError, match=r"^sequences\[0\] must be a sequence of int, not int \(decode one"):
+        ours.decode_batch([hello, world])
+
+
 def test_an_encoding_from_a_larger_vocabulary_is_refused_naming_the_id(implementation, bert_vocab_file):
     big = tokenizer_class(implementation).from_vocab_file(str(bert_vocab_file))
     big.add_tokens(["zzzqqq"])

@@ -678,7 +678,7 @@ class PyTokenizer:
     ) -> list[str]: ...
     def decode_batch(
         self,
-        sequences: Iterable[SupportsIndex | Iterable[_Int] | Encoding],
+        sequences: Iterable[Iterable[_Int] | Encoding],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> list[str]: ...

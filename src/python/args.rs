@@ -442,7 +442,7 @@ pub fn text_counts(obj: &Bound<'_, PyAny>, name: &str, expected: &str, minimum: 
         // The count's name (the word, quoted) made only for an error.
         let n = match count.extract::<u64>() {
             Ok(n) if n >= minimum && count.is_exact_instance_of::<PyInt>() => n,
-            _ => integer(&count, &format!("the count of {owned:?}"), minimum)?,
+            _ => integer(&count, &format!("the count of {}", Quoted(&owned)), minimum)?,
         };
         Ok((owned, n))
     })
@@ -482,31 +482,67 @@ pub fn special_tokens(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     Ok(tokens)
 }
 
-/// The pipeline options, given as keyword arguments.
+/// The names of the pipeline options, in the order they are checked in (the
+/// order of the twin's `Options` fields).
+const OPTION_NAMES: [&str; 16] = [
+    "clean_text",
+    "handle_chinese_chars",
+    "strip_accents",
+    "lowercase",
+    "strip_all_marks",
+    "pre_tokenizer",
+    "unk_token",
+    "cls_token",
+    "sep_token",
+    "pad_token",
+    "max_input_chars_per_word",
+    "continuing_subword_prefix",
+    "decoder_cleanup",
+    "post_processor",
+    "split_special_tokens",
+    "decoder",
+];
+
+/// The pipeline options, given as keyword arguments: an unexpected keyword
+/// first (the first in the call's order, as Python binds arguments), then
+/// each option on its own (its type, then its value) in the order of
+/// [`OPTION_NAMES`], whatever the call's order.
 pub fn options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult<Options> {
     let mut o = Options::default();
     let Some(kwargs) = kwargs else { return Ok(o) };
-    for (key, value) in kwargs.iter() {
-        let key: String = key.extract()?;
+    for name in kwargs.keys() {
+        if !OPTION_NAMES.contains(&&*name.extract::<String>()?) {
+            return Err(unexpected(function, &name));
+        }
+    }
+    let token = |v: &Bound<'_, PyAny>, key: &str| -> PyResult<String> {
+        let t = text(v, &|| key.to_owned())?.to_owned();
+        if t.is_empty() {
+            return Err(PyValueError::new_err(format!("{key} must not be empty")));
+        }
+        Ok(t)
+    };
+    for key in OPTION_NAMES {
+        let Some(value) = kwargs.get_item(key)? else { continue };
         let v = &value;
-        match key.as_str() {
-            "lowercase" => o.normalizer.lowercase = flag(v, &key)?,
-            "strip_accents" => o.normalizer.strip_accents = if v.is_none() { None } else { Some(flag(v, &key)?) },
-            "clean_text" => o.normalizer.clean_text = flag(v, &key)?,
-            "strip_all_marks" => o.normalizer.strip_all_marks = flag(v, &key)?,
-            "handle_chinese_chars" => o.normalizer.handle_chinese_chars = flag(v, &key)?,
-            "pre_tokenizer" => o.pre_tokenizer = text(v, &|| key.clone())?.parse().map_err(to_py)?,
-            "unk_token" => o.unk_token = text(v, &|| key.clone())?.to_owned(),
-            "cls_token" => o.cls_token = text(v, &|| key.clone())?.to_owned(),
-            "sep_token" => o.sep_token = text(v, &|| key.clone())?.to_owned(),
-            "pad_token" => o.pad_token = text(v, &|| key.clone())?.to_owned(),
-            "max_input_chars_per_word" => o.max_input_chars_per_word = positive(v, &key)?,
-            "continuing_subword_prefix" => o.continuing_subword_prefix = text(v, &|| key.clone())?.to_owned(),
-            "decoder_cleanup" => o.decoder_cleanup = flag(v, &key)?,
-            "split_special_tokens" => o.split_special_tokens = flag(v, &key)?,
+        match key {
+            "lowercase" => o.normalizer.lowercase = flag(v, key)?,
+            "strip_accents" => o.normalizer.strip_accents = if v.is_none() { None } else { Some(flag(v, key)?) },
+            "clean_text" => o.normalizer.clean_text = flag(v, key)?,
+            "strip_all_marks" => o.normalizer.strip_all_marks = flag(v, key)?,
+            "handle_chinese_chars" => o.normalizer.handle_chinese_chars = flag(v, key)?,
+            "pre_tokenizer" => o.pre_tokenizer = text(v, &|| key.into())?.parse().map_err(to_py)?,
+            "unk_token" => o.unk_token = token(v, key)?,
+            "cls_token" => o.cls_token = token(v, key)?,
+            "sep_token" => o.sep_token = token(v, key)?,
+            "pad_token" => o.pad_token = token(v, key)?,
+            "max_input_chars_per_word" => o.max_input_chars_per_word = positive(v, key)?,
+            "continuing_subword_prefix" => o.continuing_subword_prefix = text(v, &|| key.into())?.to_owned(),
+            "decoder_cleanup" => o.decoder_cleanup = flag(v, key)?,
+            "split_special_tokens" => o.split_special_tokens = flag(v, key)?,
             "post_processor" => o.post_processor = post_processing(v)?,
-            "decoder" => o.decoder = Decoding::parse(&text(v, &|| key.clone())?).map_err(to_py)?,
-            _ => return Err(unexpected(function, &key)),
+            "decoder" => o.decoder = Decoding::parse(&text(v, &|| key.into())?).map_err(to_py)?,
+            _ => return Err(unexpected(function, PyString::new(kwargs.py(), key).as_any())),
         }
     }
     o.validate().map_err(to_py)?;
@@ -600,9 +636,14 @@ pub fn id(item: &Bound<'_, PyAny>, name: &dyn Fn() -> String, vocab_size: usize)
     Ok(id as u32)
 }
 
-/// The TypeError for a keyword argument `function` does not take.
-fn unexpected(function: &str, key: &str) -> PyErr {
-    PyTypeError::new_err(format!("{function}() got an unexpected keyword argument {}", Quoted(key)))
+/// The TypeError for a keyword argument `function` does not take, naming it
+/// as Python does (`got an unexpected keyword argument 'foo'`, the name's
+/// `repr`).
+fn unexpected(function: &str, key: &Bound<'_, PyAny>) -> PyErr {
+    match key.repr() {
+        Ok(name) => PyTypeError::new_err(format!("{function}() got an unexpected keyword argument {name}")),
+        Err(e) => e,
+    }
 }
 
 /// What a call to `encode` or `encode_batch` asks for beyond its options.
@@ -636,33 +677,79 @@ impl Asked {
 /// The TypeError `encode` gives for transformers' `return_tensors`.
 fn encode_return_tensors() -> PyErr {
     PyTypeError::new_err(
-        "encode() got an unexpected keyword argument \"return_tensors\": encode returns a tokenizers-style \
+        "encode() got an unexpected keyword argument 'return_tensors': encode returns a tokenizers-style \
          Encoding; call the tokenizer, tok(text, return_tensors=...), for transformers' arrays",
     )
 }
 
+/// The keyword arguments of `encode`, in the order of its signature (the
+/// order they are checked in).
+const ENCODE_KEYWORDS: [&str; 8] = [
+    "is_pretokenized",
+    "max_length",
+    "truncation",
+    "stride",
+    "truncation_side",
+    "padding",
+    "pad_to_multiple_of",
+    "padding_side",
+];
+
+/// The keyword arguments `encode_batch` takes after `encode`'s, in the order
+/// of its signature.
+const BATCH_KEYWORDS: [&str; 5] =
+    ["return_tensors", "num_threads", "return_offsets", "return_token_type_ids", "return_special_tokens_mask"];
+
+/// The keyword arguments a call gave, by name, or the TypeError for the
+/// first one (in the call's order) that is not among `names`, as Python
+/// reports an unexpected keyword before any value is looked at. `skip` says
+/// which others are nonetheless fine (and ignored), or raises their error.
+fn given_keywords<'py>(
+    kwargs: Option<&Bound<'py, PyDict>>,
+    function: &str,
+    names: &[&'static str],
+    skip: impl Fn(&str, &Bound<'py, PyAny>) -> PyResult<bool>,
+) -> PyResult<Vec<(&'static str, Bound<'py, PyAny>)>> {
+    let mut given = Vec::new();
+    for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
+        let name: String = key.extract()?;
+        match names.iter().find(|n| **n == name) {
+            Some(n) => given.push((*n, value)),
+            None if skip(&name, &value)? => {}
+            None => return Err(unexpected(function, &key)),
+        }
+    }
+    Ok(given)
+}
+
+/// The value given for keyword `name`, if any.
+fn keyword<'a, 'py>(given: &'a [(&'static str, Bound<'py, PyAny>)], name: &str) -> Option<&'a Bound<'py, PyAny>> {
+    given.iter().find(|(n, _)| *n == name).map(|(_, v)| v)
+}
+
 /// The keyword arguments of `encode`: truncation, padding and
-/// `is_pretokenized`. `model_max_length` gives the length `truncation=True`
-/// without `max_length` truncates to (None: the tokenizer's default
-/// truncation, if any); it is asked only then.
+/// `is_pretokenized`. An unexpected keyword is reported first, then each
+/// argument in the order of the signature, then what they ask together.
+/// `model_max_length` gives the length `truncation=True` without
+/// `max_length` truncates to (None: the tokenizer's default truncation, if
+/// any); it is asked only then.
 pub fn encode_options(
     add_special_tokens: bool,
     kwargs: Option<&Bound<'_, PyDict>>,
     model_max_length: impl FnOnce() -> Option<u64>,
 ) -> PyResult<(EncodeOptions, Asked)> {
-    let mut shared = EncodeKwargs::default();
-    for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
-        let key: String = key.extract()?;
-        if key == "return_tensors" {
-            if value.is_none() {
-                continue; // transformers' default: nothing asked
-            }
-            return Err(encode_return_tensors());
+    let given = given_keywords(kwargs, "encode", &ENCODE_KEYWORDS, |key, value| {
+        if key != "return_tensors" {
+            return Ok(false);
         }
-        if !shared.take(&key, value)? {
-            return Err(unexpected("encode", &key));
+        // transformers' default, None, asks for nothing.
+        if value.is_none() {
+            Ok(true)
+        } else {
+            Err(encode_return_tensors())
         }
-    }
+    })?;
+    let shared = EncodeKwargs::read(&given)?;
     shared.finish(add_special_tokens, model_max_length)
 }
 
@@ -675,35 +762,38 @@ pub enum ReturnTensors {
     Numpy,
 }
 
-/// The keyword arguments of `encode_batch`: `encode`'s, `num_threads` and
-/// `return_tensors`.
+/// The keyword arguments of `encode_batch`: `encode`'s, then
+/// `return_tensors`, `num_threads` and the `return_*` flags, checked as
+/// `encode`'s are (see [`encode_options`]).
 pub fn encode_batch_options(
     add_special_tokens: bool,
     kwargs: Option<&Bound<'_, PyDict>>,
     model_max_length: impl FnOnce() -> Option<u64>,
 ) -> PyResult<(EncodeOptions, ReturnTensors, RaggedFields, Asked)> {
-    let mut shared = EncodeKwargs::default();
-    let (mut num_threads, mut return_tensors) = (None, ReturnTensors::List);
-    let mut fields = RaggedFields::default();
-    for (key, value) in kwargs.into_iter().flat_map(|k| k.iter()) {
-        let key: String = key.extract()?;
-        match key.as_str() {
-            "num_threads" => num_threads = optional(&value, |v| positive(v, &key))?,
-            "return_offsets" => fields.offsets = flag(&value, &key)?,
-            "return_token_type_ids" => fields.type_ids = flag(&value, &key)?,
-            "return_special_tokens_mask" => fields.special_tokens_mask = flag(&value, &key)?,
-            "return_tensors" if value.is_none() => return_tensors = ReturnTensors::List,
-            "return_tensors" if &*text(&value, &|| key.clone())? == "np" => return_tensors = ReturnTensors::Numpy,
-            "return_tensors" => {
-                return Err(PyValueError::new_err(format!(
-                    "return_tensors must be None or \"np\", not {}",
-                    value.repr()?
-                )))
-            }
-            _ if shared.take(&key, value)? => {}
-            _ => return Err(unexpected("encode_batch", &key)),
+    let names: Vec<&'static str> = ENCODE_KEYWORDS.iter().chain(&BATCH_KEYWORDS).copied().collect();
+    let given = given_keywords(kwargs, "encode_batch", &names, |_, _| Ok(false))?;
+    let shared = EncodeKwargs::read(&given)?;
+    let return_tensors = match keyword(&given, "return_tensors") {
+        None => ReturnTensors::List,
+        Some(value) if value.is_none() => ReturnTensors::List,
+        Some(value) if &*text(value, &|| "return_tensors".into())? == "np" => ReturnTensors::Numpy,
+        Some(value) => {
+            return Err(PyValueError::new_err(format!("return_tensors must be None or \"np\", not {}", value.repr()?)))
         }
+    };
+    let num_threads = match keyword(&given, "num_threads") {
+        None => None,
+        Some(value) => optional(value, |v| positive(v, "num_threads"))?,
+    };
+    if let Some(n) = num_threads {
+        crate::threads::checked(Some(n)).map_err(to_py)?;
     }
+    let flag_of = |name: &str| keyword(&given, name).map_or(Ok(false), |v| flag(v, name));
+    let fields = RaggedFields {
+        offsets: flag_of("return_offsets")?,
+        type_ids: flag_of("return_token_type_ids")?,
+        special_tokens_mask: flag_of("return_special_tokens_mask")?,
+    };
     let (options, asked) = shared.finish(add_special_tokens, model_max_length)?;
     if fields != RaggedFields::default() && (return_tensors != ReturnTensors::Numpy || options.padding.is_some()) {
         return Err(PyValueError::new_err(
@@ -714,96 +804,120 @@ pub fn encode_batch_options(
     Ok((EncodeOptions { num_threads, ..options }, return_tensors, fields, asked))
 }
 
-/// The keyword arguments `encode` and `encode_batch` share, taken one by one
-/// (numbers are converted at once, strings are kept), then checked together
-/// by [`EncodeKwargs::finish`].
-#[derive(Default)]
-struct EncodeKwargs<'py> {
+/// The keyword arguments `encode` and `encode_batch` share, each checked on
+/// its own by [`EncodeKwargs::read`] in the order of the signature, then
+/// together by [`EncodeKwargs::finish`].
+struct EncodeKwargs {
+    pretokenized: bool,
     /// None: no truncation, and no `padding="max_length"`.
     max_length: Option<usize>,
+    /// transformers' bool (True: `"longest_first"`, to `model_max_length`
+    /// without `max_length`; False: `"do_not_truncate"`), if one was given.
+    truncation_bool: Option<bool>,
+    /// The strategy; None: `"do_not_truncate"`.
+    strategy: Option<Strategy>,
     stride: usize,
-    pad_to_multiple_of: Option<NonZeroUsize>,
-    /// A [`Strategy`] name, `"do_not_truncate"`, a bool (transformers'
-    /// True: `"longest_first"`, to `model_max_length` without `max_length`;
-    /// False: `"do_not_truncate"`) or None (the default, `"longest_first"`).
-    truncation: Option<Bound<'py, PyAny>>,
-    /// `is_pretokenized`, as given.
-    is_pretokenized: Option<Bound<'py, PyAny>>,
-    /// `"left"` or `"right"`; None: `"right"`.
-    truncation_side: Option<Bound<'py, PyAny>>,
+    truncation_side: Side,
     /// `"longest"` or `"max_length"`; None: no padding.
-    padding: Option<Bound<'py, PyAny>>,
-    /// `"left"` or `"right"`; None: `"right"`.
-    padding_side: Option<Bound<'py, PyAny>>,
+    padding: Option<PadName>,
+    pad_to_multiple_of: Option<NonZeroUsize>,
+    padding_side: Side,
+}
+
+/// A `padding` value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PadName {
+    Longest,
+    MaxLength,
 }
 
 /// The `truncation` value that turns truncation off.
 const DO_NOT_TRUNCATE: &str = "do_not_truncate";
 
-impl<'py> EncodeKwargs<'py> {
-    /// Takes the keyword argument `key` if it is one of these: false if not.
-    fn take(&mut self, key: &str, value: Bound<'py, PyAny>) -> PyResult<bool> {
-        match key {
-            "max_length" => self.max_length = optional(&value, |v| count(v, key))?.map(|n| n as usize),
-            "stride" => self.stride = count(&value, key)? as usize,
-            "pad_to_multiple_of" => {
-                self.pad_to_multiple_of = optional(&value, |v| positive(v, key))?.and_then(NonZeroUsize::new)
+impl EncodeKwargs {
+    /// Each argument `given`, checked on its own (its type, then its value)
+    /// in the order of the signature; every error names an argument.
+    fn read(given: &[(&'static str, Bound<'_, PyAny>)]) -> PyResult<Self> {
+        let get = |name: &str| keyword(given, name).filter(|v| !v.is_none());
+        let pretokenized = keyword(given, "is_pretokenized").map_or(Ok(false), |v| flag(v, "is_pretokenized"))?;
+        let max_length = get("max_length").map(|v| count(v, "max_length")).transpose()?.map(|n| n as usize);
+        let (truncation_bool, strategy) = match get("truncation") {
+            None => (None, Some(Strategy::LongestFirst)),
+            // transformers' bools: True is "longest_first", False "do_not_truncate".
+            Some(value) if value.is_instance_of::<PyBool>() || is_numpy_bool(value) => {
+                let on = value.is_truthy()?;
+                (Some(on), on.then_some(Strategy::LongestFirst))
             }
-            "truncation" => self.truncation = (!value.is_none()).then_some(value),
-            "is_pretokenized" => self.is_pretokenized = Some(value),
-            "truncation_side" => self.truncation_side = Some(value),
-            "padding" => self.padding = (!value.is_none()).then_some(value),
-            "padding_side" => self.padding_side = Some(value),
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-
-    /// The options, checked together; every error names an argument.
-    /// `model_max_length`: see [`encode_options`].
-    fn finish(
-        &self,
-        add_special_tokens: bool,
-        model_max_length: impl FnOnce() -> Option<u64>,
-    ) -> PyResult<(EncodeOptions, Asked)> {
-        let pretokenized = self.is_pretokenized.as_ref().map(|v| flag(v, "is_pretokenized")).transpose()?;
-        // transformers' bools: True is "longest_first", False "do_not_truncate".
-        let asked_bool = match &self.truncation {
-            Some(value) if value.is_instance_of::<PyBool>() || is_numpy_bool(value) => Some(value.is_truthy()?),
             Some(value) if !value.is_instance_of::<PyString>() => {
                 return Err(PyTypeError::new_err(format!(
                     "truncation must be bool, str or None, not {}",
                     type_name(value)
                 )))
             }
-            _ => None,
+            Some(value) => {
+                let name = text(value, &|| "truncation".into())?;
+                (None, if &*name == DO_NOT_TRUNCATE { None } else { Some(strategy(&name)?) })
+            }
         };
-        let named = if asked_bool.is_some() { None } else { optional_text(&self.truncation, "truncation")? };
-        let truncation = match asked_bool {
-            Some(false) => DO_NOT_TRUNCATE,
-            _ => named.as_deref().unwrap_or("longest_first"),
+        let stride = match keyword(given, "stride") {
+            None => 0,
+            Some(value) => count(value, "stride")? as usize,
         };
+        let side_of = |name: &str| match keyword(given, name) {
+            None => Ok(Side::Right),
+            Some(value) => side(&text(value, &|| name.to_owned())?, name),
+        };
+        let truncation_side = side_of("truncation_side")?;
+        let padding = match get("padding") {
+            None => None,
+            Some(value) => match &*text(value, &|| "padding".into())? {
+                "longest" => Some(PadName::Longest),
+                "max_length" => Some(PadName::MaxLength),
+                other => {
+                    return Err(PyValueError::new_err(format!(
+                        "padding must be None, \"longest\" or \"max_length\", not {}",
+                        Quoted(other)
+                    )))
+                }
+            },
+        };
+        let pad_to_multiple_of = get("pad_to_multiple_of")
+            .map(|v| positive(v, "pad_to_multiple_of"))
+            .transpose()?
+            .and_then(NonZeroUsize::new);
+        let padding_side = side_of("padding_side")?;
+        Ok(EncodeKwargs {
+            pretokenized,
+            max_length,
+            truncation_bool,
+            strategy,
+            stride,
+            truncation_side,
+            padding,
+            pad_to_multiple_of,
+            padding_side,
+        })
+    }
+
+    /// The options the arguments ask for together; an error names the
+    /// arguments that do not go together. `model_max_length`: see
+    /// [`encode_options`].
+    fn finish(
+        &self,
+        add_special_tokens: bool,
+        model_max_length: impl FnOnce() -> Option<u64>,
+    ) -> PyResult<(EncodeOptions, Asked)> {
         // transformers' truncation=True without max_length: the model's
         // maximum, when it has one.
-        let max_length = match (self.max_length, asked_bool) {
+        let max_length = match (self.max_length, self.truncation_bool) {
             (None, Some(true)) => model_max_length().map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
             (given, _) => given,
         };
-        let truncation_side = optional_text(&self.truncation_side, "truncation_side")?;
-        let truncation_side = truncation_side.as_deref().unwrap_or("right");
-        let padding_side = optional_text(&self.padding_side, "padding_side")?;
-        let padding_side = padding_side.as_deref().unwrap_or("right");
-        let padding = optional_text(&self.padding, "padding")?;
-        let padding = padding.as_deref();
-        let strategy = if truncation == DO_NOT_TRUNCATE { None } else { Some(strategy(truncation)?) };
-        let truncation_side = side(truncation_side, "truncation_side")?;
-        let padding_side = side(padding_side, "padding_side")?;
-        let no_truncation = strategy.is_none();
-        let truncation = match (max_length, strategy) {
+        let truncation = match (max_length, self.strategy) {
             (Some(max_length), Some(strategy)) => {
                 // The stride is checked by the tokenizer, which knows how
                 // many special tokens its post-processor adds.
-                Some(Truncation { max_length, strategy, stride: self.stride, side: truncation_side })
+                Some(Truncation { max_length, strategy, stride: self.stride, side: self.truncation_side })
             }
             _ if self.stride > 0 => {
                 return Err(PyValueError::new_err(
@@ -812,18 +926,12 @@ impl<'py> EncodeKwargs<'py> {
             }
             _ => None,
         };
-        let to = match padding {
+        let to = match self.padding {
             None => None,
-            Some("longest") => Some(PadTo::Longest),
-            Some("max_length") => Some(PadTo::Fixed(
+            Some(PadName::Longest) => Some(PadTo::Longest),
+            Some(PadName::MaxLength) => Some(PadTo::Fixed(
                 max_length.ok_or_else(|| PyValueError::new_err("padding=\"max_length\" needs max_length"))?,
             )),
-            Some(other) => {
-                return Err(PyValueError::new_err(format!(
-                    "padding must be None, \"longest\" or \"max_length\", not {}",
-                    Quoted(other)
-                )))
-            }
         };
         let padding = match (to, self.pad_to_multiple_of) {
             (None, Some(_)) => {
@@ -832,16 +940,11 @@ impl<'py> EncodeKwargs<'py> {
                 ))
             }
             (None, None) => None,
-            (Some(to), multiple_of) => Some(Padding { to, multiple_of, side: padding_side }),
+            (Some(to), multiple_of) => Some(Padding { to, multiple_of, side: self.padding_side }),
         };
-        let asked = Asked { no_truncation, pretokenized: pretokenized.unwrap_or(false) };
+        let asked = Asked { no_truncation: self.strategy.is_none(), pretokenized: self.pretokenized };
         Ok((EncodeOptions { add_special_tokens, truncation, padding, num_threads: None }, asked))
     }
-}
-
-/// A `str` argument that may be absent.
-fn optional_text<'py>(value: &Option<Bound<'py, PyAny>>, name: &str) -> PyResult<Option<Text<'py>>> {
-    value.as_ref().map(|v| text(v, &|| name.to_owned())).transpose()
 }
 
 /// A truncation strategy by its name.

@@ -464,7 +464,8 @@ impl PyTokenizer {
             let text = self.decode(sequences, skip_special_tokens, clean_up_tokenization_spaces)?;
             return Ok(vec![text.cast_into::<PyString>()?]);
         }
-        self.decode_batch(sequences, skip_special_tokens, clean_up_tokenization_spaces)
+        // transformers decodes one id among the sequences alone.
+        self.decode_sequences(sequences, skip_special_tokens, clean_up_tokenization_spaces, true)
     }
 
     /// 1 for each special token: with `already_has_special_tokens`, marks the

@@ -228,7 +228,7 @@ fn count_options(kwargs: Option<&Bound<'_, PyDict>>, function: &str) -> PyResult
             if !CountOptions::NAMES.contains(&key.as_str()) {
                 return Err(PyTypeError::new_err(format!(
                     "{function}() got an unexpected keyword argument {} (word counting takes {})",
-                    Quoted(&key),
+                    pyo3::types::PyString::new(kwargs.py(), &key).repr()?,
                     CountOptions::NAMES.join(", ")
                 )));
             }

@@ -471,7 +471,8 @@ impl PyTokenizer {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = ids.py();
         if is_batch(ids)? {
-            return self.decode_batch(ids, skip_special_tokens, clean_up_tokenization_spaces)?.into_bound_py_any(py);
+            let texts = self.decode_sequences(ids, skip_special_tokens, clean_up_tokenization_spaces, true)?;
+            return texts.into_bound_py_any(py);
         }
         let shared = self.inner();
         let n = shared.vocab().len();
@@ -484,13 +485,31 @@ impl PyTokenizer {
         Ok(py_str(py, &text)?.into_any())
     }
 
-    /// `decode` for each sequence of ids (or `Encoding`) of `sequences`.
+    /// `decode` for each sequence of ids (or `Encoding`) of `sequences`. One
+    /// id where a sequence goes is a TypeError, as in Hugging Face
+    /// `tokenizers` (`decode_batch([5, 6])` is refused: decode one sequence
+    /// with `decode`).
     #[pyo3(signature = (sequences, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
     pub(super) fn decode_batch<'py>(
         &self,
         sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<Bound<'py, PyString>>> {
+        self.decode_sequences(sequences, skip_special_tokens, clean_up_tokenization_spaces, false)
+    }
+}
+
+impl PyTokenizer {
+    /// The texts of `sequences`, each decoded as `decode` decodes it; with
+    /// `one_ids`, an item may be one id (transformers' `decode` of a batch
+    /// decodes it alone), else that is a TypeError (`decode_batch`).
+    pub(super) fn decode_sequences<'py>(
+        &self,
+        sequences: &Bound<'py, PyAny>,
+        skip_special_tokens: bool,
+        clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
+        one_ids: bool,
     ) -> PyResult<Vec<Bound<'py, PyString>>> {
         args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
         let shared = self.inner();
@@ -499,6 +518,12 @@ impl PyTokenizer {
         args::collect(iter, "sequences", 0, |i, ids| {
             // A sequence may be long: Ctrl-C stops the batch between two.
             ids.py().check_signals()?;
+            if !one_ids && args::is_one_id(&ids) {
+                return Err(PyTypeError::new_err(format!(
+                    "sequences[{i}] must be a sequence of int, not {} (decode one sequence with decode)",
+                    args::type_name(&ids)
+                )));
+            }
             let ids = ids_of(&ids, &format!("sequences[{i}]"), shared.vocab().len())?;
             let mut text = guard(|| shared.decode(&ids, skip_special_tokens))?;
             if clean_up {

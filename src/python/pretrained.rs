@@ -132,7 +132,7 @@ fn overrides(kwargs: &Bound<'_, PyDict>) -> PyResult<Map<String, Value>> {
             _ => {
                 return Err(PyTypeError::new_err(format!(
                     "from_pretrained() got an unexpected keyword argument {}",
-                    Quoted(&key)
+                    pyo3::types::PyString::new(kwargs.py(), &key).repr()?
                 )))
             }
         };

@@ -102,7 +102,7 @@ fn summed(mut pairs: Vec<(String, u64)>) -> PyResult<Vec<(String, u64)>> {
         match words.last_mut() {
             Some(last) if last.0 == word => {
                 last.1 = last.1.checked_add(n).ok_or_else(|| {
-                    PyValueError::new_err(format!("the counts of {word:?} add up to more than 2**64 - 1"))
+                    PyValueError::new_err(format!("the counts of {} add up to more than 2**64 - 1", Quoted(&word)))
                 })?
             }
             _ => words.push((word, n)),

@@ -75,8 +75,9 @@ pub fn train_tokenizer(
     validate_special_tokens(&config.special_tokens)?;
     if !config.special_tokens.contains(&options.unk_token) {
         return Err(Error::invalid(format!(
-            "unk_token {:?} must be one of the special tokens {:?}",
-            options.unk_token, config.special_tokens
+            "unk_token {} must be one of the special tokens [{}]",
+            Quoted(&options.unk_token),
+            config.special_tokens.iter().map(|t| Quoted(t).to_string()).collect::<Vec<_>>().join(", ")
         )));
     }
     // Empty words are dropped (they hold no pair); a word with whitespace is

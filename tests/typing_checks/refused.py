@@ -14,6 +14,8 @@ def calls(tok: fw.PyTokenizer, bpe: fw.BPETokenizer, unigram: fw.UnigramTokenize
     tok.id_to_token("5")  # E
     tok.decode("5")  # E
     tok.convert_ids_to_tokens(["5"])  # E
+    # decode_batch takes sequences of ids only: one id among them is a TypeError at run time.
+    tok.decode_batch([5, 6])  # E
     tok.model_max_length = "512"  # E
     fw.WordCounts({"hello": "2"})  # E
     fw.BPETokenizer({"a": "0"}, [])  # E

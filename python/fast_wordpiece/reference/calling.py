@@ -50,6 +50,7 @@ class TransformersCalls:
     encode_batch: Any
     _encode_batch: Any
     decode_batch: Any
+    _decode_sequences: Any
     _checked_id: Any
     _checked_ids: Any
     _added_count: Any
@@ -151,7 +152,9 @@ class TransformersCalls:
         if _is_one_sequence(sequences):
             warnings.warn(ONE_SEQUENCE, FutureWarning, stacklevel=2)
             return [self.decode(sequences, skip_special_tokens, clean_up_tokenization_spaces)]
-        result: list[str] = self.decode_batch(sequences, skip_special_tokens, clean_up_tokenization_spaces)
+        # transformers decodes one id among the sequences alone.
+        skip = _flag(skip_special_tokens, "skip_special_tokens")
+        result: list[str] = self._decode_sequences(sequences, skip, clean_up_tokenization_spaces, one_ids=True)
         return result
 
     def get_special_tokens_mask(self, token_ids_0: list[int], token_ids_1: list[int] | None = None,

@@ -48,7 +48,7 @@ def count_options(options: Mapping[str, Any], function: str) -> dict[str, Any]:
     """The counting options of keyword arguments, checked, in file order."""
     for key in options:
         if key not in COUNT_OPTIONS:
-            raise TypeError(f"{function}() got an unexpected keyword argument {_quoted(key)} "
+            raise TypeError(f"{function}() got an unexpected keyword argument {key!r} "
                             f"(word counting takes {', '.join(COUNT_OPTIONS)})")  # fmt: skip
     checked = Options(**options)
     return {name: getattr(checked, name) for name in COUNT_OPTIONS}

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, Union
 
@@ -44,11 +45,14 @@ class Options:
     decoder: str = "wordpiece"  # or "none": decode joins the tokens with spaces
 
     def __post_init__(self) -> None:
-        flags = ("clean_text", "handle_chinese_chars", "lowercase", "strip_all_marks", "decoder_cleanup")
-        for name in (*flags, "split_special_tokens"):
+        """Each option checked on its own (its type, then its value) in the order of the fields, as
+        the engine checks them."""
+        for name in ("clean_text", "handle_chinese_chars"):
             _flag(getattr(self, name), name)
         if self.strip_accents is not None:
             _flag(self.strip_accents, "strip_accents")
+        for name in ("lowercase", "strip_all_marks"):
+            _flag(getattr(self, name), name)
         if _text(self.pre_tokenizer, "pre_tokenizer") not in PRE_TOKENIZERS:
             choices = ", ".join(map(_quoted, PRE_TOKENIZERS))
             raise ValueError(f"unknown pre_tokenizer {_quoted(self.pre_tokenizer)}: expected one of {choices}")
@@ -58,6 +62,7 @@ class Options:
         number = _integer(self.max_input_chars_per_word, "max_input_chars_per_word", 1)
         object.__setattr__(self, "max_input_chars_per_word", number)
         _text(self.continuing_subword_prefix, "continuing_subword_prefix")
+        _flag(self.decoder_cleanup, "decoder_cleanup")
         if isinstance(self.post_processor, dict):
             if self.post_processor.get("type") != "TemplateProcessing":
                 raise ValueError('post_processor.type: expected "TemplateProcessing" (the only post-processor given '
@@ -66,6 +71,7 @@ class Options:
         elif _text(self.post_processor, "post_processor") not in POST_PROCESSORS:
             raise ValueError(f"unknown post_processor {_quoted(self.post_processor)}: "
                              'expected "bert", "none" or a TemplateProcessing object')  # fmt: skip
+        _flag(self.split_special_tokens, "split_special_tokens")
         if _text(self.decoder, "decoder") not in DECODERS:
             raise ValueError(f'unknown decoder {_quoted(self.decoder)}: expected "wordpiece" or "none"')
 
@@ -79,6 +85,17 @@ class Options:
         """Step 1 of spec section 4 for one text: its normalized, pre-tokenized words."""
         normalized, _ = self.normalizer.normalize(text)
         return [normalized[start:end] for start, end in pre_tokenize(self.pre_tokenizer, normalized)]
+
+
+def pipeline_options(options: Mapping[str, Any], function: str) -> Options:
+    """The pipeline options of ``function``'s keyword arguments, checked: an unexpected keyword (the
+    first in the call's order) is a TypeError naming ``function`` and the keyword as Python does, as
+    the engine's is."""
+    names = {field.name for field in fields(Options)}
+    for key in options:
+        if key not in names:
+            raise TypeError(f"{function}() got an unexpected keyword argument {key!r}")
+    return Options(**options)
 
 
 @dataclass(frozen=True)
@@ -96,26 +113,17 @@ class EncodeOptions:
     pad_length: int | None = None  # padding="max_length" to this length instead of max_length (a default)
 
     def __post_init__(self) -> None:
+        """Each argument checked on its own in the order of the signature (``check_each``), then what
+        they ask together."""
         _flag(self.add_special_tokens, "add_special_tokens")
+        checked = check_each(self.max_length, self.truncation, self.stride, self.truncation_side, self.padding,
+                             self.pad_to_multiple_of, self.padding_side)  # fmt: skip
         # Integers are kept as the ints they stand for (a numpy int64 becomes an int).
-        for name, minimum in (("max_length", 0), ("stride", 0), ("pad_to_multiple_of", 1)):
-            if getattr(self, name) is not None:
-                object.__setattr__(self, name, _integer(getattr(self, name), name, minimum))
-        for name in ("truncation", "truncation_side", "padding_side"):
-            _text(getattr(self, name), name)
-        if self.padding is not None:
-            _text(self.padding, "padding")
-        if self.truncation not in TRUNCATIONS:
-            choices = ", ".join(map(json.dumps, TRUNCATIONS))
-            raise ValueError(f"unknown truncation {_quoted(self.truncation)}: expected one of {choices}")
-        for name in ("truncation_side", "padding_side"):
-            if getattr(self, name) not in SIDES:
-                raise ValueError(f'{name} must be "left" or "right", not {_quoted(getattr(self, name))}')
+        for name, value in checked.items():
+            object.__setattr__(self, name, value)
         # The stride is checked by the tokenizer, which knows its special tokens.
         if not self.truncates and self.stride > 0:
             raise ValueError('stride needs max_length (and a truncation other than "do_not_truncate")')
-        if self.padding is not None and self.padding not in PADDINGS:
-            raise ValueError(f'padding must be None, "longest" or "max_length", not {_quoted(self.padding)}')
         if self.padding == "max_length" and self.max_length is None and self.pad_length is None:
             raise ValueError('padding="max_length" needs max_length')
         if self.pad_to_multiple_of is not None and self.padding is None:
@@ -125,3 +133,34 @@ class EncodeOptions:
     def truncates(self) -> bool:
         """Whether encoding truncates: a ``max_length`` and a strategy other than "do_not_truncate"."""
         return self.max_length is not None and self.truncation != "do_not_truncate"
+
+
+def check_each(max_length: object, truncation: object, stride: object, truncation_side: object, padding: object,
+               pad_to_multiple_of: object, padding_side: object) -> dict[str, Any]:  # fmt: skip
+    """The keyword arguments of ``encode`` (``truncation`` as a strategy's name), each checked on its
+    own, its type then its value, in the order of the signature (spec section 9); the integers as
+    ints."""
+    out: dict[str, Any] = {}
+    if max_length is not None:
+        out["max_length"] = _integer(max_length, "max_length", 0)
+    strategy = _text(truncation, "truncation")
+    if strategy not in TRUNCATIONS:
+        choices = ", ".join(map(json.dumps, TRUNCATIONS))
+        raise ValueError(f"unknown truncation {_quoted(strategy)}: expected one of {choices}")
+    out["stride"] = _integer(stride, "stride", 0)
+    _side(truncation_side, "truncation_side")
+    if padding is not None:
+        to = _text(padding, "padding")
+        if to not in PADDINGS:
+            raise ValueError(f'padding must be None, "longest" or "max_length", not {_quoted(to)}')
+    if pad_to_multiple_of is not None:
+        out["pad_to_multiple_of"] = _integer(pad_to_multiple_of, "pad_to_multiple_of", 1)
+    _side(padding_side, "padding_side")
+    return out
+
+
+def _side(value: object, name: str) -> None:
+    """``"left"`` or ``"right"``."""
+    side = _text(value, name)
+    if side not in SIDES:
+        raise ValueError(f'{name} must be "left" or "right", not {_quoted(side)}')

@@ -45,7 +45,7 @@ from fast_wordpiece.reference.decoder import clean_up_tokenization, decode_token
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.files import write_atomic
 from fast_wordpiece.reference.model import wordpiece
-from fast_wordpiece.reference.options import EncodeOptions, Options
+from fast_wordpiece.reference.options import EncodeOptions, Options, check_each, pipeline_options
 from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arrays, pad, padding_length, ragged_batch
 from fast_wordpiece.reference.pre_tokenizer import pre_tokenize
 from fast_wordpiece.reference.training import (
@@ -61,7 +61,7 @@ from fast_wordpiece.reference.unicode import REGEX_WORD, WHITESPACE
 #: id, offsets, word, and for an added token the text it was matched as (Hugging Face shows it as the token)
 Row = tuple[int, Offsets, int, Union[str, None]]
 _ENCODE_RETURN_TENSORS = (
-    'encode() got an unexpected keyword argument "return_tensors": encode returns a tokenizers-style '
+    "encode() got an unexpected keyword argument 'return_tensors': encode returns a tokenizers-style "
     "Encoding; call the tokenizer, tok(text, return_tensors=...), for transformers' arrays"
 )
 
@@ -85,10 +85,10 @@ class _TrainingArgs:
     @staticmethod
     def check(vocab_size: object, min_frequency: object, special_tokens: object, show_progress: object,
               options: dict[str, Any], objective: object = None, limit_alphabet: object = None,
-              initial_alphabet: object = None) -> _TrainingArgs:  # fmt: skip
+              initial_alphabet: object = None, function: str = "train") -> _TrainingArgs:  # fmt: skip
         """The arguments in the engine's order (after ``show_progress`` and the corpus, which the
         callers check first): the sizes, the special tokens, the objective, the alphabet, then
-        the pipeline options and the continuation prefix."""
+        the pipeline options (an unexpected one named as ``function``'s) and the continuation prefix."""
         sizes = (_integer(vocab_size, "vocab_size", 1),
                  2 if min_frequency is None else _integer(min_frequency, "min_frequency", 0))  # fmt: skip
         specials = _special_tokens(special_tokens)
@@ -98,7 +98,7 @@ class _TrainingArgs:
             raise ValueError(f'objective must be "likelihood", "pmi" or "frequency", not "{objective}"')
         limit = None if limit_alphabet is None else _integer(limit_alphabet, "limit_alphabet", 1)
         initial = check_initial_alphabet(initial_alphabet)
-        checked = Options(**options)
+        checked = pipeline_options(options, function)
         check_prefix(checked.continuing_subword_prefix)
         objective = "likelihood" if objective is None else objective
         return _TrainingArgs(*sizes, specials, _flag(show_progress, "show_progress"), checked, objective, limit,
@@ -132,7 +132,7 @@ class PyTokenizer(TransformersCalls):
 
     def __init__(self, vocab: Iterable[str], *, merges: Iterable[Pair] | None = None,
                  special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, **options: Any) -> None:  # fmt: skip
-        self._setup(_texts(vocab, "vocab"), set(), set(), merges, special_tokens, options)
+        self._setup(_texts(vocab, "vocab"), set(), set(), merges, special_tokens, options, "PyTokenizer")
 
     @staticmethod
     def _from_parts(slots: list[str | None], outside_model: set[int], merges: Iterable[Pair] | None,
@@ -145,12 +145,13 @@ class PyTokenizer(TransformersCalls):
         return tokenizer
 
     def _setup(self, vocab: list[str], holes: set[int], outside_model: set[int], merges: Iterable[Pair] | None,
-               special_tokens: Sequence[str] | None, options: dict[str, Any]) -> None:  # fmt: skip
+               special_tokens: Sequence[str] | None, options: dict[str, Any],
+               function: str = "PyTokenizer") -> None:  # fmt: skip
         self._vocab = vocab
         self._holes, self._outside_model = frozenset(holes), frozenset(outside_model)
         self._merges = [_pair(pair, f"merges[{i}]") for i, pair in enumerate(_items(merges or [], "merges", "pairs"))]
         given_special_tokens = _special_tokens(special_tokens)
-        self._options = Options(**options)
+        self._options = pipeline_options(options, function)
         self._ids = _vocab_ids(vocab, self._holes)
         bad = next((id_ for id_ in sorted(outside_model) if id_ >= len(vocab) or id_ in holes), None)
         if bad is not None:
@@ -364,7 +365,7 @@ class PyTokenizer(TransformersCalls):
             made_with = counts.options
             args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress,
                                        {**made_with, **options}, objective, limit_alphabet,
-                                       initial_alphabet)  # fmt: skip
+                                       initial_alphabet, "train_from_counts")  # fmt: skip
             given = {name: getattr(args.options, name) for name in COUNT_OPTIONS}
             for name in differing(made_with, given):
                 raise ValueError(f"the word counts were made with {name}={show(effect(made_with, name))}, "
@@ -376,7 +377,7 @@ class PyTokenizer(TransformersCalls):
             if checked[word] >= 2**64:
                 raise ValueError(f"the counts of {_quoted(word)} add up to more than 2**64 - 1")
         args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
-                                   limit_alphabet, initial_alphabet)  # fmt: skip
+                                   limit_alphabet, initial_alphabet, "train_from_counts")  # fmt: skip
         return args.learn(checked, counted=False)
 
     # -- files -----------------------------------------------------------------
@@ -385,6 +386,7 @@ class PyTokenizer(TransformersCalls):
     def from_vocab_file(path: str | os.PathLike[str], *, special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS,
                         **options: Any) -> PyTokenizer:  # fmt: skip
         """Reads a BERT ``vocab.txt``: one token per line, the id being the line number from 0."""
+        pipeline_options(options, "from_vocab_file")  # an unexpected keyword before the file is read
         return PyTokenizer(_read_vocab(_path(path)), special_tokens=special_tokens, **options)
 
     def to_json(self) -> str:
@@ -648,7 +650,8 @@ class PyTokenizer(TransformersCalls):
         Truncation and padding as in spec section 9 (``truncation`` also transformers' bools); with
         ``is_pretokenized``, ``text`` and ``pair`` are lists of words. The arguments are checked in
         order, the positional ones first (an ``is_pretokenized`` that is no bool leaves the texts unread
-        until its error)."""
+        until its error), then an unexpected keyword, then the keywords in the order of the signature,
+        then what they ask together."""
         early = None
         if isinstance(is_pretokenized, bool) or _is_numpy_bool(is_pretokenized):
             early = _encode_input(text, pair, bool(is_pretokenized))
@@ -658,11 +661,11 @@ class PyTokenizer(TransformersCalls):
                 if unexpected[key] is None:
                     continue  # transformers' default: nothing asked
                 raise TypeError(_ENCODE_RETURN_TENSORS)
-            raise TypeError(f"encode() got an unexpected keyword argument {_quoted(key)}")
+            raise TypeError(f"encode() got an unexpected keyword argument {key!r}")
+        pretokenized = _flag(is_pretokenized, "is_pretokenized")
         strategy, max_length = self._truncation_argument(truncation, max_length)
         options = EncodeOptions(add_special_tokens, max_length, strategy, stride, truncation_side, padding,
                                 pad_to_multiple_of, padding_side)  # fmt: skip
-        pretokenized = _flag(is_pretokenized, "is_pretokenized")
         first, second = _encode_input(text, pair, pretokenized) if early is None else early
         options = self._processed(options)
         self._check_stride(options)
@@ -672,7 +675,10 @@ class PyTokenizer(TransformersCalls):
     def _truncation_argument(self, truncation: object, max_length: Any) -> tuple[str, Any]:
         """``truncation`` and ``max_length`` as strategies name them: transformers' True is
         ``"longest_first"``, to ``model_max_length`` (when set) without ``max_length``; False is
-        ``"do_not_truncate"``; None is the default."""
+        ``"do_not_truncate"``; None is the default. ``max_length`` is checked first, as it comes first
+        in the signature."""
+        if max_length is not None:
+            max_length = _integer(max_length, "max_length", 0)
         if truncation is None:
             return "longest_first", max_length
         if isinstance(truncation, bool) or _is_numpy_bool(truncation):
@@ -760,21 +766,25 @@ class PyTokenizer(TransformersCalls):
         a list of Encoding, or with ``return_tensors="np"`` a dict of numpy arrays (padded) or a
         RaggedBatch (not padded: flat columns, the ``return_*`` ones on request). ``num_threads`` is
         checked and otherwise ignored: the twin runs on one thread."""
+        # Checked as encode checks them: add_special_tokens, an unexpected keyword, the keywords in the
+        # order of the signature, then what they ask together.
+        _flag(add_special_tokens, "add_special_tokens")
         for key in unexpected:
-            raise TypeError(f"encode_batch() got an unexpected keyword argument {_quoted(key)}")
+            raise TypeError(f"encode_batch() got an unexpected keyword argument {key!r}")
+        pretokenized = _flag(is_pretokenized, "is_pretokenized")
+        strategy, max_length = self._truncation_argument(truncation, max_length)
+        check_each(max_length, strategy, stride, truncation_side, padding, pad_to_multiple_of, padding_side)
+        if return_tensors is not None and _text(return_tensors, "return_tensors") != "np":
+            raise ValueError(f'return_tensors must be None or "np", not {return_tensors!r}')
         if num_threads is not None and _integer(num_threads, "num_threads", 1) > MAX_THREADS:
             raise ValueError(f"num_threads must be between 1 and {MAX_THREADS}, not {num_threads}")
-        fields = {"token_type_ids": return_token_type_ids, "offsets": return_offsets,
+        fields = {"offsets": return_offsets, "token_type_ids": return_token_type_ids,
                   "special_tokens_mask": return_special_tokens_mask}  # fmt: skip
         for name, value in fields.items():
             fields[name] = _flag(value, f"return_{name}")
-        strategy, max_length = self._truncation_argument(truncation, max_length)
         options = EncodeOptions(add_special_tokens, max_length, strategy, stride, truncation_side, padding,
                                 pad_to_multiple_of, padding_side)  # fmt: skip
-        pretokenized = _flag(is_pretokenized, "is_pretokenized")
         options = self._processed(options)
-        if return_tensors is not None and _text(return_tensors, "return_tensors") != "np":
-            raise ValueError(f'return_tensors must be None or "np", not {return_tensors!r}')
         if any(fields.values()) and (return_tensors is None or padding is not None):
             raise ValueError(
                 "return_offsets, return_token_type_ids and return_special_tokens_mask are for "
@@ -959,17 +969,30 @@ class PyTokenizer(TransformersCalls):
         ``clean_up_tokenization_spaces`` (None: the tokenizer's) applies transformers' clean-up."""
         skip = _flag(skip_special_tokens, "skip_special_tokens")
         if _is_batch(ids):
-            return self.decode_batch(ids, skip, clean_up_tokenization_spaces)
+            return self._decode_sequences(ids, skip, clean_up_tokenization_spaces, one_ids=True)
         text = self._decode(self._one_or_more_ids(ids, "ids"), skip)
         return clean_up_tokenization(text) if self._cleans_up(clean_up_tokenization_spaces) else text
 
     def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False,
                      clean_up_tokenization_spaces: bool | None = None) -> list[str]:  # fmt: skip
-        """``decode`` for each sequence of ids (or ``Encoding``) of ``sequences``."""
+        """``decode`` for each sequence of ids (or ``Encoding``) of ``sequences``. One id where a
+        sequence goes is a TypeError, as in Hugging Face ``tokenizers`` (decode one sequence with
+        ``decode``)."""
         skip = _flag(skip_special_tokens, "skip_special_tokens")
+        return self._decode_sequences(sequences, skip, clean_up_tokenization_spaces, one_ids=False)
+
+    def _decode_sequences(self, sequences: object, skip: bool, clean_up_tokenization_spaces: object,
+                          one_ids: bool) -> list[str]:  # fmt: skip
+        """The texts of ``sequences``, each decoded as ``decode`` decodes it; with ``one_ids``, an item
+        may be one id (transformers' ``decode`` of a batch decodes it alone), else that is a
+        TypeError (``decode_batch``)."""
         clean_up = self._cleans_up(clean_up_tokenization_spaces)
-        items = enumerate(_items(sequences, "sequences", "sequences of int"))
-        texts = [self._decode(self._one_or_more_ids(ids, f"sequences[{i}]"), skip) for i, ids in items]
+        texts = []
+        for i, ids in enumerate(_items(sequences, "sequences", "sequences of int")):
+            if not one_ids and _is_one_id(ids):
+                raise TypeError(f"sequences[{i}] must be a sequence of int, not {_type_name(ids)} "
+                                "(decode one sequence with decode)")  # fmt: skip
+            texts.append(self._decode(self._one_or_more_ids(ids, f"sequences[{i}]"), skip))
         return [clean_up_tokenization(text) for text in texts] if clean_up else texts
 
     def _cleans_up(self, clean_up_tokenization_spaces: object) -> bool:
@@ -1217,7 +1240,7 @@ def _pretrained_overrides(kwargs: dict[str, Any]) -> dict[str, Any]:
                 raise TypeError(f"{key} must be a list of str or AddedToken, not {type(value).__name__}")
             out[key] = [_token_value(item, f"{key}[{i}]") for i, item in enumerate(value)]
         else:
-            raise TypeError(f"from_pretrained() got an unexpected keyword argument {_quoted(key)}")
+            raise TypeError(f"from_pretrained() got an unexpected keyword argument {key!r}")
     return out
 
 
