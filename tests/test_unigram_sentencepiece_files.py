@@ -122,7 +122,7 @@ def _same_as_hf(ours: Any, hf: Any, text: str) -> None:
     assert ours.decode(expected.ids, skip_special_tokens=True) == hf.decode(expected.ids), text
 
 
-@pytest.mark.parametrize("impl", ["engine"])
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 @pytest.mark.parametrize("converter", CONVERTERS)
 def test_converted_files_encode_and_decode_as_tokenizers(files: dict[str, Path], converter: str, impl: str) -> None:
     hf = tokenizers.Tokenizer.from_file(str(files[converter]))
@@ -144,7 +144,7 @@ def test_converted_files_encode_and_decode_as_tokenizers(files: dict[str, Path],
     assert got.offsets[-1][1] == len(text)
 
 
-@pytest.mark.parametrize("impl", ["engine"])
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 @pytest.mark.parametrize("scheme", ["first", "never"])
 def test_prepend_schemes_first_and_never_as_tokenizers(
     files: dict[str, Path], tmp_path: Path, scheme: str, impl: str
@@ -170,7 +170,7 @@ def test_prepend_schemes_first_and_never_as_tokenizers(
     check()
 
 
-@pytest.mark.parametrize("impl", ["engine"])
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 def test_a_saved_file_keeps_its_normalizer(files: dict[str, Path], tmp_path: Path, impl: str) -> None:
     cls = _implementation(impl).UnigramTokenizer
     ours = cls.from_file(files["AlbertConverter"])
@@ -181,7 +181,7 @@ def test_a_saved_file_keeps_its_normalizer(files: dict[str, Path], tmp_path: Pat
         _same_as_hf(again, hf, text)
 
 
-@pytest.mark.parametrize("impl", ["engine"])
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 @pytest.mark.parametrize(
     ("normalizer", "named"),
     [

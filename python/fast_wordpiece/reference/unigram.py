@@ -33,6 +33,7 @@ from fast_wordpiece.reference.args import (
     _type_name,
 )
 from fast_wordpiece.reference.files import lines, paths_arg, read_utf8, write_atomic
+from fast_wordpiece.reference.spm_normalizer import Aligned, Normalizer
 
 REPLACEMENT = "\u2581"
 UNK_PENALTY = 10.0
@@ -280,6 +281,8 @@ class UnigramTokenizer(family.TransformersCalls):
         if unk_token not in pieces:
             raise ValueError(f"unk_token {_quoted(unk_token)} is not one of the pieces")
         self.model = Model(checked, pieces.index(unk_token))
+        self.normalizer: Normalizer | None = None
+        self.prepend = "always"
         self.special_ids: list[int] = []
         for t in specials:
             if t not in self.model.ids:
@@ -333,6 +336,23 @@ class UnigramTokenizer(family.TransformersCalls):
         _threads(num_threads)
         return [self.encode(t) for t in _texts(texts, "texts")]
 
+    def _words(self, seg: str, seg_start: int) -> list[tuple[str, list[tuple[int, int]]]]:
+        """The words of a piece of text between special tokens, each with the original span of
+        every one of its characters: the text normalized, its spaces "▁", a "▁" put before it as
+        the prepend scheme says (with the span of its first character), then cut before every
+        "▁" (Hugging Face's ``Metaspace``)."""
+        a = Aligned(seg, seg_start)
+        if self.normalizer is not None:
+            self.normalizer.normalize(a)
+        a.chars = [REPLACEMENT if c == " " else c for c in a.chars]
+        prepend = self.prepend == "always" or (self.prepend == "first" and seg_start == 0)
+        if prepend and a.chars and a.chars[0] != REPLACEMENT:
+            a.chars.insert(0, REPLACEMENT)
+            a.align.insert(0, a.align[0])
+        cuts = [i for i, c in enumerate(a.chars) if c == REPLACEMENT and i > 0]
+        bounds = list(zip([0, *cuts], [*cuts, len(a.chars)]))
+        return [("".join(a.chars[s:e]), a.align[s:e]) for s, e in bounds if e > s]
+
     def _encode(self, text: str, segment: Callable[[str], list[tuple[int, int, int]]]) -> UnigramEncoding:
         out = UnigramEncoding()
         for seg, seg_start, special in segments(text, self.special_tokens):
@@ -341,23 +361,12 @@ class UnigramTokenizer(family.TransformersCalls):
                 out.tokens.append(seg)
                 out.offsets.append((seg_start, seg_start + len(seg)))
                 continue
-            for word, virtual, offset in words(seg):
-                w = word_text(word, virtual)
-                char_start = pos = seg_start + offset
-                for k, (i, s, e) in enumerate(segment(w)):
-                    n = e - s
-                    if k == 0 and virtual:
-                        if n == 1:
-                            span = (pos, pos + 1)
-                        else:
-                            pos += n - 1
-                            span = (char_start, pos)
-                    else:
-                        pos += n
-                        span = (pos - n, pos)
+            for w, spans in self._words(seg, seg_start):
+                # a piece spans from its first character's span to its last one's
+                for i, s, e in segment(w):
                     out.ids.append(i)
                     out.tokens.append(w[s:e] if i == self.model.unk_id else self.model.pieces[i][0])
-                    out.offsets.append(span)
+                    out.offsets.append((spans[s][0], spans[e - 1][1]) if e > s else (0, 0))
         return out
 
     def sample(self, text: str, alpha: float, nbest: SupportsIndex = -1, seed: SupportsIndex = 0) -> UnigramEncoding:
@@ -375,8 +384,8 @@ class UnigramTokenizer(family.TransformersCalls):
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> str:
-        """The text of ``ids``: the pieces joined, the first one's leading "▁"
-        dropped and every other "▁" a space; without the special tokens when
+        """The text of ``ids``: the pieces joined, the first one's "▁"s dropped
+        (unless the prepend scheme is "never") and every other "▁" a space; without the special tokens when
         ``skip_special_tokens``; with ``clean_up_tokenization_spaces``, transformers' clean-up.
         An id out of range: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
@@ -386,8 +395,8 @@ class UnigramTokenizer(family.TransformersCalls):
             if skip_special_tokens and i in self.special_ids:
                 continue
             piece = self.model.pieces[i][0]
-            if not parts and piece.startswith(REPLACEMENT):
-                piece = piece[1:]
+            if not parts and self.prepend != "never":  # every "▁" of the first token, as Hugging Face
+                piece = piece.replace(REPLACEMENT, "")
             parts.append(piece)
         return family.cleaned_up("".join(parts).replace(REPLACEMENT, " "), clean_up)
 
@@ -484,15 +493,16 @@ class UnigramTokenizer(family.TransformersCalls):
         """The Hugging Face ``tokenizer.json`` text that ``save`` writes, the engine's to the byte:
         a ``Unigram`` model, the ``Metaspace`` pre-tokenizer and decoder, the special tokens as
         added tokens; keys sorted, two-space indents (``tokenizer_json``)."""
-        return tokenizer_json(self.model, self.special_ids)
+        return tokenizer_json(self.model, self.special_ids, self.normalizer, self.prepend)
 
     @staticmethod
     def from_str(json: str) -> UnigramTokenizer:
         """A tokenizer from ``tokenizer.json`` text, checked as the engine checks it
         (``from_tokenizer_json``): ValueError if it is not a Unigram tokenizer this one can run."""
-        model, special_ids = from_tokenizer_json(_text(json, "json"))
+        model, special_ids, normalizer, prepend = from_tokenizer_json(_text(json, "json"))
         made = UnigramTokenizer.__new__(UnigramTokenizer)
         made.model, made.special_ids = model, special_ids
+        made.normalizer, made.prepend = normalizer, prepend
         return made
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -565,8 +575,11 @@ def _score(value: object, name: str) -> float:
 METASPACE = {"type": "Metaspace", "replacement": REPLACEMENT, "prepend_scheme": "always", "split": True}
 
 
-def tokenizer_json(model: Model, special_ids: Sequence[int]) -> str:
+def tokenizer_json(
+    model: Model, special_ids: Sequence[int], normalizer: Normalizer | None = None, prepend: str = "always"
+) -> str:
     """The engine's ``tokenizer.json`` text of a tokenizer (``to_str``)."""
+    metaspace = METASPACE | {"prepend_scheme": prepend}
     added = [
         {"id": i, "content": model.pieces[i][0], "single_word": False, "lstrip": False, "rstrip": False}
         | {"normalized": False, "special": True}
@@ -577,10 +590,10 @@ def tokenizer_json(model: Model, special_ids: Sequence[int]) -> str:
         "truncation": None,
         "padding": None,
         "added_tokens": added,
-        "normalizer": None,
-        "pre_tokenizer": METASPACE,
+        "normalizer": None if normalizer is None else normalizer.json,
+        "pre_tokenizer": metaspace,
         "post_processor": None,
-        "decoder": METASPACE,
+        "decoder": metaspace,
         "model": {
             "type": "Unigram",
             "unk_id": model.unk_id,
@@ -620,11 +633,12 @@ def _json_float(x: float) -> str:
     return f"{mantissa}e{int(exponent):+d}"
 
 
-def from_tokenizer_json(text: str) -> tuple[Model, list[int]]:
-    """The model and the special tokens' ids of ``tokenizer.json`` text, checked as the engine
-    checks it, in its order: a ``Unigram`` model without byte fallback, its ``vocab`` of
-    ``[piece, score]`` pairs and ``unk_id``, no normalizer, ``Metaspace`` (replacement "▁",
-    prepend scheme "always", split) as pre-tokenizer and decoder, and added tokens that are pieces
+def from_tokenizer_json(text: str) -> tuple[Model, list[int], Normalizer | None, str]:
+    """The model, the special tokens' ids, the normalizer and the prepend scheme of
+    ``tokenizer.json`` text, checked as the engine checks it, in its order: a ``Unigram`` model
+    without byte fallback, its ``vocab`` of ``[piece, score]`` pairs and ``unk_id``, no normalizer
+    or one of ``spm_normalizer``'s, ``Metaspace`` (replacement "▁", split, prepend scheme "always",
+    "first" or "never", the same in both) as pre-tokenizer and decoder, and added tokens that are pieces
     (or the next id past the model's vocabulary, a piece of the lowest score, as Hugging Face's
     added vocabulary has them). ValueError otherwise."""
     try:
@@ -653,22 +667,28 @@ def from_tokenizer_json(text: str) -> tuple[Model, list[int]]:
     unk_id = model["unk_id"]
     if not (isinstance(unk_id, int) and 0 <= unk_id < 2**32 - 1):
         raise ValueError("model.unk_id is invalid")
-    if doc.get("normalizer") is not None:
-        raise ValueError("only tokenizers without a normalizer are supported")
+    normalizer = None if doc.get("normalizer") is None else Normalizer(doc["normalizer"])
+    prepend = "always"
     for key in ("pre_tokenizer", "decoder"):
         part = doc.get(key)
         part = part if isinstance(part, dict) else {}
         scheme = part.get("prepend_scheme")
-        prefix = part.get("add_prefix_space")
+        if not isinstance(scheme, str):
+            scheme = "never" if part.get("add_prefix_space") is False else "always"
         if not (
             part.get("type") == "Metaspace"
             and part.get("replacement") == REPLACEMENT
             and part.get("split") is not False
-            and (scheme == "always" if isinstance(scheme, str) else prefix is not False)
+            and scheme in ("always", "first", "never")
         ):
             raise ValueError(
-                f'{key} must be Metaspace with replacement "{REPLACEMENT}", prepend_scheme "always" and split'
+                f'{key} must be Metaspace with replacement "{REPLACEMENT}", split, and prepend_scheme "always", '
+                '"first" or "never"'
             )
+        if key == "pre_tokenizer":
+            prepend = scheme
+        elif scheme != prepend:
+            raise ValueError(f'the decoder\'s prepend_scheme "{scheme}" is not the pre_tokenizer\'s "{prepend}"')
     special: list[int] = []
     added = doc.get("added_tokens")
     for i, t in enumerate(added if isinstance(added, list) else []):
@@ -688,7 +708,7 @@ def from_tokenizer_json(text: str) -> tuple[Model, list[int]]:
         raise ValueError("too many pieces")
     if unk_id >= len(pieces):
         raise ValueError(f"unk_id {unk_id} is not below the number of pieces ({len(pieces)})")
-    return Model(pieces, unk_id), special
+    return Model(pieces, unk_id), special, normalizer, prepend
 
 
 def _no_constant(name: str) -> None:
