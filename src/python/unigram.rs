@@ -644,7 +644,9 @@ impl PyUnigramTokenizer {
     }
 
     /// Reads a Hugging Face `tokenizer.json` with a Unigram model and the
-    /// Metaspace pipeline.
+    /// Metaspace pipeline: one this class saved, or one transformers
+    /// converted from a SentencePiece model (its `Precompiled` charsmap,
+    /// `Replace` and `Strip` normalizers, any prepend scheme).
     #[staticmethod]
     fn from_file(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;
