@@ -45,7 +45,7 @@ impl UnigramTokenizer {
             "added_tokens": added,
             "normalizer": self.normalizer().map(|n| n.json().clone()),
             "pre_tokenizer": metaspace,
-            "post_processor": null,
+            "post_processor": self.template().map(|t| t.json().clone()),
             "decoder": metaspace,
             "model": {
                 "type": "Unigram",
@@ -162,6 +162,10 @@ impl UnigramTokenizer {
             }
         }
         let model = super::Model::new(pieces, unk_id)?;
-        Ok(UnigramTokenizer::with_model(model, special)?.with_pipeline(normalizer, prepend))
+        let template = match doc.get("post_processor") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(super::template::Template::from_json(v, &model)?),
+        };
+        Ok(UnigramTokenizer::with_model(model, special)?.with_pipeline(normalizer, prepend).with_template(template))
     }
 }

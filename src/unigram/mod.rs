@@ -10,6 +10,7 @@ pub mod metaspace;
 pub mod model;
 pub mod normalizer;
 pub mod sample;
+pub mod template;
 pub mod trainer;
 pub mod trie;
 
@@ -41,6 +42,8 @@ pub struct UnigramTokenizer {
     normalizer: Option<Normalizer>,
     /// When the `Metaspace` pre-tokenizer puts a "▁" before a text.
     prepend: Prepend,
+    /// The `TemplateProcessing` post-processor of a loaded file, if any.
+    template: Option<template::Template>,
 }
 
 /// An encoded text: ids and the character offsets of each token.
@@ -100,6 +103,7 @@ impl UnigramTokenizer {
             special,
             normalizer: None,
             prepend: Prepend::Always,
+            template: None,
         })
     }
 
@@ -139,6 +143,28 @@ impl UnigramTokenizer {
     /// When a "▁" is put before a text.
     pub fn prepend(&self) -> Prepend {
         self.prepend
+    }
+
+    /// The template that puts special tokens around a text, if any.
+    pub fn template(&self) -> Option<&template::Template> {
+        self.template.as_ref()
+    }
+
+    /// The tokenizer with the post-processor `template`.
+    pub fn with_template(mut self, template: Option<template::Template>) -> Self {
+        self.template = template;
+        self
+    }
+
+    /// `a` (and `b`) with the template's special tokens (when
+    /// `add_special_tokens`) and type ids ([`template::process`]).
+    pub fn post_process(
+        &self,
+        a: Encoded,
+        b: Option<Encoded>,
+        add_special_tokens: bool,
+    ) -> Result<template::Processed> {
+        template::process(self.template.as_ref(), [Some(a), b], add_special_tokens)
     }
 
     /// The tokenizer with `normalizer` and the prepend scheme `prepend`.

@@ -34,6 +34,7 @@ from fast_wordpiece.reference.args import (
 )
 from fast_wordpiece.reference.files import lines, paths_arg, read_utf8, write_atomic
 from fast_wordpiece.reference.spm_normalizer import Aligned, Normalizer
+from fast_wordpiece.reference.unigram_template import Template, process
 
 REPLACEMENT = "\u2581"
 UNK_PENALTY = 10.0
@@ -248,12 +249,15 @@ class Model:
 @dataclass
 class UnigramEncoding:
     """The twin of ``fast_wordpiece.UnigramEncoding``: ``ids``, ``tokens`` (each
-    token's piece, or an unknown token's text) and ``offsets`` (``(start, end)``
-    character spans in the text). ``len(encoding)`` is the number of tokens."""
+    token's piece, or an unknown token's text), ``offsets`` (``(start, end)``
+    character spans in the text), ``type_ids`` and ``special_tokens_mask`` (the
+    template's). ``len(encoding)`` is the number of tokens."""
 
     ids: list[int] = field(default_factory=list)
     tokens: list[str] = field(default_factory=list)
     offsets: list[tuple[int, int]] = field(default_factory=list)
+    type_ids: list[int] = field(default_factory=list)
+    special_tokens_mask: list[int] = field(default_factory=list)
 
     def __len__(self) -> int:
         """The number of tokens."""
@@ -283,6 +287,7 @@ class UnigramTokenizer(family.TransformersCalls):
         self.model = Model(checked, pieces.index(unk_token))
         self.normalizer: Normalizer | None = None
         self.prepend = "always"
+        self._template: Template | None = None
         self.special_ids: list[int] = []
         for t in specials:
             if t not in self.model.ids:
@@ -318,23 +323,50 @@ class UnigramTokenizer(family.TransformersCalls):
         """``{piece: id}`` for the whole vocabulary."""
         return dict(self.model.ids)
 
+    @property
+    def template(self) -> tuple[str, str] | None:
+        """The ``TemplateProcessing`` post-processor of a loaded file as ``(single, pair)`` in
+        Hugging Face's notation, or None without one."""
+        if self._template is None:
+            return None
+        return Template.notation(self._template.single), Template.notation(self._template.pair)
+
     def encode(
-        self, text: str, *, alpha: float | None = None, nbest: SupportsIndex = -1, seed: SupportsIndex | None = None
+        self,
+        text: str,
+        pair: str | None = None,
+        *,
+        add_special_tokens: bool = True,
+        alpha: float | None = None,
+        nbest: SupportsIndex = -1,
+        seed: SupportsIndex | None = None,
     ) -> UnigramEncoding:
         """Same as the engine's ``UnigramTokenizer.encode``: the Viterbi
-        segmentation of ``text``, or with ``alpha`` a sampled one (``sample``;
-        ``seed`` None draws a fresh random seed). ``nbest`` other
-        than -1 or 1..10000 is a ValueError, with or without ``alpha``."""
+        segmentation of ``text`` (and of ``pair`` after it), or with ``alpha`` a
+        sampled one (``sample``; ``seed`` None draws a fresh random seed; the
+        pair's with ``seed + 1``), in the file's template unless
+        ``add_special_tokens=False``. ``nbest`` other than -1 or 1..10000 is a
+        ValueError, with or without ``alpha``."""
         check_sampling(alpha, nbest)
+        _flag(add_special_tokens, "add_special_tokens")
+        _text(text, "text")
+        texts = [text] if pair is None else [text, _text(pair, "pair")]
         if alpha is None:
-            return self._encode(text, self.model.viterbi)
-        return self.sample(text, alpha, _index(nbest, "nbest"), _ENTROPY.getrandbits(64) if seed is None else seed)
+            encoded = [self._encode(t, self.model.viterbi) for t in texts]
+        else:
+            start = _ENTROPY.getrandbits(64) if seed is None else _integer(seed, "seed", 0)
+            n = _index(nbest, "nbest")
+            encoded = [self.sample(t, alpha, n, (start + k) % 2**64) for k, t in enumerate(texts)]
+        return UnigramEncoding(**process(self._template, encoded, add_special_tokens))
 
-    def encode_batch(self, texts: Iterable[str], *, num_threads: SupportsIndex | None = None) -> list[UnigramEncoding]:
+    def encode_batch(
+        self, texts: Iterable[str], *, add_special_tokens: bool = True, num_threads: SupportsIndex | None = None
+    ) -> list[UnigramEncoding]:
         """``encode`` (Viterbi) of every text, one after the other (``num_threads`` is checked, then
         ignored)."""
+        _flag(add_special_tokens, "add_special_tokens")
         _threads(num_threads)
-        return [self.encode(t) for t in _texts(texts, "texts")]
+        return [self.encode(t, add_special_tokens=add_special_tokens) for t in _texts(texts, "texts")]
 
     def _words(self, seg: str, seg_start: int) -> list[tuple[str, list[tuple[int, int]]]]:
         """The words of a piece of text between special tokens, each with the original span of
@@ -367,6 +399,8 @@ class UnigramTokenizer(family.TransformersCalls):
                     out.ids.append(i)
                     out.tokens.append(w[s:e] if i == self.model.unk_id else self.model.pieces[i][0])
                     out.offsets.append((spans[s][0], spans[e - 1][1]) if e > s else (0, 0))
+        out.type_ids = [0] * len(out.ids)
+        out.special_tokens_mask = [0] * len(out.ids)
         return out
 
     def sample(self, text: str, alpha: float, nbest: SupportsIndex = -1, seed: SupportsIndex = 0) -> UnigramEncoding:
@@ -493,16 +527,17 @@ class UnigramTokenizer(family.TransformersCalls):
         """The Hugging Face ``tokenizer.json`` text that ``save`` writes, the engine's to the byte:
         a ``Unigram`` model, the ``Metaspace`` pre-tokenizer and decoder, the special tokens as
         added tokens; keys sorted, two-space indents (``tokenizer_json``)."""
-        return tokenizer_json(self.model, self.special_ids, self.normalizer, self.prepend)
+        return tokenizer_json(self.model, self.special_ids, self.normalizer, self.prepend, self._template)
 
     @staticmethod
     def from_str(json: str) -> UnigramTokenizer:
         """A tokenizer from ``tokenizer.json`` text, checked as the engine checks it
         (``from_tokenizer_json``): ValueError if it is not a Unigram tokenizer this one can run."""
-        model, special_ids, normalizer, prepend = from_tokenizer_json(_text(json, "json"))
+        model, special_ids, normalizer, prepend, template_json = from_tokenizer_json(_text(json, "json"))
         made = UnigramTokenizer.__new__(UnigramTokenizer)
         made.model, made.special_ids = model, special_ids
         made.normalizer, made.prepend = normalizer, prepend
+        made._template = None if template_json is None else Template(template_json, model.pieces)
         return made
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -576,7 +611,11 @@ METASPACE = {"type": "Metaspace", "replacement": REPLACEMENT, "prepend_scheme": 
 
 
 def tokenizer_json(
-    model: Model, special_ids: Sequence[int], normalizer: Normalizer | None = None, prepend: str = "always"
+    model: Model,
+    special_ids: Sequence[int],
+    normalizer: Normalizer | None = None,
+    prepend: str = "always",
+    template: Template | None = None,
 ) -> str:
     """The engine's ``tokenizer.json`` text of a tokenizer (``to_str``)."""
     metaspace = METASPACE | {"prepend_scheme": prepend}
@@ -592,7 +631,7 @@ def tokenizer_json(
         "added_tokens": added,
         "normalizer": None if normalizer is None else normalizer.json,
         "pre_tokenizer": metaspace,
-        "post_processor": None,
+        "post_processor": None if template is None else template.json,
         "decoder": metaspace,
         "model": {
             "type": "Unigram",
@@ -633,7 +672,7 @@ def _json_float(x: float) -> str:
     return f"{mantissa}e{int(exponent):+d}"
 
 
-def from_tokenizer_json(text: str) -> tuple[Model, list[int], Normalizer | None, str]:
+def from_tokenizer_json(text: str) -> tuple[Model, list[int], Normalizer | None, str, Any]:
     """The model, the special tokens' ids, the normalizer and the prepend scheme of
     ``tokenizer.json`` text, checked as the engine checks it, in its order: a ``Unigram`` model
     without byte fallback, its ``vocab`` of ``[piece, score]`` pairs and ``unk_id``, no normalizer
@@ -708,7 +747,7 @@ def from_tokenizer_json(text: str) -> tuple[Model, list[int], Normalizer | None,
         raise ValueError("too many pieces")
     if unk_id >= len(pieces):
         raise ValueError(f"unk_id {unk_id} is not below the number of pieces ({len(pieces)})")
-    return Model(pieces, unk_id), special, normalizer, prepend
+    return Model(pieces, unk_id), special, normalizer, prepend, doc.get("post_processor")
 
 
 def _no_constant(name: str) -> None:
