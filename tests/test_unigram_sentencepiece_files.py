@@ -200,6 +200,8 @@ def test_a_saved_file_keeps_its_normalizer(files: dict[str, Path], tmp_path: Pat
             'regex "[0-9]+" is not supported',
         ),
         ({"type": "Precompiled", "precompiled_charsmap": "not base64!"}, "precompiled_charsmap"),
+        # a trie of one node whose children would lie far outside it
+        ({"type": "Precompiled", "precompiled_charsmap": "BAAAAAD8//94AA=="}, "precompiled_charsmap"),
     ],
 )
 def test_unsupported_normalizers_are_named(

@@ -226,9 +226,11 @@ fn add_steps(v: &Value, steps: &mut Vec<Step>) -> Result<()> {
                 )
             };
             let map = v.get("precompiled_charsmap").and_then(Value::as_str).ok_or_else(bad)?;
-            // (Read from the text: the crate borrows the base64 string.)
-            let text = serde_json::json!({"type": "Precompiled", "precompiled_charsmap": map}).to_string();
-            let p: Precompiled = serde_json::from_str(&text).map_err(|_| bad())?;
+            let bytes = base64::decode(map).map_err(|_| bad())?;
+            if !charsmap_is_sound(&bytes) {
+                return Err(bad());
+            }
+            let p = Precompiled::from(&bytes).map_err(|_| bad())?;
             steps.push(Step::Precompiled(Box::new(p)));
         }
         "Replace" => {
@@ -253,6 +255,32 @@ fn add_steps(v: &Value, steps: &mut Vec<Step>) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Whether every lookup in the charsmap `bytes` stays inside it: a
+/// little-endian u32 byte size of the trie, its u32 units, then the
+/// normalized strings (UTF-8). In a darts-clone double array, a unit whose
+/// bit 31 is clear is a node: its label in the low byte, a has-leaf flag in
+/// bit 8, and the offset of its children (bits 10 and up, shifted 8 more
+/// when bit 9 is set); a unit whose bit 31 is set holds a value. A lookup
+/// reads the 256 units from a node's index XOR its offset (one per byte), and
+/// a has-leaf node's value at that index: the block must be inside the
+/// array, and the value an offset into the strings, at a character.
+fn charsmap_is_sound(bytes: &[u8]) -> bool {
+    let Some(size) = bytes.get(..4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize / 4) else {
+        return false;
+    };
+    let Some(trie) = bytes.get(4..4 + 4 * size) else { return false };
+    let strings = &bytes[4 + 4 * size..];
+    let units: Vec<u32> = trie.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    let offset = |u: u32| ((u >> 10) as usize) << ((u & (1 << 9)) >> 6);
+    let at_char = |v: usize| v == strings.len() || strings.get(v).is_some_and(|&b| b & 0xC0 != 0x80);
+    !units.is_empty()
+        && units[0] >> 31 == 0
+        && units.iter().enumerate().filter(|(_, &u)| u >> 31 == 0).all(|(i, &u)| {
+            let base = i ^ offset(u);
+            (base | 0xFF) < units.len() && ((u >> 8) & 1 == 0 || at_char((units[base] & 0x7FFF_FFFF) as usize))
+        })
 }
 
 /// SentencePiece's normalization as Hugging Face's `Precompiled` does it:

@@ -80,6 +80,31 @@ class Charsmap:
         self.units = struct.unpack_from(f"<{count}I", data, 4)
         self.normalized = data[4 + 4 * count :]
         self.normalized.decode("utf-8")  # valid UTF-8, or ValueError
+        if not self._sound():
+            raise ValueError("a lookup would leave the charsmap")
+
+    def _sound(self) -> bool:
+        """Whether every lookup stays inside the charsmap: from each node (a unit whose bit 31
+        is clear; a set bit 31 marks a value), the 256 units at its index XOR its offset are in
+        the array, and a has-leaf node's value there is an offset into the strings, at a
+        character."""
+        units, strings = self.units, self.normalized
+
+        def offset(unit: int) -> int:
+            return (unit >> 10) << ((unit & (1 << 9)) >> 6)
+
+        def at_char(v: int) -> bool:
+            return v == len(strings) or (v < len(strings) and strings[v] & 0xC0 != 0x80)
+
+        if not units or units[0] >> 31:
+            return False
+        for i, u in enumerate(units):
+            if u >> 31:
+                continue
+            base = i ^ offset(u)
+            if (base | 0xFF) >= len(units) or ((u >> 8) & 1 and not at_char(units[base] & 0x7FFFFFFF)):
+                return False
+        return True
 
     def _prefix_values(self, key: bytes) -> list[int]:
         """The values of the keys that are prefixes of ``key``, shortest first: the walk of a
