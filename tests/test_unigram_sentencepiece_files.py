@@ -303,3 +303,29 @@ def test_an_encoding_in_a_template_pickles_with_its_type_ids_and_mask(files: dic
     assert (again.type_ids, again.special_tokens_mask) == (e.type_ids, e.special_tokens_mask)
     assert 1 in again.type_ids
     assert 1 in again.special_tokens_mask
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_older_converters_strip_and_replace_runs_of_spaces_as_tokenizers(
+    files: dict[str, Path], tmp_path: Path, impl: str
+) -> None:
+    # older transformers wrote T5's normalizer as Precompiled, Strip (right) and
+    # Replace(" {2,}", "▁"); a left Strip is added here as well
+    strip = [{"type": "Strip", "strip_left": left, "strip_right": not left} for left in (False, True)]
+    runs = {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "\u2581"}
+
+    def change(doc: dict[str, Any]) -> None:
+        charsmap = [n for n in doc["normalizer"]["normalizers"] if n["type"] == "Precompiled"]
+        doc["normalizer"] = {"type": "Sequence", "normalizers": [*charsmap, strip[0], runs, strip[1]]}
+
+    path = _with(files["T5Converter"], tmp_path, change)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    assert ours.encode("  ab  \t").offsets == hf.encode("  ab  \t").offsets
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(TEXTS, st.none() | TEXTS)
+    def check(text: str, pair: str | None) -> None:
+        _same_as_hf(ours, hf, text, pair)
+
+    check()
