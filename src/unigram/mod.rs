@@ -20,7 +20,7 @@ use crate::error::{Error, Quoted, Result};
 use crate::pipeline::special_split::SpecialSplitter;
 use crate::threads;
 use crate::tokenizer::analysis::{Analysis, Partial};
-use metaspace::{segments, Prepend, REPLACEMENT};
+use metaspace::{segments, words, Prepend, REPLACEMENT};
 pub use model::Model;
 use model::{BestPath, Piece};
 use normalizer::{Aligned, Normalizer};
@@ -190,9 +190,42 @@ impl UnigramTokenizer {
         mut on_special: impl FnMut(u32, u32, u32),
     ) -> Result<()> {
         let mut short = None;
+        let mut spans: Vec<(u32, u32)> = Vec::new();
         segments(text, &self.specials, |segment| match segment {
             _ if short.is_some() => {}
             metaspace::Segment::Special { id, chars } => on_special(id, chars.0, chars.1),
+            metaspace::Segment::Text { text: seg, char_start }
+                if self.normalizer.is_none() && self.prepend == Prepend::Always =>
+            {
+                // The common case, without a copy of the text: each character
+                // stands for itself, and a prepended "▁" for the first one.
+                words(seg, |word, virtual_prefix, offset| {
+                    if short.is_some() {
+                        return;
+                    }
+                    let n = word.chars().count() + usize::from(virtual_prefix);
+                    buffer.clear();
+                    spans.clear();
+                    if buffer.try_reserve(word.len() + REPLACEMENT.len_utf8()).is_err() || spans.try_reserve(n).is_err()
+                    {
+                        short = Some(Error::memory(format_args!("the text of a word of {} bytes", word.len())));
+                        return;
+                    }
+                    let start = char_start + offset;
+                    if virtual_prefix {
+                        buffer.push(REPLACEMENT);
+                        buffer.push_str(word);
+                        spans.push((start, start + 1));
+                    } else if let Some(rest) = word.strip_prefix(' ') {
+                        buffer.push(REPLACEMENT);
+                        buffer.push_str(rest);
+                    } else {
+                        buffer.push_str(word);
+                    }
+                    spans.extend((0..(n - usize::from(virtual_prefix)) as u32).map(|k| (start + k, start + k + 1)));
+                    on_word(buffer, &spans);
+                })
+            }
             metaspace::Segment::Text { text: seg, char_start } => {
                 let mut a = match Aligned::new(seg, char_start) {
                     Ok(a) => a,
