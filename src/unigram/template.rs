@@ -5,7 +5,8 @@
 
 use serde_json::Value;
 
-use super::{Encoded, Model};
+use super::encoded::Encoded;
+use super::model::Model;
 use crate::error::{Error, Quoted, Result};
 
 /// One part of a template.
