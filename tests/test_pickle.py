@@ -172,8 +172,8 @@ def test_a_unigram_encoding_comes_back_equal_from_pickle_and_copy() -> None:
 
 def test_a_unigram_state_holds_each_distinct_token_once() -> None:
     e = unigram("engine").encode("hello world " * 200)
-    _, (ids, offsets, strs, which) = e.__reduce__()
-    assert (len(ids), len(offsets), len(which)) == (4 * len(e), 8 * len(e), 4 * len(e))
+    _, (ids, offsets, strs, which, kinds) = e.__reduce__()
+    assert (len(ids), len(offsets), len(which), len(kinds)) == (4 * len(e), 8 * len(e), 4 * len(e), 4 * len(e))
     assert sorted(strs) == sorted(set(e.tokens))
 
 

@@ -908,7 +908,8 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     ``model_input_names=["input_ids", "attention_mask"]`` gives for a str or a list of str.
     They have special tokens but no template, so ``add_special_tokens`` adds nothing (and
     ``special_tokens_mask`` is 0 but for padding), but for a byte-level BPE with RoBERTa's
-    ``template`` (``<s> A </s>``; truncation leaves room for both); there is no ``model_max_length``, so
+    ``template`` (``<s> A </s>``; truncation leaves room for both) and a Unigram file's
+    ``TemplateProcessing`` (its single template); there is no ``model_max_length``, so
     truncation needs ``max_length`` and cuts on the right; padding uses the tokenizer's
     ``pad_token``. A byte-level BPE takes pairs of texts (``text_pair``, or ``(a, b)`` items) as
     transformers does (:func:`_in_pairs`); the others refuse them. The encoding is
@@ -958,7 +959,10 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     else:
         _check_unicode(texts, batched)
     template = getattr(tokenizer, "template", None)
-    if not bpe:
+    unigram = hasattr(tokenizer, "get_pieces")
+    if unigram:  # a loaded file's template added below, as for RoBERTa's
+        encoded = tokenizer.encode_batch(texts, add_special_tokens=False)
+    elif not bpe:
         encoded = tokenizer.encode_batch(texts)
     else:  # RoBERTa's `<s> A </s>` added below; the padding as asked here, not as the file says
         encoded = tokenizer.encode_batch(texts, add_special_tokens=False, padding=False)
@@ -975,6 +979,10 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
                                 side, return_tensors, return_token_type_ids, return_attention_mask,
                                 return_special_tokens_mask, offsets, return_length, masks, type_ids)  # fmt: skip
         if template is not None and add_special_tokens:
+            if unigram:  # the single template, "[CLS]:0 $A:0 [SEP]:0": the tokens around $A
+                names = [part.rsplit(":", 1)[0] for part in template[0].split()]
+                k = names.index("$A")
+                template = (names[:k], names[k + 1 :])
             encoded, offsets, masks = _in_template(tokenizer, template, encoded, offsets, max_length, truncation)
             truncation = "do_not_truncate"  # done
         return _family_rows(encoded, batched, max_length, truncation, padding, pad_id, pad_to_multiple_of, side,
@@ -988,20 +996,24 @@ _Offsets = list[list[tuple[int, int]]]
 _Rows = tuple[list[list[int]], "_Offsets | None", list[list[int]]]
 
 
-def _in_template(tokenizer: Any, template: tuple[str, str], encoded: list[Any], offsets: _Offsets | None,
+def _in_template(tokenizer: Any, template: tuple[Any, Any], encoded: list[Any], offsets: _Offsets | None,
                  max_length: int | None, truncation: str) -> _Rows:  # fmt: skip
-    """Each row in RoBERTa's template ``<s> A </s>`` (the tokens' offsets ``(0, 0)``), truncated
-    first to leave room for them as Hugging Face's truncation does (none below 2); with the rows' special
-    tokens masks."""
-    cls, sep = (tokenizer.token_to_id(t) for t in template)
+    """Each row in the template ``(before, after)``: RoBERTa's ``<s> A </s>`` (two tokens), or the
+    lists of tokens a Unigram file's template puts before and after a text (the tokens' offsets
+    ``(0, 0)``), truncated first to leave room for them as Hugging Face's truncation does (none
+    when there is no room for them); with the rows' special tokens masks."""
+    before, after = ([t] if isinstance(t, str) else list(t) for t in template)
+    head, tail = ([tokenizer.token_to_id(t) for t in part] for part in (before, after))
+    added = len(head) + len(tail)
     rows = [_ids_of(row) for row in encoded]
-    if truncation != "do_not_truncate" and max_length is not None and max_length >= 2:
-        # (below 2, Hugging Face's truncation leaves the rows whole)
-        rows = [row[: max_length - 2] for row in rows]
-        offsets = None if offsets is None else [row[: max_length - 2] for row in offsets]
+    if truncation != "do_not_truncate" and max_length is not None and max_length >= added:
+        # (below that, Hugging Face's truncation leaves the rows whole)
+        rows = [row[: max_length - added] for row in rows]
+        offsets = None if offsets is None else [row[: max_length - added] for row in offsets]
     if offsets is not None:
-        offsets = [[(0, 0), *row, (0, 0)] for row in offsets]
-    return [[cls, *row, sep] for row in rows], offsets, [[1, *([0] * len(row)), 1] for row in rows]
+        offsets = [[*[(0, 0)] * len(head), *row, *[(0, 0)] * len(tail)] for row in offsets]
+    masks = [[*[1] * len(head), *([0] * len(row)), *[1] * len(tail)] for row in rows]
+    return [[*head, *row, *tail] for row in rows], offsets, masks
 
 
 class _Sequences(NamedTuple):

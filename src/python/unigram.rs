@@ -21,13 +21,16 @@ use crate::unigram::sample::Sampling;
 use crate::unigram::trainer::{self, UnigramConfig};
 use crate::unigram::{Encoded, UnigramTokenizer, DEFAULT_SPECIAL_TOKENS};
 
-/// A Unigram encoding: `ids`, `tokens` and `offsets` (character spans in the
-/// text). `len(encoding)` is the number of tokens.
+/// A Unigram encoding: `ids`, `tokens`, `offsets` (character spans in the
+/// text), `type_ids` and `special_tokens_mask`. `len(encoding)` is the
+/// number of tokens.
 #[pyclass(frozen, name = "UnigramEncoding", module = "fast_wordpiece")]
 pub struct PyUnigramEncoding {
     ids: Vec<u32>,
     tokens: Tokens,
     offsets: Vec<(u32, u32)>,
+    type_ids: Vec<u32>,
+    special: Vec<u8>,
 }
 
 /// The tokens' strings, end to end in one allocation, and where each ends:
@@ -67,6 +70,16 @@ impl Tokens {
 }
 
 impl PyUnigramEncoding {
+    /// A text's encoding in the tokenizer's template (if any, and when
+    /// `add_special_tokens`), with `pair`'s after it.
+    fn processed(t: &UnigramTokenizer, e: Encoded, pair: Option<Encoded>, add_special_tokens: bool) -> PyResult<Self> {
+        let p = guard(|| t.post_process(e, pair, add_special_tokens))?;
+        let mut out = Self::new(t, p.encoded)?;
+        out.type_ids = p.type_ids;
+        out.special = p.special_mask;
+        Ok(out)
+    }
+
     /// MemoryError when there is no room for the tokens' strings.
     fn new(t: &UnigramTokenizer, e: Encoded) -> PyResult<Self> {
         // Each token's piece, or for an unknown token its text (`unknown`
@@ -80,12 +93,14 @@ impl PyUnigramEncoding {
         };
         let bytes = strs().fold(0usize, |n, s| n.saturating_add(s.len()));
         let tokens = Tokens::new(e.ids.len(), bytes, strs())?;
-        Ok(PyUnigramEncoding { ids: e.ids, tokens, offsets: e.offsets })
+        let (type_ids, special) = (vec![0; e.ids.len()], vec![0; e.ids.len()]);
+        Ok(PyUnigramEncoding { ids: e.ids, tokens, offsets: e.offsets, type_ids, special })
     }
 }
 
 /// What `UnigramEncoding.__reduce__` gives `UnigramEncoding._from_state`.
-type ReduceArgs<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyList>, Bound<'py, PyBytes>);
+type ReduceArgs<'py> =
+    (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyList>, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
 
 fn state_value_error(what: String) -> PyErr {
     PyValueError::new_err(format!("UnigramEncoding state: {what}"))
@@ -146,13 +161,25 @@ impl PyUnigramEncoding {
     fn offsets<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         offsets_list(py, &self.offsets)
     }
+    /// The type id of each token: 0, or the template's type id of its part
+    /// (a pair's second text: 1 without a template).
+    #[getter]
+    fn type_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        int_list(py, &self.type_ids)
+    }
+    /// 1 for each special token the template added, 0 for the others.
+    #[getter]
+    fn special_tokens_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let mask: Vec<u32> = self.special.iter().map(|&m| m as u32).collect();
+        int_list(py, &mask)
+    }
     fn __len__(&self) -> usize {
         self.ids.len()
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.cast::<Self>().is_ok_and(|o| {
             let o = o.get();
-            o.ids == self.ids && o.offsets == self.offsets
+            o.ids == self.ids && o.offsets == self.offsets && o.type_ids == self.type_ids && o.special == self.special
         })
     }
     fn __repr__(&self) -> String {
@@ -161,6 +188,7 @@ impl PyUnigramEncoding {
 
     /// Pickling (and `copy`): the ids and offsets as bytes (little-endian
     /// `u32`s), the distinct token strings and which of them each token is,
+    /// and each token's type id and special mask (`2 * type_id + mask`),
     /// rebuilt by `_from_state` into an equal encoding.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, ReduceArgs<'py>)> {
         let py = slf.py();
@@ -178,22 +206,33 @@ impl PyUnigramEncoding {
         let strs = PyList::new(py, strs)?;
         let ids = le_bytes(py, n, n, this.ids.iter().copied())?;
         let offsets = le_bytes(py, 2 * n, n, this.offsets.iter().flat_map(|&(s, e)| [s, e]))?;
-        Ok((py.get_type::<Self>().getattr("_from_state")?, (ids, offsets, strs, which)))
+        let kinds = this.type_ids.iter().zip(&this.special).map(|(&t, &m)| t.wrapping_mul(2) | m as u32);
+        let kinds = le_bytes(py, n, n, kinds)?;
+        Ok((py.get_type::<Self>().getattr("_from_state")?, (ids, offsets, strs, which, kinds)))
     }
 
     /// The encoding `__reduce__` saved. Not for direct use; a state that is
     /// not one `__reduce__` makes is a TypeError or ValueError.
     #[staticmethod]
+    #[pyo3(signature = (ids, offsets, strs, which, kinds = None))]
     fn _from_state(
         ids: &Bound<'_, PyAny>,
         offsets: &Bound<'_, PyAny>,
         strs: &Bound<'_, PyAny>,
         which: &Bound<'_, PyAny>,
+        kinds: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let ids = state_u32s(ids, "ids")?;
         let offsets = state_u32s(offsets, "offsets")?;
         let which = state_u32s(which, "which")?;
         let n = ids.len();
+        let kinds = match kinds.filter(|k| !k.is_none()) {
+            Some(k) => state_u32s(k, "kinds")?,
+            None => vec![0; n],
+        };
+        if kinds.len() != n {
+            return Err(state_value_error(format!("{} kinds for {n} ids", kinds.len())));
+        }
         if offsets.len() != 2 * n || which.len() != n {
             return Err(state_value_error(format!(
                 "{} offsets and {} token indices for {n} ids (want {} and {n})",
@@ -224,7 +263,9 @@ impl PyUnigramEncoding {
             return Err(to_py(Error::memory(format_args!("the offsets of an encoding of {n} tokens"))));
         }
         pairs.extend(offsets.chunks_exact(2).map(|p| (p[0], p[1])));
-        Ok(PyUnigramEncoding { ids, tokens, offsets: pairs })
+        let type_ids = kinds.iter().map(|k| k >> 1).collect();
+        let special = kinds.iter().map(|k| (k & 1) as u8).collect();
+        Ok(PyUnigramEncoding { ids, tokens, offsets: pairs, type_ids, special })
     }
 }
 
@@ -540,45 +581,65 @@ impl PyUnigramTokenizer {
         Self::train_counts(py, counted, c, show_progress)
     }
 
-    /// Encodes `text` into a `UnigramEncoding`: the Viterbi segmentation, or
-    /// with `alpha` (a positive float) a sampled one (subword
-    /// regularization): from every segmentation (`nbest=-1`) or from the
-    /// `nbest` best, with probability proportional to
+    /// Encodes `text` (and `pair` after it) into a `UnigramEncoding`, in the
+    /// `TemplateProcessing` template of a loaded file (its special tokens
+    /// unless `add_special_tokens=False`; its type ids always): the Viterbi
+    /// segmentation, or with `alpha` (a positive float) a sampled one
+    /// (subword regularization): from every segmentation (`nbest=-1`) or
+    /// from the `nbest` best, with probability proportional to
     /// `P(segmentation) ** alpha`; `seed` (an int) makes the draw repeatable
-    /// (None: a fresh draw, different in every call and every process, forked
-    /// ones included). `nbest` other than -1 or
-    /// 1..10000 is a ValueError, with or without `alpha`.
-    #[pyo3(signature = (text, *, alpha = None, nbest = Given(None), seed = None), text_signature = "(self, text, *, alpha=None, nbest=-1, seed=None)")]
+    /// (the pair's is drawn with `seed + 1`; None: a fresh draw, different in
+    /// every call and every process, forked ones included). `nbest` other
+    /// than -1 or 1..10000 is a ValueError, with or without `alpha`.
+    #[pyo3(signature = (text, pair = None, *, add_special_tokens = true, alpha = None, nbest = Given(None), seed = None), text_signature = "(self, text, pair=None, *, add_special_tokens=True, alpha=None, nbest=-1, seed=None)")]
+    #[allow(clippy::too_many_arguments)]
     fn encode(
         &self,
         py: Python<'_>,
         text: &Bound<'_, PyAny>,
+        pair: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
         alpha: Option<&Bound<'_, PyAny>>,
         nbest: Given<'_>,
         seed: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyUnigramEncoding> {
         let nbest = nbest_of(&nbest)?;
         let s = args::text(text, &|| "text".into())?;
+        let p = match pair.filter(|p| !p.is_none()) {
+            Some(p) => Some(args::text(p, &|| "pair".into())?),
+            None => None,
+        };
         let sampling = sampling(alpha, nbest, seed)?;
         let t = &self.inner;
         let s: &str = &s;
         // A long n-best search stops at Ctrl-C (or another signal
         // handler's exception, which is then the error).
         let signals = Signals::default();
-        let e = py.detach(|| match sampling {
-            None => guard(|| t.encode(s)),
-            Some(sm) => guard(|| t.sample_until(s, &sm, &mut || signals.stop())),
+        let one = |text: &str, k: u64| match &sampling {
+            None => guard(|| t.encode(text)),
+            Some(sm) => {
+                let sm = Sampling { seed: sm.seed.wrapping_add(k), ..*sm };
+                guard(|| t.sample_until(text, &sm, &mut || signals.stop()))
+            }
+        };
+        let p: Option<&str> = p.as_deref();
+        let both = py.detach(|| {
+            let e = one(s, 0)?;
+            Ok((e, p.map(|p| one(p, 1)).transpose()?))
         });
-        PyUnigramEncoding::new(t, signals.result(e)?)
+        let (e, b) = signals.result(both)?;
+        PyUnigramEncoding::processed(t, e, b, add_special_tokens)
     }
 
     /// `encode` (Viterbi) of every text of `texts` (an iterable of str), in
-    /// parallel with the GIL released, on `num_threads` threads (None: all).
-    #[pyo3(signature = (texts, *, num_threads = None))]
+    /// parallel with the GIL released, on `num_threads` threads (None: all);
+    /// in the template unless `add_special_tokens=False`.
+    #[pyo3(signature = (texts, *, add_special_tokens = true, num_threads = None))]
     fn encode_batch(
         &self,
         py: Python<'_>,
         texts: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
         num_threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyUnigramEncoding>> {
         let num_threads = family::threads(num_threads)?;
@@ -586,7 +647,7 @@ impl PyUnigramTokenizer {
         let texts = args::strs(&held)?;
         let t = &self.inner;
         let out = family::encode_each(py, &texts, num_threads, |text| t.encode(text))?;
-        out.into_iter().map(|e| PyUnigramEncoding::new(t, e)).collect()
+        out.into_iter().map(|e| PyUnigramEncoding::processed(t, e, None, add_special_tokens)).collect()
     }
 
     /// `{piece: id}` for the whole vocabulary.
@@ -617,6 +678,15 @@ impl PyUnigramTokenizer {
         self.inner.special_tokens()
     }
 
+    /// The `TemplateProcessing` post-processor of a loaded file, as
+    /// `(single, pair)` in Hugging Face's notation (`("<s>:0 $A:0 </s>:0",
+    /// "<s>:0 $A:0 </s>:0 </s>:0 $B:1 </s>:1")`), or None without one.
+    #[getter]
+    fn template(&self) -> Option<(String, String)> {
+        use crate::unigram::template::Template;
+        self.inner.template().map(|t| (Template::notation(&t.single), Template::notation(&t.pair)))
+    }
+
     /// The id of `token`, or None.
     fn token_to_id(&self, token: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
         Ok(self.inner.token_to_id(&text(token, &|| "token".into())?))
@@ -644,7 +714,9 @@ impl PyUnigramTokenizer {
     }
 
     /// Reads a Hugging Face `tokenizer.json` with a Unigram model and the
-    /// Metaspace pipeline.
+    /// Metaspace pipeline: one this class saved, or one transformers
+    /// converted from a SentencePiece model (its `Precompiled` charsmap,
+    /// `Replace` and `Strip` normalizers, any prepend scheme).
     #[staticmethod]
     fn from_file(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;

@@ -1,13 +1,15 @@
 //! Saving and loading a Unigram tokenizer as a Hugging Face tokenizer.json:
 //! a `Unigram` model, `Metaspace` pre-tokenizer and decoder (replacement
-//! "▁", prepend scheme "always", split), no normalizer, and the special
-//! tokens as special added tokens.
+//! "▁", split; prepend scheme "always", "first" or "never"), a normalizer
+//! of those SentencePiece conversions write (`normalizer`) or none, and the
+//! special tokens as special added tokens.
 
 use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::metaspace::REPLACEMENT;
+use super::metaspace::{Prepend, REPLACEMENT};
+use super::normalizer::Normalizer;
 use super::UnigramTokenizer;
 use crate::error::{Error, Quoted, Result};
 
@@ -17,7 +19,7 @@ impl UnigramTokenizer {
         let metaspace = json!({
             "type": "Metaspace",
             "replacement": REPLACEMENT.to_string(),
-            "prepend_scheme": "always",
+            "prepend_scheme": self.prepend().name(),
             "split": true,
         });
         let added: Vec<Value> = self
@@ -41,9 +43,9 @@ impl UnigramTokenizer {
             "truncation": null,
             "padding": null,
             "added_tokens": added,
-            "normalizer": null,
+            "normalizer": self.normalizer().map(|n| n.json().clone()),
             "pre_tokenizer": metaspace,
-            "post_processor": null,
+            "post_processor": self.template().map(|t| t.json().clone()),
             "decoder": metaspace,
             "model": {
                 "type": "Unigram",
@@ -99,21 +101,38 @@ impl UnigramTokenizer {
             }
             _ => return Err(Error::invalid("model.unk_id is missing (a Unigram model without one is not supported)")),
         };
-        if !doc.get("normalizer").is_none_or(Value::is_null) {
-            return Err(Error::invalid("only tokenizers without a normalizer are supported"));
-        }
+        let normalizer = match doc.get("normalizer") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(Normalizer::from_json(v)?),
+        };
+        let mut prepend = Prepend::Always;
         for key in ["pre_tokenizer", "decoder"] {
             let part = doc.get(key).unwrap_or(&Value::Null);
+            let scheme = match part.get("prepend_scheme").and_then(Value::as_str) {
+                Some("always") => Some(Prepend::Always),
+                Some("first") => Some(Prepend::First),
+                Some("never") => Some(Prepend::Never),
+                Some(_) => None,
+                None => match part.get("add_prefix_space").and_then(Value::as_bool) {
+                    Some(false) => Some(Prepend::Never),
+                    _ => Some(Prepend::Always),
+                },
+            };
             let ok = part.get("type").and_then(Value::as_str) == Some("Metaspace")
                 && part.get("replacement").and_then(Value::as_str) == Some("\u{2581}")
-                && part.get("split").and_then(Value::as_bool).unwrap_or(true)
-                && match part.get("prepend_scheme").and_then(Value::as_str) {
-                    Some(s) => s == "always",
-                    None => part.get("add_prefix_space").and_then(Value::as_bool).unwrap_or(true),
-                };
-            if !ok {
+                && part.get("split").and_then(Value::as_bool).unwrap_or(true);
+            let (true, Some(scheme)) = (ok, scheme) else {
                 return Err(Error::invalid(format!(
-                    "{key} must be Metaspace with replacement \"\u{2581}\", prepend_scheme \"always\" and split"
+                    "{key} must be Metaspace with replacement \"\u{2581}\", split, and prepend_scheme \"always\", \"first\" or \"never\""
+                )));
+            };
+            if key == "pre_tokenizer" {
+                prepend = scheme;
+            } else if scheme != prepend {
+                return Err(Error::invalid(format!(
+                    "the decoder's prepend_scheme {:?} is not the pre_tokenizer's {:?}",
+                    scheme.name(),
+                    prepend.name()
                 )));
             }
         }
@@ -143,6 +162,10 @@ impl UnigramTokenizer {
             }
         }
         let model = super::Model::new(pieces, unk_id)?;
-        UnigramTokenizer::with_model(model, special)
+        let template = match doc.get("post_processor") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(super::template::Template::from_json(v, &model)?),
+        };
+        Ok(UnigramTokenizer::with_model(model, special)?.with_pipeline(normalizer, prepend).with_template(template))
     }
 }

@@ -1,8 +1,9 @@
 //! Pre-tokenization for Unigram, Hugging Face's `Metaspace` (replacement "▁",
-//! prepend scheme "always", split): every space becomes "▁", a "▁" is put
-//! before the text unless it starts with one, and the text is cut before
+//! split): every space becomes "▁", a "▁" is put before the text unless it
+//! starts with one (as the prepend scheme says), and the text is cut before
 //! every "▁" (each "▁" begins a word). Special tokens are split out first,
-//! and each piece of text between them is pre-tokenized on its own.
+//! and each piece of text between them is normalized and pre-tokenized on
+//! its own (`UnigramTokenizer::walk`).
 
 use crate::pipeline::special_split::{Piece, SpecialSplitter};
 
@@ -36,7 +37,8 @@ pub fn segments<'a>(text: &'a str, specials: &SpecialSplitter, mut f: impl FnMut
 /// Calls `f(word, virtual_prefix, char_offset)` for every word of `text`
 /// (non-empty, no special tokens): `word` is the original text of the word,
 /// starting with its space or "▁" unless `virtual_prefix` (the "▁" put before
-/// the text), and `char_offset` is where it starts, in characters.
+/// the text), and `char_offset` is where it starts, in characters. These
+/// are training's words: no normalizer, prepend scheme "always".
 pub fn words(text: &str, mut f: impl FnMut(&str, bool, u32)) {
     let virtual_prefix = !text.starts_with([' ', REPLACEMENT]);
     let (mut start, mut start_char, mut chars) = (0usize, 0u32, 0u32);
@@ -53,30 +55,30 @@ pub fn words(text: &str, mut f: impl FnMut(&str, bool, u32)) {
     }
 }
 
+/// When `Metaspace` puts a "▁" before a piece of text (one between special
+/// tokens) that does not start with one: `Always`; `First`, only before the
+/// piece that starts the text; `Never`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prepend {
+    Always,
+    First,
+    Never,
+}
+
+impl Prepend {
+    /// The tokenizer.json name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Prepend::Always => "always",
+            Prepend::First => "first",
+            Prepend::Never => "never",
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn split(text: &str) -> Vec<(String, bool, u32)> {
-        let mut out = Vec::new();
-        words(text, |w, v, c| out.push((w.to_string(), v, c)));
-        out
-    }
-
-    #[test]
-    fn every_space_begins_a_word() {
-        assert_eq!(
-            split("ab  c▁d "),
-            [
-                ("ab".into(), true, 0),
-                (" ".into(), false, 2),
-                (" c".into(), false, 3),
-                ("▁d".into(), false, 5),
-                (" ".into(), false, 7)
-            ]
-        );
-        assert_eq!(split(" x"), [(" x".into(), false, 0)]);
-    }
 
     #[test]
     fn special_tokens_are_split_out_longest_first() {

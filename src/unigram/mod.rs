@@ -5,10 +5,13 @@
 //! segmentation lattice, pruning by loss. `sample` draws segmentations for
 //! subword regularization. docs/spec.md, "Unigram", states every rule.
 
+pub mod encoded;
 pub mod hf_json;
 pub mod metaspace;
 pub mod model;
+pub mod normalizer;
 pub mod sample;
+pub mod template;
 pub mod trainer;
 pub mod trie;
 
@@ -18,9 +21,11 @@ use crate::error::{Error, Quoted, Result};
 use crate::pipeline::special_split::SpecialSplitter;
 use crate::threads;
 use crate::tokenizer::analysis::{Analysis, Partial};
-use metaspace::{segments, words, REPLACEMENT};
+pub use encoded::Encoded;
+use metaspace::{segments, words, Prepend, REPLACEMENT};
 pub use model::Model;
 use model::{BestPath, Piece};
+use normalizer::{Aligned, Normalizer};
 
 /// The default special tokens: SentencePiece's unknown, begin and end pieces.
 pub const DEFAULT_SPECIAL_TOKENS: [&str; 3] = ["<unk>", "<s>", "</s>"];
@@ -35,34 +40,12 @@ pub struct UnigramTokenizer {
     special: Vec<u32>,
     /// The special pieces' texts, longest first (ties by id), to match in text.
     specials: SpecialSplitter,
-}
-
-/// An encoded text: ids and the character offsets of each token.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Encoded {
-    pub ids: Vec<u32>,
-    pub offsets: Vec<(u32, u32)>,
-    /// The unknown tokens' positions, each with where its text ends in
-    /// `unknown_text` (Hugging Face shows the text an unknown token stands
-    /// for, not the unknown piece); see [`Encoded::unknown_texts`].
-    pub unknown: Vec<(u32, usize)>,
-    /// The unknown tokens' texts, end to end: one allocation, grown
-    /// fallibly, for any number of them.
-    pub unknown_text: String,
-}
-
-impl Encoded {
-    /// Room for `n` more tokens (growing at least twofold, as a `Vec`
-    /// does), or false.
-    pub(crate) fn room(&mut self, n: usize) -> bool {
-        self.ids.try_reserve(n).is_ok() && self.offsets.try_reserve(n).is_ok()
-    }
-
-    /// Each unknown token's position and text, in order.
-    pub fn unknown_texts(&self) -> impl Iterator<Item = (u32, &str)> + '_ {
-        let starts = std::iter::once(0).chain(self.unknown.iter().map(|&(_, end)| end));
-        self.unknown.iter().zip(starts).map(|(&(k, end), start)| (k, &self.unknown_text[start..end]))
-    }
+    /// The normalizer of a tokenizer.json converted from SentencePiece, if any.
+    normalizer: Option<Normalizer>,
+    /// When the `Metaspace` pre-tokenizer puts a "▁" before a text.
+    prepend: Prepend,
+    /// The `TemplateProcessing` post-processor of a loaded file, if any.
+    template: Option<template::Template>,
 }
 
 impl UnigramTokenizer {
@@ -88,7 +71,14 @@ impl UnigramTokenizer {
 
     pub(crate) fn with_model(model: Model, special: Vec<u32>) -> Result<Self> {
         let texts = special.iter().map(|&id| (model.pieces()[id as usize].0.clone(), id)).collect();
-        Ok(UnigramTokenizer { specials: SpecialSplitter::new(texts)?, model, special })
+        Ok(UnigramTokenizer {
+            specials: SpecialSplitter::new(texts)?,
+            model,
+            special,
+            normalizer: None,
+            prepend: Prepend::Always,
+            template: None,
+        })
     }
 
     pub fn model(&self) -> &Model {
@@ -119,43 +109,142 @@ impl UnigramTokenizer {
         self.model.pieces().get(id as usize).map(|(p, _)| p.as_str())
     }
 
-    /// Calls `word(text, char_start, virtual_prefix)` for every word of
-    /// `text` in order, and `special(id, char_start, char_end)` for every
-    /// special token found in it; `text` of a word already has its "▁".
-    /// `Error::Memory`, calling neither for what follows, when there is no
-    /// room for a word's copy (a word may be as long as the text).
+    /// The normalizer, if any.
+    pub fn normalizer(&self) -> Option<&Normalizer> {
+        self.normalizer.as_ref()
+    }
+
+    /// When a "▁" is put before a text.
+    pub fn prepend(&self) -> Prepend {
+        self.prepend
+    }
+
+    /// The template that puts special tokens around a text, if any.
+    pub fn template(&self) -> Option<&template::Template> {
+        self.template.as_ref()
+    }
+
+    /// The tokenizer with the post-processor `template`.
+    pub fn with_template(mut self, template: Option<template::Template>) -> Self {
+        self.template = template;
+        self
+    }
+
+    /// `a` (and `b`) with the template's special tokens (when
+    /// `add_special_tokens`) and type ids ([`template::process`]).
+    pub fn post_process(
+        &self,
+        a: Encoded,
+        b: Option<Encoded>,
+        add_special_tokens: bool,
+    ) -> Result<template::Processed> {
+        template::process(self.template.as_ref(), [Some(a), b], add_special_tokens)
+    }
+
+    /// The tokenizer with `normalizer` and the prepend scheme `prepend`.
+    pub fn with_pipeline(mut self, normalizer: Option<Normalizer>, prepend: Prepend) -> Self {
+        self.normalizer = normalizer;
+        self.prepend = prepend;
+        self
+    }
+
+    /// Calls `on_word(text, spans)` for every word of `text` in order, and
+    /// `on_special(id, char_start, char_end)` for every special token found
+    /// in it. The text between special tokens is normalized, its spaces
+    /// become "▁", a "▁" is put before it as the prepend scheme says, and it
+    /// is cut before every "▁" (Hugging Face's `Metaspace`); `text` of a word
+    /// is its normalized text and `spans` the original characters each of
+    /// its characters stands for. `Error::Memory`, calling neither for what
+    /// follows, when there is no room for a piece of the text's copy.
     pub(crate) fn walk(
         &self,
         text: &str,
         buffer: &mut String,
-        mut on_word: impl FnMut(&str, u32, bool),
+        mut on_word: impl FnMut(&str, &[(u32, u32)]),
         mut on_special: impl FnMut(u32, u32, u32),
     ) -> Result<()> {
         let mut short = None;
+        let mut spans: Vec<(u32, u32)> = Vec::new();
         segments(text, &self.specials, |segment| match segment {
             _ if short.is_some() => {}
             metaspace::Segment::Special { id, chars } => on_special(id, chars.0, chars.1),
-            metaspace::Segment::Text { text: seg, char_start } => words(seg, |word, virtual_prefix, offset_chars| {
-                buffer.clear();
-                // Grown fallibly, and only when a word is longer than any before.
-                if short.is_some() || buffer.try_reserve(word.len() + REPLACEMENT.len_utf8()).is_err() {
-                    short.get_or_insert(word.len());
-                    return;
+            metaspace::Segment::Text { text: seg, char_start }
+                if self.normalizer.is_none() && self.prepend == Prepend::Always =>
+            {
+                // The common case, without a copy of the text: each character
+                // stands for itself, and a prepended "▁" for the first one.
+                words(seg, |word, virtual_prefix, offset| {
+                    if short.is_some() {
+                        return;
+                    }
+                    let n = word.chars().count() + usize::from(virtual_prefix);
+                    buffer.clear();
+                    spans.clear();
+                    if buffer.try_reserve(word.len() + REPLACEMENT.len_utf8()).is_err() || spans.try_reserve(n).is_err()
+                    {
+                        short = Some(Error::memory(format_args!("the text of a word of {} bytes", word.len())));
+                        return;
+                    }
+                    let start = char_start + offset;
+                    if virtual_prefix {
+                        buffer.push(REPLACEMENT);
+                        buffer.push_str(word);
+                        spans.push((start, start + 1));
+                    } else if let Some(rest) = word.strip_prefix(' ') {
+                        buffer.push(REPLACEMENT);
+                        buffer.push_str(rest);
+                    } else {
+                        buffer.push_str(word);
+                    }
+                    spans.extend((0..(n - usize::from(virtual_prefix)) as u32).map(|k| (start + k, start + k + 1)));
+                    on_word(buffer, &spans);
+                })
+            }
+            metaspace::Segment::Text { text: seg, char_start } => {
+                let mut a = match Aligned::new(seg, char_start) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        short = Some(e);
+                        return;
+                    }
+                };
+                if let Some(n) = &self.normalizer {
+                    n.normalize(&mut a);
                 }
-                if virtual_prefix {
-                    buffer.push(REPLACEMENT);
-                    buffer.push_str(word);
-                } else if let Some(rest) = word.strip_prefix(' ') {
-                    buffer.push(REPLACEMENT);
-                    buffer.push_str(rest);
-                } else {
-                    buffer.push_str(word);
+                for c in &mut a.chars {
+                    if *c == ' ' {
+                        *c = REPLACEMENT;
+                    }
                 }
-                on_word(buffer, char_start + offset_chars, virtual_prefix);
-            }),
+                let prepend = match self.prepend {
+                    Prepend::Always => true,
+                    Prepend::First => char_start == 0,
+                    Prepend::Never => false,
+                };
+                if prepend && a.chars.first().is_some_and(|&c| c != REPLACEMENT) {
+                    a.chars.insert(0, REPLACEMENT);
+                    a.align.insert(0, a.align[0]);
+                }
+                let mut start = 0;
+                while start < a.chars.len() {
+                    let end = a.chars[start + 1..]
+                        .iter()
+                        .position(|&c| c == REPLACEMENT)
+                        .map_or(a.chars.len(), |k| start + 1 + k);
+                    buffer.clear();
+                    let bytes: usize = a.chars[start..end].iter().map(|c| c.len_utf8()).sum();
+                    if buffer.try_reserve(bytes).is_err() {
+                        short = Some(Error::memory(format_args!("the text of a word of {bytes} bytes")));
+                        return;
+                    }
+                    buffer.extend(&a.chars[start..end]);
+                    on_word(buffer, &a.align[start..end]);
+                    start = end;
+                }
+            }
         });
         match short {
-            Some(bytes) => Err(Error::memory(format_args!("the text of a word of {bytes} bytes"))),
+            Some(e) => Err(e),
             None => Ok(()),
         }
     }
@@ -176,7 +265,7 @@ impl UnigramTokenizer {
         let walked = self.walk(
             text,
             &mut buffer,
-            |word, char_start, virtual_prefix| {
+            |word, spans| {
                 if short.borrow().is_some() {
                     return;
                 }
@@ -193,7 +282,7 @@ impl UnigramTokenizer {
                     *short.borrow_mut() = Some(format!("an encoding of {} tokens", o.ids.len() + pieces.len()));
                     return;
                 }
-                if let Err(what) = push_pieces(&mut o, word, &pieces, char_start, virtual_prefix, model.unk_id()) {
+                if let Err(what) = push_pieces(&mut o, word, &pieces, spans, model.unk_id()) {
                     *short.borrow_mut() = Some(what);
                 }
             },
@@ -220,8 +309,9 @@ impl UnigramTokenizer {
         threads::install(num_threads, || texts.par_iter().map(|t| self.encode(t.as_ref())).collect())?
     }
 
-    /// The text of `ids`: pieces joined, "▁" read as a space, and the space
-    /// that starts the text dropped (Hugging Face's `Metaspace` decoder).
+    /// The text of `ids`: pieces joined, "▁" read as a space, and the first
+    /// piece's "▁"s dropped unless the prepend scheme is "never" (Hugging
+    /// Face's `Metaspace` decoder).
     /// `Error::Memory` when there is no room for the text (reserved at
     /// once: a piece's text is at most its bytes).
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
@@ -245,15 +335,16 @@ impl UnigramTokenizer {
             if skipped(id) {
                 continue;
             }
-            let mut text: &str = piece;
-            if first {
-                if let Some(rest) = text.strip_prefix(REPLACEMENT) {
-                    text = rest;
+            // The first token's "▁"s are dropped, all of them (unless
+            // nothing is put before a text), as Hugging Face's decoder does.
+            let drop = first && self.prepend != Prepend::Never;
+            first = false;
+            for c in piece.chars() {
+                match c {
+                    REPLACEMENT if drop => {}
+                    REPLACEMENT => out.push(' '),
+                    c => out.push(c),
                 }
-                first = false;
-            }
-            for c in text.chars() {
-                out.push(if c == REPLACEMENT { ' ' } else { c });
             }
         }
         Ok(out)
@@ -280,34 +371,26 @@ impl UnigramTokenizer {
 }
 
 /// Appends a word's pieces with character offsets into the original text:
-/// the word's "▁" stands for its space, or, when it was prepended, for the
-/// word's first character (a token of that "▁" alone spans that character,
-/// and so does the next token). `out` has room for the ids and offsets (see
-/// [`Encoded::room`]); the texts of unknown tokens are kept fallibly: when
-/// there is no room for them, what did not fit (and `out` then holds part
-/// of the word).
+/// a piece spans from where its first character's span starts to where its
+/// last one's ends (`spans`: one per character of `word`). `out` has room
+/// for the ids and offsets (see [`Encoded::room`]); the texts of unknown
+/// tokens are kept fallibly: when there is no room for them, what did not
+/// fit (and `out` then holds part of the word).
 pub(crate) fn push_pieces(
     out: &mut Encoded,
     word: &str,
     pieces: &[Piece],
-    char_start: u32,
-    virtual_prefix: bool,
+    spans: &[(u32, u32)],
     unk_id: u32,
 ) -> std::result::Result<(), String> {
-    let mut pos = char_start;
-    for (k, p) in pieces.iter().enumerate() {
-        let n = word[p.start..p.end].chars().count() as u32;
-        let (start, end) = if k == 0 && virtual_prefix {
-            if n == 1 {
-                (pos, pos + 1)
-            } else {
-                pos += n - 1;
-                (char_start, pos)
-            }
-        } else {
-            pos += n;
-            (pos - n, pos)
+    let mut k = 0usize;
+    for p in pieces {
+        let n = word[p.start..p.end].chars().count();
+        let (start, end) = match n {
+            0 => (0, 0),
+            _ => (spans[k].0, spans[k + n - 1].1),
         };
+        k += n;
         if p.id == unk_id {
             let unknown = &word[p.start..p.end];
             if out.unknown.try_reserve(1).is_err() || out.unknown_text.try_reserve(unknown.len()).is_err() {

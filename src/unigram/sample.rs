@@ -247,7 +247,7 @@ impl UnigramTokenizer {
         let walked = self.walk(
             text,
             &mut buffer,
-            |word, char_start, virtual_prefix| {
+            |word, spans| {
                 if stopped.is_err() || full.get().is_some() {
                     return;
                 }
@@ -267,7 +267,7 @@ impl UnigramTokenizer {
                     stopped = Err(Error::memory(format_args!("an encoding of {} tokens", o.ids.len() + pieces.len())));
                     return;
                 }
-                if let Err(what) = push_pieces(&mut o, word, &pieces, char_start, virtual_prefix, model.unk_id()) {
+                if let Err(what) = push_pieces(&mut o, word, &pieces, spans, model.unk_id()) {
                     stopped = Err(Error::memory(what));
                 }
             },

@@ -33,6 +33,8 @@ from fast_wordpiece.reference.args import (
     _type_name,
 )
 from fast_wordpiece.reference.files import lines, paths_arg, read_utf8, write_atomic
+from fast_wordpiece.reference.spm_normalizer import Aligned, Normalizer
+from fast_wordpiece.reference.unigram_template import Template, process
 
 REPLACEMENT = "\u2581"
 UNK_PENALTY = 10.0
@@ -247,12 +249,15 @@ class Model:
 @dataclass
 class UnigramEncoding:
     """The twin of ``fast_wordpiece.UnigramEncoding``: ``ids``, ``tokens`` (each
-    token's piece, or an unknown token's text) and ``offsets`` (``(start, end)``
-    character spans in the text). ``len(encoding)`` is the number of tokens."""
+    token's piece, or an unknown token's text), ``offsets`` (``(start, end)``
+    character spans in the text), ``type_ids`` and ``special_tokens_mask`` (the
+    template's). ``len(encoding)`` is the number of tokens."""
 
     ids: list[int] = field(default_factory=list)
     tokens: list[str] = field(default_factory=list)
     offsets: list[tuple[int, int]] = field(default_factory=list)
+    type_ids: list[int] = field(default_factory=list)
+    special_tokens_mask: list[int] = field(default_factory=list)
 
     def __len__(self) -> int:
         """The number of tokens."""
@@ -280,6 +285,9 @@ class UnigramTokenizer(family.TransformersCalls):
         if unk_token not in pieces:
             raise ValueError(f"unk_token {_quoted(unk_token)} is not one of the pieces")
         self.model = Model(checked, pieces.index(unk_token))
+        self.normalizer: Normalizer | None = None
+        self.prepend = "always"
+        self._template: Template | None = None
         self.special_ids: list[int] = []
         for t in specials:
             if t not in self.model.ids:
@@ -315,23 +323,67 @@ class UnigramTokenizer(family.TransformersCalls):
         """``{piece: id}`` for the whole vocabulary."""
         return dict(self.model.ids)
 
+    @property
+    def template(self) -> tuple[str, str] | None:
+        """The ``TemplateProcessing`` post-processor of a loaded file as ``(single, pair)`` in
+        Hugging Face's notation, or None without one."""
+        if self._template is None:
+            return None
+        return Template.notation(self._template.single), Template.notation(self._template.pair)
+
     def encode(
-        self, text: str, *, alpha: float | None = None, nbest: SupportsIndex = -1, seed: SupportsIndex | None = None
+        self,
+        text: str,
+        pair: str | None = None,
+        *,
+        add_special_tokens: bool = True,
+        alpha: float | None = None,
+        nbest: SupportsIndex = -1,
+        seed: SupportsIndex | None = None,
     ) -> UnigramEncoding:
         """Same as the engine's ``UnigramTokenizer.encode``: the Viterbi
-        segmentation of ``text``, or with ``alpha`` a sampled one (``sample``;
-        ``seed`` None draws a fresh random seed). ``nbest`` other
-        than -1 or 1..10000 is a ValueError, with or without ``alpha``."""
+        segmentation of ``text`` (and of ``pair`` after it), or with ``alpha`` a
+        sampled one (``sample``; ``seed`` None draws a fresh random seed; the
+        pair's with ``seed + 1``), in the file's template unless
+        ``add_special_tokens=False``. ``nbest`` other than -1 or 1..10000 is a
+        ValueError, with or without ``alpha``."""
         check_sampling(alpha, nbest)
+        _flag(add_special_tokens, "add_special_tokens")
+        _text(text, "text")
+        texts = [text] if pair is None else [text, _text(pair, "pair")]
         if alpha is None:
-            return self._encode(text, self.model.viterbi)
-        return self.sample(text, alpha, _index(nbest, "nbest"), _ENTROPY.getrandbits(64) if seed is None else seed)
+            encoded = [self._encode(t, self.model.viterbi) for t in texts]
+        else:
+            start = _ENTROPY.getrandbits(64) if seed is None else _integer(seed, "seed", 0)
+            n = _index(nbest, "nbest")
+            encoded = [self.sample(t, alpha, n, (start + k) % 2**64) for k, t in enumerate(texts)]
+        return UnigramEncoding(**process(self._template, encoded, add_special_tokens))
 
-    def encode_batch(self, texts: Iterable[str], *, num_threads: SupportsIndex | None = None) -> list[UnigramEncoding]:
+    def encode_batch(
+        self, texts: Iterable[str], *, add_special_tokens: bool = True, num_threads: SupportsIndex | None = None
+    ) -> list[UnigramEncoding]:
         """``encode`` (Viterbi) of every text, one after the other (``num_threads`` is checked, then
         ignored)."""
+        _flag(add_special_tokens, "add_special_tokens")
         _threads(num_threads)
-        return [self.encode(t) for t in _texts(texts, "texts")]
+        return [self.encode(t, add_special_tokens=add_special_tokens) for t in _texts(texts, "texts")]
+
+    def _words(self, seg: str, seg_start: int) -> list[tuple[str, list[tuple[int, int]]]]:
+        """The words of a piece of text between special tokens, each with the original span of
+        every one of its characters: the text normalized, its spaces "▁", a "▁" put before it as
+        the prepend scheme says (with the span of its first character), then cut before every
+        "▁" (Hugging Face's ``Metaspace``)."""
+        a = Aligned(seg, seg_start)
+        if self.normalizer is not None:
+            self.normalizer.normalize(a)
+        a.chars = [REPLACEMENT if c == " " else c for c in a.chars]
+        prepend = self.prepend == "always" or (self.prepend == "first" and seg_start == 0)
+        if prepend and a.chars and a.chars[0] != REPLACEMENT:
+            a.chars.insert(0, REPLACEMENT)
+            a.align.insert(0, a.align[0])
+        cuts = [i for i, c in enumerate(a.chars) if c == REPLACEMENT and i > 0]
+        bounds = list(zip([0, *cuts], [*cuts, len(a.chars)]))
+        return [("".join(a.chars[s:e]), a.align[s:e]) for s, e in bounds if e > s]
 
     def _encode(self, text: str, segment: Callable[[str], list[tuple[int, int, int]]]) -> UnigramEncoding:
         out = UnigramEncoding()
@@ -341,23 +393,14 @@ class UnigramTokenizer(family.TransformersCalls):
                 out.tokens.append(seg)
                 out.offsets.append((seg_start, seg_start + len(seg)))
                 continue
-            for word, virtual, offset in words(seg):
-                w = word_text(word, virtual)
-                char_start = pos = seg_start + offset
-                for k, (i, s, e) in enumerate(segment(w)):
-                    n = e - s
-                    if k == 0 and virtual:
-                        if n == 1:
-                            span = (pos, pos + 1)
-                        else:
-                            pos += n - 1
-                            span = (char_start, pos)
-                    else:
-                        pos += n
-                        span = (pos - n, pos)
+            for w, spans in self._words(seg, seg_start):
+                # a piece spans from its first character's span to its last one's
+                for i, s, e in segment(w):
                     out.ids.append(i)
                     out.tokens.append(w[s:e] if i == self.model.unk_id else self.model.pieces[i][0])
-                    out.offsets.append(span)
+                    out.offsets.append((spans[s][0], spans[e - 1][1]) if e > s else (0, 0))
+        out.type_ids = [0] * len(out.ids)
+        out.special_tokens_mask = [0] * len(out.ids)
         return out
 
     def sample(self, text: str, alpha: float, nbest: SupportsIndex = -1, seed: SupportsIndex = 0) -> UnigramEncoding:
@@ -375,8 +418,8 @@ class UnigramTokenizer(family.TransformersCalls):
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> str | list[str]:
-        """The text of ``ids``: the pieces joined, the first one's leading "▁"
-        dropped and every other "▁" a space; without the special tokens when
+        """The text of ``ids``: the pieces joined, the first one's "▁"s dropped
+        (unless the prepend scheme is "never") and every other "▁" a space; without the special tokens when
         ``skip_special_tokens``; with ``clean_up_tokenization_spaces``, transformers' clean-up.
         An id out of range: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
@@ -388,8 +431,8 @@ class UnigramTokenizer(family.TransformersCalls):
             if skip_special_tokens and i in self.special_ids:
                 continue
             piece = self.model.pieces[i][0]
-            if not parts and piece.startswith(REPLACEMENT):
-                piece = piece[1:]
+            if not parts and self.prepend != "never":  # every "▁" of the first token, as Hugging Face
+                piece = piece.replace(REPLACEMENT, "")
             parts.append(piece)
         return family.cleaned_up("".join(parts).replace(REPLACEMENT, " "), clean_up)
 
@@ -486,15 +529,17 @@ class UnigramTokenizer(family.TransformersCalls):
         """The Hugging Face ``tokenizer.json`` text that ``save`` writes, the engine's to the byte:
         a ``Unigram`` model, the ``Metaspace`` pre-tokenizer and decoder, the special tokens as
         added tokens; keys sorted, two-space indents (``tokenizer_json``)."""
-        return tokenizer_json(self.model, self.special_ids)
+        return tokenizer_json(self.model, self.special_ids, self.normalizer, self.prepend, self._template)
 
     @staticmethod
     def from_str(json: str) -> UnigramTokenizer:
         """A tokenizer from ``tokenizer.json`` text, checked as the engine checks it
         (``from_tokenizer_json``): ValueError if it is not a Unigram tokenizer this one can run."""
-        model, special_ids = from_tokenizer_json(_text(json, "json"))
+        model, special_ids, normalizer, prepend, template_json = from_tokenizer_json(_text(json, "json"))
         made = UnigramTokenizer.__new__(UnigramTokenizer)
         made.model, made.special_ids = model, special_ids
+        made.normalizer, made.prepend = normalizer, prepend
+        made._template = None if template_json is None else Template(template_json, model.pieces)
         return made
 
     def save(self, path: str | os.PathLike[str]) -> None:
@@ -567,8 +612,15 @@ def _score(value: object, name: str) -> float:
 METASPACE = {"type": "Metaspace", "replacement": REPLACEMENT, "prepend_scheme": "always", "split": True}
 
 
-def tokenizer_json(model: Model, special_ids: Sequence[int]) -> str:
+def tokenizer_json(
+    model: Model,
+    special_ids: Sequence[int],
+    normalizer: Normalizer | None = None,
+    prepend: str = "always",
+    template: Template | None = None,
+) -> str:
     """The engine's ``tokenizer.json`` text of a tokenizer (``to_str``)."""
+    metaspace = METASPACE | {"prepend_scheme": prepend}
     added = [
         {"id": i, "content": model.pieces[i][0], "single_word": False, "lstrip": False, "rstrip": False}
         | {"normalized": False, "special": True}
@@ -579,10 +631,10 @@ def tokenizer_json(model: Model, special_ids: Sequence[int]) -> str:
         "truncation": None,
         "padding": None,
         "added_tokens": added,
-        "normalizer": None,
-        "pre_tokenizer": METASPACE,
-        "post_processor": None,
-        "decoder": METASPACE,
+        "normalizer": None if normalizer is None else normalizer.json,
+        "pre_tokenizer": metaspace,
+        "post_processor": None if template is None else template.json,
+        "decoder": metaspace,
         "model": {
             "type": "Unigram",
             "unk_id": model.unk_id,
@@ -622,11 +674,12 @@ def _json_float(x: float) -> str:
     return f"{mantissa}e{int(exponent):+d}"
 
 
-def from_tokenizer_json(text: str) -> tuple[Model, list[int]]:
-    """The model and the special tokens' ids of ``tokenizer.json`` text, checked as the engine
-    checks it, in its order: a ``Unigram`` model without byte fallback, its ``vocab`` of
-    ``[piece, score]`` pairs and ``unk_id``, no normalizer, ``Metaspace`` (replacement "▁",
-    prepend scheme "always", split) as pre-tokenizer and decoder, and added tokens that are pieces
+def from_tokenizer_json(text: str) -> tuple[Model, list[int], Normalizer | None, str, Any]:
+    """The model, the special tokens' ids, the normalizer and the prepend scheme of
+    ``tokenizer.json`` text, checked as the engine checks it, in its order: a ``Unigram`` model
+    without byte fallback, its ``vocab`` of ``[piece, score]`` pairs and ``unk_id``, no normalizer
+    or one of ``spm_normalizer``'s, ``Metaspace`` (replacement "▁", split, prepend scheme "always",
+    "first" or "never", the same in both) as pre-tokenizer and decoder, and added tokens that are pieces
     (or the next id past the model's vocabulary, a piece of the lowest score, as Hugging Face's
     added vocabulary has them). ValueError otherwise."""
     try:
@@ -655,22 +708,28 @@ def from_tokenizer_json(text: str) -> tuple[Model, list[int]]:
     unk_id = model["unk_id"]
     if not (isinstance(unk_id, int) and 0 <= unk_id < 2**32 - 1):
         raise ValueError("model.unk_id is invalid")
-    if doc.get("normalizer") is not None:
-        raise ValueError("only tokenizers without a normalizer are supported")
+    normalizer = None if doc.get("normalizer") is None else Normalizer(doc["normalizer"])
+    prepend = "always"
     for key in ("pre_tokenizer", "decoder"):
         part = doc.get(key)
         part = part if isinstance(part, dict) else {}
         scheme = part.get("prepend_scheme")
-        prefix = part.get("add_prefix_space")
+        if not isinstance(scheme, str):
+            scheme = "never" if part.get("add_prefix_space") is False else "always"
         if not (
             part.get("type") == "Metaspace"
             and part.get("replacement") == REPLACEMENT
             and part.get("split") is not False
-            and (scheme == "always" if isinstance(scheme, str) else prefix is not False)
+            and scheme in ("always", "first", "never")
         ):
             raise ValueError(
-                f'{key} must be Metaspace with replacement "{REPLACEMENT}", prepend_scheme "always" and split'
+                f'{key} must be Metaspace with replacement "{REPLACEMENT}", split, and prepend_scheme "always", '
+                '"first" or "never"'
             )
+        if key == "pre_tokenizer":
+            prepend = scheme
+        elif scheme != prepend:
+            raise ValueError(f'the decoder\'s prepend_scheme "{scheme}" is not the pre_tokenizer\'s "{prepend}"')
     special: list[int] = []
     added = doc.get("added_tokens")
     for i, t in enumerate(added if isinstance(added, list) else []):
@@ -690,7 +749,7 @@ def from_tokenizer_json(text: str) -> tuple[Model, list[int]]:
         raise ValueError("too many pieces")
     if unk_id >= len(pieces):
         raise ValueError(f"unk_id {unk_id} is not below the number of pieces ({len(pieces)})")
-    return Model(pieces, unk_id), special
+    return Model(pieces, unk_id), special, normalizer, prepend, doc.get("post_processor")
 
 
 def _no_constant(name: str) -> None:

@@ -1,0 +1,310 @@
+"""The twin of ``src/unigram/normalizer.rs``: the normalizers of tokenizer.json files converted
+from SentencePiece models (``Precompiled``, ``Replace``, ``Strip`` and a ``Sequence`` of them).
+
+Each character of the normalized text keeps the span ``(start, end)`` of original characters it
+stands for, moved along as Hugging Face's ``NormalizedString`` moves its alignments, so that
+token offsets point where theirs do.
+
+The ``Precompiled`` normalizer reads SentencePiece's ``precompiled_charsmap``: a little-endian
+u32 byte size of a double-array trie, the trie's u32 units, then the normalized strings, each
+ending in a NUL byte. The trie maps the UTF-8 bytes of a piece of text to the offset of its
+normalized string. Text is looked up by grapheme cluster (the third-party ``regex`` module's
+``\\X``, which transformers requires as well), as Hugging Face's normalizer looks it up.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import struct
+from collections.abc import Iterable
+from typing import Any
+
+from fast_wordpiece.reference.args import _quoted
+
+#: Unicode White_Space, what Rust's ``char::is_whitespace`` (and so ``Strip``) takes.
+WHITE_SPACE = frozenset(
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
+)
+
+Span = tuple[int, int]
+
+
+class Aligned:
+    """Text being normalized: its characters and, for each, the original span it stands for."""
+
+    def __init__(self, text: str, char_start: int) -> None:
+        self.chars = list(text)
+        self.align: list[Span] = [(char_start + i, char_start + i + 1) for i in range(len(text))]
+
+    def transform(self, start: int, end: int, new: Iterable[tuple[str, int]], skipped: int) -> None:
+        """Replaces the characters ``start:end`` by ``new``, each with its change: 0 takes the
+        place (and the span) of the next old character, ``-n`` does that and drops the ``n`` old
+        characters after it, 1 is a new character with the span of the old character before
+        it. The first ``skipped`` old characters are dropped first."""
+        nxt = start + skipped
+
+        def span(i: int) -> Span:
+            if i < len(self.align):
+                return self.align[i]
+            return self.align[-1] if self.align else (0, 0)
+
+        chars: list[str] = []
+        align: list[Span] = []
+        for c, change in new:
+            if change > 0:
+                a = (0, 0) if nxt == 0 else span(nxt - 1)
+            else:
+                a = span(nxt)
+                nxt += 1 + abs(change)
+            chars.append(c)
+            align.append(a)
+        self.chars[start:end] = chars
+        self.align[start:end] = align
+
+    def text(self) -> str:
+        return "".join(self.chars)
+
+
+class Charsmap:
+    """SentencePiece's ``precompiled_charsmap``: a double-array trie and normalized strings."""
+
+    def __init__(self, data: bytes) -> None:
+        if len(data) < 4:
+            raise ValueError("too short")
+        (size,) = struct.unpack_from("<I", data)
+        count = size // 4
+        if len(data) < 4 + 4 * count:
+            raise ValueError("too short")
+        self.units = struct.unpack_from(f"<{count}I", data, 4)
+        self.normalized = data[4 + 4 * count :]
+        self.normalized.decode("utf-8")  # valid UTF-8, or ValueError
+        if not self._sound():
+            raise ValueError("a lookup would leave the charsmap")
+
+    def _sound(self) -> bool:
+        """Whether every lookup stays inside the charsmap: from each node (a unit whose bit 31
+        is clear; a set bit 31 marks a value), the 256 units at its index XOR its offset are in
+        the array, and a has-leaf node's value there is an offset into the strings, at a
+        character."""
+        units, strings = self.units, self.normalized
+
+        def offset(unit: int) -> int:
+            return (unit >> 10) << ((unit & (1 << 9)) >> 6)
+
+        def at_char(v: int) -> bool:
+            return v == len(strings) or (v < len(strings) and strings[v] & 0xC0 != 0x80)
+
+        if not units or units[0] >> 31:
+            return False
+        for i, u in enumerate(units):
+            if u >> 31:
+                continue
+            base = i ^ offset(u)
+            if (base | 0xFF) >= len(units) or ((u >> 8) & 1 and not at_char(units[base] & 0x7FFFFFFF)):
+                return False
+        return True
+
+    def _prefix_values(self, key: bytes) -> list[int]:
+        """The values of the keys that are prefixes of ``key``, shortest first: the walk of a
+        darts-clone double array (a unit holds its label in the low byte, a has-leaf bit 8, and
+        an offset to its children in bits 10 and up, shifted 8 more when bit 9 is set; a leaf
+        unit holds a 31-bit value)."""
+
+        def offset(unit: int) -> int:
+            return (unit >> 10) << ((unit & (1 << 9)) >> 6)
+
+        out: list[int] = []
+        node = offset(self.units[0])
+        for byte in key:
+            if byte == 0:
+                break
+            node ^= byte
+            unit = self.units[node]
+            if unit & ((1 << 31) | 0xFF) != byte:
+                return out
+            node ^= offset(unit)
+            if (unit >> 8) & 1:
+                out.append(self.units[node] & ((1 << 31) - 1))
+        return out
+
+    def lookup(self, piece: str) -> str | None:
+        """The normalized string of the shortest key that starts ``piece``, or None."""
+        found = self._prefix_values(piece.encode("utf-8"))
+        if not found:
+            return None
+        start = found[0]
+        end = self.normalized.find(b"\0", start)
+        return self.normalized[start : len(self.normalized) if end < 0 else end].decode("utf-8")
+
+
+def _graphemes(text: str) -> list[str]:
+    import regex  # transformers' dependency, needed here only
+
+    return list(regex.findall(r"\X", text))
+
+
+def _rewrite(new: list[tuple[str, int]], old: str, to: str) -> None:
+    """Appends the changes that turn ``old`` into ``to``: the new characters take the old ones'
+    places in order; any beyond them are new (the last ones); old ones beyond the new are
+    dropped after the last character so far."""
+    grown = len(to) - len(old)
+    new.extend((c, 0) for c in to)
+    if grown > 0:
+        for k in range(len(new) - grown, len(new)):
+            new[k] = (new[k][0], 1)
+    elif grown < 0 and new:
+        new[-1] = (new[-1][0], new[-1][1] + grown)
+
+
+def _precompiled(charsmap: Charsmap, text: Aligned) -> None:
+    """SentencePiece's normalization as Hugging Face's ``Precompiled`` does it: a grapheme
+    cluster shorter than 6 bytes is looked up whole, else character by character."""
+    new: list[tuple[str, int]] = []
+    changed = False
+    for g in _graphemes(text.text()):
+        if len(g.encode("utf-8")) < 6:
+            to = charsmap.lookup(g)
+            if to is not None:
+                changed = True
+                _rewrite(new, g, to)
+                continue
+        for c in g:
+            to = charsmap.lookup(c)
+            if to is None:
+                new.append((c, 0))
+            else:
+                changed = True
+                _rewrite(new, c, to)
+    if changed:
+        text.transform(0, len(text.chars), new, 0)
+
+
+def _pattern(value: object) -> tuple[str, str, int]:
+    """A ``Replace`` pattern: ``("literal", s, 0)`` or ``("run", c, min)`` (a regex of one
+    character repeated)."""
+    if isinstance(value, dict) and isinstance(value.get("String"), str):
+        if not value["String"]:
+            raise ValueError("a Replace normalizer with an empty pattern is not supported")
+        return ("literal", value["String"], 0)
+    r = value.get("Regex") if isinstance(value, dict) else None
+    if not isinstance(r, str):
+        raise ValueError('a Replace normalizer\'s pattern must be {"String": ...} or {"Regex": ...}')
+    unsupported = ValueError(
+        f"the Replace normalizer's regex {_quoted(r)} is not supported "
+        '(only one character repeated, as " {2,}" or " +")'
+    )
+    if r.startswith("\\"):
+        c = r[1:2]
+        if not (c == " " or (c.isascii() and not c.isalnum() and c.isprintable() and c != "")):
+            raise unsupported
+        rest = r[2:]
+    else:
+        c = r[:1]
+        if not (c == " " or c == "\u2581" or (c != "" and c.isalnum())):
+            raise unsupported
+        rest = r[1:]
+    if rest == "+":
+        return ("run", c, 1)
+    if not (rest.startswith("{") and rest.endswith(",}")):
+        raise unsupported
+    digits = rest[1:-2].removeprefix("+")
+    if not (digits.isascii() and digits.isdigit()) or int(digits) < 1:
+        raise unsupported
+    return ("run", c, int(digits))
+
+
+def _matches(pattern: tuple[str, str, int], chars: list[str]) -> list[Span]:
+    """The leftmost, non-overlapping character ranges ``pattern`` matches in ``chars``."""
+    kind, what, least = pattern
+    out: list[Span] = []
+    i = 0
+    while i < len(chars):
+        if kind == "literal" and "".join(chars[i : i + len(what)]) == what:
+            out.append((i, i + len(what)))
+            i += len(what)
+        elif kind == "run" and chars[i] == what:
+            n = i
+            while n < len(chars) and chars[n] == what:
+                n += 1
+            if n - i >= least:
+                out.append((i, n))
+            i = n
+        else:
+            i += 1
+    return out
+
+
+class Normalizer:
+    """A tokenizer.json normalizer (not null): its steps, and its JSON to write back."""
+
+    def __init__(self, value: Any) -> None:
+        self.json = value
+        self.steps: list[tuple[str, Any]] = []
+        self._add(value)
+
+    def _add(self, v: Any) -> None:
+        kind = v.get("type") if isinstance(v, dict) else None
+        kind = kind if isinstance(kind, str) else ""
+        if kind == "Sequence":
+            parts = v.get("normalizers")
+            if not isinstance(parts, list):
+                raise ValueError('the Sequence normalizer has no "normalizers" list')
+            for part in parts:
+                self._add(part)
+        elif kind == "Precompiled":
+            bad = "the Precompiled normalizer's precompiled_charsmap is not a SentencePiece charsmap in base64"
+            data = v.get("precompiled_charsmap")
+            if not isinstance(data, str):
+                raise ValueError(bad)
+            try:
+                self.steps.append(("precompiled", Charsmap(base64.b64decode(data, validate=True))))
+            except (binascii.Error, ValueError):
+                raise ValueError(bad) from None
+        elif kind == "Replace":
+            if "pattern" not in v:
+                raise ValueError("a Replace normalizer has no pattern")
+            pattern = _pattern(v["pattern"])
+            content = v.get("content")
+            if not isinstance(content, str):
+                raise ValueError('a Replace normalizer has no "content" string')
+            self.steps.append(("replace", (pattern, content)))
+        elif kind == "Strip":
+            left, right = (v.get(k) if isinstance(v.get(k), bool) else True for k in ("strip_left", "strip_right"))
+            self.steps.append(("strip", (left, right)))
+        else:
+            raise ValueError(
+                f"the {_quoted(kind)} normalizer is not supported "
+                "(only Precompiled, Replace, Strip and a Sequence of them)"
+            )
+
+    def normalize(self, text: Aligned) -> None:
+        """Normalizes ``text`` in place, step by step."""
+        for kind, arg in self.steps:
+            if kind == "precompiled":
+                _precompiled(arg, text)
+            elif kind == "replace":
+                pattern, content = arg
+                new = [(c, 1) for c in content]
+                shift = 0
+                for s, e in _matches(pattern, text.chars):
+                    s, e = s + shift, e + shift
+                    text.transform(s, e, new, e - s)
+                    shift += len(content) - (e - s)
+            else:
+                left, right = arg
+                n = len(text.chars)
+                lead = 0
+                while left and lead < n and text.chars[lead] in WHITE_SPACE:
+                    lead += 1
+                trail = 0
+                while right and trail < n - lead and text.chars[n - 1 - trail] in WHITE_SPACE:
+                    trail += 1
+                del text.chars[n - trail :], text.align[n - trail :]
+                del text.chars[:lead], text.align[:lead]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Normalizer) and json.dumps(self.json) == json.dumps(other.json)
+
+    __hash__ = None  # type: ignore[assignment]

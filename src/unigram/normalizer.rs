@@ -1,0 +1,380 @@
+//! The normalizers of tokenizer.json files converted from SentencePiece
+//! models (T5, ALBERT, XLM-RoBERTa, ...): `Precompiled` (SentencePiece's
+//! `precompiled_charsmap`, read by the `spm_precompiled` crate), `Replace`,
+//! `Strip` and a `Sequence` of them. Each keeps, for every character of the
+//! normalized text, the span of original characters it stands for, moved
+//! along as Hugging Face's `NormalizedString` moves its alignments, so that
+//! token offsets point where Hugging Face's do.
+
+use serde_json::Value;
+use spm_precompiled::Precompiled;
+use unicode_segmentation::UnicodeSegmentation;
+
+use crate::error::{Error, Quoted, Result};
+
+/// Text being normalized: its characters and, for each, the original
+/// characters `(start, end)` it stands for.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Aligned {
+    pub chars: Vec<char>,
+    pub align: Vec<(u32, u32)>,
+}
+
+impl Aligned {
+    /// `text` as it is, its characters numbered from `char_start`.
+    /// `Error::Memory` when there is no room for it.
+    pub fn new(text: &str, char_start: u32) -> Result<Self> {
+        let n = text.chars().count();
+        let mut a = Aligned::default();
+        if a.chars.try_reserve(n).is_err() || a.align.try_reserve(n).is_err() {
+            return Err(Error::memory(format_args!("normalizing a text of {n} characters")));
+        }
+        for (i, c) in text.chars().enumerate() {
+            a.chars.push(c);
+            let at = char_start + i as u32;
+            a.align.push((at, at + 1));
+        }
+        Ok(a)
+    }
+
+    /// Replaces the characters `start..end` by `new`, each with its change:
+    /// 0 takes the place of the next old character (and its span), `-n`
+    /// does that and drops the `n` old characters after it, `1` is a new
+    /// character, with the span of the old character before it. The first
+    /// `skipped` old characters of the range are dropped first.
+    pub fn transform(&mut self, start: usize, end: usize, new: &[(char, isize)], skipped: usize) {
+        let mut next = start + skipped;
+        let span = |i: usize, align: &[(u32, u32)]| align.get(i).or(align.last()).copied().unwrap_or((0, 0));
+        let mut chars = Vec::with_capacity(new.len());
+        let mut align = Vec::with_capacity(new.len());
+        for &(c, change) in new {
+            let a = if change > 0 {
+                if next == 0 {
+                    (0, 0)
+                } else {
+                    span(next - 1, &self.align)
+                }
+            } else {
+                let a = span(next, &self.align);
+                next += 1 + change.unsigned_abs();
+                a
+            };
+            chars.push(c);
+            align.push(a);
+        }
+        self.chars.splice(start..end, chars);
+        self.align.splice(start..end, align);
+    }
+
+    pub fn text(&self) -> String {
+        self.chars.iter().collect()
+    }
+}
+
+/// What a `Replace` looks for.
+#[derive(Clone, Debug)]
+enum Pattern {
+    /// A literal string.
+    Literal(Vec<char>),
+    /// A run of at least `min` of one character (a regex `c{min,}` or `c+`).
+    Run(char, usize),
+}
+
+impl Pattern {
+    /// The character ranges it matches in `chars`, leftmost first, not
+    /// overlapping.
+    fn matches(&self, chars: &[char]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            match self {
+                Pattern::Literal(p) if chars[i..].starts_with(p) => {
+                    out.push((i, i + p.len()));
+                    i += p.len();
+                }
+                Pattern::Run(c, min) if chars[i] == *c => {
+                    let n = chars[i..].iter().take_while(|&&x| x == *c).count();
+                    if n >= *min {
+                        out.push((i, i + n));
+                    }
+                    i += n;
+                }
+                _ => i += 1,
+            }
+        }
+        out
+    }
+
+    /// A `Replace` normalizer's pattern: `{"String": s}`, or `{"Regex": r}`
+    /// of one character repeated (`" {2,}"`, `" +"`).
+    fn from_json(v: &Value) -> Result<Self> {
+        if let Some(s) = v.get("String").and_then(Value::as_str) {
+            if s.is_empty() {
+                return Err(Error::invalid("a Replace normalizer with an empty pattern is not supported"));
+            }
+            return Ok(Pattern::Literal(s.chars().collect()));
+        }
+        let Some(r) = v.get("Regex").and_then(Value::as_str) else {
+            return Err(Error::invalid("a Replace normalizer's pattern must be {\"String\": ...} or {\"Regex\": ...}"));
+        };
+        let unsupported = || {
+            Error::invalid(format!(
+                "the Replace normalizer's regex {} is not supported (only one character repeated, as \" {{2,}}\" or \" +\")",
+                Quoted(r)
+            ))
+        };
+        let (c, rest) = match r.strip_prefix('\\') {
+            Some(escaped) => {
+                let c =
+                    escaped.chars().next().filter(|c| c.is_ascii_punctuation() || *c == ' ').ok_or_else(unsupported)?;
+                (c, &escaped[c.len_utf8()..])
+            }
+            None => {
+                let c = r.chars().next().filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '\u{2581}');
+                let c = c.ok_or_else(unsupported)?;
+                (c, &r[c.len_utf8()..])
+            }
+        };
+        let min = if rest == "+" {
+            1
+        } else {
+            let n = rest.strip_prefix('{').and_then(|s| s.strip_suffix(",}")).ok_or_else(unsupported)?;
+            n.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(unsupported)?
+        };
+        Ok(Pattern::Run(c, min))
+    }
+}
+
+/// One normalizer of a `Sequence`.
+#[derive(Clone, Debug)]
+enum Step {
+    Precompiled(Box<Precompiled>),
+    Replace { pattern: Pattern, content: Vec<char> },
+    Strip { left: bool, right: bool },
+}
+
+/// A tokenizer.json normalizer: its steps, and its JSON to write back.
+#[derive(Clone, Debug)]
+pub struct Normalizer {
+    steps: Vec<Step>,
+    json: Value,
+}
+
+impl Normalizer {
+    /// The normalizer of a tokenizer.json's `"normalizer"` value (not null).
+    pub fn from_json(v: &Value) -> Result<Self> {
+        let mut steps = Vec::new();
+        add_steps(v, &mut steps)?;
+        Ok(Normalizer { steps, json: v.clone() })
+    }
+
+    /// The tokenizer.json value it was read from.
+    pub fn json(&self) -> &Value {
+        &self.json
+    }
+
+    /// Normalizes `text` in place, step by step.
+    pub fn normalize(&self, text: &mut Aligned) {
+        for step in &self.steps {
+            match step {
+                Step::Precompiled(p) => precompiled(p, text),
+                Step::Replace { pattern, content } => {
+                    let new: Vec<(char, isize)> = content.iter().map(|&c| (c, 1)).collect();
+                    let mut shift = 0isize;
+                    for (s, e) in pattern.matches(&text.chars) {
+                        let (s, e) = ((s as isize + shift) as usize, (e as isize + shift) as usize);
+                        text.transform(s, e, &new, e - s);
+                        shift += content.len() as isize - (e - s) as isize;
+                    }
+                }
+                Step::Strip { left, right } => {
+                    let n = text.chars.len();
+                    let lead = if *left { text.chars.iter().take_while(|c| c.is_whitespace()).count() } else { 0 };
+                    let trail = if *right {
+                        text.chars[lead..].iter().rev().take_while(|c| c.is_whitespace()).count()
+                    } else {
+                        0
+                    };
+                    if lead + trail > 0 {
+                        text.chars.truncate(n - trail);
+                        text.align.truncate(n - trail);
+                        text.chars.drain(..lead);
+                        text.align.drain(..lead);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn add_steps(v: &Value, steps: &mut Vec<Step>) -> Result<()> {
+    let kind = v.get("type").and_then(Value::as_str).unwrap_or("");
+    match kind {
+        "Sequence" => {
+            let parts = v
+                .get("normalizers")
+                .and_then(Value::as_array)
+                .ok_or_else(|| Error::invalid("the Sequence normalizer has no \"normalizers\" list"))?;
+            for part in parts {
+                add_steps(part, steps)?;
+            }
+        }
+        "Precompiled" => {
+            let bad = || {
+                Error::invalid(
+                    "the Precompiled normalizer's precompiled_charsmap is not a SentencePiece charsmap in base64",
+                )
+            };
+            let map = v.get("precompiled_charsmap").and_then(Value::as_str).ok_or_else(bad)?;
+            let bytes = base64::decode(map).map_err(|_| bad())?;
+            if !charsmap_is_sound(&bytes) {
+                return Err(bad());
+            }
+            let p = Precompiled::from(&bytes).map_err(|_| bad())?;
+            steps.push(Step::Precompiled(Box::new(p)));
+        }
+        "Replace" => {
+            let pattern = Pattern::from_json(
+                v.get("pattern").ok_or_else(|| Error::invalid("a Replace normalizer has no pattern"))?,
+            )?;
+            let content = v
+                .get("content")
+                .and_then(Value::as_str)
+                .ok_or_else(|| Error::invalid("a Replace normalizer has no \"content\" string"))?;
+            steps.push(Step::Replace { pattern, content: content.chars().collect() });
+        }
+        "Strip" => {
+            let flag = |k: &str| v.get(k).and_then(Value::as_bool).unwrap_or(true);
+            steps.push(Step::Strip { left: flag("strip_left"), right: flag("strip_right") });
+        }
+        _ => {
+            return Err(Error::invalid(format!(
+                "the {} normalizer is not supported (only Precompiled, Replace, Strip and a Sequence of them)",
+                Quoted(kind)
+            )))
+        }
+    }
+    Ok(())
+}
+
+/// Whether every lookup in the charsmap `bytes` stays inside it: a
+/// little-endian u32 byte size of the trie, its u32 units, then the
+/// normalized strings (UTF-8). In a darts-clone double array, a unit whose
+/// bit 31 is clear is a node: its label in the low byte, a has-leaf flag in
+/// bit 8, and the offset of its children (bits 10 and up, shifted 8 more
+/// when bit 9 is set); a unit whose bit 31 is set holds a value. A lookup
+/// reads the 256 units from a node's index XOR its offset (one per byte), and
+/// a has-leaf node's value at that index: the block must be inside the
+/// array, and the value an offset into the strings, at a character.
+fn charsmap_is_sound(bytes: &[u8]) -> bool {
+    let Some(size) = bytes.get(..4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize / 4) else {
+        return false;
+    };
+    let Some(trie) = bytes.get(4..4 + 4 * size) else { return false };
+    let strings = &bytes[4 + 4 * size..];
+    let units: Vec<u32> = trie.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+    let offset = |u: u32| ((u >> 10) as usize) << ((u & (1 << 9)) >> 6);
+    let at_char = |v: usize| v == strings.len() || strings.get(v).is_some_and(|&b| b & 0xC0 != 0x80);
+    !units.is_empty()
+        && units[0] >> 31 == 0
+        && units.iter().enumerate().filter(|(_, &u)| u >> 31 == 0).all(|(i, &u)| {
+            let base = i ^ offset(u);
+            (base | 0xFF) < units.len() && ((u >> 8) & 1 == 0 || at_char((units[base] & 0x7FFF_FFFF) as usize))
+        })
+}
+
+/// SentencePiece's normalization as Hugging Face's `Precompiled` does it:
+/// each grapheme cluster shorter than 6 bytes is looked up whole, else
+/// character by character; a match is replaced by its normalized string.
+fn precompiled(p: &Precompiled, text: &mut Aligned) {
+    let s = text.text();
+    let mut new: Vec<(char, isize)> = Vec::with_capacity(text.chars.len());
+    let mut changed = false;
+    for g in s.graphemes(true) {
+        if g.len() < 6 {
+            if let Some(to) = p.transform(g) {
+                changed = true;
+                rewrite(&mut new, g, to);
+                continue;
+            }
+        }
+        for (i, c) in g.char_indices() {
+            let one = &g[i..i + c.len_utf8()];
+            match p.transform(one) {
+                Some(to) => {
+                    changed = true;
+                    rewrite(&mut new, one, to);
+                }
+                None => new.push((c, 0)),
+            }
+        }
+    }
+    if changed {
+        let n = text.chars.len();
+        text.transform(0, n, &new, 0);
+    }
+}
+
+/// Appends the changes that turn `old` into `to`: the new characters take
+/// the old ones' places in order; any beyond them are new (the last ones),
+/// and old ones beyond the new are dropped after the last character so far.
+fn rewrite(new: &mut Vec<(char, isize)>, old: &str, to: &str) {
+    let grown = to.chars().count() as isize - old.chars().count() as isize;
+    new.extend(to.chars().map(|c| (c, 0)));
+    if grown > 0 {
+        let n = new.len();
+        for change in &mut new[n - grown as usize..] {
+            change.1 = 1;
+        }
+    } else if grown < 0 {
+        if let Some(last) = new.last_mut() {
+            last.1 += grown;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(v: Value, text: &str) -> (String, Vec<(u32, u32)>) {
+        let n = Normalizer::from_json(&v).unwrap();
+        let mut a = Aligned::new(text, 0).unwrap();
+        n.normalize(&mut a);
+        (a.text(), a.align)
+    }
+
+    #[test]
+    fn a_replaced_run_stands_for_its_last_character() {
+        let v = json!({"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "\u{2581}"});
+        assert_eq!(run(v, "a   b c"), ("a\u{2581}b c".into(), vec![(0, 1), (3, 4), (4, 5), (5, 6), (6, 7)]));
+    }
+
+    #[test]
+    fn strip_keeps_the_inner_spans() {
+        let v =
+            json!({"type": "Sequence", "normalizers": [{"type": "Strip", "strip_left": true, "strip_right": true}]});
+        assert_eq!(run(v, " ab\t"), ("ab".into(), vec![(1, 2), (2, 3)]));
+    }
+
+    #[test]
+    fn unsupported_parts_are_named() {
+        let e = Normalizer::from_json(&json!({"type": "NFKC"})).unwrap_err().to_string();
+        assert!(e.contains("\"NFKC\" normalizer is not supported"), "{e}");
+        let v = json!({"type": "Replace", "pattern": {"Regex": "[a-z]+"}, "content": ""});
+        let e = Normalizer::from_json(&v).unwrap_err().to_string();
+        assert!(e.contains("regex \"[a-z]+\" is not supported"), "{e}");
+    }
+
+    #[test]
+    fn growing_and_shrinking_rewrites_move_the_spans_as_hugging_face_does() {
+        let mut new = Vec::new();
+        rewrite(&mut new, "x", "ab");
+        rewrite(&mut new, "yz", "c");
+        assert_eq!(new, [('a', 0), ('b', 1), ('c', -1)]);
+        let mut a = Aligned::new("xyz", 0).unwrap();
+        a.transform(0, 3, &new, 0);
+        assert_eq!((a.text().as_str(), a.align), ("abc", vec![(0, 1), (0, 1), (1, 2)]));
+    }
+}

@@ -1,0 +1,331 @@
+"""Unigram tokenizer.json files converted from SentencePiece models load and
+encode as Hugging Face's ``tokenizers`` encodes them.
+
+transformers' converters turn a SentencePiece model into a tokenizer.json with
+a ``Precompiled`` normalizer (the model's charsmap), in a ``Sequence`` with
+``Replace`` normalizers (runs of spaces; ALBERT's quotes), a ``Metaspace``
+pre-tokenizer and decoder, and a ``TemplateProcessing`` post-processor. The
+files here come from a small model trained on dictionary lines with the
+``nmt_nfkc`` rule, so that the charsmap rewrites full-width forms, ligatures,
+circled digits, odd spaces and controls; random texts full of those are
+compared with ``tokenizers``: ids, tokens, offsets into the original text, and
+the decoded text.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from implementations import IMPLEMENTATIONS
+
+tokenizers = pytest.importorskip("tokenizers", reason="optional: tokenizers is not installed")
+spm = pytest.importorskip("sentencepiece", reason="optional: sentencepiece is not installed")
+pytest.importorskip("google.protobuf", reason="optional: protobuf (for transformers' converters) is not installed")
+converters = pytest.importorskip(
+    "transformers.convert_slow_tokenizer", reason="optional: transformers is not installed"
+)
+
+CONVERTERS = ["T5Converter", "AlbertConverter", "XLMRobertaConverter"]
+
+#: Characters the nmt_nfkc charsmap rewrites (full-width forms, ligatures,
+#: circled digits, fractions, odd spaces, controls, combining accents, Hangul
+#: jamo, flags and emoji sequences), spaces and runs of them, quotes ALBERT's
+#: normalizer replaces, and the files' special tokens.
+PARTS = [
+    *"abcdefghij ABC.,;!?019",
+    *"éèüñ\u0301\u0308ｆｕｌｌＡ①ﬁﬂ½²\u2126",
+    *"\t\n\r\x01\x7f\u00a0\u3000\u2028\u200b\u200d\u00ad\ufeff",
+    *"\u1100\u1161\u11a8\U0001f1e6\U0001f1e8\U0001f600",
+    "  ",
+    "   ",
+    "``",
+    "''",
+    "<s>",
+    "</s>",
+    "<unk>",
+    "[CLS]",
+]
+TEXTS = st.lists(st.sampled_from(PARTS), max_size=16).map("".join)
+
+
+class _Original:
+    """What transformers' converters read of a slow tokenizer."""
+
+    do_lower_case = False
+    keep_accents = True
+    legacy = True
+    add_prefix_space = True
+    extra_ids = 0
+    _extra_ids = 0
+
+    def __init__(self, path: Path, converter: str) -> None:
+        self.vocab_file = str(path)
+        self._sp = spm.SentencePieceProcessor(model_file=str(path))
+        # XLM-RoBERTa's vocabulary starts with fairseq's four tokens
+        self._fixed = {"<s>": 0, "<pad>": 1, "</s>": 2, "<unk>": 3} if converter == "XLMRobertaConverter" else {}
+
+    def convert_tokens_to_ids(self, token: str) -> int:
+        return self._fixed.get(token, int(self._sp.piece_to_id(token)))
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory, gcide_lines: list[str]) -> dict[str, Path]:
+    """The tokenizer.json of each converter, made from one small model."""
+    folder = tmp_path_factory.mktemp("spm")
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(gcide_lines[:3000]),
+        model_writer=model,
+        vocab_size=400,
+        model_type="unigram",
+        normalization_rule_name="nmt_nfkc",
+        character_coverage=1.0,
+        pad_id=0,
+        eos_id=1,
+        unk_id=2,
+        bos_id=-1,
+        control_symbols=["[CLS]", "[SEP]"],  # ALBERT's template's
+        minloglevel=2,
+    )
+    path = folder / "small.model"
+    path.write_bytes(model.getvalue())
+    out = {}
+    for name in CONVERTERS:
+        out[name] = folder / f"{name}.json"
+        getattr(converters, name)(_Original(path, name)).converted().save(str(out[name]))
+    return out
+
+
+def _implementation(name: str) -> Any:
+    import importlib
+
+    return importlib.import_module(IMPLEMENTATIONS[name])
+
+
+def _with(path: Path, tmp: Path, change: Any) -> Path:
+    """A copy of the file at ``path`` as ``change(doc)`` edits it."""
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    change(doc)
+    out = tmp / f"edited-{path.name}"
+    out.write_text(json.dumps(doc), encoding="utf-8")
+    return out
+
+
+def _fields(e: Any) -> tuple[Any, ...]:
+    return e.ids, e.tokens, e.offsets, e.type_ids, e.special_tokens_mask
+
+
+def _same_as_hf(ours: Any, hf: Any, text: str, pair: str | None = None) -> None:
+    for add in (True, False):
+        expected = hf.encode(text, pair, add_special_tokens=add)
+        assert _fields(ours.encode(text, pair, add_special_tokens=add)) == _fields(expected), (text, pair, add)
+    assert ours.decode(expected.ids) == hf.decode(expected.ids, skip_special_tokens=False), text
+    assert ours.decode(expected.ids, skip_special_tokens=True) == hf.decode(expected.ids), text
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("converter", CONVERTERS)
+def test_converted_files_encode_and_decode_as_tokenizers(files: dict[str, Path], converter: str, impl: str) -> None:
+    hf = tokenizers.Tokenizer.from_file(str(files[converter]))
+    ours = _implementation(impl).UnigramTokenizer.from_file(files[converter])
+    doc = json.loads(files[converter].read_text(encoding="utf-8"))
+    assert "Precompiled" in json.dumps(doc["normalizer"])  # what the test is about
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(TEXTS, st.none() | TEXTS)
+    def check(text: str, pair: str | None) -> None:
+        _same_as_hf(ours, hf, text, pair)
+
+    check()
+    # the charsmap at work: full-width letters, a ligature and a circled digit
+    # become ASCII, a run of spaces one "▁", each token pointing into the text
+    text = "ｆｕｌｌ   ﬁ①"
+    got = ours.encode(text, add_special_tokens=False)
+    assert "".join(got.tokens).replace("▁", "") == "fullfi1"
+    assert got.offsets[-1][1] == len(text)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("scheme", ["first", "never"])
+def test_prepend_schemes_first_and_never_as_tokenizers(
+    files: dict[str, Path], tmp_path: Path, scheme: str, impl: str
+) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["pre_tokenizer"]["prepend_scheme"] = scheme
+        doc["decoder"]["prepend_scheme"] = scheme
+
+    path = _with(files["T5Converter"], tmp_path, change)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    # "first": a "▁" before the text's start only, not after a special token
+    for text in ["a</s>b", "</s>a b", " a</s> b", "ab"]:
+        _same_as_hf(ours, hf, text)
+    bare = {"add_special_tokens": False}
+    assert ours.encode("a</s>b", **bare).tokens[-1] != ours.encode("a</s> b", **bare).tokens[-1]
+    assert json.loads(ours.to_str())["pre_tokenizer"]["prepend_scheme"] == scheme
+
+    @settings(max_examples=200, deadline=None, database=None)
+    @given(TEXTS)
+    def check(text: str) -> None:
+        _same_as_hf(ours, hf, text)
+
+    check()
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_a_saved_file_keeps_its_normalizer(files: dict[str, Path], tmp_path: Path, impl: str) -> None:
+    cls = _implementation(impl).UnigramTokenizer
+    ours = cls.from_file(files["AlbertConverter"])
+    again = cls.from_str(ours.to_str())
+    hf = tokenizers.Tokenizer.from_str(ours.to_str())
+    for text in ["``Ａ  ﬁne'' day①", "  x\u3000y  "]:
+        assert again.encode(text) == ours.encode(text)
+        _same_as_hf(again, hf, text)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize(
+    ("normalizer", "named"),
+    [
+        ({"type": "NFKC"}, '"NFKC" normalizer is not supported'),
+        ({"type": "Sequence", "normalizers": [{"type": "Lowercase"}]}, '"Lowercase" normalizer is not supported'),
+        (
+            {"type": "Replace", "pattern": {"Regex": "[0-9]+"}, "content": "0"},
+            'regex "[0-9]+" is not supported',
+        ),
+        ({"type": "Precompiled", "precompiled_charsmap": "not base64!"}, "precompiled_charsmap"),
+        # a trie of one node whose children would lie far outside it
+        ({"type": "Precompiled", "precompiled_charsmap": "BAAAAAD8//94AA=="}, "precompiled_charsmap"),
+    ],
+)
+def test_unsupported_normalizers_are_named(
+    files: dict[str, Path], tmp_path: Path, normalizer: dict[str, Any], named: str, impl: str
+) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["normalizer"] = normalizer
+
+    path = _with(files["T5Converter"], tmp_path, change)
+    with pytest.raises(ValueError, match=r"normalizer|precompiled_charsmap") as raised:
+        _implementation(impl).UnigramTokenizer.from_file(path)
+    assert named in str(raised.value)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_templates_are_kept_and_shown(files: dict[str, Path], impl: str) -> None:
+    cls = _implementation(impl).UnigramTokenizer
+    xlmr = cls.from_file(files["XLMRobertaConverter"])
+    assert xlmr.template == ("<s>:0 $A:0 </s>:0", "<s>:0 $A:0 </s>:0 </s>:0 $B:0 </s>:0")
+    assert cls.from_file(files["T5Converter"]).template == ("$A:0 </s>:0", "$A:0 </s>:0 $B:0 </s>:0")
+    albert = cls.from_file(files["AlbertConverter"])
+    assert albert.template == ("[CLS]:0 $A:0 [SEP]:0", "[CLS]:0 $A:0 [SEP]:0 $B:1 [SEP]:1")
+    again = cls.from_str(albert.to_str())
+    assert again.template == albert.template
+    assert again.encode("a", "b") == albert.encode("a", "b")
+    e = albert.encode("a", "b")
+    assert (e.tokens[0], e.type_ids[-1], e.special_tokens_mask[0]) == ("[CLS]", 1, 1)
+    batch = albert.encode_batch(["a b", "c"], add_special_tokens=False)
+    assert batch == [albert.encode(t, add_special_tokens=False) for t in ["a b", "c"]]
+    assert albert.encode_batch(["a b"])[0] == albert.encode("a b")
+    assert cls([("<unk>", 0.0), ("a", -1.0)]).template is None
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize(
+    ("post_processor", "named"),
+    [
+        ({"type": "BertProcessing", "sep": ["</s>", 1], "cls": ["<s>", 0]}, '"BertProcessing" post_processor'),
+        (
+            {
+                "type": "TemplateProcessing",
+                "single": [{"SpecialToken": {"id": "<x>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}}],
+                "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+                "special_tokens": {},
+            },
+            '"<x>" is not one of its special_tokens',
+        ),
+    ],
+)
+def test_unsupported_post_processors_are_named(
+    files: dict[str, Path], tmp_path: Path, post_processor: dict[str, Any], named: str, impl: str
+) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["post_processor"] = post_processor
+
+    path = _with(files["T5Converter"], tmp_path, change)
+    with pytest.raises(ValueError, match="post_processor") as raised:
+        _implementation(impl).UnigramTokenizer.from_file(path)
+    assert named in str(raised.value)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("converter", CONVERTERS)
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"add_special_tokens": False},
+        {"truncation": True, "max_length": 5, "padding": "max_length"},
+        {"padding": True, "return_special_tokens_mask": True, "return_offsets_mapping": True},
+        {"truncation": True, "max_length": 1},
+    ],
+)
+def test_the_call_gives_what_transformers_gives(
+    files: dict[str, Path], converter: str, options: dict[str, Any], impl: str
+) -> None:
+    transformers = pytest.importorskip("transformers", reason="optional: transformers is not installed")
+    ours = _implementation(impl).UnigramTokenizer.from_file(files[converter])
+    pad = "<pad>"
+    ours.pad_token = pad
+    theirs = transformers.PreTrainedTokenizerFast(
+        tokenizer_object=tokenizers.Tokenizer.from_file(str(files[converter])),
+        pad_token=pad,
+        model_input_names=["input_ids", "attention_mask"],
+    )
+    texts = ["ｆｕｌｌ   ﬁne①", "a</s> b", "", "  x\u3000y  ", "hello world, the quick fox"]
+    got = {k: list(v) for k, v in ours(texts, **options).items()}
+    expected = {k: list(v) for k, v in theirs(texts, **options).items()}
+    assert got == expected
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_an_encoding_in_a_template_pickles_with_its_type_ids_and_mask(files: dict[str, Path], impl: str) -> None:
+    import pickle
+
+    e = _implementation(impl).UnigramTokenizer.from_file(files["AlbertConverter"]).encode("a b", "c")
+    again = pickle.loads(pickle.dumps(e))
+    assert again == e
+    assert (again.type_ids, again.special_tokens_mask) == (e.type_ids, e.special_tokens_mask)
+    assert 1 in again.type_ids
+    assert 1 in again.special_tokens_mask
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_older_converters_strip_and_replace_runs_of_spaces_as_tokenizers(
+    files: dict[str, Path], tmp_path: Path, impl: str
+) -> None:
+    # older transformers wrote T5's normalizer as Precompiled, Strip (right) and
+    # Replace(" {2,}", "▁"); a left Strip is added here as well
+    strip = [{"type": "Strip", "strip_left": left, "strip_right": not left} for left in (False, True)]
+    runs = {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": "\u2581"}
+
+    def change(doc: dict[str, Any]) -> None:
+        charsmap = [n for n in doc["normalizer"]["normalizers"] if n["type"] == "Precompiled"]
+        doc["normalizer"] = {"type": "Sequence", "normalizers": [*charsmap, strip[0], runs, strip[1]]}
+
+    path = _with(files["T5Converter"], tmp_path, change)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    assert ours.encode("  ab  \t").offsets == hf.encode("  ab  \t").offsets
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(TEXTS, st.none() | TEXTS)
+    def check(text: str, pair: str | None) -> None:
+        _same_as_hf(ours, hf, text, pair)
+
+    check()
