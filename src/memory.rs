@@ -7,76 +7,146 @@
 //! a batch, the lists of a merge), and Rust aborts the process when one of
 //! those fails. So the allocator keeps a spare: [`Reserve`] wraps the global
 //! allocator, and when an allocation of at most [`SMALL`] bytes fails, it
-//! frees the spare (address space, [`SPARE`] bytes, never touched) and tries
-//! again, which then succeeds. Long work started under a [`Watch`] asks it,
-//! between small steps (an input of a batch, a merge), whether the spare was
-//! spent since it started ([`Watch::check`]), and if so gives up with
-//! [`Error::Memory`]: what it built is then freed, and the error reaches
-//! the caller. The spare is taken again when the next watched work starts.
+//! frees the spare (address space, [`SPARE_BYTES`] bytes, never touched) and
+//! tries again, which then succeeds. Long work started under a [`Watch`]
+//! asks it, between small steps (an input of a batch, a merge), whether the
+//! spare was spent since it started ([`Watch::check`]), and if so gives up
+//! with [`Error::Memory`]: what it built is then freed, and the error
+//! reaches the caller. The spare is taken again when the next watched work
+//! starts.
 //!
-//! Larger allocations that fail are not retried: they are the reserved
-//! sizes, whose failure is already an error, and the spare would only let
-//! work whose output cannot fit go on.
+//! The spare is one per process: memory that runs out anywhere (another
+//! thread, another tokenizer) ends every watched work under way with a
+//! MemoryError. Larger allocations that fail are not retried: they are the
+//! reserved sizes, whose failure is already an error, and the spare would
+//! only let work whose output cannot fit go on.
+//!
+//! An allocation fails where address space is limited (`ulimit -v`,
+//! `RLIMIT_AS`) or the kernel does not overcommit; with Linux's default
+//! overcommit, the kernel's out-of-memory killer may end the process first.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr::null_mut;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
 
 use crate::error::{Error, Result};
 
 /// The spare's size: room for the small allocations a step of work makes
 /// between two checks, many times over.
-pub const SPARE: usize = 64 << 20;
+pub const SPARE_BYTES: usize = 64 << 20;
 
 /// Allocations of at most this many bytes are retried once the spare is
-/// freed.
-pub const SMALL: usize = 4 << 20;
+/// freed: a quarter of it.
+pub const SMALL: usize = SPARE_BYTES / 4;
 
-/// The spare (from the system allocator, so that it is address space the
-/// kernel maps on touch, and it is never touched), or null.
-static SPARE_AT: AtomicPtr<u8> = AtomicPtr::new(null_mut());
+/// After a failed attempt to take the spare, the next attempts skipped:
+/// each costs a system call that fails while memory stays short.
+const SKIP_AFTER_FAILURE: u32 = 255;
 
-/// How many times the spare was spent.
-static SPENT: AtomicU64 = AtomicU64::new(0);
+/// The spare and what is known of it.
+pub struct Spare {
+    /// The spare (from the system allocator, so that it is address space
+    /// the kernel maps on touch, and it is never touched), or null.
+    at: AtomicPtr<u8>,
+    /// How many times it was spent.
+    spent: AtomicU64,
+    /// It was spent and not taken again since, and no watch has said so yet.
+    gone: AtomicBool,
+    /// Threads spending it now (the one freeing it, and those that found it gone).
+    spending: AtomicU32,
+    /// Attempts to take it still to skip.
+    skip: AtomicU32,
+}
 
-/// The spare was spent and not taken again since.
-static GONE: AtomicBool = AtomicBool::new(false);
+/// The process's spare.
+static SPARE: Spare = Spare::new();
+
+/// Takes the process's spare if it is not held (and memory allows it).
+pub fn arm() {
+    SPARE.arm();
+}
 
 fn spare_layout() -> Layout {
-    Layout::from_size_align(SPARE, 4096).expect("a valid layout")
+    Layout::from_size_align(SPARE_BYTES, 4096).expect("a valid layout")
 }
 
-/// Takes the spare if it is not held (and memory allows it).
-pub fn arm() {
-    if !SPARE_AT.load(Ordering::Acquire).is_null() {
-        return;
+impl Spare {
+    const fn new() -> Self {
+        Self {
+            at: AtomicPtr::new(null_mut()),
+            spent: AtomicU64::new(0),
+            gone: AtomicBool::new(false),
+            spending: AtomicU32::new(0),
+            skip: AtomicU32::new(0),
+        }
     }
-    // SAFETY: a nonzero size and a valid alignment.
-    let spare = unsafe { System.alloc(spare_layout()) };
-    if spare.is_null() {
-        return;
-    }
-    if SPARE_AT.compare_exchange(null_mut(), spare, Ordering::AcqRel, Ordering::Acquire).is_err() {
-        // SAFETY: allocated above with this layout, and not shared.
-        unsafe { System.dealloc(spare, spare_layout()) };
-    }
-    GONE.store(false, Ordering::Release);
-}
 
-/// Frees the spare, if held, and counts it as spent.
-fn spend() {
-    let spare = SPARE_AT.swap(null_mut(), Ordering::AcqRel);
-    if !spare.is_null() {
-        // SAFETY: `arm` allocated it with this layout; the swap made it ours alone.
-        unsafe { System.dealloc(spare, spare_layout()) };
-        GONE.store(true, Ordering::Release);
-        SPENT.fetch_add(1, Ordering::AcqRel);
+    /// Takes the spare if it is not held and memory allows it; after a
+    /// failure, only every `SKIP_AFTER_FAILURE + 1`-th call tries.
+    fn arm(&self) {
+        if !self.at.load(Ordering::Acquire).is_null() {
+            return;
+        }
+        if self.skip.load(Ordering::Relaxed) > 0 {
+            self.skip.fetch_sub(1, Ordering::Relaxed);
+            return;
+        }
+        // SAFETY: a nonzero size and a valid alignment.
+        let spare = unsafe { System.alloc(spare_layout()) };
+        if spare.is_null() {
+            self.skip.store(SKIP_AFTER_FAILURE, Ordering::Relaxed);
+            return;
+        }
+        // Before the spare is published: a spend after it says "gone" again.
+        self.gone.store(false, Ordering::Release);
+        if self.at.compare_exchange(null_mut(), spare, Ordering::AcqRel, Ordering::Acquire).is_err() {
+            // SAFETY: allocated above with this layout, and not shared.
+            unsafe { System.dealloc(spare, spare_layout()) };
+        }
+    }
+
+    /// Frees the spare, if held, and counts it as spent; returns once no
+    /// other thread is still freeing it, so that a retry finds its room.
+    fn spend(&self) {
+        self.spending.fetch_add(1, Ordering::AcqRel);
+        let spare = self.at.swap(null_mut(), Ordering::AcqRel);
+        if !spare.is_null() {
+            // SAFETY: `arm` allocated it with this layout; the swap made it ours alone.
+            unsafe { System.dealloc(spare, spare_layout()) };
+            self.gone.store(true, Ordering::Release);
+            self.spent.fetch_add(1, Ordering::AcqRel);
+        }
+        self.spending.fetch_sub(1, Ordering::AcqRel);
+        // Whoever took the spare counted itself in before its swap: wait
+        // for its free to end.
+        while self.spending.load(Ordering::Acquire) > 0 {
+            std::hint::spin_loop();
+        }
+    }
+
+    /// Takes the spare if it is not held, and starts watching it. If it was
+    /// spent, cannot be taken again, and no watch has said so yet, memory
+    /// has run out (e.g. while the work's inputs were read): this watch
+    /// starts so, and says it once. (A spare that cannot be taken otherwise,
+    /// where address space is that short, leaves the work as it would be
+    /// without one.)
+    fn watch(&'static self) -> Watch {
+        self.arm();
+        let spent = self.spent.load(Ordering::Acquire);
+        let dry = self.at.load(Ordering::Acquire).is_null() && self.gone.swap(false, Ordering::AcqRel);
+        Watch { spare: self, spent, dry }
     }
 }
 
 /// A global allocator that frees the spare and tries again when a small
 /// allocation fails (see the module's documentation).
 pub struct Reserve<A>(pub A);
+
+impl<A> Reserve<A> {
+    fn spare(&self) -> &'static Spare {
+        &SPARE
+    }
+}
 
 // SAFETY: every call is passed on to `A` unchanged; a failed small one is
 // passed on again after the spare is freed.
@@ -86,7 +156,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Reserve<A> {
         // SAFETY: the caller's contract, passed on.
         let p = unsafe { self.0.alloc(layout) };
         if p.is_null() && layout.size() <= SMALL {
-            spend();
+            self.spare().spend();
             // SAFETY: as above.
             return unsafe { self.0.alloc(layout) };
         }
@@ -98,7 +168,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Reserve<A> {
         // SAFETY: the caller's contract, passed on.
         let p = unsafe { self.0.alloc_zeroed(layout) };
         if p.is_null() && layout.size() <= SMALL {
-            spend();
+            self.spare().spend();
             // SAFETY: as above.
             return unsafe { self.0.alloc_zeroed(layout) };
         }
@@ -116,7 +186,7 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Reserve<A> {
         // SAFETY: the caller's contract, passed on.
         let p = unsafe { self.0.realloc(ptr, layout, new_size) };
         if p.is_null() && new_size <= SMALL {
-            spend();
+            self.spare().spend();
             // SAFETY: as above (a failed realloc leaves `ptr` as it was).
             return unsafe { self.0.realloc(ptr, layout, new_size) };
         }
@@ -126,30 +196,34 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Reserve<A> {
 
 /// Long work's view of the spare: started before the work, checked between
 /// its steps.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Watch {
+    spare: &'static Spare,
     spent: u64,
-    /// The spare had been spent and could not be taken again at the start:
-    /// memory had run out already (e.g. while the work's inputs were read).
+    /// Memory had run out already when it started (see [`Watch::start`]).
     dry: bool,
+}
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Watch").field("spent", &self.spent).field("dry", &self.dry).finish()
+    }
 }
 
 impl Watch {
     /// Takes the spare if it is not held, and starts watching it. If it was
-    /// spent and cannot be taken again, memory has run out: the watch starts
-    /// so. (A spare that could never be taken, where address space is that
-    /// short, leaves the work as it would be without one.)
+    /// spent, cannot be taken again, and no watch has said so yet, memory
+    /// has run out (e.g. while the work's inputs were read): this watch
+    /// starts so.
     pub fn start() -> Self {
-        arm();
-        let spent = SPENT.load(Ordering::Acquire);
-        Self { spent, dry: GONE.load(Ordering::Acquire) }
+        SPARE.watch()
     }
 
-    /// Whether memory ran out: the spare was spent since `start`, or could
-    /// not be taken then.
+    /// Whether memory ran out: the spare was spent since `start`, or had
+    /// been and could not be taken again then.
     #[inline]
     pub fn ran_out(&self) -> bool {
-        self.dry || SPENT.load(Ordering::Relaxed) != self.spent
+        self.dry || self.spare.spent.load(Ordering::Relaxed) != self.spent
     }
 
     /// [`Error::Memory`] naming `what` (e.g. "training on 3 words") if
@@ -167,14 +241,21 @@ impl Watch {
 mod tests {
     use super::*;
 
-    /// An allocator that fails every allocation of exactly 777 bytes until
-    /// the spare is spent.
-    struct FailsUntilSpent;
+    /// A spare of the test's own, so that spending it fails no other
+    /// test's work.
+    fn own_spare() -> &'static Spare {
+        Box::leak(Box::new(Spare::new()))
+    }
+
+    // One allocator for a spare of a test's own: fails every allocation of
+    // exactly 777 bytes while that spare is held, and those above `SMALL`.
+    struct Failing(&'static Spare);
 
     // SAFETY: passes every call on to the system allocator, or fails it.
-    unsafe impl GlobalAlloc for FailsUntilSpent {
+    unsafe impl GlobalAlloc for Failing {
         unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            if layout.size() == 777 && !SPARE_AT.load(Ordering::Acquire).is_null() {
+            let held = !self.0.at.load(Ordering::Acquire).is_null();
+            if layout.size() > SMALL || (layout.size() == 777 && held) {
                 return null_mut();
             }
             // SAFETY: the caller's contract, passed on.
@@ -187,47 +268,71 @@ mod tests {
         }
     }
 
-    struct FailsLarge;
-
-    // SAFETY: passes every call on to the system allocator, or fails it.
-    unsafe impl GlobalAlloc for FailsLarge {
-        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-            if layout.size() > SMALL {
-                return null_mut();
-            }
-            // SAFETY: the caller's contract, passed on.
-            unsafe { System.alloc(layout) }
+    /// `Reserve`'s retry with a spare of the test's own.
+    fn alloc_retrying(spare: &'static Spare, layout: Layout) -> *mut u8 {
+        let failing = Failing(spare);
+        // SAFETY: a valid layout of nonzero size.
+        let p = unsafe { failing.alloc(layout) };
+        if p.is_null() && layout.size() <= SMALL {
+            spare.spend();
+            // SAFETY: as above.
+            return unsafe { failing.alloc(layout) };
         }
-
-        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            // SAFETY: the caller's contract, passed on.
-            unsafe { System.dealloc(ptr, layout) }
-        }
+        p
     }
 
-    // One test: the spare and its count are global.
     #[test]
     fn a_failed_small_allocation_spends_the_spare_and_a_large_one_does_not() {
-        let watch = Watch::start();
+        let spare = own_spare();
+        let watch = spare.watch();
         assert!(!watch.ran_out());
         let large = Layout::from_size_align(SMALL + 1, 8).unwrap();
-        // SAFETY: a valid layout of nonzero size.
-        assert!(unsafe { Reserve(FailsLarge).alloc(large) }.is_null());
+        assert!(alloc_retrying(spare, large).is_null());
         assert!(!watch.ran_out(), "a large allocation that fails is not retried");
 
-        let reserve = Reserve(FailsUntilSpent);
         let layout = Layout::from_size_align(777, 8).unwrap();
-        // SAFETY: a valid layout of nonzero size.
-        let p = unsafe { reserve.alloc(layout) };
+        let p = alloc_retrying(spare, layout);
         assert!(!p.is_null(), "retried once the spare is freed");
         // SAFETY: allocated just above with this layout.
-        unsafe { reserve.dealloc(p, layout) };
+        unsafe { System.dealloc(p, layout) };
         assert!(watch.ran_out());
         let err = watch.check(|| "training on 3 words".into()).unwrap_err();
         assert!(matches!(err, Error::Memory(m) if m.starts_with("training on 3 words needs more memory")));
         // The next work takes the spare again and starts afresh.
-        let again = Watch::start();
+        let again = spare.watch();
         assert!(!again.ran_out());
-        assert!(!SPARE_AT.load(Ordering::Acquire).is_null());
+        assert!(!spare.at.load(Ordering::Acquire).is_null());
+    }
+
+    #[test]
+    fn a_spare_that_cannot_be_taken_again_is_said_once() {
+        let spare = own_spare();
+        spare.arm();
+        spare.spend();
+        // As if memory stayed short: the next attempts are skipped.
+        spare.skip.store(2, Ordering::Relaxed);
+        assert!(spare.watch().ran_out(), "the first watch after says memory ran out");
+        assert!(!spare.watch().ran_out(), "later ones go on without a spare");
+        // Then it is taken again.
+        assert!(!spare.watch().ran_out());
+        assert!(!spare.at.load(Ordering::Acquire).is_null());
+    }
+
+    #[test]
+    fn threads_that_run_out_together_all_find_room() {
+        let spare = own_spare();
+        spare.arm();
+        let layout = Layout::from_size_align(777, 8).unwrap();
+        std::thread::scope(|s| {
+            for _ in 0..8 {
+                s.spawn(|| {
+                    let p = alloc_retrying(spare, layout);
+                    assert!(!p.is_null());
+                    // SAFETY: allocated just above with this layout.
+                    unsafe { System.dealloc(p, layout) };
+                });
+            }
+        });
+        assert_eq!(spare.spent.load(Ordering::Acquire), 1);
     }
 }

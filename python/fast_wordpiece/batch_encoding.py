@@ -777,9 +777,13 @@ def _check_unicode_pairs(inputs: list[Any], batched: bool) -> None:
     """:func:`_check_unicode` of :func:`call`'s inputs (str or ``(text, text_pair)``), naming
     ``text``, ``text_pair`` (or ``text[i]``, ``text_pair[i]``)."""
     for i, item in enumerate(inputs):
+        if isinstance(item, str):  # the common case, without a name made for it
+            if not item.isascii():
+                _valid_unicode(item, f"text[{i}]" if batched else "text")
+            continue
         for name, value in zip(("text", "text_pair"), item if isinstance(item, tuple) else (item,)):
-            if isinstance(value, str):
-                _check_unicode([value], False, f"{name}[{i}]" if batched else name)
+            if isinstance(value, str) and not value.isascii():
+                _valid_unicode(value, f"{name}[{i}]" if batched else name)
 
 
 def _check_unicode(texts: list[str], batched: bool, name: str = "text") -> None:

@@ -403,6 +403,7 @@ pub fn collect<'py, T>(
         }
         out.push(value);
     }
+    watch.check(|| format!("a list of {} items ({name})", out.len())).map_err(to_py)?;
     Ok(out)
 }
 

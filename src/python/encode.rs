@@ -84,6 +84,7 @@ pub(super) fn batch_word_strs<'a>(
             ),
         });
     }
+    watch.check(|| format!("reading the words of a batch of {} inputs", held.len())).map_err(super::errors::to_py)?;
     Ok(out)
 }
 

@@ -271,6 +271,9 @@ pub fn is_batch(ids: &Bound<'_, PyAny>) -> PyResult<bool> {
             return Ok(false);
         }
         let first = ids.get_item(0)?;
+        if first.is_instance_of::<pyo3::types::PyInt>() {
+            return Ok(false); // one sequence of ids: the common case, asked nothing more
+        }
         return Ok(first.is_instance_of::<PyList>() || first.is_instance_of::<PyTuple>() || dimensions(&first)? >= 1);
     }
     Ok(dimensions(ids)? >= 2 && ids.len()? > 0)
