@@ -542,3 +542,27 @@ def test_a_whitespace_token_in_the_whitespace_an_rstrip_took_in_is_alike_in_engi
         assert engine.tokenize(text) == twin.tokenize(text), text
         assert call(engine, text) == call(twin, text), text
     assert engine.tokenize("<r> \n\n\n a") == ["<r> \n\n\n ", "", "Ċ", "Ġa"]
+
+
+@pytest.mark.parametrize("make", ["engine", "twin"])
+def test_a_model_token_whose_id_is_also_a_special_tokens_shows_as_the_vocabulary_has_it(
+    make: str, tmp_path: Path
+) -> None:
+    made = roberta()
+    # "Ġ" is a vocabulary token (a space); made special, it keeps its id.
+    made.add_special_tokens([tokenizers.AddedToken("Ġ", special=True, normalized=False)])
+    path = tmp_path / "tokenizer.json"
+    made.save(str(path))
+    ours = MAKERS[make].load(path)
+    theirs = transformers.PreTrainedTokenizerFast(tokenizer_file=str(path))
+    for text in ["a t", "x Ġ y", "hello <mask> world", "Ġ"]:
+        assert ours.tokenize(text) == theirs.tokenize(text), text
+
+
+@pytest.mark.parametrize("make", ["engine", "twin"])
+@pytest.mark.parametrize("method", ["encode", "tokenize"])
+def test_the_flag_is_named_before_the_texts(make: str, method: str, files: dict[tuple[bool, bool], Path]) -> None:
+    tok = MAKERS[make].load(files[True, True])
+    for args in [(5,), ("a", 5), (5, 5)]:
+        with pytest.raises(TypeError, match=r"^add_special_tokens must be bool, not int"):
+            getattr(tok, method)(*args, add_special_tokens=1)

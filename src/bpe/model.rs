@@ -444,9 +444,16 @@ impl Bpe {
                 out.push(self.vocab[if i == 0 { cls } else { sep } as usize].clone());
             }
             for (&id, &(start, end)) in ids.iter().zip(&spans) {
+                // A special token is shown as the text it matched (with the
+                // whitespace an lstrip or rstrip took in; empty where a match
+                // fell inside an rstrip's whitespace); a token of the model
+                // whose id is also a special token's, as the vocabulary has it
+                // (its text is never empty, and holds the token's content
+                // only when it is that content).
+                let vocab = self.vocab[id as usize].as_str();
                 let token = match t.get(start as usize..end as usize) {
-                    Some(shown) if self.is_special(id) => shown,
-                    _ => self.vocab[id as usize].as_str(),
+                    Some(shown) if self.is_special(id) && (shown.is_empty() || shown.contains(vocab)) => shown,
+                    _ => vocab,
                 };
                 out.push(token.to_string());
             }

@@ -464,11 +464,11 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
     def _tokens(self, text: str, add_special_tokens: bool, pair: str | None = None, shown: bool = False) -> list[str]:
         """The tokens of ``text`` and of ``pair`` when given (not None), in the template when
         there is one and ``add_special_tokens`` (``<s> A </s></s> B </s>`` for a pair), else one
-        after the other."""
+        after the other. The flag is checked first, as the engine reads it before the texts."""
+        _flag(add_special_tokens, "add_special_tokens")
         _text(text, "text")
         if pair is not None:
             _text(pair, "pair")
-        _flag(add_special_tokens, "add_special_tokens")
         template = self._template if add_special_tokens else None
         tokens: list[str] = []
         for i, t in enumerate([text] if pair is None else [text, pair]):
@@ -486,6 +486,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         whitespace its ``lstrip`` or ``rstrip`` took in (RoBERTa's ``<mask>`` as ``" <mask>"``), as
         transformers shows it; TypeError unless they are str."""
         if pair is not None:
+            _flag(add_special_tokens, "add_special_tokens")
             _text(text, "text")
             pair = _text(pair, "pair") or None  # an empty pair is none, as transformers' tokenize has it
         return self._tokens(text, add_special_tokens, pair, shown=True)
