@@ -350,10 +350,12 @@ LATE = """
     long_words = " ".join("x" * 25 + str(i) for i in range(400_000))
     train = lambda corpus: fw.PyTokenizer.train(corpus, 100, show_progress=False)
     train(["hello world"])
+    chars = fw.CharTokenizer.train(["hello world"], special_tokens=["[UNK]"])
     calls = {{
         "encode_batch of many lists of words": (lambda: tok.encode_batch(word_lists, is_pretokenized=True), {room}),
         "encode_batch of many texts": (lambda: tok.encode_batch(texts), {room}),
         "train on many distinct long words": (lambda: train([long_words]), {room}),
+        "CharTokenizer.encode_batch of many texts": (lambda: chars.encode_batch(texts), {room}),
     }}
     again = lambda: (tok.encode_batch(["hello world"] * 3)[2].ids, train(["hello world", "héllo"]).get_vocab())
 """
@@ -440,7 +442,7 @@ def test_memory_that_runs_out_late_is_a_memory_error(room: int) -> None:
     # On one thread: a thread started with the limit reached may need memory that only glibc
     # gives (for its thread-local state), and glibc aborts when it cannot.
     results = _run(LATE.format(room=room), env={"RAYON_NUM_THREADS": "1"})
-    assert len(results) == 3
+    assert len(results) == 4
     for name, (outcome, same_after) in results.items():
         assert same_after, f"{name}: the tokenizer encodes otherwise afterwards"
         # Python's own MemoryError, when the objects of a result do not fit, says nothing more.

@@ -37,7 +37,12 @@ pub fn threads(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
 /// A list of id lists (the inner lists untracked by the garbage collector,
 /// their ints shared: see `ints`).
 pub fn id_lists<'py>(py: Python<'py>, rows: &[Vec<u32>]) -> PyResult<Bound<'py, PyList>> {
-    let lists = rows.iter().map(|r| int_list(py, r)).collect::<PyResult<Vec<_>>>()?;
+    let n = rows.len();
+    let mut lists = crate::error::Error::room_for(n, format_args!("the id lists of a batch of {n} texts"))
+        .map_err(super::errors::to_py)?;
+    for r in rows {
+        lists.push(int_list(py, r)?);
+    }
     PyList::new(py, lists)
 }
 
@@ -104,7 +109,11 @@ pub fn encode_each<T: Send>(
     let chunks = in_chunks(py, texts, threads, |chunk| {
         chunk.iter().map(|t| encode(t)).collect::<crate::error::Result<Vec<T>>>()
     })?;
-    Ok(chunks.into_iter().flatten().collect())
+    let n = texts.len();
+    let mut out = crate::error::Error::room_for(n, format_args!("the encodings of a batch of {n} texts"))
+        .map_err(super::errors::to_py)?;
+    out.extend(chunks.into_iter().flatten());
+    Ok(out)
 }
 
 /// `analyze`: the texts held as UTF-8, chunks of them counted by `count`
