@@ -36,8 +36,10 @@ use crate::error::{Error, Result};
 pub const SPARE_BYTES: usize = 64 << 20;
 
 /// Allocations of at most this many bytes are retried once the spare is
-/// freed: a quarter of it.
-pub const SMALL: usize = SPARE_BYTES / 4;
+/// freed. Larger ones are the sizes reserved with `try_reserve`, whose
+/// failure the work handles (a cache that stays as it is, a MemoryError):
+/// the spare is not spent on them.
+pub const SMALL: usize = SPARE_BYTES / 16;
 
 /// After a failed attempt to take the spare, the next attempts skipped:
 /// each costs a system call that fails while memory stays short.
@@ -63,6 +65,19 @@ static SPARE: Spare = Spare::new();
 
 /// Takes the process's spare if it is not held (and memory allows it).
 pub fn arm() {
+    SPARE.arm();
+}
+
+/// Memory ran out where the failure was handled without the spare (a
+/// fallible growth with no way back): every watch sees it as spent.
+pub fn ran_out() {
+    SPARE.spent.fetch_add(1, Ordering::AcqRel);
+}
+
+/// A MemoryError reached the caller: the spare's loss has been said (no
+/// watch need say it again), and it is taken again if memory allows.
+pub fn reported() {
+    SPARE.gone.store(false, Ordering::Release);
     SPARE.arm();
 }
 

@@ -329,3 +329,29 @@ def test_older_converters_strip_and_replace_runs_of_spaces_as_tokenizers(
         _same_as_hf(ours, hf, text, pair)
 
     check()
+
+
+@pytest.mark.parametrize("converter", CONVERTERS)
+def test_analyze_counts_the_models_tokens_alike_in_engine_and_twin(files: dict[str, Path], converter: str) -> None:
+    """``analyze`` counts the model's tokens, not the template's special tokens, in both."""
+    engine = _implementation("engine").UnigramTokenizer.from_file(files[converter])
+    twin = _implementation("twin").UnigramTokenizer.from_file(files[converter])
+    texts = ["abc", "①", "ﬁne  day", "", "hello world, again"]
+    counts = engine.analyze(texts)
+    assert counts == twin.analyze(texts)
+    assert counts["tokens"] == sum(len(engine.encode(t, add_special_tokens=False).ids) for t in texts)
+
+
+def test_a_single_text_without_a_template_has_type_ids_and_masks_of_zeros() -> None:
+    for impl in ("engine", "twin"):
+        fw = _implementation(impl)
+        pieces = [("<unk>", -10.0), ("\u2581", -1.0)] + [(c, -2.0) for c in "abc"] + [("\u2581ab", -3.0)]
+        tok = fw.UnigramTokenizer(pieces, unk_token="<unk>")
+        for e in [tok.encode("ab cab"), *tok.encode_batch(["ab cab", "c"])]:
+            assert e.type_ids == [0] * len(e.ids)
+            assert e.special_tokens_mask == [0] * len(e.ids)
+        if impl == "engine":
+            import pickle
+
+            e = tok.encode("ab cab")
+            assert pickle.loads(pickle.dumps(e)) == e

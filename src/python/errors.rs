@@ -51,7 +51,10 @@ fn in_context(err: Error, context: String) -> PyErr {
             }
         }
         Error::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
-        Error::Memory(_) => PyMemoryError::new_err(format!("{context}{err}")),
+        Error::Memory(_) => {
+            crate::memory::reported();
+            PyMemoryError::new_err(format!("{context}{err}"))
+        }
     }
 }
 

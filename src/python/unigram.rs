@@ -29,7 +29,9 @@ pub struct PyUnigramEncoding {
     ids: Vec<u32>,
     tokens: Tokens,
     offsets: Vec<(u32, u32)>,
+    /// Per token, or empty when all are 0 (no template): no allocation then.
     type_ids: Vec<u32>,
+    /// Per token, or empty when all are 0.
     special: Vec<u8>,
 }
 
@@ -93,8 +95,17 @@ impl PyUnigramEncoding {
         };
         let bytes = strs().fold(0usize, |n, s| n.saturating_add(s.len()));
         let tokens = Tokens::new(e.ids.len(), bytes, strs())?;
-        let (type_ids, special) = (vec![0; e.ids.len()], vec![0; e.ids.len()]);
-        Ok(PyUnigramEncoding { ids: e.ids, tokens, offsets: e.offsets, type_ids, special })
+        Ok(PyUnigramEncoding { ids: e.ids, tokens, offsets: e.offsets, type_ids: Vec::new(), special: Vec::new() })
+    }
+
+    /// Each token's type id (0 for all when none are kept).
+    fn type_id_list(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.ids.len()).map(|i| self.type_ids.get(i).copied().unwrap_or(0))
+    }
+
+    /// Each token's special mask (0 for all when none are kept).
+    fn special_list(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.ids.len()).map(|i| self.special.get(i).copied().unwrap_or(0))
     }
 }
 
@@ -165,12 +176,13 @@ impl PyUnigramEncoding {
     /// (a pair's second text: 1 without a template).
     #[getter]
     fn type_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        int_list(py, &self.type_ids)
+        let type_ids: Vec<u32> = self.type_id_list().collect();
+        int_list(py, &type_ids)
     }
     /// 1 for each special token the template added, 0 for the others.
     #[getter]
     fn special_tokens_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let mask: Vec<u32> = self.special.iter().map(|&m| m as u32).collect();
+        let mask: Vec<u32> = self.special_list().map(u32::from).collect();
         int_list(py, &mask)
     }
     fn __len__(&self) -> usize {
@@ -179,7 +191,10 @@ impl PyUnigramEncoding {
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.cast::<Self>().is_ok_and(|o| {
             let o = o.get();
-            o.ids == self.ids && o.offsets == self.offsets && o.type_ids == self.type_ids && o.special == self.special
+            o.ids == self.ids
+                && o.offsets == self.offsets
+                && o.type_id_list().eq(self.type_id_list())
+                && o.special_list().eq(self.special_list())
         })
     }
     fn __repr__(&self) -> String {
@@ -206,7 +221,7 @@ impl PyUnigramEncoding {
         let strs = PyList::new(py, strs)?;
         let ids = le_bytes(py, n, n, this.ids.iter().copied())?;
         let offsets = le_bytes(py, 2 * n, n, this.offsets.iter().flat_map(|&(s, e)| [s, e]))?;
-        let kinds = this.type_ids.iter().zip(&this.special).map(|(&t, &m)| t.wrapping_mul(2) | m as u32);
+        let kinds = this.type_id_list().zip(this.special_list()).map(|(t, m)| t.wrapping_mul(2) | m as u32);
         let kinds = le_bytes(py, n, n, kinds)?;
         Ok((py.get_type::<Self>().getattr("_from_state")?, (ids, offsets, strs, which, kinds)))
     }
@@ -263,8 +278,10 @@ impl PyUnigramEncoding {
             return Err(to_py(Error::memory(format_args!("the offsets of an encoding of {n} tokens"))));
         }
         pairs.extend(offsets.chunks_exact(2).map(|p| (p[0], p[1])));
-        let type_ids = kinds.iter().map(|k| k >> 1).collect();
-        let special = kinds.iter().map(|k| (k & 1) as u8).collect();
+        // All 0 (no template): none kept, as `new` keeps none.
+        let plain = kinds.iter().all(|&k| k == 0);
+        let type_ids = if plain { Vec::new() } else { kinds.iter().map(|k| k >> 1).collect() };
+        let special = if plain { Vec::new() } else { kinds.iter().map(|k| (k & 1) as u8).collect() };
         Ok(PyUnigramEncoding { ids, tokens, offsets: pairs, type_ids, special })
     }
 }
@@ -646,8 +663,17 @@ impl PyUnigramTokenizer {
         let held = family::texts(texts, "texts")?;
         let texts = args::strs(&held)?;
         let t = &self.inner;
-        let out = family::encode_each(py, &texts, num_threads, |text| t.encode(text))?;
-        out.into_iter().map(|e| PyUnigramEncoding::processed(t, e, None, add_special_tokens)).collect()
+        // The template applied on the threads too, not after them with the GIL held.
+        let out = family::encode_each(py, &texts, num_threads, |text| {
+            t.encode(text).and_then(|e| t.post_process(e, None, add_special_tokens))
+        })?;
+        out.into_iter()
+            .map(|p| {
+                let mut e = PyUnigramEncoding::new(t, p.encoded)?;
+                (e.type_ids, e.special) = (p.type_ids, p.special_mask);
+                Ok(e)
+            })
+            .collect()
     }
 
     /// `{piece: id}` for the whole vocabulary.

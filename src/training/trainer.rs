@@ -213,6 +213,17 @@ impl PairTable<'_> {
     /// The id of pair `(a, b)`, created (and counted in the degrees) on first sight.
     #[inline(always)]
     fn id(&mut self, a: TokenId, b: TokenId) -> PairId {
+        let full = |len: usize, capacity: usize| len == capacity;
+        if (full(self.pair_ids.len(), self.pair_ids.capacity())
+            || full(self.pairs.len(), self.pairs.capacity())
+            || full(self.pair_words.len(), self.pair_words.capacity()))
+            && !self.grow()
+        {
+            // No room for a new pair: the merge loop ends with a MemoryError
+            // at its next check; until then, pair 0 stands in.
+            crate::memory::ran_out();
+            return 0;
+        }
         let slot = match self.pair_ids.entry(key(a, b)) {
             std::collections::hash_map::Entry::Occupied(e) => return *e.get(),
             std::collections::hash_map::Entry::Vacant(e) => e,
@@ -224,6 +235,16 @@ impl PairTable<'_> {
         self.pair_words.push(Vec::new());
         slot.insert(id);
         id
+    }
+
+    /// Room for more pairs in every table, reserved fallibly (twice as many);
+    /// false when there is none.
+    #[cold]
+    fn grow(&mut self) -> bool {
+        let more = |len: usize| len.max(16);
+        self.pair_ids.try_reserve(more(self.pair_ids.len())).is_ok()
+            && self.pairs.try_reserve(more(self.pairs.len())).is_ok()
+            && self.pair_words.try_reserve(more(self.pair_words.len())).is_ok()
     }
 
     /// Adds `count` times the pairs of `tokens` to `changes` and writes

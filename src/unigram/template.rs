@@ -30,7 +30,9 @@ pub struct Template {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Processed {
     pub encoded: Encoded,
+    /// Per token, or empty: all 0 (a single text without a template).
     pub type_ids: Vec<u32>,
+    /// Per token, or empty: all 0.
     pub special_mask: Vec<u8>,
 }
 
@@ -133,11 +135,17 @@ impl Template {
 /// id of its part and, when `add_special_tokens`, the special tokens (offsets
 /// `(0, 0)`, mask 1). Without a template, the texts' tokens in order, the
 /// second text's of type 1. `Error::Memory` when there is no room.
+/// A single text without a template is passed on as it is, with empty
+/// type ids and mask (all 0).
 pub fn process(
     template: Option<&Template>,
-    texts: [Option<Encoded>; 2],
+    mut texts: [Option<Encoded>; 2],
     add_special_tokens: bool,
 ) -> Result<Processed> {
+    if template.is_none() && texts[1].is_none() {
+        let encoded = texts[0].take().unwrap_or_default();
+        return Ok(Processed { encoded, type_ids: Vec::new(), special_mask: Vec::new() });
+    }
     let pair = texts[1].is_some();
     let default_items = [Item::Text { which: 0, type_id: 0 }, Item::Text { which: 1, type_id: 1 }];
     let items: &[Item] = match template {

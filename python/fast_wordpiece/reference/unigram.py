@@ -449,7 +449,9 @@ class UnigramTokenizer(family.TransformersCalls):
         """Same as the engine's ``UnigramTokenizer.analyze``: counts over the encoded ``texts``,
         ``words`` the runs of non-whitespace characters and ``characters`` the code points of the
         texts (docs/spec.md section 15, item 8)."""
-        return family.analyze(texts, lambda text: self.encode(text).ids, self.vocab_size, self.model.unk_id)
+        return family.analyze(
+            texts, lambda text: self.encode(text, add_special_tokens=False).ids, self.vocab_size, self.model.unk_id
+        )
 
     # --- training ---------------------------------------------------------------
 
