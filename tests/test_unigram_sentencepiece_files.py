@@ -355,3 +355,23 @@ def test_a_single_text_without_a_template_has_type_ids_and_masks_of_zeros() -> N
 
             e = tok.encode("ab cab")
             assert pickle.loads(pickle.dumps(e)) == e
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("converter", ["T5Converter", "AlbertConverter"])
+def test_a_long_text_with_many_replaced_matches_encodes_as_tokenizers(
+    files: dict[str, Path], converter: str, impl: str
+) -> None:
+    # every match of a Replace normalizer is replaced, each keeping the span of
+    # its last character, however many there are: 200,000 characters of runs
+    # of spaces (T5 and ALBERT) and of "``" (ALBERT's quotes)
+    hf = tokenizers.Tokenizer.from_file(str(files[converter]))
+    ours = _implementation(impl).UnigramTokenizer.from_file(files[converter])
+    text = ("a  b  " * 5000 + "``" * 20000 + "c``d   ") * 3
+    text = text[:200_000]
+    assert len(text) == 200_000
+    expected = hf.encode(text, add_special_tokens=False)
+    got = ours.encode(text, add_special_tokens=False)
+    assert got.ids == expected.ids
+    assert got.offsets == expected.offsets
+    assert got.offsets[-1][1] == len(text.rstrip(" "))

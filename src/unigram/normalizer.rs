@@ -40,10 +40,9 @@ impl Aligned {
     /// Replaces the characters `start..end` by `new`, each with its change:
     /// 0 takes the place of the next old character (and its span), `-n`
     /// does that and drops the `n` old characters after it, `1` is a new
-    /// character, with the span of the old character before it. The first
-    /// `skipped` old characters of the range are dropped first.
-    pub fn transform(&mut self, start: usize, end: usize, new: &[(char, isize)], skipped: usize) {
-        let mut next = start + skipped;
+    /// character, with the span of the old character before it.
+    pub fn transform(&mut self, start: usize, end: usize, new: &[(char, isize)]) {
+        let mut next = start;
         let span = |i: usize, align: &[(u32, u32)]| align.get(i).or(align.last()).copied().unwrap_or((0, 0));
         let mut chars = Vec::with_capacity(new.len());
         let mut align = Vec::with_capacity(new.len());
@@ -64,6 +63,31 @@ impl Aligned {
         }
         self.chars.splice(start..end, chars);
         self.align.splice(start..end, align);
+    }
+
+    /// Replaces each of the ranges `matches` (in order, not overlapping,
+    /// none empty) by `content`, whose characters all take the span of the
+    /// range's last character: the new text is built in one pass.
+    fn replace(&mut self, matches: &[(usize, usize)], content: &[char]) {
+        if matches.is_empty() {
+            return;
+        }
+        let removed: usize = matches.iter().map(|(s, e)| e - s).sum();
+        let n = self.chars.len() - removed + matches.len() * content.len();
+        let mut chars = Vec::with_capacity(n);
+        let mut align = Vec::with_capacity(n);
+        let mut from = 0;
+        for &(s, e) in matches {
+            chars.extend_from_slice(&self.chars[from..s]);
+            align.extend_from_slice(&self.align[from..s]);
+            chars.extend_from_slice(content);
+            align.extend(std::iter::repeat_n(self.align[e - 1], content.len()));
+            from = e;
+        }
+        chars.extend_from_slice(&self.chars[from..]);
+        align.extend_from_slice(&self.align[from..]);
+        self.chars = chars;
+        self.align = align;
     }
 
     pub fn text(&self) -> String {
@@ -179,13 +203,8 @@ impl Normalizer {
             match step {
                 Step::Precompiled(p) => precompiled(p, text),
                 Step::Replace { pattern, content } => {
-                    let new: Vec<(char, isize)> = content.iter().map(|&c| (c, 1)).collect();
-                    let mut shift = 0isize;
-                    for (s, e) in pattern.matches(&text.chars) {
-                        let (s, e) = ((s as isize + shift) as usize, (e as isize + shift) as usize);
-                        text.transform(s, e, &new, e - s);
-                        shift += content.len() as isize - (e - s) as isize;
-                    }
+                    let matches = pattern.matches(&text.chars);
+                    text.replace(&matches, content);
                 }
                 Step::Strip { left, right } => {
                     let n = text.chars.len();
@@ -311,7 +330,7 @@ fn precompiled(p: &Precompiled, text: &mut Aligned) {
     }
     if changed {
         let n = text.chars.len();
-        text.transform(0, n, &new, 0);
+        text.transform(0, n, &new);
     }
 }
 
@@ -352,6 +371,16 @@ mod tests {
     }
 
     #[test]
+    fn every_match_is_replaced_with_the_span_of_its_last_character() {
+        let v = json!({"type": "Replace", "pattern": {"String": "``"}, "content": "\""});
+        let (text, align) = run(v, "``a````b`");
+        assert_eq!(text, "\"a\"\"b`");
+        assert_eq!(align, vec![(1, 2), (2, 3), (4, 5), (6, 7), (7, 8), (8, 9)]);
+        let v = json!({"type": "Replace", "pattern": {"Regex": " +"}, "content": ""});
+        assert_eq!(run(v, " a  b "), ("ab".into(), vec![(1, 2), (4, 5)]));
+    }
+
+    #[test]
     fn strip_keeps_the_inner_spans() {
         let v =
             json!({"type": "Sequence", "normalizers": [{"type": "Strip", "strip_left": true, "strip_right": true}]});
@@ -374,7 +403,7 @@ mod tests {
         rewrite(&mut new, "yz", "c");
         assert_eq!(new, [('a', 0), ('b', 1), ('c', -1)]);
         let mut a = Aligned::new("xyz", 0).unwrap();
-        a.transform(0, 3, &new, 0);
+        a.transform(0, 3, &new);
         assert_eq!((a.text().as_str(), a.align), ("abc", vec![(0, 1), (0, 1), (1, 2)]));
     }
 }

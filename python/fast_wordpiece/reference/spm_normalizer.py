@@ -38,12 +38,12 @@ class Aligned:
         self.chars = list(text)
         self.align: list[Span] = [(char_start + i, char_start + i + 1) for i in range(len(text))]
 
-    def transform(self, start: int, end: int, new: Iterable[tuple[str, int]], skipped: int) -> None:
+    def transform(self, start: int, end: int, new: Iterable[tuple[str, int]]) -> None:
         """Replaces the characters ``start:end`` by ``new``, each with its change: 0 takes the
         place (and the span) of the next old character, ``-n`` does that and drops the ``n`` old
         characters after it, 1 is a new character with the span of the old character before
-        it. The first ``skipped`` old characters are dropped first."""
-        nxt = start + skipped
+        it."""
+        nxt = start
 
         def span(i: int) -> Span:
             if i < len(self.align):
@@ -62,6 +62,26 @@ class Aligned:
             align.append(a)
         self.chars[start:end] = chars
         self.align[start:end] = align
+
+    def replace(self, matches: list[Span], content: str) -> None:
+        """Replaces each of the ranges ``matches`` (in order, not overlapping, none empty) by
+        ``content``, whose characters all take the span of the range's last character: the new
+        text is built in one pass."""
+        if not matches:
+            return
+        chars: list[str] = []
+        align: list[Span] = []
+        new = list(content)
+        start = 0
+        for s, e in matches:
+            chars += self.chars[start:s]
+            align += self.align[start:s]
+            chars += new
+            align += [self.align[e - 1]] * len(new)
+            start = e
+        chars += self.chars[start:]
+        align += self.align[start:]
+        self.chars, self.align = chars, align
 
     def text(self) -> str:
         return "".join(self.chars)
@@ -178,7 +198,7 @@ def _precompiled(charsmap: Charsmap, text: Aligned) -> None:
                 changed = True
                 _rewrite(new, c, to)
     if changed:
-        text.transform(0, len(text.chars), new, 0)
+        text.transform(0, len(text.chars), new)
 
 
 def _pattern(value: object) -> tuple[str, str, int]:
@@ -286,12 +306,7 @@ class Normalizer:
                 _precompiled(arg, text)
             elif kind == "replace":
                 pattern, content = arg
-                new = [(c, 1) for c in content]
-                shift = 0
-                for s, e in _matches(pattern, text.chars):
-                    s, e = s + shift, e + shift
-                    text.transform(s, e, new, e - s)
-                    shift += len(content) - (e - s)
+                text.replace(_matches(pattern, text.chars), content)
             else:
                 left, right = arg
                 n = len(text.chars)
