@@ -160,11 +160,10 @@ impl UnigramTokenizer {
         &self,
         text: &str,
         buffer: &mut String,
-        mut on_word: impl FnMut(&str, &[(u32, u32)]),
+        mut on_word: impl FnMut(&str, Spans<'_>),
         mut on_special: impl FnMut(u32, u32, u32),
     ) -> Result<()> {
         let mut short = None;
-        let mut spans: Vec<(u32, u32)> = Vec::new();
         segments(text, &self.specials, |segment| match segment {
             _ if short.is_some() => {}
             metaspace::Segment::Special { id, chars } => on_special(id, chars.0, chars.1),
@@ -177,11 +176,8 @@ impl UnigramTokenizer {
                     if short.is_some() {
                         return;
                     }
-                    let n = word.chars().count() + usize::from(virtual_prefix);
                     buffer.clear();
-                    spans.clear();
-                    if buffer.try_reserve(word.len() + REPLACEMENT.len_utf8()).is_err() || spans.try_reserve(n).is_err()
-                    {
+                    if buffer.try_reserve(word.len() + REPLACEMENT.len_utf8()).is_err() {
                         short = Some(Error::memory(format_args!("the text of a word of {} bytes", word.len())));
                         return;
                     }
@@ -189,15 +185,13 @@ impl UnigramTokenizer {
                     if virtual_prefix {
                         buffer.push(REPLACEMENT);
                         buffer.push_str(word);
-                        spans.push((start, start + 1));
                     } else if let Some(rest) = word.strip_prefix(' ') {
                         buffer.push(REPLACEMENT);
                         buffer.push_str(rest);
                     } else {
                         buffer.push_str(word);
                     }
-                    spans.extend((0..(n - usize::from(virtual_prefix)) as u32).map(|k| (start + k, start + k + 1)));
-                    on_word(buffer, &spans);
+                    on_word(buffer, Spans::Own { start, prefix: virtual_prefix });
                 })
             }
             metaspace::Segment::Text { text: seg, char_start } => {
@@ -238,7 +232,7 @@ impl UnigramTokenizer {
                         return;
                     }
                     buffer.extend(&a.chars[start..end]);
-                    on_word(buffer, &a.align[start..end]);
+                    on_word(buffer, Spans::Mapped(&a.align[start..end]));
                     start = end;
                 }
             }
@@ -370,6 +364,31 @@ impl UnigramTokenizer {
     }
 }
 
+/// The original characters each character of a word stands for.
+#[derive(Clone, Copy)]
+pub(crate) enum Spans<'a> {
+    /// Each character stands for itself, from character `start` of the
+    /// text on; with `prefix`, a "▁" put before the first one stands for it
+    /// too (the common case: no normalizer, no copy of the spans).
+    Own { start: u32, prefix: bool },
+    /// One span per character (a normalized text).
+    Mapped(&'a [(u32, u32)]),
+}
+
+impl Spans<'_> {
+    /// The span of the word's character `k`.
+    #[inline]
+    fn of(&self, k: usize) -> (u32, u32) {
+        match *self {
+            Spans::Own { start, prefix } => {
+                let at = start + (k - usize::from(prefix && k > 0)) as u32;
+                (at, at + 1)
+            }
+            Spans::Mapped(spans) => spans[k],
+        }
+    }
+}
+
 /// Appends a word's pieces with character offsets into the original text:
 /// a piece spans from where its first character's span starts to where its
 /// last one's ends (`spans`: one per character of `word`). `out` has room
@@ -380,7 +399,7 @@ pub(crate) fn push_pieces(
     out: &mut Encoded,
     word: &str,
     pieces: &[Piece],
-    spans: &[(u32, u32)],
+    spans: Spans<'_>,
     unk_id: u32,
 ) -> std::result::Result<(), String> {
     let mut k = 0usize;
@@ -388,7 +407,7 @@ pub(crate) fn push_pieces(
         let n = word[p.start..p.end].chars().count();
         let (start, end) = match n {
             0 => (0, 0),
-            _ => (spans[k].0, spans[k + n - 1].1),
+            _ => (spans.of(k).0, spans.of(k + n - 1).1),
         };
         k += n;
         if p.id == unk_id {
