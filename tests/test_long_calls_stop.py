@@ -37,6 +37,10 @@ class Ticks:
         self.raised: Stop | None = None
 
     def handler(self, signum, frame) -> None:
+        if self.raised is not None:
+            # A tick already pending when the handler raised and stopped the timer runs it once
+            # more on a busy machine: not a call into the work after its exception.
+            return
         self.runs += 1
         if self.runs == RAISE_AT:
             signal.setitimer(signal.ITIMER_REAL, 0)
