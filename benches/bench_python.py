@@ -82,6 +82,16 @@ def _peak_rss() -> int:
     return ru if sys.platform == "darwin" else ru * 1024
 
 
+def _minor_faults() -> int:
+    """This process's minor page faults so far (every thread's): each is a
+    page touched for the first time, which the kernel zeroes and maps."""
+    try:
+        import resource
+    except ImportError:  # Windows has no resource module
+        return 0
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_minflt)
+
+
 def _lines(spec: dict) -> list[str]:
     import corpora
 
@@ -295,9 +305,10 @@ def child_cold(args: dict) -> dict:
     docs, run_once, _ = loaded
     halves = [docs[: len(docs) // 2], docs[len(docs) // 2 :]]
     sizes = [sum(len(d.encode("utf-8")) for d in h) for h in halves]
-    t0 = time.perf_counter()
+    f0, c0, t0 = _minor_faults(), time.process_time(), time.perf_counter()
     run_once(halves[0])
     first = (time.perf_counter() - t0) / sizes[0]
+    first_cpu, first_faults = (time.process_time() - c0) / sizes[0], _minor_faults() - f0
     warm: list[float] = []
     t_end = time.perf_counter() + args["seconds"]
     while len(warm) < 2 * args["min_reps"] or (time.perf_counter() < t_end and len(warm) < 50):
@@ -307,11 +318,15 @@ def child_cold(args: dict) -> dict:
         warm.append((time.perf_counter() - t0) / sizes[k])
     kept: list[Any] = []
     kept_times: list[float] = []
+    kept_cpu: list[float] = []
+    kept_faults: list[int] = []
     for i in range(KEPT_CALLS):
         k = (i + 1) % 2
-        t0 = time.perf_counter()
+        f0, c0, t0 = _minor_faults(), time.process_time(), time.perf_counter()
         kept.append(run_once(halves[k]))
         kept_times.append((time.perf_counter() - t0) / sizes[k])
+        kept_cpu.append((time.process_time() - c0) / sizes[k])
+        kept_faults.append(_minor_faults() - f0)
     idle_times: list[float] = []
     for i in range(IDLE_CALLS):
         k = (i + 1) % 2
@@ -324,6 +339,11 @@ def child_cold(args: dict) -> dict:
         "first_vs_other_warm": first / statistics.median(warm[1:]),
         "first_vs_kept_warm": first / statistics.median(kept_times),
         "first_vs_idle_warm": first / statistics.median(idle_times),
+        # CPU time of every thread, which a busy machine inflates less than
+        # the wall time (a thread waiting for a CPU costs none).
+        "first_cpu_vs_kept_warm": first_cpu / statistics.median(kept_cpu),
+        "first_faults": first_faults,
+        "kept_warm_faults": statistics.median(kept_faults),
     }
 
 
@@ -612,11 +632,22 @@ def bench_encoding(opts: argparse.Namespace, results: dict, workdir: Path) -> No
                     r["first_vs_other_warm"] = cold.get("first_vs_other_warm")
                     r["first_vs_kept_warm"] = cold.get("first_vs_kept_warm")
                     r["first_vs_idle_warm"] = cold.get("first_vs_idle_warm")
+                    for key in ("first_cpu_vs_kept_warm", "first_faults", "kept_warm_faults"):
+                        r[key] = cold.get(key)
                 rows.append({"docs": name, "impl": impl, "read": read, "threads": threads or "default", **r})
         if opts.scaling_seconds > 0:
             log(f"encoding {name} with the engine, one thread and all threads alternating ...")
             r = run_child({"task": "scaling", "vocab": vocab, "docs": info["path"], "seconds": opts.scaling_seconds})
             results.setdefault("scaling", {})[name] = r
+
+
+def _faults(faults: tuple) -> str:
+    """``; CPU 1.08x; faults 387 / 542`` for a cold child's CPU time ratio
+    and the page faults of its first and warm calls (empty when absent)."""
+    cpu, first, warm = faults
+    if cpu is None:
+        return ""
+    return f"; CPU {cpu:.2f}x; faults {first:,} / {warm:,.0f}"
 
 
 def render(results: dict) -> str:
@@ -718,7 +749,8 @@ def render_encoding(results: dict) -> list[str]:
                     best[side] = max(best[side], r["mb_per_s"])
                 if impl.startswith("engine") and r.get("first_seconds"):
                     fair = (r.get("first_vs_other_warm"), r.get("first_vs_kept_warm"), r.get("first_vs_idle_warm"))
-                    colds.append((name, threads, impl, r["first_seconds"] / r["seconds_median"], fair))
+                    faults = (r.get("first_cpu_vs_kept_warm"), r.get("first_faults"), r.get("kept_warm_faults"))
+                    colds.append((name, threads, impl, r["first_seconds"] / r["seconds_median"], fair, faults))
             lead = f"{best['ours'] / best['peer']:.2f}x" if best["ours"] and best["peer"] else "-"
             out.append(f"| {name} | {threads} | " + " | ".join(cells) + f" | {lead} |")
     out.append("")
@@ -726,11 +758,13 @@ def render_encoding(results: dict) -> list[str]:
         out.append(
             "First call / median warm call on the same texts (in brackets: first call on half "
             "the texts / median warm call on the other texts, per byte; then / median warm call on "
-            f"the other texts that keeps its output; then / the same after {IDLE_SECONDS:g} s idle), ours: "
+            f"the other texts that keeps its output; then / the same after {IDLE_SECONDS:g} s idle; then "
+            "CPU time of the first call / of a warm call that keeps its output, and the minor page faults of "
+            "each), ours: "
             + "; ".join(
                 f"{n} {t} thr {ENCODE_LABEL[i]} {c:.2f}"
-                + (" (" + "; ".join(f"{x:.2f}" for x in fair if x) + ")" if any(fair) else "")
-                for n, t, i, c, fair in colds
+                + (" (" + "; ".join(f"{x:.2f}" for x in fair if x) + _faults(faults) + ")" if any(fair) else "")
+                for n, t, i, c, fair, faults in colds
             )
             + "\n"
         )
