@@ -41,10 +41,6 @@ pub const SPARE_BYTES: usize = 64 << 20;
 /// the spare is not spent on them.
 pub const SMALL: usize = SPARE_BYTES / 16;
 
-/// After a failed attempt to take the spare, the next attempts skipped:
-/// each costs a system call that fails while memory stays short.
-const SKIP_AFTER_FAILURE: u32 = 255;
-
 /// The spare and what is known of it.
 pub struct Spare {
     /// The spare (from the system allocator, so that it is address space
@@ -56,12 +52,18 @@ pub struct Spare {
     gone: AtomicBool,
     /// Threads spending it now (the one freeing it, and those that found it gone).
     spending: AtomicU32,
-    /// Attempts to take it still to skip.
-    skip: AtomicU32,
+    /// Where it comes from: [`system_spare`] (a test's own, failing at will).
+    take: fn() -> *mut u8,
 }
 
 /// The process's spare.
-static SPARE: Spare = Spare::new();
+static SPARE: Spare = Spare::new(system_spare);
+
+/// A spare from the system allocator, or null where memory is short.
+fn system_spare() -> *mut u8 {
+    // SAFETY: a nonzero size and a valid alignment.
+    unsafe { System.alloc(spare_layout()) }
+}
 
 /// Takes the process's spare if it is not held (and memory allows it).
 pub fn arm() {
@@ -86,30 +88,26 @@ fn spare_layout() -> Layout {
 }
 
 impl Spare {
-    const fn new() -> Self {
+    const fn new(take: fn() -> *mut u8) -> Self {
         Self {
             at: AtomicPtr::new(null_mut()),
             spent: AtomicU64::new(0),
             gone: AtomicBool::new(false),
             spending: AtomicU32::new(0),
-            skip: AtomicU32::new(0),
+            take,
         }
     }
 
-    /// Takes the spare if it is not held and memory allows it; after a
-    /// failure, only every `SKIP_AFTER_FAILURE + 1`-th call tries.
+    /// Takes the spare if it is not held and memory allows it. Every call
+    /// tries (one system call that fails while memory stays short: calls
+    /// are per piece of work, not per allocation), so that work started
+    /// once memory is back has its spare, however short memory was before.
     fn arm(&self) {
         if !self.at.load(Ordering::Acquire).is_null() {
             return;
         }
-        if self.skip.load(Ordering::Relaxed) > 0 {
-            self.skip.fetch_sub(1, Ordering::Relaxed);
-            return;
-        }
-        // SAFETY: a nonzero size and a valid alignment.
-        let spare = unsafe { System.alloc(spare_layout()) };
+        let spare = (self.take)();
         if spare.is_null() {
-            self.skip.store(SKIP_AFTER_FAILURE, Ordering::Relaxed);
             return;
         }
         // Before the spare is published: a spend after it says "gone" again.
@@ -259,7 +257,18 @@ mod tests {
     /// A spare of the test's own, so that spending it fails no other
     /// test's work.
     fn own_spare() -> &'static Spare {
-        Box::leak(Box::new(Spare::new()))
+        Box::leak(Box::new(Spare::new(system_spare)))
+    }
+
+    /// Whether [`short_spare`] fails, as where memory is short.
+    static SHORT: AtomicBool = AtomicBool::new(false);
+
+    fn short_spare() -> *mut u8 {
+        if SHORT.load(Ordering::Acquire) {
+            null_mut()
+        } else {
+            system_spare()
+        }
     }
 
     // One allocator for a spare of a test's own: fails every allocation of
@@ -321,14 +330,16 @@ mod tests {
 
     #[test]
     fn a_spare_that_cannot_be_taken_again_is_said_once() {
-        let spare = own_spare();
+        let spare: &'static Spare = Box::leak(Box::new(Spare::new(short_spare)));
         spare.arm();
         spare.spend();
-        // As if memory stayed short: the next attempts are skipped.
-        spare.skip.store(2, Ordering::Relaxed);
+        // Memory stays short: the spare cannot be taken again.
+        SHORT.store(true, Ordering::Release);
         assert!(spare.watch().ran_out(), "the first watch after says memory ran out");
         assert!(!spare.watch().ran_out(), "later ones go on without a spare");
-        // Then it is taken again.
+        assert!(spare.at.load(Ordering::Acquire).is_null());
+        // Memory is back: the very next work takes the spare again.
+        SHORT.store(false, Ordering::Release);
         assert!(!spare.watch().ran_out());
         assert!(!spare.at.load(Ordering::Acquire).is_null());
     }
