@@ -277,7 +277,8 @@ class TransformersCalls:
         max_length=None, pad_to_multiple_of=None, padding_side=None,
         return_tensors=None, return_attention_mask=None, ...)`` for a str or a
         list of str, returning a ``BatchEncoding`` of ``input_ids`` and
-        ``attention_mask``. A ``text_pair`` is a ValueError."""
+        ``attention_mask``; pairs of texts (``text_pair``) for the tokenizers that take them
+        (``BPETokenizer``, ``UnigramTokenizer``), a ValueError for the others."""
         from fast_wordpiece import batch_encoding
 
         return batch_encoding.family_call(self, text, text_pair, **kwargs)
