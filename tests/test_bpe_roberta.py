@@ -302,7 +302,7 @@ def test_the_family_twins_encode_batch_names_a_bad_text_as_the_engine(cls: str) 
         twin = reference.UnigramTokenizer.from_str(engine.to_str())
     else:
         twin = getattr(reference, cls).from_json(engine.to_json())
-    pairs = r" or \(str, str\)" if cls == "BPETokenizer" else ""  # BPETokenizer takes pairs too
+    pairs = r" or \(str, str\)" if cls != "CharTokenizer" else ""  # BPE and Unigram take pairs too
     for bad, message in [
         ("abc", rf"^texts must be an iterable of str{pairs}, not str$"),
         (["a", 5], r"^texts\[1\] must be str, not int$"),

@@ -146,7 +146,7 @@ def test_bad_calls_raise_clear_errors(family: dict[str, Any], training: list[str
         no_pad(["a", "bb"], padding=True)
     assert no_pad(["a", "bb"])["input_ids"] == no_pad.encode_batch(["a", "bb"])
     engine = family["bpe"][0]
-    with pytest.raises(ValueError, match=r"^CharTokenizer has no template for pairs of texts: text_pair must be None$"):
+    with pytest.raises(ValueError, match=r"^CharTokenizer takes single texts: text_pair must be None$"):
         family["chars"][0]("a", "b")
     # a byte-level BPE with no template puts a pair's texts one after the other, as Hugging Face
     assert engine("a", "b")["input_ids"] == engine.encode("a") + engine.encode("b")

@@ -992,7 +992,11 @@ class UnigramTokenizer:
         seed: _Int | None = None,
     ) -> UnigramEncoding: ...
     def encode_batch(
-        self, texts: Iterable[str], *, add_special_tokens: bool = True, num_threads: _Int | None = None
+        self,
+        texts: Iterable[str | tuple[str, str] | list[str]],
+        *,
+        add_special_tokens: bool = True,
+        num_threads: _Int | None = None,
     ) -> list[UnigramEncoding]: ...
     @overload
     def decode(
@@ -1036,12 +1040,12 @@ class UnigramTokenizer:
     # options the family lacks are accepted at the value that asks for nothing (0, False, None)
     def __call__(
         self,
-        text: str | Sequence[str],
-        text_pair: None = None,
+        text: str | Sequence[str | tuple[str, str] | list[str]],
+        text_pair: str | Sequence[str] | None = None,
         *,
         add_special_tokens: bool = True,
         padding: bool | Literal["longest", "max_length", "do_not_pad"] = False,
-        truncation: bool | Literal["longest_first", "only_first", "do_not_truncate"] | None = None,
+        truncation: bool | Literal["longest_first", "only_first", "only_second", "do_not_truncate"] | None = None,
         max_length: _Int | None = None,
         stride: Literal[0] = 0,
         is_split_into_words: Literal[False] = False,

@@ -913,23 +913,25 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     They have special tokens but no template, so ``add_special_tokens`` adds nothing (and
     ``special_tokens_mask`` is 0 but for padding), but for a byte-level BPE with RoBERTa's
     ``template`` (``<s> A </s>``; truncation leaves room for both) and a Unigram file's
-    ``TemplateProcessing`` (its single template); there is no ``model_max_length``, so
+    ``TemplateProcessing`` (with its type ids); there is no ``model_max_length``, so
     truncation needs ``max_length`` and cuts on the right; padding uses the tokenizer's
-    ``pad_token``. A byte-level BPE takes pairs of texts (``text_pair``, or ``(a, b)`` items) as
-    transformers does (:func:`_in_pairs`); the others refuse them. The encoding is
+    ``pad_token``. A byte-level BPE and a Unigram tokenizer take pairs of texts (``text_pair``,
+    or ``(a, b)`` items) as transformers does (:func:`_in_pairs`, :func:`_in_unigram_template`);
+    the character tokenizer refuses them. The encoding is
     ``encode_batch``'s (GIL released). transformers' options for windows, words and targets are a
     TypeError naming the class and the option."""
     name = type(tokenizer).__name__
     _check_options(name, unsupported)
     bpe = hasattr(tokenizer, "merges")
-    if text_pair is not None and not bpe:
-        raise ValueError(f"{name} has no template for pairs of texts: text_pair must be None")
+    unigram = hasattr(tokenizer, "get_pieces")
+    if text_pair is not None and not (bpe or unigram):
+        raise ValueError(f"{name} takes single texts: text_pair must be None")
     if return_tensors not in _TENSORS:
         raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
     if not isinstance(add_special_tokens, bool):
         raise TypeError(f"add_special_tokens must be a bool, not {type(add_special_tokens).__name__}")
     seconds: list[str | None] = []
-    if bpe:  # texts and pairs of texts, as transformers reads them
+    if bpe or unigram:  # texts and pairs of texts, as transformers reads them
         inputs, batched = _batch(text, text_pair)
         texts = [item if isinstance(item, str) else item[0] for item in inputs]
         seconds = [None if isinstance(item, str) else item[1] for item in inputs]
@@ -947,7 +949,7 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     if pad_to_multiple_of is not None:
         pad_to_multiple_of = _integer(pad_to_multiple_of, "pad_to_multiple_of", 1)
     padding, truncation, max_length = _strategies(_NoMaximum, padding, truncation, max_length, pad_to_multiple_of)
-    if truncation == "only_second" and not bpe:
+    if truncation == "only_second" and not (bpe or unigram):
         raise ValueError("truncation='only_second' needs a pair of texts, and this tokenizer takes single texts")
     side = padding_side or (getattr(tokenizer, "padding", None) or {}).get("direction") or "right"
     if side not in ("right", "left"):
@@ -958,12 +960,11 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
         if pad is None:
             raise _no_family_pad_token(name)
         pad_id = _token_id(tokenizer, pad)
-    if bpe:
+    if bpe or unigram:
         _check_unicode_pairs(inputs, batched)
     else:
         _check_unicode(texts, batched)
     template = getattr(tokenizer, "template", None)
-    unigram = hasattr(tokenizer, "get_pieces")
     if unigram:  # a loaded file's template added below, as for RoBERTa's
         encoded = tokenizer.encode_batch(texts, add_special_tokens=False)
     elif not bpe:
@@ -973,20 +974,21 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     try:
         offsets = [_offsets(tokenizer, *row) for row in zip(texts, encoded)] if return_offsets_mapping else None
         masks = None
-        if any(p is not None for p in seconds) or truncation == "only_second":
+        if unigram or any(p is not None for p in seconds) or truncation == "only_second":
             pairs = [p for p in seconds if p is not None]
-            more = tokenizer.encode_batch(pairs, add_special_tokens=False, padding=False)
+            more = (
+                tokenizer.encode_batch(pairs, add_special_tokens=False)
+                if unigram
+                else tokenizer.encode_batch(pairs, add_special_tokens=False, padding=False)
+            )
             more_offsets = [_offsets(tokenizer, *row) for row in zip(pairs, more)] if return_offsets_mapping else None
             rows = _Sequences(encoded, offsets, more, more_offsets, seconds)
-            encoded, offsets, masks, type_ids = _in_pairs(tokenizer, rows, add_special_tokens, max_length, truncation)
+            in_rows = _in_unigram_template if unigram else _in_pairs
+            encoded, offsets, masks, type_ids = in_rows(tokenizer, rows, add_special_tokens, max_length, truncation)
             return _family_rows(encoded, batched, max_length, "do_not_truncate", padding, pad_id, pad_to_multiple_of,
                                 side, return_tensors, return_token_type_ids, return_attention_mask,
                                 return_special_tokens_mask, offsets, return_length, masks, type_ids)  # fmt: skip
         if template is not None and add_special_tokens:
-            if unigram:  # the single template, "[CLS]:0 $A:0 [SEP]:0": the tokens around $A
-                names = [part.rsplit(":", 1)[0] for part in template[0].split()]
-                k = names.index("$A")
-                template = (names[:k], names[k + 1 :])
             encoded, offsets, masks = _in_template(tokenizer, template, encoded, offsets, max_length, truncation)
             truncation = "do_not_truncate"  # done
         return _family_rows(encoded, batched, max_length, truncation, padding, pad_id, pad_to_multiple_of, side,
@@ -1002,12 +1004,10 @@ _Rows = tuple[list[list[int]], "_Offsets | None", list[list[int]]]
 
 def _in_template(tokenizer: Any, template: tuple[Any, Any], encoded: list[Any], offsets: _Offsets | None,
                  max_length: int | None, truncation: str) -> _Rows:  # fmt: skip
-    """Each row in the template ``(before, after)``: RoBERTa's ``<s> A </s>`` (two tokens), or the
-    lists of tokens a Unigram file's template puts before and after a text (the tokens' offsets
+    """Each row in RoBERTa's template ``(<s>, </s>)``: ``<s> A </s>`` (the two tokens' offsets
     ``(0, 0)``), truncated first to leave room for them as Hugging Face's truncation does (none
     when there is no room for them); with the rows' special tokens masks."""
-    before, after = ([t] if isinstance(t, str) else list(t) for t in template)
-    head, tail = ([tokenizer.token_to_id(t) for t in part] for part in (before, after))
+    head, tail = ([tokenizer.token_to_id(t)] for t in template)
     added = len(head) + len(tail)
     rows = [_ids_of(row) for row in encoded]
     if truncation != "do_not_truncate" and max_length is not None and max_length >= added:
@@ -1101,6 +1101,83 @@ def _in_pairs(
             parts = [ends, oa, ends] + ([] if j is None else [ends, ob, ends])
         if offsets is not None:
             offsets.append([span for part in parts for span in part or []])
+    return ids, offsets, masks, type_ids
+
+
+def _unigram_parts(tokenizer: Any, pair: bool) -> list[tuple[str, Any, int]]:
+    """What a Unigram tokenizer's template makes of one text or a pair, in order: ``("special",
+    id, type_id)`` for each of its special tokens' ids, ``("text", 0 or 1, type_id)`` for the
+    first or second text. The special tokens' ids and type ids are those the tokenizer puts
+    around empty texts, and the template's notation says where the texts go. Without a
+    template, the texts one after the other, the second of type 1 (Hugging Face's default)."""
+    template = tokenizer.template
+    if template is None:
+        return [("text", 0, 0), ("text", 1, 1)][: 1 + pair]
+    items = [part.rsplit(":", 1) for part in template[pair].split()]
+    empty = tokenizer.encode_batch([("", "") if pair else ""])[0]
+    specials = iter(zip(empty.ids, empty.type_ids))
+    if len(empty.ids) != sum(name not in ("$A", "$B") for name, _ in items):
+        raise ValueError(f"{type(tokenizer).__name__}'s template has a special token of several ids, which the "
+                         "call does not support; use encode or encode_batch")  # fmt: skip
+    parts: list[tuple[str, Any, int]] = []
+    for name, type_id in items:
+        if name in ("$A", "$B"):
+            parts.append(("text", int(name == "$B"), int(type_id)))
+        else:
+            parts.append(("special", *next(specials)))
+    return parts
+
+
+def _in_unigram_template(
+    tokenizer: Any, rows: _Sequences, add_special_tokens: bool, max_length: int | None, truncation: str
+) -> tuple[list[list[int]], _Offsets | None, list[list[int]], list[list[int]]]:
+    """The rows of a Unigram tokenizer's call, single texts and pairs, as Hugging Face makes
+    them: each text and its second one truncated (:func:`_pair_lengths`) to leave room for the
+    special tokens the template adds (none when max_length is below them, or without
+    ``add_special_tokens``), then in the template (:func:`_unigram_parts`): the special tokens
+    when ``add_special_tokens`` (offsets ``(0, 0)``, mask 1), and every text's tokens with the
+    type id the template gives them, added or not; with their offsets (None unless asked for),
+    special tokens masks and type ids."""
+    layouts = {pair: _unigram_parts(tokenizer, pair) for pair in {s is not None for s in rows.seconds}}
+    ids: list[list[int]] = []
+    offsets: _Offsets | None = [] if rows.first_offsets is not None else None
+    masks: list[list[int]] = []
+    type_ids: list[list[int]] = []
+    more = iter(range(len(rows.second)))
+    for i, second in enumerate(rows.seconds):
+        j = None if second is None else next(more)
+        parts = layouts[j is not None]
+        texts = [_ids_of(rows.first[i]), [] if j is None else _ids_of(rows.second[j])]
+        added = sum(part[0] == "special" for part in parts) if add_special_tokens else 0
+        kept = [len(texts[0]), len(texts[1])]
+        if truncation != "do_not_truncate" and max_length is not None and max_length >= added:
+            kept = list(_pair_lengths(kept[0], None if j is None else kept[1], max_length - added, truncation, i))
+        spans = [
+            None if rows.first_offsets is None else rows.first_offsets[i],
+            None if rows.second_offsets is None or j is None else rows.second_offsets[j],
+        ]
+        row: list[int] = []
+        mask: list[int] = []
+        types: list[int] = []
+        where: list[tuple[int, int]] = []
+        for kind, value, type_id in parts:
+            if kind == "special":
+                if add_special_tokens:
+                    row.append(value)
+                    mask.append(1)
+                    types.append(type_id)
+                    where.append((0, 0))
+                continue
+            n = kept[value]
+            row += texts[value][:n]
+            mask += [0] * n
+            types += [type_id] * n
+            where += (spans[value] or [])[:n]
+        ids.append(row)
+        masks.append(mask)
+        type_ids.append(types)
+        if offsets is not None:
+            offsets.append(where)
     return ids, offsets, masks, type_ids
 
 

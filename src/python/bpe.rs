@@ -96,48 +96,6 @@ fn count_pieces(
     signals.result(counts)
 }
 
-/// The texts of `encode_batch`: each item a str or a pair of str (a tuple,
-/// or a list of two, as Hugging Face takes them).
-#[allow(clippy::type_complexity)]
-fn batch_items<'py>(texts: &Bound<'py, PyAny>) -> PyResult<Vec<(args::Text<'py>, Option<args::Text<'py>>)>> {
-    args::reject_text_as_collection(texts, "texts", "str or (str, str)")?;
-    let iter = texts.try_iter().map_err(|e| {
-        args::unless_raised(e, || {
-            PyTypeError::new_err(format!("texts must be an iterable of str, not {}", type_name(texts)))
-        })
-    })?;
-    args::collect(iter, "texts", texts.len().unwrap_or(0), |i, item| {
-        if item.is_exact_instance_of::<PyString>() {
-            return Ok((text(&item, &|| format!("texts[{i}]"))?, None));
-        }
-        let pair = match (item.cast::<PyTuple>(), item.cast::<PyList>()) {
-            (Ok(t), _) => Some((t.len(), t.get_item(0).ok(), t.get_item(1).ok())),
-            (_, Ok(l)) => Some((l.len(), l.get_item(0).ok(), l.get_item(1).ok())),
-            _ => None,
-        };
-        match pair {
-            Some((2, Some(a), Some(b))) => {
-                Ok((text(&a, &|| format!("texts[{i}][0]"))?, Some(text(&b, &|| format!("texts[{i}][1]"))?)))
-            }
-            Some((n, _, _)) => Err(PyTypeError::new_err(format!(
-                "texts[{i}] must be str or a (str, str) pair, not a {} of {n}",
-                type_name(&item)
-            ))),
-            None => Ok((text(&item, &|| format!("texts[{i}]"))?, None)),
-        }
-    })
-}
-
-/// An item of `encode_batch`: a text and its pair, if any; the chunks of a
-/// batch are cut by the size of the first text.
-struct Item<'a>(&'a str, Option<&'a str>);
-
-impl AsRef<str> for Item<'_> {
-    fn as_ref(&self) -> &str {
-        self.0
-    }
-}
-
 /// `text` and `pair` (None when None) of `encode` and `tokenize`, as UTF-8.
 fn text_and_pair<'py>(
     text_obj: &Bound<'py, PyAny>,
@@ -379,10 +337,10 @@ impl PyBpe {
         num_threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let threads = family::threads(num_threads)?;
-        let held = batch_items(texts)?;
+        let held = family::items(texts)?;
         let n = held.len();
         let mut strs = Error::room_for(n, format_args!("a batch of {n} texts")).map_err(to_py)?;
-        strs.extend(held.iter().map(|(a, b)| Item(a, b.as_deref())));
+        strs.extend(held.iter().map(|(a, b)| family::Item(a, b.as_deref())));
         let model = &self.inner;
         // The pieces' cache passes from chunk to chunk, as a thread's did
         // over a whole batch: a fresh one per chunk missed a few percent more.
@@ -391,7 +349,7 @@ impl PyBpe {
             let mut cache = caches.lock().ok().and_then(|mut c| c.pop()).unwrap_or_default();
             let ids = chunk
                 .iter()
-                .map(|&Item(t, p)| model.encode_pair_with(t, p, &mut cache, add_special_tokens))
+                .map(|&family::Item(t, p)| model.encode_pair_with(t, p, &mut cache, add_special_tokens))
                 .collect::<Result<Vec<_>, _>>();
             if let Ok(mut c) = caches.lock() {
                 c.push(cache);

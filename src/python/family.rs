@@ -26,6 +26,48 @@ pub fn texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>
     args::collect(iter, name, obj.len().unwrap_or(0), |i, item| text(&item, &|| format!("{name}[{i}]")))
 }
 
+/// The texts of a family `encode_batch` that takes pairs: each item a str or
+/// a pair of str (a tuple, or a list of two, as Hugging Face takes them).
+#[allow(clippy::type_complexity)]
+pub fn items<'py>(texts: &Bound<'py, PyAny>) -> PyResult<Vec<(Text<'py>, Option<Text<'py>>)>> {
+    args::reject_text_as_collection(texts, "texts", "str or (str, str)")?;
+    let iter = texts.try_iter().map_err(|e| {
+        args::unless_raised(e, || {
+            PyTypeError::new_err(format!("texts must be an iterable of str, not {}", type_name(texts)))
+        })
+    })?;
+    args::collect(iter, "texts", texts.len().unwrap_or(0), |i, item| {
+        if item.is_exact_instance_of::<PyString>() {
+            return Ok((text(&item, &|| format!("texts[{i}]"))?, None));
+        }
+        let pair = match (item.cast::<PyTuple>(), item.cast::<PyList>()) {
+            (Ok(t), _) => Some((t.len(), t.get_item(0).ok(), t.get_item(1).ok())),
+            (_, Ok(l)) => Some((l.len(), l.get_item(0).ok(), l.get_item(1).ok())),
+            _ => None,
+        };
+        match pair {
+            Some((2, Some(a), Some(b))) => {
+                Ok((text(&a, &|| format!("texts[{i}][0]"))?, Some(text(&b, &|| format!("texts[{i}][1]"))?)))
+            }
+            Some((n, _, _)) => Err(PyTypeError::new_err(format!(
+                "texts[{i}] must be str or a (str, str) pair, not a {} of {n}",
+                type_name(&item)
+            ))),
+            None => Ok((text(&item, &|| format!("texts[{i}]"))?, None)),
+        }
+    })
+}
+
+/// An item of `encode_batch`: a text and its pair, if any; the chunks of a
+/// batch are cut by the size of the first text.
+pub struct Item<'a>(pub &'a str, pub Option<&'a str>);
+
+impl AsRef<str> for Item<'_> {
+    fn as_ref(&self) -> &str {
+        self.0
+    }
+}
+
 /// An optional thread count argument.
 pub fn threads(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
     match obj {

@@ -648,9 +648,10 @@ impl PyUnigramTokenizer {
         PyUnigramEncoding::processed(t, e, b, add_special_tokens)
     }
 
-    /// `encode` (Viterbi) of every text of `texts` (an iterable of str), in
-    /// parallel with the GIL released, on `num_threads` threads (None: all);
-    /// in the template unless `add_special_tokens=False`.
+    /// `encode` (Viterbi) of every item of `texts` (str, and pairs of str: a
+    /// tuple, or a list of two), in parallel with the GIL released, on
+    /// `num_threads` threads (None: all); in the template (its pair template
+    /// for a pair) unless `add_special_tokens=False`.
     #[pyo3(signature = (texts, *, add_special_tokens = true, num_threads = None))]
     fn encode_batch(
         &self,
@@ -660,20 +661,28 @@ impl PyUnigramTokenizer {
         num_threads: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<PyUnigramEncoding>> {
         let num_threads = family::threads(num_threads)?;
-        let held = family::texts(texts, "texts")?;
-        let texts = args::strs(&held)?;
+        let held = family::items(texts)?;
+        let n = held.len();
+        let mut items = Error::room_for(n, format_args!("a batch of {n} texts")).map_err(to_py)?;
+        items.extend(held.iter().map(|(a, b)| family::Item(a, b.as_deref())));
         let t = &self.inner;
         // The template applied on the threads too, not after them with the GIL held.
-        let out = family::encode_each(py, &texts, num_threads, |text| {
-            t.encode(text).and_then(|e| t.post_process(e, None, add_special_tokens))
+        let chunks = family::in_chunks(py, &items, num_threads, |chunk| {
+            chunk
+                .iter()
+                .map(|&family::Item(a, b)| {
+                    let pair = b.map(|b| t.encode(b)).transpose()?;
+                    t.post_process(t.encode(a)?, pair, add_special_tokens)
+                })
+                .collect::<Result<Vec<_>, Error>>()
         })?;
-        out.into_iter()
-            .map(|p| {
-                let mut e = PyUnigramEncoding::new(t, p.encoded)?;
-                (e.type_ids, e.special) = (p.type_ids, p.special_mask);
-                Ok(e)
-            })
-            .collect()
+        let mut out = Error::room_for(n, format_args!("the encodings of a batch of {n} texts")).map_err(to_py)?;
+        for p in chunks.into_iter().flatten() {
+            let mut e = PyUnigramEncoding::new(t, p.encoded)?;
+            (e.type_ids, e.special) = (p.type_ids, p.special_mask);
+            out.push(e);
+        }
+        Ok(out)
     }
 
     /// `{piece: id}` for the whole vocabulary.

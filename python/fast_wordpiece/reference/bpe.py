@@ -22,7 +22,6 @@ from fast_wordpiece.reference.args import (
     _corpus_texts,
     _flag,
     _integer,
-    _items,
     _path,
     _quoted,
     _text,
@@ -182,22 +181,6 @@ def _padding(p: object) -> dict[str, object]:
     out = {"length": length, "pad_to_multiple_of": number("pad_to_multiple_of"), "pad_id": id_("pad_id")}
     return out | {"pad_token": token, "pad_type_id": id_("pad_type_id"),
                   "direction": "left" if direction == "Left" else "right"}  # fmt: skip
-
-
-def _batch_items(texts: object) -> list[tuple[str, str | None]]:
-    """The items of ``encode_batch``'s ``texts``: a str, or a pair of str (a tuple, or a list of
-    two, as Hugging Face takes them); TypeError naming the item otherwise."""
-    if isinstance(texts, (str, bytes, bytearray)):
-        raise TypeError(f"texts must be an iterable of str or (str, str), not {_type_name(texts)}")
-    out: list[tuple[str, str | None]] = []
-    for i, item in enumerate(_items(texts, "texts", "str")):
-        if isinstance(item, (tuple, list)):
-            if len(item) != 2:
-                raise TypeError(f"texts[{i}] must be str or a (str, str) pair, not a {_type_name(item)} of {len(item)}")
-            out.append((_text(item[0], f"texts[{i}][0]"), _text(item[1], f"texts[{i}][1]")))
-        else:
-            out.append((_text(item, f"texts[{i}]"), None))
-    return out
 
 
 class BPETokenizer(family.TableLookups, family.TransformersCalls):
@@ -514,7 +497,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         _threads(num_threads)
         _flag(add_special_tokens, "add_special_tokens")
         _flag(padding, "padding")
-        rows = [self._tokens(t, add_special_tokens, p) for t, p in _batch_items(texts)]
+        rows = [self._tokens(t, add_special_tokens, p) for t, p in family.batch_items(texts)]
         rows = self._padded(rows) if padding else rows
         return [[self.vocab[t] for t in row] for row in rows]
 

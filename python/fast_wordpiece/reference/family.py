@@ -277,7 +277,8 @@ class TransformersCalls:
         max_length=None, pad_to_multiple_of=None, padding_side=None,
         return_tensors=None, return_attention_mask=None, ...)`` for a str or a
         list of str, returning a ``BatchEncoding`` of ``input_ids`` and
-        ``attention_mask``. A ``text_pair`` is a ValueError."""
+        ``attention_mask``; pairs of texts (``text_pair``) for the tokenizers that take them
+        (``BPETokenizer``, ``UnigramTokenizer``), a ValueError for the others."""
         from fast_wordpiece import batch_encoding
 
         return batch_encoding.family_call(self, text, text_pair, **kwargs)
@@ -404,3 +405,20 @@ class TransformersCalls:
         from fast_wordpiece import batch_encoding
 
         return batch_encoding.family_convert_tokens_to_ids(self, tokens)
+
+
+def batch_items(texts: object) -> list[tuple[str, str | None]]:
+    """The items of ``texts`` for a family ``encode_batch`` that takes pairs: a str, or a pair
+    of str (a tuple, or a list of two, as Hugging Face takes them); TypeError naming the item
+    otherwise."""
+    if isinstance(texts, (str, bytes, bytearray)):
+        raise TypeError(f"texts must be an iterable of str or (str, str), not {_type_name(texts)}")
+    out: list[tuple[str, str | None]] = []
+    for i, item in enumerate(_items(texts, "texts", "str")):
+        if isinstance(item, (tuple, list)):
+            if len(item) != 2:
+                raise TypeError(f"texts[{i}] must be str or a (str, str) pair, not a {_type_name(item)} of {len(item)}")
+            out.append((_text(item[0], f"texts[{i}][0]"), _text(item[1], f"texts[{i}][1]")))
+        else:
+            out.append((_text(item, f"texts[{i}]"), None))
+    return out

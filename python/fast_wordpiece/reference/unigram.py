@@ -360,13 +360,18 @@ class UnigramTokenizer(family.TransformersCalls):
         return UnigramEncoding(**process(self._template, encoded, add_special_tokens))
 
     def encode_batch(
-        self, texts: Iterable[str], *, add_special_tokens: bool = True, num_threads: SupportsIndex | None = None
+        self,
+        texts: Iterable[str | tuple[str, str] | list[str]],
+        *,
+        add_special_tokens: bool = True,
+        num_threads: SupportsIndex | None = None,
     ) -> list[UnigramEncoding]:
-        """``encode`` (Viterbi) of every text, one after the other (``num_threads`` is checked, then
-        ignored)."""
+        """``encode`` (Viterbi) of every item of ``texts`` (str, and pairs of str: a tuple, or a
+        list of two), one after the other (``num_threads`` is checked, then ignored)."""
         _flag(add_special_tokens, "add_special_tokens")
         _threads(num_threads)
-        return [self.encode(t, add_special_tokens=add_special_tokens) for t in _texts(texts, "texts")]
+        items = family.batch_items(texts)
+        return [self.encode(t, p, add_special_tokens=add_special_tokens) for t, p in items]
 
     def _words(self, seg: str, seg_start: int) -> list[tuple[str, list[tuple[int, int]]]]:
         """The words of a piece of text between special tokens, each with the original span of
