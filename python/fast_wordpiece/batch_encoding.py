@@ -916,7 +916,7 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     ``TemplateProcessing`` (with its type ids); there is no ``model_max_length``, so
     truncation needs ``max_length`` and cuts on the right; padding uses the tokenizer's
     ``pad_token``. A byte-level BPE and a Unigram tokenizer take pairs of texts (``text_pair``,
-    or ``(a, b)`` items) as transformers does (:func:`_in_pairs`, :func:`_in_unigram_template`);
+    or ``(a, b)`` items) as transformers does (:func:`_in_template`);
     the character tokenizer refuses them. The encoding is
     ``encode_batch``'s (GIL released). transformers' options for windows, words and targets are a
     TypeError naming the class and the option."""
@@ -973,8 +973,7 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
         encoded = tokenizer.encode_batch(texts, add_special_tokens=False, padding=False)
     try:
         offsets = [_offsets(tokenizer, *row) for row in zip(texts, encoded)] if return_offsets_mapping else None
-        masks = None
-        if unigram or any(p is not None for p in seconds) or truncation == "only_second":
+        if unigram or template is not None or any(p is not None for p in seconds) or truncation == "only_second":
             pairs = [p for p in seconds if p is not None]
             more = (
                 tokenizer.encode_batch(pairs, add_special_tokens=False)
@@ -983,46 +982,25 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
             )
             more_offsets = [_offsets(tokenizer, *row) for row in zip(pairs, more)] if return_offsets_mapping else None
             rows = _Sequences(encoded, offsets, more, more_offsets, seconds)
-            in_rows = _in_unigram_template if unigram else _in_pairs
-            encoded, offsets, masks, type_ids = in_rows(tokenizer, rows, add_special_tokens, max_length, truncation)
+            encoded, offsets, masks, type_ids = _in_template(
+                tokenizer, rows, add_special_tokens, max_length, truncation
+            )
             return _family_rows(encoded, batched, max_length, "do_not_truncate", padding, pad_id, pad_to_multiple_of,
                                 side, return_tensors, return_token_type_ids, return_attention_mask,
                                 return_special_tokens_mask, offsets, return_length, masks, type_ids)  # fmt: skip
-        if template is not None and add_special_tokens:
-            encoded, offsets, masks = _in_template(tokenizer, template, encoded, offsets, max_length, truncation)
-            truncation = "do_not_truncate"  # done
         return _family_rows(encoded, batched, max_length, truncation, padding, pad_id, pad_to_multiple_of, side,
                             return_tensors, return_token_type_ids, return_attention_mask, return_special_tokens_mask,
-                            offsets, return_length, masks)  # fmt: skip
+                            offsets, return_length)  # fmt: skip
     except MemoryError as e:
         raise _named(e, f"a BatchEncoding of {len(texts)} text{'' if len(texts) == 1 else 's'}") from None
 
 
 _Offsets = list[list[tuple[int, int]]]
-_Rows = tuple[list[list[int]], "_Offsets | None", list[list[int]]]
-
-
-def _in_template(tokenizer: Any, template: tuple[Any, Any], encoded: list[Any], offsets: _Offsets | None,
-                 max_length: int | None, truncation: str) -> _Rows:  # fmt: skip
-    """Each row in RoBERTa's template ``(<s>, </s>)``: ``<s> A </s>`` (the two tokens' offsets
-    ``(0, 0)``), truncated first to leave room for them as Hugging Face's truncation does (none
-    when there is no room for them); with the rows' special tokens masks."""
-    head, tail = ([tokenizer.token_to_id(t)] for t in template)
-    added = len(head) + len(tail)
-    rows = [_ids_of(row) for row in encoded]
-    if truncation != "do_not_truncate" and max_length is not None and max_length >= added:
-        # (below that, Hugging Face's truncation leaves the rows whole)
-        rows = [row[: max_length - added] for row in rows]
-        offsets = None if offsets is None else [row[: max_length - added] for row in offsets]
-    if offsets is not None:
-        offsets = [[*[(0, 0)] * len(head), *row, *[(0, 0)] * len(tail)] for row in offsets]
-    masks = [[*[1] * len(head), *([0] * len(row)), *[1] * len(tail)] for row in rows]
-    return [[*head, *row, *tail] for row in rows], offsets, masks
 
 
 class _Sequences(NamedTuple):
-    """The rows of a call with pairs of texts: each first text's ids and offsets (None unless
-    asked for), the second texts' (of the rows with one), and each row's second text or None."""
+    """The rows of a call: each first text's ids and offsets (None unless asked for), the second
+    texts' (of the rows with one), and each row's second text or None."""
 
     first: list[Any]
     first_offsets: _Offsets | None
@@ -1061,50 +1039,22 @@ def _pair_lengths(n1: int, n2: int | None, budget: int, truncation: str, row: in
     return (n1 - cut, m2) if which == "first" else (n1, m2 - cut)
 
 
-def _in_pairs(
-    tokenizer: Any, rows: _Sequences, add_special_tokens: bool, max_length: int | None, truncation: str
-) -> tuple[list[list[int]], _Offsets | None, list[list[int]], list[list[int]]]:
-    """The rows of a call with pairs of texts, as Hugging Face makes them: each first text and
-    its second one truncated to leave room for the template's tokens (none when max_length is
-    below them), then in RoBERTa's template (``<s> A </s></s> B </s>``) when there is one and
-    ``add_special_tokens``, else one after the other; type ids all 0 with RoBERTa's template
-    (even when not added), else 0 for the first text and 1 for the second; with their
-    offsets (None unless asked for), special tokens masks and type ids."""
-    roberta = getattr(tokenizer, "template", None) is not None  # its type ids are all 0
-    template = tokenizer.template if roberta and add_special_tokens else None
-    cls, sep = (0, 0) if template is None else (tokenizer.token_to_id(t) for t in template)
-    ids: list[list[int]] = []
-    offsets: _Offsets | None = [] if rows.first_offsets is not None else None
-    masks: list[list[int]] = []
-    type_ids: list[list[int]] = []
-    more = iter(range(len(rows.second)))
-    for i, second in enumerate(rows.seconds):
-        j = None if second is None else next(more)
-        a = _ids_of(rows.first[i])
-        b = [] if j is None else _ids_of(rows.second[j])
-        added = 0 if template is None else 2 if j is None else 4
-        n1, n2 = len(a), len(b)
-        if truncation != "do_not_truncate" and max_length is not None and max_length >= added:
-            n1, n2 = _pair_lengths(len(a), None if j is None else len(b), max_length - added, truncation, i)
-        oa = None if rows.first_offsets is None else rows.first_offsets[i][:n1]
-        ob = None if rows.second_offsets is None or j is None else rows.second_offsets[j][:n2]
-        if template is None:
-            ids.append([*a[:n1], *b[:n2]])
-            masks.append([0] * (n1 + n2))
-            type_ids.append([0] * (n1 + n2) if roberta else [0] * n1 + [1] * n2)
-            parts = [oa, ob]
-        else:
-            ids.append([cls, *a[:n1], sep, *([] if j is None else [sep, *b[:n2], sep])])
-            masks.append([1, *[0] * n1, 1, *([] if j is None else [1, *[0] * n2, 1])])
-            type_ids.append([0] * len(ids[-1]))
-            ends = [(0, 0)]
-            parts = [ends, oa, ends] + ([] if j is None else [ends, ob, ends])
-        if offsets is not None:
-            offsets.append([span for part in parts for span in part or []])
-    return ids, offsets, masks, type_ids
+#: A part of a template: ``("special", id, type_id)``, or ``("text", 0 or 1, type_id)`` for
+#: the first or second text.
+_Part = tuple[str, int, int]
 
 
-def _unigram_parts(tokenizer: Any, pair: bool) -> list[tuple[str, Any, int]]:
+def _bpe_parts(tokenizer: Any, pair: bool) -> list[_Part]:
+    """What a byte-level BPE makes of one text or a pair: RoBERTa's ``<s> A </s>`` and ``<s> A
+    </s></s> B </s>`` (type ids all 0) with its template, else the texts one after the other,
+    the second of type 1 (Hugging Face's default)."""
+    if getattr(tokenizer, "template", None) is None:
+        return [("text", 0, 0), ("text", 1, 1)][: 1 + pair]
+    cls, sep = (("special", tokenizer.token_to_id(t), 0) for t in tokenizer.template)
+    return [cls, ("text", 0, 0), sep, *([sep, ("text", 1, 0), sep] if pair else [])]
+
+
+def _unigram_parts(tokenizer: Any, pair: bool) -> list[_Part]:
     """What a Unigram tokenizer's template makes of one text or a pair, in order: ``("special",
     id, type_id)`` for each of its special tokens' ids, ``("text", 0 or 1, type_id)`` for the
     first or second text. The special tokens' ids and type ids are those the tokenizer puts
@@ -1119,7 +1069,7 @@ def _unigram_parts(tokenizer: Any, pair: bool) -> list[tuple[str, Any, int]]:
     if len(empty.ids) != sum(name not in ("$A", "$B") for name, _ in items):
         raise ValueError(f"{type(tokenizer).__name__}'s template has a special token of several ids, which the "
                          "call does not support; use encode or encode_batch")  # fmt: skip
-    parts: list[tuple[str, Any, int]] = []
+    parts: list[_Part] = []
     for name, type_id in items:
         if name in ("$A", "$B"):
             parts.append(("text", int(name == "$B"), int(type_id)))
@@ -1128,17 +1078,18 @@ def _unigram_parts(tokenizer: Any, pair: bool) -> list[tuple[str, Any, int]]:
     return parts
 
 
-def _in_unigram_template(
+def _in_template(
     tokenizer: Any, rows: _Sequences, add_special_tokens: bool, max_length: int | None, truncation: str
 ) -> tuple[list[list[int]], _Offsets | None, list[list[int]], list[list[int]]]:
-    """The rows of a Unigram tokenizer's call, single texts and pairs, as Hugging Face makes
-    them: each text and its second one truncated (:func:`_pair_lengths`) to leave room for the
-    special tokens the template adds (none when max_length is below them, or without
-    ``add_special_tokens``), then in the template (:func:`_unigram_parts`): the special tokens
-    when ``add_special_tokens`` (offsets ``(0, 0)``, mask 1), and every text's tokens with the
-    type id the template gives them, added or not; with their offsets (None unless asked for),
+    """The rows of a call, single texts and pairs, as Hugging Face makes them: each text and its
+    second one truncated (:func:`_pair_lengths`) to leave room for the special tokens the
+    template adds (none when max_length is below them, or without ``add_special_tokens``),
+    then in the template (:func:`_bpe_parts`, :func:`_unigram_parts`): the special tokens when
+    ``add_special_tokens`` (offsets ``(0, 0)``, mask 1), and every text's tokens with the type
+    id the template gives them, added or not; with their offsets (None unless asked for),
     special tokens masks and type ids."""
-    layouts = {pair: _unigram_parts(tokenizer, pair) for pair in {s is not None for s in rows.seconds}}
+    layout = _unigram_parts if hasattr(tokenizer, "get_pieces") else _bpe_parts
+    layouts = {pair: layout(tokenizer, pair) for pair in {s is not None for s in rows.seconds}}
     ids: list[list[int]] = []
     offsets: _Offsets | None = [] if rows.first_offsets is not None else None
     masks: list[list[int]] = []
