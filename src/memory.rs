@@ -103,7 +103,9 @@ impl Spare {
     /// are per piece of work, not per allocation), so that work started
     /// once memory is back has its spare, however short memory was before.
     fn arm(&self) {
-        if !self.at.load(Ordering::Acquire).is_null() {
+        // Not while a thread is freeing it to retry its allocation: that
+        // retry needs the room back.
+        if !self.at.load(Ordering::Acquire).is_null() || self.spending.load(Ordering::Acquire) > 0 {
             return;
         }
         let spare = (self.take)();

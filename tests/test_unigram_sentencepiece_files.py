@@ -374,6 +374,27 @@ def test_the_call_on_pairs_gives_what_transformers_gives(
 
 
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_the_call_refuses_a_template_that_does_not_hold_each_text_once(
+    files: dict[str, Path], tmp_path: Path, impl: str
+) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        a = [{"Sequence": {"id": "A", "type_id": 0}}]
+        cls = [{"SpecialToken": {"id": "[CLS]", "type_id": 0}}]
+        doc["post_processor"]["single"] = a + cls + a
+        doc["post_processor"]["pair"] = a + cls
+
+    ours = _implementation(impl).UnigramTokenizer.from_file(_with(files["AlbertConverter"], tmp_path, change))
+    # encode lays it out as written (the text twice), the call refuses it
+    raw = ours.encode("a b", add_special_tokens=False).ids
+    assert len(raw) % 2 == 0
+    assert ours.encode("a b").ids == [*raw[: len(raw) // 2], ours.token_to_id("[CLS]"), *raw[len(raw) // 2 :]]
+    with pytest.raises(ValueError, match=r"single template '\$A:0 \[CLS\]:0 \$A:0' does not hold each text once"):
+        ours("a b")
+    with pytest.raises(ValueError, match=r"pair template '\$A:0 \[CLS\]:0' does not hold each text once"):
+        ours("a", "b")
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 def test_an_encoding_in_a_template_pickles_with_its_type_ids_and_mask(files: dict[str, Path], impl: str) -> None:
     import pickle
 

@@ -973,13 +973,12 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
         encoded = tokenizer.encode_batch(texts, add_special_tokens=False, padding=False)
     try:
         offsets = [_offsets(tokenizer, *row) for row in zip(texts, encoded)] if return_offsets_mapping else None
-        if unigram or template is not None or any(p is not None for p in seconds) or truncation == "only_second":
+        if template is not None or any(p is not None for p in seconds) or truncation == "only_second":
             pairs = [p for p in seconds if p is not None]
-            more = (
-                tokenizer.encode_batch(pairs, add_special_tokens=False)
-                if unigram
-                else tokenizer.encode_batch(pairs, add_special_tokens=False, padding=False)
-            )
+            more = []
+            if pairs:
+                padding_off = {} if unigram else {"padding": False}
+                more = tokenizer.encode_batch(pairs, add_special_tokens=False, **padding_off)
             more_offsets = [_offsets(tokenizer, *row) for row in zip(pairs, more)] if return_offsets_mapping else None
             rows = _Sequences(encoded, offsets, more, more_offsets, seconds)
             encoded, offsets, masks, type_ids = _in_template(
@@ -1054,23 +1053,32 @@ def _bpe_parts(tokenizer: Any, pair: bool) -> list[_Part]:
     return [cls, ("text", 0, 0), sep, *([sep, ("text", 1, 0), sep] if pair else [])]
 
 
-def _unigram_parts(tokenizer: Any, pair: bool) -> list[_Part]:
+def _unigram_parts(tokenizer: Any, pair: bool, add_special_tokens: bool) -> list[_Part]:
     """What a Unigram tokenizer's template makes of one text or a pair, in order: ``("special",
     id, type_id)`` for each of its special tokens' ids, ``("text", 0 or 1, type_id)`` for the
     first or second text. The special tokens' ids and type ids are those the tokenizer puts
     around empty texts, and the template's notation says where the texts go. Without a
-    template, the texts one after the other, the second of type 1 (Hugging Face's default)."""
+    template, the texts one after the other, the second of type 1 (Hugging Face's default).
+    ValueError for a template the call cannot lay out: one that does not hold each text once,
+    or (with ``add_special_tokens``) one with a special token of several ids."""
     template = tokenizer.template
     if template is None:
         return [("text", 0, 0), ("text", 1, 1)][: 1 + pair]
-    items = [part.rsplit(":", 1) for part in template[pair].split()]
-    empty = tokenizer.encode_batch([("", "") if pair else ""])[0]
-    specials = iter(zip(empty.ids, empty.type_ids))
-    if len(empty.ids) != sum(name not in ("$A", "$B") for name, _ in items):
-        raise ValueError(f"{type(tokenizer).__name__}'s template has a special token of several ids, which the "
-                         "call does not support; use encode or encode_batch")  # fmt: skip
+    items = [part.rpartition(":") for part in template[1 if pair else 0].split(" ")]
+    texts = [name for name, _, _ in items if name in ("$A", "$B")]
+    if texts not in (["$A", "$B"], ["$B", "$A"]) if pair else texts != ["$A"]:
+        raise ValueError(f"{type(tokenizer).__name__}'s {'pair' if pair else 'single'} template "
+                         f"{template[1 if pair else 0]!r} does not hold each text once, which the call needs; "
+                         "use encode or encode_batch")  # fmt: skip
+    specials: Any = iter([(0, 0)] * len(items))  # not added: their ids are not needed
+    if add_special_tokens:
+        empty = tokenizer.encode_batch([("", "") if pair else ""])[0]
+        if len(empty.ids) != len(items) - len(texts):
+            raise ValueError(f"{type(tokenizer).__name__}'s template has a special token of several ids, which "
+                             "the call does not support; use encode or encode_batch")  # fmt: skip
+        specials = iter(zip(empty.ids, empty.type_ids))
     parts: list[_Part] = []
-    for name, type_id in items:
+    for name, _, type_id in items:
         if name in ("$A", "$B"):
             parts.append(("text", int(name == "$B"), int(type_id)))
         else:
@@ -1088,8 +1096,11 @@ def _in_template(
     ``add_special_tokens`` (offsets ``(0, 0)``, mask 1), and every text's tokens with the type
     id the template gives them, added or not; with their offsets (None unless asked for),
     special tokens masks and type ids."""
-    layout = _unigram_parts if hasattr(tokenizer, "get_pieces") else _bpe_parts
-    layouts = {pair: layout(tokenizer, pair) for pair in {s is not None for s in rows.seconds}}
+    pairs = {s is not None for s in rows.seconds}
+    if hasattr(tokenizer, "get_pieces"):
+        layouts = {pair: _unigram_parts(tokenizer, pair, add_special_tokens) for pair in pairs}
+    else:
+        layouts = {pair: _bpe_parts(tokenizer, pair) for pair in pairs}
     ids: list[list[int]] = []
     offsets: _Offsets | None = [] if rows.first_offsets is not None else None
     masks: list[list[int]] = []
