@@ -395,6 +395,44 @@ def test_the_call_refuses_a_template_that_does_not_hold_each_text_once(
 
 
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_added_tokens_with_lstrip_and_rstrip_take_in_whitespace_as_tokenizers(
+    files: dict[str, Path], tmp_path: Path, impl: str
+) -> None:
+    """ALBERT's and XLM-RoBERTa's mask token takes in the whitespace before it (``lstrip``)."""
+
+    def change(doc: dict[str, Any]) -> None:
+        for t in doc["added_tokens"]:
+            t["lstrip"] = t["content"] in ("[SEP]", "</s>")
+            t["rstrip"] = t["content"] in ("</s>", "<pad>")
+
+    path = _with(files["AlbertConverter"], tmp_path, change)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    texts = ["a [SEP] b", "a   [SEP]", "[SEP]  x", "x </s>  y", "x  </s> [SEP] y", "  [SEP]", "a\u3000[SEP]\t",
+             "<pad>  [SEP]", "a<pad>\n\n", "x [SEP][SEP]  </s></s> z"]  # fmt: skip
+    for text in texts:
+        _same_as_hf(ours, hf, text)
+    _same_as_hf(ours, hf, "a [SEP] b", "  </s> c")
+    again = type(ours).from_str(ours.to_str())
+    assert again.encode(texts[4]) == ours.encode(texts[4])
+    flags = {t["content"]: (t["lstrip"], t["rstrip"]) for t in json.loads(ours.to_str())["added_tokens"]}
+    assert (flags["[SEP]"], flags["</s>"], flags["<pad>"], flags["[CLS]"]) == ((1, 0), (1, 1), (0, 1), (0, 0))
+    assert again == ours
+    plain = type(ours).from_file(files["AlbertConverter"])
+    assert plain != ours, "the flags are part of what == compares"
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_an_added_tokens_flag_that_is_not_a_bool_is_named(files: dict[str, Path], tmp_path: Path, impl: str) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["added_tokens"][0]["lstrip"] = "yes"
+
+    path = _with(files["AlbertConverter"], tmp_path, change)
+    with pytest.raises(ValueError, match=r'added_tokens\[0\]\.lstrip: "yes" is not a bool'):
+        _implementation(impl).UnigramTokenizer.from_file(path)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 def test_an_encoding_in_a_template_pickles_with_its_type_ids_and_mask(files: dict[str, Path], impl: str) -> None:
     import pickle
 

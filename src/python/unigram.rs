@@ -790,6 +790,7 @@ impl PyUnigramTokenizer {
             o.model().pieces() == self.inner.model().pieces()
                 && o.model().unk_id() == self.inner.model().unk_id()
                 && o.special_ids() == self.inner.special_ids()
+                && o.special_strip() == self.inner.special_strip()
         })
     }
 

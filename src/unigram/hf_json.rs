@@ -25,13 +25,14 @@ impl UnigramTokenizer {
         let added: Vec<Value> = self
             .special_ids()
             .iter()
-            .map(|&id| {
+            .zip(self.special_strip())
+            .map(|(&id, (lstrip, rstrip))| {
                 json!({
                     "id": id,
                     "content": self.model().pieces()[id as usize].0,
                     "single_word": false,
-                    "lstrip": false,
-                    "rstrip": false,
+                    "lstrip": lstrip,
+                    "rstrip": rstrip,
                     "normalized": false,
                     "special": true,
                 })
@@ -137,6 +138,7 @@ impl UnigramTokenizer {
             }
         }
         let mut special = Vec::new();
+        let mut strip = Vec::new();
         if let Some(added) = doc.get("added_tokens").and_then(Value::as_array) {
             for (i, t) in added.iter().enumerate() {
                 let content = t.get("content").and_then(Value::as_str);
@@ -158,7 +160,13 @@ impl UnigramTokenizer {
                         Quoted(content)
                     )));
                 }
+                let flag = |key: &str| match t.get(key) {
+                    None | Some(Value::Null) => Ok(false),
+                    Some(Value::Bool(b)) => Ok(*b),
+                    Some(x) => Err(Error::invalid(format!("added_tokens[{i}].{key}: {x} is not a bool"))),
+                };
                 special.push(id as u32);
+                strip.push((flag("lstrip")?, flag("rstrip")?));
             }
         }
         let model = super::Model::new(pieces, unk_id)?;
@@ -166,6 +174,9 @@ impl UnigramTokenizer {
             None | Some(Value::Null) => None,
             Some(v) => Some(super::template::Template::from_json(v, &model)?),
         };
-        Ok(UnigramTokenizer::with_model(model, special)?.with_pipeline(normalizer, prepend).with_template(template))
+        Ok(UnigramTokenizer::with_model(model, special)?
+            .with_strip(strip)
+            .with_pipeline(normalizer, prepend)
+            .with_template(template))
     }
 }

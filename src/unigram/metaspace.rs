@@ -12,24 +12,37 @@ pub const REPLACEMENT: char = '\u{2581}';
 
 /// A piece of the text: a special token or the text between them.
 pub enum Segment<'a> {
-    Special { id: u32, chars: (u32, u32) },
-    Text { text: &'a str, char_start: u32 },
+    /// A special token: its id, its characters, and its text (with the
+    /// whitespace its `lstrip` or `rstrip` took in).
+    Special {
+        id: u32,
+        chars: (u32, u32),
+        text: &'a str,
+    },
+    Text {
+        text: &'a str,
+        char_start: u32,
+    },
 }
 
 /// Calls `f` with the segments of `text` in order: the special tokens
 /// `specials` finds (the earliest, then the longest) and the text between
 /// them, with their offsets in characters.
 pub fn segments<'a>(text: &'a str, specials: &SpecialSplitter, mut f: impl FnMut(Segment<'a>)) {
-    let mut chars = 0u32;
+    // Where the previous piece ended, in bytes and in characters: a special
+    // token may start before it (in the whitespace an `rstrip` took in).
+    let (mut at, mut chars) = (0usize, 0u32);
+    let count = |s: &str| s.chars().count() as u32;
     specials.split(text, |piece| match piece {
-        Piece::Text { text, .. } => {
-            f(Segment::Text { text, char_start: chars });
-            chars += text.chars().count() as u32;
+        Piece::Text { text: t, start } => {
+            f(Segment::Text { text: t, char_start: chars });
+            (at, chars) = (start + t.len(), chars + count(t));
         }
         Piece::Special { id, start, end } => {
-            let n = text[start..end].chars().count() as u32;
-            f(Segment::Special { id, chars: (chars, chars + n) });
-            chars += n;
+            let from = if start >= at { chars + count(&text[at..start]) } else { chars - count(&text[start..at]) };
+            let to = from + count(&text[start..end]);
+            f(Segment::Special { id, chars: (from, to), text: &text[start..end] });
+            (at, chars) = (end, to);
         }
     });
 }
@@ -86,7 +99,7 @@ mod tests {
         let mut out = Vec::new();
         segments("a<s>é<s>xb<s>", &specials, |s| {
             out.push(match s {
-                Segment::Special { id, chars } => format!("S{id}{chars:?}"),
+                Segment::Special { id, chars, .. } => format!("S{id}{chars:?}"),
                 Segment::Text { text, char_start } => format!("T{text}@{char_start}"),
             })
         });

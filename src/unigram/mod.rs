@@ -81,6 +81,19 @@ impl UnigramTokenizer {
         })
     }
 
+    /// The tokenizer with each special token's `(lstrip, rstrip)`, in the
+    /// order of `special_ids` (a file's added tokens): a match takes in the
+    /// whitespace before or after it, as Hugging Face's added tokens do.
+    pub(crate) fn with_strip(mut self, strip: Vec<(bool, bool)>) -> Self {
+        self.specials = std::mem::take(&mut self.specials).with_strip(strip);
+        self
+    }
+
+    /// Each special token's `(lstrip, rstrip)`, in the order of `special_ids`.
+    pub fn special_strip(&self) -> Vec<(bool, bool)> {
+        self.specials.strip()
+    }
+
     pub fn model(&self) -> &Model {
         &self.model
     }
@@ -149,7 +162,7 @@ impl UnigramTokenizer {
     }
 
     /// Calls `on_word(text, spans)` for every word of `text` in order, and
-    /// `on_special(id, char_start, char_end)` for every special token found
+    /// `on_special(id, char_start, char_end, text)` for every special token found
     /// in it. The text between special tokens is normalized, its spaces
     /// become "▁", a "▁" is put before it as the prepend scheme says, and it
     /// is cut before every "▁" (Hugging Face's `Metaspace`); `text` of a word
@@ -161,12 +174,12 @@ impl UnigramTokenizer {
         text: &str,
         buffer: &mut String,
         mut on_word: impl FnMut(&str, Spans<'_>),
-        mut on_special: impl FnMut(u32, u32, u32),
+        mut on_special: impl FnMut(u32, u32, u32, &str),
     ) -> Result<()> {
         let mut short = None;
         segments(text, &self.specials, |segment| match segment {
             _ if short.is_some() => {}
-            metaspace::Segment::Special { id, chars } => on_special(id, chars.0, chars.1),
+            metaspace::Segment::Special { id, chars, text } => on_special(id, chars.0, chars.1, text),
             metaspace::Segment::Text { text: seg, char_start }
                 if self.normalizer.is_none() && self.prepend == Prepend::Always =>
             {
@@ -280,13 +293,10 @@ impl UnigramTokenizer {
                     *short.borrow_mut() = Some(what);
                 }
             },
-            |id, s, e| {
+            |id, s, e, shown| {
                 let mut o = out_cell.borrow_mut();
                 let mut short = short.borrow_mut();
-                if short.is_none() && o.room(1) {
-                    o.ids.push(id);
-                    o.offsets.push((s, e));
-                } else if short.is_none() {
+                if short.is_none() && !o.push_special(id, (s, e), model.shown(id, shown)) {
                     *short = Some(format!("an encoding of {} tokens", o.ids.len() + 1));
                 }
             },

@@ -271,14 +271,10 @@ impl UnigramTokenizer {
                     stopped = Err(Error::memory(what));
                 }
             },
-            |id, s, e| {
+            |id, s, e, shown| {
                 let mut o = out.borrow_mut();
-                if full.get().is_none() && !o.room(1) {
+                if full.get().is_none() && !o.push_special(id, (s, e), model.shown(id, shown)) {
                     full.set(Some(o.ids.len() + 1));
-                }
-                if full.get().is_none() {
-                    o.ids.push(id);
-                    o.offsets.push((s, e));
                 }
             },
         );

@@ -288,17 +288,20 @@ class UnigramTokenizer(family.TransformersCalls):
         self.normalizer: Normalizer | None = None
         self.prepend = "always"
         self._template: Template | None = None
+        #: each special token's (lstrip, rstrip), in the order of special_ids (a file's added tokens)
+        self._strip: list[tuple[bool, bool]] = []
         self.special_ids: list[int] = []
         for t in specials:
             if t not in self.model.ids:
                 raise ValueError(f"special token {_quoted(t)} is not one of the pieces")
             if self.model.ids[t] not in self.special_ids:
                 self.special_ids.append(self.model.ids[t])
+                self._strip.append((False, False))
 
     def _compared(self) -> object:
         """The pieces with their scores, the unknown piece and the special pieces in the order given
         (``special_tokens`` lists them so), as the engine compares them."""
-        return self.model.pieces, self.model.unk_id, self.special_ids
+        return self.model.pieces, self.model.unk_id, self.special_ids, self._strip
 
     @property
     def vocab_size(self) -> int:
@@ -392,9 +395,10 @@ class UnigramTokenizer(family.TransformersCalls):
 
     def _encode(self, text: str, segment: Callable[[str], list[tuple[int, int, int]]]) -> UnigramEncoding:
         out = UnigramEncoding()
-        for seg, seg_start, special in segments(text, self.special_tokens):
-            if special:
-                out.ids.append(self.model.ids[seg])
+        strip = dict(zip(self.special_tokens, self._strip))
+        for seg, seg_start, token in family.split_matched(text, self.special_tokens, strip):
+            if token is not None:  # the piece with the whitespace an lstrip or rstrip took in
+                out.ids.append(self.model.ids[token])
                 out.tokens.append(seg)
                 out.offsets.append((seg_start, seg_start + len(seg)))
                 continue
@@ -536,15 +540,15 @@ class UnigramTokenizer(family.TransformersCalls):
         """The Hugging Face ``tokenizer.json`` text that ``save`` writes, the engine's to the byte:
         a ``Unigram`` model, the ``Metaspace`` pre-tokenizer and decoder, the special tokens as
         added tokens; keys sorted, two-space indents (``tokenizer_json``)."""
-        return tokenizer_json(self.model, self.special_ids, self.normalizer, self.prepend, self._template)
+        return tokenizer_json(self.model, self.special_ids, self.normalizer, self.prepend, self._template, self._strip)
 
     @staticmethod
     def from_str(json: str) -> UnigramTokenizer:
         """A tokenizer from ``tokenizer.json`` text, checked as the engine checks it
         (``from_tokenizer_json``): ValueError if it is not a Unigram tokenizer this one can run."""
-        model, special_ids, normalizer, prepend, template_json = from_tokenizer_json(_text(json, "json"))
+        model, special_ids, strip, normalizer, prepend, template_json = from_tokenizer_json(_text(json, "json"))
         made = UnigramTokenizer.__new__(UnigramTokenizer)
-        made.model, made.special_ids = model, special_ids
+        made.model, made.special_ids, made._strip = model, special_ids, strip
         made.normalizer, made.prepend = normalizer, prepend
         made._template = None if template_json is None else Template(template_json, model.pieces)
         return made
@@ -625,13 +629,16 @@ def tokenizer_json(
     normalizer: Normalizer | None = None,
     prepend: str = "always",
     template: Template | None = None,
+    strip: Sequence[tuple[bool, bool]] | None = None,
 ) -> str:
-    """The engine's ``tokenizer.json`` text of a tokenizer (``to_str``)."""
+    """The engine's ``tokenizer.json`` text of a tokenizer (``to_str``); ``strip`` each special
+    token's ``(lstrip, rstrip)`` (default: neither)."""
     metaspace = METASPACE | {"prepend_scheme": prepend}
+    flags = strip or [(False, False)] * len(special_ids)
     added = [
-        {"id": i, "content": model.pieces[i][0], "single_word": False, "lstrip": False, "rstrip": False}
+        {"id": i, "content": model.pieces[i][0], "single_word": False, "lstrip": lstrip, "rstrip": rstrip}
         | {"normalized": False, "special": True}
-        for i in special_ids
+        for i, (lstrip, rstrip) in zip(special_ids, flags)
     ]
     doc = {
         "version": "1.0",
@@ -681,8 +688,11 @@ def _json_float(x: float) -> str:
     return f"{mantissa}e{int(exponent):+d}"
 
 
-def from_tokenizer_json(text: str) -> tuple[Model, list[int], Normalizer | None, str, Any]:
-    """The model, the special tokens' ids, the normalizer and the prepend scheme of
+def from_tokenizer_json(
+    text: str,
+) -> tuple[Model, list[int], list[tuple[bool, bool]], Normalizer | None, str, Any]:
+    """The model, the special tokens' ids and their ``(lstrip, rstrip)``, the normalizer, the
+    prepend scheme and the post-processor's JSON of
     ``tokenizer.json`` text, checked as the engine checks it, in its order: a ``Unigram`` model
     without byte fallback, its ``vocab`` of ``[piece, score]`` pairs and ``unk_id``, no normalizer
     or one of ``spm_normalizer``'s, ``Metaspace`` (replacement "▁", split, prepend scheme "always",
@@ -738,6 +748,7 @@ def from_tokenizer_json(text: str) -> tuple[Model, list[int], Normalizer | None,
         elif scheme != prepend:
             raise ValueError(f'the decoder\'s prepend_scheme "{scheme}" is not the pre_tokenizer\'s "{prepend}"')
     special: list[int] = []
+    strip: list[tuple[bool, bool]] = []
     added = doc.get("added_tokens")
     for i, t in enumerate(added if isinstance(added, list) else []):
         content = t.get("content") if isinstance(t, dict) else None
@@ -752,11 +763,22 @@ def from_tokenizer_json(text: str) -> tuple[Model, list[int], Normalizer | None,
         if not (id_ < len(pieces) and pieces[id_][0] == content):
             raise ValueError(f"added token {_quoted(content)} is not piece {id_} of the vocabulary")
         special.append(id_)
+        strip.append((_flag_of(t, "lstrip", i), _flag_of(t, "rstrip", i)))
     if len(pieces) >= 2**32 - 1:
         raise ValueError("too many pieces")
     if unk_id >= len(pieces):
         raise ValueError(f"unk_id {unk_id} is not below the number of pieces ({len(pieces)})")
-    return Model(pieces, unk_id), special, normalizer, prepend, doc.get("post_processor")
+    return Model(pieces, unk_id), special, strip, normalizer, prepend, doc.get("post_processor")
+
+
+def _flag_of(token: dict[str, Any], key: str, i: int) -> bool:
+    """An added token's ``lstrip`` or ``rstrip`` (absent or null: False; not a bool: ValueError)."""
+    value = token.get(key)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ValueError(f"added_tokens[{i}].{key}: {_json.dumps(value)} is not a bool")
+    return value
 
 
 def _no_constant(name: str) -> None:
