@@ -39,7 +39,7 @@ CONVERTERS = ["T5Converter", "AlbertConverter", "XLMRobertaConverter"]
 #: normalizer replaces, and the files' special tokens.
 PARTS = [
     *"abcdefghij ABC.,;!?019",
-    *"éèüñ\u0301\u0308ｆｕｌｌＡ①ﬁﬂ½²\u2126",
+    *"éèüñ\u0301\u0308ｆｕｌｌＡ①ﬁﬂ½²\u2126İẞǅÅ\u0345\u05b0",
     *"\t\n\r\x01\x7f\u00a0\u3000\u2028\u200b\u200d\u00ad\ufeff",
     *"\u1100\u1161\u11a8\U0001f1e6\U0001f1e8\U0001f600",
     "  ",
@@ -99,6 +99,11 @@ def files(tmp_path_factory: pytest.TempPathFactory, gcide_lines: list[str]) -> d
     for name in CONVERTERS:
         out[name] = folder / f"{name}.json"
         getattr(converters, name)(_Original(path, name)).converted().save(str(out[name]))
+    # albert-base-v2's settings: lowercased, accents stripped (NFKD, StripAccents, Lowercase)
+    uncased = _Original(path, "AlbertConverter")
+    uncased.do_lower_case, uncased.keep_accents = True, False
+    out["AlbertConverter-uncased"] = folder / "AlbertConverter-uncased.json"
+    converters.AlbertConverter(uncased).converted().save(str(out["AlbertConverter-uncased"]))
     return out
 
 
@@ -152,6 +157,26 @@ def test_converted_files_encode_and_decode_as_tokenizers(files: dict[str, Path],
 
 
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_uncased_albert_files_lowercase_and_strip_accents_as_tokenizers(files: dict[str, Path], impl: str) -> None:
+    path = files["AlbertConverter-uncased"]
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    kinds = [n["type"] for n in json.loads(path.read_text(encoding="utf-8"))["normalizer"]["normalizers"]]
+    assert {"NFKD", "StripAccents", "Lowercase"} <= set(kinds)  # what the test is about
+    for text in ["Ça VA, Éric? ﬁＡ①", "e\u0301\u0308 \u0301x", "\u0301\u0301", "İSTANBUL ǅ ẞ", "\uac00\u1100\u1161"]:
+        _same_as_hf(ours, hf, text)
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(TEXTS, st.none() | TEXTS)
+    def check(text: str, pair: str | None) -> None:
+        _same_as_hf(ours, hf, text, pair)
+
+    check()
+    got = ours.encode("Café ÉTÉ", add_special_tokens=False)
+    assert "".join(got.tokens).replace("▁", "") == "cafeete"
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 @pytest.mark.parametrize("scheme", ["first", "never"])
 def test_prepend_schemes_first_and_never_as_tokenizers(
     files: dict[str, Path], tmp_path: Path, scheme: str, impl: str
@@ -194,7 +219,7 @@ def test_a_saved_file_keeps_its_normalizer(files: dict[str, Path], tmp_path: Pat
     ("normalizer", "named"),
     [
         ({"type": "NFKC"}, '"NFKC" normalizer is not supported'),
-        ({"type": "Sequence", "normalizers": [{"type": "Lowercase"}]}, '"Lowercase" normalizer is not supported'),
+        ({"type": "Sequence", "normalizers": [{"type": "NFD"}]}, '"NFD" normalizer is not supported'),
         (
             {"type": "Replace", "pattern": {"Regex": "[0-9]+"}, "content": "0"},
             'regex "[0-9]+" is not supported',

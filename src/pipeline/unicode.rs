@@ -193,11 +193,13 @@ mod tests {
         s
     }
 
-    /// NFD data from `unicode-normalization-alignments` (Unicode 9, as Hugging
+    /// NFD and NFKD data from `unicode-normalization-alignments` (Unicode 9, as Hugging
     /// Face uses) and Rust's lowercase mapping, so that the twin does not
     /// depend on the Unicode version of Python's `unicodedata`.
     fn push_normalization_tables(s: &mut String) {
-        use unicode_normalization_alignments::char::{canonical_combining_class, decompose_canonical};
+        use unicode_normalization_alignments::char::{
+            canonical_combining_class, decompose_canonical, decompose_compatible,
+        };
         let chars = || (0..=0x10FFFFu32).filter_map(char::from_u32);
         s.push_str(
             "\n# Full canonical decompositions (Hangul syllables excluded: they decompose\n\
@@ -209,6 +211,20 @@ mod tests {
             decompose_canonical(c, |d| parts.push(d as u32));
             if parts != [c as u32] {
                 let list: Vec<String> = parts.iter().map(|p| format!("0x{p:04X}")).collect();
+                let _ = writeln!(s, "    0x{:04X}: ({},),", c as u32, list.join(", "));
+            }
+        }
+        s.push_str(
+            "}\n\n# Full compatibility decompositions where they are not the canonical one\n\
+             # (Hangul syllables excluded, as above).\n\
+             COMPATIBILITY_DECOMPOSITION: dict[int, tuple[int, ...]] = {\n",
+        );
+        for c in chars().filter(|c| !('\u{AC00}'..='\u{D7A3}').contains(c)) {
+            let (mut canonical, mut compatible) = (Vec::new(), Vec::new());
+            decompose_canonical(c, |d| canonical.push(d as u32));
+            decompose_compatible(c, |d| compatible.push(d as u32));
+            if compatible != canonical {
+                let list: Vec<String> = compatible.iter().map(|p| format!("0x{p:04X}")).collect();
                 let _ = writeln!(s, "    0x{:04X}: ({},),", c as u32, list.join(", "));
             }
         }

@@ -1,14 +1,19 @@
 //! The normalizers of tokenizer.json files converted from SentencePiece
 //! models (T5, ALBERT, XLM-RoBERTa, ...): `Precompiled` (SentencePiece's
 //! `precompiled_charsmap`, read by the `spm_precompiled` crate), `Replace`,
-//! `Strip` and a `Sequence` of them. Each keeps, for every character of the
+//! `Strip`, and ALBERT's and XLNet's `NFKD`, `StripAccents` and `Lowercase`
+//! (the `unicode-normalization-alignments` crate's, as Hugging Face's), and
+//! a `Sequence` of them. Each keeps, for every character of the
 //! normalized text, the span of original characters it stands for, moved
 //! along as Hugging Face's `NormalizedString` moves its alignments, so that
 //! token offsets point where Hugging Face's do.
 
 use serde_json::Value;
 use spm_precompiled::Precompiled;
+use unicode_normalization_alignments::UnicodeNormalization;
 use unicode_segmentation::UnicodeSegmentation;
+
+use crate::pipeline::unicode::is_combining_mark;
 
 use crate::error::{Error, Quoted, Result};
 
@@ -175,6 +180,9 @@ enum Step {
     Precompiled(Box<Precompiled>),
     Replace { pattern: Pattern, content: Vec<char> },
     Strip { left: bool, right: bool },
+    Nfkd,
+    StripAccents,
+    Lowercase,
 }
 
 /// A tokenizer.json normalizer: its steps, and its JSON to write back.
@@ -206,6 +214,19 @@ impl Normalizer {
                     let matches = pattern.matches(&text.chars);
                     text.replace(&matches, content);
                 }
+                Step::Nfkd => {
+                    let new: Vec<(char, isize)> = text.chars.iter().copied().nfkd().collect();
+                    text.transform(0, text.chars.len(), &new);
+                }
+                Step::Lowercase => {
+                    let new: Vec<(char, isize)> = text
+                        .chars
+                        .iter()
+                        .flat_map(|c| c.to_lowercase().enumerate().map(|(i, l)| (l, isize::from(i > 0))))
+                        .collect();
+                    text.transform(0, text.chars.len(), &new);
+                }
+                Step::StripAccents => strip_accents(text),
                 Step::Strip { left, right } => {
                     let n = text.chars.len();
                     let lead = if *left { text.chars.iter().take_while(|c| c.is_whitespace()).count() } else { 0 };
@@ -266,14 +287,34 @@ fn add_steps(v: &Value, steps: &mut Vec<Step>) -> Result<()> {
             let flag = |k: &str| v.get(k).and_then(Value::as_bool).unwrap_or(true);
             steps.push(Step::Strip { left: flag("strip_left"), right: flag("strip_right") });
         }
+        "NFKD" => steps.push(Step::Nfkd),
+        "StripAccents" => steps.push(Step::StripAccents),
+        "Lowercase" => steps.push(Step::Lowercase),
         _ => {
             return Err(Error::invalid(format!(
-                "the {} normalizer is not supported (only Precompiled, Replace, Strip and a Sequence of them)",
+                "the {} normalizer is not supported (only Precompiled, Replace, Strip, NFKD, StripAccents, Lowercase and a Sequence of them)",
                 Quoted(kind)
             )))
         }
     }
     Ok(())
+}
+
+/// Hugging Face's `StripAccents`: the combining marks dropped, each kept
+/// character with its span, as its `NormalizedString::filter` moves them.
+fn strip_accents(text: &mut Aligned) {
+    let lead = text.chars.iter().take_while(|&&c| is_combining_mark(c)).count();
+    text.chars.drain(..lead);
+    text.align.drain(..lead);
+    let mut new: Vec<(char, isize)> = Vec::with_capacity(text.chars.len());
+    for &c in &text.chars {
+        match new.last_mut() {
+            Some(last) if is_combining_mark(c) => last.1 -= 1,
+            _ if is_combining_mark(c) => {}
+            _ => new.push((c, 0)),
+        }
+    }
+    text.transform(0, text.chars.len(), &new);
 }
 
 /// Whether every lookup in the charsmap `bytes` stays inside it: a

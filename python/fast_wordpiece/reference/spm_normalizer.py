@@ -1,5 +1,6 @@
 """The twin of ``src/unigram/normalizer.rs``: the normalizers of tokenizer.json files converted
-from SentencePiece models (``Precompiled``, ``Replace``, ``Strip`` and a ``Sequence`` of them).
+from SentencePiece models (``Precompiled``, ``Replace``, ``Strip``, ALBERT's and XLNet's ``NFKD``,
+``StripAccents`` and ``Lowercase``, and a ``Sequence`` of them).
 
 Each character of the normalized text keeps the span ``(start, end)`` of original characters it
 stands for, moved along as Hugging Face's ``NormalizedString`` moves its alignments, so that
@@ -18,10 +19,15 @@ import base64
 import binascii
 import json
 import struct
+import unicodedata
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
+from fast_wordpiece import _unicode_tables
 from fast_wordpiece.reference.args import _quoted
+from fast_wordpiece.reference.normalizer import canonical_order, lowercase
+from fast_wordpiece.reference.unicode import MARK
 
 #: Unicode White_Space, what Rust's ``char::is_whitespace`` (and so ``Strip``) takes.
 WHITE_SPACE = frozenset(
@@ -256,6 +262,44 @@ def _matches(pattern: tuple[str, str, int], chars: list[str]) -> list[Span]:
     return out
 
 
+@cache
+def _nfkd(c: str) -> str:
+    """Full compatibility decomposition, from the engine's (and Hugging Face's) Unicode 9
+    tables; Hangul syllables decompose algorithmically."""
+    if 0xAC00 <= ord(c) <= 0xD7A3:
+        return unicodedata.normalize("NFD", c)
+    code = ord(c)
+    parts = _unicode_tables.COMPATIBILITY_DECOMPOSITION.get(code)
+    if parts is None:
+        parts = _unicode_tables.CANONICAL_DECOMPOSITION.get(code, (code,))
+    return "".join(map(chr, parts))
+
+
+def _nfkd_changes(chars: list[str]) -> list[tuple[str, int]]:
+    """Hugging Face's ``NFKD`` as ``Aligned.transform`` changes: each character's decomposition,
+    its first character taking the character's place (0), the others new (1), then each run of
+    combining marks stably sorted by combining class, the changes moving with the characters."""
+    decomposed = [(d, i == 0) for c in chars for i, d in enumerate(_nfkd(c))]
+    return [(d, 0 if first else 1) for d, first in canonical_order(decomposed)]
+
+
+def _strip_accents(text: Aligned) -> None:
+    """Hugging Face's ``StripAccents`` (its ``NormalizedString.filter``): the combining marks
+    dropped; the marks before the first kept character go with their spans, the others with
+    the kept character before them."""
+    lead = 0
+    while lead < len(text.chars) and text.chars[lead] in MARK:
+        lead += 1
+    del text.chars[:lead], text.align[:lead]
+    new: list[tuple[str, int]] = []
+    for c in text.chars:
+        if c not in MARK:
+            new.append((c, 0))
+        elif new:
+            new[-1] = (new[-1][0], new[-1][1] - 1)
+    text.transform(0, len(text.chars), new)
+
+
 class Normalizer:
     """A tokenizer.json normalizer (not null): its steps, and its JSON to write back."""
 
@@ -293,10 +337,12 @@ class Normalizer:
         elif kind == "Strip":
             left, right = (v.get(k) if isinstance(v.get(k), bool) else True for k in ("strip_left", "strip_right"))
             self.steps.append(("strip", (left, right)))
+        elif kind in ("NFKD", "StripAccents", "Lowercase"):
+            self.steps.append((kind, None))
         else:
             raise ValueError(
                 f"the {_quoted(kind)} normalizer is not supported "
-                "(only Precompiled, Replace, Strip and a Sequence of them)"
+                "(only Precompiled, Replace, Strip, NFKD, StripAccents, Lowercase and a Sequence of them)"
             )
 
     def normalize(self, text: Aligned) -> None:
@@ -307,6 +353,13 @@ class Normalizer:
             elif kind == "replace":
                 pattern, content = arg
                 text.replace(_matches(pattern, text.chars), content)
+            elif kind == "NFKD":
+                text.transform(0, len(text.chars), _nfkd_changes(text.chars))
+            elif kind == "Lowercase":
+                changes = [(low, int(i > 0)) for c in text.chars for i, low in enumerate(lowercase(c))]
+                text.transform(0, len(text.chars), changes)
+            elif kind == "StripAccents":
+                _strip_accents(text)
             else:
                 left, right = arg
                 n = len(text.chars)
