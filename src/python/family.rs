@@ -43,7 +43,7 @@ pub fn id_lists<'py>(py: Python<'py>, rows: &[Vec<u32>]) -> PyResult<Bound<'py, 
     for r in rows {
         lists.push(int_list(py, r)?);
     }
-    PyList::new(py, lists)
+    super::ints::list(py, lists)
 }
 
 /// `{token: id}` of tokens given in id order (`get_vocab`).
@@ -62,7 +62,7 @@ pub fn vocab_dict<'py, S: AsRef<str>>(
 pub fn decode_each<'py>(
     sequences: &Bound<'py, PyAny>,
     mut decode: impl FnMut(&Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>>,
-) -> PyResult<Vec<Bound<'py, PyString>>> {
+) -> PyResult<Bound<'py, PyList>> {
     args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
     let py = sequences.py();
     let iter = args::sequences_iter(sequences)?;
@@ -80,7 +80,7 @@ pub fn decode_each<'py>(
         }
         out.push(decode(&s)?);
     }
-    Ok(out)
+    super::ints::list(py, out)
 }
 
 /// `work` on chunks of `texts` in parallel with the GIL released (see
@@ -329,7 +329,7 @@ pub fn decode_any<'py, T: TokenOf>(
         py.check_signals()?;
         decode(tokenizer, &row, &format!("ids[{i}]"), vocab_size, skip_special_tokens, clean_up)
     })?;
-    Ok(PyList::new(py, texts)?.into_any())
+    Ok(super::ints::list(py, texts)?.into_any())
 }
 
 /// `convert_ids_to_tokens`: the token of one id ([`args::is_one_id`]), or the
