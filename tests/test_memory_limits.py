@@ -1,7 +1,8 @@
 """Outputs too large for memory (spec section 8): encoding a text whose tokens do not fit (or
 whose normalized text does not), decoding ids whose text does not, copying or pickling an
 encoding that does not fit twice, training on a text or line that does not fit, reading a batch
-of more texts than fit, counting or training on more distinct words than fit, is a MemoryError
+of more texts than fit, counting or training on more distinct words than fit, the substrings
+Unigram training seeds its pieces from, is a MemoryError
 that says what did not fit, never an abort of the interpreter, and the tokenizer works as before
 afterwards. Work that fits without the room it would take to go faster (a larger chunk cache, the
 spans of a run of many words) is done.
@@ -233,7 +234,14 @@ SETUP = {
         with open(line, "w") as f:
             f.write("h" * 24_000_000)
         train = lambda corpus: fw.PyTokenizer.train(corpus, 100, show_progress=False)
+        # 2 MB of random letters in words: 30 million substrings of 2 to 16 characters, nearly all
+        # distinct, for the table of Unigram training's seed pieces.
+        import random
+        letters = bytes((ord("a") + b % 27) if b % 27 < 26 else ord(" ") for b in range(256))
+        randoms = random.Random(1).randbytes(2_000_000).translate(letters).decode()
+        unigram = lambda corpus: fw.UnigramTokenizer.train(corpus, 1000, show_progress=False).get_vocab()
         calls = {
+            "UnigramTokenizer.train on many distinct substrings": lambda: unigram([randoms]),
             "train on a long non-ASCII word": lambda: train([word]),
             "train on a text of many words": lambda: train([commas]),
             "count_words of a long non-ASCII word": lambda: fw.count_words([word]),
@@ -243,7 +251,11 @@ SETUP = {
                 8,
             ),
         }
-        again = lambda: (train(["hello world", "héllo"]).get_vocab(), fw.count_words(["héllo wörld"] * 3).items())
+        again = lambda: (
+            train(["hello world", "héllo"]).get_vocab(),
+            fw.count_words(["héllo wörld"] * 3).items(),
+            unigram(["hello world", "héllo"] * 3),
+        )
     """,
     "many inputs": """
         tok = fw.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world"])
