@@ -449,6 +449,62 @@ def test_outputs_beyond_memory_are_memory_errors_and_the_tokenizer_goes_on(token
         assert twin[0] == engine[0]
 
 
+#: A Unigram tokenizer.json whose normalizer is SentencePiece's (``Precompiled``, at ``PATH``) and a
+#: text of 40 million characters, its UTF-8 made before the limit: normalizing it takes 480 MB for
+#: its characters and their spans, then 50 MB for its text and 640 MB for the charsmap's changes
+#: (each of those, and the growth of the changes when "ﬁ" becomes "fi", aborted the interpreter).
+PRECOMPILED = """
+    uni = fw.UnigramTokenizer.from_file(PATH)
+    big = "hello ﬁ " * 5_000_000
+    fw.PyTokenizer(["[UNK]"]).convert_tokens_to_ids(big)  # its UTF-8, made before the limit
+    calls = {
+        "encode with 32 MB of room": lambda: uni.encode(big),
+        "encode with room for the text's characters and spans": (lambda: uni.encode(big), 490),
+    }
+    again = lambda: uni.encode("ﬁ① hello").tokens
+"""
+
+
+def test_a_long_text_through_a_precompiled_normalizer_is_a_memory_error(tmp_path: Path) -> None:
+    import base64
+    import io
+
+    spm = pytest.importorskip("sentencepiece", reason="optional: sentencepiece makes the charsmap")
+    pytest.importorskip("google.protobuf", reason="optional: protobuf reads the charsmap")
+    from sentencepiece import sentencepiece_model_pb2
+
+    import fast_wordpiece as fw
+
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(["hello world ﬁ ①", "the quick brown fox"] * 50),
+        model_writer=model,
+        vocab_size=30,
+        model_type="unigram",
+        normalization_rule_name="nmt_nfkc",
+        hard_vocab_limit=False,
+        minloglevel=2,
+    )
+    proto = sentencepiece_model_pb2.ModelProto()
+    proto.ParseFromString(model.getvalue())
+    charsmap = base64.b64encode(proto.normalizer_spec.precompiled_charsmap).decode()
+    pieces = [("<unk>", 0.0), ("▁", -1.0)] + [(c, -2.0) for c in "helowrdfi1"]
+    doc = json.loads(fw.UnigramTokenizer(pieces, unk_token="<unk>").to_str())
+    doc["normalizer"] = {"type": "Precompiled", "precompiled_charsmap": charsmap}
+    path = tmp_path / "precompiled.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    # The charsmap is at work: "ﬁ" is "fi", "①" is "1".
+    assert fw.UnigramTokenizer.from_file(str(path)).encode("ﬁ①").tokens == ["▁", "f", "i", "1"]
+
+    results = _run(PRECOMPILED.replace("PATH", json.dumps(str(path))))
+    assert len(results) == 2
+    for name, (outcome, same_after) in results.items():
+        assert same_after, f"{name}: the tokenizer encodes otherwise afterwards"
+        assert outcome.startswith("MemoryError: "), f"{name}: {outcome}"
+        assert "normalizing a text of 40000000 characters" in outcome, f"{name}: {outcome}"
+        assert "needs more memory than can be reserved" in outcome, f"{name}: {outcome}"
+
+
 @pytest.mark.parametrize("room", [64, 72, 96, 128, 192, 256])
 @pytest.mark.xfail(
     reason="not yet reliable: in one CI run the word lists' encode_batch still aborted at 64 and 72 MB "
