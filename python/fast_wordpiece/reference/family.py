@@ -60,15 +60,23 @@ def split_matched(
         return [(text, 0, None)] if text else out
     pattern = "|".join(re.escape(s) for s in sorted(set(specials), key=len, reverse=True))
     done = 0
+    # text[run[0]:run[1]] is White_Space, and run[1] is the end of the text or not: the end an
+    # rstrip found, for the matches inside that run (the split stays linear in the text)
+    run = (0, 0)
     for m in re.finditer(pattern, text):
         start, end = m.span()
         lstrip, rstrip = (strip or {}).get(m.group(), (False, False))
-        while lstrip and start > 0 and text[start - 1] in WHITE_SPACE:
+        while lstrip and start > done and text[start - 1] in WHITE_SPACE:  # not back past the previous token
             start -= 1
         if lstrip:
-            start = max(start, done)  # not back past the previous token
-        while rstrip and end < len(text) and text[end] in WHITE_SPACE:
-            end += 1
+            start = max(start, done)
+        if rstrip and not run[0] <= end <= run[1]:
+            stop = end
+            while stop < len(text) and text[stop] in WHITE_SPACE:
+                stop += 1
+            run = (end, stop)
+        if rstrip:
+            end = run[1]
         if done < start:
             out.append((text[done:start], done, None))
         # (a token may start in the whitespace the previous one's rstrip took in: it is kept)
