@@ -551,17 +551,24 @@ pub(super) fn ids_of(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> P
     }
 }
 
-/// Whether `decode` was given a batch, as transformers tells one: a list or
-/// tuple whose first item is a list or tuple (or an `Encoding`), or an array
-/// of two dimensions.
+/// Whether `decode` was given a batch, as transformers 5 tells one once it
+/// made arrays lists: a list or tuple whose first item is a list, a tuple,
+/// an array (`[np.array([5, 6]), ...]`) or an `Encoding`, or an array of two
+/// dimensions or more with a row (one without rows, `(0, n)`, is an empty
+/// sequence there: its text is "").
 pub(super) fn is_batch(ids: &Bound<'_, PyAny>) -> PyResult<bool> {
     if ids.is_instance_of::<PyList>() || ids.is_instance_of::<PyTuple>() {
-        return Ok(ids.len()? > 0 && {
-            let first = ids.get_item(0)?;
-            first.is_instance_of::<PyList>()
-                || first.is_instance_of::<PyTuple>()
-                || first.is_instance_of::<PyEncoding>()
-        });
+        if ids.len()? == 0 {
+            return Ok(false);
+        }
+        let first = ids.get_item(0)?;
+        if first.is_instance_of::<pyo3::types::PyInt>() {
+            return Ok(false); // one sequence of ids: the common case, asked nothing more
+        }
+        return Ok(first.is_instance_of::<PyList>()
+            || first.is_instance_of::<PyTuple>()
+            || first.is_instance_of::<PyEncoding>()
+            || args::dimensions(&first)? >= 1);
     }
-    Ok(ids.hasattr("ndim")? && ids.getattr("ndim")?.extract::<usize>().is_ok_and(|n| n == 2))
+    Ok(args::dimensions(ids)? >= 2 && ids.len()? > 0)
 }

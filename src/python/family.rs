@@ -261,15 +261,6 @@ pub fn clean_up_flag(obj: Option<&Bound<'_, PyAny>>, default: bool) -> PyResult<
     }
 }
 
-/// The number of dimensions of an array (numpy's, a torch tensor: its
-/// `ndim`), 0 for anything else.
-fn dimensions(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    if !obj.hasattr("ndim")? {
-        return Ok(0);
-    }
-    Ok(obj.getattr("ndim")?.extract::<usize>().unwrap_or(0))
-}
-
 /// Whether `decode` was given a batch, as transformers 5 tells one once it
 /// made arrays lists: a list or tuple whose first item is a list, a tuple or
 /// an array, or an array of two dimensions or more with a row (one without
@@ -283,9 +274,11 @@ pub fn is_batch(ids: &Bound<'_, PyAny>) -> PyResult<bool> {
         if first.is_instance_of::<pyo3::types::PyInt>() {
             return Ok(false); // one sequence of ids: the common case, asked nothing more
         }
-        return Ok(first.is_instance_of::<PyList>() || first.is_instance_of::<PyTuple>() || dimensions(&first)? >= 1);
+        return Ok(first.is_instance_of::<PyList>()
+            || first.is_instance_of::<PyTuple>()
+            || args::dimensions(&first)? >= 1);
     }
-    Ok(dimensions(ids)? >= 2 && ids.len()? > 0)
+    Ok(args::dimensions(ids)? >= 2 && ids.len()? > 0)
 }
 
 /// The text of one sequence of ids: `ids` ([`args::ids`], each below

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, SupportsIndex, TypeVar
+from typing import Any, Protocol, SupportsIndex, TypeVar
 
 from fast_wordpiece.reference.args import (
     _flag,
@@ -24,6 +24,19 @@ from fast_wordpiece.reference.decoder import clean_up_tokenization
 #: The ids of a vocabulary dict, as the engine's stubs type them: dict[str, int] is no
 #: dict[str, SupportsIndex] (dicts are invariant), yet dict[str, numpy.int64] is taken too.
 IntT = TypeVar("IntT", bound=SupportsIndex)
+
+
+class IdArray(Protocol):
+    """An array of ids (numpy's, a torch tensor), as the engine's stubs type it: ``decode`` gives
+    the text of one of one dimension, the texts of its rows for two (with a row), as transformers."""
+
+    @property
+    def ndim(self) -> int: ...
+    def tolist(self) -> Any: ...
+    def __len__(self) -> int: ...  # an array, not one of numpy's integers
+
+
+_IdArray = IdArray
 
 WHITE_SPACE = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
@@ -245,7 +258,7 @@ class TableLookups:
 
     def decode(
         self,
-        ids: SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
+        ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> str | list[str]:
