@@ -566,3 +566,54 @@ def test_the_flag_is_named_before_the_texts(make: str, method: str, files: dict[
     for args in [(5,), ("a", 5), (5, 5)]:
         with pytest.raises(TypeError, match=r"^add_special_tokens must be bool, not int"):
             getattr(tok, method)(*args, add_special_tokens=1)
+
+
+def _best_time(call: Any, text: str) -> float:
+    import time
+
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        call(text)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+@pytest.fixture(scope="module")
+def whitespace_specials(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A RoBERTa-style file with special tokens of whitespace: "\\n" with lstrip, "\\t" with rstrip."""
+    made = roberta()
+    made.add_special_tokens([tokenizers.AddedToken("\n", lstrip=True), tokenizers.AddedToken("\t", rstrip=True)])
+    path = tmp_path_factory.mktemp("ws") / "whitespace-specials.json"
+    made.save(str(path))
+    return path
+
+
+@pytest.mark.parametrize("char", ["\n", "\t"])
+def test_whitespace_special_tokens_split_as_hugging_face_does(whitespace_specials: Path, char: str) -> None:
+    hf = tokenizers.Tokenizer.from_file(str(whitespace_specials))
+    for make in MAKERS.values():
+        tok = make.load(whitespace_specials)
+        for text in (char, char * 7, f"a{char * 3}b", f"{char * 2}<mask>{char}", f" {char} {char} x"):
+            expected = hf.encode(text)
+            got = tok(text, return_offsets_mapping=True)
+            assert got["input_ids"] == expected.ids, (make, text)
+            assert [tuple(o) for o in got["offset_mapping"]] == expected.offsets, (make, text)
+
+
+def test_splitting_a_run_of_lstrip_whitespace_special_tokens_is_linear(whitespace_specials: Path) -> None:
+    # Each "\n" is a special token that takes in the whitespace before it, back to the previous
+    # match; the engine's splitter looked back over the whole run at each (and an rstrip looked
+    # forward to its end): 10 times the text took 100 times as long. Here it may take 20 times.
+    # (The twin's pieces of rstrip tokens are copies of the rest of their run: not timed here.)
+    engine, twin = fw.BPETokenizer.load(whitespace_specials), ref_bpe.BPETokenizer.load(whitespace_specials)
+    calls = {
+        "engine encode of lstrip tokens": (engine.encode, "\n"),
+        "engine encode of rstrip tokens": (engine.encode, "\t"),
+        "engine call of lstrip tokens": (lambda t: engine(t, return_offsets_mapping=True), "\n"),
+        "twin encode of lstrip tokens": (twin.encode, "\n"),
+        "twin call of lstrip tokens": (lambda t: twin(t, return_offsets_mapping=True), "\n"),
+    }
+    for name, (call, char) in calls.items():
+        small, large = _best_time(call, char * 5_000), _best_time(call, char * 50_000)
+        assert large <= 20 * small + 0.05, f"{name}: {small:.4f} s for 5,000, {large:.4f} s for 50,000"

@@ -76,3 +76,38 @@ def test_transformers_methods_still_decode_an_id_among_the_sequences_alone(tok: 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
         assert tok.batch_decode([4, 5]) == ["hello world"]  # one sequence, as transformers 5
+
+
+@pytest.fixture(scope="module")
+def bert_fast() -> Any:
+    """transformers' BertTokenizerFast of the same vocabulary."""
+    transformers = pytest.importorskip("transformers", reason="optional: transformers is not installed")
+    return transformers.BertTokenizerFast(vocab={t: i for i, t in enumerate(VOCAB)})
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        # Arrays as transformers 5 reads them once it made them lists: a list of 1-D arrays is a
+        # batch, a 2-D array with rows is a batch, one without rows is one empty sequence ("").
+        pytest.param([np.array([4, 5]), np.array([8])], id="a list of 1-D arrays"),
+        pytest.param((np.array([4]),), id="a tuple of one 1-D array"),
+        pytest.param(np.array([[4, 5], [8, 7]]), id="a 2-D array"),
+        pytest.param(np.zeros((0, 3), dtype=np.int64), id="a 2-D array without rows"),
+        pytest.param(np.zeros((0,), dtype=np.int64), id="an empty 1-D array"),
+        pytest.param([[]], id="one empty sequence in a batch"),
+    ],
+)
+def test_decode_of_arrays_gives_what_transformers_gives(tok: Any, bert_fast: Any, ids: Any) -> None:
+    expected = bert_fast.decode(ids)
+    assert tok.decode(ids) == expected
+    assert type(tok.decode(ids)) is type(expected)
+
+
+@pytest.mark.parametrize("call", ["decode", "batch_decode"])
+def test_an_array_inside_a_sequence_is_a_type_error_as_in_transformers(tok: Any, bert_fast: Any, call: str) -> None:
+    # transformers: "'list' object cannot be interpreted as an integer"; never a list of lists.
+    ids = [[np.array([4, 5]), 8]]
+    with pytest.raises(TypeError):
+        getattr(bert_fast, call)(ids)
+    assert outcome(lambda: getattr(tok, call)(ids)) == ("TypeError", "sequences[0][0] must be int, not ndarray")

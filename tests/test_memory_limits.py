@@ -1,7 +1,8 @@
 """Outputs too large for memory (spec section 8): encoding a text whose tokens do not fit (or
 whose normalized text does not), decoding ids whose text does not, copying or pickling an
 encoding that does not fit twice, training on a text or line that does not fit, reading a batch
-of more texts than fit, counting or training on more distinct words than fit, is a MemoryError
+of more texts than fit, counting or training on more distinct words than fit, the substrings
+Unigram training seeds its pieces from, is a MemoryError
 that says what did not fit, never an abort of the interpreter, and the tokenizer works as before
 afterwards. Work that fits without the room it would take to go faster (a larger chunk cache, the
 spans of a run of many words) is done.
@@ -233,7 +234,14 @@ SETUP = {
         with open(line, "w") as f:
             f.write("h" * 24_000_000)
         train = lambda corpus: fw.PyTokenizer.train(corpus, 100, show_progress=False)
+        # 2 MB of random letters in words: 30 million substrings of 2 to 16 characters, nearly all
+        # distinct, for the table of Unigram training's seed pieces.
+        import random
+        letters = bytes((ord("a") + b % 27) if b % 27 < 26 else ord(" ") for b in range(256))
+        randoms = random.Random(1).randbytes(2_000_000).translate(letters).decode()
+        unigram = lambda corpus: fw.UnigramTokenizer.train(corpus, 1000, show_progress=False).get_vocab()
         calls = {
+            "UnigramTokenizer.train on many distinct substrings": lambda: unigram([randoms]),
             "train on a long non-ASCII word": lambda: train([word]),
             "train on a text of many words": lambda: train([commas]),
             "count_words of a long non-ASCII word": lambda: fw.count_words([word]),
@@ -243,7 +251,11 @@ SETUP = {
                 8,
             ),
         }
-        again = lambda: (train(["hello world", "héllo"]).get_vocab(), fw.count_words(["héllo wörld"] * 3).items())
+        again = lambda: (
+            train(["hello world", "héllo"]).get_vocab(),
+            fw.count_words(["héllo wörld"] * 3).items(),
+            unigram(["hello world", "héllo"] * 3),
+        )
     """,
     "many inputs": """
         tok = fw.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world"])
@@ -435,6 +447,62 @@ def test_outputs_beyond_memory_are_memory_errors_and_the_tokenizer_goes_on(token
     if "reference UnigramTokenizer.encode nbest" in results:
         twin, engine = results["reference UnigramTokenizer.encode nbest"], results["UnigramTokenizer.encode nbest"]
         assert twin[0] == engine[0]
+
+
+#: A Unigram tokenizer.json whose normalizer is SentencePiece's (``Precompiled``, at ``PATH``) and a
+#: text of 40 million characters, its UTF-8 made before the limit: normalizing it takes 480 MB for
+#: its characters and their spans, then 50 MB for its text and 640 MB for the charsmap's changes
+#: (each of those, and the growth of the changes when "ﬁ" becomes "fi", aborted the interpreter).
+PRECOMPILED = """
+    uni = fw.UnigramTokenizer.from_file(PATH)
+    big = "hello ﬁ " * 5_000_000
+    fw.PyTokenizer(["[UNK]"]).convert_tokens_to_ids(big)  # its UTF-8, made before the limit
+    calls = {
+        "encode with 32 MB of room": lambda: uni.encode(big),
+        "encode with room for the text's characters and spans": (lambda: uni.encode(big), 490),
+    }
+    again = lambda: uni.encode("ﬁ① hello").tokens
+"""
+
+
+def test_a_long_text_through_a_precompiled_normalizer_is_a_memory_error(tmp_path: Path) -> None:
+    import base64
+    import io
+
+    spm = pytest.importorskip("sentencepiece", reason="optional: sentencepiece makes the charsmap")
+    pytest.importorskip("google.protobuf", reason="optional: protobuf reads the charsmap")
+    from sentencepiece import sentencepiece_model_pb2
+
+    import fast_wordpiece as fw
+
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(["hello world ﬁ ①", "the quick brown fox"] * 50),
+        model_writer=model,
+        vocab_size=30,
+        model_type="unigram",
+        normalization_rule_name="nmt_nfkc",
+        hard_vocab_limit=False,
+        minloglevel=2,
+    )
+    proto = sentencepiece_model_pb2.ModelProto()
+    proto.ParseFromString(model.getvalue())
+    charsmap = base64.b64encode(proto.normalizer_spec.precompiled_charsmap).decode()
+    pieces = [("<unk>", 0.0), ("▁", -1.0)] + [(c, -2.0) for c in "helowrdfi1"]
+    doc = json.loads(fw.UnigramTokenizer(pieces, unk_token="<unk>").to_str())
+    doc["normalizer"] = {"type": "Precompiled", "precompiled_charsmap": charsmap}
+    path = tmp_path / "precompiled.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    # The charsmap is at work: "ﬁ" is "fi", "①" is "1".
+    assert fw.UnigramTokenizer.from_file(str(path)).encode("ﬁ①").tokens == ["▁", "f", "i", "1"]
+
+    results = _run(PRECOMPILED.replace("PATH", json.dumps(str(path))))
+    assert len(results) == 2
+    for name, (outcome, same_after) in results.items():
+        assert same_after, f"{name}: the tokenizer encodes otherwise afterwards"
+        assert outcome.startswith("MemoryError: "), f"{name}: {outcome}"
+        assert "normalizing a text of 40000000 characters" in outcome, f"{name}: {outcome}"
+        assert "needs more memory than can be reserved" in outcome, f"{name}: {outcome}"
 
 
 @pytest.mark.parametrize("room", [64, 72, 96, 128, 192, 256])

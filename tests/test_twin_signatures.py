@@ -58,7 +58,18 @@ class WriteOutAliases(ast.NodeTransformer):
 def union(annotations: list[str | None]) -> str | None:
     """The annotations of one parameter across a function's overloads, as one annotation."""
     distinct = list(dict.fromkeys(annotations))
-    return distinct[0] if len(distinct) == 1 else shown(" | ".join(f"({a})" for a in distinct))
+    if len(distinct) == 1 or None in distinct:
+        return distinct[0] if len(distinct) == 1 else shown(" | ".join(f"({a})" for a in distinct))
+    # A union of unions is one union of their members, each once ("str | list[str]").
+    members = [ast.unparse(m) for a in distinct for m in _members(ast.parse(str(a), mode="eval").body)]
+    return shown(" | ".join(dict.fromkeys(members)))
+
+
+def _members(node: ast.expr) -> list[ast.expr]:
+    """The members of a union written with ``|``."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _members(node.left) + _members(node.right)
+    return [node]
 
 
 def stub_parameters(overloads: list[ast.FunctionDef]) -> list[tuple[str, str, str | None, str | None]]:

@@ -48,4 +48,4 @@ def test_the_calls_that_type_check_run() -> None:
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    assert len(module.calls()) == 70
+    assert len(module.calls()) == 75

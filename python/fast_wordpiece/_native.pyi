@@ -113,7 +113,21 @@ class BPETokenizer:
     @overload
     def decode(
         self,
-        ids: _Int | Iterable[_Int],
+        ids: _IdArray,
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str | list[str]: ...
+    @overload
+    def decode(
+        self,
+        ids: _Int,
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str: ...
+    @overload
+    def decode(
+        self,
+        ids: Iterable[_Int],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> str: ...
@@ -286,7 +300,21 @@ class CharTokenizer:
     @overload
     def decode(
         self,
-        ids: _Int | Iterable[_Int],
+        ids: _IdArray,
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str | list[str]: ...
+    @overload
+    def decode(
+        self,
+        ids: _Int,
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str: ...
+    @overload
+    def decode(
+        self,
+        ids: Iterable[_Int],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> str: ...
@@ -403,6 +431,16 @@ class _PipelineOptions(TypedDict, total=False):
     decoder: Literal["wordpiece", "none"]
     strip_all_marks: bool
     split_special_tokens: bool
+
+class _IdArray(Protocol):
+    """An array of ids (numpy's, a torch tensor): ``decode`` gives the text of one of one
+    dimension, the list of the texts of its rows for two (with a row; without, ""), as
+    transformers does; which one, only the array's shape at run time tells."""
+
+    @property
+    def ndim(self) -> int: ...
+    def tolist(self) -> Any: ...
+    def __len__(self) -> int: ...  # an array, not one of numpy's integers
 
 class _ArrowArray(Protocol):
     """An Arrow array (the Arrow PyCapsule interface): pyarrow, polars, ..."""
@@ -665,7 +703,21 @@ class PyTokenizer:
     @overload
     def decode(
         self,
-        ids: SupportsIndex | Iterable[_Int] | Encoding,
+        ids: _IdArray,
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str | list[str]: ...
+    @overload
+    def decode(
+        self,
+        ids: SupportsIndex | Encoding,
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str: ...
+    @overload
+    def decode(
+        self,
+        ids: Iterable[_Int],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> str: ...
@@ -1001,7 +1053,21 @@ class UnigramTokenizer:
     @overload
     def decode(
         self,
-        ids: _Int | Iterable[_Int],
+        ids: _IdArray,
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str | list[str]: ...
+    @overload
+    def decode(
+        self,
+        ids: _Int,
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+    ) -> str: ...
+    @overload
+    def decode(
+        self,
+        ids: Iterable[_Int],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> str: ...

@@ -840,6 +840,7 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
     trimmed = list(tokens)  # a special token's text with the whitespace it took in, for the trimming
     pos = 0
     taken = None  # where the whitespace the previous token's rstrip took in starts
+    run = (0, 0)  # data[run[0]:run[1]] is White_Space up to its end or a byte that is not
     for i, token in enumerate(tokens):
         literal = token.encode("utf-8")
         lstrip, rstrip = strip.get(token, (False, False))
@@ -855,10 +856,14 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
         special = token in specials and data.startswith(literal, pos)
         n = len(literal) if special else 1 if token == unk else len(token)
         end = pos + n
-        if special and rstrip:  # and the whitespace after it
+        if special and rstrip:  # and the whitespace after it (where a run of it ends, found once)
             taken = end
-            while end < len(data) and text[char_of[end]] in _WHITE_SPACE:
-                end += len(text[char_of[end]].encode("utf-8"))
+            if not run[0] <= end <= run[1]:
+                stop = end
+                while stop < len(data) and text[char_of[stop]] in _WHITE_SPACE:
+                    stop += len(text[char_of[stop]].encode("utf-8"))
+                run = (end, stop)
+            end = run[1]
         if special and (lstrip or rstrip):
             trimmed[i] = text[char_of[start] : char_of[end]]
         else:

@@ -85,8 +85,15 @@ impl SpecialSplitter {
 
     /// Calls `f` with the pieces of `text` in order: the text between
     /// special tokens (only when not empty) and each special token found.
+    ///
+    /// Linear in the text, also when whitespace special tokens with `lstrip`
+    /// or `rstrip` match many times in one run of whitespace: an `lstrip`
+    /// looks back no further than the previous match, and the end of the
+    /// run an `rstrip` found is remembered for the matches inside it.
     pub fn split<'a>(&self, text: &'a str, mut f: impl FnMut(Piece<'a>)) {
         let mut done = 0;
+        // Bytes `run.0..run.1` are whitespace, and `run.1` is the end of the text or not whitespace.
+        let mut run = (0, 0);
         if let Some(automaton) = &self.automaton {
             for m in automaton.find_iter(text) {
                 let k = m.pattern().as_usize();
@@ -94,11 +101,16 @@ impl SpecialSplitter {
                 // As Hugging Face: a match may start in the whitespace the
                 // previous one's rstrip took in; it is kept (overlapping it).
                 if let Some(&(lstrip, rstrip)) = self.strip.get(k) {
-                    if lstrip {
-                        start = done.max(text[..start].trim_end_matches(char::is_whitespace).len());
+                    if lstrip && done < start {
+                        start = done + text[done..start].trim_end_matches(char::is_whitespace).len();
+                    } else if lstrip {
+                        start = done;
                     }
                     if rstrip {
-                        end = text.len() - text[end..].trim_start_matches(char::is_whitespace).len();
+                        if !(run.0..=run.1).contains(&end) {
+                            run = (end, text.len() - text[end..].trim_start_matches(char::is_whitespace).len());
+                        }
+                        end = run.1;
                     }
                 }
                 if done < start {

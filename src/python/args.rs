@@ -1059,3 +1059,12 @@ pub fn strs<'a>(held: &'a [Text<'_>]) -> PyResult<Vec<&'a str>> {
     strs.extend(held.iter().map(|t| &**t));
     Ok(strs)
 }
+
+/// The number of dimensions of an array (numpy's, a torch tensor: its
+/// `ndim`), 0 for anything else.
+pub fn dimensions(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
+    if !obj.hasattr("ndim")? {
+        return Ok(0);
+    }
+    Ok(obj.getattr("ndim")?.extract::<usize>().unwrap_or(0))
+}

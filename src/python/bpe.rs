@@ -4,7 +4,7 @@ use std::sync::Mutex;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::args::{self, text, type_name, Given};
 use super::errors::{guard, to_py, Signals};
@@ -302,23 +302,24 @@ impl PyBpe {
     /// `rstrip` took in (RoBERTa's `<mask>` as `" <mask>"`), as
     /// transformers shows it.
     #[pyo3(signature = (text, pair = None, *, add_special_tokens = false))]
-    fn tokenize(
+    fn tokenize<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         text: &Bound<'_, PyAny>,
         pair: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
-    ) -> PyResult<Vec<String>> {
+    ) -> PyResult<Bound<'py, PyList>> {
         let (t, p) = text_and_pair(text, pair)?;
         // an empty pair is none, as transformers' `tokenize` has it
         let (s, q): (&str, Option<&str>) = (&t, p.as_deref().filter(|p| !p.is_empty()));
         let model = &self.inner;
         let tokens = || model.tokens(s, q, &mut Cache::default(), add_special_tokens);
-        if s.len() + q.map_or(0, str::len) > DETACH_BYTES {
-            py.detach(tokens).map_err(to_py)
+        let tokens = if s.len() + q.map_or(0, str::len) > DETACH_BYTES {
+            py.detach(tokens).map_err(to_py)?
         } else {
-            tokens().map_err(to_py)
-        }
+            tokens().map_err(to_py)?
+        };
+        super::ints::text_list(py, &tokens)
     }
 
     /// `encode` of every item of `texts` (an iterable of str, and of pairs
@@ -369,7 +370,7 @@ impl PyBpe {
         &self,
         sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
-    ) -> PyResult<Vec<Bound<'py, PyString>>> {
+    ) -> PyResult<Bound<'py, PyList>> {
         family::decode_each(sequences, |s| self.decode(s, skip_special_tokens, None))
     }
 

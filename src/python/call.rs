@@ -360,8 +360,8 @@ impl PyTokenizer {
         } else {
             None
         };
-        let list =
-            PyList::new(py, rows.into_iter().map(|e| Self::encoding(py, &shared, e)).collect::<PyResult<Vec<_>>>()?)?;
+        let encodings = rows.into_iter().map(|e| Self::encoding(py, &shared, e)).collect::<PyResult<Vec<_>>>()?;
+        let list = super::ints::list(py, encodings)?;
         Ok((list, arrays, sample))
     }
 
@@ -371,13 +371,13 @@ impl PyTokenizer {
     /// plain text, with False they are matched (None: the tokenizer's
     /// setting), for this call only, as in transformers.
     #[pyo3(signature = (text, pair = None, add_special_tokens = false, *, split_special_tokens = None))]
-    fn tokenize(
+    fn tokenize<'py>(
         &self,
-        text: &Bound<'_, PyAny>,
+        text: &Bound<'py, PyAny>,
         pair: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
         split_special_tokens: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<String>> {
+    ) -> PyResult<Bound<'py, PyList>> {
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
         let shared = self.inner_for(super::compat::split_argument(split_special_tokens)?);
@@ -387,7 +387,7 @@ impl PyTokenizer {
         for (i, text) in encoding.shown() {
             tokens[*i as usize] = text.to_string();
         }
-        Ok(tokens)
+        super::ints::text_list(text.py(), &tokens)
     }
 
     /// The id of a token (the unknown token's id for a token not in the
@@ -458,11 +458,11 @@ impl PyTokenizer {
         sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<Bound<'py, PyString>>> {
+    ) -> PyResult<Bound<'py, PyList>> {
         if super::compat::is_one_sequence(sequences)? {
             super::compat::warn_one_sequence(sequences.py())?;
             let text = self.decode(sequences, skip_special_tokens, clean_up_tokenization_spaces)?;
-            return Ok(vec![text.cast_into::<PyString>()?]);
+            return super::ints::list(sequences.py(), vec![text.cast_into::<PyString>()?]);
         }
         // transformers decodes one id among the sequences alone.
         self.decode_sequences(sequences, skip_special_tokens, clean_up_tokenization_spaces, true)

@@ -2,7 +2,7 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::args::{self, text, type_name};
 use super::errors::{guard, to_py, Signals};
@@ -254,7 +254,7 @@ impl PyChars {
         &self,
         sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
-    ) -> PyResult<Vec<Bound<'py, PyString>>> {
+    ) -> PyResult<Bound<'py, PyList>> {
         family::decode_each(sequences, |s| self.decode(s, skip_special_tokens, None))
     }
 

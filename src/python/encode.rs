@@ -7,13 +7,12 @@ use pyo3::exceptions::{PyRuntimeError, PyTypeError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
-use pyo3::IntoPyObjectExt;
 
 use super::args::{self, type_name, Given, ReturnTensors, Text};
 use super::arrays;
 use super::encoding::{BatchOwner, PyEncoding, Shared};
 use super::errors::guard;
-use super::ints::py_str;
+use super::ints::{list, py_str};
 use super::tokenizer::PyTokenizer;
 use crate::encoding::ragged::{RaggedFields, RaggedPart};
 use crate::encoding::Encoding;
@@ -333,7 +332,7 @@ impl PyTokenizer {
                 .map(Bound::into_any)
         } else {
             let encodings = encodings.into_iter().map(|e| Self::encoding(py, shared, e));
-            PyList::new(py, encodings.collect::<PyResult<Vec<_>>>()?).map(Bound::into_any)
+            list(py, encodings.collect::<PyResult<Vec<_>>>()?).map(Bound::into_any)
         }
     }
 }
@@ -472,8 +471,7 @@ impl PyTokenizer {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = ids.py();
         if is_batch(ids)? {
-            let texts = self.decode_sequences(ids, skip_special_tokens, clean_up_tokenization_spaces, true)?;
-            return texts.into_bound_py_any(py);
+            return Ok(self.decode_sequences(ids, skip_special_tokens, clean_up_tokenization_spaces, true)?.into_any());
         }
         let shared = self.inner();
         let n = shared.vocab().len();
@@ -496,7 +494,7 @@ impl PyTokenizer {
         sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<Bound<'py, PyString>>> {
+    ) -> PyResult<Bound<'py, PyList>> {
         self.decode_sequences(sequences, skip_special_tokens, clean_up_tokenization_spaces, false)
     }
 }
@@ -511,12 +509,12 @@ impl PyTokenizer {
         skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
         one_ids: bool,
-    ) -> PyResult<Vec<Bound<'py, PyString>>> {
+    ) -> PyResult<Bound<'py, PyList>> {
         args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
         let shared = self.inner();
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
         let iter = args::sequences_iter(sequences)?;
-        args::collect(iter, "sequences", 0, |i, ids| {
+        let texts = args::collect(iter, "sequences", 0, |i, ids| {
             // A sequence may be long: Ctrl-C stops the batch between two.
             ids.py().check_signals()?;
             if !one_ids && args::is_one_id(&ids) {
@@ -531,7 +529,8 @@ impl PyTokenizer {
                 clean_up_tokenization(&mut text);
             }
             py_str(sequences.py(), &text)
-        })
+        })?;
+        list(sequences.py(), texts)
     }
 }
 
@@ -552,17 +551,24 @@ pub(super) fn ids_of(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> P
     }
 }
 
-/// Whether `decode` was given a batch, as transformers tells one: a list or
-/// tuple whose first item is a list or tuple (or an `Encoding`), or an array
-/// of two dimensions.
+/// Whether `decode` was given a batch, as transformers 5 tells one once it
+/// made arrays lists: a list or tuple whose first item is a list, a tuple,
+/// an array (`[np.array([5, 6]), ...]`) or an `Encoding`, or an array of two
+/// dimensions or more with a row (one without rows, `(0, n)`, is an empty
+/// sequence there: its text is "").
 pub(super) fn is_batch(ids: &Bound<'_, PyAny>) -> PyResult<bool> {
     if ids.is_instance_of::<PyList>() || ids.is_instance_of::<PyTuple>() {
-        return Ok(ids.len()? > 0 && {
-            let first = ids.get_item(0)?;
-            first.is_instance_of::<PyList>()
-                || first.is_instance_of::<PyTuple>()
-                || first.is_instance_of::<PyEncoding>()
-        });
+        if ids.len()? == 0 {
+            return Ok(false);
+        }
+        let first = ids.get_item(0)?;
+        if first.is_instance_of::<pyo3::types::PyInt>() {
+            return Ok(false); // one sequence of ids: the common case, asked nothing more
+        }
+        return Ok(first.is_instance_of::<PyList>()
+            || first.is_instance_of::<PyTuple>()
+            || first.is_instance_of::<PyEncoding>()
+            || args::dimensions(&first)? >= 1);
     }
-    Ok(ids.hasattr("ndim")? && ids.getattr("ndim")?.extract::<usize>().is_ok_and(|n| n == 2))
+    Ok(args::dimensions(ids)? >= 2 && ids.len()? > 0)
 }

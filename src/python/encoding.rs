@@ -788,7 +788,7 @@ impl PyEncoding {
         let py = slf.py();
         let this = slf.get();
         let ids = distinct_ids(&this.inner)?;
-        let strs = PyList::new(py, ids.iter().map(|&id| this.tokenizer.token_str(py, id)))?;
+        let strs = super::ints::list(py, ids.iter().map(|&id| this.tokenizer.token_str(py, id)).collect::<Vec<_>>())?;
         let vocab = le_state(py, &ids, this.inner.len(), u32::to_le_bytes)?;
         let state = encoding_state(py, &this.inner)?;
         Ok((py.get_type::<Self>().getattr("_from_state")?, (vocab, strs, state)))

@@ -85,7 +85,7 @@ pub fn id_lists<'py>(py: Python<'py>, rows: &[Vec<u32>]) -> PyResult<Bound<'py, 
     for r in rows {
         lists.push(int_list(py, r)?);
     }
-    PyList::new(py, lists)
+    super::ints::list(py, lists)
 }
 
 /// `{token: id}` of tokens given in id order (`get_vocab`).
@@ -104,7 +104,7 @@ pub fn vocab_dict<'py, S: AsRef<str>>(
 pub fn decode_each<'py>(
     sequences: &Bound<'py, PyAny>,
     mut decode: impl FnMut(&Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>>,
-) -> PyResult<Vec<Bound<'py, PyString>>> {
+) -> PyResult<Bound<'py, PyList>> {
     args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
     let py = sequences.py();
     let iter = args::sequences_iter(sequences)?;
@@ -122,7 +122,7 @@ pub fn decode_each<'py>(
         }
         out.push(decode(&s)?);
     }
-    Ok(out)
+    super::ints::list(py, out)
 }
 
 /// `work` on chunks of `texts` in parallel with the GIL released (see
@@ -303,15 +303,6 @@ pub fn clean_up_flag(obj: Option<&Bound<'_, PyAny>>, default: bool) -> PyResult<
     }
 }
 
-/// The number of dimensions of an array (numpy's, a torch tensor: its
-/// `ndim`), 0 for anything else.
-fn dimensions(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
-    if !obj.hasattr("ndim")? {
-        return Ok(0);
-    }
-    Ok(obj.getattr("ndim")?.extract::<usize>().unwrap_or(0))
-}
-
 /// Whether `decode` was given a batch, as transformers 5 tells one once it
 /// made arrays lists: a list or tuple whose first item is a list, a tuple or
 /// an array, or an array of two dimensions or more with a row (one without
@@ -325,9 +316,11 @@ pub fn is_batch(ids: &Bound<'_, PyAny>) -> PyResult<bool> {
         if first.is_instance_of::<pyo3::types::PyInt>() {
             return Ok(false); // one sequence of ids: the common case, asked nothing more
         }
-        return Ok(first.is_instance_of::<PyList>() || first.is_instance_of::<PyTuple>() || dimensions(&first)? >= 1);
+        return Ok(first.is_instance_of::<PyList>()
+            || first.is_instance_of::<PyTuple>()
+            || args::dimensions(&first)? >= 1);
     }
-    Ok(dimensions(ids)? >= 2 && ids.len()? > 0)
+    Ok(args::dimensions(ids)? >= 2 && ids.len()? > 0)
 }
 
 /// The text of one sequence of ids: `ids` ([`args::ids`], each below
@@ -371,7 +364,7 @@ pub fn decode_any<'py, T: TokenOf>(
         py.check_signals()?;
         decode(tokenizer, &row, &format!("ids[{i}]"), vocab_size, skip_special_tokens, clean_up)
     })?;
-    Ok(PyList::new(py, texts)?.into_any())
+    Ok(super::ints::list(py, texts)?.into_any())
 }
 
 /// `convert_ids_to_tokens`: the token of one id ([`args::is_one_id`]), or the

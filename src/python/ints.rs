@@ -26,6 +26,7 @@ use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyString};
+use pyo3::IntoPyObjectExt;
 
 use crate::hint;
 
@@ -133,6 +134,45 @@ pub fn py_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyString>
             .map(|s| s.cast_into_unchecked())
             .map_err(|e| named_memory_error(py, e, format_args!("a str of {} bytes", text.len())))
     }
+}
+
+/// A list of `items`, whatever their number: a MemoryError that names its
+/// length when Python has no room for it (pyo3's `PyList::new`, and its
+/// conversion of a returned `Vec`, panic then, and the panic reached Python
+/// as a `PanicException`).
+pub fn list<'py, T: IntoPyObject<'py>>(py: Python<'py>, items: Vec<T>) -> PyResult<Bound<'py, PyList>> {
+    let n = items.len();
+    let too_many = || super::errors::to_py(crate::error::Error::memory(format_args!("a list of {n} items")));
+    let len = ffi::Py_ssize_t::try_from(n).map_err(|_| too_many())?;
+    // SAFETY: the GIL is held (`py`); `list` is a new list of `n` slots that
+    // only this function can reach until it returns it, each slot set once
+    // with a new reference (an error leaves the later slots NULL, which
+    // freeing the list skips); `items` has exactly `n` items.
+    unsafe {
+        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(len))
+            .map_err(|e| named_memory_error(py, e, format_args!("a list of {n} items")))?;
+        for (i, item) in items.into_iter().enumerate() {
+            let item = item.into_bound_py_any(py)?;
+            // Steals the reference; cannot fail for a new list and `i < n`.
+            if ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr()) != 0 {
+                return Err(PyErr::fetch(py));
+            }
+        }
+        Ok(list.cast_into_unchecked())
+    }
+}
+
+/// A list of the strs of `texts` (see [`list`] and [`py_str`]: no room is a
+/// MemoryError, not a panic).
+pub fn text_list<'py, S: AsRef<str>>(py: Python<'py>, texts: &[S]) -> PyResult<Bound<'py, PyList>> {
+    let mut strs = Vec::new();
+    strs.try_reserve_exact(texts.len()).map_err(|_| {
+        super::errors::to_py(crate::error::Error::memory(format_args!("a list of {} strs", texts.len())))
+    })?;
+    for t in texts {
+        strs.push(py_str(py, t.as_ref())?);
+    }
+    list(py, strs)
 }
 
 /// Asks the CPU to bring the shared ints of `values` into its cache,

@@ -36,6 +36,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<unigram::PyUnigramTokenizer>()?;
     m.add_class::<unigram::PyUnigramEncoding>()?;
     m.add_function(wrap_pyfunction!(counts::count_words, m)?)?;
+    // A class not in the module is made on its first use, where failing to
+    // make it (no memory) is a panic: made here, that is an ImportError.
+    <encoding::BatchOwner as pyo3::impl_::pyclass::PyClassImpl>::lazy_type_object().get_or_try_init(m.py())?;
     m.add("DEFAULT_SPECIAL_TOKENS", pyo3::types::PyTuple::new(m.py(), DEFAULT_SPECIAL_TOKENS)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     // Lazy state paid at import rather than by the first encode_batch.

@@ -218,7 +218,7 @@ impl PyUnigramEncoding {
         });
         let n = this.ids.len();
         let which = le_bytes(py, n, n, which)?;
-        let strs = PyList::new(py, strs)?;
+        let strs = super::ints::text_list(py, &strs)?;
         let ids = le_bytes(py, n, n, this.ids.iter().copied())?;
         let offsets = le_bytes(py, 2 * n, n, this.offsets.iter().flat_map(|&(s, e)| [s, e]))?;
         let kinds = this.type_id_list().zip(this.special_list()).map(|(t, m)| t.wrapping_mul(2) | m as u32);

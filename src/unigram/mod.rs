@@ -216,7 +216,10 @@ impl UnigramTokenizer {
                     }
                 };
                 if let Some(n) = &self.normalizer {
-                    n.normalize(&mut a);
+                    if let Err(e) = n.normalize(&mut a) {
+                        short = Some(e);
+                        return;
+                    }
                 }
                 for c in &mut a.chars {
                     if *c == ' ' {
@@ -229,6 +232,10 @@ impl UnigramTokenizer {
                     Prepend::Never => false,
                 };
                 if prepend && a.chars.first().is_some_and(|&c| c != REPLACEMENT) {
+                    if a.chars.try_reserve(1).is_err() || a.align.try_reserve(1).is_err() {
+                        short = Some(Error::memory(format_args!("normalizing a text of {} characters", a.chars.len())));
+                        return;
+                    }
                     a.chars.insert(0, REPLACEMENT);
                     a.align.insert(0, a.align[0]);
                 }

@@ -8,6 +8,8 @@
 //! along as Hugging Face's `NormalizedString` moves its alignments, so that
 //! token offsets point where Hugging Face's do.
 
+use std::collections::TryReserveError;
+
 use serde_json::Value;
 use spm_precompiled::Precompiled;
 use unicode_normalization_alignments::UnicodeNormalization;
@@ -46,11 +48,17 @@ impl Aligned {
     /// 0 takes the place of the next old character (and its span), `-n`
     /// does that and drops the `n` old characters after it, `1` is a new
     /// character, with the span of the old character before it.
-    pub fn transform(&mut self, start: usize, end: usize, new: &[(char, isize)]) {
+    /// `Error::Memory` when there is no room for the new characters.
+    pub fn transform(&mut self, start: usize, end: usize, new: &[(char, isize)]) -> Result<()> {
         let mut next = start;
         let span = |i: usize, align: &[(u32, u32)]| align.get(i).or(align.last()).copied().unwrap_or((0, 0));
-        let mut chars = Vec::with_capacity(new.len());
-        let mut align = Vec::with_capacity(new.len());
+        let len = self.chars.len();
+        let no_room = || Error::memory(format_args!("normalizing a text of {len} characters"));
+        let mut chars = Vec::new();
+        let mut align = Vec::new();
+        if chars.try_reserve_exact(new.len()).is_err() || align.try_reserve_exact(new.len()).is_err() {
+            return Err(no_room());
+        }
         for &(c, change) in new {
             let a = if change > 0 {
                 if next == 0 {
@@ -66,21 +74,35 @@ impl Aligned {
             chars.push(c);
             align.push(a);
         }
+        if start == 0 && end == self.chars.len() {
+            (self.chars, self.align) = (chars, align);
+            return Ok(());
+        }
+        // Room for what the new characters add, so that `splice` does not grow the text.
+        let more = new.len().saturating_sub(end - start);
+        if self.chars.try_reserve(more).is_err() || self.align.try_reserve(more).is_err() {
+            return Err(no_room());
+        }
         self.chars.splice(start..end, chars);
         self.align.splice(start..end, align);
+        Ok(())
     }
 
     /// Replaces each of the ranges `matches` (in order, not overlapping,
     /// none empty) by `content`, whose characters all take the span of the
     /// range's last character: the new text is built in one pass.
-    fn replace(&mut self, matches: &[(usize, usize)], content: &[char]) {
+    /// `Error::Memory` when there is no room for it.
+    fn replace(&mut self, matches: &[(usize, usize)], content: &[char]) -> Result<()> {
         if matches.is_empty() {
-            return;
+            return Ok(());
         }
         let removed: usize = matches.iter().map(|(s, e)| e - s).sum();
         let n = self.chars.len() - removed + matches.len() * content.len();
-        let mut chars = Vec::with_capacity(n);
-        let mut align = Vec::with_capacity(n);
+        let mut chars = Vec::new();
+        let mut align = Vec::new();
+        if chars.try_reserve_exact(n).is_err() || align.try_reserve_exact(n).is_err() {
+            return Err(Error::memory(format_args!("normalizing a text of {n} characters")));
+        }
         let mut from = 0;
         for &(s, e) in matches {
             chars.extend_from_slice(&self.chars[from..s]);
@@ -93,6 +115,7 @@ impl Aligned {
         align.extend_from_slice(&self.align[from..]);
         self.chars = chars;
         self.align = align;
+        Ok(())
     }
 
     pub fn text(&self) -> String {
@@ -111,11 +134,14 @@ enum Pattern {
 
 impl Pattern {
     /// The character ranges it matches in `chars`, leftmost first, not
-    /// overlapping.
-    fn matches(&self, chars: &[char]) -> Vec<(usize, usize)> {
+    /// overlapping; `Error::Memory` when there is no room for them.
+    fn matches(&self, chars: &[char]) -> Result<Vec<(usize, usize)>> {
         let mut out = Vec::new();
         let mut i = 0;
         while i < chars.len() {
+            if out.len() == out.capacity() && out.try_reserve(1).is_err() {
+                return Err(Error::memory(format_args!("normalizing a text of {} characters", chars.len())));
+            }
             match self {
                 Pattern::Literal(p) if chars[i..].starts_with(p) => {
                     out.push((i, i + p.len()));
@@ -131,7 +157,7 @@ impl Pattern {
                 _ => i += 1,
             }
         }
-        out
+        Ok(out)
     }
 
     /// A `Replace` normalizer's pattern: `{"String": s}`, or `{"Regex": r}`
@@ -205,28 +231,27 @@ impl Normalizer {
         &self.json
     }
 
-    /// Normalizes `text` in place, step by step.
-    pub fn normalize(&self, text: &mut Aligned) {
+    /// Normalizes `text` in place, step by step; `Error::Memory` when there
+    /// is no room for a step's text (the text is then left as it was after
+    /// the steps before).
+    pub fn normalize(&self, text: &mut Aligned) -> Result<()> {
         for step in &self.steps {
             match step {
-                Step::Precompiled(p) => precompiled(p, text),
+                Step::Precompiled(p) => precompiled(p, text)?,
                 Step::Replace { pattern, content } => {
-                    let matches = pattern.matches(&text.chars);
-                    text.replace(&matches, content);
+                    let matches = pattern.matches(&text.chars)?;
+                    text.replace(&matches, content)?;
                 }
                 Step::Nfkd => {
-                    let new: Vec<(char, isize)> = text.chars.iter().copied().nfkd().collect();
-                    text.transform(0, text.chars.len(), &new);
+                    let new = changes(text.chars.len(), text.chars.iter().copied().nfkd())?;
+                    text.transform(0, text.chars.len(), &new)?;
                 }
                 Step::Lowercase => {
-                    let new: Vec<(char, isize)> = text
-                        .chars
-                        .iter()
-                        .flat_map(|c| c.to_lowercase().enumerate().map(|(i, l)| (l, isize::from(i > 0))))
-                        .collect();
-                    text.transform(0, text.chars.len(), &new);
+                    let lower = |c: &char| c.to_lowercase().enumerate().map(|(i, l)| (l, isize::from(i > 0)));
+                    let new = changes(text.chars.len(), text.chars.iter().flat_map(lower))?;
+                    text.transform(0, text.chars.len(), &new)?;
                 }
-                Step::StripAccents => strip_accents(text),
+                Step::StripAccents => strip_accents(text)?,
                 Step::Strip { left, right } => {
                     let n = text.chars.len();
                     let lead = if *left { text.chars.iter().take_while(|c| c.is_whitespace()).count() } else { 0 };
@@ -244,6 +269,7 @@ impl Normalizer {
                 }
             }
         }
+        Ok(())
     }
 }
 
@@ -302,11 +328,11 @@ fn add_steps(v: &Value, steps: &mut Vec<Step>) -> Result<()> {
 
 /// Hugging Face's `StripAccents`: the combining marks dropped, each kept
 /// character with its span, as its `NormalizedString::filter` moves them.
-fn strip_accents(text: &mut Aligned) {
+fn strip_accents(text: &mut Aligned) -> Result<()> {
     let lead = text.chars.iter().take_while(|&&c| is_combining_mark(c)).count();
     text.chars.drain(..lead);
     text.align.drain(..lead);
-    let mut new: Vec<(char, isize)> = Vec::with_capacity(text.chars.len());
+    let mut new = changes(text.chars.len(), std::iter::empty())?;
     for &c in &text.chars {
         match new.last_mut() {
             Some(last) if is_combining_mark(c) => last.1 -= 1,
@@ -314,7 +340,23 @@ fn strip_accents(text: &mut Aligned) {
             _ => new.push((c, 0)),
         }
     }
-    text.transform(0, text.chars.len(), &new);
+    text.transform(0, text.chars.len(), &new)
+}
+
+/// A step's changes (see [`Aligned::transform`]) for a text of `n`
+/// characters, collected with room reserved for `n` and grown fallibly:
+/// `Error::Memory` when there is no room.
+fn changes(n: usize, iter: impl Iterator<Item = (char, isize)>) -> Result<Vec<(char, isize)>> {
+    let no_room = || Error::memory(format_args!("normalizing a text of {n} characters"));
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| no_room())?;
+    for change in iter {
+        if out.len() == out.capacity() {
+            out.try_reserve(out.len().max(1)).map_err(|_| no_room())?;
+        }
+        out.push(change);
+    }
+    Ok(out)
 }
 
 /// Whether every lookup in the charsmap `bytes` stays inside it: a
@@ -346,15 +388,23 @@ fn charsmap_is_sound(bytes: &[u8]) -> bool {
 /// SentencePiece's normalization as Hugging Face's `Precompiled` does it:
 /// each grapheme cluster shorter than 6 bytes is looked up whole, else
 /// character by character; a match is replaced by its normalized string.
-fn precompiled(p: &Precompiled, text: &mut Aligned) {
-    let s = text.text();
-    let mut new: Vec<(char, isize)> = Vec::with_capacity(text.chars.len());
+/// Every table it builds grows fallibly: `Error::Memory` when there is no
+/// room (a long text's changes are 16 bytes a character).
+fn precompiled(p: &Precompiled, text: &mut Aligned) -> Result<()> {
+    let n = text.chars.len();
+    let no_room = || Error::memory(format_args!("normalizing a text of {n} characters"));
+    let bytes: usize = text.chars.iter().map(|c| c.len_utf8()).sum();
+    let mut s = String::new();
+    s.try_reserve_exact(bytes).map_err(|_| no_room())?;
+    s.extend(&text.chars);
+    let mut new: Vec<(char, isize)> = Vec::new();
+    new.try_reserve_exact(n).map_err(|_| no_room())?;
     let mut changed = false;
     for g in s.graphemes(true) {
         if g.len() < 6 {
             if let Some(to) = p.transform(g) {
                 changed = true;
-                rewrite(&mut new, g, to);
+                rewrite(&mut new, g, to).map_err(|_| no_room())?;
                 continue;
             }
         }
@@ -363,23 +413,28 @@ fn precompiled(p: &Precompiled, text: &mut Aligned) {
             match p.transform(one) {
                 Some(to) => {
                     changed = true;
-                    rewrite(&mut new, one, to);
+                    rewrite(&mut new, one, to).map_err(|_| no_room())?;
                 }
-                None => new.push((c, 0)),
+                None => {
+                    new.try_reserve(1).map_err(|_| no_room())?;
+                    new.push((c, 0));
+                }
             }
         }
     }
     if changed {
-        let n = text.chars.len();
-        text.transform(0, n, &new);
+        text.transform(0, n, &new)?;
     }
+    Ok(())
 }
 
 /// Appends the changes that turn `old` into `to`: the new characters take
 /// the old ones' places in order; any beyond them are new (the last ones),
 /// and old ones beyond the new are dropped after the last character so far.
-fn rewrite(new: &mut Vec<(char, isize)>, old: &str, to: &str) {
+/// An error when `new` has no room for them.
+fn rewrite(new: &mut Vec<(char, isize)>, old: &str, to: &str) -> std::result::Result<(), TryReserveError> {
     let grown = to.chars().count() as isize - old.chars().count() as isize;
+    new.try_reserve(to.len())?;
     new.extend(to.chars().map(|c| (c, 0)));
     if grown > 0 {
         let n = new.len();
@@ -391,6 +446,7 @@ fn rewrite(new: &mut Vec<(char, isize)>, old: &str, to: &str) {
             last.1 += grown;
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -401,7 +457,7 @@ mod tests {
     fn run(v: Value, text: &str) -> (String, Vec<(u32, u32)>) {
         let n = Normalizer::from_json(&v).unwrap();
         let mut a = Aligned::new(text, 0).unwrap();
-        n.normalize(&mut a);
+        n.normalize(&mut a).unwrap();
         (a.text(), a.align)
     }
 
@@ -440,11 +496,11 @@ mod tests {
     #[test]
     fn growing_and_shrinking_rewrites_move_the_spans_as_hugging_face_does() {
         let mut new = Vec::new();
-        rewrite(&mut new, "x", "ab");
-        rewrite(&mut new, "yz", "c");
+        rewrite(&mut new, "x", "ab").unwrap();
+        rewrite(&mut new, "yz", "c").unwrap();
         assert_eq!(new, [('a', 0), ('b', 1), ('c', -1)]);
         let mut a = Aligned::new("xyz", 0).unwrap();
-        a.transform(0, 3, &new);
+        a.transform(0, 3, &new).unwrap();
         assert_eq!((a.text().as_str(), a.align), ("abc", vec![(0, 1), (0, 1), (1, 2)]));
     }
 }

@@ -224,13 +224,32 @@ fn is_char(piece: &str) -> bool {
     c.next().is_some() && c.next().is_none()
 }
 
+/// Counts `n` more of `key` in `map`, growing the table fallibly: a table
+/// that cannot grow is [`Error::Memory`] naming `what` (the substrings of
+/// [`seed_pieces`] grow to hundreds of megabytes, and a failed growth of
+/// the table aborted the process).
+#[inline]
+fn count_in<K: std::hash::Hash + Eq>(map: &mut FxHashMap<K, u64>, key: K, n: u64, what: &str) -> Result<()> {
+    if map.len() == map.capacity() {
+        map.try_reserve(1).map_err(|_| Error::memory(format_args!("the counts of {} {what}", map.len() + 1)))?;
+    }
+    *map.entry(key).or_insert(0) += n;
+    Ok(())
+}
+
 /// The seed pieces: every character, and the `seed_size` substrings of 2 to
 /// `max_piece_length` characters seen at least twice with the highest
-/// `count * length`; each scored `ln(score) - ln(sum of scores)`.
+/// `count * length`; each scored `ln(score) - ln(sum of scores)`. The
+/// tables of characters and substrings, and the substrings kept, that there
+/// is no memory for are [`Error::Memory`].
 ///
 /// Gives up (with a meaningless result) between two chunks of [`CHUNK`]
 /// words once `stopped` is set, as do [`expected_counts`] and [`prune`].
-pub fn seed_pieces(words: &[(String, u64)], config: &UnigramConfig, stopped: &AtomicBool) -> Vec<(String, f64)> {
+pub fn seed_pieces(
+    words: &[(String, u64)],
+    config: &UnigramConfig,
+    stopped: &AtomicBool,
+) -> Result<Vec<(String, f64)>> {
     let max_len = config.max_piece_length;
     let stop = || stopped.load(Ordering::Relaxed);
     let (chars, subs) = threads::run(|| {
@@ -240,24 +259,30 @@ pub fn seed_pieces(words: &[(String, u64)], config: &UnigramConfig, stopped: &At
                 let mut chars: FxHashMap<char, u64> = FxHashMap::default();
                 let mut subs: FxHashMap<&str, u64> = FxHashMap::default();
                 if stop() {
-                    return (chars, subs);
+                    return Ok((chars, subs));
                 }
+                let mut bounds: Vec<usize> = Vec::new();
                 for (w, n) in chunk {
-                    let bounds: Vec<usize> = w.char_indices().map(|(i, _)| i).chain([w.len()]).collect();
+                    bounds.clear();
+                    let room = w.chars().count() + 1;
+                    bounds
+                        .try_reserve(room)
+                        .map_err(|_| Error::memory(format_args!("the text of a word of {room} characters")))?;
+                    bounds.extend(w.char_indices().map(|(i, _)| i).chain([w.len()]));
                     for (k, c) in w.chars().enumerate() {
-                        *chars.entry(c).or_insert(0) += n;
+                        count_in(&mut chars, c, *n, "characters")?;
                         for l in 2..=max_len.min(bounds.len() - 1 - k) {
-                            *subs.entry(&w[bounds[k]..bounds[k + l]]).or_insert(0) += n;
+                            count_in(&mut subs, &w[bounds[k]..bounds[k + l]], *n, "substrings")?;
                         }
                     }
                 }
-                (chars, subs)
+                Ok((chars, subs))
             })
-            .reduce(
+            .try_reduce(
                 || (FxHashMap::default(), FxHashMap::default()),
                 |(mut ca, mut sa), (cb, mut sb)| {
                     for (c, n) in cb {
-                        *ca.entry(c).or_insert(0) += n;
+                        count_in(&mut ca, c, n, "characters")?;
                     }
                     // The smaller into the larger; the last merges are
                     // large, so they too look at `stopped` now and then.
@@ -268,17 +293,21 @@ pub fn seed_pieces(words: &[(String, u64)], config: &UnigramConfig, stopped: &At
                         if k % CHUNK == 0 && stop() {
                             break;
                         }
-                        *sa.entry(s).or_insert(0) += n;
+                        count_in(&mut sa, s, n, "substrings")?;
                     }
-                    (ca, sa)
+                    Ok((ca, sa))
                 },
             )
-    });
+    })?;
     if stop() {
-        return Vec::new();
+        return Ok(Vec::new());
     }
-    let mut subs: Vec<(u64, &str)> =
-        subs.into_iter().filter(|&(_, n)| n >= 2).map(|(s, n)| (n * s.chars().count() as u64, s)).collect();
+    let seen_twice = subs.values().filter(|&&n| n >= 2).count();
+    let mut kept: Vec<(u64, &str)> = Vec::new();
+    kept.try_reserve_exact(seen_twice)
+        .map_err(|_| Error::memory(format_args!("the counts of {seen_twice} substrings seen twice")))?;
+    kept.extend(subs.into_iter().filter(|&(_, n)| n >= 2).map(|(s, n)| (n * s.chars().count() as u64, s)));
+    let mut subs = kept;
     subs.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
     subs.truncate(config.seed_size);
     let mut all: Vec<(u64, String)> = chars.into_iter().map(|(c, n)| (n, c.to_string())).collect();
@@ -286,7 +315,7 @@ pub fn seed_pieces(words: &[(String, u64)], config: &UnigramConfig, stopped: &At
     all.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let total: f64 = all.iter().fold(0.0, |acc, &(n, _)| acc + n as f64);
     let log_total = total.ln();
-    all.into_iter().map(|(n, s)| (s, (n as f64).ln() - log_total)).collect()
+    Ok(all.into_iter().map(|(n, s)| (s, (n as f64).ln() - log_total)).collect())
 }
 
 /// One node of a word's lattice.
@@ -534,7 +563,7 @@ pub fn train_with(
     words.sort_unstable();
     let desired = config.vocab_size - config.special_tokens.len();
     let target = desired * 11 / 10;
-    let mut pieces = threads::run_until(stop, |stopped| seed_pieces(&words, config, stopped))?;
+    let mut pieces = threads::run_until(stop, |stopped| seed_pieces(&words, config, stopped))??;
     let chars = pieces.iter().filter(|(p, _)| is_char(p)).count();
     if chars > desired {
         return Err(Error::invalid(format!(

@@ -4,6 +4,7 @@ tests/test_typing.py) and they run, so the stubs promise nothing the engine refu
 from __future__ import annotations
 
 import numpy as np
+from typing_extensions import assert_type
 
 import fast_wordpiece as fw
 
@@ -29,6 +30,9 @@ def calls() -> list[object]:
         tok.decode_batch([[i64(ids[1])], [np.int32(i) for i in ids]]),
         tok.batch_decode([[i64(ids[1])], i64(ids[1])]),
         tok.batch_decode(np.array([ids, ids])),
+        # An array's decode is a str or a list of str (its shape tells which), not a str alone.
+        assert_type(tok.decode(np.array([ids, ids], dtype=np.int64)), "str | list[str]"),
+        assert_type(tok.decode([i64(i) for i in ids]), str),
         tok.convert_ids_to_tokens(i64(ids[1])),
         tok.convert_ids_to_tokens([i64(i) for i in ids]),
         tok.convert_ids_to_tokens(range(3)),
@@ -61,6 +65,7 @@ def calls() -> list[object]:
             family.encode_batch(["hello"], num_threads=i64(2)),
             family.decode([i64(1), 2]),
             family.decode(np.array([1, 2])),
+            assert_type(family.decode(np.array([[1, 2]], dtype=np.int64)), "str | list[str]"),
             family.id_to_token(i64(1)),
             family.convert_ids_to_tokens(i64(1)),
             family.convert_ids_to_tokens([i64(1), np.array(2)]),

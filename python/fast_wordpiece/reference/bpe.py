@@ -30,6 +30,7 @@ from fast_wordpiece.reference.args import (
     _threads,
     _type_name,
 )
+from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.family import IntT as _IntT
 from fast_wordpiece.reference.files import paths_arg, read_utf8, write_atomic
 
@@ -503,7 +504,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
 
     def decode(
         self,
-        ids: SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
+        ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> str | list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, SupportsIndex, TypeVar
+from typing import Any, Protocol, SupportsIndex, TypeVar
 
 from fast_wordpiece.reference.args import (
     _flag,
@@ -24,6 +24,19 @@ from fast_wordpiece.reference.decoder import clean_up_tokenization
 #: The ids of a vocabulary dict, as the engine's stubs type them: dict[str, int] is no
 #: dict[str, SupportsIndex] (dicts are invariant), yet dict[str, numpy.int64] is taken too.
 IntT = TypeVar("IntT", bound=SupportsIndex)
+
+
+class IdArray(Protocol):
+    """An array of ids (numpy's, a torch tensor), as the engine's stubs type it: ``decode`` gives
+    the text of one of one dimension, the texts of its rows for two (with a row), as transformers."""
+
+    @property
+    def ndim(self) -> int: ...
+    def tolist(self) -> Any: ...
+    def __len__(self) -> int: ...  # an array, not one of numpy's integers
+
+
+_IdArray = IdArray
 
 WHITE_SPACE = frozenset(
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(chr(c) for c in range(0x2000, 0x200B))
@@ -60,15 +73,23 @@ def split_matched(
         return [(text, 0, None)] if text else out
     pattern = "|".join(re.escape(s) for s in sorted(set(specials), key=len, reverse=True))
     done = 0
+    # text[run[0]:run[1]] is White_Space, and run[1] is the end of the text or not: the end an
+    # rstrip found, for the matches inside that run (the split stays linear in the text)
+    run = (0, 0)
     for m in re.finditer(pattern, text):
         start, end = m.span()
         lstrip, rstrip = (strip or {}).get(m.group(), (False, False))
-        while lstrip and start > 0 and text[start - 1] in WHITE_SPACE:
+        while lstrip and start > done and text[start - 1] in WHITE_SPACE:  # not back past the previous token
             start -= 1
         if lstrip:
-            start = max(start, done)  # not back past the previous token
-        while rstrip and end < len(text) and text[end] in WHITE_SPACE:
-            end += 1
+            start = max(start, done)
+        if rstrip and not run[0] <= end <= run[1]:
+            stop = end
+            while stop < len(text) and text[stop] in WHITE_SPACE:
+                stop += 1
+            run = (end, stop)
+        if rstrip:
+            end = run[1]
         if done < start:
             out.append((text[done:start], done, None))
         # (a token may start in the whitespace the previous one's rstrip took in: it is kept)
@@ -237,7 +258,7 @@ class TableLookups:
 
     def decode(
         self,
-        ids: SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
+        ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> str | list[str]:

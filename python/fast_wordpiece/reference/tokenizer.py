@@ -1625,8 +1625,16 @@ def _next_word(rows: list[Row]) -> int:
 
 
 def _is_batch(ids: object) -> bool:
-    """Whether ``decode`` was given a batch, as transformers tells one: a list or tuple whose first item
-    is a list or tuple (or an ``Encoding``), or an array of two dimensions."""
+    """Whether ``decode`` was given a batch, as transformers 5 tells one once it made arrays lists:
+    a list or tuple whose first item is a list, a tuple, an array (``[np.array([5, 6]), ...]``) or
+    an ``Encoding``, or an array of two dimensions or more with a row (one without rows, ``(0, n)``,
+    is an empty sequence there: its text is "")."""
     if isinstance(ids, (list, tuple)):
-        return len(ids) > 0 and isinstance(ids[0], (list, tuple, Encoding))
-    return getattr(ids, "ndim", None) == 2
+        return len(ids) > 0 and (isinstance(ids[0], (list, tuple, Encoding)) or _dimensions(ids[0]) >= 1)
+    return _dimensions(ids) >= 2 and len(ids) > 0  # type: ignore[arg-type]
+
+
+def _dimensions(value: object) -> int:
+    """The number of dimensions of an array (its ``ndim``), 0 for anything else."""
+    n = getattr(value, "ndim", 0)
+    return n if isinstance(n, int) and not isinstance(n, bool) and n >= 0 else 0

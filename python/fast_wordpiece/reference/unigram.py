@@ -32,6 +32,7 @@ from fast_wordpiece.reference.args import (
     _threads,
     _type_name,
 )
+from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.files import lines, paths_arg, read_utf8, write_atomic
 from fast_wordpiece.reference.spm_normalizer import Aligned, Normalizer
 from fast_wordpiece.reference.unigram_template import Template, process
@@ -423,7 +424,7 @@ class UnigramTokenizer(family.TransformersCalls):
 
     def decode(
         self,
-        ids: SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
+        ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> str | list[str]:
