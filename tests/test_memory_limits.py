@@ -381,7 +381,7 @@ def vm_bytes():
 
 # Limited before the allocator starts: unlimited, it would reserve a gigabyte of address space
 # at once (unused, but where the limit does not reach). The engine's spare (64 MB) is in it too.
-hard = vm_bytes() + (832 << 20)
+hard = vm_bytes() + ({margin} << 20)
 resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
 import fast_wordpiece as fw
 import fast_wordpiece.reference as reference
@@ -410,8 +410,10 @@ print(json.dumps(out))
 """
 
 
-def _run(setup: str, env: dict[str, str] | None = None) -> dict[str, list]:
-    code = CHILD.format(setup=textwrap.dedent(setup))
+def _run(setup: str, env: dict[str, str] | None = None, margin: int = 832) -> dict[str, list]:
+    """The outcomes of ``setup``'s calls in a child whose address space is limited to what it
+    holds at the start and ``margin`` MB more (below a gigabyte: see ``CHILD``)."""
+    code = CHILD.format(setup=textwrap.dedent(setup), margin=margin)
     env = {**os.environ, **(env or {})}
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=REPO, env=env)
     assert run.returncode == 0, f"the child died ({run.returncode}): {run.stderr[-3000:]}"
@@ -496,7 +498,8 @@ def test_a_long_text_through_a_precompiled_normalizer_is_a_memory_error(tmp_path
     # The charsmap is at work: "ﬁ" is "fi", "①" is "1".
     assert fw.UnigramTokenizer.from_file(str(path)).encode("ﬁ①").tokens == ["▁", "f", "i", "1"]
 
-    results = _run(PRECOMPILED.replace("PATH", json.dumps(str(path))))
+    # The text and its UTF-8 take ~340 MB before the calls: more margin than the others need.
+    results = _run(PRECOMPILED.replace("PATH", json.dumps(str(path))), margin=1000)
     assert len(results) == 2
     for name, (outcome, same_after) in results.items():
         assert same_after, f"{name}: the tokenizer encodes otherwise afterwards"
