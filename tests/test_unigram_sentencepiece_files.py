@@ -447,6 +447,71 @@ def test_added_tokens_with_lstrip_and_rstrip_take_in_whitespace_as_tokenizers(
     assert plain != ours, "the flags are part of what == compares"
 
 
+def _hand_made(normalizer: Any, added: list[Any]) -> Any:
+    """A small Unigram tokenizer made with ``tokenizers``: pieces ``▁``, ``a``, ``▁a``, ``b``,
+    ``<``, ``x``, ``>`` and ``normalizer``, then ``added`` (``AddedToken``s) added as special."""
+    pieces = [
+        ("<unk>", 0.0),
+        ("▁", -2.0),
+        ("a", -3.0),
+        ("▁a", -2.5),
+        ("b", -3.0),
+        ("<", -4.0),
+        ("x", -4.0),
+        (">", -4.0),
+    ]
+    tok = tokenizers.Tokenizer(tokenizers.models.Unigram(pieces, 0, False))
+    tok.normalizer = normalizer
+    tok.pre_tokenizer = tokenizers.pre_tokenizers.Metaspace()
+    tok.decoder = tokenizers.decoders.Metaspace()
+    tok.add_special_tokens(added)
+    return tok
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_added_tokens_past_the_vocabulary_are_never_found_by_the_model(impl: str) -> None:
+    """Split out of the text as given, but unknown to the model: a text the normalizer turns
+    into one (Lowercase, NFKD) is segmented as Hugging Face's model segments it."""
+    added = [tokenizers.AddedToken("<x>", normalized=False, special=True)]
+    for normalizer in [tokenizers.normalizers.Lowercase(), tokenizers.normalizers.NFKD(), None]:
+        hf = _hand_made(normalizer, added)
+        ours = _implementation(impl).UnigramTokenizer.from_str(hf.to_str())
+        for text in ["a<X>a", "a<x>a", "a＜x＞b", "<X><x>"]:
+            _same_as_hf(ours, hf, text)
+        doc = json.loads(ours.to_str())
+        assert "<x>" not in [p for p, _ in doc["model"]["vocab"]], "written back as an added token only"
+        again = type(ours).from_str(ours.to_str())
+        assert again == ours
+        assert again.encode("a<X>a<x>") == ours.encode("a<X>a<x>")
+        assert ours.token_to_id("<x>") == hf.token_to_id("<x>")
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_a_match_wholly_in_the_whitespace_an_rstrip_took_in_gives_no_token(impl: str) -> None:
+    added = [
+        tokenizers.AddedToken("[M]", rstrip=True, normalized=False, special=True),
+        tokenizers.AddedToken("\n", lstrip=True, rstrip=True, normalized=False, special=True),
+        tokenizers.AddedToken(" ", normalized=False, special=True),
+    ]
+    hf = _hand_made(None, added)
+    ours = _implementation(impl).UnigramTokenizer.from_str(hf.to_str())
+    for text in ["[M]\nb", "b\n\n[M]", "[M] \n a", "a [M]  b", "[M]\n\n\nb\n"]:
+        _same_as_hf(ours, hf, text)
+    assert "" not in ours.encode("[M]\nb").tokens
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_a_token_listed_twice_takes_its_last_entrys_flags(impl: str) -> None:
+    hf = _hand_made(None, [tokenizers.AddedToken("b", normalized=False, special=True)])
+    doc = json.loads(hf.to_str())
+    entry = next(t for t in doc["added_tokens"] if t["content"] == "b")
+    doc["added_tokens"] += [entry | {"lstrip": True, "rstrip": True}]
+    hf = tokenizers.Tokenizer.from_str(json.dumps(doc))
+    ours = _implementation(impl).UnigramTokenizer.from_str(json.dumps(doc))
+    for text in ["a b a", "a  b  "]:
+        _same_as_hf(ours, hf, text)
+
+
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 def test_an_added_tokens_flag_that_is_not_a_bool_is_named(files: dict[str, Path], tmp_path: Path, impl: str) -> None:
     def change(doc: dict[str, Any]) -> None:

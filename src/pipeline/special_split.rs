@@ -113,10 +113,16 @@ impl SpecialSplitter {
                         end = run.1;
                     }
                 }
+                if start >= end {
+                    // Wholly inside the whitespace the previous match's rstrip
+                    // took in (an lstrip match then starts at its end): no
+                    // piece, as Hugging Face drops its empty split.
+                    continue;
+                }
                 if done < start {
                     f(Piece::Text { text: &text[done..start], start: done });
                 }
-                f(Piece::Special { id: self.tokens[k].1, start: start.min(end), end });
+                f(Piece::Special { id: self.tokens[k].1, start, end });
                 done = end;
             }
         }

@@ -789,6 +789,7 @@ impl PyUnigramTokenizer {
             let o = &o.get().inner;
             o.model().pieces() == self.inner.model().pieces()
                 && o.model().unk_id() == self.inner.model().unk_id()
+                && o.model().vocab_len() == self.inner.model().vocab_len()
                 && o.special_ids() == self.inner.special_ids()
                 && o.special_strip() == self.inner.special_strip()
         })

@@ -38,7 +38,8 @@ impl UnigramTokenizer {
                 })
             })
             .collect();
-        let vocab: Vec<Value> = self.model().pieces().iter().map(|(p, s)| json!([p, s])).collect();
+        let own = &self.model().pieces()[..self.model().vocab_len()];
+        let vocab: Vec<Value> = own.iter().map(|(p, s)| json!([p, s])).collect();
         let doc = json!({
             "version": "1.0",
             "truncation": null,
@@ -169,7 +170,10 @@ impl UnigramTokenizer {
                 strip.push((flag("lstrip")?, flag("rstrip")?));
             }
         }
-        let model = super::Model::new(pieces, unk_id)?;
+        // A token listed twice takes the flags of its last entry, as Hugging Face's.
+        let last: std::collections::HashMap<u32, (bool, bool)> = special.iter().copied().zip(strip.clone()).collect();
+        let strip = special.iter().map(|id| last[id]).collect();
+        let model = super::Model::with_added(pieces, unk_id, vocab.len())?;
         let template = match doc.get("post_processor") {
             None | Some(Value::Null) => None,
             Some(v) => Some(super::template::Template::from_json(v, &model)?),

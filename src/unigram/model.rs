@@ -21,6 +21,10 @@ pub const UNK_PENALTY: f64 = 10.0;
 #[derive(Clone, Debug)]
 pub struct Model {
     pieces: Vec<(String, f64)>,
+    /// How many of the pieces (the first) the lattice finds in text; the
+    /// rest are a file's added tokens past the model's vocabulary, which
+    /// Hugging Face's model does not have.
+    matched: usize,
     trie: PieceTrie,
     unk_id: u32,
     min_score: f64,
@@ -49,6 +53,14 @@ impl Model {
     /// A model of `pieces` (distinct, non-empty, finite scores) whose unknown
     /// token is piece `unk_id`.
     pub fn new(pieces: Vec<(String, f64)>, unk_id: u32) -> Result<Self> {
+        let matched = pieces.len();
+        Self::with_added(pieces, unk_id, matched)
+    }
+
+    /// [`Model::new`] whose pieces from `matched` on are never found in
+    /// text: added tokens past the model's vocabulary (split out of the
+    /// text as special tokens, and unknown to the model).
+    pub fn with_added(pieces: Vec<(String, f64)>, unk_id: u32, matched: usize) -> Result<Self> {
         if pieces.len() >= u32::MAX as usize {
             return Err(Error::invalid("too many pieces"));
         }
@@ -71,9 +83,16 @@ impl Model {
             }
             min_score = min_score.min(*score);
         }
-        let trie = PieceTrie::new(&pieces.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>())
+        let matched = matched.min(pieces.len());
+        let trie = PieceTrie::new(&pieces[..matched].iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>())
             .map_err(|i| Error::invalid(format!("piece {} appears twice", Quoted(&pieces[i].0))))?;
-        Ok(Model { pieces, trie, unk_id, min_score })
+        Ok(Model { pieces, matched, trie, unk_id, min_score })
+    }
+
+    /// The pieces of the model's own vocabulary (the first ones), as a
+    /// tokenizer.json's `model.vocab` lists them; the others are added tokens.
+    pub fn vocab_len(&self) -> usize {
+        self.matched
     }
 
     /// `text`, a special token `id`'s match with the whitespace its `lstrip`
@@ -99,8 +118,12 @@ impl Model {
         self.unk_id
     }
 
+    /// The id of `piece`, added tokens past the model's vocabulary included.
     pub fn id(&self, piece: &str) -> Option<u32> {
-        self.trie.get(piece.as_bytes())
+        self.trie.get(piece.as_bytes()).or_else(|| {
+            let added = self.pieces[self.matched..].iter().position(|(p, _)| p == piece)?;
+            Some((self.matched + added) as u32)
+        })
     }
 
     pub fn score(&self, id: u32) -> f64 {

@@ -90,10 +90,12 @@ def split_matched(
             run = (end, stop)
         if rstrip:
             end = run[1]
+        if start >= end:  # wholly in the whitespace the previous rstrip took in: no piece, as HF
+            continue
         if done < start:
             out.append((text[done:start], done, None))
         # (a token may start in the whitespace the previous one's rstrip took in: it is kept)
-        out.append((text[min(start, end) : end], min(start, end), m.group()))
+        out.append((text[start:end], start, m.group()))
         done = end
     if done < len(text):
         out.append((text[done:], done, None))

@@ -170,8 +170,11 @@ def word_text(word: str, virtual: bool) -> str:
 class Model:
     """Pieces with scores; lattice nodes and the Viterbi segmentation."""
 
-    def __init__(self, pieces: Sequence[tuple[str, float]], unk_id: int) -> None:
+    def __init__(self, pieces: Sequence[tuple[str, float]], unk_id: int, matched: int | None = None) -> None:
         self.pieces = [(p, float(s)) for p, s in pieces]
+        #: how many of the pieces (the first) the lattice finds in text; the rest are a file's
+        #: added tokens past the model's vocabulary, which Hugging Face's model does not have
+        self.matched = len(self.pieces) if matched is None else min(matched, len(self.pieces))
         for i, (p, s) in enumerate(self.pieces):
             if not p:
                 raise ValueError(f"piece {i} is empty")
@@ -199,7 +202,7 @@ class Model:
         end = start + 1
         while end <= len(word) and len(word[start:end].encode()) <= self.max_bytes:
             i = self.ids.get(word[start:end])
-            if i is not None:
+            if i is not None and i < self.matched:
                 out.append((i, end, self.pieces[i][1]))
                 single = single or end == start + 1
             end += 1
@@ -302,7 +305,7 @@ class UnigramTokenizer(family.TransformersCalls):
     def _compared(self) -> object:
         """The pieces with their scores, the unknown piece and the special pieces in the order given
         (``special_tokens`` lists them so), as the engine compares them."""
-        return self.model.pieces, self.model.unk_id, self.special_ids, self._strip
+        return self.model.pieces, self.model.matched, self.model.unk_id, self.special_ids, self._strip
 
     @property
     def vocab_size(self) -> int:
@@ -653,7 +656,7 @@ def tokenizer_json(
         "model": {
             "type": "Unigram",
             "unk_id": model.unk_id,
-            "vocab": [[p, s] for p, s in model.pieces],
+            "vocab": [[p, s] for p, s in model.pieces[: model.matched]],
             "byte_fallback": False,
         },
     }
@@ -765,11 +768,13 @@ def from_tokenizer_json(
             raise ValueError(f"added token {_quoted(content)} is not piece {id_} of the vocabulary")
         special.append(id_)
         strip.append((_flag_of(t, "lstrip", i), _flag_of(t, "rstrip", i)))
+    last = dict(zip(special, strip))  # a token listed twice takes its last entry's flags, as HF's
+    strip = [last[i] for i in special]
     if len(pieces) >= 2**32 - 1:
         raise ValueError("too many pieces")
     if unk_id >= len(pieces):
         raise ValueError(f"unk_id {unk_id} is not below the number of pieces ({len(pieces)})")
-    return Model(pieces, unk_id), special, strip, normalizer, prepend, doc.get("post_processor")
+    return Model(pieces, unk_id, len(vocab)), special, strip, normalizer, prepend, doc.get("post_processor")
 
 
 def _flag_of(token: dict[str, Any], key: str, i: int) -> bool:
