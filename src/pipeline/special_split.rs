@@ -89,7 +89,9 @@ impl SpecialSplitter {
     /// Linear in the text, also when whitespace special tokens with `lstrip`
     /// or `rstrip` match many times in one run of whitespace: an `lstrip`
     /// looks back no further than the previous match, and the end of the
-    /// run an `rstrip` found is remembered for the matches inside it.
+    /// run an `rstrip` found is remembered for the matches inside it. (The
+    /// pieces themselves may add up to more than the text: overlapping
+    /// `rstrip` matches each take in the rest of a run, as Hugging Face's.)
     pub fn split<'a>(&self, text: &'a str, mut f: impl FnMut(Piece<'a>)) {
         let mut done = 0;
         // Bytes `run.0..run.1` are whitespace, and `run.1` is the end of the text or not whitespace.
