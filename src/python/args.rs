@@ -1068,3 +1068,25 @@ pub fn dimensions(obj: &Bound<'_, PyAny>) -> PyResult<usize> {
     }
     Ok(obj.getattr("ndim")?.extract::<usize>().unwrap_or(0))
 }
+
+/// Whether `decode` was given a batch, as transformers 5 tells one once it
+/// made arrays lists: a list or tuple whose first item is a list, a tuple,
+/// an array or a row `is_row` knows (`PyTokenizer`'s `Encoding`), or an
+/// array of two dimensions or more with a row (one without rows is an empty
+/// sequence there).
+pub fn is_batch(ids: &Bound<'_, PyAny>, is_row: impl Fn(&Bound<'_, PyAny>) -> bool) -> PyResult<bool> {
+    if ids.is_instance_of::<PyList>() || ids.is_instance_of::<PyTuple>() {
+        if ids.len()? == 0 {
+            return Ok(false);
+        }
+        let first = ids.get_item(0)?;
+        if first.is_instance_of::<pyo3::types::PyInt>() {
+            return Ok(false); // one sequence of ids: the common case, asked nothing more
+        }
+        return Ok(first.is_instance_of::<PyList>()
+            || first.is_instance_of::<PyTuple>()
+            || is_row(&first)
+            || dimensions(&first)? >= 1);
+    }
+    Ok(dimensions(ids)? >= 2 && ids.len()? > 0)
+}

@@ -470,7 +470,7 @@ impl PyTokenizer {
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = ids.py();
-        if is_batch(ids)? {
+        if args::is_batch(ids, |row| row.is_instance_of::<PyEncoding>())? {
             return Ok(self.decode_sequences(ids, skip_special_tokens, clean_up_tokenization_spaces, true)?.into_any());
         }
         let shared = self.inner();
@@ -549,26 +549,4 @@ pub(super) fn ids_of(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> P
         }
         Err(_) => args::one_or_more_ids(obj, name, vocab_size),
     }
-}
-
-/// Whether `decode` was given a batch, as transformers 5 tells one once it
-/// made arrays lists: a list or tuple whose first item is a list, a tuple,
-/// an array (`[np.array([5, 6]), ...]`) or an `Encoding`, or an array of two
-/// dimensions or more with a row (one without rows, `(0, n)`, is an empty
-/// sequence there: its text is "").
-pub(super) fn is_batch(ids: &Bound<'_, PyAny>) -> PyResult<bool> {
-    if ids.is_instance_of::<PyList>() || ids.is_instance_of::<PyTuple>() {
-        if ids.len()? == 0 {
-            return Ok(false);
-        }
-        let first = ids.get_item(0)?;
-        if first.is_instance_of::<pyo3::types::PyInt>() {
-            return Ok(false); // one sequence of ids: the common case, asked nothing more
-        }
-        return Ok(first.is_instance_of::<PyList>()
-            || first.is_instance_of::<PyTuple>()
-            || first.is_instance_of::<PyEncoding>()
-            || args::dimensions(&first)? >= 1);
-    }
-    Ok(args::dimensions(ids)? >= 2 && ids.len()? > 0)
 }

@@ -303,26 +303,6 @@ pub fn clean_up_flag(obj: Option<&Bound<'_, PyAny>>, default: bool) -> PyResult<
     }
 }
 
-/// Whether `decode` was given a batch, as transformers 5 tells one once it
-/// made arrays lists: a list or tuple whose first item is a list, a tuple or
-/// an array, or an array of two dimensions or more with a row (one without
-/// rows is an empty sequence there).
-pub fn is_batch(ids: &Bound<'_, PyAny>) -> PyResult<bool> {
-    if ids.is_instance_of::<PyList>() || ids.is_instance_of::<PyTuple>() {
-        if ids.len()? == 0 {
-            return Ok(false);
-        }
-        let first = ids.get_item(0)?;
-        if first.is_instance_of::<pyo3::types::PyInt>() {
-            return Ok(false); // one sequence of ids: the common case, asked nothing more
-        }
-        return Ok(first.is_instance_of::<PyList>()
-            || first.is_instance_of::<PyTuple>()
-            || args::dimensions(&first)? >= 1);
-    }
-    Ok(args::dimensions(ids)? >= 2 && ids.len()? > 0)
-}
-
 /// The text of one sequence of ids: `ids` ([`args::ids`], each below
 /// `vocab_size`) or one id ([`args::is_one_id`], as transformers'
 /// `decode(5)`), errors naming it `name`, as `tokenizer` decodes them, then
@@ -346,7 +326,7 @@ pub fn decode<'py, T: TokenOf>(
 }
 
 /// `decode`, as transformers 5's: the text of one sequence of ids (see
-/// [`decode`]), or, for a batch ([`is_batch`]), the list of the texts of its
+/// [`decode`]), or, for a batch ([`args::is_batch`]), the list of the texts of its
 /// sequences (`ids[i]` in errors; one id among them is a sequence of one).
 pub fn decode_any<'py, T: TokenOf>(
     tokenizer: &T,
@@ -356,7 +336,7 @@ pub fn decode_any<'py, T: TokenOf>(
     clean_up: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = ids.py();
-    if !is_batch(ids)? {
+    if !args::is_batch(ids, |_| false)? {
         return Ok(decode(tokenizer, ids, "ids", vocab_size, skip_special_tokens, clean_up)?.into_any());
     }
     let texts = args::collect(ids.try_iter()?, "ids", ids.len().unwrap_or(0), |i, row| {
