@@ -80,11 +80,13 @@ UNEXPECTED = ["foo", "max_len", "it's", 'say "hi"', "trunc\u00e9", "return_atten
 
 
 @st.composite
-def keyword_calls(draw: st.DrawFn, batch: bool) -> tuple[dict[str, Any], tuple[str, str] | None]:
-    """Keyword arguments, some fine, some bad, some unexpected, in a drawn order; and the error the
-    spec says comes first (None: the call succeeds)."""
-    function = "encode_batch" if batch else "encode"
-    table = ENCODE_KEYWORDS + (BATCH_KEYWORDS if batch else [])
+def drawn_keywords(
+    draw: st.DrawFn, table: list[tuple[str, Any, list[tuple[Any, str, str]]]], function: str, max_unexpected: int
+) -> tuple[dict[str, Any], tuple[str, str] | None]:
+    """Keyword arguments of `table`, some fine, some bad, and up to `max_unexpected` unexpected
+    ones, in a drawn order; and the error the spec says `function` raises first (None: it
+    succeeds): the first unexpected keyword in the call's order, else the first bad one in the
+    table's order."""
     chosen: dict[str, Any] = {}
     first_bad = None
     for name, fine, bad in table:
@@ -95,7 +97,7 @@ def keyword_calls(draw: st.DrawFn, batch: bool) -> tuple[dict[str, Any], tuple[s
             value, kind, message = bad[pick]  # type: ignore[index]
             chosen[name] = value
             first_bad = first_bad or (kind, message)
-    unexpected = draw(st.lists(st.sampled_from(UNEXPECTED), max_size=3, unique=True))
+    unexpected = draw(st.lists(st.sampled_from(UNEXPECTED), max_size=max_unexpected, unique=True))
     for name in unexpected:
         chosen[name] = 1
     order = draw(st.permutations(sorted(chosen)))
@@ -104,6 +106,13 @@ def keyword_calls(draw: st.DrawFn, batch: bool) -> tuple[dict[str, Any], tuple[s
     if first_unexpected is not None:
         return kwargs, ("TypeError", f"{function}() got an unexpected keyword argument {first_unexpected!r}")
     return kwargs, first_bad
+
+
+def keyword_calls(batch: bool) -> st.SearchStrategy[tuple[dict[str, Any], tuple[str, str] | None]]:
+    """Keyword calls of encode (or encode_batch, with its own keywords too)."""
+    if batch:
+        return drawn_keywords(ENCODE_KEYWORDS + BATCH_KEYWORDS, "encode_batch", 3)
+    return drawn_keywords(ENCODE_KEYWORDS, "encode", 3)
 
 
 @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
@@ -222,29 +231,9 @@ OPTIONS: list[tuple[str, Any, list[tuple[Any, str, str]]]] = [
 ]  # fmt: skip
 
 
-@st.composite
-def option_calls(draw: st.DrawFn) -> tuple[dict[str, Any], tuple[str, str] | None]:
-    """Pipeline options, some fine, some bad, some unexpected, in a drawn order; and the error the
-    spec says comes first (None: the tokenizer is made)."""
-    chosen: dict[str, Any] = {}
-    first_bad = None
-    for name, fine, bad in OPTIONS:
-        pick = draw(st.sampled_from(["absent", "fine", *range(len(bad))]))
-        if pick == "fine":
-            chosen[name] = fine
-        elif pick != "absent":
-            value, kind, message = bad[pick]  # type: ignore[index]
-            chosen[name] = value
-            first_bad = first_bad or (kind, message)
-    unexpected = draw(st.lists(st.sampled_from(UNEXPECTED), max_size=2, unique=True))
-    for name in unexpected:
-        chosen[name] = 1
-    order = draw(st.permutations(sorted(chosen)))
-    first_unexpected = next((name for name in order if name in unexpected), None)
-    if first_unexpected is not None:
-        return {n: chosen[n] for n in order}, (
-            "TypeError", f"PyTokenizer() got an unexpected keyword argument {first_unexpected!r}")  # fmt: skip
-    return {n: chosen[n] for n in order}, first_bad
+def option_calls() -> st.SearchStrategy[tuple[dict[str, Any], tuple[str, str] | None]]:
+    """Pipeline options of the constructor."""
+    return drawn_keywords(OPTIONS, "PyTokenizer", 2)
 
 
 @settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
