@@ -203,6 +203,44 @@ def test_prepend_schemes_first_and_never_as_tokenizers(
     check()
 
 
+#: Normalizers that can remove a text's first characters.
+REMOVING = {
+    "StripAccents": {"type": "Sequence", "normalizers": [{"type": "NFKD"}, {"type": "StripAccents"}]},
+    "Strip": {"type": "Strip", "strip_left": True, "strip_right": True},
+    "Replace": {"type": "Replace", "pattern": {"String": "x"}, "content": ""},
+}
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("normalizer", REMOVING)
+def test_prepend_scheme_first_after_a_normalizer_removed_the_start(
+    files: dict[str, Path], tmp_path: Path, normalizer: str, impl: str
+) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["normalizer"] = REMOVING[normalizer]
+        doc["pre_tokenizer"]["prepend_scheme"] = "first"
+        doc["decoder"]["prepend_scheme"] = "first"
+
+    path = _with(files["T5Converter"], tmp_path, change)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    removed = {"StripAccents": "\u0301a b", "Strip": "  a b", "Replace": "xa b"}[normalizer]
+    # the first character left is not the text's first one: no "▁" before it
+    got = ours.encode(removed, add_special_tokens=False)
+    assert got.tokens[0] == "a"
+    assert got.offsets[0] == (len(removed) - 3, len(removed) - 2)
+    assert ours.encode("a b", add_special_tokens=False).tokens[0] == "▁a"
+    for text in [removed, "a b", "\u0301</s>a", "x</s>xa", "  </s> a", "x\u0301 a", "\u0301", "xxx", ""]:
+        _same_as_hf(ours, hf, text)
+
+    @settings(max_examples=200, deadline=None, database=None)
+    @given(st.lists(st.sampled_from([*PARTS, "x", "xx", "\u0301"]), max_size=12).map("".join))
+    def check(text: str) -> None:
+        _same_as_hf(ours, hf, text)
+
+    check()
+
+
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 def test_a_saved_file_keeps_its_normalizer(files: dict[str, Path], tmp_path: Path, impl: str) -> None:
     cls = _implementation(impl).UnigramTokenizer

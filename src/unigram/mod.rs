@@ -226,9 +226,13 @@ impl UnigramTokenizer {
                         *c = REPLACEMENT;
                     }
                 }
+                // "first": only before a text whose first normalized character
+                // stands for the text's first one (Hugging Face's split that
+                // starts at original offset 0): not after a special token, nor
+                // when the normalizer removed the first characters.
                 let prepend = match self.prepend {
                     Prepend::Always => true,
-                    Prepend::First => char_start == 0,
+                    Prepend::First => a.align.first().is_some_and(|s| s.0 == 0),
                     Prepend::Never => false,
                 };
                 if prepend && a.chars.first().is_some_and(|&c| c != REPLACEMENT) {

@@ -389,7 +389,9 @@ class UnigramTokenizer(family.TransformersCalls):
         if self.normalizer is not None:
             self.normalizer.normalize(a)
         a.chars = [REPLACEMENT if c == " " else c for c in a.chars]
-        prepend = self.prepend == "always" or (self.prepend == "first" and seg_start == 0)
+        # "first": only when the first normalized character stands for the text's first one
+        # (not after a special token, nor when the normalizer removed the first characters)
+        prepend = self.prepend == "always" or (self.prepend == "first" and bool(a.align) and a.align[0][0] == 0)
         if prepend and a.chars and a.chars[0] != REPLACEMENT:
             a.chars.insert(0, REPLACEMENT)
             a.align.insert(0, a.align[0])
