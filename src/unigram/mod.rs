@@ -22,7 +22,7 @@ use crate::pipeline::special_split::SpecialSplitter;
 use crate::threads;
 use crate::tokenizer::analysis::{Analysis, Partial};
 pub use encoded::Encoded;
-use metaspace::{segments, words, Prepend, REPLACEMENT};
+use metaspace::{segments, white_space_runs, words, PreTokenizer, Prepend, REPLACEMENT};
 pub use model::Model;
 use model::{BestPath, Piece};
 use normalizer::{Aligned, Normalizer};
@@ -44,6 +44,8 @@ pub struct UnigramTokenizer {
     normalizer: Option<Normalizer>,
     /// When the `Metaspace` pre-tokenizer puts a "▁" before a text.
     prepend: Prepend,
+    /// The pre-tokenizer's shape (with or without `WhitespaceSplit` first).
+    pre_tokenizer: PreTokenizer,
     /// The `TemplateProcessing` post-processor of a loaded file, if any.
     template: Option<template::Template>,
 }
@@ -77,6 +79,7 @@ impl UnigramTokenizer {
             special,
             normalizer: None,
             prepend: Prepend::Always,
+            pre_tokenizer: PreTokenizer::Metaspace,
             template: None,
         })
     }
@@ -132,6 +135,17 @@ impl UnigramTokenizer {
         self.prepend
     }
 
+    /// The pre-tokenizer's shape in a file.
+    pub fn pre_tokenizer(&self) -> PreTokenizer {
+        self.pre_tokenizer
+    }
+
+    /// The tokenizer with the pre-tokenizer `pre_tokenizer`.
+    pub fn with_pre_tokenizer(mut self, pre_tokenizer: PreTokenizer) -> Self {
+        self.pre_tokenizer = pre_tokenizer;
+        self
+    }
+
     /// The template that puts special tokens around a text, if any.
     pub fn template(&self) -> Option<&template::Template> {
         self.template.as_ref()
@@ -185,7 +199,7 @@ impl UnigramTokenizer {
             {
                 // The common case, without a copy of the text: each character
                 // stands for itself, and a prepended "▁" for the first one.
-                words(seg, |word, virtual_prefix, offset| {
+                let mut word_at = |word: &str, virtual_prefix: bool, start: u32| {
                     if short.is_some() {
                         return;
                     }
@@ -194,7 +208,6 @@ impl UnigramTokenizer {
                         short = Some(Error::memory(format_args!("the text of a word of {} bytes", word.len())));
                         return;
                     }
-                    let start = char_start + offset;
                     if virtual_prefix {
                         buffer.push(REPLACEMENT);
                         buffer.push_str(word);
@@ -205,7 +218,14 @@ impl UnigramTokenizer {
                         buffer.push_str(word);
                     }
                     on_word(buffer, Spans::Own { start, prefix: virtual_prefix });
-                })
+                };
+                if self.pre_tokenizer == PreTokenizer::WhitespaceSplit {
+                    // Each run has no space: `words` puts a "▁" before it
+                    // unless it starts with one, and cuts it before each "▁".
+                    white_space_runs(seg, |run, at| words(run, |w, v, o| word_at(w, v, char_start + at + o)));
+                } else {
+                    words(seg, |w, v, o| word_at(w, v, char_start + o));
+                }
             }
             metaspace::Segment::Text { text: seg, char_start } => {
                 let mut a = match Aligned::new(seg, char_start) {
@@ -221,43 +241,64 @@ impl UnigramTokenizer {
                         return;
                     }
                 }
-                for c in &mut a.chars {
-                    if *c == ' ' {
-                        *c = REPLACEMENT;
+                let white_space_split = self.pre_tokenizer == PreTokenizer::WhitespaceSplit;
+                if !white_space_split {
+                    for c in &mut a.chars {
+                        if *c == ' ' {
+                            *c = REPLACEMENT;
+                        }
                     }
                 }
-                // "first": only before a text whose first normalized character
-                // stands for the text's first one (Hugging Face's split that
-                // starts at original offset 0): not after a special token, nor
-                // when the normalizer removed the first characters.
-                let prepend = match self.prepend {
-                    Prepend::Always => true,
-                    Prepend::First => a.align.first().is_some_and(|s| s.0 == 0),
-                    Prepend::Never => false,
-                };
-                if prepend && a.chars.first().is_some_and(|&c| c != REPLACEMENT) {
-                    if a.chars.try_reserve(1).is_err() || a.align.try_reserve(1).is_err() {
-                        short = Some(Error::memory(format_args!("normalizing a text of {} characters", a.chars.len())));
-                        return;
+                // The parts Metaspace sees: the text, or its runs of
+                // characters other than White_Space (no space left in them).
+                let n = a.chars.len();
+                let mut at = 0;
+                while at < n {
+                    let (from, to) = if white_space_split {
+                        let Some(k) = a.chars[at..].iter().position(|c| !c.is_whitespace()) else {
+                            break;
+                        };
+                        let from = at + k;
+                        (from, a.chars[from..].iter().position(|c| c.is_whitespace()).map_or(n, |k| from + k))
+                    } else {
+                        (0, n)
+                    };
+                    at = to;
+                    let (part, align) = (&a.chars[from..to], &a.align[from..to]);
+                    // "first": only before a part whose first normalized
+                    // character stands for the text's first one (Hugging
+                    // Face's split that starts at original offset 0): not
+                    // after a special token, nor when the normalizer removed
+                    // the first characters.
+                    let prepend = match self.prepend {
+                        Prepend::Always => true,
+                        Prepend::First => align[0].0 == 0,
+                        Prepend::Never => false,
+                    } && part[0] != REPLACEMENT;
+                    // The part is cut before every "▁" (the prepended one
+                    // joins the first word, standing for its first character).
+                    let mut start = 0;
+                    while start < part.len() {
+                        let end = part[start + 1..]
+                            .iter()
+                            .position(|&c| c == REPLACEMENT)
+                            .map_or(part.len(), |k| start + 1 + k);
+                        let prefix = prepend && start == 0;
+                        buffer.clear();
+                        let bytes: usize = part[start..end].iter().map(|c| c.len_utf8()).sum::<usize>()
+                            + if prefix { REPLACEMENT.len_utf8() } else { 0 };
+                        if buffer.try_reserve(bytes).is_err() {
+                            short = Some(Error::memory(format_args!("the text of a word of {bytes} bytes")));
+                            return;
+                        }
+                        if prefix {
+                            buffer.push(REPLACEMENT);
+                        }
+                        buffer.extend(&part[start..end]);
+                        let spans = &align[start..end];
+                        on_word(buffer, if prefix { Spans::Prefixed(spans) } else { Spans::Mapped(spans) });
+                        start = end;
                     }
-                    a.chars.insert(0, REPLACEMENT);
-                    a.align.insert(0, a.align[0]);
-                }
-                let mut start = 0;
-                while start < a.chars.len() {
-                    let end = a.chars[start + 1..]
-                        .iter()
-                        .position(|&c| c == REPLACEMENT)
-                        .map_or(a.chars.len(), |k| start + 1 + k);
-                    buffer.clear();
-                    let bytes: usize = a.chars[start..end].iter().map(|c| c.len_utf8()).sum();
-                    if buffer.try_reserve(bytes).is_err() {
-                        short = Some(Error::memory(format_args!("the text of a word of {bytes} bytes")));
-                        return;
-                    }
-                    buffer.extend(&a.chars[start..end]);
-                    on_word(buffer, Spans::Mapped(&a.align[start..end]));
-                    start = end;
                 }
             }
         });
@@ -394,6 +435,8 @@ pub(crate) enum Spans<'a> {
     Own { start: u32, prefix: bool },
     /// One span per character (a normalized text).
     Mapped(&'a [(u32, u32)]),
+    /// A "▁" put before the characters of `Mapped`, with the first one's span.
+    Prefixed(&'a [(u32, u32)]),
 }
 
 impl Spans<'_> {
@@ -406,6 +449,7 @@ impl Spans<'_> {
                 (at, at + 1)
             }
             Spans::Mapped(spans) => spans[k],
+            Spans::Prefixed(spans) => spans[k.saturating_sub(1)],
         }
     }
 }
