@@ -776,3 +776,58 @@ def test_a_long_text_with_many_replaced_matches_encodes_as_tokenizers(
     assert got.ids == expected.ids
     assert got.offsets == expected.offsets
     assert got.offsets[-1][1] == len(text.rstrip(" "))
+
+
+def _none_if_raised(f: Any, *args: Any) -> Any:
+    """``f(*args)``, or None where transformers' ``word_to_chars`` raises TypeError for a word
+    without tokens (ours returns None, as ``PyTokenizer``'s call does)."""
+    try:
+        return f(*args)
+    except TypeError:
+        return None
+
+
+def _alignment(batch: Any, rows: int) -> list[Any]:
+    """What a BatchEncoding tells of each of its rows' tokens, words, sequences and characters."""
+    out: list[Any] = [batch.n_sequences]
+    for i in range(rows):
+        n = len(batch.word_ids(i))
+        out.append((batch.tokens(i), batch.word_ids(i), batch.sequence_ids(i)))
+        out.append([batch.token_to_chars(i, t) for t in range(n)])
+        out.append([(batch.token_to_sequence(i, t), batch.token_to_word(i, t)) for t in range(n)])
+        for sequence in (0, 1):
+            out.append([batch.char_to_token(i, c, sequence) for c in range(12)])
+            out.append([batch.char_to_word(i, c, sequence) for c in range(12)])
+            out.append([batch.word_to_tokens(i, w, sequence) for w in range(6)])
+            out.append([_none_if_raised(batch.word_to_chars, i, w, sequence) for w in range(6)])
+    return out
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("name", ["AlbertTokenizer", "T5Tokenizer", "XLMRobertaTokenizer"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"padding": True, "padding_side": "left"},
+        {"truncation": True, "max_length": 6, "padding": "max_length"},
+        {"add_special_tokens": False, "padding": True},
+    ],
+)
+def test_the_call_aligns_words_sequences_and_characters_as_transformers(
+    saved_by_transformers: dict[str, Path], name: str, options: dict[str, Any], impl: str
+) -> None:
+    transformers = pytest.importorskip("transformers", reason="optional: transformers is not installed")
+    path = saved_by_transformers[name]
+    theirs = getattr(transformers, name).from_pretrained(str(path.parent))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    ours.pad_token = theirs.pad_token
+    texts = ["hello  world</s>x y", "a\tb", "", "ｆｕｌｌ ﬁne①"]
+    pairs = ["b  c d", "x", "e", ""]
+    for text, pair in [(texts, None), (texts, pairs), (texts[0], pairs[0]), (texts[0], None)]:
+        rows = len(texts) if isinstance(text, list) else 1
+        got, expected = ours(text, pair, **options), theirs(text, pair, **options)
+        assert _alignment(got, rows) == _alignment(expected, rows), (text, pair)
+    assert ours(texts, pairs).encodings[0].word_ids == theirs(texts, pairs).encodings[0].word_ids
+    # the words are the tokenizer's own, text by text (every word and special token the next)
+    assert ours.word_ids(["a b</s>c", ""]) == [theirs("a b</s>c", add_special_tokens=False).word_ids(), []]

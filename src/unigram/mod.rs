@@ -311,7 +311,27 @@ impl UnigramTokenizer {
     /// The Viterbi encoding of `text`; `Error::Memory` when there is no
     /// room for it (the columns grow word by word, fallibly).
     pub fn encode(&self, text: &str) -> Result<Encoded> {
+        self.encode_into(text, None)
+    }
+
+    /// [`encode`](Self::encode), with the index of the word each token
+    /// comes from (Hugging Face's word ids: each word of the pre-tokenizer,
+    /// and each special token found in the text, is the next word).
+    pub fn encode_words(&self, text: &str) -> Result<(Encoded, Vec<u32>)> {
+        let mut words = Vec::new();
+        let e = self.encode_into(text, Some(&mut words))?;
+        Ok((e, words))
+    }
+
+    fn encode_into(&self, text: &str, words: Option<&mut Vec<u32>>) -> Result<Encoded> {
         let mut out = Encoded::default();
+        // The next word's index, and each token's word when asked for.
+        let index = std::cell::Cell::new(0u32);
+        let words = std::cell::RefCell::new(words);
+        let no_room_for_words = |n: usize| {
+            let mut w = words.borrow_mut();
+            w.as_mut().is_some_and(|w| w.try_reserve(n).is_err())
+        };
         let mut buffer = String::new();
         let mut best: Vec<BestPath> = Vec::new();
         let mut pieces: Vec<Piece> = Vec::new();
@@ -341,16 +361,32 @@ impl UnigramTokenizer {
                     *short.borrow_mut() = Some(format!("an encoding of {} tokens", o.ids.len() + pieces.len()));
                     return;
                 }
+                if no_room_for_words(pieces.len()) {
+                    *short.borrow_mut() = Some(format!("the word ids of {} tokens", o.ids.len() + pieces.len()));
+                    return;
+                }
                 if let Err(what) = push_pieces(&mut o, word, &pieces, spans, model.unk_id()) {
                     *short.borrow_mut() = Some(what);
                 }
+                if let Some(w) = words.borrow_mut().as_mut() {
+                    w.extend(std::iter::repeat_n(index.get(), pieces.len()));
+                }
+                index.set(index.get() + 1);
             },
             |id, s, e, shown| {
                 let mut o = out_cell.borrow_mut();
                 let mut short = short.borrow_mut();
-                if short.is_none() && !o.push_special(id, (s, e), model.shown(id, shown)) {
-                    *short = Some(format!("an encoding of {} tokens", o.ids.len() + 1));
+                if short.is_some() {
+                    return;
                 }
+                if no_room_for_words(1) || !o.push_special(id, (s, e), model.shown(id, shown)) {
+                    *short = Some(format!("an encoding of {} tokens", o.ids.len() + 1));
+                    return;
+                }
+                if let Some(w) = words.borrow_mut().as_mut() {
+                    w.push(index.get());
+                }
+                index.set(index.get() + 1);
             },
         );
         walked?;
@@ -508,5 +544,20 @@ mod tests {
         assert_eq!(a.unknown, ids.iter().filter(|&&i| i == 0).count() as u64);
         assert_eq!(a.unknown, 1);
         assert_eq!(t.analyze::<&str>(&[]).unwrap().tokens, 0);
+    }
+
+    #[test]
+    fn word_ids_count_the_pre_tokenizers_words_and_the_special_tokens() {
+        let pieces = [("<unk>", 0.0), ("<s>", 0.0), ("▁ab", -1.0), ("▁", -2.0), ("a", -3.0), ("b", -3.0)];
+        let pieces = pieces.iter().map(|(p, s)| (p.to_string(), *s)).collect();
+        let t = UnigramTokenizer::new(pieces, "<unk>", &["<unk>".into(), "<s>".into()]).unwrap();
+        // "▁ab", "▁", "▁ab" are words 0, 1, 2; "<s>" word 3; "▁" and "z" (unknown) word 4
+        let (e, words) = t.encode_words("ab  ab<s>z").unwrap();
+        assert_eq!(e, t.encode("ab  ab<s>z").unwrap());
+        assert_eq!(e.ids.len(), words.len());
+        assert_eq!(words, [0, 1, 2, 3, 4, 4]);
+        let t = t.with_pre_tokenizer(PreTokenizer::WhitespaceSplit);
+        // no "▁" alone for the spaces: one word fewer
+        assert_eq!(t.encode_words("ab  ab<s>z").unwrap().1, [0, 1, 2, 3, 3]);
     }
 }

@@ -411,14 +411,22 @@ class UnigramTokenizer(family.TransformersCalls):
             out += [("".join(part[s:e]), align[s:e]) for s, e in bounds if e > s]
         return out
 
-    def _encode(self, text: str, segment: Callable[[str], list[tuple[int, int, int]]]) -> UnigramEncoding:
+    def _encode(
+        self, text: str, segment: Callable[[str], list[tuple[int, int, int]]], words: list[int] | None = None
+    ) -> UnigramEncoding:
+        """The encoding of ``text`` (no template), each token's word appended to ``words`` if given:
+        every word of the pre-tokenizer, and every special token found in the text, is the next."""
         out = UnigramEncoding()
+        word = 0
         strip = dict(zip(self.special_tokens, self._strip))
         for seg, seg_start, token in family.split_matched(text, self.special_tokens, strip):
             if token is not None:  # the piece with the whitespace an lstrip or rstrip took in
                 out.ids.append(self.model.ids[token])
                 out.tokens.append(seg)
                 out.offsets.append((seg_start, seg_start + len(seg)))
+                if words is not None:
+                    words.append(word)
+                word += 1
                 continue
             for w, spans in self._words(seg, seg_start):
                 # a piece spans from its first character's span to its last one's
@@ -426,6 +434,9 @@ class UnigramTokenizer(family.TransformersCalls):
                     out.ids.append(i)
                     out.tokens.append(w[s:e] if i == self.model.unk_id else self.model.pieces[i][0])
                     out.offsets.append((spans[s][0], spans[e - 1][1]) if e > s else (0, 0))
+                    if words is not None:
+                        words.append(word)
+                word += 1
         out.type_ids = [0] * len(out.ids)
         out.special_tokens_mask = [0] * len(out.ids)
         return out
@@ -471,6 +482,19 @@ class UnigramTokenizer(family.TransformersCalls):
         """The piece with this id, or None past the vocabulary; a negative id is a ValueError,
         a bool or a non-integer a TypeError, as in the engine."""
         return family.id_to_token(id, self.vocab_size, lambda i: self.model.pieces[i][0])
+
+    def word_ids(self, texts: Iterable[str], *, num_threads: SupportsIndex | None = None) -> list[list[int]]:
+        """Same as the engine's ``UnigramTokenizer.word_ids``: for each text, the word each token of
+        ``encode(text, add_special_tokens=False)`` comes from (Hugging Face's word ids: every word
+        of the pre-tokenizer, and every special token found in the text, is the next word)."""
+        checked = _texts(texts, "texts")
+        _threads(num_threads)
+        out = []
+        for text in checked:
+            words: list[int] = []
+            self._encode(text, self.model.viterbi, words)
+            out.append(words)
+        return out
 
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
         """Same as the engine's ``UnigramTokenizer.analyze``: counts over the encoded ``texts``,
