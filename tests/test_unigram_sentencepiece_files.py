@@ -203,6 +203,178 @@ def test_prepend_schemes_first_and_never_as_tokenizers(
     check()
 
 
+#: transformers 5's tokenizer classes of Unigram SentencePiece models, and the
+#: pre-tokenizer each saves: Metaspace after WhitespaceSplit, or alone.
+SAVED_BY_TRANSFORMERS = {
+    "AlbertTokenizer": "WhitespaceSplit",
+    "T5Tokenizer": "WhitespaceSplit",
+    "XLNetTokenizer": "WhitespaceSplit",
+    "XLMRobertaTokenizer": "WhitespaceSplit",
+    "MBartTokenizer": "WhitespaceSplit",
+    "BigBirdTokenizer": "Metaspace",
+}
+
+
+@pytest.fixture(scope="module")
+def saved_by_transformers(files: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The tokenizer.json that each of transformers' classes saves for the small model."""
+    transformers = pytest.importorskip("transformers", reason="optional: transformers is not installed")
+    if int(transformers.__version__.split(".")[0]) < 5:
+        pytest.skip("optional: transformers 5 writes these files (an older one is installed)")
+    model = (files["T5Converter"].parent / "small.model").read_bytes()
+    out = {}
+    for name in SAVED_BY_TRANSFORMERS:
+        # the class converts the model file of a folder (its converter), then saves
+        cls = getattr(transformers, name)
+        folder, saved = tmp_path_factory.mktemp(name), tmp_path_factory.mktemp(f"{name}-saved")
+        (folder / cls.vocab_files_names["vocab_file"]).write_bytes(model)
+        cls.from_pretrained(str(folder)).save_pretrained(str(saved))
+        out[name] = saved / "tokenizer.json"
+    return out
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("name", SAVED_BY_TRANSFORMERS)
+def test_files_saved_by_transformers_5_encode_and_write_back_as_read(
+    saved_by_transformers: dict[str, Path], name: str, impl: str
+) -> None:
+    path = saved_by_transformers[name]
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    pre = doc["pre_tokenizer"]
+    if SAVED_BY_TRANSFORMERS[name] == "WhitespaceSplit":  # what the test is about
+        assert [p["type"] for p in pre["pretokenizers"]] == ["WhitespaceSplit", "Metaspace"]
+    else:
+        assert pre["type"] == "Metaspace"
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    for text in ["a  b\tc\u3000d\x1ce\x85f", "  x  ", "▁a ▁ b▁", "</s>  a</s>b", "\u2028", ""]:
+        _same_as_hf(ours, hf, text, "c  d")
+
+    @settings(max_examples=200, deadline=None, database=None)
+    @given(TEXTS, st.none() | TEXTS)
+    def check(text: str, pair: str | None) -> None:
+        _same_as_hf(ours, hf, text, pair)
+
+    check()
+    # spaces and other White_Space only cut: no "▁" alone for a run of them
+    bare = {"add_special_tokens": False}
+    spaced, single = ours.encode("ab  \t c", **bare), ours.encode("ab c", **bare)
+    assert (spaced.ids == single.ids) == (SAVED_BY_TRANSFORMERS[name] == "WhitespaceSplit")
+    # written back as read: the same pre-tokenizer, the same encodings
+    again = json.loads(ours.to_str())
+    assert again["pre_tokenizer"] == pre
+    assert again["decoder"] == doc["decoder"]
+    reread = tokenizers.Tokenizer.from_str(ours.to_str())
+    for text in ["a  b\tc", "ｆｕｌｌ   ﬁne① and more"]:
+        _same_as_hf(ours, reread, text, "x y")
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("name", ["AlbertTokenizer", "T5Tokenizer", "XLMRobertaTokenizer"])
+def test_the_call_on_files_saved_by_transformers_5_gives_what_they_give(
+    saved_by_transformers: dict[str, Path], name: str, impl: str
+) -> None:
+    transformers = pytest.importorskip("transformers", reason="optional: transformers is not installed")
+    path = saved_by_transformers[name]
+    theirs = getattr(transformers, name).from_pretrained(str(path.parent))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    ours.pad_token = theirs.pad_token
+    texts = ["ｆｕｌｌ   ﬁne①", "a</s> b", "", "  x\u3000y  ", "hello\tworld, the  quick fox"]
+    pairs = ["b  c", "x", "", "d\te", "and more"]
+    options = {"padding": True, "return_offsets_mapping": True, "return_attention_mask": True}
+    for text, pair in [(texts, None), (texts, pairs), (texts[4], pairs[4])]:
+        expected = {k: _plain(v) for k, v in theirs(text, pair, **options).items() if k != "token_type_ids"}
+        got = {k: _plain(v) for k, v in ours(text, pair, **options).items() if k != "token_type_ids"}
+        assert got == expected, (text, pair)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("scheme", ["always", "first", "never"])
+@pytest.mark.parametrize("shape", ["Sequence", "WhitespaceSplit"])
+def test_metaspace_in_a_sequence_as_tokenizers(
+    files: dict[str, Path], tmp_path: Path, shape: str, scheme: str, impl: str
+) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        metaspace = {**doc["pre_tokenizer"], "prepend_scheme": scheme}
+        first = [{"type": "WhitespaceSplit"}] if shape == "WhitespaceSplit" else []
+        doc["pre_tokenizer"] = {"type": "Sequence", "pretokenizers": [*first, metaspace]}
+        doc["decoder"]["prepend_scheme"] = scheme
+        doc["normalizer"] = REMOVING["StripAccents"]  # a normalizer that removes characters too
+
+    path = _with(files["AlbertConverter"], tmp_path, change)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    for text in ["\u0301a b", " a  b ", "x\u0301 \u0301a", "[CLS] a\u3000b", "a\u2009b\u200bc"]:
+        _same_as_hf(ours, hf, text)
+
+    @settings(max_examples=150, deadline=None, database=None)
+    @given(TEXTS, st.none() | TEXTS)
+    def check(text: str, pair: str | None) -> None:
+        _same_as_hf(ours, hf, text, pair)
+
+    check()
+    assert json.loads(ours.to_str())["pre_tokenizer"] == json.loads(path.read_text(encoding="utf-8"))["pre_tokenizer"]
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize(
+    "pre_tokenizer",
+    [
+        {"type": "Sequence", "pretokenizers": [{"type": "Whitespace"}, {"type": "Metaspace", "replacement": "▁"}]},
+        {"type": "Sequence", "pretokenizers": [{"type": "Metaspace", "replacement": "▁"}, {"type": "WhitespaceSplit"}]},
+        {"type": "Sequence", "pretokenizers": []},
+        {"type": "WhitespaceSplit"},
+    ],
+)
+def test_other_pre_tokenizer_sequences_are_refused(
+    files: dict[str, Path], tmp_path: Path, pre_tokenizer: dict[str, Any], impl: str
+) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["pre_tokenizer"] = pre_tokenizer
+
+    path = _with(files["T5Converter"], tmp_path, change)
+    with pytest.raises(ValueError, match=r"pre_tokenizer must be Metaspace \(alone, or in a Sequence alone or after"):
+        _implementation(impl).UnigramTokenizer.from_file(path)
+
+
+#: Normalizers that can remove a text's first characters.
+REMOVING = {
+    "StripAccents": {"type": "Sequence", "normalizers": [{"type": "NFKD"}, {"type": "StripAccents"}]},
+    "Strip": {"type": "Strip", "strip_left": True, "strip_right": True},
+    "Replace": {"type": "Replace", "pattern": {"String": "x"}, "content": ""},
+}
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("normalizer", REMOVING)
+def test_prepend_scheme_first_after_a_normalizer_removed_the_start(
+    files: dict[str, Path], tmp_path: Path, normalizer: str, impl: str
+) -> None:
+    def change(doc: dict[str, Any]) -> None:
+        doc["normalizer"] = REMOVING[normalizer]
+        doc["pre_tokenizer"]["prepend_scheme"] = "first"
+        doc["decoder"]["prepend_scheme"] = "first"
+
+    path = _with(files["T5Converter"], tmp_path, change)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    removed = {"StripAccents": "\u0301a b", "Strip": "  a b", "Replace": "xa b"}[normalizer]
+    # the first character left is not the text's first one: no "▁" before it
+    got = ours.encode(removed, add_special_tokens=False)
+    assert got.tokens[0] == "a"
+    assert got.offsets[0] == (len(removed) - 3, len(removed) - 2)
+    assert ours.encode("a b", add_special_tokens=False).tokens[0] == "▁a"
+    for text in [removed, "a b", "\u0301</s>a", "x</s>xa", "  </s> a", "x\u0301 a", "\u0301", "xxx", ""]:
+        _same_as_hf(ours, hf, text)
+
+    @settings(max_examples=200, deadline=None, database=None)
+    @given(st.lists(st.sampled_from([*PARTS, "x", "xx", "\u0301"]), max_size=12).map("".join))
+    def check(text: str) -> None:
+        _same_as_hf(ours, hf, text)
+
+    check()
+
+
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 def test_a_saved_file_keeps_its_normalizer(files: dict[str, Path], tmp_path: Path, impl: str) -> None:
     cls = _implementation(impl).UnigramTokenizer
@@ -604,3 +776,58 @@ def test_a_long_text_with_many_replaced_matches_encodes_as_tokenizers(
     assert got.ids == expected.ids
     assert got.offsets == expected.offsets
     assert got.offsets[-1][1] == len(text.rstrip(" "))
+
+
+def _none_if_raised(f: Any, *args: Any) -> Any:
+    """``f(*args)``, or None where transformers' ``word_to_chars`` raises TypeError for a word
+    without tokens (ours returns None, as ``PyTokenizer``'s call does)."""
+    try:
+        return f(*args)
+    except TypeError:
+        return None
+
+
+def _alignment(batch: Any, rows: int) -> list[Any]:
+    """What a BatchEncoding tells of each of its rows' tokens, words, sequences and characters."""
+    out: list[Any] = [batch.n_sequences]
+    for i in range(rows):
+        n = len(batch.word_ids(i))
+        out.append((batch.tokens(i), batch.word_ids(i), batch.sequence_ids(i)))
+        out.append([batch.token_to_chars(i, t) for t in range(n)])
+        out.append([(batch.token_to_sequence(i, t), batch.token_to_word(i, t)) for t in range(n)])
+        for sequence in (0, 1):
+            out.append([batch.char_to_token(i, c, sequence) for c in range(12)])
+            out.append([batch.char_to_word(i, c, sequence) for c in range(12)])
+            out.append([batch.word_to_tokens(i, w, sequence) for w in range(6)])
+            out.append([_none_if_raised(batch.word_to_chars, i, w, sequence) for w in range(6)])
+    return out
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("name", ["AlbertTokenizer", "T5Tokenizer", "XLMRobertaTokenizer"])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"padding": True, "padding_side": "left"},
+        {"truncation": True, "max_length": 6, "padding": "max_length"},
+        {"add_special_tokens": False, "padding": True},
+    ],
+)
+def test_the_call_aligns_words_sequences_and_characters_as_transformers(
+    saved_by_transformers: dict[str, Path], name: str, options: dict[str, Any], impl: str
+) -> None:
+    transformers = pytest.importorskip("transformers", reason="optional: transformers is not installed")
+    path = saved_by_transformers[name]
+    theirs = getattr(transformers, name).from_pretrained(str(path.parent))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    ours.pad_token = theirs.pad_token
+    texts = ["hello  world</s>x y", "a\tb", "", "ｆｕｌｌ ﬁne①"]
+    pairs = ["b  c d", "x", "e", ""]
+    for text, pair in [(texts, None), (texts, pairs), (texts[0], pairs[0]), (texts[0], None)]:
+        rows = len(texts) if isinstance(text, list) else 1
+        got, expected = ours(text, pair, **options), theirs(text, pair, **options)
+        assert _alignment(got, rows) == _alignment(expected, rows), (text, pair)
+    assert ours(texts, pairs).encodings[0].word_ids == theirs(texts, pairs).encodings[0].word_ids
+    # the words are the tokenizer's own, text by text (every word and special token the next)
+    assert ours.word_ids(["a b</s>c", ""]) == [theirs("a b</s>c", add_special_tokens=False).word_ids(), []]

@@ -16,7 +16,7 @@ import inspect
 import sys
 from collections.abc import Mapping, Sequence
 from operator import attrgetter, index
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Optional
 
 # transformers' names for "no maximum": a model_max_length above LARGE_INTEGER has none.
 LARGE_INTEGER = 10**20
@@ -104,7 +104,8 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
     def __init__(self, data: Mapping[str, Any] | None = None, encodings: Sequence[Any] | None = None,
                  tensor_type: str | None = None, n_sequences: int | None = None) -> None:  # fmt: skip
         super().__init__(data or {})
-        self._encodings = None if encodings is None else list(encodings)
+        # a Unigram call's rows: built when read
+        self._encodings: Any = encodings if encodings is None or isinstance(encodings, _FamilyRows) else list(encodings)
         if n_sequences is None and self._encodings:
             n_sequences = self._encodings[0].n_sequences
         self._n_sequences = n_sequences
@@ -167,7 +168,7 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
         if self._encodings is None:
             raise ValueError(
                 "this BatchEncoding has no encodings (it was made by pad or by the call of a "
-                "BPETokenizer, CharTokenizer or UnigramTokenizer), so no alignment"
+                "BPETokenizer or CharTokenizer), so no alignment"
             )
         _check_batch_index(batch_index)
         try:
@@ -922,9 +923,11 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     truncation needs ``max_length`` and cuts on the right; padding uses the tokenizer's
     ``pad_token``. A byte-level BPE and a Unigram tokenizer take pairs of texts (``text_pair``,
     or ``(a, b)`` items) as transformers does (:func:`_in_template`);
-    the character tokenizer refuses them. The encoding is
-    ``encode_batch``'s (GIL released). transformers' options for windows, words and targets are a
-    TypeError naming the class and the option."""
+    the character tokenizer refuses them. A Unigram tokenizer's rows have encodings, as
+    transformers': ``word_ids``, ``sequence_ids``, ``char_to_token`` and the other alignment
+    methods (the words its ``word_ids`` gives, asked for when first read; :class:`_FamilyRows`),
+    and ``n_sequences``. The encoding is ``encode_batch``'s (GIL released). transformers' options
+    for windows, words and targets are a TypeError naming the class and the option."""
     name = type(tokenizer).__name__
     _check_options(name, unsupported)
     bpe = hasattr(tokenizer, "merges")
@@ -986,20 +989,108 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
                 more = tokenizer.encode_batch(pairs, add_special_tokens=False, **padding_off)
             more_offsets = [_offsets(tokenizer, *row) for row in zip(pairs, more)] if return_offsets_mapping else None
             rows = _Sequences(encoded, offsets, more, more_offsets, seconds)
-            encoded, offsets, masks, type_ids = _in_template(
+            paired = [p is not None for p in seconds]
+            sources = _Sources(tokenizer, [encoded, more], [texts, pairs], paired) if unigram else None
+            encoded, offsets, masks, type_ids, origins = _in_template(
                 tokenizer, rows, add_special_tokens, max_length, truncation
             )
             return _family_rows(encoded, batched, max_length, "do_not_truncate", padding, pad_id, pad_to_multiple_of,
                                 side, return_tensors, return_token_type_ids, return_attention_mask,
-                                return_special_tokens_mask, offsets, return_length, masks, type_ids)  # fmt: skip
+                                return_special_tokens_mask, offsets, return_length, masks, type_ids,
+                                sources, origins)  # fmt: skip
+        single = _Sources(tokenizer, [encoded], [texts], [False] * len(texts)) if unigram else None
         return _family_rows(encoded, batched, max_length, truncation, padding, pad_id, pad_to_multiple_of, side,
                             return_tensors, return_token_type_ids, return_attention_mask, return_special_tokens_mask,
-                            offsets, return_length)  # fmt: skip
+                            offsets, return_length, sources=single)  # fmt: skip
     except MemoryError as e:
         raise _named(e, f"a BatchEncoding of {len(texts)} text{'' if len(texts) == 1 else 's'}") from None
 
 
 _Offsets = list[list[tuple[int, int]]]
+
+#: Where a run of tokens of a row of a Unigram call comes from: ``(sequence, text, n)``, the
+#: first ``n`` tokens of the encoding of text ``text`` of the first (0) or second (1) texts, or
+#: ``(None, 0, n)`` for ``n`` tokens the template added.
+_Run = tuple[Optional[int], int, int]
+
+
+class _Sources:
+    """The texts a Unigram call encoded (the first texts and the second ones) and their encodings;
+    their word ids asked for (``word_ids``) once, when a row's alignment is first read."""
+
+    def __init__(self, tokenizer: Any, encoded: list[list[Any]], texts: list[list[str]], paired: list[bool]) -> None:
+        self.tokenizer, self.encoded, self.texts, self.paired = tokenizer, encoded, texts, paired
+        self._words: list[list[list[int]]] | None = None
+
+    def words(self, sequence: int, text: int) -> list[int]:
+        if self._words is None:
+            self._words = [self.tokenizer.word_ids(texts) for texts in self.texts]
+        return self._words[sequence][text]
+
+
+class _FamilyRows(Sequence[Any]):
+    """The encodings of the rows of a Unigram tokenizer's call, as transformers' ``BatchEncoding``
+    has them: row ``i`` is a ``fast_wordpiece.reference`` ``Encoding`` of its ids, tokens,
+    offsets (into each token's own text), type ids, special tokens and attention masks, word ids
+    (each text's words from 0; None for the template's and padding tokens) and sequence ids,
+    built when first read (nothing per row or token is made before)."""
+
+    def __init__(self, sources: _Sources, rows: list[list[int]], runs: list[list[_Run]] | None, lengths: list[int],
+                 side: str, type_ids: list[list[int]] | None, specials: list[list[int]] | None) -> None:  # fmt: skip
+        self._sources, self._rows, self._runs, self._lengths = sources, rows, runs, lengths
+        self._side, self._type_ids, self._specials = side, type_ids, specials
+        self._built: dict[int, Any] = {}
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, item: Any) -> Any:
+        if isinstance(item, slice):
+            return [self[i] for i in range(len(self))[item]]
+        i = index(item)
+        if not -len(self) <= i < len(self):
+            raise IndexError(f"row {i} is out of range for {len(self)} rows")
+        i %= len(self)
+        if i not in self._built:
+            self._built[i] = self._row(i)
+        return self._built[i]
+
+    def _row(self, i: int) -> Any:
+        from fast_wordpiece.reference.encoding import Encoding
+
+        sources, ids, side = self._sources, self._rows[i], self._side
+        n = self._lengths[i]
+        pad = len(ids) - n
+        runs = self._runs[i] if self._runs is not None else [(0, i, n)]
+
+        def padded(row: list[Any], value: Any) -> list[Any]:
+            return row + [value] * pad if side == "right" else [value] * pad + row
+
+        tokens: list[str] = []
+        offsets: list[tuple[int, int]] = []
+        words: list[int | None] = []
+        sequences: list[int | None] = []
+        at = pad if side == "left" else 0
+        for sequence, text, count in runs:
+            if sequence is None:
+                tokens += [sources.tokenizer.id_to_token(id_) for id_ in ids[at : at + count]]
+                offsets += [(0, 0)] * count
+                words += [None] * count
+                sequences += [None] * count
+            else:
+                e = sources.encoded[sequence][text]
+                tokens += e.tokens[:count]
+                offsets += [tuple(o) for o in e.offsets[:count]]
+                words += sources.words(sequence, text)[:count]
+                sequences += [sequence] * count
+            at += count
+        pad_token = sources.tokenizer.id_to_token(ids[-1 if side == "right" else 0]) if pad else None
+        specials = [0] * n if self._specials is None else list(self._specials[i])
+        types = [0] * n if self._type_ids is None else list(self._type_ids[i])
+        pair = 2 if sources.paired[i] else 1
+        return Encoding(list(ids), padded(tokens, pad_token), padded(offsets, (0, 0)), padded(specials, 1),
+                        padded(types, 0), padded([1] * n, 0), word_ids=padded(words, None),
+                        sequence_ids=padded(sequences, None), n_sequences=pair)  # fmt: skip
 
 
 class _Sequences(NamedTuple):
@@ -1093,14 +1184,14 @@ def _unigram_parts(tokenizer: Any, pair: bool, add_special_tokens: bool) -> list
 
 def _in_template(
     tokenizer: Any, rows: _Sequences, add_special_tokens: bool, max_length: int | None, truncation: str
-) -> tuple[list[list[int]], _Offsets | None, list[list[int]], list[list[int]]]:
+) -> tuple[list[list[int]], _Offsets | None, list[list[int]], list[list[int]], list[list[_Run]]]:
     """The rows of a call, single texts and pairs, as Hugging Face makes them: each text and its
     second one truncated (:func:`_pair_lengths`) to leave room for the special tokens the
     template adds (none when max_length is below them, or without ``add_special_tokens``),
     then in the template (:func:`_bpe_parts`, :func:`_unigram_parts`): the special tokens when
     ``add_special_tokens`` (offsets ``(0, 0)``, mask 1), and every text's tokens with the type
     id the template gives them, added or not; with their offsets (None unless asked for),
-    special tokens masks and type ids."""
+    special tokens masks, type ids and runs (:data:`_Run`)."""
     pairs = {s is not None for s in rows.seconds}
     if hasattr(tokenizer, "get_pieces"):
         layouts = {pair: _unigram_parts(tokenizer, pair, add_special_tokens) for pair in pairs}
@@ -1110,6 +1201,7 @@ def _in_template(
     offsets: _Offsets | None = [] if rows.first_offsets is not None else None
     masks: list[list[int]] = []
     type_ids: list[list[int]] = []
+    origins: list[list[_Run]] = []
     more = iter(range(len(rows.second)))
     for i, second in enumerate(rows.seconds):
         j = None if second is None else next(more)
@@ -1127,6 +1219,7 @@ def _in_template(
         mask: list[int] = []
         types: list[int] = []
         where: list[tuple[int, int]] = []
+        origin: list[_Run] = []
         for kind, value, type_id in parts:
             if kind == "special":
                 if add_special_tokens:
@@ -1134,8 +1227,11 @@ def _in_template(
                     mask.append(1)
                     types.append(type_id)
                     where.append((0, 0))
+                    origin.append((None, 0, 1))
                 continue
             n = kept[value]
+            text_index = i if value == 0 else j
+            origin.append((value, text_index, n))  # type: ignore[arg-type]
             row += texts[value][:n]
             mask += [0] * n
             types += [type_id] * n
@@ -1143,9 +1239,10 @@ def _in_template(
         ids.append(row)
         masks.append(mask)
         type_ids.append(types)
+        origins.append(origin)
         if offsets is not None:
             offsets.append(where)
-    return ids, offsets, masks, type_ids
+    return ids, offsets, masks, type_ids, origins
 
 
 def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, truncation: str, padding: str,
@@ -1153,10 +1250,13 @@ def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, trun
                  return_token_type_ids: bool | None, return_attention_mask: bool | None,
                  return_special_tokens_mask: bool, offset_mapping: list[list[tuple[int, int]]] | None,
                  return_length: bool, special_masks: list[list[int]] | None = None,
-                 type_ids: list[list[int]] | None = None) -> BatchEncoding:  # fmt: skip
+                 type_ids: list[list[int]] | None = None, sources: _Sources | None = None,
+                 origins: list[list[_Run]] | None = None) -> BatchEncoding:  # fmt: skip
     """The BatchEncoding of :func:`family_call` once ``encoded`` (``offset_mapping`` None unless
     asked for; ``special_masks`` the rows' special tokens, None when there are none; ``type_ids``
-    the rows' type ids, None when all are 0)."""
+    the rows' type ids, None when all are 0); with ``sources`` (a Unigram tokenizer's), the
+    rows' encodings too (:class:`_FamilyRows`), their tokens' ``origins`` (None: each row's first
+    text's tokens)."""
     rows = [_ids_of(row) for row in encoded]
     offsets = [] if offset_mapping is None else offset_mapping
     if truncation != "do_not_truncate" and max_length is not None:
@@ -1194,10 +1294,15 @@ def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, trun
         data["offset_mapping"] = offsets
     if return_length:
         data["length"] = [len(row) for row in rows]
+    encodings: _FamilyRows | None = None
+    n_sequences = None
+    if sources is not None:
+        encodings = _FamilyRows(sources, rows, origins, lengths, side, type_ids, special_masks)
+        n_sequences = 2 if sources.paired and sources.paired[0] else 1
     if not batched and return_tensors is None:
         # as transformers (and PyTokenizer's call): the rows unwrapped, `length` kept a list
         data = {key: value[0] if value and isinstance(value[0], list) else value for key, value in data.items()}
-    return BatchEncoding(data, tensor_type=return_tensors)
+    return BatchEncoding(data, encodings, tensor_type=return_tensors, n_sequences=n_sequences)
 
 
 def family_clean_up_flag(value: object) -> bool | None:

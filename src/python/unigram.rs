@@ -734,6 +734,25 @@ impl PyUnigramTokenizer {
         Ok(u32::try_from(id).ok().and_then(|i| self.inner.id_to_token(i)).map(str::to_string))
     }
 
+    /// For each of `texts` (an iterable of str), the word each token of
+    /// `encode(text, add_special_tokens=False)` comes from: Hugging Face's
+    /// word ids (every word of the pre-tokenizer, and every special token
+    /// found in the text, is the next word, from 0). In parallel with the
+    /// GIL released, on `num_threads` threads (None: all).
+    #[pyo3(signature = (texts, *, num_threads = None))]
+    fn word_ids<'py>(
+        &self,
+        py: Python<'py>,
+        texts: &Bound<'py, PyAny>,
+        num_threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let num_threads = family::threads(num_threads)?;
+        let held = family::texts(texts, "texts")?;
+        let strs: Vec<&str> = held.iter().map(|t| t.as_ref()).collect();
+        let rows = family::encode_each(py, &strs, num_threads, |t| self.inner.encode_words(t).map(|(_, w)| w))?;
+        family::id_lists(py, &rows)
+    }
+
     /// Encodes `texts` (an iterable of str, in parallel with the GIL
     /// released) and returns the dict of `PyTokenizer.analyze`, with
     /// `words` the runs of non-whitespace characters and `characters` the
@@ -751,7 +770,8 @@ impl PyUnigramTokenizer {
     /// Reads a Hugging Face `tokenizer.json` with a Unigram model and the
     /// Metaspace pipeline: one this class saved, or one transformers
     /// converted from a SentencePiece model (its `Precompiled` charsmap,
-    /// `Replace` and `Strip` normalizers, any prepend scheme).
+    /// `Replace` and `Strip` normalizers, any prepend scheme, and the
+    /// `WhitespaceSplit` then `Metaspace` pre-tokenizer of transformers 5).
     #[staticmethod]
     fn from_file(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;

@@ -1,6 +1,8 @@
 //! Saving and loading a Unigram tokenizer as a Hugging Face tokenizer.json:
 //! a `Unigram` model, `Metaspace` pre-tokenizer and decoder (replacement
-//! "▁", split; prepend scheme "always", "first" or "never"), a normalizer
+//! "▁", split; prepend scheme "always", "first" or "never"; the
+//! pre-tokenizer alone, or in a `Sequence` alone or after `WhitespaceSplit`,
+//! as transformers 5 saves it, and written back so), a normalizer
 //! of those SentencePiece conversions write (`normalizer`) or none, and the
 //! special tokens as special added tokens.
 
@@ -8,10 +10,13 @@ use std::path::Path;
 
 use serde_json::{json, Value};
 
-use super::metaspace::{Prepend, REPLACEMENT};
+use super::metaspace::{PreTokenizer, Prepend, REPLACEMENT};
 use super::normalizer::Normalizer;
 use super::UnigramTokenizer;
 use crate::error::{Error, Quoted, Result};
+
+/// What a pre-tokenizer may be besides Metaspace alone.
+const SEQUENCE: &str = " (alone, or in a Sequence alone or after WhitespaceSplit)";
 
 impl UnigramTokenizer {
     /// The tokenizer.json text.
@@ -22,6 +27,13 @@ impl UnigramTokenizer {
             "prepend_scheme": self.prepend().name(),
             "split": true,
         });
+        let pre_tokenizer = match self.pre_tokenizer() {
+            PreTokenizer::Metaspace => metaspace.clone(),
+            PreTokenizer::Sequence => json!({"type": "Sequence", "pretokenizers": [metaspace]}),
+            PreTokenizer::WhitespaceSplit => {
+                json!({"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, metaspace]})
+            }
+        };
         let added: Vec<Value> = self
             .special_ids()
             .iter()
@@ -46,7 +58,7 @@ impl UnigramTokenizer {
             "padding": null,
             "added_tokens": added,
             "normalizer": self.normalizer().map(|n| n.json().clone()),
-            "pre_tokenizer": metaspace,
+            "pre_tokenizer": pre_tokenizer,
             "post_processor": self.template().map(|t| t.json().clone()),
             "decoder": metaspace,
             "model": {
@@ -108,8 +120,20 @@ impl UnigramTokenizer {
             Some(v) => Some(Normalizer::from_json(v)?),
         };
         let mut prepend = Prepend::Always;
+        let mut pre_tokenizer = PreTokenizer::Metaspace;
         for key in ["pre_tokenizer", "decoder"] {
-            let part = doc.get(key).unwrap_or(&Value::Null);
+            let mut part = doc.get(key).unwrap_or(&Value::Null);
+            let inner = match part.get("type").and_then(Value::as_str) {
+                Some("Sequence") if key == "pre_tokenizer" => part.get("pretokenizers").and_then(Value::as_array),
+                _ => None,
+            };
+            match inner.map(Vec::as_slice) {
+                Some([metaspace]) => (pre_tokenizer, part) = (PreTokenizer::Sequence, metaspace),
+                Some([first, metaspace]) if *first == json!({"type": "WhitespaceSplit"}) => {
+                    (pre_tokenizer, part) = (PreTokenizer::WhitespaceSplit, metaspace)
+                }
+                _ => {}
+            }
             let scheme = match part.get("prepend_scheme").and_then(Value::as_str) {
                 Some("always") => Some(Prepend::Always),
                 Some("first") => Some(Prepend::First),
@@ -124,8 +148,9 @@ impl UnigramTokenizer {
                 && part.get("replacement").and_then(Value::as_str) == Some("\u{2581}")
                 && part.get("split").and_then(Value::as_bool).unwrap_or(true);
             let (true, Some(scheme)) = (ok, scheme) else {
+                let sequence = if key == "pre_tokenizer" { SEQUENCE } else { "" };
                 return Err(Error::invalid(format!(
-                    "{key} must be Metaspace with replacement \"\u{2581}\", split, and prepend_scheme \"always\", \"first\" or \"never\""
+                    "{key} must be Metaspace{sequence} with replacement \"\u{2581}\", split, and prepend_scheme \"always\", \"first\" or \"never\""
                 )));
             };
             if key == "pre_tokenizer" {
@@ -181,6 +206,7 @@ impl UnigramTokenizer {
         Ok(UnigramTokenizer::with_model(model, special)?
             .with_strip(strip)
             .with_pipeline(normalizer, prepend)
+            .with_pre_tokenizer(pre_tokenizer)
             .with_template(template))
     }
 }

@@ -68,6 +68,38 @@ pub fn words(text: &str, mut f: impl FnMut(&str, bool, u32)) {
     }
 }
 
+/// Calls `f(run, char_offset)` for every run of characters other than
+/// Unicode White_Space in `text` (Hugging Face's `WhitespaceSplit`, which
+/// drops the whitespace), with where the run starts, in characters.
+pub fn white_space_runs(text: &str, mut f: impl FnMut(&str, u32)) {
+    let (mut start, mut start_char, mut chars) = (None, 0u32, 0u32);
+    for (i, c) in text.char_indices() {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                f(&text[s..i], start_char);
+                start = None;
+            }
+            (false, None) => (start, start_char) = (Some(i), chars),
+            _ => {}
+        }
+        chars += 1;
+    }
+    if let Some(s) = start {
+        f(&text[s..], start_char);
+    }
+}
+
+/// How a file writes the pre-tokenizer: `Metaspace` alone, in a `Sequence`
+/// alone, or in a `Sequence` after `WhitespaceSplit` (what transformers 5
+/// saves for SentencePiece models), which first cuts the text at White_Space
+/// and drops it, so that each run of other characters gets its own "▁".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PreTokenizer {
+    Metaspace,
+    Sequence,
+    WhitespaceSplit,
+}
+
 /// When `Metaspace` puts a "▁" before a piece of text (one between special
 /// tokens) that does not start with one: `Always`; `First`, only before the
 /// piece that starts the text; `Never`.
@@ -92,6 +124,16 @@ impl Prepend {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn white_space_runs_drop_unicode_white_space() {
+        let mut out = Vec::new();
+        white_space_runs(" a\tbc\u{3000}\u{1c}d\u{85}é  ", |run, at| out.push((run.to_string(), at)));
+        assert_eq!(
+            out,
+            [("a".to_string(), 1), ("bc".to_string(), 3), ("\u{1c}d".to_string(), 6), ("é".to_string(), 9)]
+        );
+    }
 
     #[test]
     fn special_tokens_are_split_out_longest_first() {

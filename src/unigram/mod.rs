@@ -22,7 +22,7 @@ use crate::pipeline::special_split::SpecialSplitter;
 use crate::threads;
 use crate::tokenizer::analysis::{Analysis, Partial};
 pub use encoded::Encoded;
-use metaspace::{segments, words, Prepend, REPLACEMENT};
+use metaspace::{segments, white_space_runs, words, PreTokenizer, Prepend, REPLACEMENT};
 pub use model::Model;
 use model::{BestPath, Piece};
 use normalizer::{Aligned, Normalizer};
@@ -44,6 +44,8 @@ pub struct UnigramTokenizer {
     normalizer: Option<Normalizer>,
     /// When the `Metaspace` pre-tokenizer puts a "▁" before a text.
     prepend: Prepend,
+    /// The pre-tokenizer's shape (with or without `WhitespaceSplit` first).
+    pre_tokenizer: PreTokenizer,
     /// The `TemplateProcessing` post-processor of a loaded file, if any.
     template: Option<template::Template>,
 }
@@ -77,6 +79,7 @@ impl UnigramTokenizer {
             special,
             normalizer: None,
             prepend: Prepend::Always,
+            pre_tokenizer: PreTokenizer::Metaspace,
             template: None,
         })
     }
@@ -132,6 +135,17 @@ impl UnigramTokenizer {
         self.prepend
     }
 
+    /// The pre-tokenizer's shape in a file.
+    pub fn pre_tokenizer(&self) -> PreTokenizer {
+        self.pre_tokenizer
+    }
+
+    /// The tokenizer with the pre-tokenizer `pre_tokenizer`.
+    pub fn with_pre_tokenizer(mut self, pre_tokenizer: PreTokenizer) -> Self {
+        self.pre_tokenizer = pre_tokenizer;
+        self
+    }
+
     /// The template that puts special tokens around a text, if any.
     pub fn template(&self) -> Option<&template::Template> {
         self.template.as_ref()
@@ -185,7 +199,7 @@ impl UnigramTokenizer {
             {
                 // The common case, without a copy of the text: each character
                 // stands for itself, and a prepended "▁" for the first one.
-                words(seg, |word, virtual_prefix, offset| {
+                let mut word_at = |word: &str, virtual_prefix: bool, start: u32| {
                     if short.is_some() {
                         return;
                     }
@@ -194,7 +208,6 @@ impl UnigramTokenizer {
                         short = Some(Error::memory(format_args!("the text of a word of {} bytes", word.len())));
                         return;
                     }
-                    let start = char_start + offset;
                     if virtual_prefix {
                         buffer.push(REPLACEMENT);
                         buffer.push_str(word);
@@ -205,7 +218,14 @@ impl UnigramTokenizer {
                         buffer.push_str(word);
                     }
                     on_word(buffer, Spans::Own { start, prefix: virtual_prefix });
-                })
+                };
+                if self.pre_tokenizer == PreTokenizer::WhitespaceSplit {
+                    // Each run has no space: `words` puts a "▁" before it
+                    // unless it starts with one, and cuts it before each "▁".
+                    white_space_runs(seg, |run, at| words(run, |w, v, o| word_at(w, v, char_start + at + o)));
+                } else {
+                    words(seg, |w, v, o| word_at(w, v, char_start + o));
+                }
             }
             metaspace::Segment::Text { text: seg, char_start } => {
                 let mut a = match Aligned::new(seg, char_start) {
@@ -221,39 +241,64 @@ impl UnigramTokenizer {
                         return;
                     }
                 }
-                for c in &mut a.chars {
-                    if *c == ' ' {
-                        *c = REPLACEMENT;
+                let white_space_split = self.pre_tokenizer == PreTokenizer::WhitespaceSplit;
+                if !white_space_split {
+                    for c in &mut a.chars {
+                        if *c == ' ' {
+                            *c = REPLACEMENT;
+                        }
                     }
                 }
-                let prepend = match self.prepend {
-                    Prepend::Always => true,
-                    Prepend::First => char_start == 0,
-                    Prepend::Never => false,
-                };
-                if prepend && a.chars.first().is_some_and(|&c| c != REPLACEMENT) {
-                    if a.chars.try_reserve(1).is_err() || a.align.try_reserve(1).is_err() {
-                        short = Some(Error::memory(format_args!("normalizing a text of {} characters", a.chars.len())));
-                        return;
+                // The parts Metaspace sees: the text, or its runs of
+                // characters other than White_Space (no space left in them).
+                let n = a.chars.len();
+                let mut at = 0;
+                while at < n {
+                    let (from, to) = if white_space_split {
+                        let Some(k) = a.chars[at..].iter().position(|c| !c.is_whitespace()) else {
+                            break;
+                        };
+                        let from = at + k;
+                        (from, a.chars[from..].iter().position(|c| c.is_whitespace()).map_or(n, |k| from + k))
+                    } else {
+                        (0, n)
+                    };
+                    at = to;
+                    let (part, align) = (&a.chars[from..to], &a.align[from..to]);
+                    // "first": only before a part whose first normalized
+                    // character stands for the text's first one (Hugging
+                    // Face's split that starts at original offset 0): not
+                    // after a special token, nor when the normalizer removed
+                    // the first characters.
+                    let prepend = match self.prepend {
+                        Prepend::Always => true,
+                        Prepend::First => align[0].0 == 0,
+                        Prepend::Never => false,
+                    } && part[0] != REPLACEMENT;
+                    // The part is cut before every "▁" (the prepended one
+                    // joins the first word, standing for its first character).
+                    let mut start = 0;
+                    while start < part.len() {
+                        let end = part[start + 1..]
+                            .iter()
+                            .position(|&c| c == REPLACEMENT)
+                            .map_or(part.len(), |k| start + 1 + k);
+                        let prefix = prepend && start == 0;
+                        buffer.clear();
+                        let bytes: usize = part[start..end].iter().map(|c| c.len_utf8()).sum::<usize>()
+                            + if prefix { REPLACEMENT.len_utf8() } else { 0 };
+                        if buffer.try_reserve(bytes).is_err() {
+                            short = Some(Error::memory(format_args!("the text of a word of {bytes} bytes")));
+                            return;
+                        }
+                        if prefix {
+                            buffer.push(REPLACEMENT);
+                        }
+                        buffer.extend(&part[start..end]);
+                        let spans = &align[start..end];
+                        on_word(buffer, if prefix { Spans::Prefixed(spans) } else { Spans::Mapped(spans) });
+                        start = end;
                     }
-                    a.chars.insert(0, REPLACEMENT);
-                    a.align.insert(0, a.align[0]);
-                }
-                let mut start = 0;
-                while start < a.chars.len() {
-                    let end = a.chars[start + 1..]
-                        .iter()
-                        .position(|&c| c == REPLACEMENT)
-                        .map_or(a.chars.len(), |k| start + 1 + k);
-                    buffer.clear();
-                    let bytes: usize = a.chars[start..end].iter().map(|c| c.len_utf8()).sum();
-                    if buffer.try_reserve(bytes).is_err() {
-                        short = Some(Error::memory(format_args!("the text of a word of {bytes} bytes")));
-                        return;
-                    }
-                    buffer.extend(&a.chars[start..end]);
-                    on_word(buffer, Spans::Mapped(&a.align[start..end]));
-                    start = end;
                 }
             }
         });
@@ -266,7 +311,27 @@ impl UnigramTokenizer {
     /// The Viterbi encoding of `text`; `Error::Memory` when there is no
     /// room for it (the columns grow word by word, fallibly).
     pub fn encode(&self, text: &str) -> Result<Encoded> {
+        self.encode_into(text, None)
+    }
+
+    /// [`encode`](Self::encode), with the index of the word each token
+    /// comes from (Hugging Face's word ids: each word of the pre-tokenizer,
+    /// and each special token found in the text, is the next word).
+    pub fn encode_words(&self, text: &str) -> Result<(Encoded, Vec<u32>)> {
+        let mut words = Vec::new();
+        let e = self.encode_into(text, Some(&mut words))?;
+        Ok((e, words))
+    }
+
+    fn encode_into(&self, text: &str, words: Option<&mut Vec<u32>>) -> Result<Encoded> {
         let mut out = Encoded::default();
+        // The next word's index, and each token's word when asked for.
+        let index = std::cell::Cell::new(0u32);
+        let words = std::cell::RefCell::new(words);
+        let no_room_for_words = |n: usize| {
+            let mut w = words.borrow_mut();
+            w.as_mut().is_some_and(|w| w.try_reserve(n).is_err())
+        };
         let mut buffer = String::new();
         let mut best: Vec<BestPath> = Vec::new();
         let mut pieces: Vec<Piece> = Vec::new();
@@ -296,16 +361,32 @@ impl UnigramTokenizer {
                     *short.borrow_mut() = Some(format!("an encoding of {} tokens", o.ids.len() + pieces.len()));
                     return;
                 }
+                if no_room_for_words(pieces.len()) {
+                    *short.borrow_mut() = Some(format!("the word ids of {} tokens", o.ids.len() + pieces.len()));
+                    return;
+                }
                 if let Err(what) = push_pieces(&mut o, word, &pieces, spans, model.unk_id()) {
                     *short.borrow_mut() = Some(what);
                 }
+                if let Some(w) = words.borrow_mut().as_mut() {
+                    w.extend(std::iter::repeat_n(index.get(), pieces.len()));
+                }
+                index.set(index.get() + 1);
             },
             |id, s, e, shown| {
                 let mut o = out_cell.borrow_mut();
                 let mut short = short.borrow_mut();
-                if short.is_none() && !o.push_special(id, (s, e), model.shown(id, shown)) {
-                    *short = Some(format!("an encoding of {} tokens", o.ids.len() + 1));
+                if short.is_some() {
+                    return;
                 }
+                if no_room_for_words(1) || !o.push_special(id, (s, e), model.shown(id, shown)) {
+                    *short = Some(format!("an encoding of {} tokens", o.ids.len() + 1));
+                    return;
+                }
+                if let Some(w) = words.borrow_mut().as_mut() {
+                    w.push(index.get());
+                }
+                index.set(index.get() + 1);
             },
         );
         walked?;
@@ -390,6 +471,8 @@ pub(crate) enum Spans<'a> {
     Own { start: u32, prefix: bool },
     /// One span per character (a normalized text).
     Mapped(&'a [(u32, u32)]),
+    /// A "▁" put before the characters of `Mapped`, with the first one's span.
+    Prefixed(&'a [(u32, u32)]),
 }
 
 impl Spans<'_> {
@@ -402,6 +485,7 @@ impl Spans<'_> {
                 (at, at + 1)
             }
             Spans::Mapped(spans) => spans[k],
+            Spans::Prefixed(spans) => spans[k.saturating_sub(1)],
         }
     }
 }
@@ -460,5 +544,20 @@ mod tests {
         assert_eq!(a.unknown, ids.iter().filter(|&&i| i == 0).count() as u64);
         assert_eq!(a.unknown, 1);
         assert_eq!(t.analyze::<&str>(&[]).unwrap().tokens, 0);
+    }
+
+    #[test]
+    fn word_ids_count_the_pre_tokenizers_words_and_the_special_tokens() {
+        let pieces = [("<unk>", 0.0), ("<s>", 0.0), ("▁ab", -1.0), ("▁", -2.0), ("a", -3.0), ("b", -3.0)];
+        let pieces = pieces.iter().map(|(p, s)| (p.to_string(), *s)).collect();
+        let t = UnigramTokenizer::new(pieces, "<unk>", &["<unk>".into(), "<s>".into()]).unwrap();
+        // "▁ab", "▁", "▁ab" are words 0, 1, 2; "<s>" word 3; "▁" and "z" (unknown) word 4
+        let (e, words) = t.encode_words("ab  ab<s>z").unwrap();
+        assert_eq!(e, t.encode("ab  ab<s>z").unwrap());
+        assert_eq!(e.ids.len(), words.len());
+        assert_eq!(words, [0, 1, 2, 3, 4, 4]);
+        let t = t.with_pre_tokenizer(PreTokenizer::WhitespaceSplit);
+        // no "▁" alone for the spaces: one word fewer
+        assert_eq!(t.encode_words("ab  ab<s>z").unwrap().1, [0, 1, 2, 3, 3]);
     }
 }

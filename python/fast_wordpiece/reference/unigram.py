@@ -291,6 +291,9 @@ class UnigramTokenizer(family.TransformersCalls):
         self.model = Model(checked, pieces.index(unk_token))
         self.normalizer: Normalizer | None = None
         self.prepend = "always"
+        #: the pre-tokenizer's shape in a file: "Metaspace", "Sequence" (of Metaspace alone) or
+        #: "WhitespaceSplit" (a Sequence of WhitespaceSplit then Metaspace, transformers 5's)
+        self.pre_tokenizer = "Metaspace"
         self._template: Template | None = None
         #: each special token's (lstrip, rstrip), in the order of special_ids (a file's added tokens)
         self._strip: list[tuple[bool, bool]] = []
@@ -382,29 +385,48 @@ class UnigramTokenizer(family.TransformersCalls):
 
     def _words(self, seg: str, seg_start: int) -> list[tuple[str, list[tuple[int, int]]]]:
         """The words of a piece of text between special tokens, each with the original span of
-        every one of its characters: the text normalized, its spaces "▁", a "▁" put before it as
-        the prepend scheme says (with the span of its first character), then cut before every
+        every one of its characters: the text normalized, cut at White_Space (dropped) with the
+        ``WhitespaceSplit`` pre-tokenizer, then each part's spaces "▁", a "▁" put before it as the
+        prepend scheme says (with the span of its first character), and the part cut before every
         "▁" (Hugging Face's ``Metaspace``)."""
         a = Aligned(seg, seg_start)
         if self.normalizer is not None:
             self.normalizer.normalize(a)
-        a.chars = [REPLACEMENT if c == " " else c for c in a.chars]
-        prepend = self.prepend == "always" or (self.prepend == "first" and seg_start == 0)
-        if prepend and a.chars and a.chars[0] != REPLACEMENT:
-            a.chars.insert(0, REPLACEMENT)
-            a.align.insert(0, a.align[0])
-        cuts = [i for i, c in enumerate(a.chars) if c == REPLACEMENT and i > 0]
-        bounds = list(zip([0, *cuts], [*cuts, len(a.chars)]))
-        return [("".join(a.chars[s:e]), a.align[s:e]) for s, e in bounds if e > s]
+        chars = [REPLACEMENT if c == " " else c for c in a.chars]
+        if self.pre_tokenizer == "WhitespaceSplit":
+            parts = _runs([c in family.WHITE_SPACE for c in a.chars])
+        else:
+            parts = [(0, len(chars))] if chars else []
+        out = []
+        for start, stop in parts:
+            part, align = chars[start:stop], a.align[start:stop]
+            # "first": only when the first normalized character stands for the text's first one
+            # (not after a special token, nor when the normalizer removed the first characters)
+            prepend = self.prepend == "always" or (self.prepend == "first" and align[0][0] == 0)
+            if prepend and part[0] != REPLACEMENT:
+                part.insert(0, REPLACEMENT)
+                align.insert(0, align[0])
+            cuts = [i for i, c in enumerate(part) if c == REPLACEMENT and i > 0]
+            bounds = zip([0, *cuts], [*cuts, len(part)])
+            out += [("".join(part[s:e]), align[s:e]) for s, e in bounds if e > s]
+        return out
 
-    def _encode(self, text: str, segment: Callable[[str], list[tuple[int, int, int]]]) -> UnigramEncoding:
+    def _encode(
+        self, text: str, segment: Callable[[str], list[tuple[int, int, int]]], words: list[int] | None = None
+    ) -> UnigramEncoding:
+        """The encoding of ``text`` (no template), each token's word appended to ``words`` if given:
+        every word of the pre-tokenizer, and every special token found in the text, is the next."""
         out = UnigramEncoding()
+        word = 0
         strip = dict(zip(self.special_tokens, self._strip))
         for seg, seg_start, token in family.split_matched(text, self.special_tokens, strip):
             if token is not None:  # the piece with the whitespace an lstrip or rstrip took in
                 out.ids.append(self.model.ids[token])
                 out.tokens.append(seg)
                 out.offsets.append((seg_start, seg_start + len(seg)))
+                if words is not None:
+                    words.append(word)
+                word += 1
                 continue
             for w, spans in self._words(seg, seg_start):
                 # a piece spans from its first character's span to its last one's
@@ -412,6 +434,9 @@ class UnigramTokenizer(family.TransformersCalls):
                     out.ids.append(i)
                     out.tokens.append(w[s:e] if i == self.model.unk_id else self.model.pieces[i][0])
                     out.offsets.append((spans[s][0], spans[e - 1][1]) if e > s else (0, 0))
+                    if words is not None:
+                        words.append(word)
+                word += 1
         out.type_ids = [0] * len(out.ids)
         out.special_tokens_mask = [0] * len(out.ids)
         return out
@@ -457,6 +482,19 @@ class UnigramTokenizer(family.TransformersCalls):
         """The piece with this id, or None past the vocabulary; a negative id is a ValueError,
         a bool or a non-integer a TypeError, as in the engine."""
         return family.id_to_token(id, self.vocab_size, lambda i: self.model.pieces[i][0])
+
+    def word_ids(self, texts: Iterable[str], *, num_threads: SupportsIndex | None = None) -> list[list[int]]:
+        """Same as the engine's ``UnigramTokenizer.word_ids``: for each text, the word each token of
+        ``encode(text, add_special_tokens=False)`` comes from (Hugging Face's word ids: every word
+        of the pre-tokenizer, and every special token found in the text, is the next word)."""
+        checked = _texts(texts, "texts")
+        _threads(num_threads)
+        out = []
+        for text in checked:
+            words: list[int] = []
+            self._encode(text, self.model.viterbi, words)
+            out.append(words)
+        return out
 
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
         """Same as the engine's ``UnigramTokenizer.analyze``: counts over the encoded ``texts``,
@@ -544,16 +582,18 @@ class UnigramTokenizer(family.TransformersCalls):
         """The Hugging Face ``tokenizer.json`` text that ``save`` writes, the engine's to the byte:
         a ``Unigram`` model, the ``Metaspace`` pre-tokenizer and decoder, the special tokens as
         added tokens; keys sorted, two-space indents (``tokenizer_json``)."""
-        return tokenizer_json(self.model, self.special_ids, self.normalizer, self.prepend, self._template, self._strip)
+        return tokenizer_json(
+            self.model, self.special_ids, self.normalizer, self.prepend, self._template, self._strip, self.pre_tokenizer
+        )
 
     @staticmethod
     def from_str(json: str) -> UnigramTokenizer:
         """A tokenizer from ``tokenizer.json`` text, checked as the engine checks it
         (``from_tokenizer_json``): ValueError if it is not a Unigram tokenizer this one can run."""
-        model, special_ids, strip, normalizer, prepend, template_json = from_tokenizer_json(_text(json, "json"))
+        model, special_ids, strip, normalizer, (prepend, pre), template_json = from_tokenizer_json(_text(json, "json"))
         made = UnigramTokenizer.__new__(UnigramTokenizer)
         made.model, made.special_ids, made._strip = model, special_ids, strip
-        made.normalizer, made.prepend = normalizer, prepend
+        made.normalizer, made.prepend, made.pre_tokenizer = normalizer, prepend, pre
         made._template = None if template_json is None else Template(template_json, model.pieces)
         return made
 
@@ -576,6 +616,19 @@ class UnigramTokenizer(family.TransformersCalls):
     def load(path: str | os.PathLike[str]) -> UnigramTokenizer:
         """The same as ``from_file``."""
         return UnigramTokenizer.from_file(path)
+
+
+def _runs(white: list[bool]) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` of every run of False in ``white``."""
+    out: list[tuple[int, int]] = []
+    start = None
+    for i, w in enumerate([*white, True]):
+        if not w and start is None:
+            start = i
+        elif w and start is not None:
+            out.append((start, i))
+            start = None
+    return out
 
 
 def _word_counts(texts: Iterable[str], specials: Sequence[str]) -> dict[str, int]:
@@ -634,10 +687,16 @@ def tokenizer_json(
     prepend: str = "always",
     template: Template | None = None,
     strip: Sequence[tuple[bool, bool]] | None = None,
+    pre_tokenizer: str = "Metaspace",
 ) -> str:
     """The engine's ``tokenizer.json`` text of a tokenizer (``to_str``); ``strip`` each special
-    token's ``(lstrip, rstrip)`` (default: neither)."""
+    token's ``(lstrip, rstrip)`` (default: neither); ``pre_tokenizer`` the pre-tokenizer's shape
+    (``UnigramTokenizer.pre_tokenizer``)."""
     metaspace = METASPACE | {"prepend_scheme": prepend}
+    pre: dict[str, Any] = metaspace
+    if pre_tokenizer != "Metaspace":
+        first = [{"type": "WhitespaceSplit"}] if pre_tokenizer == "WhitespaceSplit" else []
+        pre = {"type": "Sequence", "pretokenizers": [*first, metaspace]}
     flags = strip or [(False, False)] * len(special_ids)
     added = [
         {"id": i, "content": model.pieces[i][0], "single_word": False, "lstrip": lstrip, "rstrip": rstrip}
@@ -650,7 +709,7 @@ def tokenizer_json(
         "padding": None,
         "added_tokens": added,
         "normalizer": None if normalizer is None else normalizer.json,
-        "pre_tokenizer": metaspace,
+        "pre_tokenizer": pre,
         "post_processor": None if template is None else template.json,
         "decoder": metaspace,
         "model": {
@@ -692,16 +751,21 @@ def _json_float(x: float) -> str:
     return f"{mantissa}e{int(exponent):+d}"
 
 
+#: What a pre-tokenizer may be besides Metaspace alone.
+_SEQUENCE = " (alone, or in a Sequence alone or after WhitespaceSplit)"
+
+
 def from_tokenizer_json(
     text: str,
-) -> tuple[Model, list[int], list[tuple[bool, bool]], Normalizer | None, str, Any]:
+) -> tuple[Model, list[int], list[tuple[bool, bool]], Normalizer | None, tuple[str, str], Any]:
     """The model, the special tokens' ids and their ``(lstrip, rstrip)``, the normalizer, the
-    prepend scheme and the post-processor's JSON of
+    prepend scheme with the pre-tokenizer's shape, and the post-processor's JSON of
     ``tokenizer.json`` text, checked as the engine checks it, in its order: a ``Unigram`` model
     without byte fallback, its ``vocab`` of ``[piece, score]`` pairs and ``unk_id``, no normalizer
     or one of ``spm_normalizer``'s, ``Metaspace`` (replacement "▁", split, prepend scheme "always",
-    "first" or "never", the same in both) as pre-tokenizer and decoder, and added tokens that are pieces
-    (or the next id past the model's vocabulary, a piece of the lowest score, as Hugging Face's
+    "first" or "never", the same in both) as pre-tokenizer and decoder (the pre-tokenizer alone,
+    or in a ``Sequence`` alone or after ``WhitespaceSplit``, as transformers 5 writes it), and added
+    tokens that are pieces (or the next id past the model's vocabulary, a piece of the lowest score, as Hugging Face's
     added vocabulary has them). ValueError otherwise."""
     try:
         doc = _json.loads(text, parse_constant=_no_constant)
@@ -731,9 +795,16 @@ def from_tokenizer_json(
         raise ValueError("model.unk_id is invalid")
     normalizer = None if doc.get("normalizer") is None else Normalizer(doc["normalizer"])
     prepend = "always"
+    pre = "Metaspace"
     for key in ("pre_tokenizer", "decoder"):
         part = doc.get(key)
         part = part if isinstance(part, dict) else {}
+        inner = part.get("pretokenizers") if key == "pre_tokenizer" and part.get("type") == "Sequence" else None
+        if isinstance(inner, list) and len(inner) in (1, 2) and all(isinstance(p, dict) for p in inner):
+            ws = len(inner) == 2 and inner[0] == {"type": "WhitespaceSplit"}
+            if len(inner) == 1 or ws:
+                pre = "WhitespaceSplit" if ws else "Sequence"
+                part = inner[-1]
         scheme = part.get("prepend_scheme")
         if not isinstance(scheme, str):
             scheme = "never" if part.get("add_prefix_space") is False else "always"
@@ -744,8 +815,8 @@ def from_tokenizer_json(
             and scheme in ("always", "first", "never")
         ):
             raise ValueError(
-                f'{key} must be Metaspace with replacement "{REPLACEMENT}", split, and prepend_scheme "always", '
-                '"first" or "never"'
+                f"{key} must be Metaspace{_SEQUENCE if key == 'pre_tokenizer' else ''} with replacement "
+                f'"{REPLACEMENT}", split, and prepend_scheme "always", "first" or "never"'
             )
         if key == "pre_tokenizer":
             prepend = scheme
@@ -774,7 +845,7 @@ def from_tokenizer_json(
         raise ValueError("too many pieces")
     if unk_id >= len(pieces):
         raise ValueError(f"unk_id {unk_id} is not below the number of pieces ({len(pieces)})")
-    return Model(pieces, unk_id, len(vocab)), special, strip, normalizer, prepend, doc.get("post_processor")
+    return Model(pieces, unk_id, len(vocab)), special, strip, normalizer, (prepend, pre), doc.get("post_processor")
 
 
 def _flag_of(token: dict[str, Any], key: str, i: int) -> bool:
