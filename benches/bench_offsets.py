@@ -17,7 +17,7 @@ Usage::
 
     python benches/bench_offsets.py                      # 200 MB, ~3 min here
     python benches/bench_offsets.py --mb 20 --repeat 1
-    python benches/bench_offsets.py --python-path /work/main/python --fields ids,offsets
+    python benches/bench_offsets.py --python-path python --fields ids,offsets
 """
 
 from __future__ import annotations

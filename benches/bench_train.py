@@ -31,7 +31,7 @@ vocabularies byte for byte the same.
 Usage::
 
     python benches/bench_train.py                         # 3 rounds at 1 and 2 threads
-    python benches/bench_train.py --rounds 5 --build /tmp/before.so --no-hf
+    python benches/bench_train.py --rounds 5 --build before.so --no-hf
     python benches/bench_train.py --hashes
 """
 
