@@ -30,7 +30,7 @@ use crate::pipeline::normalizer::Normalized;
 use crate::pipeline::padding::Padding;
 use crate::pipeline::post_processor::PostProcessor;
 use crate::pipeline::truncation::Truncation;
-use crate::tokenizer::chunk_cache::CacheSwitch;
+use crate::tokenizer::chunk_cache::{CacheSwitch, ChunkCache};
 use crate::tokenizer::objective::Objective;
 use crate::tokenizer::options::{validate_special_tokens, Decoding, EncodeOptions, Options, PostProcessing};
 
@@ -663,16 +663,7 @@ impl Tokenizer {
                     chars += (key.start() - done) as u32;
                     chars += match cache.replay(bytes, key, chars, out) {
                         Some(n) => n,
-                        None => {
-                            let chunk = &segment[key.start()..key.end()];
-                            let mark = out.mark();
-                            let n = self.encode_chunk(chunk, chars, &mut ws.text, out);
-                            // Not a chunk whose tokens were dropped for want of room.
-                            if chunk.len() <= chunk_cache::MAX_CHUNK && !out.failed() {
-                                cache.insert(chunk.as_bytes(), key, n, chars, out, mark);
-                            }
-                            n
-                        }
+                        None => self.encode_missed(cache, &segment[key.start()..key.end()], key, chars, ws, out),
                     };
                     done = key.end();
                 }
@@ -750,16 +741,7 @@ impl Tokenizer {
                         }
                         key
                     };
-                    // Missed: encoded in full on the side and cached.
-                    let chunk = &segment[a.start..a.end];
-                    let side = &mut ws.side;
-                    side.start_after(out);
-                    let mark = side.mark();
-                    let n = self.encode_chunk(chunk, 0, &mut ws.text, side);
-                    if chunk.len() <= chunk_cache::MAX_CHUNK && !side.failed() {
-                        cache.insert(chunk.as_bytes(), &key, n, 0, side, mark);
-                    }
-                    out.append_ids(side);
+                    self.encode_missed_ids(cache, &segment[a.start..a.end], &key, ws, out);
                     // The insert may have grown the table.
                     table = cache.short_table();
                 }
@@ -770,6 +752,50 @@ impl Tokenizer {
                 }
             }
         })
+    }
+
+    /// Encodes `chunk`, missing from the cache (its key `key`), from
+    /// character `chars` into `out`, caches it, and gives its characters.
+    /// Out of line: the loop of lookups that calls it stays small.
+    #[inline(never)]
+    fn encode_missed(
+        &self,
+        cache: &mut ChunkCache,
+        chunk: &str,
+        key: &chunk_cache::Key,
+        chars: u32,
+        ws: &mut Workspace,
+        out: &mut Scratch,
+    ) -> u32 {
+        let mark = out.mark();
+        let n = self.encode_chunk(chunk, chars, &mut ws.text, out);
+        // Not a chunk whose tokens were dropped for want of room.
+        if chunk.len() <= chunk_cache::MAX_CHUNK && !out.failed() {
+            cache.insert(chunk.as_bytes(), key, n, chars, out, mark);
+        }
+        n
+    }
+
+    /// `encode_missed` for a scratch that keeps ids only: the chunk is
+    /// encoded in full on the side (in place: not moved out of the
+    /// workspace and back), cached, and its ids appended to `out`.
+    #[inline(never)]
+    fn encode_missed_ids(
+        &self,
+        cache: &mut ChunkCache,
+        chunk: &str,
+        key: &chunk_cache::Key,
+        ws: &mut Workspace,
+        out: &mut Scratch,
+    ) {
+        let side = &mut ws.side;
+        side.start_after(out);
+        let mark = side.mark();
+        let n = self.encode_chunk(chunk, 0, &mut ws.text, side);
+        if chunk.len() <= chunk_cache::MAX_CHUNK && !side.failed() {
+            cache.insert(chunk.as_bytes(), key, n, 0, side, mark);
+        }
+        out.append_ids(side);
     }
 
     /// `encode_uncached` of a chunk missing from the cache (no separator in
