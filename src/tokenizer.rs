@@ -756,8 +756,9 @@ impl Tokenizer {
 
     /// Encodes `chunk`, missing from the cache (its key `key`), from
     /// character `chars` into `out`, caches it, and gives its characters.
-    /// Out of line: the loop of lookups that calls it stays small.
-    #[inline(never)]
+    /// Inlined: measured fewer instructions for hits and misses than out of
+    /// line (unlike `encode_missed_ids`).
+    #[inline]
     fn encode_missed(
         &self,
         cache: &mut ChunkCache,
