@@ -30,17 +30,14 @@ use crate::pipeline::normalizer::Normalized;
 use crate::pipeline::padding::Padding;
 use crate::pipeline::post_processor::PostProcessor;
 use crate::pipeline::truncation::Truncation;
-use crate::tokenizer::chunk_cache::CacheSwitch;
+use crate::tokenizer::chunk_cache::{CacheSwitch, ChunkCache};
 use crate::tokenizer::objective::Objective;
 use crate::tokenizer::options::{validate_special_tokens, Decoding, EncodeOptions, Options, PostProcessing};
 
 /// Buffers reused by every encode on a thread.
 #[derive(Default)]
 struct Workspace {
-    normalized: Normalized,
-    pieces: Vec<Piece>,
-    /// The normalized bytes of an ASCII segment.
-    ascii: Vec<u8>,
+    text: TextBuffers,
     /// Chunks about to be looked up in the chunk cache.
     chunks: Vec<chunk_cache::Key>,
     /// The same, when only their ids are wanted (see `encode_chunk_ids`).
@@ -48,6 +45,17 @@ struct Workspace {
     /// Where a chunk missing from the cache is encoded in full when the
     /// output keeps ids only (the cache keeps every column for every caller).
     side: Scratch,
+}
+
+/// The buffers of `Tokenizer::encode_uncached`: apart from the
+/// workspace's others, so that a chunk is encoded into `Workspace::side`
+/// in place (not moved out and back, a copy of the scratch each way).
+#[derive(Default)]
+struct TextBuffers {
+    normalized: Normalized,
+    pieces: Vec<Piece>,
+    /// The normalized bytes of an ASCII segment.
+    ascii: Vec<u8>,
 }
 
 /// A chunk about to be looked up for its ids: its bounds in its text and,
@@ -620,7 +628,7 @@ impl Tokenizer {
                 self.encode_chunks(segment, base, ws, out);
             }
         } else {
-            self.encode_uncached(segment, base, ws, out);
+            self.encode_uncached(segment, base, &mut ws.text, out);
         }
     }
 
@@ -655,17 +663,7 @@ impl Tokenizer {
                     chars += (key.start() - done) as u32;
                     chars += match cache.replay(bytes, key, chars, out) {
                         Some(n) => n,
-                        None => {
-                            let chunk = &segment[key.start()..key.end()];
-                            let mark = out.mark();
-                            self.encode_uncached(chunk, chars, ws, out);
-                            let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
-                            // Not a chunk whose tokens were dropped for want of room.
-                            if chunk.len() <= chunk_cache::MAX_CHUNK && !out.failed() {
-                                cache.insert(chunk.as_bytes(), key, n, chars, out, mark);
-                            }
-                            n
-                        }
+                        None => self.encode_missed(cache, &segment[key.start()..key.end()], key, chars, ws, out),
                     };
                     done = key.end();
                 }
@@ -733,22 +731,17 @@ impl Tokenizer {
                     // Not cached (`ids_into` reads the short table in full).
                     out.extend_ids_from(&found[..k]);
                     k = 0;
-                    let key = chunk_cache::Key::new(bytes, a.start, a.end);
-                    if a.key == 0 && cache.replay_ids(bytes, &key, out) {
-                        continue;
-                    }
-                    // Missed: encoded in full on the side and cached.
-                    let chunk = &segment[a.start..a.end];
-                    let mut side = std::mem::take(&mut ws.side);
-                    side.start_after(out);
-                    let mark = side.mark();
-                    self.encode_uncached(chunk, 0, ws, &mut side);
-                    if chunk.len() <= chunk_cache::MAX_CHUNK && !side.failed() {
-                        let n = if chunk.is_ascii() { chunk.len() } else { chunk.chars().count() } as u32;
-                        cache.insert(chunk.as_bytes(), &key, n, 0, &side, mark);
-                    }
-                    out.append_ids(&side);
-                    ws.side = side;
+                    let key = if a.key != 0 {
+                        // The short key and hash at hand: `Key::new` of the chunk.
+                        chunk_cache::Key::from_short(a.key, a.hash, a.start, a.end)
+                    } else {
+                        let key = chunk_cache::Key::new(bytes, a.start, a.end);
+                        if cache.replay_ids(bytes, &key, out) {
+                            continue;
+                        }
+                        key
+                    };
+                    self.encode_missed_ids(cache, &segment[a.start..a.end], &key, ws, out);
                     // The insert may have grown the table.
                     table = cache.short_table();
                 }
@@ -761,8 +754,73 @@ impl Tokenizer {
         })
     }
 
+    /// Encodes `chunk`, missing from the cache (its key `key`), from
+    /// character `chars` into `out`, caches it, and gives its characters.
+    /// Inlined: measured fewer instructions for hits and misses than out of
+    /// line (unlike `encode_missed_ids`).
+    #[inline]
+    fn encode_missed(
+        &self,
+        cache: &mut ChunkCache,
+        chunk: &str,
+        key: &chunk_cache::Key,
+        chars: u32,
+        ws: &mut Workspace,
+        out: &mut Scratch,
+    ) -> u32 {
+        let mark = out.mark();
+        let n = self.encode_chunk(chunk, chars, &mut ws.text, out);
+        // Not a chunk whose tokens were dropped for want of room.
+        if chunk.len() <= chunk_cache::MAX_CHUNK && !out.failed() {
+            cache.insert(chunk.as_bytes(), key, n, chars, out, mark);
+        }
+        n
+    }
+
+    /// `encode_missed` for a scratch that keeps ids only: the chunk is
+    /// encoded in full on the side (in place: not moved out of the
+    /// workspace and back), cached, and its ids appended to `out`.
+    #[inline(never)]
+    fn encode_missed_ids(
+        &self,
+        cache: &mut ChunkCache,
+        chunk: &str,
+        key: &chunk_cache::Key,
+        ws: &mut Workspace,
+        out: &mut Scratch,
+    ) {
+        let side = &mut ws.side;
+        side.start_after(out);
+        let mark = side.mark();
+        let n = self.encode_chunk(chunk, 0, &mut ws.text, side);
+        if chunk.len() <= chunk_cache::MAX_CHUNK && !side.failed() {
+            cache.insert(chunk.as_bytes(), key, n, 0, side, mark);
+        }
+        out.append_ids(side);
+    }
+
+    /// `encode_uncached` of a chunk missing from the cache (no separator in
+    /// it, see `chunk_cache`), giving its characters: an ASCII one (nearly
+    /// every one) is checked for being ASCII once and goes straight to the
+    /// ASCII path, as `encode_uncached` would send it (the cache is used
+    /// only without a normalized-text matcher); one that path gives up on
+    /// (a byte the normalizer drops) goes to `encode_uncached`, which tries
+    /// it once more, then takes the general path.
+    #[inline]
+    fn encode_chunk(&self, chunk: &str, base: u32, ws: &mut TextBuffers, out: &mut Scratch) -> u32 {
+        debug_assert!(self.normalized_matcher.is_none() && !chunk.is_empty());
+        if chunk.is_ascii() {
+            if !self.encode_ascii_segment(chunk, base, ws, out) {
+                self.encode_uncached(chunk, base, ws, out);
+            }
+            return chunk.len() as u32;
+        }
+        self.encode_uncached(chunk, base, ws, out);
+        chunk.chars().count() as u32
+    }
+
     /// `encode_segment` without the chunk cache.
-    fn encode_uncached(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) {
+    fn encode_uncached(&self, segment: &str, base: u32, ws: &mut TextBuffers, out: &mut Scratch) {
         if segment.is_empty()
             || self.normalized_matcher.is_none()
                 && segment.is_ascii()
@@ -770,7 +828,7 @@ impl Tokenizer {
         {
             return;
         }
-        let Workspace { normalized, pieces, .. } = ws;
+        let TextBuffers { normalized, pieces, .. } = ws;
         if self.options.normalizer.try_normalize_into(segment, normalized).is_err() {
             out.fail_normalizing(segment.len());
             return;
@@ -849,9 +907,9 @@ impl Tokenizer {
     /// `encode_segment` for ASCII text, normalized and split in one pass with
     /// character offsets equal to byte offsets. Returns false, adding nothing,
     /// when the text needs the general path (a byte that normalization drops).
-    fn encode_ascii_segment(&self, segment: &str, base: u32, ws: &mut Workspace, out: &mut Scratch) -> bool {
+    fn encode_ascii_segment(&self, segment: &str, base: u32, ws: &mut TextBuffers, out: &mut Scratch) -> bool {
         let mark = out.mark();
-        let Workspace { pieces, ascii, .. } = ws;
+        let TextBuffers { pieces, ascii, .. } = ws;
         let whole = self.ascii.split(segment, ascii, |bytes, start, end| {
             let at = base + start as u32;
             // The key is read from the padded buffer in one load.

@@ -225,7 +225,16 @@ impl Scratch {
             self.short = self.short.max(other.short).max(self.ids.len() + other.len());
             return;
         }
-        self.ids.extend_from_slice(other.ids());
+        // Most often a chunk's one or two tokens (see `Tokenizer::encode_chunk_ids`):
+        // pushed, with no call to copy.
+        match *other.ids() {
+            [a] => self.ids.push(a),
+            [a, b] => {
+                self.ids.push(a);
+                self.ids.push(b);
+            }
+            ref ids => self.ids.extend_from_slice(ids),
+        }
         if !self.ids_only {
             self.offsets.extend_from_slice(&other.offsets);
             self.words.extend_from_slice(&other.words);

@@ -299,6 +299,15 @@ impl Key {
         Self { words, hash, start, len }
     }
 
+    /// The key of chunk `start..end` of its text, of 1 to [`SHORT_KEY`]
+    /// bytes, from its short key and that key's hash (as [`short_key`] and
+    /// [`short_hash`] give them): `Key::new` of the same chunk.
+    #[inline(always)]
+    pub fn from_short(key: u128, hash: u64, start: usize, end: usize) -> Self {
+        debug_assert!((1..=SHORT_KEY).contains(&(end - start)));
+        Self { words: [key as u64, (key >> 64) as u64, 0, 0], hash, start, len: end - start }
+    }
+
     /// The short table's key (see [`ShortSlot::key`]).
     #[inline(always)]
     fn short(&self) -> u128 {
@@ -854,6 +863,8 @@ mod tests {
                     let key = Key::new(text, start, end);
                     let short = short_key(text, start, end);
                     assert_eq!((short, short_hash(short)), (key.short(), key.hash), "{size} {start} {end}");
+                    let from = Key::from_short(short, short_hash(short), start, end);
+                    assert_eq!((from.words, from.hash, from.start(), from.end()), (key.words, key.hash, start, end));
                 }
             }
         }
