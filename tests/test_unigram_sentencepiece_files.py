@@ -831,3 +831,30 @@ def test_the_call_aligns_words_sequences_and_characters_as_transformers(
     assert ours(texts, pairs).encodings[0].word_ids == theirs(texts, pairs).encodings[0].word_ids
     # the words are the tokenizer's own, text by text (every word and special token the next)
     assert ours.word_ids(["a b</s>c", ""]) == [theirs("a b</s>c", add_special_tokens=False).word_ids(), []]
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_the_call_pickles_and_copies_its_rows_not_the_tokenizer(
+    saved_by_transformers: dict[str, Path], impl: str
+) -> None:
+    import copy
+    import pickle
+
+    ours = _implementation(impl).UnigramTokenizer.from_file(saved_by_transformers["AlbertTokenizer"])
+    batch = ours(["hello  world", "a b"], ["x y", ""], padding=True)
+    alignment = _alignment(batch, 2)
+    pickled = pickle.dumps(batch)
+    # the rows' fields and encodings, not the tokenizer's vocabulary
+    assert len(pickled) < len(pickle.dumps(ours)) / 4
+    for again in (pickle.loads(pickled), copy.deepcopy(batch), copy.copy(batch)):
+        assert dict(again) == dict(batch)
+        assert _alignment(again, 2) == alignment
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_word_ids_checks_num_threads_before_the_texts(saved_by_transformers: dict[str, Path], impl: str) -> None:
+    ours = _implementation(impl).UnigramTokenizer.from_file(saved_by_transformers["AlbertTokenizer"])
+    with pytest.raises(ValueError, match="num_threads"):
+        ours.word_ids("ab", num_threads=0)
+    with pytest.raises(TypeError, match="texts"):
+        ours.word_ids("ab")

@@ -1044,6 +1044,10 @@ class _FamilyRows(Sequence[Any]):
     def __len__(self) -> int:
         return len(self._rows)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled and copied as the built rows, not the tokenizer they are built from.
+        return (list, (list(self),))
+
     def __getitem__(self, item: Any) -> Any:
         if isinstance(item, slice):
             return [self[i] for i in range(len(self))[item]]

@@ -487,8 +487,8 @@ class UnigramTokenizer(family.TransformersCalls):
         """Same as the engine's ``UnigramTokenizer.word_ids``: for each text, the word each token of
         ``encode(text, add_special_tokens=False)`` comes from (Hugging Face's word ids: every word
         of the pre-tokenizer, and every special token found in the text, is the next word)."""
-        checked = _texts(texts, "texts")
         _threads(num_threads)
+        checked = _texts(texts, "texts")
         out = []
         for text in checked:
             words: list[int] = []
