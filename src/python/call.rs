@@ -405,7 +405,11 @@ impl PyTokenizer {
             })
         })?;
         let ids = args::collect(iter, "tokens", 0, |i, t| Ok(id(&args::text(&t, &|| format!("tokens[{i}]"))?)))?;
-        ids.into_bound_py_any(py)
+        Ok(super::ints::list_with(py, ids.len(), |i| match ids[i] {
+            Some(id) => super::ints::py_int(py, id.into()),
+            None => Ok(py.None().into_bound(py)),
+        })?
+        .into_any())
     }
 
     /// The token of an id, or a list of tokens for a list of ids (without
@@ -421,7 +425,7 @@ impl PyTokenizer {
         let shared = self.inner();
         if args::is_one_id(ids) {
             let id = args::id(ids, &|| "ids".to_owned(), shared.vocab().len())?;
-            return assigned(&shared, [id])?[0].into_bound_py_any(py);
+            return Ok(super::ints::py_str(py, assigned(&shared, [id])?[0])?.into_any());
         }
         let ids = args::ids(ids, "ids", shared.vocab().len())?;
         let tokens = assigned(&shared, ids.iter().copied())?;
@@ -429,11 +433,12 @@ impl PyTokenizer {
         let skipped = if skip_special_tokens { self.all_special_ids() } else { Vec::new() };
         let tokens: Vec<&str> =
             ids.iter().zip(tokens).filter(|(id, _)| !skipped.contains(id)).map(|(_, t)| t).collect();
-        tokens.into_bound_py_any(py)
+        Ok(super::ints::text_list(py, &tokens)?.into_any())
     }
 
     /// Tokens joined back into text, as `decode` joins them.
-    fn convert_tokens_to_string(&self, tokens: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn convert_tokens_to_string<'py>(&self, tokens: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
+        let py = tokens.py();
         args::reject_text_as_collection(tokens, "tokens", "str")?;
         let tokens = tokens
             .try_iter()
@@ -445,7 +450,7 @@ impl PyTokenizer {
             .enumerate()
             .map(|(i, t)| Ok(args::text(&t?, &|| format!("tokens[{i}]"))?.to_owned()))
             .collect::<PyResult<Vec<String>>>()?;
-        Ok(decoder::decode(tokens.iter().map(String::as_str)))
+        super::ints::py_str(py, &decoder::decode(tokens.iter().map(String::as_str)))
     }
 
     /// `decode` for each sequence of ids (transformers' name for

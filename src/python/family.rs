@@ -93,9 +93,9 @@ pub fn vocab_dict<'py, S: AsRef<str>>(
     py: Python<'py>,
     tokens: impl IntoIterator<Item = S>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
+    let d = super::ints::new_dict(py)?;
     for (i, t) in tokens.into_iter().enumerate() {
-        d.set_item(t.as_ref(), i)?;
+        super::ints::set_str_item(&d, t.as_ref(), super::ints::py_int(py, i as u64)?)?;
     }
     Ok(d)
 }
@@ -454,7 +454,7 @@ macro_rules! transformers_methods {
                 ids: &Bound<'py, PyAny>,
                 #[pyo3(from_py_with = super::args::named::skip_special_tokens)] skip_special_tokens: bool,
             ) -> PyResult<Bound<'py, PyAny>> {
-                let skipped = if skip_special_tokens { self.special_tokens() } else { Vec::new() };
+                let skipped = if skip_special_tokens { self.inner.special_tokens() } else { Vec::new() };
                 super::family::ids_to_tokens(ids, self.vocab_size(), &skipped, |id| {
                     <Self as super::family::TokenOf>::token_of(self, id)
                 })
