@@ -338,10 +338,10 @@ impl PyWordCounts {
     }
 
     /// The bytes of the `.fwc` file.
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let counts = self.counts();
         let bytes = py.detach(|| counts_file::to_bytes(&counts));
-        PyBytes::new(py, &bytes)
+        ints::py_bytes(py, &bytes)
     }
 
     /// Word counts from the bytes of a `.fwc` file (what `to_bytes` gives):
@@ -360,7 +360,7 @@ impl PyWordCounts {
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
         let py = slf.py();
-        let bytes = slf.get().to_bytes(py);
+        let bytes = slf.get().to_bytes(py)?;
         Ok((py.get_type::<Self>().getattr("from_bytes")?, (bytes,)))
     }
 

@@ -359,14 +359,14 @@ pub fn ids_to_tokens<'py, 'a>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = ids.py();
     if args::is_one_id(ids) {
-        return token(args::id(ids, &|| "ids".to_owned(), vocab_size)?).into_bound_py_any(py);
+        return Ok(py_str(py, token(args::id(ids, &|| "ids".to_owned(), vocab_size)?))?.into_any());
     }
     let tokens: Vec<&str> = args::ids(ids, "ids", vocab_size)?
         .into_iter()
         .map(&token)
         .filter(|t| !skipped.iter().any(|s| s == t))
         .collect();
-    tokens.into_bound_py_any(py)
+    Ok(super::ints::text_list(py, &tokens)?.into_any())
 }
 
 /// The methods that a family tokenizer shares (`decode`, whose docstring

@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::hint;
@@ -199,6 +199,19 @@ pub fn py_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyString>
         Bound::from_owned_ptr_or_err(py, ptr)
             .map(|s| s.cast_into_unchecked())
             .map_err(|e| named_memory_error(py, e, format_args!("a str of {} bytes", text.len())))
+    }
+}
+
+/// `data` as bytes; a MemoryError that names its size when Python has no
+/// room for it (pyo3's `PyBytes::new` panics then).
+pub fn py_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    // SAFETY: the GIL is held (`py`); `data` is that many bytes; the call
+    // gives a new reference or NULL with an error set.
+    unsafe {
+        let ptr = ffi::PyBytes_FromStringAndSize(data.as_ptr().cast(), data.len() as ffi::Py_ssize_t);
+        Bound::from_owned_ptr_or_err(py, ptr)
+            .map(|b| b.cast_into_unchecked())
+            .map_err(|e| named_memory_error(py, e, format_args!("bytes of {} bytes", data.len())))
     }
 }
 
