@@ -87,6 +87,11 @@ impl PyTokenizer {
         token.filter(|t| self.special_id(t).is_some())
     }
 
+    /// The ids of `all_special`, in its order.
+    fn all_special_id_vec(&self) -> Vec<u32> {
+        self.all_special().iter().filter_map(|t| self.special_id(t)).collect()
+    }
+
     /// The named special tokens that are in the vocabulary, in transformers'
     /// order (bos, eos, unk, sep, pad, cls, mask), then the extra ones, each
     /// once.
@@ -430,7 +435,7 @@ impl PyTokenizer {
         let ids = args::ids(ids, "ids", shared.vocab().len())?;
         let tokens = assigned(&shared, ids.iter().copied())?;
         // As in transformers: the ids of `all_special_ids` are skipped.
-        let skipped = if skip_special_tokens { self.all_special_ids() } else { Vec::new() };
+        let skipped = if skip_special_tokens { self.all_special_id_vec() } else { Vec::new() };
         let tokens: Vec<&str> =
             ids.iter().zip(tokens).filter(|(id, _)| !skipped.contains(id)).map(|(_, t)| t).collect();
         Ok(super::ints::text_list(py, &tokens)?.into_any())
@@ -492,7 +497,7 @@ impl PyTokenizer {
                     "token_ids_1 must be None when already_has_special_tokens=True: the ids already hold the pair",
                 ));
             }
-            let specials = self.all_special_ids();
+            let specials = self.all_special_id_vec();
             return Ok(a.iter().map(|id| u32::from(specials.contains(id))).collect());
         }
         let mut mask = vec![1];
@@ -737,8 +742,10 @@ impl PyTokenizer {
     /// given to `add_special_tokens`. Settable (a list of str), as in
     /// transformers: the vocabulary does not change.
     #[getter]
-    fn extra_special_tokens(&self) -> Vec<String> {
-        self.settings().extra_special_tokens.into_iter().filter(|t| self.special_id(t).is_some()).collect()
+    fn extra_special_tokens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let tokens: Vec<String> =
+            self.settings().extra_special_tokens.into_iter().filter(|t| self.special_id(t).is_some()).collect();
+        super::ints::text_list(py, &tokens)
     }
 
     #[setter]
@@ -760,14 +767,14 @@ impl PyTokenizer {
     /// named ones (bos, eos, unk, sep, pad, cls, mask), then the extra ones,
     /// each once.
     #[getter]
-    fn all_special_tokens(&self) -> Vec<String> {
-        self.all_special()
+    fn all_special_tokens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        super::ints::text_list(py, &self.all_special())
     }
 
     /// Their ids, in the same order.
     #[getter]
-    fn all_special_ids(&self) -> Vec<u32> {
-        self.all_special().iter().filter_map(|t| self.special_id(t)).collect()
+    fn all_special_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        super::ints::int_list(py, &self.all_special_id_vec())
     }
 }
 

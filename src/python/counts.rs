@@ -381,8 +381,8 @@ impl PyWordCounts {
 
     /// The sum of the counts: the words of the corpus.
     #[getter]
-    fn total(&self) -> u64 {
-        self.counts().total()
+    fn total<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py_int(py, self.counts().total())
     }
 
     /// The number of distinct words.
@@ -391,9 +391,10 @@ impl PyWordCounts {
     }
 
     /// The count of `word`; KeyError if it was not counted.
-    fn __getitem__(&self, word: &Bound<'_, PyAny>) -> PyResult<u64> {
+    fn __getitem__<'py>(&self, word: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let w = text(word, &|| "a word".into())?;
-        self.counts().get(&w).ok_or_else(|| PyKeyError::new_err(word.clone().unbind()))
+        let n = self.counts().get(&w).ok_or_else(|| PyKeyError::new_err(word.clone().unbind()))?;
+        py_int(word.py(), n)
     }
 
     fn __contains__(&self, word: &Bound<'_, PyAny>) -> PyResult<bool> {
