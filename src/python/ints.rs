@@ -243,7 +243,7 @@ pub fn list<'py, T: IntoPyObject<'py>>(py: Python<'py>, items: Vec<T>) -> PyResu
 
 /// `[item(0), ..., item(n - 1)]`, whatever `n`: a MemoryError that names
 /// its length when Python has no room for the list, and `item`'s error (a
-/// MemoryError from the helpers here) when it fails.
+/// MemoryError from the functions here) when it fails.
 pub fn list_with<'py>(
     py: Python<'py>,
     n: usize,
