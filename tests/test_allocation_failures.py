@@ -1,7 +1,9 @@
 """Python's allocator failing inside a call (spec section 8): whichever of the call's Python
 allocations fails, the call raises MemoryError (or returns), never a ``PanicException``. Building
 the list a call returns (the texts of ``decode_batch``, the tokens of ``tokenize``, a batch's
-encodings) was a panic in the bindings when Python had no room for it.
+encodings) was a panic in the bindings when Python had no room for it, as was building what the
+word counts, the vocabularies and an encoding's other fields are read back as (lists, dicts,
+tuples, strs and ints made one by one).
 
 Each call is made once for every allocation it makes, with that one allocation made to fail by
 CPython's own hook for its tests (``_testcapi.set_nomemory``)."""
@@ -48,6 +50,10 @@ def _calls() -> dict[str, Callable[[], object]]:
     bpe = fw.BPETokenizer.train(CORPUS, 300)
     chars = fw.CharTokenizer.train(CORPUS, 300)
     seqs = [[5, 6]] * 50
+    # Counts above 65,536 and words never made as strs before: each item is a new object.
+    counts = fw.WordCounts({f"word{i}": 70_000 + i for i in range(50)})
+    trained = fw.PyTokenizer.train(CORPUS, 40)
+    encoding = tok.encode("hello world", "world hello")
     return {
         "decode_batch": lambda: tok.decode_batch(seqs),
         "decode of a batch": lambda: tok.decode(seqs),
@@ -57,6 +63,45 @@ def _calls() -> dict[str, Callable[[], object]]:
         "BPETokenizer.decode_batch": lambda: bpe.decode_batch(seqs),
         "BPETokenizer.tokenize": lambda: bpe.tokenize("hello world " * 50),
         "CharTokenizer.decode_batch": lambda: chars.decode_batch(seqs),
+        # What training counts and vocabularies are read back as.
+        "WordCounts.keys": lambda: counts.keys(),
+        "WordCounts.values": lambda: counts.values(),
+        "WordCounts.items": lambda: counts.items(),
+        "WordCounts.most_common": lambda: counts.most_common(),
+        "WordCounts.get": lambda: counts.get("word7"),
+        "WordCounts.options": lambda: counts.options,
+        "get_vocab": lambda: tok.get_vocab(),
+        "get_added_vocab": lambda: tok.get_added_vocab(),
+        "added_tokens_decoder": lambda: {i: str(t) for i, t in tok.added_tokens_decoder.items()},
+        "merges": lambda: trained.merges,
+        "special_tokens": lambda: tok.special_tokens,
+        "id_to_token": lambda: tok.id_to_token(6),
+        "analyze": lambda: tok.analyze(["hello world"] * 5),
+        "Encoding.word_ids": lambda: encoding.word_ids,
+        "Encoding.sequence_ids": lambda: encoding.sequence_ids,
+        "Encoding.tokens": lambda: encoding.tokens,
+        "Encoding.keys": lambda: encoding.keys(),
+        "Encoding.to_dict": lambda: encoding.to_dict(),
+        "BPETokenizer.get_vocab": lambda: bpe.get_vocab(),
+        "BPETokenizer.merges": lambda: bpe.merges,
+        "BPETokenizer.special_tokens": lambda: bpe.special_tokens,
+        "BPETokenizer.id_to_token": lambda: bpe.id_to_token(0),
+        "CharTokenizer.get_vocab": lambda: chars.get_vocab(),
+        "CharTokenizer.id_to_token": lambda: chars.id_to_token(0),
+        "WordCounts.split": lambda: [dict(part.items()) for part in counts.split(3)],
+        "WordCounts.to_bytes": lambda: counts.to_bytes(),
+        "WordCounts.total": lambda: counts.total,
+        "WordCounts[word]": lambda: counts["word7"],
+        "all_special_tokens": lambda: tok.all_special_tokens,
+        "BPETokenizer.convert_ids_to_tokens": lambda: bpe.convert_ids_to_tokens(list(range(40))),
+        "CharTokenizer.convert_ids_to_tokens": lambda: chars.convert_ids_to_tokens(list(range(10))),
+        "to_str": lambda: tok.to_str(),
+        "to_json": lambda: tok.to_json(),
+        "BPETokenizer.to_json": lambda: bpe.to_json(),
+        "CharTokenizer.to_json": lambda: chars.to_json(),
+        "convert_ids_to_tokens": lambda: tok.convert_ids_to_tokens([5, 6] * 20),
+        "convert_tokens_to_ids": lambda: tok.convert_tokens_to_ids(["hello", "nope"] * 20),
+        "convert_tokens_to_string": lambda: tok.convert_tokens_to_string(["hello", "world"] * 20),
     }
 
 

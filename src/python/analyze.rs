@@ -7,6 +7,7 @@ use pyo3::types::PyDict;
 
 use super::args::{self, text, type_name};
 use super::errors::{guard, Signals};
+use super::ints;
 use super::tokenizer::PyTokenizer;
 use crate::tokenizer::analysis::Analysis;
 use crate::tokenizer::batch::map_chunks_until;
@@ -56,17 +57,27 @@ impl PyTokenizer {
 /// The `analyze` dict of every tokenizer of the family: the counts and the
 /// seed's ratios.
 pub fn analysis_dict<'py>(py: Python<'py>, a: &Analysis) -> PyResult<Bound<'py, PyDict>> {
-    let out = PyDict::new(py);
-    out.set_item("vocab_size", a.vocab_size)?;
-    out.set_item("texts", a.texts)?;
-    out.set_item("words", a.words)?;
-    out.set_item("characters", a.characters)?;
-    out.set_item("tokens", a.tokens)?;
-    out.set_item("unknown", a.unknown)?;
-    out.set_item("vocab_used", a.vocab_used)?;
-    out.set_item("tokens_per_word", ratio(a.tokens, a.words))?;
-    out.set_item("characters_per_token", ratio(a.characters, a.tokens))?;
-    out.set_item("unknown_rate", ratio(a.unknown, a.tokens))?;
-    out.set_item("vocab_used_share", ratio(a.vocab_used, a.vocab_size))?;
+    let out = ints::new_dict(py)?;
+    let counts = [
+        ("vocab_size", a.vocab_size),
+        ("texts", a.texts),
+        ("words", a.words),
+        ("characters", a.characters),
+        ("tokens", a.tokens),
+        ("unknown", a.unknown),
+        ("vocab_used", a.vocab_used),
+    ];
+    for (key, n) in counts {
+        ints::set_str_item(&out, key, ints::py_int(py, n)?)?;
+    }
+    let ratios = [
+        ("tokens_per_word", ratio(a.tokens, a.words)),
+        ("characters_per_token", ratio(a.characters, a.tokens)),
+        ("unknown_rate", ratio(a.unknown, a.tokens)),
+        ("vocab_used_share", ratio(a.vocab_used, a.vocab_size)),
+    ];
+    for (key, r) in ratios {
+        ints::set_str_item(&out, key, ints::py_float(py, r)?)?;
+    }
     Ok(out)
 }

@@ -4,12 +4,12 @@ use std::sync::Mutex;
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, text, type_name, Given};
 use super::errors::{guard, to_py, Signals};
 use super::family;
-use super::ints::int_list;
+use super::ints::{self, int_list};
 use super::train::counting;
 use crate::bpe::train::{count_pieces_until, split_at_safe_newlines, train_from_counts};
 use crate::bpe::{Bpe, Cache};
@@ -394,14 +394,14 @@ impl PyBpe {
 
     /// The merges `(a, b)`, in rank order (the order training made them).
     #[getter]
-    fn merges(&self) -> Vec<(String, String)> {
-        self.inner.merges()
+    fn merges<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        ints::str_pair_list(py, &self.inner.merges())
     }
 
     /// The special tokens, in id order.
-    #[getter]
-    fn special_tokens(&self) -> Vec<String> {
-        self.inner.special_tokens()
+    #[getter(special_tokens)]
+    fn special_token_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        ints::text_list(py, &self.inner.special_tokens())
     }
 
     /// The token for bytes the vocabulary lacks, or None.
@@ -470,19 +470,21 @@ impl PyBpe {
     }
 
     /// The id of `token`, or None.
-    fn token_to_id(&self, token: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
-        Ok(self.inner.token_to_id(&text(token, &|| "token".into())?))
+    fn token_to_id<'py>(&self, token: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let id = self.inner.token_to_id(&text(token, &|| "token".into())?);
+        id.map(|id| ints::py_int(token.py(), id.into())).transpose()
     }
 
     /// The token with id `id`, or None past the vocabulary. Negative: ValueError.
-    fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    fn id_to_token<'py>(&self, id: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyString>>> {
+        let py = id.py();
         let id = args::count(id, "id")?;
-        Ok(u32::try_from(id).ok().and_then(|i| self.inner.id_to_token(i)).map(str::to_string))
+        u32::try_from(id).ok().and_then(|i| self.inner.id_to_token(i)).map(|t| ints::py_str(py, t)).transpose()
     }
 
     /// The tokenizer as Hugging Face `tokenizer.json` text.
-    fn to_json(&self) -> PyResult<String> {
-        guard(|| self.inner.to_hf_json())
+    fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        ints::py_str(py, &guard(|| self.inner.to_hf_json())?)
     }
 
     /// A tokenizer from `tokenizer.json` text (what `to_json` writes): a
@@ -516,7 +518,7 @@ impl PyBpe {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<family::Reduced<'py>> {
         let py = slf.py();
         let from_json = py.get_type::<PyBpe>().getattr("from_json")?;
-        let json = slf.get().to_json()?;
+        let json = slf.get().to_json(py)?;
         Ok((from_json, PyTuple::new(py, [json])?, slf.get().pad.get()))
     }
 

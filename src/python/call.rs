@@ -87,6 +87,11 @@ impl PyTokenizer {
         token.filter(|t| self.special_id(t).is_some())
     }
 
+    /// The ids of `all_special`, in its order.
+    fn all_special_id_vec(&self) -> Vec<u32> {
+        self.all_special().iter().filter_map(|t| self.special_id(t)).collect()
+    }
+
     /// The named special tokens that are in the vocabulary, in transformers'
     /// order (bos, eos, unk, sep, pad, cls, mask), then the extra ones, each
     /// once.
@@ -405,7 +410,11 @@ impl PyTokenizer {
             })
         })?;
         let ids = args::collect(iter, "tokens", 0, |i, t| Ok(id(&args::text(&t, &|| format!("tokens[{i}]"))?)))?;
-        ids.into_bound_py_any(py)
+        Ok(super::ints::list_with(py, ids.len(), |i| match ids[i] {
+            Some(id) => super::ints::py_int(py, id.into()),
+            None => Ok(py.None().into_bound(py)),
+        })?
+        .into_any())
     }
 
     /// The token of an id, or a list of tokens for a list of ids (without
@@ -421,19 +430,20 @@ impl PyTokenizer {
         let shared = self.inner();
         if args::is_one_id(ids) {
             let id = args::id(ids, &|| "ids".to_owned(), shared.vocab().len())?;
-            return assigned(&shared, [id])?[0].into_bound_py_any(py);
+            return Ok(super::ints::py_str(py, assigned(&shared, [id])?[0])?.into_any());
         }
         let ids = args::ids(ids, "ids", shared.vocab().len())?;
         let tokens = assigned(&shared, ids.iter().copied())?;
         // As in transformers: the ids of `all_special_ids` are skipped.
-        let skipped = if skip_special_tokens { self.all_special_ids() } else { Vec::new() };
+        let skipped = if skip_special_tokens { self.all_special_id_vec() } else { Vec::new() };
         let tokens: Vec<&str> =
             ids.iter().zip(tokens).filter(|(id, _)| !skipped.contains(id)).map(|(_, t)| t).collect();
-        tokens.into_bound_py_any(py)
+        Ok(super::ints::text_list(py, &tokens)?.into_any())
     }
 
     /// Tokens joined back into text, as `decode` joins them.
-    fn convert_tokens_to_string(&self, tokens: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn convert_tokens_to_string<'py>(&self, tokens: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
+        let py = tokens.py();
         args::reject_text_as_collection(tokens, "tokens", "str")?;
         let tokens = tokens
             .try_iter()
@@ -445,7 +455,7 @@ impl PyTokenizer {
             .enumerate()
             .map(|(i, t)| Ok(args::text(&t?, &|| format!("tokens[{i}]"))?.to_owned()))
             .collect::<PyResult<Vec<String>>>()?;
-        Ok(decoder::decode(tokens.iter().map(String::as_str)))
+        super::ints::py_str(py, &decoder::decode(tokens.iter().map(String::as_str)))
     }
 
     /// `decode` for each sequence of ids (transformers' name for
@@ -487,7 +497,7 @@ impl PyTokenizer {
                     "token_ids_1 must be None when already_has_special_tokens=True: the ids already hold the pair",
                 ));
             }
-            let specials = self.all_special_ids();
+            let specials = self.all_special_id_vec();
             return Ok(a.iter().map(|id| u32::from(specials.contains(id))).collect());
         }
         let mut mask = vec![1];
@@ -732,8 +742,10 @@ impl PyTokenizer {
     /// given to `add_special_tokens`. Settable (a list of str), as in
     /// transformers: the vocabulary does not change.
     #[getter]
-    fn extra_special_tokens(&self) -> Vec<String> {
-        self.settings().extra_special_tokens.into_iter().filter(|t| self.special_id(t).is_some()).collect()
+    fn extra_special_tokens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let tokens: Vec<String> =
+            self.settings().extra_special_tokens.into_iter().filter(|t| self.special_id(t).is_some()).collect();
+        super::ints::text_list(py, &tokens)
     }
 
     #[setter]
@@ -755,14 +767,14 @@ impl PyTokenizer {
     /// named ones (bos, eos, unk, sep, pad, cls, mask), then the extra ones,
     /// each once.
     #[getter]
-    fn all_special_tokens(&self) -> Vec<String> {
-        self.all_special()
+    fn all_special_tokens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        super::ints::text_list(py, &self.all_special())
     }
 
     /// Their ids, in the same order.
     #[getter]
-    fn all_special_ids(&self) -> Vec<u32> {
-        self.all_special().iter().filter_map(|t| self.special_id(t)).collect()
+    fn all_special_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        super::ints::int_list(py, &self.all_special_id_vec())
     }
 }
 

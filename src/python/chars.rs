@@ -2,12 +2,12 @@
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, text, type_name};
 use super::errors::{guard, to_py, Signals};
 use super::family;
-use super::ints::int_list;
+use super::ints::{self, int_list};
 use super::train::counting;
 use crate::chars::{count_chars_until, parts, Chars};
 use crate::error::{Error, Quoted};
@@ -277,9 +277,9 @@ impl PyChars {
     }
 
     /// The special tokens, in id order.
-    #[getter]
-    fn special_tokens(&self) -> Vec<String> {
-        self.inner.special_tokens()
+    #[getter(special_tokens)]
+    fn special_token_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        ints::text_list(py, &self.inner.special_tokens())
     }
 
     /// The token of characters the vocabulary lacks.
@@ -289,21 +289,23 @@ impl PyChars {
     }
 
     /// The id of `token`, or None.
-    fn token_to_id(&self, token: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
-        Ok(self.inner.token_to_id(&text(token, &|| "token".into())?))
+    fn token_to_id<'py>(&self, token: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let id = self.inner.token_to_id(&text(token, &|| "token".into())?);
+        id.map(|id| ints::py_int(token.py(), id.into())).transpose()
     }
 
     /// The token with id `id`, or None past the vocabulary. Negative: ValueError.
-    fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    fn id_to_token<'py>(&self, id: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyString>>> {
+        let py = id.py();
         let id = args::count(id, "id")?;
-        Ok(usize::try_from(id).ok().and_then(|i| self.inner.vocab().get(i)).cloned())
+        usize::try_from(id).ok().and_then(|i| self.inner.vocab().get(i)).map(|t| ints::py_str(py, t)).transpose()
     }
 
     /// The tokenizer as JSON text: `{"type": "CharTokenizer", "vocab": [...],
     /// "special_tokens": [...], "unk_token": ...}` (Hugging Face has no
     /// character model).
-    fn to_json(&self) -> String {
-        self.inner.to_json()
+    fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        ints::py_str(py, &self.inner.to_json())
     }
 
     /// A tokenizer from the text `to_json` writes; ValueError if it is not one.

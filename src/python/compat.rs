@@ -14,6 +14,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, type_name};
 use super::encoding::{PyEncoding, Shared};
+use super::ints;
 use super::tokenizer::PyTokenizer;
 use crate::pipeline::model::special_tokens::AddedToken;
 
@@ -119,16 +120,20 @@ impl PyTokenizer {
     /// added, with their flags. A new dict of new `AddedToken`s each time.
     #[getter]
     fn added_tokens_decoder<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let class = py.import("fast_wordpiece.added_token")?.getattr("AddedToken")?;
-        let out = PyDict::new(py);
+        // Names made as strs here: pyo3's conversion of a `&str` panics when Python has no room.
+        let class =
+            py.import(ints::py_str(py, "fast_wordpiece.added_token")?)?.getattr(ints::py_str(py, "AddedToken")?)?;
+        let out = ints::new_dict(py)?;
+        let flag = |on: bool| pyo3::types::PyBool::new(py, on).to_owned().into_any();
         for (id, t) in self.added_vocabulary() {
-            let flags = PyDict::new(py);
-            flags.set_item("single_word", t.single_word)?;
-            flags.set_item("lstrip", t.lstrip)?;
-            flags.set_item("rstrip", t.rstrip)?;
-            flags.set_item("normalized", t.normalized)?;
-            flags.set_item("special", t.special)?;
-            out.set_item(id, class.call((t.content,), Some(&flags))?)?;
+            let flags = ints::new_dict(py)?;
+            ints::set_str_item(&flags, "single_word", flag(t.single_word))?;
+            ints::set_str_item(&flags, "lstrip", flag(t.lstrip))?;
+            ints::set_str_item(&flags, "rstrip", flag(t.rstrip))?;
+            ints::set_str_item(&flags, "normalized", flag(t.normalized))?;
+            ints::set_str_item(&flags, "special", flag(t.special))?;
+            let token = class.call((ints::py_str(py, &t.content)?,), Some(&flags))?;
+            out.set_item(ints::py_int(py, id.into())?, token)?;
         }
         Ok(out)
     }
@@ -143,9 +148,9 @@ impl PyTokenizer {
     /// `{token: id}` for the added vocabulary (`added_tokens_decoder`), in
     /// id order, as transformers' `get_added_vocab()`.
     fn get_added_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let out = PyDict::new(py);
+        let out = ints::new_dict(py)?;
         for (id, t) in self.added_vocabulary() {
-            out.set_item(t.content, id)?;
+            ints::set_str_item(&out, &t.content, ints::py_int(py, id.into())?)?;
         }
         Ok(out)
     }

@@ -11,6 +11,7 @@ use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
 use super::args::{self, text, type_name, Text};
 use super::arrow;
 use super::errors::{guard, to_py, Signals};
+use super::ints::{self, py_int, set_str_item};
 use crate::error::Quoted;
 use crate::tokenizer::options::Options;
 use crate::training::{counts_file, CountOptions, Progress, Utf8Errors, WordCounter, WordCounts};
@@ -337,10 +338,10 @@ impl PyWordCounts {
     }
 
     /// The bytes of the `.fwc` file.
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let counts = self.counts();
         let bytes = py.detach(|| counts_file::to_bytes(&counts));
-        PyBytes::new(py, &bytes)
+        ints::py_bytes(py, &bytes)
     }
 
     /// Word counts from the bytes of a `.fwc` file (what `to_bytes` gives):
@@ -359,7 +360,7 @@ impl PyWordCounts {
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (Bound<'py, PyBytes>,))> {
         let py = slf.py();
-        let bytes = slf.get().to_bytes(py);
+        let bytes = slf.get().to_bytes(py)?;
         Ok((py.get_type::<Self>().getattr("from_bytes")?, (bytes,)))
     }
 
@@ -367,20 +368,21 @@ impl PyWordCounts {
     #[getter]
     pub(super) fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let o = *self.counts().options();
-        let dict = PyDict::new(py);
-        dict.set_item("clean_text", o.clean_text)?;
-        dict.set_item("handle_chinese_chars", o.handle_chinese_chars)?;
-        dict.set_item("lowercase", o.lowercase)?;
-        dict.set_item("strip_accents", o.strip_accents)?;
-        dict.set_item("strip_all_marks", o.strip_all_marks)?;
-        dict.set_item("pre_tokenizer", o.pre_tokenizer.to_string())?;
+        let dict = ints::new_dict(py)?;
+        let flag = |on: bool| pyo3::types::PyBool::new(py, on).to_owned().into_any();
+        set_str_item(&dict, "clean_text", flag(o.clean_text))?;
+        set_str_item(&dict, "handle_chinese_chars", flag(o.handle_chinese_chars))?;
+        set_str_item(&dict, "lowercase", flag(o.lowercase))?;
+        set_str_item(&dict, "strip_accents", o.strip_accents.map_or_else(|| py.None().into_bound(py), flag))?;
+        set_str_item(&dict, "strip_all_marks", flag(o.strip_all_marks))?;
+        set_str_item(&dict, "pre_tokenizer", ints::py_str(py, &o.pre_tokenizer.to_string())?.into_any())?;
         Ok(dict)
     }
 
     /// The sum of the counts: the words of the corpus.
     #[getter]
-    fn total(&self) -> u64 {
-        self.counts().total()
+    fn total<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        py_int(py, self.counts().total())
     }
 
     /// The number of distinct words.
@@ -389,9 +391,10 @@ impl PyWordCounts {
     }
 
     /// The count of `word`; KeyError if it was not counted.
-    fn __getitem__(&self, word: &Bound<'_, PyAny>) -> PyResult<u64> {
+    fn __getitem__<'py>(&self, word: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let w = text(word, &|| "a word".into())?;
-        self.counts().get(&w).ok_or_else(|| PyKeyError::new_err(word.clone().unbind()))
+        let n = self.counts().get(&w).ok_or_else(|| PyKeyError::new_err(word.clone().unbind()))?;
+        py_int(word.py(), n)
     }
 
     fn __contains__(&self, word: &Bound<'_, PyAny>) -> PyResult<bool> {
@@ -407,24 +410,29 @@ impl PyWordCounts {
         let py = word.py();
         let w = text(word, &|| "a word".into())?;
         Ok(match self.counts().get(&w) {
-            Some(n) => n.into_pyobject(py)?.into_any(),
+            Some(n) => py_int(py, n)?,
             None => default.unwrap_or_else(|| py.None().into_bound(py)),
         })
     }
 
     /// The words, in code point order.
     fn keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.counts().words().iter().map(|(w, _)| w.as_str()))
+        let counts = self.counts();
+        let words = counts.words();
+        ints::new_str_list(py, words.len(), |i| words[i].0.as_str())
     }
 
     /// The counts, in code point order of their words.
     fn values<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.counts().words().iter().map(|(_, n)| *n))
+        let counts = self.counts();
+        let words = counts.words();
+        ints::list_with(py, words.len(), |i| py_int(py, words[i].1))
     }
 
     /// `(word, count)` pairs, in code point order of the words.
     fn items<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.counts().words().iter().map(|(w, n)| (w.as_str(), *n)))
+        let counts = self.counts();
+        word_count_list(py, counts.words())
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -439,7 +447,7 @@ impl PyWordCounts {
             Some(n) if !n.is_none() => Some(args::count(n, "n")? as usize),
             _ => None,
         };
-        PyList::new(py, self.counts().most_common(n))
+        word_count_list(py, &self.counts().most_common(n))
     }
 
     /// Drops the words counted fewer than `min_count` times, then keeps only
@@ -461,11 +469,12 @@ impl PyWordCounts {
 
     /// `n` WordCounts that add up to these: word `w` goes to part
     /// `zlib.crc32(w.encode()) % n`, on every machine alike.
-    fn split(&self, py: Python<'_>, n: &Bound<'_, PyAny>) -> PyResult<Vec<PyWordCounts>> {
+    fn split<'py>(&self, py: Python<'py>, n: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let n = args::positive(n, "n")?;
         let counts = self.counts();
         let parts = py.detach(|| guard(|| WordCounts::clone(&counts).split(n)))?;
-        Ok(parts.into_iter().map(wrap).collect())
+        let parts = parts.into_iter().map(|p| Bound::new(py, wrap(p))).collect::<PyResult<Vec<_>>>()?;
+        ints::list(py, parts)
     }
 
     /// Adds `other`'s counts to these.
@@ -564,4 +573,13 @@ pub fn count_words(
     }
     let counts = py.detach(|| WordCounts::from_counter(&options, counter)).map_err(to_py)?;
     Ok(wrap(counts))
+}
+
+/// `[(word, count), ...]`; a MemoryError, not a panic, when Python has no
+/// room for the list or an item.
+fn word_count_list<'py, S: AsRef<str>>(py: Python<'py>, pairs: &[(S, u64)]) -> PyResult<Bound<'py, PyList>> {
+    ints::list_with(py, pairs.len(), |i| {
+        let (word, count) = &pairs[i];
+        Ok(ints::pair(py, ints::py_str(py, word.as_ref())?.into_any(), py_int(py, *count)?)?.into_any())
+    })
 }

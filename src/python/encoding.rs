@@ -120,23 +120,25 @@ impl Owner {
     fn token_list<'py>(&self, py: Python<'py>, ids: &[u32]) -> PyResult<Bound<'py, PyList>> {
         match self {
             Owner::Table(table) => {
-                let empty = PyString::new(py, "");
-                PyList::new(
-                    py,
-                    ids.iter().map(|&id| table.get(id).map_or_else(|| empty.clone(), |s| s.bind(py).clone())),
-                )
+                let empty = super::ints::py_str(py, "")?;
+                super::ints::list_with(py, ids.len(), |i| {
+                    Ok(table.get(ids[i]).map_or_else(|| empty.clone(), |s| s.bind(py).clone()).into_any())
+                })
             }
-            _ => str_list(py, self.shared().map_or(&[], |s| s.token_strs(py)), ids),
+            _ => str_list(py, self.shared().map_or(Ok(&[][..]), |s| s.token_strs(py))?, ids),
         }
     }
 
     /// The vocabulary's str of `id`, as `token_list`.
-    fn token_str<'py>(&self, py: Python<'py>, id: u32) -> Bound<'py, PyString> {
+    fn token_str<'py>(&self, py: Python<'py>, id: u32) -> PyResult<Bound<'py, PyString>> {
         let found = match self {
             Owner::Table(table) => table.get(id),
-            _ => self.shared().and_then(|s| s.token_strs(py).get(id as usize)),
+            Owner::Own(_) | Owner::Batch(_) => match self.shared() {
+                Some(s) => s.token_strs(py)?.get(id as usize),
+                None => None,
+            },
         };
-        found.map_or_else(|| PyString::new(py, ""), |s| s.bind(py).clone())
+        found.map_or_else(|| super::ints::py_str(py, ""), |s| Ok(s.bind(py).clone()))
     }
 }
 
@@ -202,9 +204,14 @@ impl Shared {
         Self { tokenizer, read: AtomicU8::new(IDS), token_strs: PyOnceLock::new() }
     }
 
-    fn token_strs(&self, py: Python<'_>) -> &[Py<PyString>] {
+    /// The str of each token of the vocabulary, made on first use; a
+    /// MemoryError (and made again on the next use) when Python has no room.
+    fn token_strs(&self, py: Python<'_>) -> PyResult<&[Py<PyString>]> {
         self.token_strs
-            .get_or_init(py, || self.tokenizer.vocab().tokens().iter().map(|t| PyString::new(py, t).unbind()).collect())
+            .get_or_try_init(py, || {
+                self.tokenizer.vocab().tokens().iter().map(|t| Ok(super::ints::py_str(py, t)?.unbind())).collect()
+            })
+            .map(|t| &t[..])
     }
 
     /// The lists `encode_batch` makes for each encoding while the rest of
@@ -319,7 +326,7 @@ impl PyEncoding {
             "tokens" => {
                 let list = self.tokenizer.token_list(py, e.ids())?;
                 for (i, text) in e.shown() {
-                    list.set_item(*i as usize, &**text)?;
+                    list.set_item(*i as usize, super::ints::py_str(py, text)?)?;
                 }
                 Ok(list)
             }
@@ -659,24 +666,32 @@ impl PyEncoding {
     /// truncated. For a pair, Hugging Face's combinations of the windows of
     /// both texts (some nested one level deeper).
     #[getter]
-    fn overflowing<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyEncoding>>> {
+    fn overflowing<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let window = |e: &Encoding| PyEncoding::owned_by(e.clone(), self.tokenizer.clone_ref(py)).into_untracked(py);
-        self.inner.overflowing().iter().map(window).collect()
+        super::ints::list(py, self.inner.overflowing().iter().map(window).collect::<PyResult<Vec<_>>>()?)
     }
 
     /// Each token's word within its sequence, counted from 0 (a special token
     /// written in the text is a word of its own); None for the tokens that
     /// post-processing and padding add.
     #[getter]
-    fn word_ids(&self) -> Vec<Option<u32>> {
-        self.inner.words().iter().map(|w| w.index()).collect()
+    fn word_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let words = self.inner.words();
+        super::ints::list_with(py, words.len(), |i| match words[i].index() {
+            Some(w) => super::ints::py_int(py, w.into()),
+            None => Ok(py.None().into_bound(py)),
+        })
     }
 
     /// Each token's sequence, 0 or 1; None for the tokens that
     /// post-processing and padding add.
     #[getter]
-    fn sequence_ids(&self) -> Vec<Option<u8>> {
-        self.inner.words().iter().map(|w| w.sequence()).collect()
+    fn sequence_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let words = self.inner.words();
+        super::ints::list_with(py, words.len(), |i| match words[i].sequence() {
+            Some(s) => super::ints::py_int(py, s.into()),
+            None => Ok(py.None().into_bound(py)),
+        })
     }
 
     /// 2 for a pair of texts, else 1.
@@ -756,22 +771,22 @@ impl PyEncoding {
     }
 
     /// The six field names, as for a dict.
-    fn keys(&self) -> Vec<&'static str> {
-        KEYS.to_vec()
+    fn keys<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        super::ints::text_list(py, &KEYS)
     }
 
     /// The six field names, in the order of `keys()`, as iterating over a
     /// dict gives its keys (`len` stays the number of tokens, as in Hugging
     /// Face `tokenizers`).
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyIterator>> {
-        PyList::new(py, KEYS)?.as_any().try_iter()
+        super::ints::text_list(py, &KEYS)?.as_any().try_iter()
     }
 
     /// The fields as a plain dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
+        let dict = super::ints::new_dict(py)?;
         for key in KEYS {
-            dict.set_item(key, self.field(py, key)?)?;
+            super::ints::set_str_item(&dict, key, self.field(py, key)?.into_any())?;
         }
         Ok(dict)
     }
@@ -788,7 +803,10 @@ impl PyEncoding {
         let py = slf.py();
         let this = slf.get();
         let ids = distinct_ids(&this.inner)?;
-        let strs = super::ints::list(py, ids.iter().map(|&id| this.tokenizer.token_str(py, id)).collect::<Vec<_>>())?;
+        let strs = super::ints::list(
+            py,
+            ids.iter().map(|&id| this.tokenizer.token_str(py, id)).collect::<PyResult<Vec<_>>>()?,
+        )?;
         let vocab = le_state(py, &ids, this.inner.len(), u32::to_le_bytes)?;
         let state = encoding_state(py, &this.inner)?;
         Ok((py.get_type::<Self>().getattr("_from_state")?, (vocab, strs, state)))

@@ -93,9 +93,9 @@ pub fn vocab_dict<'py, S: AsRef<str>>(
     py: Python<'py>,
     tokens: impl IntoIterator<Item = S>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
+    let d = super::ints::new_dict(py)?;
     for (i, t) in tokens.into_iter().enumerate() {
-        d.set_item(t.as_ref(), i)?;
+        super::ints::set_str_item(&d, t.as_ref(), super::ints::py_int(py, i as u64)?)?;
     }
     Ok(d)
 }
@@ -359,14 +359,14 @@ pub fn ids_to_tokens<'py, 'a>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = ids.py();
     if args::is_one_id(ids) {
-        return token(args::id(ids, &|| "ids".to_owned(), vocab_size)?).into_bound_py_any(py);
+        return Ok(py_str(py, token(args::id(ids, &|| "ids".to_owned(), vocab_size)?))?.into_any());
     }
     let tokens: Vec<&str> = args::ids(ids, "ids", vocab_size)?
         .into_iter()
         .map(&token)
         .filter(|t| !skipped.iter().any(|s| s == t))
         .collect();
-    tokens.into_bound_py_any(py)
+    Ok(super::ints::text_list(py, &tokens)?.into_any())
 }
 
 /// The methods that a family tokenizer shares (`decode`, whose docstring
@@ -454,7 +454,7 @@ macro_rules! transformers_methods {
                 ids: &Bound<'py, PyAny>,
                 #[pyo3(from_py_with = super::args::named::skip_special_tokens)] skip_special_tokens: bool,
             ) -> PyResult<Bound<'py, PyAny>> {
-                let skipped = if skip_special_tokens { self.special_tokens() } else { Vec::new() };
+                let skipped = if skip_special_tokens { self.inner.special_tokens() } else { Vec::new() };
                 super::family::ids_to_tokens(ids, self.vocab_size(), &skipped, |id| {
                     <Self as super::family::TokenOf>::token_of(self, id)
                 })

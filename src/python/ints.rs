@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use crate::hint;
@@ -41,9 +41,75 @@ pub fn prepare(py: Python<'_>) -> PyResult<()> {
 }
 
 fn table(py: Python<'_>) -> PyResult<&[Py<PyAny>]> {
-    TABLE
-        .get_or_try_init(py, || (0..SHARED).map(|v| Ok(v.into_pyobject(py)?.into_any().unbind())).collect())
-        .map(|t| &t[..])
+    TABLE.get_or_try_init(py, || (0..SHARED).map(|v| Ok(new_int(py, v.into())?.unbind())).collect()).map(|t| &t[..])
+}
+
+/// A new int `value`, or a MemoryError (pyo3's conversions of ints panic
+/// when Python has no room for one).
+fn new_int(py: Python<'_>, value: u64) -> PyResult<Bound<'_, PyAny>> {
+    // SAFETY: the GIL is held (`py`); the call gives a new reference or
+    // NULL with an error set.
+    unsafe {
+        Bound::from_owned_ptr_or_err(py, ffi::PyLong_FromUnsignedLongLong(value))
+            .map_err(|e| named_memory_error(py, e, format_args!("an int")))
+    }
+}
+
+/// The int `value` (shared below 65,536, as the lists' ids); a MemoryError,
+/// not a panic, when Python has no room for it.
+pub fn py_int(py: Python<'_>, value: u64) -> PyResult<Bound<'_, PyAny>> {
+    match u32::try_from(value) {
+        Ok(v) if v < SHARED => Ok(table(py)?[v as usize].bind(py).clone()),
+        _ => new_int(py, value),
+    }
+}
+
+/// The float `value`; a MemoryError, not a panic (pyo3's conversion),
+/// when Python has no room for it.
+pub fn py_float(py: Python<'_>, value: f64) -> PyResult<Bound<'_, PyAny>> {
+    // SAFETY: the GIL is held (`py`); the call gives a new reference or
+    // NULL with an error set.
+    unsafe {
+        Bound::from_owned_ptr_or_err(py, ffi::PyFloat_FromDouble(value))
+            .map_err(|e| named_memory_error(py, e, format_args!("a float")))
+    }
+}
+
+/// A new empty dict; a MemoryError, not a panic (pyo3's `PyDict::new`),
+/// when Python has no room for it.
+pub fn new_dict(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    // SAFETY: the GIL is held (`py`); the call gives a new reference or
+    // NULL with an error set.
+    unsafe {
+        Bound::from_owned_ptr_or_err(py, ffi::PyDict_New())
+            .map(|d| d.cast_into_unchecked())
+            .map_err(|e| named_memory_error(py, e, format_args!("a dict")))
+    }
+}
+
+/// `dict[key] = value` for a str `key` made here; a MemoryError, not a
+/// panic, when Python has no room for the key or the dict's growth.
+pub fn set_str_item<'py>(dict: &Bound<'py, PyDict>, key: &str, value: Bound<'py, PyAny>) -> PyResult<()> {
+    dict.set_item(py_str(dict.py(), key)?, value)
+}
+
+/// The tuple `(a, b)`; a MemoryError, not a panic (pyo3's `PyTuple::new`),
+/// when Python has no room for it.
+pub fn pair<'py>(py: Python<'py>, a: Bound<'py, PyAny>, b: Bound<'py, PyAny>) -> PyResult<Bound<'py, PyTuple>> {
+    // SAFETY: the GIL is held (`py`); `tuple` is a new tuple of two slots
+    // that only this function can reach until it returns it, each set once
+    // with a new reference (`into_ptr`); `PyTuple_SetItem` steals it, and
+    // cannot fail for a new tuple and a slot < 2.
+    unsafe {
+        let tuple = Bound::from_owned_ptr_or_err(py, ffi::PyTuple_New(2))
+            .map_err(|e| named_memory_error(py, e, format_args!("a tuple")))?;
+        for (slot, item) in [a, b].into_iter().enumerate() {
+            if ffi::PyTuple_SetItem(tuple.as_ptr(), slot as ffi::Py_ssize_t, item.into_ptr()) != 0 {
+                return Err(PyErr::fetch(py));
+            }
+        }
+        Ok(tuple.cast_into_unchecked())
+    }
 }
 
 /// `Py_INCREF` as CPython's own headers define it for the stable ABI of
@@ -136,6 +202,19 @@ pub fn py_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyString>
     }
 }
 
+/// `data` as bytes; a MemoryError that names its size when Python has no
+/// room for it (pyo3's `PyBytes::new` panics then).
+pub fn py_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    // SAFETY: the GIL is held (`py`); `data` is that many bytes; the call
+    // gives a new reference or NULL with an error set.
+    unsafe {
+        let ptr = ffi::PyBytes_FromStringAndSize(data.as_ptr().cast(), data.len() as ffi::Py_ssize_t);
+        Bound::from_owned_ptr_or_err(py, ptr)
+            .map(|b| b.cast_into_unchecked())
+            .map_err(|e| named_memory_error(py, e, format_args!("bytes of {} bytes", data.len())))
+    }
+}
+
 /// A list of `items`, whatever their number: a MemoryError that names its
 /// length when Python has no room for it (pyo3's `PyList::new`, and its
 /// conversion of a returned `Vec`, panic then, and the panic reached Python
@@ -160,6 +239,43 @@ pub fn list<'py, T: IntoPyObject<'py>>(py: Python<'py>, items: Vec<T>) -> PyResu
         }
         Ok(list.cast_into_unchecked())
     }
+}
+
+/// `[item(0), ..., item(n - 1)]`, whatever `n`: a MemoryError that names
+/// its length when Python has no room for the list, and `item`'s error (a
+/// MemoryError from the functions here) when it fails.
+pub fn list_with<'py>(
+    py: Python<'py>,
+    n: usize,
+    mut item: impl FnMut(usize) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyList>> {
+    let len = ffi::Py_ssize_t::try_from(n)
+        .map_err(|_| super::errors::to_py(crate::error::Error::memory(format_args!("a list of {n} items"))))?;
+    // SAFETY: the GIL is held (`py`); `list` is a new list of `n` slots that
+    // only this function can reach until it returns it, each slot set once
+    // with a new reference (an error leaves the later slots NULL, which
+    // freeing the list skips).
+    unsafe {
+        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(len))
+            .map_err(|e| named_memory_error(py, e, format_args!("a list of {n} items")))?;
+        for i in 0..n {
+            let item = item(i)?;
+            // Steals the reference; cannot fail for a new list and `i < n`.
+            if ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr()) != 0 {
+                return Err(PyErr::fetch(py));
+            }
+        }
+        Ok(list.cast_into_unchecked())
+    }
+}
+
+/// `[(a, b), ...]` of strs (merges); a MemoryError, not a panic, when
+/// Python has no room for the list or an item.
+pub fn str_pair_list<'py, S: AsRef<str>>(py: Python<'py>, pairs: &[(S, S)]) -> PyResult<Bound<'py, PyList>> {
+    list_with(py, pairs.len(), |i| {
+        let (a, b) = &pairs[i];
+        Ok(pair(py, py_str(py, a.as_ref())?.into_any(), py_str(py, b.as_ref())?.into_any())?.into_any())
+    })
 }
 
 /// A list of the strs of `texts` (see [`list`] and [`py_str`]: no room is a

@@ -2,6 +2,7 @@
 //! pickling: the tokenizer file (see the core's `tokenizer::serialization`).
 
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use super::args;
 use super::errors::guard;
@@ -31,8 +32,8 @@ impl PyTokenizer {
     }
 
     /// The Hugging Face `tokenizer.json` that `save` writes, as a str.
-    fn to_str(&self) -> PyResult<String> {
-        guard(|| self.inner().to_hf_json())
+    fn to_str<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        super::ints::py_str(py, &guard(|| self.inner().to_hf_json())?)
     }
 
     /// A tokenizer from the content of a `tokenizer.json` (either format).
@@ -52,8 +53,8 @@ impl PyTokenizer {
     }
 
     /// The tokenizer in our own format (every option, any pre-tokenizer), as a str.
-    fn to_json(&self) -> String {
-        self.inner().to_json()
+    fn to_json<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        super::ints::py_str(py, &self.inner().to_json())
     }
 
     /// A tokenizer from the content of a tokenizer file (either format).

@@ -6,11 +6,12 @@ use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList, PyString};
 
 use super::args::{self, text, type_name};
 use super::encoding::Shared;
 use super::errors::guard;
+use super::ints;
 use crate::pipeline::model::vocab::Vocab;
 pub use crate::tokenizer::pretrained::CallSettings;
 use crate::tokenizer::Tokenizer;
@@ -140,9 +141,9 @@ impl PyTokenizer {
 
     /// `{token: id}` for the whole vocabulary.
     fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
+        let dict = ints::new_dict(py)?;
         for (id, token) in self.inner().vocab().entries() {
-            dict.set_item(token, id)?;
+            ints::set_str_item(&dict, token, ints::py_int(py, id.into())?)?;
         }
         Ok(dict)
     }
@@ -187,8 +188,8 @@ impl PyTokenizer {
 
     /// The learned merges `(a, b)`, in the order training made them.
     #[getter]
-    fn merges(&self) -> Vec<(String, String)> {
-        self.inner().merges().to_vec()
+    fn merges<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        ints::str_pair_list(py, self.inner().merges())
     }
 
     /// The training objective that made the vocabulary, or None if it was
@@ -200,8 +201,8 @@ impl PyTokenizer {
 
     /// The special tokens present in the vocabulary.
     #[getter]
-    fn special_tokens(&self) -> Vec<String> {
-        self.inner().special_tokens().to_vec()
+    fn special_tokens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        ints::text_list(py, self.inner().special_tokens())
     }
 
     /// The pipeline options, as keyword arguments for the constructors.
@@ -212,17 +213,19 @@ impl PyTokenizer {
     }
 
     /// The id of `token`, or None.
-    fn token_to_id(&self, token: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
-        Ok(self.inner().vocab().id(&text(token, &|| "token".into())?))
+    fn token_to_id<'py>(&self, token: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let id = self.inner().vocab().id(&text(token, &|| "token".into())?);
+        id.map(|id| ints::py_int(token.py(), id.into())).transpose()
     }
 
     /// The token with id `id`, or None past the vocabulary. Negative: ValueError.
     /// An added token the normalizer changes is given in its normalized
     /// form, as encodings show it (and as Hugging Face's `id_to_token` does).
-    fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    fn id_to_token<'py>(&self, id: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyString>>> {
+        let py = id.py();
         let id = args::count(id, "id")?;
         let shared = self.inner();
-        Ok(u32::try_from(id).ok().and_then(|id| shared.id_to_token(id)).map(str::to_owned))
+        u32::try_from(id).ok().and_then(|id| shared.id_to_token(id)).map(|t| ints::py_str(py, t)).transpose()
     }
 
     /// Adds tokens as Hugging Face's `add_tokens` does: each a str or an
