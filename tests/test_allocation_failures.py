@@ -54,7 +54,10 @@ def _calls() -> dict[str, Callable[[], object]]:
     counts = fw.WordCounts({f"word{i}": 70_000 + i for i in range(50)})
     trained = fw.PyTokenizer.train(CORPUS, 40)
     encoding = tok.encode("hello world", "world hello")
+    # an id of 65,536 or more: an int made for the call, not a shared one
+    big = fw.PyTokenizer(VOCAB + [f"w{i}" for i in range(66_000)])
     return {
+        "convert_tokens_to_ids of one token": lambda: big.convert_tokens_to_ids("w65999"),
         "decode_batch": lambda: tok.decode_batch(seqs),
         "decode of a batch": lambda: tok.decode(seqs),
         "batch_decode": lambda: tok.batch_decode(seqs),
@@ -114,3 +117,31 @@ def test_a_failed_python_allocation_is_a_memory_error_not_a_panic(name: str) -> 
     # The hook did make the call fail (it was tested), and the call works as before afterwards.
     assert "MemoryError" in outcomes
     assert call() == expected
+
+
+def test_a_list_being_filled_is_hidden_from_a_collector_hook() -> None:
+    """A collection started while a returned list is filled (its items allocate) must not show a
+    `gc.callbacks` hook the list's empty slots (reading them crashed the interpreter)."""
+    import subprocess
+    import sys
+
+    script = """
+import gc, fast_wordpiece as fw
+counts = fw.WordCounts({f"w{i}": 70000 + i for i in range(3000)})
+bpe = fw.BPETokenizer.train([" ".join(f"w{i}x{i % 7}" for i in range(3000))] * 3, 600)
+lengths = {len(counts), len(bpe.merges)}
+seen = []
+def hook(phase, info):
+    if phase == "start":
+        for o in gc.get_objects():
+            if type(o) is list and len(o) in lengths:
+                seen.append(sum(1 for _ in o))
+gc.callbacks.append(hook)
+gc.set_threshold(50)
+got = [counts.items(), counts.most_common(), counts.values(), bpe.merges]
+gc.callbacks.clear()
+assert gc.is_tracked(got[0]) and gc.is_tracked(got[3])
+print(len(seen) > 0 or "no collection", [len(x) for x in got])
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -402,7 +402,10 @@ impl PyTokenizer {
         let unk = self.special_id(&self.inner().options().unk_token);
         let id = |t: &str| self.inner().vocab().id(t).or(unk);
         if tokens.is_instance_of::<PyString>() {
-            return id(&args::text(tokens, &|| "tokens".into())?).into_bound_py_any(py);
+            return match id(&args::text(tokens, &|| "tokens".into())?) {
+                Some(id) => super::ints::py_int(py, id.into()),
+                None => Ok(py.None().into_bound(py)),
+            };
         }
         let iter = tokens.try_iter().map_err(|e| {
             args::unless_raised(e, || {

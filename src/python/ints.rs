@@ -220,30 +220,19 @@ pub fn py_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyByte
 /// conversion of a returned `Vec`, panic then, and the panic reached Python
 /// as a `PanicException`).
 pub fn list<'py, T: IntoPyObject<'py>>(py: Python<'py>, items: Vec<T>) -> PyResult<Bound<'py, PyList>> {
-    let n = items.len();
-    let too_many = || super::errors::to_py(crate::error::Error::memory(format_args!("a list of {n} items")));
-    let len = ffi::Py_ssize_t::try_from(n).map_err(|_| too_many())?;
-    // SAFETY: the GIL is held (`py`); `list` is a new list of `n` slots that
-    // only this function can reach until it returns it, each slot set once
-    // with a new reference (an error leaves the later slots NULL, which
-    // freeing the list skips); `items` has exactly `n` items.
-    unsafe {
-        let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(len))
-            .map_err(|e| named_memory_error(py, e, format_args!("a list of {n} items")))?;
-        for (i, item) in items.into_iter().enumerate() {
-            let item = item.into_bound_py_any(py)?;
-            // Steals the reference; cannot fail for a new list and `i < n`.
-            if ffi::PyList_SetItem(list.as_ptr(), i as ffi::Py_ssize_t, item.into_ptr()) != 0 {
-                return Err(PyErr::fetch(py));
-            }
-        }
-        Ok(list.cast_into_unchecked())
-    }
+    let mut items = items.into_iter();
+    list_with(py, items.len(), |_| match items.next() {
+        Some(item) => item.into_bound_py_any(py),
+        None => Err(PyErr::fetch(py)), // `list_with` asks for exactly `len` items
+    })
 }
 
 /// `[item(0), ..., item(n - 1)]`, whatever `n`: a MemoryError that names
 /// its length when Python has no room for the list, and `item`'s error (a
-/// MemoryError from the functions here) when it fails.
+/// MemoryError from the functions here) when it fails. The list is hidden
+/// from the garbage collector while it is filled: `item` may allocate,
+/// which may start a collection, and a collector hook (`gc.callbacks`,
+/// `gc.get_objects`) must not see its empty slots.
 pub fn list_with<'py>(
     py: Python<'py>,
     n: usize,
@@ -252,12 +241,13 @@ pub fn list_with<'py>(
     let len = ffi::Py_ssize_t::try_from(n)
         .map_err(|_| super::errors::to_py(crate::error::Error::memory(format_args!("a list of {n} items"))))?;
     // SAFETY: the GIL is held (`py`); `list` is a new list of `n` slots that
-    // only this function can reach until it returns it, each slot set once
-    // with a new reference (an error leaves the later slots NULL, which
-    // freeing the list skips).
+    // only this function can reach until it returns it, untracked until it
+    // is full, each slot set once with a new reference (an error leaves the
+    // later slots NULL, which freeing the list, tracked or not, skips).
     unsafe {
         let list = Bound::from_owned_ptr_or_err(py, ffi::PyList_New(len))
             .map_err(|e| named_memory_error(py, e, format_args!("a list of {n} items")))?;
+        ffi::PyObject_GC_UnTrack(list.as_ptr().cast());
         for i in 0..n {
             let item = item(i)?;
             // Steals the reference; cannot fail for a new list and `i < n`.
@@ -265,6 +255,7 @@ pub fn list_with<'py>(
                 return Err(PyErr::fetch(py));
             }
         }
+        ffi::PyObject_GC_Track(list.as_ptr().cast());
         Ok(list.cast_into_unchecked())
     }
 }
