@@ -60,6 +60,18 @@ def _templated(uni: fw.UnigramTokenizer) -> fw.UnigramTokenizer:
     return fw.UnigramTokenizer.from_str(json.dumps(doc))
 
 
+@functools.cache  # one tokenizer of 70,000 tokens for all the tests
+def _special_token_calls() -> dict[str, Callable[[], object]]:
+    # Ids above 65,536: each id read back is a new int.
+    big = fw.PyTokenizer([f"w{i}" for i in range(70_000)] + VOCAB)
+    big.bos_token, big.eos_token = "w69998", "w69999"
+    calls: dict[str, Callable[[], object]] = {"vocab_size": lambda: big.vocab_size}
+    for name in ("unk", "sep", "cls", "pad", "mask", "bos", "eos"):
+        calls[f"{name}_token"] = functools.partial(getattr, big, f"{name}_token")
+        calls[f"{name}_token_id"] = functools.partial(getattr, big, f"{name}_token_id")
+    return calls
+
+
 @functools.cache  # one tokenizer of 70,000 pieces for all the tests
 def _unigram_calls() -> dict[str, Callable[[], object]]:
     uni = _templated(fw.UnigramTokenizer.train(CORPUS, 30, show_progress=False))
@@ -144,6 +156,7 @@ def _calls() -> dict[str, Callable[[], object]]:
         "convert_ids_to_tokens": lambda: tok.convert_ids_to_tokens([5, 6] * 20),
         "convert_tokens_to_ids": lambda: tok.convert_tokens_to_ids(["hello", "nope"] * 20),
         "convert_tokens_to_string": lambda: tok.convert_tokens_to_string(["hello", "world"] * 20),
+        **_special_token_calls(),
         **_unigram_calls(),
     }
 
