@@ -10,6 +10,8 @@ CPython's own hook for its tests (``_testcapi.set_nomemory``)."""
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Callable
 
 import pytest
@@ -43,6 +45,58 @@ def _outcomes(call: Callable[[], object]) -> set[str]:
         except BaseException as e:  # a PanicException is a BaseException
             seen.add(f"{type(e).__name__}: {e}")
     return seen
+
+
+def _templated(uni: fw.UnigramTokenizer) -> fw.UnigramTokenizer:
+    """`uni` with a `TemplateProcessing` post-processor: `</s>` after each text."""
+    doc = json.loads(uni.to_str())
+    end = {"SpecialToken": {"id": "</s>", "type_id": 0}}
+    doc["post_processor"] = {
+        "type": "TemplateProcessing",
+        "single": [{"Sequence": {"id": "A", "type_id": 0}}, end],
+        "pair": [{"Sequence": {"id": "A", "type_id": 0}}, end, {"Sequence": {"id": "B", "type_id": 1}}, end],
+        "special_tokens": {"</s>": {"id": "</s>", "ids": [uni.token_to_id("</s>")], "tokens": ["</s>"]}},
+    }
+    return fw.UnigramTokenizer.from_str(json.dumps(doc))
+
+
+@functools.cache  # one tokenizer of 70,000 tokens for all the tests
+def _special_token_calls() -> dict[str, Callable[[], object]]:
+    # Ids above 65,536: each id read back is a new int.
+    big = fw.PyTokenizer([f"w{i}" for i in range(70_000)] + VOCAB)
+    big.bos_token, big.eos_token = "w69998", "w69999"
+    calls: dict[str, Callable[[], object]] = {"vocab_size": lambda: big.vocab_size}
+    for name in ("unk", "sep", "cls", "pad", "mask", "bos", "eos"):
+        calls[f"{name}_token"] = functools.partial(getattr, big, f"{name}_token")
+        calls[f"{name}_token_id"] = functools.partial(getattr, big, f"{name}_token_id")
+    return calls
+
+
+@functools.cache  # one tokenizer of 70,000 pieces for all the tests
+def _unigram_calls() -> dict[str, Callable[[], object]]:
+    uni = _templated(fw.UnigramTokenizer.train(CORPUS, 30, show_progress=False))
+    # Ids above 65,536: each int read back is a new object.
+    big = fw.UnigramTokenizer([("<unk>", 0.0)] + [(f"p{i}", -1.0 - i / 1e5) for i in range(70_000)])
+    encoding = uni.encode("hello world", "world hello")
+    return {
+        "UnigramTokenizer.special_tokens": lambda: uni.special_tokens,
+        "UnigramTokenizer.unk_token": lambda: uni.unk_token,
+        "UnigramTokenizer.vocab_size": lambda: big.vocab_size,
+        "UnigramTokenizer.template": lambda: uni.template,
+        "UnigramTokenizer.get_vocab": lambda: uni.get_vocab(),
+        "UnigramTokenizer.get_pieces": lambda: uni.get_pieces(),
+        "UnigramTokenizer.token_to_id": lambda: big.token_to_id("p69999"),
+        "UnigramTokenizer.id_to_token": lambda: uni.id_to_token(5),
+        "UnigramTokenizer.convert_ids_to_tokens": lambda: uni.convert_ids_to_tokens(list(range(len(uni)))),
+        "UnigramTokenizer.word_ids": lambda: uni.word_ids(["hello world there"] * 20),
+        "UnigramTokenizer.encode": lambda: uni.encode("hello world", "world hello").ids,
+        "UnigramTokenizer.encode_batch": lambda: [e.ids for e in uni.encode_batch(["hello world"] * 50)],
+        "UnigramTokenizer.to_str": lambda: uni.to_str(),
+        "UnigramTokenizer.analyze": lambda: uni.analyze(["hello world"] * 5),
+        "UnigramTokenizer.train": lambda: fw.UnigramTokenizer.train(CORPUS, 30).get_pieces(),
+        "UnigramEncoding.tokens": lambda: encoding.tokens,
+        "UnigramEncoding.type_ids": lambda: encoding.type_ids,
+    }
 
 
 def _calls() -> dict[str, Callable[[], object]]:
@@ -105,6 +159,8 @@ def _calls() -> dict[str, Callable[[], object]]:
         "convert_ids_to_tokens": lambda: tok.convert_ids_to_tokens([5, 6] * 20),
         "convert_tokens_to_ids": lambda: tok.convert_tokens_to_ids(["hello", "nope"] * 20),
         "convert_tokens_to_string": lambda: tok.convert_tokens_to_string(["hello", "world"] * 20),
+        **_special_token_calls(),
+        **_unigram_calls(),
     }
 
 

@@ -609,41 +609,41 @@ impl PyTokenizer {
 
     /// The unknown token (None when it is not in the vocabulary).
     #[getter]
-    fn unk_token(&self) -> Option<String> {
+    fn unk_token<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
         let t = self.inner().options().unk_token.clone();
-        self.special_id(&t).map(|_| t)
+        token_str(py, self.special_id(&t).map(|_| t))
     }
 
     /// The unknown token's id (None when it is not in the vocabulary).
     #[getter]
-    fn unk_token_id(&self) -> Option<u32> {
-        self.special_id(&self.inner().options().unk_token)
+    fn unk_token_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        token_id(py, self.special_id(&self.inner().options().unk_token))
     }
 
     /// The separator token (None when it is not in the vocabulary).
     #[getter]
-    fn sep_token(&self) -> Option<String> {
+    fn sep_token<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
         let t = self.inner().options().sep_token.clone();
-        self.special_id(&t).map(|_| t)
+        token_str(py, self.special_id(&t).map(|_| t))
     }
 
     /// The separator token's id (None when it is not in the vocabulary).
     #[getter]
-    fn sep_token_id(&self) -> Option<u32> {
-        self.special_id(&self.inner().options().sep_token)
+    fn sep_token_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        token_id(py, self.special_id(&self.inner().options().sep_token))
     }
 
     /// The classifier token (None when it is not in the vocabulary).
     #[getter]
-    fn cls_token(&self) -> Option<String> {
+    fn cls_token<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
         let t = self.inner().options().cls_token.clone();
-        self.special_id(&t).map(|_| t)
+        token_str(py, self.special_id(&t).map(|_| t))
     }
 
     /// The classifier token's id (None when it is not in the vocabulary).
     #[getter]
-    fn cls_token_id(&self) -> Option<u32> {
-        self.special_id(&self.inner().options().cls_token)
+    fn cls_token_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        token_id(py, self.special_id(&self.inner().options().cls_token))
     }
 
     /// The token padding inserts: `[PAD]` unless the model directory,
@@ -651,8 +651,8 @@ impl PyTokenizer {
     /// in the vocabulary). Settable (a non-empty str), as in transformers:
     /// the vocabulary does not change; padding then needs the token in it.
     #[getter]
-    fn pad_token(&self) -> Option<String> {
-        self.present(Some(self.inner().options().pad_token.clone()))
+    fn pad_token<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
+        token_str(py, self.present(Some(self.inner().options().pad_token.clone())))
     }
 
     #[setter]
@@ -666,8 +666,8 @@ impl PyTokenizer {
 
     /// The padding token's id (None when it is not in the vocabulary).
     #[getter]
-    fn pad_token_id(&self) -> Option<u32> {
-        self.special_id(&self.inner().options().pad_token)
+    fn pad_token_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        token_id(py, self.special_id(&self.inner().options().pad_token))
     }
 
     /// The padding token's type id: 0.
@@ -680,8 +680,8 @@ impl PyTokenizer {
     /// names another (None when it is not in the vocabulary). Settable (a
     /// str or None), as in transformers: the vocabulary does not change.
     #[getter]
-    fn mask_token(&self) -> Option<String> {
-        self.present(self.setting(|s| s.mask_token.clone()))
+    fn mask_token<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
+        token_str(py, self.present(self.setting(|s| s.mask_token.clone())))
     }
 
     #[setter]
@@ -693,16 +693,16 @@ impl PyTokenizer {
 
     /// The mask token's id (None when it is not in the vocabulary).
     #[getter]
-    fn mask_token_id(&self) -> Option<u32> {
-        self.setting(|s| s.mask_token.clone()).and_then(|t| self.special_id(&t))
+    fn mask_token_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        token_id(py, self.setting(|s| s.mask_token.clone()).and_then(|t| self.special_id(&t)))
     }
 
     /// The beginning-of-sequence token: None (BERT has none) unless the
     /// model directory or the caller names one that is in the vocabulary.
     /// Settable (a str or None).
     #[getter]
-    fn bos_token(&self) -> Option<String> {
-        self.present(self.setting(|s| s.bos_token.clone()))
+    fn bos_token<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
+        token_str(py, self.present(self.setting(|s| s.bos_token.clone())))
     }
 
     #[setter]
@@ -714,16 +714,16 @@ impl PyTokenizer {
 
     /// The beginning-of-sequence token's id (None without one).
     #[getter]
-    fn bos_token_id(&self) -> Option<u32> {
-        self.setting(|s| s.bos_token.clone()).and_then(|t| self.special_id(&t))
+    fn bos_token_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        token_id(py, self.setting(|s| s.bos_token.clone()).and_then(|t| self.special_id(&t)))
     }
 
     /// The end-of-sequence token: None (BERT has none) unless the model
     /// directory or the caller names one that is in the vocabulary.
     /// Settable (a str or None).
     #[getter]
-    fn eos_token(&self) -> Option<String> {
-        self.present(self.setting(|s| s.eos_token.clone()))
+    fn eos_token<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
+        token_str(py, self.present(self.setting(|s| s.eos_token.clone())))
     }
 
     #[setter]
@@ -735,8 +735,8 @@ impl PyTokenizer {
 
     /// The end-of-sequence token's id (None without one).
     #[getter]
-    fn eos_token_id(&self) -> Option<u32> {
-        self.setting(|s| s.eos_token.clone()).and_then(|t| self.special_id(&t))
+    fn eos_token_id<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        token_id(py, self.setting(|s| s.eos_token.clone()).and_then(|t| self.special_id(&t)))
     }
 
     /// transformers' extra special tokens (those without a name of their
@@ -812,4 +812,16 @@ fn rows_of(encodings: Vec<Encoding>, overflowing: bool) -> (Vec<Encoding>, Vec<u
         }));
     }
     (rows, sample)
+}
+
+/// A special token's getter value: its str, or None; a MemoryError, not a
+/// panic (pyo3's conversion of a returned `String`), when Python has no
+/// room for the str.
+fn token_str(py: Python<'_>, token: Option<String>) -> PyResult<Option<Bound<'_, PyString>>> {
+    token.map(|t| super::ints::py_str(py, &t)).transpose()
+}
+
+/// A special token's id getter value: the int, or None (see [`token_str`]).
+fn token_id(py: Python<'_>, id: Option<u32>) -> PyResult<Option<Bound<'_, PyAny>>> {
+    id.map(|id| super::ints::py_int(py, id.into())).transpose()
 }

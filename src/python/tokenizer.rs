@@ -165,8 +165,8 @@ impl PyTokenizer {
 
     /// The number of tokens in the vocabulary.
     #[getter(vocab_size)]
-    fn vocab_len(&self) -> usize {
-        self.inner().vocab().len()
+    fn vocab_len<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        super::ints::py_int(py, self.inner().vocab().len() as u64)
     }
 
     /// Whether encoding looks chunks up in the cache of chunks already

@@ -13,7 +13,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use super::args::{self, text, type_name, Given};
 use super::errors::{guard, to_py, Signals};
 use super::family;
-use super::ints::{int_list, named_memory_error, new_str_list, offsets_list};
+use super::ints::{self, int_list, named_memory_error, new_str_list, offsets_list};
 use super::train::counting;
 use crate::error::Error;
 use crate::training::Progress;
@@ -653,13 +653,13 @@ impl PyUnigramTokenizer {
     /// `num_threads` threads (None: all); in the template (its pair template
     /// for a pair) unless `add_special_tokens=False`.
     #[pyo3(signature = (texts, *, add_special_tokens = true, num_threads = None))]
-    fn encode_batch(
+    fn encode_batch<'py>(
         &self,
-        py: Python<'_>,
-        texts: &Bound<'_, PyAny>,
+        py: Python<'py>,
+        texts: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
-        num_threads: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<PyUnigramEncoding>> {
+        num_threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let num_threads = family::threads(num_threads)?;
         let held = family::items(texts)?;
         let n = held.len();
@@ -682,7 +682,9 @@ impl PyUnigramTokenizer {
             (e.type_ids, e.special) = (p.type_ids, p.special_mask);
             out.push(e);
         }
-        Ok(out)
+        // Not pyo3's conversion of a returned `Vec`: it panics when Python
+        // has no room for the list.
+        ints::list(py, out)
     }
 
     /// `{piece: id}` for the whole vocabulary.
@@ -692,46 +694,55 @@ impl PyUnigramTokenizer {
 
     /// The pieces and their scores (log-probabilities), in id order.
     fn get_pieces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        PyList::new(py, self.inner.model().pieces().iter().map(|(p, s)| (p.as_str(), *s)))
+        let pieces = self.inner.model().pieces();
+        ints::list_with(py, pieces.len(), |i| {
+            let (piece, score) = &pieces[i];
+            Ok(ints::pair(py, ints::py_str(py, piece)?.into_any(), ints::py_float(py, *score)?)?.into_any())
+        })
     }
 
     /// The number of pieces in the vocabulary.
-    #[getter]
-    fn vocab_size(&self) -> usize {
-        self.inner.vocab_size()
+    #[getter(vocab_size)]
+    fn vocab_size_of<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        ints::py_int(py, self.inner.vocab_size() as u64)
     }
 
     /// The piece of text no other piece covers.
     #[getter]
-    fn unk_token(&self) -> &str {
-        self.inner.unk_token()
+    fn unk_token<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        ints::py_str(py, self.inner.unk_token())
     }
 
     /// The special tokens, in the order they were given.
     #[getter]
-    fn special_tokens(&self) -> Vec<String> {
-        self.inner.special_tokens()
+    fn special_tokens<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        ints::text_list(py, &self.inner.special_tokens())
     }
 
     /// The `TemplateProcessing` post-processor of a loaded file, as
     /// `(single, pair)` in Hugging Face's notation (`("<s>:0 $A:0 </s>:0",
     /// "<s>:0 $A:0 </s>:0 </s>:0 $B:1 </s>:1")`), or None without one.
     #[getter]
-    fn template(&self) -> Option<(String, String)> {
+    fn template<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
         use crate::unigram::template::Template;
-        self.inner.template().map(|t| (Template::notation(&t.single), Template::notation(&t.pair)))
+        let Some(t) = self.inner.template() else { return Ok(None) };
+        let single = ints::py_str(py, &Template::notation(&t.single))?.into_any();
+        let pair = ints::py_str(py, &Template::notation(&t.pair))?.into_any();
+        ints::pair(py, single, pair).map(Some)
     }
 
     /// The id of `token`, or None.
-    fn token_to_id(&self, token: &Bound<'_, PyAny>) -> PyResult<Option<u32>> {
-        Ok(self.inner.token_to_id(&text(token, &|| "token".into())?))
+    fn token_to_id<'py>(&self, token: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let id = self.inner.token_to_id(&text(token, &|| "token".into())?);
+        id.map(|id| ints::py_int(token.py(), id.into())).transpose()
     }
 
     /// The piece with id `id`, or None beyond the vocabulary. A negative id
     /// is a ValueError, as for every tokenizer.
-    fn id_to_token(&self, id: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    fn id_to_token<'py>(&self, id: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyString>>> {
+        let py = id.py();
         let id = args::count(id, "id")?;
-        Ok(u32::try_from(id).ok().and_then(|i| self.inner.id_to_token(i)).map(str::to_string))
+        u32::try_from(id).ok().and_then(|i| self.inner.id_to_token(i)).map(|t| ints::py_str(py, t)).transpose()
     }
 
     /// For each of `texts` (an iterable of str), the word each token of
@@ -786,8 +797,8 @@ impl PyUnigramTokenizer {
     }
 
     /// The `tokenizer.json` text that `save` writes.
-    fn to_str(&self) -> String {
-        self.inner.to_json()
+    fn to_str<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        ints::py_str(py, &self.inner.to_json())
     }
 
     /// A tokenizer from `tokenizer.json` text (what `to_str` returns), as
@@ -800,7 +811,9 @@ impl PyUnigramTokenizer {
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<family::Reduced<'py>> {
         let py = slf.py();
-        let json = PyTuple::new(py, [slf.get().inner.to_json()])?;
+        // The text made here (pyo3's conversion of a String panics when Python
+        // has no room for it); the tuple of one item by pyo3 still panics.
+        let json = PyTuple::new(py, [ints::py_str(py, &slf.get().inner.to_json())?])?;
         Ok((py.get_type::<Self>().getattr("from_str")?, json, slf.get().pad.get()))
     }
 
@@ -817,6 +830,13 @@ impl PyUnigramTokenizer {
 
     fn __repr__(&self) -> String {
         format!("UnigramTokenizer(vocab_size={}, unk_token={:?})", self.inner.vocab_size(), self.inner.unk_token())
+    }
+}
+
+impl PyUnigramTokenizer {
+    /// The number of pieces (the `vocab_size` getter's, for the shared methods).
+    fn vocab_size(&self) -> usize {
+        self.inner.vocab_size()
     }
 }
 
