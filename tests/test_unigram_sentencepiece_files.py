@@ -134,6 +134,27 @@ def _same_as_hf(ours: Any, hf: Any, text: str, pair: str | None = None) -> None:
     assert ours.decode(expected.ids, skip_special_tokens=True) == hf.decode(expected.ids), text
 
 
+def _ours_and_transformers(path: Path, name: str, impl: str) -> tuple[Any, Any]:
+    """Our UnigramTokenizer of `path` and transformers' class `name` of its folder, with the same
+    pad token."""
+    transformers = pytest.importorskip("transformers", reason="optional: transformers is not installed")
+    theirs = getattr(transformers, name).from_pretrained(str(path.parent))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    ours.pad_token = theirs.pad_token
+    return ours, theirs
+
+
+def _same_as_hf_on_drawn_texts(ours: Any, hf: Any, examples: int) -> None:
+    """:func:`_same_as_hf` on `examples` drawn texts, alone and with a drawn second text."""
+
+    @settings(max_examples=examples, deadline=None, database=None)
+    @given(TEXTS, st.none() | TEXTS)
+    def check(text: str, pair: str | None) -> None:
+        _same_as_hf(ours, hf, text, pair)
+
+    check()
+
+
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 @pytest.mark.parametrize("converter", CONVERTERS)
 def test_converted_files_encode_and_decode_as_tokenizers(files: dict[str, Path], converter: str, impl: str) -> None:
@@ -142,12 +163,7 @@ def test_converted_files_encode_and_decode_as_tokenizers(files: dict[str, Path],
     doc = json.loads(files[converter].read_text(encoding="utf-8"))
     assert "Precompiled" in json.dumps(doc["normalizer"])  # what the test is about
 
-    @settings(max_examples=300, deadline=None, database=None)
-    @given(TEXTS, st.none() | TEXTS)
-    def check(text: str, pair: str | None) -> None:
-        _same_as_hf(ours, hf, text, pair)
-
-    check()
+    _same_as_hf_on_drawn_texts(ours, hf, 300)
     # the charsmap at work: full-width letters, a ligature and a circled digit
     # become ASCII, a run of spaces one "▁", each token pointing into the text
     text = "ｆｕｌｌ   ﬁ①"
@@ -166,12 +182,7 @@ def test_uncased_albert_files_lowercase_and_strip_accents_as_tokenizers(files: d
     for text in ["Ça VA, Éric? ﬁＡ①", "e\u0301\u0308 \u0301x", "\u0301\u0301", "İSTANBUL ǅ ẞ", "\uac00\u1100\u1161"]:
         _same_as_hf(ours, hf, text)
 
-    @settings(max_examples=300, deadline=None, database=None)
-    @given(TEXTS, st.none() | TEXTS)
-    def check(text: str, pair: str | None) -> None:
-        _same_as_hf(ours, hf, text, pair)
-
-    check()
+    _same_as_hf_on_drawn_texts(ours, hf, 300)
     got = ours.encode("Café ÉTÉ", add_special_tokens=False)
     assert "".join(got.tokens).replace("▁", "") == "cafeete"
 
@@ -250,12 +261,7 @@ def test_files_saved_by_transformers_5_encode_and_write_back_as_read(
     for text in ["a  b\tc\u3000d\x1ce\x85f", "  x  ", "▁a ▁ b▁", "</s>  a</s>b", "\u2028", ""]:
         _same_as_hf(ours, hf, text, "c  d")
 
-    @settings(max_examples=200, deadline=None, database=None)
-    @given(TEXTS, st.none() | TEXTS)
-    def check(text: str, pair: str | None) -> None:
-        _same_as_hf(ours, hf, text, pair)
-
-    check()
+    _same_as_hf_on_drawn_texts(ours, hf, 200)
     # spaces and other White_Space only cut: no "▁" alone for a run of them
     bare = {"add_special_tokens": False}
     spaced, single = ours.encode("ab  \t c", **bare), ours.encode("ab c", **bare)
@@ -274,11 +280,7 @@ def test_files_saved_by_transformers_5_encode_and_write_back_as_read(
 def test_the_call_on_files_saved_by_transformers_5_gives_what_they_give(
     saved_by_transformers: dict[str, Path], name: str, impl: str
 ) -> None:
-    transformers = pytest.importorskip("transformers", reason="optional: transformers is not installed")
-    path = saved_by_transformers[name]
-    theirs = getattr(transformers, name).from_pretrained(str(path.parent))
-    ours = _implementation(impl).UnigramTokenizer.from_file(path)
-    ours.pad_token = theirs.pad_token
+    ours, theirs = _ours_and_transformers(saved_by_transformers[name], name, impl)
     texts = ["ｆｕｌｌ   ﬁne①", "a</s> b", "", "  x\u3000y  ", "hello\tworld, the  quick fox"]
     pairs = ["b  c", "x", "", "d\te", "and more"]
     options = {"padding": True, "return_offsets_mapping": True, "return_attention_mask": True}
@@ -307,12 +309,7 @@ def test_metaspace_in_a_sequence_as_tokenizers(
     for text in ["\u0301a b", " a  b ", "x\u0301 \u0301a", "[CLS] a\u3000b", "a\u2009b\u200bc"]:
         _same_as_hf(ours, hf, text)
 
-    @settings(max_examples=150, deadline=None, database=None)
-    @given(TEXTS, st.none() | TEXTS)
-    def check(text: str, pair: str | None) -> None:
-        _same_as_hf(ours, hf, text, pair)
-
-    check()
+    _same_as_hf_on_drawn_texts(ours, hf, 150)
     assert json.loads(ours.to_str())["pre_tokenizer"] == json.loads(path.read_text(encoding="utf-8"))["pre_tokenizer"]
 
 
@@ -724,12 +721,7 @@ def test_older_converters_strip_and_replace_runs_of_spaces_as_tokenizers(
     ours = _implementation(impl).UnigramTokenizer.from_file(path)
     assert ours.encode("  ab  \t").offsets == hf.encode("  ab  \t").offsets
 
-    @settings(max_examples=300, deadline=None, database=None)
-    @given(TEXTS, st.none() | TEXTS)
-    def check(text: str, pair: str | None) -> None:
-        _same_as_hf(ours, hf, text, pair)
-
-    check()
+    _same_as_hf_on_drawn_texts(ours, hf, 300)
 
 
 @pytest.mark.parametrize("converter", CONVERTERS)
@@ -817,11 +809,7 @@ def _alignment(batch: Any, rows: int) -> list[Any]:
 def test_the_call_aligns_words_sequences_and_characters_as_transformers(
     saved_by_transformers: dict[str, Path], name: str, options: dict[str, Any], impl: str
 ) -> None:
-    transformers = pytest.importorskip("transformers", reason="optional: transformers is not installed")
-    path = saved_by_transformers[name]
-    theirs = getattr(transformers, name).from_pretrained(str(path.parent))
-    ours = _implementation(impl).UnigramTokenizer.from_file(path)
-    ours.pad_token = theirs.pad_token
+    ours, theirs = _ours_and_transformers(saved_by_transformers[name], name, impl)
     texts = ["hello  world</s>x y", "a\tb", "", "ｆｕｌｌ ﬁne①"]
     pairs = ["b  c d", "x", "e", ""]
     for text, pair in [(texts, None), (texts, pairs), (texts[0], pairs[0]), (texts[0], None)]:
