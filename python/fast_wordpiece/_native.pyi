@@ -57,7 +57,7 @@ class BPETokenizer:
     def __new__(
         cls,
         vocab: dict[str, _IntT],
-        merges: Iterable[tuple[str, str] | str],
+        merges: Iterable[tuple[str, str] | list[str] | str],
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str | None = None,
@@ -568,7 +568,7 @@ class PyTokenizer:
         cls,
         vocab: Sequence[str],
         *,
-        merges: Iterable[tuple[str, str]] | None = None,
+        merges: Iterable[tuple[str, str] | list[str]] | None = None,
         special_tokens: Sequence[str] | None = None,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...

@@ -236,6 +236,18 @@ pub fn word_strs<'a>(words: &'a [Text<'_>], what: &dyn Fn() -> String) -> PyResu
     Ok(out)
 }
 
+/// A merge given as two str: a tuple or a list of exactly two (a
+/// tokenizer.json's merges are JSON arrays, which `json.load` gives as
+/// lists). None for anything else, which the caller names in its TypeError.
+pub fn str_pair(obj: &Bound<'_, PyAny>) -> Option<(String, String)> {
+    let (a, b) = match (obj.cast::<PyTuple>(), obj.cast::<PyList>()) {
+        (Ok(t), _) if t.len() == 2 => (t.get_item(0).ok()?, t.get_item(1).ok()?),
+        (_, Ok(l)) if l.len() == 2 => (l.get_item(0).ok()?, l.get_item(1).ok()?),
+        _ => return None,
+    };
+    Some((a.extract().ok()?, b.extract().ok()?))
+}
+
 /// Whether `obj` is a numpy bool scalar.
 fn is_numpy_bool(obj: &Bound<'_, PyAny>) -> bool {
     let t = obj.get_type();
