@@ -3,7 +3,8 @@ allocations fails, the call raises MemoryError (or returns), never a ``PanicExce
 the list a call returns (the texts of ``decode_batch``, the tokens of ``tokenize``, a batch's
 encodings) was a panic in the bindings when Python had no room for it, as was building what the
 word counts, the vocabularies and an encoding's other fields are read back as (lists, dicts,
-tuples, strs and ints made one by one).
+tuples, strs and ints made one by one). A keyword argument's name that could not be read for want of memory
+was a TypeError (`got an unexpected keyword argument`) in the training methods.
 
 Each call is made once for every allocation it makes, with that one allocation made to fail by
 CPython's own hook for its tests (``_testcapi.set_nomemory``)."""
@@ -94,6 +95,14 @@ def _unigram_calls() -> dict[str, Callable[[], object]]:
         "UnigramTokenizer.to_str": lambda: uni.to_str(),
         "UnigramTokenizer.analyze": lambda: uni.analyze(["hello world"] * 5),
         "UnigramTokenizer.train": lambda: fw.UnigramTokenizer.train(CORPUS, 30).get_pieces(),
+        # A keyword's name is read into a new bytes object (the stable ABI before Python 3.10):
+        # no room for it is a MemoryError, not "got an unexpected keyword argument".
+        "UnigramTokenizer.train with keywords": lambda: fw.UnigramTokenizer.train(
+            CORPUS, vocab_size=30, show_progress=False
+        ).get_pieces(),
+        "UnigramTokenizer.train_from_counts with keywords": lambda: fw.UnigramTokenizer.train_from_counts(
+            {"hello world there": 50}, 30, special_tokens=["<unk>"], show_progress=False
+        ).get_pieces(),
         "UnigramEncoding.tokens": lambda: encoding.tokens,
         "UnigramEncoding.type_ids": lambda: encoding.type_ids,
     }

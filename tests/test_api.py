@@ -50,6 +50,17 @@ def test_merges_are_the_learned_tokens_in_order(trained):
         assert merged in vocab
 
 
+def test_merges_given_as_lists_of_two_are_taken_as_pairs(Tokenizer, trained):
+    """`merges=` as `json.load` reads pairs (lists of two str) builds the same tokenizer as tuples."""
+    vocab = sorted(trained.get_vocab(), key=trained.get_vocab().__getitem__)
+    from_lists = Tokenizer(vocab, merges=[list(m) for m in trained.merges])
+    assert from_lists.merges == trained.merges
+    assert from_lists.encode("The pug hugs!").ids == trained.encode("The pug hugs!").ids
+    for bad in (["a"], ["a", "b", "c"], ["a", 1]):
+        with pytest.raises(TypeError, match=r"merges\[0\]"):
+            Tokenizer(vocab, merges=[bad])
+
+
 def test_encoding_reads_like_a_dict_and_like_attributes(trained):
     enc = trained.encode("The pug hugs!")
     assert enc["ids"] == enc.ids

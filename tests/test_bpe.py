@@ -266,3 +266,26 @@ def test_a_gpt2_layout_file_loads(tmp_path, hf_and_ours, held_out):
     hf = tokenizers.Tokenizer.from_file(str(path))
     sample = held_out[::11]
     assert loaded.encode_batch(sample) == [e.ids for e in hf.encode_batch(sample)]
+
+
+@pytest.mark.parametrize("module", [fw, ref], ids=["engine", "twin"])
+def test_merges_read_from_a_tokenizer_json_build_the_tokenizer_as_tuples_do(module):
+    """A tokenizer.json's merges are JSON arrays: `json.load` gives each as a list of two str,
+    which the constructor takes exactly as the tuple (Hugging Face's own files are built so)."""
+    trained = fw.BPETokenizer.train(["hello world, hello there"] * 5, 270, special_tokens=[EOT])
+    model = json.loads(trained.to_json())["model"]
+    assert all(isinstance(m, list) and len(m) == 2 for m in model["merges"])
+    from_lists = module.BPETokenizer(model["vocab"], model["merges"], special_tokens=[EOT])
+    from_tuples = module.BPETokenizer(model["vocab"], [tuple(m) for m in model["merges"]], special_tokens=[EOT])
+    assert from_lists.merges == from_tuples.merges == trained.merges
+    text = "hello world, hello there, said the other world"
+    assert from_lists.encode(text) == from_tuples.encode(text) == trained.encode(text)
+
+
+@pytest.mark.parametrize("module", [fw, ref], ids=["engine", "twin"])
+@pytest.mark.parametrize(
+    ("merge", "kind"), [(["a"], "list"), (["a", "b", "c"], "list"), (["a", 1], "list"), (("a",), "tuple"), (3, "int")]
+)
+def test_a_merge_that_is_not_two_str_is_a_type_error_naming_it(module, merge, kind):
+    with pytest.raises(TypeError, match=rf'^merges\[1\] must be a pair of str or "a b", not {kind}$'):
+        module.BPETokenizer({"a": 0, "b": 1, "ab": 2, "c": 3}, [("a", "b"), merge])

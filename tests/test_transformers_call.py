@@ -155,13 +155,12 @@ def test_unbatched_input_gives_unbatched_lists(ours, texts):
     assert ours(texts["one"], return_tensors="np")["input_ids"].shape == (1, len(single["input_ids"]))
 
 
-def or_none(method: Any, *args: Any) -> Any:
-    """transformers' answer, or None where it fails for a word that has no tokens (its
-    ``word_to_chars`` makes a CharSpan of None: a TypeError)."""
+def answer(method: Any, *args: Any) -> Any:
+    """What a call gives: its result, or the type of the exception it raises."""
     try:
         return method(*args)
-    except TypeError:
-        return None
+    except Exception as e:  # the outcome is what is compared
+        return type(e)
 
 
 def test_alignment_methods_match_transformers(hf, ours, texts):
@@ -178,12 +177,29 @@ def test_alignment_methods_match_transformers(hf, ours, texts):
         for w in range(max(x for x in b.word_ids(i) if x is not None) + 2 if any(b.word_ids(i)) else 2):
             for s in (0, 1):
                 assert a.word_to_tokens(i, w, s) == b.word_to_tokens(i, w, s)
-                assert a.word_to_chars(i, w, s) == or_none(b.word_to_chars, i, w, s)
+                # a word with no tokens: a TypeError in both (transformers' CharSpan of None)
+                assert answer(a.word_to_chars, i, w, s) == answer(b.word_to_chars, i, w, s)
         for c in range(0, 60, 3):
             for s in (0, 1):
                 assert a.char_to_token(i, c, s) == b.char_to_token(i, c, s)
                 assert a.char_to_word(i, c, s) == b.char_to_word(i, c, s)
     assert a.token_to_word(3) == b.token_to_word(3)  # one argument: row 0
+
+
+def test_word_to_chars_of_a_word_with_no_tokens_is_a_type_error_as_in_transformers(hf, ours):
+    """A word past a row's last one has no characters: transformers' ``word_to_chars`` raises
+    TypeError (its ``CharSpan`` of the encoding's None), and so does ours; the encoding's own
+    ``word_to_chars`` gives None, as ``tokenizers``' does."""
+    a, b = ours(["hello world", "hi"]), hf(["hello world", "hi"])
+    assert a.word_to_chars(0, 1) == b.word_to_chars(0, 1) == (6, 11)
+    for row, word in [(0, 2), (1, 1), (0, 5)]:
+        with pytest.raises(TypeError):
+            b.word_to_chars(row, word)
+        with pytest.raises(TypeError, match=f"word {word} of sequence 0 in row {row} has no tokens"):
+            a.word_to_chars(row, word)
+        assert a.encodings[row].word_to_chars(word) is None
+    with pytest.raises(TypeError, match="word 5 of sequence 0 in row 0 has no tokens"):
+        a.word_to_chars(5)  # one index: row 0
 
 
 def test_the_tokenizer_surface_matches_transformers(hf, ours, texts):

@@ -771,8 +771,8 @@ def test_a_long_text_with_many_replaced_matches_encodes_as_tokenizers(
 
 
 def _none_if_raised(f: Any, *args: Any) -> Any:
-    """``f(*args)``, or None where transformers' ``word_to_chars`` raises TypeError for a word
-    without tokens (ours returns None, as ``PyTokenizer``'s call does)."""
+    """``f(*args)``, or None where ``word_to_chars`` raises TypeError for a word without tokens
+    (transformers' and ours alike)."""
     try:
         return f(*args)
     except TypeError:

@@ -113,6 +113,18 @@ def test_a_word_split_into_pieces_shares_its_word_id(ours):
     assert enc.token_to_word(len(enc.ids)) is None
 
 
+def test_words_is_word_ids_under_its_deprecated_name_as_in_tokenizers(hf, ours):
+    """``Encoding.words``: the same list as ``word_ids``, with the DeprecationWarning that Hugging
+    Face's ``Encoding.words`` gives."""
+    for text, pair in [("unaffable ##ness don't", "[CLS] a b"), ("", None), ("hello world", None)]:
+        theirs = hf.encode(text, pair)
+        with pytest.warns(DeprecationWarning, match="word_ids"):
+            expected = theirs.words
+        encoding = ours.encode(text, pair)
+        with pytest.warns(DeprecationWarning, match=r"Encoding\.words is deprecated, please use Encoding\.word_ids"):
+            assert encoding.words == encoding.word_ids == expected
+
+
 @pytest.mark.parametrize("call", ["word_to_tokens", "word_to_chars", "char_to_token", "char_to_word"])
 def test_negative_positions_are_a_value_error_naming_the_argument(ours, call):
     enc = ours.encode("a b")

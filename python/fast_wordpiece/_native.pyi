@@ -57,7 +57,7 @@ class BPETokenizer:
     def __new__(
         cls,
         vocab: dict[str, _IntT],
-        merges: Iterable[tuple[str, str] | str],
+        merges: Iterable[tuple[str, str] | list[str] | str],
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str | None = None,
@@ -535,6 +535,8 @@ class Encoding:
     @property
     def word_ids(self) -> list[int | None]: ...
     @property
+    def words(self) -> list[int | None]: ...  # deprecated: word_ids, with a DeprecationWarning
+    @property
     def sequence_ids(self) -> list[int | None]: ...
     @property
     def n_sequences(self) -> int: ...
@@ -568,7 +570,7 @@ class PyTokenizer:
         cls,
         vocab: Sequence[str],
         *,
-        merges: Iterable[tuple[str, str]] | None = None,
+        merges: Iterable[tuple[str, str] | list[str]] | None = None,
         special_tokens: Sequence[str] | None = None,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...

@@ -236,12 +236,16 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
         return None if span is None else TokenSpan(*span)
 
     def word_to_chars(self, batch_or_word_index: int, word_index: int | None = None,
-                      sequence_index: int = 0) -> CharSpan | None:  # fmt: skip
+                      sequence_index: int = 0) -> CharSpan:  # fmt: skip
         """The ``CharSpan(start, end)`` of a word of sequence ``sequence_index`` in its text
-        (the row as :meth:`token_to_sequence`); None when no token belongs to it."""
+        (the row as :meth:`token_to_sequence`); a TypeError when no token belongs to it, as
+        transformers' (its ``CharSpan`` of the encoding's None)."""
         batch, word = self._row_and_index(batch_or_word_index, word_index)
         span = self._encoding(batch).word_to_chars(word, sequence_index)
-        return None if span is None else CharSpan(*span)
+        if span is None:
+            raise TypeError(f"word_to_chars: word {word} of sequence {sequence_index} in row {batch} has no tokens, "
+                            "so no characters (word_to_tokens gives None for it)")  # fmt: skip
+        return CharSpan(*span)
 
     def char_to_token(self, batch_or_char_index: int, char_index: int | None = None,
                       sequence_index: int = 0) -> int | None:  # fmt: skip

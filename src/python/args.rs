@@ -236,6 +236,18 @@ pub fn word_strs<'a>(words: &'a [Text<'_>], what: &dyn Fn() -> String) -> PyResu
     Ok(out)
 }
 
+/// A merge given as two str: a tuple or a list of exactly two (a
+/// tokenizer.json's merges are JSON arrays, which `json.load` gives as
+/// lists). None for anything else, which the caller names in its TypeError.
+pub fn str_pair(obj: &Bound<'_, PyAny>) -> Option<(String, String)> {
+    let (a, b) = match (obj.cast::<PyTuple>(), obj.cast::<PyList>()) {
+        (Ok(t), _) if t.len() == 2 => (t.get_item(0).ok()?, t.get_item(1).ok()?),
+        (_, Ok(l)) if l.len() == 2 => (l.get_item(0).ok()?, l.get_item(1).ok()?),
+        _ => return None,
+    };
+    Some((a.extract().ok()?, b.extract().ok()?))
+}
+
 /// Whether `obj` is a numpy bool scalar.
 fn is_numpy_bool(obj: &Bound<'_, PyAny>) -> bool {
     let t = obj.get_type();
@@ -418,7 +430,8 @@ pub const TEXT_COUNTS: &str = "a mapping of str to int or an iterable of (str, i
 /// counts[3]`) or its count (`the count of "abc"`); an exception raised by
 /// `items()` or the iterator comes back unchanged.
 pub fn text_counts(obj: &Bound<'_, PyAny>, name: &str, expected: &str, minimum: u64) -> PyResult<Vec<(String, u64)>> {
-    let items = match obj.call_method0("items") {
+    // The method's name made fallibly: pyo3's conversion of a &str panics when Python has no room.
+    let items = match obj.call_method0(super::ints::py_str(obj.py(), "items")?) {
         Ok(items) => items,
         Err(e) if !e.is_instance_of::<PyAttributeError>(obj.py()) => return Err(e), // raised by items()
         Err(_) => {
@@ -645,6 +658,31 @@ fn unexpected(function: &str, key: &Bound<'_, PyAny>) -> PyErr {
         Ok(name) => PyTypeError::new_err(format!("{function}() got an unexpected keyword argument {name}")),
         Err(e) => e,
     }
+}
+
+/// Checks the keyword arguments that PyO3 left to a function's `**kwargs`:
+/// a keyword it does not take is Python's TypeError. One of its own
+/// parameters (`known`) lands there only when PyO3 could not read its name:
+/// under the stable ABI before Python 3.10 it reads each keyword's name into
+/// a new bytes object, and takes a failure to allocate that for a name it
+/// does not know (its TypeError, `got an unexpected keyword argument`).
+/// That is a MemoryError, as for any other allocation the call makes.
+pub fn no_other_keywords(kwargs: Option<&Bound<'_, PyDict>>, function: &str, known: &[&str]) -> PyResult<()> {
+    let Some((key, _)) = kwargs.and_then(|k| k.iter().next()) else {
+        return Ok(());
+    };
+    let py = key.py();
+    let name = match key.extract::<String>() {
+        Ok(name) => name,
+        Err(e) if e.is_instance_of::<PyMemoryError>(py) => return Err(e),
+        Err(_) => return Err(unexpected(function, &key)), // not valid Unicode: no name of ours
+    };
+    if known.contains(&name.as_str()) {
+        return Err(PyMemoryError::new_err(format!(
+            "{function}(): no memory to read the name of the keyword argument '{name}'"
+        )));
+    }
+    Err(unexpected(function, &key))
 }
 
 /// What a call to `encode` or `encode_batch` asks for beyond its options.

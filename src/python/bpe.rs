@@ -179,7 +179,7 @@ impl PyBpe {
             let pair = if let Ok(s) = m.extract::<String>() {
                 s.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string()))
             } else {
-                m.extract::<(String, String)>().ok()
+                args::str_pair(&m)
             };
             pairs.push(pair.ok_or_else(|| {
                 PyTypeError::new_err(format!("merges[{i}] must be a pair of str or \"a b\", not {}", type_name(&m)))

@@ -6,7 +6,7 @@ use std::ptr::{self, NonNull};
 use std::sync::atomic::{AtomicPtr, AtomicU8, Ordering};
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyKeyError, PyOverflowError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyDeprecationWarning, PyKeyError, PyOverflowError, PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -19,6 +19,9 @@ use super::ints::{int_list, named_memory_error, offsets_list, str_list};
 use crate::encoding::{Encoding, Word};
 use crate::error::Error;
 use crate::tokenizer::Tokenizer;
+
+/// The warning of `Encoding.words`, as `tokenizers` words it.
+const WORDS_DEPRECATED: &std::ffi::CStr = c"Encoding.words is deprecated, please use Encoding.word_ids instead.";
 
 const KEYS: [&str; 6] = ["ids", "tokens", "offsets", "attention_mask", "special_tokens_mask", "type_ids"];
 
@@ -681,6 +684,14 @@ impl PyEncoding {
             Some(w) => super::ints::py_int(py, w.into()),
             None => Ok(py.None().into_bound(py)),
         })
+    }
+
+    /// The deprecated name of `word_ids`, kept as Hugging Face `tokenizers`
+    /// keeps it: a DeprecationWarning, then the same list.
+    #[getter]
+    fn words<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        PyErr::warn(py, &py.get_type::<PyDeprecationWarning>(), WORDS_DEPRECATED, 1)?;
+        self.word_ids(py)
     }
 
     /// Each token's sequence, 0 or 1; None for the tokens that

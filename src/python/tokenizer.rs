@@ -114,9 +114,8 @@ impl PyTokenizer {
                 })?
                 .enumerate()
                 .map(|(i, pair)| {
-                    pair?
-                        .extract::<(String, String)>()
-                        .map_err(|_| PyTypeError::new_err(format!("merges[{i}] must be a pair of str")))
+                    args::str_pair(&pair?)
+                        .ok_or_else(|| PyTypeError::new_err(format!("merges[{i}] must be a pair of str")))
                 })
                 .collect::<PyResult<_>>()?,
         };

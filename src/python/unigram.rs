@@ -371,6 +371,21 @@ fn str_list(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
 /// `vocab_size` when left out, as in Hugging Face's `UnigramTrainer`.
 const DEFAULT_VOCAB_SIZE: usize = 8000;
 
+/// The parameters of a training method whose first is `first`: the names
+/// its keyword arguments may have.
+fn train_keywords(first: &str) -> [&str; 8] {
+    [
+        first,
+        "vocab_size",
+        "special_tokens",
+        "max_piece_length",
+        "seed_size",
+        "shrinking_factor",
+        "num_sub_iterations",
+        "show_progress",
+    ]
+}
+
 fn config(
     vocab_size: &Given<'_>,
     special_tokens: Option<&Bound<'_, PyAny>>,
@@ -517,7 +532,7 @@ impl PyUnigramTokenizer {
     /// unless `show_progress=False`; Ctrl-C stops training
     /// (KeyboardInterrupt).
     #[staticmethod]
-    #[pyo3(signature = (corpus, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = true), text_signature = "(corpus, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
+    #[pyo3(signature = (corpus, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = true, **kwargs), text_signature = "(corpus, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
     #[allow(clippy::too_many_arguments)]
     fn train(
         py: Python<'_>,
@@ -529,7 +544,9 @@ impl PyUnigramTokenizer {
         shrinking_factor: Option<&Bound<'_, PyAny>>,
         num_sub_iterations: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
+        kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        args::no_other_keywords(kwargs, "UnigramTokenizer.train", &train_keywords("corpus"))?;
         let c = config(&vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
         let held = args::corpus_texts(corpus, "corpus")?;
         let texts = args::strs(&held)?;
@@ -540,7 +557,7 @@ impl PyUnigramTokenizer {
     /// `train` on the lines of text files (UTF-8; a file that cannot be read
     /// is an OSError).
     #[staticmethod]
-    #[pyo3(signature = (paths, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = true), text_signature = "(paths, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
+    #[pyo3(signature = (paths, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = true, **kwargs), text_signature = "(paths, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
     #[allow(clippy::too_many_arguments)]
     fn train_from_files(
         py: Python<'_>,
@@ -552,7 +569,9 @@ impl PyUnigramTokenizer {
         shrinking_factor: Option<&Bound<'_, PyAny>>,
         num_sub_iterations: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
+        kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        args::no_other_keywords(kwargs, "UnigramTokenizer.train_from_files", &train_keywords("paths"))?;
         let c = config(&vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
         let paths = args::paths(paths)?;
         // Ctrl-C (or another signal handler's exception) stops the reading
@@ -579,7 +598,7 @@ impl PyUnigramTokenizer {
     /// `train` on counted texts: a mapping `{text: count}` or an iterable of
     /// `(text, count)` pairs (each text's words counted `count` times).
     #[staticmethod]
-    #[pyo3(signature = (counts, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = true), text_signature = "(counts, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
+    #[pyo3(signature = (counts, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = true, **kwargs), text_signature = "(counts, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
     #[allow(clippy::too_many_arguments)]
     fn train_from_counts(
         py: Python<'_>,
@@ -591,7 +610,9 @@ impl PyUnigramTokenizer {
         shrinking_factor: Option<&Bound<'_, PyAny>>,
         num_sub_iterations: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
+        kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
+        args::no_other_keywords(kwargs, "UnigramTokenizer.train_from_counts", &train_keywords("counts"))?;
         let c = config(&vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
         let pairs = args::text_counts(counts, "counts", args::TEXT_COUNTS, 0)?;
         let counted = py.detach(|| guard(|| trainer::count_pairs(&pairs, &c.special_tokens)))?;

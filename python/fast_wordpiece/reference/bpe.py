@@ -113,7 +113,7 @@ def show(piece: str) -> str:
 
 def merge_pairs(merges: object) -> list[tuple[str, str]]:
     """The constructor's ``merges``, checked as the engine checks them: an iterable (not a str) of
-    ``(str, str)`` tuples or ``"a b"`` strings (split at the first space); TypeError naming the
+    ``(str, str)`` tuples (or lists of two str) or ``"a b"`` strings (split at the first space); TypeError naming the
     first bad item otherwise."""
     if isinstance(merges, (str, bytes, bytearray)):
         raise TypeError(f"merges must be an iterable of pairs of str, not {_type_name(merges)}")
@@ -126,8 +126,8 @@ def merge_pairs(merges: object) -> list[tuple[str, str]]:
     for i, m in enumerate(items):
         if isinstance(m, str) and _valid(m) and " " in m:
             a, b = m.split(" ", 1)
-        elif isinstance(m, tuple) and len(m) == 2 and all(isinstance(x, str) and _valid(x) for x in m):
-            a, b = m
+        elif isinstance(m, (tuple, list)) and len(m) == 2 and all(isinstance(x, str) and _valid(x) for x in m):
+            a, b = m  # a list of two as a tuple: a tokenizer.json's merges, read by json.load
         else:
             raise TypeError(f'merges[{i}] must be a pair of str or "a b", not {_type_name(m)}')
         pairs.append((a, b))
@@ -187,7 +187,7 @@ def _padding(p: object) -> dict[str, object]:
 class BPETokenizer(family.TableLookups, family.TransformersCalls):
     """The twin of ``fast_wordpiece.BPETokenizer``: byte-level BPE, GPT-2 style
     (docs/spec.md section 15). ``vocab`` maps tokens to ids 0..n, ``merges``
-    are pairs (or ``"a b"`` strings) in rank order; ``special_tokens`` (default
+    are pairs (tuples or lists of two, or ``"a b"`` strings) in rank order; ``special_tokens`` (default
     none) are split out of the text first, ``unk_token`` (default None) stands
     for a byte the vocabulary lacks. ValueError for ids with a gap or a token
     named that is not in the vocabulary."""
@@ -195,7 +195,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
     def __init__(
         self,
         vocab: dict[str, _IntT],
-        merges: Iterable[tuple[str, str] | str],
+        merges: Iterable[tuple[str, str] | list[str] | str],
         *,
         special_tokens: Iterable[str] | None = None,
         unk_token: str | None = None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 import struct
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, SupportsIndex
 
@@ -55,6 +56,14 @@ class Encoding:
     sequence_ids = property(lambda self: list(self._fields["sequence_ids"]),
                             doc="Each token's sequence, 0 or 1; None for the added tokens.")  # fmt: skip
     n_sequences = property(lambda self: self._n_sequences, doc="2 for a pair of texts, else 1.")
+
+    @property
+    def words(self) -> list[int | None]:
+        """The deprecated name of ``word_ids``, kept as Hugging Face ``tokenizers`` keeps it: a
+        DeprecationWarning, then the same list."""
+        warnings.warn("Encoding.words is deprecated, please use Encoding.word_ids instead.", DeprecationWarning,
+                      stacklevel=2)  # fmt: skip
+        return list(self._fields["word_ids"])
 
     def token_to_sequence(self, token_index: SupportsIndex) -> int | None:
         """The sequence of token ``token_index``; None for an added token or an index out of range."""

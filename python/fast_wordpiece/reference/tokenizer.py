@@ -130,7 +130,7 @@ class PyTokenizer(TransformersCalls):
     The keyword ``options`` are the fields of :class:`Options`.
     """
 
-    def __init__(self, vocab: Iterable[str], *, merges: Iterable[Pair] | None = None,
+    def __init__(self, vocab: Iterable[str], *, merges: Iterable[Pair | list[str]] | None = None,
                  special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, **options: Any) -> None:  # fmt: skip
         self._setup(_texts(vocab, "vocab"), set(), set(), merges, special_tokens, options, "PyTokenizer")
 
@@ -144,8 +144,8 @@ class PyTokenizer(TransformersCalls):
         tokenizer._setup([token or "" for token in slots], holes, outside_model, merges, special_tokens, options)
         return tokenizer
 
-    def _setup(self, vocab: list[str], holes: set[int], outside_model: set[int], merges: Iterable[Pair] | None,
-               special_tokens: Sequence[str] | None, options: dict[str, Any],
+    def _setup(self, vocab: list[str], holes: set[int], outside_model: set[int],
+               merges: Iterable[Pair | list[str]] | None, special_tokens: Sequence[str] | None, options: dict[str, Any],
                function: str = "PyTokenizer") -> None:  # fmt: skip
         self._vocab = vocab
         self._holes, self._outside_model = frozenset(holes), frozenset(outside_model)
