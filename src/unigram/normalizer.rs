@@ -130,8 +130,9 @@ enum Pattern {
     /// A literal string.
     Literal(Vec<char>),
     /// A regex: alternatives tried in order at each position, the first that
-    /// matches there taken (Oniguruma's leftmost-first alternation).
-    Regex(Vec<Alternative>),
+    /// matches there taken (Oniguruma's leftmost-first alternation); with
+    /// the characters any of them starts with.
+    Regex(Vec<Alternative>, CharSet),
 }
 
 /// One alternative of a `Replace` regex: one character of a set, or a
@@ -143,17 +144,46 @@ struct Alternative {
     run: Option<usize>,
 }
 
-/// Characters a regex atom matches: listed ones, and Oniguruma's `\s` if `space`.
+/// Characters a regex atom matches: the ASCII ones as bits, the others
+/// listed, and Oniguruma's `\s` if `space` (its ASCII ones among the bits).
 #[derive(Clone, Debug, Default)]
 struct CharSet {
-    chars: Vec<char>,
+    ascii: u128,
+    others: Vec<char>,
     space: bool,
 }
 
 impl CharSet {
     #[inline]
     fn contains(&self, c: char) -> bool {
-        (self.space && is_regex_space(c)) || self.chars.contains(&c)
+        if c.is_ascii() {
+            self.ascii >> (c as u32) & 1 == 1
+        } else {
+            (self.space && is_regex_space(c)) || self.others.contains(&c)
+        }
+    }
+
+    fn add(&mut self, c: char) {
+        if c.is_ascii() {
+            self.ascii |= 1 << (c as u32);
+        } else if !self.others.contains(&c) {
+            self.others.push(c);
+        }
+    }
+
+    fn add_space(&mut self) {
+        self.space = true;
+        (0u8..128).filter(|&b| is_regex_space(b as char)).for_each(|b| self.add(b as char));
+    }
+
+    fn is_empty(&self) -> bool {
+        self.ascii == 0 && self.others.is_empty() && !self.space
+    }
+
+    fn union(&mut self, other: &CharSet) {
+        self.ascii |= other.ascii;
+        self.space |= other.space;
+        other.others.iter().for_each(|&c| self.add(c));
     }
 }
 
@@ -175,7 +205,7 @@ impl Pattern {
         let mut out = Vec::new();
         // Where the run of each alternative's set that holds position `i` ends, once found.
         let mut run_ends = match self {
-            Pattern::Regex(alts) => vec![0; alts.len()],
+            Pattern::Regex(alts, _) => vec![0; alts.len()],
             Pattern::Literal(_) => Vec::new(),
         };
         let mut i = 0;
@@ -185,7 +215,8 @@ impl Pattern {
             }
             let found = match self {
                 Pattern::Literal(p) => chars[i..].starts_with(p).then_some(p.len()),
-                Pattern::Regex(alts) => alts.iter().zip(&mut run_ends).find_map(|(alt, end)| match alt.run {
+                Pattern::Regex(_, starts) if !starts.contains(chars[i]) => None,
+                Pattern::Regex(alts, _) => alts.iter().zip(&mut run_ends).find_map(|(alt, end)| match alt.run {
                     None => alt.set.contains(chars[i]).then_some(1),
                     Some(min) => {
                         if *end <= i {
@@ -219,7 +250,12 @@ impl Pattern {
         let Some(r) = v.get("Regex").and_then(Value::as_str) else {
             return Err(Error::invalid("a Replace normalizer's pattern must be {\"String\": ...} or {\"Regex\": ...}"));
         };
-        parse_regex(r).map(Pattern::Regex).ok_or_else(|| {
+        let regex = parse_regex(r).map(|alts| {
+            let mut starts = CharSet::default();
+            alts.iter().for_each(|a| starts.union(&a.set));
+            Pattern::Regex(alts, starts)
+        });
+        regex.ok_or_else(|| {
             Error::invalid(format!(
                 "the Replace normalizer's regex {} is not supported (only alternatives `a|b` of one character, \
                  \\s or a class [...] of them, each alone, with + or with {{n,}}, as \" {{2,}}\" or \"\\s{{2,}}|[\\n\\r\\t]\")",
@@ -250,7 +286,7 @@ fn parse_regex(r: &str) -> Option<Vec<Alternative>> {
             while it.next_if_eq(&']').is_none() {
                 regex_item(&mut it, &mut set)?;
             }
-            if set.chars.is_empty() && !set.space {
+            if set.is_empty() {
                 return None;
             }
         } else {
@@ -286,7 +322,7 @@ fn regex_item(it: &mut std::iter::Peekable<std::str::Chars>, set: &mut CharSet) 
     let c = match it.next()? {
         '\\' => match it.next()? {
             's' => {
-                set.space = true;
+                set.add_space();
                 return Some(());
             }
             't' => '\t',
@@ -298,7 +334,7 @@ fn regex_item(it: &mut std::iter::Peekable<std::str::Chars>, set: &mut CharSet) 
         c if c.is_ascii_alphanumeric() || c == ' ' || !c.is_ascii() => c,
         _ => return None,
     };
-    set.chars.push(c);
+    set.add(c);
     Some(())
 }
 
