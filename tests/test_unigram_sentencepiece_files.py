@@ -1021,3 +1021,77 @@ def test_a_piece_listed_twice_is_its_last_entry_as_hugging_face_reads_it(
     # a vocabulary given to the constructor still may not list a piece twice
     with pytest.raises(ValueError, match='piece "<unk>" appears twice'):
         type(ours)([("<unk>", 0.0), ("a", -1.0), ("<unk>", -2.0)])
+
+
+@pytest.fixture(scope="module")
+def deberta_v3_folder(tmp_path_factory: pytest.TempPathFactory, gcide_lines: list[str]) -> Path:
+    """A small model with DeBERTa-v3's own layout: [PAD], [CLS], [SEP], [UNK] first, then [MASK]."""
+    transformers = pytest.importorskip("transformers", reason="optional: transformers is not installed")
+    if int(transformers.__version__.split(".")[0]) < 5:
+        pytest.skip("optional: transformers 5 writes these files (an older one is installed)")
+    folder = tmp_path_factory.mktemp("deberta-v3")
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(gcide_lines[:3000]),
+        model_writer=model,
+        vocab_size=400,
+        model_type="unigram",
+        character_coverage=1.0,
+        pad_id=0,
+        pad_piece="[PAD]",
+        bos_id=1,
+        bos_piece="[CLS]",
+        eos_id=2,
+        eos_piece="[SEP]",
+        unk_id=3,
+        unk_piece="[UNK]",
+        user_defined_symbols=["[MASK]"],
+        minloglevel=2,
+    )
+    (folder / "spm.model").write_bytes(model.getvalue())
+    return folder
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("options", [{}, {"do_lower_case": True}, {"add_prefix_space": False}])
+def test_deberta_v3_layout_and_options_as_transformers(
+    deberta_v3_folder: Path, tmp_path: Path, options: dict[str, Any], impl: str
+) -> None:
+    """Lowercased (``Lowercase`` first in the normalizer) and without a prefix space (prepend
+    scheme "first"), as ``DebertaV2Tokenizer`` saves them."""
+    import transformers
+
+    transformers.DebertaV2Tokenizer.from_pretrained(str(deberta_v3_folder), **options).save_pretrained(str(tmp_path))
+    path = tmp_path / "tokenizer.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["model"]["vocab"][doc["model"]["unk_id"]][0] == "[UNK]"  # what the test is about
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours, theirs = _ours_and_transformers(path, "DebertaV2Tokenizer", impl)
+    texts = ["Hello  WORLD\tÉcole\n\nx", "e\u0301\u3000\u3000[MASK] [UNK]中", "  lead and trail  ", "ÀB\xa0\xa0c", ""]
+    for text in texts:
+        _same_as_hf(ours, hf, text, "b  C\r\n")
+    options = {"padding": True, "return_offsets_mapping": True}
+    expected = {k: _plain(v) for k, v in theirs(texts, **options).items() if k != "token_type_ids"}
+    assert {k: _plain(v) for k, v in ours(texts, **options).items() if k != "token_type_ids"} == expected
+    for ids in expected["input_ids"]:
+        assert ours.decode(ids, skip_special_tokens=True) == theirs.decode(ids, skip_special_tokens=True)
+
+    @settings(max_examples=100, deadline=None, database=None)
+    @given(NFC_TEXTS)
+    def check(text: str) -> None:
+        _same_as_hf(ours, hf, text.title())
+
+    check()
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_debertas_split_by_punct_is_refused_naming_the_pre_tokenizer(
+    deberta_v3_folder: Path, tmp_path: Path, impl: str
+) -> None:
+    import transformers
+
+    transformers.DebertaV2Tokenizer.from_pretrained(str(deberta_v3_folder), split_by_punct=True).save_pretrained(
+        str(tmp_path)
+    )
+    with pytest.raises(ValueError, match=r"pre_tokenizer must be Metaspace \(alone, or in a Sequence alone"):
+        _implementation(impl).UnigramTokenizer.from_file(tmp_path / "tokenizer.json")

@@ -650,6 +650,14 @@ mod tests {
     }
 
     #[test]
+    fn regex_space_is_the_25_white_space_characters() {
+        let listed: Vec<u32> = (0x9..=0xD).chain([0x20, 0x85, 0xA0, 0x1680]).chain(0x2000..=0x200A).collect();
+        let listed = [listed, vec![0x2028, 0x2029, 0x202F, 0x205F, 0x3000]].concat();
+        let found: Vec<u32> = (0..=0x10FFFF).filter(|&c| char::from_u32(c).is_some_and(is_regex_space)).collect();
+        assert_eq!(found, listed);
+    }
+
+    #[test]
     fn other_regexes_are_refused() {
         for r in ["\\s*", "\\S", "[^a]", "a{2,3}", "a{0,}", "a{+2,}", "a{100001,}", "(a)", "a|", "ab", "[]", "-", "\\d"]
         {
