@@ -100,7 +100,7 @@ BAD_JSON = {
     "a negative unk_id": changed(lambda d: d["model"].update(unk_id=-1)),
     "a float unk_id": changed(lambda d: d["model"].update(unk_id=1.0)),
     "unk_id past the pieces": changed(lambda d: d["model"].update(unk_id=9)),
-    "a normalizer": changed(lambda d: d.update(normalizer={"type": "NFC"})),
+    "a normalizer": changed(lambda d: d.update(normalizer={"type": "NFKC"})),
     "no pre-tokenizer": changed(lambda d: d.pop("pre_tokenizer")),
     "no split": changed(lambda d: d["decoder"].update(split=False)),
     "prepend first": changed(lambda d: d["decoder"].update(prepend_scheme="first")),
@@ -111,10 +111,12 @@ BAD_JSON = {
     "an added token not its piece": changed(lambda d: d["added_tokens"].append({"id": 1, "content": "<pad>"})),
     "an added token without id": changed(lambda d: d["added_tokens"].append({"content": "<pad>"})),
     "a bool id": changed(lambda d: d["added_tokens"].append({"id": True, "content": "<unk>"})),
-    "a piece twice": changed(lambda d: d["model"]["vocab"].append(["▁a", -3])),
     "an empty piece": changed(lambda d: d["model"]["vocab"].append(["", -3])),
 }
 GOOD_JSON = {
+    "a piece twice (Hugging Face reads it: the last entry wins)": changed(
+        lambda d: d["model"]["vocab"].append(["▁a", -3])
+    ),
     "split not a bool": changed(lambda d: d["decoder"].update(split=1)),
     "no prepend scheme": changed(lambda d: d["decoder"].pop("prepend_scheme")),
     "the next id added": changed(lambda d: d["added_tokens"].append({"id": 3, "content": "<pad>"})),

@@ -215,7 +215,11 @@ def test_prepend_schemes_first_and_never_as_tokenizers(
 
 
 #: transformers 5's tokenizer classes of Unigram SentencePiece models, and the
-#: pre-tokenizer each saves: Metaspace after WhitespaceSplit, or alone.
+#: pre-tokenizer each saves: Metaspace after WhitespaceSplit, alone, or alone
+#: in a Sequence. DeBERTa-v2's and Barthez's normalizer replaces runs of
+#: whitespace (regex ``\s{2,}|[\n\r\t]``), then NFC, then strips the right;
+#: CamemBERT's vocabulary lists "<unk>" twice with this model (its own
+#: "<unk>" first, the model's "<unk>" piece kept after).
 SAVED_BY_TRANSFORMERS = {
     "AlbertTokenizer": "WhitespaceSplit",
     "T5Tokenizer": "WhitespaceSplit",
@@ -223,7 +227,13 @@ SAVED_BY_TRANSFORMERS = {
     "XLMRobertaTokenizer": "WhitespaceSplit",
     "MBartTokenizer": "WhitespaceSplit",
     "BigBirdTokenizer": "Metaspace",
+    "DebertaV2Tokenizer": "Sequence",
+    "BarthezTokenizer": "Metaspace",
+    "CamembertTokenizer": "WhitespaceSplit",
 }
+
+#: The classes whose normalizer turns a run of whitespace into one space.
+COLLAPSING = {"DebertaV2Tokenizer", "BarthezTokenizer"}
 
 
 @pytest.fixture(scope="module")
@@ -254,6 +264,8 @@ def test_files_saved_by_transformers_5_encode_and_write_back_as_read(
     pre = doc["pre_tokenizer"]
     if SAVED_BY_TRANSFORMERS[name] == "WhitespaceSplit":  # what the test is about
         assert [p["type"] for p in pre["pretokenizers"]] == ["WhitespaceSplit", "Metaspace"]
+    elif SAVED_BY_TRANSFORMERS[name] == "Sequence":
+        assert [p["type"] for p in pre["pretokenizers"]] == ["Metaspace"]
     else:
         assert pre["type"] == "Metaspace"
     hf = tokenizers.Tokenizer.from_file(str(path))
@@ -265,7 +277,7 @@ def test_files_saved_by_transformers_5_encode_and_write_back_as_read(
     # spaces and other White_Space only cut: no "▁" alone for a run of them
     bare = {"add_special_tokens": False}
     spaced, single = ours.encode("ab  \t c", **bare), ours.encode("ab c", **bare)
-    assert (spaced.ids == single.ids) == (SAVED_BY_TRANSFORMERS[name] == "WhitespaceSplit")
+    assert (spaced.ids == single.ids) == (SAVED_BY_TRANSFORMERS[name] == "WhitespaceSplit" or name in COLLAPSING)
     # written back as read: the same pre-tokenizer, the same encodings
     again = json.loads(ours.to_str())
     assert again["pre_tokenizer"] == pre
@@ -276,18 +288,25 @@ def test_files_saved_by_transformers_5_encode_and_write_back_as_read(
 
 
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
-@pytest.mark.parametrize("name", ["AlbertTokenizer", "T5Tokenizer", "XLMRobertaTokenizer"])
+@pytest.mark.parametrize(
+    "name",
+    ["AlbertTokenizer", "T5Tokenizer", "XLMRobertaTokenizer", "DebertaV2Tokenizer", "BarthezTokenizer",
+     "CamembertTokenizer"],
+)  # fmt: skip
 def test_the_call_on_files_saved_by_transformers_5_gives_what_they_give(
     saved_by_transformers: dict[str, Path], name: str, impl: str
 ) -> None:
     ours, theirs = _ours_and_transformers(saved_by_transformers[name], name, impl)
-    texts = ["ｆｕｌｌ   ﬁne①", "a</s> b", "", "  x\u3000y  ", "hello\tworld, the  quick fox"]
-    pairs = ["b  c", "x", "", "d\te", "and more"]
+    texts = ["ｆｕｌｌ   ﬁne①", "a</s> b", "", "  x\u3000y  ", "hello\tworld, the  quick fox", "e\u0301\n\n<unk>中 "]
+    pairs = ["b  c", "x", "", "d\te", "and more", "\u00a0\u00a0Å\r"]
     options = {"padding": True, "return_offsets_mapping": True, "return_attention_mask": True}
     for text, pair in [(texts, None), (texts, pairs), (texts[4], pairs[4])]:
         expected = {k: _plain(v) for k, v in theirs(text, pair, **options).items() if k != "token_type_ids"}
         got = {k: _plain(v) for k, v in ours(text, pair, **options).items() if k != "token_type_ids"}
         assert got == expected, (text, pair)
+        for ids in expected["input_ids"] if isinstance(text, list) else [expected["input_ids"]]:
+            for skip in (True, False):
+                assert ours.decode(ids, skip_special_tokens=skip) == theirs.decode(ids, skip_special_tokens=skip)
 
 
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
@@ -846,3 +865,233 @@ def test_word_ids_checks_num_threads_before_the_texts(saved_by_transformers: dic
         ours.word_ids("ab", num_threads=0)
     with pytest.raises(TypeError, match="texts"):
         ours.word_ids("ab")
+
+
+# --- DeBERTa-v2's and Barthez's normalizer: Replace of a regex, NFC -------------
+
+#: Whitespace of every kind (Oniguruma's ``\s`` and not), combining marks in and out of
+#: canonical order, characters NFC composes (Hangul jamo, a starter with a starter), leaves
+#: (excluded compositions, singletons) and breaks apart, and special tokens.
+NFC_PARTS = [
+    *"ab \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u200a\u200b\u2028\u202f\u205f\u3000\ufeff",
+    *"e\u0301\u0323\u0308\u0345\u031b\u05b0\u0f71\u0f72\u0f73\u1100\u1161\u11a8\uac00\u0b47\u0b3e",
+    *"\u212b\u2126\u0344\u0958\u2adc\u1e9b\u00c5\u01d5\U0001d15e\U00011099\U000110ba\u0915\u093c",
+    "  ",
+    "\t\t",
+    "\r\n",
+    "</s>",
+    "[CLS]",
+    "<unk>",
+]
+NFC_TEXTS = st.lists(st.sampled_from(NFC_PARTS), max_size=16).map("".join)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("name", ["DebertaV2Tokenizer", "BarthezTokenizer"])
+def test_whitespace_runs_and_nfc_as_tokenizers_and_transformers(
+    saved_by_transformers: dict[str, Path], name: str, impl: str
+) -> None:
+    path = saved_by_transformers[name]
+    kinds = [n["type"] for n in json.loads(path.read_text(encoding="utf-8"))["normalizer"]["normalizers"]]
+    assert kinds == ["Replace", "NFC", "Strip"]  # what the test is about
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours, theirs = _ours_and_transformers(path, name, impl)
+    bare = {"add_special_tokens": False}
+    # two or more of Oniguruma's \s (White_Space) become one space, and so does one \n, \r or \t;
+    # U+001C and U+200B are not \s, a lone U+2028 is not one of the three
+    assert ours.encode("a\u3000\u00a0b", **bare).ids == ours.encode("a b", **bare).ids
+    assert ours.encode("a\nb", **bare).ids == ours.encode("a b", **bare).ids
+    assert ours.encode("a\x1c\x1cb", **bare).ids != ours.encode("a b", **bare).ids
+    assert ours.encode("a\u2028b", **bare).ids != ours.encode("a b", **bare).ids
+    assert ours.encode("e\u0301", **bare).tokens == ours.encode("\u00e9", **bare).tokens  # composed
+    for text in ["a  b\tc\n\nd\r\n", "e\u0301\u0323 \u1100\u1161\u11a8", "\u212b \u0958 \U0001d15e", "x   ", ""]:
+        _same_as_hf(ours, hf, text, "y\u3000\u3000z")
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(NFC_TEXTS, st.none() | NFC_TEXTS)
+    def check(text: str, pair: str | None) -> None:
+        _same_as_hf(ours, hf, text, pair)
+        expected = theirs(text, pair, return_offsets_mapping=True)
+        got = ours(text, pair, return_offsets_mapping=True)
+        drop = "token_type_ids"  # not among transformers' model_input_names for these
+        assert {k: _plain(v) for k, v in got.items() if k != drop} == {
+            k: _plain(v) for k, v in expected.items() if k != drop
+        }, (text, pair)
+        ids = expected["input_ids"]
+        assert ours.decode(ids, skip_special_tokens=True) == theirs.decode(ids, skip_special_tokens=True)
+
+    check()
+
+
+def test_regex_whitespace_is_onigurumas_on_every_code_point() -> None:
+    """``\\s`` matches exactly the 25 White_Space characters in Hugging Face's regex engine,
+    and in ours (Python's ``\\s`` would add U+001C..U+001F)."""
+    from fast_wordpiece.reference import spm_normalizer
+
+    every = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000)
+    replaced = tokenizers.normalizers.Replace(tokenizers.Regex(r"\s"), "\x00").normalize_str(every)
+    theirs = {c for c, r in zip(every, replaced) if r == "\x00" and c != "\x00"}
+    assert theirs == set(spm_normalizer.REGEX_SPACE)
+    assert len(theirs) == 25
+    assert "\x1c" not in theirs
+    assert "\u200b" not in theirs
+
+
+#: Items of drawn regexes (see docs/spec.md), whitespace-heavy.
+REGEX_ITEMS = [r"\s", r"\t", r"\n", r"\r", " ", "a", r"\.", r"\|", "\u3000", "\u00a0", "é", "\u0301"]
+
+
+@st.composite
+def _regexes(draw: st.DrawFn) -> str:
+    alternatives = []
+    for _ in range(draw(st.integers(1, 3))):
+        items = draw(st.lists(st.sampled_from(REGEX_ITEMS), min_size=1, max_size=3))
+        atom = items[0] if len(items) == 1 and draw(st.booleans()) else "[" + "".join(items) + "]"
+        alternatives.append(atom + draw(st.sampled_from(["", "+", "{1,}", "{2,}", "{3,}"])))
+    return "|".join(alternatives)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_drawn_replace_regexes_as_tokenizers(saved_by_transformers: dict[str, Path], impl: str) -> None:
+    """Alternatives of a character, ``\\s`` or a class, alone, with ``+`` or ``{n,}``: the first
+    alternative that matches at a position wins (not the longest), a run is taken whole."""
+    doc = json.loads(saved_by_transformers["DebertaV2Tokenizer"].read_text(encoding="utf-8"))
+    cls = _implementation(impl).UnigramTokenizer
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(_regexes(), st.sampled_from(["", " ", "▁", "ab", "\n"]), st.lists(NFC_TEXTS, min_size=1, max_size=4))
+    def check(regex: str, content: str, texts: list[str]) -> None:
+        doc["normalizer"]["normalizers"][0] = {"type": "Replace", "pattern": {"Regex": regex}, "content": content}
+        hf = tokenizers.Tokenizer.from_str(json.dumps(doc))
+        ours = cls.from_str(json.dumps(doc))
+        for text in texts:
+            _same_as_hf(ours, hf, text + ".|.. a\u3000 \u3000aa")
+
+    check()
+    # leftmost-first: "a" wins over "a+" at the same position, "[ab]" over "b{2,}"
+    for regex, text, want in [("a|a+", "aaa", 3), ("a+|a", "aaa", 1), ("[ab]|b{2,}", "bbb", 3)]:
+        doc["normalizer"] = {"type": "Replace", "pattern": {"Regex": regex}, "content": "x"}
+        got = cls.from_str(json.dumps(doc)).encode(text, add_special_tokens=False)
+        assert "".join(got.tokens).count("x") == want, regex
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize(
+    "regex",
+    [r"\s*", r"\S+", r"[^\s]+", r"[a-z]+", r"a{0,}", r"a{2,3}", r"a{2}", r"a{+2,}", r"\s{100001,}", r"(a)", "a|",
+     "|a", "ab", r"\d", r"\w+", "a?", ".", "[]", "[a", r"\s{2,}|[\n\r\t", r"\u3000", "-"],
+)  # fmt: skip
+def test_other_replace_regexes_are_refused_naming_them(
+    saved_by_transformers: dict[str, Path], regex: str, impl: str
+) -> None:
+    doc = json.loads(saved_by_transformers["BarthezTokenizer"].read_text(encoding="utf-8"))
+    doc["normalizer"]["normalizers"][0]["pattern"] = {"Regex": regex}
+    with pytest.raises(ValueError, match="Replace normalizer's regex") as raised:
+        _implementation(impl).UnigramTokenizer.from_str(json.dumps(doc))
+    assert json.dumps(regex) in str(raised.value)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_a_piece_listed_twice_is_its_last_entry_as_hugging_face_reads_it(
+    saved_by_transformers: dict[str, Path], impl: str
+) -> None:
+    """transformers 5's CamemBERT file of a model whose own "<unk>" is not its first piece lists
+    "<unk>" twice: the unknown token is the first entry (model.unk_id), the name the last."""
+    path = saved_by_transformers["CamembertTokenizer"]
+    pieces = [p for p, _ in json.loads(path.read_text(encoding="utf-8"))["model"]["vocab"]]
+    first, last = [i for i, p in enumerate(pieces) if p == "<unk>"]  # what the test is about
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours, theirs = _ours_and_transformers(path, "CamembertTokenizer", impl)
+    assert ours.token_to_id("<unk>") == hf.token_to_id("<unk>") == theirs.convert_tokens_to_ids("<unk>") == last
+    assert ours.id_to_token(first) == ours.id_to_token(last) == hf.id_to_token(first) == "<unk>"
+    got = ours.encode("a 中中 <unk>", add_special_tokens=False)
+    assert got.ids[2] == first
+    assert got.ids[-1] == last
+    for text in ["a 中中 <unk>", "<unk><unk> 中", "＜unk＞ x"]:  # "＜unk＞" normalized to the piece
+        _same_as_hf(ours, hf, text, "中 <unk>")
+    # decoding skips both entries, as Hugging Face skips a token by its text
+    ids = hf.encode("a 中 <unk>").ids
+    assert first in ids
+    assert last in ids
+    assert ours.decode(ids, skip_special_tokens=True) == hf.decode(ids) == theirs.decode(ids, skip_special_tokens=True)
+    # written back as read
+    again = type(ours).from_str(ours.to_str())
+    assert [p for p, _ in json.loads(again.to_str())["model"]["vocab"]] == pieces
+    assert again.encode("a 中 <unk>") == ours.encode("a 中 <unk>")
+    # a vocabulary given to the constructor still may not list a piece twice
+    with pytest.raises(ValueError, match='piece "<unk>" appears twice'):
+        type(ours)([("<unk>", 0.0), ("a", -1.0), ("<unk>", -2.0)])
+
+
+@pytest.fixture(scope="module")
+def deberta_v3_folder(tmp_path_factory: pytest.TempPathFactory, gcide_lines: list[str]) -> Path:
+    """A small model with DeBERTa-v3's own layout: [PAD], [CLS], [SEP], [UNK] first, then [MASK]."""
+    transformers = pytest.importorskip("transformers", reason="optional: transformers is not installed")
+    if int(transformers.__version__.split(".")[0]) < 5:
+        pytest.skip("optional: transformers 5 writes these files (an older one is installed)")
+    folder = tmp_path_factory.mktemp("deberta-v3")
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(gcide_lines[:3000]),
+        model_writer=model,
+        vocab_size=400,
+        model_type="unigram",
+        character_coverage=1.0,
+        pad_id=0,
+        pad_piece="[PAD]",
+        bos_id=1,
+        bos_piece="[CLS]",
+        eos_id=2,
+        eos_piece="[SEP]",
+        unk_id=3,
+        unk_piece="[UNK]",
+        user_defined_symbols=["[MASK]"],
+        minloglevel=2,
+    )
+    (folder / "spm.model").write_bytes(model.getvalue())
+    return folder
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("options", [{}, {"do_lower_case": True}, {"add_prefix_space": False}])
+def test_deberta_v3_layout_and_options_as_transformers(
+    deberta_v3_folder: Path, tmp_path: Path, options: dict[str, Any], impl: str
+) -> None:
+    """Lowercased (``Lowercase`` first in the normalizer) and without a prefix space (prepend
+    scheme "first"), as ``DebertaV2Tokenizer`` saves them."""
+    import transformers
+
+    transformers.DebertaV2Tokenizer.from_pretrained(str(deberta_v3_folder), **options).save_pretrained(str(tmp_path))
+    path = tmp_path / "tokenizer.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["model"]["vocab"][doc["model"]["unk_id"]][0] == "[UNK]"  # what the test is about
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours, theirs = _ours_and_transformers(path, "DebertaV2Tokenizer", impl)
+    texts = ["Hello  WORLD\tÉcole\n\nx", "e\u0301\u3000\u3000[MASK] [UNK]中", "  lead and trail  ", "ÀB\xa0\xa0c", ""]
+    for text in texts:
+        _same_as_hf(ours, hf, text, "b  C\r\n")
+    options = {"padding": True, "return_offsets_mapping": True}
+    expected = {k: _plain(v) for k, v in theirs(texts, **options).items() if k != "token_type_ids"}
+    assert {k: _plain(v) for k, v in ours(texts, **options).items() if k != "token_type_ids"} == expected
+    for ids in expected["input_ids"]:
+        assert ours.decode(ids, skip_special_tokens=True) == theirs.decode(ids, skip_special_tokens=True)
+
+    @settings(max_examples=100, deadline=None, database=None)
+    @given(NFC_TEXTS)
+    def check(text: str) -> None:
+        _same_as_hf(ours, hf, text.title())
+
+    check()
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_debertas_split_by_punct_is_refused_naming_the_pre_tokenizer(
+    deberta_v3_folder: Path, tmp_path: Path, impl: str
+) -> None:
+    import transformers
+
+    transformers.DebertaV2Tokenizer.from_pretrained(str(deberta_v3_folder), split_by_punct=True).save_pretrained(
+        str(tmp_path)
+    )
+    with pytest.raises(ValueError, match=r"pre_tokenizer must be Metaspace \(alone, or in a Sequence alone"):
+        _implementation(impl).UnigramTokenizer.from_file(tmp_path / "tokenizer.json")

@@ -244,7 +244,12 @@ mod tests {
         for (a, b, class) in runs {
             let _ = writeln!(s, "    (0x{a:04X}, 0x{b:04X}, {class}),");
         }
-        s.push_str(")\n\n# Rust's char::to_lowercase where it is not the character itself.\n");
+        s.push_str(")\n\n# Canonical compositions of two characters (Hangul excluded, as above):\n");
+        s.push_str("# (first, second): composed.\nCOMPOSITION: dict[tuple[int, int], int] = {\n");
+        for (a, b, c) in compositions() {
+            let _ = writeln!(s, "    (0x{a:04X}, 0x{b:04X}): 0x{c:04X},");
+        }
+        s.push_str("}\n\n# Rust's char::to_lowercase where it is not the character itself.\n");
         s.push_str("LOWERCASE: dict[int, str] = {\n");
         for c in chars() {
             let lower: String = c.to_lowercase().collect();
@@ -254,6 +259,48 @@ mod tests {
             }
         }
         s.push_str("}\n");
+    }
+
+    /// Every pair the crate's `compose` composes, but Hangul's: a composed
+    /// character's full decomposition is its first character's then its
+    /// second's, and a second character never decomposes, so each pair is
+    /// found from a character whose decomposition ends in it.
+    fn compositions() -> Vec<(u32, u32, u32)> {
+        use std::collections::HashMap;
+        use unicode_normalization_alignments::char::{compose, decompose_canonical};
+        let hangul = |c: char| ('\u{1100}'..='\u{11FF}').contains(&c) || ('\u{AC00}'..='\u{D7A3}').contains(&c);
+        let chars = || (0..=0x10FFFFu32).filter_map(char::from_u32).filter(|&c| !hangul(c));
+        let full = |c: char| {
+            let mut parts = Vec::new();
+            decompose_canonical(c, |d| parts.push(d));
+            parts
+        };
+        let mut by_decomposition: HashMap<Vec<char>, Vec<char>> = HashMap::new();
+        for c in chars() {
+            by_decomposition.entry(full(c)).or_default().push(c);
+        }
+        let mut out = Vec::new();
+        for c in chars() {
+            let d = full(c);
+            let Some((&second, first)) = d.split_last().filter(|(_, first)| !first.is_empty()) else { continue };
+            for &x in by_decomposition.get(first).map(Vec::as_slice).unwrap_or_default() {
+                if let Some(r) = compose(x, second) {
+                    out.push((x as u32, second as u32, r as u32));
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    #[test]
+    fn the_compositions_are_all_of_the_crates() {
+        // unicode-normalization-alignments 0.1.12's table: 928 pairs in the
+        // Basic Multilingual Plane, 12 beyond it.
+        let pairs = compositions();
+        assert_eq!(pairs.len(), 940);
+        assert!(pairs.contains(&(0x65, 0x301, 0xE9)) && pairs.contains(&(0x11347, 0x1133E, 0x1134B)));
     }
 
     #[test]

@@ -802,7 +802,8 @@ impl PyUnigramTokenizer {
     /// Reads a Hugging Face `tokenizer.json` with a Unigram model and the
     /// Metaspace pipeline: one this class saved, or one transformers
     /// converted from a SentencePiece model (its `Precompiled` charsmap,
-    /// `Replace` and `Strip` normalizers, any prepend scheme, and the
+    /// `Replace`, `Strip`, `NFC` and `NFKD` normalizers, DeBERTa-v2's and
+    /// Barthez's whitespace regex, any prepend scheme, and the
     /// `WhitespaceSplit` then `Metaspace` pre-tokenizer of transformers 5).
     #[staticmethod]
     fn from_file(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {

@@ -38,6 +38,10 @@ pub struct UnigramTokenizer {
     model: Model,
     /// The special pieces' ids, in the order given.
     special: Vec<u32>,
+    /// The ids `decode` skips when asked: the special ones and, in a
+    /// vocabulary that lists a special token's piece more than once, its
+    /// other ids too (Hugging Face skips a token by its text).
+    skipped: Vec<u32>,
     /// The special pieces' texts, longest first (ties by id), to match in text.
     specials: SpecialSplitter,
     /// The normalizer of a tokenizer.json converted from SentencePiece, if any.
@@ -73,10 +77,20 @@ impl UnigramTokenizer {
 
     pub(crate) fn with_model(model: Model, special: Vec<u32>) -> Result<Self> {
         let texts = special.iter().map(|&id| (model.pieces()[id as usize].0.clone(), id)).collect();
+        let mut skipped = special.clone();
+        if model.has_duplicates() {
+            let special_texts: std::collections::HashSet<&str> =
+                special.iter().map(|&id| model.pieces()[id as usize].0.as_str()).collect();
+            let pieces = model.pieces().iter().enumerate();
+            let others =
+                pieces.filter(|(id, (p, _))| special_texts.contains(p.as_str()) && !special.contains(&(*id as u32)));
+            skipped.extend(others.map(|(id, _)| id as u32));
+        }
         Ok(UnigramTokenizer {
             specials: SpecialSplitter::new(texts)?,
             model,
             special,
+            skipped,
             normalizer: None,
             prepend: Prepend::Always,
             pre_tokenizer: PreTokenizer::Metaspace,
@@ -407,7 +421,7 @@ impl UnigramTokenizer {
     /// `Error::Memory` when there is no room for the text (reserved at
     /// once: a piece's text is at most its bytes).
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
-        let skipped = |id: u32| skip_special_tokens && self.special.contains(&id);
+        let skipped = |id: u32| skip_special_tokens && self.skipped.contains(&id);
         let mut size = 0usize;
         for &id in ids {
             let Some((piece, _)) = self.model.pieces().get(id as usize) else {

@@ -28,6 +28,8 @@ pub struct Model {
     trie: PieceTrie,
     unk_id: u32,
     min_score: f64,
+    /// Whether a piece is listed more than once (a loaded file's).
+    twice: bool,
 }
 
 /// One token of a segmentation: its id and its byte range in the word.
@@ -54,13 +56,19 @@ impl Model {
     /// token is piece `unk_id`.
     pub fn new(pieces: Vec<(String, f64)>, unk_id: u32) -> Result<Self> {
         let matched = pieces.len();
-        Self::with_added(pieces, unk_id, matched)
+        Self::build(pieces, unk_id, matched, false)
     }
 
     /// [`Model::new`] whose pieces from `matched` on are never found in
     /// text: added tokens past the model's vocabulary (split out of the
-    /// text as special tokens, and unknown to the model).
+    /// text as special tokens, and unknown to the model). A piece listed
+    /// twice among the first `matched` is found as its last entry (a
+    /// tokenizer.json's vocabulary, read as Hugging Face reads it).
     pub fn with_added(pieces: Vec<(String, f64)>, unk_id: u32, matched: usize) -> Result<Self> {
+        Self::build(pieces, unk_id, matched, true)
+    }
+
+    fn build(pieces: Vec<(String, f64)>, unk_id: u32, matched: usize, last_wins: bool) -> Result<Self> {
         if pieces.len() >= u32::MAX as usize {
             return Err(Error::invalid("too many pieces"));
         }
@@ -84,9 +92,16 @@ impl Model {
             min_score = min_score.min(*score);
         }
         let matched = matched.min(pieces.len());
-        let trie = PieceTrie::new(&pieces[..matched].iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>())
-            .map_err(|i| Error::invalid(format!("piece {} appears twice", Quoted(&pieces[i].0))))?;
-        Ok(Model { pieces, matched, trie, unk_id, min_score })
+        let own: Vec<&str> = pieces[..matched].iter().map(|(p, _)| p.as_str()).collect();
+        let (trie, twice) = if last_wins {
+            PieceTrie::last_wins(&own)
+        } else {
+            let trie = PieceTrie::new(&own)
+                .map_err(|i| Error::invalid(format!("piece {} appears twice", Quoted(&pieces[i].0))))?;
+            (trie, false)
+        };
+        drop(own);
+        Ok(Model { pieces, matched, trie, unk_id, min_score, twice })
     }
 
     /// The pieces of the model's own vocabulary (the first ones), as a
@@ -116,6 +131,11 @@ impl Model {
 
     pub fn unk_id(&self) -> u32 {
         self.unk_id
+    }
+
+    /// Whether a piece is listed more than once (then found as its last entry).
+    pub fn has_duplicates(&self) -> bool {
+        self.twice
     }
 
     /// The id of `piece`, added tokens past the model's vocabulary included.

@@ -1,9 +1,10 @@
 //! The normalizers of tokenizer.json files converted from SentencePiece
 //! models (T5, ALBERT, XLM-RoBERTa, ...): `Precompiled` (SentencePiece's
 //! `precompiled_charsmap`, read by the `spm_precompiled` crate), `Replace`,
-//! `Strip`, and ALBERT's and XLNet's `NFKD`, `StripAccents` and `Lowercase`
-//! (the `unicode-normalization-alignments` crate's, as Hugging Face's), and
-//! a `Sequence` of them. Each keeps, for every character of the
+//! `Strip`, ALBERT's and XLNet's `NFKD`, `StripAccents` and `Lowercase`,
+//! DeBERTa-v2's and Barthez's `NFC` (the `unicode-normalization-alignments`
+//! crate's, as Hugging Face's) and `Replace` of the regex
+//! `\s{2,}|[\n\r\t]`, and a `Sequence` of them. Each keeps, for every character of the
 //! normalized text, the span of original characters it stands for, moved
 //! along as Hugging Face's `NormalizedString` moves its alignments, so that
 //! token offsets point where Hugging Face's do.
@@ -128,40 +129,117 @@ impl Aligned {
 enum Pattern {
     /// A literal string.
     Literal(Vec<char>),
-    /// A run of at least `min` of one character (a regex `c{min,}` or `c+`).
-    Run(char, usize),
+    /// A regex: alternatives tried in order at each position, the first that
+    /// matches there taken (Oniguruma's leftmost-first alternation); with
+    /// the characters any of them starts with.
+    Regex(Vec<Alternative>, CharSet),
 }
+
+/// One alternative of a `Replace` regex: one character of a set, or a
+/// greedy run of at least `min` of them.
+#[derive(Clone, Debug)]
+struct Alternative {
+    set: CharSet,
+    /// `None`: exactly one character; `Some(min)`: a run of at least `min`.
+    run: Option<usize>,
+}
+
+/// Characters a regex atom matches: the ASCII ones as bits, the others
+/// listed, and Oniguruma's `\s` if `space` (its ASCII ones among the bits).
+#[derive(Clone, Debug, Default)]
+struct CharSet {
+    ascii: u128,
+    others: Vec<char>,
+    space: bool,
+}
+
+impl CharSet {
+    #[inline]
+    fn contains(&self, c: char) -> bool {
+        if c.is_ascii() {
+            self.ascii >> (c as u32) & 1 == 1
+        } else {
+            (self.space && is_regex_space(c)) || self.others.contains(&c)
+        }
+    }
+
+    fn add(&mut self, c: char) {
+        if c.is_ascii() {
+            self.ascii |= 1 << (c as u32);
+        } else if !self.others.contains(&c) {
+            self.others.push(c);
+        }
+    }
+
+    fn add_space(&mut self) {
+        self.space = true;
+        (0u8..128).filter(|&b| is_regex_space(b as char)).for_each(|b| self.add(b as char));
+    }
+
+    fn is_empty(&self) -> bool {
+        self.ascii == 0 && self.others.is_empty() && !self.space
+    }
+
+    fn union(&mut self, other: &CharSet) {
+        self.ascii |= other.ascii;
+        self.space |= other.space;
+        other.others.iter().for_each(|&c| self.add(c));
+    }
+}
+
+/// Oniguruma's `\s` on UTF-8 text, as Hugging Face's `Regex` runs it: the
+/// 25 `White_Space` characters (U+0009..U+000D, U+0020, U+0085, U+00A0,
+/// U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000).
+#[inline]
+fn is_regex_space(c: char) -> bool {
+    c.is_whitespace()
+}
+
+/// Oniguruma's largest repeat count: a larger one is an error there.
+const MAX_REPEAT: usize = 100_000;
 
 impl Pattern {
     /// The character ranges it matches in `chars`, leftmost first, not
     /// overlapping; `Error::Memory` when there is no room for them.
     fn matches(&self, chars: &[char]) -> Result<Vec<(usize, usize)>> {
         let mut out = Vec::new();
+        // Where the run of each alternative's set that holds position `i` ends, once found.
+        let mut run_ends = match self {
+            Pattern::Regex(alts, _) => vec![0; alts.len()],
+            Pattern::Literal(_) => Vec::new(),
+        };
         let mut i = 0;
         while i < chars.len() {
             if out.len() == out.capacity() && out.try_reserve(1).is_err() {
                 return Err(Error::memory(format_args!("normalizing a text of {} characters", chars.len())));
             }
-            match self {
-                Pattern::Literal(p) if chars[i..].starts_with(p) => {
-                    out.push((i, i + p.len()));
-                    i += p.len();
-                }
-                Pattern::Run(c, min) if chars[i] == *c => {
-                    let n = chars[i..].iter().take_while(|&&x| x == *c).count();
-                    if n >= *min {
-                        out.push((i, i + n));
+            let found = match self {
+                Pattern::Literal(p) => chars[i..].starts_with(p).then_some(p.len()),
+                Pattern::Regex(_, starts) if !starts.contains(chars[i]) => None,
+                Pattern::Regex(alts, _) => alts.iter().zip(&mut run_ends).find_map(|(alt, end)| match alt.run {
+                    None => alt.set.contains(chars[i]).then_some(1),
+                    Some(min) => {
+                        if *end <= i {
+                            *end = i + chars[i..].iter().take_while(|&&c| alt.set.contains(c)).count();
+                        }
+                        (*end - i >= min).then_some(*end - i)
                     }
+                }),
+            };
+            match found {
+                Some(n) => {
+                    out.push((i, i + n));
                     i += n;
                 }
-                _ => i += 1,
+                None => i += 1,
             }
         }
         Ok(out)
     }
 
     /// A `Replace` normalizer's pattern: `{"String": s}`, or `{"Regex": r}`
-    /// of one character repeated (`" {2,}"`, `" +"`).
+    /// whose alternatives are each one character, `\s` or a class of them,
+    /// alone, with `+` or with `{n,}` (see [`parse_regex`]).
     fn from_json(v: &Value) -> Result<Self> {
         if let Some(s) = v.get("String").and_then(Value::as_str) {
             if s.is_empty() {
@@ -172,32 +250,92 @@ impl Pattern {
         let Some(r) = v.get("Regex").and_then(Value::as_str) else {
             return Err(Error::invalid("a Replace normalizer's pattern must be {\"String\": ...} or {\"Regex\": ...}"));
         };
-        let unsupported = || {
+        let regex = parse_regex(r).map(|alts| {
+            let mut starts = CharSet::default();
+            alts.iter().for_each(|a| starts.union(&a.set));
+            Pattern::Regex(alts, starts)
+        });
+        regex.ok_or_else(|| {
             Error::invalid(format!(
-                "the Replace normalizer's regex {} is not supported (only one character repeated, as \" {{2,}}\" or \" +\")",
+                "the Replace normalizer's regex {} is not supported (only alternatives `a|b` of one character, \
+                 \\s or a class [...] of them, each alone, with + or with {{n,}}, as \" {{2,}}\" or \"\\s{{2,}}|[\\n\\r\\t]\")",
                 Quoted(r)
             ))
-        };
-        let (c, rest) = match r.strip_prefix('\\') {
-            Some(escaped) => {
-                let c =
-                    escaped.chars().next().filter(|c| c.is_ascii_punctuation() || *c == ' ').ok_or_else(unsupported)?;
-                (c, &escaped[c.len_utf8()..])
-            }
-            None => {
-                let c = r.chars().next().filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '\u{2581}');
-                let c = c.ok_or_else(unsupported)?;
-                (c, &r[c.len_utf8()..])
-            }
-        };
-        let min = if rest == "+" {
-            1
-        } else {
-            let n = rest.strip_prefix('{').and_then(|s| s.strip_suffix(",}")).ok_or_else(unsupported)?;
-            n.parse::<usize>().ok().filter(|&n| n >= 1).ok_or_else(unsupported)?
-        };
-        Ok(Pattern::Run(c, min))
+        })
     }
+}
+
+/// The alternatives of a regex of the supported shape, or `None`:
+///
+/// ```text
+/// regex       = alternative ("|" alternative)*
+/// alternative = atom ("+" | "{" digits ",}")?        digits: 1 to 100000
+/// atom        = item | "[" item+ "]"
+/// item        = "\s" | "\t" | "\n" | "\r" | "\" (ASCII punctuation or space)
+///             | an ASCII letter or digit, a space, or any non-ASCII character
+/// ```
+///
+/// Each item is one character as Oniguruma reads it (`\t`, `\n`, `\r` the
+/// controls, an escaped punctuation character itself).
+fn parse_regex(r: &str) -> Option<Vec<Alternative>> {
+    let mut it = r.chars().peekable();
+    let mut alts = Vec::new();
+    loop {
+        let mut set = CharSet::default();
+        if it.next_if_eq(&'[').is_some() {
+            while it.next_if_eq(&']').is_none() {
+                regex_item(&mut it, &mut set)?;
+            }
+            if set.is_empty() {
+                return None;
+            }
+        } else {
+            regex_item(&mut it, &mut set)?;
+        }
+        let run = match it.peek() {
+            Some('+') => {
+                it.next();
+                Some(1)
+            }
+            Some('{') => {
+                it.next();
+                let mut digits = String::new();
+                while let Some(d) = it.next_if(char::is_ascii_digit) {
+                    digits.push(d);
+                }
+                (it.next() == Some(',') && it.next() == Some('}')).then_some(())?;
+                Some(digits.parse::<usize>().ok().filter(|n| (1..=MAX_REPEAT).contains(n))?)
+            }
+            _ => None,
+        };
+        alts.push(Alternative { set, run });
+        match it.next() {
+            None => return Some(alts),
+            Some('|') => {}
+            Some(_) => return None,
+        }
+    }
+}
+
+/// Adds one item of a regex to `set`: see [`parse_regex`].
+fn regex_item(it: &mut std::iter::Peekable<std::str::Chars>, set: &mut CharSet) -> Option<()> {
+    let c = match it.next()? {
+        '\\' => match it.next()? {
+            's' => {
+                set.add_space();
+                return Some(());
+            }
+            't' => '\t',
+            'n' => '\n',
+            'r' => '\r',
+            c if c.is_ascii_punctuation() || c == ' ' => c,
+            _ => return None,
+        },
+        c if c.is_ascii_alphanumeric() || c == ' ' || !c.is_ascii() => c,
+        _ => return None,
+    };
+    set.add(c);
+    Some(())
 }
 
 /// One normalizer of a `Sequence`.
@@ -206,6 +344,7 @@ enum Step {
     Precompiled(Box<Precompiled>),
     Replace { pattern: Pattern, content: Vec<char> },
     Strip { left: bool, right: bool },
+    Nfc,
     Nfkd,
     StripAccents,
     Lowercase,
@@ -241,6 +380,10 @@ impl Normalizer {
                 Step::Replace { pattern, content } => {
                     let matches = pattern.matches(&text.chars)?;
                     text.replace(&matches, content)?;
+                }
+                Step::Nfc => {
+                    let new = changes(text.chars.len(), text.chars.iter().copied().nfc())?;
+                    text.transform(0, text.chars.len(), &new)?;
                 }
                 Step::Nfkd => {
                     let new = changes(text.chars.len(), text.chars.iter().copied().nfkd())?;
@@ -313,12 +456,13 @@ fn add_steps(v: &Value, steps: &mut Vec<Step>) -> Result<()> {
             let flag = |k: &str| v.get(k).and_then(Value::as_bool).unwrap_or(true);
             steps.push(Step::Strip { left: flag("strip_left"), right: flag("strip_right") });
         }
+        "NFC" => steps.push(Step::Nfc),
         "NFKD" => steps.push(Step::Nfkd),
         "StripAccents" => steps.push(Step::StripAccents),
         "Lowercase" => steps.push(Step::Lowercase),
         _ => {
             return Err(Error::invalid(format!(
-                "the {} normalizer is not supported (only Precompiled, Replace, Strip, NFKD, StripAccents, Lowercase and a Sequence of them)",
+                "the {} normalizer is not supported (only Precompiled, Replace, Strip, NFC, NFKD, StripAccents, Lowercase and a Sequence of them)",
                 Quoted(kind)
             )))
         }
@@ -491,6 +635,44 @@ mod tests {
         let v = json!({"type": "Replace", "pattern": {"Regex": "[a-z]+"}, "content": ""});
         let e = Normalizer::from_json(&v).unwrap_err().to_string();
         assert!(e.contains("regex \"[a-z]+\" is not supported"), "{e}");
+    }
+
+    #[test]
+    fn debertas_regex_takes_whitespace_runs_and_single_controls() {
+        let v = json!({"type": "Replace", "pattern": {"Regex": "\\s{2,}|[\\n\\r\\t]"}, "content": " "});
+        let (text, align) = run(v, "a\u{3000}\u{a0}b\nc d\u{1c}\u{1c}e\u{2028}f\t");
+        assert_eq!(text, "a b c d\u{1c}\u{1c}e\u{2028}f ");
+        assert_eq!(align[1], (2, 3));
+        assert_eq!(align[3], (4, 5));
+        // the first alternative that matches at a position wins, not the longest
+        let v = json!({"type": "Replace", "pattern": {"Regex": "a|a+|[\\s\\.]{2,}"}, "content": "x"});
+        assert_eq!(run(v, "aa . b").0, "xxxb");
+    }
+
+    #[test]
+    fn regex_space_is_the_25_white_space_characters() {
+        let listed: Vec<u32> = (0x9..=0xD).chain([0x20, 0x85, 0xA0, 0x1680]).chain(0x2000..=0x200A).collect();
+        let listed = [listed, vec![0x2028, 0x2029, 0x202F, 0x205F, 0x3000]].concat();
+        let found: Vec<u32> = (0..=0x10FFFF).filter(|&c| char::from_u32(c).is_some_and(is_regex_space)).collect();
+        assert_eq!(found, listed);
+    }
+
+    #[test]
+    fn other_regexes_are_refused() {
+        for r in ["\\s*", "\\S", "[^a]", "a{2,3}", "a{0,}", "a{+2,}", "a{100001,}", "(a)", "a|", "ab", "[]", "-", "\\d"]
+        {
+            let v = json!({"type": "Replace", "pattern": {"Regex": r}, "content": ""});
+            assert!(Normalizer::from_json(&v).is_err(), "{r}");
+        }
+        let v = json!({"type": "Replace", "pattern": {"Regex": "\\|+|[é\\.\u{3000}]{100000,}"}, "content": ""});
+        assert!(Normalizer::from_json(&v).is_ok());
+    }
+
+    #[test]
+    fn nfc_composes_and_keeps_the_starters_span() {
+        let (text, align) = run(json!({"type": "NFC"}), "e\u{302}\u{323}x\u{1100}\u{1161}\u{212b}");
+        assert_eq!(text, "\u{1ec7}x\u{ac00}\u{c5}");
+        assert_eq!(align, vec![(0, 1), (3, 4), (4, 5), (6, 7)]);
     }
 
     #[test]

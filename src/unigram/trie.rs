@@ -20,10 +20,37 @@ impl PieceTrie {
     /// The trie of `pieces` (non-empty); a piece's token is its index. Err
     /// with a piece that appears twice.
     pub fn new(pieces: &[&str]) -> Result<Self, usize> {
+        Self::build(pieces, None)
+    }
+
+    /// [`PieceTrie::new`], but a piece that appears more than once is found
+    /// as its last index (as Hugging Face's `token_to_ids` map keeps it);
+    /// with whether any did.
+    pub fn last_wins(pieces: &[&str]) -> (Self, bool) {
+        let mut twice = false;
+        let trie = Self::build(pieces, Some(&mut twice)).unwrap_or_else(|_| unreachable!("duplicates are kept out"));
+        (trie, twice)
+    }
+
+    fn build(pieces: &[&str], last_wins: Option<&mut bool>) -> Result<Self, usize> {
         let mut order: Vec<u32> = (0..pieces.len() as u32).collect();
-        order.sort_unstable_by(|&a, &b| pieces[a as usize].as_bytes().cmp(pieces[b as usize].as_bytes()));
+        // By bytes, then by index: the last of equal pieces is the last of its run.
+        order.sort_unstable_by(|&a, &b| {
+            pieces[a as usize].as_bytes().cmp(pieces[b as usize].as_bytes()).then(a.cmp(&b))
+        });
         if let Some(w) = order.windows(2).find(|w| pieces[w[0] as usize] == pieces[w[1] as usize]) {
-            return Err(w[0].max(w[1]) as usize);
+            let Some(twice) = last_wins else {
+                return Err(w[1] as usize);
+            };
+            *twice = true;
+            let mut kept: Vec<u32> = Vec::with_capacity(order.len());
+            for id in order {
+                match kept.last_mut() {
+                    Some(last) if pieces[*last as usize] == pieces[id as usize] => *last = id,
+                    _ => kept.push(id),
+                }
+            }
+            order = kept;
         }
         let BfsTrie { first, byte, token } =
             BfsTrie::from_sorted(order.iter().map(|&id| (id, pieces[id as usize].as_bytes())));
@@ -83,6 +110,16 @@ mod tests {
     #[test]
     fn reports_a_duplicate() {
         assert_eq!(PieceTrie::new(&["b", "a", "b"]).err(), Some(2));
+    }
+
+    #[test]
+    fn finds_the_last_of_equal_pieces_when_asked() {
+        let (trie, twice) = PieceTrie::last_wins(&["b", "a", "b", "ab", "b", "a"]);
+        assert!(twice && !PieceTrie::last_wins(&["a", "b"]).1);
+        assert_eq!((trie.get(b"a"), trie.get(b"b"), trie.get(b"ab")), (Some(5), Some(4), Some(3)));
+        let mut got = Vec::new();
+        trie.for_each_prefix(b"abc", |t, l| got.push((t, l)));
+        assert_eq!(got, [(5, 1), (3, 2)]);
     }
 
     #[test]

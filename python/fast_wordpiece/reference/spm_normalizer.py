@@ -1,6 +1,7 @@
 """The twin of ``src/unigram/normalizer.rs``: the normalizers of tokenizer.json files converted
 from SentencePiece models (``Precompiled``, ``Replace``, ``Strip``, ALBERT's and XLNet's ``NFKD``,
-``StripAccents`` and ``Lowercase``, and a ``Sequence`` of them).
+``StripAccents`` and ``Lowercase``, DeBERTa-v2's and Barthez's ``NFC`` and ``Replace`` of the regex
+``\\s{2,}|[\\n\\r\\t]``, and a ``Sequence`` of them).
 
 Each character of the normalized text keeps the span ``(start, end)`` of original characters it
 stands for, moved along as Hugging Face's ``NormalizedString`` moves its alignments, so that
@@ -18,6 +19,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 import struct
 import unicodedata
 from collections.abc import Iterable
@@ -26,7 +28,7 @@ from typing import Any
 
 from fast_wordpiece import _unicode_tables
 from fast_wordpiece.reference.args import _quoted
-from fast_wordpiece.reference.normalizer import canonical_order, lowercase
+from fast_wordpiece.reference.normalizer import _nfd, canonical_order, combining_class, lowercase
 from fast_wordpiece.reference.unicode import MARK
 
 #: Unicode White_Space, what Rust's ``char::is_whitespace`` (and so ``Strip``) takes.
@@ -207,59 +209,167 @@ def _precompiled(charsmap: Charsmap, text: Aligned) -> None:
         text.transform(0, len(text.chars), new)
 
 
-def _pattern(value: object) -> tuple[str, str, int]:
-    """A ``Replace`` pattern: ``("literal", s, 0)`` or ``("run", c, min)`` (a regex of one
-    character repeated)."""
+#: Oniguruma's ``\s`` on UTF-8 text, as Hugging Face's ``Regex`` runs it: the 25 ``White_Space``
+#: characters (not Python's ``\s``, which adds U+001C..U+001F).
+REGEX_SPACE = WHITE_SPACE
+
+#: Oniguruma's largest repeat count: a larger one is an error there.
+MAX_REPEAT = 100_000
+
+#: The one-character escapes of a regex item, besides ``\s`` and escaped punctuation or space.
+_ESCAPES = {"t": "\t", "n": "\n", "r": "\r"}
+
+
+def _regex_item(r: str, i: int) -> tuple[str, int]:
+    """The characters of the regex item at ``r[i]`` (``\\s`` is all of :data:`REGEX_SPACE`) and
+    where the next one starts: see :func:`_regex`. ValueError when it is not one."""
+    c = r[i : i + 1]
+    if c == "\\":
+        e = r[i + 1 : i + 2]
+        if e == "s":
+            return "".join(sorted(REGEX_SPACE)), i + 2
+        if e in _ESCAPES:
+            return _ESCAPES[e], i + 2
+        if e == " " or (e.isascii() and e != "" and not e.isalnum() and e.isprintable()):
+            return e, i + 2
+        raise ValueError
+    if c != "" and (c == " " or not c.isascii() or c.isalnum()):
+        return c, i + 1
+    raise ValueError
+
+
+def _regex(r: str) -> re.Pattern[str]:
+    r"""The regex ``r`` of the supported shape, as a Python regex whose ``\s`` is Oniguruma's::
+
+        regex       = alternative ("|" alternative)*
+        alternative = atom ("+" | "{" digits ",}")?        digits: 1 to 100000
+        atom        = item | "[" item+ "]"
+        item        = "\s" | "\t" | "\n" | "\r" | "\" (ASCII punctuation or space)
+                    | an ASCII letter or digit, a space, or any non-ASCII character
+
+    Python's ``re``, like Oniguruma, tries the alternatives in order at each position and takes
+    the first that matches there; a repeat takes the longest run. ValueError for any other
+    regex."""
+    alternatives: list[str] = []
+    i = 0
+    while True:
+        chars = ""
+        if r[i : i + 1] == "[":
+            i += 1
+            while r[i : i + 1] != "]":
+                item, i = _regex_item(r, i)
+                chars += item
+            i += 1
+            if not chars:
+                raise ValueError
+        else:
+            chars, i = _regex_item(r, i)
+        quantifier = ""
+        if r[i : i + 1] == "+":
+            quantifier, i = "+", i + 1
+        elif r[i : i + 1] == "{":
+            close = r.find(",}", i)
+            digits = r[i + 1 : close] if close > 0 else ""
+            if not (digits.isascii() and digits.isdigit() and 1 <= int(digits) <= MAX_REPEAT):
+                raise ValueError
+            quantifier, i = f"{{{int(digits)},}}", close + 2
+        alternatives.append("[" + "".join(f"\\U{ord(c):08x}" for c in chars) + "]" + quantifier)
+        if i == len(r):
+            return re.compile("|".join(alternatives))
+        if r[i] != "|":
+            raise ValueError
+        i += 1
+
+
+def _pattern(value: object) -> tuple[str, str | re.Pattern[str]]:
+    """A ``Replace`` pattern: ``("literal", s)`` or ``("regex", compiled)`` (see :func:`_regex`)."""
     if isinstance(value, dict) and isinstance(value.get("String"), str):
         if not value["String"]:
             raise ValueError("a Replace normalizer with an empty pattern is not supported")
-        return ("literal", value["String"], 0)
+        return ("literal", value["String"])
     r = value.get("Regex") if isinstance(value, dict) else None
     if not isinstance(r, str):
         raise ValueError('a Replace normalizer\'s pattern must be {"String": ...} or {"Regex": ...}')
-    unsupported = ValueError(
-        f"the Replace normalizer's regex {_quoted(r)} is not supported "
-        '(only one character repeated, as " {2,}" or " +")'
-    )
-    if r.startswith("\\"):
-        c = r[1:2]
-        if not (c == " " or (c.isascii() and not c.isalnum() and c.isprintable() and c != "")):
-            raise unsupported
-        rest = r[2:]
-    else:
-        c = r[:1]
-        if not (c == " " or c == "\u2581" or (c != "" and c.isalnum())):
-            raise unsupported
-        rest = r[1:]
-    if rest == "+":
-        return ("run", c, 1)
-    if not (rest.startswith("{") and rest.endswith(",}")):
-        raise unsupported
-    digits = rest[1:-2].removeprefix("+")
-    if not (digits.isascii() and digits.isdigit()) or int(digits) < 1:
-        raise unsupported
-    return ("run", c, int(digits))
+    try:
+        return ("regex", _regex(r))
+    except ValueError:
+        raise ValueError(
+            f"the Replace normalizer's regex {_quoted(r)} is not supported (only alternatives `a|b` of one "
+            "character, \\s or a class [...] of them, each alone, with + or with {n,}, "
+            'as " {2,}" or "\\s{2,}|[\\n\\r\\t]")'
+        ) from None
 
 
-def _matches(pattern: tuple[str, str, int], chars: list[str]) -> list[Span]:
+def _matches(pattern: tuple[str, str | re.Pattern[str]], chars: list[str]) -> list[Span]:
     """The leftmost, non-overlapping character ranges ``pattern`` matches in ``chars``."""
-    kind, what, least = pattern
+    kind, what = pattern
+    if kind == "regex":
+        assert isinstance(what, re.Pattern)
+        return [m.span() for m in what.finditer("".join(chars))]
+    assert isinstance(what, str)
     out: list[Span] = []
     i = 0
     while i < len(chars):
-        if kind == "literal" and "".join(chars[i : i + len(what)]) == what:
+        if "".join(chars[i : i + len(what)]) == what:
             out.append((i, i + len(what)))
             i += len(what)
-        elif kind == "run" and chars[i] == what:
-            n = i
-            while n < len(chars) and chars[n] == what:
-                n += 1
-            if n - i >= least:
-                out.append((i, n))
-            i = n
         else:
             i += 1
     return out
+
+
+def _compose(a: str, b: str) -> str | None:
+    """The crate's ``compose``: Hangul jamo algorithmically, else the Unicode 9 table."""
+    x, y = ord(a), ord(b)
+    if 0x1100 <= x <= 0x1112 and 0x1161 <= y <= 0x1175:
+        return chr(0xAC00 + ((x - 0x1100) * 21 + (y - 0x1161)) * 28)
+    if 0xAC00 <= x <= 0xD7A3 and (x - 0xAC00) % 28 == 0 and 0x11A8 <= y <= 0x11C2:
+        return chr(x + y - 0x11A7)
+    c = _unicode_tables.COMPOSITION.get((x, y))
+    return None if c is None else chr(c)
+
+
+def _nfc_changes(chars: list[str]) -> list[tuple[str, int]]:
+    """Hugging Face's ``NFC`` as ``Aligned.transform`` changes: the canonical decomposition (each
+    character's first part 0, the others 1, then each run of marks sorted by combining class),
+    recomposed as the ``unicode-normalization-alignments`` crate's ``Recompositions`` does it: a
+    starter (the "composee") takes in each following character it composes with that no
+    character of the same or a higher class blocks, its change the sum of theirs less one each;
+    the characters it did not take in follow it."""
+    parts = canonical_order([(d, i == 0) for c in chars for i, d in enumerate(_nfd(c))])
+    decomposed = [(d, 0 if first else 1) for d, first in parts]
+    out: list[tuple[str, int]] = []
+    composee: tuple[str, int] | None = None
+    last_class: int | None = None
+    blocked: list[tuple[str, int]] = []
+    for c, change in decomposed:
+        klass = combining_class(c)
+        if composee is None:
+            if klass == 0:
+                composee = (c, change)
+            else:
+                out.append((c, change))
+            continue
+        if last_class is not None and last_class >= klass:  # blocked from the composee
+            if klass == 0:
+                out += [composee, *blocked]
+                composee, last_class, blocked = (c, change), None, []
+            else:
+                blocked.append((c, change))
+                last_class = klass
+            continue
+        composed = _compose(composee[0], c)
+        if composed is not None:
+            composee = (composed, composee[1] + change - 1)
+        elif klass == 0 and last_class is None:
+            out.append(composee)
+            composee = (c, change)
+        else:
+            blocked.append((c, change))
+            last_class = klass
+    if composee is not None:
+        out.append(composee)
+    return out + blocked
 
 
 @cache
@@ -337,12 +447,12 @@ class Normalizer:
         elif kind == "Strip":
             left, right = (v.get(k) if isinstance(v.get(k), bool) else True for k in ("strip_left", "strip_right"))
             self.steps.append(("strip", (left, right)))
-        elif kind in ("NFKD", "StripAccents", "Lowercase"):
+        elif kind in ("NFC", "NFKD", "StripAccents", "Lowercase"):
             self.steps.append((kind, None))
         else:
             raise ValueError(
                 f"the {_quoted(kind)} normalizer is not supported "
-                "(only Precompiled, Replace, Strip, NFKD, StripAccents, Lowercase and a Sequence of them)"
+                "(only Precompiled, Replace, Strip, NFC, NFKD, StripAccents, Lowercase and a Sequence of them)"
             )
 
     def normalize(self, text: Aligned) -> None:
@@ -353,6 +463,8 @@ class Normalizer:
             elif kind == "replace":
                 pattern, content = arg
                 text.replace(_matches(pattern, text.chars), content)
+            elif kind == "NFC":
+                text.transform(0, len(text.chars), _nfc_changes(text.chars))
             elif kind == "NFKD":
                 text.transform(0, len(text.chars), _nfkd_changes(text.chars))
             elif kind == "Lowercase":

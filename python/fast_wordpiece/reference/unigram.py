@@ -170,7 +170,9 @@ def word_text(word: str, virtual: bool) -> str:
 class Model:
     """Pieces with scores; lattice nodes and the Viterbi segmentation."""
 
-    def __init__(self, pieces: Sequence[tuple[str, float]], unk_id: int, matched: int | None = None) -> None:
+    def __init__(
+        self, pieces: Sequence[tuple[str, float]], unk_id: int, matched: int | None = None, last_wins: bool = False
+    ) -> None:
         self.pieces = [(p, float(s)) for p, s in pieces]
         #: how many of the pieces (the first) the lattice finds in text; the rest are a file's
         #: added tokens past the model's vocabulary, which Hugging Face's model does not have
@@ -181,9 +183,11 @@ class Model:
             if not math.isfinite(s):
                 shown = "NaN" if math.isnan(s) else "inf" if s > 0 else "-inf"  # as the engine shows them
                 raise ValueError(f"the score of piece {i} ({_quoted(p)}) is not finite: {shown}")
+        #: each piece's id; with ``last_wins`` (a tokenizer.json's vocabulary, read as Hugging Face
+        #: reads it), a piece listed twice has the id of its last entry
         self.ids: dict[str, int] = {}
         for i, (p, _) in enumerate(self.pieces):
-            if p in self.ids:
+            if p in self.ids and not last_wins:
                 raise ValueError(f"piece {_quoted(p)} appears twice")
             self.ids[p] = i
         self.unk_id = unk_id
@@ -465,8 +469,10 @@ class UnigramTokenizer(family.TransformersCalls):
         if family.is_batch(ids):
             return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, clean_up)
         parts: list[str] = []
+        # as Hugging Face, by the token's text: another entry of a special token's piece is skipped too
+        special = {self.model.pieces[i][0] for i in self.special_ids}
         for i in family.decode_ids(ids, self.vocab_size):
-            if skip_special_tokens and i in self.special_ids:
+            if skip_special_tokens and self.model.pieces[i][0] in special:
                 continue
             piece = self.model.pieces[i][0]
             if not parts and self.prepend != "never":  # every "▁" of the first token, as Hugging Face
@@ -845,7 +851,14 @@ def from_tokenizer_json(
         raise ValueError("too many pieces")
     if unk_id >= len(pieces):
         raise ValueError(f"unk_id {unk_id} is not below the number of pieces ({len(pieces)})")
-    return Model(pieces, unk_id, len(vocab)), special, strip, normalizer, (prepend, pre), doc.get("post_processor")
+    return (
+        Model(pieces, unk_id, len(vocab), last_wins=True),
+        special,
+        strip,
+        normalizer,
+        (prepend, pre),
+        doc.get("post_processor"),
+    )
 
 
 def _flag_of(token: dict[str, Any], key: str, i: int) -> bool:
