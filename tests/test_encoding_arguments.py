@@ -200,3 +200,22 @@ def test_the_per_row_methods_name_batch_index(impl: str) -> None:
                 read(bad)
         with pytest.raises(IndexError, match=r"^batch_index 2 is out of range for 2 rows$"):
             read(2)
+
+
+def test_the_alignment_methods_count_a_negative_row_from_the_end_once(impl: str) -> None:
+    """The two-argument alignment methods take ``(batch_index, index)`` with a negative row counted
+    from the end, as ``tokens`` does: a row before the first one is an IndexError naming
+    ``batch_index``, not a row counted from the end twice."""
+    m = importlib.import_module(IMPLEMENTATIONS[impl])
+    tok = m.PyTokenizer.train(["hello world there"] * 5, 40, show_progress=False)
+    batch = tok(["hello world", "there"])
+    assert batch.word_to_chars(-1, 0) == batch.word_to_chars(1, 0)
+    assert batch.word_to_chars(-2, 1) == batch.word_to_chars(0, 1)
+    calls = {
+        "word_to_chars": 0, "word_to_tokens": 0, "char_to_token": 0, "char_to_word": 0,
+        "token_to_chars": 1, "token_to_word": 1, "token_to_sequence": 1,
+    }  # fmt: skip
+    for method, index in calls.items():
+        for row in (-3, -4, 2):
+            with pytest.raises(IndexError, match=rf"^batch_index {row} is out of range for 2 rows$"):
+                getattr(batch, method)(row, index)

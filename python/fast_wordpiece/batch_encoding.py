@@ -178,13 +178,11 @@ class BatchEncoding(dict):  # type: ignore[type-arg]
 
     def _row_and_index(self, batch_or_index: int, index: int | None) -> tuple[int, int]:
         """transformers' two-argument convention: ``(batch_index, index)``, or ``(index,)`` for
-        row 0; a negative batch index counts from the end. The index goes to the row's
+        row 0; a negative batch index counts from the end (in :meth:`_encoding`). The index goes to the row's
         ``Encoding`` as it is (which counts a negative token index from the end of its row, and
         checks the index's type and value)."""
         batch, at = (0, batch_or_index) if index is None else (batch_or_index, index)
         _check_batch_index(batch)
-        if batch < 0:
-            batch += len(self._encodings or [])
         return batch, at
 
     def tokens(self, batch_index: int = 0) -> list[str]:
