@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import pytest
@@ -246,3 +247,24 @@ def test_the_first_bad_pipeline_option_in_the_order_of_the_fields_is_named(call:
             assert kind == "ok", result
         else:
             assert (kind, result) == expected
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLEMENTATIONS))
+def test_unigram_training_names_an_unexpected_keyword_before_a_bad_value(impl: str, tmp_path: Any) -> None:
+    """As Python binds arguments: an unexpected keyword is the error even when a keyword of the
+    function (``show_progress``, ``special_tokens``) has a bad value too."""
+    cls = importlib.import_module(IMPLEMENTATIONS[impl]).UnigramTokenizer
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("hello world there\n" * 20, encoding="utf-8")
+    calls = {
+        "UnigramTokenizer.train": lambda **kw: cls.train(["hello world there"] * 20, 30, **kw),
+        "UnigramTokenizer.train_from_files": lambda **kw: cls.train_from_files([corpus], 30, **kw),
+        "UnigramTokenizer.train_from_counts": lambda **kw: cls.train_from_counts({"hello world there": 5}, 30, **kw),
+    }
+    for function, call in calls.items():
+        bad_too = ({"show_progress": "x", "foo": 1}, {"foo": 1, "show_progress": "x"}, {"special_tokens": 3, "foo": 1})
+        for kwargs in bad_too:
+            assert outcome(lambda call=call, kwargs=kwargs: call(**kwargs)) == (
+                "TypeError", f"{function}() got an unexpected keyword argument 'foo'")  # fmt: skip
+        alone = outcome(lambda call=call: call(show_progress="x"))
+        assert alone == ("TypeError", "show_progress must be bool, not str")

@@ -20,7 +20,8 @@ use crate::encoding::{Encoding, Word};
 use crate::error::Error;
 use crate::tokenizer::Tokenizer;
 
-/// The warning of `Encoding.words`, as `tokenizers` words it.
+/// The warning of `Encoding.words`: `tokenizers`' text, without its "Deprecated in
+/// 0.9.4: " prefix (a version of `tokenizers`, not of this package).
 const WORDS_DEPRECATED: &std::ffi::CStr = c"Encoding.words is deprecated, please use Encoding.word_ids instead.";
 
 const KEYS: [&str; 6] = ["ids", "tokens", "offsets", "attention_mask", "special_tokens_mask", "type_ids"];

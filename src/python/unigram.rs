@@ -532,7 +532,7 @@ impl PyUnigramTokenizer {
     /// unless `show_progress=False`; Ctrl-C stops training
     /// (KeyboardInterrupt).
     #[staticmethod]
-    #[pyo3(signature = (corpus, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = true, **kwargs), text_signature = "(corpus, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
+    #[pyo3(signature = (corpus, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = Given(None), **kwargs), text_signature = "(corpus, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
     #[allow(clippy::too_many_arguments)]
     fn train(
         py: Python<'_>,
@@ -543,10 +543,13 @@ impl PyUnigramTokenizer {
         seed_size: Option<&Bound<'_, PyAny>>,
         shrinking_factor: Option<&Bound<'_, PyAny>>,
         num_sub_iterations: Option<&Bound<'_, PyAny>>,
-        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
+        show_progress: Given<'_>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         args::no_other_keywords(kwargs, "UnigramTokenizer.train", &train_keywords("corpus"))?;
+        // Converted after the keyword check, so that an unexpected keyword is
+        // reported first, as Python binds arguments.
+        let show_progress = show_progress.0.as_ref().map_or(Ok(true), args::named::show_progress)?;
         let c = config(&vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
         let held = args::corpus_texts(corpus, "corpus")?;
         let texts = args::strs(&held)?;
@@ -557,7 +560,7 @@ impl PyUnigramTokenizer {
     /// `train` on the lines of text files (UTF-8; a file that cannot be read
     /// is an OSError).
     #[staticmethod]
-    #[pyo3(signature = (paths, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = true, **kwargs), text_signature = "(paths, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
+    #[pyo3(signature = (paths, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = Given(None), **kwargs), text_signature = "(paths, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
     #[allow(clippy::too_many_arguments)]
     fn train_from_files(
         py: Python<'_>,
@@ -568,10 +571,13 @@ impl PyUnigramTokenizer {
         seed_size: Option<&Bound<'_, PyAny>>,
         shrinking_factor: Option<&Bound<'_, PyAny>>,
         num_sub_iterations: Option<&Bound<'_, PyAny>>,
-        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
+        show_progress: Given<'_>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         args::no_other_keywords(kwargs, "UnigramTokenizer.train_from_files", &train_keywords("paths"))?;
+        // Converted after the keyword check, so that an unexpected keyword is
+        // reported first, as Python binds arguments.
+        let show_progress = show_progress.0.as_ref().map_or(Ok(true), args::named::show_progress)?;
         let c = config(&vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
         let paths = args::paths(paths)?;
         // Ctrl-C (or another signal handler's exception) stops the reading
@@ -598,7 +604,7 @@ impl PyUnigramTokenizer {
     /// `train` on counted texts: a mapping `{text: count}` or an iterable of
     /// `(text, count)` pairs (each text's words counted `count` times).
     #[staticmethod]
-    #[pyo3(signature = (counts, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = true, **kwargs), text_signature = "(counts, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
+    #[pyo3(signature = (counts, vocab_size = Given(None), *, special_tokens = None, max_piece_length = None, seed_size = None, shrinking_factor = None, num_sub_iterations = None, show_progress = Given(None), **kwargs), text_signature = "(counts, vocab_size=8000, *, special_tokens=None, max_piece_length=None, seed_size=None, shrinking_factor=None, num_sub_iterations=None, show_progress=True)")]
     #[allow(clippy::too_many_arguments)]
     fn train_from_counts(
         py: Python<'_>,
@@ -609,10 +615,13 @@ impl PyUnigramTokenizer {
         seed_size: Option<&Bound<'_, PyAny>>,
         shrinking_factor: Option<&Bound<'_, PyAny>>,
         num_sub_iterations: Option<&Bound<'_, PyAny>>,
-        #[pyo3(from_py_with = args::named::show_progress)] show_progress: bool,
+        show_progress: Given<'_>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         args::no_other_keywords(kwargs, "UnigramTokenizer.train_from_counts", &train_keywords("counts"))?;
+        // Converted after the keyword check, so that an unexpected keyword is
+        // reported first, as Python binds arguments.
+        let show_progress = show_progress.0.as_ref().map_or(Ok(true), args::named::show_progress)?;
         let c = config(&vocab_size, special_tokens, max_piece_length, seed_size, shrinking_factor, num_sub_iterations)?;
         let pairs = args::text_counts(counts, "counts", args::TEXT_COUNTS, 0)?;
         let counted = py.detach(|| guard(|| trainer::count_pairs(&pairs, &c.special_tokens)))?;
