@@ -1014,6 +1014,19 @@ def test_a_piece_listed_twice_is_its_last_entry_as_hugging_face_reads_it(
     assert first in ids
     assert last in ids
     assert ours.decode(ids, skip_special_tokens=True) == hf.decode(ids) == theirs.decode(ids, skip_special_tokens=True)
+    # but convert_ids_to_tokens skips by id, as transformers skips its all_special_ids: the last only
+    skipped = theirs.convert_ids_to_tokens(ids, skip_special_tokens=True)
+    assert ours.convert_ids_to_tokens(ids, skip_special_tokens=True) == skipped
+    assert skipped.count("<unk>") == 1
+    # an added token naming the first entry is the last one too, as Hugging Face reads it
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    for added in doc["added_tokens"]:
+        if added["content"] == "<unk>":
+            added["id"] = first
+    renamed = type(ours).from_str(json.dumps(doc))
+    hf_renamed = tokenizers.Tokenizer.from_str(json.dumps(doc))
+    for text in ["a <unk> 中", "<unk>"]:
+        assert renamed.encode(text).ids == hf_renamed.encode(text).ids
     # written back as read
     again = type(ours).from_str(ours.to_str())
     assert [p for p, _ in json.loads(again.to_str())["model"]["vocab"]] == pieces

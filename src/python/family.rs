@@ -348,24 +348,23 @@ pub fn decode_any<'py, T: TokenOf>(
 }
 
 /// `convert_ids_to_tokens`: the token of one id ([`args::is_one_id`]), or the
-/// tokens of a sequence of ids ([`args::ids`]) but those in `skipped`, as
+/// tokens of a sequence of ids ([`args::ids`]) but the ids in `skipped`, as
 /// `PyTokenizer.convert_ids_to_tokens` reads them; `token` gives the token
-/// of an id below `vocab_size`.
+/// of an id below `vocab_size`. Skipped by id, as transformers skips its
+/// `all_special_ids`: in a vocabulary that lists a special token twice
+/// (CamemBERT's `<unk>`), the other entry is kept.
 pub fn ids_to_tokens<'py, 'a>(
     ids: &Bound<'py, PyAny>,
     vocab_size: usize,
-    skipped: &[String],
+    skipped: &[u32],
     token: impl Fn(u32) -> &'a str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = ids.py();
     if args::is_one_id(ids) {
         return Ok(py_str(py, token(args::id(ids, &|| "ids".to_owned(), vocab_size)?))?.into_any());
     }
-    let tokens: Vec<&str> = args::ids(ids, "ids", vocab_size)?
-        .into_iter()
-        .map(&token)
-        .filter(|t| !skipped.iter().any(|s| s == t))
-        .collect();
+    let tokens: Vec<&str> =
+        args::ids(ids, "ids", vocab_size)?.into_iter().filter(|id| !skipped.contains(id)).map(&token).collect();
     Ok(super::ints::text_list(py, &tokens)?.into_any())
 }
 
@@ -454,7 +453,11 @@ macro_rules! transformers_methods {
                 ids: &Bound<'py, PyAny>,
                 #[pyo3(from_py_with = super::args::named::skip_special_tokens)] skip_special_tokens: bool,
             ) -> PyResult<Bound<'py, PyAny>> {
-                let skipped = if skip_special_tokens { self.inner.special_tokens() } else { Vec::new() };
+                let skipped: Vec<u32> = if skip_special_tokens {
+                    self.inner.special_tokens().iter().filter_map(|t| self.inner.token_to_id(t)).collect()
+                } else {
+                    Vec::new()
+                };
                 super::family::ids_to_tokens(ids, self.vocab_size(), &skipped, |id| {
                     <Self as super::family::TokenOf>::token_of(self, id)
                 })

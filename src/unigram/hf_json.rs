@@ -195,10 +195,19 @@ impl UnigramTokenizer {
                 strip.push((flag("lstrip")?, flag("rstrip")?));
             }
         }
+        let model = super::Model::with_added(pieces, unk_id, vocab.len())?;
+        // In a vocabulary that lists a piece twice, an added token has the id
+        // the model gives its text (the last entry), whichever entry the file
+        // names, as Hugging Face's added vocabulary does.
+        if model.has_duplicates() {
+            for id in &mut special {
+                let text = &model.pieces()[*id as usize].0;
+                *id = model.id(text).unwrap_or(*id);
+            }
+        }
         // A token listed twice takes the flags of its last entry, as Hugging Face's.
         let last: std::collections::HashMap<u32, (bool, bool)> = special.iter().copied().zip(strip.clone()).collect();
         let strip = special.iter().map(|id| last[id]).collect();
-        let model = super::Model::with_added(pieces, unk_id, vocab.len())?;
         let template = match doc.get("post_processor") {
             None | Some(Value::Null) => None,
             Some(v) => Some(super::template::Template::from_json(v, &model)?),

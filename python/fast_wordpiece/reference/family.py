@@ -410,6 +410,10 @@ class TransformersCalls:
         """The token of an id (each tokenizer says)."""
         raise NotImplementedError
 
+    def token_to_id(self, token: str) -> int | None:
+        """The id of a token (each tokenizer says)."""
+        raise NotImplementedError
+
     def convert_ids_to_tokens(self, ids: Any, skip_special_tokens: bool = False) -> Any:
         """The token of an id, or the tokens of a sequence of ids (a list, a
         tuple, a range, a numpy array: what ``PyTokenizer.convert_ids_to_tokens``
@@ -418,9 +422,10 @@ class TransformersCalls:
         skip = _flag(skip_special_tokens, "skip_special_tokens")
         if _is_one_id(ids):
             return self.id_to_token(_id(ids, "ids", self.vocab_size))
-        skipped = set(self.special_tokens) if skip else set()
-        tokens = [self.id_to_token(i) for i in _ids(ids, "ids", self.vocab_size)]
-        return [t for t in tokens if t not in skipped]
+        # By id, as transformers skips its all_special_ids: in a vocabulary that lists a special
+        # token twice (CamemBERT's "<unk>"), the entry token_to_id does not give is kept.
+        skipped = {self.token_to_id(t) for t in self.special_tokens} if skip else set()
+        return [self.id_to_token(i) for i in _ids(ids, "ids", self.vocab_size) if i not in skipped]
 
     def convert_tokens_to_ids(self, tokens: Any) -> Any:
         """The id of a token, or the ids of a list of tokens (the unknown
