@@ -74,27 +74,36 @@ class _Original:
         return self._fixed.get(token, int(self._sp.piece_to_id(token)))
 
 
+def _small_spm_model(lines: list[str], **options: Any) -> bytes:
+    """A 400-piece sentencepiece Unigram model of the first 3,000 lines, with ``options``."""
+    model = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(lines[:3000]),
+        model_writer=model,
+        vocab_size=400,
+        model_type="unigram",
+        character_coverage=1.0,
+        minloglevel=2,
+        **options,
+    )
+    return model.getvalue()
+
+
 @pytest.fixture(scope="module")
 def files(tmp_path_factory: pytest.TempPathFactory, gcide_lines: list[str]) -> dict[str, Path]:
     """The tokenizer.json of each converter, made from one small model."""
     folder = tmp_path_factory.mktemp("spm")
-    model = io.BytesIO()
-    spm.SentencePieceTrainer.train(
-        sentence_iterator=iter(gcide_lines[:3000]),
-        model_writer=model,
-        vocab_size=400,
-        model_type="unigram",
+    model = _small_spm_model(
+        gcide_lines,
         normalization_rule_name="nmt_nfkc",
-        character_coverage=1.0,
         pad_id=0,
         eos_id=1,
         unk_id=2,
         bos_id=-1,
         control_symbols=["[CLS]", "[SEP]"],  # ALBERT's template's
-        minloglevel=2,
     )
     path = folder / "small.model"
-    path.write_bytes(model.getvalue())
+    path.write_bytes(model)
     out = {}
     for name in CONVERTERS:
         out[name] = folder / f"{name}.json"
@@ -1043,13 +1052,8 @@ def deberta_v3_folder(tmp_path_factory: pytest.TempPathFactory, gcide_lines: lis
     if int(transformers.__version__.split(".")[0]) < 5:
         pytest.skip("optional: transformers 5 writes these files (an older one is installed)")
     folder = tmp_path_factory.mktemp("deberta-v3")
-    model = io.BytesIO()
-    spm.SentencePieceTrainer.train(
-        sentence_iterator=iter(gcide_lines[:3000]),
-        model_writer=model,
-        vocab_size=400,
-        model_type="unigram",
-        character_coverage=1.0,
+    model = _small_spm_model(
+        gcide_lines,
         pad_id=0,
         pad_piece="[PAD]",
         bos_id=1,
@@ -1059,9 +1063,8 @@ def deberta_v3_folder(tmp_path_factory: pytest.TempPathFactory, gcide_lines: lis
         unk_id=3,
         unk_piece="[UNK]",
         user_defined_symbols=["[MASK]"],
-        minloglevel=2,
     )
-    (folder / "spm.model").write_bytes(model.getvalue())
+    (folder / "spm.model").write_bytes(model)
     return folder
 
 
