@@ -178,19 +178,6 @@ pub fn pool_for(threads: Option<usize>) -> Result<Arc<ThreadPool>> {
     pool(checked(threads)?)
 }
 
-/// A pool of `threads` threads of its own, outside the shared ones: for
-/// work that must not queue behind another call's batch on a shared pool
-/// (the halves of training's large merges, each a few hundred µs, which would
-/// otherwise wait for a whole `encode_batch` of another Python thread to
-/// end). Its threads exit when it is dropped.
-pub fn own_pool(threads: usize) -> Result<ThreadPool> {
-    ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("fast-wordpiece-own-{i}"))
-        .build()
-        .map_err(|e| Error::invalid(format!("could not start {threads} threads: {e}")))
-}
-
 /// Below this many bytes of work in all, [`for_each`] runs on the calling
 /// thread: handing work to a pool wakes its threads and puts the caller to
 /// sleep until they are done (two context switches, tens of µs on a busy

@@ -177,9 +177,8 @@ pub struct Core {
     /// The pairs the merge under way changed, with their counts before
     /// (kept from merge to merge to reuse the memory).
     changes: Changes,
-    /// A pool of one thread of its own, that the second half of a merge of at
-    /// least `split_from` words runs on (see `merge_split`), when training
-    /// has more than one thread.
+    /// The pool that a merge of at least `split_from` words is split over
+    /// (see `merge_split`), when training has more than one thread.
     pool: Option<Arc<ThreadPool>>,
     split_from: usize,
     halves: [Half; 2],
@@ -724,9 +723,7 @@ impl Core {
             prefix: config.prefix.clone(),
             changes: Changes::default(),
             most_tokens: 0,
-            // One thread of its own for the other half: a shared pool may be
-            // busy with another call's batch, and every large merge would wait for it.
-            pool: if threads::default_threads() > 1 { threads::own_pool(1).ok().map(Arc::new) } else { None },
+            pool: if threads::default_threads() > 1 { threads::pool_for(None).ok() } else { None },
             split_from: SPLIT_FROM,
             halves: Default::default(),
         };
