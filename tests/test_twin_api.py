@@ -163,3 +163,46 @@ def test_decode_batch_is_the_engines(name: str, sequences: Any, skip: Any) -> No
 )
 def test_analyze_is_the_engines(name: str, texts: Any) -> None:
     same_in_engine_and_twin(name, lambda tok: tok.analyze(texts))
+
+
+MERGES_VOCAB = ["[UNK]", "a", "b", "ab", "##b"]
+
+
+@pytest.mark.parametrize(
+    ("merges", "error"),
+    [
+        ([("a", "##b")], None),
+        ((["a", "##b"],), None),
+        ("an iterator", None),
+        (np.array([]), None),
+        ([["a", 1]], "TypeError: merges[0][1] must be str, not int"),
+        ([(None, "b")], "TypeError: merges[0][0] must be str, not NoneType"),
+        ([("a", "\ud800")], "ValueError: merges[0][1] contains a lone surrogate at index 0"),
+        ([("a",)], "TypeError: merges[0] must be a pair of str"),
+        ([("a", "b", "c")], "TypeError: merges[0] must be a pair of str"),
+        ([b"ab"], "TypeError: merges[0] must be a pair of str"),
+        (np.array([["a", "b"]]), "TypeError: merges[0] must be a pair of str"),
+        ("ab", "TypeError: merges must be an iterable of pairs, not str"),
+        (b"ab", "TypeError: merges must be an iterable of pairs, not bytes"),
+        (5, "TypeError: merges must be an iterable of pairs, not int"),
+    ],
+    ids=repr,
+)
+def test_merges_of_a_pytokenizer_are_read_as_the_engine_reads_them(merges: Any, error: str | None) -> None:
+    """Each bad merge is named with its place, and the item in it that is not a str; a numpy
+    array is iterated as any iterable (never asked for its truth)."""
+
+    def given() -> Any:
+        return iter([("a", "##b")]) if isinstance(merges, str) and merges == "an iterator" else merges
+
+    engine, twin = (
+        outcome(lambda m=m: m.PyTokenizer(MERGES_VOCAB, merges=given()).merges)
+        for m in (fast_wordpiece, fast_wordpiece.reference)
+    )
+    assert engine == twin
+    if error is None:
+        assert engine == ("ok", [] if isinstance(merges, np.ndarray) else [("a", "##b")])
+    else:
+        kind, message = error.split(": ", 1)
+        assert engine[0] == kind, engine
+        assert engine[1].startswith(message), engine

@@ -240,12 +240,29 @@ pub fn word_strs<'a>(words: &'a [Text<'_>], what: &dyn Fn() -> String) -> PyResu
 /// tokenizer.json's merges are JSON arrays, which `json.load` gives as
 /// lists). None for anything else, which the caller names in its TypeError.
 pub fn str_pair(obj: &Bound<'_, PyAny>) -> Option<(String, String)> {
-    let (a, b) = match (obj.cast::<PyTuple>(), obj.cast::<PyList>()) {
-        (Ok(t), _) if t.len() == 2 => (t.get_item(0).ok()?, t.get_item(1).ok()?),
-        (_, Ok(l)) if l.len() == 2 => (l.get_item(0).ok()?, l.get_item(1).ok()?),
-        _ => return None,
-    };
+    let (a, b) = two_items(obj)?;
     Some((a.extract().ok()?, b.extract().ok()?))
+}
+
+/// The two items of a tuple or a list of exactly two; None for anything else.
+fn two_items<'py>(obj: &Bound<'py, PyAny>) -> Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    match (obj.cast::<PyTuple>(), obj.cast::<PyList>()) {
+        (Ok(t), _) if t.len() == 2 => Some((t.get_item(0).ok()?, t.get_item(1).ok()?)),
+        (_, Ok(l)) if l.len() == 2 => Some((l.get_item(0).ok()?, l.get_item(1).ok()?)),
+        _ => None,
+    }
+}
+
+/// A merge of `PyTokenizer`: a tuple or a list of exactly two str. Other
+/// shapes are a TypeError (`merges[3] must be a pair of str`); an item
+/// that is not a str is named with its place (`merges[3][1] must be str,
+/// not int`), a lone surrogate is a ValueError and no room for the UTF-8
+/// a MemoryError, as for every text argument.
+pub fn text_pair(obj: &Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<(String, String)> {
+    let (a, b) = two_items(obj).ok_or_else(|| PyTypeError::new_err(format!("{} must be a pair of str", what())))?;
+    let a = text(&a, &|| format!("{}[0]", what()))?.to_owned();
+    let b = text(&b, &|| format!("{}[1]", what()))?.to_owned();
+    Ok((a, b))
 }
 
 /// Whether `obj` is a numpy bool scalar.

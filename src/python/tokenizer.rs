@@ -105,19 +105,18 @@ impl PyTokenizer {
             .collect::<PyResult<Vec<String>>>()?;
         let merges = match merges {
             None => Vec::new(),
-            Some(m) => m
-                .try_iter()
-                .map_err(|e| {
-                    args::unless_raised(e, || {
-                        PyTypeError::new_err(format!("merges must be an iterable of pairs, not {}", type_name(m)))
-                    })
-                })?
-                .enumerate()
-                .map(|(i, pair)| {
-                    args::str_pair(&pair?)
-                        .ok_or_else(|| PyTypeError::new_err(format!("merges[{i}] must be a pair of str")))
-                })
-                .collect::<PyResult<_>>()?,
+            Some(m) => {
+                args::reject_text_as_collection(m, "merges", "pairs")?;
+                m.try_iter()
+                    .map_err(|e| {
+                        args::unless_raised(e, || {
+                            PyTypeError::new_err(format!("merges must be an iterable of pairs, not {}", type_name(m)))
+                        })
+                    })?
+                    .enumerate()
+                    .map(|(i, pair)| args::text_pair(&pair?, &|| format!("merges[{i}]")))
+                    .collect::<PyResult<_>>()?
+            }
         };
         let specials = args::special_tokens(special_tokens)?;
         let options = args::options(options, "PyTokenizer")?;

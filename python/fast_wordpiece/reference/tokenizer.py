@@ -149,7 +149,8 @@ class PyTokenizer(TransformersCalls):
                function: str = "PyTokenizer") -> None:  # fmt: skip
         self._vocab = vocab
         self._holes, self._outside_model = frozenset(holes), frozenset(outside_model)
-        self._merges = [_pair(pair, f"merges[{i}]") for i, pair in enumerate(_items(merges or [], "merges", "pairs"))]
+        given_merges = _items([] if merges is None else merges, "merges", "pairs")  # never asked for its truth
+        self._merges = [_pair(pair, f"merges[{i}]") for i, pair in enumerate(given_merges)]
         given_special_tokens = _special_tokens(special_tokens)
         self._options = pipeline_options(options, function)
         self._ids = _vocab_ids(vocab, self._holes)
