@@ -508,10 +508,11 @@ def test_a_long_text_through_a_precompiled_normalizer_is_a_memory_error(tmp_path
         assert "needs more memory than can be reserved" in outcome, f"{name}: {outcome}"
 
 
-@pytest.mark.parametrize("room", [64, 72, 96, 128, 192, 256])
+@pytest.mark.parametrize("room", [64, 72, 84, 88, 96, 128, 192, 256])
 @pytest.mark.xfail(
-    reason="not yet reliable: in one CI run the word lists' encode_batch still aborted at 64 and 72 MB "
-    "(a small allocation failed after the spare); the old engine aborts at most rooms",
+    reason="not yet reliable: the process can abort where a small allocation fails after the spare "
+    "is freed (mimalloc does not always map memory in the hole the spare leaves): locally at 82-90 MB "
+    "in CharTokenizer.encode_batch, in one CI run at 64 and 72 MB in the word lists' encode_batch",
     strict=False,
 )
 def test_memory_that_runs_out_late_is_a_memory_error(room: int) -> None:

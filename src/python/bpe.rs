@@ -348,16 +348,15 @@ impl PyBpe {
         let caches = Mutex::new(Vec::<Cache>::new());
         let ids = family::in_chunks(py, &strs, threads, |chunk| {
             let mut cache = caches.lock().ok().and_then(|mut c| c.pop()).unwrap_or_default();
-            let ids = chunk
-                .iter()
-                .map(|&family::Item(t, p)| model.encode_pair_with(t, p, &mut cache, add_special_tokens))
-                .collect::<Result<Vec<_>, _>>();
+            let ids = family::each_of_chunk(
+                chunk.iter().map(|&family::Item(t, p)| model.encode_pair_with(t, p, &mut cache, add_special_tokens)),
+            );
             if let Ok(mut c) = caches.lock() {
                 c.push(cache);
             }
             ids
         })?;
-        let mut ids = ids.concat();
+        let mut ids = family::joined(ids, n)?;
         if padding {
             guard(|| self.inner.pad_all(&mut ids))?;
         }

@@ -148,10 +148,27 @@ pub fn encode_each<T: Send>(
     threads: Option<usize>,
     encode: impl Fn(&str) -> crate::error::Result<T> + Sync + Send,
 ) -> PyResult<Vec<T>> {
-    let chunks = in_chunks(py, texts, threads, |chunk| {
-        chunk.iter().map(|t| encode(t)).collect::<crate::error::Result<Vec<T>>>()
-    })?;
-    let n = texts.len();
+    let chunks = in_chunks(py, texts, threads, |chunk| each_of_chunk(chunk.iter().map(|t| encode(t))))?;
+    joined(chunks, texts.len())
+}
+
+/// The results of a chunk's items, `Ok` each, in a vector reserved at once:
+/// a MemoryError naming the chunk when there is no room (a vector growing
+/// past the allocator's spare would abort the process).
+pub fn each_of_chunk<T>(
+    results: impl ExactSizeIterator<Item = crate::error::Result<T>>,
+) -> crate::error::Result<Vec<T>> {
+    let n = results.len();
+    let mut out = crate::error::Error::room_for(n, format_args!("the encodings of a chunk of {n} texts"))?;
+    for r in results {
+        out.push(r?);
+    }
+    Ok(out)
+}
+
+/// The chunks' results of a batch of `n` texts as one vector, reserved at
+/// once (a MemoryError naming the batch when there is no room).
+pub fn joined<T>(chunks: Vec<Vec<T>>, n: usize) -> PyResult<Vec<T>> {
     let mut out = crate::error::Error::room_for(n, format_args!("the encodings of a batch of {n} texts"))
         .map_err(super::errors::to_py)?;
     out.extend(chunks.into_iter().flatten());

@@ -698,13 +698,10 @@ impl PyUnigramTokenizer {
         let t = &self.inner;
         // The template applied on the threads too, not after them with the GIL held.
         let chunks = family::in_chunks(py, &items, num_threads, |chunk| {
-            chunk
-                .iter()
-                .map(|&family::Item(a, b)| {
-                    let pair = b.map(|b| t.encode(b)).transpose()?;
-                    t.post_process(t.encode(a)?, pair, add_special_tokens)
-                })
-                .collect::<Result<Vec<_>, Error>>()
+            family::each_of_chunk(chunk.iter().map(|&family::Item(a, b)| {
+                let pair = b.map(|b| t.encode(b)).transpose()?;
+                t.post_process(t.encode(a)?, pair, add_special_tokens)
+            }))
         })?;
         let mut out = Error::room_for(n, format_args!("the encodings of a batch of {n} texts")).map_err(to_py)?;
         for p in chunks.into_iter().flatten() {
