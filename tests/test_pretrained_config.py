@@ -231,3 +231,29 @@ def test_a_missing_directory_has_an_errno(impl: str, tmp_path: Path) -> None:
     with pytest.raises(NotADirectoryError, match="not a local directory") as not_dir:
         PyTokenizer.from_pretrained(tmp_path / "file")
     assert not_dir.value.errno == errno.ENOTDIR
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+@pytest.mark.parametrize(
+    ("config", "model_config", "side"),
+    [
+        ({"tokenizer_class": "XLNetTokenizer"}, None, "left"),
+        ({"tokenizer_class": "GemmaTokenizerFast"}, None, "left"),
+        ({}, {"model_type": "xlnet"}, "left"),
+        ({"tokenizer_class": "XLNetTokenizer", "padding_side": "right"}, None, "right"),
+        ({}, {"model_type": "bert"}, "right"),
+    ],
+)
+def test_classes_that_pad_on_the_left_give_the_default_padding_side(
+    impl: str, config: dict[str, Any], model_config: dict[str, Any] | None, side: str, hf_tokenizers_dir: Path,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    # the class attributes read here are transformers 5's
+    assert transformers.XLNetTokenizer.padding_side == transformers.GemmaTokenizer.padding_side == "left"
+    path = directory(hf_tokenizers_dir / "baai-bge-small-en", tmp_path, config, model_config)
+    ours = IMPLS[impl].PyTokenizer.from_pretrained(path)
+    assert ours.padding_side == side
+    assert ours(["a", "hello world"], padding=True)["attention_mask"][0][0] == (0 if side == "left" else 1)
+    ours.save_pretrained(tmp_path / "saved")
+    again = IMPLS[impl].PyTokenizer.from_pretrained(tmp_path / "saved")
+    assert again.padding_side == side

@@ -73,8 +73,8 @@ def _members(node: ast.expr) -> list[ast.expr]:
 
 
 def stub_parameters(overloads: list[ast.FunctionDef]) -> list[tuple[str, str, str | None, str | None]]:
-    """(name, kind, default, annotation) of each parameter of the stubs' function, ``self`` and
-    ``cls`` left out; an overloaded function's annotations joined into a union."""
+    """(name, kind, default, annotation) of each parameter of the stubs' function (``*args`` and
+    ``**kwargs`` too), ``self`` and ``cls`` left out; an overloaded function's annotations joined into a union."""
     shapes = []
     for f in overloads:
         a = f.args
@@ -84,7 +84,11 @@ def stub_parameters(overloads: list[ast.FunctionDef]) -> list[tuple[str, str, st
             (p.arg, "POSITIONAL_ONLY" if p in a.posonlyargs else "POSITIONAL_OR_KEYWORD", d, p.annotation)
             for p, d in zip(positional, defaults)
         ]
+        if a.vararg is not None:
+            rows.append((a.vararg.arg, "VAR_POSITIONAL", None, a.vararg.annotation))
         rows += [(p.arg, "KEYWORD_ONLY", d, p.annotation) for p, d in zip(a.kwonlyargs, a.kw_defaults)]
+        if a.kwarg is not None:
+            rows.append((a.kwarg.arg, "VAR_KEYWORD", None, a.kwarg.annotation))
         shapes.append([(n, k, None if d is None else ast.unparse(d), shown(t)) for n, k, d, t in rows])
     first = [row for row in shapes[0] if row[0] not in ("self", "cls")]
     kept = [[row for row in shape if row[0] not in ("self", "cls")] for shape in shapes]

@@ -651,28 +651,44 @@ class _NoMaximum:
     pad_token_id = 0
 
 
-class _FamilyPadding:
-    """What :func:`pad` reads of a family tokenizer (``tokenizer``): its ``pad_token_id``, no
-    ``model_max_length``, padding on the side its file's ``padding`` section says (else the
-    right) with token type 0, as transformers' ``PreTrainedTokenizerFast`` of its
-    tokenizer.json."""
+class _FamilyMaximum(_NoMaximum):
+    """:class:`_NoMaximum`, with the ``model_max_length`` of a tokenizer that has one (a
+    ``UnigramTokenizer`` read by ``from_pretrained``)."""
 
-    model_max_length = _NoMaximum.model_max_length
+    def __init__(self, tokenizer: Any) -> None:
+        self.model_max_length = getattr(tokenizer, "model_max_length", _NoMaximum.model_max_length)
+
+
+def _family_padding_side(tokenizer: Any) -> str:
+    """Where a family tokenizer pads when the call does not say: its ``padding_side`` (a
+    ``UnigramTokenizer``'s, which ``from_pretrained`` reads), else the side its file's
+    ``padding`` section says, else the right."""
+    side = getattr(tokenizer, "padding_side", None)
+    return str(side or (getattr(tokenizer, "padding", None) or {}).get("direction") or "right")
+
+
+class _FamilyPadding:
+    """What :func:`pad` reads of a family tokenizer (``tokenizer``): its ``pad_token_id``, its
+    ``model_max_length`` if it has one, padding on its side (:func:`_family_padding_side`) with
+    token type 0, as transformers' ``PreTrainedTokenizerFast`` of its tokenizer.json."""
+
     pad_token_type_id = 0
 
     def __init__(self, tokenizer: Any) -> None:
         self.tokenizer = tokenizer
         self.pad_token_id = tokenizer.pad_token_id
-        self.padding_side = (getattr(tokenizer, "padding", None) or {}).get("direction") or "right"
+        self.model_max_length = _FamilyMaximum(tokenizer).model_max_length
+        self.padding_side = _family_padding_side(tokenizer)
 
 
 def family_pad(tokenizer: Any, *args: Any, **kwargs: Any) -> BatchEncoding:
     """``tokenizer.pad(encoded_inputs, padding=True, max_length=None, pad_to_multiple_of=None,
     padding_side=None, return_attention_mask=None, return_tensors=None, verbose=True)`` for
     ``BPETokenizer``, ``CharTokenizer`` and ``UnigramTokenizer``: :func:`pad` with the
-    tokenizer's ``pad_token`` (asking to pad without one: ValueError), on the right unless
-    ``padding_side`` says, with no ``model_max_length`` (``"max_length"`` without
-    ``max_length`` pads nothing), as transformers' ``PreTrainedTokenizerFast`` of the
+    tokenizer's ``pad_token`` (asking to pad without one: ValueError), on the tokenizer's side
+    (:func:`_family_padding_side`) unless ``padding_side`` says, with no ``model_max_length``
+    but a ``UnigramTokenizer``'s (``"max_length"`` without ``max_length`` then pads nothing),
+    as transformers' ``PreTrainedTokenizerFast`` of the
     tokenizer's file pads what ``tokenizer(text)`` gave (``DataCollatorWithPadding`` calls it).
     Arguments that do not bind are a TypeError naming the class's ``pad``."""
     try:
@@ -921,10 +937,11 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     They have special tokens but no template, so ``add_special_tokens`` adds nothing (and
     ``special_tokens_mask`` is 0 but for padding), but for a byte-level BPE with RoBERTa's
     ``template`` (``<s> A </s>``; truncation leaves room for both) and a Unigram file's
-    ``TemplateProcessing`` (with its type ids); there is no ``model_max_length``, so
-    truncation needs ``max_length`` and cuts on the right; padding uses the tokenizer's
-    ``pad_token``. A byte-level BPE and a Unigram tokenizer take pairs of texts (``text_pair``,
-    or ``(a, b)`` items) as transformers does (:func:`_in_template`);
+    ``TemplateProcessing`` (with its type ids); there is no ``model_max_length`` (but the one a
+    ``UnigramTokenizer`` has from ``from_pretrained``), so truncation needs ``max_length`` and
+    cuts on the right; padding uses the tokenizer's ``pad_token``, on its ``padding_side`` (a
+    ``UnigramTokenizer``'s) unless the call says. A byte-level BPE and a Unigram tokenizer take
+    pairs of texts (``text_pair``, or ``(a, b)`` items) as transformers does (:func:`_in_template`);
     the character tokenizer refuses them. A Unigram tokenizer's rows have encodings, as
     transformers': ``word_ids``, ``sequence_ids``, ``char_to_token`` and the other alignment
     methods (the words its ``word_ids`` gives, asked for when first read; :class:`_FamilyRows`),
@@ -958,10 +975,11 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
         max_length = _integer(max_length, "max_length", 0)
     if pad_to_multiple_of is not None:
         pad_to_multiple_of = _integer(pad_to_multiple_of, "pad_to_multiple_of", 1)
-    padding, truncation, max_length = _strategies(_NoMaximum, padding, truncation, max_length, pad_to_multiple_of)
+    limits = _FamilyMaximum(tokenizer)
+    padding, truncation, max_length = _strategies(limits, padding, truncation, max_length, pad_to_multiple_of)
     if truncation == "only_second" and not (bpe or unigram):
         raise ValueError("truncation='only_second' needs a pair of texts, and this tokenizer takes single texts")
-    side = padding_side or (getattr(tokenizer, "padding", None) or {}).get("direction") or "right"
+    side = padding_side or _family_padding_side(tokenizer)
     if side not in ("right", "left"):
         raise ValueError(f'padding_side must be "right" or "left", not {side!r}')
     pad_id = None

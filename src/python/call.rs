@@ -50,8 +50,25 @@ fn batch_encoding<'py>(py: Python<'py>, name: &'static str) -> PyResult<Bound<'p
     Ok(function.bind(py).clone())
 }
 
-fn side(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Side> {
+/// A side argument (`"right"` or `"left"`) named `name`.
+pub(super) fn side(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Side> {
     args::side(&args::text(value, &|| name.to_owned())?, name)
+}
+
+/// `model_max_length` as Python reads it: the int, or transformers'
+/// `VERY_LARGE_INTEGER` (1e30) for no maximum.
+pub(super) fn max_length_value(py: Python<'_>, n: Option<u64>) -> PyResult<Bound<'_, PyAny>> {
+    match n {
+        Some(n) => n.into_bound_py_any(py),
+        None => py.import("builtins")?.getattr("int")?.call1((NO_MAXIMUM,)),
+    }
+}
+
+/// A `model_max_length` set from Python: None for transformers'
+/// `LARGE_INTEGER` (1e20) and beyond, which mean "no maximum".
+pub(super) fn max_length_arg(value: &Bound<'_, PyAny>) -> PyResult<Option<u64>> {
+    let unbounded = value.is_instance_of::<PyInt>() && value.ge(10u128.pow(20))?;
+    Ok(if unbounded { None } else { Some(args::count(value, "model_max_length")?) })
 }
 
 impl PyTokenizer {
@@ -544,17 +561,12 @@ impl PyTokenizer {
     /// `VERY_LARGE_INTEGER`) when the model has no maximum; set it to an int.
     #[getter]
     fn model_max_length<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match self.setting(|s| s.model_max_length) {
-            Some(n) => n.into_bound_py_any(py),
-            None => py.import("builtins")?.getattr("int")?.call1((NO_MAXIMUM,)),
-        }
+        max_length_value(py, self.setting(|s| s.model_max_length))
     }
 
     #[setter]
     fn set_model_max_length(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        // transformers' LARGE_INTEGER (1e20) and beyond mean "no maximum".
-        let unbounded = value.is_instance_of::<PyInt>() && value.ge(10u128.pow(20))?;
-        let n = if unbounded { None } else { Some(args::count(value, "model_max_length")?) };
+        let n = max_length_arg(value)?;
         self.change(|s| s.model_max_length = n);
         Ok(())
     }

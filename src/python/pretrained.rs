@@ -89,7 +89,7 @@ const TOKEN_KEYWORDS: [&str; 7] =
     ["unk_token", "sep_token", "pad_token", "cls_token", "mask_token", "bos_token", "eos_token"];
 
 /// `from_pretrained`'s keyword arguments as `tokenizer_config.json` values.
-fn overrides(kwargs: &Bound<'_, PyDict>) -> PyResult<Map<String, Value>> {
+pub(super) fn overrides(kwargs: &Bound<'_, PyDict>) -> PyResult<Map<String, Value>> {
     let mut out = Map::new();
     for (key, value) in kwargs.iter() {
         let key: String = key.extract()?;

@@ -4,6 +4,7 @@
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -16,6 +17,7 @@ use super::family;
 use super::ints::{self, int_list, named_memory_error, new_str_list, offsets_list};
 use super::train::counting;
 use crate::error::Error;
+use crate::tokenizer::pretrained::CallSettings;
 use crate::training::Progress;
 use crate::unigram::sample::Sampling;
 use crate::unigram::trainer::{self, UnigramConfig};
@@ -301,7 +303,31 @@ impl PyUnigramEncoding {
 pub struct PyUnigramTokenizer {
     inner: UnigramTokenizer,
     pad: family::PadToken,
+    /// What a model directory said beside the pipeline (`from_pretrained`).
+    directory: Mutex<Directory>,
 }
+
+/// The settings of a model directory that a Unigram tokenizer keeps for
+/// transformers' calls and `save_pretrained`: `model_max_length`, the
+/// sides, the named special tokens `(key, token)` and the extra ones
+/// (`call.extra_special_tokens`). `clean_up_tokenization_spaces` and the
+/// padding token are the family's (`PadToken`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Directory {
+    call: CallSettings,
+    named: Vec<(String, String)>,
+}
+
+impl Default for Directory {
+    fn default() -> Self {
+        Directory { call: CallSettings { mask_token: None, ..CallSettings::default() }, named: Vec::new() }
+    }
+}
+
+/// What `__reduce__` gives `_from_directory_state` for a tokenizer with
+/// directory settings: its tokenizer.json, `model_max_length`, the padding
+/// and truncation sides, the named and the extra special tokens.
+type DirectoryState = (String, Option<u64>, String, String, Vec<(String, String)>, Vec<String>);
 
 /// Seeds for sampled encodings made without one: consecutive numbers from a
 /// random start (SplitMix64 makes unrelated streams of them), drawn again by
@@ -477,7 +503,7 @@ impl PyUnigramTokenizer {
             let mut progress = Progress::new(show_progress, None);
             guard(|| trainer::train_with(counts, &c, &stop, &mut progress))
         });
-        signals.result(trained).map(|inner| PyUnigramTokenizer { inner, pad: Default::default() })
+        signals.result(trained).map(PyUnigramTokenizer::wrap)
     }
 
     /// Counts the words of `texts` (`unit`s of a corpus) with the GIL
@@ -517,8 +543,7 @@ impl PyUnigramTokenizer {
             Some(s) if !s.is_none() => str_list(s, "special_tokens")?,
             _ => vec![unk_token.to_string()],
         };
-        guard(|| UnigramTokenizer::new(pieces, &unk_token, &special))
-            .map(|inner| PyUnigramTokenizer { inner, pad: Default::default() })
+        guard(|| UnigramTokenizer::new(pieces, &unk_token, &special)).map(PyUnigramTokenizer::wrap)
     }
 
     /// Trains on `corpus` (an iterable of str, or of batches of str: a list
@@ -814,8 +839,7 @@ impl PyUnigramTokenizer {
     #[staticmethod]
     fn from_file(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;
-        py.detach(|| guard(|| UnigramTokenizer::load(&path)))
-            .map(|inner| PyUnigramTokenizer { inner, pad: Default::default() })
+        py.detach(|| guard(|| UnigramTokenizer::load(&path))).map(PyUnigramTokenizer::wrap)
     }
 
     /// The same as `from_file`.
@@ -834,15 +858,153 @@ impl PyUnigramTokenizer {
     #[staticmethod]
     fn from_str(json: &Bound<'_, PyAny>) -> PyResult<Self> {
         let json = text(json, &|| "json".into())?;
-        guard(|| UnigramTokenizer::from_json(&json)).map(|inner| PyUnigramTokenizer { inner, pad: Default::default() })
+        guard(|| UnigramTokenizer::from_json(&json)).map(PyUnigramTokenizer::wrap)
     }
 
+    /// Pickling (and `copy`): the tokenizer.json text, with the settings
+    /// of a model directory (`model_max_length`, the sides, the special
+    /// tokens it names) when there are any, and the family's state (the
+    /// padding token set, `clean_up_tokenization_spaces`).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<family::Reduced<'py>> {
         let py = slf.py();
+        let this = slf.get();
         // The text made here (pyo3's conversion of a String panics when Python
         // has no room for it); the tuple of one item by pyo3 still panics.
-        let json = PyTuple::new(py, [ints::py_str(py, &slf.get().inner.to_json())?])?;
-        Ok((py.get_type::<Self>().getattr("from_str")?, json, slf.get().pad.get()))
+        let json = ints::py_str(py, &this.inner.to_json())?;
+        let directory = this.directory().clone();
+        if directory == Directory::default() {
+            return Ok((py.get_type::<Self>().getattr("from_str")?, PyTuple::new(py, [json])?, this.pad.get()));
+        }
+        let c = &directory.call;
+        let state = (
+            json,
+            c.model_max_length,
+            c.padding_side.to_string(),
+            c.truncation_side.to_string(),
+            directory.named.clone(),
+            c.extra_special_tokens.clone(),
+        );
+        let args = PyTuple::new(py, [state.into_pyobject(py)?.into_any()])?;
+        Ok((py.get_type::<Self>().getattr("_from_directory_state")?, args, this.pad.get()))
+    }
+
+    /// The tokenizer `__reduce__` saved with a model directory's settings.
+    /// Not for direct use.
+    #[staticmethod]
+    fn _from_directory_state(state: DirectoryState) -> PyResult<Self> {
+        let (json, model_max_length, padding_side, truncation_side, named, extra) = state;
+        let out = Self::wrap(guard(|| UnigramTokenizer::from_json(&json))?);
+        *out.directory() = Directory {
+            call: CallSettings {
+                model_max_length,
+                padding_side: args::side(&padding_side, "padding_side")?,
+                truncation_side: args::side(&truncation_side, "truncation_side")?,
+                extra_special_tokens: extra,
+                mask_token: None,
+                ..CallSettings::default()
+            },
+            named,
+        };
+        Ok(out)
+    }
+
+    /// A tokenizer from a local model directory, as transformers 5 reads
+    /// it: its `tokenizer.json` (with any pre-tokenizer `from_file`
+    /// reads), the special tokens that `tokenizer_config.json` and
+    /// `special_tokens_map.json` name made special (a token the file lacks
+    /// gets the next id, as in transformers), the `pad_token` they name,
+    /// `model_max_length`, `padding_side` (`"left"` for XLNet's class, as
+    /// transformers pads it, unless the config says otherwise),
+    /// `truncation_side` and `clean_up_tokenization_spaces`. Keyword
+    /// arguments override the config's keys, as for
+    /// `PyTokenizer.from_pretrained`; the hub's are ignored. Never
+    /// downloads: a name that is not a directory is a FileNotFoundError, and
+    /// so is a directory without a `tokenizer.json`.
+    #[staticmethod]
+    #[pyo3(signature = (directory, **kwargs))]
+    fn from_pretrained<'py>(
+        py: Python<'py>,
+        directory: &Bound<'py, PyAny>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, Self>> {
+        let dir = args::path(directory, "directory")?;
+        let overrides = match kwargs {
+            Some(kwargs) => super::pretrained::overrides(kwargs)?,
+            None => serde_json::Map::new(),
+        };
+        let loaded = py.detach(|| guard(|| UnigramTokenizer::from_pretrained_with(&dir, &overrides)))?;
+        let pad = loaded.pad_token().map(str::to_owned);
+        let out = Self::wrap(loaded.tokenizer);
+        out.pad.set_clean_up(loaded.call.clean_up_tokenization_spaces);
+        // The named tokens are kept in `named` alone (as pickling keeps them).
+        let call = CallSettings {
+            bos_token: None,
+            eos_token: None,
+            mask_token: None,
+            clean_up_tokenization_spaces: false,
+            ..loaded.call
+        };
+        let named = loaded.named.into_iter().map(|(k, t)| (k.to_owned(), t)).collect();
+        *out.directory() = Directory { call, named };
+        let out = Bound::new(py, out)?;
+        if let Some(pad) = pad {
+            out.get().pad.set(out.as_any(), "family_checked_pad_token", &PyString::new(py, &pad))?;
+        }
+        Ok(out)
+    }
+
+    /// Writes `tokenizer.json`, `tokenizer_config.json` and
+    /// `special_tokens_map.json` into `directory` (created if needed), for
+    /// `transformers.AutoTokenizer.from_pretrained` (transformers' generic
+    /// class, which takes the tokenizer.json as it is), with
+    /// `model_max_length` when set, `padding_side`, `truncation_side`,
+    /// `clean_up_tokenization_spaces`, the `pad_token` and the special
+    /// tokens `from_pretrained` read; returns their paths.
+    fn save_pretrained(slf: &Bound<'_, Self>, directory: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let py = slf.py();
+        let dir = args::path(directory, "directory")?;
+        let this = slf.get();
+        let Directory { mut call, mut named } = this.directory().clone();
+        call.clean_up_tokenization_spaces = this.pad.clean_up();
+        // The padding token as it is now (set, or by name).
+        let pad: Option<String> = this.pad.token(slf.as_any())?.extract()?;
+        named.retain(|(k, _)| k != "pad_token");
+        named.extend(pad.map(|pad| ("pad_token".to_owned(), pad)));
+        let pairs: Vec<(&str, &str)> = named.iter().map(|(k, t)| (k.as_str(), t.as_str())).collect();
+        let paths = py.detach(|| guard(|| this.inner.save_pretrained(&dir, &call, &pairs)))?;
+        Ok(paths.iter().map(|p| p.display().to_string()).collect())
+    }
+
+    /// Where padding goes when the call does not say: `"right"` or
+    /// `"left"` (`from_pretrained` reads it from the model directory;
+    /// XLNet's pads on the left). Setting anything else is a ValueError.
+    #[getter]
+    fn padding_side(&self) -> String {
+        self.directory().call.padding_side.to_string()
+    }
+
+    #[setter]
+    fn set_padding_side(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let side = super::call::side(value, "padding_side")?;
+        self.directory().call.padding_side = side;
+        Ok(())
+    }
+
+    /// The longest input the model takes: `padding="max_length"` and
+    /// truncation without `max_length` use it. 1e30 (transformers'
+    /// `VERY_LARGE_INTEGER`) when the model has no maximum, as without a
+    /// model directory; set it to an int.
+    #[getter]
+    fn model_max_length<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.directory().call.model_max_length;
+        super::call::max_length_value(py, n)
+    }
+
+    #[setter]
+    fn set_model_max_length(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = super::call::max_length_arg(value)?;
+        self.directory().call.model_max_length = n;
+        Ok(())
     }
 
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
@@ -865,6 +1027,14 @@ impl PyUnigramTokenizer {
     /// The number of pieces (the `vocab_size` getter's, for the shared methods).
     fn vocab_size(&self) -> usize {
         self.inner.vocab_size()
+    }
+
+    fn wrap(inner: UnigramTokenizer) -> Self {
+        PyUnigramTokenizer { inner, pad: Default::default(), directory: Default::default() }
+    }
+
+    fn directory(&self) -> std::sync::MutexGuard<'_, Directory> {
+        self.directory.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 

@@ -116,16 +116,62 @@ const BERT_MODEL_TYPES: [&str; 25] = [
 /// `tokenizer_class`, else `config.json`'s `model_type`. Neither (or another
 /// class) is transformers' generic class, which takes the file as it is.
 fn loads_as_bert(dir: &Path, config: &Map<String, Value>) -> Result<bool> {
+    loads_as(dir, config, &BERT_CLASSES, &BERT_MODEL_TYPES)
+}
+
+/// Whether transformers 5's `AutoTokenizer` loads the directory with one of
+/// `classes` (without the `Fast` suffix): the config's `tokenizer_class`,
+/// else `config.json`'s `tokenizer_class`, else whether `config.json`'s
+/// `model_type` is one of `model_types`.
+fn loads_as(dir: &Path, config: &Map<String, Value>, classes: &[&str], model_types: &[&str]) -> Result<bool> {
     let model = read_object(&dir.join("config.json"))?;
     let class = config
         .get("tokenizer_class")
         .and_then(Value::as_str)
         .or_else(|| model.get("tokenizer_class").and_then(Value::as_str));
     Ok(match class {
-        Some(class) => BERT_CLASSES.contains(&class.strip_suffix("Fast").unwrap_or(class)),
-        None => model.get("model_type").and_then(Value::as_str).is_some_and(|t| BERT_MODEL_TYPES.contains(&t)),
+        Some(class) => classes.contains(&class.strip_suffix("Fast").unwrap_or(class)),
+        None => model.get("model_type").and_then(Value::as_str).is_some_and(|t| model_types.contains(&t)),
     })
 }
+
+/// The tokenizer classes of transformers 5 that pad on the left unless the
+/// configuration says otherwise (their `padding_side` class attribute).
+const LEFT_PADDING_CLASSES: [&str; 7] = [
+    "CodeLlamaTokenizer",
+    "CohereTokenizer",
+    "CpmAntTokenizer",
+    "GemmaTokenizer",
+    "LlamaTokenizer",
+    "Siglip2Tokenizer",
+    "XLNetTokenizer",
+];
+
+/// The `model_type`s of `config.json` for which transformers 5's
+/// `AutoTokenizer` picks one of [`LEFT_PADDING_CLASSES`] when no
+/// `tokenizer_class` is given.
+const LEFT_PADDING_MODEL_TYPES: [&str; 20] = [
+    "aya_vision",
+    "code_llama",
+    "cohere",
+    "cohere2",
+    "cpmant",
+    "diffusion_gemma",
+    "gemma",
+    "gemma2",
+    "gemma3",
+    "gemma3_text",
+    "gemma3n",
+    "gemma3n_text",
+    "idefics",
+    "idefics2",
+    "recurrent_gemma",
+    "shieldgemma2",
+    "siglip2",
+    "t5gemma",
+    "xlnet",
+    "zaya",
+];
 
 /// The pipeline a BERT class builds from the configuration: the
 /// normalizer from `do_lower_case` (default true), `strip_accents` (default
@@ -205,6 +251,12 @@ struct Configured {
 
 impl Configured {
     fn read(dir: &Path, overrides: &Map<String, Value>) -> Result<Self> {
+        Self::read_with(dir, overrides, true)
+    }
+
+    /// `read`; without BERT's defaults unless `defaults` (a token the
+    /// directory does not name is then None).
+    fn read_with(dir: &Path, overrides: &Map<String, Value>, defaults: bool) -> Result<Self> {
         let config_path = dir.join("tokenizer_config.json");
         let map_path = dir.join("special_tokens_map.json");
         let config = read_config(dir, overrides)?;
@@ -223,7 +275,11 @@ impl Configured {
         let mut named = Vec::new();
         let mut pad_given = false;
         for (key, default) in NAMED_KEYS {
-            let default = default.map(|d| AddedToken { content: d.into(), special: true, ..AddedToken::default() });
+            let default = default.filter(|_| defaults).map(|d| AddedToken {
+                content: d.into(),
+                special: true,
+                ..AddedToken::default()
+            });
             let (token, flagged) = match lookup(key) {
                 None => (default, false),
                 // The pipeline needs an unknown, classifier, separator and padding token.
@@ -321,6 +377,71 @@ fn directory_added_tokens(dir: &Path, config: &Map<String, Value>) -> Result<Vec
     Ok(out)
 }
 
+/// The special tokens a model directory names, as `transformers` reads them
+/// (see `Configured`), without BERT's defaults: the named ones given, as
+/// `(key, token)` in transformers' order (`bos_token`, `eos_token`,
+/// `unk_token`, `sep_token`, `pad_token`, `cls_token`, `mask_token`), and
+/// the extra ones (`extra_special_tokens`).
+#[allow(clippy::type_complexity)]
+pub fn named_special_tokens(
+    dir: &Path,
+    overrides: &Map<String, Value>,
+) -> Result<(Vec<(&'static str, AddedToken)>, Vec<AddedToken>)> {
+    let configured = Configured::read_with(dir, overrides, false)?;
+    let named = configured.named.into_iter().filter_map(|(key, t, _)| t.map(|t| (key, t))).collect();
+    Ok((named, configured.extra))
+}
+
+/// Fails unless `dir` is a local directory: `from_pretrained` never
+/// downloads (a FileNotFoundError, or NotADirectoryError for a file, that
+/// says how to fetch a model).
+pub fn check_directory(dir: &Path) -> Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    // A file there is not a directory; nothing there is not found.
+    let kind = if dir.exists() { std::io::ErrorKind::NotADirectory } else { std::io::ErrorKind::NotFound };
+    Err(Error::io(
+        dir,
+        std::io::Error::new(
+            kind,
+            "not a local directory: from_pretrained never downloads; fetch the model first, e.g. \
+             huggingface_hub.snapshot_download(repo_id), and pass its directory",
+        ),
+    ))
+}
+
+/// Writes `tokenizer_config.json` (`config`, an object, with the `named`
+/// special tokens `(key, token)` and the `extra` ones as
+/// `extra_special_tokens`) and `special_tokens_map.json` (the same tokens,
+/// the extra ones as `additional_special_tokens`) into `dir`; returns
+/// their paths.
+pub fn write_config_files(
+    dir: &Path,
+    mut config: Value,
+    named: &[(&str, &str)],
+    extra: &[&str],
+) -> Result<Vec<PathBuf>> {
+    let mut map = Map::new();
+    for (key, token) in named {
+        map.insert((*key).to_owned(), json!(token));
+    }
+    let obj = config.as_object_mut().expect("the config is an object");
+    obj.extend(map.clone());
+    if !extra.is_empty() {
+        obj.insert("extra_special_tokens".into(), json!(extra));
+        map.insert("additional_special_tokens".into(), json!(extra));
+    }
+    let mut written = Vec::new();
+    for (name, value) in [("tokenizer_config.json", config), ("special_tokens_map.json", Value::Object(map))] {
+        let path = dir.join(name);
+        let text = serde_json::to_string_pretty(&value).expect("JSON serializes");
+        write_atomic(&path, text.as_bytes())?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
 /// What `transformers` keeps in `tokenizer_config.json` beside the pipeline,
 /// and a caller may change on a tokenizer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -360,7 +481,9 @@ impl Default for CallSettings {
 /// The call settings of a model directory's `tokenizer_config.json`
 /// (defaults without one): `model_max_length` None for transformers' "no
 /// maximum" (1e30, or anything from 1e20 up); the sides `"right"` unless
-/// the file says `"left"`; `clean_up_tokenization_spaces` false unless the
+/// the file says `"left"` (the padding side `"left"` when the file does not
+/// say and transformers loads the directory with a class that pads on the
+/// left, XLNet's among them: [`LEFT_PADDING_CLASSES`]); `clean_up_tokenization_spaces` false unless the
 /// file says true; the special tokens the directory configures (with
 /// `special_tokens_map.json`).
 pub fn call_settings(dir: &Path) -> Result<CallSettings> {
@@ -383,7 +506,9 @@ pub fn call_settings_with(dir: &Path, overrides: &Map<String, Value>) -> Result<
             }
         },
     };
+    let left = loads_as(dir, &config, &LEFT_PADDING_CLASSES, &LEFT_PADDING_MODEL_TYPES)?;
     let side = |key: &str| match config.get(key) {
+        None | Some(Value::Null) if key == "padding_side" && left => Ok(Side::Left),
         None | Some(Value::Null) => Ok(Side::Right),
         Some(value) => value
             .as_str()
@@ -419,18 +544,7 @@ impl Tokenizer {
     /// `from_pretrained`, with `overrides` (transformers' keyword arguments
     /// of `from_pretrained`) in place of `tokenizer_config.json`'s keys.
     pub fn from_pretrained_with(dir: &Path, overrides: &Map<String, Value>) -> Result<Self> {
-        if !dir.is_dir() {
-            // A file there is not a directory; nothing there is not found.
-            let kind = if dir.exists() { std::io::ErrorKind::NotADirectory } else { std::io::ErrorKind::NotFound };
-            return Err(Error::io(
-                dir,
-                std::io::Error::new(
-                    kind,
-                    "not a local directory: from_pretrained never downloads; fetch the model first, e.g. \
-                     huggingface_hub.snapshot_download(repo_id), and pass its directory",
-                ),
-            ));
-        }
+        check_directory(dir)?;
         let configured = Configured::read(dir, overrides)?;
         let json = dir.join("tokenizer.json");
         if json.is_file() {
@@ -534,7 +648,7 @@ impl Tokenizer {
             written.push(path);
         }
         let o = self.options();
-        let mut map = Map::new();
+        let mut named = Vec::new();
         for (key, token) in [
             ("pad_token", Some(o.pad_token.as_str())),
             ("unk_token", Some(o.unk_token.as_str())),
@@ -545,10 +659,11 @@ impl Tokenizer {
             ("eos_token", call.eos_token.as_deref()),
         ] {
             if let Some(token) = token.filter(|t| self.vocab().id(t).is_some()) {
-                map.insert(key.to_owned(), json!(token));
+                named.push((key, token));
             }
         }
-        let extra: Vec<&String> = call.extra_special_tokens.iter().filter(|t| self.vocab().id(t).is_some()).collect();
+        let extra: Vec<&str> =
+            call.extra_special_tokens.iter().map(String::as_str).filter(|t| self.vocab().id(t).is_some()).collect();
         // PreTrainedTokenizerFast takes the pipeline from tokenizer.json as it
         // is; the BERT keys are for readers that look for them.
         let mut config = json!({
@@ -562,21 +677,10 @@ impl Tokenizer {
             "truncation_side": call.truncation_side.to_string(),
             "model_input_names": ["input_ids", "token_type_ids", "attention_mask"],
         });
-        let obj = config.as_object_mut().expect("an object");
         if let Some(n) = call.model_max_length.or(self.truncation().map(|t| t.max_length as u64)) {
-            obj.insert("model_max_length".into(), json!(n));
+            config.as_object_mut().expect("an object").insert("model_max_length".into(), json!(n));
         }
-        obj.extend(map.clone());
-        if !extra.is_empty() {
-            obj.insert("extra_special_tokens".into(), json!(extra));
-            map.insert("additional_special_tokens".into(), json!(extra));
-        }
-        for (name, value) in [("tokenizer_config.json", config), ("special_tokens_map.json", Value::Object(map))] {
-            let path = dir.join(name);
-            let text = serde_json::to_string_pretty(&value).expect("JSON serializes");
-            write_atomic(&path, text.as_bytes())?;
-            written.push(path);
-        }
+        written.extend(write_config_files(dir, config, &named, &extra)?);
         Ok(written)
     }
 }

@@ -1,8 +1,9 @@
 //! Saving and loading a Unigram tokenizer as a Hugging Face tokenizer.json:
 //! a `Unigram` model, `Metaspace` pre-tokenizer and decoder (replacement
 //! "▁", split; prepend scheme "always", "first" or "never"; the
-//! pre-tokenizer alone, or in a `Sequence` alone or after `WhitespaceSplit`,
-//! as transformers 5 saves it, and written back so), a normalizer
+//! pre-tokenizer alone, or in a `Sequence` alone or after `WhitespaceSplit`
+//! or `Punctuation` "isolated", as transformers 5 saves it, and written back
+//! so), a normalizer
 //! of those SentencePiece conversions write (`normalizer`) or none, and the
 //! special tokens as special added tokens.
 
@@ -16,7 +17,17 @@ use super::UnigramTokenizer;
 use crate::error::{Error, Quoted, Result};
 
 /// What a pre-tokenizer may be besides Metaspace alone.
-const SEQUENCE: &str = " (alone, or in a Sequence alone or after WhitespaceSplit)";
+const SEQUENCE: &str = " (alone, or in a Sequence alone or after WhitespaceSplit or Punctuation \"isolated\")";
+
+/// Whether a pre-tokenizer of a `Sequence` is `Punctuation` with the
+/// behavior "isolated" (Hugging Face's default when absent), as transformers
+/// writes it for DeBERTa-v2 with `split_by_punct`.
+fn is_isolated_punctuation(part: &Value) -> bool {
+    let Some(object) = part.as_object() else { return false };
+    object.get("type").and_then(Value::as_str) == Some("Punctuation")
+        && object.keys().all(|k| k == "type" || k == "behavior")
+        && matches!(object.get("behavior").map(Value::as_str), None | Some(Some("Isolated")))
+}
 
 impl UnigramTokenizer {
     /// The tokenizer.json text.
@@ -33,6 +44,10 @@ impl UnigramTokenizer {
             PreTokenizer::WhitespaceSplit => {
                 json!({"type": "Sequence", "pretokenizers": [{"type": "WhitespaceSplit"}, metaspace]})
             }
+            PreTokenizer::Punctuation => json!({
+                "type": "Sequence",
+                "pretokenizers": [{"type": "Punctuation", "behavior": "Isolated"}, metaspace]
+            }),
         };
         let added: Vec<Value> = self
             .special_ids()
@@ -131,6 +146,9 @@ impl UnigramTokenizer {
                 Some([metaspace]) => (pre_tokenizer, part) = (PreTokenizer::Sequence, metaspace),
                 Some([first, metaspace]) if *first == json!({"type": "WhitespaceSplit"}) => {
                     (pre_tokenizer, part) = (PreTokenizer::WhitespaceSplit, metaspace)
+                }
+                Some([first, metaspace]) if is_isolated_punctuation(first) => {
+                    (pre_tokenizer, part) = (PreTokenizer::Punctuation, metaspace)
                 }
                 _ => {}
             }

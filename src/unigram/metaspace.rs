@@ -6,6 +6,7 @@
 //! its own (`UnigramTokenizer::walk`).
 
 use crate::pipeline::special_split::{Piece, SpecialSplitter};
+pub use crate::pipeline::unicode::is_punctuation;
 
 /// The character that stands for a space.
 pub const REPLACEMENT: char = '\u{2581}';
@@ -90,14 +91,20 @@ pub fn white_space_runs(text: &str, mut f: impl FnMut(&str, u32)) {
 }
 
 /// How a file writes the pre-tokenizer: `Metaspace` alone, in a `Sequence`
-/// alone, or in a `Sequence` after `WhitespaceSplit` (what transformers 5
+/// alone, in a `Sequence` after `WhitespaceSplit` (what transformers 5
 /// saves for SentencePiece models), which first cuts the text at White_Space
-/// and drops it, so that each run of other characters gets its own "▁".
+/// and drops it, so that each run of other characters gets its own "▁", or
+/// in a `Sequence` after `Punctuation` (behavior "isolated": what
+/// transformers saves for DeBERTa-v2 and -v3 with `split_by_punct`), which
+/// first cuts every punctuation character ([`is_punctuation`]) out as a part
+/// of its own, so that each part (a punctuation character, or a run of other
+/// characters, spaces kept) gets its own "▁".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PreTokenizer {
     Metaspace,
     Sequence,
     WhitespaceSplit,
+    Punctuation,
 }
 
 /// When `Metaspace` puts a "▁" before a piece of text (one between special

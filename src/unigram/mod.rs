@@ -10,6 +10,7 @@ pub mod hf_json;
 pub mod metaspace;
 pub mod model;
 pub mod normalizer;
+pub mod pretrained;
 pub mod sample;
 pub mod template;
 pub mod trainer;
@@ -209,7 +210,9 @@ impl UnigramTokenizer {
             _ if short.is_some() => {}
             metaspace::Segment::Special { id, chars, text } => on_special(id, chars.0, chars.1, text),
             metaspace::Segment::Text { text: seg, char_start }
-                if self.normalizer.is_none() && self.prepend == Prepend::Always =>
+                if self.normalizer.is_none()
+                    && self.prepend == Prepend::Always
+                    && self.pre_tokenizer != PreTokenizer::Punctuation =>
             {
                 // The common case, without a copy of the text: each character
                 // stands for itself, and a prepended "▁" for the first one.
@@ -256,6 +259,7 @@ impl UnigramTokenizer {
                     }
                 }
                 let white_space_split = self.pre_tokenizer == PreTokenizer::WhitespaceSplit;
+                let punctuation = self.pre_tokenizer == PreTokenizer::Punctuation;
                 if !white_space_split {
                     for c in &mut a.chars {
                         if *c == ' ' {
@@ -263,8 +267,10 @@ impl UnigramTokenizer {
                         }
                     }
                 }
-                // The parts Metaspace sees: the text, or its runs of
-                // characters other than White_Space (no space left in them).
+                // The parts Metaspace sees: the text, its runs of
+                // characters other than White_Space (no space left in them),
+                // or each punctuation character and each run of other
+                // characters ("▁" is not punctuation).
                 let n = a.chars.len();
                 let mut at = 0;
                 while at < n {
@@ -274,6 +280,13 @@ impl UnigramTokenizer {
                         };
                         let from = at + k;
                         (from, a.chars[from..].iter().position(|c| c.is_whitespace()).map_or(n, |k| from + k))
+                    } else if punctuation {
+                        let run = if metaspace::is_punctuation(a.chars[at]) {
+                            1
+                        } else {
+                            a.chars[at..].iter().position(|&c| metaspace::is_punctuation(c)).unwrap_or(n - at)
+                        };
+                        (at, at + run)
                     } else {
                         (0, n)
                     };
@@ -573,5 +586,20 @@ mod tests {
         let t = t.with_pre_tokenizer(PreTokenizer::WhitespaceSplit);
         // no "▁" alone for the spaces: one word fewer
         assert_eq!(t.encode_words("ab  ab<s>z").unwrap().1, [0, 1, 2, 3, 3]);
+    }
+
+    #[test]
+    fn punctuation_is_a_part_of_its_own_with_its_own_replacement() {
+        let pieces = [("<unk>", 0.0), ("▁ab", -1.0), ("▁", -2.0), ("a", -3.0), ("b", -3.0), (",", -3.0)];
+        let pieces = pieces.iter().map(|(p, s)| (p.to_string(), *s)).collect();
+        let t = UnigramTokenizer::new(pieces, "<unk>", &["<unk>".into()]).unwrap();
+        let t = t.with_pre_tokenizer(PreTokenizer::Punctuation);
+        // "ab, ab" is "▁ab", "▁,", "▁ab": words 0, 1 ("▁" then ","), 2
+        let (e, words) = t.encode_words("ab, ab").unwrap();
+        let tokens: Vec<&str> = e.ids.iter().map(|&id| t.id_to_token(id).unwrap()).collect();
+        assert_eq!(tokens, ["▁ab", "▁", ",", "▁ab"]);
+        assert_eq!(words, [0, 1, 1, 2]);
+        assert_eq!(e.offsets, [(0, 2), (2, 3), (2, 3), (3, 6)]);
+        assert_eq!(t.decode(&e.ids, false).unwrap(), "ab , ab");
     }
 }

@@ -190,10 +190,7 @@ class TransformersCalls:
 
     @model_max_length.setter
     def model_max_length(self, value: int) -> None:
-        number = batch_encoding._integer(value, "model_max_length", 0, None)
-        if 2**64 <= number < batch_encoding.LARGE_INTEGER:  # the engine holds a u64
-            raise ValueError("model_max_length is too large")
-        self._model_max_length = None if number >= batch_encoding.LARGE_INTEGER else number
+        self._model_max_length = max_length_setting(value)
 
     @property
     def clean_up_tokenization_spaces(self) -> bool:
@@ -480,6 +477,15 @@ def _token_setting(value: object, name: str) -> str | None:
     if not _text(value, name):
         raise ValueError(f"{name} must not be empty")
     return value
+
+
+def max_length_setting(value: object) -> int | None:
+    """A ``model_max_length`` set by a caller: the int, or None (no maximum) for transformers'
+    ``LARGE_INTEGER`` (1e20) and beyond."""
+    number = batch_encoding._integer(value, "model_max_length", 0, None)
+    if 2**64 <= number < batch_encoding.LARGE_INTEGER:  # the engine holds a u64
+        raise ValueError("model_max_length is too large")
+    return None if number >= batch_encoding.LARGE_INTEGER else number
 
 
 def _side(value: object, name: str) -> str:

@@ -491,24 +491,8 @@ class PyTokenizer(TransformersCalls):
         downloads."""
         overrides = _pretrained_overrides(kwargs)
         tokenizer = PyTokenizer._from_directory(directory, overrides)
-        path = os.path.join(_path(directory), "tokenizer_config.json")
-        config = {**_read_object(path), **overrides}
-        max_length = config.get("model_max_length")
-        if max_length is not None:
-            if isinstance(max_length, float) and max_length >= 1e20:
-                max_length = int(max_length)
-            if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 0:
-                raise ValueError(f"{path}: model_max_length: expected a length, found {json.dumps(max_length)}")
-            tokenizer.model_max_length = max_length
-        for key in ("padding_side", "truncation_side"):
-            side = config.get(key)
-            if side is not None:
-                if side not in ("right", "left"):
-                    raise ValueError(f'{path}: {key}: expected "right" or "left", found {json.dumps(side)}')
-                setattr(tokenizer, key, side)
-        clean_up = _optional_bool(config.get("clean_up_tokenization_spaces"), path, "clean_up_tokenization_spaces")
-        if clean_up is not None:
-            tokenizer.clean_up_tokenization_spaces = clean_up
+        for key, value in _call_settings(_path(directory), overrides).items():
+            setattr(tokenizer, key, value)
         named, extra = _configured(_path(directory), overrides)
         content = {key: None if t is None else t["content"] for key, t, _ in named}
         tokenizer._bos_token, tokenizer._eos_token = content["bos_token"], content["eos_token"]
@@ -520,13 +504,7 @@ class PyTokenizer(TransformersCalls):
     @staticmethod
     def _from_directory(directory: str | os.PathLike[str], overrides: dict[str, Any]) -> PyTokenizer:
         path = _path(directory)
-        if not os.path.isdir(path):
-            # A file there is not a directory; nothing there is not found.
-            exists = os.path.exists(path)
-            error, code = (NotADirectoryError, errno.ENOTDIR) if exists else (FileNotFoundError, errno.ENOENT)
-            raise error(code, "not a local directory: from_pretrained never downloads; fetch the "
-                                    "model first, e.g. huggingface_hub.snapshot_download(repo_id), and pass its "
-                                    "directory", path)  # fmt: skip
+        check_directory(path)
         named, extra = _configured(path, overrides)
         configured = [t for _, t, _ in named if t is not None] + extra
         config_path = os.path.join(path, "tokenizer_config.json")
@@ -629,13 +607,7 @@ class PyTokenizer(TransformersCalls):
             config["model_max_length"] = self._model_max_length
         elif self._truncation is not None:
             config["model_max_length"] = self._truncation["max_length"]
-        config.update(special_map)
-        if extra:
-            config["extra_special_tokens"] = special_map["additional_special_tokens"] = extra
-        for name, value in (("tokenizer_config.json", config), ("special_tokens_map.json", special_map)):
-            written.append(os.path.join(path, name))
-            _write_atomic(written[-1], json.dumps(value, ensure_ascii=False, indent=2))
-        return written
+        return written + write_config_files(path, config, special_map, extra)
 
     def __reduce__(self) -> tuple[Any, tuple[str], dict[str, Any]]:
         return PyTokenizer.from_json, (self.to_json(),), self._call_settings()
@@ -1269,15 +1241,88 @@ BERT_MODEL_TYPES = ("align", "bark", "bert", "blip", "bros", "chinese_clip", "co
 
 
 def _loads_as_bert(path: str, config: dict[str, Any]) -> bool:
-    """Whether transformers 5's AutoTokenizer loads the directory with a BERT class: the config's
-    tokenizer_class, else config.json's tokenizer_class, else config.json's model_type."""
+    """Whether transformers 5's AutoTokenizer loads the directory with a BERT class."""
+    return _loads_as(path, config, BERT_CLASSES, BERT_MODEL_TYPES)
+
+
+def _loads_as(path: str, config: dict[str, Any], classes: Sequence[str], model_types: Sequence[str]) -> bool:
+    """Whether transformers 5's AutoTokenizer loads the directory with one of ``classes`` (without the "Fast"
+    suffix): the config's tokenizer_class, else config.json's tokenizer_class, else whether config.json's
+    model_type is one of ``model_types``."""
     model = _read_object(os.path.join(path, "config.json"))
     name = config.get("tokenizer_class")
     if not isinstance(name, str):
         name = model.get("tokenizer_class")
     if isinstance(name, str):
-        return (name[: -len("Fast")] if name.endswith("Fast") else name) in BERT_CLASSES
-    return model.get("model_type") in BERT_MODEL_TYPES
+        return (name[: -len("Fast")] if name.endswith("Fast") else name) in classes
+    return model.get("model_type") in model_types
+
+
+#: The tokenizer classes of transformers 5 that pad on the left unless the configuration says otherwise.
+LEFT_PADDING_CLASSES = ("CodeLlamaTokenizer", "CohereTokenizer", "CpmAntTokenizer", "GemmaTokenizer",
+                        "LlamaTokenizer", "Siglip2Tokenizer", "XLNetTokenizer")  # fmt: skip
+#: The model_types of config.json for which transformers 5's AutoTokenizer picks one of them.
+LEFT_PADDING_MODEL_TYPES = ("aya_vision", "code_llama", "cohere", "cohere2", "cpmant", "diffusion_gemma", "gemma",
+                            "gemma2", "gemma3", "gemma3_text", "gemma3n", "gemma3n_text", "idefics", "idefics2",
+                            "recurrent_gemma", "shieldgemma2", "siglip2", "t5gemma", "xlnet", "zaya")  # fmt: skip
+
+
+def _call_settings(path: str, overrides: dict[str, Any]) -> dict[str, Any]:
+    """The call settings a model directory's tokenizer_config.json gives (with ``overrides`` in place of its
+    keys), as attributes to set: ``model_max_length``, ``padding_side`` (``"left"`` when the file does not say and
+    transformers loads the directory with a class of ``LEFT_PADDING_CLASSES``), ``truncation_side`` and
+    ``clean_up_tokenization_spaces``, each when given."""
+    config_path = os.path.join(path, "tokenizer_config.json")
+    config = {**_read_object(config_path), **overrides}
+    out: dict[str, Any] = {}
+    max_length = config.get("model_max_length")
+    if max_length is not None:
+        if isinstance(max_length, float) and max_length >= 1e20:
+            max_length = int(max_length)
+        if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 0:
+            raise ValueError(f"{config_path}: model_max_length: expected a length, found {json.dumps(max_length)}")
+        out["model_max_length"] = max_length
+    for key in ("padding_side", "truncation_side"):
+        side = config.get(key)
+        if side is None and key == "padding_side" and _loads_as(path, config, LEFT_PADDING_CLASSES,
+                                                                LEFT_PADDING_MODEL_TYPES):  # fmt: skip
+            side = "left"
+        if side is not None:
+            if side not in ("right", "left"):
+                raise ValueError(f'{config_path}: {key}: expected "right" or "left", found {json.dumps(side)}')
+            out[key] = side
+    key = "clean_up_tokenization_spaces"
+    clean_up = _optional_bool(config.get(key), config_path, key)
+    if clean_up is not None:
+        out[key] = clean_up
+    return out
+
+
+def check_directory(path: str) -> None:
+    """FileNotFoundError (NotADirectoryError for a file) unless ``path`` is a local directory:
+    from_pretrained never downloads."""
+    if not os.path.isdir(path):
+        # A file there is not a directory; nothing there is not found.
+        exists = os.path.exists(path)
+        error, code = (NotADirectoryError, errno.ENOTDIR) if exists else (FileNotFoundError, errno.ENOENT)
+        raise error(code, "not a local directory: from_pretrained never downloads; fetch the "
+                                "model first, e.g. huggingface_hub.snapshot_download(repo_id), and pass its "
+                                "directory", path)  # fmt: skip
+
+
+def write_config_files(path: str, config: dict[str, Any], special_map: dict[str, Any], extra: list[str]) -> list[str]:
+    """Writes tokenizer_config.json (``config`` with the named special tokens of ``special_map`` and the
+    ``extra`` ones as extra_special_tokens) and special_tokens_map.json (the extra ones as
+    additional_special_tokens) into ``path``, keys sorted as the engine writes them; returns their paths."""
+    config = {**config, **special_map}
+    special_map = dict(special_map)
+    if extra:
+        config["extra_special_tokens"] = special_map["additional_special_tokens"] = extra
+    written = []
+    for name, value in (("tokenizer_config.json", config), ("special_tokens_map.json", special_map)):
+        written.append(os.path.join(path, name))
+        _write_atomic(written[-1], json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True))
+    return written
 
 
 def _bert_normalizer(config: dict[str, Any], config_path: str) -> dict[str, Any]:
@@ -1297,12 +1342,12 @@ def _bert_normalizer(config: dict[str, Any], config_path: str) -> dict[str, Any]
 
 
 def _configured(
-    path: str, overrides: dict[str, Any] | None = None
+    path: str, overrides: dict[str, Any] | None = None, defaults: bool = True
 ) -> tuple[list[tuple[str, dict[str, Any] | None, bool]], list[dict[str, Any]]]:
     """The special tokens a model directory configures, as transformers reads them (special_tokens_map.json
     wins over tokenizer_config.json, unless that has an ``added_tokens_decoder``): the named ones in
-    ``_NAMED_KEYS`` order (absent: the default; null: None), each with whether the file gave flags (an
-    object), and the extra ones."""
+    ``_NAMED_KEYS`` order (absent: the default, or None without ``defaults``; null: None), each with whether
+    the file gave flags (an object), and the extra ones."""
     config_path = os.path.join(path, "tokenizer_config.json")
     map_path = os.path.join(path, "special_tokens_map.json")
     overrides = overrides or {}
@@ -1313,6 +1358,7 @@ def _configured(
     special_map = {key: value for key, value in special_map.items() if key not in overrides}
     named: list[tuple[str, dict[str, Any] | None, bool]] = []
     for key, default in _NAMED_KEYS:
+        default = default if defaults else None
         file, where = (special_map, map_path) if key in special_map else (config, config_path)
         if key not in file or (file[key] is None and default is not None and key != "mask_token"):
             # The pipeline needs an unknown, classifier, separator and padding token.

@@ -6,18 +6,21 @@ same order, so that encoding and training agree with the engine exactly.
 
 from __future__ import annotations
 
+import errno
 import json as _json
 import math
 import mmap
 import operator
 import os
 import random
+import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, SupportsIndex
 
-from fast_wordpiece.reference import family
+from fast_wordpiece.reference import calling, family
+from fast_wordpiece.reference import tokenizer as pretrained
 from fast_wordpiece.reference.args import (
     TEXT_COUNTS,
     _corpus_texts,
@@ -35,6 +38,7 @@ from fast_wordpiece.reference.args import (
 from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.files import lines, paths_arg, read_utf8, write_atomic
 from fast_wordpiece.reference.spm_normalizer import Aligned, Normalizer
+from fast_wordpiece.reference.unicode import PUNCTUATION
 from fast_wordpiece.reference.unigram_template import Template, process
 
 REPLACEMENT = "\u2581"
@@ -296,7 +300,8 @@ class UnigramTokenizer(family.TransformersCalls):
         self.normalizer: Normalizer | None = None
         self.prepend = "always"
         #: the pre-tokenizer's shape in a file: "Metaspace", "Sequence" (of Metaspace alone) or
-        #: "WhitespaceSplit" (a Sequence of WhitespaceSplit then Metaspace, transformers 5's)
+        #: "WhitespaceSplit" (a Sequence of WhitespaceSplit then Metaspace, transformers 5's) or
+        #: "Punctuation" (a Sequence of Punctuation "isolated" then Metaspace, DeBERTa-v2's)
         self.pre_tokenizer = "Metaspace"
         self._template: Template | None = None
         #: each special token's (lstrip, rstrip), in the order of special_ids (a file's added tokens)
@@ -390,7 +395,8 @@ class UnigramTokenizer(family.TransformersCalls):
     def _words(self, seg: str, seg_start: int) -> list[tuple[str, list[tuple[int, int]]]]:
         """The words of a piece of text between special tokens, each with the original span of
         every one of its characters: the text normalized, cut at White_Space (dropped) with the
-        ``WhitespaceSplit`` pre-tokenizer, then each part's spaces "▁", a "▁" put before it as the
+        ``WhitespaceSplit`` pre-tokenizer, or cut into each punctuation character and each run of
+        other characters with ``Punctuation``, then each part's spaces "▁", a "▁" put before it as the
         prepend scheme says (with the span of its first character), and the part cut before every
         "▁" (Hugging Face's ``Metaspace``)."""
         a = Aligned(seg, seg_start)
@@ -399,6 +405,8 @@ class UnigramTokenizer(family.TransformersCalls):
         chars = [REPLACEMENT if c == " " else c for c in a.chars]
         if self.pre_tokenizer == "WhitespaceSplit":
             parts = _runs([c in family.WHITE_SPACE for c in a.chars])
+        elif self.pre_tokenizer == "Punctuation":
+            parts = _punctuation_parts(chars)
         else:
             parts = [(0, len(chars))] if chars else []
         out = []
@@ -623,6 +631,111 @@ class UnigramTokenizer(family.TransformersCalls):
         """The same as ``from_file``."""
         return UnigramTokenizer.from_file(path)
 
+    # -- model directories (spec section 14) -------------------------------------
+
+    #: What a model directory said beside the pipeline (``from_pretrained``): ``model_max_length`` (None: no
+    #: maximum), the sides, the named special tokens ``(key, token)`` and the extra ones.
+    _model_max_length: int | None = None
+    _padding_side = "right"
+    _truncation_side = "right"
+    _named: tuple[tuple[str, str], ...] = ()
+    _extra: tuple[str, ...] = ()
+
+    @property
+    def padding_side(self) -> str:
+        """Where padding goes when the call does not say: ``"right"`` or ``"left"`` (``from_pretrained``
+        reads it from the model directory; XLNet's pads on the left)."""
+        return self._padding_side
+
+    @padding_side.setter
+    def padding_side(self, value: str) -> None:
+        self._padding_side = calling._side(value, "padding_side")
+
+    @property
+    def model_max_length(self) -> int:
+        """The longest input the model takes (1e30, transformers' VERY_LARGE_INTEGER: no maximum)."""
+        return calling.NO_MAXIMUM if self._model_max_length is None else self._model_max_length
+
+    @model_max_length.setter
+    def model_max_length(self, value: int) -> None:
+        self._model_max_length = calling.max_length_setting(value)
+
+    @staticmethod
+    def from_pretrained(directory: str | os.PathLike[str], **kwargs: Any) -> UnigramTokenizer:
+        """Same as the engine's: a local model directory's ``tokenizer.json``, with the special tokens its
+        ``tokenizer_config.json`` and ``special_tokens_map.json`` name made special (a piece keeps its id, a
+        token the file lacks gets the next one), the ``pad_token`` they name and the call settings of
+        ``tokenizer_config.json``; keyword arguments override the config's keys. Never downloads."""
+        overrides = pretrained._pretrained_overrides(kwargs)
+        path = _path(directory)
+        pretrained.check_directory(path)
+        file = os.path.join(path, "tokenizer.json")
+        if not os.path.isfile(file):
+            raise FileNotFoundError(errno.ENOENT, "a Unigram model directory needs its tokenizer.json (a "
+                                    "SentencePiece model alone is not read: transformers' save_pretrained writes "
+                                    "the tokenizer.json)", file)  # fmt: skip
+        named, extra = pretrained._configured(path, overrides, defaults=False)
+        given = [(key, t) for key, t, _ in named if t is not None]
+        text = read_utf8(file)
+        try:
+            doc = _json.loads(text, parse_constant=_no_constant)
+        except ValueError as e:
+            raise ValueError(f"{file}: not valid JSON: {e}") from None
+        model = doc.get("model") if isinstance(doc, dict) else None
+        vocab = model.get("vocab") if isinstance(model, dict) else None
+        pieces = [e[0] if isinstance(e, list) and e and isinstance(e[0], str) else "" for e in vocab or []]
+        listed = doc.get("added_tokens") if isinstance(doc, dict) else None
+        listed = listed if isinstance(listed, list) else []
+        ids = [t["id"] for t in listed if isinstance(t, dict) and isinstance(t.get("id"), int) and t["id"] >= 0]
+        next_id = max([len(pieces), *(i + 1 for i in ids)])
+        added: list[dict[str, Any]] = []
+        for t in [t for _, t in given] + extra:
+            if any(isinstance(a, dict) and a.get("content") == t["content"] for a in listed + added):
+                continue
+            if t["content"] in pieces:
+                id_ = pieces.index(t["content"])
+            else:
+                id_, next_id = next_id, next_id + 1
+            flags = {flag: t.get(flag, False) for flag in ("single_word", "lstrip", "rstrip")}
+            added.append({"id": id_, "content": t["content"], **flags, "normalized": t["normalized"], "special": True})
+        if added:
+            doc["added_tokens"] = listed + sorted(added, key=lambda a: a["id"])
+        try:
+            made = UnigramTokenizer.from_str(_json.dumps(doc))
+        except ValueError as e:
+            raise ValueError(f"{file}: {e}") from None
+        settings = pretrained._call_settings(path, overrides)
+        made.clean_up_tokenization_spaces = settings.pop("clean_up_tokenization_spaces", False)
+        for key, value in settings.items():
+            setattr(made, f"_{key}" if key == "truncation_side" else key, value)
+        made._named = tuple((key, t["content"]) for key, t in given)
+        made._extra = tuple(t["content"] for t in extra)
+        pad = next((t["content"] for key, t in given if key == "pad_token"), None)
+        if pad is not None:
+            made.pad_token = pad
+        return made
+
+    def save_pretrained(self, directory: str | os.PathLike[str]) -> list[str]:
+        """Same as the engine's: writes ``tokenizer.json``, ``tokenizer_config.json`` (transformers' generic
+        class, the call settings, the model's inputs and the special tokens in the vocabulary) and
+        ``special_tokens_map.json`` into ``directory`` (created if needed); returns their paths."""
+        path = _path(directory)
+        os.makedirs(path, exist_ok=True)
+        written = [os.path.join(path, "tokenizer.json")]
+        self.save(written[0])
+        named = {key: token for key, token in self._named if key != "pad_token"}
+        if self.pad_token is not None:
+            named["pad_token"] = self.pad_token
+        special_map = {key: token for key, token in named.items() if token in self.model.ids}
+        extra = [token for token in self._extra if token in self.model.ids]
+        config: dict[str, Any] = {"tokenizer_class": "PreTrainedTokenizerFast",
+                                  "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces,
+                                  "padding_side": self.padding_side, "truncation_side": self._truncation_side,
+                                  "model_input_names": ["input_ids", "attention_mask"]}  # fmt: skip
+        if self._model_max_length is not None:
+            config["model_max_length"] = self._model_max_length
+        return written + pretrained.write_config_files(path, config, special_map, extra)
+
 
 def _runs(white: list[bool]) -> list[tuple[int, int]]:
     """The ``(start, stop)`` of every run of False in ``white``."""
@@ -634,6 +747,31 @@ def _runs(white: list[bool]) -> list[tuple[int, int]]:
         elif w and start is not None:
             out.append((start, i))
             start = None
+    return out
+
+
+def is_punctuation(c: str) -> bool:
+    """A character Hugging Face's ``Punctuation`` pre-tokenizer cuts out: ASCII punctuation or
+    symbols, or a Unicode punctuation character (P*)."""
+    return c in _ASCII_PUNCTUATION if c.isascii() else c in PUNCTUATION
+
+
+_ASCII_PUNCTUATION = frozenset(string.punctuation)
+
+
+def _punctuation_parts(chars: list[str]) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` of every punctuation character of ``chars`` and every run of other
+    characters, in order (``Punctuation`` with the behavior "isolated")."""
+    out: list[tuple[int, int]] = []
+    start = 0
+    for i, c in enumerate(chars):
+        if is_punctuation(c):
+            if start < i:
+                out.append((start, i))
+            out.append((i, i + 1))
+            start = i + 1
+    if start < len(chars):
+        out.append((start, len(chars)))
     return out
 
 
@@ -701,7 +839,8 @@ def tokenizer_json(
     metaspace = METASPACE | {"prepend_scheme": prepend}
     pre: dict[str, Any] = metaspace
     if pre_tokenizer != "Metaspace":
-        first = [{"type": "WhitespaceSplit"}] if pre_tokenizer == "WhitespaceSplit" else []
+        first = {"WhitespaceSplit": [{"type": "WhitespaceSplit"}],
+                 "Punctuation": [{"type": "Punctuation", "behavior": "Isolated"}]}.get(pre_tokenizer, [])  # fmt: skip
         pre = {"type": "Sequence", "pretokenizers": [*first, metaspace]}
     flags = strip or [(False, False)] * len(special_ids)
     added = [
@@ -758,7 +897,17 @@ def _json_float(x: float) -> str:
 
 
 #: What a pre-tokenizer may be besides Metaspace alone.
-_SEQUENCE = " (alone, or in a Sequence alone or after WhitespaceSplit)"
+_SEQUENCE = ' (alone, or in a Sequence alone or after WhitespaceSplit or Punctuation "isolated")'
+
+
+def _is_isolated_punctuation(part: dict[str, Any]) -> bool:
+    """Whether a pre-tokenizer of a ``Sequence`` is ``Punctuation`` with the behavior "isolated"
+    (Hugging Face's default when absent), as transformers writes it for DeBERTa-v2."""
+    return (
+        part.get("type") == "Punctuation"
+        and set(part) <= {"type", "behavior"}
+        and part.get("behavior", "Isolated") == "Isolated"
+    )
 
 
 def from_tokenizer_json(
@@ -770,7 +919,8 @@ def from_tokenizer_json(
     without byte fallback, its ``vocab`` of ``[piece, score]`` pairs and ``unk_id``, no normalizer
     or one of ``spm_normalizer``'s, ``Metaspace`` (replacement "▁", split, prepend scheme "always",
     "first" or "never", the same in both) as pre-tokenizer and decoder (the pre-tokenizer alone,
-    or in a ``Sequence`` alone or after ``WhitespaceSplit``, as transformers 5 writes it), and added
+    or in a ``Sequence`` alone or after ``WhitespaceSplit`` or ``Punctuation`` "isolated", as
+    transformers 5 writes it), and added
     tokens that are pieces (or the next id past the model's vocabulary, a piece of the lowest score, as Hugging Face's
     added vocabulary has them). ValueError otherwise."""
     try:
@@ -808,8 +958,9 @@ def from_tokenizer_json(
         inner = part.get("pretokenizers") if key == "pre_tokenizer" and part.get("type") == "Sequence" else None
         if isinstance(inner, list) and len(inner) in (1, 2) and all(isinstance(p, dict) for p in inner):
             ws = len(inner) == 2 and inner[0] == {"type": "WhitespaceSplit"}
-            if len(inner) == 1 or ws:
-                pre = "WhitespaceSplit" if ws else "Sequence"
+            punctuation = len(inner) == 2 and _is_isolated_punctuation(inner[0])
+            if len(inner) == 1 or ws or punctuation:
+                pre = "WhitespaceSplit" if ws else "Punctuation" if punctuation else "Sequence"
                 part = inner[-1]
         scheme = part.get("prepend_scheme")
         if not isinstance(scheme, str):

@@ -1,0 +1,320 @@
+"""``UnigramTokenizer.from_pretrained`` and ``save_pretrained`` on the model directories that
+transformers 5's SentencePiece classes save, and DeBERTa-v2's ``split_by_punct`` pre-tokenizer
+(``Punctuation`` "isolated" before ``Metaspace``).
+
+The directories are made offline from one small SentencePiece model (``_small_spm_model`` of
+``test_unigram_sentencepiece_files``): each class converts it and saves its tokenizer.json,
+tokenizer_config.json and special_tokens_map.json. What is compared with transformers and
+``tokenizers``: ids, offsets, attention masks, the padding side, the maximum length, the padding
+token, and decoding.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from implementations import IMPLEMENTATIONS
+from test_unigram_sentencepiece_files import (
+    PARTS,
+    _implementation,
+    _plain,
+    _same_as_hf,
+    _same_as_hf_on_drawn_texts,
+    _small_spm_model,
+)
+
+tokenizers = pytest.importorskip("tokenizers", reason="optional: tokenizers is not installed")
+transformers = pytest.importorskip("transformers", reason="optional: transformers is not installed")
+pytest.importorskip("sentencepiece", reason="optional: sentencepiece is not installed")
+if int(transformers.__version__.split(".")[0]) < 5:
+    pytest.skip("optional: transformers 5 writes these directories (an older one is installed)",
+                allow_module_level=True)  # fmt: skip
+
+#: transformers 5's classes of Unigram SentencePiece models whose directories are read here, with
+#: the keyword arguments they are made with; XLNet's pads on the left.
+CLASSES = {
+    "XLNetTokenizer": {},
+    "T5Tokenizer": {},
+    "XLMRobertaTokenizer": {},
+    "CamembertTokenizer": {},
+    "BarthezTokenizer": {},
+    "DebertaV2Tokenizer": {},
+    "DebertaV2Tokenizer-split_by_punct": {"split_by_punct": True},
+}
+
+#: Punctuation of every kind the Punctuation pre-tokenizer cuts out (ASCII punctuation and symbols,
+#: Unicode P*), and characters it does not (Unicode symbols, "▁").
+PUNCTUATION_PARTS = [*PARTS, *"()-'\"$+<=>^`|~@#%&*/\\[]{}_", *"¿¡«»—–…、。「」", *"€©±▁", "--", " ."]
+PUNCTUATED = st.lists(st.sampled_from(PUNCTUATION_PARTS), max_size=16).map("".join)
+OPTIONS = {"padding": True, "return_offsets_mapping": True, "return_attention_mask": True}
+
+
+@pytest.fixture(scope="module")
+def directories(tmp_path_factory: pytest.TempPathFactory, gcide_lines: list[str]) -> dict[str, Path]:
+    """The directory each class saves for one small model (ALBERT's control symbols, as
+    ``test_unigram_sentencepiece_files`` makes it)."""
+    model = _small_spm_model(
+        gcide_lines, normalization_rule_name="nmt_nfkc", pad_id=0, eos_id=1, unk_id=2, bos_id=-1,
+        control_symbols=["[CLS]", "[SEP]"],
+    )  # fmt: skip
+    out = {}
+    for name, kwargs in CLASSES.items():
+        cls = getattr(transformers, name.split("-")[0])
+        folder, saved = tmp_path_factory.mktemp(name), tmp_path_factory.mktemp(f"{name}-saved")
+        (folder / cls.vocab_files_names["vocab_file"]).write_bytes(model)
+        cls.from_pretrained(str(folder), **kwargs).save_pretrained(str(saved))
+        out[name] = saved
+    return out
+
+
+def _with_tokenizer_json(source: Path, folder: Path) -> Path:
+    """``folder``, made, with a copy of the ``tokenizer.json`` of the directory ``source``."""
+    folder.mkdir()
+    (folder / "tokenizer.json").write_bytes((source / "tokenizer.json").read_bytes())
+    return folder
+
+
+def _call(tokenizer: Any, text: Any, pair: Any = None, **options: Any) -> dict[str, Any]:
+    """What a call gives, as plain lists, without the type ids (ours leaves them out by default)."""
+    return {k: _plain(v) for k, v in tokenizer(text, pair, **options).items() if k != "token_type_ids"}
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("name", CLASSES)
+def test_directories_saved_by_transformers_5_call_and_decode_as_transformers(
+    directories: dict[str, Path], name: str, impl: str
+) -> None:
+    theirs = transformers.AutoTokenizer.from_pretrained(str(directories[name]))
+    ours = _implementation(impl).UnigramTokenizer.from_pretrained(directories[name])
+    assert ours.padding_side == theirs.padding_side == ("left" if name == "XLNetTokenizer" else "right")
+    assert ours.model_max_length == theirs.model_max_length
+    assert ours.pad_token == theirs.pad_token
+    texts = ["ｆｕｌｌ   ﬁne①, (and) more!", "a</s> b", "", "  x\u3000y  ", "hello\tworld -- the  quick fox?"]
+    pairs = ["b, c", "x", "", "d\te", "and... more"]
+    for text, pair in [(texts, None), (texts, pairs), (texts[4], pairs[4])]:
+        expected = _call(theirs, text, pair, **OPTIONS)
+        assert _call(ours, text, pair, **OPTIONS) == expected, (text, pair)
+        for ids in expected["input_ids"] if isinstance(text, list) else [expected["input_ids"]]:
+            for skip in (True, False):
+                assert ours.decode(ids, skip_special_tokens=skip) == theirs.decode(ids, skip_special_tokens=skip)
+
+    @settings(max_examples=60, deadline=None, database=None)
+    @given(st.lists(PUNCTUATED, min_size=1, max_size=4), st.booleans())
+    def check(texts: list[str], paired: bool) -> None:
+        pairs = texts[::-1] if paired else None
+        expected = _call(theirs, texts, pairs, **OPTIONS)
+        assert _call(ours, texts, pairs, **OPTIONS) == expected
+        for ids in expected["input_ids"]:
+            assert ours.decode(ids, skip_special_tokens=True) == theirs.decode(ids, skip_special_tokens=True)
+
+    check()
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_split_by_punct_files_encode_and_decode_as_tokenizers(directories: dict[str, Path], impl: str) -> None:
+    path = directories["DebertaV2Tokenizer-split_by_punct"] / "tokenizer.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    pre = doc["pre_tokenizer"]
+    # what the test is about: transformers' DeBERTa-v2 with split_by_punct
+    assert [p["type"] for p in pre["pretokenizers"]] == ["Punctuation", "Metaspace"]
+    assert pre["pretokenizers"][0]["behavior"] == "Isolated"
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours = _implementation(impl).UnigramTokenizer.from_file(path)
+    for text in ["hello, world!", "a,b", "(x) -- y...", " ,", "¿qué? «sí»", "a\u2581,b", "[CLS], [SEP].", ""]:
+        _same_as_hf(ours, hf, text, "c; d")
+    _same_as_hf_on_drawn_texts(ours, hf, 150)
+
+    @settings(max_examples=200, deadline=None, database=None)
+    @given(PUNCTUATED, st.none() | PUNCTUATED)
+    def check(text: str, pair: str | None) -> None:
+        _same_as_hf(ours, hf, text, pair)
+        assert ours.word_ids([text])[0] == hf.encode(text, add_special_tokens=False).word_ids
+
+    check()
+    # every punctuation character is a word of its own, with its own "▁"
+    bare = ours.encode("a,b", add_special_tokens=False)
+    assert [t.replace("▁", "") for t in bare.tokens if t != "▁"] == ["a", ",", "b"]
+    assert json.loads(ours.to_str())["pre_tokenizer"] == pre
+
+
+#: The prepend schemes, each with the file's normalizer and with none (the engine's path
+#: without a copy of the text).
+SCHEMES = [(scheme, normalizer) for scheme in ("always", "first", "never") for normalizer in ("file", "none")]
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize(("scheme", "normalizer"), SCHEMES)
+def test_punctuation_before_metaspace_with_every_prepend_scheme(
+    directories: dict[str, Path], scheme: str, normalizer: str, impl: str
+) -> None:
+    doc = json.loads((directories["DebertaV2Tokenizer-split_by_punct"] / "tokenizer.json").read_text("utf-8"))
+    doc["pre_tokenizer"]["pretokenizers"][1]["prepend_scheme"] = scheme
+    doc["decoder"]["prepend_scheme"] = scheme
+    if normalizer == "none":
+        doc["normalizer"] = None
+    text = json.dumps(doc)
+    hf = tokenizers.Tokenizer.from_str(text)
+    ours = _implementation(impl).UnigramTokenizer.from_str(text)
+    for t in [",a", "a,", " , ", "a</s>,b", ",</s>,", "x,,y", ""]:
+        _same_as_hf(ours, hf, t)
+
+    @settings(max_examples=100, deadline=None, database=None)
+    @given(PUNCTUATED)
+    def check(t: str) -> None:
+        _same_as_hf(ours, hf, t)
+
+    check()
+    assert json.loads(ours.to_str())["pre_tokenizer"] == doc["pre_tokenizer"]
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize(
+    "first",
+    [
+        {"type": "Punctuation", "behavior": "Removed"},
+        {"type": "Punctuation", "behavior": "MergedWithPrevious"},
+        {"type": "Punctuation", "behavior": "Isolated", "extra": 1},
+    ],
+)
+def test_punctuation_with_another_behavior_is_refused(
+    directories: dict[str, Path], first: dict[str, Any], impl: str
+) -> None:
+    doc = json.loads((directories["DebertaV2Tokenizer-split_by_punct"] / "tokenizer.json").read_text("utf-8"))
+    doc["pre_tokenizer"]["pretokenizers"][0] = first
+    with pytest.raises(ValueError, match=r'pre_tokenizer must be Metaspace \(.*Punctuation "isolated"\)'):
+        _implementation(impl).UnigramTokenizer.from_str(json.dumps(doc))
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("name", ["XLNetTokenizer", "DebertaV2Tokenizer-split_by_punct", "T5Tokenizer"])
+def test_save_pretrained_gives_transformers_the_same_tokenizer(
+    directories: dict[str, Path], tmp_path: Path, name: str, impl: str
+) -> None:
+    cls = _implementation(impl).UnigramTokenizer
+    ours = cls.from_pretrained(directories[name])
+    ours.model_max_length = 12
+    paths = ours.save_pretrained(tmp_path / "out")
+    assert sorted(Path(p).name for p in paths) == ["special_tokens_map.json", "tokenizer.json", "tokenizer_config.json"]
+    theirs = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "out"))
+    assert (theirs.padding_side, theirs.model_max_length, theirs.pad_token) == (ours.padding_side, 12, ours.pad_token)
+    texts = ["hello, world! and a much longer text, cut here", "x", "a b</s>"]
+    for options in [OPTIONS, {"padding": "max_length", "truncation": True}, {"truncation": True}]:
+        assert _call(ours, texts, **options) == _call(theirs, texts, **options), options
+    again = cls.from_pretrained(tmp_path / "out")
+    assert (again.padding_side, again.model_max_length, again.pad_token) == (ours.padding_side, 12, ours.pad_token)
+    assert again.encode_batch(texts) == ours.encode_batch(texts)
+    assert _call(again, texts, **OPTIONS) == _call(ours, texts, **OPTIONS)
+
+
+@pytest.mark.parametrize("name", ["XLNetTokenizer", "DebertaV2Tokenizer-split_by_punct"])
+def test_engine_and_twin_write_the_same_files(directories: dict[str, Path], tmp_path: Path, name: str) -> None:
+    written = {}
+    for impl in IMPLEMENTATIONS:
+        tokenizer = _implementation(impl).UnigramTokenizer.from_pretrained(directories[name], model_max_length=64)
+        tokenizer.padding_side = "right"
+        paths = tokenizer.save_pretrained(tmp_path / impl)
+        written[impl] = {Path(p).name: Path(p).read_bytes() for p in paths}
+    assert written["engine"] == written["twin"]
+    config = json.loads(written["engine"]["tokenizer_config.json"])
+    assert (config["padding_side"], config["model_max_length"]) == ("right", 64)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_keyword_arguments_override_the_config(directories: dict[str, Path], impl: str) -> None:
+    cls = _implementation(impl).UnigramTokenizer
+    folder = str(directories["XLNetTokenizer"])
+    kwargs = {"padding_side": "right", "model_max_length": 5, "pad_token": "<unk>", "local_files_only": True}
+    ours = cls.from_pretrained(folder, **kwargs)
+    theirs = transformers.AutoTokenizer.from_pretrained(folder, **kwargs)
+    assert (ours.padding_side, ours.model_max_length, ours.pad_token) == ("right", 5, "<unk>")
+    texts = ["hello, world and more words", "x"]
+    for options in [{"padding": True}, {"truncation": True, "padding": "max_length"}]:
+        assert _call(ours, texts, **options) == _call(theirs, texts, **options)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        cls.from_pretrained(folder, colour="blue")
+    with pytest.raises(ValueError, match="padding_side"):
+        cls.from_pretrained(folder, padding_side="middle")
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_special_tokens_the_config_names_are_special(directories: dict[str, Path], tmp_path: Path, impl: str) -> None:
+    # a token the tokenizer.json lacks gets the next id; a plain piece of the vocabulary becomes special
+    source = directories["T5Tokenizer"]
+    folder = _with_tokenizer_json(source, tmp_path / "dir")
+    config = json.loads((source / "tokenizer_config.json").read_text("utf-8"))
+    piece = next(p for p, _ in json.loads((source / "tokenizer.json").read_text("utf-8"))["model"]["vocab"][10:]
+                 if len(p) > 2 and p.startswith("▁"))[1:]  # fmt: skip
+    config["extra_special_tokens"] = [*config["extra_special_tokens"], "<new>", "<more>"]
+    config["mask_token"] = piece
+    (folder / "tokenizer_config.json").write_text(json.dumps(config), "utf-8")
+    theirs = transformers.AutoTokenizer.from_pretrained(str(folder))
+    ours = _implementation(impl).UnigramTokenizer.from_pretrained(folder)
+    assert ours.token_to_id("<new>") == theirs.convert_tokens_to_ids("<new>") == len(theirs) - 2
+    assert ours.token_to_id("<more>") == theirs.convert_tokens_to_ids("<more>")
+    assert {"<new>", "<more>"} <= set(ours.special_tokens)
+    for text in [f"a<new>b  <more>c {piece}", f"x{piece}y", "<new>"]:
+        assert _call(ours, text, **OPTIONS) == _call(theirs, text, **OPTIONS), text
+        ids = theirs(text)["input_ids"]
+        assert ours.decode(ids, skip_special_tokens=True) == theirs.decode(ids, skip_special_tokens=True)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_the_model_type_of_config_json_picks_the_padding_side(
+    directories: dict[str, Path], tmp_path: Path, impl: str
+) -> None:
+    folder = _with_tokenizer_json(directories["XLNetTokenizer"], tmp_path / "dir")
+    cls = _implementation(impl).UnigramTokenizer
+    assert cls.from_pretrained(folder).padding_side == "right"  # nothing names a class
+    (folder / "config.json").write_text(json.dumps({"model_type": "xlnet"}), "utf-8")
+    assert cls.from_pretrained(folder).padding_side == "left"
+    (folder / "tokenizer_config.json").write_text(json.dumps({"padding_side": "right"}), "utf-8")
+    assert cls.from_pretrained(folder).padding_side == "right"
+    (folder / "tokenizer_config.json").write_text(json.dumps({"padding_side": "up"}), "utf-8")
+    with pytest.raises(ValueError, match=r'tokenizer_config\.json: padding_side: expected "right" or "left"'):
+        cls.from_pretrained(folder)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_pickling_and_setting_keep_the_directory_settings(directories: dict[str, Path], impl: str) -> None:
+    cls = _implementation(impl).UnigramTokenizer
+    ours = cls.from_pretrained(directories["XLNetTokenizer"])
+    ours.model_max_length = 7
+    again = pickle.loads(pickle.dumps(ours))
+    assert (again.padding_side, again.model_max_length, again.pad_token) == ("left", 7, "<pad>")
+    assert _call(again, ["a b c d e f g h i", "x"], truncation=True, padding=True) == _call(
+        ours, ["a b c d e f g h i", "x"], truncation=True, padding=True
+    )
+    ours.padding_side = "right"
+    assert ours(["a b", "x"], padding=True)["attention_mask"][1][0] == 1
+    with pytest.raises(ValueError, match="padding_side"):
+        ours.padding_side = "middle"
+    with pytest.raises(TypeError, match="padding_side"):
+        ours.padding_side = 1
+    ours.model_max_length = 10**20
+    assert ours.model_max_length == int(1e30)
+    with pytest.raises((TypeError, ValueError), match="model_max_length"):
+        ours.model_max_length = -1
+    # a tokenizer without a directory: transformers' defaults
+    plain = cls.from_str(ours.to_str())
+    assert (plain.padding_side, plain.model_max_length) == ("right", int(1e30))
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_directories_that_cannot_be_read_are_named(tmp_path: Path, impl: str) -> None:
+    cls = _implementation(impl).UnigramTokenizer
+    with pytest.raises(FileNotFoundError, match="never downloads"):
+        cls.from_pretrained(tmp_path / "absent")
+    with pytest.raises(FileNotFoundError, match=r"needs its tokenizer\.json"):
+        cls.from_pretrained(tmp_path)
+    (tmp_path / "tokenizer.json").write_text("{", "utf-8")
+    with pytest.raises(ValueError, match=r"tokenizer\.json: not valid JSON"):
+        cls.from_pretrained(tmp_path)
+    (tmp_path / "tokenizer.json").write_text(json.dumps({"model": {"type": "BPE"}}), "utf-8")
+    with pytest.raises(ValueError, match=r'tokenizer\.json: the model is "BPE", not "Unigram"'):
+        cls.from_pretrained(tmp_path)
