@@ -257,3 +257,22 @@ def test_classes_that_pad_on_the_left_give_the_default_padding_side(
     ours.save_pretrained(tmp_path / "saved")
     again = IMPLS[impl].PyTokenizer.from_pretrained(tmp_path / "saved")
     assert again.padding_side == side
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+@pytest.mark.parametrize(
+    "config", [{"tokenizer_class": "BertTokenizer"}, {"tokenizer_class": "PreTrainedTokenizerFast"}, {}]
+)
+@pytest.mark.parametrize("direction", ["Left", "Right"])
+def test_the_padding_section_of_tokenizer_json_gives_the_side_the_config_does_not(
+    impl: str, config: dict[str, Any], direction: str, hf_tokenizers_dir: Path, tmp_path: Path
+) -> None:
+    """transformers 5 takes the padding side from tokenizer_config.json, else from tokenizer.json's
+    ``padding`` section, else from its class (XLNet's, left: test_unigram_pretrained)."""
+    padding = {"strategy": "BatchLongest", "direction": direction, "pad_to_multiple_of": None,
+               "pad_id": 0, "pad_type_id": 0, "pad_token": "[PAD]"}  # fmt: skip
+    path = directory(hf_tokenizers_dir / "baai-bge-small-en", tmp_path, config, None, padding=padding)
+    ours, hf = IMPLS[impl].PyTokenizer.from_pretrained(path), auto(path)
+    assert ours.padding_side == hf.padding_side == direction.lower()
+    texts = ["a", "hello world"]
+    assert ours(texts, padding=True)["attention_mask"] == hf(texts, padding=True)["attention_mask"]

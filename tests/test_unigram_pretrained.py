@@ -318,3 +318,64 @@ def test_directories_that_cannot_be_read_are_named(tmp_path: Path, impl: str) ->
     (tmp_path / "tokenizer.json").write_text(json.dumps({"model": {"type": "BPE"}}), "utf-8")
     with pytest.raises(ValueError, match=r'tokenizer\.json: the model is "BPE", not "Unigram"'):
         cls.from_pretrained(tmp_path)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("doc", ["[]", "5", '"x"', "null"])
+def test_a_tokenizer_json_that_is_not_an_object_is_named_with_special_tokens_to_add(
+    tmp_path: Path, impl: str, doc: str
+) -> None:
+    """Adding the configured special tokens to a file that is not a JSON object: a ValueError
+    naming the file, as ``from_file`` gives (not an internal error)."""
+    (tmp_path / "tokenizer.json").write_text(doc, "utf-8")
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps({"pad_token": "<pad>"}), "utf-8")
+    with pytest.raises(ValueError, match=r'tokenizer\.json: no "model" object'):
+        _implementation(impl).UnigramTokenizer.from_pretrained(tmp_path)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("key", ["do_lower_case", "strip_accents", "tokenize_chinese_chars", "split_special_tokens"])
+def test_keywords_that_rebuild_a_pipeline_are_refused_not_ignored(
+    directories: dict[str, Path], impl: str, key: str
+) -> None:
+    """transformers' XLNet, ALBERT and DeBERTa-v2 classes rebuild their normalizer from
+    ``do_lower_case``; the Unigram tokenizer keeps its file's, so it says so."""
+    with pytest.raises(TypeError, match=rf"does not take {key}: it keeps the normalizer"):
+        _implementation(impl).UnigramTokenizer.from_pretrained(directories["XLNetTokenizer"], **{key: True})
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("name", ["XLNetTokenizer", "T5Tokenizer"])
+@pytest.mark.parametrize("direction", ["Left", "Right"])
+def test_the_padding_and_truncation_sections_of_tokenizer_json_give_the_sides(
+    directories: dict[str, Path], tmp_path: Path, impl: str, name: str, direction: str
+) -> None:
+    """transformers 5 takes each side from tokenizer_config.json, else from tokenizer.json's
+    ``padding`` and ``truncation`` sections, else from its class."""
+    folder = tmp_path / "dir"
+    folder.mkdir()
+    for file in directories[name].iterdir():
+        (folder / file.name).write_bytes(file.read_bytes())
+    doc = json.loads((folder / "tokenizer.json").read_text("utf-8"))
+    doc["padding"] = {"strategy": "BatchLongest", "direction": direction, "pad_to_multiple_of": None,
+                      "pad_id": 0, "pad_type_id": 0, "pad_token": "<pad>"}  # fmt: skip
+    doc["truncation"] = {"direction": direction, "max_length": 512, "strategy": "LongestFirst", "stride": 0}
+    (folder / "tokenizer.json").write_text(json.dumps(doc), "utf-8")
+    config = json.loads((folder / "tokenizer_config.json").read_text("utf-8"))
+    config.pop("padding_side", None)
+    config.pop("truncation_side", None)
+    (folder / "tokenizer_config.json").write_text(json.dumps(config), "utf-8")
+    theirs = transformers.AutoTokenizer.from_pretrained(str(folder))
+    ours = _implementation(impl).UnigramTokenizer.from_pretrained(folder)
+    assert ours.padding_side == theirs.padding_side == direction.lower()
+    assert _call(ours, ["a b c", "x"], padding=True) == _call(theirs, ["a b c", "x"], padding=True)
+    # The config's side comes first; null there is an error, as in transformers.
+    config["padding_side"] = "left" if direction == "Right" else "right"
+    (folder / "tokenizer_config.json").write_text(json.dumps(config), "utf-8")
+    assert ours.from_pretrained(folder).padding_side == config["padding_side"]
+    config["padding_side"] = None
+    (folder / "tokenizer_config.json").write_text(json.dumps(config), "utf-8")
+    with pytest.raises(ValueError, match=r"Padding side should be selected"):
+        transformers.AutoTokenizer.from_pretrained(str(folder))
+    with pytest.raises(ValueError, match=r'padding_side: expected "right" or "left", found null'):
+        ours.from_pretrained(folder)

@@ -84,6 +84,22 @@ pub const LOADER_KEYWORDS: [&str; 8] = [
     "proxies",
 ];
 
+/// `from_pretrained`'s keyword arguments that rebuild BERT's pipeline (and
+/// transformers' XLNet, ALBERT and DeBERTa-v2 normalizers): a
+/// `UnigramTokenizer` keeps its file's pipeline, so it refuses them rather
+/// than ignore them.
+pub const BERT_PIPELINE_KEYWORDS: [&str; 4] =
+    ["do_lower_case", "strip_accents", "tokenize_chinese_chars", "split_special_tokens"];
+
+/// The TypeError of `UnigramTokenizer.from_pretrained` for one of
+/// [`BERT_PIPELINE_KEYWORDS`].
+pub fn not_for_unigram(key: &str) -> PyErr {
+    PyTypeError::new_err(format!(
+        "UnigramTokenizer.from_pretrained() does not take {key}: it keeps the normalizer and pre-tokenizer of \
+         the directory's tokenizer.json (change them there)"
+    ))
+}
+
 /// The special-token keyword arguments (a str, an `AddedToken` or None).
 const TOKEN_KEYWORDS: [&str; 7] =
     ["unk_token", "sep_token", "pad_token", "cls_token", "mask_token", "bos_token", "eos_token"];

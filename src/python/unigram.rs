@@ -932,6 +932,9 @@ impl PyUnigramTokenizer {
             Some(kwargs) => super::pretrained::overrides(kwargs)?,
             None => serde_json::Map::new(),
         };
+        if let Some(key) = super::pretrained::BERT_PIPELINE_KEYWORDS.iter().find(|k| overrides.contains_key(**k)) {
+            return Err(super::pretrained::not_for_unigram(key));
+        }
         let loaded = py.detach(|| guard(|| UnigramTokenizer::from_pretrained_with(&dir, &overrides)))?;
         let pad = loaded.pad_token().map(str::to_owned);
         let out = Self::wrap(loaded.tokenizer);

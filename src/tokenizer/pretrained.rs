@@ -150,9 +150,8 @@ const LEFT_PADDING_CLASSES: [&str; 7] = [
 /// The `model_type`s of `config.json` for which transformers 5's
 /// `AutoTokenizer` picks one of [`LEFT_PADDING_CLASSES`] when no
 /// `tokenizer_class` is given.
-const LEFT_PADDING_MODEL_TYPES: [&str; 20] = [
+const LEFT_PADDING_MODEL_TYPES: [&str; 19] = [
     "aya_vision",
-    "code_llama",
     "cohere",
     "cohere2",
     "cpmant",
@@ -478,14 +477,35 @@ impl Default for CallSettings {
     }
 }
 
+/// The directions of the `padding` and `truncation` sections of a model
+/// directory's tokenizer.json, where it has them: transformers 5 takes the
+/// sides from there when tokenizer_config.json does not give them. A file
+/// that cannot be read gives none (loading it says what is wrong).
+fn file_sides(dir: &Path) -> (Option<Side>, Option<Side>) {
+    #[derive(serde::Deserialize)]
+    struct Section {
+        direction: Option<String>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Sections {
+        padding: Option<Section>,
+        truncation: Option<Section>,
+    }
+    let Ok(text) = std::fs::read(dir.join("tokenizer.json")) else { return (None, None) };
+    let Ok(Sections { padding, truncation }) = serde_json::from_slice::<Sections>(&text) else { return (None, None) };
+    let side = |s: Option<Section>| s.and_then(|s| s.direction).and_then(|d| Side::from_name(&d.to_ascii_lowercase()));
+    (side(padding), side(truncation))
+}
+
 /// The call settings of a model directory's `tokenizer_config.json`
 /// (defaults without one): `model_max_length` None for transformers' "no
-/// maximum" (1e30, or anything from 1e20 up); the sides `"right"` unless
-/// the file says `"left"` (the padding side `"left"` when the file does not
-/// say and transformers loads the directory with a class that pads on the
-/// left, XLNet's among them: [`LEFT_PADDING_CLASSES`]); `clean_up_tokenization_spaces` false unless the
-/// file says true; the special tokens the directory configures (with
-/// `special_tokens_map.json`).
+/// maximum" (1e30, or anything from 1e20 up); each side as the file says
+/// (null is an error, as in transformers), else as tokenizer.json's
+/// `padding` or `truncation` section says, else `"right"` (the padding side
+/// `"left"` when transformers loads the directory with a class that pads on
+/// the left, XLNet's among them: [`LEFT_PADDING_CLASSES`]);
+/// `clean_up_tokenization_spaces` false unless the file says true; the
+/// special tokens the directory configures (with `special_tokens_map.json`).
 pub fn call_settings(dir: &Path) -> Result<CallSettings> {
     call_settings_with(dir, &Map::new())
 }
@@ -507,9 +527,13 @@ pub fn call_settings_with(dir: &Path, overrides: &Map<String, Value>) -> Result<
         },
     };
     let left = loads_as(dir, &config, &LEFT_PADDING_CLASSES, &LEFT_PADDING_MODEL_TYPES)?;
+    let file_sides = file_sides(dir);
     let side = |key: &str| match config.get(key) {
-        None | Some(Value::Null) if key == "padding_side" && left => Ok(Side::Left),
-        None | Some(Value::Null) => Ok(Side::Right),
+        None => Ok(match (key, &file_sides) {
+            ("padding_side", (Some(side), _)) | ("truncation_side", (_, Some(side))) => *side,
+            ("padding_side", _) if left => Side::Left,
+            _ => Side::Right,
+        }),
         Some(value) => value
             .as_str()
             .and_then(Side::from_name)

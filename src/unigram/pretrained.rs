@@ -75,6 +75,10 @@ impl UnigramTokenizer {
         let text = crate::io::read_utf8(&path)?;
         let mut doc: Value =
             serde_json::from_str(&text).map_err(|e| Error::invalid_file(&path, format!("not valid JSON: {e}")))?;
+        if !doc.is_object() {
+            // As `from_file` says it (nothing is added to a file that is not an object).
+            return Err(Error::invalid_file(&path, "no \"model\" object"));
+        }
         let pieces: Vec<&str> = doc
             .pointer("/model/vocab")
             .and_then(Value::as_array)

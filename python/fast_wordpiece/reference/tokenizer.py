@@ -1262,16 +1262,36 @@ def _loads_as(path: str, config: dict[str, Any], classes: Sequence[str], model_t
 LEFT_PADDING_CLASSES = ("CodeLlamaTokenizer", "CohereTokenizer", "CpmAntTokenizer", "GemmaTokenizer",
                         "LlamaTokenizer", "Siglip2Tokenizer", "XLNetTokenizer")  # fmt: skip
 #: The model_types of config.json for which transformers 5's AutoTokenizer picks one of them.
-LEFT_PADDING_MODEL_TYPES = ("aya_vision", "code_llama", "cohere", "cohere2", "cpmant", "diffusion_gemma", "gemma",
+LEFT_PADDING_MODEL_TYPES = ("aya_vision", "cohere", "cohere2", "cpmant", "diffusion_gemma", "gemma",
                             "gemma2", "gemma3", "gemma3_text", "gemma3n", "gemma3n_text", "idefics", "idefics2",
                             "recurrent_gemma", "shieldgemma2", "siglip2", "t5gemma", "xlnet", "zaya")  # fmt: skip
 
 
+def _file_sides(path: str) -> dict[str, str | None]:
+    """The directions of the ``padding`` and ``truncation`` sections of the directory's tokenizer.json,
+    where it has them (transformers 5 takes the sides from there when tokenizer_config.json does not
+    give them); none from a file that cannot be read (loading it says what is wrong)."""
+    try:
+        with open(os.path.join(path, "tokenizer.json"), encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError):
+        doc = None
+
+    def side(section: str) -> str | None:
+        value = doc.get(section) if isinstance(doc, dict) else None
+        direction = value.get("direction") if isinstance(value, dict) else None
+        name = direction.lower() if isinstance(direction, str) else None
+        return name if name in ("left", "right") else None
+
+    return {"padding_side": side("padding"), "truncation_side": side("truncation")}
+
+
 def _call_settings(path: str, overrides: dict[str, Any]) -> dict[str, Any]:
     """The call settings a model directory's tokenizer_config.json gives (with ``overrides`` in place of its
-    keys), as attributes to set: ``model_max_length``, ``padding_side`` (``"left"`` when the file does not say and
-    transformers loads the directory with a class of ``LEFT_PADDING_CLASSES``), ``truncation_side`` and
-    ``clean_up_tokenization_spaces``, each when given."""
+    keys), as attributes to set: ``model_max_length``, ``padding_side`` and ``truncation_side`` (null is an
+    error, as in transformers; when the file does not say, what tokenizer.json's ``padding`` or
+    ``truncation`` section says, else ``"left"`` for the padding side when transformers loads the directory
+    with a class of ``LEFT_PADDING_CLASSES``) and ``clean_up_tokenization_spaces``, each when given."""
     config_path = os.path.join(path, "tokenizer_config.json")
     config = {**_read_object(config_path), **overrides}
     out: dict[str, Any] = {}
@@ -1282,15 +1302,17 @@ def _call_settings(path: str, overrides: dict[str, Any]) -> dict[str, Any]:
         if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 0:
             raise ValueError(f"{config_path}: model_max_length: expected a length, found {json.dumps(max_length)}")
         out["model_max_length"] = max_length
+    file_sides = _file_sides(path)
     for key in ("padding_side", "truncation_side"):
-        side = config.get(key)
-        if side is None and key == "padding_side" and _loads_as(path, config, LEFT_PADDING_CLASSES,
-                                                                LEFT_PADDING_MODEL_TYPES):  # fmt: skip
-            side = "left"
-        if side is not None:
+        if key in config:  # null too: an error, as in transformers
+            side = config[key]
             if side not in ("right", "left"):
                 raise ValueError(f'{config_path}: {key}: expected "right" or "left", found {json.dumps(side)}')
             out[key] = side
+        elif file_sides[key] is not None:
+            out[key] = file_sides[key]
+        elif key == "padding_side" and _loads_as(path, config, LEFT_PADDING_CLASSES, LEFT_PADDING_MODEL_TYPES):
+            out[key] = "left"
     key = "clean_up_tokenization_spaces"
     clean_up = _optional_bool(config.get(key), config_path, key)
     if clean_up is not None:

@@ -667,6 +667,10 @@ class UnigramTokenizer(family.TransformersCalls):
         token the file lacks gets the next one), the ``pad_token`` they name and the call settings of
         ``tokenizer_config.json``; keyword arguments override the config's keys. Never downloads."""
         overrides = pretrained._pretrained_overrides(kwargs)
+        for key in ("do_lower_case", "strip_accents", "tokenize_chinese_chars", "split_special_tokens"):
+            if key in overrides:  # BERT's pipeline (and transformers' XLNet, ALBERT, DeBERTa-v2 normalizers)
+                raise TypeError(f"UnigramTokenizer.from_pretrained() does not take {key}: it keeps the normalizer "
+                                "and pre-tokenizer of the directory's tokenizer.json (change them there)")  # fmt: skip
         path = _path(directory)
         pretrained.check_directory(path)
         file = os.path.join(path, "tokenizer.json")
@@ -681,10 +685,12 @@ class UnigramTokenizer(family.TransformersCalls):
             doc = _json.loads(text, parse_constant=_no_constant)
         except ValueError as e:
             raise ValueError(f"{file}: not valid JSON: {e}") from None
-        model = doc.get("model") if isinstance(doc, dict) else None
+        if not isinstance(doc, dict):  # as from_file says it (nothing is added to a file that is not an object)
+            raise ValueError(f'{file}: no "model" object')
+        model = doc.get("model")
         vocab = model.get("vocab") if isinstance(model, dict) else None
         pieces = [e[0] if isinstance(e, list) and e and isinstance(e[0], str) else "" for e in vocab or []]
-        listed = doc.get("added_tokens") if isinstance(doc, dict) else None
+        listed = doc.get("added_tokens")
         listed = listed if isinstance(listed, list) else []
         ids = [t["id"] for t in listed if isinstance(t, dict) and isinstance(t.get("id"), int) and t["id"] >= 0]
         next_id = max([len(pieces), *(i + 1 for i in ids)])
