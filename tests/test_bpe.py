@@ -262,7 +262,11 @@ def test_a_gpt2_layout_file_loads(tmp_path, hf_and_ours, held_out):
     path = tmp_path / "gpt2.json"
     path.write_text(json.dumps(root), encoding="utf-8")
     loaded = fw.BPETokenizer.load(path)
-    assert loaded == ours
+    # the same tokenizer but for the flag, which is kept (and compared: it orders the search)
+    assert json.loads(loaded.to_json())["added_tokens"][0]["normalized"] is True
+    assert loaded != ours
+    root["added_tokens"][0]["normalized"] = False
+    assert fw.BPETokenizer.from_json(json.dumps(root)) == ours
     hf = tokenizers.Tokenizer.from_file(str(path))
     sample = held_out[::11]
     assert loaded.encode_batch(sample) == [e.ids for e in hf.encode_batch(sample)]

@@ -213,6 +213,7 @@ impl Bpe {
         let unk = model.get("unk_token").and_then(Value::as_str);
         let mut specials = Vec::new();
         let mut strip = Vec::new();
+        let mut normalized = Vec::new();
         if let Some(added) = root.get("added_tokens").and_then(Value::as_array) {
             for (i, t) in added.iter().enumerate() {
                 let path = format!("added_tokens[{i}]");
@@ -230,9 +231,15 @@ impl Bpe {
                         format!("{} must be in the model's vocabulary with id {id}", Quoted(content)),
                     ));
                 }
-                // `normalized` changes nothing without a normalizer (GPT-2's own file has it true).
+                // Without a normalizer, `normalized` only puts the token's search after the
+                // others' (GPT-2's own file has it true).
                 check(t, "single_word", &json!(false), &path)?;
                 let (lstrip, rstrip) = (flag_or(t, "lstrip", &path, false)?, flag_or(t, "rstrip", &path, false)?);
+                if flag_or(t, "normalized", &path, false)? {
+                    normalized.push(content.to_string());
+                } else {
+                    normalized.retain(|n| n != content);
+                }
                 strip.push((content.to_string(), lstrip, rstrip));
                 specials.push(content.to_string());
             }
@@ -259,6 +266,7 @@ impl Bpe {
         Ok(Bpe::new(vocab, &merges, unk, &specials)?
             .with_trim_offsets(trim, keeps_prefix_space)
             .with_strip(&strip)
+            .with_normalized(&normalized)
             .with_template(template)
             .with_padding(padding))
     }
@@ -270,7 +278,7 @@ impl Bpe {
             .into_iter()
             .map(|(t, lstrip, rstrip)| {
                 json!({"id": self.token_to_id(&t), "content": t, "single_word": false, "lstrip": lstrip,
-                       "rstrip": rstrip, "normalized": false, "special": true})
+                       "rstrip": rstrip, "normalized": self.is_normalized(&t), "special": true})
             })
             .collect();
         let byte_level =

@@ -10,7 +10,7 @@ use rustc_hash::FxHashMap;
 use super::bytes::{byte_char, token_bytes};
 use super::pre_tokenizer::pieces;
 use crate::error::{Error, Quoted, Result};
-use crate::pipeline::special_split::{Piece, SpecialSplitter};
+use crate::pipeline::special_split::{Flags, Piece, SpecialSplitter};
 use crate::tokenizer::analysis::{Analysis, Partial};
 
 /// Pieces longer than this (in bytes) are not cached.
@@ -57,6 +57,9 @@ pub struct Bpe {
     unk: Option<u32>,
     /// Tokens matched in the text before pre-tokenization.
     specials: SpecialSplitter,
+    /// Those of them that are `normalized`, matched in the text between the
+    /// others (there is no normalizer); None when there are none.
+    normalized: Option<SpecialSplitter>,
     /// The file's `ByteLevel` post-processor: whether it trims the spaces
     /// at either end of a token from its offsets (`trim_offsets`), and
     /// whether it then keeps a first token's single leading space
@@ -205,6 +208,7 @@ impl Bpe {
             byte_ids,
             unk,
             specials,
+            normalized: None,
             trim_offsets: false,
             trim_keeps_prefix_space: false,
             template: None,
@@ -223,7 +227,27 @@ impl Bpe {
             .map(|(t, _)| strip.iter().find(|s| &s.0 == t).map_or((false, false), |s| (s.1, s.2)))
             .collect();
         self.specials = std::mem::take(&mut self.specials).with_strip(flags);
+        self.normalized = self.specials.normalized(str::to_string);
         self
+    }
+
+    /// The model with the special tokens named `normalized` (as Hugging
+    /// Face's added tokens): matched in the text between the matches of the
+    /// others, as Hugging Face's added vocabulary matches them in the
+    /// normalized text (here the text itself: there is no normalizer).
+    pub fn with_normalized(mut self, normalized: &[String]) -> Self {
+        let specials = std::mem::take(&mut self.specials);
+        let tokens = specials.tokens().to_vec();
+        let flags = tokens.iter().zip(specials.flags());
+        let flags = flags.map(|((t, _), f)| Flags { normalized: normalized.contains(t), ..f }).collect();
+        self.specials = SpecialSplitter::with_flags(tokens, flags).expect("the same tokens");
+        self.normalized = self.specials.normalized(str::to_string);
+        self
+    }
+
+    /// Whether special token `token` is `normalized`.
+    pub fn is_normalized(&self, token: &str) -> bool {
+        self.specials.tokens().iter().zip(self.specials.flags()).any(|((t, _), f)| t == token && f.normalized)
     }
 
     /// The special tokens with their `(lstrip, rstrip)`, in the order of their ids.
@@ -330,7 +354,7 @@ impl Bpe {
     ) -> Result<()> {
         let mut spans = spans;
         let mut short = Ok(());
-        self.specials.split(text, |piece| match piece {
+        self.specials.split_both(self.normalized.as_ref(), text, |piece| match piece {
             _ if short.is_err() => {}
             Piece::Special { id, start, end } => {
                 short = room_for(out, 1);

@@ -7,6 +7,20 @@
 use aho_corasick::{AhoCorasick, MatchKind};
 
 use crate::error::{Error, Result};
+use crate::pipeline::model::special_tokens::touches_word;
+
+/// An added token's flags, as Hugging Face's `AddedToken` has them:
+/// `lstrip` / `rstrip`, a match takes in the whitespace on its left / right;
+/// `single_word`, a match touched by a word character is passed over;
+/// `normalized`, the token is matched in the normalized text (by its
+/// normalized form), after the others were split out of the raw text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Flags {
+    pub lstrip: bool,
+    pub rstrip: bool,
+    pub single_word: bool,
+    pub normalized: bool,
+}
 
 /// A piece of text as the splitter cuts it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,17 +37,20 @@ pub enum Piece<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct SpecialSplitter {
     tokens: Vec<(String, u32)>,
-    /// Per token, whether a match takes in the whitespace on its left and on
-    /// its right (Hugging Face's `lstrip` and `rstrip`); empty when none does.
-    strip: Vec<(bool, bool)>,
-    /// None when there are no special tokens.
+    /// Per token, its [`Flags`]; empty when no token has any.
+    flags: Vec<Flags>,
+    /// The tokens that are not `normalized`, searched in the raw text; None
+    /// when there are none.
     automaton: Option<AhoCorasick>,
+    /// The token of each pattern of the automaton, when some tokens are
+    /// `normalized` (left out of it); empty when it holds every token.
+    of_pattern: Vec<usize>,
 }
 
 /// Two splitters are equal when they split out the same tokens.
 impl PartialEq for SpecialSplitter {
     fn eq(&self, other: &Self) -> bool {
-        self.tokens == other.tokens && self.strip() == other.strip()
+        self.tokens == other.tokens && self.flags() == other.flags()
     }
 }
 
@@ -43,39 +60,99 @@ impl SpecialSplitter {
     /// A splitter of `tokens` (text, id), kept in the order given; a token
     /// must not be empty.
     pub fn new(tokens: Vec<(String, u32)>) -> Result<Self> {
+        Self::with_flags(tokens, Vec::new())
+    }
+
+    /// A splitter of `tokens` (text, id) with each one's [`Flags`] (none
+    /// given: no flags). A token with `lstrip` takes in the whitespace
+    /// (Unicode White_Space) before its match, back to the previous match at
+    /// most; one with `rstrip` the whitespace after it; a `single_word` one
+    /// is passed over where a word character touches it; a `normalized`
+    /// one is left to [`Self::normalized`]. As Hugging Face's added tokens.
+    pub fn with_flags(tokens: Vec<(String, u32)>, flags: Vec<Flags>) -> Result<Self> {
         if tokens.iter().any(|(t, _)| t.is_empty()) {
             return Err(Error::invalid("a special token must not be empty"));
         }
-        let automaton = if tokens.is_empty() {
+        debug_assert!(flags.is_empty() || flags.len() == tokens.len());
+        let flags = if flags.iter().any(|f| *f != Flags::default()) { flags } else { Vec::new() };
+        let raw: Vec<usize> = (0..tokens.len()).filter(|&k| !flags.get(k).is_some_and(|f| f.normalized)).collect();
+        let automaton = if raw.is_empty() {
             None
         } else {
             let built = AhoCorasick::builder()
                 .match_kind(MatchKind::LeftmostLongest)
-                .build(tokens.iter().map(|(t, _)| t.as_bytes()))
+                .build(raw.iter().map(|&k| tokens[k].0.as_bytes()))
                 .map_err(|e| Error::invalid(format!("cannot search for the special tokens: {e}")))?;
             Some(built)
         };
-        Ok(Self { tokens, strip: Vec::new(), automaton })
+        let of_pattern = if raw.len() == tokens.len() { Vec::new() } else { raw };
+        Ok(Self { tokens, flags, automaton, of_pattern })
     }
 
     /// The splitter with each token's `(lstrip, rstrip)`, in the order of
-    /// the tokens: a match of a token with `lstrip` takes in the whitespace
-    /// (Unicode White_Space) before it, back to the previous match at most;
-    /// one with `rstrip` the whitespace after it. As Hugging Face's added
-    /// tokens with `lstrip` and `rstrip`.
-    pub fn with_strip(mut self, strip: Vec<(bool, bool)>) -> Self {
+    /// the tokens (its other flags kept).
+    pub fn with_strip(self, strip: Vec<(bool, bool)>) -> Self {
         debug_assert_eq!(strip.len(), self.tokens.len());
-        self.strip = if strip.iter().any(|&(l, r)| l || r) { strip } else { Vec::new() };
-        self
+        let flags = self.flags().into_iter().zip(strip).map(|(f, (lstrip, rstrip))| Flags { lstrip, rstrip, ..f });
+        let flags = flags.collect();
+        Self::with_flags(self.tokens, flags).expect("the same tokens")
     }
 
     /// Each token's `(lstrip, rstrip)`, in the order of the tokens.
     pub fn strip(&self) -> Vec<(bool, bool)> {
-        if self.strip.is_empty() {
-            vec![(false, false); self.tokens.len()]
+        self.flags().iter().map(|f| (f.lstrip, f.rstrip)).collect()
+    }
+
+    /// Each token's [`Flags`], in the order of the tokens.
+    pub fn flags(&self) -> Vec<Flags> {
+        if self.flags.is_empty() {
+            vec![Flags::default(); self.tokens.len()]
         } else {
-            self.strip.clone()
+            self.flags.clone()
         }
+    }
+
+    /// The splitter of the `normalized` tokens, each as `normalize` makes
+    /// its text (one it makes empty is left out), to split the normalized
+    /// text between the matches of [`Self::split`] with; None when no token
+    /// is `normalized`. Of two tokens that normalize alike, the first wins
+    /// (Hugging Face's choice between them varies from run to run: its
+    /// order comes from a hash map).
+    pub fn normalized(&self, normalize: impl Fn(&str) -> String) -> Option<SpecialSplitter> {
+        let mut tokens = Vec::new();
+        let mut flags = Vec::new();
+        for ((t, id), f) in self.tokens.iter().zip(&self.flags) {
+            if f.normalized {
+                let n = normalize(t);
+                if !n.is_empty() {
+                    tokens.push((n, *id));
+                    flags.push(Flags { normalized: false, ..*f });
+                }
+            }
+        }
+        if tokens.is_empty() {
+            return None;
+        }
+        Some(Self::with_flags(tokens, flags).expect("no empty token"))
+    }
+
+    /// [`Self::split`], then each piece of text split again by `normalized`
+    /// (the splitter of the `normalized` tokens, [`Self::normalized`]), as
+    /// Hugging Face's added vocabulary splits text when there is no
+    /// normalizer (the normalized text is the raw text).
+    pub fn split_both<'a>(&self, normalized: Option<&SpecialSplitter>, text: &'a str, mut f: impl FnMut(Piece<'a>)) {
+        let Some(normalized) = normalized else {
+            return self.split(text, f);
+        };
+        self.split(text, |piece| match piece {
+            Piece::Text { text: t, start } => normalized.split(t, |p| {
+                f(match p {
+                    Piece::Text { text, start: s } => Piece::Text { text, start: start + s },
+                    Piece::Special { id, start: s, end } => Piece::Special { id, start: start + s, end: start + end },
+                })
+            }),
+            special => f(special),
+        });
     }
 
     /// The special tokens (text, id), in the order given.
@@ -84,7 +161,8 @@ impl SpecialSplitter {
     }
 
     /// Calls `f` with the pieces of `text` in order: the text between
-    /// special tokens (only when not empty) and each special token found.
+    /// special tokens (only when not empty) and each special token found
+    /// (of those that are not `normalized`).
     ///
     /// Linear in the text, also when whitespace special tokens with `lstrip`
     /// or `rstrip` match many times in one run of whitespace: an `lstrip`
@@ -99,10 +177,14 @@ impl SpecialSplitter {
         if let Some(automaton) = &self.automaton {
             for m in automaton.find_iter(text) {
                 let k = m.pattern().as_usize();
+                let k = self.of_pattern.get(k).copied().unwrap_or(k);
                 let (mut start, mut end) = (m.start(), m.end());
                 // As Hugging Face: a match may start in the whitespace the
                 // previous one's rstrip took in; it is kept (overlapping it).
-                if let Some(&(lstrip, rstrip)) = self.strip.get(k) {
+                if let Some(&Flags { lstrip, rstrip, single_word, .. }) = self.flags.get(k) {
+                    if single_word && touches_word(text, start, end) {
+                        continue;
+                    }
                     if lstrip && done < start {
                         start = done + text[done..start].trim_end_matches(char::is_whitespace).len();
                     } else if lstrip {
@@ -195,6 +277,37 @@ mod tests {
         let s = SpecialSplitter::new(tokens).unwrap().with_strip(vec![(false, true), (false, false)]);
         assert_eq!(pieces(&s, "<r>  <y> a"), ["S0@0..5", "S1@4..8", "T a@8"]);
         assert!(s != SpecialSplitter::new(s.tokens().to_vec()).unwrap());
+    }
+
+    #[test]
+    fn normalized_tokens_are_split_out_of_the_text_between_the_others() {
+        let tokens = vec![("\u{b}".to_string(), 0), ("<m>".to_string(), 1), ("B".to_string(), 2)];
+        let lstrip = Flags { lstrip: true, ..Flags::default() };
+        let normalized = Flags { normalized: true, ..Flags::default() };
+        let s = SpecialSplitter::with_flags(tokens, vec![normalized, lstrip, normalized]).unwrap();
+        assert_eq!(pieces(&s, "a\u{b}<m>\u{b}B"), ["Ta@0", "S1@1..5", "T\u{b}B@5"]);
+        let n = s.normalized(|t| t.to_lowercase()).unwrap();
+        assert_eq!(n.tokens(), [("\u{b}".to_string(), 0), ("b".to_string(), 2)]);
+        let mut both = vec![];
+        s.split_both(Some(&n), "a\u{b}<m>\u{b}b", |p| both.push(p));
+        let expected = [
+            Piece::Text { text: "a", start: 0 },
+            Piece::Special { id: 1, start: 1, end: 5 },
+            Piece::Special { id: 0, start: 5, end: 6 },
+            Piece::Special { id: 2, start: 6, end: 7 },
+        ];
+        assert_eq!(both, expected);
+        assert!(SpecialSplitter::new(vec![("x".to_string(), 0)]).unwrap().normalized(str::to_string).is_none());
+    }
+
+    #[test]
+    fn a_single_word_match_touched_by_a_word_character_is_passed_over() {
+        let tokens = vec![("ab".to_string(), 0), ("b".to_string(), 1)];
+        let single = Flags { single_word: true, ..Flags::default() };
+        let s = SpecialSplitter::with_flags(tokens, vec![single, Flags::default()]).unwrap();
+        // passed over, the search goes on after it (the "b" inside it is not found)
+        assert_eq!(pieces(&s, "xab b"), ["Txab @0", "S1@4..5"]);
+        assert_eq!(pieces(&s, "ab-é ab"), ["S0@0..2", "T-é @2", "S0@6..8"]);
     }
 
     #[test]

@@ -1017,7 +1017,8 @@ impl PyUnigramTokenizer {
                 && o.model().unk_id() == self.inner.model().unk_id()
                 && o.model().vocab_len() == self.inner.model().vocab_len()
                 && o.special_ids() == self.inner.special_ids()
-                && o.special_strip() == self.inner.special_strip()
+                && o.added_flags() == self.inner.added_flags()
+                && o.special_tokens() == self.inner.special_tokens()
         })
     }
 

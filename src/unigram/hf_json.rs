@@ -15,6 +15,7 @@ use super::metaspace::{PreTokenizer, Prepend, REPLACEMENT};
 use super::normalizer::Normalizer;
 use super::UnigramTokenizer;
 use crate::error::{Error, Quoted, Result};
+use crate::pipeline::special_split::Flags;
 
 /// What a pre-tokenizer may be besides Metaspace alone.
 const SEQUENCE: &str = " (alone, or in a Sequence alone or after WhitespaceSplit or Punctuation \"isolated\")";
@@ -52,16 +53,16 @@ impl UnigramTokenizer {
         let added: Vec<Value> = self
             .special_ids()
             .iter()
-            .zip(self.special_strip())
-            .map(|(&id, (lstrip, rstrip))| {
+            .zip(self.added_flags())
+            .map(|(&id, f)| {
                 json!({
                     "id": id,
                     "content": self.model().pieces()[id as usize].0,
-                    "single_word": false,
-                    "lstrip": lstrip,
-                    "rstrip": rstrip,
-                    "normalized": false,
-                    "special": true,
+                    "single_word": f.single_word,
+                    "lstrip": f.lstrip,
+                    "rstrip": f.rstrip,
+                    "normalized": f.normalized,
+                    "special": self.is_special(id),
                 })
             })
             .collect();
@@ -210,7 +211,10 @@ impl UnigramTokenizer {
                     Some(x) => Err(Error::invalid(format!("added_tokens[{i}].{key}: {x} is not a bool"))),
                 };
                 special.push(id as u32);
-                strip.push((flag("lstrip")?, flag("rstrip")?));
+                let (lstrip, rstrip) = (flag("lstrip")?, flag("rstrip")?);
+                let (single_word, normalized) = (flag("single_word")?, flag("normalized")?);
+                strip
+                    .push((Flags { lstrip, rstrip, single_word, normalized }, t.get("special") != Some(&json!(false))));
             }
         }
         let model = super::Model::with_added(pieces, unk_id, vocab.len())?;
@@ -224,15 +228,15 @@ impl UnigramTokenizer {
             }
         }
         // A token listed twice takes the flags of its last entry, as Hugging Face's.
-        let last: std::collections::HashMap<u32, (bool, bool)> = special.iter().copied().zip(strip.clone()).collect();
-        let strip = special.iter().map(|id| last[id]).collect();
+        let last: std::collections::HashMap<u32, (Flags, bool)> = special.iter().copied().zip(strip.clone()).collect();
+        let (flags, is_special): (Vec<Flags>, Vec<bool>) = special.iter().map(|id| last[id]).unzip();
         let template = match doc.get("post_processor") {
             None | Some(Value::Null) => None,
             Some(v) => Some(super::template::Template::from_json(v, &model)?),
         };
         Ok(UnigramTokenizer::with_model(model, special)?
-            .with_strip(strip)
             .with_pipeline(normalizer, prepend)
+            .with_added_flags(flags, &is_special)
             .with_pre_tokenizer(pre_tokenizer)
             .with_template(template))
     }

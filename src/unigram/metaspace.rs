@@ -29,12 +29,20 @@ pub enum Segment<'a> {
 /// Calls `f` with the segments of `text` in order: the special tokens
 /// `specials` finds (the earliest, then the longest) and the text between
 /// them, with their offsets in characters.
-pub fn segments<'a>(text: &'a str, specials: &SpecialSplitter, mut f: impl FnMut(Segment<'a>)) {
+/// `normalized`, when given, splits the text between them again (the
+/// `normalized` added tokens, matched in the text when there is no
+/// normalizer: [`SpecialSplitter::split_both`]).
+pub fn segments<'a>(
+    text: &'a str,
+    specials: &SpecialSplitter,
+    normalized: Option<&SpecialSplitter>,
+    mut f: impl FnMut(Segment<'a>),
+) {
     // Where the previous piece ended, in bytes and in characters: a special
     // token may start before it (in the whitespace an `rstrip` took in).
     let (mut at, mut chars) = (0usize, 0u32);
     let count = |s: &str| s.chars().count() as u32;
-    specials.split(text, |piece| match piece {
+    specials.split_both(normalized, text, |piece| match piece {
         Piece::Text { text: t, start } => {
             f(Segment::Text { text: t, char_start: chars });
             (at, chars) = (start + t.len(), chars + count(t));
@@ -146,7 +154,7 @@ mod tests {
     fn special_tokens_are_split_out_longest_first() {
         let specials = SpecialSplitter::new(vec![("<s>x".to_string(), 1), ("<s>".to_string(), 0)]).unwrap();
         let mut out = Vec::new();
-        segments("a<s>é<s>xb<s>", &specials, |s| {
+        segments("a<s>é<s>xb<s>", &specials, None, |s| {
             out.push(match s {
                 Segment::Special { id, chars, .. } => format!("S{id}{chars:?}"),
                 Segment::Text { text, char_start } => format!("T{text}@{char_start}"),

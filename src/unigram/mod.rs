@@ -19,7 +19,7 @@ pub mod trie;
 use rayon::prelude::*;
 
 use crate::error::{Error, Quoted, Result};
-use crate::pipeline::special_split::SpecialSplitter;
+use crate::pipeline::special_split::{self, Flags, SpecialSplitter};
 use crate::threads;
 use crate::tokenizer::analysis::{Analysis, Partial};
 pub use encoded::Encoded;
@@ -45,6 +45,13 @@ pub struct UnigramTokenizer {
     skipped: Vec<u32>,
     /// The special pieces' texts, longest first (ties by id), to match in text.
     specials: SpecialSplitter,
+    /// The `normalized` ones among them, by their normalized form, matched
+    /// in the normalized text between the others; None when there are none.
+    normalized_specials: Option<SpecialSplitter>,
+    /// What an added token that is `normalized` shows where the normalizer
+    /// changes it (its normalized form, as Hugging Face's `id_to_token` and
+    /// `decode` give it).
+    decoded_as: Vec<(u32, String)>,
     /// The normalizer of a tokenizer.json converted from SentencePiece, if any.
     normalizer: Option<Normalizer>,
     /// When the `Metaspace` pre-tokenizer puts a "▁" before a text.
@@ -89,6 +96,8 @@ impl UnigramTokenizer {
         }
         Ok(UnigramTokenizer {
             specials: SpecialSplitter::new(texts)?,
+            normalized_specials: None,
+            decoded_as: Vec::new(),
             model,
             special,
             skipped,
@@ -99,17 +108,58 @@ impl UnigramTokenizer {
         })
     }
 
-    /// The tokenizer with each special token's `(lstrip, rstrip)`, in the
-    /// order of `special_ids` (a file's added tokens): a match takes in the
-    /// whitespace before or after it, as Hugging Face's added tokens do.
-    pub(crate) fn with_strip(mut self, strip: Vec<(bool, bool)>) -> Self {
-        self.specials = std::mem::take(&mut self.specials).with_strip(strip);
-        self
+    /// The tokenizer with each added token's flags, in the order of
+    /// `special_ids` (a file's added tokens), and whether each is special
+    /// (one that is not is kept by `decode` with `skip_special_tokens`), as
+    /// Hugging Face's added tokens have them.
+    pub(crate) fn with_added_flags(mut self, flags: Vec<Flags>, special: &[bool]) -> Self {
+        let tokens = self.specials.tokens().to_vec();
+        self.specials = SpecialSplitter::with_flags(tokens, flags).expect("the same tokens");
+        let plain: Vec<u32> = self.special.iter().zip(special).filter(|(_, s)| !**s).map(|(id, _)| *id).collect();
+        let texts: Vec<&str> = plain.iter().map(|&id| self.model.pieces()[id as usize].0.as_str()).collect();
+        let pieces = self.model.pieces();
+        self.skipped.retain(|&id| !texts.contains(&pieces[id as usize].0.as_str()));
+        self.refresh_normalized()
     }
 
-    /// Each special token's `(lstrip, rstrip)`, in the order of `special_ids`.
-    pub fn special_strip(&self) -> Vec<(bool, bool)> {
-        self.specials.strip()
+    /// Each added token's flags, in the order of `special_ids`.
+    pub fn added_flags(&self) -> Vec<Flags> {
+        self.specials.flags()
+    }
+
+    /// Whether added token `id` is special (dropped by `decode` with
+    /// `skip_special_tokens`).
+    pub fn is_special(&self, id: u32) -> bool {
+        self.skipped.contains(&id)
+    }
+
+    /// The splitter of the `normalized` tokens and what they show, for
+    /// the current normalizer.
+    fn refresh_normalized(mut self) -> Self {
+        let normalize = |t: &str| match &self.normalizer {
+            None => t.to_string(),
+            // (a token's text, short: no room for it is no room at all)
+            Some(n) => match Aligned::new(t, 0) {
+                Ok(mut a) => match n.normalize(&mut a) {
+                    Ok(()) => a.chars.iter().collect(),
+                    Err(_) => t.to_string(),
+                },
+                Err(_) => t.to_string(),
+            },
+        };
+        self.normalized_specials = self.specials.normalized(normalize);
+        self.decoded_as = match &self.normalized_specials {
+            None => Vec::new(),
+            Some(n) => {
+                let pieces = self.model.pieces();
+                n.tokens()
+                    .iter()
+                    .filter(|(t, id)| pieces[*id as usize].0 != *t)
+                    .map(|(t, id)| (*id, t.clone()))
+                    .collect()
+            }
+        };
+        self
     }
 
     pub fn model(&self) -> &Model {
@@ -129,14 +179,20 @@ impl UnigramTokenizer {
     }
 
     pub fn special_tokens(&self) -> Vec<String> {
-        self.special.iter().map(|&id| self.model.pieces()[id as usize].0.clone()).collect()
+        let special = self.special.iter().filter(|&&id| self.skipped.contains(&id));
+        special.map(|&id| self.model.pieces()[id as usize].0.clone()).collect()
     }
 
     pub fn token_to_id(&self, token: &str) -> Option<u32> {
         self.model.id(token)
     }
 
+    /// The token of `id`: an added `normalized` token the normalizer
+    /// changes in its normalized form, as Hugging Face gives it.
     pub fn id_to_token(&self, id: u32) -> Option<&str> {
+        if let Some((_, shown)) = self.decoded_as.iter().find(|(i, _)| *i == id) {
+            return Some(shown);
+        }
         self.model.pieces().get(id as usize).map(|(p, _)| p.as_str())
     }
 
@@ -187,7 +243,7 @@ impl UnigramTokenizer {
     pub fn with_pipeline(mut self, normalizer: Option<Normalizer>, prepend: Prepend) -> Self {
         self.normalizer = normalizer;
         self.prepend = prepend;
-        self
+        self.refresh_normalized()
     }
 
     /// Calls `on_word(text, spans)` for every word of `text` in order, and
@@ -206,7 +262,11 @@ impl UnigramTokenizer {
         mut on_special: impl FnMut(u32, u32, u32, &str),
     ) -> Result<()> {
         let mut short = None;
-        segments(text, &self.specials, |segment| match segment {
+        // Without a normalizer, the `normalized` added tokens are matched in
+        // the text itself (between the others); with one, in its output.
+        let in_text = if self.normalizer.is_none() { self.normalized_specials.as_ref() } else { None };
+        let in_normalized = if self.normalizer.is_some() { self.normalized_specials.as_ref() } else { None };
+        segments(text, &self.specials, in_text, |segment| match segment {
             _ if short.is_some() => {}
             metaspace::Segment::Special { id, chars, text } => on_special(id, chars.0, chars.1, text),
             metaspace::Segment::Text { text: seg, char_start }
@@ -258,6 +318,35 @@ impl UnigramTokenizer {
                         return;
                     }
                 }
+                // The `normalized` added tokens matched in the normalized
+                // text (characters `lo..hi`, with their text), and the text
+                // between them.
+                let n = a.chars.len();
+                let mut ranges = vec![(0, n, None)];
+                if let Some(splitter) = in_normalized {
+                    let normalized: String = a.chars.iter().collect();
+                    ranges.clear();
+                    // A byte of `normalized` and its character (a match may
+                    // start before the end of the previous one, `rstrip`).
+                    let (mut byte, mut chars) = (0usize, 0usize);
+                    let mut char_of = |b: usize| {
+                        if b >= byte {
+                            chars += normalized[byte..b].chars().count();
+                        } else {
+                            chars -= normalized[b..byte].chars().count();
+                        }
+                        byte = b;
+                        chars
+                    };
+                    splitter.split(&normalized, |piece| {
+                        let (from, to, id) = match piece {
+                            special_split::Piece::Text { text, start } => (start, start + text.len(), None),
+                            special_split::Piece::Special { id, start, end } => (start, end, Some(id)),
+                        };
+                        let (lo, hi) = (char_of(from), char_of(to));
+                        ranges.push((lo, hi, id.map(|id| (id, normalized[from..to].to_string()))));
+                    });
+                }
                 let white_space_split = self.pre_tokenizer == PreTokenizer::WhitespaceSplit;
                 let punctuation = self.pre_tokenizer == PreTokenizer::Punctuation;
                 if !white_space_split {
@@ -267,64 +356,69 @@ impl UnigramTokenizer {
                         }
                     }
                 }
-                // The parts Metaspace sees: the text, its runs of
-                // characters other than White_Space (no space left in them),
-                // or each punctuation character and each run of other
-                // characters ("▁" is not punctuation).
-                let n = a.chars.len();
-                let mut at = 0;
-                while at < n {
-                    let (from, to) = if white_space_split {
-                        let Some(k) = a.chars[at..].iter().position(|c| !c.is_whitespace()) else {
-                            break;
-                        };
-                        let from = at + k;
-                        (from, a.chars[from..].iter().position(|c| c.is_whitespace()).map_or(n, |k| from + k))
-                    } else if punctuation {
-                        let run = if metaspace::is_punctuation(a.chars[at]) {
-                            1
+                for (lo, n, special) in ranges {
+                    if let Some((id, shown)) = special {
+                        on_special(id, a.align[lo].0, a.align[n - 1].1, &shown);
+                        continue;
+                    }
+                    // The parts Metaspace sees: the text, its runs of
+                    // characters other than White_Space (no space left in them),
+                    // or each punctuation character and each run of other
+                    // characters ("▁" is not punctuation).
+                    let mut at = lo;
+                    while at < n {
+                        let (from, to) = if white_space_split {
+                            let Some(k) = a.chars[at..].iter().position(|c| !c.is_whitespace()) else {
+                                break;
+                            };
+                            let from = at + k;
+                            (from, a.chars[from..].iter().position(|c| c.is_whitespace()).map_or(n, |k| from + k))
+                        } else if punctuation {
+                            let run = if metaspace::is_punctuation(a.chars[at]) {
+                                1
+                            } else {
+                                a.chars[at..].iter().position(|&c| metaspace::is_punctuation(c)).unwrap_or(n - at)
+                            };
+                            (at, at + run)
                         } else {
-                            a.chars[at..].iter().position(|&c| metaspace::is_punctuation(c)).unwrap_or(n - at)
+                            (lo, n)
                         };
-                        (at, at + run)
-                    } else {
-                        (0, n)
-                    };
-                    at = to;
-                    let (part, align) = (&a.chars[from..to], &a.align[from..to]);
-                    // "first": only before a part whose first normalized
-                    // character stands for the text's first one (Hugging
-                    // Face's split that starts at original offset 0): not
-                    // after a special token, nor when the normalizer removed
-                    // the first characters.
-                    let prepend = match self.prepend {
-                        Prepend::Always => true,
-                        Prepend::First => align[0].0 == 0,
-                        Prepend::Never => false,
-                    } && part[0] != REPLACEMENT;
-                    // The part is cut before every "▁" (the prepended one
-                    // joins the first word, standing for its first character).
-                    let mut start = 0;
-                    while start < part.len() {
-                        let end = part[start + 1..]
-                            .iter()
-                            .position(|&c| c == REPLACEMENT)
-                            .map_or(part.len(), |k| start + 1 + k);
-                        let prefix = prepend && start == 0;
-                        buffer.clear();
-                        let bytes: usize = part[start..end].iter().map(|c| c.len_utf8()).sum::<usize>()
-                            + if prefix { REPLACEMENT.len_utf8() } else { 0 };
-                        if buffer.try_reserve(bytes).is_err() {
-                            short = Some(Error::memory(format_args!("the text of a word of {bytes} bytes")));
-                            return;
+                        at = to;
+                        let (part, align) = (&a.chars[from..to], &a.align[from..to]);
+                        // "first": only before a part whose first normalized
+                        // character stands for the text's first one (Hugging
+                        // Face's split that starts at original offset 0): not
+                        // after a special token, nor when the normalizer removed
+                        // the first characters.
+                        let prepend = match self.prepend {
+                            Prepend::Always => true,
+                            Prepend::First => align[0].0 == 0,
+                            Prepend::Never => false,
+                        } && part[0] != REPLACEMENT;
+                        // The part is cut before every "▁" (the prepended one
+                        // joins the first word, standing for its first character).
+                        let mut start = 0;
+                        while start < part.len() {
+                            let end = part[start + 1..]
+                                .iter()
+                                .position(|&c| c == REPLACEMENT)
+                                .map_or(part.len(), |k| start + 1 + k);
+                            let prefix = prepend && start == 0;
+                            buffer.clear();
+                            let bytes: usize = part[start..end].iter().map(|c| c.len_utf8()).sum::<usize>()
+                                + if prefix { REPLACEMENT.len_utf8() } else { 0 };
+                            if buffer.try_reserve(bytes).is_err() {
+                                short = Some(Error::memory(format_args!("the text of a word of {bytes} bytes")));
+                                return;
+                            }
+                            if prefix {
+                                buffer.push(REPLACEMENT);
+                            }
+                            buffer.extend(&part[start..end]);
+                            let spans = &align[start..end];
+                            on_word(buffer, if prefix { Spans::Prefixed(spans) } else { Spans::Mapped(spans) });
+                            start = end;
                         }
-                        if prefix {
-                            buffer.push(REPLACEMENT);
-                        }
-                        buffer.extend(&part[start..end]);
-                        let spans = &align[start..end];
-                        on_word(buffer, if prefix { Spans::Prefixed(spans) } else { Spans::Mapped(spans) });
-                        start = end;
                     }
                 }
             }
@@ -434,7 +528,18 @@ impl UnigramTokenizer {
     /// `Error::Memory` when there is no room for the text (reserved at
     /// once: a piece's text is at most its bytes).
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
-        let skipped = |id: u32| skip_special_tokens && self.skipped.contains(&id);
+        // A `normalized` token the normalizer changes shows its normalized
+        // form, skipped only when that is a special token's text (Hugging
+        // Face skips by the text shown).
+        let shown = |id: u32| self.decoded_as.iter().find(|(i, _)| *i == id).map(|(_, t)| t.as_str());
+        let pieces = self.model.pieces();
+        let skipped = |id: u32| {
+            skip_special_tokens
+                && match shown(id) {
+                    None => self.skipped.contains(&id),
+                    Some(text) => self.skipped.iter().any(|&s| pieces[s as usize].0 == text),
+                }
+        };
         let mut size = 0usize;
         for &id in ids {
             let Some((piece, _)) = self.model.pieces().get(id as usize) else {
@@ -444,13 +549,13 @@ impl UnigramTokenizer {
                 )));
             };
             if !skipped(id) {
-                size = size.saturating_add(piece.len());
+                size = size.saturating_add(shown(id).unwrap_or(piece).len());
             }
         }
         let mut out = Error::room_for_text(size)?;
         let mut first = true;
         for &id in ids {
-            let piece = &self.model.pieces()[id as usize].0;
+            let piece = shown(id).unwrap_or(&self.model.pieces()[id as usize].0);
             if skipped(id) {
                 continue;
             }

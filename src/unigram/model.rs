@@ -225,9 +225,11 @@ impl Model {
             }
         }
         out.truncate(w);
+        // A piece of the model's own vocabulary only: an added token past it
+        // is not the model's (Hugging Face's model does not know it).
         for p in &mut out[first..] {
             if p.id == unk {
-                if let Some(id) = self.id(&word[p.start..p.end]) {
+                if let Some(id) = self.trie.get(&word.as_bytes()[p.start..p.end]) {
                     p.id = id;
                 }
             }

@@ -110,7 +110,7 @@ pub fn count_words_until<S: AsRef<str> + Sync>(
         let mut counts: FxHashMap<String, u64> = FxHashMap::default();
         let mut buffer = String::new();
         for t in chunk {
-            segments(t.as_ref(), &specials, |s| {
+            segments(t.as_ref(), &specials, None, |s| {
                 if let Segment::Text { text, .. } = s {
                     words(text, |w, virtual_prefix, _| {
                         word_text(w, virtual_prefix, &mut buffer);
@@ -143,7 +143,7 @@ pub fn count_pairs(pairs: &[(String, u64)], special_tokens: &[String]) -> Result
     let mut buffer = String::new();
     let mut overflow: Option<String> = None;
     for (t, n) in pairs {
-        segments(t, &specials, |s| {
+        segments(t, &specials, None, |s| {
             if let Segment::Text { text, .. } = s {
                 words(text, |w, virtual_prefix, _| {
                     word_text(w, virtual_prefix, &mut buffer);

@@ -227,6 +227,8 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         self._trim = (False, False)
         #: the file's added tokens with lstrip or rstrip: token -> (lstrip, rstrip)
         self._strip: dict[str, tuple[bool, bool]] = {}
+        #: the file's added tokens with normalized (matched in the text between the others)
+        self._normalized: set[str] = set()
         #: the file's RobertaProcessing: the tokens before and after each text
         self._template: tuple[str, str] | None = None
         #: the file's padding section, kept to be written back, and as the ``padding`` property shows it
@@ -413,6 +415,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             set(self.specials),
             self._trim,
             strip,
+            self._normalized & set(self.specials),
             self._template,
             self._padding,
         )
@@ -437,7 +440,9 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         split out of (with the whitespace its ``lstrip`` or ``rstrip`` took in), as Hugging Face's
         encoding shows it."""
         tokens: list[str] = []
-        for segment, _, special in family.split_matched(text, self.specials, self._strip):
+        raw = [t for t in self.specials if t not in self._normalized]
+        normalized = [t for t in self.specials if t in self._normalized]
+        for segment, _, special in family.split_both(text, raw, normalized, self._strip):
             if special is not None:
                 tokens.append(segment if shown else special)
                 continue
@@ -568,7 +573,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         added = [
             {"id": self.vocab[t], "content": t, "single_word": False}
             | dict(zip(("lstrip", "rstrip"), self._strip.get(t, (False, False))))
-            | {"normalized": False, "special": True}
+            | {"normalized": t in self._normalized, "special": True}
             for t in self.special_tokens
         ]
         model = {
@@ -607,7 +612,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             raise ValueError("pre_tokenizer: only ByteLevel is supported")
         model = root["model"]
         vocab = dict(model["vocab"])
-        specials, strip = [], {}
+        specials, strip, normalized = [], {}, set[str]()
         for i, t in enumerate(root.get("added_tokens") or []):
             content = t["content"]
             if t["id"] == len(vocab) >= len(model["vocab"]):
@@ -623,10 +628,16 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
                 if value is not None and not isinstance(value, bool):
                     raise ValueError(f"added_tokens[{i}].{key}: {_json.dumps(value)} is not a bool")
             strip[content] = (flags[0] is True, flags[1] is True)
+            value = t.get("normalized")
+            if value is not None and not isinstance(value, bool):
+                raise ValueError(f"added_tokens[{i}].normalized: {_json.dumps(value)} is not a bool")
+            # without a normalizer, normalized only puts the token's search after the others'
+            (normalized.add if value else normalized.discard)(content)
             specials.append(content)
         merges = [tuple(m) if isinstance(m, list) else m for m in model["merges"]]  # a file's pairs are lists
         made = BPETokenizer(vocab, merges, special_tokens=specials, unk_token=model.get("unk_token"))
         made._strip = {t: f for t, f in strip.items() if any(f)}
+        made._normalized = normalized
         post = root.get("post_processor")
         if post is not None:  # Hugging Face's ByteLevel and RobertaProcessing defaults: both true
             if post.get("type") == "RobertaProcessing":

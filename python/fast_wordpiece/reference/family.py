@@ -4,7 +4,7 @@ the text (docs/spec.md §14), and ``analyze``'s counts (§15.8)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Protocol, SupportsIndex, TypeVar
 
 from fast_wordpiece.reference.args import (
@@ -20,6 +20,7 @@ from fast_wordpiece.reference.args import (
     _type_name,
 )
 from fast_wordpiece.reference.decoder import clean_up_tokenization
+from fast_wordpiece.reference.unicode import REGEX_WORD
 
 #: The ids of a vocabulary dict, as the engine's stubs type them: dict[str, int] is no
 #: dict[str, SupportsIndex] (dicts are invariant), yet dict[str, numpy.int64] is taken too.
@@ -50,8 +51,31 @@ def split_specials(
     return [(piece, start, token is not None) for piece, start, token in split_matched(text, specials, strip)]
 
 
+def split_both(
+    text: str,
+    raw: Sequence[str],
+    normalized: Sequence[str],
+    strip: Mapping[str, tuple[bool, bool]] | None = None,
+    single_word: Collection[str] = (),
+) -> list[tuple[str, int, str | None]]:
+    """:func:`split_matched` of ``text`` on the ``raw`` tokens, then of each piece of text on
+    the ``normalized`` ones, as Hugging Face's added vocabulary splits a text when there is no
+    normalizer: the tokens that are not ``normalized`` are found in the raw text first, the others
+    in the (here unchanged) text between them."""
+    out: list[tuple[str, int, str | None]] = []
+    for piece, start, token in split_matched(text, raw, strip, single_word):
+        if token is not None or not normalized:
+            out.append((piece, start, token))
+            continue
+        out += [(p, start + s, t) for p, s, t in split_matched(piece, normalized, strip, single_word)]
+    return out
+
+
 def split_matched(
-    text: str, specials: Sequence[str], strip: Mapping[str, tuple[bool, bool]] | None = None
+    text: str,
+    specials: Sequence[str],
+    strip: Mapping[str, tuple[bool, bool]] | None = None,
+    single_word: Collection[str] = (),
 ) -> list[tuple[str, int, str | None]]:
     """``(piece, char_start, token)`` for the pieces of ``text`` (``token`` the special token
     matched, None for text): at the
@@ -61,7 +85,8 @@ def split_matched(
     White_Space before it (back to the previous match) or after it, and its
     piece is the token with that whitespace. As Hugging Face, a match that
     starts in the whitespace the previous one's ``rstrip`` took in is kept,
-    overlapping it.
+    overlapping it. A match of a token of ``single_word`` that a word character (the regex
+    crate's ``\\w``) touches is passed over, the search going on after it.
 
     A regular expression of the tokens, longest first, finds exactly these:
     it tries every position from the left, and at one position the first
@@ -78,6 +103,10 @@ def split_matched(
     run = (0, 0)
     for m in re.finditer(pattern, text):
         start, end = m.span()
+        if m.group() in single_word and (
+            (start > 0 and text[start - 1] in REGEX_WORD) or (end < len(text) and text[end] in REGEX_WORD)
+        ):
+            continue
         lstrip, rstrip = (strip or {}).get(m.group(), (False, False))
         while lstrip and start > done and text[start - 1] in WHITE_SPACE:  # not back past the previous token
             start -= 1

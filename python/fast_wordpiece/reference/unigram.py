@@ -137,6 +137,10 @@ def _special_tokens(value: object) -> list[str]:
 
 # --- pre-tokenization -------------------------------------------------------
 
+#: An added token's flags: ``(lstrip, rstrip, single_word, normalized, special)``.
+Flags = tuple[bool, bool, bool, bool, bool]
+NO_FLAGS: Flags = (False, False, False, False, True)
+
 
 def segments(text: str, specials: Sequence[str]) -> list[tuple[str, int, bool]]:
     """``(text, char_start, is_special)`` pieces of ``text``, the special
@@ -255,7 +259,13 @@ class Model:
                 out[-1] = (self.unk_id, out[-1][1], e)
             else:
                 out.append((i, s, e))
-        return [(self.ids.get(word[s:e], i) if i == self.unk_id else i, s, e) for i, s, e in out]
+        return [(self._own(word[s:e], i) if i == self.unk_id else i, s, e) for i, s, e in out]
+
+    def _own(self, piece: str, default: int) -> int:
+        """The id of ``piece`` in the model's own vocabulary, else ``default`` (an added token
+        past the vocabulary is not the model's)."""
+        i = self.ids.get(piece)
+        return i if i is not None and i < self.matched else default
 
 
 @dataclass
@@ -304,20 +314,21 @@ class UnigramTokenizer(family.TransformersCalls):
         #: "Punctuation" (a Sequence of Punctuation "isolated" then Metaspace, DeBERTa-v2's)
         self.pre_tokenizer = "Metaspace"
         self._template: Template | None = None
-        #: each special token's (lstrip, rstrip), in the order of special_ids (a file's added tokens)
-        self._strip: list[tuple[bool, bool]] = []
+        #: each added token's (lstrip, rstrip, single_word, normalized, special), in the order of
+        #: special_ids (a file's added tokens)
+        self._flags: list[Flags] = []
         self.special_ids: list[int] = []
         for t in specials:
             if t not in self.model.ids:
                 raise ValueError(f"special token {_quoted(t)} is not one of the pieces")
             if self.model.ids[t] not in self.special_ids:
                 self.special_ids.append(self.model.ids[t])
-                self._strip.append((False, False))
+                self._flags.append(NO_FLAGS)
 
     def _compared(self) -> object:
         """The pieces with their scores, the unknown piece and the special pieces in the order given
         (``special_tokens`` lists them so), as the engine compares them."""
-        return self.model.pieces, self.model.matched, self.model.unk_id, self.special_ids, self._strip
+        return self.model.pieces, self.model.matched, self.model.unk_id, self.special_ids, self._flags
 
     @property
     def vocab_size(self) -> int:
@@ -326,8 +337,32 @@ class UnigramTokenizer(family.TransformersCalls):
 
     @property
     def special_tokens(self) -> list[str]:
-        """The special tokens, in the order they were given."""
-        return [self.model.pieces[i][0] for i in self.special_ids]
+        """The special tokens, in the order they were given (not the added tokens that are not
+        special)."""
+        return [self.model.pieces[i][0] for i, f in zip(self.special_ids, self._flags) if f[4]]
+
+    def _added(self) -> list[tuple[str, int, Flags]]:
+        """The added tokens (the special ones among them), each ``(content, id, flags)``."""
+        return [(self.model.pieces[i][0], i, f) for i, f in zip(self.special_ids, self._flags)]
+
+    def _normalized_tokens(self) -> dict[str, tuple[int, Flags]]:
+        """The ``normalized`` added tokens by their normalized form (one the normalizer makes
+        empty left out; of two that normalize alike, the first: Hugging Face's choice varies from
+        run to run), each ``(id, flags)``."""
+        out: dict[str, tuple[int, Flags]] = {}
+        for content, i, f in self._added():
+            if f[3]:
+                a = Aligned(content, 0)
+                if self.normalizer is not None:
+                    self.normalizer.normalize(a)
+                if a.chars:
+                    out.setdefault("".join(a.chars), (i, f))
+        return out
+
+    def _decoded_as(self) -> dict[int, str]:
+        """What a ``normalized`` added token the normalizer changes shows (``id_to_token``,
+        ``decode``): its normalized form, as Hugging Face's."""
+        return {i: n for n, (i, _) in self._normalized_tokens().items() if self.model.pieces[i][0] != n}
 
     @property
     def unk_token(self) -> str:
@@ -392,26 +427,47 @@ class UnigramTokenizer(family.TransformersCalls):
         items = family.batch_items(texts)
         return [self.encode(t, p, add_special_tokens=add_special_tokens) for t, p in items]
 
-    def _words(self, seg: str, seg_start: int) -> list[tuple[str, list[tuple[int, int]]]]:
+    def _words(self, seg: str, seg_start: int) -> list[tuple[str, list[tuple[int, int]], int | None]]:
         """The words of a piece of text between special tokens, each with the original span of
-        every one of its characters: the text normalized, cut at White_Space (dropped) with the
-        ``WhitespaceSplit`` pre-tokenizer, or cut into each punctuation character and each run of
-        other characters with ``Punctuation``, then each part's spaces "▁", a "▁" put before it as the
-        prepend scheme says (with the span of its first character), and the part cut before every
-        "▁" (Hugging Face's ``Metaspace``)."""
+        every one of its characters, and the ``normalized`` added tokens found in it (id not None):
+        the text normalized, the ``normalized`` added tokens split out of it (when there is a
+        normalizer: without one, ``_encode`` did), then :meth:`_metaspace` of the text between."""
         a = Aligned(seg, seg_start)
-        if self.normalizer is not None:
-            self.normalizer.normalize(a)
-        chars = [REPLACEMENT if c == " " else c for c in a.chars]
+        if self.normalizer is None:
+            return [(w, spans, None) for w, spans in self._metaspace(a.chars, a.align)]
+        self.normalizer.normalize(a)
+        found = self._normalized_tokens()
+        if not found:
+            return [(w, spans, None) for w, spans in self._metaspace(a.chars, a.align)]
+        strip = {n: f[:2] for n, (_, f) in found.items()}
+        single = {n for n, (_, f) in found.items() if f[2]}
+        out: list[tuple[str, list[tuple[int, int]], int | None]] = []
+        for piece, start, token in family.split_matched("".join(a.chars), list(found), strip, single):
+            chars, align = a.chars[start : start + len(piece)], a.align[start : start + len(piece)]
+            if token is not None:
+                out.append((piece, [(align[0][0], align[-1][1])], found[token][0]))
+            else:
+                out += [(w, spans, None) for w, spans in self._metaspace(chars, align)]
+        return out
+
+    def _metaspace(
+        self, normalized: list[str], spans: list[tuple[int, int]]
+    ) -> list[tuple[str, list[tuple[int, int]]]]:
+        """The words of normalized text (its characters, and the original span of each): cut at
+        White_Space (dropped) with the ``WhitespaceSplit`` pre-tokenizer, or cut into each
+        punctuation character and each run of other characters with ``Punctuation``, then each
+        part's spaces "▁", a "▁" put before it as the prepend scheme says (with the span of its
+        first character), and the part cut before every "▁" (Hugging Face's ``Metaspace``)."""
+        chars = [REPLACEMENT if c == " " else c for c in normalized]
         if self.pre_tokenizer == "WhitespaceSplit":
-            parts = _runs([c in family.WHITE_SPACE for c in a.chars])
+            parts = _runs([c in family.WHITE_SPACE for c in normalized])
         elif self.pre_tokenizer == "Punctuation":
             parts = _punctuation_parts(chars)
         else:
             parts = [(0, len(chars))] if chars else []
         out = []
         for start, stop in parts:
-            part, align = chars[start:stop], a.align[start:stop]
+            part, align = chars[start:stop], spans[start:stop]
             # "first": only when the first normalized character stands for the text's first one
             # (not after a special token, nor when the normalizer removed the first characters)
             prepend = self.prepend == "always" or (self.prepend == "first" and align[0][0] == 0)
@@ -430,8 +486,15 @@ class UnigramTokenizer(family.TransformersCalls):
         every word of the pre-tokenizer, and every special token found in the text, is the next."""
         out = UnigramEncoding()
         word = 0
-        strip = dict(zip(self.special_tokens, self._strip))
-        for seg, seg_start, token in family.split_matched(text, self.special_tokens, strip):
+        added = self._added()
+        strip = {t: f[:2] for t, _, f in added}
+        single = {t for t, _, f in added if f[2]}
+        # the added tokens that are not normalized, found in the raw text; without a normalizer,
+        # the normalized ones too, in the text between those (with one, `_words` finds them)
+        raw = [t for t, _, f in added if not f[3]]
+        in_text = [t for t, _, f in added if f[3]] if self.normalizer is None else []
+        pieces = family.split_both(text, raw, in_text, strip, single)
+        for seg, seg_start, token in pieces:
             if token is not None:  # the piece with the whitespace an lstrip or rstrip took in
                 out.ids.append(self.model.ids[token])
                 out.tokens.append(seg)
@@ -440,7 +503,15 @@ class UnigramTokenizer(family.TransformersCalls):
                     words.append(word)
                 word += 1
                 continue
-            for w, spans in self._words(seg, seg_start):
+            for w, spans, special in self._words(seg, seg_start):
+                if special is not None:  # a normalized added token found in the normalized text
+                    out.ids.append(special)
+                    out.tokens.append(w)
+                    out.offsets.append(spans[0])
+                    if words is not None:
+                        words.append(word)
+                    word += 1
+                    continue
                 # a piece spans from its first character's span to its last one's
                 for i, s, e in segment(w):
                     out.ids.append(i)
@@ -478,11 +549,14 @@ class UnigramTokenizer(family.TransformersCalls):
             return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, clean_up)
         parts: list[str] = []
         # as Hugging Face, by the token's text: another entry of a special token's piece is skipped too
-        special = {self.model.pieces[i][0] for i in self.special_ids}
+        special = set(self.special_tokens)
+        # a normalized added token the normalizer changes shows its normalized form (skipped only
+        # when that is a special token's text: Hugging Face skips by the text shown)
+        shown = self._decoded_as()
         for i in family.decode_ids(ids, self.vocab_size):
-            if skip_special_tokens and self.model.pieces[i][0] in special:
+            piece = shown.get(i, self.model.pieces[i][0])
+            if skip_special_tokens and piece in special:
                 continue
-            piece = self.model.pieces[i][0]
             if not parts and self.prepend != "never":  # every "▁" of the first token, as Hugging Face
                 piece = piece.replace(REPLACEMENT, "")
             parts.append(piece)
@@ -495,7 +569,8 @@ class UnigramTokenizer(family.TransformersCalls):
     def id_to_token(self, id: SupportsIndex) -> str | None:  # noqa: A002  (the engine's name)
         """The piece with this id, or None past the vocabulary; a negative id is a ValueError,
         a bool or a non-integer a TypeError, as in the engine."""
-        return family.id_to_token(id, self.vocab_size, lambda i: self.model.pieces[i][0])
+        shown = self._decoded_as()
+        return family.id_to_token(id, self.vocab_size, lambda i: shown.get(i, self.model.pieces[i][0]))
 
     def word_ids(self, texts: Iterable[str], *, num_threads: SupportsIndex | None = None) -> list[list[int]]:
         """Same as the engine's ``UnigramTokenizer.word_ids``: for each text, the word each token of
@@ -597,16 +672,16 @@ class UnigramTokenizer(family.TransformersCalls):
         a ``Unigram`` model, the ``Metaspace`` pre-tokenizer and decoder, the special tokens as
         added tokens; keys sorted, two-space indents (``tokenizer_json``)."""
         return tokenizer_json(
-            self.model, self.special_ids, self.normalizer, self.prepend, self._template, self._strip, self.pre_tokenizer
+            self.model, self.special_ids, self.normalizer, self.prepend, self._template, self._flags, self.pre_tokenizer
         )
 
     @staticmethod
     def from_str(json: str) -> UnigramTokenizer:
         """A tokenizer from ``tokenizer.json`` text, checked as the engine checks it
         (``from_tokenizer_json``): ValueError if it is not a Unigram tokenizer this one can run."""
-        model, special_ids, strip, normalizer, (prepend, pre), template_json = from_tokenizer_json(_text(json, "json"))
+        model, special_ids, flags, normalizer, (prepend, pre), template_json = from_tokenizer_json(_text(json, "json"))
         made = UnigramTokenizer.__new__(UnigramTokenizer)
-        made.model, made.special_ids, made._strip = model, special_ids, strip
+        made.model, made.special_ids, made._flags = model, special_ids, flags
         made.normalizer, made.prepend, made.pre_tokenizer = normalizer, prepend, pre
         made._template = None if template_json is None else Template(template_json, model.pieces)
         return made
@@ -836,11 +911,12 @@ def tokenizer_json(
     normalizer: Normalizer | None = None,
     prepend: str = "always",
     template: Template | None = None,
-    strip: Sequence[tuple[bool, bool]] | None = None,
+    flags: Sequence[Flags] | None = None,
     pre_tokenizer: str = "Metaspace",
 ) -> str:
-    """The engine's ``tokenizer.json`` text of a tokenizer (``to_str``); ``strip`` each special
-    token's ``(lstrip, rstrip)`` (default: neither); ``pre_tokenizer`` the pre-tokenizer's shape
+    """The engine's ``tokenizer.json`` text of a tokenizer (``to_str``); ``flags`` each added
+    token's ``(lstrip, rstrip, single_word, normalized, special)`` (default: special, no other
+    flag); ``pre_tokenizer`` the pre-tokenizer's shape
     (``UnigramTokenizer.pre_tokenizer``)."""
     metaspace = METASPACE | {"prepend_scheme": prepend}
     pre: dict[str, Any] = metaspace
@@ -848,11 +924,10 @@ def tokenizer_json(
         first = {"WhitespaceSplit": [{"type": "WhitespaceSplit"}],
                  "Punctuation": [{"type": "Punctuation", "behavior": "Isolated"}]}.get(pre_tokenizer, [])  # fmt: skip
         pre = {"type": "Sequence", "pretokenizers": [*first, metaspace]}
-    flags = strip or [(False, False)] * len(special_ids)
+    keys = ("lstrip", "rstrip", "single_word", "normalized", "special")
     added = [
-        {"id": i, "content": model.pieces[i][0], "single_word": False, "lstrip": lstrip, "rstrip": rstrip}
-        | {"normalized": False, "special": True}
-        for i, (lstrip, rstrip) in zip(special_ids, flags)
+        {"id": i, "content": model.pieces[i][0]} | dict(zip(keys, f))
+        for i, f in zip(special_ids, flags or [NO_FLAGS] * len(special_ids))
     ]
     doc = {
         "version": "1.0",
@@ -918,8 +993,8 @@ def _is_isolated_punctuation(part: dict[str, Any]) -> bool:
 
 def from_tokenizer_json(
     text: str,
-) -> tuple[Model, list[int], list[tuple[bool, bool]], Normalizer | None, tuple[str, str], Any]:
-    """The model, the special tokens' ids and their ``(lstrip, rstrip)``, the normalizer, the
+) -> tuple[Model, list[int], list[Flags], Normalizer | None, tuple[str, str], Any]:
+    """The model, the added tokens' ids and their flags (``Flags``), the normalizer, the
     prepend scheme with the pre-tokenizer's shape, and the post-processor's JSON of
     ``tokenizer.json`` text, checked as the engine checks it, in its order: a ``Unigram`` model
     without byte fallback, its ``vocab`` of ``[piece, score]`` pairs and ``unk_id``, no normalizer
@@ -986,7 +1061,7 @@ def from_tokenizer_json(
         elif scheme != prepend:
             raise ValueError(f'the decoder\'s prepend_scheme "{scheme}" is not the pre_tokenizer\'s "{prepend}"')
     special: list[int] = []
-    strip: list[tuple[bool, bool]] = []
+    flags: list[Flags] = []
     added = doc.get("added_tokens")
     for i, t in enumerate(added if isinstance(added, list) else []):
         content = t.get("content") if isinstance(t, dict) else None
@@ -1001,9 +1076,12 @@ def from_tokenizer_json(
         if not (id_ < len(pieces) and pieces[id_][0] == content):
             raise ValueError(f"added token {_quoted(content)} is not piece {id_} of the vocabulary")
         special.append(id_)
-        strip.append((_flag_of(t, "lstrip", i), _flag_of(t, "rstrip", i)))
-    last = dict(zip(special, strip))  # a token listed twice takes its last entry's flags, as HF's
-    strip = [last[i] for i in special]
+        lstrip, rstrip, single_word, normalized = (
+            _flag_of(t, k, i) for k in ("lstrip", "rstrip", "single_word", "normalized")
+        )
+        flags.append((lstrip, rstrip, single_word, normalized, t.get("special") is not False))
+    last = dict(zip(special, flags))  # a token listed twice takes its last entry's flags, as HF's
+    flags = [last[i] for i in special]
     if len(pieces) >= 2**32 - 1:
         raise ValueError("too many pieces")
     if unk_id >= len(pieces):
@@ -1011,7 +1089,7 @@ def from_tokenizer_json(
     return (
         Model(pieces, unk_id, len(vocab), last_wins=True),
         special,
-        strip,
+        flags,
         normalizer,
         (prepend, pre),
         doc.get("post_processor"),
@@ -1019,7 +1097,8 @@ def from_tokenizer_json(
 
 
 def _flag_of(token: dict[str, Any], key: str, i: int) -> bool:
-    """An added token's ``lstrip`` or ``rstrip`` (absent or null: False; not a bool: ValueError)."""
+    """An added token's ``lstrip``, ``rstrip``, ``single_word`` or ``normalized`` (absent or null:
+    False; not a bool: ValueError)."""
     value = token.get(key)
     if value is None:
         return False

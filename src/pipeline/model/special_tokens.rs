@@ -50,6 +50,12 @@ fn is_word(c: char) -> bool {
     regex_word(c)
 }
 
+/// Whether a word character is just before or just after bytes
+/// `start..end` of `text`: a `single_word` match there is passed over.
+pub fn touches_word(text: &str, start: usize, end: usize) -> bool {
+    text[..start].chars().next_back().is_some_and(is_word) || text[end..].chars().next().is_some_and(is_word)
+}
+
 /// One token of a [`SpecialTokenMatcher`].
 #[derive(Clone, Debug)]
 struct Entry {
@@ -210,10 +216,7 @@ impl SpecialTokenMatcher {
             if skip(m.id) {
                 continue;
             }
-            if flags.single_word
-                && (text[..m.start].chars().next_back().is_some_and(is_word)
-                    || text[m.end..].chars().next().is_some_and(is_word))
-            {
+            if flags.single_word && touches_word(text, m.start, m.end) {
                 continue;
             }
             let mut start = m.start;
