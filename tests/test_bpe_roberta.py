@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flagged_tokens import flagged_tokens, texts_of
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -680,15 +681,7 @@ def test_added_tokens_with_any_flags_split_and_decode_as_tokenizers(make: str, t
     holds the flags."""
 
     @settings(max_examples=40, deadline=None, database=None)
-    @given(
-        st.lists(
-            st.tuples(st.sampled_from(FLAGGED_CONTENTS), st.tuples(*[st.booleans()] * len(BPE_FLAGS))),
-            min_size=1,
-            max_size=5,
-            unique_by=lambda t: t[0],
-        ),
-        st.lists(st.lists(st.sampled_from(FLAGGED_PARTS), max_size=12).map("".join), min_size=1, max_size=6),
-    )
+    @given(flagged_tokens(FLAGGED_CONTENTS, len(BPE_FLAGS)), texts_of(FLAGGED_PARTS))
     def check(added: list[tuple[str, tuple[bool, ...]]], texts: list[str]) -> None:
         theirs = roberta()
         theirs.add_special_tokens([tokenizers.AddedToken(c, **dict(zip(BPE_FLAGS, f))) for c, f in added])

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flagged_tokens import flagged_tokens, texts_of
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from implementations import IMPLEMENTATIONS
@@ -692,15 +693,7 @@ def test_added_tokens_with_any_flags_split_and_decode_as_tokenizers(impl: str, n
     make = NORMALIZERS[normalizer]
 
     @settings(max_examples=60, deadline=None, database=None)
-    @given(
-        st.lists(
-            st.tuples(st.sampled_from(ADDED_CONTENTS), st.tuples(*[st.booleans()] * len(ADDED_FLAGS))),
-            min_size=1,
-            max_size=5,
-            unique_by=lambda t: t[0],
-        ),
-        st.lists(st.lists(st.sampled_from(ADDED_PARTS), max_size=12).map("".join), min_size=1, max_size=6),
-    )
+    @given(flagged_tokens(ADDED_CONTENTS, len(ADDED_FLAGS)), texts_of(ADDED_PARTS))
     def check(added: list[tuple[str, tuple[bool, ...]]], texts: list[str]) -> None:
         hf = _hand_made(make() if make else None, [])
         # Hugging Face's choice between two normalized tokens that normalize alike varies from run
