@@ -474,18 +474,19 @@ def test_call_settings_travel_through_model_directories(ours, tmp_path):
 
 
 def test_bad_call_settings_in_a_model_directory_are_named(ours, tmp_path):
-    """A tokenizer_config.json whose sides are not "left" or "right" is a ValueError naming the key;
-    null settings are the defaults, as transformers takes them."""
+    """A tokenizer_config.json whose sides are not "left" or "right" (null too) is a ValueError
+    naming the key, as transformers 5 refuses them; a null maximum length or clean-up is the
+    default, as transformers takes them."""
     ours.save_pretrained(tmp_path)
     config = tmp_path / "tokenizer_config.json"
     settings = json.loads(config.read_text(encoding="utf-8"))
-    nulls = ("model_max_length", "padding_side", "truncation_side", "clean_up_tokenization_spaces")
+    nulls = ("model_max_length", "clean_up_tokenization_spaces")
     config.write_text(json.dumps(dict(settings, **dict.fromkeys(nulls))), encoding="utf-8")
     loaded = type(ours).from_pretrained(tmp_path)
     assert loaded.model_max_length == int(1e30)
     assert (loaded.padding_side, loaded.truncation_side) == ("right", "right")
     assert loaded.clean_up_tokenization_spaces is False
-    for key, value in (("padding_side", "middle"), ("truncation_side", 1)):
+    for key, value in (("padding_side", "middle"), ("truncation_side", 1), ("padding_side", None)):
         settings = json.loads(config.read_text(encoding="utf-8"))
         config.write_text(json.dumps(dict(settings, **{key: value})), encoding="utf-8")
         with pytest.raises(ValueError, match=rf"tokenizer_config\.json: {key}: expected"):

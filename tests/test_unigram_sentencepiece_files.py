@@ -1172,3 +1172,66 @@ def test_deberta_v3_layout_and_options_as_transformers(
         _same_as_hf(ours, hf, text.title())
 
     check()
+
+
+PRE_TOKENIZERS_BEFORE_METASPACE = {
+    "WhitespaceSplit": lambda: tokenizers.pre_tokenizers.WhitespaceSplit(),
+    "Punctuation": lambda: tokenizers.pre_tokenizers.Punctuation(),
+}
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("pre", sorted(PRE_TOKENIZERS_BEFORE_METASPACE))
+@pytest.mark.parametrize(
+    ("added", "text"),
+    [
+        ("x", "a x"),
+        ("x", "\tab \tx"),
+        ("x", "ax xa x"),
+        ("é", "bé_"),
+        ("é", "É é, é!"),
+        ("<new>", "Hello <NEW> world"),
+        (" b", "a b"),
+    ],
+)
+def test_a_normalized_added_token_between_words_is_one_token_as_in_tokenizers(
+    impl: str, pre: str, added: str, text: str
+) -> None:
+    """A ``normalized`` added token matched in the lowercased text splits the text in parts that
+    the pre-tokenizer (T5's and XLNet's WhitespaceSplit, DeBERTa's Punctuation) then cuts, each
+    part on its own: the token is not tokenized again as text. An ``lstrip`` match shows the text
+    it took in, as tokenizers shows it."""
+    pieces = [("<unk>", 0.0), ("▁", -2.0), ("a", -3.0), ("▁a", -2.5), ("b", -3.0), ("é", -5.0), ("x", -4.0)]
+    hf = tokenizers.Tokenizer(tokenizers.models.Unigram(pieces, 0, False))
+    hf.normalizer = tokenizers.normalizers.Lowercase()
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Sequence(
+        [PRE_TOKENIZERS_BEFORE_METASPACE[pre](), tokenizers.pre_tokenizers.Metaspace()]
+    )
+    hf.decoder = tokenizers.decoders.Metaspace()
+    hf.add_tokens([tokenizers.AddedToken(added, normalized=True, lstrip=added.startswith(" "))])
+    hf = tokenizers.Tokenizer.from_str(hf.to_str())
+    ours = _implementation(impl).UnigramTokenizer.from_str(hf.to_str())
+    expected, got = hf.encode(text), ours.encode(text)
+    assert (got.ids, got.tokens, got.offsets) == (expected.ids, expected.tokens, expected.offsets)
+    assert ours.decode(got.ids) == hf.decode(expected.ids)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_a_template_token_the_normalizer_changes_shows_as_the_template_gives_it(impl: str) -> None:
+    """A ``normalized`` added token of the template ("<S>", lowercased to "<s>") shows as the
+    template's token, as tokenizers shows it, though ``id_to_token`` gives its normalized form."""
+    pieces = [("<unk>", 0.0), ("▁", -2.0), ("a", -3.0), ("▁a", -2.5), ("b", -3.0), ("</s>", 0.0)]
+    hf = tokenizers.Tokenizer(tokenizers.models.Unigram(pieces, 0, False))
+    hf.normalizer = tokenizers.normalizers.Lowercase()
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.Metaspace()
+    hf.decoder = tokenizers.decoders.Metaspace()
+    hf.add_tokens([tokenizers.AddedToken("</s>", special=True, normalized=False),
+                   tokenizers.AddedToken("<S>", special=True, normalized=True)])  # fmt: skip
+    hf.post_processor = tokenizers.processors.TemplateProcessing(
+        single="<S> $A </s>", special_tokens=[("<S>", hf.token_to_id("<S>")), ("</s>", 5)]
+    )
+    hf = tokenizers.Tokenizer.from_str(hf.to_str())
+    ours = _implementation(impl).UnigramTokenizer.from_str(hf.to_str())
+    for text in ["ab", "a <S> b", ""]:
+        expected, got = hf.encode(text), ours.encode(text)
+        assert (got.ids, got.tokens, got.offsets) == (expected.ids, expected.tokens, expected.offsets)

@@ -196,6 +196,13 @@ impl UnigramTokenizer {
         self.model.pieces().get(id as usize).map(|(p, _)| p.as_str())
     }
 
+    /// `text`, a special token `id`'s match (with the whitespace its
+    /// `lstrip` or `rstrip` took in), when it is not the token's own
+    /// (`id_to_token`): what the encoding shows for it, as Hugging Face does.
+    pub(crate) fn shown<'a>(&self, id: u32, text: &'a str) -> Option<&'a str> {
+        (self.id_to_token(id) != Some(text)).then_some(text)
+    }
+
     /// The normalizer, if any.
     pub fn normalizer(&self) -> Option<&Normalizer> {
         self.normalizer.as_ref()
@@ -236,7 +243,10 @@ impl UnigramTokenizer {
         b: Option<Encoded>,
         add_special_tokens: bool,
     ) -> Result<template::Processed> {
-        template::process(self.template.as_ref(), [Some(a), b], add_special_tokens)
+        let shown = |id: u32| {
+            self.decoded_as.iter().any(|(i, _)| *i == id).then(|| self.model.pieces()[id as usize].0.as_str())
+        };
+        template::process(self.template.as_ref(), [Some(a), b], add_special_tokens, &shown)
     }
 
     /// The tokenizer with `normalizer` and the prepend scheme `prepend`.
@@ -368,16 +378,16 @@ impl UnigramTokenizer {
                     let mut at = lo;
                     while at < n {
                         let (from, to) = if white_space_split {
-                            let Some(k) = a.chars[at..].iter().position(|c| !c.is_whitespace()) else {
+                            let Some(k) = a.chars[at..n].iter().position(|c| !c.is_whitespace()) else {
                                 break;
                             };
                             let from = at + k;
-                            (from, a.chars[from..].iter().position(|c| c.is_whitespace()).map_or(n, |k| from + k))
+                            (from, a.chars[from..n].iter().position(|c| c.is_whitespace()).map_or(n, |k| from + k))
                         } else if punctuation {
                             let run = if metaspace::is_punctuation(a.chars[at]) {
                                 1
                             } else {
-                                a.chars[at..].iter().position(|&c| metaspace::is_punctuation(c)).unwrap_or(n - at)
+                                a.chars[at..n].iter().position(|&c| metaspace::is_punctuation(c)).unwrap_or(n - at)
                             };
                             (at, at + run)
                         } else {
@@ -500,7 +510,7 @@ impl UnigramTokenizer {
                 if short.is_some() {
                     return;
                 }
-                if no_room_for_words(1) || !o.push_special(id, (s, e), model.shown(id, shown)) {
+                if no_room_for_words(1) || !o.push_special(id, (s, e), self.shown(id, shown)) {
                     *short = Some(format!("an encoding of {} tokens", o.ids.len() + 1));
                     return;
                 }

@@ -110,13 +110,6 @@ impl Model {
         self.matched
     }
 
-    /// `text`, a special token `id`'s match with the whitespace its `lstrip`
-    /// or `rstrip` took in, when it is not the piece itself: what the
-    /// encoding shows for it, as Hugging Face does.
-    pub fn shown<'a>(&self, id: u32, text: &'a str) -> Option<&'a str> {
-        (self.pieces.get(id as usize).map(|(p, _)| p.as_str()) != Some(text)).then_some(text)
-    }
-
     pub fn pieces(&self) -> &[(String, f64)] {
         &self.pieces
     }

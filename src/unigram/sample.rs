@@ -273,7 +273,7 @@ impl UnigramTokenizer {
             },
             |id, s, e, shown| {
                 let mut o = out.borrow_mut();
-                if full.get().is_none() && !o.push_special(id, (s, e), model.shown(id, shown)) {
+                if full.get().is_none() && !o.push_special(id, (s, e), self.shown(id, shown)) {
                     full.set(Some(o.ids.len() + 1));
                 }
             },
