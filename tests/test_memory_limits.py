@@ -1,11 +1,11 @@
 """Outputs too large for memory (spec section 8): encoding a text whose tokens do not fit (or
 whose normalized text does not), decoding ids whose text does not, copying or pickling an
 encoding that does not fit twice, training on a text or line that does not fit, reading a batch
-of more texts than fit, counting or training on more distinct words than fit, the substrings
-Unigram training seeds its pieces from, is a MemoryError
-that says what did not fit, never an abort of the interpreter, and the tokenizer works as before
-afterwards. Work that fits without the room it would take to go faster (a larger chunk cache, the
-spans of a run of many words) is done.
+of more texts than fit, counting or training on more distinct words than fit, the bytes of word
+counts (``to_bytes``, pickling, ``save``), the substrings Unigram training seeds its pieces from,
+is a MemoryError that says what did not fit, never an abort of the interpreter, and the tokenizer
+works as before afterwards. Work that fits without the room it would take to go faster (a larger
+chunk cache, the spans of a run of many words) is done.
 
 Each case runs in a child whose address space is limited (``RLIMIT_AS``) to what it holds once
 its tokenizer and text are ready, and a little more: the output cannot fit, and an allocation
@@ -303,9 +303,16 @@ SETUP = {
         # 400,000 distinct words of 31 characters: counted in 32 MB, but their 12 million
         # characters are 48 MB of tokens to train on.
         long_words = " ".join("x" * 25 + str(i) for i in range(400_000))
-        # One word of 100 million characters, counted: its tokens are 400 MB.
+        # One word of 100 million characters, counted: its tokens are 400 MB, and the bytes of
+        # its word counts file 100 MB.
         counts = {"a" * 100_000_000: 2}
+        word_counts = fw.WordCounts(counts)
+        import pickle, tempfile
+        saved = tempfile.mkdtemp() + "/counts.fwc"
         calls = {
+            "WordCounts.to_bytes of a long word": lambda: word_counts.to_bytes(),
+            "pickling WordCounts of a long word": lambda: pickle.dumps(word_counts),
+            "WordCounts.save of a long word": lambda: word_counts.save(saved),
             "count_words of many distinct words": lambda: fw.count_words([distinct]),
             "train on many distinct words": lambda: fw.PyTokenizer.train([distinct], 100, show_progress=False),
             "train on many distinct long words": lambda: fw.PyTokenizer.train([long_words], 100, show_progress=False),

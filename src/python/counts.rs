@@ -337,10 +337,10 @@ impl PyWordCounts {
         py.detach(|| guard(|| counts_file::save(&counts, &path)))
     }
 
-    /// The bytes of the `.fwc` file.
+    /// The bytes of the `.fwc` file (MemoryError when they do not fit).
     fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let counts = self.counts();
-        let bytes = py.detach(|| counts_file::to_bytes(&counts));
+        let bytes = py.detach(|| guard(|| counts_file::to_bytes(&counts)))?;
         ints::py_bytes(py, &bytes)
     }
 

@@ -21,12 +21,23 @@ fn put_varint(out: &mut Vec<u8>, mut n: u64) {
     out.push(n as u8);
 }
 
-/// The file's bytes.
-pub fn to_bytes(counts: &WordCounts) -> Vec<u8> {
+/// How many bytes `put_varint` writes for `n`.
+fn varint_len(n: u64) -> usize {
+    (64 - n.max(1).leading_zeros() as usize).div_ceil(7)
+}
+
+/// The file's bytes, in one vector of their exact size reserved at once:
+/// `Error::Memory` when there is no room for it.
+pub fn to_bytes(counts: &WordCounts) -> Result<Vec<u8>> {
     let options = serde_json::to_vec(counts.options()).expect("options serialize");
     let words = counts.words();
-    let size: usize = words.iter().map(|(w, _)| w.len() + 4).sum();
-    let mut out = Vec::with_capacity(16 + options.len() + 10 + size + 4);
+    let entries: usize = words.iter().map(|(w, n)| varint_len(w.len() as u64) + w.len() + varint_len(*n)).sum();
+    let size = MAGIC.len() + 4 + 4 + options.len() + varint_len(words.len() as u64) + entries + 4;
+    let mut out = Vec::new();
+    out.try_reserve_exact(size).map_err(|_| {
+        let s = if words.len() == 1 { "" } else { "s" };
+        Error::memory(format_args!("the {size} bytes of the word counts file of {} word{s}", words.len()))
+    })?;
     out.extend_from_slice(MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
     out.extend_from_slice(&(options.len() as u32).to_le_bytes());
@@ -39,7 +50,8 @@ pub fn to_bytes(counts: &WordCounts) -> Vec<u8> {
     }
     let crc = crc32(&out);
     out.extend_from_slice(&crc.to_le_bytes());
-    out
+    debug_assert_eq!(out.len(), size, "the size reserved is the size written");
+    Ok(out)
 }
 
 struct Reader<'a> {
@@ -161,7 +173,7 @@ fn parse(body: &[u8], size: usize) -> std::result::Result<(CountOptions, Vec<(St
 
 /// Writes the file atomically: a reader sees the old file or the new one.
 pub fn save(counts: &WordCounts, path: &Path) -> Result<()> {
-    write_atomic(path, &to_bytes(counts))
+    write_atomic(path, &to_bytes(counts)?)
 }
 
 pub fn load(path: &Path) -> Result<WordCounts> {
@@ -178,7 +190,7 @@ mod tests {
     fn bytes_round_trip_and_damage_is_reported() {
         let texts = ["Größe matters", "a a a a a b", &"long ".repeat(300)];
         let counts = WordCounts::count_texts(&Options::default(), &texts).unwrap();
-        let bytes = to_bytes(&counts);
+        let bytes = to_bytes(&counts).unwrap();
         assert_eq!(from_bytes(&bytes).unwrap(), counts);
         let cut = from_bytes(&bytes[..bytes.len() - 2]).unwrap_err();
         assert!(cut.starts_with("truncated: the data ends at byte") && cut.contains("inside entry"), "{cut}");
@@ -197,7 +209,7 @@ mod tests {
 
     #[test]
     fn data_shorter_than_the_header_is_truncated_if_it_starts_as_a_file_does() {
-        let bytes = to_bytes(&WordCounts::count_texts(&Options::default(), &["a b"]).unwrap());
+        let bytes = to_bytes(&WordCounts::count_texts(&Options::default(), &["a b"]).unwrap()).unwrap();
         for cut in 0..HEADER_BYTES {
             let expected =
                 format!("truncated: {cut} bytes, fewer than the 20 of the header, the options' length and the CRC-32");
@@ -213,7 +225,7 @@ mod tests {
 
     /// A file of `entries` as they are, count 0 included (which `to_bytes` never writes).
     fn written(entries: &[(&str, u64)]) -> Vec<u8> {
-        let mut body = to_bytes(&WordCounts::new(CountOptions::default()));
+        let mut body = to_bytes(&WordCounts::new(CountOptions::default())).unwrap();
         body.truncate(body.len() - 5); // the CRC-32 and the number of entries (0)
         put_varint(&mut body, entries.len() as u64);
         for (word, n) in entries {
@@ -231,7 +243,7 @@ mod tests {
         let counts = from_bytes(&written(&[("a", 0), ("b", 2), ("c", 0)])).unwrap();
         assert_eq!(counts.words(), [("b".to_string(), 2)]);
         assert_eq!(counts.total(), 2);
-        assert_eq!(to_bytes(&counts), written(&[("b", 2)]));
+        assert_eq!(to_bytes(&counts).unwrap(), written(&[("b", 2)]));
         // Such an entry is checked as any other.
         let order = from_bytes(&written(&[("b", 0), ("a", 1)])).unwrap_err();
         assert_eq!(order, "entry 1 (\"a\"): words must be distinct and in code point order");
@@ -243,9 +255,10 @@ mod tests {
 
     #[test]
     fn varints_take_every_u64() {
-        for n in [0, 1, 127, 128, 300, u32::MAX as u64, u64::MAX] {
+        for n in [0, 1, 127, 128, 300, 16383, 16384, u32::MAX as u64, 1 << 63, u64::MAX] {
             let mut out = Vec::new();
             put_varint(&mut out, n);
+            assert_eq!(varint_len(n), out.len(), "{n}");
             assert_eq!(Reader { bytes: &out, at: 0, size: out.len() }.varint(&String::new).unwrap(), n);
         }
         let over = [0xff; 10];
