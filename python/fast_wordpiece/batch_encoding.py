@@ -938,11 +938,13 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     ``special_tokens_mask`` is 0 but for padding), but for a byte-level BPE with RoBERTa's
     ``template`` (``<s> A </s>``; truncation leaves room for both) and a Unigram file's
     ``TemplateProcessing`` (with its type ids); there is no ``model_max_length`` (but the one a
-    ``UnigramTokenizer`` has from ``from_pretrained``), so truncation needs ``max_length`` and
-    cuts on the right; padding uses the tokenizer's ``pad_token``, on its ``padding_side`` (a
-    ``UnigramTokenizer``'s) unless the call says. A byte-level BPE and a Unigram tokenizer take
-    pairs of texts (``text_pair``, or ``(a, b)`` items) as transformers does (:func:`_in_template`);
-    the character tokenizer refuses them. A Unigram tokenizer's rows have encodings, as
+    ``UnigramTokenizer`` has from ``from_pretrained``), so truncation needs ``max_length``; it
+    cuts on the right, but a ``UnigramTokenizer``'s on its ``truncation_side`` (``"left"``: each
+    text too long loses its first tokens, as transformers' with ``direction="left"``; the call
+    takes no ``truncation_side``); padding uses the tokenizer's ``pad_token``, on its
+    ``padding_side`` (a ``UnigramTokenizer``'s) unless the call says. A byte-level BPE and a
+    Unigram tokenizer take pairs of texts (``text_pair``, or ``(a, b)`` items) as transformers
+    does (:func:`_in_template`); the character tokenizer refuses them. A Unigram tokenizer's rows have encodings, as
     transformers': ``word_ids``, ``sequence_ids``, ``char_to_token`` and the other alignment
     methods (the words its ``word_ids`` gives, asked for when first read; :class:`_FamilyRows`),
     and ``n_sequences``. The encoding is ``encode_batch``'s (GIL released). transformers' options
@@ -982,6 +984,8 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     side = padding_side or _family_padding_side(tokenizer)
     if side not in ("right", "left"):
         raise ValueError(f'padding_side must be "right" or "left", not {side!r}')
+    # Only a Unigram tokenizer has a truncation side (BPETokenizer and CharTokenizer cut on the right).
+    cut_left = unigram and truncation != "do_not_truncate" and tokenizer.truncation_side == "left"
     pad_id = None
     if padding != "do_not_pad":
         pad = tokenizer.pad_token
@@ -1012,7 +1016,7 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
             paired = [p is not None for p in seconds]
             sources = _Sources(tokenizer, [encoded, more], [texts, pairs], paired) if unigram else None
             encoded, offsets, masks, type_ids, origins = _in_template(
-                tokenizer, rows, add_special_tokens, max_length, truncation
+                tokenizer, rows, add_special_tokens, max_length, truncation, cut_left
             )
             return _family_rows(encoded, batched, max_length, "do_not_truncate", padding, pad_id, pad_to_multiple_of,
                                 side, return_tensors, return_token_type_ids, return_attention_mask,
@@ -1021,17 +1025,18 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
         single = _Sources(tokenizer, [encoded], [texts], [False] * len(texts)) if unigram else None
         return _family_rows(encoded, batched, max_length, truncation, padding, pad_id, pad_to_multiple_of, side,
                             return_tensors, return_token_type_ids, return_attention_mask, return_special_tokens_mask,
-                            offsets, return_length, sources=single)  # fmt: skip
+                            offsets, return_length, sources=single, cut_left=cut_left)  # fmt: skip
     except MemoryError as e:
         raise _named(e, f"a BatchEncoding of {len(texts)} text{'' if len(texts) == 1 else 's'}") from None
 
 
 _Offsets = list[list[tuple[int, int]]]
 
-#: Where a run of tokens of a row of a Unigram call comes from: ``(sequence, text, n)``, the
-#: first ``n`` tokens of the encoding of text ``text`` of the first (0) or second (1) texts, or
-#: ``(None, 0, n)`` for ``n`` tokens the template added.
-_Run = tuple[Optional[int], int, int]
+#: Where a run of tokens of a row of a Unigram call comes from: ``(sequence, text, start, n)``,
+#: the ``n`` tokens from ``start`` of the encoding of text ``text`` of the first (0) or second (1)
+#: texts (``start`` 0 unless truncation cut on the left), or ``(None, 0, 0, n)`` for ``n`` tokens
+#: the template added.
+_Run = tuple[Optional[int], int, int, int]
 
 
 class _Sources:
@@ -1056,9 +1061,10 @@ class _FamilyRows(Sequence[Any]):
     built when first read (nothing per row or token is made before)."""
 
     def __init__(self, sources: _Sources, rows: list[list[int]], runs: list[list[_Run]] | None, lengths: list[int],
-                 side: str, type_ids: list[list[int]] | None, specials: list[list[int]] | None) -> None:  # fmt: skip
+                 side: str, type_ids: list[list[int]] | None, specials: list[list[int]] | None,
+                 cut_left: bool = False) -> None:  # fmt: skip
         self._sources, self._rows, self._runs, self._lengths = sources, rows, runs, lengths
-        self._side, self._type_ids, self._specials = side, type_ids, specials
+        self._side, self._type_ids, self._specials, self._cut_left = side, type_ids, specials, cut_left
         self._built: dict[int, Any] = {}
 
     def __len__(self) -> int:
@@ -1085,7 +1091,10 @@ class _FamilyRows(Sequence[Any]):
         sources, ids, side = self._sources, self._rows[i], self._side
         n = self._lengths[i]
         pad = len(ids) - n
-        runs = self._runs[i] if self._runs is not None else [(0, i, n)]
+        if self._runs is not None:
+            runs = self._runs[i]
+        else:  # the row is its text's tokens: its first n, or its last n when cut on the left
+            runs = [(0, i, len(sources.encoded[0][i].ids) - n if self._cut_left else 0, n)]
 
         def padded(row: list[Any], value: Any) -> list[Any]:
             return row + [value] * pad if side == "right" else [value] * pad + row
@@ -1095,17 +1104,17 @@ class _FamilyRows(Sequence[Any]):
         words: list[int | None] = []
         sequences: list[int | None] = []
         at = pad if side == "left" else 0
-        for sequence, text, count in runs:
+        for sequence, text, start, count in runs:
             if sequence is None:
                 tokens += [sources.tokenizer.id_to_token(id_) for id_ in ids[at : at + count]]
                 offsets += [(0, 0)] * count
                 words += [None] * count
                 sequences += [None] * count
             else:
-                e = sources.encoded[sequence][text]
-                tokens += e.tokens[:count]
-                offsets += [tuple(o) for o in e.offsets[:count]]
-                words += sources.words(sequence, text)[:count]
+                e, stop = sources.encoded[sequence][text], start + count
+                tokens += e.tokens[start:stop]
+                offsets += [tuple(o) for o in e.offsets[start:stop]]
+                words += sources.words(sequence, text)[start:stop]
                 sequences += [sequence] * count
             at += count
         pad_token = sources.tokenizer.id_to_token(ids[-1 if side == "right" else 0]) if pad else None
@@ -1207,11 +1216,17 @@ def _unigram_parts(tokenizer: Any, pair: bool, add_special_tokens: bool) -> list
 
 
 def _in_template(
-    tokenizer: Any, rows: _Sequences, add_special_tokens: bool, max_length: int | None, truncation: str
+    tokenizer: Any,
+    rows: _Sequences,
+    add_special_tokens: bool,
+    max_length: int | None,
+    truncation: str,
+    cut_left: bool = False,
 ) -> tuple[list[list[int]], _Offsets | None, list[list[int]], list[list[int]], list[list[_Run]]]:
     """The rows of a call, single texts and pairs, as Hugging Face makes them: each text and its
     second one truncated (:func:`_pair_lengths`) to leave room for the special tokens the
     template adds (none when max_length is below them, or without ``add_special_tokens``),
+    keeping a text's first tokens, or its last ones with ``cut_left`` (``direction="left"``),
     then in the template (:func:`_bpe_parts`, :func:`_unigram_parts`): the special tokens when
     ``add_special_tokens`` (offsets ``(0, 0)``, mask 1), and every text's tokens with the type
     id the template gives them, added or not; with their offsets (None unless asked for),
@@ -1251,15 +1266,16 @@ def _in_template(
                     mask.append(1)
                     types.append(type_id)
                     where.append((0, 0))
-                    origin.append((None, 0, 1))
+                    origin.append((None, 0, 0, 1))
                 continue
             n = kept[value]
+            start = len(texts[value]) - n if cut_left else 0
             text_index = i if value == 0 else j
-            origin.append((value, text_index, n))  # type: ignore[arg-type]
-            row += texts[value][:n]
+            origin.append((value, text_index, start, n))  # type: ignore[arg-type]
+            row += texts[value][start : start + n]
             mask += [0] * n
             types += [type_id] * n
-            where += (spans[value] or [])[:n]
+            where += (spans[value] or [])[start : start + n]
         ids.append(row)
         masks.append(mask)
         type_ids.append(types)
@@ -1275,17 +1291,19 @@ def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, trun
                  return_special_tokens_mask: bool, offset_mapping: list[list[tuple[int, int]]] | None,
                  return_length: bool, special_masks: list[list[int]] | None = None,
                  type_ids: list[list[int]] | None = None, sources: _Sources | None = None,
-                 origins: list[list[_Run]] | None = None) -> BatchEncoding:  # fmt: skip
+                 origins: list[list[_Run]] | None = None, cut_left: bool = False) -> BatchEncoding:  # fmt: skip
     """The BatchEncoding of :func:`family_call` once ``encoded`` (``offset_mapping`` None unless
     asked for; ``special_masks`` the rows' special tokens, None when there are none; ``type_ids``
     the rows' type ids, None when all are 0); with ``sources`` (a Unigram tokenizer's), the
     rows' encodings too (:class:`_FamilyRows`), their tokens' ``origins`` (None: each row's first
-    text's tokens)."""
+    text's tokens). Truncation keeps each row's first ``max_length`` tokens, or its last ones with
+    ``cut_left``."""
     rows = [_ids_of(row) for row in encoded]
     offsets = [] if offset_mapping is None else offset_mapping
     if truncation != "do_not_truncate" and max_length is not None:
-        rows = [row[:max_length] if len(row) > max_length else row for row in rows]
-        offsets = [row[:max_length] for row in offsets]
+        keep = max_length  # the last ones: row[len(row) - keep :], as row[-keep:] keeps all for 0
+        rows = [row if len(row) <= keep else row[len(row) - keep :] if cut_left else row[:keep] for row in rows]
+        offsets = [row if len(row) <= keep else row[len(row) - keep :] if cut_left else row[:keep] for row in offsets]
     lengths = [len(row) for row in rows]
     types = [list(row) for row in type_ids] if type_ids is not None and return_token_type_ids else []
     masks = [[1] * n for n in lengths]
@@ -1321,7 +1339,7 @@ def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, trun
     encodings: _FamilyRows | None = None
     n_sequences = None
     if sources is not None:
-        encodings = _FamilyRows(sources, rows, origins, lengths, side, type_ids, special_masks)
+        encodings = _FamilyRows(sources, rows, origins, lengths, side, type_ids, special_masks, cut_left)
         n_sequences = 2 if sources.paired and sources.paired[0] else 1
     if not batched and return_tensors is None:
         # as transformers (and PyTokenizer's call): the rows unwrapped, `length` kept a list

@@ -993,6 +993,24 @@ impl PyUnigramTokenizer {
         Ok(())
     }
 
+    /// Where the call's truncation cuts a text that is too long: `"right"`
+    /// (its last tokens go) or `"left"` (its first ones go), as
+    /// transformers' `truncation_side`. `from_pretrained` reads it from the
+    /// model directory (tokenizer_config.json, else the `direction` of
+    /// tokenizer.json's `truncation` section). Setting anything else is a
+    /// ValueError.
+    #[getter]
+    fn truncation_side(&self) -> String {
+        self.directory().call.truncation_side.to_string()
+    }
+
+    #[setter]
+    fn set_truncation_side(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let side = super::call::side(value, "truncation_side")?;
+        self.directory().call.truncation_side = side;
+        Ok(())
+    }
+
     /// The longest input the model takes: `padding="max_length"` and
     /// truncation without `max_length` use it. 1e30 (transformers'
     /// `VERY_LARGE_INTEGER`) when the model has no maximum, as without a

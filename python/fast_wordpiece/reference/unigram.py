@@ -727,6 +727,17 @@ class UnigramTokenizer(family.TransformersCalls):
         self._padding_side = calling._side(value, "padding_side")
 
     @property
+    def truncation_side(self) -> str:
+        """Where the call's truncation cuts a text that is too long: ``"right"`` (its last tokens go) or
+        ``"left"`` (its first ones go), as transformers' ``truncation_side``; ``from_pretrained`` reads it
+        from the model directory (tokenizer_config.json, else tokenizer.json's ``truncation`` section)."""
+        return self._truncation_side
+
+    @truncation_side.setter
+    def truncation_side(self, value: str) -> None:
+        self._truncation_side = calling._side(value, "truncation_side")
+
+    @property
     def model_max_length(self) -> int:
         """The longest input the model takes (1e30, transformers' VERY_LARGE_INTEGER: no maximum)."""
         return calling.NO_MAXIMUM if self._model_max_length is None else self._model_max_length
@@ -788,7 +799,7 @@ class UnigramTokenizer(family.TransformersCalls):
         settings = pretrained._call_settings(path, overrides)
         made.clean_up_tokenization_spaces = settings.pop("clean_up_tokenization_spaces", False)
         for key, value in settings.items():
-            setattr(made, f"_{key}" if key == "truncation_side" else key, value)
+            setattr(made, key, value)
         made._named = tuple((key, t["content"]) for key, t in given)
         made._extra = tuple(t["content"] for t in extra)
         pad = next((t["content"] for key, t in given if key == "pad_token"), None)
@@ -811,7 +822,7 @@ class UnigramTokenizer(family.TransformersCalls):
         extra = [token for token in self._extra if token in self.model.ids]
         config: dict[str, Any] = {"tokenizer_class": "PreTrainedTokenizerFast",
                                   "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces,
-                                  "padding_side": self.padding_side, "truncation_side": self._truncation_side,
+                                  "padding_side": self.padding_side, "truncation_side": self.truncation_side,
                                   "model_input_names": ["input_ids", "attention_mask"]}  # fmt: skip
         if self._model_max_length is not None:
             config["model_max_length"] = self._model_max_length
