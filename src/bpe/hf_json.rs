@@ -5,7 +5,8 @@
 //! `trim_offsets` and `add_prefix_space` are kept for the offsets), or
 //! RoBERTa's (a `RobertaProcessing` post-processor, whose template `encode`
 //! applies; added tokens with `lstrip` or `rstrip`; a `padding` section,
-//! applied by `encode_batch` and kept to be written back).
+//! applied by `encode_batch` and kept to be written back), and added tokens
+//! with any flags (`single_word`, `special` false among them).
 //! Anything else is refused with an error naming the JSON path, so that no
 //! file loads and then encodes otherwise than Hugging Face would.
 
@@ -13,6 +14,7 @@ use serde_json::{json, Map, Value};
 
 use super::model::{Bpe, Padding};
 use crate::error::{Error, Quoted, Result};
+use crate::pipeline::special_split::Flags;
 
 fn err(path: &str, message: impl std::fmt::Display) -> Error {
     Error::invalid(format!("{path}: {message}"))
@@ -212,8 +214,7 @@ impl Bpe {
         }
         let unk = model.get("unk_token").and_then(Value::as_str);
         let mut specials = Vec::new();
-        let mut strip = Vec::new();
-        let mut normalized = Vec::new();
+        let mut added_flags = Vec::new();
         if let Some(added) = root.get("added_tokens").and_then(Value::as_array) {
             for (i, t) in added.iter().enumerate() {
                 let path = format!("added_tokens[{i}]");
@@ -232,15 +233,15 @@ impl Bpe {
                     ));
                 }
                 // Without a normalizer, `normalized` only puts the token's search after the
-                // others' (GPT-2's own file has it true).
-                check(t, "single_word", &json!(false), &path)?;
-                let (lstrip, rstrip) = (flag_or(t, "lstrip", &path, false)?, flag_or(t, "rstrip", &path, false)?);
-                if flag_or(t, "normalized", &path, false)? {
-                    normalized.push(content.to_string());
-                } else {
-                    normalized.retain(|n| n != content);
-                }
-                strip.push((content.to_string(), lstrip, rstrip));
+                // others' (GPT-2's own file has it true). `special` false: split out of the
+                // text as the others, kept by `decode` with `skip_special_tokens`.
+                let flags = Flags {
+                    lstrip: flag_or(t, "lstrip", &path, false)?,
+                    rstrip: flag_or(t, "rstrip", &path, false)?,
+                    single_word: flag_or(t, "single_word", &path, false)?,
+                    normalized: flag_or(t, "normalized", &path, false)?,
+                };
+                added_flags.push((content.to_string(), flags, flag(t, "special", &path)?));
                 specials.push(content.to_string());
             }
         }
@@ -265,8 +266,7 @@ impl Bpe {
         }
         Ok(Bpe::new(vocab, &merges, unk, &specials)?
             .with_trim_offsets(trim, keeps_prefix_space)
-            .with_strip(&strip)
-            .with_normalized(&normalized)
+            .with_added_flags(&added_flags)
             .with_template(template)
             .with_padding(padding))
     }
@@ -274,11 +274,11 @@ impl Bpe {
     /// The model as a Hugging Face `tokenizer.json` (GPT-2 layout).
     pub fn to_hf_json(&self) -> Result<String> {
         let added: Vec<Value> = self
-            .special_strip()
+            .added_tokens()
             .into_iter()
-            .map(|(t, lstrip, rstrip)| {
-                json!({"id": self.token_to_id(&t), "content": t, "single_word": false, "lstrip": lstrip,
-                       "rstrip": rstrip, "normalized": self.is_normalized(&t), "special": true})
+            .map(|(t, f, special)| {
+                json!({"id": self.token_to_id(&t), "content": t, "single_word": f.single_word, "lstrip": f.lstrip,
+                       "rstrip": f.rstrip, "normalized": f.normalized, "special": special})
             })
             .collect();
         let byte_level =
@@ -385,6 +385,27 @@ mod tests {
         root["post_processor"]["sep"] = json!(["</s>", 1]);
         let e = Bpe::from_hf_json(&root.to_string()).unwrap_err();
         assert!(e.to_string().starts_with("post_processor.sep:"), "{e}");
+    }
+
+    #[test]
+    fn single_word_and_special_are_read_and_written_back() {
+        let mut vocab: Vec<String> = vec!["<s>".into(), "ab".into()];
+        vocab.extend((0..=255u8).map(|b| byte_char(b).to_string()));
+        let m = Bpe::new(vocab, &[], None, &["<s>".into(), "ab".into()]).unwrap();
+        let mut root: Value = serde_json::from_str(&m.to_hf_json().unwrap()).unwrap();
+        root["added_tokens"][1]["single_word"] = json!(true);
+        root["added_tokens"][1]["special"] = json!(false);
+        let r = Bpe::from_hf_json(&root.to_string()).unwrap();
+        assert_eq!(r.special_tokens(), ["<s>"]);
+        assert!(r.is_added(1) && !r.is_special(1) && r.is_special(0));
+        // "ab" touched by "x" is passed over: its bytes are encoded by the model
+        let ids = r.encode("ab xab", &mut Cache::default()).unwrap();
+        assert_eq!(ids, [1, 2 + u32::from(b' '), 2 + u32::from(b'x'), 2 + u32::from(b'a'), 2 + u32::from(b'b')]);
+        assert_eq!(r.decode(&[0, 1], true).unwrap(), "ab");
+        assert!(Bpe::from_hf_json(&r.to_hf_json().unwrap()).unwrap() == r && r != m);
+        root["added_tokens"][1]["special"] = json!(1);
+        let e = Bpe::from_hf_json(&root.to_string()).unwrap_err();
+        assert!(e.to_string().starts_with("added_tokens[1].special:"), "{e}");
     }
 
     #[test]

@@ -57,6 +57,9 @@ pub struct Bpe {
     unk: Option<u32>,
     /// Tokens matched in the text before pre-tokenization.
     specials: SpecialSplitter,
+    /// The ids of those of them whose `special` is false (sorted): split out
+    /// of the text as the others, kept by `decode` with `skip_special_tokens`.
+    plain: Vec<u32>,
     /// Those of them that are `normalized`, matched in the text between the
     /// others (there is no normalizer); None when there are none.
     normalized: Option<SpecialSplitter>,
@@ -118,6 +121,7 @@ impl PartialEq for Bpe {
             && self.merges == other.merges
             && self.unk == other.unk
             && self.specials == other.specials
+            && self.plain == other.plain
             && self.trim_offsets == other.trim_offsets
             && self.trim_keeps_prefix_space == other.trim_keeps_prefix_space
             && self.template == other.template
@@ -208,6 +212,7 @@ impl Bpe {
             byte_ids,
             unk,
             specials,
+            plain: Vec::new(),
             normalized: None,
             trim_offsets: false,
             trim_keeps_prefix_space: false,
@@ -216,45 +221,32 @@ impl Bpe {
         })
     }
 
-    /// The model with the special tokens named taking in the whitespace on
-    /// their left and right (`(token, lstrip, rstrip)`, as Hugging Face's
-    /// added tokens); the others take in none.
-    pub fn with_strip(mut self, strip: &[(String, bool, bool)]) -> Self {
-        let flags = self
-            .specials
-            .tokens()
-            .iter()
-            .map(|(t, _)| strip.iter().find(|s| &s.0 == t).map_or((false, false), |s| (s.1, s.2)))
-            .collect();
-        self.specials = std::mem::take(&mut self.specials).with_strip(flags);
-        self.normalized = self.specials.normalized(str::to_string);
-        self
-    }
-
-    /// The model with the special tokens named `normalized` (as Hugging
-    /// Face's added tokens): matched in the text between the matches of the
-    /// others, as Hugging Face's added vocabulary matches them in the
-    /// normalized text (here the text itself: there is no normalizer).
-    pub fn with_normalized(mut self, normalized: &[String]) -> Self {
+    /// The model with each added token's [`Flags`] and whether it is
+    /// special (`(token, flags, special)`, as Hugging Face's added tokens
+    /// have them; a token named twice takes its last entry's); the others
+    /// keep no flags and stay special. A token that is not special is split
+    /// out of the text as the others, and kept by `decode` with
+    /// `skip_special_tokens`.
+    pub fn with_added_flags(mut self, added: &[(String, Flags, bool)]) -> Self {
         let specials = std::mem::take(&mut self.specials);
         let tokens = specials.tokens().to_vec();
-        let flags = tokens.iter().zip(specials.flags());
-        let flags = flags.map(|((t, _), f)| Flags { normalized: normalized.contains(t), ..f }).collect();
+        // the last entry of each token
+        let last: FxHashMap<&str, (Flags, bool)> = added.iter().map(|(t, f, s)| (t.as_str(), (*f, *s))).collect();
+        let flags = tokens.iter().map(|(t, _)| last.get(t.as_str()).map_or(Flags::default(), |a| a.0)).collect();
+        let plain = tokens.iter().filter(|(t, _)| last.get(t.as_str()).is_some_and(|a| !a.1));
+        self.plain = plain.map(|(_, id)| *id).collect();
+        self.plain.sort_unstable();
         self.specials = SpecialSplitter::with_flags(tokens, flags).expect("the same tokens");
         self.normalized = self.specials.normalized(str::to_string);
         self
     }
 
-    /// Whether special token `token` is `normalized`.
-    pub fn is_normalized(&self, token: &str) -> bool {
-        self.specials.tokens().iter().zip(self.specials.flags()).any(|((t, _), f)| t == token && f.normalized)
-    }
-
-    /// The special tokens with their `(lstrip, rstrip)`, in the order of their ids.
-    pub fn special_strip(&self) -> Vec<(String, bool, bool)> {
-        let mut s: Vec<_> = self.specials.tokens().iter().zip(self.specials.strip()).collect();
+    /// The added tokens (the special tokens and those that are not), each
+    /// with its [`Flags`] and whether it is special, in the order of their ids.
+    pub fn added_tokens(&self) -> Vec<(String, Flags, bool)> {
+        let mut s: Vec<_> = self.specials.tokens().iter().zip(self.specials.flags()).collect();
         s.sort_by_key(|x| x.0 .1);
-        s.into_iter().map(|((t, _), (l, r))| (t.clone(), l, r)).collect()
+        s.into_iter().map(|((t, id), f)| (t.clone(), f, self.plain.binary_search(id).is_err())).collect()
     }
 
     /// The model with RoBERTa's template: each text encoded as `cls`, its
@@ -330,15 +322,24 @@ impl Bpe {
         self.unk.map(|id| self.vocab[id as usize].as_str())
     }
 
-    /// The special tokens, in the order of their ids.
+    /// The special tokens (not the added tokens whose `special` is false), in the order of their ids.
     pub fn special_tokens(&self) -> Vec<String> {
-        let mut s = self.specials.tokens().to_vec();
+        let specials = self.specials.tokens().iter();
+        let mut s: Vec<_> = specials.filter(|(_, id)| self.plain.binary_search(id).is_err()).collect();
         s.sort_by_key(|x| x.1);
-        s.into_iter().map(|x| x.0).collect()
+        s.into_iter().map(|x| x.0.clone()).collect()
     }
 
-    pub fn is_special(&self, id: u32) -> bool {
+    /// Whether `id` is an added token (split out of the text before the
+    /// model), special or not.
+    pub fn is_added(&self, id: u32) -> bool {
         self.specials.tokens().iter().any(|s| s.1 == id)
+    }
+
+    /// Whether `id` is a special token: an added token whose `special` is
+    /// not false (`decode` leaves it out with `skip_special_tokens`).
+    pub fn is_special(&self, id: u32) -> bool {
+        self.is_added(id) && self.plain.binary_search(&id).is_err()
     }
 
     /// The ids of `text`, appended to `out` with each token's byte span;
@@ -476,7 +477,7 @@ impl Bpe {
                 // only when it is that content).
                 let vocab = self.vocab[id as usize].as_str();
                 let token = match t.get(start as usize..end as usize) {
-                    Some(shown) if self.is_special(id) && (shown.is_empty() || shown.contains(vocab)) => shown,
+                    Some(shown) if self.is_added(id) && (shown.is_empty() || shown.contains(vocab)) => shown,
                     _ => vocab,
                 };
                 out.push(token.to_string());
@@ -626,8 +627,10 @@ impl Bpe {
         true
     }
 
-    /// The text of `ids`: each token's bytes (a special token's, or any
-    /// token holding a character that shows no byte, as its UTF-8 text),
+    /// The text of `ids`, as Hugging Face's `decode` with the `ByteLevel`
+    /// decoder: each token's bytes, an added token's (special or not) as any
+    /// other's (a token holding a character that shows no byte: its UTF-8
+    /// text), the special tokens left out when `skip_special_tokens`,
     /// joined, then read as UTF-8 with each invalid sequence replaced by
     /// U+FFFD. `Error::Memory` when there is no room for the text (reserved
     /// at once: a token's bytes are at most its text's).
@@ -637,19 +640,14 @@ impl Bpe {
             let Some(token) = self.vocab.get(id as usize) else {
                 return Err(Error::invalid(format!("id {id} is not in the vocabulary (size {})", self.vocab.len())));
             };
-            if !(skip_special_tokens && self.is_special(id)) {
-                size = size.saturating_add(token.len());
-            }
+            size = size.saturating_add(token.len());
         }
         let mut bytes = Error::room_for_text(size)?.into_bytes();
         for &id in ids {
-            let token = &self.vocab[id as usize];
-            if self.is_special(id) {
-                if !skip_special_tokens {
-                    bytes.extend_from_slice(token.as_bytes());
-                }
+            if skip_special_tokens && self.is_special(id) {
                 continue;
             }
+            let token = &self.vocab[id as usize];
             let n = bytes.len();
             if !token_bytes(token, &mut bytes) {
                 bytes.truncate(n);
@@ -732,6 +730,16 @@ mod tests {
             m.merge_by_heap(&mut y);
             assert_eq!(x, y, "n = {n}");
         }
+    }
+
+    #[test]
+    fn added_tokens_decode_through_the_byte_level_decoder() {
+        let mut vocab: Vec<String> = (0..=255u8).map(|b| byte_char(b).to_string()).collect();
+        vocab.extend(["<s>aé</s>".to_string(), "Ã©".to_string(), "a b".to_string()]);
+        let m = Bpe::new(vocab, &[], None, &["<s>aé</s>".into(), "Ã©".into(), "a b".into()]).unwrap();
+        assert_eq!(m.decode(&[256], false).unwrap(), "<s>a\u{fffd}</s>");
+        assert_eq!(m.decode(&[257, 258], false).unwrap(), "éa b");
+        assert_eq!(m.decode(&[256, 257, 258], true).unwrap(), "");
     }
 
     #[test]

@@ -397,7 +397,10 @@ impl PyBpe {
         ints::str_pair_list(py, &self.inner.merges())
     }
 
-    /// The special tokens, in id order.
+    /// The special tokens, in id order (not a file's added tokens whose
+    /// `special` is false: split out of the text as the others, they are
+    /// kept by `decode` and `convert_ids_to_tokens` with
+    /// `skip_special_tokens`).
     #[getter(special_tokens)]
     fn special_token_list<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         ints::text_list(py, &self.inner.special_tokens())
@@ -436,16 +439,16 @@ impl PyBpe {
         self.inner.template().map(|(c, s)| (vocab[c as usize].clone(), vocab[s as usize].clone()))
     }
 
-    /// `{token: (lstrip, rstrip)}` for the special tokens that take in the
+    /// `{token: (lstrip, rstrip)}` for the added tokens that take in the
     /// whitespace on their left or right when split out of the text (the
     /// `lstrip` and `rstrip` of the file's added tokens, as RoBERTa's
     /// `<mask>` has); empty for a tokenizer built or trained here.
     #[getter]
     fn special_tokens_strip<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let out = PyDict::new(py);
-        for (t, l, r) in self.inner.special_strip() {
-            if l || r {
-                out.set_item(t, (l, r))?;
+        for (t, f, _) in self.inner.added_tokens() {
+            if f.lstrip || f.rstrip {
+                out.set_item(t, (f.lstrip, f.rstrip))?;
             }
         }
         Ok(out)

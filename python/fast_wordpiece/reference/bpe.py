@@ -229,6 +229,11 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         self._strip: dict[str, tuple[bool, bool]] = {}
         #: the file's added tokens with normalized (matched in the text between the others)
         self._normalized: set[str] = set()
+        #: the file's added tokens with single_word (passed over where a word character touches them)
+        self._single_word: set[str] = set()
+        #: the file's added tokens whose special is false (split out of the text as the others, kept by
+        #: decode and convert_ids_to_tokens with skip_special_tokens)
+        self._plain: set[str] = set()
         #: the file's RobertaProcessing: the tokens before and after each text
         self._template: tuple[str, str] | None = None
         #: the file's padding section, kept to be written back, and as the ``padding`` property shows it
@@ -266,10 +271,10 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
 
     @property
     def special_tokens_strip(self) -> dict[str, tuple[bool, bool]]:
-        """``{token: (lstrip, rstrip)}`` for the special tokens that take in the whitespace on their
+        """``{token: (lstrip, rstrip)}`` for the added tokens that take in the whitespace on their
         left or right when split out of the text (the ``lstrip`` and ``rstrip`` of the file's added
         tokens, as RoBERTa's ``<mask>`` has); empty for a tokenizer built or trained here."""
-        return {t: self._strip[t] for t in self.special_tokens if t in self._strip}
+        return {t: self._strip[t] for t in self._added() if t in self._strip}
 
     @property
     def template(self) -> tuple[str, str] | None:
@@ -416,6 +421,8 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             self._trim,
             strip,
             self._normalized & set(self.specials),
+            self._single_word & set(self.specials),
+            self._plain & set(self.specials),
             self._template,
             self._padding,
         )
@@ -442,7 +449,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         tokens: list[str] = []
         raw = [t for t in self.specials if t not in self._normalized]
         normalized = [t for t in self.specials if t in self._normalized]
-        for segment, _, special in family.split_both(text, raw, normalized, self._strip):
+        for segment, _, special in family.split_both(text, raw, normalized, self._strip, self._single_word):
             if special is not None:
                 tokens.append(segment if shown else special)
                 continue
@@ -513,10 +520,12 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
     ) -> str | list[str]:
-        """The text of ``ids``: each token's bytes, read as UTF-8 with invalid
-        sequences as U+FFFD; special tokens as their text, or left out when
-        ``skip_special_tokens``. ``clean_up_tokenization_spaces`` is checked and changes
-        nothing, as transformers 5 ignores it for BPE. An id not in the vocabulary: ValueError."""
+        """The text of ``ids``, as Hugging Face's ``decode`` with the ``ByteLevel`` decoder: each
+        token's bytes (an added token's, special or not, as any other's; a token with a character
+        that shows no byte: its UTF-8 text), read as UTF-8 with invalid sequences as U+FFFD; the
+        special tokens left out when ``skip_special_tokens`` (not the added tokens whose ``special``
+        is false). ``clean_up_tokenization_spaces`` is checked and changes nothing, as transformers 5
+        ignores it for BPE. An id not in the vocabulary: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
         family.clean_up_flag(clean_up_tokenization_spaces)
         if family.is_batch(ids):
@@ -524,10 +533,9 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         out = bytearray()
         for i in family.decode_ids(ids, self.vocab_size):
             token = self.id_to[i]
-            if token in self.specials:
-                if not skip_special_tokens:
-                    out += token.encode("utf-8")
-            elif all(c in CHAR_BYTE for c in token):
+            if skip_special_tokens and token in self.specials and token not in self._plain:
+                continue
+            if all(c in CHAR_BYTE for c in token):
                 out += bytes(CHAR_BYTE[c] for c in token)
             else:
                 out += token.encode("utf-8")
@@ -561,7 +569,13 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
 
     @property
     def special_tokens(self) -> list[str]:
-        """The special tokens, in id order."""
+        """The special tokens, in id order (not a file's added tokens whose ``special`` is false:
+        split out of the text as the others, they are kept by ``decode`` and
+        ``convert_ids_to_tokens`` with ``skip_special_tokens``)."""
+        return [t for t in self._added() if t not in self._plain]
+
+    def _added(self) -> list[str]:
+        """The added tokens (special or not), in id order."""
         return sorted(self.specials, key=self.vocab.__getitem__)
 
     def to_json(self) -> str:
@@ -571,10 +585,10 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": trim, "use_regex": True}
 
         added = [
-            {"id": self.vocab[t], "content": t, "single_word": False}
+            {"id": self.vocab[t], "content": t, "single_word": t in self._single_word}
             | dict(zip(("lstrip", "rstrip"), self._strip.get(t, (False, False))))
-            | {"normalized": t in self._normalized, "special": True}
-            for t in self.special_tokens
+            | {"normalized": t in self._normalized, "special": t not in self._plain}
+            for t in self._added()
         ]
         model = {
             "type": "BPE",
@@ -612,7 +626,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             raise ValueError("pre_tokenizer: only ByteLevel is supported")
         model = root["model"]
         vocab = dict(model["vocab"])
-        specials, strip, normalized = [], {}, set[str]()
+        specials, strip, normalized, single_word, plain = [], {}, set[str](), set[str](), set[str]()
         for i, t in enumerate(root.get("added_tokens") or []):
             content = t["content"]
             if t["id"] == len(vocab) >= len(model["vocab"]):
@@ -621,23 +635,24 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
                     raise ValueError(f"added_tokens[{i}]: {content!r} has an id past the model's vocabulary, "
                                      "but is a token of the model or a byte")  # fmt: skip
                 vocab[content] = t["id"]
-            if t.get("single_word"):
-                raise ValueError(f"added_tokens[{i}].single_word: true is not supported (only false)")
-            flags = (t.get("lstrip"), t.get("rstrip"))
-            for key, value in zip(("lstrip", "rstrip"), flags):
+            # read in the engine's order; absent: false, but special true
+            keys = ("lstrip", "rstrip", "single_word", "normalized", "special")
+            values = {key: t.get(key) for key in keys}
+            for key, value in values.items():
                 if value is not None and not isinstance(value, bool):
                     raise ValueError(f"added_tokens[{i}].{key}: {_json.dumps(value)} is not a bool")
-            strip[content] = (flags[0] is True, flags[1] is True)
-            value = t.get("normalized")
-            if value is not None and not isinstance(value, bool):
-                raise ValueError(f"added_tokens[{i}].normalized: {_json.dumps(value)} is not a bool")
-            # without a normalizer, normalized only puts the token's search after the others'
-            (normalized.add if value else normalized.discard)(content)
+            strip[content] = (values["lstrip"] is True, values["rstrip"] is True)
+            # (a token listed twice takes its last entry's flags); without a normalizer, normalized
+            # only puts the token's search after the others'; plain: special false
+            for found, on in ((single_word, values["single_word"] is True), (normalized, values["normalized"] is True),
+                              (plain, values["special"] is False)):  # fmt: skip
+                (found.add if on else found.discard)(content)
             specials.append(content)
         merges = [tuple(m) if isinstance(m, list) else m for m in model["merges"]]  # a file's pairs are lists
         made = BPETokenizer(vocab, merges, special_tokens=specials, unk_token=model.get("unk_token"))
         made._strip = {t: f for t, f in strip.items() if any(f)}
         made._normalized = normalized
+        made._single_word, made._plain = single_word, plain
         post = root.get("post_processor")
         if post is not None:  # Hugging Face's ByteLevel and RobertaProcessing defaults: both true
             if post.get("type") == "RobertaProcessing":
