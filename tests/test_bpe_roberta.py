@@ -769,6 +769,32 @@ def test_an_added_token_that_is_not_special_is_kept_by_skip_special_tokens(make:
     assert MAKERS[make].from_json(ours.to_json()) != MAKERS[make].from_json(made_special(made).to_str())
 
 
+@pytest.mark.parametrize("make", ["engine", "twin"])
+def test_the_call_offsets_of_added_tokens_that_are_not_special_match_tokenizers(make: str, tmp_path: Path) -> None:
+    """An added token whose ``special`` is false covers its own text in ``offset_mapping``, with
+    the whitespace its ``lstrip`` took in, as a special one does; ``get_added_vocab`` lists it
+    with the special ones, as transformers' does."""
+    made = roberta()
+    made.add_tokens(
+        [
+            tokenizers.AddedToken("<l>", special=False, lstrip=True),
+            tokenizers.AddedToken("中é", special=False),
+        ]
+    )
+    path = _saved(made, tmp_path / "plain-offsets.json")
+    ours = MAKERS[make].load(path)
+    theirs = tokenizers.Tokenizer.from_file(str(path))
+    hf = transformers.PreTrainedTokenizerFast(tokenizer_file=str(path))
+    added = {t.content: i for i, t in theirs.get_added_tokens_decoder().items()}
+    assert "<l>" in added
+    assert ours.get_added_vocab() == added == hf.get_added_vocab()
+    for text in ["a  <l> b", "x中éy", "<l><l> 中é中é  <l>", "é<l>中"]:
+        want = theirs.encode(text)
+        got = ours(text, return_offsets_mapping=True)
+        assert got["input_ids"] == want.ids, text
+        assert got["offset_mapping"] == want.offsets == hf(text, return_offsets_mapping=True)["offset_mapping"], text
+
+
 def made_special(made: Any) -> Any:
     """``made`` with its added tokens all special (as ``special: true`` in its file)."""
     doc = json.loads(made.to_str())

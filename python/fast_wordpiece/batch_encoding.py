@@ -832,7 +832,7 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
     """transformers' ``offset_mapping`` of one text: the ``(start, end)`` characters of each
     token. A Unigram encoding has them; a character tokenizer's token is one character, a
     byte-level BPE token as many bytes as it has characters (a token that covers part of a
-    character covers that character); a special token is its own text, where the text has it
+    character covers that character); an added token (special or not) is its own text, where the text has it
     (otherwise it is the unknown token of one character or byte), with the whitespace around it
     that its ``lstrip`` or ``rstrip`` took in (a special token starting with whitespace may start
     in the whitespace the previous one's ``rstrip`` took in). A byte-level BPE loaded from a file whose
@@ -840,7 +840,9 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
     found = getattr(encoding, "offsets", None)
     if found is not None:
         return list(found)
-    specials = set(tokenizer.special_tokens)
+    # the tokens split out of the text (a BPE file's added tokens, special or not)
+    added = getattr(tokenizer, "get_added_vocab", None)
+    specials = set(added() if added is not None else tokenizer.special_tokens)
     tokens = tokenizer.convert_ids_to_tokens(_ids_of(encoding))
     out: list[tuple[int, int]] = []
     if not hasattr(tokenizer, "merges"):  # one character per token

@@ -406,6 +406,18 @@ impl PyBpe {
         ints::text_list(py, &self.inner.special_tokens())
     }
 
+    /// `{token: id}` of the added tokens, special or not (what transformers'
+    /// `get_added_vocab` gives): the tokens split out of the text before the
+    /// model sees it.
+    fn get_added_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        for (t, _, _) in self.inner.added_tokens() {
+            let id = self.inner.token_to_id(&t);
+            out.set_item(t, id)?;
+        }
+        Ok(out)
+    }
+
     /// The token for bytes the vocabulary lacks, or None.
     #[getter]
     fn unk_token(&self) -> Option<String> {

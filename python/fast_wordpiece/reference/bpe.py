@@ -574,6 +574,11 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         ``convert_ids_to_tokens`` with ``skip_special_tokens``)."""
         return [t for t in self._added() if t not in self._plain]
 
+    def get_added_vocab(self) -> dict[str, int]:
+        """``{token: id}`` of the added tokens, special or not (what transformers' ``get_added_vocab``
+        gives): the tokens split out of the text before the model sees it."""
+        return {t: self.vocab[t] for t in self._added()}
+
     def _added(self) -> list[str]:
         """The added tokens (special or not), in id order."""
         return sorted(self.specials, key=self.vocab.__getitem__)
