@@ -311,3 +311,33 @@ def test_the_call_takes_no_truncation_side(directories: dict[str, dict[str, Path
     assert ours(TEXTS[0], truncation=True, max_length=4)["input_ids"] == left
     with pytest.raises(TypeError, match="truncation_side"):
         ours(TEXTS[0], truncation=True, max_length=4, truncation_side="right")
+
+
+@pytest.mark.parametrize("attribute", ["padding_side", "truncation_side"])
+@pytest.mark.parametrize("family", ["PyTokenizer", "UnigramTokenizer"])
+def test_a_bad_side_fails_alike_in_engine_and_twin(family: str, attribute: str) -> None:
+    """Setting a side to anything but ``"left"`` or ``"right"`` raises the same error, with the
+    same words, in the engine and the twin; a str subclass is kept as a plain str."""
+    import numpy as np
+
+    import fast_wordpiece
+    import fast_wordpiece.reference
+
+    def made(module: Any) -> Any:
+        if family == "PyTokenizer":
+            return module.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a"])
+        return module.UnigramTokenizer([("<unk>", -10.0), ("a", -1.0)], unk_token="<unk>")
+
+    tokenizers = [made(fast_wordpiece), made(fast_wordpiece.reference)]
+    for value in ["Left", "", 3, None, "left\udc80", b"left"]:
+        errors = []
+        for tok in tokenizers:
+            with pytest.raises((TypeError, ValueError)) as raised:
+                setattr(tok, attribute, value)
+            errors.append((type(raised.value), str(raised.value)))
+        assert errors[0] == errors[1], value
+        assert attribute in errors[0][1]
+    for tok in tokenizers:
+        setattr(tok, attribute, np.str_("left"))
+        assert type(getattr(tok, attribute)) is str
+        assert getattr(tok, attribute) == "left"

@@ -12,7 +12,7 @@ from typing import Any
 
 from fast_wordpiece import batch_encoding
 from fast_wordpiece.added_token import AddedToken
-from fast_wordpiece.reference.args import _flag, _is_one_id, _text, _texts, _type_name
+from fast_wordpiece.reference.args import _flag, _is_one_id, _quoted, _text, _texts, _type_name
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions
@@ -489,11 +489,11 @@ def max_length_setting(value: object) -> int | None:
 
 
 def _side(value: object, name: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be str, not {_type_name(value)}")
-    if value not in ("right", "left"):
-        raise ValueError(f'{name} must be "right" or "left", not {value!r}')
-    return value
+    """``"left"`` or ``"right"`` as a plain str, with the engine's errors."""
+    text = str(_text(value, name))
+    if text not in ("right", "left"):
+        raise ValueError(f'{name} must be "left" or "right", not {_quoted(text)}')
+    return text
 
 
 def _pair(item: Any, name: str) -> tuple[str, str | None]:
