@@ -417,7 +417,7 @@ print(json.dumps(out))
 """
 
 
-def _run(setup: str, env: dict[str, str] | None = None, margin: int = 832) -> dict[str, list]:
+def _run(setup: str, env: dict[str, str] | None = None, margin: int = 960) -> dict[str, list]:
     """The outcomes of ``setup``'s calls in a child whose address space is limited to what it
     holds at the start and ``margin`` MB more (below a gigabyte: see ``CHILD``)."""
     code = CHILD.format(setup=textwrap.dedent(setup), margin=margin)

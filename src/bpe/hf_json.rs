@@ -6,7 +6,7 @@
 //! RoBERTa's (a `RobertaProcessing` post-processor, whose template `encode`
 //! applies; added tokens with `lstrip` or `rstrip`; a `padding` section,
 //! applied by `encode_batch` and kept to be written back), and added tokens
-//! with any flags (`single_word`, `special` false among them).
+//! with their flags (`special` false among them; `single_word` is refused).
 //! Anything else is refused with an error naming the JSON path, so that no
 //! file loads and then encodes otherwise than Hugging Face would.
 
@@ -215,6 +215,7 @@ impl Bpe {
         let unk = model.get("unk_token").and_then(Value::as_str);
         let mut specials = Vec::new();
         let mut added_flags = Vec::new();
+        let mut special_before = std::collections::HashSet::new();
         if let Some(added) = root.get("added_tokens").and_then(Value::as_array) {
             for (i, t) in added.iter().enumerate() {
                 let path = format!("added_tokens[{i}]");
@@ -234,14 +235,22 @@ impl Bpe {
                 }
                 // Without a normalizer, `normalized` only puts the token's search after the
                 // others' (GPT-2's own file has it true). `special` false: split out of the
-                // text as the others, kept by `decode` with `skip_special_tokens`.
+                // text as the others, kept by `decode` with `skip_special_tokens`; a token
+                // listed twice is special when any of its entries is, as Hugging Face's
+                // added vocabulary keeps it. `single_word` is refused: the call's offsets
+                // do not yet tell a passed-over match from the model's same token.
+                check(t, "single_word", &json!(false), &path)?;
                 let flags = Flags {
                     lstrip: flag_or(t, "lstrip", &path, false)?,
                     rstrip: flag_or(t, "rstrip", &path, false)?,
-                    single_word: flag_or(t, "single_word", &path, false)?,
+                    single_word: false,
                     normalized: flag_or(t, "normalized", &path, false)?,
                 };
-                added_flags.push((content.to_string(), flags, flag(t, "special", &path)?));
+                let special = flag(t, "special", &path)? || special_before.contains(content);
+                if special {
+                    special_before.insert(content.to_string());
+                }
+                added_flags.push((content.to_string(), flags, special));
                 specials.push(content.to_string());
             }
         }
@@ -388,24 +397,29 @@ mod tests {
     }
 
     #[test]
-    fn single_word_and_special_are_read_and_written_back() {
+    fn special_is_read_and_written_back_and_single_word_refused() {
         let mut vocab: Vec<String> = vec!["<s>".into(), "ab".into()];
         vocab.extend((0..=255u8).map(|b| byte_char(b).to_string()));
         let m = Bpe::new(vocab, &[], None, &["<s>".into(), "ab".into()]).unwrap();
         let mut root: Value = serde_json::from_str(&m.to_hf_json().unwrap()).unwrap();
-        root["added_tokens"][1]["single_word"] = json!(true);
         root["added_tokens"][1]["special"] = json!(false);
         let r = Bpe::from_hf_json(&root.to_string()).unwrap();
         assert_eq!(r.special_tokens(), ["<s>"]);
         assert!(r.is_added(1) && !r.is_special(1) && r.is_special(0));
-        // "ab" touched by "x" is passed over: its bytes are encoded by the model
-        let ids = r.encode("ab xab", &mut Cache::default()).unwrap();
-        assert_eq!(ids, [1, 2 + u32::from(b' '), 2 + u32::from(b'x'), 2 + u32::from(b'a'), 2 + u32::from(b'b')]);
         assert_eq!(r.decode(&[0, 1], true).unwrap(), "ab");
         assert!(Bpe::from_hf_json(&r.to_hf_json().unwrap()).unwrap() == r && r != m);
+        // Listed again as special: special, whichever entry comes last.
+        let mut twice = root.clone();
+        let again = twice["added_tokens"][1].clone();
+        twice["added_tokens"][1]["special"] = json!(true);
+        twice["added_tokens"].as_array_mut().unwrap().push(again);
+        assert!(Bpe::from_hf_json(&twice.to_string()).unwrap().is_special(1));
         root["added_tokens"][1]["special"] = json!(1);
         let e = Bpe::from_hf_json(&root.to_string()).unwrap_err();
         assert!(e.to_string().starts_with("added_tokens[1].special:"), "{e}");
+        root["added_tokens"][1]["single_word"] = json!(true);
+        let e = Bpe::from_hf_json(&root.to_string()).unwrap_err();
+        assert_eq!(e.to_string(), "added_tokens[1].single_word: true is not supported (only false)");
     }
 
     #[test]

@@ -632,6 +632,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         model = root["model"]
         vocab = dict(model["vocab"])
         specials, strip, normalized, single_word, plain = [], {}, set[str](), set[str](), set[str]()
+        special_before = set[str]()
         for i, t in enumerate(root.get("added_tokens") or []):
             content = t["content"]
             if t["id"] == len(vocab) >= len(model["vocab"]):
@@ -640,6 +641,11 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
                     raise ValueError(f"added_tokens[{i}]: {content!r} has an id past the model's vocabulary, "
                                      "but is a token of the model or a byte")  # fmt: skip
                 vocab[content] = t["id"]
+            # single_word refused, as the engine refuses it (the call's offsets would not tell a
+            # passed-over match from the model's same token)
+            if t.get("single_word") is not None and t.get("single_word") is not False:
+                raise ValueError(f"added_tokens[{i}].single_word: {_json.dumps(t['single_word'])} is not supported "
+                                 "(only false)")  # fmt: skip
             # read in the engine's order; absent: false, but special true
             keys = ("lstrip", "rstrip", "single_word", "normalized", "special")
             values = {key: t.get(key) for key in keys}
@@ -649,9 +655,13 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             strip[content] = (values["lstrip"] is True, values["rstrip"] is True)
             # (a token listed twice takes its last entry's flags); without a normalizer, normalized
             # only puts the token's search after the others'; plain: special false
+            # a token listed twice is special when any of its entries is, as Hugging Face's added
+            # vocabulary keeps it
             for found, on in ((single_word, values["single_word"] is True), (normalized, values["normalized"] is True),
-                              (plain, values["special"] is False)):  # fmt: skip
+                              (plain, values["special"] is False and content not in special_before)):  # fmt: skip
                 (found.add if on else found.discard)(content)
+            if values["special"] is not False:
+                special_before.add(content)
             specials.append(content)
         merges = [tuple(m) if isinstance(m, list) else m for m in model["merges"]]  # a file's pairs are lists
         made = BPETokenizer(vocab, merges, special_tokens=specials, unk_token=model.get("unk_token"))
