@@ -250,3 +250,28 @@ def test_bad_arguments(make: object, bert_uncased: PyTokenizer) -> None:
         tok.train_new_from_iterator(3, 100, show_progress=False)
     with pytest.raises(ValueError, match="objective must be"):
         tok.train_new_from_iterator(corpus, 100, objective="best", show_progress=False)
+
+
+def test_added_token_flags_carry_over(bert_uncased: PyTokenizer, lines: list[str]) -> None:
+    """As transformers keeps them: the old special tokens' flags (renamed) and the new ones'."""
+    old = PyTokenizer.from_str(bert_uncased.to_json())
+    old.add_special_tokens([AddedToken("[MASK]", lstrip=True, special=True)])
+    new = old.train_new_from_iterator(
+        lines[:300],
+        400,
+        new_special_tokens=[AddedToken("<e>", rstrip=True, special=True), "<f>"],
+        special_tokens_map={"[MASK]": "<mask>"},
+        show_progress=False,
+    )
+    flags = {t.content: (t.lstrip, t.rstrip, t.special) for t in new.added_tokens_decoder.values()}
+    assert flags["<mask>"] == (True, False, True)
+    assert flags["<e>"] == (False, True, True)
+    assert flags["<f>"] == flags["[CLS]"] == (False, False, True)
+    assert new.no_padding().encode("a <mask> b <e> c", add_special_tokens=False).offsets[1:4] == [
+        (1, 8),
+        (9, 10),
+        (11, 15),
+    ]
+    # add_special_tokens made [MASK] an extra special token of the old one (as transformers does): renamed.
+    assert old.extra_special_tokens == ["[MASK]"]
+    assert new.extra_special_tokens == ["<mask>", "<e>", "<f>"]

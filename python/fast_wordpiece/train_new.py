@@ -14,6 +14,8 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from fast_wordpiece.added_token import AddedToken
+
 #: The keyword arguments of Hugging Face's ``WordPieceTrainer`` that ``train`` takes too,
 #: plus ``objective`` (ours), with the defaults ``train_new_from_iterator`` gives them
 #: (``min_frequency`` 0 as ``WordPieceTrainer``'s, not ``train``'s 2).
@@ -48,20 +50,34 @@ def _renames(special_tokens_map: object) -> dict[str, str]:
     return dict(special_tokens_map)
 
 
-def _new_special_tokens(tokens: object) -> list[str]:
+def _new_special_tokens(tokens: object) -> list[AddedToken]:
+    """``new_special_tokens`` as special AddedTokens (a str: default flags)."""
     if tokens is None:
         return []
-    if isinstance(tokens, str) or hasattr(tokens, "content"):
-        raise TypeError(f"new_special_tokens must be a list of str or AddedToken, not {_type_name(tokens)}")
-    if not isinstance(tokens, Iterable):
+    if isinstance(tokens, (str, AddedToken)) or not isinstance(tokens, Iterable):
         raise TypeError(f"new_special_tokens must be a list of str or AddedToken, not {_type_name(tokens)}")
     out = []
     for i, token in enumerate(tokens):
-        content = token if isinstance(token, str) else getattr(token, "content", None)
-        if not isinstance(content, str):
+        if isinstance(token, str):
+            token = AddedToken(token, special=True)
+        if not isinstance(token, AddedToken):
             raise TypeError(f"new_special_tokens[{i}] must be a str or AddedToken, not {_type_name(token)}")
-        out.append(content)
+        out.append(_renamed(token, token.content))
     return out
+
+
+def _renamed(token: Any, content: str) -> AddedToken:
+    """A special AddedToken with ``token``'s flags and ``content``."""
+    return AddedToken(content, single_word=token.single_word, lstrip=token.lstrip, rstrip=token.rstrip,
+                      normalized=token.normalized, special=True)  # fmt: skip
+
+
+def _with_flags(new: Any, tokens: list[AddedToken]) -> None:
+    """Gives ``new``'s special tokens the flags of ``tokens`` (lstrip, ..., as transformers keeps them)."""
+    current = {t.content: t for t in new.added_tokens_decoder.values()}
+    changed = [t for t in tokens if t.content in current and current[t.content] != t]
+    if changed:
+        new.add_special_tokens(changed)
 
 
 def _trainer_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -142,8 +158,9 @@ def train_new_from_iterator(
 
     # The special added tokens in the order of their ids, renamed; then the new ones (as transformers).
     added = tokenizer.added_tokens_decoder
-    special = [renames.get(added[i].content, added[i].content) for i in sorted(added) if added[i].special]
-    special_tokens = list(dict.fromkeys(special + extra))
+    olds = [added[i] for i in sorted(added) if added[i].special]
+    special = [_renamed(t, renames.get(t.content, t.content)) for t in olds] + extra
+    special_tokens = list(dict.fromkeys(t.content for t in special))
 
     new = type(tokenizer).train(
         text_iterator,
@@ -178,8 +195,7 @@ def train_new_from_iterator(
         token = getattr(tokenizer, name)
         if token is not None:
             setattr(new, name, renames.get(token, token))
+    _with_flags(new, special)
     extras = [renames.get(t, t) for t in tokenizer.extra_special_tokens]
-    extras = list(dict.fromkeys(extras + extra))
-    if extras:
-        new.extra_special_tokens = extras
+    new.extra_special_tokens = list(dict.fromkeys(extras + [t.content for t in extra]))
     return new
