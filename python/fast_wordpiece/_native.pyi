@@ -630,6 +630,15 @@ class PyTokenizer:
         show_progress: bool = True,
         **options: Unpack[_PipelineOptions],
     ) -> PyTokenizer: ...
+    def train_new_from_iterator(
+        self,
+        text_iterator: _Corpus,
+        vocab_size: _Int,
+        length: _Int | None = None,
+        new_special_tokens: Iterable[str | AddedToken] | None = None,
+        special_tokens_map: Mapping[str, str] | None = None,
+        **kwargs: Any,
+    ) -> PyTokenizer: ...
     @staticmethod
     def from_vocab_file(
         path: _StrPath, *, special_tokens: Sequence[str] | None = None, **options: Unpack[_PipelineOptions]

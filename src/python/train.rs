@@ -314,3 +314,42 @@ impl PyTokenizer {
         learn(py, words, false, config, options, show_progress)
     }
 }
+
+#[pymethods]
+impl PyTokenizer {
+    /// transformers' `train_new_from_iterator`: a new tokenizer with this
+    /// one's pipeline, special tokens and call settings, its vocabulary
+    /// learned by `train` (ours, not Hugging Face's `WordPieceTrainer`'s) on
+    /// `text_iterator`, to `vocab_size` tokens. The special added tokens come
+    /// first (renamed by `special_tokens_map`), then `new_special_tokens`; the
+    /// other added tokens are dropped; the post-processor takes the new ids.
+    /// `kwargs`: `min_frequency` (default 0, as `WordPieceTrainer`'s),
+    /// `limit_alphabet`, `initial_alphabet`, `show_progress`,
+    /// `continuing_subword_prefix`, `objective`; any other is a TypeError.
+    /// `length` is ignored (progress counts the texts read). Python code
+    /// shared with the twin: `fast_wordpiece.train_new`.
+    #[pyo3(signature = (text_iterator, vocab_size, length = None, new_special_tokens = None, special_tokens_map = None, **kwargs), text_signature = "(self, text_iterator, vocab_size, length=None, new_special_tokens=None, special_tokens_map=None, **kwargs)")]
+    fn train_new_from_iterator<'py>(
+        slf: &Bound<'py, Self>,
+        text_iterator: &Bound<'py, PyAny>,
+        vocab_size: &Bound<'py, PyAny>,
+        length: Option<&Bound<'py, PyAny>>,
+        new_special_tokens: Option<&Bound<'py, PyAny>>,
+        special_tokens_map: Option<&Bound<'py, PyAny>>,
+        kwargs: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = slf.py();
+        let f = py.import("fast_wordpiece.train_new")?.getattr("train_new_from_iterator")?;
+        let none = py.None().into_bound(py);
+        let or_none = |o: Option<&Bound<'py, PyAny>>| o.cloned().unwrap_or_else(|| none.clone());
+        let args = (
+            slf.clone(),
+            text_iterator.clone(),
+            vocab_size.clone(),
+            or_none(length),
+            or_none(new_special_tokens),
+            or_none(special_tokens_map),
+        );
+        f.call(args, kwargs)
+    }
+}

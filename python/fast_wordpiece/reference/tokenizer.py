@@ -56,6 +56,7 @@ from fast_wordpiece.reference.training import (
 )
 from fast_wordpiece.reference.truncation import merge, truncate
 from fast_wordpiece.reference.unicode import REGEX_WORD, WHITESPACE
+from fast_wordpiece.train_new import train_new_from_iterator as _train_new
 
 # A token of one text before post-processing: its id, offsets and word.
 #: id, offsets, word, and for an added token the text it was matched as (Hugging Face shows it as the token)
@@ -380,6 +381,16 @@ class PyTokenizer(TransformersCalls):
         args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
                                    limit_alphabet, initial_alphabet, "train_from_counts")  # fmt: skip
         return args.learn(checked, counted=False)
+
+    def train_new_from_iterator(self, text_iterator: Any, vocab_size: int, length: int | None = None,
+                                new_special_tokens: Iterable[Any] | None = None,
+                                special_tokens_map: Mapping[str, str] | None = None,
+                                **kwargs: Any) -> PyTokenizer:  # fmt: skip
+        """transformers' ``train_new_from_iterator``: this tokenizer's pipeline, special tokens and call
+        settings, a vocabulary learned by ``train`` (fast_wordpiece.train_new, shared with the engine)."""
+        new: PyTokenizer = _train_new(self, text_iterator, vocab_size, length, new_special_tokens,
+                                      special_tokens_map, **kwargs)  # fmt: skip
+        return new
 
     # -- files -----------------------------------------------------------------
 

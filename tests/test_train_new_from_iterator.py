@@ -1,0 +1,277 @@
+"""``PyTokenizer.train_new_from_iterator``: transformers' "train a new tokenizer from an old one".
+
+The new tokenizer is ``train`` on the same corpus with the old tokenizer's options and special
+tokens, token for token; it keeps the old pipeline, template, truncation, padding and call
+settings; transformers loads what ``save_pretrained`` writes of it and encodes the same.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import corpora
+import pytest
+from conftest import _corpus
+
+from fast_wordpiece import AddedToken, PyTokenizer
+from fast_wordpiece.reference import PyTokenizer as TwinTokenizer
+
+#: Characters the uncased normalizer changes: case, accents, CJK split into characters.
+TEXT = "Héllo WÖRLD, naïve Café! 東京タワー über straße"
+PAIR = "The quick brown fox"
+
+
+@pytest.fixture(scope="module")
+def lines() -> list[str]:
+    """About 1,400 GCIDE lines: fast to train on, enough for a 1,500-token vocabulary."""
+    return _corpus(lambda: corpora.gcide_lines(max_bytes=60_000))
+
+
+@pytest.fixture(scope="module")
+def bert_uncased() -> PyTokenizer:
+    """bert-base-uncased's tokenizer.json (cached beside its vocab.txt by scripts/corpora.py)."""
+    path = _corpus(corpora.bert_vocab_path).parent / "tokenizer.json"
+    return PyTokenizer.from_file(str(path))
+
+
+def _expected(tokenizer: PyTokenizer, corpus: list[str], vocab_size: int, **kwargs: object) -> PyTokenizer:
+    return PyTokenizer.train(
+        corpus,
+        vocab_size,
+        kwargs.pop("min_frequency", 0),
+        special_tokens=kwargs.pop("special_tokens", tokenizer.special_tokens),
+        show_progress=False,
+        **{**tokenizer.options, **kwargs},
+    )
+
+
+def _words(tokenizer: PyTokenizer, text: str) -> dict[tuple[int, int], str]:
+    """Each word's character span in ``text``, with its tokens joined (without the prefix)."""
+    enc = tokenizer.no_padding().encode(text, add_special_tokens=False)
+    spans: dict[int, list[int]] = {}
+    pieces: dict[int, str] = {}
+    for word, (start, end), token in zip(enc.word_ids, enc.offsets, enc.tokens):
+        span = spans.setdefault(word, [start, end])
+        span[1] = end
+        pieces[word] = pieces.get(word, "") + (token.removeprefix("##") if token != "[UNK]" else text[start:end])
+    return {(spans[w][0], spans[w][1]): pieces[w] for w in spans}
+
+
+def test_bert_uncased_is_train_with_its_options(bert_uncased: PyTokenizer, lines: list[str]) -> None:
+    new = bert_uncased.train_new_from_iterator(lines, 1500, show_progress=False)
+    expected = _expected(bert_uncased, lines, 1500)
+    assert new.get_vocab() == expected.get_vocab()
+    assert new.vocab_size == 1500
+    assert new.get_vocab() != bert_uncased.get_vocab()
+    assert new.options == bert_uncased.options
+    assert new.special_tokens == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    # The pipeline: lowercased, accents stripped, CJK split (as the old tokenizer does it).
+    tokens = new.tokenize(TEXT)
+    assert "hello" in "".join(t.removeprefix("##") for t in tokens)
+    assert tokens == expected.tokenize(TEXT)
+    assert [t for t in tokens if t in "東京"] == ["東", "京"] or "[UNK]" in tokens
+    # The same words (pre-tokenization), spelt the same after normalization.
+    assert _words(new, TEXT) == _words(bert_uncased, TEXT)
+    assert "".join(_words(new, TEXT).values()) == "helloworld,naivecafe!東京タワーuberstraße"
+    # The template with the new ids; the old file's truncation and padding (to 128) kept.
+    enc = new.encode(TEXT, PAIR)
+    cls, sep, pad = new.token_to_id("[CLS]"), new.token_to_id("[SEP]"), new.token_to_id("[PAD]")
+    assert (cls, sep, pad) == (2, 3, 0) != (bert_uncased.token_to_id("[CLS]"), bert_uncased.token_to_id("[SEP]"), 1)
+    n = sum(enc.attention_mask)
+    assert enc.ids[0] == cls
+    assert enc.ids[n - 1] == sep
+    assert enc.ids[n:] == [pad] * (128 - n)
+    assert enc.type_ids[n - 1] == 1
+    assert new.truncation == bert_uncased.truncation
+    assert new.padding == {**bert_uncased.padding, "pad_id": pad}
+    assert new.decode(new.encode("unbelievable things").ids, skip_special_tokens=True) == "unbelievable things"
+
+
+def test_trainer_kwargs_pass_through(bert_uncased: PyTokenizer, lines: list[str]) -> None:
+    kwargs = {"min_frequency": 3, "limit_alphabet": 60, "initial_alphabet": ["ß"], "objective": "pmi"}
+    new = bert_uncased.train_new_from_iterator(lines, 800, show_progress=False, **kwargs)
+    assert new.get_vocab() == _expected(bert_uncased, lines, 800, **kwargs).get_vocab()
+    assert new.objective == "pmi"
+    assert "ß" in new.get_vocab()
+    at = bert_uncased.train_new_from_iterator(lines, 800, show_progress=False, continuing_subword_prefix="@@")
+    assert at.options["continuing_subword_prefix"] == "@@"
+    assert any(t.startswith("@@") for t in at.get_vocab())
+    assert not any(t.startswith("##") for t in at.get_vocab())
+
+
+def test_batches_and_generators(bert_uncased: PyTokenizer, lines: list[str]) -> None:
+    """As the course feeds it: a generator of batches of texts; ``length`` is accepted."""
+    batches = (lines[i : i + 100] for i in range(0, len(lines), 100))
+    new = bert_uncased.train_new_from_iterator(batches, 1000, length=len(lines), show_progress=False)
+    assert new.get_vocab() == _expected(bert_uncased, lines, 1000).get_vocab()
+
+
+def test_special_tokens_map_and_new_special_tokens(bert_uncased: PyTokenizer, lines: list[str]) -> None:
+    old = PyTokenizer.from_str(bert_uncased.to_json())
+    old.add_tokens(["zzyzx"])  # a non-special added token: dropped
+    old.model_max_length = 512
+    old.padding_side = "left"
+    old.truncation_side = "left"
+    old.clean_up_tokenization_spaces = True
+    old.name_or_path = "bert-base-uncased"
+    renames = {"[CLS]": "<s>", "[SEP]": "</s>", "[PAD]": "<pad>", "[MASK]": "<mask>", "[UNK]": "<unk>"}
+    new = old.train_new_from_iterator(
+        lines,
+        1200,
+        new_special_tokens=["<ent>", AddedToken("<rel>", special=True)],
+        special_tokens_map=renames,
+        show_progress=False,
+    )
+    specials = ["<pad>", "<unk>", "<s>", "</s>", "<mask>", "<ent>", "<rel>"]
+    assert new.special_tokens == specials
+    assert [new.id_to_token(i) for i in range(7)] == specials
+    assert (
+        new.get_vocab()
+        == _expected(
+            bert_uncased,
+            lines,
+            1200,
+            special_tokens=specials,
+            unk_token="<unk>",
+            cls_token="<s>",
+            sep_token="</s>",
+            pad_token="<pad>",
+        ).get_vocab()
+    )
+    assert "zzyzx" not in new.get_vocab()
+    assert new.unk_token == "<unk>"
+    assert new.mask_token == "<mask>"
+    assert new.pad_token == "<pad>"
+    assert new.extra_special_tokens == ["<ent>", "<rel>"]
+    assert new.tokenize("a <ent> b") == ["a", "<ent>", "b"]
+    assert new.no_padding().encode("qqqq\u0378").tokens[-2] == "<unk>"
+    enc = new.no_padding().encode("a", "b")
+    assert enc.tokens[0] == "<s>"
+    assert enc.tokens[-1] == "</s>"
+    assert new.padding["pad_token"] == "<pad>"
+    assert new.padding["pad_id"] == 0
+    assert (new.model_max_length, new.padding_side, new.truncation_side) == (512, "left", "left")
+    assert new.clean_up_tokenization_spaces is True
+    assert new.name_or_path == "bert-base-uncased"
+
+
+def test_transformers_loads_the_result(bert_uncased: PyTokenizer, lines: list[str], tmp_path: Path) -> None:
+    transformers = pytest.importorskip("transformers")
+    new = bert_uncased.train_new_from_iterator(lines, 1500, show_progress=False)
+    new.save_pretrained(str(tmp_path))
+    hf = transformers.AutoTokenizer.from_pretrained(str(tmp_path))
+    for text, pair in [(TEXT, None), (TEXT, PAIR), ("Unbelievably CAFÉ-ish [MASK] things", "ok")]:
+        ours = new(text, pair, truncation=True, max_length=40)
+        theirs = hf(text, pair, truncation=True, max_length=40)
+        assert ours["input_ids"] == theirs["input_ids"]
+        assert ours["token_type_ids"] == theirs["token_type_ids"]
+    assert hf.convert_ids_to_tokens(new(TEXT)["input_ids"]) == new.convert_ids_to_tokens(new(TEXT)["input_ids"])
+
+
+@pytest.mark.parametrize("name", ["bert-base-chinese", "bert-base-multilingual-cased", "baai-bge-small-en"])
+def test_hf_tokenizer_files(name: str, hf_tokenizers_dir: Path, lines: list[str]) -> None:
+    old = PyTokenizer.from_file(str(hf_tokenizers_dir / name / "tokenizer.json"))
+    corpus = lines[:600] + ["東京タワーは高い。北京欢迎你。", "Ünïcödé Straße naïve"] * 20
+    new = old.train_new_from_iterator(corpus, 900, show_progress=False)
+    expected = _expected(old, corpus, 900)
+    assert new.get_vocab() == expected.get_vocab()
+    assert new.options == old.options
+    assert new.encode(TEXT, PAIR).tokens == expected.encode(TEXT, PAIR).tokens
+    # The old normalizer decides case: the cased files keep "WÖRLD"'s capitals.
+    words = [t for t in new.tokenize(TEXT) if t not in new.special_tokens]
+    assert any(c.isupper() for t in words for c in t) == (not old.options["lowercase"])
+    assert new.truncation == old.truncation
+
+
+def test_template_post_processor_takes_the_new_ids(bert_uncased: PyTokenizer, lines: list[str]) -> None:
+    doc = json.loads(bert_uncased.to_str())
+    doc["post_processor"] = {
+        "type": "TemplateProcessing",
+        "single": [{"SpecialToken": {"id": "[CLS]", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                   {"SpecialToken": {"id": "[SEP]", "type_id": 0}}],
+        "pair": [{"SpecialToken": {"id": "[CLS]", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                 {"SpecialToken": {"id": "[SEP]", "type_id": 0}}, {"SpecialToken": {"id": "[SEP]", "type_id": 0}},
+                 {"Sequence": {"id": "B", "type_id": 1}},
+                 {"SpecialToken": {"id": "[SEP]", "type_id": 1}}],
+        "special_tokens": {"[CLS]": {"id": "[CLS]", "ids": [101], "tokens": ["[CLS]"]},
+                           "[SEP]": {"id": "[SEP]", "ids": [102], "tokens": ["[SEP]"]}},
+    }  # fmt: skip
+    old = PyTokenizer.from_str(json.dumps(doc))
+    assert isinstance(old.options["post_processor"], dict)
+    new = old.train_new_from_iterator(lines, 800, special_tokens_map={"[CLS]": "<cls>"}, show_progress=False)
+    template = new.options["post_processor"]
+    assert template["special_tokens"]["<cls>"] == {"id": "<cls>", "ids": [2], "tokens": ["<cls>"]}
+    assert template["special_tokens"]["[SEP]"]["ids"] == [3]
+    enc = new.no_padding().encode("hello", "world")
+    assert enc.tokens[0] == "<cls>"
+    assert enc.ids[0] == 2
+    assert enc.ids[-1] == 3
+    assert [t for t in enc.tokens if t == "[SEP]"] == ["[SEP]"] * 3  # the old template's two in the middle
+
+
+def test_engine_equals_twin(bert_uncased: PyTokenizer, lines: list[str]) -> None:
+    small = lines[:150]
+    twin_old = TwinTokenizer.from_str(bert_uncased.to_json())
+    kwargs = {"new_special_tokens": ["<x>"], "special_tokens_map": {"[MASK]": "<m>"}, "min_frequency": 2}
+    engine = bert_uncased.train_new_from_iterator(small, 300, show_progress=False, **kwargs)
+    twin = twin_old.train_new_from_iterator(small, 300, show_progress=False, **kwargs)
+    assert engine.get_vocab() == twin.get_vocab()
+    assert engine.options == twin.options
+    assert json.loads(engine.to_json()) == json.loads(twin.to_json())
+    assert engine.encode(TEXT, PAIR).ids == twin.encode(TEXT, PAIR).ids
+    for name in ("model_max_length", "padding_side", "mask_token", "extra_special_tokens", "special_tokens_map"):
+        assert getattr(engine, name) == getattr(twin, name), name
+
+
+@pytest.mark.parametrize("make", [lambda t: t, lambda t: TwinTokenizer.from_str(t.to_json())], ids=["engine", "twin"])
+def test_bad_arguments(make: object, bert_uncased: PyTokenizer) -> None:
+    tok = make(bert_uncased)  # type: ignore[operator]
+    corpus = ["some text here"] * 3
+    with pytest.raises(TypeError, match="vocab_size"):
+        tok.train_new_from_iterator(corpus)
+    with pytest.raises(TypeError, match="vocab_size"):
+        tok.train_new_from_iterator(corpus, "100", show_progress=False)
+    with pytest.raises(ValueError, match="vocab_size"):
+        tok.train_new_from_iterator(corpus, 0, show_progress=False)
+    with pytest.raises(TypeError, match="special_tokens_map must be a dict"):
+        tok.train_new_from_iterator(corpus, 100, special_tokens_map=[("[CLS]", "<s>")])
+    with pytest.raises(TypeError, match="special_tokens_map must map str to str"):
+        tok.train_new_from_iterator(corpus, 100, special_tokens_map={"[CLS]": 1})
+    with pytest.raises(TypeError, match="new_special_tokens must be a list"):
+        tok.train_new_from_iterator(corpus, 100, new_special_tokens="<x>")
+    with pytest.raises(TypeError, match=r"new_special_tokens\[1\] must be a str or AddedToken, not int"):
+        tok.train_new_from_iterator(corpus, 100, new_special_tokens=["<x>", 3])
+    with pytest.raises(TypeError, match="'end_of_word_suffix', 'wordpieces_prefix'"):
+        tok.train_new_from_iterator(corpus, 100, end_of_word_suffix="</w>", wordpieces_prefix="##")
+    with pytest.raises(TypeError, match="length must be an int or None, not str"):
+        tok.train_new_from_iterator(corpus, 100, length="3")
+    with pytest.raises(TypeError, match="corpus must be an iterable of str"):
+        tok.train_new_from_iterator(3, 100, show_progress=False)
+    with pytest.raises(ValueError, match="objective must be"):
+        tok.train_new_from_iterator(corpus, 100, objective="best", show_progress=False)
+
+
+def test_added_token_flags_carry_over(bert_uncased: PyTokenizer, lines: list[str]) -> None:
+    """As transformers keeps them: the old special tokens' flags (renamed) and the new ones'."""
+    old = PyTokenizer.from_str(bert_uncased.to_json())
+    old.add_special_tokens([AddedToken("[MASK]", lstrip=True, special=True)])
+    new = old.train_new_from_iterator(
+        lines[:300],
+        400,
+        new_special_tokens=[AddedToken("<e>", rstrip=True, special=True), "<f>"],
+        special_tokens_map={"[MASK]": "<mask>"},
+        show_progress=False,
+    )
+    flags = {t.content: (t.lstrip, t.rstrip, t.special) for t in new.added_tokens_decoder.values()}
+    assert flags["<mask>"] == (True, False, True)
+    assert flags["<e>"] == (False, True, True)
+    assert flags["<f>"] == flags["[CLS]"] == (False, False, True)
+    assert new.no_padding().encode("a <mask> b <e> c", add_special_tokens=False).offsets[1:4] == [
+        (1, 8),
+        (9, 10),
+        (11, 15),
+    ]
+    # add_special_tokens made [MASK] an extra special token of the old one (as transformers does): renamed.
+    assert old.extra_special_tokens == ["[MASK]"]
+    assert new.extra_special_tokens == ["<mask>", "<e>", "<f>"]
