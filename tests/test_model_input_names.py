@@ -320,3 +320,24 @@ def test_real_model_directories(impl: str, model: str, tmp_path: Path) -> None:
     ours, hf = PyTokenizer.from_pretrained(path), auto(path)
     assert ours.model_input_names == hf.model_input_names == settings.get("model_input_names", GENERIC)
     assert_calls_like(ours, hf)
+
+
+def test_every_class_and_model_type_of_the_tables_as_transformers_gives(
+    bert_tokenizer_json: Path, tmp_path: Path
+) -> None:
+    """Each BERT class (with and without "Fast") and each BERT model type, and the four model types that
+    transformers 5's table maps to BertTokenizer without a configuration class: the names, and the keys of
+    a pair's call, are transformers'."""
+    from fast_wordpiece.reference import tokenizer as twin
+
+    cases = [({"tokenizer_class": name + fast}, None) for name in twin.BERT_CLASSES for fast in ("", "Fast")]
+    removed = ("nezha", "qdqbert", "realm", "retribert")
+    cases += [({}, {"model_type": t}) for t in (*twin.BERT_MODEL_TYPES, *removed)]
+    assert not set(removed) & set(twin.BERT_MODEL_TYPES)
+    for i, (config, model) in enumerate(cases):
+        path = directory(tmp_path / str(i), bert_tokenizer_json, config, model)
+        hf = auto(path)
+        for impl in sorted(IMPLS):
+            ours = IMPLS[impl].PyTokenizer.from_pretrained(path)
+            assert ours.model_input_names == hf.model_input_names, (impl, config, model)
+            assert list(ours("a", "b")) == list(hf("a", "b")), (impl, config, model)
