@@ -40,16 +40,17 @@ impl PyTokenizer {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let dir = args::path(directory, "directory")?;
-        // transformers' `model_input_names` keyword (not the family's: theirs are fixed).
-        let names = match kwargs.map(|k| k.get_item("model_input_names")).transpose()?.flatten() {
-            Some(value) => {
-                let names = super::call::str_list(&value, "model_input_names")?;
-                kwargs.expect("given").del_item("model_input_names")?;
-                Some(names)
+        // transformers' `model_input_names` keyword (not the family's: theirs
+        // are fixed), taken out of a copy of the others.
+        let kwargs = kwargs.map(|k| k.copy()).transpose()?;
+        let mut names = None;
+        if let Some(kwargs) = &kwargs {
+            if let Some(value) = kwargs.get_item("model_input_names")? {
+                names = Some(super::call::str_list(&value, "model_input_names")?);
+                kwargs.del_item("model_input_names")?;
             }
-            None => None,
-        };
-        let mut overrides = match kwargs {
+        }
+        let mut overrides = match &kwargs {
             Some(kwargs) => overrides(kwargs)?,
             None => Map::new(),
         };
