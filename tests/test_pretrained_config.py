@@ -43,6 +43,9 @@ CONFIGS: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {
     "electra-cased": ({"tokenizer_class": "ElectraTokenizer", "do_lower_case": False}, None),
     "model-type-bert": ({"model_max_length": 512}, {"model_type": "bert"}),
     "model-type-distilbert-cased": ({"do_lower_case": False}, {"model_type": "distilbert"}),
+    # transformers 5 maps these to BertTokenizer but has no configuration class for them: its generic class
+    "model-type-nezha": ({}, {"model_type": "nezha"}),
+    "model-type-retribert": ({"do_lower_case": True}, {"model_type": "retribert"}),
     "config-class-bert": ({}, {"tokenizer_class": "BertTokenizerFast", "model_type": "other"}),
     "generic-class-wins": (
         {"tokenizer_class": "PreTrainedTokenizerFast", "do_lower_case": False},

@@ -505,10 +505,12 @@ def _call_one(tokenizer: Any, text: Any, text_pair: Any, *, add_special_tokens: 
             raise
         _check_unicode_pairs(inputs, batched)  # a lone surrogate named as the caller passed it
         raise
+    # As transformers: None means "if the model takes them" (read once: the engine makes a new list).
+    names = tokenizer.model_input_names if return_token_type_ids is None or return_attention_mask is None else ()
     wanted = {
         "input_ids": True,
-        "token_type_ids": return_token_type_ids is not False,
-        "attention_mask": return_attention_mask is not False,
+        "token_type_ids": _returns(names, "token_type_ids", return_token_type_ids),
+        "attention_mask": _returns(names, "attention_mask", return_attention_mask),
         "special_tokens_mask": return_special_tokens_mask,
         "offset_mapping": return_offsets_mapping,
     }
@@ -525,6 +527,13 @@ def _call_one(tokenizer: Any, text: Any, text_pair: Any, *, add_special_tokens: 
     if not batched and return_tensors is None and not return_overflowing_tokens:
         data = {key: value[0] if value and isinstance(value[0], list) else value for key, value in data.items()}
     return BatchEncoding(data, rows, tensor_type=return_tensors)
+
+
+def _returns(model_input_names: Sequence[str], name: str, asked: bool | None) -> bool:
+    """Whether the result has the field ``name`` (``token_type_ids`` or ``attention_mask``): as the call
+    asks (``return_token_type_ids``, ``return_attention_mask``), else (None) whether the tokenizer's
+    ``model_input_names`` list it, as in transformers."""
+    return name in model_input_names if asked is None else bool(asked)
 
 
 def pad(tokenizer: Any, encoded_inputs: Any, padding: bool | str = True, max_length: int | None = None,
@@ -568,7 +577,8 @@ def _pad(tokenizer: Any, encoded_inputs: Mapping[str, Any], padding: bool | str,
         pad_to_multiple_of = _integer(pad_to_multiple_of, "pad_to_multiple_of", 1, None)
     padding, _, max_length = _strategies(tokenizer, padding, None, max_length, None)
     side = padding_side or tokenizer.padding_side
-    mask = return_attention_mask is not False
+    names = tokenizer.model_input_names if return_attention_mask is None else ()
+    mask = _returns(names, "attention_mask", return_attention_mask)
     if not isinstance(required[0], (list, tuple)):  # one example
         return BatchEncoding(_pad_one(tokenizer, inputs, padding, max_length, pad_to_multiple_of, side, mask),
                              tensor_type=return_tensors)  # fmt: skip
@@ -673,6 +683,7 @@ class _FamilyPadding:
     token type 0, as transformers' ``PreTrainedTokenizerFast`` of its tokenizer.json."""
 
     pad_token_type_id = 0
+    model_input_names = ("input_ids", "attention_mask")
 
     def __init__(self, tokenizer: Any) -> None:
         self.tokenizer = tokenizer

@@ -1,7 +1,8 @@
 //! The calling conventions of `transformers`' tokenizers: `tokenizer(...)`,
 //! `pad`, `tokenize`, the conversions between tokens and ids, the special
 //! tokens as attributes, and the settings a caller may change
-//! (`model_max_length`, `padding_side`, `truncation_side`).
+//! (`model_max_length`, `padding_side`, `truncation_side`,
+//! `model_input_names`).
 //!
 //! `__call__` and `pad` turn transformers' arguments into `encode_batch`'s
 //! in `fast_wordpiece/batch_encoding.py`, which the twin shares; the work is
@@ -280,6 +281,18 @@ pub(super) struct SpecialTokensArgument {
     replace: bool,
 }
 
+/// A list of str set by the caller (any iterable of str but a str or
+/// bytes), as the setting `name`.
+pub(super) fn str_list(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
+    args::reject_text_as_collection(value, name, "str")?;
+    let iter = value.try_iter().map_err(|e| {
+        args::unless_raised(e, || {
+            PyTypeError::new_err(format!("{name} must be a list of str, not {}", type_name(value)))
+        })
+    })?;
+    args::collect(iter, name, 0, |i, t| Ok(args::text(&t, &|| format!("{name}[{i}]"))?.to_owned()))
+}
+
 /// A special token set by the caller: a str, or None for none. An empty
 /// str is a ValueError (transformers would list it with the unknown
 /// token's id).
@@ -550,10 +563,23 @@ impl PyTokenizer {
         true
     }
 
-    /// The inputs a BERT model takes, in transformers' order.
+    /// The inputs the model takes, as transformers' `model_input_names`:
+    /// the call returns `token_type_ids` (and `attention_mask`, which `pad`
+    /// adds too) when they are among them, unless it says otherwise. BERT's
+    /// `["input_ids", "token_type_ids", "attention_mask"]`, unless read from
+    /// a model directory (its `tokenizer_config.json`, else its class:
+    /// `["input_ids", "attention_mask"]` for DistilBERT's and the generic
+    /// one). A new list each time: set it (a list of str) to change it.
     #[getter]
-    fn model_input_names(&self) -> Vec<&'static str> {
-        vec!["input_ids", "token_type_ids", "attention_mask"]
+    fn model_input_names<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        super::ints::text_list(py, &self.setting(|s| s.model_input_names.clone()))
+    }
+
+    #[setter]
+    fn set_model_input_names(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let names = str_list(value, "model_input_names")?;
+        self.change(|c| c.model_input_names = names);
+        Ok(())
     }
 
     /// The longest input the model takes: `padding="max_length"` and
@@ -765,15 +791,7 @@ impl PyTokenizer {
 
     #[setter]
     fn set_extra_special_tokens(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        args::reject_text_as_collection(value, "extra_special_tokens", "str")?;
-        let iter = value.try_iter().map_err(|e| {
-            args::unless_raised(e, || {
-                PyTypeError::new_err(format!("extra_special_tokens must be a list of str, not {}", type_name(value)))
-            })
-        })?;
-        let tokens = args::collect(iter, "extra_special_tokens", 0, |i, t| {
-            Ok(args::text(&t, &|| format!("extra_special_tokens[{i}]"))?.to_owned())
-        })?;
+        let tokens = str_list(value, "extra_special_tokens")?;
         self.change(|c| c.extra_special_tokens = tokens);
         Ok(())
     }

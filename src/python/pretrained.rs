@@ -26,8 +26,11 @@ impl PyTokenizer {
     /// override the config's keys, as in transformers: those keys, the
     /// special tokens, `model_max_length`, `padding_side`,
     /// `truncation_side`, `clean_up_tokenization_spaces`,
-    /// `split_special_tokens`; the hub's (`use_fast`, `local_files_only`,
-    /// `revision`, `cache_dir`, ...) are ignored.
+    /// `split_special_tokens`, `model_input_names` (a list of str: the
+    /// inputs the call returns by default; without it, those of
+    /// transformers' class for the directory, `token_type_ids` left out for
+    /// DistilBERT's and the generic one); the hub's (`use_fast`,
+    /// `local_files_only`, `revision`, `cache_dir`, ...) are ignored.
     /// Never downloads: a name that is not a directory is a FileNotFoundError.
     #[staticmethod]
     #[pyo3(signature = (directory, **kwargs))]
@@ -37,16 +40,28 @@ impl PyTokenizer {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let dir = args::path(directory, "directory")?;
-        let overrides = match kwargs {
+        // transformers' `model_input_names` keyword (not the family's: theirs
+        // are fixed), taken out of a copy of the others.
+        let kwargs = kwargs.map(|k| k.copy()).transpose()?;
+        let mut names = None;
+        if let Some(kwargs) = &kwargs {
+            if let Some(value) = kwargs.get_item("model_input_names")? {
+                names = Some(super::call::str_list(&value, "model_input_names")?);
+                kwargs.del_item("model_input_names")?;
+            }
+        }
+        let mut overrides = match &kwargs {
             Some(kwargs) => overrides(kwargs)?,
             None => Map::new(),
         };
+        if let Some(names) = names {
+            overrides.insert("model_input_names".into(), json!(names));
+        }
         let (tokenizer, settings) = py.detach(|| {
             guard(|| {
-                Ok((
-                    Tokenizer::from_pretrained_with(&dir, &overrides)?,
-                    pretrained::call_settings_with(&dir, &overrides)?,
-                ))
+                let mut settings = pretrained::call_settings_with(&dir, &overrides)?;
+                settings.model_input_names = pretrained::model_input_names(&dir, &overrides)?;
+                Ok((Tokenizer::from_pretrained_with(&dir, &overrides)?, settings))
             })
         })?;
         let out = Self::wrap(tokenizer);
@@ -60,8 +75,9 @@ impl PyTokenizer {
     /// `tokenizer_config.json` and
     /// `special_tokens_map.json` into `directory` (created if needed), for
     /// `transformers.AutoTokenizer.from_pretrained` (with `model_max_length`
-    /// when set, `padding_side`, `truncation_side` and the special tokens,
-    /// `extra_special_tokens` among them); returns their paths.
+    /// when set, `padding_side`, `truncation_side`, `model_input_names` and
+    /// the special tokens, `extra_special_tokens` among them); returns their
+    /// paths.
     fn save_pretrained(&self, py: Python<'_>, directory: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         let dir = args::path(directory, "directory")?;
         let settings = self.settings();

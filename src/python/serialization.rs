@@ -67,7 +67,7 @@ impl PyTokenizer {
     /// Pickles as the tokenizer file and the settings a caller may change
     /// (`model_max_length`, `padding_side`, `truncation_side`,
     /// `clean_up_tokenization_spaces`, the bos, eos, mask and extra special
-    /// tokens, `name_or_path`).
+    /// tokens, `model_input_names`, `name_or_path`).
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
@@ -83,6 +83,7 @@ impl PyTokenizer {
             "eos_token",
             "mask_token",
             "extra_special_tokens",
+            "model_input_names",
             "name_or_path",
         ] {
             state.set_item(key, slf.getattr(key)?)?;

@@ -82,7 +82,10 @@ const BERT_CLASSES: [&str; 8] = [
 
 /// The `model_type`s of `config.json` for which transformers 5's
 /// `AutoTokenizer` picks `BertTokenizer` when no `tokenizer_class` is given.
-const BERT_MODEL_TYPES: [&str; 25] = [
+/// (Its table also maps `nezha`, `qdqbert`, `realm` and `retribert` there,
+/// but transformers 5 has no configuration class for them any more, so it
+/// loads such a directory with its generic class.)
+const BERT_MODEL_TYPES: [&str; 21] = [
     "align",
     "bark",
     "bert",
@@ -99,15 +102,32 @@ const BERT_MODEL_TYPES: [&str; 25] = [
     "layoutlm",
     "megatron-bert",
     "mm-grounding-dino",
-    "nezha",
     "nomic_bert",
-    "qdqbert",
-    "realm",
-    "retribert",
     "squeezebert",
     "tvp",
     "vilt",
     "visual_bert",
+];
+
+/// The inputs a BERT model takes (`BertTokenizer`'s `model_input_names`):
+/// those of a tokenizer not read from a model directory.
+pub const BERT_INPUTS: [&str; 3] = ["input_ids", "token_type_ids", "attention_mask"];
+
+/// The `model_input_names` of transformers' generic class (and of every
+/// class that does not set its own): no segment ids.
+pub const GENERIC_INPUTS: [&str; 2] = ["input_ids", "attention_mask"];
+
+/// The `model_input_names` class attribute of each of [`BERT_CLASSES`] in
+/// transformers 5 (`DistilBertTokenizer` takes no segment ids).
+const BERT_CLASS_INPUTS: [(&str, &[&str]); 8] = [
+    ("BertTokenizer", &BERT_INPUTS),
+    ("ConvBertTokenizer", &BERT_INPUTS),
+    ("DistilBertTokenizer", &GENERIC_INPUTS),
+    ("ElectraTokenizer", &BERT_INPUTS),
+    ("LayoutLMTokenizer", &BERT_INPUTS),
+    ("LxmertTokenizer", &BERT_INPUTS),
+    ("MobileBertTokenizer", &BERT_INPUTS),
+    ("SqueezeBertTokenizer", &BERT_INPUTS),
 ];
 
 /// Whether transformers 5's `AutoTokenizer` loads the directory with a BERT
@@ -119,20 +139,63 @@ fn loads_as_bert(dir: &Path, config: &Map<String, Value>) -> Result<bool> {
     loads_as(dir, config, &BERT_CLASSES, &BERT_MODEL_TYPES)
 }
 
-/// Whether transformers 5's `AutoTokenizer` loads the directory with one of
-/// `classes` (without the `Fast` suffix): the config's `tokenizer_class`,
-/// else `config.json`'s `tokenizer_class`, else whether `config.json`'s
-/// `model_type` is one of `model_types`.
-fn loads_as(dir: &Path, config: &Map<String, Value>, classes: &[&str], model_types: &[&str]) -> Result<bool> {
+/// What transformers 5's `AutoTokenizer` goes by to pick the class of a
+/// directory: a class name (without the `Fast` suffix), else a model type.
+enum ClassHint {
+    Class(String),
+    ModelType(Option<String>),
+}
+
+/// The config's `tokenizer_class`, else `config.json`'s `tokenizer_class`
+/// (either without the `Fast` suffix), else `config.json`'s `model_type`.
+fn class_hint(dir: &Path, config: &Map<String, Value>) -> Result<ClassHint> {
     let model = read_object(&dir.join("config.json"))?;
     let class = config
         .get("tokenizer_class")
         .and_then(Value::as_str)
         .or_else(|| model.get("tokenizer_class").and_then(Value::as_str));
     Ok(match class {
-        Some(class) => classes.contains(&class.strip_suffix("Fast").unwrap_or(class)),
-        None => model.get("model_type").and_then(Value::as_str).is_some_and(|t| model_types.contains(&t)),
+        Some(class) => ClassHint::Class(class.strip_suffix("Fast").unwrap_or(class).to_owned()),
+        None => ClassHint::ModelType(model.get("model_type").and_then(Value::as_str).map(str::to_owned)),
     })
+}
+
+/// Whether transformers 5's `AutoTokenizer` loads the directory with one of
+/// `classes` (without the `Fast` suffix): the config's `tokenizer_class`,
+/// else `config.json`'s `tokenizer_class`, else whether `config.json`'s
+/// `model_type` is one of `model_types`.
+fn loads_as(dir: &Path, config: &Map<String, Value>, classes: &[&str], model_types: &[&str]) -> Result<bool> {
+    Ok(match class_hint(dir, config)? {
+        ClassHint::Class(class) => classes.contains(&class.as_str()),
+        ClassHint::ModelType(t) => t.is_some_and(|t| model_types.contains(&t.as_str())),
+    })
+}
+
+/// The inputs of the model a directory configures, as transformers 5 takes
+/// them: `tokenizer_config.json`'s `model_input_names` (or the keyword
+/// argument of that name among `overrides`), a list of str; else the class
+/// attribute of the class `AutoTokenizer` picks (see [`loads_as`]): that of
+/// [`BERT_CLASS_INPUTS`], `BertTokenizer`'s for [`BERT_MODEL_TYPES`], the
+/// generic class's (no `token_type_ids`) for any other class or none.
+pub fn model_input_names(dir: &Path, overrides: &Map<String, Value>) -> Result<Vec<String>> {
+    let config = read_config(dir, overrides)?;
+    if let Some(value) = config.get("model_input_names") {
+        let names = value.as_array().and_then(|a| a.iter().map(|v| v.as_str().map(str::to_owned)).collect());
+        return names.ok_or_else(|| {
+            Error::invalid_file(
+                &dir.join("tokenizer_config.json"),
+                format!("model_input_names: expected a list of str, found {value}"),
+            )
+        });
+    }
+    let names: &[&str] = match class_hint(dir, &config)? {
+        ClassHint::Class(class) => {
+            BERT_CLASS_INPUTS.iter().find(|(c, _)| *c == class).map_or(&GENERIC_INPUTS, |(_, names)| names)
+        }
+        ClassHint::ModelType(Some(t)) if BERT_MODEL_TYPES.contains(&t.as_str()) => &BERT_INPUTS,
+        ClassHint::ModelType(_) => &GENERIC_INPUTS,
+    };
+    Ok(names.iter().map(|&n| n.to_owned()).collect())
 }
 
 /// The tokenizer classes of transformers 5 that pad on the left unless the
@@ -460,6 +523,12 @@ pub struct CallSettings {
     /// `transformers`' `extra_special_tokens`: special tokens without a name
     /// of their own, listed by `all_special_tokens` after the named ones.
     pub extra_special_tokens: Vec<String>,
+    /// The inputs the model takes (`transformers`' `model_input_names`):
+    /// whether the call returns `token_type_ids` and `attention_mask` when
+    /// it does not say. [`BERT_INPUTS`] unless a model directory (see
+    /// [`model_input_names`]) or the caller says otherwise; the family's
+    /// tokenizers keep their own.
+    pub model_input_names: Vec<String>,
 }
 
 impl Default for CallSettings {
@@ -473,6 +542,7 @@ impl Default for CallSettings {
             eos_token: None,
             mask_token: Some(MASK_TOKEN.to_owned()),
             extra_special_tokens: Vec::new(),
+            model_input_names: BERT_INPUTS.iter().map(|&n| n.to_owned()).collect(),
         }
     }
 }
@@ -552,6 +622,7 @@ pub fn call_settings_with(dir: &Path, overrides: &Map<String, Value>) -> Result<
         eos_token: named("eos_token"),
         mask_token: named("mask_token"),
         extra_special_tokens: configured.extra.iter().map(|t| t.content.clone()).collect(),
+        ..CallSettings::default()
     })
 }
 
@@ -658,8 +729,9 @@ impl Tokenizer {
     /// (created if needed); returns their paths.
     /// `tokenizer_config.json` holds the call settings (`model_max_length`,
     /// else the default truncation's length, if there is one; the named and
-    /// extra special tokens in the vocabulary) and the model's inputs, `token_type_ids` among them: without them
-    /// `transformers`' generic class leaves out the segment ids of pairs.
+    /// extra special tokens in the vocabulary) and the model's inputs
+    /// (`call.model_input_names`): without them `transformers`' generic
+    /// class would leave out the segment ids of a BERT model.
     pub fn save_pretrained(&self, dir: &Path, call: &CallSettings) -> Result<Vec<PathBuf>> {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
         let mut written = Vec::new();
@@ -699,12 +771,63 @@ impl Tokenizer {
             "split_special_tokens": o.split_special_tokens,
             "padding_side": call.padding_side.to_string(),
             "truncation_side": call.truncation_side.to_string(),
-            "model_input_names": ["input_ids", "token_type_ids", "attention_mask"],
+            "model_input_names": call.model_input_names,
         });
         if let Some(n) = call.model_max_length.or(self.truncation().map(|t| t.max_length as u64)) {
             config.as_object_mut().expect("an object").insert("model_max_length".into(), json!(n));
         }
         written.extend(write_config_files(dir, config, &named, &extra)?);
         Ok(written)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A model directory with the given `tokenizer_config.json` and `config.json` (None: none).
+    fn directory(name: &str, config: Option<Value>, model: Option<Value>) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("fwp-inputs-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (file, value) in [("tokenizer_config.json", config), ("config.json", model)] {
+            if let Some(value) = value {
+                std::fs::write(dir.join(file), value.to_string()).unwrap();
+            }
+        }
+        dir
+    }
+
+    #[test]
+    fn every_bert_class_has_its_inputs() {
+        let classes: Vec<&str> = BERT_CLASS_INPUTS.iter().map(|(c, _)| *c).collect();
+        assert_eq!(classes, BERT_CLASSES);
+    }
+
+    #[test]
+    fn model_input_names_follow_the_config_then_the_class() {
+        let names = |name: &str, config: Option<Value>, model: Option<Value>, overrides: Value| {
+            let dir = directory(name, config, model);
+            let got = model_input_names(&dir, overrides.as_object().unwrap());
+            std::fs::remove_dir_all(&dir).unwrap();
+            got
+        };
+        let none = json!({});
+        let distil = Some(json!({"tokenizer_class": "DistilBertTokenizerFast"}));
+        assert_eq!(names("distil", distil.clone(), None, none.clone()).unwrap(), GENERIC_INPUTS);
+        assert_eq!(
+            names("bert", Some(json!({"tokenizer_class": "BertTokenizer"})), None, none.clone()).unwrap(),
+            BERT_INPUTS
+        );
+        // The model type distilbert is BertTokenizer's; nezha has no configuration class in transformers 5.
+        assert_eq!(names("type", None, Some(json!({"model_type": "distilbert"})), none.clone()).unwrap(), BERT_INPUTS);
+        assert_eq!(names("nezha", None, Some(json!({"model_type": "nezha"})), none.clone()).unwrap(), GENERIC_INPUTS);
+        assert_eq!(names("empty", None, None, none.clone()).unwrap(), GENERIC_INPUTS);
+        let key = Some(json!({"tokenizer_class": "DistilBertTokenizer", "model_input_names": ["input_ids"]}));
+        assert_eq!(names("key", key, None, none.clone()).unwrap(), ["input_ids"]);
+        let given = json!({"model_input_names": BERT_INPUTS});
+        assert_eq!(names("given", distil, None, given).unwrap(), BERT_INPUTS);
+        let bad = names("bad", Some(json!({"model_input_names": ["input_ids", 1]})), None, none).unwrap_err();
+        let message = bad.to_string();
+        assert!(message.contains("tokenizer_config.json") && message.contains("model_input_names"), "{message}");
     }
 }

@@ -19,8 +19,22 @@ from fast_wordpiece.reference.options import EncodeOptions
 
 NO_MAXIMUM = int(1e30)  # transformers' VERY_LARGE_INTEGER: a model without a maximum length
 MASK_TOKEN = "[MASK]"  # unless a model directory or the caller says otherwise
+#: The inputs a BERT model takes (BertTokenizer's model_input_names): those of a tokenizer not read from a
+#: model directory.
+BERT_INPUTS = ("input_ids", "token_type_ids", "attention_mask")
 _ARRAYS = (("input_ids", "ids"), ("token_type_ids", "type_ids"), ("attention_mask", "attention_mask"),
            ("special_tokens_mask", "special_tokens_mask"), ("offset_mapping", "offsets"))  # fmt: skip
+
+
+def str_list(value: Any, name: str) -> list[str]:
+    """A list of str set by the caller (any iterable of str but a str or bytes), as the setting ``name``."""
+    if isinstance(value, (str, bytes, bytearray)):
+        raise TypeError(f"{name} must be an iterable of str, not {type(value).__name__}")
+    try:
+        items = list(value)
+    except TypeError:
+        raise TypeError(f"{name} must be a list of str, not {type(value).__name__}") from None
+    return [_text(t, f"{name}[{i}]") for i, t in enumerate(items)]
 
 
 class TransformersCalls:
@@ -40,6 +54,7 @@ class TransformersCalls:
     _eos_token: str | None = None
     _mask_token: str | None = MASK_TOKEN
     _extra_special_tokens: list[str] = []  # noqa: RUF012  (replaced whole, never changed in place)
+    _model_input_names: tuple[str, ...] | list[str] = BERT_INPUTS
     _name_or_path = ""
     _added: list[dict[str, Any]]
     _plain_special_tokens: Any
@@ -178,10 +193,17 @@ class TransformersCalls:
         return len(self._vocab)
 
     is_fast = False  # the twin is pure Python (its encodings have alignment all the same)
-    model_input_names = property(
-        lambda self: ["input_ids", "token_type_ids", "attention_mask"],
-        doc="The inputs a BERT model takes, in transformers' order.",
-    )
+
+    @property
+    def model_input_names(self) -> list[str]:
+        """The inputs the model takes, as transformers' ``model_input_names``: the call returns
+        ``token_type_ids`` (and ``attention_mask``, which ``pad`` adds too) when they are among them,
+        unless it says otherwise. BERT's, unless read from a model directory. A new list each time."""
+        return list(self._model_input_names)
+
+    @model_input_names.setter
+    def model_input_names(self, value: list[str]) -> None:
+        self._model_input_names = str_list(value, "model_input_names")
 
     @property
     def model_max_length(self) -> int:
@@ -329,13 +351,7 @@ class TransformersCalls:
 
     @extra_special_tokens.setter
     def extra_special_tokens(self, value: list[str]) -> None:
-        if isinstance(value, (str, bytes, bytearray)):
-            raise TypeError(f"extra_special_tokens must be an iterable of str, not {type(value).__name__}")
-        try:
-            items = list(value)
-        except TypeError:
-            raise TypeError(f"extra_special_tokens must be a list of str, not {type(value).__name__}") from None
-        self._extra_special_tokens = [_text(t, f"extra_special_tokens[{i}]") for i, t in enumerate(items)]
+        self._extra_special_tokens = str_list(value, "extra_special_tokens")
 
     @property
     def all_special_tokens(self) -> list[str]:
@@ -361,7 +377,7 @@ class TransformersCalls:
                 "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces, "bos_token": self.bos_token,
                 "eos_token": self.eos_token, "mask_token": self.mask_token,
                 "extra_special_tokens": self.extra_special_tokens,
-                "name_or_path": self.name_or_path}  # fmt: skip
+                "model_input_names": self.model_input_names, "name_or_path": self.name_or_path}  # fmt: skip
 
     # -- more of transformers' attributes (the engine's src/python/compat.rs) -----
 

@@ -31,7 +31,7 @@ from fast_wordpiece.reference.args import (
     _type_name,
     _vocab_ids,
 )
-from fast_wordpiece.reference.calling import TransformersCalls, _word_list, _words
+from fast_wordpiece.reference.calling import BERT_INPUTS, TransformersCalls, _word_list, _words, str_list
 from fast_wordpiece.reference.common import (
     CONTINUATION,
     DEFAULT_SPECIAL_TOKENS,
@@ -497,13 +497,21 @@ class PyTokenizer(TransformersCalls):
         with a BERT class rebuilds the pipeline of its ``tokenizer.json`` from ``do_lower_case``,
         ``strip_accents`` and ``tokenize_chinese_chars``, as transformers does. Keyword arguments override the
         config's keys, as in transformers: those keys, the special tokens, ``model_max_length``,
-        ``padding_side``, ``truncation_side``, ``clean_up_tokenization_spaces``, ``split_special_tokens``;
-        the hub's (``use_fast``, ``local_files_only``, ``revision``, ``cache_dir``, ...) are ignored. Never
-        downloads."""
+        ``padding_side``, ``truncation_side``, ``clean_up_tokenization_spaces``, ``split_special_tokens``,
+        ``model_input_names`` (a list of str: the inputs the call returns by default; without it, those of
+        transformers' class for the directory, ``token_type_ids`` left out for DistilBERT's and the generic
+        one); the hub's (``use_fast``, ``local_files_only``, ``revision``, ``cache_dir``, ...) are ignored.
+        Never downloads."""
+        kwargs = dict(kwargs)  # transformers' model_input_names (not the family's: theirs are fixed)
+        key = "model_input_names"
+        names = str_list(kwargs.pop(key), key) if key in kwargs else None
         overrides = _pretrained_overrides(kwargs)
+        if names is not None:
+            overrides["model_input_names"] = names
         tokenizer = PyTokenizer._from_directory(directory, overrides)
         for key, value in _call_settings(_path(directory), overrides).items():
             setattr(tokenizer, key, value)
+        tokenizer._model_input_names = _model_input_names(_path(directory), overrides)
         named, extra = _configured(_path(directory), overrides)
         content = {key: None if t is None else t["content"] for key, t, _ in named}
         tokenizer._bos_token, tokenizer._eos_token = content["bos_token"], content["eos_token"]
@@ -613,7 +621,7 @@ class PyTokenizer(TransformersCalls):
                                   "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces,
                                   "split_special_tokens": o.split_special_tokens,
                                   "padding_side": self.padding_side, "truncation_side": self.truncation_side,
-                                  "model_input_names": ["input_ids", "token_type_ids", "attention_mask"]}  # fmt: skip
+                                  "model_input_names": self.model_input_names}  # fmt: skip
         if self._model_max_length is not None:
             config["model_max_length"] = self._model_max_length
         elif self._truncation is not None:
@@ -1244,11 +1252,18 @@ def _token_value(value: Any, name: str) -> Any:
 BERT_CLASSES = ("BertTokenizer", "ConvBertTokenizer", "DistilBertTokenizer", "ElectraTokenizer", "LayoutLMTokenizer",
                 "LxmertTokenizer", "MobileBertTokenizer", "SqueezeBertTokenizer")  # fmt: skip
 #: The model_types of config.json for which transformers 5's AutoTokenizer picks BertTokenizer when no
-#: tokenizer_class is given.
+#: tokenizer_class is given (not nezha, qdqbert, realm, retribert: its table maps them there, but it has no
+#: configuration class for them any more, so it loads such a directory with its generic class).
 BERT_MODEL_TYPES = ("align", "bark", "bert", "blip", "bros", "chinese_clip", "convbert", "distilbert", "electra",
                     "ernie", "flava", "git", "grounding-dino", "layoutlm", "megatron-bert", "mm-grounding-dino",
-                    "nezha", "nomic_bert", "qdqbert", "realm", "retribert", "squeezebert", "tvp", "vilt",
-                    "visual_bert")  # fmt: skip
+                    "nomic_bert", "squeezebert", "tvp", "vilt", "visual_bert")  # fmt: skip
+#: The model_input_names of transformers' generic class (and of every class that does not set its own).
+GENERIC_INPUTS = ("input_ids", "attention_mask")
+#: The model_input_names class attribute of each of BERT_CLASSES in transformers 5.
+BERT_CLASS_INPUTS = {"BertTokenizer": BERT_INPUTS, "ConvBertTokenizer": BERT_INPUTS,
+                     "DistilBertTokenizer": GENERIC_INPUTS, "ElectraTokenizer": BERT_INPUTS,
+                     "LayoutLMTokenizer": BERT_INPUTS, "LxmertTokenizer": BERT_INPUTS,
+                     "MobileBertTokenizer": BERT_INPUTS, "SqueezeBertTokenizer": BERT_INPUTS}  # fmt: skip
 
 
 def _loads_as_bert(path: str, config: dict[str, Any]) -> bool:
@@ -1256,17 +1271,44 @@ def _loads_as_bert(path: str, config: dict[str, Any]) -> bool:
     return _loads_as(path, config, BERT_CLASSES, BERT_MODEL_TYPES)
 
 
-def _loads_as(path: str, config: dict[str, Any], classes: Sequence[str], model_types: Sequence[str]) -> bool:
-    """Whether transformers 5's AutoTokenizer loads the directory with one of ``classes`` (without the "Fast"
-    suffix): the config's tokenizer_class, else config.json's tokenizer_class, else whether config.json's
-    model_type is one of ``model_types``."""
+def _class_hint(path: str, config: dict[str, Any]) -> tuple[str | None, Any]:
+    """What transformers 5's AutoTokenizer goes by to pick the class of a directory: the config's
+    tokenizer_class, else config.json's tokenizer_class (either without the "Fast" suffix), as
+    ``(class, None)``; else ``(None, model_type)`` (config.json's, or None)."""
     model = _read_object(os.path.join(path, "config.json"))
     name = config.get("tokenizer_class")
     if not isinstance(name, str):
         name = model.get("tokenizer_class")
     if isinstance(name, str):
-        return (name[: -len("Fast")] if name.endswith("Fast") else name) in classes
-    return model.get("model_type") in model_types
+        return (name[: -len("Fast")] if name.endswith("Fast") else name), None
+    return None, model.get("model_type")
+
+
+def _loads_as(path: str, config: dict[str, Any], classes: Sequence[str], model_types: Sequence[str]) -> bool:
+    """Whether transformers 5's AutoTokenizer loads the directory with one of ``classes`` (without the "Fast"
+    suffix): the config's tokenizer_class, else config.json's tokenizer_class, else whether config.json's
+    model_type is one of ``model_types``."""
+    name, model_type = _class_hint(path, config)
+    return name in classes if name is not None else model_type in model_types
+
+
+def _model_input_names(path: str, overrides: dict[str, Any]) -> list[str]:
+    """The inputs of the model a directory configures, as transformers 5 takes them: tokenizer_config.json's
+    ``model_input_names`` (or the keyword argument among ``overrides``), a list of str; else the class
+    attribute of the class AutoTokenizer picks: that of BERT_CLASS_INPUTS, BertTokenizer's for
+    BERT_MODEL_TYPES, the generic class's (no token_type_ids) for any other class or none."""
+    config_path = os.path.join(path, "tokenizer_config.json")
+    config = {**_read_object(config_path), **overrides}
+    if "model_input_names" in config:
+        value = config["model_input_names"]
+        if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+            found = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            raise ValueError(f"{config_path}: model_input_names: expected a list of str, found {found}")
+        return list(value)
+    name, model_type = _class_hint(path, config)
+    if name is not None:
+        return list(BERT_CLASS_INPUTS.get(name, GENERIC_INPUTS))
+    return list(BERT_INPUTS if model_type in BERT_MODEL_TYPES else GENERIC_INPUTS)
 
 
 #: The tokenizer classes of transformers 5 that pad on the left unless the configuration says otherwise.
