@@ -341,3 +341,17 @@ def test_every_class_and_model_type_of_the_tables_as_transformers_gives(
             ours = IMPLS[impl].PyTokenizer.from_pretrained(path)
             assert ours.model_input_names == hf.model_input_names, (impl, config, model)
             assert list(ours("a", "b")) == list(hf("a", "b")), (impl, config, model)
+
+
+@pytest.mark.parametrize("cls", ["DPRQuestionEncoderTokenizer", "DPRContextEncoderTokenizer", "DPRReaderTokenizer"])
+def test_dpr_classes_take_their_inputs_as_transformers_gives(
+    bert_tokenizer_json: Path, tmp_path: Path, cls: str
+) -> None:
+    """DPR's tokenizer classes (uncased BERT files, as DPR's models have them): the question and context
+    encoders take segment ids, the reader does not, as transformers 5's class attributes say."""
+    path = directory(tmp_path, bert_tokenizer_json, {"tokenizer_class": cls, "do_lower_case": True})
+    hf = auto(path)
+    for impl in sorted(IMPLS):
+        ours = IMPLS[impl].PyTokenizer.from_pretrained(path)
+        assert ours.model_input_names == hf.model_input_names, impl
+        assert_calls_like(ours, hf)

@@ -118,10 +118,15 @@ pub const BERT_INPUTS: [&str; 3] = ["input_ids", "token_type_ids", "attention_ma
 pub const GENERIC_INPUTS: [&str; 2] = ["input_ids", "attention_mask"];
 
 /// The `model_input_names` class attribute of each of [`BERT_CLASSES`] in
-/// transformers 5 (`DistilBertTokenizer` takes no segment ids).
-const BERT_CLASS_INPUTS: [(&str, &[&str]); 8] = [
+/// transformers 5 (`DistilBertTokenizer` takes no segment ids), and of
+/// DPR's classes (subclasses of `BertTokenizer` that keep the lowercasing
+/// whatever `do_lower_case` says, so not among [`BERT_CLASSES`]).
+const BERT_CLASS_INPUTS: [(&str, &[&str]); 11] = [
     ("BertTokenizer", &BERT_INPUTS),
     ("ConvBertTokenizer", &BERT_INPUTS),
+    ("DPRContextEncoderTokenizer", &BERT_INPUTS),
+    ("DPRQuestionEncoderTokenizer", &BERT_INPUTS),
+    ("DPRReaderTokenizer", &GENERIC_INPUTS),
     ("DistilBertTokenizer", &GENERIC_INPUTS),
     ("ElectraTokenizer", &BERT_INPUTS),
     ("LayoutLMTokenizer", &BERT_INPUTS),

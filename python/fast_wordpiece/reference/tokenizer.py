@@ -1259,8 +1259,11 @@ BERT_MODEL_TYPES = ("align", "bark", "bert", "blip", "bros", "chinese_clip", "co
                     "nomic_bert", "squeezebert", "tvp", "vilt", "visual_bert")  # fmt: skip
 #: The model_input_names of transformers' generic class (and of every class that does not set its own).
 GENERIC_INPUTS = ("input_ids", "attention_mask")
-#: The model_input_names class attribute of each of BERT_CLASSES in transformers 5.
+#: The model_input_names class attribute of each of BERT_CLASSES in transformers 5, and of DPR's classes
+#: (subclasses of BertTokenizer that keep the lowercasing whatever do_lower_case says, so not among them).
 BERT_CLASS_INPUTS = {"BertTokenizer": BERT_INPUTS, "ConvBertTokenizer": BERT_INPUTS,
+                     "DPRContextEncoderTokenizer": BERT_INPUTS, "DPRQuestionEncoderTokenizer": BERT_INPUTS,
+                     "DPRReaderTokenizer": GENERIC_INPUTS,
                      "DistilBertTokenizer": GENERIC_INPUTS, "ElectraTokenizer": BERT_INPUTS,
                      "LayoutLMTokenizer": BERT_INPUTS, "LxmertTokenizer": BERT_INPUTS,
                      "MobileBertTokenizer": BERT_INPUTS, "SqueezeBertTokenizer": BERT_INPUTS}  # fmt: skip
