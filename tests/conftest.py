@@ -146,6 +146,15 @@ def bert_vocab_file() -> Path:
     return _corpus(corpora.bert_vocab_path)
 
 
+@pytest.fixture(scope="session")
+def bert_tokenizer_json(bert_vocab_file: Path) -> Path:
+    """bert-base-uncased's own tokenizer.json, beside its vocab.txt (scripts/corpora.py)."""
+    path = bert_vocab_file.parent / "tokenizer.json"
+    if not path.is_file():
+        pytest.skip(f"no tokenizer.json beside {bert_vocab_file} (run scripts/corpora.py fetch)")
+    return path
+
+
 # ----------------------------------------------------------------------------- report
 
 

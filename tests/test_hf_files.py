@@ -46,15 +46,6 @@ def fields(encoding: Any) -> dict[str, list]:
 
 
 @pytest.fixture(scope="module")
-def bert_tokenizer_json(bert_vocab_file: Path) -> Path:
-    """bert-base-uncased's own tokenizer.json, beside its vocab.txt (scripts/corpora.py)."""
-    path = bert_vocab_file.parent / "tokenizer.json"
-    if not path.is_file():
-        pytest.skip(f"no tokenizer.json beside {bert_vocab_file} (run scripts/corpora.py fetch)")
-    return path
-
-
-@pytest.fixture(scope="module")
 def texts(shakespeare_lines: list[str], multilingual_lines: list[str]) -> list[str]:
     """English and German/Russian/Chinese lines, with literal special tokens and odd characters."""
     step = max(1, len(shakespeare_lines) // N_LINES)

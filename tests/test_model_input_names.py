@@ -14,7 +14,6 @@ import copy
 import json
 import pickle
 import shutil
-import warnings
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ import pytest
 transformers = pytest.importorskip("transformers")
 np = pytest.importorskip("numpy")
 from conftest import HF_TOKENIZERS, OPTIONAL  # noqa: E402
+from test_pretrained_config import auto  # noqa: E402
 
 import fast_wordpiece  # noqa: E402
 from fast_wordpiece import reference  # noqa: E402
@@ -77,15 +77,6 @@ OPTIONS: list[dict[str, Any]] = [
 ]
 
 
-@pytest.fixture(scope="module")
-def bert_tokenizer_json(bert_vocab_file: Path) -> Path:
-    """bert-base-uncased's own tokenizer.json (beside its vocab.txt in the corpus cache)."""
-    path = bert_vocab_file.parent / "tokenizer.json"
-    if not path.is_file():
-        pytest.skip(f"{OPTIONAL} no tokenizer.json beside {bert_vocab_file}")
-    return path
-
-
 def directory(target: Path, source: Path, config: dict[str, Any] | None, model: dict[str, Any] | None = None) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     shutil.copy(source, target / "tokenizer.json")
@@ -94,12 +85,6 @@ def directory(target: Path, source: Path, config: dict[str, Any] | None, model: 
     if model is not None:
         (target / "config.json").write_text(json.dumps(model), encoding="utf-8")
     return target
-
-
-def auto(path: Path, **kwargs: Any) -> Any:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return transformers.AutoTokenizer.from_pretrained(str(path), **kwargs)
 
 
 def plain(value: Any) -> Any:
