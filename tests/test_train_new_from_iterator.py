@@ -109,7 +109,7 @@ def test_batches_and_generators(bert_uncased: PyTokenizer, lines: list[str]) -> 
 
 def test_special_tokens_map_and_new_special_tokens(bert_uncased: PyTokenizer, lines: list[str]) -> None:
     old = PyTokenizer.from_str(bert_uncased.to_json())
-    old.add_tokens(["zzyzx"])  # a non-special added token: dropped
+    old.add_tokens(["zzyzx"])  # a non-special added token: back after the vocabulary
     old.model_max_length = 512
     old.padding_side = "left"
     old.truncation_side = "left"
@@ -126,20 +126,19 @@ def test_special_tokens_map_and_new_special_tokens(bert_uncased: PyTokenizer, li
     specials = ["<pad>", "<unk>", "<s>", "</s>", "<mask>", "<ent>", "<rel>"]
     assert new.special_tokens == specials
     assert [new.id_to_token(i) for i in range(7)] == specials
-    assert (
-        new.get_vocab()
-        == _expected(
-            bert_uncased,
-            lines,
-            1200,
-            special_tokens=specials,
-            unk_token="<unk>",
-            cls_token="<s>",
-            sep_token="</s>",
-            pad_token="<pad>",
-        ).get_vocab()
-    )
-    assert "zzyzx" not in new.get_vocab()
+    assert {token: i for token, i in new.get_vocab().items() if token != "zzyzx"} == _expected(
+        bert_uncased,
+        lines,
+        1200,
+        special_tokens=specials,
+        unk_token="<unk>",
+        cls_token="<s>",
+        sep_token="</s>",
+        pad_token="<pad>",
+    ).get_vocab()
+    assert new.get_added_vocab()["zzyzx"] == 1200
+    assert not new.added_tokens_decoder[1200].special
+    assert new.model_input_names == old.model_input_names
     assert new.unk_token == "<unk>"
     assert new.mask_token == "<mask>"
     assert new.pad_token == "<pad>"
@@ -275,3 +274,35 @@ def test_added_token_flags_carry_over(bert_uncased: PyTokenizer, lines: list[str
     # add_special_tokens made [MASK] an extra special token of the old one (as transformers does): renamed.
     assert old.extra_special_tokens == ["[MASK]"]
     assert new.extra_special_tokens == ["<mask>", "<e>", "<f>"]
+
+
+def test_added_tokens_come_back_as_transformers_has_them(
+    bert_uncased: PyTokenizer, lines: list[str], tmp_path: Path
+) -> None:
+    """As transformers' ``AutoTokenizer`` (the Hugging Face course's way): the added tokens that
+    are not special come back after the vocabulary with their flags, and a new special token that
+    is already special keeps its old flags."""
+    transformers = pytest.importorskip("transformers")
+    old = PyTokenizer.from_str(bert_uncased.to_json())
+    old.add_tokens(["hello world", AddedToken("<nonspec>", lstrip=True)])
+    old.add_special_tokens([AddedToken("<ent>", special=True)])
+    old.save_pretrained(str(tmp_path / "old"))
+    hf_old = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "old"))
+    again = [AddedToken("<ent>", lstrip=True, normalized=True, special=True)]
+    new = old.train_new_from_iterator(lines[:400], 300, new_special_tokens=again, show_progress=False)
+    tokenizers = pytest.importorskip("tokenizers")
+    theirs = [tokenizers.AddedToken("<ent>", lstrip=True, normalized=True, special=True)]
+    hf_new = hf_old.train_new_from_iterator(lines[:400], 300, new_special_tokens=theirs)
+    plain = {i: t.content for i, t in new.added_tokens_decoder.items() if not t.special}
+    assert plain == {i: t.content for i, t in hf_new.added_tokens_decoder.items() if not t.special}
+    assert sorted(plain.values()) == ["<nonspec>", "hello world"]
+    # (the vocabularies differ: ours and Hugging Face's trainer; the added tokens matched do not)
+    added = {"hello world", "<nonspec>", "<ent>"}
+    for text in ["say hello world to x   <nonspec> y", "x <ENT> y <ent>"]:
+        ours, theirs_tokens = new.tokenize(text), hf_new.tokenize(text)
+        assert [t for t in ours if t.strip() in added] == [t for t in theirs_tokens if t.strip() in added], text
+    assert new.tokenize("x <ENT> y <ent>").count("<ent>") == 1
+    twin = TwinTokenizer.from_str(old.to_json())
+    twin.add_special_tokens([AddedToken("<ent>", special=True)])
+    twin_new = twin.train_new_from_iterator(lines[:150], 300, new_special_tokens=again, show_progress=False)
+    assert {t.content for t in twin_new.added_tokens_decoder.values() if not t.special} == set(plain.values())

@@ -73,9 +73,13 @@ def _renamed(token: Any, content: str) -> AddedToken:
 
 
 def _with_flags(new: Any, tokens: list[AddedToken]) -> None:
-    """Gives ``new``'s special tokens the flags of ``tokens`` (lstrip, ..., as transformers keeps them)."""
+    """Gives ``new``'s special tokens the flags of ``tokens`` (lstrip, ..., as transformers keeps them);
+    a token given twice keeps the flags of its first place (an old special token's over a new one's)."""
     current = {t.content: t for t in new.added_tokens_decoder.values()}
-    changed = [t for t in tokens if t.content in current and current[t.content] != t]
+    first: dict[str, AddedToken] = {}
+    for t in tokens:
+        first.setdefault(t.content, t)
+    changed = [t for t in first.values() if t.content in current and current[t.content] != t]
     if changed:
         new.add_special_tokens(changed)
 
@@ -159,6 +163,8 @@ def train_new_from_iterator(
     # The special added tokens in the order of their ids, renamed; then the new ones (as transformers).
     added = tokenizer.added_tokens_decoder
     olds = [added[i] for i in sorted(added) if added[i].special]
+    # The others come back after the vocabulary, as transformers' AutoTokenizer has them again.
+    plain = [added[i] for i in sorted(added) if not added[i].special]
     special = [_renamed(t, renames.get(t.content, t.content)) for t in olds] + extra
     special_tokens = list(dict.fromkeys(t.content for t in special))
 
@@ -190,6 +196,7 @@ def train_new_from_iterator(
     new.padding_side = tokenizer.padding_side
     new.truncation_side = tokenizer.truncation_side
     new.clean_up_tokenization_spaces = tokenizer.clean_up_tokenization_spaces
+    new.model_input_names = tokenizer.model_input_names
     new.name_or_path = tokenizer.name_or_path
     for name in _NAMED:
         token = getattr(tokenizer, name)
@@ -198,4 +205,6 @@ def train_new_from_iterator(
     _with_flags(new, special)
     extras = [renames.get(t, t) for t in tokenizer.extra_special_tokens]
     new.extra_special_tokens = list(dict.fromkeys(extras + [t.content for t in extra]))
+    if plain:
+        new.add_tokens(plain)
     return new

@@ -322,7 +322,8 @@ impl PyTokenizer {
     /// learned by `train` (ours, not Hugging Face's `WordPieceTrainer`'s) on
     /// `text_iterator`, to `vocab_size` tokens. The special added tokens come
     /// first (renamed by `special_tokens_map`), then `new_special_tokens`; the
-    /// other added tokens are dropped; the post-processor takes the new ids.
+    /// other added tokens come back after the vocabulary (as transformers'
+    /// `AutoTokenizer` has them); the post-processor takes the new ids.
     /// `kwargs`: `min_frequency` (default 0, as `WordPieceTrainer`'s),
     /// `limit_alphabet`, `initial_alphabet`, `show_progress`,
     /// `continuing_subword_prefix`, `objective`; any other is a TypeError.
