@@ -805,7 +805,9 @@ mod tests {
     #[test]
     fn every_bert_class_has_its_inputs() {
         let classes: Vec<&str> = BERT_CLASS_INPUTS.iter().map(|(c, _)| *c).collect();
-        assert_eq!(classes, BERT_CLASSES);
+        assert!(BERT_CLASSES.iter().all(|c| classes.contains(c)), "{classes:?}");
+        // The others are DPR's, which keep BERT's pipeline in their own way.
+        assert!(classes.iter().all(|c| BERT_CLASSES.contains(c) || c.starts_with("DPR")), "{classes:?}");
     }
 
     #[test]
