@@ -53,6 +53,9 @@ CLASSES = {
 PUNCTUATION_PARTS = [*PARTS, *"()-'\"$+<=>^`|~@#%&*/\\[]{}_", *"¿¡«»—–…、。「」", *"€©±▁", "--", " ."]
 PUNCTUATED = st.lists(st.sampled_from(PUNCTUATION_PARTS), max_size=16).map("".join)
 OPTIONS = {"padding": True, "return_offsets_mapping": True, "return_attention_mask": True}
+#: transformers' generic class's inputs, and the class config.json's model type picks for those read here.
+GENERIC = ["input_ids", "attention_mask"]
+TYPE_CLASSES = {"fnet": "FNetTokenizer", "deberta-v2": "DebertaV2Tokenizer", "t5": "T5Tokenizer"}
 
 
 @pytest.fixture(scope="module")
@@ -81,8 +84,8 @@ def _with_tokenizer_json(source: Path, folder: Path) -> Path:
 
 
 def _call(tokenizer: Any, text: Any, pair: Any = None, **options: Any) -> dict[str, Any]:
-    """What a call gives, as plain lists, without the type ids (ours leaves them out by default)."""
-    return {k: _plain(v) for k, v in tokenizer(text, pair, **options).items() if k != "token_type_ids"}
+    """What a call gives, as plain lists, in its order."""
+    return {k: _plain(v) for k, v in tokenizer(text, pair, **options).items()}
 
 
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
@@ -99,7 +102,9 @@ def test_directories_saved_by_transformers_5_call_and_decode_as_transformers(
     pairs = ["b, c", "x", "", "d\te", "and... more"]
     for text, pair in [(texts, None), (texts, pairs), (texts[4], pairs[4])]:
         expected = _call(theirs, text, pair, **OPTIONS)
-        assert _call(ours, text, pair, **OPTIONS) == expected, (text, pair)
+        got = _call(ours, text, pair, **OPTIONS)
+        assert got == expected, (text, pair)
+        assert list(got) == list(expected), (text, pair)
         for ids in expected["input_ids"] if isinstance(text, list) else [expected["input_ids"]]:
             for skip in (True, False):
                 assert ours.decode(ids, skip_special_tokens=skip) == theirs.decode(ids, skip_special_tokens=skip)
@@ -379,3 +384,75 @@ def test_the_padding_and_truncation_sections_of_tokenizer_json_give_the_sides(
         transformers.AutoTokenizer.from_pretrained(str(folder))
     with pytest.raises(ValueError, match=r'padding_side: expected "right" or "left", found null'):
         ours.from_pretrained(folder)
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_model_input_names_are_those_of_the_class_transformers_picks(
+    directories: dict[str, Path], tmp_path: Path, impl: str
+) -> None:
+    """DeBERTa-v2's class takes segment ids, so its call returns ``token_type_ids`` when not told
+    (after ``input_ids``, before ``attention_mask``, as transformers orders them); the other
+    classes and a tokenizer without a directory do not."""
+    cls = _implementation(impl).UnigramTokenizer
+    for name in CLASSES:
+        theirs = transformers.AutoTokenizer.from_pretrained(str(directories[name]))
+        ours = cls.from_pretrained(directories[name])
+        assert ours.model_input_names == theirs.model_input_names, name
+        for text, pair in [("a b", "c"), (["a b", "x"], None)]:
+            assert _call(ours, text, pair) == _call(theirs, text, pair), name
+        assert ("token_type_ids" in ours("a")) == name.startswith("DebertaV2")
+    assert cls.from_str(ours.to_str()).model_input_names == GENERIC
+    # By the class a config names (FNet's takes no attention mask), or by config.json's model type.
+    source = directories["DebertaV2Tokenizer"]
+    for i, (config, model) in enumerate([
+        ({"tokenizer_class": "FNetTokenizerFast"}, None), ({"tokenizer_class": "DebertaV2Tokenizer"}, None),
+        ({"tokenizer_class": "T5Tokenizer"}, None), ({}, {"model_type": "fnet"}), ({}, {"model_type": "deberta-v2"}),
+        ({}, {"model_type": "t5"}), ({}, None),
+    ]):  # fmt: skip
+        folder = _with_tokenizer_json(source, tmp_path / str(i))
+        (folder / "tokenizer_config.json").write_text(json.dumps(config), "utf-8")
+        if model is not None:
+            (folder / "config.json").write_text(json.dumps(model), "utf-8")
+        name = config.get("tokenizer_class") or TYPE_CLASSES.get((model or {}).get("model_type", ""))
+        expected = getattr(transformers, name.removesuffix("Fast")).model_input_names if name else GENERIC
+        ours = cls.from_pretrained(folder)
+        assert ours.model_input_names == list(expected), (config, model)
+        returned = ["input_ids", *(n for n in ("token_type_ids", "attention_mask") if n in expected)]
+        assert list(ours("a", "b")) == returned
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_model_input_names_can_be_set_given_pickled_and_saved(
+    directories: dict[str, Path], tmp_path: Path, impl: str
+) -> None:
+    cls = _implementation(impl).UnigramTokenizer
+    folder = directories["DebertaV2Tokenizer"]
+    ours = cls.from_pretrained(folder, model_input_names=["input_ids", "attention_mask"])
+    theirs = transformers.AutoTokenizer.from_pretrained(str(folder), model_input_names=["input_ids", "attention_mask"])
+    assert ours.model_input_names == theirs.model_input_names == ["input_ids", "attention_mask"]
+    texts, pairs = ["a b", "x"], ["c", "d e"]
+    assert _call(ours, texts, pairs, padding=True) == _call(theirs, texts, pairs, padding=True)
+    ours.model_input_names = theirs.model_input_names = ["input_ids", "token_type_ids"]
+    texts = ["a b c", "x"]
+    assert _call(ours, texts, padding=True) == _call(theirs, texts, padding=True)
+    assert "attention_mask" not in ours(texts)
+    assert "attention_mask" in ours(texts, return_attention_mask=True)
+    assert _plain(ours.pad(dict(ours(texts)))) == _plain(theirs.pad(dict(theirs(texts))))
+    again = pickle.loads(pickle.dumps(ours))
+    assert again.model_input_names == ["input_ids", "token_type_ids"]
+    assert _call(again, texts) == _call(ours, texts)
+    ours.save_pretrained(tmp_path / "saved")
+    config = json.loads((tmp_path / "saved" / "tokenizer_config.json").read_text("utf-8"))
+    assert config["model_input_names"] == ["input_ids", "token_type_ids"]
+    reloaded = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "saved"))
+    assert reloaded.model_input_names == ["input_ids", "token_type_ids"]
+    assert _call(cls.from_pretrained(tmp_path / "saved"), texts, ["b", "c"]) == _call(reloaded, texts, ["b", "c"])
+    with pytest.raises(TypeError, match="model_input_names"):
+        ours.model_input_names = ["input_ids", 1]
+    with pytest.raises(TypeError, match="model_input_names"):
+        cls.from_pretrained(folder, model_input_names="input_ids")
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "tokenizer.json").write_bytes((folder / "tokenizer.json").read_bytes())
+    (tmp_path / "bad" / "tokenizer_config.json").write_text(json.dumps({"model_input_names": [1]}), "utf-8")
+    with pytest.raises(ValueError, match=r"tokenizer_config\.json: model_input_names: expected a list of str"):
+        cls.from_pretrained(tmp_path / "bad")

@@ -677,16 +677,27 @@ def _family_padding_side(tokenizer: Any) -> str:
     return str(side or (getattr(tokenizer, "padding", None) or {}).get("direction") or "right")
 
 
+def _family_inputs(tokenizer: Any) -> Sequence[str]:
+    """The inputs a family tokenizer's call returns by default: a ``UnigramTokenizer``'s
+    ``model_input_names`` (which ``from_pretrained`` reads), else transformers' generic class's."""
+    names: Sequence[str] = getattr(tokenizer, "model_input_names", _GENERIC_INPUTS)
+    return names
+
+
+#: The ``model_input_names`` of transformers' generic class: no segment ids.
+_GENERIC_INPUTS = ("input_ids", "attention_mask")
+
+
 class _FamilyPadding:
     """What :func:`pad` reads of a family tokenizer (``tokenizer``): its ``pad_token_id``, its
     ``model_max_length`` if it has one, padding on its side (:func:`_family_padding_side`) with
     token type 0, as transformers' ``PreTrainedTokenizerFast`` of its tokenizer.json."""
 
     pad_token_type_id = 0
-    model_input_names = ("input_ids", "attention_mask")
 
     def __init__(self, tokenizer: Any) -> None:
         self.tokenizer = tokenizer
+        self.model_input_names = _family_inputs(tokenizer)
         self.pad_token_id = tokenizer.pad_token_id
         self.model_max_length = _FamilyMaximum(tokenizer).model_max_length
         self.padding_side = _family_padding_side(tokenizer)
@@ -946,7 +957,9 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
                 **unsupported: Any) -> BatchEncoding:  # fmt: skip
     """``tokenizer(text, ...)`` for ``BPETokenizer``, ``CharTokenizer`` and ``UnigramTokenizer``:
     what transformers' ``PreTrainedTokenizerFast(tokenizer_object=...)`` with
-    ``model_input_names=["input_ids", "attention_mask"]`` gives for a str or a list of str.
+    ``model_input_names=["input_ids", "attention_mask"]`` gives for a str or a list of str (a
+    ``UnigramTokenizer``'s own ``model_input_names``, which decide whether ``token_type_ids``
+    and ``attention_mask`` come back when the call does not say).
     They have special tokens but no template, so ``add_special_tokens`` adds nothing (and
     ``special_tokens_mask`` is 0 but for padding), but for a byte-level BPE with RoBERTa's
     ``template`` (``<s> A </s>``; truncation leaves room for both) and a Unigram file's
@@ -966,6 +979,9 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     _check_options(name, unsupported)
     bpe = hasattr(tokenizer, "merges")
     unigram = hasattr(tokenizer, "get_pieces")
+    names = _family_inputs(tokenizer)
+    return_token_type_ids = _returns(names, "token_type_ids", return_token_type_ids)
+    return_attention_mask = _returns(names, "attention_mask", return_attention_mask)
     if text_pair is not None and not (bpe or unigram):
         raise ValueError(f"{name} takes single texts: text_pair must be None")
     if return_tensors not in _TENSORS:
@@ -1300,7 +1316,7 @@ def _in_template(
 
 def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, truncation: str, padding: str,
                  pad_id: int | None, pad_to_multiple_of: int | None, side: str, return_tensors: str | None,
-                 return_token_type_ids: bool | None, return_attention_mask: bool | None,
+                 return_token_type_ids: bool, return_attention_mask: bool,
                  return_special_tokens_mask: bool, offset_mapping: list[list[tuple[int, int]]] | None,
                  return_length: bool, special_masks: list[list[int]] | None = None,
                  type_ids: list[list[int]] | None = None, sources: _Sources | None = None,
@@ -1341,7 +1357,7 @@ def _family_rows(encoded: list[Any], batched: bool, max_length: int | None, trun
     data: dict[str, Any] = {"input_ids": rows}
     if return_token_type_ids:
         data["token_type_ids"] = types or [[0] * len(row) for row in rows]
-    if return_attention_mask is not False:
+    if return_attention_mask:
         data["attention_mask"] = masks
     if return_special_tokens_mask:
         data["special_tokens_mask"] = specials

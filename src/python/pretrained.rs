@@ -40,23 +40,10 @@ impl PyTokenizer {
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let dir = args::path(directory, "directory")?;
-        // transformers' `model_input_names` keyword (not the family's: theirs
-        // are fixed), taken out of a copy of the others.
-        let kwargs = kwargs.map(|k| k.copy()).transpose()?;
-        let mut names = None;
-        if let Some(kwargs) = &kwargs {
-            if let Some(value) = kwargs.get_item("model_input_names")? {
-                names = Some(super::call::str_list(&value, "model_input_names")?);
-                kwargs.del_item("model_input_names")?;
-            }
-        }
-        let mut overrides = match &kwargs {
+        let overrides = match kwargs {
             Some(kwargs) => overrides(kwargs)?,
             None => Map::new(),
         };
-        if let Some(names) = names {
-            overrides.insert("model_input_names".into(), json!(names));
-        }
         let (tokenizer, settings) = py.detach(|| {
             guard(|| {
                 let mut settings = pretrained::call_settings_with(&dir, &overrides)?;
@@ -144,6 +131,7 @@ pub(super) fn overrides(kwargs: &Bound<'_, PyDict>) -> PyResult<Map<String, Valu
                 }
                 json!(side)
             }
+            "model_input_names" => json!(super::call::str_list(&value, "model_input_names")?),
             k if TOKEN_KEYWORDS.contains(&k) => token_value(&value, &key)?,
             "additional_special_tokens" | "extra_special_tokens" => {
                 if value.is_instance_of::<PyString>() {

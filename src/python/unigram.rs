@@ -17,7 +17,7 @@ use super::family;
 use super::ints::{self, int_list, named_memory_error, new_str_list, offsets_list};
 use super::train::counting;
 use crate::error::Error;
-use crate::tokenizer::pretrained::CallSettings;
+use crate::tokenizer::pretrained::{CallSettings, GENERIC_INPUTS};
 use crate::training::Progress;
 use crate::unigram::sample::Sampling;
 use crate::unigram::trainer::{self, UnigramConfig};
@@ -320,14 +320,17 @@ struct Directory {
 
 impl Default for Directory {
     fn default() -> Self {
-        Directory { call: CallSettings { mask_token: None, ..CallSettings::default() }, named: Vec::new() }
+        let model_input_names = GENERIC_INPUTS.iter().map(|&n| n.to_owned()).collect();
+        let call = CallSettings { mask_token: None, model_input_names, ..CallSettings::default() };
+        Directory { call, named: Vec::new() }
     }
 }
 
 /// What `__reduce__` gives `_from_directory_state` for a tokenizer with
 /// directory settings: its tokenizer.json, `model_max_length`, the padding
-/// and truncation sides, the named and the extra special tokens.
-type DirectoryState = (String, Option<u64>, String, String, Vec<(String, String)>, Vec<String>);
+/// and truncation sides, the named and the extra special tokens, the
+/// model's inputs.
+type DirectoryState = (String, Option<u64>, String, String, Vec<(String, String)>, Vec<String>, Vec<String>);
 
 /// Seeds for sampled encodings made without one: consecutive numbers from a
 /// random start (SplitMix64 makes unrelated streams of them), drawn again by
@@ -883,6 +886,7 @@ impl PyUnigramTokenizer {
             c.truncation_side.to_string(),
             directory.named.clone(),
             c.extra_special_tokens.clone(),
+            c.model_input_names.clone(),
         );
         let args = PyTuple::new(py, [state.into_pyobject(py)?.into_any()])?;
         Ok((py.get_type::<Self>().getattr("_from_directory_state")?, args, this.pad.get()))
@@ -892,7 +896,7 @@ impl PyUnigramTokenizer {
     /// Not for direct use.
     #[staticmethod]
     fn _from_directory_state(state: DirectoryState) -> PyResult<Self> {
-        let (json, model_max_length, padding_side, truncation_side, named, extra) = state;
+        let (json, model_max_length, padding_side, truncation_side, named, extra, model_input_names) = state;
         let out = Self::wrap(guard(|| UnigramTokenizer::from_json(&json))?);
         *out.directory() = Directory {
             call: CallSettings {
@@ -901,6 +905,7 @@ impl PyUnigramTokenizer {
                 truncation_side: args::side(&truncation_side, "truncation_side")?,
                 extra_special_tokens: extra,
                 mask_token: None,
+                model_input_names,
                 ..CallSettings::default()
             },
             named,
@@ -915,7 +920,8 @@ impl PyUnigramTokenizer {
     /// gets the next id, as in transformers), the `pad_token` they name,
     /// `model_max_length`, `padding_side` (`"left"` for XLNet's class, as
     /// transformers pads it, unless the config says otherwise),
-    /// `truncation_side` and `clean_up_tokenization_spaces`. Keyword
+    /// `truncation_side`, `clean_up_tokenization_spaces` and
+    /// `model_input_names` (see that property). Keyword
     /// arguments override the config's keys, as for
     /// `PyTokenizer.from_pretrained`; the hub's are ignored. Never
     /// downloads: a name that is not a directory is a FileNotFoundError, and
@@ -1008,6 +1014,26 @@ impl PyUnigramTokenizer {
     fn set_truncation_side(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let side = super::call::side(value, "truncation_side")?;
         self.directory().call.truncation_side = side;
+        Ok(())
+    }
+
+    /// The inputs the model takes, as transformers' `model_input_names`:
+    /// the call returns `token_type_ids` and `attention_mask` by default
+    /// when they are listed. `["input_ids", "attention_mask"]` (transformers'
+    /// generic class) unless `from_pretrained` read otherwise: the
+    /// config's `model_input_names`, else those of the class transformers
+    /// picks (DeBERTa-v2's and FNet's take `token_type_ids`; FNet's no
+    /// `attention_mask`). Set it to a list of str.
+    #[getter]
+    fn model_input_names<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let names = self.directory().call.model_input_names.clone();
+        super::ints::text_list(py, &names)
+    }
+
+    #[setter]
+    fn set_model_input_names(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let names = super::call::str_list(value, "model_input_names")?;
+        self.directory().call.model_input_names = names;
         Ok(())
     }
 

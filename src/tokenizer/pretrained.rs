@@ -135,6 +135,25 @@ const BERT_CLASS_INPUTS: [(&str, &[&str]); 11] = [
     ("SqueezeBertTokenizer", &BERT_INPUTS),
 ];
 
+/// The inputs of DeBERTa's models (and of the other classes of
+/// [`OTHER_CLASS_INPUTS`] but FNet's): segment ids after the mask.
+const MASK_THEN_TYPES: [&str; 3] = ["input_ids", "attention_mask", "token_type_ids"];
+
+/// The classes of transformers 5 outside [`BERT_CLASS_INPUTS`] whose
+/// `model_input_names` hold `token_type_ids` (every other class of its
+/// tokenizer table takes `input_ids` and `attention_mask` alone), with the
+/// `model_type` of `config.json` that picks each: DeBERTa-v2's and FNet's
+/// Unigram models, and the others for a directory that names them.
+const OTHER_CLASS_INPUTS: [(&str, &str, &[&str]); 7] = [
+    ("CanineTokenizer", "canine", &MASK_THEN_TYPES),
+    ("DebertaTokenizer", "deberta", &MASK_THEN_TYPES),
+    ("DebertaV2Tokenizer", "deberta-v2", &MASK_THEN_TYPES),
+    ("FNetTokenizer", "fnet", &["input_ids", "token_type_ids"]),
+    ("LayoutLMv2Tokenizer", "layoutlmv2", &MASK_THEN_TYPES),
+    ("MarkupLMTokenizer", "markuplm", &BERT_INPUTS),
+    ("TapasTokenizer", "tapas", &MASK_THEN_TYPES),
+];
+
 /// Whether transformers 5's `AutoTokenizer` loads the directory with a BERT
 /// class (which rebuilds the pipeline of a `tokenizer.json` from the
 /// configuration): the config's `tokenizer_class`, else `config.json`'s
@@ -180,8 +199,9 @@ fn loads_as(dir: &Path, config: &Map<String, Value>, classes: &[&str], model_typ
 /// them: `tokenizer_config.json`'s `model_input_names` (or the keyword
 /// argument of that name among `overrides`), a list of str; else the class
 /// attribute of the class `AutoTokenizer` picks (see [`loads_as`]): that of
-/// [`BERT_CLASS_INPUTS`], `BertTokenizer`'s for [`BERT_MODEL_TYPES`], the
-/// generic class's (no `token_type_ids`) for any other class or none.
+/// [`BERT_CLASS_INPUTS`] or [`OTHER_CLASS_INPUTS`] (by class or model type),
+/// `BertTokenizer`'s for [`BERT_MODEL_TYPES`], the generic class's (no
+/// `token_type_ids`) for any other class or none.
 pub fn model_input_names(dir: &Path, overrides: &Map<String, Value>) -> Result<Vec<String>> {
     let config = read_config(dir, overrides)?;
     if let Some(value) = config.get("model_input_names") {
@@ -194,11 +214,17 @@ pub fn model_input_names(dir: &Path, overrides: &Map<String, Value>) -> Result<V
         });
     }
     let names: &[&str] = match class_hint(dir, &config)? {
-        ClassHint::Class(class) => {
-            BERT_CLASS_INPUTS.iter().find(|(c, _)| *c == class).map_or(&GENERIC_INPUTS, |(_, names)| names)
-        }
+        ClassHint::Class(class) => BERT_CLASS_INPUTS
+            .iter()
+            .find(|(c, _)| *c == class)
+            .map(|(_, names)| *names)
+            .or_else(|| OTHER_CLASS_INPUTS.iter().find(|(c, _, _)| *c == class).map(|(_, _, names)| *names))
+            .unwrap_or(&GENERIC_INPUTS),
         ClassHint::ModelType(Some(t)) if BERT_MODEL_TYPES.contains(&t.as_str()) => &BERT_INPUTS,
-        ClassHint::ModelType(_) => &GENERIC_INPUTS,
+        ClassHint::ModelType(Some(t)) => {
+            OTHER_CLASS_INPUTS.iter().find(|(_, m, _)| *m == t).map_or(&GENERIC_INPUTS, |(_, _, names)| names)
+        }
+        ClassHint::ModelType(None) => &GENERIC_INPUTS,
     };
     Ok(names.iter().map(|&n| n.to_owned()).collect())
 }
@@ -829,6 +855,11 @@ mod tests {
         assert_eq!(names("type", None, Some(json!({"model_type": "distilbert"})), none.clone()).unwrap(), BERT_INPUTS);
         assert_eq!(names("nezha", None, Some(json!({"model_type": "nezha"})), none.clone()).unwrap(), GENERIC_INPUTS);
         assert_eq!(names("empty", None, None, none.clone()).unwrap(), GENERIC_INPUTS);
+        let deberta = Some(json!({"tokenizer_class": "DebertaV2TokenizerFast"}));
+        assert_eq!(names("deberta", deberta, None, none.clone()).unwrap(), MASK_THEN_TYPES);
+        let fnet = names("fnet", None, Some(json!({"model_type": "fnet"})), none.clone()).unwrap();
+        assert_eq!(fnet, ["input_ids", "token_type_ids"]);
+        assert_eq!(names("t5", None, Some(json!({"model_type": "t5"})), none.clone()).unwrap(), GENERIC_INPUTS);
         let key = Some(json!({"tokenizer_class": "DistilBertTokenizer", "model_input_names": ["input_ids"]}));
         assert_eq!(names("key", key, None, none.clone()).unwrap(), ["input_ids"]);
         let given = json!({"model_input_names": BERT_INPUTS});

@@ -119,6 +119,7 @@ impl UnigramTokenizer {
             e => e,
         })?;
         let mut call = pretrained::call_settings_with(dir, overrides)?;
+        call.model_input_names = pretrained::model_input_names(dir, overrides)?;
         let named: Vec<(&'static str, String)> = named.into_iter().map(|(k, t)| (k, t.content)).collect();
         let named_token = |key: &str| named.iter().find(|(k, _)| *k == key).map(|(_, t)| t.clone());
         call.bos_token = named_token("bos_token");
@@ -133,7 +134,7 @@ impl UnigramTokenizer {
     /// their paths. The config names transformers' generic class (which
     /// takes the `tokenizer.json` as it is), the call settings
     /// (`model_max_length` when set, the sides, `clean_up_tokenization_spaces`),
-    /// the model's inputs (`input_ids`, `attention_mask`), and the
+    /// the model's inputs (`call.model_input_names`), and the
     /// special tokens `named` and `call`'s extra ones that are in the
     /// vocabulary.
     pub fn save_pretrained(&self, dir: &Path, call: &CallSettings, named: &[(&str, &str)]) -> Result<Vec<PathBuf>> {
@@ -148,7 +149,7 @@ impl UnigramTokenizer {
             "clean_up_tokenization_spaces": call.clean_up_tokenization_spaces,
             "padding_side": call.padding_side.to_string(),
             "truncation_side": call.truncation_side.to_string(),
-            "model_input_names": ["input_ids", "attention_mask"],
+            "model_input_names": call.model_input_names,
         });
         if let Some(n) = call.model_max_length {
             config.as_object_mut().expect("an object").insert("model_max_length".into(), json!(n));

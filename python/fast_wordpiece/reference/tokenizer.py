@@ -502,12 +502,7 @@ class PyTokenizer(TransformersCalls):
         transformers' class for the directory, ``token_type_ids`` left out for DistilBERT's and the generic
         one); the hub's (``use_fast``, ``local_files_only``, ``revision``, ``cache_dir``, ...) are ignored.
         Never downloads."""
-        kwargs = dict(kwargs)  # transformers' model_input_names (not the family's: theirs are fixed)
-        key = "model_input_names"
-        names = str_list(kwargs.pop(key), key) if key in kwargs else None
         overrides = _pretrained_overrides(kwargs)
-        if names is not None:
-            overrides["model_input_names"] = names
         tokenizer = PyTokenizer._from_directory(directory, overrides)
         for key, value in _call_settings(_path(directory), overrides).items():
             setattr(tokenizer, key, value)
@@ -1225,6 +1220,8 @@ def _pretrained_overrides(kwargs: dict[str, Any]) -> dict[str, Any]:
             if _text(value, key) not in ("left", "right"):
                 raise ValueError(f'{key} must be "right" or "left", got {_quoted(value)}')
             out[key] = value
+        elif key == "model_input_names":
+            out[key] = str_list(value, key)
         elif key in _TOKEN_KEYWORDS:
             out[key] = _token_value(value, key)
         elif key in ("additional_special_tokens", "extra_special_tokens"):
@@ -1267,6 +1264,17 @@ BERT_CLASS_INPUTS = {"BertTokenizer": BERT_INPUTS, "ConvBertTokenizer": BERT_INP
                      "DistilBertTokenizer": GENERIC_INPUTS, "ElectraTokenizer": BERT_INPUTS,
                      "LayoutLMTokenizer": BERT_INPUTS, "LxmertTokenizer": BERT_INPUTS,
                      "MobileBertTokenizer": BERT_INPUTS, "SqueezeBertTokenizer": BERT_INPUTS}  # fmt: skip
+#: DeBERTa's inputs (and those of the other classes of OTHER_CLASS_INPUTS but FNet's): segment ids last.
+MASK_THEN_TYPES = ("input_ids", "attention_mask", "token_type_ids")
+#: The classes of transformers 5 outside BERT_CLASS_INPUTS whose model_input_names hold token_type_ids (every
+#: other class of its table takes input_ids and attention_mask alone), each with the model_type that picks it:
+#: DeBERTa-v2's and FNet's Unigram models, and the others for a directory that names them.
+OTHER_CLASS_INPUTS = {"CanineTokenizer": ("canine", MASK_THEN_TYPES), "DebertaTokenizer": ("deberta", MASK_THEN_TYPES),
+                      "DebertaV2Tokenizer": ("deberta-v2", MASK_THEN_TYPES),
+                      "FNetTokenizer": ("fnet", ("input_ids", "token_type_ids")),
+                      "LayoutLMv2Tokenizer": ("layoutlmv2", MASK_THEN_TYPES),
+                      "MarkupLMTokenizer": ("markuplm", BERT_INPUTS),
+                      "TapasTokenizer": ("tapas", MASK_THEN_TYPES)}  # fmt: skip
 
 
 def _loads_as_bert(path: str, config: dict[str, Any]) -> bool:
@@ -1298,8 +1306,9 @@ def _loads_as(path: str, config: dict[str, Any], classes: Sequence[str], model_t
 def _model_input_names(path: str, overrides: dict[str, Any]) -> list[str]:
     """The inputs of the model a directory configures, as transformers 5 takes them: tokenizer_config.json's
     ``model_input_names`` (or the keyword argument among ``overrides``), a list of str; else the class
-    attribute of the class AutoTokenizer picks: that of BERT_CLASS_INPUTS, BertTokenizer's for
-    BERT_MODEL_TYPES, the generic class's (no token_type_ids) for any other class or none."""
+    attribute of the class AutoTokenizer picks: that of BERT_CLASS_INPUTS or OTHER_CLASS_INPUTS (by class or
+    model type), BertTokenizer's for BERT_MODEL_TYPES, the generic class's (no token_type_ids) for any other
+    class or none."""
     config_path = os.path.join(path, "tokenizer_config.json")
     config = {**_read_object(config_path), **overrides}
     if "model_input_names" in config:
@@ -1310,8 +1319,11 @@ def _model_input_names(path: str, overrides: dict[str, Any]) -> list[str]:
         return list(value)
     name, model_type = _class_hint(path, config)
     if name is not None:
-        return list(BERT_CLASS_INPUTS.get(name, GENERIC_INPUTS))
-    return list(BERT_INPUTS if model_type in BERT_MODEL_TYPES else GENERIC_INPUTS)
+        other = OTHER_CLASS_INPUTS.get(name)
+        return list(BERT_CLASS_INPUTS.get(name, other[1] if other else GENERIC_INPUTS))
+    if model_type in BERT_MODEL_TYPES:
+        return list(BERT_INPUTS)
+    return list(next((names for t, names in OTHER_CLASS_INPUTS.values() if t == model_type), GENERIC_INPUTS))
 
 
 #: The tokenizer classes of transformers 5 that pad on the left unless the configuration says otherwise.

@@ -715,6 +715,19 @@ class UnigramTokenizer(family.TransformersCalls):
     _truncation_side = "right"
     _named: tuple[tuple[str, str], ...] = ()
     _extra: tuple[str, ...] = ()
+    _model_input_names: tuple[str, ...] | list[str] = pretrained.GENERIC_INPUTS
+
+    @property
+    def model_input_names(self) -> list[str]:
+        """The inputs the model takes, as transformers' ``model_input_names``: the call returns
+        ``token_type_ids`` and ``attention_mask`` by default when they are listed. Those of transformers'
+        generic class unless ``from_pretrained`` read otherwise (the config's, else those of the class
+        transformers picks: DeBERTa-v2's and FNet's take ``token_type_ids``; FNet's no ``attention_mask``)."""
+        return list(self._model_input_names)
+
+    @model_input_names.setter
+    def model_input_names(self, value: list[str]) -> None:
+        self._model_input_names = calling.str_list(value, "model_input_names")
 
     @property
     def padding_side(self) -> str:
@@ -800,6 +813,7 @@ class UnigramTokenizer(family.TransformersCalls):
         made.clean_up_tokenization_spaces = settings.pop("clean_up_tokenization_spaces", False)
         for key, value in settings.items():
             setattr(made, key, value)
+        made._model_input_names = pretrained._model_input_names(path, overrides)
         made._named = tuple((key, t["content"]) for key, t in given)
         made._extra = tuple(t["content"] for t in extra)
         pad = next((t["content"] for key, t in given if key == "pad_token"), None)
@@ -823,7 +837,7 @@ class UnigramTokenizer(family.TransformersCalls):
         config: dict[str, Any] = {"tokenizer_class": "PreTrainedTokenizerFast",
                                   "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces,
                                   "padding_side": self.padding_side, "truncation_side": self.truncation_side,
-                                  "model_input_names": ["input_ids", "attention_mask"]}  # fmt: skip
+                                  "model_input_names": self.model_input_names}  # fmt: skip
         if self._model_max_length is not None:
             config["model_max_length"] = self._model_max_length
         return written + pretrained.write_config_files(path, config, special_map, extra)
