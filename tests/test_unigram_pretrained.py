@@ -456,3 +456,38 @@ def test_model_input_names_can_be_set_given_pickled_and_saved(
     (tmp_path / "bad" / "tokenizer_config.json").write_text(json.dumps({"model_input_names": [1]}), "utf-8")
     with pytest.raises(ValueError, match=r"tokenizer_config\.json: model_input_names: expected a list of str"):
         cls.from_pretrained(tmp_path / "bad")
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("direction", ["Left", "Right"])
+def test_a_files_padding_and_truncation_sections_give_its_call_settings(
+    directories: dict[str, Path], tmp_path: Path, impl: str, direction: str
+) -> None:
+    """``from_file`` and ``from_str`` take the sides and the padding token of the file's ``padding``
+    and ``truncation`` sections, as transformers' ``PreTrainedTokenizerFast(tokenizer_object=...)``
+    of the file takes them."""
+    doc = json.loads((directories["DebertaV2Tokenizer"] / "tokenizer.json").read_text("utf-8"))
+    doc["padding"] = {"strategy": "BatchLongest", "direction": direction, "pad_to_multiple_of": None,
+                      "pad_id": 3, "pad_type_id": 0, "pad_token": "[CLS]"}  # fmt: skip
+    doc["truncation"] = {"direction": direction, "max_length": 512, "strategy": "LongestFirst", "stride": 0}
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    cls = _implementation(impl).UnigramTokenizer
+    theirs = transformers.PreTrainedTokenizerFast(tokenizer_object=tokenizers.Tokenizer.from_file(str(path)))
+    side = direction.lower()
+    texts = ["a b c d e f g", "x", "hello there"]
+    for ours in (cls.from_file(path), cls.from_str(path.read_text("utf-8"))):
+        assert (ours.padding_side, ours.truncation_side, ours.pad_token) == (side, side, "[CLS]")
+        assert (theirs.padding_side, theirs.truncation_side, theirs.pad_token) == (side, side, "[CLS]")
+        for options in [{"padding": True}, {"padding": "max_length", "truncation": True, "max_length": 6}]:
+            assert _call(ours, texts, **options) == _call(theirs, texts, **options), options
+        assert _plain(ours.pad(dict(ours(texts)))) == _plain(theirs.pad(dict(theirs(texts))))
+        assert pickle.loads(pickle.dumps(ours))(texts, padding=True) == ours(texts, padding=True)
+        # encode and encode_batch do not pad or truncate, and saving writes no sections
+        assert [len(e.ids) for e in ours.encode_batch(texts)] == [len(row) for row in ours(texts)["input_ids"]]
+        assert json.loads(ours.to_str())["padding"] is None
+    # A padding token the vocabulary lacks is left out: the one the tokenizer has by name pads.
+    doc["padding"]["pad_token"] = "<not-a-piece>"
+    path.write_text(json.dumps(doc), "utf-8")
+    assert cls.from_file(path).pad_token == "<pad>"
+    assert cls.from_file(path).padding_side == side

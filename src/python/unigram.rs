@@ -17,7 +17,7 @@ use super::family;
 use super::ints::{self, int_list, named_memory_error, new_str_list, offsets_list};
 use super::train::counting;
 use crate::error::Error;
-use crate::tokenizer::pretrained::{CallSettings, GENERIC_INPUTS};
+use crate::tokenizer::pretrained::{CallSettings, FileSections, GENERIC_INPUTS};
 use crate::training::Progress;
 use crate::unigram::sample::Sampling;
 use crate::unigram::trainer::{self, UnigramConfig};
@@ -839,15 +839,31 @@ impl PyUnigramTokenizer {
     /// `Replace`, `Strip`, `NFC` and `NFKD` normalizers, DeBERTa-v2's and
     /// Barthez's whitespace regex, any prepend scheme, and the
     /// `WhitespaceSplit` then `Metaspace` pre-tokenizer of transformers 5).
+    ///
+    /// The file's `padding` and `truncation` sections give `padding_side`,
+    /// `truncation_side` and `pad_token` (when it is a token of the
+    /// vocabulary), as transformers' `PreTrainedTokenizerFast` of the file
+    /// takes them for its calls; `encode` and `encode_batch` do not pad or
+    /// truncate.
     #[staticmethod]
-    fn from_file(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn from_file<'py>(py: Python<'py>, path: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let path = args::path(path, "path")?;
-        py.detach(|| guard(|| UnigramTokenizer::load(&path))).map(PyUnigramTokenizer::wrap)
+        let (tokenizer, sections) = py.detach(|| {
+            guard(|| {
+                let text = crate::io::read_utf8(&path)?;
+                let tokenizer = UnigramTokenizer::from_json(&text).map_err(|e| match e {
+                    crate::error::Error::InvalidArgument(m) => crate::error::Error::invalid_file(&path, m),
+                    e => e,
+                })?;
+                Ok((tokenizer, FileSections::read(text.as_bytes())))
+            })
+        })?;
+        Self::with_sections(py, tokenizer, sections)
     }
 
     /// The same as `from_file`.
     #[staticmethod]
-    fn load(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn load<'py>(py: Python<'py>, path: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         Self::from_file(py, path)
     }
 
@@ -857,11 +873,13 @@ impl PyUnigramTokenizer {
     }
 
     /// A tokenizer from `tokenizer.json` text (what `to_str` returns), as
-    /// `from_file` reads it.
+    /// `from_file` reads it (with the call settings of its `padding` and
+    /// `truncation` sections).
     #[staticmethod]
-    fn from_str(json: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let json = text(json, &|| "json".into())?;
-        guard(|| UnigramTokenizer::from_json(&json)).map(PyUnigramTokenizer::wrap)
+    fn from_str<'py>(json: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        let text = text(json, &|| "json".into())?;
+        let tokenizer = guard(|| UnigramTokenizer::from_json(&text))?;
+        Self::with_sections(json.py(), tokenizer, FileSections::read(text.as_bytes()))
     }
 
     /// Pickling (and `copy`): the tokenizer.json text, with the settings
@@ -1072,6 +1090,28 @@ impl PyUnigramTokenizer {
 }
 
 impl PyUnigramTokenizer {
+    /// `tokenizer` with the sides and padding token of its file's sections
+    /// (a padding token the vocabulary lacks is left out, as one that
+    /// cannot pad).
+    fn with_sections<'py>(
+        py: Python<'py>,
+        tokenizer: UnigramTokenizer,
+        sections: FileSections,
+    ) -> PyResult<Bound<'py, Self>> {
+        let out = Self::wrap(tokenizer);
+        {
+            let mut directory = out.directory();
+            directory.call.padding_side = sections.padding_side.unwrap_or_default();
+            directory.call.truncation_side = sections.truncation_side.unwrap_or_default();
+        }
+        let pad = sections.pad_token.filter(|t| out.inner.token_to_id(t).is_some());
+        let out = Bound::new(py, out)?;
+        if let Some(pad) = pad {
+            out.get().pad.set(out.as_any(), "family_checked_pad_token", &PyString::new(py, &pad))?;
+        }
+        Ok(out)
+    }
+
     /// The number of pieces (the `vocab_size` getter's, for the shared methods).
     fn vocab_size(&self) -> usize {
         self.inner.vocab_size()

@@ -578,24 +578,52 @@ impl Default for CallSettings {
     }
 }
 
-/// The directions of the `padding` and `truncation` sections of a model
-/// directory's tokenizer.json, where it has them: transformers 5 takes the
-/// sides from there when tokenizer_config.json does not give them. A file
-/// that cannot be read gives none (loading it says what is wrong).
+/// What the `padding` and `truncation` sections of a tokenizer.json say
+/// that transformers' `PreTrainedTokenizerFast` takes for its calls: the
+/// sides (each section's `direction`) and the padding token.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileSections {
+    pub padding_side: Option<Side>,
+    pub truncation_side: Option<Side>,
+    pub pad_token: Option<String>,
+}
+
+impl FileSections {
+    /// The sections of tokenizer.json text; none from text that is not a
+    /// JSON object with them (reading the file says what is wrong).
+    pub fn read(text: &[u8]) -> Self {
+        #[derive(serde::Deserialize)]
+        struct Section {
+            direction: Option<String>,
+            pad_token: Option<String>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Sections {
+            padding: Option<Section>,
+            truncation: Option<Section>,
+        }
+        let Ok(Sections { padding, truncation }) = serde_json::from_slice::<Sections>(text) else {
+            return Self::default();
+        };
+        let side = |s: &Option<Section>| {
+            s.as_ref().and_then(|s| s.direction.as_deref()).and_then(|d| Side::from_name(&d.to_ascii_lowercase()))
+        };
+        FileSections {
+            padding_side: side(&padding),
+            truncation_side: side(&truncation),
+            pad_token: padding.and_then(|s| s.pad_token),
+        }
+    }
+}
+
+/// The sections of a model directory's tokenizer.json, where it has them:
+/// transformers 5 takes the sides from there when tokenizer_config.json
+/// does not give them. A file that cannot be read gives none (loading it
+/// says what is wrong).
 fn file_sides(dir: &Path) -> (Option<Side>, Option<Side>) {
-    #[derive(serde::Deserialize)]
-    struct Section {
-        direction: Option<String>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Sections {
-        padding: Option<Section>,
-        truncation: Option<Section>,
-    }
     let Ok(text) = std::fs::read(dir.join("tokenizer.json")) else { return (None, None) };
-    let Ok(Sections { padding, truncation }) = serde_json::from_slice::<Sections>(&text) else { return (None, None) };
-    let side = |s: Option<Section>| s.and_then(|s| s.direction).and_then(|d| Side::from_name(&d.to_ascii_lowercase()));
-    (side(padding), side(truncation))
+    let sections = FileSections::read(&text);
+    (sections.padding_side, sections.truncation_side)
 }
 
 /// The call settings of a model directory's `tokenizer_config.json`

@@ -1344,6 +1344,12 @@ def _file_sides(path: str) -> dict[str, str | None]:
             doc = json.load(f)
     except (OSError, ValueError):
         doc = None
+    return _sections_sides(doc)
+
+
+def _sections_sides(doc: Any) -> dict[str, str | None]:
+    """The directions of the ``padding`` and ``truncation`` sections of a tokenizer.json document (any
+    case), where it has them."""
 
     def side(section: str) -> str | None:
         value = doc.get(section) if isinstance(doc, dict) else None

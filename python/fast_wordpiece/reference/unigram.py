@@ -678,13 +678,28 @@ class UnigramTokenizer(family.TransformersCalls):
     @staticmethod
     def from_str(json: str) -> UnigramTokenizer:
         """A tokenizer from ``tokenizer.json`` text, checked as the engine checks it
-        (``from_tokenizer_json``): ValueError if it is not a Unigram tokenizer this one can run."""
+        (``from_tokenizer_json``): ValueError if it is not a Unigram tokenizer this one can run. The
+        ``padding`` and ``truncation`` sections give ``padding_side``, ``truncation_side`` and
+        ``pad_token`` (a token of the vocabulary), as the engine's."""
         model, special_ids, flags, normalizer, (prepend, pre), template_json = from_tokenizer_json(_text(json, "json"))
         made = UnigramTokenizer.__new__(UnigramTokenizer)
         made.model, made.special_ids, made._flags = model, special_ids, flags
         made.normalizer, made.prepend, made.pre_tokenizer = normalizer, prepend, pre
         made._template = None if template_json is None else Template(template_json, model.pieces)
+        made._take_sections(_json.loads(json))
         return made
+
+    def _take_sections(self, doc: dict[str, Any]) -> None:
+        """The sides and padding token of the file's ``padding`` and ``truncation`` sections, as
+        transformers' ``PreTrainedTokenizerFast`` of the file takes them for its calls (a padding token
+        the vocabulary lacks is left out)."""
+        sides = pretrained._sections_sides(doc)
+        self._padding_side = sides["padding_side"] or "right"
+        self._truncation_side = sides["truncation_side"] or "right"
+        padding = doc.get("padding")
+        pad = padding.get("pad_token") if isinstance(padding, dict) else None
+        if isinstance(pad, str) and pad in self.model.ids:
+            self.pad_token = pad
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Writes ``to_str``'s text to ``path`` atomically, as the engine does (``files.write_atomic``)."""
