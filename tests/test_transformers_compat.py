@@ -303,6 +303,13 @@ def test_a_call_needs_text_or_text_target(ours):
         ours(text_pair="only a pair")
 
 
+def test_tokenize_takes_an_empty_pair_as_none_as_transformers(hf, ours):
+    for text, pair in [("hello world", ""), ("", ""), ("", "x"), ("hello", "world"), ("a", None)]:
+        for add in (True, False):
+            assert ours.tokenize(text, pair, add_special_tokens=add) == hf.tokenize(text, pair, add_special_tokens=add)
+    assert ours.tokenize("hello world", "", add_special_tokens=True).count("[SEP]") == 1
+
+
 # ----------------------------------------------------------------------------- split_special_tokens
 
 

@@ -400,8 +400,9 @@ impl PyTokenizer {
         Ok((list, arrays, sample))
     }
 
-    /// The token strings of `text` (and `pair`), without the special tokens
-    /// post-processing adds unless `add_special_tokens`. With
+    /// The token strings of `text` (and `pair`; an empty one is none, as in
+    /// transformers), without the special tokens post-processing adds unless
+    /// `add_special_tokens`. With
     /// `split_special_tokens=True` special tokens written in the text are
     /// plain text, with False they are matched (None: the tokenizer's
     /// setting), for this call only, as in transformers.
@@ -416,7 +417,9 @@ impl PyTokenizer {
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
         let shared = self.inner_for(super::compat::split_argument(split_special_tokens)?);
-        let encoding = guard(|| shared.encode(&a, b.as_deref(), add_special_tokens))?;
+        // an empty pair is none, as transformers' `tokenize` has it
+        let b = b.as_deref().filter(|b| !b.is_empty());
+        let encoding = guard(|| shared.encode(&a, b, add_special_tokens))?;
         let mut tokens: Vec<String> =
             encoding.ids().iter().filter_map(|&id| shared.vocab().token(id)).map(str::to_owned).collect();
         for (i, text) in encoding.shown() {

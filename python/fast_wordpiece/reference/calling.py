@@ -120,11 +120,12 @@ class TransformersCalls:
 
     def tokenize(self, text: str, pair: str | None = None, add_special_tokens: bool = False, *,
                  split_special_tokens: bool | None = None) -> list[str]:  # fmt: skip
-        """The token strings of ``text`` (and ``pair``); ``split_special_tokens`` (None: the tokenizer's
-        setting) makes special tokens written in the text plain text (True) or not, for this call only."""
+        """The token strings of ``text`` (and ``pair``; an empty one is none, as in transformers);
+        ``split_special_tokens`` (None: the tokenizer's setting) makes special tokens written in the text
+        plain text (True) or not, for this call only."""
         split = _split_argument(split_special_tokens)
         tokenizer = self if split is None or split == self._options.split_special_tokens else self._with_split(split)
-        return list(tokenizer.encode(text, pair, add_special_tokens).tokens)
+        return list(tokenizer.encode(text, pair or None if isinstance(pair, str) else pair, add_special_tokens).tokens)
 
     def _with_split(self, split: bool) -> Any:
         """A copy of this tokenizer with ``split_special_tokens`` set to ``split`` (for one call)."""
