@@ -167,6 +167,20 @@ def test_a_save_that_fails_after_training_is_one_line_too(corpus, tmp_path, caps
     assert err == f"fast-wordpiece: {tmp_path / 't.json'}: Permission denied\n"
 
 
+def test_a_regex_tokenizer_is_saved_in_our_own_format(corpus, tmp_path, capsys):
+    """The regex pre-tokenizer has no tokenizer.json form: --save writes what to_json gives, which
+    from_file reads back (it used to fail after training, saving nothing)."""
+    path = tmp_path / "r.json"
+    assert main([str(corpus), "--pre-tokenizer", "regex", "--save", str(path), *SMALL]) == 0
+    assert "fast-wordpiece's own JSON" in capsys.readouterr().out
+    again = PyTokenizer.from_file(path)
+    assert again.options["pre_tokenizer"] == "regex"
+    trained = PyTokenizer.train_from_files([corpus], 120, 1, pre_tokenizer="regex", show_progress=False)
+    assert again.get_vocab() == trained.get_vocab()
+    assert again.encode(TEXT).ids == trained.encode(TEXT).ids
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt", "r.json"]
+
+
 @pytest.mark.parametrize("typo", ["cuont", "trian", "analyse", "comapre"])
 def test_a_mistyped_command_is_named_with_the_closest_one(typo, capsys):
     command = {"cuont": "count", "trian": "train", "analyse": "analyze", "comapre": "compare"}[typo]

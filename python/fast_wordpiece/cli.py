@@ -168,7 +168,8 @@ def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argp
                         help="bytes of FILEs that are not UTF-8: fail (default) or replace them")  # fmt: skip
     parser.add_argument("--no-lowercase", action="store_true", help="keep case (and accents)")
     parser.add_argument("--pre-tokenizer", choices=PRE_TOKENIZERS, help="how text is split into words (default: bert)")
-    parser.add_argument("--save", type=Path, metavar="FILE", help="write the trained tokenizer (JSON) here")
+    parser.add_argument("--save", type=Path, metavar="FILE", help="write the trained tokenizer here (a Hugging "
+                        "Face tokenizer.json; fast-wordpiece's own JSON with --pre-tokenizer regex)")  # fmt: skip
     parser.add_argument("--sentence", default=DEFAULT_SENTENCE, help="the sentence to encode")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     args = parser.parse_args(argv)
@@ -311,6 +312,18 @@ def load_counts(paths: Sequence[Path]) -> WordCounts:
     return counts
 
 
+def save_own_format(tokenizer: PyTokenizer, path: Path) -> None:
+    """Writes ``tokenizer.to_json()`` to ``path`` atomically (a file beside it, then renamed), as
+    ``save`` writes a tokenizer.json."""
+    text = tokenizer.to_json().encode("utf-8")
+    partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+    try:
+        partial.write_bytes(text)
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
 def train(argv: Sequence[str], prog: str) -> int:
     args = parse_args(argv, prog)
     check_output(args.save, "--save")
@@ -354,8 +367,13 @@ def train(argv: Sequence[str], prog: str) -> int:
         rare = f" (none occurs --min-frequency={args.min_frequency} times)" if args.min_frequency > 1 else ""
         print(f"Stopped at {tokenizer.vocab_size:,} tokens of the {vocab_size:,} asked: no pairs left to merge{rare}.")
     if args.save:
-        tokenizer.save(args.save)
-        print(f"Saved to {args.save}.")
+        if tokenizer.options["pre_tokenizer"] == "regex":
+            save_own_format(tokenizer, args.save)
+            print(f"Saved to {args.save}, in fast-wordpiece's own JSON (the regex pre-tokenizer has no Hugging "
+                  "Face tokenizer.json form; PyTokenizer.from_file reads it).")  # fmt: skip
+        else:
+            tokenizer.save(args.save)
+            print(f"Saved to {args.save}.")
     encoding = tokenizer.encode(args.sentence)
     print(f"\n{args.sentence!r} encodes as:")
     width = max(len(t) for t in encoding.tokens)
