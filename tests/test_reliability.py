@@ -362,6 +362,13 @@ def test_an_encoding_takes_any_key_like_a_dict(Tokenizer: type) -> None:
             encoding[key]
     assert "ids" in encoding
     assert encoding["ids"] == encoding.ids
+    # A position (as for transformers' list of ids) is told where the ids are.
+    for key in (0, -1, slice(0, 2)):
+        with pytest.raises(KeyError, match=r"its fields, not its tokens: the ids are encoding\.ids"):
+            encoding[key]
+    with pytest.raises(KeyError) as e:
+        encoding["idz"]
+    assert "encoding.ids" not in str(e.value)
 
 
 # ----------------------------------------------------------------------------- offsets as an array

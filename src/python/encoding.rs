@@ -24,6 +24,10 @@ use crate::tokenizer::Tokenizer;
 /// 0.9.4: " prefix (a version of `tokenizers`, not of this package).
 const WORDS_DEPRECATED: &std::ffi::CStr = c"Encoding.words is deprecated, please use Encoding.word_ids instead.";
 
+/// What a `KeyError` for a position adds: an `Encoding` is not a list.
+const POSITION_HINT: &str = " (its fields, not its tokens: the ids are encoding.ids, or \
+     tokenizer(text)['input_ids'] as transformers gives them)";
+
 const KEYS: [&str; 6] = ["ids", "tokens", "offsets", "attention_mask", "special_tokens_mask", "type_ids"];
 
 /// The tokens of one encoded text or pair: ids, token strings, character
@@ -773,7 +777,11 @@ impl PyEncoding {
             Some(name) if KEYS.contains(&&*name) => self.field(py, &name),
             _ => {
                 let keys: Vec<String> = KEYS.iter().map(|k| format!("'{k}'")).collect();
-                Err(PyKeyError::new_err(format!("{}: an Encoding has the keys [{}]", key.repr()?, keys.join(", "))))
+                let mut message = format!("{}: an Encoding has the keys [{}]", key.repr()?, keys.join(", "));
+                if key.is_instance_of::<pyo3::types::PyInt>() || key.is_instance_of::<pyo3::types::PySlice>() {
+                    message.push_str(POSITION_HINT);
+                }
+                Err(PyKeyError::new_err(message))
             }
         }
     }

@@ -20,6 +20,11 @@ _COLUMNS = (*_KEYS, "word_ids", "sequence_ids")
 _STATE_ITEMS = 9
 _MAX_NESTING = 4
 _NO_WORD = 0xFFFF_FFFF
+#: What a KeyError for a position adds: an Encoding is not a list.
+_POSITION_HINT = (
+    " (its fields, not its tokens: the ids are encoding.ids,"
+    " or tokenizer(text)['input_ids'] as transformers gives them)"
+)
 
 
 class Encoding:
@@ -143,7 +148,8 @@ class Encoding:
     def __getitem__(self, key: str) -> list[Any]:
         """The field ``key`` (a new list); KeyError for any other key, as for a dict."""
         if key not in _KEYS:
-            raise KeyError(f"{key!r}: an Encoding has the keys {list(_KEYS)}")
+            hint = _POSITION_HINT if isinstance(key, (int, slice)) else ""
+            raise KeyError(f"{key!r}: an Encoding has the keys {list(_KEYS)}{hint}")
         return list(self._fields[key])
 
     def __contains__(self, key: object) -> bool:
