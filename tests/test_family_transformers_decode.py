@@ -183,6 +183,25 @@ def test_clean_up_tokenization_spaces_is_the_default_of_decode_as_in_transformer
 
 @pytest.mark.parametrize("make", ["engine", "twin"])
 @pytest.mark.parametrize("kind", KINDS)
+def test_spaces_between_special_tokens_is_taken_and_changes_nothing(
+    kind: str, make: str, family: dict[str, Any]
+) -> None:
+    """transformers' slow tokenizers' option, which its fast tokenizers ignore: a bool, checked."""
+    engine, twin, theirs = family[kind]
+    tok = twin if make == "twin" else engine
+    ids = [e.ids for e in theirs.encode_batch(["a b", "c"])]
+    for spaces in (True, False):
+        assert tok.decode(ids[0], spaces_between_special_tokens=spaces) == tok.decode(ids[0])
+        assert tok.batch_decode(ids, spaces_between_special_tokens=spaces) == tok.batch_decode(ids)
+        assert tok.decode(ids[0], False, None, spaces) == tok.decode(ids[0])
+    for call in (lambda: tok.decode(ids[0], spaces_between_special_tokens=1),
+                 lambda: tok.batch_decode(ids, spaces_between_special_tokens="no")):  # fmt: skip
+        with pytest.raises(TypeError, match="spaces_between_special_tokens must be bool"):
+            call()
+
+
+@pytest.mark.parametrize("make", ["engine", "twin"])
+@pytest.mark.parametrize("kind", KINDS)
 def test_clean_up_tokenization_spaces_takes_only_a_bool(kind: str, make: str, family: dict[str, Any]) -> None:
     engine, twin, _ = family[kind]
     tok = copy.deepcopy(twin) if make == "twin" else pickle.loads(pickle.dumps(engine))

@@ -279,3 +279,12 @@ def test_the_padding_section_of_tokenizer_json_gives_the_side_the_config_does_no
     assert ours.padding_side == hf.padding_side == direction.lower()
     texts = ["a", "hello world"]
     assert ours(texts, padding=True)["attention_mask"] == hf(texts, padding=True)["attention_mask"]
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_a_directory_without_a_tokenizer_file_says_what_it_needs(impl: str, tmp_path: Path) -> None:
+    (tmp_path / "tokenizer_config.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(FileNotFoundError, match=r"needs a tokenizer\.json or a vocab\.txt") as e:
+        IMPLS[impl].PyTokenizer.from_pretrained(tmp_path)
+    assert e.value.errno == errno.ENOENT
+    assert e.value.filename == str(tmp_path / "vocab.txt")

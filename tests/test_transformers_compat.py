@@ -340,3 +340,31 @@ def test_split_special_tokens_per_call_as_transformers(hf, ours, implementation,
             ours(text, split_special_tokens=bad)
         with pytest.raises(TypeError, match="split_special_tokens must be"):
             ours.tokenize(text, split_special_tokens=bad)
+
+
+def test_tokenize_neither_pads_nor_truncates_as_transformers(implementation, bert_tokenizer_json):
+    """bert-base-uncased's tokenizer.json pads every encoding to 128: ``encode`` (tokenizers' method)
+    does, ``tokenize`` (transformers') does not, in the engine and the twin alike."""
+    ours = tokenizer_class(implementation).from_file(str(bert_tokenizer_json))
+    theirs = transformers.PreTrainedTokenizerFast(tokenizer_file=str(bert_tokenizer_json))
+    assert len(ours.encode("hello world").ids) == 128
+    for text, pair in [("hello world", None), ("hello world", "x"), ("a " * 200, None)]:
+        for add in (True, False):
+            assert ours.tokenize(text, pair, add_special_tokens=add) == theirs.tokenize(
+                text, pair, add_special_tokens=add
+            )
+
+
+def test_decode_takes_spaces_between_special_tokens_and_ignores_it(ours, hf):
+    """transformers' slow tokenizers' option (serving code passes it); its fast tokenizers, as ours,
+    decode the same either way."""
+    ids = hf("hello [MASK] world")["input_ids"]
+    for spaces in (True, False):
+        kw = {"spaces_between_special_tokens": spaces}
+        assert ours.decode(ids, **kw) == hf.decode(ids, **kw)
+        assert ours.batch_decode([ids, ids], False, None, spaces) == hf.batch_decode(
+            [ids, ids], spaces_between_special_tokens=spaces
+        )
+    assert ours.decode(ids, spaces_between_special_tokens=False) == ours.decode(ids)
+    with pytest.raises(TypeError, match="spaces_between_special_tokens"):
+        ours.decode(ids, spaces_between_special_tokens="no")

@@ -116,6 +116,7 @@ class BPETokenizer:
         ids: _IdArray,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str | list[str]: ...
     @overload
     def decode(
@@ -123,6 +124,7 @@ class BPETokenizer:
         ids: _Int,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str: ...
     @overload
     def decode(
@@ -130,6 +132,7 @@ class BPETokenizer:
         ids: Iterable[_Int],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str: ...
     @overload
     def decode(
@@ -137,6 +140,7 @@ class BPETokenizer:
         ids: Sequence[Sequence[_Int]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> list[str]: ...
     def decode_batch(self, sequences: Iterable[Iterable[_Int]], skip_special_tokens: bool = False) -> list[str]: ...
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
@@ -229,7 +233,11 @@ class BPETokenizer:
     @pad_token_id.deleter
     def pad_token_id(self) -> None: ...
     def batch_decode(
-        self, sequences: Any, skip_special_tokens: bool = False, clean_up_tokenization_spaces: bool | None = None
+        self,
+        sequences: Any,
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> list[str]: ...
     @property
     def clean_up_tokenization_spaces(self) -> bool: ...
@@ -304,6 +312,7 @@ class CharTokenizer:
         ids: _IdArray,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str | list[str]: ...
     @overload
     def decode(
@@ -311,6 +320,7 @@ class CharTokenizer:
         ids: _Int,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str: ...
     @overload
     def decode(
@@ -318,6 +328,7 @@ class CharTokenizer:
         ids: Iterable[_Int],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str: ...
     @overload
     def decode(
@@ -325,6 +336,7 @@ class CharTokenizer:
         ids: Sequence[Sequence[_Int]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> list[str]: ...
     def decode_batch(self, sequences: Iterable[Iterable[_Int]], skip_special_tokens: bool = False) -> list[str]: ...
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]: ...
@@ -399,7 +411,11 @@ class CharTokenizer:
     @pad_token_id.deleter
     def pad_token_id(self) -> None: ...
     def batch_decode(
-        self, sequences: Any, skip_special_tokens: bool = False, clean_up_tokenization_spaces: bool | None = None
+        self,
+        sequences: Any,
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> list[str]: ...
     @property
     def clean_up_tokenization_spaces(self) -> bool: ...
@@ -718,6 +734,7 @@ class PyTokenizer:
         ids: _IdArray,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str | list[str]: ...
     @overload
     def decode(
@@ -725,6 +742,7 @@ class PyTokenizer:
         ids: SupportsIndex | Encoding,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str: ...
     @overload
     def decode(
@@ -732,6 +750,7 @@ class PyTokenizer:
         ids: Iterable[_Int],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str: ...
     @overload
     def decode(
@@ -739,6 +758,7 @@ class PyTokenizer:
         ids: Sequence[Sequence[_Int] | Encoding],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> list[str]: ...
     def decode_batch(
         self,
@@ -870,6 +890,7 @@ class PyTokenizer:
         sequences: Iterable[SupportsIndex | Iterable[_Int] | Encoding] | Encoding,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> list[str]: ...
     def get_special_tokens_mask(
         self,
@@ -1070,6 +1091,7 @@ class UnigramTokenizer:
         ids: _IdArray,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str | list[str]: ...
     @overload
     def decode(
@@ -1077,6 +1099,7 @@ class UnigramTokenizer:
         ids: _Int,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str: ...
     @overload
     def decode(
@@ -1084,6 +1107,7 @@ class UnigramTokenizer:
         ids: Iterable[_Int],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str: ...
     @overload
     def decode(
@@ -1091,6 +1115,7 @@ class UnigramTokenizer:
         ids: Sequence[Sequence[_Int]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> list[str]: ...
     def get_vocab(self) -> dict[str, int]: ...
     def get_pieces(self) -> list[tuple[str, float]]: ...
@@ -1189,7 +1214,11 @@ class UnigramTokenizer:
     @pad_token_id.deleter
     def pad_token_id(self) -> None: ...
     def batch_decode(
-        self, sequences: Any, skip_special_tokens: bool = False, clean_up_tokenization_spaces: bool | None = None
+        self,
+        sequences: Any,
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> list[str]: ...
     @property
     def clean_up_tokenization_spaces(self) -> bool: ...

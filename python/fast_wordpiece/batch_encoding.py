@@ -1389,11 +1389,13 @@ def family_clean_up_flag(value: object) -> bool | None:
 
 
 def family_batch_decode(tokenizer: Any, sequences: Any, skip_special_tokens: bool = False,
-                        clean_up_tokenization_spaces: bool | None = None, **unexpected: Any) -> list[str]:  # fmt: skip
+                        clean_up_tokenization_spaces: bool | None = None, spaces_between_special_tokens: bool = True,
+                        **unexpected: Any) -> list[str]:  # fmt: skip
     """transformers' ``batch_decode`` for the family: ``decode`` of each sequence of ids (a list
     of lists, a 2-D numpy array or torch tensor; one flat sequence gives a list of its text, as
-    transformers), with ``skip_special_tokens`` and ``clean_up_tokenization_spaces`` as
-    ``decode`` takes them (None: the tokenizer's ``clean_up_tokenization_spaces``)."""
+    transformers), with ``skip_special_tokens``, ``clean_up_tokenization_spaces`` and
+    ``spaces_between_special_tokens`` as ``decode`` takes them (None: the tokenizer's
+    ``clean_up_tokenization_spaces``)."""
     name = type(tokenizer).__name__
     for key in unexpected:
         raise TypeError(f"{name}.batch_decode() got an unexpected keyword argument {key!r}")
@@ -1408,7 +1410,7 @@ def family_batch_decode(tokenizer: Any, sequences: Any, skip_special_tokens: boo
         # a sequence of sequences where a sequence goes: `decode` would read it as a batch
         if isinstance(row, (list, tuple)) and row and isinstance(row[0], (list, tuple)):
             raise TypeError(f"sequences[{i}][0] must be int, not {_type_name(row[0])}")
-    return [tokenizer.decode(row, skip_special_tokens, clean) for row in rows]
+    return [tokenizer.decode(row, skip_special_tokens, clean, spaces_between_special_tokens) for row in rows]
 
 
 def family_convert_tokens_to_ids(tokenizer: Any, tokens: Any) -> Any:

@@ -393,6 +393,7 @@ pub mod named {
         return_overflowing_tokens,
         show_progress,
         skip_special_tokens,
+        spaces_between_special_tokens,
         special_tokens,
         unk_token,
         with_added_tokens,

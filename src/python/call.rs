@@ -498,16 +498,23 @@ impl PyTokenizer {
     /// `decode_batch`). As in transformers 5, one sequence (a list of ids, a
     /// 1-D array, or an `Encoding`) is decoded as one text, giving a list of
     /// that text, with a FutureWarning (call `decode` for one sequence).
-    #[pyo3(signature = (sequences, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
+    /// `spaces_between_special_tokens` is taken as `decode` takes it.
+    #[pyo3(signature = (sequences, skip_special_tokens = false, clean_up_tokenization_spaces = None, spaces_between_special_tokens = true))]
     fn batch_decode<'py>(
         &self,
         sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = args::named::spaces_between_special_tokens)] spaces_between_special_tokens: bool,
     ) -> PyResult<Bound<'py, PyList>> {
         if super::compat::is_one_sequence(sequences)? {
             super::compat::warn_one_sequence(sequences.py())?;
-            let text = self.decode(sequences, skip_special_tokens, clean_up_tokenization_spaces)?;
+            let text = self.decode(
+                sequences,
+                skip_special_tokens,
+                clean_up_tokenization_spaces,
+                spaces_between_special_tokens,
+            )?;
             return super::ints::list(sequences.py(), vec![text.cast_into::<PyString>()?]);
         }
         // transformers decodes one id among the sequences alone.

@@ -461,14 +461,18 @@ impl PyTokenizer {
     /// `clean_up_tokenization_spaces` applies transformers' clean-up to the
     /// whole text (`" n't"` to `"n't"`, ...; None: the tokenizer's
     /// `clean_up_tokenization_spaces`, False unless its model directory says
-    /// otherwise).
-    #[pyo3(signature = (ids, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
+    /// otherwise). `spaces_between_special_tokens` (a bool, for code written
+    /// for transformers' slow tokenizers) changes nothing, as in
+    /// transformers 5's fast tokenizers.
+    #[pyo3(signature = (ids, skip_special_tokens = false, clean_up_tokenization_spaces = None, spaces_between_special_tokens = true))]
     pub(super) fn decode<'py>(
         &self,
         ids: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
+        #[pyo3(from_py_with = args::named::spaces_between_special_tokens)] spaces_between_special_tokens: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let _ = spaces_between_special_tokens;
         let py = ids.py();
         if args::is_batch(ids, |row| row.is_instance_of::<PyEncoding>())? {
             return Ok(self.decode_sequences(ids, skip_special_tokens, clean_up_tokenization_spaces, true)?.into_any());

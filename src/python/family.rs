@@ -415,14 +415,19 @@ macro_rules! transformers_methods {
             /// As in transformers, `ids` may also be one int, or a batch (a
             /// list of sequences, or a 2-D array: then a list of texts);
             /// `clean_up_tokenization_spaces` None is the tokenizer's
-            /// `clean_up_tokenization_spaces`.
-            #[pyo3(name = "decode", signature = (ids, skip_special_tokens = false, clean_up_tokenization_spaces = None))]
+            /// `clean_up_tokenization_spaces`; `spaces_between_special_tokens`
+            /// (a bool, for code written for transformers' slow tokenizers)
+            /// changes nothing, as in transformers 5's fast tokenizers.
+            #[pyo3(name = "decode", signature = (ids, skip_special_tokens = false, clean_up_tokenization_spaces = None, spaces_between_special_tokens = true))]
             fn decode_ids<'py>(
                 &self,
                 ids: &Bound<'py, PyAny>,
                 #[pyo3(from_py_with = super::args::named::skip_special_tokens)] skip_special_tokens: bool,
                 clean_up_tokenization_spaces: Option<&Bound<'py, PyAny>>,
+                #[pyo3(from_py_with = super::args::named::spaces_between_special_tokens)]
+                spaces_between_special_tokens: bool,
             ) -> PyResult<Bound<'py, PyAny>> {
+                let _ = spaces_between_special_tokens;
                 let clean_up = super::family::clean_up_flag(clean_up_tokenization_spaces, self.pad.clean_up())?;
                 super::family::decode_any(self, ids, self.vocab_size(), skip_special_tokens, clean_up)
             }

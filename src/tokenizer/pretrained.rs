@@ -733,7 +733,12 @@ impl Tokenizer {
         let config = read_config(dir, overrides)?;
         let options = bert_options(&config, &config_path, &configured, false)?;
         let added = directory_added_tokens(dir, &config)?;
-        let base = Vocab::from_file(&dir.join("vocab.txt"))?;
+        let vocab = dir.join("vocab.txt");
+        if !vocab.exists() {
+            let why = "a model directory needs a tokenizer.json or a vocab.txt, and this one has neither";
+            return Err(Error::io(&vocab, std::io::Error::new(std::io::ErrorKind::NotFound, why)));
+        }
+        let base = Vocab::from_file(&vocab)?;
         // transformers appends what the vocabulary lacks: the added tokens in
         // id order, then the named special tokens, then the extra ones.
         let mut appended: Vec<String> = Vec::new();

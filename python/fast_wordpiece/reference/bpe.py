@@ -519,6 +519,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str | list[str]:
         """The text of ``ids``, as Hugging Face's ``decode`` with the ``ByteLevel`` decoder: each
         token's bytes (an added token's, special or not, as any other's; a token with a character
@@ -528,6 +529,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         ignores it for BPE. An id not in the vocabulary: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
         family.clean_up_flag(clean_up_tokenization_spaces)
+        _flag(spaces_between_special_tokens, "spaces_between_special_tokens")  # as transformers 5: no effect
         if family.is_batch(ids):
             return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, False)
         out = bytearray()

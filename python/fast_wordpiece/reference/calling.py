@@ -62,6 +62,7 @@ class TransformersCalls:
     save_vocab: Any
     decode: Any
     encode: Any
+    _unpadded_tokens: Any
     encode_batch: Any
     _encode_batch: Any
     decode_batch: Any
@@ -125,7 +126,9 @@ class TransformersCalls:
         plain text (True) or not, for this call only."""
         split = _split_argument(split_special_tokens)
         tokenizer = self if split is None or split == self._options.split_special_tokens else self._with_split(split)
-        return list(tokenizer.encode(text, pair or None if isinstance(pair, str) else pair, add_special_tokens).tokens)
+        add = _flag(add_special_tokens, "add_special_tokens")
+        tokens: list[str] = tokenizer._unpadded_tokens(text, pair or None if isinstance(pair, str) else pair, add)
+        return tokens
 
     def _with_split(self, split: bool) -> Any:
         """A copy of this tokenizer with ``split_special_tokens`` set to ``split`` (for one call)."""
@@ -161,15 +164,18 @@ class TransformersCalls:
         return decode_tokens(_texts(tokens, "tokens"))
 
     def batch_decode(self, sequences: Any, skip_special_tokens: bool = False,
-                     clean_up_tokenization_spaces: bool | None = None) -> list[str]:  # fmt: skip
+                     clean_up_tokenization_spaces: bool | None = None,
+                     spaces_between_special_tokens: bool = True) -> list[str]:  # fmt: skip
         """``decode`` for each sequence of ids. As in transformers 5, one sequence (a list of ids, a 1-D
         array, or an ``Encoding``) is decoded as one text, giving a list of that text, with a
         FutureWarning (call ``decode`` for one sequence)."""
         if _is_one_sequence(sequences):
             warnings.warn(ONE_SEQUENCE, FutureWarning, stacklevel=2)
-            return [self.decode(sequences, skip_special_tokens, clean_up_tokenization_spaces)]
+            return [self.decode(sequences, skip_special_tokens, clean_up_tokenization_spaces,
+                                spaces_between_special_tokens)]  # fmt: skip
         # transformers decodes one id among the sequences alone.
         skip = _flag(skip_special_tokens, "skip_special_tokens")
+        _flag(spaces_between_special_tokens, "spaces_between_special_tokens")
         result: list[str] = self._decode_sequences(sequences, skip, clean_up_tokenization_spaces, one_ids=True)
         return result
 

@@ -189,6 +189,7 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str | list[str]:
         """The tokens of ``ids`` joined, without the special tokens (``unk_token``
         among them) when ``skip_special_tokens``; with ``clean_up_tokenization_spaces``
@@ -196,6 +197,7 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         ValueError. A batch (a list of sequences, a 2-D array) gives a list of texts."""
         _flag(skip_special_tokens, "skip_special_tokens")
         clean_up = family.clean_up_flag(clean_up_tokenization_spaces, self.clean_up_tokenization_spaces)
+        _flag(spaces_between_special_tokens, "spaces_between_special_tokens")  # as transformers 5: no effect
         if family.is_batch(ids):
             return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, clean_up)
         out = []

@@ -292,6 +292,7 @@ class TableLookups:
         ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str | list[str]:
         """The text of ``ids`` (each tokenizer gives its own)."""
         raise NotImplementedError
@@ -354,6 +355,7 @@ class TransformersCalls:
         sequences: Any,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
         **kwargs: Any,
     ) -> list[str]:
         """transformers' ``batch_decode``: ``decode`` of each sequence of ids (a list of lists, a
@@ -361,7 +363,7 @@ class TransformersCalls:
         from fast_wordpiece import batch_encoding
 
         return batch_encoding.family_batch_decode(
-            self, sequences, skip_special_tokens, clean_up_tokenization_spaces, **kwargs
+            self, sequences, skip_special_tokens, clean_up_tokenization_spaces, spaces_between_special_tokens, **kwargs
         )
 
     #: The padding token set by the caller (None: the padding token by name).

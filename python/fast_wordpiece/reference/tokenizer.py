@@ -560,7 +560,11 @@ class PyTokenizer(TransformersCalls):
                    "split_special_tokens": flag("split_special_tokens", False)}  # fmt: skip
         content = {key: t["content"] for key, t, _ in named if t is not None}
         added = _directory_added_tokens(path, config)
-        vocab = _read_vocab(os.path.join(path, "vocab.txt"))
+        file = os.path.join(path, "vocab.txt")
+        if not os.path.exists(file):
+            raise FileNotFoundError(errno.ENOENT, "a model directory needs a tokenizer.json or a vocab.txt, and this "
+                                    "one has neither", file)  # fmt: skip
+        vocab = _read_vocab(file)
         ids = set(vocab)
         # transformers appends what the vocabulary lacks: the added tokens in id order, then the named
         # special tokens, then the extra ones.
@@ -804,6 +808,11 @@ class PyTokenizer(TransformersCalls):
                 raise ValueError(f"inputs[{i}]: {e}") from None
         return self._pad(batch, options, pad_id)
 
+    def _unpadded_tokens(self, text: str, pair: str | None, add_special_tokens: bool) -> list[str]:
+        """The tokens of ``text`` (and ``pair``), neither truncated nor padded (``tokenize``'s)."""
+        first, second = _encode_input(text, pair, False)
+        return list(self._encode_one(first, second, EncodeOptions(add_special_tokens)).tokens)
+
     def _encode_one(self, text: Text, pair: Text | None, options: EncodeOptions) -> Encoding:
         """One input, truncated (spec section 9) and post-processed."""
         first = self._encode_input(text)
@@ -948,13 +957,15 @@ class PyTokenizer(TransformersCalls):
 
     # -- decoding (spec section 7) ---------------------------------------------
 
-    def decode(self, ids: Any, skip_special_tokens: bool = False,
-               clean_up_tokenization_spaces: bool | None = None) -> Any:  # fmt: skip
+    def decode(self, ids: Any, skip_special_tokens: bool = False, clean_up_tokenization_spaces: bool | None = None,
+               spaces_between_special_tokens: bool = True) -> Any:  # fmt: skip
         """Turns ids back into text; an id outside the vocabulary is a ValueError. As in transformers,
         ``ids`` may also be one int, or a batch (a list of sequences, or a 2-D array: then a list of
         texts); an ``Encoding`` (what ``encode`` returns) is decoded as its ids;
-        ``clean_up_tokenization_spaces`` (None: the tokenizer's) applies transformers' clean-up."""
+        ``clean_up_tokenization_spaces`` (None: the tokenizer's) applies transformers' clean-up;
+        ``spaces_between_special_tokens`` (a bool) changes nothing, as in transformers 5's fast tokenizers."""
         skip = _flag(skip_special_tokens, "skip_special_tokens")
+        _flag(spaces_between_special_tokens, "spaces_between_special_tokens")
         if _is_batch(ids):
             return self._decode_sequences(ids, skip, clean_up_tokenization_spaces, one_ids=True)
         text = self._decode(self._one_or_more_ids(ids, "ids"), skip)

@@ -538,6 +538,7 @@ class UnigramTokenizer(family.TransformersCalls):
         ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
     ) -> str | list[str]:
         """The text of ``ids``: the pieces joined, the first one's "▁"s dropped
         (unless the prepend scheme is "never") and every other "▁" a space; without the special tokens when
@@ -545,6 +546,7 @@ class UnigramTokenizer(family.TransformersCalls):
         An id out of range: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
         clean_up = family.clean_up_flag(clean_up_tokenization_spaces, self.clean_up_tokenization_spaces)
+        _flag(spaces_between_special_tokens, "spaces_between_special_tokens")  # as transformers 5: no effect
         if family.is_batch(ids):
             return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, clean_up)
         parts: list[str] = []
