@@ -306,3 +306,132 @@ def test_added_tokens_come_back_as_transformers_has_them(
     twin.add_special_tokens([AddedToken("<ent>", special=True)])
     twin_new = twin.train_new_from_iterator(lines[:150], 300, new_special_tokens=again, show_progress=False)
     assert {t.content for t in twin_new.added_tokens_decoder.values() if not t.special} == set(plain.values())
+
+
+EMPTY_CORPORA = {
+    "empty list": lambda: [],
+    "used-up iterator": lambda: iter([]),
+    "empty strings": lambda: ["", ""],
+    "whitespace": lambda: ["   ", "\n\t"],
+    "empty batches": lambda: [[], []],
+}
+
+
+def _bert_fast(transformers: object, tmp_path: Path, doc: dict[str, object]) -> object:
+    """transformers' ``BertTokenizerFast`` of the tokenizer.json ``doc``, built offline."""
+    path = tmp_path / "tokenizer.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return transformers.BertTokenizerFast(tokenizer_file=str(path))  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("corpus", list(EMPTY_CORPORA), ids=list(EMPTY_CORPORA))
+def test_an_empty_corpus_gives_the_special_tokens_only(corpus: str, bert_uncased: PyTokenizer, tmp_path: Path) -> None:
+    """As transformers: no error, a vocabulary of the special tokens in their order, every word unknown."""
+    transformers = pytest.importorskip("transformers")
+    hf = _bert_fast(transformers, tmp_path, json.loads(bert_uncased.to_str()))
+    theirs = hf.train_new_from_iterator(EMPTY_CORPORA[corpus](), 100)  # type: ignore[attr-defined]
+    new = bert_uncased.train_new_from_iterator(EMPTY_CORPORA[corpus](), 100, show_progress=False)
+    twin = TwinTokenizer.from_str(bert_uncased.to_json())
+    twin_new = twin.train_new_from_iterator(EMPTY_CORPORA[corpus](), 100, show_progress=False)
+    assert new.get_vocab() == theirs.get_vocab() == {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3, "[MASK]": 4}
+    assert new.special_tokens == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    assert new.objective == "likelihood"
+    assert json.loads(new.to_json()) == json.loads(twin_new.to_json())
+    for text in ["hello world", "[MASK] x", ""]:
+        assert new(text)["input_ids"] == theirs(text)["input_ids"] == twin_new(text)["input_ids"], text
+    assert new.tokenize("hello [MASK] world") == ["[UNK]", "[MASK]", "[UNK]"]
+    # The file says the same: saved and loaded by transformers, it encodes the same.
+    new.save_pretrained(str(tmp_path / "new"))
+    again = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "new"))
+    assert again("hello [MASK] x")["input_ids"] == theirs("hello [MASK] x")["input_ids"] == [2, 1, 4, 1, 3]
+
+
+def test_an_empty_corpus_keeps_the_initial_alphabet_and_checks_the_arguments(bert_uncased: PyTokenizer) -> None:
+    """train's rules for no word: the special tokens, then initial_alphabet in code point order (as
+    transformers); the arguments are still checked; train itself keeps its ValueError."""
+    for tok in (bert_uncased, TwinTokenizer.from_str(bert_uncased.to_json())):
+        new = tok.train_new_from_iterator([], 100, initial_alphabet=iter("ba"), show_progress=False)
+        assert list(new.get_vocab()) == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a", "b"]
+        assert new.no_padding().encode("b a ab c", add_special_tokens=False).tokens == ["b", "a", "[UNK]", "[UNK]"]
+        new = tok.train_new_from_iterator([], 2, new_special_tokens=["<x>"], objective="pmi", show_progress=False)
+        assert list(new.get_vocab()) == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "<x>"]
+        assert new.objective == "pmi"
+        with pytest.raises(ValueError, match="objective must be"):
+            tok.train_new_from_iterator([], 100, objective="best", show_progress=False)
+        with pytest.raises(ValueError, match="initial_alphabet"):
+            tok.train_new_from_iterator([], 100, initial_alphabet=[" "], show_progress=False)
+        with pytest.raises(TypeError, match=r"corpus\[0\] must be str, not int"):
+            tok.train_new_from_iterator([3], 100, show_progress=False)
+        with pytest.raises(ValueError, match="the corpus has no words to train on"):
+            type(tok).train([], 100, show_progress=False)
+
+
+def test_a_file_without_added_tokens_trains_as_transformers(bert_uncased: PyTokenizer, lines: list[str],
+                                                            tmp_path: Path) -> None:  # fmt: skip
+    """A bare WordPiece tokenizer.json (``added_tokens`` empty): transformers' ``BertTokenizerFast``
+    takes its named special tokens ([UNK], [SEP], [PAD], [CLS], [MASK]) as special added tokens; the
+    new vocabulary starts with them in the order of their old ids, as here."""
+    transformers = pytest.importorskip("transformers")
+    doc = json.loads(bert_uncased.to_str())
+    doc["added_tokens"] = []
+    del doc["model"]["fast_wordpiece"]  # as Hugging Face writes it
+    old = PyTokenizer.from_str(json.dumps(doc))
+    assert old.special_tokens == []
+    hf = _bert_fast(transformers, tmp_path, doc)
+    corpus = lines[:300]
+    new = old.train_new_from_iterator(corpus, 400, show_progress=False)
+    theirs = hf.train_new_from_iterator(corpus, 400)  # type: ignore[attr-defined]
+    order = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    assert new.special_tokens == order
+    assert sorted(theirs.get_vocab(), key=theirs.get_vocab().get)[:5] == order
+    assert [new.token_to_id(t) for t in order] == [theirs.convert_tokens_to_ids(t) for t in order] == [0, 1, 2, 3, 4]
+    assert new.get_vocab() == _expected(bert_uncased, corpus, 400).get_vocab()
+    enc = new("hello € world")
+    assert enc["input_ids"][0] == 2
+    assert enc["input_ids"][-1] == 3
+    assert new.tokenize("€") == ["[UNK]"] == theirs.tokenize("€")
+    twin_new = TwinTokenizer.from_str(json.dumps(doc)).train_new_from_iterator(corpus, 400, show_progress=False)
+    assert json.loads(twin_new.to_json()) == json.loads(new.to_json())
+    # An empty corpus too: the special tokens only.
+    assert list(old.train_new_from_iterator([], 100, show_progress=False).get_vocab()) == order
+
+
+@pytest.mark.parametrize("make", [lambda t: t, lambda t: TwinTokenizer.from_str(t.to_json())], ids=["engine", "twin"])
+def test_an_unk_token_that_is_no_added_token_joins_the_special_tokens(make: object, bert_uncased: PyTokenizer) -> None:
+    """The model's unk_token, not an added token (the others are): a named special token, trained
+    as one, after those of smaller ids (as transformers' BertTokenizerFast adds it when it loads)."""
+    tok = make(bert_uncased)  # type: ignore[operator]
+    doc = json.loads(tok.to_str())
+    doc["added_tokens"] = [t for t in doc["added_tokens"] if t["content"] != "[UNK]"]
+    del doc["model"]["fast_wordpiece"]
+    doc["model"]["unk_token"] = "<unk>"
+    doc["model"]["vocab"]["<unk>"] = len(doc["model"]["vocab"])
+    old = type(tok).from_str(json.dumps(doc))
+    assert "<unk>" not in old.special_tokens
+    new = old.train_new_from_iterator(["some text here"], 100, show_progress=False)
+    assert new.special_tokens == ["[PAD]", "[CLS]", "[SEP]", "[MASK]", "<unk>"]
+    assert new.no_padding().encode("some €", add_special_tokens=False).tokens == ["some", "<unk>"]
+
+
+def _counting_lines(err: str) -> list[str]:
+    return [line.strip() for line in err.replace("\r", "\n").splitlines() if line.startswith("[counting words]")]
+
+
+@pytest.mark.parametrize("method", ["train", "train_new_from_iterator"])
+def test_progress_total_counts_texts(method: str, bert_uncased: PyTokenizer, lines: list[str],
+                                     capfd: pytest.CaptureFixture[str]) -> None:  # fmt: skip
+    """The counting's total and counter both count texts: a list of batches totals its texts (not
+    its batches); a corpus whose length is unknown up front has no total."""
+    batches = [lines[i : i + 100] for i in range(0, 1000, 100)]
+    corpora_totals = [(batches, "1000/1000"), (tuple(batches), "1000/1000"), (lines[:5] + batches, "1005/1005"),
+                      (lines[:1000], "1000/1000"), ((b for b in batches), "1000 texts")]  # fmt: skip
+    for corpus, shown in corpora_totals:
+        capfd.readouterr()
+        if method == "train":
+            PyTokenizer.train(corpus, 300)
+        else:
+            bert_uncased.train_new_from_iterator(corpus, 300)
+        counting = _counting_lines(capfd.readouterr().err)
+        assert counting[-1].startswith(f"[counting words] {shown}"), counting
+        first = counting[0].split()[2]
+        assert first == ("0/" + shown.split("/")[1] if "/" in shown else "0"), counting

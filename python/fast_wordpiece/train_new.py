@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from fast_wordpiece.added_token import AddedToken
@@ -30,6 +30,9 @@ TRAINER_KWARGS: dict[str, Any] = {
 
 #: The named special tokens that the call settings hold (unk/cls/sep/pad are pipeline options too).
 _NAMED = ("pad_token", "mask_token", "bos_token", "eos_token")
+
+#: The ValueError of ``train`` (engine and twin) for a corpus without a word.
+NO_WORDS = "the corpus has no words to train on"
 
 
 def _type_name(value: object) -> str:
@@ -132,6 +135,35 @@ def _with_template_ids(template: dict[str, Any], tokenizer: Any) -> dict[str, An
     return template
 
 
+def _special_added_tokens(tokenizer: Any) -> list[AddedToken]:
+    """The old tokenizer's special tokens as transformers' ``added_tokens_decoder`` holds them: the
+    special added tokens, and every named special token (``all_special_tokens``) that is not one,
+    which transformers adds when it loads a tokenizer.json without them (a bare WordPiece file);
+    in the order of their ids (a named one not in the vocabulary after them, in its own order)."""
+    added = tokenizer.added_tokens_decoder
+    ranked = [(i, 0, added[i]) for i in sorted(added) if added[i].special]
+    have = {t.content for _, _, t in ranked}
+    late = len(tokenizer.get_vocab()) + len(added)
+    for n, name in enumerate(dict.fromkeys(tokenizer.all_special_tokens)):
+        if name not in have:
+            token_id = tokenizer.token_to_id(name)
+            ranked.append((late + n if token_id is None else token_id, 1, AddedToken(name, special=True)))
+    return [t for _, _, t in sorted(ranked, key=lambda r: (r[0], r[1]))]
+
+
+def _untrained(
+    cls: Any, special_tokens: list[str], initial_alphabet: Any, objective: Any, options: dict[str, Any]
+) -> Any:
+    """What ``train`` learns from a corpus without a word, by its rules (section 4, steps 2 and 5):
+    the special tokens, then ``initial_alphabet`` in code point order; no merge."""
+    alphabet = sorted(set(initial_alphabet or ()))
+    vocab = list(dict.fromkeys([*special_tokens, *alphabet]))
+    new = cls(vocab, special_tokens=special_tokens, **options)
+    state = json.loads(new.to_json())
+    state["objective"] = "likelihood" if objective is None else objective
+    return cls.from_json(json.dumps(state))
+
+
 def train_new_from_iterator(
     tokenizer: Any,
     text_iterator: Any,
@@ -162,20 +194,30 @@ def train_new_from_iterator(
 
     # The special added tokens in the order of their ids, renamed; then the new ones (as transformers).
     added = tokenizer.added_tokens_decoder
-    olds = [added[i] for i in sorted(added) if added[i].special]
+    olds = _special_added_tokens(tokenizer)
     # The others come back after the vocabulary, as transformers' AutoTokenizer has them again.
     plain = [added[i] for i in sorted(added) if not added[i].special]
     special = [_renamed(t, renames.get(t.content, t.content)) for t in olds] + extra
     special_tokens = list(dict.fromkeys(t.content for t in special))
+    alphabet = trainer["initial_alphabet"]
+    if isinstance(alphabet, Iterator):
+        trainer["initial_alphabet"] = alphabet = list(alphabet)  # read again for an empty corpus
 
-    new = type(tokenizer).train(
-        text_iterator,
-        vocab_size,
-        trainer.pop("min_frequency"),
-        special_tokens=special_tokens,
-        **trainer,
-        **options,
-    )
+    try:
+        new = type(tokenizer).train(
+            text_iterator,
+            vocab_size,
+            trainer.pop("min_frequency"),
+            special_tokens=special_tokens,
+            **trainer,
+            **options,
+        )
+    except ValueError as error:
+        if str(error) != NO_WORDS:
+            raise
+        # transformers' tokenizer of an empty corpus: the special tokens only (every argument is
+        # checked by then).
+        new = _untrained(type(tokenizer), special_tokens, alphabet, trainer["objective"], options)
 
     # What the old tokenizer's file holds beyond the vocabulary: the template (with the new ids),
     # the default truncation and padding.

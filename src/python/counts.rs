@@ -6,7 +6,7 @@ use std::sync::{Arc, RwLock};
 
 use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyIterator, PyList, PyString, PyTuple};
 
 use super::args::{self, text, type_name, Text};
 use super::arrow;
@@ -145,7 +145,8 @@ pub(super) fn count_texts(
     show_progress: bool,
 ) -> PyResult<()> {
     let mut progress = Progress::new(show_progress, None);
-    progress.start("counting words", "texts", corpus.len().ok().map(|n| n as u64));
+    let (total, exact) = texts_total(corpus);
+    progress.start("counting words", "texts", total);
     let mut pull = Pull { iter: iter.enumerate(), arrow, held: None, batch: None, batched: false, name };
     let threads = crate::threads::default_threads();
     let mut next = pull.next()?;
@@ -183,13 +184,51 @@ pub(super) fn count_texts(
             }
         };
         py.check_signals()?;
-        if pull.batched {
+        if pull.batched && !exact {
             progress.forget_total(); // the count of items is not the count of texts
         }
         progress.advance(counted as u64).map_err(to_py)?;
     }
     progress.finish();
     Ok(())
+}
+
+/// The number of texts of `corpus` (the progress's total) when it is cheap
+/// to know, and whether it is exact: a list or tuple of batches (lists or
+/// tuples of str, or str; its first or last item a batch) sums the lengths
+/// of its items, one call per item (none per text of a batch); any other
+/// sized corpus gives its length, a total that a batch among its items
+/// turns out wrong (the counting then forgets it); a corpus without a
+/// length, or a list of batches one of which is of another kind (a
+/// generator, an array), has no total.
+fn texts_total(corpus: &Bound<'_, PyAny>) -> (Option<u64>, bool) {
+    let Ok(len) = corpus.len() else { return (None, false) };
+    let items = if let Ok(list) = corpus.cast::<PyList>() {
+        list.as_sequence().clone()
+    } else if let Ok(tuple) = corpus.cast::<PyTuple>() {
+        tuple.as_sequence().clone()
+    } else {
+        return (Some(len as u64), false);
+    };
+    let text = |i: usize| items.get_item(i).is_ok_and(|item| item.is_instance_of::<PyString>());
+    if len == 0 || (text(0) && text(len - 1)) {
+        return (Some(len as u64), false); // texts (or empty)
+    }
+    let mut total = 0u64;
+    for i in 0..len {
+        let Ok(item) = items.get_item(i) else { return (None, false) };
+        total += if item.is_instance_of::<PyString>() {
+            1
+        } else if item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>() {
+            match item.len() {
+                Ok(n) => n as u64,
+                Err(_) => return (None, false),
+            }
+        } else {
+            return (None, false);
+        };
+    }
+    (Some(total), true)
 }
 
 /// Counts `texts` (of one Arrow array) with the GIL released, in slices of

@@ -176,7 +176,8 @@ impl PyTokenizer {
     /// vocabulary starts with `special_tokens`, then the alphabet; if those
     /// alone exceed `vocab_size`, they are all kept. A corpus without a word
     /// (empty, or a used-up iterator) is a ValueError. Progress goes to
-    /// stderr unless `show_progress=False`; Ctrl-C stops training.
+    /// stderr unless `show_progress=False`, counting texts (a list or tuple
+    /// of batches: their texts, the total too); Ctrl-C stops training.
     #[staticmethod]
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (corpus, vocab_size = Given(None), min_frequency = None, *, special_tokens = None, objective = None, limit_alphabet = None, initial_alphabet = None, show_progress = true, **options), text_signature = "(corpus, vocab_size=30000, min_frequency=None, *, special_tokens=None, objective=None, limit_alphabet=None, initial_alphabet=None, show_progress=True, **options)")]
@@ -320,14 +321,19 @@ impl PyTokenizer {
     /// transformers' `train_new_from_iterator`: a new tokenizer with this
     /// one's pipeline, special tokens and call settings, its vocabulary
     /// learned by `train` (ours, not Hugging Face's `WordPieceTrainer`'s) on
-    /// `text_iterator`, to `vocab_size` tokens. The special added tokens come
-    /// first (renamed by `special_tokens_map`), then `new_special_tokens`; the
+    /// `text_iterator`, to `vocab_size` tokens. The special tokens come
+    /// first (renamed by `special_tokens_map`): the special added tokens and
+    /// the named ones that are none (a tokenizer.json without added tokens),
+    /// in the order of their ids, as transformers' `added_tokens_decoder`
+    /// has them; then `new_special_tokens`; the
     /// other added tokens come back after the vocabulary (as transformers'
     /// `AutoTokenizer` has them); the post-processor takes the new ids.
     /// `kwargs`: `min_frequency` (default 0, as `WordPieceTrainer`'s),
     /// `limit_alphabet`, `initial_alphabet`, `show_progress`,
     /// `continuing_subword_prefix`, `objective`; any other is a TypeError.
-    /// `length` is ignored (progress counts the texts read). Python code
+    /// `length` is ignored (progress counts the texts read). A corpus
+    /// without a word gives the special tokens only (and `initial_alphabet`),
+    /// as transformers does, where `train` raises a ValueError. Python code
     /// shared with the twin: `fast_wordpiece.train_new`.
     #[pyo3(signature = (text_iterator, vocab_size, length = None, new_special_tokens = None, special_tokens_map = None, **kwargs), text_signature = "(self, text_iterator, vocab_size, length=None, new_special_tokens=None, special_tokens_map=None, **kwargs)")]
     fn train_new_from_iterator<'py>(
