@@ -491,3 +491,27 @@ def test_a_files_padding_and_truncation_sections_give_its_call_settings(
     path.write_text(json.dumps(doc), "utf-8")
     assert cls.from_file(path).pad_token == "<pad>"
     assert cls.from_file(path).padding_side == side
+
+
+@pytest.mark.parametrize(
+    ("sections", "expected"),
+    [
+        (
+            {"padding": {"direction": "Left", "pad_token": 5}, "truncation": {"direction": "Left"}},
+            ("left", "left", "<pad>"),
+        ),
+        ({"padding": {"direction": 3, "pad_token": "[CLS]"}}, ("right", "right", "[CLS]")),
+        ({"padding": {"direction": "Up", "pad_token": "[CLS]"}}, ("right", "right", "[CLS]")),
+        ({"padding": "x", "truncation": {"direction": "left"}}, ("right", "left", "<pad>")),
+        ({"padding": [], "truncation": None}, ("right", "right", "<pad>")),
+    ],
+)
+def test_malformed_sections_are_read_field_by_field_alike(
+    directories: dict[str, Path], sections: dict[str, Any], expected: tuple[str, str, str]
+) -> None:
+    """Each field of the sections is taken on its own: one that is not what it should be is left
+    out, the others still count, in the engine and the twin alike."""
+    doc = {**json.loads((directories["DebertaV2Tokenizer"] / "tokenizer.json").read_text("utf-8")), **sections}
+    for impl in IMPLEMENTATIONS:
+        ours = _implementation(impl).UnigramTokenizer.from_str(json.dumps(doc))
+        assert (ours.padding_side, ours.truncation_side, ours.pad_token) == expected, impl

@@ -589,29 +589,19 @@ pub struct FileSections {
 }
 
 impl FileSections {
-    /// The sections of tokenizer.json text; none from text that is not a
-    /// JSON object with them (reading the file says what is wrong).
+    /// The sections of tokenizer.json text, each field read on its own (a
+    /// section that is not an object, a direction that is not `"left"` or
+    /// `"right"` in any case, a padding token that is not a string: none);
+    /// none from text that is not a JSON object (reading the file says what
+    /// is wrong).
     pub fn read(text: &[u8]) -> Self {
-        #[derive(serde::Deserialize)]
-        struct Section {
-            direction: Option<String>,
-            pad_token: Option<String>,
-        }
-        #[derive(serde::Deserialize)]
-        struct Sections {
-            padding: Option<Section>,
-            truncation: Option<Section>,
-        }
-        let Ok(Sections { padding, truncation }) = serde_json::from_slice::<Sections>(text) else {
-            return Self::default();
-        };
-        let side = |s: &Option<Section>| {
-            s.as_ref().and_then(|s| s.direction.as_deref()).and_then(|d| Side::from_name(&d.to_ascii_lowercase()))
-        };
+        let Ok(doc) = serde_json::from_slice::<Value>(text) else { return Self::default() };
+        let field = |section: &str, key: &str| doc.get(section).and_then(|s| s.get(key)).and_then(Value::as_str);
+        let side = |section: &str| field(section, "direction").and_then(|d| Side::from_name(&d.to_ascii_lowercase()));
         FileSections {
-            padding_side: side(&padding),
-            truncation_side: side(&truncation),
-            pad_token: padding.and_then(|s| s.pad_token),
+            padding_side: side("padding"),
+            truncation_side: side("truncation"),
+            pad_token: field("padding", "pad_token").map(str::to_owned),
         }
     }
 }
