@@ -5,6 +5,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use serde_json::{json, Map, Value};
+use std::path::{Path, PathBuf};
 
 use super::args;
 use super::errors::guard;
@@ -29,9 +30,11 @@ impl PyTokenizer {
     /// `split_special_tokens`, `model_input_names` (a list of str: the
     /// inputs the call returns by default; without it, those of
     /// transformers' class for the directory, `token_type_ids` left out for
-    /// DistilBERT's and the generic one); the hub's (`use_fast`,
-    /// `local_files_only`, `revision`, `cache_dir`, ...) are ignored.
-    /// Never downloads: a name that is not a directory is a FileNotFoundError.
+    /// DistilBERT's and the generic one); `subfolder` reads the directory's
+    /// subdirectory of that name (a model repository's `tokenizer/`); the
+    /// hub's (`use_fast`, `local_files_only`, `revision`, `cache_dir`, ...)
+    /// are ignored. Never downloads: a name that is not a directory is a
+    /// FileNotFoundError.
     #[staticmethod]
     #[pyo3(signature = (directory, **kwargs))]
     fn from_pretrained(
@@ -39,7 +42,8 @@ impl PyTokenizer {
         directory: &Bound<'_, PyAny>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let dir = args::path(directory, "directory")?;
+        let given = args::path(directory, "directory")?;
+        let dir = model_dir(&given, kwargs)?;
         let overrides = match kwargs {
             Some(kwargs) => overrides(kwargs)?,
             None => Map::new(),
@@ -53,7 +57,8 @@ impl PyTokenizer {
         })?;
         let out = Self::wrap(tokenizer);
         *out.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = settings;
-        *out.name_or_path.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = dir.to_string_lossy().into_owned();
+        *out.name_or_path.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) =
+            given.to_string_lossy().into_owned();
         Ok(out)
     }
 
@@ -64,9 +69,24 @@ impl PyTokenizer {
     /// `transformers.AutoTokenizer.from_pretrained` (with `model_max_length`
     /// when set, `padding_side`, `truncation_side`, `model_input_names` and
     /// the special tokens, `extra_special_tokens` among them); returns their
-    /// paths.
-    fn save_pretrained(&self, py: Python<'_>, directory: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    /// paths. transformers' `legacy_format` is taken and ignored (a None or
+    /// a bool: transformers 5's fast tokenizers ignore it too); a
+    /// `filename_prefix` other than None or `""` and `push_to_hub=True` are
+    /// ValueErrors.
+    #[pyo3(
+        signature = (directory, legacy_format=None, filename_prefix=None, push_to_hub=None),
+        text_signature = "($self, directory, legacy_format=None, filename_prefix=None, push_to_hub=False)"
+    )]
+    fn save_pretrained(
+        &self,
+        py: Python<'_>,
+        directory: &Bound<'_, PyAny>,
+        legacy_format: Option<&Bound<'_, PyAny>>,
+        filename_prefix: Option<&Bound<'_, PyAny>>,
+        push_to_hub: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<String>> {
         let dir = args::path(directory, "directory")?;
+        save_keywords(legacy_format, filename_prefix, push_to_hub)?;
         let settings = self.settings();
         let paths = py.detach(|| guard(|| self.inner().save_pretrained(&dir, &settings)))?;
         Ok(paths.iter().map(|p| p.display().to_string()).collect())
@@ -76,7 +96,7 @@ impl PyTokenizer {
 /// `from_pretrained`'s keyword arguments that only say where to find a model
 /// on the hub (or how to run its code), and mean nothing for a local
 /// directory: accepted and ignored, as transformers 5 ignores `use_fast`.
-pub const LOADER_KEYWORDS: [&str; 8] = [
+pub const LOADER_KEYWORDS: [&str; 13] = [
     "use_fast",
     "local_files_only",
     "revision",
@@ -85,7 +105,59 @@ pub const LOADER_KEYWORDS: [&str; 8] = [
     "force_download",
     "token",
     "proxies",
+    "use_auth_token",
+    "resume_download",
+    "_from_auto",
+    "_from_pipeline",
+    "_commit_hash",
 ];
+
+/// `from_pretrained`'s directory: `given`, or its subdirectory named by
+/// the `subfolder` keyword (a str; None or `""`: none), as transformers
+/// reads a model repository's `tokenizer/`.
+pub(super) fn model_dir(given: &Path, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PathBuf> {
+    let Some(sub) = kwargs.map(|k| k.get_item("subfolder")).transpose()?.flatten() else {
+        return Ok(given.to_path_buf());
+    };
+    if sub.is_none() {
+        return Ok(given.to_path_buf());
+    }
+    let sub = args::text(&sub, &|| "subfolder".to_owned())?;
+    Ok(if sub.is_empty() { given.to_path_buf() } else { given.join(&*sub) })
+}
+
+/// `save_pretrained`'s transformers keywords: `legacy_format` (None or a
+/// bool, ignored), `filename_prefix` (None or `""`: transformers would
+/// write `prefix-tokenizer.json`, which no loader reads back) and
+/// `push_to_hub` (a bool; nothing is uploaded).
+pub(super) fn save_keywords(
+    legacy_format: Option<&Bound<'_, PyAny>>,
+    filename_prefix: Option<&Bound<'_, PyAny>>,
+    push_to_hub: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    if let Some(value) = legacy_format.filter(|v| !v.is_none()) {
+        args::flag(value, "legacy_format")?;
+    }
+    if let Some(value) = filename_prefix.filter(|v| !v.is_none()) {
+        let prefix = args::text(value, &|| "filename_prefix".to_owned())?;
+        if !prefix.is_empty() {
+            return Err(PyValueError::new_err(format!(
+                "filename_prefix {} is not supported: from_pretrained (ours and transformers') reads the files \
+                 without a prefix; save into a directory of its own instead",
+                Quoted(&prefix)
+            )));
+        }
+    }
+    if let Some(value) = push_to_hub {
+        if args::flag(value, "push_to_hub")? {
+            return Err(PyValueError::new_err(
+                "push_to_hub=True is not supported: save_pretrained never uploads; upload the directory with \
+                 huggingface_hub.upload_folder(repo_id=..., folder_path=directory)",
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// `from_pretrained`'s keyword arguments that rebuild BERT's pipeline (and
 /// transformers' XLNet, ALBERT and DeBERTa-v2 normalizers): a
@@ -113,7 +185,7 @@ pub(super) fn overrides(kwargs: &Bound<'_, PyDict>) -> PyResult<Map<String, Valu
     for (key, value) in kwargs.iter() {
         let key: String = key.extract()?;
         let converted = match key.as_str() {
-            k if LOADER_KEYWORDS.contains(&k) => continue,
+            k if LOADER_KEYWORDS.contains(&k) || k == "subfolder" => continue,
             "do_lower_case" | "tokenize_chinese_chars" | "clean_up_tokenization_spaces" | "split_special_tokens" => {
                 Value::Bool(args::flag(&value, &key)?)
             }

@@ -941,7 +941,8 @@ impl PyUnigramTokenizer {
     /// `truncation_side`, `clean_up_tokenization_spaces` and
     /// `model_input_names` (see that property). Keyword
     /// arguments override the config's keys, as for
-    /// `PyTokenizer.from_pretrained`; the hub's are ignored. Never
+    /// `PyTokenizer.from_pretrained` (`subfolder` too); the hub's are
+    /// ignored. Never
     /// downloads: a name that is not a directory is a FileNotFoundError, and
     /// so is a directory without a `tokenizer.json`.
     #[staticmethod]
@@ -951,7 +952,7 @@ impl PyUnigramTokenizer {
         directory: &Bound<'py, PyAny>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, Self>> {
-        let dir = args::path(directory, "directory")?;
+        let dir = super::pretrained::model_dir(&args::path(directory, "directory")?, kwargs)?;
         let overrides = match kwargs {
             Some(kwargs) => super::pretrained::overrides(kwargs)?,
             None => serde_json::Map::new(),
@@ -986,10 +987,23 @@ impl PyUnigramTokenizer {
     /// class, which takes the tokenizer.json as it is), with
     /// `model_max_length` when set, `padding_side`, `truncation_side`,
     /// `clean_up_tokenization_spaces`, the `pad_token` and the special
-    /// tokens `from_pretrained` read; returns their paths.
-    fn save_pretrained(slf: &Bound<'_, Self>, directory: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    /// tokens `from_pretrained` read; returns their paths. transformers'
+    /// `legacy_format`, `filename_prefix` and `push_to_hub` as for
+    /// `PyTokenizer.save_pretrained`.
+    #[pyo3(
+        signature = (directory, legacy_format=None, filename_prefix=None, push_to_hub=None),
+        text_signature = "($self, directory, legacy_format=None, filename_prefix=None, push_to_hub=False)"
+    )]
+    fn save_pretrained(
+        slf: &Bound<'_, Self>,
+        directory: &Bound<'_, PyAny>,
+        legacy_format: Option<&Bound<'_, PyAny>>,
+        filename_prefix: Option<&Bound<'_, PyAny>>,
+        push_to_hub: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<String>> {
         let py = slf.py();
         let dir = args::path(directory, "directory")?;
+        super::pretrained::save_keywords(legacy_format, filename_prefix, push_to_hub)?;
         let this = slf.get();
         let Directory { mut call, mut named } = this.directory().clone();
         call.clean_up_tokenization_spaces = this.pad.clean_up();

@@ -500,14 +500,16 @@ class PyTokenizer(TransformersCalls):
         ``padding_side``, ``truncation_side``, ``clean_up_tokenization_spaces``, ``split_special_tokens``,
         ``model_input_names`` (a list of str: the inputs the call returns by default; without it, those of
         transformers' class for the directory, ``token_type_ids`` left out for DistilBERT's and the generic
-        one); the hub's (``use_fast``, ``local_files_only``, ``revision``, ``cache_dir``, ...) are ignored.
-        Never downloads."""
+        one); ``subfolder`` reads the directory's subdirectory of that name (a model repository's
+        ``tokenizer/``); the hub's (``use_fast``, ``local_files_only``, ``revision``, ``cache_dir``, ...) are
+        ignored. Never downloads."""
+        path = model_dir(directory, kwargs)
         overrides = _pretrained_overrides(kwargs)
-        tokenizer = PyTokenizer._from_directory(directory, overrides)
-        for key, value in _call_settings(_path(directory), overrides).items():
+        tokenizer = PyTokenizer._from_directory(path, overrides)
+        for key, value in _call_settings(path, overrides).items():
             setattr(tokenizer, key, value)
-        tokenizer._model_input_names = _model_input_names(_path(directory), overrides)
-        named, extra = _configured(_path(directory), overrides)
+        tokenizer._model_input_names = _model_input_names(path, overrides)
+        named, extra = _configured(path, overrides)
         content = {key: None if t is None else t["content"] for key, t, _ in named}
         tokenizer._bos_token, tokenizer._eos_token = content["bos_token"], content["eos_token"]
         tokenizer._mask_token = content["mask_token"]
@@ -596,13 +598,22 @@ class PyTokenizer(TransformersCalls):
                                  f"but the vocabulary and the added tokens before it give it {got}")  # fmt: skip
         return tokenizer
 
-    def save_pretrained(self, directory: str | os.PathLike[str]) -> list[str]:
+    def save_pretrained(
+        self,
+        directory: str | os.PathLike[str],
+        legacy_format: bool | None = None,
+        filename_prefix: str | None = None,
+        push_to_hub: bool = False,
+    ) -> list[str]:
         """Writes ``tokenizer.json``, ``vocab.txt`` (unless the ids have holes or the continuation prefix is not
         ``"##"``, which a vocab.txt cannot record), ``tokenizer_config.json`` (with
         ``model_max_length`` when set, ``padding_side``, ``truncation_side``, the special tokens,
         ``extra_special_tokens`` among them, and the model's inputs) and ``special_tokens_map.json`` into
-        ``directory`` (created if needed); returns their paths."""
+        ``directory`` (created if needed); returns their paths. transformers' ``legacy_format`` is taken and
+        ignored (None or a bool); a ``filename_prefix`` other than None or ``""`` and ``push_to_hub=True`` are
+        ValueErrors."""
         path = _path(directory)
+        save_keywords(legacy_format, filename_prefix, push_to_hub)
         os.makedirs(path, exist_ok=True)
         written = [os.path.join(path, "tokenizer.json")]
         self.save(written[0])
@@ -1210,7 +1221,33 @@ def _special_token(value: object, path: str, key: str) -> dict[str, Any]:
 #: from_pretrained's keyword arguments that only say where to find a model on the hub (or how to run its code),
 #: and mean nothing for a local directory: accepted and ignored, as transformers 5 ignores ``use_fast``.
 LOADER_KEYWORDS = ("use_fast", "local_files_only", "revision", "trust_remote_code", "cache_dir", "force_download",
-                   "token", "proxies")  # fmt: skip
+                   "token", "proxies", "use_auth_token", "resume_download", "_from_auto", "_from_pipeline",
+                   "_commit_hash")  # fmt: skip
+
+
+def model_dir(directory: str | os.PathLike[str], kwargs: Mapping[str, Any]) -> str:
+    """from_pretrained's directory: ``directory``, or its subdirectory named by the ``subfolder`` keyword (a str;
+    None or ``""``: none), as transformers reads a model repository's ``tokenizer/``."""
+    path = _path(directory)
+    sub = kwargs.get("subfolder")
+    return path if sub is None or _text(sub, "subfolder") == "" else os.path.join(path, sub)
+
+
+def save_keywords(legacy_format: Any, filename_prefix: Any, push_to_hub: Any) -> None:
+    """save_pretrained's transformers keywords: ``legacy_format`` (None or a bool, ignored), ``filename_prefix``
+    (None or ``""``: transformers would write ``prefix-tokenizer.json``, which no loader reads back) and
+    ``push_to_hub`` (a bool; nothing is uploaded)."""
+    if legacy_format is not None:
+        _flag(legacy_format, "legacy_format")
+    if filename_prefix is not None and _text(filename_prefix, "filename_prefix") != "":
+        raise ValueError(f"filename_prefix {_quoted(filename_prefix)} is not supported: from_pretrained (ours and "
+                         "transformers') reads the files without a prefix; save into a directory of its own "
+                         "instead")  # fmt: skip
+    if _flag(push_to_hub, "push_to_hub"):
+        raise ValueError("push_to_hub=True is not supported: save_pretrained never uploads; upload the directory "
+                         "with huggingface_hub.upload_folder(repo_id=..., folder_path=directory)")  # fmt: skip
+
+
 _TOKEN_KEYWORDS = ("unk_token", "sep_token", "pad_token", "cls_token", "mask_token", "bos_token", "eos_token")
 _FLAG_KEYWORDS = ("do_lower_case", "tokenize_chinese_chars", "clean_up_tokenization_spaces", "split_special_tokens")
 
@@ -1219,7 +1256,7 @@ def _pretrained_overrides(kwargs: dict[str, Any]) -> dict[str, Any]:
     """from_pretrained's keyword arguments as tokenizer_config.json values."""
     out: dict[str, Any] = {}
     for key, value in kwargs.items():
-        if key in LOADER_KEYWORDS:
+        if key in LOADER_KEYWORDS or key == "subfolder":
             continue
         if key in _FLAG_KEYWORDS or (key == "strip_accents" and value is not None):
             out[key] = _flag(value, key)

@@ -782,12 +782,12 @@ class UnigramTokenizer(family.TransformersCalls):
         ``tokenizer_config.json`` and ``special_tokens_map.json`` name made special (a piece keeps its id, a
         token the file lacks gets the next one), the ``pad_token`` they name and the call settings of
         ``tokenizer_config.json``; keyword arguments override the config's keys. Never downloads."""
+        path = pretrained.model_dir(directory, kwargs)
         overrides = pretrained._pretrained_overrides(kwargs)
         for key in ("do_lower_case", "strip_accents", "tokenize_chinese_chars", "split_special_tokens"):
             if key in overrides:  # BERT's pipeline (and transformers' XLNet, ALBERT, DeBERTa-v2 normalizers)
                 raise TypeError(f"UnigramTokenizer.from_pretrained() does not take {key}: it keeps the normalizer "
                                 "and pre-tokenizer of the directory's tokenizer.json (change them there)")  # fmt: skip
-        path = _path(directory)
         pretrained.check_directory(path)
         file = os.path.join(path, "tokenizer.json")
         if not os.path.isfile(file):
@@ -838,11 +838,19 @@ class UnigramTokenizer(family.TransformersCalls):
             made.pad_token = pad
         return made
 
-    def save_pretrained(self, directory: str | os.PathLike[str]) -> list[str]:
+    def save_pretrained(
+        self,
+        directory: str | os.PathLike[str],
+        legacy_format: bool | None = None,
+        filename_prefix: str | None = None,
+        push_to_hub: bool = False,
+    ) -> list[str]:
         """Same as the engine's: writes ``tokenizer.json``, ``tokenizer_config.json`` (transformers' generic
         class, the call settings, the model's inputs and the special tokens in the vocabulary) and
-        ``special_tokens_map.json`` into ``directory`` (created if needed); returns their paths."""
+        ``special_tokens_map.json`` into ``directory`` (created if needed); returns their paths.
+        ``legacy_format``, ``filename_prefix`` and ``push_to_hub`` as for ``PyTokenizer.save_pretrained``."""
         path = _path(directory)
+        pretrained.save_keywords(legacy_format, filename_prefix, push_to_hub)
         os.makedirs(path, exist_ok=True)
         written = [os.path.join(path, "tokenizer.json")]
         self.save(written[0])
