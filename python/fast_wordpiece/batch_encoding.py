@@ -13,8 +13,9 @@ from __future__ import annotations
 import builtins
 import importlib
 import inspect
+import logging
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter, index
 from typing import Any, NamedTuple, Optional
 
@@ -31,6 +32,8 @@ _FIELDS = {"input_ids": "ids", "token_type_ids": "type_ids", "attention_mask": "
 
 #: The largest integer argument (what the engine's ``u64`` holds).
 MAX_INTEGER = 2**64 - 1
+#: Where the calls' warnings go, as transformers' go to its own logger.
+logger = logging.getLogger("fast_wordpiece")
 
 
 def _type_name(value: object) -> str:
@@ -457,7 +460,7 @@ def call(tokenizer: Any, text: Any = None, text_pair: Any = None, text_target: A
         "return_overflowing_tokens": return_overflowing_tokens,
         "return_special_tokens_mask": return_special_tokens_mask,
         "return_offsets_mapping": return_offsets_mapping, "return_length": return_length,
-        "split_special_tokens": split_special_tokens,
+        "split_special_tokens": split_special_tokens, "verbose": verbose,
     }  # fmt: skip
     encodings = None if text is None else _call_one(tokenizer, text, text_pair, max_length=max_length, **settings)
     if text_target is None:
@@ -476,7 +479,7 @@ def _call_one(tokenizer: Any, text: Any, text_pair: Any, *, add_special_tokens: 
               pad_to_multiple_of: int | None, padding_side: str | None, return_tensors: str | None,
               return_token_type_ids: bool | None, return_attention_mask: bool | None,
               return_overflowing_tokens: bool, return_special_tokens_mask: bool, return_offsets_mapping: bool,
-              return_length: bool, split_special_tokens: bool | None) -> BatchEncoding:  # fmt: skip
+              return_length: bool, split_special_tokens: bool | None, verbose: Any) -> BatchEncoding:  # fmt: skip
     """One encoding of :func:`call` (its texts, or its targets), with the strategies decided."""
     inputs, batched = _batch_of_words(text, text_pair) if is_split_into_words else _batch(text, text_pair)
     options: dict[str, Any] = {}
@@ -505,6 +508,7 @@ def _call_one(tokenizer: Any, text: Any, text_pair: Any, *, add_special_tokens: 
             raise
         _check_unicode_pairs(inputs, batched)  # a lone surrogate named as the caller passed it
         raise
+    _warn_if_too_long(tokenizer, lambda: map(len, rows), max_length, verbose)
     # As transformers: None means "if the model takes them" (read once: the engine makes a new list).
     names = tokenizer.model_input_names if return_token_type_ids is None or return_attention_mask is None else ()
     wanted = {
@@ -527,6 +531,25 @@ def _call_one(tokenizer: Any, text: Any, text_pair: Any, *, add_special_tokens: 
     if not batched and return_tensors is None and not return_overflowing_tokens:
         data = {key: value[0] if value and isinstance(value[0], list) else value for key, value in data.items()}
     return BatchEncoding(data, rows, tensor_type=return_tensors)
+
+
+def _warn_if_too_long(tokenizer: Any, lengths: Callable[[], Iterable[int]], max_length: int | None,
+                      verbose: Any) -> None:  # fmt: skip
+    """transformers' warning for a call that neither truncates nor pads to a length (``max_length`` None
+    once the strategies are decided) and gives a row longer than the tokenizer's ``model_max_length``:
+    the first such row's length and the maximum, once per tokenizer, unless ``verbose`` is false; on the
+    ``fast_wordpiece`` logger (shown on stderr when logging is not configured, as transformers').
+    ``lengths`` gives the rows' lengths, asked for only when the tokenizer has a maximum."""
+    if max_length is not None or not verbose:
+        return
+    limit = getattr(tokenizer, "model_max_length", None)
+    if not limit or limit > LARGE_INTEGER:
+        return
+    longer = next((n for n in lengths() if n > limit), None)
+    if longer is not None and not tokenizer._warned_too_long():
+        logger.warning("Token indices sequence length is longer than the specified maximum sequence length for "
+                       "this model (%d > %d). Running this sequence through the model will result in indexing "
+                       "errors", longer, limit)  # fmt: skip
 
 
 def _returns(model_input_names: Sequence[str], name: str, asked: bool | None) -> bool:
@@ -1047,16 +1070,30 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
             encoded, offsets, masks, type_ids, origins = _in_template(
                 tokenizer, rows, add_special_tokens, max_length, truncation, cut_left
             )
-            return _family_rows(encoded, batched, max_length, "do_not_truncate", padding, pad_id, pad_to_multiple_of,
-                                side, return_tensors, return_token_type_ids, return_attention_mask,
-                                return_special_tokens_mask, offsets, return_length, masks, type_ids,
-                                sources, origins)  # fmt: skip
-        single = _Sources(tokenizer, [encoded], [texts], [False] * len(texts)) if unigram else None
-        return _family_rows(encoded, batched, max_length, truncation, padding, pad_id, pad_to_multiple_of, side,
-                            return_tensors, return_token_type_ids, return_attention_mask, return_special_tokens_mask,
-                            offsets, return_length, sources=single, cut_left=cut_left)  # fmt: skip
+            out = _family_rows(encoded, batched, max_length, "do_not_truncate", padding, pad_id, pad_to_multiple_of,
+                               side, return_tensors, return_token_type_ids, return_attention_mask,
+                               return_special_tokens_mask, offsets, return_length, masks, type_ids,
+                               sources, origins)  # fmt: skip
+        else:
+            single = _Sources(tokenizer, [encoded], [texts], [False] * len(texts)) if unigram else None
+            out = _family_rows(encoded, batched, max_length, truncation, padding, pad_id, pad_to_multiple_of, side,
+                               return_tensors, return_token_type_ids, return_attention_mask,
+                               return_special_tokens_mask, offsets, return_length, sources=single,
+                               cut_left=cut_left)  # fmt: skip
     except MemoryError as e:
         raise _named(e, f"a BatchEncoding of {len(texts)} text{'' if len(texts) == 1 else 's'}") from None
+    _warn_if_too_long(tokenizer, lambda: _row_lengths(out["input_ids"], batched, return_tensors), max_length,
+                      verbose)  # fmt: skip
+    return out
+
+
+def _row_lengths(ids: Any, batched: bool, return_tensors: str | None) -> Iterable[int]:
+    """The length of each row of a call's ``input_ids``: lists (one list when not ``batched``), or a
+    tensor of rows of one length, or numpy's object array of rows of different lengths."""
+    if return_tensors is None:
+        return map(len, ids) if batched else [len(ids)]
+    shape = tuple(ids.shape)
+    return [shape[1]] * min(shape[0], 1) if len(shape) == 2 else map(len, ids)
 
 
 _Offsets = list[list[tuple[int, int]]]

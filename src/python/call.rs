@@ -567,6 +567,13 @@ impl PyTokenizer {
         self.inner().vocab().len()
     }
 
+    /// Whether the call had already warned that a sequence is longer than
+    /// `model_max_length`; the call's warning comes once per tokenizer, as
+    /// in transformers, so this marks it as given.
+    fn _warned_too_long(&self) -> bool {
+        self.warned_too_long.swap(true, std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// Always True: this is a fast (Rust) tokenizer.
     #[getter]
     fn is_fast(&self) -> bool {

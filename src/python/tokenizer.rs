@@ -2,6 +2,7 @@
 //! tells about itself. Its other methods are in files by concern: `train`,
 //! `encode` (and decode), `serialization` (files and pickling).
 
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
 use pyo3::exceptions::PyTypeError;
@@ -44,6 +45,9 @@ pub struct PyTokenizer {
     /// The tokenizer with the other `split_special_tokens`, made for a call
     /// that asks for it, and the tokenizer it was made from.
     pub(super) split_copy: Mutex<Option<(Weak<Shared>, Arc<Shared>)>>,
+    /// Whether a call warned that a sequence is longer than
+    /// `model_max_length` (transformers warns once per tokenizer).
+    pub(super) warned_too_long: AtomicBool,
 }
 
 impl PyTokenizer {
@@ -53,6 +57,7 @@ impl PyTokenizer {
             call: Mutex::default(),
             name_or_path: Mutex::default(),
             split_copy: Mutex::default(),
+            warned_too_long: AtomicBool::new(false),
         }
     }
 }

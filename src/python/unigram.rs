@@ -3,7 +3,7 @@
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -305,6 +305,9 @@ pub struct PyUnigramTokenizer {
     pad: family::PadToken,
     /// What a model directory said beside the pipeline (`from_pretrained`).
     directory: Mutex<Directory>,
+    /// Whether a call warned that a sequence is longer than
+    /// `model_max_length` (transformers warns once per tokenizer).
+    warned_too_long: AtomicBool,
 }
 
 /// The settings of a model directory that a Unigram tokenizer keeps for
@@ -1101,6 +1104,13 @@ impl PyUnigramTokenizer {
     fn __repr__(&self) -> String {
         format!("UnigramTokenizer(vocab_size={}, unk_token={:?})", self.inner.vocab_size(), self.inner.unk_token())
     }
+
+    /// Whether the call had already warned that a sequence is longer than
+    /// `model_max_length`; the call's warning comes once per tokenizer, as
+    /// in transformers, so this marks it as given.
+    fn _warned_too_long(&self) -> bool {
+        self.warned_too_long.swap(true, Ordering::Relaxed)
+    }
 }
 
 impl PyUnigramTokenizer {
@@ -1132,7 +1142,12 @@ impl PyUnigramTokenizer {
     }
 
     fn wrap(inner: UnigramTokenizer) -> Self {
-        PyUnigramTokenizer { inner, pad: Default::default(), directory: Default::default() }
+        PyUnigramTokenizer {
+            inner,
+            pad: Default::default(),
+            directory: Default::default(),
+            warned_too_long: AtomicBool::new(false),
+        }
     }
 
     fn directory(&self) -> std::sync::MutexGuard<'_, Directory> {

@@ -80,6 +80,13 @@ class TransformersCalls:
         """Pads encoded inputs like transformers' ``tokenizer.pad``."""
         return batch_encoding.pad(self, *args, **kwargs)
 
+    def _warned_too_long(self) -> bool:
+        """Whether the call had already warned that a sequence is longer than ``model_max_length``; the
+        call's warning comes once per tokenizer, as in transformers, so this marks it as given."""
+        warned: bool = vars(self).get("_too_long_warned", False)
+        self._too_long_warned = True
+        return warned
+
     def _call_batch(self, inputs: list[Any], add_special_tokens: bool, overflowing: bool, tensors: bool,
                     split_into_words: bool = False, split_special_tokens: bool | None = None,
                     **options: Any) -> tuple[list[Encoding], dict[str, Any] | None, list[int]]:  # fmt: skip

@@ -776,6 +776,13 @@ class UnigramTokenizer(family.TransformersCalls):
     def model_max_length(self, value: int) -> None:
         self._model_max_length = calling.max_length_setting(value)
 
+    def _warned_too_long(self) -> bool:
+        """Whether the call had already warned that a sequence is longer than ``model_max_length``; the
+        call's warning comes once per tokenizer, as in transformers, so this marks it as given."""
+        warned: bool = vars(self).get("_too_long_warned", False)
+        self._too_long_warned = True
+        return warned
+
     @staticmethod
     def from_pretrained(directory: str | os.PathLike[str], **kwargs: Any) -> UnigramTokenizer:
         """Same as the engine's: a local model directory's ``tokenizer.json``, with the special tokens its
