@@ -303,6 +303,21 @@ def test_a_call_needs_text_or_text_target(ours):
         ours(text_pair="only a pair")
 
 
+def test_texts_and_targets_of_different_batch_lengths_are_refused(ours):
+    """transformers accepts them, giving labels of another batch length than input_ids: a ValueError."""
+    message = r"^batch length of text \(3\) does not match batch length of text_target \(1\)$"
+    for padding in (False, True):
+        with pytest.raises(ValueError, match=message):
+            ours(TEXTS[:3], text_target=TEXTS[:1], padding=padding)
+    words = [["hello", "world"], ["a"], ["b"]]
+    with pytest.raises(ValueError, match=message):
+        ours(words, text_target=[["c"]], is_split_into_words=True)
+    # One text and a batch of one target, or one list of words and a batch of them, are not batches of two
+    # lengths: transformers encodes both, and so do we.
+    assert len(ours(TEXTS[0], text_target=TEXTS[:1])["labels"]) == 1
+    assert ours(["hello", "world"], text_target=[["a", "b"], ["c"]], is_split_into_words=True)["labels"]
+
+
 def test_tokenize_takes_an_empty_pair_as_none_as_transformers(hf, ours):
     for text, pair in [("hello world", ""), ("", ""), ("", "x"), ("hello", "world"), ("a", None)]:
         for add in (True, False):

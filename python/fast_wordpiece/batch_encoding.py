@@ -452,6 +452,9 @@ def call(tokenizer: Any, text: Any = None, text_pair: Any = None, text_target: A
     if split_special_tokens is not None and not isinstance(split_special_tokens, bool):
         raise TypeError(f"split_special_tokens must be a bool or None, not {_type_name(split_special_tokens)}")
     padding, truncation, max_length = _strategies(tokenizer, padding, truncation, max_length, pad_to_multiple_of)
+    inputs, labels = _batch_length(text, is_split_into_words), _batch_length(text_target, is_split_into_words)
+    if inputs is not None and labels is not None and inputs != labels:
+        raise ValueError(f"batch length of text ({inputs}) does not match batch length of text_target ({labels})")
     settings: dict[str, Any] = {
         "add_special_tokens": add_special_tokens, "padding": padding, "truncation": truncation, "stride": stride,
         "is_split_into_words": is_split_into_words, "pad_to_multiple_of": pad_to_multiple_of,
@@ -472,6 +475,16 @@ def call(tokenizer: Any, text: Any = None, text_pair: Any = None, text_target: A
         return targets
     encodings["labels"] = targets["input_ids"]
     return encodings
+
+
+def _batch_length(text: Any, is_split_into_words: Any) -> int | None:
+    """How many inputs ``text`` holds when it is a batch (a list of texts or pairs, or of lists of
+    words), else None."""
+    if not isinstance(text, (list, tuple)):
+        return None
+    if is_split_into_words and not (text and isinstance(text[0], (list, tuple))):
+        return None  # one list of words
+    return len(text)
 
 
 def _call_one(tokenizer: Any, text: Any, text_pair: Any, *, add_special_tokens: bool, padding: str,
