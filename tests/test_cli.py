@@ -411,8 +411,8 @@ def test_analyze_says_how_it_read_a_tokenizer_that_does_not_load(corpus, tmp_pat
         ["train", "{dir}", *SMALL],
         ["train", "--counts", "{dir}", *SMALL],
         ["count", "{dir}", "--out", "{dir}/c.fwc", "--no-progress"],
-        ["analyze", "{dir}", "{corpus}"],
         ["analyze", "{tokenizer}", "{dir}"],
+        ["analyze", "{dir}", "{corpus}"],
         ["compare", "{dir}"],
     ],
 )
@@ -500,3 +500,43 @@ def test_each_commands_help_describes_that_command(capsys):
     assert "the vocabulary size of BPE, WordPiece and Unigram (default: 8000)" in out
     assert "--min-frequency N" in out
     assert "--held-out SHARE" in out
+
+
+@pytest.fixture
+def tokenizer_file(tmp_path: Path) -> Path:
+    path = tmp_path / "t.json"
+    PyTokenizer.train(TEXT.splitlines(), 120, show_progress=False).save(path)
+    return path
+
+
+def run_module(argv: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "fast_wordpiece", *argv], input=stdin, capture_output=True, timeout=600
+    )
+
+
+# ----------------------------------------------------------------------------- the progress line
+
+
+def test_a_failure_under_the_progress_line_starts_a_line_of_its_own(not_utf8, counts_file, tmp_path):
+    """The progress is drawn with "\\r" and no newline until its phase ends: a failure part-way
+    ends that line first; a failure found before any progress is drawn is one line alone."""
+    done = run_module(["train", str(not_utf8), "--vocab-size", "120"])
+    assert done.returncode == 1
+    lines = done.stderr.decode().split("\n")
+    assert lines[0].startswith("\r[counting words] ")
+    assert lines[1:] == [
+        f"fast-wordpiece: {not_utf8}: invalid UTF-8 at byte offset 27 (pass --errors replace to replace it)",
+        "",
+    ]
+    done = run_module(["count", str(not_utf8), "--out", str(tmp_path / "c.fwc")])
+    assert done.returncode == 1
+    assert done.stderr.decode().split("\n")[1].startswith("fast-wordpiece: ")
+    for argv in (
+        ["train", str(tmp_path / "missing.txt")],
+        ["train", "--counts", str(counts_file), "--pre-tokenizer", "whitespace"],
+    ):
+        done = run_module(argv)
+        assert done.returncode == 1
+        assert done.stderr.decode().count("\n") == 1, done.stderr
+        assert done.stderr.decode().startswith("fast-wordpiece: ")

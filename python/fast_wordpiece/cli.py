@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import difflib
+import errno
 import json
 import os
 import re
@@ -103,9 +105,15 @@ COUNTS_MAGIC = b"FWPCOUNT"
 
 
 def check_text_files(paths: Sequence[Path], command: str) -> None:
-    """Fails before any work when one of ``paths`` is a word counts file rather than
-    text: its bytes are not UTF-8, and ``--errors replace`` would not be the cure."""
+    """Fails before any work when one of ``paths`` is missing or a directory (``PATH: No
+    such file or directory``, as reading it would say, but before a progress line is
+    drawn), or is a word counts file rather than text: its bytes are not UTF-8, and
+    ``--errors replace`` would not be the cure."""
     for path in paths:
+        if not os.path.exists(path):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(path))
+        if os.path.isdir(path):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if is_counts_file(path):
             cure = {
                 "train": f"train on it with --counts {path}",
@@ -190,6 +198,20 @@ def check_output(path: Path | None, flag: str) -> None:
         raise UsageError(f"{flag} {path}: is a directory")
 
 
+@contextlib.contextmanager
+def progress_line(show_progress: bool) -> Iterator[None]:
+    """Ends the progress line (drawn on stderr with ``\r``, no newline until its phase ends)
+    when the work under it fails, so that the error starts a line of its own. Every
+    failure found before a progress line is drawn is checked for before (files, word counts options)."""
+    try:
+        yield
+    except BaseException:
+        if show_progress:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+        raise
+
+
 def cli_hint(message: str) -> str:
     """An error of the library, with its hint in the words of this command line."""
     return message.replace('pass errors="replace"', "pass --errors replace")
@@ -256,23 +278,33 @@ def analyze(argv: Sequence[str]) -> int:
 def load_any(path: Path) -> Any:
     """A tokenizer file of any tokenizer of the family: WordPiece (ours or Hugging Face's),
     byte-level BPE or Unigram (Hugging Face's tokenizer.json), or our character tokenizer."""
+    unigram = getattr(fast_wordpiece, "UnigramTokenizer", None)
+    kind = family_of(path)
+    if kind == "CharTokenizer":
+        return CharTokenizer.load(path)
+    if kind == "BPE":
+        return BPETokenizer.load(path)
+    if kind == "Unigram" and unigram is not None:
+        return unigram.load(path)
+    return PyTokenizer.load(path)
+
+
+def family_of(path: Path) -> str | None:
+    """Which tokenizer of the family a tokenizer file holds, as its JSON says:
+    ``"CharTokenizer"``, or the model's type (``"BPE"``, ``"Unigram"``, ``"WordPiece"``, ...)."""
     try:
         root = json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: not valid JSON: {e}") from None
-    kind = root.get("type") if isinstance(root, dict) else None
-    model = root.get("model") if isinstance(root, dict) else None
+    if not isinstance(root, dict):
+        return None
+    if root.get("type") == "CharTokenizer":
+        return "CharTokenizer"
+    model = root.get("model")
     model_type = model.get("type") if isinstance(model, dict) else None
-    if kind == "CharTokenizer":
-        return CharTokenizer.load(path)
-    if model_type == "BPE":
-        return BPETokenizer.load(path)
-    unigram = getattr(fast_wordpiece, "UnigramTokenizer", None)
-    if model_type == "Unigram" and unigram is not None:
-        return unigram.load(path)
-    return PyTokenizer.load(path)
+    return model_type if isinstance(model_type, str) else None
 
 
 def count(argv: Sequence[str]) -> int:
@@ -291,10 +323,12 @@ def count(argv: Sequence[str]) -> int:
                         help="how text is split into words (default: bert)")  # fmt: skip
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     args = parser.parse_args(argv)
+    files = list(args.files)
     check_output(args.out, "--out")
-    check_text_files(args.files, "count")
-    counts = WordCounts.from_files(args.files, errors=args.errors, show_progress=not args.no_progress,
-                                   lowercase=not args.no_lowercase, pre_tokenizer=args.pre_tokenizer)  # fmt: skip
+    check_text_files(files, "count")
+    with progress_line(not args.no_progress):
+        counts = WordCounts.from_files(files, errors=args.errors, show_progress=not args.no_progress,
+                                       lowercase=not args.no_lowercase, pre_tokenizer=args.pre_tokenizer)  # fmt: skip
     counts.save(args.out)
     print(f"Counted {counts.total:,} words ({len(counts):,} distinct) into {args.out}.")
     return 0
@@ -326,10 +360,12 @@ def save_own_format(tokenizer: PyTokenizer, path: Path) -> None:
 
 def train(argv: Sequence[str], prog: str) -> int:
     args = parse_args(argv, prog)
+    files = list(args.files)
     check_output(args.save, "--save")
     check_sizes(vocab_size=(args.vocab_size, 1), min_frequency=(args.min_frequency, 0),
                 limit_alphabet=(args.limit_alphabet, 1))  # fmt: skip
-    check_text_files(args.files, "train")
+    if args.counts and args.files:
+        raise UsageError("give text files or --counts, not both")
     training: dict[str, Any] = {
         "objective": args.objective,
         "limit_alphabet": args.limit_alphabet,
@@ -342,25 +378,31 @@ def train(argv: Sequence[str], prog: str) -> int:
         training["lowercase"] = False
     if args.pre_tokenizer is not None:
         training["pre_tokenizer"] = args.pre_tokenizer
-    if args.counts and args.files:
-        raise UsageError("give text files or --counts, not both")
     vocab_size = args.vocab_size
+    check_text_files(files, "train")
     if args.counts:
         counts = load_counts(args.counts)
+        # What the counts' options refuse (an explicit option that differs) is found
+        # before the progress line is drawn: the same training on one of their words.
+        PyTokenizer.train_from_counts(WordCounts({"a": 1}, **counts.options), vocab_size, args.min_frequency,
+                                      **{**training, "show_progress": False})  # fmt: skip
         source = f"{len(args.counts)} word counts files ({counts.total:,} words, {len(counts):,} distinct)"
         started = time.perf_counter()
-        tokenizer = PyTokenizer.train_from_counts(counts, vocab_size, args.min_frequency, **training)
-    elif args.files:
-        source = ", ".join(str(f) for f in args.files)
+        with progress_line(not args.no_progress):
+            tokenizer = PyTokenizer.train_from_counts(counts, vocab_size, args.min_frequency, **training)
+    elif files:
+        source = ", ".join(str(f) for f in files)
         started = time.perf_counter()
-        tokenizer = PyTokenizer.train_from_files(
-            args.files, vocab_size, args.min_frequency, errors=args.errors, **training
-        )
+        with progress_line(not args.no_progress):
+            tokenizer = PyTokenizer.train_from_files(
+                files, vocab_size, args.min_frequency, errors=args.errors, **training
+            )
     else:
         corpus = list(stdlib_docstrings())
         source = f"the standard library's docstrings ({sum(map(len, corpus)) / 1e6:.1f} MB)"
         started = time.perf_counter()
-        tokenizer = PyTokenizer.train(corpus, vocab_size, args.min_frequency, **training)
+        with progress_line(not args.no_progress):
+            tokenizer = PyTokenizer.train(corpus, vocab_size, args.min_frequency, **training)
     seconds = time.perf_counter() - started
     print(f"Trained {tokenizer!r} on {source} in {seconds:.1f} s.")
     if tokenizer.vocab_size < vocab_size and args.no_progress:  # else the progress on stderr said so
