@@ -515,6 +515,32 @@ def run_module(argv: list[str], stdin: bytes = b"") -> subprocess.CompletedProce
     )
 
 
+# ----------------------------------------------------------------------------- usage errors the library finds
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "error"),
+    [
+        ("--initial-alphabet", " ", "--initial-alphabet[0] is whitespace, which no pre-tokenizer leaves in a word"),
+        (
+            "--continuing-subword-prefix",
+            "a b",
+            '--continuing-subword-prefix "a b" contains whitespace, which training keeps out of every token',
+        ),
+    ],
+)
+def test_an_argument_the_library_refuses_is_a_usage_error_before_any_work(flag, value, error, monkeypatch, capsys):
+    """Status 2, as for the command line's own checks, named by the flag, before the corpus
+    (here the standard library's docstrings) is read."""
+
+    def no_corpus_yet():
+        raise AssertionError("the corpus was read before the arguments were checked")
+
+    monkeypatch.setattr(cli, "stdlib_docstrings", no_corpus_yet)
+    assert main([f"{flag}={value}", "--no-progress"]) == 2
+    assert one_line_error(capsys) == f"fast-wordpiece: {error}"
+
+
 # ----------------------------------------------------------------------------- the progress line
 
 

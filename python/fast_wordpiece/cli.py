@@ -198,11 +198,29 @@ def check_output(path: Path | None, flag: str) -> None:
         raise UsageError(f"{flag} {path}: is a directory")
 
 
+#: The training arguments of the Python API, by the flag that gives each.
+FLAGS = {name: "--" + name.replace("_", "-") for name in (
+    "vocab_size", "min_frequency", "objective", "limit_alphabet", "initial_alphabet", "continuing_subword_prefix",
+)}  # fmt: skip
+
+
+def check_training_args(vocab_size: int, min_frequency: int, training: dict[str, Any]) -> None:
+    """Fails before any work (status 2) when the library refuses an argument, as the
+    training would after reading the corpus: the same checks, run on a one-word corpus.
+    The message names each argument by its flag (``--initial-alphabet[0] is whitespace,
+    ...``)."""
+    try:
+        PyTokenizer.train(["a"], vocab_size, min_frequency, **{**training, "show_progress": False})
+    except (ValueError, TypeError) as e:
+        message = re.sub(r"\b(" + "|".join(FLAGS) + r")\b", lambda m: FLAGS[m.group(1)], str(e))
+        raise UsageError(message) from None
+
+
 @contextlib.contextmanager
 def progress_line(show_progress: bool) -> Iterator[None]:
     """Ends the progress line (drawn on stderr with ``\r``, no newline until its phase ends)
     when the work under it fails, so that the error starts a line of its own. Every
-    failure found before a progress line is drawn is checked for before (files, word counts options)."""
+    failure found before a progress line is drawn is checked for before (files, arguments)."""
     try:
         yield
     except BaseException:
@@ -379,6 +397,7 @@ def train(argv: Sequence[str], prog: str) -> int:
     if args.pre_tokenizer is not None:
         training["pre_tokenizer"] = args.pre_tokenizer
     vocab_size = args.vocab_size
+    check_training_args(vocab_size, args.min_frequency, training)
     check_text_files(files, "train")
     if args.counts:
         counts = load_counts(args.counts)
@@ -446,8 +465,9 @@ def run(argv: list[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line. An error is one line on stderr, no traceback: a mistake seen
-    in the command line itself (a wrong argument, a size out of range, options that do not
-    go together) has exit status 2, as argparse's own; a failure (a missing or unreadable
+    in the command line itself (a wrong argument, a size out of range, an argument the
+    library refuses, options that do not go together) has exit status 2, as argparse's
+    own, and is told before any work; a failure (a missing or unreadable
     file, a file of the wrong kind, text that is not UTF-8, a training that cannot be done,
     memory that runs out) has exit status 1."""
     argv = sys.argv[1:] if argv is None else list(argv)
