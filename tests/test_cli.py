@@ -541,6 +541,14 @@ def test_an_argument_the_library_refuses_is_a_usage_error_before_any_work(flag, 
     assert one_line_error(capsys) == f"fast-wordpiece: {error}"
 
 
+def test_errors_replace_does_not_go_with_word_counts(counts_file, capsys):
+    """Word counts files hold words, not bytes to decode: ``--errors replace`` would do nothing."""
+    assert main(["train", "--counts", str(counts_file), "--errors", "replace", *SMALL]) == 2
+    assert one_line_error(capsys) == (
+        "fast-wordpiece: --errors replace is for text files: word counts files hold words, not bytes to decode"
+    )
+
+
 # ----------------------------------------------------------------------------- the progress line
 
 

@@ -384,6 +384,8 @@ def train(argv: Sequence[str], prog: str) -> int:
                 limit_alphabet=(args.limit_alphabet, 1))  # fmt: skip
     if args.counts and args.files:
         raise UsageError("give text files or --counts, not both")
+    if args.counts and args.errors == "replace":
+        raise UsageError("--errors replace is for text files: word counts files hold words, not bytes to decode")
     training: dict[str, Any] = {
         "objective": args.objective,
         "limit_alphabet": args.limit_alphabet,
