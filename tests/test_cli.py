@@ -388,7 +388,7 @@ def test_analyze_names_a_word_counts_file_given_as_its_tokenizer(name, counts_fi
     assert main(["analyze", str(tokenizer), str(corpus)]) == 1
     assert one_line_error(capsys) == (
         f"fast-wordpiece: {tokenizer}: a word counts file (from `count`), not a tokenizer: "
-        "analyze takes a tokenizer file (.json) or a BERT vocab.txt, then text files"
+        "analyze takes a model directory, a tokenizer file (.json) or a BERT vocab.txt, then text files"
     )
 
 
@@ -412,7 +412,6 @@ def test_analyze_says_how_it_read_a_tokenizer_that_does_not_load(corpus, tmp_pat
         ["train", "--counts", "{dir}", *SMALL],
         ["count", "{dir}", "--out", "{dir}/c.fwc", "--no-progress"],
         ["analyze", "{tokenizer}", "{dir}"],
-        ["analyze", "{dir}", "{corpus}"],
         ["compare", "{dir}"],
     ],
 )
@@ -494,7 +493,8 @@ def test_each_commands_help_describes_that_command(capsys):
     assert "--out FWC the word counts file to write (.fwc)" in help_of("count")
     out = help_of("analyze")
     assert out.startswith("usage: fast-wordpiece analyze [-h] [--errors {strict,replace}] TOKENIZER FILE [FILE ...]")
-    assert "FILE UTF-8 text files, analyzed line by line (not word counts files)" in out
+    assert "FILE UTF-8 text files, analyzed line by line (not word counts files; - for the standard input)" in out
+    assert "TOKENIZER a model directory (as from_pretrained reads it), a tokenizer file (.json" in out
     out = help_of("compare")
     assert "--vocab-size N" in out
     assert "the vocabulary size of BPE, WordPiece and Unigram (default: 8000)" in out
@@ -512,6 +512,48 @@ def tokenizer_file(tmp_path: Path) -> Path:
 def run_module(argv: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [sys.executable, "-m", "fast_wordpiece", *argv], input=stdin, capture_output=True, timeout=600
+    )
+
+
+# ----------------------------------------------------------------------------- commands, files, directories
+
+
+def test_analyze_takes_a_model_directory(corpus, tokenizer_file, tmp_path, capsys):
+    PyTokenizer.load(tokenizer_file).save_pretrained(tmp_path / "model")
+    assert main(["analyze", str(tokenizer_file), str(corpus)]) == 0
+    from_file = capsys.readouterr().out
+    assert main(["analyze", str(tmp_path / "model"), str(corpus)]) == 0
+    assert capsys.readouterr().out == from_file
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["analyze", str(empty), str(corpus)]) == 1
+    assert "a model directory needs a tokenizer.json or a vocab.txt, and this one has neither" in one_line_error(capsys)
+
+
+# ----------------------------------------------------------------------------- the standard input
+
+
+def test_a_file_named_dash_is_the_standard_input(corpus, tmp_path):
+    """``train -``, ``count -`` and ``analyze TOKENIZER -`` read the standard input as they read a file."""
+    data = corpus.read_bytes()
+    done = run_module(["train", "-", *SMALL, "--save", str(tmp_path / "t.json")], data)
+    assert done.returncode == 0, done.stderr
+    assert " on - in " in done.stdout.decode()
+    expected = PyTokenizer.train_from_files([corpus], 120, 1, show_progress=False)
+    assert PyTokenizer.load(tmp_path / "t.json").to_json() == expected.to_json()
+    done = run_module(["count", "-", "--out", str(tmp_path / "c.fwc"), "--no-progress"], data)
+    assert done.returncode == 0, done.stderr
+    assert WordCounts.load(tmp_path / "c.fwc") == WordCounts.from_files(corpus)
+    from_file = run_module(["analyze", str(tmp_path / "t.json"), str(corpus)])
+    done = run_module(["analyze", str(tmp_path / "t.json"), "-"], data)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == from_file.stdout
+
+
+def test_the_standard_input_is_read_once(corpus, capsys):
+    assert main(["train", "-", str(corpus), "-", *SMALL]) == 2
+    assert (
+        one_line_error(capsys) == "fast-wordpiece: - (the standard input) is given more than once: it can be read once"
     )
 
 

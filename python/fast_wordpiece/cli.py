@@ -15,9 +15,10 @@ analyze what a tokenizer makes of some text.
 
 With no FILE, the corpus is the docstrings of the Python standard library,
 which every Python installation has (1 to 4 MB: an 8,000-token vocabulary by
-default, which they hold pairs enough for). A training that runs out of pairs
-to merge before ``--vocab-size`` tokens stops there and says so. ``analyze`` reads TOKENIZER as a
-tokenizer file (.json) or a BERT vocab.txt (any other name) and prints the
+default, which they hold pairs enough for); a FILE ``-`` is the standard input.
+A training that runs out of pairs to merge before ``--vocab-size`` tokens stops
+there and says so. ``analyze`` reads TOKENIZER as a model directory, a tokenizer file
+(.json) or a BERT vocab.txt (any other name) and prints the
 counts and ratios of ``PyTokenizer.analyze`` over the lines of the FILEs.
 ``count`` writes the word counts of FILEs to a ``.fwc`` file (on each machine
 of a cluster, say), and ``train --counts`` adds such files up and trains on
@@ -159,7 +160,9 @@ def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argp
         f"Run `{prog} COMMAND --help` for a command's options.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {fast_wordpiece.__version__}")
-    parser.add_argument("files", nargs="*", type=Path, help="UTF-8 text files to train on (default: stdlib docstrings)")
+    parser.add_argument("files", nargs="*", type=Path, metavar="FILE",
+                        help="UTF-8 text files to train on, - for the standard input "
+                        "(default: stdlib docstrings)")  # fmt: skip
     parser.add_argument("--counts", nargs="+", type=Path, default=[], metavar="FWC",
                         help="train on these word counts files (from `count`), added up")  # fmt: skip
     parser.add_argument("--vocab-size", type=int, help=f"tokens to learn (default: {DEFAULT_VOCAB_SIZE}; "
@@ -196,6 +199,27 @@ def check_output(path: Path | None, flag: str) -> None:
         raise UsageError(f"{flag} {path}: the directory {parent} {why}")
     if path.is_dir():
         raise UsageError(f"{flag} {path}: is a directory")
+
+
+#: A FILE given as ``-``: the standard input.
+STDIN = "-"
+
+
+def stdin_as_file(paths: Sequence[Path]) -> list[Path]:
+    """``paths``, with a ``-`` read as the standard input (``/dev/stdin``), which can be read once."""
+    given = sum(str(path) == STDIN for path in paths)
+    if given == 0:
+        return list(paths)
+    if given > 1:
+        raise UsageError("- (the standard input) is given more than once: it can be read once")
+    if not os.path.exists("/dev/stdin"):
+        raise UsageError("- (the standard input) needs /dev/stdin, which this system lacks: give a file")
+    return [Path("/dev/stdin") if str(path) == STDIN else path for path in paths]
+
+
+def shown(path: Path) -> str:
+    """A FILE as the user gave it (``-`` for the standard input)."""
+    return STDIN if str(path) == "/dev/stdin" else str(path)
 
 
 #: The training arguments of the Python API, by the flag that gives each.
@@ -267,36 +291,64 @@ def analyze(argv: Sequence[str]) -> int:
         description="What a tokenizer makes of text: tokens per word, characters per token, "
         "unknown rate and the share of the vocabulary used, over the lines of text files.",
     )
-    parser.add_argument("tokenizer", type=Path, metavar="TOKENIZER",
-                        help="a tokenizer file (.json: any of the family) or a BERT vocab.txt")  # fmt: skip
+    parser.add_argument("tokenizer", type=Path, metavar="TOKENIZER", help=TOKENIZER_HELP)
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
-                        help="UTF-8 text files, analyzed line by line (not word counts files)")  # fmt: skip
+                        help="UTF-8 text files, analyzed line by line (not word counts files; - for the "
+                        "standard input)")  # fmt: skip
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
                         help="bytes that are not UTF-8: fail (default) or replace them")  # fmt: skip
     args = parser.parse_args(argv)
-    if is_counts_file(args.tokenizer):
-        raise ValueError(
-            f"{args.tokenizer}: a word counts file (from `count`), not a tokenizer: "
-            "analyze takes a tokenizer file (.json) or a BERT vocab.txt, then text files"
-        )
-    check_text_files(args.files, "analyze")
-    if args.tokenizer.suffix == ".json":
-        tokenizer = load_any(args.tokenizer)
-    else:
-        try:
-            tokenizer = PyTokenizer.from_vocab_file(args.tokenizer)
-        except ValueError as e:
-            raise ValueError(f"{e}; a TOKENIZER not ending in .json is read as a BERT vocab.txt") from None
-    stats = tokenizer.analyze(read_lines(args.files, args.errors))
+    files = stdin_as_file(args.files)
+    check_tokenizer(args.tokenizer, "analyze", "text files")
+    check_text_files(files, "analyze")
+    tokenizer = load_tokenizer(args.tokenizer)
+    stats = tokenizer.analyze(read_lines(files, args.errors))
     for key, value in stats.items():
         print(f"{key:<22}{value:,.4f}" if isinstance(value, float) else f"{key:<22}{value:,}")
     return 0
 
 
+TOKENIZER_HELP = (
+    "a model directory (as from_pretrained reads it), a tokenizer file (.json: any of the family) or a BERT vocab.txt"
+)
+
+
+def check_tokenizer(path: Path, command: str, then: str) -> None:
+    """Fails before any work when the TOKENIZER of ``command`` is a word counts file."""
+    if is_counts_file(path):
+        raise ValueError(
+            f"{path}: a word counts file (from `count`), not a tokenizer: {command} takes a model directory, "
+            f"a tokenizer file (.json) or a BERT vocab.txt, then {then}"
+        )
+
+
+def load_tokenizer(path: Path) -> Any:
+    """A TOKENIZER argument: a model directory or a tokenizer file (.json) as ``load_any``
+    reads them, any other file as a BERT vocab.txt."""
+    if path.suffix == ".json" or path.is_dir():
+        return load_any(path)
+    try:
+        return PyTokenizer.from_vocab_file(path)
+    except ValueError as e:
+        raise ValueError(f"{e}; a TOKENIZER not ending in .json is read as a BERT vocab.txt") from None
+
+
 def load_any(path: Path) -> Any:
     """A tokenizer file of any tokenizer of the family: WordPiece (ours or Hugging Face's),
-    byte-level BPE or Unigram (Hugging Face's tokenizer.json), or our character tokenizer."""
+    byte-level BPE or Unigram (Hugging Face's tokenizer.json), or our character tokenizer.
+    A directory is a model directory: ``UnigramTokenizer.from_pretrained`` when its
+    tokenizer.json is a Unigram model's, the file alone when it is a BPE or character
+    tokenizer's (they have no ``from_pretrained``), else ``PyTokenizer.from_pretrained``
+    (a tokenizer.json, or a vocab.txt, and the configuration beside it)."""
     unigram = getattr(fast_wordpiece, "UnigramTokenizer", None)
+    if path.is_dir():
+        inner = path / "tokenizer.json"
+        kind = family_of(inner) if inner.is_file() else None
+        if kind == "Unigram" and unigram is not None:
+            return unigram.from_pretrained(path)
+        if kind in ("BPE", "CharTokenizer"):
+            return load_any(inner)
+        return PyTokenizer.from_pretrained(path)
     kind = family_of(path)
     if kind == "CharTokenizer":
         return CharTokenizer.load(path)
@@ -331,7 +383,8 @@ def count(argv: Sequence[str]) -> int:
         description="Count the words of text files into a word counts file, to train on later "
         "with `fast-wordpiece train --counts`.",
     )
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="UTF-8 text files")
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
+                        help="UTF-8 text files (- for the standard input)")  # fmt: skip
     parser.add_argument("--out", type=Path, required=True, metavar="FWC",
                         help="the word counts file to write (.fwc)")  # fmt: skip
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
@@ -341,7 +394,7 @@ def count(argv: Sequence[str]) -> int:
                         help="how text is split into words (default: bert)")  # fmt: skip
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     args = parser.parse_args(argv)
-    files = list(args.files)
+    files = stdin_as_file(args.files)
     check_output(args.out, "--out")
     check_text_files(files, "count")
     with progress_line(not args.no_progress):
@@ -378,7 +431,7 @@ def save_own_format(tokenizer: PyTokenizer, path: Path) -> None:
 
 def train(argv: Sequence[str], prog: str) -> int:
     args = parse_args(argv, prog)
-    files = list(args.files)
+    files = stdin_as_file(args.files)
     check_output(args.save, "--save")
     check_sizes(vocab_size=(args.vocab_size, 1), min_frequency=(args.min_frequency, 0),
                 limit_alphabet=(args.limit_alphabet, 1))  # fmt: skip
@@ -412,7 +465,7 @@ def train(argv: Sequence[str], prog: str) -> int:
         with progress_line(not args.no_progress):
             tokenizer = PyTokenizer.train_from_counts(counts, vocab_size, args.min_frequency, **training)
     elif files:
-        source = ", ".join(str(f) for f in files)
+        source = ", ".join(shown(f) for f in files)
         started = time.perf_counter()
         with progress_line(not args.no_progress):
             tokenizer = PyTokenizer.train_from_files(
