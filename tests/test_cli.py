@@ -152,8 +152,12 @@ def test_an_output_in_a_missing_directory_is_refused_before_any_work(corpus, tmp
     )
     assert main([str(corpus), "--save", str(corpus / "t.json"), *SMALL]) == 2
     assert one_line_error(capsys).endswith(f"the directory {corpus} is not a directory")
-    assert main([str(corpus), "--save", str(tmp_path), *SMALL]) == 2
-    assert one_line_error(capsys) == f"fast-wordpiece: --save {tmp_path}: is a directory"
+    assert main([str(corpus), "--save", str(missing) + "/", *SMALL]) == 2
+    assert one_line_error(capsys) == f"fast-wordpiece: --save {missing}/: the directory {missing.parent} does not exist"
+    assert main([str(corpus), "--save", f"{corpus}/", *SMALL]) == 2
+    assert one_line_error(capsys) == (
+        f"fast-wordpiece: --save {corpus}/: not a directory (without the trailing / it names the file to write)"
+    )
     assert not missing.parent.exists()
 
 
@@ -489,7 +493,7 @@ def test_each_commands_help_describes_that_command(capsys):
     out = help_of("train")
     assert " Train a WordPiece tokenizer on text files (or on word counts files), then show it" in out
     assert "analyze what a tokenizer makes" not in out
-    assert "--save FILE" in out
+    assert "--save FILE|DIR/" in out
     assert "--out FWC the word counts file to write (.fwc)" in help_of("count")
     out = help_of("analyze")
     assert out.startswith("usage: fast-wordpiece analyze [-h] [--errors {strict,replace}] TOKENIZER FILE [FILE ...]")
@@ -516,6 +520,46 @@ def run_module(argv: list[str], stdin: bytes = b"") -> subprocess.CompletedProce
 
 
 # ----------------------------------------------------------------------------- commands, files, directories
+
+
+def test_save_into_a_directory_writes_a_model_directory(corpus, tmp_path, capsys):
+    """``--save DIR/`` (or an existing directory) writes what ``save_pretrained`` writes,
+    which ``from_pretrained`` reads back as the tokenizer trained."""
+    trained = PyTokenizer.train_from_files([corpus], 120, 1, show_progress=False)
+    names = ["special_tokens_map.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt"]
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    for given, folder in [(f"{tmp_path / 'new'}/", tmp_path / "new"), (str(existing), existing)]:
+        assert main([str(corpus), *SMALL, "--save", given]) == 0
+        written = "tokenizer.json, vocab.txt, tokenizer_config.json, special_tokens_map.json"
+        assert f"Saved to {folder}/, a transformers model directory ({written}).\n" in capsys.readouterr().out
+        assert sorted(p.name for p in folder.iterdir()) == names
+        again = PyTokenizer.from_pretrained(folder)
+        assert again.get_vocab() == trained.get_vocab()
+        assert again.encode(TEXT).ids == trained.encode(TEXT).ids
+
+
+def test_a_directory_that_cannot_hold_the_tokenizer_is_refused_before_training(corpus, tmp_path, monkeypatch, capsys):
+    """The regex pre-tokenizer has no tokenizer.json form: saving it into a model directory is
+    a usage error told before training, whether the option is given or comes with word counts."""
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained before the arguments were checked")
+
+    counts = tmp_path / "r.fwc"
+    WordCounts.from_files(corpus, pre_tokenizer="regex").save(counts)
+    monkeypatch.setattr(PyTokenizer, "train_from_files", no_training)
+    monkeypatch.setattr(PyTokenizer, "train_from_counts", no_training)
+    folder = tmp_path / "model"
+    error = (
+        f"fast-wordpiece: --save {folder}/: a model directory holds a Hugging Face tokenizer.json, which the "
+        "regex pre-tokenizer has no form of: save to a FILE instead (fast-wordpiece's own JSON)"
+    )
+    assert main([str(corpus), *SMALL, "--pre-tokenizer", "regex", "--save", f"{folder}/"]) == 2
+    assert one_line_error(capsys) == error
+    assert main(["train", "--counts", str(counts), *SMALL, "--save", f"{folder}/"]) == 2
+    assert one_line_error(capsys) == error
+    assert not folder.exists()
 
 
 def test_analyze_takes_a_model_directory(corpus, tokenizer_file, tmp_path, capsys):

@@ -6,7 +6,7 @@ analyze what a tokenizer makes of some text.
                              [--limit-alphabet N] [--initial-alphabet CHARS]
                              [--continuing-subword-prefix PREFIX] [--no-lowercase]
                              [--pre-tokenizer NAME] [--errors replace]
-                             [--save tokenizer.json] [--sentence TEXT]
+                             [--save tokenizer.json | --save DIR/] [--sentence TEXT]
     python -m fast_wordpiece analyze TOKENIZER FILE ... [--errors replace]
     python -m fast_wordpiece count FILE ... --out counts.fwc [--no-lowercase]
                                        [--pre-tokenizer NAME] [--errors replace]
@@ -17,7 +17,9 @@ With no FILE, the corpus is the docstrings of the Python standard library,
 which every Python installation has (1 to 4 MB: an 8,000-token vocabulary by
 default, which they hold pairs enough for); a FILE ``-`` is the standard input.
 A training that runs out of pairs to merge before ``--vocab-size`` tokens stops
-there and says so. ``analyze`` reads TOKENIZER as a model directory, a tokenizer file
+there and says so. ``--save`` writes a tokenizer file, or, given a directory
+(an existing one, or a name ending in ``/``), a transformers model directory
+(``save_pretrained``). ``analyze`` reads TOKENIZER as a model directory, a tokenizer file
 (.json) or a BERT vocab.txt (any other name) and prints the
 counts and ratios of ``PyTokenizer.analyze`` over the lines of the FILEs.
 ``count`` writes the word counts of FILEs to a ``.fwc`` file (on each machine
@@ -179,11 +181,15 @@ def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argp
                         help="bytes of FILEs that are not UTF-8: fail (default) or replace them")  # fmt: skip
     parser.add_argument("--no-lowercase", action="store_true", help="keep case (and accents)")
     parser.add_argument("--pre-tokenizer", choices=PRE_TOKENIZERS, help="how text is split into words (default: bert)")
-    parser.add_argument("--save", type=Path, metavar="FILE", help="write the trained tokenizer here (a Hugging "
-                        "Face tokenizer.json; fast-wordpiece's own JSON with --pre-tokenizer regex)")  # fmt: skip
+    parser.add_argument("--save", metavar="FILE|DIR/", help="write the trained tokenizer to FILE (a Hugging Face "
+                        "tokenizer.json; fast-wordpiece's own JSON with --pre-tokenizer regex) or, given a directory "
+                        "(existing, or ending in /), into a transformers model directory "
+                        "(save_pretrained)")  # fmt: skip
     parser.add_argument("--sentence", default=DEFAULT_SENTENCE, help="the sentence to encode")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     args = parser.parse_args(argv)
+    args.save_dir = args.save is not None and (args.save.endswith(("/", os.sep)) or os.path.isdir(args.save))
+    args.save = None if args.save is None else Path(args.save)
     if args.vocab_size is None:
         args.vocab_size = DEFAULT_VOCAB_SIZE if args.files or args.counts else STDLIB_VOCAB_SIZE
     return args
@@ -199,6 +205,22 @@ def check_output(path: Path | None, flag: str) -> None:
         raise UsageError(f"{flag} {path}: the directory {parent} {why}")
     if path.is_dir():
         raise UsageError(f"{flag} {path}: is a directory")
+
+
+def check_save_dir(path: Path, pre_tokenizer: str | None) -> None:
+    """Fails before any work when ``--save DIR/`` cannot be a transformers model directory:
+    a file of that name is there, its parent is missing, or the tokenizer would have no
+    tokenizer.json form (the regex pre-tokenizer)."""
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"--save {path}/: not a directory (without the trailing / it names the file to write)")
+    if not path.parent.is_dir():
+        why = "is not a directory" if path.parent.exists() else "does not exist"
+        raise UsageError(f"--save {path}/: the directory {path.parent} {why}")
+    if pre_tokenizer == "regex":
+        raise UsageError(
+            f"--save {path}/: a model directory holds a Hugging Face tokenizer.json, which the regex "
+            "pre-tokenizer has no form of: save to a FILE instead (fast-wordpiece's own JSON)"
+        )
 
 
 #: A FILE given as ``-``: the standard input.
@@ -432,7 +454,10 @@ def save_own_format(tokenizer: PyTokenizer, path: Path) -> None:
 def train(argv: Sequence[str], prog: str) -> int:
     args = parse_args(argv, prog)
     files = stdin_as_file(args.files)
-    check_output(args.save, "--save")
+    if args.save_dir:
+        check_save_dir(args.save, args.pre_tokenizer)
+    else:
+        check_output(args.save, "--save")
     check_sizes(vocab_size=(args.vocab_size, 1), min_frequency=(args.min_frequency, 0),
                 limit_alphabet=(args.limit_alphabet, 1))  # fmt: skip
     if args.counts and args.files:
@@ -456,6 +481,8 @@ def train(argv: Sequence[str], prog: str) -> int:
     check_text_files(files, "train")
     if args.counts:
         counts = load_counts(args.counts)
+        if args.save_dir:
+            check_save_dir(args.save, args.pre_tokenizer or str(counts.options["pre_tokenizer"]))
         # What the counts' options refuse (an explicit option that differs) is found
         # before the progress line is drawn: the same training on one of their words.
         PyTokenizer.train_from_counts(WordCounts({"a": 1}, **counts.options), vocab_size, args.min_frequency,
@@ -482,7 +509,11 @@ def train(argv: Sequence[str], prog: str) -> int:
     if tokenizer.vocab_size < vocab_size and args.no_progress:  # else the progress on stderr said so
         rare = f" (none occurs --min-frequency={args.min_frequency} times)" if args.min_frequency > 1 else ""
         print(f"Stopped at {tokenizer.vocab_size:,} tokens of the {vocab_size:,} asked: no pairs left to merge{rare}.")
-    if args.save:
+    if args.save and args.save_dir:
+        written = tokenizer.save_pretrained(args.save)
+        names = ", ".join(Path(name).name for name in written)
+        print(f"Saved to {args.save}/, a transformers model directory ({names}).")
+    elif args.save:
         if tokenizer.options["pre_tokenizer"] == "regex":
             save_own_format(tokenizer, args.save)
             print(f"Saved to {args.save}, in fast-wordpiece's own JSON (the regex pre-tokenizer has no Hugging "
