@@ -7,17 +7,19 @@ is of the wrong kind, a training that cannot be done)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
 import threading
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import fast_wordpiece
-from fast_wordpiece import PyTokenizer, WordCounts, cli
+from fast_wordpiece import BPETokenizer, CharTokenizer, PyTokenizer, WordCounts, cli
 from fast_wordpiece.cli import main
 
 TEXT = """\
@@ -109,12 +111,12 @@ def test_the_top_level_help_lists_every_command(capsys):
     assert info.value.code == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: fast-wordpiece ")
-    for command in ("train", "count", "analyze", "compare"):
+    for command in ("train", "encode", "count", "analyze", "compare"):
         assert f"\n  {command} " in out, command
     assert "Run `fast-wordpiece COMMAND --help` for a command's options." in out
 
 
-@pytest.mark.parametrize("command", ["train", "count", "analyze", "compare"])
+@pytest.mark.parametrize("command", ["train", "encode", "count", "analyze", "compare"])
 def test_a_commands_help_is_under_its_own_name(command, capsys):
     with pytest.raises(SystemExit) as info:
         main([command, "--help"])
@@ -506,11 +508,18 @@ def test_each_commands_help_describes_that_command(capsys):
     assert "--held-out SHARE" in out
 
 
+# ----------------------------------------------------------------------------- encode
+
+
 @pytest.fixture
 def tokenizer_file(tmp_path: Path) -> Path:
     path = tmp_path / "t.json"
     PyTokenizer.train(TEXT.splitlines(), 120, show_progress=False).save(path)
     return path
+
+
+def json_lines(out: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.splitlines()]
 
 
 def run_module(argv: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
@@ -519,7 +528,108 @@ def run_module(argv: list[str], stdin: bytes = b"") -> subprocess.CompletedProce
     )
 
 
+def test_encode_prints_each_texts_ids_and_tokens_as_a_json_line(tokenizer_file, capsys):
+    """One line per TEXT, in order: the ``input_ids`` of the call ``tokenizer(TEXT)`` and
+    their tokens; nothing else unless asked for."""
+    tokenizer = PyTokenizer.load(tokenizer_file)
+    texts = ["Unknown words become pieces.", "", "naïve ünïcode, 東京"]
+    assert main(["encode", str(tokenizer_file), *texts]) == 0
+    lines = json_lines(capsys.readouterr().out)
+    assert len(lines) == len(texts)
+    for text, line in zip(texts, lines):
+        ids = tokenizer(text)["input_ids"]
+        assert line == {"input_ids": ids, "tokens": [tokenizer.id_to_token(i) for i in ids]}
+    assert lines[1]["tokens"] == ["[CLS]", "[SEP]"]
+
+
+def test_encode_takes_a_pair_no_special_tokens_and_offsets(tokenizer_file, capsys):
+    tokenizer = PyTokenizer.load(tokenizer_file)
+    argv = ["encode", str(tokenizer_file), "the pieces", "--pair", "words it never saw", "--offsets"]
+    assert main(argv) == 0
+    [line] = json_lines(capsys.readouterr().out)
+    call = tokenizer("the pieces", "words it never saw", return_offsets_mapping=True)
+    assert line["input_ids"] == call["input_ids"]
+    assert line["token_type_ids"] == call["token_type_ids"]
+    assert line["offsets"] == [list(offset) for offset in call["offset_mapping"]]
+    assert line["tokens"][0] == "[CLS]"
+    assert line["tokens"].count("[SEP]") == 2
+    assert main(["encode", str(tokenizer_file), "the pieces", "--no-special-tokens"]) == 0
+    [line] = json_lines(capsys.readouterr().out)
+    assert line["input_ids"] == tokenizer.encode("the pieces", add_special_tokens=False).ids
+    assert "[CLS]" not in line["tokens"]
+
+
+def test_encode_without_text_reads_the_standard_input_line_by_line(tokenizer_file):
+    """Each line (ended by "\\n", a "\\r" before it dropped) is one output line, the empty
+    ones included, so that output line i is input line i."""
+    tokenizer = PyTokenizer.load(tokenizer_file)
+    done = run_module(["encode", str(tokenizer_file)], b"the words\r\n\nnever saw")
+    assert done.returncode == 0, done.stderr
+    lines = json_lines(done.stdout.decode())
+    assert [line["input_ids"] for line in lines] == [tokenizer(t)["input_ids"] for t in ["the words", "", "never saw"]]
+
+
+def test_encode_names_bad_utf8_on_the_standard_input_by_byte_offset(tokenizer_file):
+    done = run_module(["encode", str(tokenizer_file)], b"fine\ncaf\xe9\n")
+    assert done.returncode == 1
+    assert done.stdout.decode().count("\n") == 1  # the first line was encoded before the second was read
+    assert done.stderr.decode() == (
+        "fast-wordpiece: -: invalid UTF-8 at byte offset 8 (pass --errors replace to replace it)\n"
+    )
+    done = run_module(["encode", str(tokenizer_file), "--errors", "replace"], b"fine\ncaf\xe9\n")
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 2
+
+
+def test_encode_takes_a_model_directory_a_vocab_txt_and_the_family(tokenizer_file, tmp_path, capsys):
+    tokenizer = PyTokenizer.load(tokenizer_file)
+    tokenizer.save_pretrained(tmp_path / "model")
+    tokenizer.save_vocab(tmp_path / "vocab.txt")
+    bpe = BPETokenizer.train(TEXT.splitlines(), 300, show_progress=False)
+    bpe.save(tmp_path / "bpe.json")
+    expected = tokenizer("the pieces")["input_ids"]
+    for source in (tmp_path / "model", tmp_path / "vocab.txt"):
+        assert main(["encode", str(source), "the pieces"]) == 0
+        assert json_lines(capsys.readouterr().out)[0]["input_ids"] == expected
+    assert main(["encode", str(tmp_path / "bpe.json"), "the pieces"]) == 0
+    [line] = json_lines(capsys.readouterr().out)
+    assert line["input_ids"] == bpe.encode("the pieces")
+    assert line["tokens"] == [bpe.id_to_token(i) for i in bpe.encode("the pieces")]
+
+
+def test_encode_needs_a_tokenizer_and_no_text(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["encode"])
+    assert info.value.code == 2
+    assert capsys.readouterr().err.endswith("error: the following arguments are required: TOKENIZER\n")
+
+
+def test_encode_refuses_a_pair_for_a_character_tokenizer(tmp_path, capsys):
+    CharTokenizer.train(TEXT.splitlines(), show_progress=False).save(tmp_path / "c.json")
+    assert main(["encode", str(tmp_path / "c.json"), "a", "--pair", "b"]) == 2
+    assert one_line_error(capsys) == "fast-wordpiece: --pair: a character tokenizer encodes one text at a time"
+
+
+def test_encode_names_a_word_counts_file_given_as_its_tokenizer(counts_file, capsys):
+    assert main(["encode", str(counts_file), "text"]) == 1
+    assert one_line_error(capsys) == (
+        f"fast-wordpiece: {counts_file}: a word counts file (from `count`), not a tokenizer: "
+        "encode takes a model directory, a tokenizer file (.json) or a BERT vocab.txt, then texts"
+    )
+
+
 # ----------------------------------------------------------------------------- commands, files, directories
+
+
+@pytest.mark.parametrize("word", ["frobnicate", "corpus", "tokenize"])
+def test_a_word_that_is_no_file_and_no_command_is_an_unknown_command(word, tmp_path, monkeypatch, capsys):
+    """A bare list of FILEs trains; a first argument that does not exist and looks like a
+    word (no dot, no slash) is a command this version lacks, not a missing corpus."""
+    monkeypatch.chdir(tmp_path)
+    assert main([word, "t.json", "hello"]) == 2
+    assert one_line_error(capsys) == (
+        f"fast-wordpiece: unknown command {word!r} (commands: train, encode, count, analyze, compare)"
+    )
 
 
 def test_save_into_a_directory_writes_a_model_directory(corpus, tmp_path, capsys):

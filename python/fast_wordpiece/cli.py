@@ -1,5 +1,5 @@
-"""Command line: train a tokenizer, then show it encoding a sentence; or
-analyze what a tokenizer makes of some text.
+"""Command line: train a tokenizer, then show it encoding a sentence; encode
+texts with a tokenizer; or analyze what a tokenizer makes of some text.
 
     python -m fast_wordpiece [train] [FILE ...] [--vocab-size N] [--min-frequency N]
                              [--objective likelihood|pmi|frequency]
@@ -7,6 +7,8 @@ analyze what a tokenizer makes of some text.
                              [--continuing-subword-prefix PREFIX] [--no-lowercase]
                              [--pre-tokenizer NAME] [--errors replace]
                              [--save tokenizer.json | --save DIR/] [--sentence TEXT]
+    python -m fast_wordpiece encode TOKENIZER [TEXT ...] [--pair TEXT]
+                                    [--no-special-tokens] [--offsets] [--errors replace]
     python -m fast_wordpiece analyze TOKENIZER FILE ... [--errors replace]
     python -m fast_wordpiece count FILE ... --out counts.fwc [--no-lowercase]
                                        [--pre-tokenizer NAME] [--errors replace]
@@ -19,8 +21,10 @@ default, which they hold pairs enough for); a FILE ``-`` is the standard input.
 A training that runs out of pairs to merge before ``--vocab-size`` tokens stops
 there and says so. ``--save`` writes a tokenizer file, or, given a directory
 (an existing one, or a name ending in ``/``), a transformers model directory
-(``save_pretrained``). ``analyze`` reads TOKENIZER as a model directory, a tokenizer file
-(.json) or a BERT vocab.txt (any other name) and prints the
+(``save_pretrained``). ``encode`` prints one JSON object a line for each TEXT
+(or each line of the standard input): its ``input_ids`` and ``tokens``.
+``analyze`` and ``encode`` read TOKENIZER as a model directory, a tokenizer file
+(.json) or a BERT vocab.txt (any other name); ``analyze`` prints the
 counts and ratios of ``PyTokenizer.analyze`` over the lines of the FILEs.
 ``count`` writes the word counts of FILEs to a ``.fwc`` file (on each machine
 of a cluster, say), and ``train --counts`` adds such files up and trains on
@@ -84,6 +88,7 @@ def stdlib_docstrings(max_bytes: int = 4_000_000) -> Iterator[str]:
 #: The subcommands, with what each does (the top-level help lists them).
 COMMANDS = {
     "train": "train on FILEs or on word counts files (--counts), then encode a sentence (the default)",
+    "encode": "encode texts (or the lines of the standard input) with a tokenizer: ids and tokens as JSON lines",
     "count": "count the words of FILEs into a word counts file (.fwc), to train on later",
     "analyze": "what a tokenizer makes of text files: tokens per word, unknown rate, ...",
     "compare": "train the tokenizer family on FILEs and compare them on held-out lines",
@@ -330,6 +335,68 @@ def analyze(argv: Sequence[str]) -> int:
     return 0
 
 
+def encode(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="fast-wordpiece encode",
+        description="Encode texts with a tokenizer: one JSON object a line for each TEXT (or, with no TEXT, "
+        'for each line of the standard input), {"input_ids": [...], "tokens": [...]}, as the call '
+        "tokenizer(TEXT) gives them.",
+    )
+    parser.add_argument("tokenizer", type=Path, metavar="TOKENIZER", help=TOKENIZER_HELP)
+    parser.add_argument("texts", nargs="*", default=[], metavar="TEXT",
+                        help="the texts to encode (default: the lines of the standard input, "
+                        "one at a time)")  # fmt: skip
+    parser.add_argument("--pair", metavar="TEXT",
+                        help="encode each text as a pair with this second one (adds token_type_ids when the "
+                        "tokenizer gives them)")  # fmt: skip
+    parser.add_argument("--no-special-tokens", action="store_true", help="no [CLS], [SEP] or the like")
+    parser.add_argument("--offsets", action="store_true",
+                        help="add each token's [start, end] character offsets in its text")  # fmt: skip
+    parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
+                        help="bytes of the standard input that are not UTF-8: fail (default) "
+                        "or replace them")  # fmt: skip
+    args = parser.parse_args(argv)
+    check_tokenizer(args.tokenizer, "encode", "texts")
+    tokenizer = load_tokenizer(args.tokenizer)
+    if args.pair is not None and isinstance(tokenizer, CharTokenizer):
+        raise UsageError("--pair: a character tokenizer encodes one text at a time")
+    texts = args.texts if args.texts else stdin_lines(args.errors)
+    for text in texts:
+        print(json.dumps(encoded(tokenizer, text, args), ensure_ascii=False))
+    return 0
+
+
+def encoded(tokenizer: Any, text: str, args: argparse.Namespace) -> dict[str, Any]:
+    """What ``encode`` prints for one text: the call's ``input_ids`` and their tokens, with
+    ``token_type_ids`` for a pair and ``offsets`` when asked for."""
+    pair = () if args.pair is None else (args.pair,)
+    call = tokenizer(text, *pair, add_special_tokens=not args.no_special_tokens,
+                     return_offsets_mapping=args.offsets)  # fmt: skip
+    ids = list(call["input_ids"])
+    out: dict[str, Any] = {"input_ids": ids, "tokens": [tokenizer.id_to_token(i) for i in ids]}
+    if args.pair is not None and "token_type_ids" in call:
+        out["token_type_ids"] = list(call["token_type_ids"])
+    if args.offsets:
+        out["offsets"] = [list(offset) for offset in call["offset_mapping"]]
+    return out
+
+
+def stdin_lines(errors: str) -> Iterator[str]:
+    """The lines of the standard input as they come (a line ends at "\n"; a "\r" before
+    it is dropped too), decoded as UTF-8; bad UTF-8 named by byte offset, as in a FILE."""
+    offset = 0
+    for raw in sys.stdin.buffer:
+        line = raw[:-1] if raw.endswith(b"\n") else raw
+        line = line[:-1] if line.endswith(b"\r") else line
+        try:
+            yield line.decode("utf-8", errors=errors)
+        except UnicodeDecodeError as e:
+            raise ValueError(
+                f"-: invalid UTF-8 at byte offset {offset + e.start} (pass --errors replace to replace it)"
+            ) from None
+        offset += len(raw)
+
+
 TOKENIZER_HELP = (
     "a model directory (as from_pretrained reads it), a tokenizer file (.json: any of the family) or a BERT vocab.txt"
 )
@@ -542,18 +609,24 @@ def run(argv: list[str]) -> int:
         return compare(argv[1:])
     if first == "train":
         return train(argv[1:], "fast-wordpiece train")
+    if first == "encode":
+        return encode(argv[1:])
     if first and not first.startswith("-") and not os.path.exists(first):
+        # A bare list of FILEs trains; a first argument that is no file is a command
+        # mistyped (or one of another version) when it looks like a word.
         close = difflib.get_close_matches(first, COMMANDS, n=1)
         if close:
             raise UsageError(f"unknown command {first!r} (did you mean {close[0]!r}?)")
+        if re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", first):
+            raise UsageError(f"unknown command {first!r} (commands: {', '.join(COMMANDS)})")
     return train(argv, "fast-wordpiece")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line. An error is one line on stderr, no traceback: a mistake seen
     in the command line itself (a wrong argument, a size out of range, an argument the
-    library refuses, options that do not go together) has exit status 2, as argparse's
-    own, and is told before any work; a failure (a missing or unreadable
+    library refuses, options that do not go together, an unknown command) has exit status
+    2, as argparse's own, and is told before any work; a failure (a missing or unreadable
     file, a file of the wrong kind, text that is not UTF-8, a training that cannot be done,
     memory that runs out) has exit status 1."""
     argv = sys.argv[1:] if argv is None else list(argv)
