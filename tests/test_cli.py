@@ -704,6 +704,20 @@ def test_a_file_named_dash_is_the_standard_input(corpus, tmp_path):
     assert done.stdout == from_file.stdout
 
 
+@pytest.mark.parametrize("command", ["train", "count", "analyze"])
+def test_bad_utf8_on_the_standard_input_is_named_as_given(command, not_utf8, tokenizer_file, tmp_path):
+    argv = {
+        "train": ["train", "-", *SMALL],
+        "count": ["count", "-", "--out", str(tmp_path / "c.fwc"), "--no-progress"],
+        "analyze": ["analyze", str(tokenizer_file), "-"],
+    }[command]
+    done = run_module(argv, not_utf8.read_bytes())
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "fast-wordpiece: -: invalid UTF-8 at byte offset 27 (pass --errors replace to replace it)\n"
+    )
+
+
 def test_the_standard_input_is_read_once(corpus, capsys):
     assert main(["train", "-", str(corpus), "-", *SMALL]) == 2
     assert (

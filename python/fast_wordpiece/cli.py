@@ -636,7 +636,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BrokenPipeError:
             raise
         except (OSError, ValueError, TypeError, MemoryError) as e:
-            print(f"fast-wordpiece: {describe(e)}", file=sys.stderr)
+            message = describe(e)
+            if STDIN in argv:  # a FILE - is read through /dev/stdin: named as it was given
+                message = re.sub(r"\A/dev/stdin: ", f"{STDIN}: ", message)
+            print(f"fast-wordpiece: {message}", file=sys.stderr)
             status = 2 if isinstance(e, UsageError) else 1
         sys.stdout.flush()
     except BrokenPipeError:
