@@ -7,17 +7,19 @@ is of the wrong kind, a training that cannot be done)."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
 import threading
 import zlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import fast_wordpiece
-from fast_wordpiece import PyTokenizer, WordCounts, cli
+from fast_wordpiece import BPETokenizer, CharTokenizer, PyTokenizer, WordCounts, cli
 from fast_wordpiece.cli import main
 
 TEXT = """\
@@ -109,12 +111,12 @@ def test_the_top_level_help_lists_every_command(capsys):
     assert info.value.code == 0
     out = capsys.readouterr().out
     assert out.startswith("usage: fast-wordpiece ")
-    for command in ("train", "count", "analyze", "compare"):
+    for command in ("train", "encode", "count", "analyze", "compare"):
         assert f"\n  {command} " in out, command
     assert "Run `fast-wordpiece COMMAND --help` for a command's options." in out
 
 
-@pytest.mark.parametrize("command", ["train", "count", "analyze", "compare"])
+@pytest.mark.parametrize("command", ["train", "encode", "count", "analyze", "compare"])
 def test_a_commands_help_is_under_its_own_name(command, capsys):
     with pytest.raises(SystemExit) as info:
         main([command, "--help"])
@@ -152,8 +154,12 @@ def test_an_output_in_a_missing_directory_is_refused_before_any_work(corpus, tmp
     )
     assert main([str(corpus), "--save", str(corpus / "t.json"), *SMALL]) == 2
     assert one_line_error(capsys).endswith(f"the directory {corpus} is not a directory")
-    assert main([str(corpus), "--save", str(tmp_path), *SMALL]) == 2
-    assert one_line_error(capsys) == f"fast-wordpiece: --save {tmp_path}: is a directory"
+    assert main([str(corpus), "--save", str(missing) + "/", *SMALL]) == 2
+    assert one_line_error(capsys) == f"fast-wordpiece: --save {missing}/: the directory {missing.parent} does not exist"
+    assert main([str(corpus), "--save", f"{corpus}/", *SMALL]) == 2
+    assert one_line_error(capsys) == (
+        f"fast-wordpiece: --save {corpus}/: not a directory (without the trailing / it names the file to write)"
+    )
     assert not missing.parent.exists()
 
 
@@ -388,7 +394,7 @@ def test_analyze_names_a_word_counts_file_given_as_its_tokenizer(name, counts_fi
     assert main(["analyze", str(tokenizer), str(corpus)]) == 1
     assert one_line_error(capsys) == (
         f"fast-wordpiece: {tokenizer}: a word counts file (from `count`), not a tokenizer: "
-        "analyze takes a tokenizer file (.json) or a BERT vocab.txt, then text files"
+        "analyze takes a model directory, a tokenizer file (.json) or a BERT vocab.txt, then text files"
     )
 
 
@@ -411,7 +417,6 @@ def test_analyze_says_how_it_read_a_tokenizer_that_does_not_load(corpus, tmp_pat
         ["train", "{dir}", *SMALL],
         ["train", "--counts", "{dir}", *SMALL],
         ["count", "{dir}", "--out", "{dir}/c.fwc", "--no-progress"],
-        ["analyze", "{dir}", "{corpus}"],
         ["analyze", "{tokenizer}", "{dir}"],
         ["compare", "{dir}"],
     ],
@@ -490,13 +495,292 @@ def test_each_commands_help_describes_that_command(capsys):
     out = help_of("train")
     assert " Train a WordPiece tokenizer on text files (or on word counts files), then show it" in out
     assert "analyze what a tokenizer makes" not in out
-    assert "--save FILE" in out
+    assert "--save FILE|DIR/" in out
     assert "--out FWC the word counts file to write (.fwc)" in help_of("count")
     out = help_of("analyze")
     assert out.startswith("usage: fast-wordpiece analyze [-h] [--errors {strict,replace}] TOKENIZER FILE [FILE ...]")
-    assert "FILE UTF-8 text files, analyzed line by line (not word counts files)" in out
+    assert "FILE UTF-8 text files, analyzed line by line (not word counts files; - for the standard input)" in out
+    assert "TOKENIZER a model directory (as from_pretrained reads it), a tokenizer file (.json" in out
     out = help_of("compare")
     assert "--vocab-size N" in out
     assert "the vocabulary size of BPE, WordPiece and Unigram (default: 8000)" in out
     assert "--min-frequency N" in out
     assert "--held-out SHARE" in out
+
+
+# ----------------------------------------------------------------------------- encode
+
+
+@pytest.fixture
+def tokenizer_file(tmp_path: Path) -> Path:
+    path = tmp_path / "t.json"
+    PyTokenizer.train(TEXT.splitlines(), 120, show_progress=False).save(path)
+    return path
+
+
+def json_lines(out: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def run_module(argv: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "fast_wordpiece", *argv], input=stdin, capture_output=True, timeout=600
+    )
+
+
+def test_encode_prints_each_texts_ids_and_tokens_as_a_json_line(tokenizer_file, capsys):
+    """One line per TEXT, in order: the ``input_ids`` of the call ``tokenizer(TEXT)`` and
+    their tokens; nothing else unless asked for."""
+    tokenizer = PyTokenizer.load(tokenizer_file)
+    texts = ["Unknown words become pieces.", "", "naïve ünïcode, 東京"]
+    assert main(["encode", str(tokenizer_file), *texts]) == 0
+    lines = json_lines(capsys.readouterr().out)
+    assert len(lines) == len(texts)
+    for text, line in zip(texts, lines):
+        ids = tokenizer(text)["input_ids"]
+        assert line == {"input_ids": ids, "tokens": [tokenizer.id_to_token(i) for i in ids]}
+    assert lines[1]["tokens"] == ["[CLS]", "[SEP]"]
+
+
+def test_encode_takes_a_pair_no_special_tokens_and_offsets(tokenizer_file, capsys):
+    tokenizer = PyTokenizer.load(tokenizer_file)
+    argv = ["encode", str(tokenizer_file), "the pieces", "--pair", "words it never saw", "--offsets"]
+    assert main(argv) == 0
+    [line] = json_lines(capsys.readouterr().out)
+    call = tokenizer("the pieces", "words it never saw", return_offsets_mapping=True)
+    assert line["input_ids"] == call["input_ids"]
+    assert line["token_type_ids"] == call["token_type_ids"]
+    assert line["offsets"] == [list(offset) for offset in call["offset_mapping"]]
+    assert line["tokens"][0] == "[CLS]"
+    assert line["tokens"].count("[SEP]") == 2
+    assert main(["encode", str(tokenizer_file), "the pieces", "--no-special-tokens"]) == 0
+    [line] = json_lines(capsys.readouterr().out)
+    assert line["input_ids"] == tokenizer.encode("the pieces", add_special_tokens=False).ids
+    assert "[CLS]" not in line["tokens"]
+
+
+def test_encode_without_text_reads_the_standard_input_line_by_line(tokenizer_file):
+    """Each line (ended by "\\n", a "\\r" before it dropped) is one output line, the empty
+    ones included, so that output line i is input line i."""
+    tokenizer = PyTokenizer.load(tokenizer_file)
+    done = run_module(["encode", str(tokenizer_file)], b"the words\r\n\nnever saw")
+    assert done.returncode == 0, done.stderr
+    lines = json_lines(done.stdout.decode())
+    assert [line["input_ids"] for line in lines] == [tokenizer(t)["input_ids"] for t in ["the words", "", "never saw"]]
+
+
+def test_encode_names_bad_utf8_on_the_standard_input_by_byte_offset(tokenizer_file):
+    done = run_module(["encode", str(tokenizer_file)], b"fine\ncaf\xe9\n")
+    assert done.returncode == 1
+    assert done.stdout.decode().count("\n") == 1  # the first line was encoded before the second was read
+    assert done.stderr.decode() == (
+        "fast-wordpiece: -: invalid UTF-8 at byte offset 8 (pass --errors replace to replace it)\n"
+    )
+    done = run_module(["encode", str(tokenizer_file), "--errors", "replace"], b"fine\ncaf\xe9\n")
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.splitlines()) == 2
+
+
+def test_encode_takes_a_model_directory_a_vocab_txt_and_the_family(tokenizer_file, tmp_path, capsys):
+    tokenizer = PyTokenizer.load(tokenizer_file)
+    tokenizer.save_pretrained(tmp_path / "model")
+    tokenizer.save_vocab(tmp_path / "vocab.txt")
+    bpe = BPETokenizer.train(TEXT.splitlines(), 300, show_progress=False)
+    bpe.save(tmp_path / "bpe.json")
+    expected = tokenizer("the pieces")["input_ids"]
+    for source in (tmp_path / "model", tmp_path / "vocab.txt"):
+        assert main(["encode", str(source), "the pieces"]) == 0
+        assert json_lines(capsys.readouterr().out)[0]["input_ids"] == expected
+    assert main(["encode", str(tmp_path / "bpe.json"), "the pieces"]) == 0
+    [line] = json_lines(capsys.readouterr().out)
+    assert line["input_ids"] == bpe.encode("the pieces")
+    assert line["tokens"] == [bpe.id_to_token(i) for i in bpe.encode("the pieces")]
+
+
+def test_encode_needs_a_tokenizer_and_no_text(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["encode"])
+    assert info.value.code == 2
+    assert capsys.readouterr().err.endswith("error: the following arguments are required: TOKENIZER\n")
+
+
+def test_encode_refuses_a_pair_for_a_character_tokenizer(tmp_path, capsys):
+    CharTokenizer.train(TEXT.splitlines(), show_progress=False).save(tmp_path / "c.json")
+    assert main(["encode", str(tmp_path / "c.json"), "a", "--pair", "b"]) == 2
+    assert one_line_error(capsys) == "fast-wordpiece: --pair: a character tokenizer encodes one text at a time"
+
+
+def test_encode_names_a_word_counts_file_given_as_its_tokenizer(counts_file, capsys):
+    assert main(["encode", str(counts_file), "text"]) == 1
+    assert one_line_error(capsys) == (
+        f"fast-wordpiece: {counts_file}: a word counts file (from `count`), not a tokenizer: "
+        "encode takes a model directory, a tokenizer file (.json) or a BERT vocab.txt, then texts"
+    )
+
+
+# ----------------------------------------------------------------------------- commands, files, directories
+
+
+@pytest.mark.parametrize("word", ["frobnicate", "corpus", "tokenize"])
+def test_a_word_that_is_no_file_and_no_command_is_an_unknown_command(word, tmp_path, monkeypatch, capsys):
+    """A bare list of FILEs trains; a first argument that does not exist and looks like a
+    word (no dot, no slash) is a command this version lacks, not a missing corpus."""
+    monkeypatch.chdir(tmp_path)
+    assert main([word, "t.json", "hello"]) == 2
+    assert one_line_error(capsys) == (
+        f"fast-wordpiece: unknown command {word!r} (commands: train, encode, count, analyze, compare)"
+    )
+
+
+def test_save_into_a_directory_writes_a_model_directory(corpus, tmp_path, capsys):
+    """``--save DIR/`` (or an existing directory) writes what ``save_pretrained`` writes,
+    which ``from_pretrained`` reads back as the tokenizer trained."""
+    trained = PyTokenizer.train_from_files([corpus], 120, 1, show_progress=False)
+    names = ["special_tokens_map.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt"]
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    for given, folder in [(f"{tmp_path / 'new'}/", tmp_path / "new"), (str(existing), existing)]:
+        assert main([str(corpus), *SMALL, "--save", given]) == 0
+        written = "tokenizer.json, vocab.txt, tokenizer_config.json, special_tokens_map.json"
+        assert f"Saved to {folder}/, a transformers model directory ({written}).\n" in capsys.readouterr().out
+        assert sorted(p.name for p in folder.iterdir()) == names
+        again = PyTokenizer.from_pretrained(folder)
+        assert again.get_vocab() == trained.get_vocab()
+        assert again.encode(TEXT).ids == trained.encode(TEXT).ids
+
+
+def test_a_directory_that_cannot_hold_the_tokenizer_is_refused_before_training(corpus, tmp_path, monkeypatch, capsys):
+    """The regex pre-tokenizer has no tokenizer.json form: saving it into a model directory is
+    a usage error told before training, whether the option is given or comes with word counts."""
+
+    def no_training(*args, **kwargs):
+        raise AssertionError("trained before the arguments were checked")
+
+    counts = tmp_path / "r.fwc"
+    WordCounts.from_files(corpus, pre_tokenizer="regex").save(counts)
+    monkeypatch.setattr(PyTokenizer, "train_from_files", no_training)
+    monkeypatch.setattr(PyTokenizer, "train_from_counts", no_training)
+    folder = tmp_path / "model"
+    error = (
+        f"fast-wordpiece: --save {folder}/: a model directory holds a Hugging Face tokenizer.json, which the "
+        "regex pre-tokenizer has no form of: save to a FILE instead (fast-wordpiece's own JSON)"
+    )
+    assert main([str(corpus), *SMALL, "--pre-tokenizer", "regex", "--save", f"{folder}/"]) == 2
+    assert one_line_error(capsys) == error
+    assert main(["train", "--counts", str(counts), *SMALL, "--save", f"{folder}/"]) == 2
+    assert one_line_error(capsys) == error
+    assert not folder.exists()
+
+
+def test_analyze_takes_a_model_directory(corpus, tokenizer_file, tmp_path, capsys):
+    PyTokenizer.load(tokenizer_file).save_pretrained(tmp_path / "model")
+    assert main(["analyze", str(tokenizer_file), str(corpus)]) == 0
+    from_file = capsys.readouterr().out
+    assert main(["analyze", str(tmp_path / "model"), str(corpus)]) == 0
+    assert capsys.readouterr().out == from_file
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["analyze", str(empty), str(corpus)]) == 1
+    assert "a model directory needs a tokenizer.json or a vocab.txt, and this one has neither" in one_line_error(capsys)
+
+
+# ----------------------------------------------------------------------------- the standard input
+
+
+def test_a_file_named_dash_is_the_standard_input(corpus, tmp_path):
+    """``train -``, ``count -`` and ``analyze TOKENIZER -`` read the standard input as they read a file."""
+    data = corpus.read_bytes()
+    done = run_module(["train", "-", *SMALL, "--save", str(tmp_path / "t.json")], data)
+    assert done.returncode == 0, done.stderr
+    assert " on - in " in done.stdout.decode()
+    expected = PyTokenizer.train_from_files([corpus], 120, 1, show_progress=False)
+    assert PyTokenizer.load(tmp_path / "t.json").to_json() == expected.to_json()
+    done = run_module(["count", "-", "--out", str(tmp_path / "c.fwc"), "--no-progress"], data)
+    assert done.returncode == 0, done.stderr
+    assert WordCounts.load(tmp_path / "c.fwc") == WordCounts.from_files(corpus)
+    from_file = run_module(["analyze", str(tmp_path / "t.json"), str(corpus)])
+    done = run_module(["analyze", str(tmp_path / "t.json"), "-"], data)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == from_file.stdout
+
+
+@pytest.mark.parametrize("command", ["train", "count", "analyze"])
+def test_bad_utf8_on_the_standard_input_is_named_as_given(command, not_utf8, tokenizer_file, tmp_path):
+    argv = {
+        "train": ["train", "-", *SMALL],
+        "count": ["count", "-", "--out", str(tmp_path / "c.fwc"), "--no-progress"],
+        "analyze": ["analyze", str(tokenizer_file), "-"],
+    }[command]
+    done = run_module(argv, not_utf8.read_bytes())
+    assert done.returncode == 1
+    assert done.stderr.decode() == (
+        "fast-wordpiece: -: invalid UTF-8 at byte offset 27 (pass --errors replace to replace it)\n"
+    )
+
+
+def test_the_standard_input_is_read_once(corpus, capsys):
+    assert main(["train", "-", str(corpus), "-", *SMALL]) == 2
+    assert (
+        one_line_error(capsys) == "fast-wordpiece: - (the standard input) is given more than once: it can be read once"
+    )
+
+
+# ----------------------------------------------------------------------------- usage errors the library finds
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "error"),
+    [
+        ("--initial-alphabet", " ", "--initial-alphabet[0] is whitespace, which no pre-tokenizer leaves in a word"),
+        (
+            "--continuing-subword-prefix",
+            "a b",
+            '--continuing-subword-prefix "a b" contains whitespace, which training keeps out of every token',
+        ),
+    ],
+)
+def test_an_argument_the_library_refuses_is_a_usage_error_before_any_work(flag, value, error, monkeypatch, capsys):
+    """Status 2, as for the command line's own checks, named by the flag, before the corpus
+    (here the standard library's docstrings) is read."""
+
+    def no_corpus_yet():
+        raise AssertionError("the corpus was read before the arguments were checked")
+
+    monkeypatch.setattr(cli, "stdlib_docstrings", no_corpus_yet)
+    assert main([f"{flag}={value}", "--no-progress"]) == 2
+    assert one_line_error(capsys) == f"fast-wordpiece: {error}"
+
+
+def test_errors_replace_does_not_go_with_word_counts(counts_file, capsys):
+    """Word counts files hold words, not bytes to decode: ``--errors replace`` would do nothing."""
+    assert main(["train", "--counts", str(counts_file), "--errors", "replace", *SMALL]) == 2
+    assert one_line_error(capsys) == (
+        "fast-wordpiece: --errors replace is for text files: word counts files hold words, not bytes to decode"
+    )
+
+
+# ----------------------------------------------------------------------------- the progress line
+
+
+def test_a_failure_under_the_progress_line_starts_a_line_of_its_own(not_utf8, counts_file, tmp_path):
+    """The progress is drawn with "\\r" and no newline until its phase ends: a failure part-way
+    ends that line first; a failure found before any progress is drawn is one line alone."""
+    done = run_module(["train", str(not_utf8), "--vocab-size", "120"])
+    assert done.returncode == 1
+    lines = done.stderr.decode().split("\n")
+    assert lines[0].startswith("\r[counting words] ")
+    assert lines[1:] == [
+        f"fast-wordpiece: {not_utf8}: invalid UTF-8 at byte offset 27 (pass --errors replace to replace it)",
+        "",
+    ]
+    done = run_module(["count", str(not_utf8), "--out", str(tmp_path / "c.fwc")])
+    assert done.returncode == 1
+    assert done.stderr.decode().split("\n")[1].startswith("fast-wordpiece: ")
+    for argv in (
+        ["train", str(tmp_path / "missing.txt")],
+        ["train", "--counts", str(counts_file), "--pre-tokenizer", "whitespace"],
+    ):
+        done = run_module(argv)
+        assert done.returncode == 1
+        assert done.stderr.decode().count("\n") == 1, done.stderr
+        assert done.stderr.decode().startswith("fast-wordpiece: ")

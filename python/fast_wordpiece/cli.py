@@ -1,12 +1,14 @@
-"""Command line: train a tokenizer, then show it encoding a sentence; or
-analyze what a tokenizer makes of some text.
+"""Command line: train a tokenizer, then show it encoding a sentence; encode
+texts with a tokenizer; or analyze what a tokenizer makes of some text.
 
     python -m fast_wordpiece [train] [FILE ...] [--vocab-size N] [--min-frequency N]
                              [--objective likelihood|pmi|frequency]
                              [--limit-alphabet N] [--initial-alphabet CHARS]
                              [--continuing-subword-prefix PREFIX] [--no-lowercase]
                              [--pre-tokenizer NAME] [--errors replace]
-                             [--save tokenizer.json] [--sentence TEXT]
+                             [--save tokenizer.json | --save DIR/] [--sentence TEXT]
+    python -m fast_wordpiece encode TOKENIZER [TEXT ...] [--pair TEXT]
+                                    [--no-special-tokens] [--offsets] [--errors replace]
     python -m fast_wordpiece analyze TOKENIZER FILE ... [--errors replace]
     python -m fast_wordpiece count FILE ... --out counts.fwc [--no-lowercase]
                                        [--pre-tokenizer NAME] [--errors replace]
@@ -15,9 +17,14 @@ analyze what a tokenizer makes of some text.
 
 With no FILE, the corpus is the docstrings of the Python standard library,
 which every Python installation has (1 to 4 MB: an 8,000-token vocabulary by
-default, which they hold pairs enough for). A training that runs out of pairs
-to merge before ``--vocab-size`` tokens stops there and says so. ``analyze`` reads TOKENIZER as a
-tokenizer file (.json) or a BERT vocab.txt (any other name) and prints the
+default, which they hold pairs enough for); a FILE ``-`` is the standard input.
+A training that runs out of pairs to merge before ``--vocab-size`` tokens stops
+there and says so. ``--save`` writes a tokenizer file, or, given a directory
+(an existing one, or a name ending in ``/``), a transformers model directory
+(``save_pretrained``). ``encode`` prints one JSON object a line for each TEXT
+(or each line of the standard input): its ``input_ids`` and ``tokens``.
+``analyze`` and ``encode`` read TOKENIZER as a model directory, a tokenizer file
+(.json) or a BERT vocab.txt (any other name); ``analyze`` prints the
 counts and ratios of ``PyTokenizer.analyze`` over the lines of the FILEs.
 ``count`` writes the word counts of FILEs to a ``.fwc`` file (on each machine
 of a cluster, say), and ``train --counts`` adds such files up and trains on
@@ -31,7 +38,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import difflib
+import errno
 import json
 import os
 import re
@@ -79,6 +88,7 @@ def stdlib_docstrings(max_bytes: int = 4_000_000) -> Iterator[str]:
 #: The subcommands, with what each does (the top-level help lists them).
 COMMANDS = {
     "train": "train on FILEs or on word counts files (--counts), then encode a sentence (the default)",
+    "encode": "encode texts (or the lines of the standard input) with a tokenizer: ids and tokens as JSON lines",
     "count": "count the words of FILEs into a word counts file (.fwc), to train on later",
     "analyze": "what a tokenizer makes of text files: tokens per word, unknown rate, ...",
     "compare": "train the tokenizer family on FILEs and compare them on held-out lines",
@@ -103,9 +113,15 @@ COUNTS_MAGIC = b"FWPCOUNT"
 
 
 def check_text_files(paths: Sequence[Path], command: str) -> None:
-    """Fails before any work when one of ``paths`` is a word counts file rather than
-    text: its bytes are not UTF-8, and ``--errors replace`` would not be the cure."""
+    """Fails before any work when one of ``paths`` is missing or a directory (``PATH: No
+    such file or directory``, as reading it would say, but before a progress line is
+    drawn), or is a word counts file rather than text: its bytes are not UTF-8, and
+    ``--errors replace`` would not be the cure."""
     for path in paths:
+        if not os.path.exists(path):
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(path))
+        if os.path.isdir(path):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if is_counts_file(path):
             cure = {
                 "train": f"train on it with --counts {path}",
@@ -151,7 +167,9 @@ def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argp
         f"Run `{prog} COMMAND --help` for a command's options.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {fast_wordpiece.__version__}")
-    parser.add_argument("files", nargs="*", type=Path, help="UTF-8 text files to train on (default: stdlib docstrings)")
+    parser.add_argument("files", nargs="*", type=Path, metavar="FILE",
+                        help="UTF-8 text files to train on, - for the standard input "
+                        "(default: stdlib docstrings)")  # fmt: skip
     parser.add_argument("--counts", nargs="+", type=Path, default=[], metavar="FWC",
                         help="train on these word counts files (from `count`), added up")  # fmt: skip
     parser.add_argument("--vocab-size", type=int, help=f"tokens to learn (default: {DEFAULT_VOCAB_SIZE}; "
@@ -168,11 +186,15 @@ def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argp
                         help="bytes of FILEs that are not UTF-8: fail (default) or replace them")  # fmt: skip
     parser.add_argument("--no-lowercase", action="store_true", help="keep case (and accents)")
     parser.add_argument("--pre-tokenizer", choices=PRE_TOKENIZERS, help="how text is split into words (default: bert)")
-    parser.add_argument("--save", type=Path, metavar="FILE", help="write the trained tokenizer here (a Hugging "
-                        "Face tokenizer.json; fast-wordpiece's own JSON with --pre-tokenizer regex)")  # fmt: skip
+    parser.add_argument("--save", metavar="FILE|DIR/", help="write the trained tokenizer to FILE (a Hugging Face "
+                        "tokenizer.json; fast-wordpiece's own JSON with --pre-tokenizer regex) or, given a directory "
+                        "(existing, or ending in /), into a transformers model directory "
+                        "(save_pretrained)")  # fmt: skip
     parser.add_argument("--sentence", default=DEFAULT_SENTENCE, help="the sentence to encode")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
     args = parser.parse_args(argv)
+    args.save_dir = args.save is not None and (args.save.endswith(("/", os.sep)) or os.path.isdir(args.save))
+    args.save = None if args.save is None else Path(args.save)
     if args.vocab_size is None:
         args.vocab_size = DEFAULT_VOCAB_SIZE if args.files or args.counts else STDLIB_VOCAB_SIZE
     return args
@@ -188,6 +210,75 @@ def check_output(path: Path | None, flag: str) -> None:
         raise UsageError(f"{flag} {path}: the directory {parent} {why}")
     if path.is_dir():
         raise UsageError(f"{flag} {path}: is a directory")
+
+
+def check_save_dir(path: Path, pre_tokenizer: str | None) -> None:
+    """Fails before any work when ``--save DIR/`` cannot be a transformers model directory:
+    a file of that name is there, its parent is missing, or the tokenizer would have no
+    tokenizer.json form (the regex pre-tokenizer)."""
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"--save {path}/: not a directory (without the trailing / it names the file to write)")
+    if not path.parent.is_dir():
+        why = "is not a directory" if path.parent.exists() else "does not exist"
+        raise UsageError(f"--save {path}/: the directory {path.parent} {why}")
+    if pre_tokenizer == "regex":
+        raise UsageError(
+            f"--save {path}/: a model directory holds a Hugging Face tokenizer.json, which the regex "
+            "pre-tokenizer has no form of: save to a FILE instead (fast-wordpiece's own JSON)"
+        )
+
+
+#: A FILE given as ``-``: the standard input.
+STDIN = "-"
+
+
+def stdin_as_file(paths: Sequence[Path]) -> list[Path]:
+    """``paths``, with a ``-`` read as the standard input (``/dev/stdin``), which can be read once."""
+    given = sum(str(path) == STDIN for path in paths)
+    if given == 0:
+        return list(paths)
+    if given > 1:
+        raise UsageError("- (the standard input) is given more than once: it can be read once")
+    if not os.path.exists("/dev/stdin"):
+        raise UsageError("- (the standard input) needs /dev/stdin, which this system lacks: give a file")
+    return [Path("/dev/stdin") if str(path) == STDIN else path for path in paths]
+
+
+def shown(path: Path) -> str:
+    """A FILE as the user gave it (``-`` for the standard input)."""
+    return STDIN if str(path) == "/dev/stdin" else str(path)
+
+
+#: The training arguments of the Python API, by the flag that gives each.
+FLAGS = {name: "--" + name.replace("_", "-") for name in (
+    "vocab_size", "min_frequency", "objective", "limit_alphabet", "initial_alphabet", "continuing_subword_prefix",
+)}  # fmt: skip
+
+
+def check_training_args(vocab_size: int, min_frequency: int, training: dict[str, Any]) -> None:
+    """Fails before any work (status 2) when the library refuses an argument, as the
+    training would after reading the corpus: the same checks, run on a one-word corpus.
+    The message names each argument by its flag (``--initial-alphabet[0] is whitespace,
+    ...``)."""
+    try:
+        PyTokenizer.train(["a"], vocab_size, min_frequency, **{**training, "show_progress": False})
+    except (ValueError, TypeError) as e:
+        message = re.sub(r"\b(" + "|".join(FLAGS) + r")\b", lambda m: FLAGS[m.group(1)], str(e))
+        raise UsageError(message) from None
+
+
+@contextlib.contextmanager
+def progress_line(show_progress: bool) -> Iterator[None]:
+    """Ends the progress line (drawn on stderr with ``\r``, no newline until its phase ends)
+    when the work under it fails, so that the error starts a line of its own. Every
+    failure found before a progress line is drawn is checked for before (files, arguments)."""
+    try:
+        yield
+    except BaseException:
+        if show_progress:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+        raise
 
 
 def cli_hint(message: str) -> str:
@@ -227,52 +318,152 @@ def analyze(argv: Sequence[str]) -> int:
         description="What a tokenizer makes of text: tokens per word, characters per token, "
         "unknown rate and the share of the vocabulary used, over the lines of text files.",
     )
-    parser.add_argument("tokenizer", type=Path, metavar="TOKENIZER",
-                        help="a tokenizer file (.json: any of the family) or a BERT vocab.txt")  # fmt: skip
+    parser.add_argument("tokenizer", type=Path, metavar="TOKENIZER", help=TOKENIZER_HELP)
     parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
-                        help="UTF-8 text files, analyzed line by line (not word counts files)")  # fmt: skip
+                        help="UTF-8 text files, analyzed line by line (not word counts files; - for the "
+                        "standard input)")  # fmt: skip
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
                         help="bytes that are not UTF-8: fail (default) or replace them")  # fmt: skip
     args = parser.parse_args(argv)
-    if is_counts_file(args.tokenizer):
-        raise ValueError(
-            f"{args.tokenizer}: a word counts file (from `count`), not a tokenizer: "
-            "analyze takes a tokenizer file (.json) or a BERT vocab.txt, then text files"
-        )
-    check_text_files(args.files, "analyze")
-    if args.tokenizer.suffix == ".json":
-        tokenizer = load_any(args.tokenizer)
-    else:
-        try:
-            tokenizer = PyTokenizer.from_vocab_file(args.tokenizer)
-        except ValueError as e:
-            raise ValueError(f"{e}; a TOKENIZER not ending in .json is read as a BERT vocab.txt") from None
-    stats = tokenizer.analyze(read_lines(args.files, args.errors))
+    files = stdin_as_file(args.files)
+    check_tokenizer(args.tokenizer, "analyze", "text files")
+    check_text_files(files, "analyze")
+    tokenizer = load_tokenizer(args.tokenizer)
+    stats = tokenizer.analyze(read_lines(files, args.errors))
     for key, value in stats.items():
         print(f"{key:<22}{value:,.4f}" if isinstance(value, float) else f"{key:<22}{value:,}")
     return 0
 
 
+def encode(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(
+        prog="fast-wordpiece encode",
+        description="Encode texts with a tokenizer: one JSON object a line for each TEXT (or, with no TEXT, "
+        'for each line of the standard input), {"input_ids": [...], "tokens": [...]}, as the call '
+        "tokenizer(TEXT) gives them.",
+    )
+    parser.add_argument("tokenizer", type=Path, metavar="TOKENIZER", help=TOKENIZER_HELP)
+    parser.add_argument("texts", nargs="*", default=[], metavar="TEXT",
+                        help="the texts to encode (default: the lines of the standard input, "
+                        "one at a time)")  # fmt: skip
+    parser.add_argument("--pair", metavar="TEXT",
+                        help="encode each text as a pair with this second one (adds token_type_ids when the "
+                        "tokenizer gives them)")  # fmt: skip
+    parser.add_argument("--no-special-tokens", action="store_true", help="no [CLS], [SEP] or the like")
+    parser.add_argument("--offsets", action="store_true",
+                        help="add each token's [start, end] character offsets in its text")  # fmt: skip
+    parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
+                        help="bytes of the standard input that are not UTF-8: fail (default) "
+                        "or replace them")  # fmt: skip
+    args = parser.parse_args(argv)
+    check_tokenizer(args.tokenizer, "encode", "texts")
+    tokenizer = load_tokenizer(args.tokenizer)
+    if args.pair is not None and isinstance(tokenizer, CharTokenizer):
+        raise UsageError("--pair: a character tokenizer encodes one text at a time")
+    texts = args.texts if args.texts else stdin_lines(args.errors)
+    for text in texts:
+        print(json.dumps(encoded(tokenizer, text, args), ensure_ascii=False))
+    return 0
+
+
+def encoded(tokenizer: Any, text: str, args: argparse.Namespace) -> dict[str, Any]:
+    """What ``encode`` prints for one text: the call's ``input_ids`` and their tokens, with
+    ``token_type_ids`` for a pair and ``offsets`` when asked for."""
+    pair = () if args.pair is None else (args.pair,)
+    call = tokenizer(text, *pair, add_special_tokens=not args.no_special_tokens,
+                     return_offsets_mapping=args.offsets)  # fmt: skip
+    ids = list(call["input_ids"])
+    out: dict[str, Any] = {"input_ids": ids, "tokens": [tokenizer.id_to_token(i) for i in ids]}
+    if args.pair is not None and "token_type_ids" in call:
+        out["token_type_ids"] = list(call["token_type_ids"])
+    if args.offsets:
+        out["offsets"] = [list(offset) for offset in call["offset_mapping"]]
+    return out
+
+
+def stdin_lines(errors: str) -> Iterator[str]:
+    """The lines of the standard input as they come (a line ends at "\n"; a "\r" before
+    it is dropped too), decoded as UTF-8; bad UTF-8 named by byte offset, as in a FILE."""
+    offset = 0
+    for raw in sys.stdin.buffer:
+        line = raw[:-1] if raw.endswith(b"\n") else raw
+        line = line[:-1] if line.endswith(b"\r") else line
+        try:
+            yield line.decode("utf-8", errors=errors)
+        except UnicodeDecodeError as e:
+            raise ValueError(
+                f"-: invalid UTF-8 at byte offset {offset + e.start} (pass --errors replace to replace it)"
+            ) from None
+        offset += len(raw)
+
+
+TOKENIZER_HELP = (
+    "a model directory (as from_pretrained reads it), a tokenizer file (.json: any of the family) or a BERT vocab.txt"
+)
+
+
+def check_tokenizer(path: Path, command: str, then: str) -> None:
+    """Fails before any work when the TOKENIZER of ``command`` is a word counts file."""
+    if is_counts_file(path):
+        raise ValueError(
+            f"{path}: a word counts file (from `count`), not a tokenizer: {command} takes a model directory, "
+            f"a tokenizer file (.json) or a BERT vocab.txt, then {then}"
+        )
+
+
+def load_tokenizer(path: Path) -> Any:
+    """A TOKENIZER argument: a model directory or a tokenizer file (.json) as ``load_any``
+    reads them, any other file as a BERT vocab.txt."""
+    if path.suffix == ".json" or path.is_dir():
+        return load_any(path)
+    try:
+        return PyTokenizer.from_vocab_file(path)
+    except ValueError as e:
+        raise ValueError(f"{e}; a TOKENIZER not ending in .json is read as a BERT vocab.txt") from None
+
+
 def load_any(path: Path) -> Any:
     """A tokenizer file of any tokenizer of the family: WordPiece (ours or Hugging Face's),
-    byte-level BPE or Unigram (Hugging Face's tokenizer.json), or our character tokenizer."""
+    byte-level BPE or Unigram (Hugging Face's tokenizer.json), or our character tokenizer.
+    A directory is a model directory: ``UnigramTokenizer.from_pretrained`` when its
+    tokenizer.json is a Unigram model's, the file alone when it is a BPE or character
+    tokenizer's (they have no ``from_pretrained``), else ``PyTokenizer.from_pretrained``
+    (a tokenizer.json, or a vocab.txt, and the configuration beside it)."""
+    unigram = getattr(fast_wordpiece, "UnigramTokenizer", None)
+    if path.is_dir():
+        inner = path / "tokenizer.json"
+        kind = family_of(inner) if inner.is_file() else None
+        if kind == "Unigram" and unigram is not None:
+            return unigram.from_pretrained(path)
+        if kind in ("BPE", "CharTokenizer"):
+            return load_any(inner)
+        return PyTokenizer.from_pretrained(path)
+    kind = family_of(path)
+    if kind == "CharTokenizer":
+        return CharTokenizer.load(path)
+    if kind == "BPE":
+        return BPETokenizer.load(path)
+    if kind == "Unigram" and unigram is not None:
+        return unigram.load(path)
+    return PyTokenizer.load(path)
+
+
+def family_of(path: Path) -> str | None:
+    """Which tokenizer of the family a tokenizer file holds, as its JSON says:
+    ``"CharTokenizer"``, or the model's type (``"BPE"``, ``"Unigram"``, ``"WordPiece"``, ...)."""
     try:
         root = json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: not valid JSON: {e}") from None
-    kind = root.get("type") if isinstance(root, dict) else None
-    model = root.get("model") if isinstance(root, dict) else None
+    if not isinstance(root, dict):
+        return None
+    if root.get("type") == "CharTokenizer":
+        return "CharTokenizer"
+    model = root.get("model")
     model_type = model.get("type") if isinstance(model, dict) else None
-    if kind == "CharTokenizer":
-        return CharTokenizer.load(path)
-    if model_type == "BPE":
-        return BPETokenizer.load(path)
-    unigram = getattr(fast_wordpiece, "UnigramTokenizer", None)
-    if model_type == "Unigram" and unigram is not None:
-        return unigram.load(path)
-    return PyTokenizer.load(path)
+    return model_type if isinstance(model_type, str) else None
 
 
 def count(argv: Sequence[str]) -> int:
@@ -281,7 +472,8 @@ def count(argv: Sequence[str]) -> int:
         description="Count the words of text files into a word counts file, to train on later "
         "with `fast-wordpiece train --counts`.",
     )
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE", help="UTF-8 text files")
+    parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
+                        help="UTF-8 text files (- for the standard input)")  # fmt: skip
     parser.add_argument("--out", type=Path, required=True, metavar="FWC",
                         help="the word counts file to write (.fwc)")  # fmt: skip
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
@@ -291,10 +483,12 @@ def count(argv: Sequence[str]) -> int:
                         help="how text is split into words (default: bert)")  # fmt: skip
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     args = parser.parse_args(argv)
+    files = stdin_as_file(args.files)
     check_output(args.out, "--out")
-    check_text_files(args.files, "count")
-    counts = WordCounts.from_files(args.files, errors=args.errors, show_progress=not args.no_progress,
-                                   lowercase=not args.no_lowercase, pre_tokenizer=args.pre_tokenizer)  # fmt: skip
+    check_text_files(files, "count")
+    with progress_line(not args.no_progress):
+        counts = WordCounts.from_files(files, errors=args.errors, show_progress=not args.no_progress,
+                                       lowercase=not args.no_lowercase, pre_tokenizer=args.pre_tokenizer)  # fmt: skip
     counts.save(args.out)
     print(f"Counted {counts.total:,} words ({len(counts):,} distinct) into {args.out}.")
     return 0
@@ -326,10 +520,17 @@ def save_own_format(tokenizer: PyTokenizer, path: Path) -> None:
 
 def train(argv: Sequence[str], prog: str) -> int:
     args = parse_args(argv, prog)
-    check_output(args.save, "--save")
+    files = stdin_as_file(args.files)
+    if args.save_dir:
+        check_save_dir(args.save, args.pre_tokenizer)
+    else:
+        check_output(args.save, "--save")
     check_sizes(vocab_size=(args.vocab_size, 1), min_frequency=(args.min_frequency, 0),
                 limit_alphabet=(args.limit_alphabet, 1))  # fmt: skip
-    check_text_files(args.files, "train")
+    if args.counts and args.files:
+        raise UsageError("give text files or --counts, not both")
+    if args.counts and args.errors == "replace":
+        raise UsageError("--errors replace is for text files: word counts files hold words, not bytes to decode")
     training: dict[str, Any] = {
         "objective": args.objective,
         "limit_alphabet": args.limit_alphabet,
@@ -342,31 +543,44 @@ def train(argv: Sequence[str], prog: str) -> int:
         training["lowercase"] = False
     if args.pre_tokenizer is not None:
         training["pre_tokenizer"] = args.pre_tokenizer
-    if args.counts and args.files:
-        raise UsageError("give text files or --counts, not both")
     vocab_size = args.vocab_size
+    check_training_args(vocab_size, args.min_frequency, training)
+    check_text_files(files, "train")
     if args.counts:
         counts = load_counts(args.counts)
+        if args.save_dir:
+            check_save_dir(args.save, args.pre_tokenizer or str(counts.options["pre_tokenizer"]))
+        # What the counts' options refuse (an explicit option that differs) is found
+        # before the progress line is drawn: the same training on one of their words.
+        PyTokenizer.train_from_counts(WordCounts({"a": 1}, **counts.options), vocab_size, args.min_frequency,
+                                      **{**training, "show_progress": False})  # fmt: skip
         source = f"{len(args.counts)} word counts files ({counts.total:,} words, {len(counts):,} distinct)"
         started = time.perf_counter()
-        tokenizer = PyTokenizer.train_from_counts(counts, vocab_size, args.min_frequency, **training)
-    elif args.files:
-        source = ", ".join(str(f) for f in args.files)
+        with progress_line(not args.no_progress):
+            tokenizer = PyTokenizer.train_from_counts(counts, vocab_size, args.min_frequency, **training)
+    elif files:
+        source = ", ".join(shown(f) for f in files)
         started = time.perf_counter()
-        tokenizer = PyTokenizer.train_from_files(
-            args.files, vocab_size, args.min_frequency, errors=args.errors, **training
-        )
+        with progress_line(not args.no_progress):
+            tokenizer = PyTokenizer.train_from_files(
+                files, vocab_size, args.min_frequency, errors=args.errors, **training
+            )
     else:
         corpus = list(stdlib_docstrings())
         source = f"the standard library's docstrings ({sum(map(len, corpus)) / 1e6:.1f} MB)"
         started = time.perf_counter()
-        tokenizer = PyTokenizer.train(corpus, vocab_size, args.min_frequency, **training)
+        with progress_line(not args.no_progress):
+            tokenizer = PyTokenizer.train(corpus, vocab_size, args.min_frequency, **training)
     seconds = time.perf_counter() - started
     print(f"Trained {tokenizer!r} on {source} in {seconds:.1f} s.")
     if tokenizer.vocab_size < vocab_size and args.no_progress:  # else the progress on stderr said so
         rare = f" (none occurs --min-frequency={args.min_frequency} times)" if args.min_frequency > 1 else ""
         print(f"Stopped at {tokenizer.vocab_size:,} tokens of the {vocab_size:,} asked: no pairs left to merge{rare}.")
-    if args.save:
+    if args.save and args.save_dir:
+        written = tokenizer.save_pretrained(args.save)
+        names = ", ".join(Path(name).name for name in written)
+        print(f"Saved to {args.save}/, a transformers model directory ({names}).")
+    elif args.save:
         if tokenizer.options["pre_tokenizer"] == "regex":
             save_own_format(tokenizer, args.save)
             print(f"Saved to {args.save}, in fast-wordpiece's own JSON (the regex pre-tokenizer has no Hugging "
@@ -395,17 +609,24 @@ def run(argv: list[str]) -> int:
         return compare(argv[1:])
     if first == "train":
         return train(argv[1:], "fast-wordpiece train")
+    if first == "encode":
+        return encode(argv[1:])
     if first and not first.startswith("-") and not os.path.exists(first):
+        # A bare list of FILEs trains; a first argument that is no file is a command
+        # mistyped (or one of another version) when it looks like a word.
         close = difflib.get_close_matches(first, COMMANDS, n=1)
         if close:
             raise UsageError(f"unknown command {first!r} (did you mean {close[0]!r}?)")
+        if re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", first):
+            raise UsageError(f"unknown command {first!r} (commands: {', '.join(COMMANDS)})")
     return train(argv, "fast-wordpiece")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line. An error is one line on stderr, no traceback: a mistake seen
-    in the command line itself (a wrong argument, a size out of range, options that do not
-    go together) has exit status 2, as argparse's own; a failure (a missing or unreadable
+    in the command line itself (a wrong argument, a size out of range, an argument the
+    library refuses, options that do not go together, an unknown command) has exit status
+    2, as argparse's own, and is told before any work; a failure (a missing or unreadable
     file, a file of the wrong kind, text that is not UTF-8, a training that cannot be done,
     memory that runs out) has exit status 1."""
     argv = sys.argv[1:] if argv is None else list(argv)
@@ -415,7 +636,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except BrokenPipeError:
             raise
         except (OSError, ValueError, TypeError, MemoryError) as e:
-            print(f"fast-wordpiece: {describe(e)}", file=sys.stderr)
+            message = describe(e)
+            if STDIN in argv:  # a FILE - is read through /dev/stdin: named as it was given
+                message = re.sub(r"\A/dev/stdin: ", f"{STDIN}: ", message)
+            print(f"fast-wordpiece: {message}", file=sys.stderr)
             status = 2 if isinstance(e, UsageError) else 1
         sys.stdout.flush()
     except BrokenPipeError:
