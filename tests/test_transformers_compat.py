@@ -357,6 +357,30 @@ def test_split_special_tokens_per_call_as_transformers(hf, ours, implementation,
             ours.tokenize(text, split_special_tokens=bad)
 
 
+def test_the_split_special_tokens_attribute_as_transformers(hf, ours, bert_vocab_file):
+    """Setting the attribute changes every later call and tokenize, as in transformers 5, where a call's
+    split_special_tokens=None means the attribute; a call's own value still wins."""
+    theirs = _hf(str(bert_vocab_file.parent))
+    text = "[CLS] hello [MASK] world [SEP]"
+    assert ours.split_special_tokens is theirs.split_special_tokens is False
+    for value in (True, False, True):
+        ours.split_special_tokens = theirs.split_special_tokens = value
+        assert ours.split_special_tokens is value
+        same_fields(ours(text), theirs(text))
+        same_fields(ours([text, "[PAD]x"], return_offsets_mapping=True),
+                    theirs([text, "[PAD]x"], return_offsets_mapping=True))  # fmt: skip
+        assert ours.tokenize(text) == theirs.tokenize(text)
+        assert ours.tokenize(text, split_special_tokens=not value) == theirs.tokenize(
+            text, split_special_tokens=not value
+        )
+    assert ours.encode(text).tokens[1:4] == ["[", "cl", "##s"]  # the tokenizers-style encode too
+    assert ours.options["split_special_tokens"] is True
+    for bad in ("yes", 1, None):
+        with pytest.raises(TypeError, match=r"^split_special_tokens must be bool, not "):
+            ours.split_special_tokens = bad
+    assert ours.split_special_tokens is True
+
+
 def test_tokenize_neither_pads_nor_truncates_as_transformers(implementation, bert_tokenizer_json):
     """bert-base-uncased's tokenizer.json pads every encoding to 128: ``encode`` (tokenizers' method)
     does, ``tokenize`` (transformers') does not, in the engine and the twin alike."""

@@ -8,6 +8,8 @@
 //! in `fast_wordpiece/batch_encoding.py`, which the twin shares; the work is
 //! done here, by `_call_batch`, with the GIL released.
 
+use std::sync::Arc;
+
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
@@ -626,6 +628,26 @@ impl PyTokenizer {
     fn set_clean_up_tokenization_spaces(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
         let on = args::flag(value, "clean_up_tokenization_spaces")?;
         self.change(|c| c.clean_up_tokenization_spaces = on);
+        Ok(())
+    }
+
+    /// Whether special tokens written in the text are plain text (the
+    /// pipeline option `split_special_tokens`, as transformers' attribute):
+    /// setting it changes how every later call, `tokenize` and `encode`
+    /// read them, as in transformers, where a call's
+    /// `split_special_tokens` argument defaults to it.
+    #[getter]
+    fn split_special_tokens(&self) -> bool {
+        self.inner().options().split_special_tokens
+    }
+
+    #[setter]
+    fn set_split_special_tokens(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let on = args::flag(value, "split_special_tokens")?;
+        let mut slot = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if slot.options().split_special_tokens != on {
+            *slot = Arc::new(Shared::new(slot.with_split_special_tokens(on)));
+        }
         Ok(())
     }
 

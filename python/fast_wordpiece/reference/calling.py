@@ -239,6 +239,16 @@ class TransformersCalls:
         self._clean_up_tokenization_spaces = _flag(value, "clean_up_tokenization_spaces")
 
     @property
+    def split_special_tokens(self) -> bool:
+        """Whether special tokens written in the text are plain text (the pipeline option, as transformers'
+        attribute); setting it changes every later call, ``tokenize`` and ``encode``."""
+        return bool(self._options.split_special_tokens)
+
+    @split_special_tokens.setter
+    def split_special_tokens(self, value: bool) -> None:
+        self._options = replace(self._options, split_special_tokens=_flag(value, "split_special_tokens"))
+
+    @property
     def padding_side(self) -> str:
         """Where padding goes by default: "right" or "left"."""
         return self._padding_side
