@@ -559,6 +559,14 @@ def test_encode_takes_a_pair_no_special_tokens_and_offsets(tokenizer_file, capsy
     assert "[CLS]" not in line["tokens"]
 
 
+def test_options_may_come_between_the_arguments(tokenizer_file, capsys):
+    """``encode TOK --pair B A``, as a shell user writes it: an option between the positional
+    arguments is read (every command parses its arguments intermixed)."""
+    assert main(["encode", str(tokenizer_file), "--pair", "words it never saw", "the pieces"]) == 0
+    [line] = json_lines(capsys.readouterr().out)
+    assert line["input_ids"] == PyTokenizer.load(tokenizer_file)("the pieces", "words it never saw")["input_ids"]
+
+
 def test_encode_without_text_reads_the_standard_input_line_by_line(tokenizer_file):
     """Each line (ended by "\\n", a "\\r" before it dropped) is one output line, the empty
     ones included, so that output line i is input line i."""

@@ -192,7 +192,7 @@ def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argp
                         "(save_pretrained)")  # fmt: skip
     parser.add_argument("--sentence", default=DEFAULT_SENTENCE, help="the sentence to encode")
     parser.add_argument("--no-progress", action="store_true", help="no progress bars on stderr")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     args.save_dir = args.save is not None and (args.save.endswith(("/", os.sep)) or os.path.isdir(args.save))
     args.save = None if args.save is None else Path(args.save)
     if args.vocab_size is None:
@@ -324,7 +324,7 @@ def analyze(argv: Sequence[str]) -> int:
                         "standard input)")  # fmt: skip
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
                         help="bytes that are not UTF-8: fail (default) or replace them")  # fmt: skip
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     files = stdin_as_file(args.files)
     check_tokenizer(args.tokenizer, "analyze", "text files")
     check_text_files(files, "analyze")
@@ -355,7 +355,7 @@ def encode(argv: Sequence[str]) -> int:
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
                         help="bytes of the standard input that are not UTF-8: fail (default) "
                         "or replace them")  # fmt: skip
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     check_tokenizer(args.tokenizer, "encode", "texts")
     tokenizer = load_tokenizer(args.tokenizer)
     if args.pair is not None and isinstance(tokenizer, CharTokenizer):
@@ -482,7 +482,7 @@ def count(argv: Sequence[str]) -> int:
     parser.add_argument("--pre-tokenizer", choices=PRE_TOKENIZERS, default="bert",
                         help="how text is split into words (default: bert)")  # fmt: skip
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     files = stdin_as_file(args.files)
     check_output(args.out, "--out")
     check_text_files(files, "count")
