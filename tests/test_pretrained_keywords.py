@@ -7,6 +7,7 @@ for ``PyTokenizer`` and ``UnigramTokenizer``, engine and twin.
 
 from __future__ import annotations
 
+import errno
 import importlib
 import re
 from pathlib import Path
@@ -49,7 +50,7 @@ def test_subfolder_reads_the_tokenizer_folder_of_a_model_repository(impl: str, k
     _trained(impl, kind).save_pretrained(tmp_path / "tokenizer")
     loader = _loader(impl, kind)
     direct = loader.from_pretrained(tmp_path / "tokenizer")
-    for sub in ("tokenizer", "tokenizer/"):
+    for sub in ("tokenizer", "tokenizer/", Path("tokenizer")):
         nested = loader.from_pretrained(tmp_path, subfolder=sub)
         assert nested.model_max_length == direct.model_max_length == 7
         for text in TEXTS:
@@ -82,11 +83,13 @@ def test_subfolder_reads_what_transformers_reads(impl: str, tmp_path: Path) -> N
 def test_a_bad_or_missing_subfolder_is_named(impl: str, kind: str, tmp_path: Path) -> None:
     _trained(impl, kind).save_pretrained(tmp_path / "tokenizer")
     loader = _loader(impl, kind)
-    with pytest.raises(TypeError, match=r"^subfolder must be str, not int$"):
+    with pytest.raises(TypeError, match=r"^subfolder must be str or os\.PathLike, not int$"):
         loader.from_pretrained(tmp_path, subfolder=3)
     with pytest.raises(FileNotFoundError) as missing:
         loader.from_pretrained(tmp_path, subfolder="tokenizr")
     assert missing.value.filename == str(tmp_path / "tokenizr")
+    assert missing.value.strerror == f'"{tmp_path}" has no subfolder "tokenizr"'
+    assert missing.value.errno == errno.ENOENT
 
 
 @pytest.mark.parametrize("kind", ["wordpiece", "unigram"])
@@ -101,6 +104,7 @@ def test_save_pretrained_takes_transformers_keywords(impl: str, kind: str, tmp_p
             {"legacy_format": False},
             {"legacy_format": True},
             {"legacy_format": None, "filename_prefix": None, "push_to_hub": False},
+            {"push_to_hub": None},
             {"filename_prefix": ""},
         ]
     ):

@@ -60,10 +60,14 @@ pub(super) fn side(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Side> {
 
 /// `model_max_length` as Python reads it: the int, or transformers'
 /// `VERY_LARGE_INTEGER` (1e30) for no maximum.
+/// The int is made once: every call reads it.
 pub(super) fn max_length_value(py: Python<'_>, n: Option<u64>) -> PyResult<Bound<'_, PyAny>> {
+    static NO_MAXIMUM_INT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     match n {
         Some(n) => n.into_bound_py_any(py),
-        None => py.import("builtins")?.getattr("int")?.call1((NO_MAXIMUM,)),
+        None => NO_MAXIMUM_INT
+            .get_or_try_init(py, || py.import("builtins")?.getattr("int")?.call1((NO_MAXIMUM,)).map(Bound::unbind))
+            .map(|int| int.bind(py).clone()),
     }
 }
 

@@ -1,7 +1,7 @@
 //! `PyTokenizer.from_pretrained` and `save_pretrained`: local model
 //! directories (see the core's `tokenizer::pretrained`).
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyFileNotFoundError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use serde_json::{json, Map, Value};
@@ -113,8 +113,9 @@ pub const LOADER_KEYWORDS: [&str; 13] = [
 ];
 
 /// `from_pretrained`'s directory: `given`, or its subdirectory named by
-/// the `subfolder` keyword (a str; None or `""`: none), as transformers
-/// reads a model repository's `tokenizer/`.
+/// the `subfolder` keyword (a str or os.PathLike; None or `""`: none), as
+/// transformers reads a model repository's `tokenizer/`. A subfolder
+/// missing from a directory that exists is a FileNotFoundError saying so.
 pub(super) fn model_dir(given: &Path, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PathBuf> {
     let Some(sub) = kwargs.map(|k| k.get_item("subfolder")).transpose()?.flatten() else {
         return Ok(given.to_path_buf());
@@ -122,14 +123,24 @@ pub(super) fn model_dir(given: &Path, kwargs: Option<&Bound<'_, PyDict>>) -> PyR
     if sub.is_none() {
         return Ok(given.to_path_buf());
     }
-    let sub = args::text(&sub, &|| "subfolder".to_owned())?;
-    Ok(if sub.is_empty() { given.to_path_buf() } else { given.join(&*sub) })
+    let sub = args::path(&sub, "subfolder")?;
+    if sub.as_os_str().is_empty() {
+        return Ok(given.to_path_buf());
+    }
+    let dir = given.join(&sub);
+    if given.is_dir() && !dir.exists() {
+        let message =
+            format!("{} has no subfolder {}", Quoted(&given.to_string_lossy()), Quoted(&sub.to_string_lossy()));
+        // 2: ENOENT, as Python's own FileNotFoundError has it.
+        return Err(PyFileNotFoundError::new_err((2, message, dir.to_string_lossy().into_owned())));
+    }
+    Ok(dir)
 }
 
 /// `save_pretrained`'s transformers keywords: `legacy_format` (None or a
 /// bool, ignored), `filename_prefix` (None or `""`: transformers would
 /// write `prefix-tokenizer.json`, which no loader reads back) and
-/// `push_to_hub` (a bool; nothing is uploaded).
+/// `push_to_hub` (None or a bool; nothing is uploaded).
 pub(super) fn save_keywords(
     legacy_format: Option<&Bound<'_, PyAny>>,
     filename_prefix: Option<&Bound<'_, PyAny>>,

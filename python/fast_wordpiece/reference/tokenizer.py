@@ -1226,24 +1226,35 @@ LOADER_KEYWORDS = ("use_fast", "local_files_only", "revision", "trust_remote_cod
 
 
 def model_dir(directory: str | os.PathLike[str], kwargs: Mapping[str, Any]) -> str:
-    """from_pretrained's directory: ``directory``, or its subdirectory named by the ``subfolder`` keyword (a str;
-    None or ``""``: none), as transformers reads a model repository's ``tokenizer/``."""
+    """from_pretrained's directory: ``directory``, or its subdirectory named by the ``subfolder`` keyword (a str
+    or os.PathLike; None or ``""``: none), as transformers reads a model repository's ``tokenizer/``. A
+    subfolder missing from a directory that exists is a FileNotFoundError saying so."""
     path = _path(directory)
     sub = kwargs.get("subfolder")
-    return path if sub is None or _text(sub, "subfolder") == "" else os.path.join(path, sub)
+    if sub is None:
+        return path
+    if not isinstance(sub, (str, os.PathLike)):
+        raise TypeError(f"subfolder must be str or os.PathLike, not {_type_name(sub)}")
+    sub = os.fspath(sub)
+    if sub == "":
+        return path
+    joined = os.path.join(path, sub)
+    if os.path.isdir(path) and not os.path.exists(joined):
+        raise FileNotFoundError(errno.ENOENT, f"{_quoted(path)} has no subfolder {_quoted(sub)}", joined)
+    return joined
 
 
 def save_keywords(legacy_format: Any, filename_prefix: Any, push_to_hub: Any) -> None:
     """save_pretrained's transformers keywords: ``legacy_format`` (None or a bool, ignored), ``filename_prefix``
     (None or ``""``: transformers would write ``prefix-tokenizer.json``, which no loader reads back) and
-    ``push_to_hub`` (a bool; nothing is uploaded)."""
+    ``push_to_hub`` (None or a bool; nothing is uploaded)."""
     if legacy_format is not None:
         _flag(legacy_format, "legacy_format")
     if filename_prefix is not None and _text(filename_prefix, "filename_prefix") != "":
         raise ValueError(f"filename_prefix {_quoted(filename_prefix)} is not supported: from_pretrained (ours and "
                          "transformers') reads the files without a prefix; save into a directory of its own "
                          "instead")  # fmt: skip
-    if _flag(push_to_hub, "push_to_hub"):
+    if push_to_hub is not None and _flag(push_to_hub, "push_to_hub"):
         raise ValueError("push_to_hub=True is not supported: save_pretrained never uploads; upload the directory "
                          "with huggingface_hub.upload_folder(repo_id=..., folder_path=directory)")  # fmt: skip
 
