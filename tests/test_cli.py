@@ -199,6 +199,29 @@ def test_a_missing_file_that_looks_like_no_command_is_a_missing_file(tmp_path, c
     assert one_line_error(capsys) == f"fast-wordpiece: {tmp_path / 'corpus.txt'}: No such file or directory"
 
 
+@pytest.mark.parametrize("name", ["train.txt", "encode.txt", "count.fwc", "analyze.md"])
+def test_a_missing_file_named_like_a_command_is_a_missing_file(name, tmp_path, monkeypatch, capsys):
+    """A name with a dot is a file, however close to a command: no "did you mean"."""
+    monkeypatch.chdir(tmp_path)
+    assert main([name, *SMALL]) == 1
+    assert one_line_error(capsys) == f"fast-wordpiece: {name}: No such file or directory"
+
+
+def test_a_counts_file_on_the_standard_input_is_named_as_given(tmp_path, corpus):
+    """``-`` redirected from a word counts file (``< c.fwc``; a pipe's first bytes are not looked at):
+    named ``-``, and the cure is a file, as --counts reads files only."""
+    counts = tmp_path / "c.fwc"
+    assert main(["count", str(corpus), "--out", str(counts), "--no-progress"]) == 0
+    with counts.open("rb") as redirected:
+        done = subprocess.run([sys.executable, "-m", "fast_wordpiece", "-", *SMALL], stdin=redirected,
+                              capture_output=True, timeout=600)  # fmt: skip
+    assert done.returncode == 1
+    assert done.stderr.decode().strip() == (
+        "fast-wordpiece: -: a word counts file (from `count`), not text: train on it with --counts FILE "
+        "(save the standard input to a FILE first)"
+    )
+
+
 def test_an_existing_file_named_like_a_command_is_trained_on(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     Path("cuont").write_text(TEXT, encoding="utf-8")
@@ -557,6 +580,18 @@ def test_encode_takes_a_pair_no_special_tokens_and_offsets(tokenizer_file, capsy
     [line] = json_lines(capsys.readouterr().out)
     assert line["input_ids"] == tokenizer.encode("the pieces", add_special_tokens=False).ids
     assert "[CLS]" not in line["tokens"]
+
+
+def test_encode_of_a_lone_dash_reads_the_standard_input(tokenizer_file):
+    tokenizer = PyTokenizer.load(tokenizer_file)
+    done = run_module(["encode", str(tokenizer_file), "-"], b"the words\n")
+    assert done.returncode == 0, done.stderr
+    assert json_lines(done.stdout.decode()) == [
+        {
+            "input_ids": tokenizer("the words")["input_ids"],
+            "tokens": tokenizer.tokenize("the words", add_special_tokens=True),
+        }
+    ]
 
 
 def test_options_may_come_between_the_arguments(tokenizer_file, capsys):

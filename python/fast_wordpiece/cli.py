@@ -123,11 +123,14 @@ def check_text_files(paths: Sequence[Path], command: str) -> None:
         if os.path.isdir(path):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
         if is_counts_file(path):
+            name = shown(path)
+            # --counts reads files only: word counts on the standard input go to a file first.
+            counts = "FILE (save the standard input to a FILE first)" if name == STDIN else name
             cure = {
-                "train": f"train on it with --counts {path}",
-                "count": f"it is counted already (train on it with `train --counts {path}`)",
-            }.get(command, f"{command} reads text files (train on word counts with `train --counts {path}`)")
-            raise ValueError(f"{path}: a word counts file (from `count`), not text: {cure}")
+                "train": f"train on it with --counts {counts}",
+                "count": f"it is counted already (train on it with `train --counts {counts}`)",
+            }.get(command, f"{command} reads text files (train on word counts with `train --counts {counts}`)")
+            raise ValueError(f"{name}: a word counts file (from `count`), not text: {cure}")
 
 
 def is_counts_file(path: Path) -> bool:
@@ -360,7 +363,8 @@ def encode(argv: Sequence[str]) -> int:
     tokenizer = load_tokenizer(args.tokenizer)
     if args.pair is not None and isinstance(tokenizer, CharTokenizer):
         raise UsageError("--pair: a character tokenizer encodes one text at a time")
-    texts = args.texts if args.texts else stdin_lines(args.errors)
+    # No TEXT, or a lone -, reads the standard input, as - does for the other commands.
+    texts = args.texts if args.texts and args.texts != [STDIN] else stdin_lines(args.errors)
     for text in texts:
         print(json.dumps(encoded(tokenizer, text, args), ensure_ascii=False))
     return 0
@@ -611,14 +615,14 @@ def run(argv: list[str]) -> int:
         return train(argv[1:], "fast-wordpiece train")
     if first == "encode":
         return encode(argv[1:])
-    if first and not first.startswith("-") and not os.path.exists(first):
-        # A bare list of FILEs trains; a first argument that is no file is a command
-        # mistyped (or one of another version) when it looks like a word.
+    # A bare list of FILEs trains; a first argument that is no file is a command mistyped
+    # (or one of another version) when it looks like a word. A missing file (a name with a
+    # dot or a slash) is told as missing, below.
+    if re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", first) and not os.path.exists(first):
         close = difflib.get_close_matches(first, COMMANDS, n=1)
         if close:
             raise UsageError(f"unknown command {first!r} (did you mean {close[0]!r}?)")
-        if re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", first):
-            raise UsageError(f"unknown command {first!r} (commands: {', '.join(COMMANDS)})")
+        raise UsageError(f"unknown command {first!r} (commands: {', '.join(COMMANDS)})")
     return train(argv, "fast-wordpiece")
 
 
