@@ -872,7 +872,7 @@ class PyTokenizer:
         split_into_words: bool = False,
         split_special_tokens: bool | None = None,
         **kwargs: Any,
-    ) -> tuple[list[Encoding], dict[str, Any] | None, list[int]]: ...
+    ) -> tuple[list[Encoding], dict[str, Any] | None, list[int], int]: ...
     def tokenize(
         self,
         text: str,

@@ -362,7 +362,8 @@ impl PyTokenizer {
     /// returns the rows (each input's encoding, followed by its overflowing
     /// windows when `overflowing`), the rows as int64 numpy arrays keyed by
     /// transformers' names when `tensors` and the rows have one length (else
-    /// None), and the input each row comes from. `split_special_tokens`
+    /// None), the input each row comes from, and the length of the longest
+    /// row (0 without rows). `split_special_tokens`
     /// (None: the tokenizer's) applies to this call only.
     #[pyo3(signature = (inputs, add_special_tokens, overflowing, tensors, split_into_words = false, split_special_tokens = None, **kwargs))]
     #[allow(clippy::type_complexity, clippy::too_many_arguments)]
@@ -376,7 +377,7 @@ impl PyTokenizer {
         #[pyo3(from_py_with = args::named::is_split_into_words)] split_into_words: bool,
         split_special_tokens: Option<&Bound<'py, PyAny>>,
         kwargs: Option<&Bound<'py, PyDict>>,
-    ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>, Vec<usize>)> {
+    ) -> PyResult<(Bound<'py, PyList>, Option<Bound<'py, PyDict>>, Vec<usize>, usize)> {
         let (options, _, _, _) = args::encode_batch_options(add_special_tokens, kwargs, || None)?;
         let shared = self.inner_for(super::compat::split_argument(split_special_tokens)?);
         if tensors {
@@ -395,6 +396,7 @@ impl PyTokenizer {
             Self::encode_whole_batch(&shared, py, &texts, &options)?
         };
         let (rows, sample) = rows_of(encodings, overflowing);
+        let longest = rows.iter().map(Encoding::len).max().unwrap_or(0);
         let length = rows.first().map_or(0, Encoding::len);
         let arrays = if tensors && rows.iter().all(|e| e.len() == length) {
             Some(arrays::numpy_arrays(py, &rows, &CALL_COLUMNS, options.num_threads)?)
@@ -403,7 +405,7 @@ impl PyTokenizer {
         };
         let encodings = rows.into_iter().map(|e| Self::encoding(py, &shared, e)).collect::<PyResult<Vec<_>>>()?;
         let list = super::ints::list(py, encodings)?;
-        Ok((list, arrays, sample))
+        Ok((list, arrays, sample, longest))
     }
 
     /// The token strings of `text` (and `pair`; an empty one is none, as in

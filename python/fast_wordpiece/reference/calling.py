@@ -89,11 +89,12 @@ class TransformersCalls:
 
     def _call_batch(self, inputs: list[Any], add_special_tokens: bool, overflowing: bool, tensors: bool,
                     split_into_words: bool = False, split_special_tokens: bool | None = None,
-                    **options: Any) -> tuple[list[Encoding], dict[str, Any] | None, list[int]]:  # fmt: skip
+                    **options: Any) -> tuple[list[Encoding], dict[str, Any] | None, list[int], int]:  # fmt: skip
         """The rows of ``__call__`` (each input's encoding, then its windows when ``overflowing``),
-        their numpy arrays when ``tensors`` and they have one length (else None), and the input each
-        row comes from. With ``split_into_words``, each item is a list of words (or a pair of lists).
-        ``split_special_tokens`` (None: the tokenizer's) applies to this call only."""
+        their numpy arrays when ``tensors`` and they have one length (else None), the input each
+        row comes from, and the length of the longest row (0 without rows). With ``split_into_words``,
+        each item is a list of words (or a pair of lists). ``split_special_tokens`` (None: the
+        tokenizer's) applies to this call only."""
         split = _split_argument(split_special_tokens)
         if split is not None and split != self._options.split_special_tokens:
             copy: TransformersCalls = self._with_split(split)
@@ -113,18 +114,19 @@ class TransformersCalls:
             windows = encoding.overflowing if overflowing else []
             rows += [w._slice(0, len(w)) for w in [encoding, *windows]] if overflowing else [encoding]
             sample += [i] * (1 + len(windows))
+        longest = max(map(len, rows), default=0)
         if not tensors:
-            return rows, None, sample
+            return rows, None, sample, longest
         import numpy as np
 
         length = len(rows[0]) if rows else 0
         if any(len(row) != length for row in rows):
-            return rows, None, sample  # ragged rows: no arrays of one shape
+            return rows, None, sample, longest  # ragged rows: no arrays of one shape
         arrays = {}
         for key, field in _ARRAYS:
             shape = (len(rows), length, 2) if field == "offsets" else (len(rows), length)
             arrays[key] = np.array([getattr(row, field) for row in rows], dtype=np.int64).reshape(shape)
-        return rows, arrays, sample
+        return rows, arrays, sample, longest
 
     def tokenize(self, text: str, pair: str | None = None, add_special_tokens: bool = False, *,
                  split_special_tokens: bool | None = None) -> list[str]:  # fmt: skip
