@@ -211,6 +211,25 @@ def test_length_of_one_text_is_a_list_as_transformers(name: str, family: dict[st
         assert isinstance(theirs, list)
 
 
+@pytest.mark.parametrize("name", ["bpe", "unigram"])
+def test_tokenizer_kwargs_replace_the_arguments_as_in_transformers(name: str, family: dict[str, Any]) -> None:
+    """transformers 5's call merges ``tokenizer_kwargs`` over the arguments given beside it."""
+    engine, twin, hf = family[name]
+    engine.pad_token = twin.pad_token = hf.pad_token = engine.special_tokens[0]  # padding="max_length" pads
+    texts = ["hello world", "a"]
+    for kwargs in [
+        {"tokenizer_kwargs": {"padding": "max_length", "max_length": 6, "truncation": True}},
+        {"padding": True, "tokenizer_kwargs": {"padding": False}},
+        {"return_length": True, "tokenizer_kwargs": {}},
+    ]:
+        theirs = {k: list(v) for k, v in hf(texts, **kwargs).items()}
+        for ours in (engine, twin):
+            assert {k: list(v) for k, v in ours(texts, **kwargs).items()} == theirs, kwargs
+    for ours in (engine, twin):
+        with pytest.raises(TypeError, match=r"^tokenizer_kwargs must be a dict, not list$"):
+            ours(texts, tokenizer_kwargs=[("padding", True)])
+
+
 @pytest.mark.parametrize("make", ["engine", "twin"])
 def test_errors_name_the_argument_the_caller_passed(make: str, training: list[str]) -> None:
     unigram = fw.UnigramTokenizer.train(training[:500], 300)

@@ -321,6 +321,36 @@ def test_texts_and_targets_of_different_batch_lengths_are_refused(hf, ours):
         same_fields(ours(*args, **kwargs), hf(*args, **kwargs))
 
 
+def test_tokenizer_kwargs_replace_the_arguments_as_in_transformers(hf, ours):
+    """transformers 5's call merges ``tokenizer_kwargs`` over the arguments given beside it (even those
+    given by name); a key that is no argument of the call is refused, as the keyword itself would be."""
+    for args, kwargs in [
+        (("a b",), {"tokenizer_kwargs": {"padding": "max_length", "max_length": 6}}),
+        ((TEXTS[:2],), {"padding": True, "tokenizer_kwargs": {"padding": False, "return_length": True}}),
+        (
+            (TEXTS[0], TEXTS[1]),
+            {"truncation": False, "tokenizer_kwargs": {"truncation": "longest_first", "max_length": 9}},
+        ),
+        ((TEXTS[0],), {"tokenizer_kwargs": {}}),
+    ]:
+        same_fields(ours(*args, **kwargs), hf(*args, **kwargs))
+    with pytest.raises(TypeError, match=r"^tokenizer_kwargs must be a dict, not list$"):
+        ours("a b", tokenizer_kwargs=[("padding", True)])
+    with pytest.raises(TypeError, match=r"^call\(\) got an unexpected keyword argument 'retrun_length'$"):
+        ours("a b", tokenizer_kwargs={"retrun_length": True})
+
+
+def test_a_str_given_as_a_list_of_words_is_refused_as_in_transformers(hf, ours):
+    """With is_split_into_words, a str where a list of words goes would be its characters as words:
+    transformers raises TypeError, and so do we, naming the argument."""
+    for args, name in [((["a", "b"], "hello"), "text_pair"), (([["a", "b"], "hello"],), r"text\[1\]"),
+                       (([["a", "b"]], ["hello"]), r"text_pair\[0\]")]:  # fmt: skip
+        with pytest.raises(TypeError):
+            hf(*args, is_split_into_words=True)
+        with pytest.raises(TypeError, match=rf"^with is_split_into_words, {name} must be a list of words, not str$"):
+            ours(*args, is_split_into_words=True)
+
+
 def test_tokenize_takes_an_empty_pair_as_none_as_transformers(hf, ours):
     for text, pair in [("hello world", ""), ("", ""), ("", "x"), ("hello", "world"), ("a", None)]:
         for add in (True, False):

@@ -388,7 +388,10 @@ def _batch_of_words(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
 
 def _words(words: Any, what: str) -> list[Any]:
     """``words`` (the argument ``what``) as a new list; a MemoryError that names it when there is
-    no room for the list (Python's own says nothing)."""
+    no room for the list (Python's own says nothing). A str is a TypeError (as transformers'), not
+    its characters as words."""
+    if isinstance(words, str):
+        raise TypeError(f"with is_split_into_words, {what} must be a list of words, not str")
     try:
         return list(words)
     except MemoryError as e:
@@ -433,12 +436,19 @@ def call(tokenizer: Any, text: Any = None, text_pair: Any = None, text_target: A
          return_attention_mask: bool | None = None, return_overflowing_tokens: bool = False,
          return_special_tokens_mask: bool = False, return_offsets_mapping: bool = False,
          return_length: bool = False, verbose: bool = True, split_special_tokens: bool | None = None,
-         max_target_length: int | None = None) -> BatchEncoding:  # fmt: skip
+         max_target_length: int | None = None, tokenizer_kwargs: Mapping[str, Any] | None = None,
+         ) -> BatchEncoding:  # fmt: skip
     """``tokenizer(text, text_pair, ...)`` with transformers' meanings (see the module). As in
     transformers, ``text_target`` (and ``text_pair_target``) is encoded with the same arguments
     (``max_target_length``, when given, in place of ``max_length``) and its ``input_ids`` become
     ``labels``; without ``text``, the result is the target's encoding itself.
-    ``split_special_tokens`` (None: the tokenizer's setting) applies to this call only."""
+    ``split_special_tokens`` (None: the tokenizer's setting) applies to this call only.
+    ``tokenizer_kwargs`` (a dict of these keyword arguments) replaces the values given beside it,
+    as transformers 5 merges it."""
+    if tokenizer_kwargs is not None:
+        given = {key: value for key, value in locals().items() if key in _CALL_OPTIONS}
+        return call(tokenizer, text, text_pair, text_target, text_pair_target,
+                    **{**given, **_tokenizer_kwargs(tokenizer_kwargs, "call")})  # fmt: skip
     if text is None and text_target is None:
         raise ValueError("tokenizer(...) needs text or text_target")
     if return_tensors not in _TENSORS:
@@ -475,6 +485,24 @@ def call(tokenizer: Any, text: Any = None, text_pair: Any = None, text_target: A
         return targets
     encodings["labels"] = targets["input_ids"]
     return encodings
+
+
+#: The keyword arguments of :func:`call` that its ``tokenizer_kwargs`` may hold.
+_CALL_OPTIONS = frozenset(inspect.signature(call).parameters) - {
+    "tokenizer", "text", "text_pair", "text_target", "text_pair_target", "tokenizer_kwargs"}  # fmt: skip
+
+
+def _tokenizer_kwargs(value: Any, function: str) -> dict[str, Any]:
+    """The ``tokenizer_kwargs`` of a call: a mapping of str keys, as a dict."""
+    if not isinstance(value, Mapping):
+        raise TypeError(f"tokenizer_kwargs must be a dict, not {_type_name(value)}")
+    out = dict(value)
+    for key in out:
+        if not isinstance(key, str):
+            raise TypeError(f"tokenizer_kwargs keys must be str, not {_type_name(key)}")
+        if key == "tokenizer_kwargs" or key.startswith("text"):
+            raise TypeError(f"{function}() got an unexpected keyword argument {key!r} in tokenizer_kwargs")
+    return out
 
 
 def _batch_length(text: Any, is_split_into_words: Any) -> int | None:
@@ -993,7 +1021,7 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
                 return_tensors: str | None = None, return_token_type_ids: bool | None = None,
                 return_attention_mask: bool | None = None, return_special_tokens_mask: bool = False,
                 return_offsets_mapping: bool = False, return_length: bool = False, verbose: bool = True,
-                **unsupported: Any) -> BatchEncoding:  # fmt: skip
+                tokenizer_kwargs: Mapping[str, Any] | None = None, **unsupported: Any) -> BatchEncoding:  # fmt: skip
     """``tokenizer(text, ...)`` for ``BPETokenizer``, ``CharTokenizer`` and ``UnigramTokenizer``:
     what transformers' ``PreTrainedTokenizerFast(tokenizer_object=...)`` with
     ``model_input_names=["input_ids", "attention_mask"]`` gives for a str or a list of str (a
@@ -1013,7 +1041,13 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     transformers': ``word_ids``, ``sequence_ids``, ``char_to_token`` and the other alignment
     methods (the words its ``word_ids`` gives, asked for when first read; :class:`_FamilyRows`),
     and ``n_sequences``. The encoding is ``encode_batch``'s (GIL released). transformers' options
-    for windows, words and targets are a TypeError naming the class and the option."""
+    for windows, words and targets are a TypeError naming the class and the option.
+    ``tokenizer_kwargs`` (a dict of these keyword arguments) replaces the values given beside it,
+    as transformers 5 merges it."""
+    if tokenizer_kwargs is not None:
+        given = {key: value for key, value in locals().items() if key in _FAMILY_OPTIONS}
+        merged = {**given, **unsupported, **_tokenizer_kwargs(tokenizer_kwargs, f"{type(tokenizer).__name__}.__call__")}
+        return family_call(tokenizer, text, text_pair, **merged)
     name = type(tokenizer).__name__
     _check_options(name, unsupported)
     bpe = hasattr(tokenizer, "merges")
@@ -1101,6 +1135,11 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     _warn_if_too_long(tokenizer, lambda: _row_lengths(out["input_ids"], batched, return_tensors), max_length,
                       verbose)  # fmt: skip
     return out
+
+
+#: The keyword arguments of :func:`family_call` that its ``tokenizer_kwargs`` may hold.
+_FAMILY_OPTIONS = frozenset(inspect.signature(family_call).parameters) - {
+    "tokenizer", "text", "text_pair", "tokenizer_kwargs", "unsupported"}  # fmt: skip
 
 
 def _row_lengths(ids: Any, batched: bool, return_tensors: str | None) -> Iterable[int]:
