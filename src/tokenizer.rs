@@ -948,9 +948,7 @@ impl Tokenizer {
             return Err(Error::memory(format_args!("decoding {} ids", ids.len())));
         }
         for &id in ids {
-            let token = self.vocab.token(id).ok_or_else(|| {
-                Error::invalid(format!("id {id} is out of range for a vocabulary of {} tokens", self.vocab.len()))
-            })?;
+            let token = self.vocab.token(id).ok_or_else(|| Error::invalid(no_token_message(id, self.vocab.len())))?;
             // A special token shown in its normalized form is not skipped
             // (Hugging Face looks the shown string up among the special ones).
             match self.decoded_as.get(&id) {
@@ -986,6 +984,16 @@ impl Tokenizer {
     }
 }
 
+
+/// Why `id` has no token in a vocabulary of ids `0..len`: past its end,
+/// or in a hole (a file whose ids skip some, which Hugging Face keeps).
+pub fn no_token_message(id: u32, len: usize) -> String {
+    if (id as usize) < len {
+        format!("id {id} is not in the vocabulary: no token has it (the vocabulary's {len} ids skip it)")
+    } else {
+        format!("id {id} is out of range for a vocabulary of {len} tokens")
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;

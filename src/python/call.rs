@@ -862,12 +862,9 @@ impl PyTokenizer {
 fn assigned(shared: &Shared, ids: impl IntoIterator<Item = u32>) -> PyResult<Vec<&str>> {
     ids.into_iter()
         .map(|id| {
-            shared.id_to_token(id).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "id {id} is out of range for a vocabulary of {} tokens",
-                    shared.vocab().len()
-                ))
-            })
+            shared
+                .id_to_token(id)
+                .ok_or_else(|| PyValueError::new_err(crate::tokenizer::no_token_message(id, shared.vocab().len())))
         })
         .collect()
 }

@@ -1037,7 +1037,8 @@ class PyTokenizer(TransformersCalls):
         # An integer scalar is taken as an index is (numpy's int64, a 0-d integer array), as the engine takes it.
         id_ = _id(id_, name, len(self._vocab))
         if id_ in self._holes:
-            raise ValueError(f"id {id_} is out of range for a vocabulary of {len(self._vocab)} tokens")
+            raise ValueError(f"id {id_} is not in the vocabulary: no token has it (the vocabulary's "
+                             f"{len(self._vocab)} ids skip it)")  # fmt: skip
         return id_
 
     # -- analysis (spec section 12) --------------------------------------------
