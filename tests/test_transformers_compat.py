@@ -321,6 +321,19 @@ def test_texts_and_targets_of_different_batch_lengths_are_refused(hf, ours):
         same_fields(ours(*args, **kwargs), hf(*args, **kwargs))
 
 
+def test_errors_about_targets_name_the_target_arguments(ours):
+    """A mistake in text_target or text_pair_target is named as the caller passed it."""
+    with pytest.raises(ValueError, match=r"^batch length of text_target \(2\) does not match batch length of "
+                                         r"text_pair_target \(1\)$"):  # fmt: skip
+        ours(["a", "b"], text_target=["x", "y"], text_pair_target=["p"])
+    with pytest.raises(TypeError, match=r"^text_pair_target must be a str when text_target is a str, not int$"):
+        ours("a", text_target="x", text_pair_target=3)
+    with pytest.raises(ValueError, match=r"^text_target\[0\] contains a lone surrogate at index 1"):
+        ours("a", text_target=["x\ud800"])
+    with pytest.raises(TypeError, match=r"^with is_split_into_words, text_target\[1\] must be a list of words"):
+        ours([["a"], ["b"]], text_target=[["x"], "y"], is_split_into_words=True)
+
+
 def test_tokenizer_kwargs_replace_the_arguments_as_in_transformers(hf, ours):
     """transformers 5's call merges ``tokenizer_kwargs`` over the arguments given beside it (even those
     given by name); a key that is no argument of the call is refused, as the keyword itself would be."""

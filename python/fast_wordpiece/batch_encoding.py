@@ -362,28 +362,31 @@ def _is_pair(item: Any) -> bool:
     return isinstance(item, (tuple, list)) and len(item) == 2 and all(isinstance(x, str) for x in item)
 
 
-def _batch_of_words(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
+def _batch_of_words(text: Any, text_pair: Any, names: tuple[str, str] = ("text", "text_pair")
+                    ) -> tuple[list[Any], bool]:  # fmt: skip
     """``is_split_into_words``: the inputs as lists of words (or tuples of two lists), and whether the
-    call was batched (a list of lists of words, as transformers tells them apart)."""
+    call was batched (a list of lists of words, as transformers tells them apart). ``names``: the
+    arguments' names, for errors."""
+    first, second = names
     if not isinstance(text, (list, tuple)):
-        raise TypeError(f"with is_split_into_words, text must be a list of words, not {type(text).__name__}")
+        raise TypeError(f"with is_split_into_words, {first} must be a list of words, not {type(text).__name__}")
     if not (text and isinstance(text[0], (list, tuple))):
         if text_pair:
-            return [(_words(text, "text"), _words(text_pair, "text_pair"))], False
-        return [_words(text, "text")], False
+            return [(_words(text, first), _words(text_pair, second))], False
+        return [_words(text, first)], False
     if text_pair is not None and (not isinstance(text_pair, (list, tuple)) or len(text_pair) != len(text)):
-        raise ValueError("with is_split_into_words and a batch, text_pair must be a list of as many lists of words")
+        raise ValueError(f"with is_split_into_words and a batch, {second} must be a list of as many lists of words")
     try:
         if text_pair is None:
             return [
-                item if isinstance(item, tuple) and len(item) == 2 else _words(item, f"text[{i}]")
+                item if isinstance(item, tuple) and len(item) == 2 else _words(item, f"{first}[{i}]")
                 for i, item in enumerate(text)
             ], True
         return [
-            (_words(a, f"text[{i}]"), _words(b, f"text_pair[{i}]")) for i, (a, b) in enumerate(zip(text, text_pair))
+            (_words(a, f"{first}[{i}]"), _words(b, f"{second}[{i}]")) for i, (a, b) in enumerate(zip(text, text_pair))
         ], True
     except MemoryError as e:
-        raise _named(e, f"a batch of {len(text)} lists of words (text)") from None
+        raise _named(e, f"a batch of {len(text)} lists of words ({first})") from None
 
 
 def _words(words: Any, what: str) -> list[Any]:
@@ -399,29 +402,32 @@ def _words(words: Any, what: str) -> list[Any]:
         raise _named(e, f"a list of {size}words ({what})") from None
 
 
-def _batch(text: Any, text_pair: Any) -> tuple[list[Any], bool]:
+def _batch(text: Any, text_pair: Any, names: tuple[str, str] = ("text", "text_pair")) -> tuple[list[Any], bool]:
     """The inputs as ``encode_batch`` takes them (str or ``(str, str)``), and whether the call
-    was batched."""
+    was batched. ``names``: the arguments' names, for errors."""
+    first, second = names
     if isinstance(text, str):
         if text_pair is not None and not isinstance(text_pair, str):
-            raise TypeError(f"text_pair must be a str when text is a str, not {type(text_pair).__name__}")
+            raise TypeError(f"{second} must be a str when {first} is a str, not {type(text_pair).__name__}")
         return ([(text, text_pair)] if text_pair else [text]), False  # transformers: "" is no pair
     if not isinstance(text, (list, tuple)):
-        raise TypeError(f"text must be a str, a list of str or a list of (str, str) pairs, not {type(text).__name__}")
+        raise TypeError(
+            f"{first} must be a str, a list of str or a list of (str, str) pairs, not {type(text).__name__}"
+        )
     if text_pair is None:
         if set(map(type, text)) <= _STR:  # the common case, checked in C: a list of str
             return list(text), True
         inputs = [tuple(item) if _is_pair(item) else item for item in text]
     elif isinstance(text_pair, str) or not isinstance(text_pair, (list, tuple)):
-        raise TypeError("when text is a batch, text_pair must be a list of str of the same length")
+        raise TypeError(f"when {first} is a batch, {second} must be a list of str of the same length")
     elif len(text_pair) != len(text):
-        raise ValueError(f"batch length of text ({len(text)}) does not match batch length of text_pair "
+        raise ValueError(f"batch length of {first} ({len(text)}) does not match batch length of {second} "
                          f"({len(text_pair)})")  # fmt: skip
     else:
         inputs = list(zip(text, text_pair))
     for i, item in enumerate(inputs):
         if not isinstance(item, str) and not _is_pair(item):
-            raise TypeError(f"text[{i}] must be a str or a (str, str) pair, not {type(item).__name__}")
+            raise TypeError(f"{first}[{i}] must be a str or a (str, str) pair, not {type(item).__name__}")
     return inputs, True
 
 
@@ -480,7 +486,8 @@ def call(tokenizer: Any, text: Any = None, text_pair: Any = None, text_target: A
         assert encodings is not None
         return encodings
     target_length = max_length if max_target_length is None else max_target_length
-    targets = _call_one(tokenizer, text_target, text_pair_target, max_length=target_length, **settings)
+    targets = _call_one(tokenizer, text_target, text_pair_target, max_length=target_length, **settings,
+                        names=("text_target", "text_pair_target"))  # fmt: skip
     if encodings is None:
         return targets
     encodings["labels"] = targets["input_ids"]
@@ -520,9 +527,11 @@ def _call_one(tokenizer: Any, text: Any, text_pair: Any, *, add_special_tokens: 
               pad_to_multiple_of: int | None, padding_side: str | None, return_tensors: str | None,
               return_token_type_ids: bool | None, return_attention_mask: bool | None,
               return_overflowing_tokens: bool, return_special_tokens_mask: bool, return_offsets_mapping: bool,
-              return_length: bool, split_special_tokens: bool | None, verbose: Any) -> BatchEncoding:  # fmt: skip
-    """One encoding of :func:`call` (its texts, or its targets), with the strategies decided."""
-    inputs, batched = _batch_of_words(text, text_pair) if is_split_into_words else _batch(text, text_pair)
+              return_length: bool, split_special_tokens: bool | None, verbose: Any,
+              names: tuple[str, str] = ("text", "text_pair")) -> BatchEncoding:  # fmt: skip
+    """One encoding of :func:`call` (its texts, or its targets, ``names`` naming them in errors), with
+    the strategies decided."""
+    inputs, batched = (_batch_of_words if is_split_into_words else _batch)(text, text_pair, names)
     options: dict[str, Any] = {}
     if truncation != "do_not_truncate":
         # transformers' backend refuses this when truncation is set, special tokens or not
@@ -548,15 +557,15 @@ def _call_one(tokenizer: Any, text: Any, text_pair: Any, *, add_special_tokens: 
     except ValueError:
         if is_split_into_words:
             raise
-        _check_unicode_pairs(inputs, batched)  # a lone surrogate named as the caller passed it
+        _check_unicode_pairs(inputs, batched, names)  # a lone surrogate named as the caller passed it
         raise
     _warn_if_too_long(tokenizer, lambda: map(len, rows), max_length, verbose, longest)
     # As transformers: None means "if the model takes them" (read once: the engine makes a new list).
-    names = tokenizer.model_input_names if return_token_type_ids is None or return_attention_mask is None else ()
+    inputs_taken = tokenizer.model_input_names if return_token_type_ids is None or return_attention_mask is None else ()
     wanted = {
         "input_ids": True,
-        "token_type_ids": _returns(names, "token_type_ids", return_token_type_ids),
-        "attention_mask": _returns(names, "attention_mask", return_attention_mask),
+        "token_type_ids": _returns(inputs_taken, "token_type_ids", return_token_type_ids),
+        "attention_mask": _returns(inputs_taken, "attention_mask", return_attention_mask),
         "special_tokens_mask": return_special_tokens_mask,
         "offset_mapping": return_offsets_mapping,
     }
@@ -881,15 +890,15 @@ def _asks_nothing(value: Any, accepted: Any) -> bool:
     return False
 
 
-def _check_unicode_pairs(inputs: list[Any], batched: bool) -> None:
+def _check_unicode_pairs(inputs: list[Any], batched: bool, names: tuple[str, str] = ("text", "text_pair")) -> None:
     """:func:`_check_unicode` of :func:`call`'s inputs (str or ``(text, text_pair)``), naming
-    ``text``, ``text_pair`` (or ``text[i]``, ``text_pair[i]``)."""
+    ``text``, ``text_pair`` (or ``text[i]``, ``text_pair[i]``; ``names`` gives other names)."""
     for i, item in enumerate(inputs):
         if isinstance(item, str):  # the common case, without a name made for it
             if not item.isascii():
-                _valid_unicode(item, f"text[{i}]" if batched else "text")
+                _valid_unicode(item, f"{names[0]}[{i}]" if batched else names[0])
             continue
-        for name, value in zip(("text", "text_pair"), item if isinstance(item, tuple) else (item,)):
+        for name, value in zip(names, item if isinstance(item, tuple) else (item,)):
             if isinstance(value, str) and not value.isascii():
                 _valid_unicode(value, f"{name}[{i}]" if batched else name)
 
