@@ -984,7 +984,6 @@ impl Tokenizer {
     }
 }
 
-
 /// Why `id` has no token in a vocabulary of ids `0..len`: past its end,
 /// or in a hole (a file whose ids skip some, which Hugging Face keeps).
 pub fn no_token_message(id: u32, len: usize) -> String {
