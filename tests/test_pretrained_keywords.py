@@ -85,6 +85,8 @@ def test_a_bad_or_missing_subfolder_is_named(impl: str, kind: str, tmp_path: Pat
     loader = _loader(impl, kind)
     with pytest.raises(TypeError, match=r"^subfolder must be str or os\.PathLike, not int$"):
         loader.from_pretrained(tmp_path, subfolder=3)
+    with pytest.raises(ValueError, match=r"^subfolder contains a lone surrogate at index 0, which is not valid"):
+        loader.from_pretrained(tmp_path, subfolder="\ud800")
     with pytest.raises(FileNotFoundError) as missing:
         loader.from_pretrained(tmp_path, subfolder="tokenizr")
     assert missing.value.filename == str(tmp_path / "tokenizr")

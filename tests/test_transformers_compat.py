@@ -349,6 +349,12 @@ def test_tokenizer_kwargs_replace_the_arguments_as_in_transformers(hf, ours):
         same_fields(ours(*args, **kwargs), hf(*args, **kwargs))
     with pytest.raises(TypeError, match=r"^tokenizer_kwargs must be a dict, not list$"):
         ours("a b", tokenizer_kwargs=[("padding", True)])
+    with pytest.raises(TypeError, match=r"^tokenizer_kwargs keys must be str, not int$"):
+        ours("a b", tokenizer_kwargs={1: True})
+    with pytest.raises(
+        TypeError, match=r"^call\(\) got an unexpected keyword argument 'text_pair' in tokenizer_kwargs$"
+    ):
+        ours("a b", tokenizer_kwargs={"text_pair": "c"})
     with pytest.raises(TypeError, match=r"^call\(\) got an unexpected keyword argument 'retrun_length'$"):
         ours("a b", tokenizer_kwargs={"retrun_length": True})
 

@@ -123,6 +123,9 @@ pub(super) fn model_dir(given: &Path, kwargs: Option<&Bound<'_, PyDict>>) -> PyR
     if sub.is_none() {
         return Ok(given.to_path_buf());
     }
+    if sub.is_instance_of::<pyo3::types::PyString>() {
+        args::text(&sub, &|| "subfolder".to_owned())?; // a lone surrogate: the ValueError naming it
+    }
     let sub = args::path(&sub, "subfolder")?;
     if sub.as_os_str().is_empty() {
         return Ok(given.to_path_buf());

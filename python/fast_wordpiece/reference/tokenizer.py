@@ -1236,6 +1236,8 @@ def model_dir(directory: str | os.PathLike[str], kwargs: Mapping[str, Any]) -> s
         return path
     if not isinstance(sub, (str, os.PathLike)):
         raise TypeError(f"subfolder must be str or os.PathLike, not {_type_name(sub)}")
+    if isinstance(sub, str):
+        _text(sub, "subfolder")  # a lone surrogate: the ValueError naming it
     sub = os.fspath(sub)
     if sub == "":
         return path
