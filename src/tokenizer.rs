@@ -15,7 +15,7 @@ pub mod template;
 
 use std::cell::RefCell;
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::encoding::scratch::Scratch;
 use crate::encoding::Encoding;
@@ -126,7 +126,7 @@ pub struct Tokenizer {
     normalized_matcher: Option<SpecialTokenMatcher>,
     /// What `decode` shows for a `normalized` added token that the
     /// normalizer changes: its normalized form (as Hugging Face does).
-    decoded_as: rustc_hash::FxHashMap<u32, String>,
+    decoded_as: FxHashMap<u32, String>,
     /// What earlier `add_tokens` calls left behind, as in Hugging Face's
     /// added vocabulary: contents once added as special (still special for
     /// decoding and `split_special_tokens`), and once added `normalized`
@@ -136,6 +136,10 @@ pub struct Tokenizer {
     /// `missing_specials`: BERT's `[CLS]` or `[SEP]` is not in the vocabulary).
     post_processor: PostProcessor,
     missing_specials: bool,
+    /// The ids the template adds that are holes of the vocabulary, with the
+    /// template's token of each: encodings show it, `decode` leaves the id
+    /// out, `id_to_token` has none (as in Hugging Face).
+    unassigned: FxHashMap<u32, String>,
     ascii: AsciiPath,
     /// Truncation and padding for calls that give none (a Hugging Face
     /// file's `truncation` and `padding`).
@@ -198,13 +202,16 @@ impl Tokenizer {
         })?;
         let present: Vec<(String, u32)> =
             special_tokens.iter().filter_map(|t| vocab.id(t).map(|id| (t.clone(), id))).collect();
-        let (post_processor, missing_specials) = match &options.post_processor {
-            PostProcessing::Off => (PostProcessor::plain(), false),
+        let (post_processor, missing_specials, unassigned) = match &options.post_processor {
+            PostProcessing::Off => (PostProcessor::plain(), false, Vec::new()),
             PostProcessing::Bert => match (vocab.id(&options.cls_token), vocab.id(&options.sep_token)) {
-                (Some(cls_id), Some(sep_id)) => (PostProcessor::bert(cls_id, sep_id), false),
-                _ => (PostProcessor::plain(), true),
+                (Some(cls_id), Some(sep_id)) => (PostProcessor::bert(cls_id, sep_id), false, Vec::new()),
+                _ => (PostProcessor::plain(), true, Vec::new()),
             },
-            PostProcessing::Template(t) => (t.compile(&vocab, "post_processor")?, false),
+            PostProcessing::Template(t) => {
+                let (processor, unassigned) = t.compile(&vocab, "post_processor")?;
+                (processor, false, unassigned)
+            }
         };
         Ok(Self {
             model: WordPiece { unk_id, max_input_chars_per_word: options.max_input_chars_per_word },
@@ -222,6 +229,7 @@ impl Tokenizer {
             objective: None,
             post_processor,
             missing_specials,
+            unassigned: unassigned.into_iter().collect(),
             truncation: None,
             padding: None,
             cache: CacheSwitch::new(true),
@@ -940,15 +948,35 @@ impl Tokenizer {
         self.decoded_as.get(&id).map(String::as_str).or_else(|| self.vocab.token(id))
     }
 
-    /// Turns ids back into text. Ids outside the vocabulary are an error.
-    /// `Error::Memory` when there is no room for the text.
+    /// The token an encoding shows for `id`: the template's for an id it
+    /// adds that no token has (see `unassigned`), else the vocabulary's.
+    pub fn shown_token<'a>(&'a self, id: u32, vocab_token: &'a str) -> &'a str {
+        if self.unassigned.is_empty() {
+            return vocab_token;
+        }
+        self.unassigned.get(&id).map_or(vocab_token, String::as_str)
+    }
+
+    /// Whether `id` is one the template adds that no token has (see `unassigned`).
+    pub fn is_unassigned(&self, id: u32) -> bool {
+        !self.unassigned.is_empty() && self.unassigned.contains_key(&id)
+    }
+
+    /// Turns ids back into text. Ids outside the vocabulary are an error,
+    /// but for the template's ids that no token has, which are left out (as
+    /// Hugging Face does). `Error::Memory` when there is no room for the text.
     pub fn decode(&self, ids: &[u32], skip_special_tokens: bool) -> Result<String> {
         let mut tokens = Vec::new();
         if tokens.try_reserve_exact(ids.len()).is_err() {
             return Err(Error::memory(format_args!("decoding {} ids", ids.len())));
         }
         for &id in ids {
-            let token = self.vocab.token(id).ok_or_else(|| Error::invalid(no_token_message(id, self.vocab.len())))?;
+            let Some(token) = self.vocab.token(id) else {
+                if self.is_unassigned(id) {
+                    continue;
+                }
+                return Err(Error::invalid(no_token_message(id, self.vocab.len())));
+            };
             // A special token shown in its normalized form is not skipped
             // (Hugging Face looks the shown string up among the special ones).
             match self.decoded_as.get(&id) {

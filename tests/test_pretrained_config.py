@@ -131,6 +131,40 @@ def test_a_bert_class_rebuilds_the_whole_pipeline(impl: str, hf_tokenizers_dir: 
 
 
 @pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_a_template_sep_the_vocabulary_lacks_calls_as_in_transformers(
+    impl: str, hf_tokenizers_dir: Path, tmp_path: Path
+) -> None:
+    """A BERT file whose vocabulary lacks [SEP], which Hugging Face adds as a token of id 4. Alone, its
+    template's [SEP] keeps id 102 (no token has it); with BertTokenizer's configuration, BERT's template is
+    rebuilt with the [SEP] of the vocabulary. Called, decoded and masked as transformers does either way."""
+    source = hf_tokenizers_dir / "configs" / "missing-sep-in-vocab.json"
+    texts = [*TEXTS, "hello [SEP] there [CLS]"]
+    for config, sep_id in ((None, 102), ({"tokenizer_class": "BertTokenizer"}, 4)):
+        path = tmp_path / str(sep_id)
+        path.mkdir()
+        (path / "tokenizer.json").write_bytes(source.read_bytes())
+        if config is not None:
+            (path / "tokenizer_config.json").write_text(json.dumps(config))
+        hf, ours = auto(path), IMPLS[impl].PyTokenizer.from_pretrained(path)
+        # transformers' generic class names no pad token, so pads nothing (see docs/spec.md).
+        padding = config is not None
+        for kwargs in ({}, {"return_special_tokens_mask": True, "return_offsets_mapping": True}):
+            for args in [(texts,), (texts, texts[::-1]), (texts[0], "[SEP]")]:
+                a, b = ours(*args, padding=padding, **kwargs), hf(*args, padding=padding, **kwargs)
+                assert set(a) == set(b)
+                for key in b:  # offsets as lists or tuples alike
+                    assert json.dumps(a[key]) == json.dumps(b[key]), (args, key)
+        for ids in hf(texts, texts[::-1])["input_ids"]:
+            assert ids[-1] == sep_id
+            for skip in (False, True):
+                assert ours.decode(ids, skip_special_tokens=skip) == hf.decode(ids, skip_special_tokens=skip)
+            if config is not None:  # the generic class has no special tokens to mask
+                mask = ours.get_special_tokens_mask(ids, already_has_special_tokens=True)
+                assert mask == hf.get_special_tokens_mask(ids, already_has_special_tokens=True)
+        assert ours.convert_tokens_to_ids("[SEP]") == hf.convert_tokens_to_ids("[SEP]") == 4
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
 def test_keyword_arguments_override_the_configuration_as_in_transformers(
     impl: str, hf_tokenizers_dir: Path, tmp_path: Path
 ) -> None:

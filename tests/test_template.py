@@ -222,7 +222,7 @@ UNRUNNABLE = {
     "post_processor.single[1].Sequence.type_id: 256 is not supported (at most 255)": edited(
         "roberta", "single.1", seq("A", 256)
     ),
-    'post_processor.special_tokens.<s>.ids: "<s>" has id 6 here but id 5 in the vocabulary': edited(
+    'post_processor.special_tokens.<s>.ids: "<s>" has id 6 here but the vocabulary gives id 6 to "</s>"': edited(
         "roberta", "special_tokens.<s>.ids", [6]
     ),
     'post_processor.special_tokens.both.ids: "[MASK]" has no id here': None,  # filled below
@@ -232,9 +232,8 @@ UNRUNNABLE = {
     ),
 }
 del UNRUNNABLE['post_processor.special_tokens.both.ids: "[MASK]" has no id here']
-UNRUNNABLE['post_processor.special_tokens.both.ids: "[MASK]" has id 99 here but id 4 in the vocabulary'] = edited(
-    "typed", "special_tokens.both.ids", [5, 99, 6]
-)
+UNRUNNABLE['post_processor.special_tokens.both.ids: "[MASK]" has id 99 here, past the end of the vocabulary\'s 25 '
+           "ids"] = edited("typed", "special_tokens.both.ids", [5, 99, 6])  # fmt: skip
 # Malformed: Hugging Face refuses these too.
 MALFORMED = {
     'post_processor.pair[1].Sequence.id: expected "A" or "B", found "C"': edited("roberta", "pair.1", seq("C")),
@@ -259,6 +258,61 @@ def test_templates_we_cannot_run_are_refused_by_path(message: str) -> None:
         # The same template given as an option.
         with pytest.raises(ValueError, match="^" + re.escape(message)):
             impl.PyTokenizer(VOCAB, post_processor=value)
+
+
+def with_hole(text: str, hole: int) -> str:
+    """A tokenizer.json with its vocabulary's token at ``hole`` taken out (no token has that id)."""
+    document = json.loads(text)
+    token = VOCAB[hole]
+    del document["model"]["vocab"][token]
+    document["added_tokens"] = [t for t in document["added_tokens"] if t["content"] != token]
+    return json.dumps(document)
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_a_template_id_no_token_has_is_shown_and_left_out_of_decoding(impl: str) -> None:
+    """A template id in a hole of the vocabulary (a BERT file whose vocabulary lacks its [SEP]) runs as
+    Hugging Face runs it: encodings show the template's token and its id; decoding leaves the id out."""
+    bert = template(
+        [special("[CLS]"), seq("A"), special("[SEP]")],
+        [special("[CLS]"), seq("A"), special("[SEP]"), seq("B", 1), special("[SEP]", 1)],
+        entry("[CLS]"),
+        entry("[SEP]"),
+    )
+    for post_processor, hole in ((bert, VOCAB.index("[SEP]")), (TEMPLATES["typed"], VOCAB.index("[MASK]"))):
+        text = with_hole(hf_json(post_processor), hole)
+        hf = tokenizers.Tokenizer.from_str(text)
+        tok = IMPLS[impl].PyTokenizer.from_str(text)
+        assert hf.id_to_token(hole) is None
+        assert tok.id_to_token(hole) is None
+        assert hole in tok.encode("the cat", "sat on").ids
+        for a, b in [("the cat", None), ("the cat", "sat on"), ("", ""), ("[SEP] [MASK] the", "[CLS]")]:
+            got, want = tok.encode(a, b), hf.encode(a, b)
+            assert fields(got) == fields(want)
+            for skip in (False, True):
+                assert tok.decode(got.ids, skip) == hf.decode(want.ids, skip_special_tokens=skip)
+        assert json.loads(tok.to_str())["post_processor"] == json.loads(hf.to_str())["post_processor"]
+        assert IMPLS[impl].PyTokenizer.from_str(tok.to_str()) == tok
+        assert pickle.loads(pickle.dumps(tok)) == tok
+        # Decoding and the special-tokens mask take the id; asking for its token is told no token has it.
+        ids = tok.encode("the cat", "sat on").ids
+        mask = tok.get_special_tokens_mask(ids, already_has_special_tokens=True)
+        assert mask == [int(i in tok.all_special_ids and i != hole) for i in ids]
+        assert tok.get_special_tokens_mask(ids) == [1] + [0] * len(ids) + [1]
+        with pytest.raises(ValueError, match=f"^id {hole} is not in the vocabulary: no token has it"):
+            tok.convert_ids_to_tokens([hole])
+    # An id that the vocabulary gives another token, or past its end, is still refused.
+    for ids, message in (([9], 'has id 9 here but the vocabulary gives id 9 to "cat"'),
+                         ([99], "has id 99 here, past the end of the vocabulary's 25 ids")):  # fmt: skip
+        bad = copy.deepcopy(bert)
+        bad["special_tokens"]["[SEP]"]["ids"] = ids
+        with pytest.raises(ValueError, match=re.escape(f'post_processor.special_tokens.[SEP].ids: "[SEP]" {message}')):
+            IMPLS[impl].PyTokenizer.from_str(with_hole(hf_json(bad), 3))
+    # One hole standing for two tokens cannot show both.
+    two = copy.deepcopy(bert)
+    two["special_tokens"]["[CLS]"]["ids"] = [3]
+    with pytest.raises(ValueError, match=re.escape('id 3 stands for "[SEP]" here and for "[CLS]" elsewhere')):
+        IMPLS[impl].PyTokenizer.from_str(with_hole(hf_json(two), 3))
 
 
 @pytest.mark.parametrize("impl", sorted(IMPLS))

@@ -541,7 +541,9 @@ impl PyTokenizer {
     ) -> PyResult<Vec<u32>> {
         let n = self.inner().vocab().len();
         let a = args::ids(token_ids_0, "token_ids_0", n)?;
-        assigned(&self.inner(), a.iter().copied())?;
+        // The template's ids that no token has are taken, as encodings hold them (not special ids: 0).
+        let shared = self.inner();
+        assigned(&shared, a.iter().copied().filter(|&id| !shared.is_unassigned(id)))?;
         if already_has_special_tokens {
             if token_ids_1.is_some() {
                 return Err(PyValueError::new_err(

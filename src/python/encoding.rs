@@ -217,7 +217,10 @@ impl Shared {
     fn token_strs(&self, py: Python<'_>) -> PyResult<&[Py<PyString>]> {
         self.token_strs
             .get_or_try_init(py, || {
-                self.tokenizer.vocab().tokens().iter().map(|t| Ok(super::ints::py_str(py, t)?.unbind())).collect()
+                let tokens = self.tokenizer.vocab().tokens().iter().enumerate();
+                tokens
+                    .map(|(id, t)| Ok(super::ints::py_str(py, self.tokenizer.shown_token(id as u32, t))?.unbind()))
+                    .collect()
             })
             .map(|t| &t[..])
     }

@@ -638,6 +638,17 @@ impl Tokenizer {
             post_processor: post,
             ..Options::default()
         };
+        // BERT's template with ids the vocabulary does not give its tokens is
+        // run as any other template (which checks its ids).
+        let template = field("post_processor").get("type").and_then(Value::as_str) == Some("TemplateProcessing");
+        let cls_sep = match cls_sep {
+            Some([cls, sep]) if template && [&cls, &sep].iter().any(|(t, id, _)| vocab.id(t) != Some(*id)) => {
+                options.post_processor =
+                    PostProcessing::Template(Box::new(Template::from_json(field("post_processor"), "post_processor")?));
+                None
+            }
+            other => other,
+        };
         if let Some([cls, sep]) = cls_sep {
             for (token, id, path) in [&cls, &sep] {
                 let actual = vocab.id(token);

@@ -8,9 +8,12 @@
 //! does not hold `$A` once and no `$B`, or whose `pair` does not hold `$A`
 //! and `$B` once each (Hugging Face fails or gives sequence ids that do not
 //! match the tokens); a special token missing from `special_tokens` (Hugging
-//! Face fails when it encodes); ids and tokens that differ in number, or
-//! that are not the vocabulary's (encodings show the vocabulary's tokens);
-//! a type id above 255.
+//! Face fails when it encodes); ids and tokens that differ in number; an id
+//! that the vocabulary gives another token (encodings would show that
+//! token), or past the vocabulary's end; a type id above 255. An id in a
+//! hole of the vocabulary (no token has it) is run as Hugging Face runs
+//! it: encodings show the template's token for it, and decoding leaves it
+//! out (see [`Template::compile`]).
 
 use std::collections::BTreeMap;
 
@@ -139,11 +142,15 @@ impl Template {
         })
     }
 
-    /// The post-processor this template is with `vocab`; an error naming
-    /// the JSON path (under `path`) of what cannot be run as Hugging Face
-    /// runs it (see the module's documentation).
-    pub fn compile(&self, vocab: &Vocab, path: &str) -> Result<PostProcessor> {
-        let compile = |key: &str, pieces: &[TemplatePiece]| -> Result<Vec<Piece>> {
+    /// The post-processor this template is with `vocab`, and the ids it
+    /// adds that no token of `vocab` has, each with the template's token
+    /// for it (Hugging Face's encodings show that token, and its decoding
+    /// leaves the id out); an error naming the JSON path (under `path`) of
+    /// what cannot be run as Hugging Face runs it (see the module's
+    /// documentation).
+    pub fn compile(&self, vocab: &Vocab, path: &str) -> Result<(PostProcessor, Vec<(u32, String)>)> {
+        let mut unassigned = Vec::new();
+        let mut compile = |key: &str, pieces: &[TemplatePiece]| -> Result<Vec<Piece>> {
             let mut out = Vec::with_capacity(pieces.len());
             for (i, piece) in pieces.iter().enumerate() {
                 let (kind, type_id) = match piece {
@@ -165,18 +172,31 @@ impl Template {
                                 ),
                             ));
                         };
-                        Piece::Special { ids: self.checked_ids(id, entry, vocab, path)?, type_id }
+                        Piece::Special { ids: self.checked_ids(id, entry, vocab, path, &mut unassigned)?, type_id }
                     }
                 });
             }
             Ok(out)
         };
         let (single, pair) = (compile("single", &self.single)?, compile("pair", &self.pair)?);
-        PostProcessor::new(single, pair).map_err(|(key, message)| err(&format!("{path}.{key}"), message))
+        let processor =
+            PostProcessor::new(single, pair).map_err(|(key, message)| err(&format!("{path}.{key}"), message))?;
+        unassigned.sort_unstable();
+        unassigned.dedup_by_key(|(id, _)| *id);
+        Ok((processor, unassigned))
     }
 
-    /// The ids of special token `name`, each the vocabulary's id of its token.
-    fn checked_ids(&self, name: &str, entry: &SpecialTokens, vocab: &Vocab, path: &str) -> Result<Vec<u32>> {
+    /// The ids of special token `name`, each the vocabulary's id of its
+    /// token or a hole of the vocabulary, an id no token has (added to
+    /// `unassigned` with the token; the same id with two tokens is an error).
+    fn checked_ids(
+        &self,
+        name: &str,
+        entry: &SpecialTokens,
+        vocab: &Vocab,
+        path: &str,
+        unassigned: &mut Vec<(u32, String)>,
+    ) -> Result<Vec<u32>> {
         let p = format!("{path}.special_tokens.{name}");
         if entry.ids.len() != entry.tokens.len() {
             return Err(err(
@@ -189,16 +209,42 @@ impl Template {
             ));
         }
         for (token, &id) in entry.tokens.iter().zip(&entry.ids) {
-            let actual = vocab.id(token);
-            if actual != Some(id) {
-                let actual = actual.map_or("no id".into(), |i| format!("id {i}"));
+            if vocab.id(token) == Some(id) {
+                continue;
+            }
+            if let Some(other) = vocab.token(id) {
                 return Err(err(
                     &format!("{p}.ids"),
                     format!(
-                        "{} has id {id} here but {actual} in the vocabulary, which is not supported",
-                        Quoted(token)
+                        "{} has id {id} here but the vocabulary gives id {id} to {}, which is not supported",
+                        Quoted(token),
+                        Quoted(other)
                     ),
                 ));
+            }
+            if id as usize >= vocab.len() {
+                return Err(err(
+                    &format!("{p}.ids"),
+                    format!(
+                        "{} has id {id} here, past the end of the vocabulary's {} ids, which is not supported",
+                        Quoted(token),
+                        vocab.len()
+                    ),
+                ));
+            }
+            match unassigned.iter().find(|(i, _)| *i == id) {
+                Some((_, shown)) if shown != token => {
+                    return Err(err(
+                        &format!("{p}.ids"),
+                        format!(
+                            "id {id} stands for {} here and for {} elsewhere in the template, which is not supported",
+                            Quoted(token),
+                            Quoted(shown)
+                        ),
+                    ))
+                }
+                Some(_) => {}
+                None => unassigned.push((id, token.clone())),
             }
         }
         Ok(entry.ids.clone())
@@ -292,8 +338,39 @@ mod tests {
         assert_eq!(t.to_json(), roberta());
         assert_eq!(t.as_bert(), None);
         assert_eq!(t.cls_and_sep(), Some(("<s>", "</s>")));
-        let p = t.compile(&vocab(), "post_processor").unwrap();
+        let (p, unassigned) = t.compile(&vocab(), "post_processor").unwrap();
         assert_eq!((p.added(false), p.added(true)), (2, 4));
+        assert!(unassigned.is_empty());
+    }
+
+    #[test]
+    fn an_id_no_token_has_is_kept_with_the_template_token() {
+        // A vocabulary without `</s>`, and a hole at 2.
+        let vocab = Vocab::from_slots(
+            vec![Some("[UNK]".into()), Some("<s>".into()), None, Some("a".into())],
+            Default::default(),
+            "##",
+        )
+        .unwrap();
+        let (p, unassigned) = Template::from_json(&roberta(), "post_processor").unwrap().compile(&vocab, "p").unwrap();
+        assert_eq!(unassigned, vec![(2, "</s>".to_string())]);
+        assert_eq!(p.added(true), 4);
+        // One hole for two tokens is refused.
+        let mut v = roberta();
+        v["special_tokens"]["<s>"]["ids"] = json!([2]);
+        let e = Template::from_json(&v, "p").unwrap().compile(&vocab, "p").unwrap_err().to_string();
+        assert!(
+            e.starts_with("p.special_tokens.</s>.ids: id 2 stands for \"</s>\" here and for \"<s>\" elsewhere"),
+            "{e}"
+        );
+        // An id past the end is refused.
+        let mut v = roberta();
+        v["special_tokens"]["</s>"]["ids"] = json!([9]);
+        let e = Template::from_json(&v, "p").unwrap().compile(&vocab, "p").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "p.special_tokens.</s>.ids: \"</s>\" has id 9 here, past the end of the vocabulary's 4 ids, which is not supported"
+        );
     }
 
     #[test]
@@ -302,7 +379,7 @@ mod tests {
             let mut v = roberta();
             edit(&mut v);
             let e = Template::from_json(&v, "post_processor")
-                .and_then(|t| t.compile(&vocab(), "post_processor"))
+                .and_then(|t| t.compile(&vocab(), "post_processor").map(|_| ()))
                 .unwrap_err()
                 .to_string();
             assert!(e.starts_with(want), "{e}");
@@ -319,7 +396,7 @@ mod tests {
         );
         check(
             &|v| v["special_tokens"]["<s>"]["ids"] = json!([2]),
-            "post_processor.special_tokens.<s>.ids: \"<s>\" has id 2",
+            "post_processor.special_tokens.<s>.ids: \"<s>\" has id 2 here but the vocabulary gives id 2 to \"</s>\"",
         );
         check(&|v| v["special_tokens"]["<s>"]["ids"] = json!([1, 2]), "post_processor.special_tokens.<s>: 2 ids but 1");
         check(

@@ -192,7 +192,8 @@ class TransformersCalls:
                                 already_has_special_tokens: bool = False) -> list[int]:  # fmt: skip
         """1 for each special token (see the engine's docstring)."""
         already = _flag(already_has_special_tokens, "already_has_special_tokens")
-        a = self._checked_ids(token_ids_0, "token_ids_0")
+        # The template's ids that no token has are taken, as encodings hold them (not special ids: 0).
+        a = self._checked_ids(token_ids_0, "token_ids_0", unassigned=True)
         if already:
             if token_ids_1 is not None:
                 raise ValueError("token_ids_1 must be None when already_has_special_tokens=True: the ids already "

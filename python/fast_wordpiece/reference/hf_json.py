@@ -450,6 +450,15 @@ def parse(text: str) -> Parsed:
     ids = {token: id_ for id_, token in enumerate(slots) if token is not None}
     if model["unk_token"] not in ids:
         raise ValueError(f"model.unk_token: unk_token {json.dumps(model['unk_token'])} is not in the vocabulary")
+    # BERT's template with ids the vocabulary does not give its tokens is run as any other template (which
+    # checks its ids).
+    if (
+        post == "bert"
+        and _kind(root.get("post_processor"), "post_processor") == "TemplateProcessing"
+        and any(ids.get(token) != id_ for token, id_, _ in cls_sep)
+    ):
+        post, cls_sep = template.parse(root["post_processor"]), []
+        options.update(post_processor=post)
     for token, id_, path in cls_sep:
         if ids.get(token) != id_:
             actual = "no id" if token not in ids else f"id {ids[token]}"

@@ -6,7 +6,9 @@ post-processing joins: ``("sequence", k, type_id)`` for sequence ``k`` (0: ``$A`
 ``("special", ids, type_id)`` for special tokens. Refused (Hugging Face loads them, then fails or
 encodes in a way the tokens cannot show): ``single`` without ``$A`` once and no ``$B``; ``pair``
 without ``$A`` and ``$B`` once each; a special token missing from ``special_tokens``; ids and tokens
-that differ in number or are not the vocabulary's; a type id above 255.
+that differ in number; an id the vocabulary gives another token, or past its end; a type id above 255.
+An id in a hole of the vocabulary is run as Hugging Face runs it: encodings show the template's token, and
+decoding leaves the id out.
 """
 
 from __future__ import annotations
@@ -99,10 +101,14 @@ def parse(value: Any, path: str = "post_processor") -> dict[str, Any]:
     return {"type": "TemplateProcessing", "single": single, "pair": pair, "special_tokens": special_tokens}
 
 
-def compile_template(template: dict[str, Any], ids: dict[str, int],
-                     path: str = "post_processor") -> tuple[list[Piece], list[Piece]]:  # fmt: skip
-    """The pieces of ``single`` and ``pair`` with the vocabulary ``ids`` (a parsed template)."""
+def compile_template(template: dict[str, Any], vocab: list[str | None],
+                     path: str = "post_processor") -> tuple[list[Piece], list[Piece], dict[int, str]]:  # fmt: skip
+    """The pieces of ``single`` and ``pair`` with the vocabulary ``vocab`` (tokens by id, None in a hole), and
+    the ids the template adds that are holes of the vocabulary, each with the template's token (encodings show
+    it, decoding leaves the id out, as in Hugging Face)."""
     entries = template["special_tokens"]
+    ids = {token: id_ for id_, token in enumerate(vocab) if token is not None}
+    unassigned: dict[int, str] = {}
 
     def checked_ids(name: str) -> list[int]:
         entry, p = entries[name], f"{path}.special_tokens.{name}"
@@ -110,10 +116,21 @@ def compile_template(template: dict[str, Any], ids: dict[str, int],
             raise ValueError(f"{p}: {len(entry['ids'])} ids but {len(entry['tokens'])} tokens: they must be as many "
                              "(Hugging Face fails)")  # fmt: skip
         for token, id_ in zip(entry["tokens"], entry["ids"]):
-            if ids.get(token) != id_:
-                actual = "no id" if token not in ids else f"id {ids[token]}"
-                raise ValueError(f"{p}.ids: {json.dumps(token, ensure_ascii=False)} has id {id_} here but {actual} "
-                                 "in the vocabulary, which is not supported")  # fmt: skip
+            if ids.get(token) == id_:
+                continue
+            quoted = json.dumps(token, ensure_ascii=False)
+            if id_ >= len(vocab):
+                raise ValueError(f"{p}.ids: {quoted} has id {id_} here, past the end of the vocabulary's "
+                                 f"{len(vocab)} ids, which is not supported")  # fmt: skip
+            other = vocab[id_]
+            if other is not None:
+                raise ValueError(f"{p}.ids: {quoted} has id {id_} here but the vocabulary gives id {id_} to "
+                                 f"{json.dumps(other, ensure_ascii=False)}, which is not supported")  # fmt: skip
+            shown = unassigned.setdefault(id_, token)
+            if shown != token:
+                raise ValueError(f"{p}.ids: id {id_} stands for {quoted} here and for "
+                                 f"{json.dumps(shown, ensure_ascii=False)} elsewhere in the template, "
+                                 "which is not supported")  # fmt: skip
         return list(entry["ids"])
 
     def compiled(key: str) -> list[Piece]:
@@ -141,7 +158,7 @@ def compile_template(template: dict[str, Any], ids: dict[str, int],
         raise ValueError(f"{path}.single: must hold $A once and no $B")
     if count(pair, 0) != 1 or count(pair, 1) != 1:
         raise ValueError(f"{path}.pair: must hold $A once and $B once")
-    return single, pair
+    return single, pair, unassigned
 
 
 def bert(cls: int, sep: int) -> tuple[list[Piece], list[Piece]]:

@@ -165,8 +165,12 @@ class PyTokenizer(TransformersCalls):
             raise ValueError(f"unk_token {_quoted(self._options.unk_token)} is not in the vocabulary")
         # The post-processor's template; without its special tokens when BERT's are missing.
         o, self._missing_specials = self._options, False
+        # The template's ids that are holes of the vocabulary, with its token of each (see compile_template).
+        self._unassigned: dict[int, str] = {}
         if isinstance(o.post_processor, dict):
-            self._template = template.compile_template(o.post_processor, self._ids)
+            slots = [None if id_ in self._holes else token for id_, token in enumerate(vocab)]
+            single, pair, self._unassigned = template.compile_template(o.post_processor, slots)
+            self._template = (single, pair)
         elif o.post_processor == "bert" and o.cls_token in self._ids and o.sep_token in self._ids:
             self._template = template.bert(self._ids[o.cls_token], self._ids[o.sep_token])
         else:
@@ -866,7 +870,8 @@ class PyTokenizer(TransformersCalls):
             elif specials:
                 ids: list[int] = what  # type: ignore[assignment]
                 n = len(ids)
-                piece = Encoding(ids, [self._vocab[i] for i in ids], [(0, 0)] * n, [1] * n, [type_id] * n,
+                piece = Encoding(ids, [self._unassigned.get(i, self._vocab[i]) for i in ids], [(0, 0)] * n, [1] * n,
+                                 [type_id] * n,
                                  n_sequences=n_sequences)  # fmt: skip
             else:
                 continue
@@ -952,7 +957,9 @@ class PyTokenizer(TransformersCalls):
                 rows += [(id_, offsets, 0, type_id, word, what, token)  # type: ignore[misc]
                          for (id_, offsets, word, _), token in zip(sequence, tokens)]  # fmt: skip
             elif specials:
-                rows += [(id_, (0, 0), 1, type_id, None, None, self._vocab[id_]) for id_ in what]  # type: ignore[union-attr]
+                special_ids: list[int] = what  # type: ignore[assignment]
+                shown = [self._unassigned.get(id_, self._vocab[id_]) for id_ in special_ids]
+                rows += [(id_, (0, 0), 1, type_id, None, None, token) for id_, token in zip(special_ids, shown)]
         ids = [row[0] for row in rows]
         return Encoding(ids, [row[6] for row in rows], [row[1] for row in rows], [row[2] for row in rows],
                         [row[3] for row in rows], word_ids=[row[4] for row in rows],
@@ -1014,7 +1021,8 @@ class PyTokenizer(TransformersCalls):
         # string up among the special tokens).
         specials = self._special_tokens + self._history["specials"]
         special = {self._ids[t] for t in specials} - set(self._decoded_as) if skip_special_tokens else set()
-        kept = [self._decoded_as.get(i, self._vocab[i]) for i in ids if i not in special]
+        # The template's ids that no token has are left out, as Hugging Face does.
+        kept = [self._decoded_as.get(i, self._vocab[i]) for i in ids if i not in special and i not in self._unassigned]
         if self._options.decoder == "none":
             return " ".join(kept)
         return decode_tokens(kept, self._options.continuing_subword_prefix, self._options.decoder_cleanup)
@@ -1028,15 +1036,18 @@ class PyTokenizer(TransformersCalls):
             if bad is not None:
                 raise ValueError(f"{name}: id {bad} is out of range for a vocabulary of {len(self._vocab)} tokens")
             return found
-        return [self._checked_id(ids, name)] if _is_one_id(ids) else self._checked_ids(ids, name)
+        if _is_one_id(ids):
+            return [self._checked_id(ids, name, unassigned=True)]
+        return self._checked_ids(ids, name, unassigned=True)
 
-    def _checked_ids(self, ids: object, name: str) -> list[int]:
-        return [self._checked_id(id_, f"{name}[{i}]") for i, id_ in enumerate(_items(ids, name, "int"))]
+    def _checked_ids(self, ids: object, name: str, unassigned: bool = False) -> list[int]:
+        return [self._checked_id(id_, f"{name}[{i}]", unassigned) for i, id_ in enumerate(_items(ids, name, "int"))]
 
-    def _checked_id(self, id_: object, name: str) -> int:
+    def _checked_id(self, id_: object, name: str, unassigned: bool = False) -> int:
+        """An id of a token; with ``unassigned`` (decoding), also an id the template adds that no token has."""
         # An integer scalar is taken as an index is (numpy's int64, a 0-d integer array), as the engine takes it.
         id_ = _id(id_, name, len(self._vocab))
-        if id_ in self._holes:
+        if id_ in self._holes and not (unassigned and id_ in self._unassigned):
             raise ValueError(f"id {id_} is not in the vocabulary: no token has it (the vocabulary's "
                              f"{len(self._vocab)} ids skip it)")  # fmt: skip
         return id_
