@@ -480,6 +480,14 @@ impl Tokenizer {
         Ok((&self.post_processor, add_special_tokens))
     }
 
+    /// BERT's `[CLS]` or `[SEP]` (the `cls_token` or `sep_token` option)
+    /// when BERT's post-processing adds it and the vocabulary lacks it.
+    pub fn missing_special_token(&self) -> Option<&str> {
+        let missing = |t: &String| self.vocab.id(t).is_none();
+        let (cls, sep) = (&self.options.cls_token, &self.options.sep_token);
+        self.missing_specials.then(|| if missing(cls) { cls.as_str() } else { sep.as_str() })
+    }
+
     /// The number of special tokens post-processing adds to one text or a
     /// pair (Hugging Face's `num_special_tokens_to_add`; 0 when BERT's
     /// `[CLS]` or `[SEP]` is missing).

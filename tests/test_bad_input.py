@@ -177,9 +177,18 @@ def test_vocab_without_unk_is_rejected(Tokenizer, tmp_path):
         Tokenizer.from_vocab_file(tmp_path / "v.txt")
 
 
-def test_special_tokens_missing_from_vocab_only_fail_when_needed(Tokenizer, tmp_path):
-    (tmp_path / "v.txt").write_text("[UNK]\nhello\n")
-    tok = Tokenizer.from_vocab_file(tmp_path / "v.txt")
+def test_a_vocab_file_without_the_special_tokens_bert_adds_fails_at_load(Tokenizer, tmp_path):
+    (tmp_path / "v.txt").write_text("[UNK]\nhello\n[CLS]\n")
+    with pytest.raises(ValueError, match=r'v\.txt: "\[SEP\]" is not in the vocabulary, and BERT\'s post-processing'):
+        Tokenizer.from_vocab_file(tmp_path / "v.txt")
+    with pytest.raises(ValueError, match=r'v\.txt: "<s>" is not in the vocabulary'):
+        Tokenizer.from_vocab_file(tmp_path / "v.txt", sep_token="[UNK]", cls_token="<s>")
+    tok = Tokenizer.from_vocab_file(tmp_path / "v.txt", post_processor="none")
+    assert tok.encode("hello").tokens == ["hello"]
+
+
+def test_special_tokens_missing_from_a_vocabulary_given_as_a_list_only_fail_when_needed(Tokenizer):
+    tok = Tokenizer(["[UNK]", "hello"])
     assert tok.encode("hello", add_special_tokens=False).tokens == ["hello"]
     with pytest.raises(ValueError, match=r"CLS.*SEP.*in the vocabulary \(pass add_special_tokens=False\)"):
         tok.encode("hello")

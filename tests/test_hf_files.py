@@ -505,6 +505,27 @@ def test_refused_real_configs(hf_tokenizers_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_vocab_files_without_a_needed_token_fail_when_it_is_needed(impl: Any, hf_tokenizers_dir: Path) -> None:
+    """The invalid vocab.txt files: [UNK] is needed at load, [CLS] and [SEP] too with BERT's post-processing,
+    [PAD] when padding is asked for."""
+    invalid = hf_tokenizers_dir / "configs" / "invalid"
+    with pytest.raises(ValueError, match=r'^unk_token "\[UNK\]" is not in the vocabulary'):
+        impl.PyTokenizer.from_vocab_file(invalid / "no-unk.txt")
+    for name, token in (("no-cls", "[CLS]"), ("no-sep", "[SEP]")):
+        said = f'{invalid / name}.txt: "{token}" is not in the vocabulary, and BERT\'s post-processing adds it'
+        with pytest.raises(ValueError, match="^" + re.escape(said)):
+            impl.PyTokenizer.from_vocab_file(invalid / f"{name}.txt")
+        plain = impl.PyTokenizer.from_vocab_file(invalid / f"{name}.txt", post_processor="none")
+        assert plain.encode("[UNK]").tokens == ["[UNK]"]
+    tok = impl.PyTokenizer.from_vocab_file(invalid / "no-pad.txt")
+    assert len(tok.encode_batch(["a b", "a"])[1]) < len(tok.encode_batch(["a b", "a"])[0])
+    with pytest.raises(ValueError, match=r'^padding needs "\[PAD\]" in the vocabulary'):
+        tok.encode_batch(["a b", "a"], padding="longest")
+    with pytest.raises(ValueError, match=r"^asking to pad, but the vocabulary has no padding token"):
+        tok(["a b", "a"], padding=True)
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
 def test_export_refuses_what_hugging_face_cannot_run(impl: Any) -> None:
     tok = impl.PyTokenizer(["[UNK]", "a"], pre_tokenizer="regex")
     with pytest.raises(ValueError, match='pre_tokenizer="regex" has no Hugging Face equivalent'):

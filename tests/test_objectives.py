@@ -278,7 +278,7 @@ def test_files_without_an_objective_load_as_pmi(Tokenizer):
 
 def test_a_vocab_file_has_no_objective(Tokenizer, tmp_path):
     path = tmp_path / "vocab.txt"
-    path.write_text("[UNK]\nhug\n##s\n", encoding="utf-8")
+    path.write_text("[UNK]\n[CLS]\n[SEP]\nhug\n##s\n", encoding="utf-8")
     tok = Tokenizer.from_vocab_file(path)
     assert tok.objective is None
     assert "objective=None" in repr(tok)

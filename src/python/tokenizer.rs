@@ -5,7 +5,7 @@
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, RwLock, Weak};
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
@@ -128,7 +128,9 @@ impl PyTokenizer {
         guard(|| Tokenizer::new(Vocab::new(tokens)?, merges, &specials, options)).map(Self::wrap)
     }
 
-    /// Loads a BERT `vocab.txt` (one token per line, id = line number).
+    /// Loads a BERT `vocab.txt` (one token per line, id = line number). With
+    /// BERT's post-processing (the default), a vocabulary without its
+    /// `cls_token` or `sep_token` is a ValueError at once.
     #[staticmethod]
     #[pyo3(signature = (path, *, special_tokens = None, **options))]
     fn from_vocab_file(
@@ -139,7 +141,17 @@ impl PyTokenizer {
         let path = args::path(path, "path")?;
         let specials = args::special_tokens(special_tokens)?;
         let options = args::options(options, "from_vocab_file")?;
-        guard(|| Tokenizer::new(Vocab::from_file(&path)?, Vec::new(), &specials, options)).map(Self::wrap)
+        let tokenizer = guard(|| Tokenizer::new(Vocab::from_file(&path)?, Vec::new(), &specials, options))?;
+        // A vocab.txt is BERT's: the tokens its post-processing adds are needed at once.
+        if let Some(token) = tokenizer.missing_special_token() {
+            return Err(PyValueError::new_err(format!(
+                "{}: {} is not in the vocabulary, and BERT's post-processing adds it \
+                 (pass post_processor=\"none\" to load the vocabulary without it)",
+                path.display(),
+                crate::error::Quoted(token)
+            )));
+        }
+        Ok(Self::wrap(tokenizer))
     }
 
     /// `{token: id}` for the whole vocabulary.

@@ -401,9 +401,19 @@ class PyTokenizer(TransformersCalls):
     @staticmethod
     def from_vocab_file(path: str | os.PathLike[str], *, special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS,
                         **options: Any) -> PyTokenizer:  # fmt: skip
-        """Reads a BERT ``vocab.txt``: one token per line, the id being the line number from 0."""
+        """Reads a BERT ``vocab.txt``: one token per line, the id being the line number from 0. With BERT's
+        post-processing (the default), a vocabulary without its ``cls_token`` or ``sep_token`` is a ValueError
+        at once."""
         pipeline_options(options, "from_vocab_file")  # an unexpected keyword before the file is read
-        return PyTokenizer(_read_vocab(_path(path)), special_tokens=special_tokens, **options)
+        file = _path(path)
+        tokenizer = PyTokenizer(_read_vocab(file), special_tokens=special_tokens, **options)
+        if tokenizer._missing_specials:  # a vocab.txt is BERT's: the tokens its post-processing adds are needed
+            o = tokenizer._options
+            token = o.cls_token if o.cls_token not in tokenizer._ids else o.sep_token
+            raise ValueError(f"{os.fsdecode(file)}: {_quoted(token)} is not in the vocabulary, and BERT's "
+                             'post-processing adds it (pass post_processor="none" to load the vocabulary '
+                             "without it)")  # fmt: skip
+        return tokenizer
 
     def to_json(self) -> str:
         """The tokenizer in our own format (every option, any pre-tokenizer), as the engine writes it too."""
