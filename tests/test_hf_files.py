@@ -505,6 +505,19 @@ def test_refused_real_configs(hf_tokenizers_dir: Path) -> None:
 
 
 @pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_the_minimal_vocab_file_encodes_like_hugging_face(impl: Any, hf_tokenizers_dir: Path) -> None:
+    """configs/minimal.txt holds only the four special tokens: every word is [UNK]."""
+    path = hf_tokenizers_dir / "configs" / "minimal.txt"
+    ours, hf = impl.PyTokenizer.from_vocab_file(path), tokenizers.BertWordPieceTokenizer(str(path))
+    assert ours.get_vocab() == hf.get_vocab()
+    for a, b in [("hello world", None), ("Hello, World!", "[SEP] x"), ("", None)]:
+        assert fields(ours.encode(a, b)) == fields(hf.encode(a, b))
+    batch = ours.encode_batch(["a b c", "a"], padding="longest")
+    hf.enable_padding(pad_id=hf.token_to_id("[PAD]"))
+    assert [fields(e) for e in batch] == [fields(e) for e in hf.encode_batch(["a b c", "a"])]
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
 def test_vocab_files_without_a_needed_token_fail_when_it_is_needed(impl: Any, hf_tokenizers_dir: Path) -> None:
     """The invalid vocab.txt files: [UNK] is needed at load, [CLS] and [SEP] too with BERT's post-processing,
     [PAD] when padding is asked for."""
