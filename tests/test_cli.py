@@ -640,6 +640,40 @@ def test_encode_takes_a_model_directory_a_vocab_txt_and_the_family(tokenizer_fil
     assert line["tokens"] == [bpe.id_to_token(i) for i in bpe.encode("the pieces")]
 
 
+def test_a_vocab_txt_without_sep_serves_the_commands_that_add_no_special_tokens(tmp_path, capsys):
+    """A vocab.txt is read without post-processing first: the commands that add no special tokens
+    work on one without [CLS] or [SEP]; encoding with them says what is missing."""
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("[PAD]\n[UNK]\n[CLS]\n[MASK]\nhello\n##s\n")
+    assert main(["encode", str(vocab), "hellos", "--no-special-tokens"]) == 0
+    assert json_lines(capsys.readouterr().out) == [{"input_ids": [4, 5], "tokens": ["hello", "##s"]}]
+    (tmp_path / "text.txt").write_text("hellos hello\n")
+    assert main(["analyze", str(vocab), str(tmp_path / "text.txt")]) == 0
+    capsys.readouterr()
+    assert main(["encode", str(vocab), "hellos"]) == 1
+    assert "cannot add special tokens" in one_line_error(capsys)
+
+
+def test_encode_shows_a_template_token_that_no_vocabulary_token_has(tmp_path, capsys):
+    """A tokenizer.json whose template adds [SEP] as an id no token has (Hugging Face shows [SEP])."""
+    tokenizer = PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "hello"])
+    document = json.loads(tokenizer.to_str())
+    del document["model"]["vocab"]["[SEP]"]
+    del document["model"]["fast_wordpiece"]  # a plain Hugging Face file
+    document["added_tokens"] = [t for t in document["added_tokens"] if t["content"] != "[SEP]"]
+    document["post_processor"] = {
+        "type": "TemplateProcessing",
+        "single": [{"SpecialToken": {"id": "[CLS]", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+                   {"SpecialToken": {"id": "[SEP]", "type_id": 0}}],
+        "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+        "special_tokens": {"[CLS]": {"id": "[CLS]", "ids": [2], "tokens": ["[CLS]"]},
+                           "[SEP]": {"id": "[SEP]", "ids": [3], "tokens": ["[SEP]"]}},
+    }  # fmt: skip
+    (tmp_path / "t.json").write_text(json.dumps(document))
+    assert main(["encode", str(tmp_path / "t.json"), "hello"]) == 0
+    assert json_lines(capsys.readouterr().out) == [{"input_ids": [2, 4, 3], "tokens": ["[CLS]", "hello", "[SEP]"]}]
+
+
 def test_encode_needs_a_tokenizer_and_no_text(capsys):
     with pytest.raises(SystemExit) as info:
         main(["encode"])

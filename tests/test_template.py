@@ -294,11 +294,12 @@ def test_a_template_id_no_token_has_is_shown_and_left_out_of_decoding(impl: str)
         assert json.loads(tok.to_str())["post_processor"] == json.loads(hf.to_str())["post_processor"]
         assert IMPLS[impl].PyTokenizer.from_str(tok.to_str()) == tok
         assert pickle.loads(pickle.dumps(tok)) == tok
+        assert tok.tokenize("the cat", "sat on", add_special_tokens=True) == hf.encode("the cat", "sat on").tokens
         # Decoding and the special-tokens mask take the id; asking for its token is told no token has it.
         ids = tok.encode("the cat", "sat on").ids
         mask = tok.get_special_tokens_mask(ids, already_has_special_tokens=True)
         assert mask == [int(i in tok.all_special_ids and i != hole) for i in ids]
-        assert tok.get_special_tokens_mask(ids) == [1] + [0] * len(ids) + [1]
+        assert tok.get_special_tokens_mask(ids, ids) == [1] + [0] * len(ids) + [1] + [0] * len(ids) + [1]
         with pytest.raises(ValueError, match=f"^id {hole} is not in the vocabulary: no token has it"):
             tok.convert_ids_to_tokens([hole])
     # An id that the vocabulary gives another token, or past its end, is still refused.

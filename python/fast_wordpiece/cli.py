@@ -377,7 +377,9 @@ def encoded(tokenizer: Any, text: str, args: argparse.Namespace) -> dict[str, An
     call = tokenizer(text, *pair, add_special_tokens=not args.no_special_tokens,
                      return_offsets_mapping=args.offsets)  # fmt: skip
     ids = list(call["input_ids"])
-    out: dict[str, Any] = {"input_ids": ids, "tokens": [tokenizer.id_to_token(i) for i in ids]}
+    # A WordPiece encoding's own tokens: a template id that no token has shows the template's.
+    tokens = call.tokens() if isinstance(tokenizer, PyTokenizer) else [tokenizer.id_to_token(i) for i in ids]
+    out: dict[str, Any] = {"input_ids": ids, "tokens": tokens}
     if args.pair is not None and "token_type_ids" in call:
         out["token_type_ids"] = list(call["token_type_ids"])
     if args.offsets:
@@ -421,9 +423,12 @@ def load_tokenizer(path: Path) -> Any:
     if path.suffix == ".json" or path.is_dir():
         return load_any(path)
     try:
-        return PyTokenizer.from_vocab_file(path)
+        # Read without post-processing, so that a vocab.txt without [CLS] or [SEP] serves every command
+        # that adds no special tokens; the tokenizer made of its tokens adds them when they are there.
+        vocab = PyTokenizer.from_vocab_file(path, post_processor="none").get_vocab()
     except ValueError as e:
         raise ValueError(f"{e}; a TOKENIZER not ending in .json is read as a BERT vocab.txt") from None
+    return PyTokenizer(sorted(vocab, key=vocab.__getitem__))
 
 
 def load_any(path: Path) -> Any:

@@ -428,8 +428,13 @@ impl PyTokenizer {
         // an empty pair is none, as transformers' `tokenize` has it
         let b = b.as_deref().filter(|b| !b.is_empty());
         let encoding = guard(|| shared.encode(&a, b, add_special_tokens))?;
-        let mut tokens: Vec<String> =
-            encoding.ids().iter().filter_map(|&id| shared.vocab().token(id)).map(str::to_owned).collect();
+        // Every id has a token: the vocabulary's, or the template's for an id no token has.
+        let vocab = shared.vocab();
+        let mut tokens: Vec<String> = encoding
+            .ids()
+            .iter()
+            .map(|&id| shared.shown_token(id, vocab.token(id).unwrap_or_default()).to_owned())
+            .collect();
         for (i, text) in encoding.shown() {
             tokens[*i as usize] = text.to_string();
         }
@@ -558,6 +563,7 @@ impl PyTokenizer {
         mask.push(1);
         if let Some(b) = token_ids_1 {
             let b = args::ids(b, "token_ids_1", n)?;
+            assigned(&shared, b.iter().copied().filter(|&id| !shared.is_unassigned(id)))?;
             mask.extend(std::iter::repeat_n(0, b.len()));
             mask.push(1);
         }

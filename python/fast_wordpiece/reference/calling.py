@@ -202,7 +202,7 @@ class TransformersCalls:
             return [int(i in special) for i in a]
         mask = [1] + [0] * len(a) + [1]
         if token_ids_1 is not None:
-            mask += [0] * len(self._checked_ids(token_ids_1, "token_ids_1")) + [1]
+            mask += [0] * len(self._checked_ids(token_ids_1, "token_ids_1", unassigned=True)) + [1]
         return mask
 
     def __len__(self) -> int:
