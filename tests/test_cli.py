@@ -651,7 +651,10 @@ def test_a_vocab_txt_without_sep_serves_the_commands_that_add_no_special_tokens(
     assert main(["analyze", str(vocab), str(tmp_path / "text.txt")]) == 0
     capsys.readouterr()
     assert main(["encode", str(vocab), "hellos"]) == 1
-    assert "cannot add special tokens" in one_line_error(capsys)
+    assert one_line_error(capsys) == (
+        'fast-wordpiece: cannot add special tokens: "[CLS]" and "[SEP]" must both be in the vocabulary '
+        "(pass --no-special-tokens)"
+    )
 
 
 def test_encode_shows_a_template_token_that_no_vocabulary_token_has(tmp_path, capsys):
@@ -672,6 +675,16 @@ def test_encode_shows_a_template_token_that_no_vocabulary_token_has(tmp_path, ca
     (tmp_path / "t.json").write_text(json.dumps(document))
     assert main(["encode", str(tmp_path / "t.json"), "hello"]) == 0
     assert json_lines(capsys.readouterr().out) == [{"input_ids": [2, 4, 3], "tokens": ["[CLS]", "hello", "[SEP]"]}]
+
+
+def test_encode_prints_an_added_token_as_it_is_not_as_matched(tmp_path, capsys):
+    """An added token that strips the whitespace around it is printed as the token (``id_to_token``)."""
+    tokenizer = PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a", "b"])
+    tokenizer.add_tokens([fast_wordpiece.AddedToken("<y>", lstrip=True, rstrip=True)])
+    tokenizer.save(tmp_path / "t.json")
+    assert main(["encode", str(tmp_path / "t.json"), "a <y> b"]) == 0
+    [line] = json_lines(capsys.readouterr().out)
+    assert line["tokens"] == ["[CLS]", "a", "<y>", "b", "[SEP]"]
 
 
 def test_encode_needs_a_tokenizer_and_no_text(capsys):

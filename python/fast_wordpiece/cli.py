@@ -285,8 +285,9 @@ def progress_line(show_progress: bool) -> Iterator[None]:
 
 
 def cli_hint(message: str) -> str:
-    """An error of the library, with its hint in the words of this command line."""
-    return message.replace('pass errors="replace"', "pass --errors replace")
+    """An error of the library, with its hints in the words of this command line."""
+    message = message.replace('pass errors="replace"', "pass --errors replace")
+    return message.replace("(pass add_special_tokens=False)", "(pass --no-special-tokens)")
 
 
 def describe(error: BaseException) -> str:
@@ -377,8 +378,9 @@ def encoded(tokenizer: Any, text: str, args: argparse.Namespace) -> dict[str, An
     call = tokenizer(text, *pair, add_special_tokens=not args.no_special_tokens,
                      return_offsets_mapping=args.offsets)  # fmt: skip
     ids = list(call["input_ids"])
-    # A WordPiece encoding's own tokens: a template id that no token has shows the template's.
-    tokens = call.tokens() if isinstance(tokenizer, PyTokenizer) else [tokenizer.id_to_token(i) for i in ids]
+    tokens = [tokenizer.id_to_token(i) for i in ids]
+    if None in tokens and isinstance(tokenizer, PyTokenizer):  # a template id that no token has: the template's
+        tokens = [shown if token is None else token for token, shown in zip(tokens, call.tokens())]
     out: dict[str, Any] = {"input_ids": ids, "tokens": tokens}
     if args.pair is not None and "token_type_ids" in call:
         out["token_type_ids"] = list(call["token_type_ids"])
