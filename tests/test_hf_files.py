@@ -13,6 +13,7 @@ the engine's results and errors.
 
 from __future__ import annotations
 
+import copy
 import json
 import pickle
 import re
@@ -379,17 +380,22 @@ def test_defaults_apply_when_a_call_gives_none(impl: Any) -> None:
     tok, hf = impl.PyTokenizer.from_str(text), tokenizers.Tokenizer.from_str(text)
     long = "the cat sat on the mat on the mat"
     assert len(tok.encode(long)) == 12  # truncated to 8, padded to 9, rounded up to 12
-    assert fields(tok.encode(long, max_length=20)) == fields(tok.no_truncation().encode(long))  # the call's own
+    untruncated = copy.deepcopy(tok)
+    untruncated.no_truncation()
+    assert fields(tok.encode(long, max_length=20)) == fields(untruncated.encode(long))  # the call's own
     assert len(tok.encode(long, padding="longest")) == 8
+    assert impl.PyTokenizer.from_json(tok.to_json()) == tok
+    # As Hugging Face's, no_truncation() and no_padding() change the tokenizer itself (and chain).
     hf.no_truncation()
     hf.no_padding()
+    unpadded = copy.deepcopy(tok)
+    assert unpadded.no_padding() is unpadded
+    assert (unpadded.padding, unpadded.truncation) == (None, tok.truncation)
     bare = tok.no_truncation().no_padding()
-    assert (bare.truncation, bare.padding, tok.truncation is not None) == (None, None, True)
-    assert fields(bare.encode(long)) == fields(hf.encode(long))
-    assert bare != tok
-    assert impl.PyTokenizer.from_json(tok.to_json()) == tok
-    assert tok.no_padding().padding is None
-    assert tok.no_padding().truncation == tok.truncation
+    assert bare is tok
+    assert (tok.truncation, tok.padding) == (None, None) == (hf.truncation, hf.padding)
+    assert fields(tok.encode(long)) == fields(hf.encode(long))
+    assert tok != impl.PyTokenizer.from_str(text)
 
 
 INVALID = {
@@ -587,7 +593,7 @@ def test_save_pretrained_loads_in_auto_tokenizer(
     assert [Path(p).name for p in written] == names
     auto = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "model"))
     sample = texts[: 80 if impl is fast_wordpiece else 15]
-    plain = ours.no_truncation().no_padding()  # transformers pads and truncates only when a call asks
+    plain = copy.deepcopy(ours).no_truncation().no_padding()  # transformers pads and truncates only when asked
     for text in sample:
         out = auto(text, return_token_type_ids=True)
         mine = plain.encode(text)

@@ -7,6 +7,7 @@ vocabulary, for the engine and the twin alike.
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import warnings
@@ -112,7 +113,7 @@ def test_truncation_false_turns_the_files_default_truncation_off(hf) -> None:
     results = []
     for name in sorted(IMPLEMENTATIONS):
         tok = tokenizer_class(name).from_str(with_default.to_str())
-        full = len(tok.no_truncation().encode(TEXT).ids)
+        full = len(copy.deepcopy(tok).no_truncation().encode(TEXT).ids)
         lengths = [
             len(tok.encode(TEXT).ids),
             len(tok.encode(TEXT, truncation=True).ids),

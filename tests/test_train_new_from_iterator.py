@@ -7,6 +7,7 @@ settings; transformers loads what ``save_pretrained`` writes of it and encodes t
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -46,9 +47,14 @@ def _expected(tokenizer: PyTokenizer, corpus: list[str], vocab_size: int, **kwar
     )
 
 
+def unpadded(tokenizer: PyTokenizer) -> PyTokenizer:
+    """A copy of ``tokenizer`` without default padding (``no_padding()`` changes the tokenizer itself)."""
+    return copy.deepcopy(tokenizer).no_padding()
+
+
 def _words(tokenizer: PyTokenizer, text: str) -> dict[tuple[int, int], str]:
     """Each word's character span in ``text``, with its tokens joined (without the prefix)."""
-    enc = tokenizer.no_padding().encode(text, add_special_tokens=False)
+    enc = unpadded(tokenizer).encode(text, add_special_tokens=False)
     spans: dict[int, list[int]] = {}
     pieces: dict[int, str] = {}
     for word, (start, end), token in zip(enc.word_ids, enc.offsets, enc.tokens):
@@ -144,8 +150,8 @@ def test_special_tokens_map_and_new_special_tokens(bert_uncased: PyTokenizer, li
     assert new.pad_token == "<pad>"
     assert new.extra_special_tokens == ["<ent>", "<rel>"]
     assert new.tokenize("a <ent> b") == ["a", "<ent>", "b"]
-    assert new.no_padding().encode("qqqq\u0378").tokens[-2] == "<unk>"
-    enc = new.no_padding().encode("a", "b")
+    assert unpadded(new).encode("qqqq\u0378").tokens[-2] == "<unk>"
+    enc = unpadded(new).encode("a", "b")
     assert enc.tokens[0] == "<s>"
     assert enc.tokens[-1] == "</s>"
     assert new.padding["pad_token"] == "<pad>"
@@ -202,7 +208,7 @@ def test_template_post_processor_takes_the_new_ids(bert_uncased: PyTokenizer, li
     template = new.options["post_processor"]
     assert template["special_tokens"]["<cls>"] == {"id": "<cls>", "ids": [2], "tokens": ["<cls>"]}
     assert template["special_tokens"]["[SEP]"]["ids"] == [3]
-    enc = new.no_padding().encode("hello", "world")
+    enc = unpadded(new).encode("hello", "world")
     assert enc.tokens[0] == "<cls>"
     assert enc.ids[0] == 2
     assert enc.ids[-1] == 3
@@ -266,7 +272,7 @@ def test_added_token_flags_carry_over(bert_uncased: PyTokenizer, lines: list[str
     assert flags["<mask>"] == (True, False, True)
     assert flags["<e>"] == (False, True, True)
     assert flags["<f>"] == flags["[CLS]"] == (False, False, True)
-    assert new.no_padding().encode("a <mask> b <e> c", add_special_tokens=False).offsets[1:4] == [
+    assert unpadded(new).encode("a <mask> b <e> c", add_special_tokens=False).offsets[1:4] == [
         (1, 8),
         (9, 10),
         (11, 15),
@@ -352,7 +358,7 @@ def test_an_empty_corpus_keeps_the_initial_alphabet_and_checks_the_arguments(ber
     for tok in (bert_uncased, TwinTokenizer.from_str(bert_uncased.to_json())):
         new = tok.train_new_from_iterator([], 100, initial_alphabet=iter("ba"), show_progress=False)
         assert list(new.get_vocab()) == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a", "b"]
-        assert new.no_padding().encode("b a ab c", add_special_tokens=False).tokens == ["b", "a", "[UNK]", "[UNK]"]
+        assert unpadded(new).encode("b a ab c", add_special_tokens=False).tokens == ["b", "a", "[UNK]", "[UNK]"]
         new = tok.train_new_from_iterator([], 2, new_special_tokens=["<x>"], objective="pmi", show_progress=False)
         assert list(new.get_vocab()) == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "<x>"]
         assert new.objective == "pmi"
@@ -410,7 +416,7 @@ def test_an_unk_token_that_is_no_added_token_joins_the_special_tokens(make: obje
     assert "<unk>" not in old.special_tokens
     new = old.train_new_from_iterator(["some text here"], 100, show_progress=False)
     assert new.special_tokens == ["[PAD]", "[CLS]", "[SEP]", "[MASK]", "<unk>"]
-    assert new.no_padding().encode("some €", add_special_tokens=False).tokens == ["some", "<unk>"]
+    assert unpadded(new).encode("some €", add_special_tokens=False).tokens == ["some", "<unk>"]
 
 
 def _counting_lines(err: str) -> list[str]:

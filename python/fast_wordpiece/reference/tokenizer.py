@@ -745,25 +745,80 @@ class PyTokenizer(TransformersCalls):
         token = self._options.pad_token
         return {**self._padding, "pad_id": self._ids.get(token), "pad_token": token}
 
+    def enable_truncation(self, max_length: int, stride: int = 0, strategy: str = "longest_first",
+                          direction: str = "right") -> None:  # fmt: skip
+        """Truncates to ``max_length`` tokens by default from now on, as Hugging Face's
+        ``enable_truncation`` does (a call's own ``max_length`` or ``truncation=False`` still wins)."""
+        checked_length, checked_stride = _integer(max_length, "max_length", 0), _integer(stride, "stride", 0)
+        name = _text(strategy, "strategy")
+        if name not in ("longest_first", "only_first", "only_second"):
+            raise ValueError(f'strategy must be "longest_first", "only_first" or "only_second", not {_quoted(name)}')
+        truncation: dict[str, Any] = {"max_length": checked_length, "stride": checked_stride, "strategy": name,
+                                      "direction": _direction(direction)}  # fmt: skip
+        if error := self._stride_error(truncation):
+            raise ValueError(error)
+        self._set_defaults(self._with_defaults(truncation, self._padding))
+
+    def enable_padding(self, direction: str = "right", pad_id: int | None = None, pad_type_id: int = 0,
+                       pad_token: str | None = None, length: int | None = None,
+                       pad_to_multiple_of: int | None = None) -> None:  # fmt: skip
+        """Pads by default from now on, as Hugging Face's ``enable_padding`` does: to ``length`` tokens,
+        or without one to the longest of the batch, then up to a multiple of ``pad_to_multiple_of``; with
+        ``pad_token`` (the tokenizer's pad token when left out, which it then becomes). ``pad_id``, when
+        given, must be the pad token's id, and ``pad_type_id`` 0."""
+        side = _direction(direction)
+        given_id = None if pad_id is None else _integer(pad_id, "pad_id", 0)
+        if _integer(pad_type_id, "pad_type_id", 0) != 0:
+            raise ValueError("pad_type_id must be 0: padding gives the pad token type id 0, as transformers does")
+        token = self._options.pad_token if pad_token is None else _text(pad_token, "pad_token")
+        fixed = None if length is None else _integer(length, "length", 0)
+        multiple = None if pad_to_multiple_of is None else _integer(pad_to_multiple_of, "pad_to_multiple_of", 1)
+        if token == "":
+            raise ValueError("pad_token must not be empty")
+        token_id = self._ids.get(token)
+        if token_id is None:
+            raise ValueError(f"pad_token {_quoted(token)} is not in the vocabulary: padding inserts it")
+        if given_id is not None and given_id != token_id:
+            raise ValueError(f"pad_id {given_id} is not the id of the pad token {_quoted(token)} ({token_id}): "
+                             "padding inserts the token with its id")  # fmt: skip
+        padding = {"length": fixed, "pad_to_multiple_of": multiple, "pad_id": token_id, "pad_token": token,
+                   "pad_type_id": 0, "direction": side}  # fmt: skip
+        changed = self._with_defaults(self._truncation, padding)
+        changed._pad_with(token)
+        self._set_defaults(changed)
+
     def no_truncation(self) -> PyTokenizer:
-        """A copy of this tokenizer without default truncation."""
-        return self._with_defaults(None, self._padding)
+        """Truncates no more by default (Hugging Face's ``no_truncation``); returns this tokenizer, so
+        that calls chain."""
+        self._set_defaults(self._with_defaults(None, self._padding))
+        return self
 
     def no_padding(self) -> PyTokenizer:
-        """A copy of this tokenizer without default padding."""
-        return self._with_defaults(self._truncation, None)
+        """Pads no more by default (Hugging Face's ``no_padding``); returns this tokenizer, so that
+        calls chain."""
+        self._set_defaults(self._with_defaults(self._truncation, None))
+        return self
+
+    def _set_defaults(self, changed: PyTokenizer) -> None:
+        """Takes the defaults and the pad token of ``changed`` (a checked copy of this tokenizer)."""
+        self._truncation, self._padding, self._options = changed._truncation, changed._padding, changed._options
 
     def _with_defaults(self, truncation: dict[str, Any] | None, padding: dict[str, Any] | None) -> PyTokenizer:
-        if truncation is not None and truncation["stride"] > 0:
-            added = self._added_count(False)
-            room = truncation["max_length"] - added
-            if 0 <= room < truncation["stride"]:
-                raise ValueError(f"truncation: stride must be at most max_length minus the {added} special tokens "
-                                 f"({room}), got {truncation['stride']}")  # fmt: skip
+        if truncation is not None and (error := self._stride_error(truncation)):
+            raise ValueError(f"truncation: {error}")
         copy = PyTokenizer.__new__(PyTokenizer)
         copy.__dict__.update(self.__dict__)
         copy._truncation, copy._padding = truncation, padding
         return copy
+
+    def _stride_error(self, truncation: dict[str, Any]) -> str | None:
+        """What is wrong with the stride of a default truncation: it must be at most max_length minus the
+        special tokens of one text (Hugging Face's check)."""
+        added, stride = self._added_count(False), truncation["stride"]
+        room = truncation["max_length"] - added
+        if stride > 0 and 0 <= room < stride:
+            return f"stride must be at most max_length minus the {added} special tokens ({room}), got {stride}"
+        return None
 
     def _added_count(self, pair: bool) -> int:
         """The special tokens post-processing adds to one text or a pair (0 when BERT's are missing)."""
@@ -1181,6 +1236,14 @@ def _leftmost_longest(tokens: list[str]) -> re.Pattern[str] | None:
 
 
 _FLAGS = ("single_word", "lstrip", "rstrip")
+
+
+def _direction(value: object) -> str:
+    """``"left"`` or ``"right"`` (the ``direction`` of ``enable_truncation`` and ``enable_padding``)."""
+    side = _text(value, "direction")
+    if side not in ("left", "right"):
+        raise ValueError(f'direction must be "left" or "right", not {_quoted(side)}')
+    return side
 
 
 def _read_vocab(path: str) -> list[str]:
