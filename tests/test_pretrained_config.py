@@ -90,6 +90,20 @@ def assert_like_transformers(ours: Any, hf: Any, texts: list[str] = TEXTS) -> No
         assert ours.decode(a["input_ids"]) == hf.decode(b["input_ids"]), text
     pair = ours(TEXTS[0], TEXTS[1])["input_ids"]
     assert pair == hf(TEXTS[0], TEXTS[1])["input_ids"]
+    # The normalizer's switches under transformers' names: a BERT class's attributes, and what its
+    # backend's BertNormalizer (any class's) holds.
+    switches = {"do_lower_case": "lowercase", "strip_accents": "strip_accents"}
+    switches["tokenize_chinese_chars"] = "handle_chinese_chars"
+    normalizer = hf.backend_tokenizer.normalizer
+    for name, switch in switches.items():
+        if hasattr(hf, name):
+            assert getattr(ours, name) == getattr(hf, name), name
+        if type(normalizer).__name__ == "BertNormalizer":
+            assert getattr(ours, name) == getattr(normalizer, switch), name
+    # Our tokenizer is its own backend, with Hugging Face tokenizers' methods.
+    assert ours.backend_tokenizer is ours
+    for text in texts:
+        assert ours.backend_tokenizer.encode(text).ids == hf.backend_tokenizer.encode(text).ids, text
 
 
 @pytest.mark.parametrize("impl", sorted(IMPLS))

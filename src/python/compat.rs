@@ -179,6 +179,37 @@ impl PyTokenizer {
         Ok(())
     }
 
+    /// Whether the normalizer lowercases (the `lowercase` option), as
+    /// transformers' BERT tokenizers' `do_lower_case`.
+    #[getter]
+    fn do_lower_case(&self) -> bool {
+        self.inner().options().normalizer.lowercase
+    }
+
+    /// Whether the normalizer strips accents (the `strip_accents` option;
+    /// None: when it lowercases), as transformers' BERT tokenizers'
+    /// `strip_accents`.
+    #[getter]
+    fn strip_accents(&self) -> Option<bool> {
+        self.inner().options().normalizer.strip_accents
+    }
+
+    /// Whether the normalizer puts spaces around CJK ideographs (the
+    /// `handle_chinese_chars` option), as transformers' BERT tokenizers'
+    /// `tokenize_chinese_chars`.
+    #[getter]
+    fn tokenize_chinese_chars(&self) -> bool {
+        self.inner().options().normalizer.handle_chinese_chars
+    }
+
+    /// This tokenizer: it is its own backend, with Hugging Face
+    /// `tokenizers`' methods (`encode`, `encode_batch`, `enable_padding`,
+    /// ...), as transformers' `backend_tokenizer` is a `tokenizers.Tokenizer`.
+    #[getter]
+    fn backend_tokenizer(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+        slf
+    }
+
     /// `model_max_length` minus the special tokens one text gets
     /// (`num_special_tokens_to_add()`), as in transformers.
     #[getter]

@@ -447,6 +447,32 @@ class TransformersCalls:
         return result
 
     @property
+    def do_lower_case(self) -> bool:
+        """Whether the normalizer lowercases (the ``lowercase`` option), as transformers' BERT tokenizers'
+        ``do_lower_case``."""
+        return bool(self._options.lowercase)
+
+    @property
+    def strip_accents(self) -> bool | None:
+        """Whether the normalizer strips accents (the ``strip_accents`` option; None: when it lowercases),
+        as transformers' BERT tokenizers' ``strip_accents``."""
+        strip: bool | None = self._options.strip_accents
+        return strip
+
+    @property
+    def tokenize_chinese_chars(self) -> bool:
+        """Whether the normalizer puts spaces around CJK ideographs (the ``handle_chinese_chars``
+        option), as transformers' BERT tokenizers' ``tokenize_chinese_chars``."""
+        return bool(self._options.handle_chinese_chars)
+
+    @property
+    def backend_tokenizer(self) -> TransformersCalls:
+        """This tokenizer: it is its own backend, with Hugging Face ``tokenizers``' methods (``encode``,
+        ``encode_batch``, ``enable_padding``, ...), as transformers' ``backend_tokenizer`` is a
+        ``tokenizers.Tokenizer``."""
+        return self
+
+    @property
     def name_or_path(self) -> str:
         """The directory ``from_pretrained`` read (as given), else ``""``. Settable (a str)."""
         return self._name_or_path
