@@ -18,6 +18,7 @@ mod family;
 mod ints;
 mod pretrained;
 mod serialization;
+mod stages;
 mod tokenizer;
 mod train;
 mod unigram;
@@ -35,6 +36,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<counts::PyWordCounts>()?;
     m.add_class::<unigram::PyUnigramTokenizer>()?;
     m.add_class::<unigram::PyUnigramEncoding>()?;
+    m.add_class::<stages::PyNormalizer>()?;
+    m.add_class::<stages::PyPreTokenizer>()?;
     m.add_function(wrap_pyfunction!(counts::count_words, m)?)?;
     // A class not in the module is made on its first use, where failing to
     // make it (no memory) is a panic: made here, that is an ImportError.

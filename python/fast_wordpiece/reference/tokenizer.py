@@ -48,6 +48,7 @@ from fast_wordpiece.reference.model import wordpiece
 from fast_wordpiece.reference.options import EncodeOptions, Options, check_each, pipeline_options
 from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arrays, pad, padding_length, ragged_batch
 from fast_wordpiece.reference.pre_tokenizer import pre_tokenize
+from fast_wordpiece.reference.stages import Normalizer, PreTokenizer
 from fast_wordpiece.reference.training import (
     OBJECTIVES,
     check_initial_alphabet,
@@ -728,6 +729,19 @@ class PyTokenizer(TransformersCalls):
             if 0 <= room < options.stride:
                 raise ValueError(f"stride must be at most max_length minus the {added} special tokens ({room}), "
                                  f"got {options.stride}")  # fmt: skip
+
+    # -- the pipeline's first stages as objects -------------------------------
+
+    @property
+    def normalizer(self) -> Normalizer:
+        """The normalizer (a ``Normalizer``, read-only), as Hugging Face's ``Tokenizer.normalizer``."""
+        return Normalizer(self._options)
+
+    @property
+    def pre_tokenizer(self) -> PreTokenizer:
+        """The pre-tokenizer (a ``PreTokenizer``, read-only), as Hugging Face's
+        ``Tokenizer.pre_tokenizer``."""
+        return PreTokenizer(self._options.pre_tokenizer)
 
     # -- defaults from a Hugging Face file (spec section 10) --------------------
 

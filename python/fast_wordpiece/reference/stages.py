@@ -1,0 +1,88 @@
+"""The first two stages of a tokenizer's pipeline as objects of their own (``tokenizer.normalizer``,
+``tokenizer.pre_tokenizer``), with Hugging Face ``tokenizers``' ``normalize_str`` and
+``pre_tokenize_str``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fast_wordpiece.reference.args import _text
+from fast_wordpiece.reference.pre_tokenizer import pre_tokenize
+
+
+class Normalizer:
+    """A tokenizer's normalizer (stage 1, Hugging Face's ``BertNormalizer``): ``normalize_str(text)``
+    gives the text the pre-tokenizer splits. Its switches are read-only; the tokenizer's options set
+    them."""
+
+    def __init__(self, options: Any) -> None:
+        self._switches = (options.clean_text, options.handle_chinese_chars, options.strip_accents,
+                          options.lowercase, options.strip_all_marks)  # fmt: skip
+        self._normalizer = options.normalizer
+
+    def normalize_str(self, sequence: str) -> str:
+        """The normalized ``sequence`` (a str), as Hugging Face's ``normalize_str``."""
+        return str(self._normalizer.normalize(_text(sequence, "sequence"))[0])
+
+    @property
+    def clean_text(self) -> bool:
+        """Drops NUL, U+FFFD, control and format characters, and makes whitespace a space."""
+        return bool(self._switches[0])
+
+    @property
+    def handle_chinese_chars(self) -> bool:
+        """Puts spaces around CJK ideographs."""
+        return bool(self._switches[1])
+
+    @property
+    def strip_accents(self) -> bool | None:
+        """Strips accents (None: when it lowercases)."""
+        strip: bool | None = self._switches[2]
+        return strip
+
+    @property
+    def lowercase(self) -> bool:
+        """Lowercases every character."""
+        return bool(self._switches[3])
+
+    @property
+    def strip_all_marks(self) -> bool:
+        """Accent stripping drops every combining mark, as Hugging Face's ``NFD`` and ``StripAccents``
+        do, not only the non-spacing ones."""
+        return bool(self._switches[4])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Normalizer) and self._switches == other._switches
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        names = ("clean_text", "handle_chinese_chars", "strip_accents", "lowercase", "strip_all_marks")
+        return f"Normalizer({', '.join(f'{n}={v}' for n, v in zip(names, self._switches))})"
+
+
+class PreTokenizer:
+    """A tokenizer's pre-tokenizer (stage 2): ``pre_tokenize_str(text)`` splits (normalized) text into
+    the words the model encodes. ``name`` is the tokenizer's ``pre_tokenizer`` option."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def pre_tokenize_str(self, sequence: str) -> list[tuple[str, tuple[int, int]]]:
+        """The words of ``sequence`` (a str) with their character offsets in it: ``[(word, (start,
+        end)), ...]``, as Hugging Face's ``pre_tokenize_str``."""
+        text = _text(sequence, "sequence")
+        return [(text[start:end], (start, end)) for start, end in pre_tokenize(self._name, text)]
+
+    @property
+    def name(self) -> str:
+        """``"bert"``, ``"whitespace"``, ``"regex"`` or ``"wordpunct"``."""
+        return self._name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PreTokenizer) and self._name == other._name
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"PreTokenizer({self._name!r})"

@@ -1,0 +1,141 @@
+"""The first two stages of the pipeline as objects (``tokenizer.normalizer``,
+``tokenizer.pre_tokenizer``): ``normalize_str`` and ``pre_tokenize_str`` give what Hugging Face's
+``BertNormalizer`` (or the normalizer of the file read) and its pre-tokenizers give, on real text
+and on every code point, in the engine and the twin alike.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from typing import Any
+
+import pytest
+from implementations import IMPLEMENTATIONS, outcome, tokenizer_class
+
+import fast_wordpiece
+from fast_wordpiece import reference
+
+tokenizers = pytest.importorskip("tokenizers")
+
+#: Our pre-tokenizers and Hugging Face's of the same splits ("regex" is the seed's own).
+HF_PRE_TOKENIZERS = {"bert": "BertPreTokenizer", "whitespace": "WhitespaceSplit", "wordpunct": "Whitespace"}
+CODE_POINTS = [c for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF]
+SWITCHES = ["clean_text", "handle_chinese_chars", "strip_accents", "lowercase"]
+
+
+@pytest.fixture(scope="module")
+def texts(shakespeare_lines: list[str], multilingual_lines: list[str]) -> list[str]:
+    rng = random.Random(5)
+    odd = ["Héllo\tWÖRLD 中文字\x00 \u200b x\u0301y ǅ İ ß \r\n", "  ", "", "don't--stop!! (a_b) 3.14 €5"]
+    return rng.sample(shakespeare_lines, 40) + rng.sample(multilingual_lines, 60) + odd
+
+
+def every_code_point(template: str, step: int) -> list[str]:
+    """Texts holding every code point (but surrogates), each written into ``template`` at ``{}``."""
+    return [
+        "".join(template.replace("{}", chr(c)) for c in CODE_POINTS[i : i + step])
+        for i in range(0, len(CODE_POINTS), step)
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
+@pytest.mark.parametrize("pre_tokenizer", sorted(HF_PRE_TOKENIZERS))
+def test_pre_tokenize_str_splits_as_hugging_face(name: str, pre_tokenizer: str, texts: list[str]) -> None:
+    hf = getattr(tokenizers.pre_tokenizers, HF_PRE_TOKENIZERS[pre_tokenizer])()
+    stage = tokenizer_class(name)(["[UNK]"], pre_tokenizer=pre_tokenizer).pre_tokenizer
+    assert stage.name == pre_tokenizer
+    for text in texts:
+        assert stage.pre_tokenize_str(text) == hf.pre_tokenize_str(text), text
+    # Every code point after a letter and after a punctuation mark; the twin on an eighth of them.
+    for i, text in enumerate(every_code_point(" a{} !{}", 0x8000)):
+        if name == "engine" or i % 8 == 0:
+            assert stage.pre_tokenize_str(text) == hf.pre_tokenize_str(text), hex(CODE_POINTS[i * 0x8000])
+
+
+def test_the_seeds_regex_pre_tokenizer_splits_words_and_other_characters() -> None:
+    text = "snake_case+42€ ü, naïve--ok"
+    want = [("snake_case", (0, 10)), ("+", (10, 11)), ("42", (11, 13)), ("€", (13, 14)), ("ü", (15, 16))]
+    want += [(",", (16, 17)), ("naïve", (18, 23)), ("-", (23, 24)), ("-", (24, 25)), ("ok", (25, 27))]
+    for name in sorted(IMPLEMENTATIONS):
+        assert tokenizer_class(name)(["[UNK]"], pre_tokenizer="regex").pre_tokenizer.pre_tokenize_str(text) == want
+
+
+SETTINGS = [
+    dict(zip(SWITCHES, values))
+    for values in itertools.product([True, False], [True, False], [None, True, False], [True, False])
+]
+
+
+@pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
+@pytest.mark.parametrize("settings", SETTINGS, ids=str)
+def test_normalize_str_is_bert_normalizers(name: str, settings: dict[str, Any], texts: list[str]) -> None:
+    hf = tokenizers.normalizers.BertNormalizer(**settings)
+    stage = tokenizer_class(name)(["[UNK]"], **settings).normalizer
+    assert {s: getattr(stage, s) for s in SWITCHES} == {s: getattr(hf, s) for s in SWITCHES}
+    assert stage.strip_all_marks is False
+    for text in texts:
+        assert stage.normalize_str(text) == hf.normalize_str(text), text
+
+
+@pytest.mark.parametrize("settings", [SETTINGS[0], SETTINGS[2], SETTINGS[-1]], ids=str)
+def test_normalize_str_is_bert_normalizers_on_every_code_point(settings: dict[str, Any]) -> None:
+    hf = tokenizers.normalizers.BertNormalizer(**settings)
+    engine = fast_wordpiece.PyTokenizer(["[UNK]"], **settings).normalizer
+    twin = reference.PyTokenizer(["[UNK]"], **settings).normalizer
+    for i, text in enumerate(every_code_point(" a{}\u0301{}", 0x4000)):
+        want = hf.normalize_str(text)
+        assert engine.normalize_str(text) == want
+        if i % 8 == 0:  # the twin on an eighth of them
+            assert twin.normalize_str(text) == want
+
+
+@pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
+def test_the_stages_of_a_file_normalize_and_split_as_its_hugging_face_pipeline(
+    name: str, bert_vocab_file: Any, texts: list[str]
+) -> None:
+    doc = json.loads(tokenizers.BertWordPieceTokenizer(str(bert_vocab_file))._tokenizer.to_str())
+    # BERT's normalizer without its switches, then Hugging Face's NFD, StripAccents and Lowercase:
+    # accent stripping that drops every mark (strip_all_marks).
+    off = {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True}
+    off |= {"strip_accents": False, "lowercase": False}
+    sequence = {
+        "type": "Sequence",
+        "normalizers": [off, {"type": "NFD"}, {"type": "StripAccents"}, {"type": "Lowercase"}],
+    }
+    for normalizer in [doc["normalizer"], sequence]:
+        for pre_tokenizer in [{"type": "BertPreTokenizer"}, {"type": "Whitespace"}]:
+            text = json.dumps({**doc, "normalizer": normalizer, "pre_tokenizer": pre_tokenizer})
+            hf, ours = tokenizers.Tokenizer.from_str(text), tokenizer_class(name).from_str(text)
+            assert ours.normalizer.strip_all_marks is (normalizer is sequence)
+            for t in texts:
+                normalized = ours.normalizer.normalize_str(t)
+                assert normalized == hf.normalizer.normalize_str(t), t
+                assert ours.pre_tokenizer.pre_tokenize_str(normalized) == hf.pre_tokenizer.pre_tokenize_str(normalized)
+
+
+def test_engine_and_twin_show_compare_and_refuse_alike() -> None:
+    options = [{}, {"lowercase": False, "strip_accents": True, "pre_tokenizer": "wordpunct"}, {"strip_all_marks": True}]
+    for settings in options:
+        engine, twin = fast_wordpiece.PyTokenizer(["[UNK]"], **settings), reference.PyTokenizer(["[UNK]"], **settings)
+        for stage in ("normalizer", "pre_tokenizer"):
+            a, b = getattr(engine, stage), getattr(twin, stage)
+            assert repr(a) == repr(b)
+            assert a == getattr(engine, stage)
+            assert b == getattr(twin, stage)
+            assert a != getattr(fast_wordpiece.PyTokenizer(["[UNK]"], clean_text=False, pre_tokenizer="regex"), stage)
+    shown = repr(fast_wordpiece.PyTokenizer(["[UNK]"]).normalizer)
+    assert shown == "Normalizer(clean_text=True, handle_chinese_chars=True, strip_accents=None, lowercase=True, " + (
+        "strip_all_marks=False)"
+    )
+    assert repr(fast_wordpiece.PyTokenizer(["[UNK]"]).pre_tokenizer) == "PreTokenizer('bert')"
+    for bad in [5, None, b"bytes", "a\ud800b"]:
+        for stage, method in [("normalizer", "normalize_str"), ("pre_tokenizer", "pre_tokenize_str")]:
+            calls = [
+                getattr(getattr(tokenizer_class(name)(["[UNK]"]), stage), method) for name in sorted(IMPLEMENTATIONS)
+            ]
+            got = [outcome(lambda call=call, bad=bad: call(bad)) for call in calls]
+            assert got[0] == got[1]
+            assert got[0][0] == ("ValueError" if isinstance(bad, str) else "TypeError"), got
+            assert "sequence" in got[0][1]
