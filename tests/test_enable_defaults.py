@@ -9,6 +9,7 @@ it was.
 from __future__ import annotations
 
 import copy
+import enum
 import itertools
 import random
 import threading
@@ -227,3 +228,23 @@ def test_calls_running_while_the_defaults_change_use_one_or_the_other(hf_text: s
     unpadded = tuple(sorted({len(e.ids) for e in tok.no_padding().encode_batch(batch)}))
     assert seen <= {unpadded, (48,)}
     assert unpadded != (48,)
+
+
+@pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
+def test_str_subclasses_are_kept_as_plain_str(name: str, hf_text: str) -> None:
+    class Name(str, enum.Enum):
+        LEFT = "left"
+        ONLY_FIRST = "only_first"
+        PAD = "[PAD]"
+
+    tok = tokenizer_class(name).from_str(hf_text)
+    tok.enable_truncation(5, strategy=Name.ONLY_FIRST, direction=Name.LEFT)
+    tok.enable_padding(direction=Name.LEFT, pad_token=Name.PAD)
+    shown = [
+        tok.truncation["strategy"],
+        tok.truncation["direction"],
+        tok.padding["direction"],
+        tok.padding["pad_token"],
+    ]
+    assert [type(s) for s in shown] == [str] * 4
+    assert shown == ["only_first", "left", "left", "[PAD]"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import warnings
 from typing import Any
 
 import pytest
@@ -139,3 +140,43 @@ def test_engine_and_twin_show_compare_and_refuse_alike() -> None:
             assert got[0] == got[1]
             assert got[0][0] == ("ValueError" if isinstance(bad, str) else "TypeError"), got
             assert "sequence" in got[0][1]
+
+
+@pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
+@pytest.mark.parametrize(
+    "decoder",
+    [
+        {"type": "WordPiece", "prefix": "##", "cleanup": True},
+        {"type": "WordPiece", "prefix": "##", "cleanup": False},
+        {"type": "WordPiece", "prefix": "@@", "cleanup": True},
+        None,
+    ],
+    ids=str,
+)
+def test_the_decoder_joins_tokens_as_the_files_and_transformers_does(
+    name: str, decoder: dict[str, Any] | None, bert_vocab_file: Any, texts: list[str]
+) -> None:
+    """``tokenizer.decoder.decode`` is Hugging Face's decoder of the file (None when it has none), and
+    ``convert_tokens_to_string`` is transformers' (the decoder's, else the tokens joined by spaces)."""
+    transformers = pytest.importorskip("transformers")
+    doc = json.loads(tokenizers.BertWordPieceTokenizer(str(bert_vocab_file))._tokenizer.to_str())
+    doc["decoder"] = decoder
+    if decoder is not None:
+        doc["model"]["continuing_subword_prefix"] = decoder["prefix"]
+        doc["model"]["vocab"] = {k.replace("##", decoder["prefix"], 1): v for k, v in doc["model"]["vocab"].items()}
+    text = json.dumps(doc)
+    hf = tokenizers.Tokenizer.from_str(text)
+    ours = tokenizer_class(name).from_str(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        calls = transformers.PreTrainedTokenizerFast(tokenizer_object=tokenizers.Tokenizer.from_str(text))
+    if decoder is None:
+        assert ours.decoder is None is hf.decoder
+    else:
+        assert (ours.decoder.prefix, ours.decoder.cleanup) == (hf.decoder.prefix, hf.decoder.cleanup)
+        assert ours.decoder == tokenizer_class(name).from_str(text).decoder
+    for t in [*texts, "don't stop , it ' s a can ' t do ( or ) n't . right ?"]:
+        tokens = hf.encode(t, add_special_tokens=False).tokens
+        if decoder is not None:
+            assert ours.decoder.decode(tokens) == hf.decoder.decode(tokens), t
+        assert ours.convert_tokens_to_string(tokens) == calls.convert_tokens_to_string(tokens), t

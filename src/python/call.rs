@@ -25,7 +25,6 @@ use super::tokenizer::{CallSettings, PyTokenizer};
 use crate::encoding::column::Column;
 use crate::encoding::{Encoding, Side};
 use crate::error::Quoted;
-use crate::pipeline::decoder;
 use crate::tokenizer::Sequence;
 
 /// transformers' `VERY_LARGE_INTEGER`: the `model_max_length` of a tokenizer
@@ -490,21 +489,12 @@ impl PyTokenizer {
         Ok(super::ints::text_list(py, &tokens)?.into_any())
     }
 
-    /// Tokens joined back into text, as `decode` joins them.
+    /// Tokens joined back into text by the decoder, as transformers'
+    /// `convert_tokens_to_string` (with `decoder="none"`, joined with spaces).
     fn convert_tokens_to_string<'py>(&self, tokens: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
         let py = tokens.py();
-        args::reject_text_as_collection(tokens, "tokens", "str")?;
-        let tokens = tokens
-            .try_iter()
-            .map_err(|e| {
-                args::unless_raised(e, || {
-                    PyTypeError::new_err(format!("tokens must be an iterable of str, not {}", type_name(tokens)))
-                })
-            })?
-            .enumerate()
-            .map(|(i, t)| Ok(args::text(&t?, &|| format!("tokens[{i}]"))?.to_owned()))
-            .collect::<PyResult<Vec<String>>>()?;
-        super::ints::py_str(py, &decoder::decode(tokens.iter().map(String::as_str)))
+        let tokens = super::stages::token_strs(tokens)?;
+        super::ints::py_str(py, &super::stages::tokens_to_string(self.inner().options(), &tokens))
     }
 
     /// `decode` for each sequence of ids (transformers' name for

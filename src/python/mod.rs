@@ -37,6 +37,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<unigram::PyUnigramTokenizer>()?;
     m.add_class::<unigram::PyUnigramEncoding>()?;
     m.add_class::<stages::PyNormalizer>()?;
+    m.add_class::<stages::PyDecoder>()?;
     m.add_class::<stages::PyPreTokenizer>()?;
     m.add_function(wrap_pyfunction!(counts::count_words, m)?)?;
     // A class not in the module is made on its first use, where failing to

@@ -1,15 +1,20 @@
-//! The first two stages of a tokenizer's pipeline as objects of their own
-//! (`tokenizer.normalizer`, `tokenizer.pre_tokenizer`), with Hugging Face
-//! `tokenizers`' `normalize_str` and `pre_tokenize_str`.
+//! Stages of a tokenizer's pipeline as objects of their own
+//! (`tokenizer.normalizer`, `tokenizer.pre_tokenizer`, `tokenizer.decoder`),
+//! with Hugging Face `tokenizers`' `normalize_str`, `pre_tokenize_str` and
+//! `decode`.
 
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-use super::args;
+use pyo3::exceptions::PyTypeError;
+
+use super::args::{self, type_name};
 use super::errors::guard;
 use super::tokenizer::PyTokenizer;
+use crate::pipeline::decoder;
 use crate::pipeline::normalizer::{Normalized, Normalizer};
 use crate::pipeline::pre_tokenizer::PreTokenizer;
+use crate::tokenizer::options::{Decoding, Options};
 
 /// Python's spelling of a bool.
 fn shown(on: bool) -> &'static str {
@@ -128,8 +133,90 @@ impl PyPreTokenizer {
     }
 }
 
+/// A tokenizer's decoder (Hugging Face's `decoders.WordPiece(prefix,
+/// cleanup)`): `decode(tokens)` joins tokens into text, gluing the pieces
+/// that start with `prefix` to the token before them.
+#[pyclass(frozen, eq, name = "Decoder", module = "fast_wordpiece")]
+#[derive(PartialEq)]
+pub struct PyDecoder {
+    prefix: String,
+    cleanup: bool,
+}
+
+impl PyDecoder {
+    /// The decoder `options` give, or None for `decoder="none"`.
+    fn of(options: &Options) -> Option<Self> {
+        match options.decoder {
+            Decoding::WordPiece => {
+                Some(Self { prefix: options.continuing_subword_prefix.clone(), cleanup: options.decoder_cleanup })
+            }
+            Decoding::Off => None,
+        }
+    }
+}
+
+/// The tokens of `tokens` (an iterable of str, not a str).
+pub fn token_strs(tokens: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    args::reject_text_as_collection(tokens, "tokens", "str")?;
+    tokens
+        .try_iter()
+        .map_err(|e| {
+            args::unless_raised(e, || {
+                PyTypeError::new_err(format!("tokens must be an iterable of str, not {}", type_name(tokens)))
+            })
+        })?
+        .enumerate()
+        .map(|(i, t)| Ok(args::text(&t?, &|| format!("tokens[{i}]"))?.to_owned()))
+        .collect()
+}
+
+/// `tokens` joined as `options`' decoder joins them: with a `Decoder`, else
+/// (`decoder="none"`) with single spaces, as transformers'
+/// `convert_tokens_to_string` does.
+pub fn tokens_to_string(options: &Options, tokens: &[String]) -> String {
+    match PyDecoder::of(options) {
+        Some(d) => decoder::decode_with(tokens.iter().map(String::as_str), &d.prefix, d.cleanup),
+        None => tokens.join(" "),
+    }
+}
+
+#[pymethods]
+impl PyDecoder {
+    /// `tokens` (an iterable of str) joined into text, as Hugging Face's
+    /// `decode`.
+    fn decode(&self, tokens: &Bound<'_, PyAny>) -> PyResult<String> {
+        let tokens = token_strs(tokens)?;
+        Ok(decoder::decode_with(tokens.iter().map(String::as_str), &self.prefix, self.cleanup))
+    }
+
+    /// The prefix of the pieces that continue a word.
+    #[getter]
+    fn prefix(&self) -> String {
+        self.prefix.clone()
+    }
+
+    /// Whether the clean-up rules remove the spaces before punctuation and
+    /// in English contractions.
+    #[getter]
+    fn cleanup(&self) -> bool {
+        self.cleanup
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Decoder(prefix={}, cleanup={})", crate::error::Quoted(&self.prefix), shown(self.cleanup))
+    }
+}
+
 #[pymethods]
 impl PyTokenizer {
+    /// The decoder (a `Decoder`, read-only), or None for `decoder="none"`
+    /// (the tokens joined with spaces), as Hugging Face's
+    /// `Tokenizer.decoder`.
+    #[getter]
+    fn decoder(&self) -> Option<PyDecoder> {
+        PyDecoder::of(self.inner().options())
+    }
+
     /// The normalizer (a `Normalizer`, read-only), as Hugging Face's
     /// `Tokenizer.normalizer`.
     #[getter]

@@ -28,7 +28,7 @@ from fast_wordpiece.reference.counts import WordCounts, count_words
 from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions, Options
-from fast_wordpiece.reference.stages import Normalizer, PreTokenizer
+from fast_wordpiece.reference.stages import Decoder, Normalizer, PreTokenizer
 from fast_wordpiece.reference.tokenizer import PyTokenizer
 from fast_wordpiece.reference.unigram import UnigramEncoding, UnigramTokenizer
 
@@ -37,6 +37,7 @@ __all__ = [
     "AddedToken",
     "BPETokenizer",
     "CharTokenizer",
+    "Decoder",
     "EncodeOptions",
     "Encoding",
     "Normalizer",

@@ -13,9 +13,9 @@ from typing import Any
 from fast_wordpiece import batch_encoding
 from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.reference.args import _flag, _is_one_id, _quoted, _text, _texts, _type_name
-from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions
+from fast_wordpiece.reference.stages import tokens_to_string
 
 NO_MAXIMUM = int(1e30)  # transformers' VERY_LARGE_INTEGER: a model without a maximum length
 MASK_TOKEN = "[MASK]"  # unless a model directory or the caller says otherwise
@@ -169,8 +169,9 @@ class TransformersCalls:
         return token
 
     def convert_tokens_to_string(self, tokens: list[str]) -> str:
-        """Tokens joined back into text, as ``decode`` joins them."""
-        return decode_tokens(_texts(tokens, "tokens"))
+        """Tokens joined back into text by the decoder, as transformers' ``convert_tokens_to_string``
+        (with ``decoder="none"``, joined with spaces)."""
+        return tokens_to_string(self._options, tokens)
 
     def batch_decode(self, sequences: Any, skip_special_tokens: bool = False,
                      clean_up_tokenization_spaces: bool | None = None,

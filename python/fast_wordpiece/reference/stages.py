@@ -1,12 +1,14 @@
-"""The first two stages of a tokenizer's pipeline as objects of their own (``tokenizer.normalizer``,
-``tokenizer.pre_tokenizer``), with Hugging Face ``tokenizers``' ``normalize_str`` and
-``pre_tokenize_str``."""
+"""Stages of a tokenizer's pipeline as objects of their own (``tokenizer.normalizer``,
+``tokenizer.pre_tokenizer``, ``tokenizer.decoder``), with Hugging Face ``tokenizers``'
+``normalize_str``, ``pre_tokenize_str`` and ``decode``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from fast_wordpiece.reference.args import _text
+from fast_wordpiece.reference.args import _quoted, _text, _texts
+from fast_wordpiece.reference.decoder import decode_tokens
 from fast_wordpiece.reference.pre_tokenizer import pre_tokenize
 
 
@@ -86,3 +88,47 @@ class PreTokenizer:
 
     def __repr__(self) -> str:
         return f"PreTokenizer({self._name!r})"
+
+
+class Decoder:
+    """A tokenizer's decoder (Hugging Face's ``decoders.WordPiece(prefix, cleanup)``): ``decode(tokens)``
+    joins tokens into text, gluing the pieces that start with ``prefix`` to the token before them."""
+
+    def __init__(self, prefix: str, cleanup: bool) -> None:
+        self._prefix, self._cleanup = prefix, cleanup
+
+    @classmethod
+    def of(cls, options: Any) -> Decoder | None:
+        """The decoder ``options`` give, or None for ``decoder="none"``."""
+        if options.decoder == "none":
+            return None
+        return cls(options.continuing_subword_prefix, options.decoder_cleanup)
+
+    def decode(self, tokens: Iterable[str]) -> str:
+        """``tokens`` (an iterable of str) joined into text, as Hugging Face's ``decode``."""
+        return decode_tokens(_texts(tokens, "tokens"), self._prefix, self._cleanup)
+
+    @property
+    def prefix(self) -> str:
+        """The prefix of the pieces that continue a word."""
+        return self._prefix
+
+    @property
+    def cleanup(self) -> bool:
+        """Whether the clean-up rules remove the spaces before punctuation and in English contractions."""
+        return bool(self._cleanup)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Decoder) and (self._prefix, self._cleanup) == (other._prefix, other._cleanup)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Decoder(prefix={_quoted(self._prefix)}, cleanup={self._cleanup})"
+
+
+def tokens_to_string(options: Any, tokens: object) -> str:
+    """``tokens`` joined as ``options``' decoder joins them: with a ``Decoder``, else
+    (``decoder="none"``) with single spaces, as transformers' ``convert_tokens_to_string`` does."""
+    texts, decoder = _texts(tokens, "tokens"), Decoder.of(options)
+    return " ".join(texts) if decoder is None else decode_tokens(texts, decoder.prefix, decoder.cleanup)

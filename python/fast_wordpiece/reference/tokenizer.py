@@ -48,7 +48,7 @@ from fast_wordpiece.reference.model import wordpiece
 from fast_wordpiece.reference.options import EncodeOptions, Options, check_each, pipeline_options
 from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arrays, pad, padding_length, ragged_batch
 from fast_wordpiece.reference.pre_tokenizer import pre_tokenize
-from fast_wordpiece.reference.stages import Normalizer, PreTokenizer
+from fast_wordpiece.reference.stages import Decoder, Normalizer, PreTokenizer
 from fast_wordpiece.reference.training import (
     OBJECTIVES,
     check_initial_alphabet,
@@ -743,6 +743,12 @@ class PyTokenizer(TransformersCalls):
         ``Tokenizer.pre_tokenizer``."""
         return PreTokenizer(self._options.pre_tokenizer)
 
+    @property
+    def decoder(self) -> Decoder | None:
+        """The decoder (a ``Decoder``, read-only), or None for ``decoder="none"`` (the tokens joined with
+        spaces), as Hugging Face's ``Tokenizer.decoder``."""
+        return Decoder.of(self._options)
+
     # -- defaults from a Hugging Face file (spec section 10) --------------------
 
     @property
@@ -764,7 +770,7 @@ class PyTokenizer(TransformersCalls):
         """Truncates to ``max_length`` tokens by default from now on, as Hugging Face's
         ``enable_truncation`` does (a call's own ``max_length`` or ``truncation=False`` still wins)."""
         checked_length, checked_stride = _integer(max_length, "max_length", 0), _integer(stride, "stride", 0)
-        name = _text(strategy, "strategy")
+        name = str.__str__(_text(strategy, "strategy"))
         if name not in ("longest_first", "only_first", "only_second"):
             raise ValueError(f'strategy must be "longest_first", "only_first" or "only_second", not {_quoted(name)}')
         truncation: dict[str, Any] = {"max_length": checked_length, "stride": checked_stride, "strategy": name,
@@ -784,7 +790,7 @@ class PyTokenizer(TransformersCalls):
         given_id = None if pad_id is None else _integer(pad_id, "pad_id", 0)
         if _integer(pad_type_id, "pad_type_id", 0) != 0:
             raise ValueError("pad_type_id must be 0: padding gives the pad token type id 0, as transformers does")
-        token = self._options.pad_token if pad_token is None else _text(pad_token, "pad_token")
+        token = self._options.pad_token if pad_token is None else str.__str__(_text(pad_token, "pad_token"))
         fixed = None if length is None else _integer(length, "length", 0)
         multiple = None if pad_to_multiple_of is None else _integer(pad_to_multiple_of, "pad_to_multiple_of", 1)
         if token == "":
@@ -1254,7 +1260,7 @@ _FLAGS = ("single_word", "lstrip", "rstrip")
 
 def _direction(value: object) -> str:
     """``"left"`` or ``"right"`` (the ``direction`` of ``enable_truncation`` and ``enable_padding``)."""
-    side = _text(value, "direction")
+    side = str.__str__(_text(value, "direction"))
     if side not in ("left", "right"):
         raise ValueError(f'direction must be "left" or "right", not {_quoted(side)}')
     return side
