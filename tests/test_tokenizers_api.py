@@ -428,3 +428,18 @@ def test_real_files_with_the_bert_sequence_encode_as_tokenizers(hf_tokenizers_di
         for name in sorted(IMPLEMENTATIONS) if path.parent.name == "baai-bge-small-en" else ["engine"]:
             tok = tokenizer_class(name).from_str(text).no_truncation().no_padding()
             assert [fields(e) for e in tok.encode_batch(texts)] == want, (path, name)
+
+
+def test_encode_special_tokens_is_split_special_tokens_under_tokenizers_name(hf) -> None:
+    """Hugging Face's ``encode_special_tokens`` (settable): special tokens in the text read as plain text."""
+    text = "[CLS] hello <xs> newtok [SEP]"
+    for tok in both(hf):
+        theirs = tokenizers.Tokenizer.from_str(hf.to_str())
+        assert tok.encode_special_tokens is theirs.encode_special_tokens is False
+        for on in (True, False):
+            tok.encode_special_tokens = on
+            theirs.encode_special_tokens = on
+            assert (tok.encode_special_tokens, tok.split_special_tokens) == (on, on)
+            assert fields(tok.encode(text)) == fields(theirs.encode(text)), on
+        with pytest.raises(TypeError, match="encode_special_tokens must be bool, not int"):
+            tok.encode_special_tokens = 1

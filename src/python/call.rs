@@ -647,11 +647,7 @@ impl PyTokenizer {
 
     #[setter]
     fn set_split_special_tokens(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
-        let on = args::flag(value, "split_special_tokens")?;
-        let mut slot = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if slot.options().split_special_tokens != on {
-            *slot = Arc::new(Shared::new(slot.with_split_special_tokens(on)));
-        }
+        self.split_special(args::flag(value, "split_special_tokens")?);
         Ok(())
     }
 
@@ -894,4 +890,15 @@ fn token_str(py: Python<'_>, token: Option<String>) -> PyResult<Option<Bound<'_,
 /// A special token's id getter value: the int, or None (see [`token_str`]).
 fn token_id(py: Python<'_>, id: Option<u32>) -> PyResult<Option<Bound<'_, PyAny>>> {
     id.map(|id| super::ints::py_int(py, id.into())).transpose()
+}
+
+impl PyTokenizer {
+    /// Reads special tokens written in the text as plain text (`on`) or
+    /// matches them, from now on (`split_special_tokens`'s setter).
+    pub(super) fn split_special(&self, on: bool) {
+        let mut slot = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if slot.options().split_special_tokens != on {
+            *slot = Arc::new(Shared::new(slot.with_split_special_tokens(on)));
+        }
+    }
 }

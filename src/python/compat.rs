@@ -202,6 +202,19 @@ impl PyTokenizer {
         self.inner().options().normalizer.handle_chinese_chars
     }
 
+    /// `split_special_tokens` under Hugging Face `tokenizers`' name: whether
+    /// special tokens written in the text are plain text. Settable (a bool).
+    #[getter]
+    fn encode_special_tokens(&self) -> bool {
+        self.inner().options().split_special_tokens
+    }
+
+    #[setter]
+    fn set_encode_special_tokens(&self, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.split_special(args::flag(value, "encode_special_tokens")?);
+        Ok(())
+    }
+
     /// This tokenizer: it is its own backend, with Hugging Face
     /// `tokenizers`' methods (`encode`, `encode_batch`, `enable_padding`,
     /// ...), as transformers' `backend_tokenizer` is a `tokenizers.Tokenizer`.

@@ -253,6 +253,16 @@ class TransformersCalls:
         self._options = replace(self._options, split_special_tokens=_flag(value, "split_special_tokens"))
 
     @property
+    def encode_special_tokens(self) -> bool:
+        """``split_special_tokens`` under Hugging Face ``tokenizers``' name: whether special tokens written
+        in the text are plain text. Settable (a bool)."""
+        return self.split_special_tokens
+
+    @encode_special_tokens.setter
+    def encode_special_tokens(self, value: bool) -> None:
+        self._options = replace(self._options, split_special_tokens=_flag(value, "encode_special_tokens"))
+
+    @property
     def padding_side(self) -> str:
         """Where padding goes by default: "right" or "left"."""
         return self._padding_side
