@@ -32,7 +32,7 @@ use crate::pipeline::post_processor::PostProcessor;
 use crate::pipeline::truncation::Truncation;
 use crate::tokenizer::chunk_cache::{CacheSwitch, ChunkCache};
 use crate::tokenizer::objective::Objective;
-use crate::tokenizer::options::{validate_special_tokens, Decoding, EncodeOptions, Options, PostProcessing};
+use crate::tokenizer::options::{validate_special_tokens, EncodeOptions, Options, PostProcessing};
 
 /// Buffers reused by every encode on a thread.
 #[derive(Default)]
@@ -993,30 +993,7 @@ impl Tokenizer {
                 None => tokens.push(token),
             }
         }
-        // The text is at most the tokens and a space before each: reserved
-        // at once, it never grows.
-        let bytes = tokens.iter().fold(0usize, |n, t| n.saturating_add(t.len() + 1));
-        let mut text = String::new();
-        if text.try_reserve_exact(bytes).is_err() {
-            return Err(Error::memory(format_args!("a decoded text of {bytes} bytes")));
-        }
-        match self.options.decoder {
-            Decoding::WordPiece => decoder::decode_into(
-                &mut text,
-                tokens,
-                &self.options.continuing_subword_prefix,
-                self.options.decoder_cleanup,
-            ),
-            Decoding::Off => {
-                for (i, token) in tokens.into_iter().enumerate() {
-                    if i > 0 {
-                        text.push(' ');
-                    }
-                    text.push_str(token);
-                }
-            }
-        }
-        Ok(text)
+        decoder::try_join(&tokens, self.options.joining())
     }
 }
 

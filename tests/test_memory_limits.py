@@ -131,6 +131,23 @@ SETUP = {
             tok.decode([5, 8, 6], clean_up_tokenization_spaces=True),
         )
     """,
+    "stages": """
+        tok = fw.PyTokenizer(["[UNK]"])
+        # 40 MB of text, 20 million words; 50,000 tokens of 1,000 bytes, a text of 50 MB joined.
+        text = "Ab c" * 10_000_000
+        long_tokens = ["y" * 1000] * 50_000
+        calls = {
+            "normalize_str of a long text": lambda: tok.normalizer.normalize_str(text),
+            "pre_tokenize_str of a long text": lambda: tok.pre_tokenizer.pre_tokenize_str(text),
+            "Decoder.decode of long tokens": lambda: tok.decoder.decode(long_tokens),
+            "convert_tokens_to_string of long tokens": lambda: tok.convert_tokens_to_string(long_tokens),
+        }
+        again = lambda: (
+            tok.normalizer.normalize_str("Héllo"),
+            tok.pre_tokenizer.pre_tokenize_str("a b"),
+            tok.decoder.decode(["a", "##b"]),
+        )
+    """,
     "copies": """
         import copy, pickle
         tok = fw.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world"])

@@ -1,5 +1,6 @@
 //! Decoding: tokens back to text, like Hugging Face's `decoders.WordPiece`.
 
+use crate::error::{Error, Result};
 use crate::pipeline::model::vocab::CONTINUATION;
 
 /// The clean-up rules, applied in this order to each token as it is joined.
@@ -29,6 +30,37 @@ pub fn decode_with<'a>(tokens: impl IntoIterator<Item = &'a str>, prefix: &str, 
     let mut out = String::new();
     decode_into(&mut out, tokens, prefix, cleanup);
     out
+}
+
+/// How tokens are joined into text: Hugging Face's `decoders.WordPiece`
+/// (`prefix`, `cleanup`), or with no decoder, with single spaces.
+#[derive(Clone, Copy, Debug)]
+pub enum Joining<'a> {
+    WordPiece { prefix: &'a str, cleanup: bool },
+    Spaces,
+}
+
+/// `tokens` joined as `joining` says, in a text reserved at once (the tokens
+/// and a space before each: it never grows); `Error::Memory` when there is
+/// no room for it.
+pub fn try_join(tokens: &[&str], joining: Joining<'_>) -> Result<String> {
+    let bytes = tokens.iter().fold(0usize, |n, t| n.saturating_add(t.len() + 1));
+    let mut text = String::new();
+    if text.try_reserve_exact(bytes).is_err() {
+        return Err(Error::memory(format_args!("a decoded text of {bytes} bytes")));
+    }
+    match joining {
+        Joining::WordPiece { prefix, cleanup } => decode_into(&mut text, tokens.iter().copied(), prefix, cleanup),
+        Joining::Spaces => {
+            for (i, token) in tokens.iter().enumerate() {
+                if i > 0 {
+                    text.push(' ');
+                }
+                text.push_str(token);
+            }
+        }
+    }
+    Ok(text)
 }
 
 /// [`decode_with`], appending to `out` (which the caller may have given

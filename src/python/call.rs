@@ -492,9 +492,9 @@ impl PyTokenizer {
     /// Tokens joined back into text by the decoder, as transformers'
     /// `convert_tokens_to_string` (with `decoder="none"`, joined with spaces).
     fn convert_tokens_to_string<'py>(&self, tokens: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
-        let py = tokens.py();
-        let tokens = super::stages::token_strs(tokens)?;
-        super::ints::py_str(py, &super::stages::tokens_to_string(self.inner().options(), &tokens))
+        let held = super::stages::token_texts(tokens)?;
+        let shared = self.inner();
+        super::stages::joined(tokens.py(), &held, shared.options().joining())
     }
 
     /// `decode` for each sequence of ids (transformers' name for

@@ -215,14 +215,6 @@ impl PyTokenizer {
         Ok(())
     }
 
-    /// This tokenizer: it is its own backend, with Hugging Face
-    /// `tokenizers`' methods (`encode`, `encode_batch`, `enable_padding`,
-    /// ...), as transformers' `backend_tokenizer` is a `tokenizers.Tokenizer`.
-    #[getter]
-    fn backend_tokenizer(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
     /// `model_max_length` minus the special tokens one text gets
     /// (`num_special_tokens_to_add()`), as in transformers.
     #[getter]

@@ -4,17 +4,19 @@
 //! `decode`.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyString};
 
 use pyo3::exceptions::PyTypeError;
 
-use super::args::{self, type_name};
-use super::errors::guard;
+use super::args::{self, type_name, Text};
+use super::errors::{guard, to_py};
+use super::ints;
 use super::tokenizer::PyTokenizer;
-use crate::pipeline::decoder;
+use crate::error::Error;
+use crate::pipeline::decoder::{self, Joining};
 use crate::pipeline::normalizer::{Normalized, Normalizer};
 use crate::pipeline::pre_tokenizer::PreTokenizer;
-use crate::tokenizer::options::{Decoding, Options};
+use crate::tokenizer::options::Options;
 
 /// Python's spelling of a bool.
 fn shown(on: bool) -> &'static str {
@@ -38,17 +40,18 @@ pub struct PyNormalizer {
 impl PyNormalizer {
     /// The normalized `sequence` (a str), as Hugging Face's
     /// `normalize_str`.
-    fn normalize_str(&self, py: Python<'_>, sequence: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn normalize_str<'py>(&self, py: Python<'py>, sequence: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
         let held = args::text(sequence, &|| "sequence".into())?;
         let text: &str = &held;
         let normalizer = self.inner;
-        py.detach(|| {
+        let normalized = py.detach(|| {
             guard(|| {
                 let mut out = Normalized::default();
                 normalizer.try_normalize_into(text, &mut out)?;
                 Ok(out.text)
             })
-        })
+        })?;
+        ints::py_str(py, &normalized)
     }
 
     /// Drops NUL, U+FFFD, control and format characters, and makes
@@ -112,14 +115,19 @@ impl PyPreTokenizer {
     fn pre_tokenize_str<'py>(&self, py: Python<'py>, sequence: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let held = args::text(sequence, &|| "sequence".into())?;
         let text: &str = &held;
+        // At most a word every other character, and one more: reserved at once.
+        let most = text.chars().count() / 2 + 1;
         let mut words = Vec::new();
+        words
+            .try_reserve_exact(most)
+            .map_err(|_| to_py(Error::memory(format_args!("the list of words of a text of {most} characters"))))?;
         self.inner.split(text, |w| words.push(w));
-        let items = words.iter().map(|w| {
-            let word = PyString::new(py, &text[w.bytes.0..w.bytes.1]);
-            let span = PyTuple::new(py, [w.chars.0, w.chars.1])?;
-            PyTuple::new(py, [word.into_any(), span.into_any()])
-        });
-        PyList::new(py, items.collect::<PyResult<Vec<_>>>()?)
+        ints::list_with(py, words.len(), |i| {
+            let w = words[i];
+            let word = ints::py_str(py, &text[w.bytes.0..w.bytes.1])?.into_any();
+            let span = ints::pair(py, ints::py_int(py, w.chars.0 as u64)?, ints::py_int(py, w.chars.1 as u64)?)?;
+            Ok(ints::pair(py, word, span.into_any())?.into_any())
+        })
     }
 
     /// `"bert"`, `"whitespace"`, `"regex"` or `"wordpunct"`.
@@ -146,47 +154,39 @@ pub struct PyDecoder {
 impl PyDecoder {
     /// The decoder `options` give, or None for `decoder="none"`.
     fn of(options: &Options) -> Option<Self> {
-        match options.decoder {
-            Decoding::WordPiece => {
-                Some(Self { prefix: options.continuing_subword_prefix.clone(), cleanup: options.decoder_cleanup })
-            }
-            Decoding::Off => None,
+        match options.joining() {
+            Joining::WordPiece { prefix, cleanup } => Some(Self { prefix: prefix.to_owned(), cleanup }),
+            Joining::Spaces => None,
         }
     }
 }
 
-/// The tokens of `tokens` (an iterable of str, not a str).
-pub fn token_strs(tokens: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+/// The tokens of `tokens` (an iterable of str, not a str), held as UTF-8.
+pub fn token_texts<'py>(tokens: &Bound<'py, PyAny>) -> PyResult<Vec<Text<'py>>> {
     args::reject_text_as_collection(tokens, "tokens", "str")?;
-    tokens
-        .try_iter()
-        .map_err(|e| {
-            args::unless_raised(e, || {
-                PyTypeError::new_err(format!("tokens must be an iterable of str, not {}", type_name(tokens)))
-            })
-        })?
-        .enumerate()
-        .map(|(i, t)| Ok(args::text(&t?, &|| format!("tokens[{i}]"))?.to_owned()))
-        .collect()
+    let iter = tokens.try_iter().map_err(|e| {
+        args::unless_raised(e, || {
+            PyTypeError::new_err(format!("tokens must be an iterable of str, not {}", type_name(tokens)))
+        })
+    })?;
+    args::collect(iter, "tokens", tokens.len().unwrap_or(0), |i, t| args::text(&t, &|| format!("tokens[{i}]")))
 }
 
-/// `tokens` joined as `options`' decoder joins them: with a `Decoder`, else
-/// (`decoder="none"`) with single spaces, as transformers'
-/// `convert_tokens_to_string` does.
-pub fn tokens_to_string(options: &Options, tokens: &[String]) -> String {
-    match PyDecoder::of(options) {
-        Some(d) => decoder::decode_with(tokens.iter().map(String::as_str), &d.prefix, d.cleanup),
-        None => tokens.join(" "),
-    }
+/// `tokens` joined as `joining` says, as a Python str; a MemoryError when
+/// there is no room for the text.
+pub fn joined<'py>(py: Python<'py>, tokens: &[Text<'_>], joining: Joining<'_>) -> PyResult<Bound<'py, PyString>> {
+    let strs = args::strs(tokens)?;
+    let text = guard(|| decoder::try_join(&strs, joining))?;
+    ints::py_str(py, &text)
 }
 
 #[pymethods]
 impl PyDecoder {
     /// `tokens` (an iterable of str) joined into text, as Hugging Face's
     /// `decode`.
-    fn decode(&self, tokens: &Bound<'_, PyAny>) -> PyResult<String> {
-        let tokens = token_strs(tokens)?;
-        Ok(decoder::decode_with(tokens.iter().map(String::as_str), &self.prefix, self.cleanup))
+    fn decode<'py>(&self, tokens: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
+        let held = token_texts(tokens)?;
+        joined(tokens.py(), &held, Joining::WordPiece { prefix: &self.prefix, cleanup: self.cleanup })
     }
 
     /// The prefix of the pieces that continue a word.

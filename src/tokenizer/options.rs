@@ -7,6 +7,7 @@ use rustc_hash::FxHashSet;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Quoted, Result};
+use crate::pipeline::decoder::Joining;
 use crate::pipeline::model::vocab::CONTINUATION;
 use crate::pipeline::normalizer::{Normalized, Normalizer};
 use crate::pipeline::padding::Padding;
@@ -133,6 +134,19 @@ pub enum Decoding {
     /// joined with single spaces.
     #[serde(rename = "none")]
     Off,
+}
+
+impl Options {
+    /// How `decode` joins tokens: the decoder's prefix and clean-up, or
+    /// spaces without a decoder.
+    pub fn joining(&self) -> Joining<'_> {
+        match self.decoder {
+            Decoding::WordPiece => {
+                Joining::WordPiece { prefix: &self.continuing_subword_prefix, cleanup: self.decoder_cleanup }
+            }
+            Decoding::Off => Joining::Spaces,
+        }
+    }
 }
 
 impl Decoding {

@@ -477,13 +477,6 @@ class TransformersCalls:
         return bool(self._options.handle_chinese_chars)
 
     @property
-    def backend_tokenizer(self) -> TransformersCalls:
-        """This tokenizer: it is its own backend, with Hugging Face ``tokenizers``' methods (``encode``,
-        ``encode_batch``, ``enable_padding``, ...), as transformers' ``backend_tokenizer`` is a
-        ``tokenizers.Tokenizer``."""
-        return self
-
-    @property
     def name_or_path(self) -> str:
         """The directory ``from_pretrained`` read (as given), else ``""``. Settable (a str)."""
         return self._name_or_path
