@@ -115,12 +115,13 @@ impl PyPreTokenizer {
     fn pre_tokenize_str<'py>(&self, py: Python<'py>, sequence: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
         let held = args::text(sequence, &|| "sequence".into())?;
         let text: &str = &held;
-        // At most a word every other character, and one more: reserved at once.
-        let most = text.chars().count() / 2 + 1;
+        // Counted first, then reserved at once: the list never grows.
+        let mut count = 0usize;
+        self.inner.split(text, |_| count += 1);
         let mut words = Vec::new();
         words
-            .try_reserve_exact(most)
-            .map_err(|_| to_py(Error::memory(format_args!("the list of words of a text of {most} characters"))))?;
+            .try_reserve_exact(count)
+            .map_err(|_| to_py(Error::memory(format_args!("the list of {count} words of a text"))))?;
         self.inner.split(text, |w| words.push(w));
         ints::list_with(py, words.len(), |i| {
             let w = words[i];
