@@ -180,3 +180,78 @@ def test_the_decoder_joins_tokens_as_the_files_and_transformers_does(
         if decoder is not None:
             assert ours.decoder.decode(tokens) == hf.decoder.decode(tokens), t
         assert ours.convert_tokens_to_string(tokens) == calls.convert_tokens_to_string(tokens), t
+
+
+def stage_classes(name: str) -> Any:
+    """The module whose ``Normalizer``, ``PreTokenizer`` and ``Decoder`` the implementation exports."""
+    return fast_wordpiece if name == "engine" else reference
+
+
+@pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
+def test_stages_made_on_their_own_are_hugging_faces_and_the_tokenizers(name: str, texts: list[str]) -> None:
+    """``Normalizer(...)`` takes ``BertNormalizer``'s arguments (positional or by name, the same
+    defaults), ``Decoder(prefix, cleanup)`` those of ``decoders.WordPiece``, and each equals the stage
+    of a tokenizer with the same options."""
+    m = stage_classes(name)
+    for settings in SETTINGS:
+        made, hf = m.Normalizer(*settings.values()), tokenizers.normalizers.BertNormalizer(*settings.values())
+        assert made == m.Normalizer(**settings) == tokenizer_class(name)(["[UNK]"], **settings).normalizer
+        assert made != m.Normalizer(**settings, strip_all_marks=True)
+        for text in texts[::10]:
+            assert made.normalize_str(text) == hf.normalize_str(text), (settings, text)
+    assert m.Normalizer() == tokenizer_class(name)(["[UNK]"]).normalizer
+    assert m.Normalizer().normalize_str("ÀB\u4e2d") == tokenizers.normalizers.BertNormalizer().normalize_str("ÀB\u4e2d")
+    for pre_tokenizer in ["bert", "whitespace", "regex", "wordpunct"]:
+        made = m.PreTokenizer(pre_tokenizer)
+        assert made == tokenizer_class(name)(["[UNK]"], pre_tokenizer=pre_tokenizer).pre_tokenizer
+        assert made.name == pre_tokenizer
+    assert m.PreTokenizer() == m.PreTokenizer("bert")
+    tokens = ["un", "##aff", "##able", "!", "it", "'", "s", "@@x", "##", "a"]
+    for prefix, cleanup in [("##", True), ("##", False), ("@@", True), ("", False), ("##", None)]:
+        args = (prefix,) if cleanup is None else (prefix, cleanup)
+        made, hf = m.Decoder(*args), tokenizers.decoders.WordPiece(*args)
+        assert (made.prefix, made.cleanup) == (hf.prefix, hf.cleanup)
+        assert made.decode(tokens) == hf.decode(tokens), args
+    assert m.Decoder() == m.Decoder("##", True) == tokenizer_class(name)(["[UNK]"]).decoder
+
+
+@pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
+def test_stages_pickle_and_copy_to_equal_stages_that_work_alike(name: str) -> None:
+    import copy
+    import pickle
+
+    m = stage_classes(name)
+    tokenizer = tokenizer_class(name)(["[UNK]"], lowercase=False, strip_accents=True, pre_tokenizer="wordpunct")
+    stages = [tokenizer.normalizer, tokenizer.pre_tokenizer, tokenizer.decoder, m.Decoder("@@", False)]
+    stages += [m.Normalizer(False, False, None, False, True)]
+    for stage in stages:
+        for again in [pickle.loads(pickle.dumps(stage)), copy.copy(stage), copy.deepcopy(stage)]:
+            assert type(again) is type(stage)
+            assert again == stage
+            assert repr(again) == repr(stage)
+    text, tokens = "Ça\tva,  BIEN?\x00", ["a", "@@b", "##c", ",", "d"]
+    for stage, call in [(stages[0], "normalize_str"), (stages[1], "pre_tokenize_str"), (stages[3], "decode")]:
+        argument = tokens if call == "decode" else text
+        assert getattr(pickle.loads(pickle.dumps(stage)), call)(argument) == getattr(stage, call)(argument)
+
+
+def test_the_stages_constructors_refuse_bad_arguments_alike() -> None:
+    bad_calls = [
+        ("Normalizer", (), {"clean_text": 1}, "TypeError", "clean_text must be bool, not int"),
+        ("Normalizer", (True, "yes"), {}, "TypeError", "handle_chinese_chars must be bool, not str"),
+        ("Normalizer", (), {"strip_accents": 0}, "TypeError", "strip_accents must be bool, not int"),
+        ("Normalizer", (), {"lowercase": None}, "TypeError", "lowercase must be bool, not NoneType"),
+        ("Normalizer", (), {"strip_all_marks": "no"}, "TypeError", "strip_all_marks must be bool, not str"),
+        ("Normalizer", (), {"lower_case": True}, "TypeError", "unexpected keyword argument 'lower_case'"),
+        ("PreTokenizer", ("bert_like",), {}, "ValueError", 'unknown pre_tokenizer "bert_like"'),
+        ("PreTokenizer", (None,), {}, "TypeError", "name must be str, not NoneType"),
+        ("PreTokenizer", ("\ud800",), {}, "ValueError", "name contains a lone surrogate"),
+        ("Decoder", (b"##",), {}, "TypeError", "prefix must be str, not bytes"),
+        ("Decoder", ("##", 1), {}, "TypeError", "cleanup must be bool, not int"),
+        ("Decoder", ("a\udc00",), {}, "ValueError", "prefix contains a lone surrogate"),
+    ]
+    for cls, args, kwargs, error, message in bad_calls:
+        makers = [getattr(m, cls) for m in (fast_wordpiece, reference)]
+        got = [outcome(lambda make=make, a=args, k=kwargs: make(*a, **k)) for make in makers]
+        assert got[0][0] == got[1][0] == error, (cls, args, kwargs, got)
+        assert all(message in g[1] for g in got), (cls, args, kwargs, got)

@@ -357,7 +357,7 @@ pub mod named {
     }
 
     /// What an argument converts to: a bool ([`flag`]), a str ([`text`]), or
-    /// an optional str (None or a str).
+    /// an optional one (None or a bool, None or a str).
     pub trait Converted: Sized {
         fn convert(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Self>;
     }
@@ -374,6 +374,15 @@ pub mod named {
         }
     }
 
+    impl Converted for Option<bool> {
+        fn convert(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Self> {
+            if obj.is_none() {
+                return Ok(None);
+            }
+            flag(obj, name).map(Some)
+        }
+    }
+
     impl Converted for Option<String> {
         fn convert(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Self> {
             if obj.is_none() {
@@ -386,15 +395,23 @@ pub mod named {
     converters! {
         add_special_tokens,
         already_has_special_tokens,
+        clean_text,
+        cleanup,
         errors,
+        handle_chinese_chars,
         is_split_into_words,
+        lowercase,
+        name,
         padding,
         pair,
+        prefix,
         return_overflowing_tokens,
         show_progress,
         skip_special_tokens,
         spaces_between_special_tokens,
         special_tokens,
+        strip_accents,
+        strip_all_marks,
         unk_token,
         with_added_tokens,
     }

@@ -4,11 +4,11 @@
 //! `decode`.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString};
+use pyo3::types::{PyList, PyString, PyType};
 
 use pyo3::exceptions::PyTypeError;
 
-use super::args::{self, type_name, Text};
+use super::args::{self, named, type_name, Text};
 use super::errors::{guard, to_py};
 use super::ints;
 use super::tokenizer::PyTokenizer;
@@ -29,15 +29,38 @@ fn shown(on: bool) -> &'static str {
 
 /// A tokenizer's normalizer (stage 1, Hugging Face's `BertNormalizer`):
 /// `normalize_str(text)` gives the text the pre-tokenizer splits. Its
-/// switches are read-only; the tokenizer's options set them.
+/// switches are read-only: a tokenizer's options set them, and
+/// `Normalizer(...)` makes one on its own (the defaults are
+/// bert-base-uncased's).
 #[pyclass(frozen, eq, name = "Normalizer", module = "fast_wordpiece")]
 #[derive(PartialEq)]
 pub struct PyNormalizer {
     inner: Normalizer,
 }
 
+/// The normalizer's switches, in the order `Normalizer` takes them.
+type Switches = (bool, bool, Option<bool>, bool, bool);
+
 #[pymethods]
 impl PyNormalizer {
+    #[new]
+    #[pyo3(signature = (clean_text=true, handle_chinese_chars=true, strip_accents=None, lowercase=true, strip_all_marks=false))]
+    fn new(
+        #[pyo3(from_py_with = named::clean_text)] clean_text: bool,
+        #[pyo3(from_py_with = named::handle_chinese_chars)] handle_chinese_chars: bool,
+        #[pyo3(from_py_with = named::strip_accents)] strip_accents: Option<bool>,
+        #[pyo3(from_py_with = named::lowercase)] lowercase: bool,
+        #[pyo3(from_py_with = named::strip_all_marks)] strip_all_marks: bool,
+    ) -> Self {
+        Self { inner: Normalizer { clean_text, handle_chinese_chars, strip_accents, lowercase, strip_all_marks } }
+    }
+
+    /// Pickling and copying keep the switches.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, Switches) {
+        let n = slf.get().inner;
+        (slf.get_type(), (n.clean_text, n.handle_chinese_chars, n.strip_accents, n.lowercase, n.strip_all_marks))
+    }
+
     /// The normalized `sequence` (a str), as Hugging Face's
     /// `normalize_str`.
     fn normalize_str<'py>(&self, py: Python<'py>, sequence: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
@@ -101,7 +124,8 @@ impl PyNormalizer {
 
 /// A tokenizer's pre-tokenizer (stage 2): `pre_tokenize_str(text)` splits
 /// (normalized) text into the words the model encodes. `name` is the
-/// tokenizer's `pre_tokenizer` option.
+/// tokenizer's `pre_tokenizer` option; `PreTokenizer(name)` makes one on
+/// its own.
 #[pyclass(frozen, eq, name = "PreTokenizer", module = "fast_wordpiece")]
 #[derive(PartialEq)]
 pub struct PyPreTokenizer {
@@ -110,6 +134,17 @@ pub struct PyPreTokenizer {
 
 #[pymethods]
 impl PyPreTokenizer {
+    #[new]
+    #[pyo3(signature = (name="bert".to_owned()), text_signature = "(name='bert')")]
+    fn new(#[pyo3(from_py_with = named::name)] name: String) -> PyResult<Self> {
+        Ok(Self { inner: name.parse().map_err(to_py)? })
+    }
+
+    /// Pickling and copying keep the name.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String,)) {
+        (slf.get_type(), (slf.get().inner.to_string(),))
+    }
+
     /// The words of `sequence` (a str) with their character offsets in it:
     /// `[(word, (start, end)), ...]`, as Hugging Face's `pre_tokenize_str`.
     fn pre_tokenize_str<'py>(&self, py: Python<'py>, sequence: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
@@ -144,7 +179,8 @@ impl PyPreTokenizer {
 
 /// A tokenizer's decoder (Hugging Face's `decoders.WordPiece(prefix,
 /// cleanup)`): `decode(tokens)` joins tokens into text, gluing the pieces
-/// that start with `prefix` to the token before them.
+/// that start with `prefix` to the token before them. `Decoder(prefix,
+/// cleanup)` makes one on its own.
 #[pyclass(frozen, eq, name = "Decoder", module = "fast_wordpiece")]
 #[derive(PartialEq)]
 pub struct PyDecoder {
@@ -183,6 +219,20 @@ pub fn joined<'py>(py: Python<'py>, tokens: &[Text<'_>], joining: Joining<'_>) -
 
 #[pymethods]
 impl PyDecoder {
+    #[new]
+    #[pyo3(signature = (prefix="##".to_owned(), cleanup=true), text_signature = "(prefix='##', cleanup=True)")]
+    fn new(
+        #[pyo3(from_py_with = named::prefix)] prefix: String,
+        #[pyo3(from_py_with = named::cleanup)] cleanup: bool,
+    ) -> Self {
+        Self { prefix, cleanup }
+    }
+
+    /// Pickling and copying keep the prefix and the clean-up switch.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyType>, (String, bool)) {
+        (slf.get_type(), (slf.get().prefix.clone(), slf.get().cleanup))
+    }
+
     /// `tokens` (an iterable of str) joined into text, as Hugging Face's
     /// `decode`.
     fn decode<'py>(&self, tokens: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {

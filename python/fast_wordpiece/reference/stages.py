@@ -5,22 +5,53 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from fast_wordpiece.reference.args import _quoted, _text, _texts
+from fast_wordpiece.reference.args import _flag, _quoted, _text, _texts
 from fast_wordpiece.reference.decoder import decode_tokens
+from fast_wordpiece.reference.options import Options
 from fast_wordpiece.reference.pre_tokenizer import pre_tokenize
+
+#: The normalizer's switches, in the order ``Normalizer`` takes them.
+SWITCHES = ("clean_text", "handle_chinese_chars", "strip_accents", "lowercase", "strip_all_marks")
 
 
 class Normalizer:
     """A tokenizer's normalizer (stage 1, Hugging Face's ``BertNormalizer``): ``normalize_str(text)``
-    gives the text the pre-tokenizer splits. Its switches are read-only; the tokenizer's options set
-    them."""
+    gives the text the pre-tokenizer splits. Its switches are read-only: a tokenizer's options set
+    them, and ``Normalizer(...)`` makes one on its own (the defaults are bert-base-uncased's)."""
 
-    def __init__(self, options: Any) -> None:
+    def __init__(
+        self,
+        clean_text: bool = True,
+        handle_chinese_chars: bool = True,
+        strip_accents: bool | None = None,
+        lowercase: bool = True,
+        strip_all_marks: bool = False,
+    ) -> None:
+        options = Options(
+            clean_text=clean_text,
+            handle_chinese_chars=handle_chinese_chars,
+            strip_accents=strip_accents,
+            lowercase=lowercase,
+            strip_all_marks=strip_all_marks,
+        )
+        self._set(options)
+
+    def _set(self, options: Options) -> None:
         self._switches = (options.clean_text, options.handle_chinese_chars, options.strip_accents,
                           options.lowercase, options.strip_all_marks)  # fmt: skip
         self._normalizer = options.normalizer
+
+    @classmethod
+    def of(cls, options: Options) -> Normalizer:
+        """The normalizer ``options`` give."""
+        normalizer = cls.__new__(cls)
+        normalizer._set(options)
+        return normalizer
+
+    def __reduce__(self) -> tuple[type[Normalizer], tuple[bool | None, ...]]:
+        """Pickling and copying keep the switches."""
+        return type(self), self._switches
 
     def normalize_str(self, sequence: str) -> str:
         """The normalized ``sequence`` (a str), as Hugging Face's ``normalize_str``."""
@@ -59,16 +90,20 @@ class Normalizer:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        names = ("clean_text", "handle_chinese_chars", "strip_accents", "lowercase", "strip_all_marks")
-        return f"Normalizer({', '.join(f'{n}={v}' for n, v in zip(names, self._switches))})"
+        return f"Normalizer({', '.join(f'{n}={v}' for n, v in zip(SWITCHES, self._switches))})"
 
 
 class PreTokenizer:
     """A tokenizer's pre-tokenizer (stage 2): ``pre_tokenize_str(text)`` splits (normalized) text into
-    the words the model encodes. ``name`` is the tokenizer's ``pre_tokenizer`` option."""
+    the words the model encodes. ``name`` is the tokenizer's ``pre_tokenizer`` option;
+    ``PreTokenizer(name)`` makes one on its own."""
 
-    def __init__(self, name: str) -> None:
-        self._name = name
+    def __init__(self, name: str = "bert") -> None:
+        self._name = Options(pre_tokenizer=_text(name, "name")).pre_tokenizer
+
+    def __reduce__(self) -> tuple[type[PreTokenizer], tuple[str]]:
+        """Pickling and copying keep the name."""
+        return type(self), (self._name,)
 
     def pre_tokenize_str(self, sequence: str) -> list[tuple[str, tuple[int, int]]]:
         """The words of ``sequence`` (a str) with their character offsets in it: ``[(word, (start,
@@ -92,13 +127,18 @@ class PreTokenizer:
 
 class Decoder:
     """A tokenizer's decoder (Hugging Face's ``decoders.WordPiece(prefix, cleanup)``): ``decode(tokens)``
-    joins tokens into text, gluing the pieces that start with ``prefix`` to the token before them."""
+    joins tokens into text, gluing the pieces that start with ``prefix`` to the token before them.
+    ``Decoder(prefix, cleanup)`` makes one on its own."""
 
-    def __init__(self, prefix: str, cleanup: bool) -> None:
-        self._prefix, self._cleanup = prefix, cleanup
+    def __init__(self, prefix: str = "##", cleanup: bool = True) -> None:
+        self._prefix, self._cleanup = str(_text(prefix, "prefix")), _flag(cleanup, "cleanup")
+
+    def __reduce__(self) -> tuple[type[Decoder], tuple[str, bool]]:
+        """Pickling and copying keep the prefix and the clean-up switch."""
+        return type(self), (self._prefix, self._cleanup)
 
     @classmethod
-    def of(cls, options: Any) -> Decoder | None:
+    def of(cls, options: Options) -> Decoder | None:
         """The decoder ``options`` give, or None for ``decoder="none"``."""
         if options.decoder == "none":
             return None
@@ -127,7 +167,7 @@ class Decoder:
         return f"Decoder(prefix={_quoted(self._prefix)}, cleanup={self._cleanup})"
 
 
-def tokens_to_string(options: Any, tokens: object) -> str:
+def tokens_to_string(options: Options, tokens: object) -> str:
     """``tokens`` joined as ``options``' decoder joins them: with a ``Decoder``, else
     (``decoder="none"``) with single spaces, as transformers' ``convert_tokens_to_string`` does."""
     texts, decoder = _texts(tokens, "tokens"), Decoder.of(options)

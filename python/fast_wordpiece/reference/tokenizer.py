@@ -735,7 +735,7 @@ class PyTokenizer(TransformersCalls):
     @property
     def normalizer(self) -> Normalizer:
         """The normalizer (a ``Normalizer``, read-only), as Hugging Face's ``Tokenizer.normalizer``."""
-        return Normalizer(self._options)
+        return Normalizer.of(self._options)
 
     @property
     def pre_tokenizer(self) -> PreTokenizer:
