@@ -3,6 +3,7 @@ problem, never a crash and never a Rust panic; saves are atomic."""
 
 from __future__ import annotations
 
+import errno
 import os
 
 import pytest
@@ -217,6 +218,17 @@ def test_train_from_files_fails_before_work_on_a_missing_file(tmp_path):
     good.write_text("hello world\n")
     with pytest.raises(FileNotFoundError, match=r"missing\.txt"):
         fast_wordpiece.PyTokenizer.train_from_files([good, tmp_path / "missing.txt"], 50, show_progress=False)
+    # A directory among the files: IsADirectoryError naming it (errno EISDIR), as the family's and
+    # the twin's word counts raise.
+    for read in [
+        lambda paths: fast_wordpiece.PyTokenizer.train_from_files(paths, 50, show_progress=False),
+        fast_wordpiece.WordCounts.from_files,
+        fast_wordpiece.reference.WordCounts.from_files,
+        lambda paths: fast_wordpiece.BPETokenizer.train_from_files(paths, 300, show_progress=False),
+    ]:
+        with pytest.raises(IsADirectoryError) as raised:
+            read([good, tmp_path])
+        assert (raised.value.errno, raised.value.filename) == (errno.EISDIR, str(tmp_path))
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"hello\nw\xffrld\n")
     with pytest.raises(ValueError, match=r"bad.txt.*byte offset 7"):

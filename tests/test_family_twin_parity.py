@@ -149,6 +149,19 @@ def test_unigram_from_str_refuses_what_is_not_json(text: str) -> None:
             m.UnigramTokenizer.from_str(text)
 
 
+def test_json_nested_deeper_than_recursion_allows_is_a_value_error() -> None:
+    """The engine's parser stops at a depth of 128; the twin's ``json.loads`` would raise
+    RecursionError. Both refuse it as JSON that is not valid, for every loader."""
+    deep = "[" * 100_000 + "]" * 100_000
+    for m in MODULES:
+        for load in [m.PyTokenizer.from_str, m.PyTokenizer.from_json, m.BPETokenizer.from_json]:
+            with pytest.raises(ValueError, match=r"recursion limit exceeded|not a fast-wordpiece tokenizer file"):
+                load(deep)
+        for load in [m.CharTokenizer.from_json, m.UnigramTokenizer.from_str]:
+            with pytest.raises(ValueError, match="recursion limit exceeded"):
+                load(deep)
+
+
 @pytest.mark.parametrize("value", [5, b"{}", None])
 def test_unigram_from_str_takes_only_a_str(value: object) -> None:
     assert both(lambda m: m.UnigramTokenizer.from_str(value))[0] == "TypeError"

@@ -807,3 +807,32 @@ def test_nfd_strip_accents_match_hugging_face_on_every_code_point(order: str) ->
         hf = tokenizers.Tokenizer.from_str(json.dumps(doc))
         engine = fast_wordpiece.PyTokenizer.from_str(json.dumps(doc))
         assert fields(engine.encode(text)) == fields(hf.encode(text)), hex(code_points[start])
+
+
+def test_lengths_in_a_files_padding_and_truncation_are_read_alike_up_to_2_64() -> None:
+    """A length of the ``padding`` (``{"Fixed": n}``, ``pad_to_multiple_of``) and ``truncation``
+    (``max_length``, ``stride``) sections is an int from 0 to 2**64 - 1 in the engine and the twin
+    alike; a bool, a negative or a larger one is a ValueError."""
+    from implementations import outcome
+
+    base = json.loads(fast_wordpiece.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"]).to_str())
+    padding = {"strategy": "BatchLongest", "direction": "Right", "pad_to_multiple_of": None}
+    padding |= {"pad_id": 0, "pad_type_id": 0, "pad_token": "[PAD]"}
+    truncation = {"direction": "Right", "max_length": 2**64 - 1, "strategy": "LongestFirst", "stride": 0}
+    good, bad = [0, 2**32, 2**64 - 1], [2**64, -1, True]
+    cases = [("padding", padding, {"strategy": {"Fixed": n}}, n in good) for n in good + bad]
+    cases += [("padding", padding, {"pad_to_multiple_of": n}, n in good) for n in good + bad]
+    cases += [("truncation", truncation, {"max_length": n}, n in good) for n in [2**64 - 1, *bad]]
+    cases += [("truncation", truncation, {"stride": n}, False) for n in bad]
+
+    def read(m: Any, text: str) -> Any:
+        tokenizer = m.PyTokenizer.from_str(text)
+        return tokenizer.padding, tokenizer.truncation
+
+    for section, fields, change, accepted in cases:
+        text = json.dumps({**base, section: {**fields, **change}})
+        engine, twin = (outcome(lambda m=m, text=text: read(m, text)) for m in (fast_wordpiece, reference))
+        assert engine[0] == ("ok" if accepted else "ValueError"), (section, change, engine)
+        assert twin[0] == engine[0], (section, change, twin)
+        if accepted:
+            assert twin == engine

@@ -148,6 +148,19 @@ SETUP = {
             tok.decoder.decode(["a", "##b"]),
         )
     """,
+    "files": """
+        import json
+        tok = fw.PyTokenizer(["[UNK]", "a"])
+        # A small tokenizer.json whose ids have a vast hole: a slot per id would take gigabytes.
+        def gap(last):
+            doc = json.loads(tok.to_str())
+            doc["model"]["vocab"] = {"[UNK]": 0, "a": last}
+            return json.dumps(doc)
+        files = {last: gap(last) for last in (400_000_000, 1_000_000_000, 2**32 - 1)}
+        calls = {f"from_str of ids 0 and {last:,}": lambda text=text: fw.PyTokenizer.from_str(text)
+                 for last, text in files.items()}
+        again = lambda: (tok.token_to_id("a"), fw.PyTokenizer.from_str(gap(5)).token_to_id("a"))
+    """,
     "copies": """
         import copy, pickle
         tok = fw.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "world"])
@@ -445,7 +458,7 @@ def _run(setup: str, env: dict[str, str] | None = None, margin: int = 960) -> di
 
 
 #: What each MemoryError names: the encoding, list, text, str, paths or counts that did not fit.
-NAMED = r"(encoding|tokens|ids|list|text|str|paths|batch|counts)"
+NAMED = r"(encoding|tokens|ids|list|text|str|paths|batch|counts|vocabulary)"
 
 #: The cases that fit: what did not fit only made them faster.
 FITS = {

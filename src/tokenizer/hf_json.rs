@@ -521,6 +521,7 @@ impl Tokenizer {
     /// A tokenizer from a Hugging Face `tokenizer.json` (or one this crate
     /// wrote, with its extra data).
     pub fn from_hf_json(json: &str) -> Result<Self> {
+        let room_for_ids = |size: usize| Error::memory(format_args!("a vocabulary of ids 0 to {}", size - 1));
         let root: Root = serde_json::from_str(json).map_err(|e| diagnose(json, e))?;
         let field = |key: &str| match key {
             "truncation" => &root.truncation,
@@ -537,8 +538,12 @@ impl Tokenizer {
             None | Some("WordPiece") => {}
             Some(other) => return Err(unsupported("model", other, "WordPiece")),
         }
+        // One slot per id up to the largest: ids with holes between them
+        // take room for the holes too.
         let size = model.vocab.values().map(|&id| id as usize + 1).max().unwrap_or(0);
-        let mut slots: Vec<Option<String>> = vec![None; size];
+        let mut slots: Vec<Option<String>> = Vec::new();
+        slots.try_reserve_exact(size).map_err(|_| room_for_ids(size))?;
+        slots.resize(size, None);
         for (token, &id) in &model.vocab {
             if let Some(other) = &slots[id as usize] {
                 let (a, b) = if other < token { (other, token) } else { (token, other) };
@@ -576,6 +581,7 @@ impl Tokenizer {
                         ));
                     }
                     if slots.len() <= id as usize {
+                        slots.try_reserve(id as usize + 1 - slots.len()).map_err(|_| room_for_ids(id as usize + 1))?;
                         slots.resize(id as usize + 1, None);
                     }
                     slots[id as usize] = Some(t.content.clone());

@@ -1028,7 +1028,7 @@ impl WordCounter {
             let file = File::open(path).map_err(|e| Error::io(path, e))?;
             let meta = file.metadata().map_err(|e| Error::io(path, e))?;
             if meta.is_dir() {
-                return Err(Error::io(path, std::io::Error::other("is a directory")));
+                return Err(Error::io(path, std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory")));
             }
             total += meta.len();
             files.push(file);

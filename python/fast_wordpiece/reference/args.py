@@ -130,6 +130,16 @@ def _threads(value: object) -> int | None:
     return number
 
 
+def _json_loads(text: str, **kwargs: Any) -> Any:
+    """``json.loads``, with JSON nested deeper than Python's recursion allows a
+    ``json.JSONDecodeError`` (a ValueError), as the engine's parser refuses it: every caller's
+    handling of JSON that is not valid applies."""
+    try:
+        return json.loads(text, **kwargs)
+    except RecursionError:
+        raise json.JSONDecodeError("recursion limit exceeded", text, 0) from None
+
+
 def _flag(value: object, name: str) -> bool:
     """A bool or a numpy bool scalar (not an int or anything else truthy)."""
     if isinstance(value, bool):

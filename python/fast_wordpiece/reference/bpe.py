@@ -22,6 +22,7 @@ from fast_wordpiece.reference.args import (
     _corpus_texts,
     _flag,
     _integer,
+    _json_loads,
     _path,
     _quoted,
     _text,
@@ -628,7 +629,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
     def from_json(json: str) -> BPETokenizer:
         """A tokenizer from ``tokenizer.json`` text with a ``ByteLevel``
         pre-tokenizer (ValueError otherwise); checks less than the engine."""
-        root = _json.loads(_text(json, "json"))
+        root = _json_loads(_text(json, "json"))
         if (root.get("pre_tokenizer") or {}).get("type") != "ByteLevel":
             raise ValueError("pre_tokenizer: only ByteLevel is supported")
         model = root["model"]

@@ -15,13 +15,13 @@ from fast_wordpiece.reference.args import (
     _corpus_texts,
     _flag,
     _integer,
+    _json_loads,
     _path,
     _quoted,
     _text,
     _text_counts,
     _texts,
     _threads,
-    _type_name,
 )
 from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.family import IntT as _IntT
@@ -157,11 +157,10 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
     def tokenize(self, text: str, *, add_special_tokens: bool = False) -> list[str]:
         """The tokens of ``text``: special tokens split out first, then each
         character, or ``unk_token`` for one not in the vocabulary. TypeError
-        unless ``text`` is a str. ``add_special_tokens`` (a bool) adds nothing:
+        unless ``text`` is a str, ValueError if it holds a lone surrogate. ``add_special_tokens`` (a bool) adds nothing:
         there is no template."""
         _flag(add_special_tokens, "add_special_tokens")
-        if not isinstance(text, str):
-            raise TypeError(f"text must be str, not {_type_name(text)}")
+        text = _text(text, "text")
         tokens: list[str] = []
         for segment, _, special in family.split_specials(text, self.specials):
             if special:
@@ -242,7 +241,7 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
     @staticmethod
     def from_json(json: str) -> CharTokenizer:
         """A tokenizer from ``to_json``'s text; ValueError if it is not one."""
-        root = _json.loads(_text(json, "json"))
+        root = _json_loads(_text(json, "json"))
         if root.get("type") != "CharTokenizer":
             raise ValueError('type: expected "CharTokenizer"')
         vocab = {t: i for i, t in enumerate(root["vocab"])}

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fast_wordpiece.reference import template
+from fast_wordpiece.reference.args import _json_loads
 from fast_wordpiece.reference.common import Pair
 from fast_wordpiece.reference.options import PAD_TOKEN
 from fast_wordpiece.reference.training import OBJECTIVES
@@ -268,7 +269,7 @@ def truncation_from_json(value: Any, path: str = "truncation") -> dict[str, Any]
         value, path, {"max_length": int, "strategy": str, "stride": int}, {"direction": ((str, type(None)), None)}
     )
     for name in ("max_length", "stride"):
-        if t[name] < 0:
+        if not _is_size(t[name]):
             raise ValueError(f"{path}.{name}: invalid value {t[name]}")
     if t["strategy"] not in _STRATEGIES:
         raise ValueError(
@@ -295,6 +296,11 @@ def truncation_json(t: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
+def _is_size(value: Any) -> bool:
+    """A length as the engine reads one: an int (not a bool) from 0 to 2**64 - 1."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**64
+
+
 def padding_from_json(value: Any, ids: dict[str, int], path: str = "padding") -> dict[str, Any] | None:
     """A ``padding`` section as the ``padding`` property shows it: any token of the vocabulary, given with its
     id, and type id 0."""
@@ -314,11 +320,13 @@ def padding_from_json(value: Any, ids: dict[str, int], path: str = "padding") ->
     )
     strategy = p["strategy"]
     fixed = strategy.get("Fixed") if isinstance(strategy, dict) and len(strategy) == 1 else None
-    if strategy != "BatchLongest" and not (_is_id(fixed)):
+    if strategy != "BatchLongest" and not _is_size(fixed):
         raise ValueError(
             f"{path}.strategy: {json.dumps(strategy, separators=(',', ':'))} is not supported "
             '("BatchLongest" or {"Fixed": n})'
         )
+    if p["pad_to_multiple_of"] is not None and not _is_size(p["pad_to_multiple_of"]):
+        raise ValueError(f"{path}.pad_to_multiple_of: invalid value {p['pad_to_multiple_of']}")
     if ids.get(p["pad_token"]) != p["pad_id"]:
         token = json.dumps(p["pad_token"], ensure_ascii=False)
         raise ValueError(f"{path}.pad_id: {p['pad_id']} is not the id of {token}")
@@ -351,7 +359,7 @@ def padding_json(p: dict[str, Any] | None) -> dict[str, Any] | None:
 def parse(text: str) -> Parsed:
     """The tokenizer a Hugging Face ``tokenizer.json`` describes; ValueError naming what is not supported."""
     try:
-        root = json.loads(text)
+        root = _json_loads(text)
     except json.JSONDecodeError as e:
         raise ValueError(f"not JSON: {e}") from None
     if not isinstance(root, dict):

@@ -22,6 +22,7 @@ from fast_wordpiece.reference.args import (
     _integer,
     _is_one_id,
     _items,
+    _json_loads,
     _path,
     _quoted,
     _special_tokens,
@@ -444,7 +445,7 @@ class PyTokenizer(TransformersCalls):
         """A tokenizer from a Hugging Face ``tokenizer.json`` or a file in our own format (spec section 10)."""
         _text(json_text, "json")
         try:
-            document = json.loads(json_text)
+            document = _json_loads(json_text)
         except json.JSONDecodeError:
             document = None
         if not (isinstance(document, dict) and "format" in document):
@@ -1915,7 +1916,7 @@ def _read_object(path: str) -> dict[str, Any]:
     with open(path, encoding="utf-8") as f:
         text = f.read()
     try:
-        value = json.loads(text)
+        value = _json_loads(text)
     except json.JSONDecodeError as e:
         raise ValueError(f"{path}: not JSON: {e}") from None
     if not isinstance(value, dict):

@@ -27,6 +27,7 @@ from fast_wordpiece.reference.args import (
     _flag,
     _index,
     _integer,
+    _json_loads,
     _path,
     _quoted,
     _text,
@@ -688,7 +689,7 @@ class UnigramTokenizer(family.TransformersCalls):
         made.model, made.special_ids, made._flags = model, special_ids, flags
         made.normalizer, made.prepend, made.pre_tokenizer = normalizer, prepend, pre
         made._template = None if template_json is None else Template(template_json, model.pieces)
-        made._take_sections(_json.loads(json))
+        made._take_sections(_json_loads(json))
         return made
 
     def _take_sections(self, doc: dict[str, Any]) -> None:
@@ -805,7 +806,7 @@ class UnigramTokenizer(family.TransformersCalls):
         given = [(key, t) for key, t, _ in named if t is not None]
         text = read_utf8(file)
         try:
-            doc = _json.loads(text, parse_constant=_no_constant)
+            doc = _json_loads(text, parse_constant=_no_constant)
         except ValueError as e:
             raise ValueError(f"{file}: not valid JSON: {e}") from None
         if not isinstance(doc, dict):  # as from_file says it (nothing is added to a file that is not an object)
@@ -1062,7 +1063,7 @@ def from_tokenizer_json(
     tokens that are pieces (or the next id past the model's vocabulary, a piece of the lowest score, as Hugging Face's
     added vocabulary has them). ValueError otherwise."""
     try:
-        doc = _json.loads(text, parse_constant=_no_constant)
+        doc = _json_loads(text, parse_constant=_no_constant)
     except ValueError as e:
         raise ValueError(f"not valid JSON: {e}") from None
     model = doc.get("model") if isinstance(doc, dict) else None

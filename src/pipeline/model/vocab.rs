@@ -68,9 +68,16 @@ impl Vocab {
         if slots.len() > u32::MAX as usize {
             return Err(Error::invalid("a vocabulary holds at most 2**32 - 1 tokens"));
         }
-        let mut ids = FxHashMap::with_capacity_and_hasher(slots.len(), Default::default());
+        // Reserved at once, so that ids with vast holes between them are a
+        // MemoryError rather than an abort.
+        let room = || Error::memory(format_args!("a vocabulary of {} ids", slots.len()));
+        let n_holes = slots.iter().filter(|s| s.is_none()).count();
+        let mut ids = FxHashMap::default();
+        ids.try_reserve(slots.len() - n_holes).map_err(|_| room())?;
         let mut holes = FxHashSet::default();
-        let mut tokens = Vec::with_capacity(slots.len());
+        holes.try_reserve(n_holes).map_err(|_| room())?;
+        let mut tokens = Vec::new();
+        tokens.try_reserve_exact(slots.len()).map_err(|_| room())?;
         for (id, slot) in slots.into_iter().enumerate() {
             let Some(token) = slot else {
                 holes.insert(id as u32);
@@ -109,7 +116,9 @@ impl Vocab {
     /// Builds the lookup structures of the model's tokens for `prefix`.
     fn set_prefix(&mut self, prefix: &str) {
         let in_model = |id: usize| !self.holes.contains(&(id as u32)) && !self.outside_model.contains(&(id as u32));
-        let mut short_ids = FxHashMap::with_capacity_and_hasher(self.tokens.len(), Default::default());
+        // Room for the model's tokens only: not for the holes between ids.
+        let in_model_count = self.tokens.len().saturating_sub(self.holes.len() + self.outside_model.len());
+        let mut short_ids = FxHashMap::with_capacity_and_hasher(in_model_count, Default::default());
         short_ids.extend(
             self.tokens
                 .iter()
