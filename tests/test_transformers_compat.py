@@ -459,3 +459,33 @@ def test_decode_takes_spaces_between_special_tokens_and_ignores_it(ours, hf):
     assert ours.decode(ids, spaces_between_special_tokens=False) == ours.decode(ids)
     with pytest.raises(TypeError, match="spaces_between_special_tokens"):
         ours.decode(ids, spaces_between_special_tokens="no")
+
+
+@pytest.mark.parametrize(("padding", "truncation"), [("left", "left"), ("left", None), (None, "left"), ("right", None)])
+def test_a_files_directions_are_the_calls_sides_as_transformers(implementation, bert_tokenizer_json, tmp_path, padding,
+                                                                truncation):  # fmt: skip
+    """A tokenizer.json read with ``from_file`` (or ``from_str``) pads and truncates the call on the
+    ``direction`` of its ``padding`` and ``truncation`` sections, else on the right, as transformers'
+    ``PreTrainedTokenizerFast(tokenizer_file=...)``; ``encode_batch`` follows the sections alike."""
+    import tokenizers
+
+    backend = tokenizers.Tokenizer.from_file(str(bert_tokenizer_json))
+    backend.no_padding()
+    backend.no_truncation()
+    if padding is not None:
+        backend.enable_padding(direction=padding)
+    if truncation is not None:
+        backend.enable_truncation(6, direction=truncation)
+    path = tmp_path / "tokenizer.json"
+    backend.save(str(path))
+    theirs = transformers.PreTrainedTokenizerFast(tokenizer_file=str(path))
+    theirs.pad_token = "[PAD]"  # known to transformers from the padding section only
+    for ours in [
+        tokenizer_class(implementation).from_file(path),
+        tokenizer_class(implementation).from_str(path.read_text()),
+    ]:
+        assert (ours.padding_side, ours.truncation_side) == (theirs.padding_side, theirs.truncation_side)
+        texts = ["hello", "hello world how are you today my friend"]
+        for kwargs in [{"padding": True}, {"padding": True, "truncation": True, "max_length": 5}]:
+            assert ours(texts, **kwargs)["input_ids"] == theirs(texts, **kwargs)["input_ids"], kwargs
+        assert [e.ids for e in ours.encode_batch(texts)] == [e.ids for e in backend.encode_batch(texts)]

@@ -97,7 +97,7 @@ impl PyTokenizer {
         }
     }
 
-    fn change(&self, f: impl FnOnce(&mut CallSettings)) {
+    pub(super) fn change(&self, f: impl FnOnce(&mut CallSettings)) {
         f(&mut self.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
     }
 

@@ -9,6 +9,21 @@ use super::errors::guard;
 use super::tokenizer::PyTokenizer;
 use crate::tokenizer::Tokenizer;
 
+impl PyTokenizer {
+    /// A tokenizer read from a file: the call pads and truncates on the
+    /// side (`direction`) of the file's `padding` and `truncation` sections,
+    /// else on the right, as transformers takes them from a tokenizer file.
+    fn loaded(tokenizer: Tokenizer) -> Self {
+        let sides = (tokenizer.padding().map(|p| p.side), tokenizer.truncation().map(|t| t.side));
+        let loaded = Self::wrap(tokenizer);
+        loaded.change(|call| {
+            call.padding_side = sides.0.unwrap_or(call.padding_side);
+            call.truncation_side = sides.1.unwrap_or(call.truncation_side);
+        });
+        loaded
+    }
+}
+
 #[pymethods]
 impl PyTokenizer {
     /// Writes the tokenizer as a Hugging Face `tokenizer.json`, atomically
@@ -18,11 +33,13 @@ impl PyTokenizer {
         py.detach(|| guard(|| self.inner().save_hf(&path)))
     }
 
-    /// Reads a Hugging Face `tokenizer.json` or a file in our own format.
+    /// Reads a Hugging Face `tokenizer.json` or a file in our own format;
+    /// `padding_side` and `truncation_side` are the `direction` of its
+    /// `padding` and `truncation` sections, else `"right"`.
     #[staticmethod]
     fn from_file(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;
-        py.detach(|| guard(|| Tokenizer::load(&path))).map(Self::wrap)
+        py.detach(|| guard(|| Tokenizer::load(&path))).map(Self::loaded)
     }
 
     /// `from_file`, the older name.
@@ -40,7 +57,7 @@ impl PyTokenizer {
     #[staticmethod]
     fn from_str(json: &Bound<'_, PyAny>) -> PyResult<Self> {
         let json = args::text(json, &|| "json".into())?;
-        guard(|| Tokenizer::from_any_json(&json)).map(Self::wrap)
+        guard(|| Tokenizer::from_any_json(&json)).map(Self::loaded)
     }
 
     /// Writes the vocabulary as a BERT `vocab.txt`, atomically. The file
@@ -61,7 +78,7 @@ impl PyTokenizer {
     #[staticmethod]
     fn from_json(json: &Bound<'_, PyAny>) -> PyResult<Self> {
         let json = args::text(json, &|| "json".into())?;
-        guard(|| Tokenizer::from_any_json(&json)).map(Self::wrap)
+        guard(|| Tokenizer::from_any_json(&json)).map(Self::loaded)
     }
 
     /// Pickles as the tokenizer file and the settings a caller may change

@@ -442,7 +442,19 @@ class PyTokenizer(TransformersCalls):
 
     @staticmethod
     def from_str(json_text: str) -> PyTokenizer:
-        """A tokenizer from a Hugging Face ``tokenizer.json`` or a file in our own format (spec section 10)."""
+        """A tokenizer from a Hugging Face ``tokenizer.json`` or a file in our own format (spec section 10).
+        Its ``padding_side`` and ``truncation_side`` are the ``direction`` of the file's ``padding`` and
+        ``truncation`` sections, else ``"right"``, as transformers takes them from a tokenizer file."""
+        tokenizer = PyTokenizer._read(json_text)
+        if tokenizer.padding is not None:
+            tokenizer.padding_side = tokenizer.padding["direction"]
+        if tokenizer.truncation is not None:
+            tokenizer.truncation_side = tokenizer.truncation["direction"]
+        return tokenizer
+
+    @staticmethod
+    def _read(json_text: str) -> PyTokenizer:
+        """``from_str`` but for the call's sides."""
         _text(json_text, "json")
         try:
             document = _json_loads(json_text)
