@@ -110,3 +110,26 @@ def test_a_fifo_is_written_to_not_replaced(save, tmp_path):
         os.close(reader)
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode), "the save replaced the FIFO with a regular file"
     assert received == expected
+
+
+def test_a_path_that_cannot_be_saved_to_is_named_by_the_error(save, tmp_path):
+    """Every save refuses alike a path with no file name (ValueError), a missing directory
+    (FileNotFoundError), a directory (IsADirectoryError) and a path through a file
+    (NotADirectoryError): the error's ``filename`` is the path given, never a temporary file, and
+    nothing is left behind."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "keep").write_text("x")
+    for path in ["", "/", ".."]:
+        with pytest.raises(ValueError, match="not a file path"):
+            save(path)
+    for path, error in [
+        (tmp_path / "missing" / "out", FileNotFoundError),
+        (folder, IsADirectoryError),
+        (folder / "keep" / "out", NotADirectoryError),
+    ]:
+        with pytest.raises(error) as raised:
+            save(path)
+        assert raised.value.filename == str(path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
+    assert os.listdir(folder) == ["keep"]

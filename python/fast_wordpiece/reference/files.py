@@ -33,7 +33,9 @@ def write_atomic(path: str, data: bytes) -> None:
             with open(target, "wb") as f:
                 f.write(data)
             return
-    directory, name = os.path.split(target)
+    directory, name = os.path.split(target.rstrip("/") or target)
+    if name in ("", "..", "/"):
+        raise ValueError(f"{path}: not a file path")
     temporary = os.path.join(directory, f".{name}.{os.getpid()}.{uuid.uuid4().hex}.tmp")
     try:
         with open(temporary, "xb") as f:
@@ -43,6 +45,11 @@ def write_atomic(path: str, data: bytes) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(temporary, target)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        # The error names the path saved to, not the temporary file.
+        raise (type(e)(e.errno, e.strerror, path) if e.errno else e) from None
     except BaseException:
         with contextlib.suppress(OSError):
             os.remove(temporary)
