@@ -156,6 +156,26 @@ def test_another_pad_token_pads_with_its_id_and_becomes_it(name: str, hf_text: s
     assert tok.padding == theirs.padding
 
 
+
+@pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
+def test_with_the_default_padding_on_the_pad_token_set_must_be_in_the_vocabulary(
+    name: str, hf_text: str, texts: list[str]
+) -> None:
+    """Setting ``pad_token`` to a token the vocabulary lacks is refused while the default padding is on
+    (every ``encode`` would then fail), and changes nothing; off, it is taken, as before."""
+    tok = tokenizer_class(name).from_str(hf_text)
+    tok.enable_padding()
+    before = encodings(tok, texts)
+    with pytest.raises(ValueError, match='^pad_token "<nope>" is not in the vocabulary, and the default padding'):
+        tok.pad_token = "<nope>"
+    assert (tok.pad_token, encodings(tok, texts)) == ("[PAD]", before)
+    tok.pad_token = "[UNK]"
+    assert tok.padding["pad_token"] == "[UNK]"
+    tok.no_padding()
+    tok.pad_token = "<nope>"
+    assert tok.pad_token is None  # not in the vocabulary
+
+
 BAD_TRUNCATIONS: list[tuple[dict[str, Any], type[Exception], str]] = [
     ({"max_length": None}, TypeError, "max_length must be int, not NoneType"),
     ({"max_length": 5.0}, TypeError, "max_length must be int, not float"),

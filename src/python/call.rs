@@ -726,7 +726,8 @@ impl PyTokenizer {
     /// The token padding inserts: `[PAD]` unless the model directory,
     /// `add_special_tokens` or the caller names another (None when it is not
     /// in the vocabulary). Settable (a non-empty str), as in transformers:
-    /// the vocabulary does not change; padding then needs the token in it.
+    /// the vocabulary does not change; padding then needs the token in it
+    /// (with the default padding on, a token not in it is a ValueError).
     #[getter]
     fn pad_token<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyString>>> {
         token_str(py, self.present(Some(self.inner().options().pad_token.clone())))
@@ -738,6 +739,13 @@ impl PyTokenizer {
             return Err(PyTypeError::new_err(format!("pad_token must be a str, not {}", type_name(value))));
         }
         let token = token_setting(value, "pad_token")?.expect("a str");
+        let inner = self.inner();
+        if inner.padding().is_some() && inner.vocab().id(&token).is_none() {
+            return Err(PyValueError::new_err(format!(
+                "pad_token {} is not in the vocabulary, and the default padding (enable_padding) inserts it",
+                crate::error::Quoted(&token)
+            )));
+        }
         self.pad_with(&token)
     }
 

@@ -58,6 +58,7 @@ class TransformersCalls:
     _name_or_path = ""
     _added: list[dict[str, Any]]
     _plain_special_tokens: Any
+    _padding: Any
     get_vocab: Any
     save_vocab: Any
     decode: Any
@@ -327,6 +328,9 @@ class TransformersCalls:
             raise TypeError(f"pad_token must be a str, not {_type_name(value)}")
         token = _token_setting(value, "pad_token")
         assert token is not None
+        if self._padding is not None and token not in self._ids:
+            raise ValueError(f"pad_token {_quoted(token)} is not in the vocabulary, and the default padding "
+                             "(enable_padding) inserts it")  # fmt: skip
         self._pad_with(token)
 
     def _pad_with(self, token: str) -> None:
