@@ -156,7 +156,6 @@ def test_another_pad_token_pads_with_its_id_and_becomes_it(name: str, hf_text: s
     assert tok.padding == theirs.padding
 
 
-
 @pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
 def test_with_the_default_padding_on_the_pad_token_set_must_be_in_the_vocabulary(
     name: str, hf_text: str, texts: list[str]
@@ -166,7 +165,7 @@ def test_with_the_default_padding_on_the_pad_token_set_must_be_in_the_vocabulary
     tok = tokenizer_class(name).from_str(hf_text)
     tok.enable_padding()
     before = encodings(tok, texts)
-    with pytest.raises(ValueError, match='^pad_token "<nope>" is not in the vocabulary, and the default padding'):
+    with pytest.raises(ValueError, match=r'^pad_token "<nope>" is not in the vocabulary, and the default padding'):
         tok.pad_token = "<nope>"
     assert (tok.pad_token, encodings(tok, texts)) == ("[PAD]", before)
     tok.pad_token = "[UNK]"

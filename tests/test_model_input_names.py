@@ -170,6 +170,28 @@ def test_a_tokenizer_not_read_from_a_directory_takes_bert_inputs(
 
 
 @pytest.mark.parametrize("impl", sorted(IMPLS))
+@pytest.mark.parametrize("config", [None, {"do_lower_case": True}, {"model_max_length": 512}], ids=str)
+def test_a_directory_of_vocab_txt_alone_takes_bert_inputs_as_bert_tokenizer_fast(
+    impl: str, config: dict[str, Any] | None, bert_vocab_file: Path, tmp_path: Path
+) -> None:
+    """A vocab.txt without a tokenizer.json, a tokenizer class or a model type: AutoTokenizer cannot
+    load it, BertTokenizerFast can, and its call returns token_type_ids (the segment ids of pairs),
+    as ours does; with a tokenizer.json instead, the generic class's inputs, as AutoTokenizer's."""
+    shutil.copy(bert_vocab_file, tmp_path / "vocab.txt")
+    if config is not None:
+        (tmp_path / "tokenizer_config.json").write_text(json.dumps(config))
+    ours = IMPLS[impl].PyTokenizer.from_pretrained(str(tmp_path))
+    hf = transformers.BertTokenizerFast.from_pretrained(str(tmp_path))
+    assert ours.model_input_names == hf.model_input_names == BERT
+    assert_calls_like(ours, hf)
+    assert ours("a question", "its context")["token_type_ids"] == [0, 0, 0, 0, 1, 1, 1]
+    (tmp_path / "vocab.txt").unlink()
+    shutil.copy(bert_vocab_file.parent / "tokenizer.json", tmp_path / "tokenizer.json")
+    assert IMPLS[impl].PyTokenizer.from_pretrained(str(tmp_path)).model_input_names == GENERIC
+    assert auto(tmp_path).model_input_names == GENERIC
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
 def test_keyword_argument_wins_over_the_config(impl: str, bert_tokenizer_json: Path, tmp_path: Path) -> None:
     path = directory(tmp_path, bert_tokenizer_json, {"tokenizer_class": "DistilBertTokenizer"})
     for names in (BERT, ["input_ids"], ("input_ids", "token_type_ids"), []):

@@ -200,8 +200,9 @@ fn loads_as(dir: &Path, config: &Map<String, Value>, classes: &[&str], model_typ
 /// argument of that name among `overrides`), a list of str; else the class
 /// attribute of the class `AutoTokenizer` picks (see [`loads_as`]): that of
 /// [`BERT_CLASS_INPUTS`] or [`OTHER_CLASS_INPUTS`] (by class or model type),
-/// `BertTokenizer`'s for [`BERT_MODEL_TYPES`], the generic class's (no
-/// `token_type_ids`) for any other class or none.
+/// `BertTokenizer`'s for [`BERT_MODEL_TYPES`] and for a `vocab.txt` without
+/// a `tokenizer.json`, class or model type (only BERT's classes load it),
+/// the generic class's (no `token_type_ids`) for any other class or none.
 pub fn model_input_names(dir: &Path, overrides: &Map<String, Value>) -> Result<Vec<String>> {
     let config = read_config(dir, overrides)?;
     if let Some(value) = config.get("model_input_names") {
@@ -224,7 +225,11 @@ pub fn model_input_names(dir: &Path, overrides: &Map<String, Value>) -> Result<V
         ClassHint::ModelType(Some(t)) => {
             OTHER_CLASS_INPUTS.iter().find(|(_, m, _)| *m == t).map_or(&GENERIC_INPUTS, |(_, _, names)| names)
         }
-        ClassHint::ModelType(None) => &GENERIC_INPUTS,
+        // No class and no model type: a tokenizer.json loads with the generic
+        // class; a vocab.txt alone only with BERT's (AutoTokenizer cannot
+        // load it), whose inputs hold the segment ids pairs need.
+        ClassHint::ModelType(None) if dir.join("tokenizer.json").is_file() => &GENERIC_INPUTS,
+        ClassHint::ModelType(None) => &BERT_INPUTS,
     };
     Ok(names.iter().map(|&n| n.to_owned()).collect())
 }
@@ -877,7 +882,8 @@ mod tests {
         // The model type distilbert is BertTokenizer's; nezha has no configuration class in transformers 5.
         assert_eq!(names("type", None, Some(json!({"model_type": "distilbert"})), none.clone()).unwrap(), BERT_INPUTS);
         assert_eq!(names("nezha", None, Some(json!({"model_type": "nezha"})), none.clone()).unwrap(), GENERIC_INPUTS);
-        assert_eq!(names("empty", None, None, none.clone()).unwrap(), GENERIC_INPUTS);
+        // An empty directory reads vocab.txt (BERT's inputs); with a tokenizer.json, the generic class's.
+        assert_eq!(names("empty", None, None, none.clone()).unwrap(), BERT_INPUTS);
         let deberta = Some(json!({"tokenizer_class": "DebertaV2TokenizerFast"}));
         assert_eq!(names("deberta", deberta, None, none.clone()).unwrap(), MASK_THEN_TYPES);
         let fnet = names("fnet", None, Some(json!({"model_type": "fnet"})), none.clone()).unwrap();

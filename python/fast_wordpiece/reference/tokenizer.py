@@ -1486,8 +1486,9 @@ def _model_input_names(path: str, overrides: dict[str, Any]) -> list[str]:
     """The inputs of the model a directory configures, as transformers 5 takes them: tokenizer_config.json's
     ``model_input_names`` (or the keyword argument among ``overrides``), a list of str; else the class
     attribute of the class AutoTokenizer picks: that of BERT_CLASS_INPUTS or OTHER_CLASS_INPUTS (by class or
-    model type), BertTokenizer's for BERT_MODEL_TYPES, the generic class's (no token_type_ids) for any other
-    class or none."""
+    model type), BertTokenizer's for BERT_MODEL_TYPES and for a vocab.txt without a tokenizer.json, class or
+    model type (only BERT's classes load it), the generic class's (no token_type_ids) for any other class or
+    none."""
     config_path = os.path.join(path, "tokenizer_config.json")
     config = {**_read_object(config_path), **overrides}
     if "model_input_names" in config:
@@ -1502,6 +1503,8 @@ def _model_input_names(path: str, overrides: dict[str, Any]) -> list[str]:
         return list(BERT_CLASS_INPUTS.get(name, other[1] if other else GENERIC_INPUTS))
     if model_type in BERT_MODEL_TYPES:
         return list(BERT_INPUTS)
+    if model_type is None and not os.path.isfile(os.path.join(path, "tokenizer.json")):
+        return list(BERT_INPUTS)  # a vocab.txt alone loads with BERT's classes only
     return list(next((names for t, names in OTHER_CLASS_INPUTS.values() if t == model_type), GENERIC_INPUTS))
 
 
