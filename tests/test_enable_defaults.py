@@ -104,6 +104,45 @@ def test_defaults_set_by_the_setters_encode_as_tokenizers(
 
 
 @pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
+def test_a_pad_to_multiple_of_zero_pads_to_no_multiple(name: str, hf_text: str, texts: list[str]) -> None:
+    """Hugging Face takes ``pad_to_multiple_of=0`` and pads to no multiple, as a file's padding section
+    with 0 is read; ours shows it as None."""
+    theirs, ours = tokenizers.Tokenizer.from_str(hf_text), tokenizer_class(name).from_str(hf_text)
+    for tok in (theirs, ours):
+        tok.enable_padding(pad_to_multiple_of=0)
+    assert ours.padding == dict(theirs.padding, pad_to_multiple_of=None)
+    assert encodings(ours, texts) == encodings(theirs, texts)
+    assert tokenizer_class(name).from_str(theirs.to_str()).padding == ours.padding
+
+
+@pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
+@pytest.mark.parametrize("stride", [0, 1, 4])
+def test_a_default_truncation_with_no_room_moves_every_token_to_overflow(
+    name: str, stride: int, hf_text: str, texts: list[str]
+) -> None:
+    """``enable_truncation(0, stride=...)`` is taken (0 is below the 2 special tokens, so Hugging Face
+    skips its stride check); an encode without special tokens then has no room at all, and gives
+    an empty encoding whose one overflowing window holds every token, whatever the stride."""
+    theirs, ours = tokenizers.Tokenizer.from_str(hf_text), tokenizer_class(name).from_str(hf_text)
+    for tok in (theirs, ours):
+        tok.enable_truncation(0, stride=stride)
+    pairs = list(zip(texts, reversed(texts)))
+
+    def unmarked(tok: Any) -> list[Any]:
+        return [
+            [result(lambda t=t: fields(tok.encode(t, add_special_tokens=False))) for t in texts[:6]],
+            [result(lambda a=a, b=b: fields(tok.encode(a, b, add_special_tokens=False))) for a, b in pairs[:6]],
+            result(lambda: [fields(e) for e in tok.encode_batch(texts, add_special_tokens=False)]),
+        ]
+
+    expected = unmarked(theirs)
+    assert unmarked(ours) == expected
+    first = expected[0][0]
+    assert first["ids"] == []
+    assert first["overflowing"][0]["ids"], "every token overflowing"
+
+
+@pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
 def test_the_setters_change_the_tokenizer_itself_and_no_ones_chain(name: str, hf_text: str, texts: list[str]) -> None:
     tok, theirs = tokenizer_class(name).from_str(hf_text), tokenizers.Tokenizer.from_str(hf_text)
     plain = copy.deepcopy(tok)
@@ -198,7 +237,7 @@ BAD_PADDINGS: list[tuple[dict[str, Any], type[Exception], str]] = [
     ({"pad_token": "<nope>"}, ValueError, 'pad_token "<nope>" is not in the vocabulary'),
     ({"length": -1}, ValueError, "length must be >= 0, got -1"),
     ({"length": 2.5}, TypeError, "length must be int, not float"),
-    ({"pad_to_multiple_of": 0}, ValueError, "pad_to_multiple_of must be >= 1, got 0"),
+    ({"pad_to_multiple_of": -1}, ValueError, "pad_to_multiple_of must be >= 0, got -1"),
 ]
 
 

@@ -153,10 +153,12 @@ def test_the_call_takes_a_numpy_zero_stride_and_names_every_value_it_accepts(nam
     engine, twin, _ = family[name]
     for tok in (engine, twin):
         assert tok("a b", stride=np.int64(0))["input_ids"] == tok("a b")["input_ids"]
+        assert tok("a b", stride=None)["input_ids"] == tok("a b")["input_ids"]
+        assert tok("a b", padding=True, pad_to_multiple_of=0)["input_ids"] == tok("a b")["input_ids"]
         assert tok("a b", split_special_tokens=False)["input_ids"] == tok("a b")["input_ids"]
         with pytest.raises(TypeError, match=r"\(only split_special_tokens=None or split_special_tokens=False are"):
             tok("a b", split_special_tokens=True)
-        with pytest.raises(TypeError, match=r"\(only stride=0 is accepted\)$"):
+        with pytest.raises(TypeError, match=r"\(only stride=0 or stride=None are accepted\)$"):
             tok("a b", stride=np.int64(2))
 
 

@@ -195,6 +195,33 @@ def test_get_vocab_size_wants_a_bool(hf) -> None:
 # ----------------------------------------------------------------------------- is_pretokenized
 
 
+def test_encode_batch_fast_is_encode_batch_with_tokenizers_signature(ours, hf, gcide_lines) -> None:
+    """Hugging Face's ``encode_batch_fast(input, is_pretokenized=False, add_special_tokens=True)``:
+    the same ids, type ids and masks as Hugging Face's; ours keeps the offsets and tokens, which
+    Hugging Face's leaves out (``(0, 0)`` and empty), so they are those of ``encode_batch``."""
+    lines = [line for line in gcide_lines[:400] if line.strip()][:60]
+    inputs: list[Any] = lines[:30] + list(zip(lines[30:], lines[:30]))
+    words = [line.split() for line in lines[:20]]
+    for args, kwargs in [
+        ((inputs,), {}),
+        ((inputs, False, False), {}),
+        ((inputs,), {"add_special_tokens": False}),
+        ((words, True), {}),
+        ((words,), {"is_pretokenized": True, "add_special_tokens": False}),
+    ]:
+        got, expected = ours.encode_batch_fast(*args, **kwargs), hf.encode_batch_fast(*args, **kwargs)
+        names = ("ids", "type_ids", "attention_mask", "special_tokens_mask", "sequence_ids")
+        assert [[list(getattr(e, n)) for n in names] for e in got] == [
+            [list(getattr(e, n)) for n in names] for e in expected
+        ]
+        pretokenized = kwargs.get("is_pretokenized", args[1] if len(args) > 1 else False)
+        special = kwargs.get("add_special_tokens", args[2] if len(args) > 2 else True)
+        whole = ours.encode_batch(args[0], special, is_pretokenized=pretokenized)
+        assert [fields(e) for e in got] == [fields(e) for e in whole]
+    with pytest.raises(TypeError, match="is_pretokenized"):
+        ours.encode_batch_fast(inputs, 1)
+
+
 def random_words(rng: random.Random, lines: list[str]) -> list[str]:
     """Words as a user's pre-tokenized data holds them: from real lines, with punctuation inside
     words, empty words, accents, CJK, whitespace and added tokens."""

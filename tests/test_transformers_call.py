@@ -130,6 +130,36 @@ def test_overflowing_windows_become_rows_with_their_sample(hf, ours, texts, stri
     assert len(rows["input_ids"]) > 2, "the long contexts make more than one window each"
 
 
+@pytest.mark.parametrize("shape", ["one", "pair", "batch", "pairs"])
+def test_no_room_without_special_tokens_moves_every_token_to_overflow(hf, ours, texts, shape):
+    """``max_length=0`` without special tokens leaves no room: each row is empty and its one
+    overflowing window holds every token, whatever the stride (transformers' backend skips its
+    stride check there). Strides too large for a positive room are refused alike."""
+    args = (texts[shape],) if shape in ("one", "batch") else texts[shape] if shape == "pair" else (texts[shape],)
+    outcomes = []
+    for max_length, stride, truncation in itertools.product([0, 1, 2, 5], [0, 1, 3], [True, "only_first"]):
+        kwargs = {"max_length": max_length, "stride": stride, "truncation": truncation, "add_special_tokens": False}
+        outcomes.append(call_both(hf, ours, args, dict(kwargs, return_overflowing_tokens=True)))
+    assert outcomes.count("equal") >= 8, outcomes
+    rows = ours(*args, max_length=0, stride=3, truncation=True, add_special_tokens=False,
+                return_overflowing_tokens=True)  # fmt: skip
+    assert rows["input_ids"][0] == []
+    assert rows["input_ids"][1], "every token in the next row"
+
+
+@pytest.mark.parametrize("kwargs", [
+    {"stride": None}, {"pad_to_multiple_of": 0, "padding": True},
+    {"pad_to_multiple_of": 0, "padding": "max_length", "max_length": 9}, {"pad_to_multiple_of": 0},
+])  # fmt: skip
+def test_none_stride_and_zero_multiple_ask_for_nothing_as_in_transformers(hf, ours, texts, kwargs):
+    for shape in ("one", "pair", "batch"):
+        args = (texts[shape],) if shape in ("one", "batch") else texts[shape]
+        assert call_both(hf, ours, args, kwargs) == "equal", shape
+    # transformers' backend then fails on a None stride with truncation (a TypeError); ours reads it as 0
+    truncated = {"truncation": True, "max_length": 9, "return_overflowing_tokens": True}
+    assert dict(ours(texts["batch"], stride=None, **truncated)) == dict(ours(texts["batch"], stride=0, **truncated))
+
+
 @pytest.mark.parametrize("flags", [
     {"return_token_type_ids": False}, {"return_attention_mask": False}, {"return_special_tokens_mask": True},
     {"return_offsets_mapping": True}, {"return_length": True}, {"add_special_tokens": False},

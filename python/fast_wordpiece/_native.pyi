@@ -776,6 +776,9 @@ class PyTokenizer:
         return_token_type_ids: bool = False,
         return_special_tokens_mask: bool = False,
     ) -> RaggedBatch | dict[str, Any]: ...
+    def encode_batch_fast(
+        self, inputs: Iterable[_EncodeInput], is_pretokenized: bool = False, add_special_tokens: bool = True
+    ) -> list[Encoding]: ...
     @overload
     def decode(
         self,

@@ -77,6 +77,14 @@ def _integer(value: object, name: str, minimum: int, maximum: int | None = MAX_I
     return number
 
 
+def _multiple(value: object) -> int | None:
+    """The call's ``pad_to_multiple_of``: None or 0 (no multiple, as transformers' backend reads
+    0), else an integer >= 1."""
+    if value is None:
+        return None
+    return _integer(value, "pad_to_multiple_of", 0) or None
+
+
 class TokenSpan(NamedTuple):
     """Tokens ``start:end`` of an encoding."""
 
@@ -462,9 +470,9 @@ def call(tokenizer: Any, text: Any = None, text_pair: Any = None, text_target: A
     max_length = None if max_length is None else _integer(max_length, "max_length", 0)
     if max_target_length is not None:
         max_target_length = _integer(max_target_length, "max_target_length", 0)
-    stride = _integer(stride, "stride", 0)
-    if pad_to_multiple_of is not None:
-        pad_to_multiple_of = _integer(pad_to_multiple_of, "pad_to_multiple_of", 1)
+    # None and 0 ask for nothing, as transformers reads them (its backend pads to no multiple of 0)
+    stride = 0 if stride is None else _integer(stride, "stride", 0)
+    pad_to_multiple_of = _multiple(pad_to_multiple_of)
     if split_special_tokens is not None and not isinstance(split_special_tokens, bool):
         raise TypeError(f"split_special_tokens must be a bool or None, not {_type_name(split_special_tokens)}")
     padding, truncation, max_length = _strategies(tokenizer, padding, truncation, max_length, pad_to_multiple_of)
@@ -859,7 +867,7 @@ def family_pad_token_id(tokenizer: Any) -> int | None:
 #: transformers' call options the family does not have, each with the values that ask for
 #: nothing (accepted, and change nothing).
 _UNSUPPORTED: dict[str, tuple[Any, ...]] = {
-    "stride": (0,), "return_overflowing_tokens": (False,), "is_split_into_words": (False,),
+    "stride": (0, None), "return_overflowing_tokens": (False,), "is_split_into_words": (False,),
     "text_target": (None,), "text_pair_target": (None,), "max_target_length": (None,),
     "split_special_tokens": (None, False),
 }  # fmt: skip
@@ -1086,8 +1094,7 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
         raise TypeError(f"text must be a str or a list of str, not {type(text).__name__}")
     if max_length is not None:
         max_length = _integer(max_length, "max_length", 0)
-    if pad_to_multiple_of is not None:
-        pad_to_multiple_of = _integer(pad_to_multiple_of, "pad_to_multiple_of", 1)
+    pad_to_multiple_of = _multiple(pad_to_multiple_of)
     limits = _FamilyMaximum(tokenizer)
     padding, truncation, max_length = _strategies(limits, padding, truncation, max_length, pad_to_multiple_of)
     if truncation == "only_second" and not (bpe or unigram):

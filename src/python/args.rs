@@ -399,6 +399,7 @@ pub mod named {
         cleanup,
         errors,
         handle_chinese_chars,
+        is_pretokenized,
         is_split_into_words,
         lowercase,
         name,

@@ -118,7 +118,7 @@ impl PyTokenizer {
 
     /// Pads by default from now on, as Hugging Face's `enable_padding` does:
     /// to `length` tokens, or without one to the longest of the batch, then
-    /// up to a multiple of `pad_to_multiple_of`; on the `direction` side,
+    /// up to a multiple of `pad_to_multiple_of` (None or 0: none); on the `direction` side,
     /// with `pad_token` (the tokenizer's pad token when left out, which it
     /// then becomes). `pad_id`, when given, must be the pad token's id, and
     /// `pad_type_id` 0: padding inserts the pad token with type id 0.
@@ -149,8 +149,13 @@ impl PyTokenizer {
                 usize::try_from(args::count(v, "length")?).map_err(|_| PyValueError::new_err("length is too large"))?,
             ),
         };
-        let multiple_of = pad_to_multiple_of.map(|v| args::positive(v, "pad_to_multiple_of")).transpose()?;
-        let padding = Padding { to, multiple_of: multiple_of.and_then(NonZeroUsize::new), side };
+        // 0 pads to no multiple, as in Hugging Face (and in a file's padding section)
+        let multiple_of = pad_to_multiple_of.map(|v| args::count(v, "pad_to_multiple_of")).transpose()?;
+        let multiple_of = match multiple_of.map(usize::try_from).transpose() {
+            Ok(m) => m.and_then(NonZeroUsize::new),
+            Err(_) => return Err(PyValueError::new_err("pad_to_multiple_of is too large")),
+        };
+        let padding = Padding { to, multiple_of, side };
         self.change_defaults(|t| {
             let padded = match &pad_token {
                 Some(token) if *token != t.options().pad_token => t.with_pad_token(token)?,

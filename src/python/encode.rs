@@ -453,6 +453,25 @@ impl PyTokenizer {
         Self::encode_batch_of(&shared, py, &texts, &options, numpy, fields)
     }
 
+    /// `encode_batch` with Hugging Face's `encode_batch_fast` signature
+    /// (`is_pretokenized` before `add_special_tokens`), for code written for
+    /// `tokenizers`: a list of `Encoding`, with the tokenizer's default
+    /// truncation and padding. Hugging Face's leaves out the offsets (all
+    /// `(0, 0)`) and the tokens to go faster; ours are whole, as
+    /// `encode_batch` makes them, since its lists are only made when read.
+    #[pyo3(signature = (inputs, is_pretokenized = false, add_special_tokens = true))]
+    fn encode_batch_fast<'py>(
+        &self,
+        py: Python<'py>,
+        inputs: &Bound<'py, PyAny>,
+        #[pyo3(from_py_with = args::named::is_pretokenized)] is_pretokenized: bool,
+        #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("is_pretokenized", is_pretokenized)?;
+        self.encode_batch(py, inputs, add_special_tokens, Some(&kwargs))
+    }
+
     /// Turns ids back into text (`##` pieces glued, spaces before punctuation
     /// removed). Ids outside the vocabulary raise ValueError. As in
     /// transformers, `ids` may also be one int, or a batch (a list of

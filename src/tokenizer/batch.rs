@@ -684,6 +684,17 @@ mod tests {
         }
         let unpadded = EncodeOptions { add_special_tokens: false, ..stride };
         assert!(t.encode_with("a", None, &unpadded).is_ok(), "5 < 6 without special tokens");
+        // No room at all cuts no windows: every token overflows, whatever the stride.
+        for (max_length, add_special_tokens) in [(2, true), (0, false)] {
+            let none = EncodeOptions {
+                add_special_tokens,
+                truncation: truncation(max_length, Strategy::LongestFirst, 5),
+                ..EncodeOptions::default()
+            };
+            let encoding = t.encode_with("a b", None, &none).unwrap();
+            assert_eq!(encoding.len(), if add_special_tokens { 2 } else { 0 });
+            assert_eq!(encoding.overflowing().len(), 1);
+        }
     }
 
     /// Inputs long enough to make many chunks, with pairs among them.

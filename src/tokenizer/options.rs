@@ -262,10 +262,17 @@ impl EncodeOptions {
     /// room for new tokens in every window (see [`Truncation::validate`]),
     /// with `added_single` the special tokens the post-processor adds to one
     /// text.
+    ///
+    /// A truncation that leaves no room at all (`max_length` equal to the
+    /// special tokens this call adds) cuts no windows: every token goes to
+    /// one overflowing window, so its stride is not checked. Hugging Face
+    /// encodes so a text without special tokens at `max_length=0`, whatever
+    /// the stride its setter took.
     pub fn validate(&self, added_single: usize) -> Result<()> {
+        let added = if self.add_special_tokens { added_single } else { 0 };
         match self.truncation {
-            Some(t) => t.validate(if self.add_special_tokens { added_single } else { 0 }),
-            None => Ok(()),
+            Some(t) if t.max_length != added => t.validate(added),
+            _ => Ok(()),
         }
     }
 }

@@ -739,7 +739,7 @@ class PyTokenizer(TransformersCalls):
         if options.truncates and options.stride > 0:
             added = self._added_count(False) if options.add_special_tokens else 0
             room = options.max_length - added  # type: ignore[operator]
-            if 0 <= room < options.stride:
+            if 0 < room < options.stride:  # no room at all cuts no windows: the stride is moot
                 raise ValueError(f"stride must be at most max_length minus the {added} special tokens ({room}), "
                                  f"got {options.stride}")  # fmt: skip
 
@@ -796,16 +796,17 @@ class PyTokenizer(TransformersCalls):
                        pad_token: str | None = None, length: int | None = None,
                        pad_to_multiple_of: int | None = None) -> None:  # fmt: skip
         """Pads by default from now on, as Hugging Face's ``enable_padding`` does: to ``length`` tokens,
-        or without one to the longest of the batch, then up to a multiple of ``pad_to_multiple_of``; with
-        ``pad_token`` (the tokenizer's pad token when left out, which it then becomes). ``pad_id``, when
-        given, must be the pad token's id, and ``pad_type_id`` 0."""
+        or without one to the longest of the batch, then up to a multiple of ``pad_to_multiple_of`` (None
+        or 0: none); with ``pad_token`` (the tokenizer's pad token when left out, which it then becomes).
+        ``pad_id``, when given, must be the pad token's id, and ``pad_type_id`` 0."""
         side = _direction(direction)
         given_id = None if pad_id is None else _integer(pad_id, "pad_id", 0)
         if _integer(pad_type_id, "pad_type_id", 0) != 0:
             raise ValueError("pad_type_id must be 0: padding gives the pad token type id 0, as transformers does")
         token = self._options.pad_token if pad_token is None else str.__str__(_text(pad_token, "pad_token"))
         fixed = None if length is None else _integer(length, "length", 0)
-        multiple = None if pad_to_multiple_of is None else _integer(pad_to_multiple_of, "pad_to_multiple_of", 1)
+        # 0 pads to no multiple, as in Hugging Face (and in a file's padding section)
+        multiple = None if pad_to_multiple_of is None else _integer(pad_to_multiple_of, "pad_to_multiple_of", 0) or None
         if token == "":
             raise ValueError("pad_token must not be empty")
         token_id = self._ids.get(token)
@@ -856,6 +857,13 @@ class PyTokenizer(TransformersCalls):
     def _added_count(self, pair: bool) -> int:
         """The special tokens post-processing adds to one text or a pair (0 when BERT's are missing)."""
         return 0 if self._missing_specials else template.added(self._template[pair])
+
+    def encode_batch_fast(self, inputs: Iterable[Any], is_pretokenized: bool = False,
+                          add_special_tokens: bool = True) -> list[Encoding]:  # fmt: skip
+        """``encode_batch`` with Hugging Face's ``encode_batch_fast`` signature (``is_pretokenized``
+        before ``add_special_tokens``): a list of Encoding, with the default truncation and padding.
+        Hugging Face's leaves out the offsets and tokens; these are whole."""
+        return self.encode_batch(inputs, add_special_tokens, is_pretokenized=is_pretokenized)  # type: ignore[no-any-return]
 
     def encode_batch(self, inputs: Iterable[Any], add_special_tokens: bool = True, *,
                      is_pretokenized: bool = False, max_length: int | None = None,
