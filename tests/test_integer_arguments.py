@@ -61,7 +61,7 @@ def _family(kind: str) -> list[Any]:
             f"{label}.__call__",
             "pad_to_multiple_of",
             4,
-            1,
+            0,  # 0 pads to no multiple, as in transformers
             lambda m, t, v: t[kind](["a b"], padding=True, pad_to_multiple_of=v),
         ),
     ]
@@ -135,7 +135,7 @@ CASES = [
         "__call__",
         "pad_to_multiple_of",
         8,
-        1,
+        0,  # 0 pads to no multiple, as in transformers
         lambda m, t, v: t["wordpiece"](["hello"], padding=True, pad_to_multiple_of=v),
     ),
     # pad has no maximum: a length there is no memory for is a MemoryError that says so.
