@@ -9,6 +9,7 @@ per-call ``split_special_tokens``.
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import warnings
@@ -200,6 +201,24 @@ def test_attributes_of_real_model_directories_match_transformers(hf_tokenizers_d
         theirs.max_len_sentences_pair,
     )
     assert ours.name_or_path == theirs.name_or_path == directory
+    # vocab_size counts the model's vocabulary, len() every token: the added ones too
+    assert (len(ours), ours.vocab_size) == (len(theirs), theirs.vocab_size)
+    assert ours.add_tokens(["zzqx", "[NEW]"]) == theirs.add_tokens(["zzqx", "[NEW]"]) == 2
+    assert (len(ours), ours.vocab_size) == (len(theirs), theirs.vocab_size)
+
+
+def test_ids_no_token_has_are_not_counted_as_in_transformers(implementation, bert_tokenizer_json, tmp_path):
+    """A tokenizer.json whose ids skip a thousand numbers: ``len()`` and ``vocab_size`` count the
+    tokens, as transformers' do, not one more than the largest id."""
+    data = json.loads(bert_tokenizer_json.read_text(encoding="utf-8"))
+    data["model"]["vocab"] = {t: i for t, i in data["model"]["vocab"].items() if not 1000 <= i < 2000}
+    data["padding"] = data["truncation"] = None
+    (tmp_path / "tokenizer.json").write_text(json.dumps(data), encoding="utf-8")
+    (tmp_path / "tokenizer_config.json").write_text('{"tokenizer_class": "BertTokenizer"}', encoding="utf-8")
+    theirs = _hf(str(tmp_path))
+    ours = tokenizer_class(implementation).from_pretrained(tmp_path)
+    assert (len(ours), ours.vocab_size) == (len(theirs), theirs.vocab_size) == (29522, 29522)
+    assert ours.get_vocab_size() == len(ours)
 
 
 def test_vocab_and_maximum_lengths_match_transformers(hf, ours):

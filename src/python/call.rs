@@ -568,9 +568,10 @@ impl PyTokenizer {
         Ok(())
     }
 
-    /// The number of tokens in the vocabulary.
+    /// The number of tokens, added ones included (transformers' `len()`,
+    /// Hugging Face's `get_vocab_size()`; ids no token has are not counted).
     fn __len__(&self) -> usize {
-        self.inner().vocab().len()
+        self.inner().vocab().count()
     }
 
     /// Whether the call had already warned that a sequence is longer than

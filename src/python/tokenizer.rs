@@ -172,16 +172,19 @@ impl PyTokenizer {
         let shared = self.inner();
         let vocab = shared.vocab();
         if with_added_tokens {
-            vocab.entries().count()
+            vocab.count()
         } else {
-            vocab.entries().filter(|&(id, _)| vocab.in_model(id)).count()
+            vocab.model_count()
         }
     }
 
-    /// The number of tokens in the vocabulary.
+    /// The number of tokens in the model's vocabulary, as transformers'
+    /// `vocab_size`: the added tokens outside it (those `add_tokens`
+    /// appends) are left out, and so are ids no token has. `len()` counts
+    /// every token.
     #[getter(vocab_size)]
     fn vocab_len<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        super::ints::py_int(py, self.inner().vocab().len() as u64)
+        super::ints::py_int(py, self.inner().vocab().model_count() as u64)
     }
 
     /// Whether encoding looks chunks up in the cache of chunks already
@@ -288,7 +291,7 @@ impl PyTokenizer {
         let py_bool = |b: bool| if b { "True" } else { "False" };
         format!(
             "PyTokenizer(vocab_size={}, lowercase={}, strip_accents={}, pre_tokenizer='{}', merges={}, objective={})",
-            self.inner().vocab().len(),
+            self.inner().vocab().model_count(),
             py_bool(o.normalizer.lowercase),
             o.normalizer.strip_accents.map_or("None", py_bool),
             o.pre_tokenizer,

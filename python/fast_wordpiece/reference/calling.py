@@ -208,8 +208,9 @@ class TransformersCalls:
         return mask
 
     def __len__(self) -> int:
-        """The number of tokens in the vocabulary."""
-        return len(self._vocab)
+        """The number of tokens, added ones included (transformers' ``len()``, Hugging Face's
+        ``get_vocab_size()``; ids no token has are not counted)."""
+        return len(self._ids)
 
     is_fast = False  # the twin is pure Python (its encodings have alignment all the same)
 

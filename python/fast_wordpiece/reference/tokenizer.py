@@ -1198,8 +1198,10 @@ class PyTokenizer(TransformersCalls):
 
     @property
     def vocab_size(self) -> int:
-        """The number of tokens in the vocabulary."""
-        return len(self._vocab)
+        """The number of tokens in the model's vocabulary, as transformers' ``vocab_size``: the added
+        tokens outside it (those ``add_tokens`` appends) are left out, and so are ids no token has.
+        ``len()`` counts every token."""
+        return len(self._model_ids)
 
     @property
     def word_cache(self) -> bool:

@@ -220,8 +220,22 @@ impl Vocab {
         Ok(out)
     }
 
+    /// One more than the largest id (holes included).
     pub fn len(&self) -> usize {
         self.tokens.len()
+    }
+
+    /// How many tokens there are, holes not counted (Hugging Face's
+    /// `get_vocab_size(with_added_tokens=True)`, transformers' `len()`).
+    pub fn count(&self) -> usize {
+        self.tokens.len() - self.holes.len()
+    }
+
+    /// How many tokens the model matches: [`Vocab::count`] without the
+    /// tokens outside the model (Hugging Face's
+    /// `get_vocab_size(with_added_tokens=False)`, transformers' `vocab_size`).
+    pub fn model_count(&self) -> usize {
+        self.count() - self.outside_model.len()
     }
 
     pub fn is_empty(&self) -> bool {
