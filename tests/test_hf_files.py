@@ -670,7 +670,14 @@ def test_split_special_tokens_treats_them_as_text_like_hugging_face(impl: Any, t
     assert [tok.encode(s).ids for s in samples] != [split.encode(s).ids for s in samples]
     assert impl.PyTokenizer.from_str(split.to_str()) == split
     split.save_pretrained(tmp_path / "model")
-    assert impl.PyTokenizer.from_pretrained(tmp_path / "model") == split
+    # Read back as transformers reads it: the named special tokens the file's added tokens lack
+    # ([UNK], [CLS], [PAD]) become special added tokens; the rest is as saved, and stays so.
+    loaded = impl.PyTokenizer.from_pretrained(tmp_path / "model")
+    assert loaded.options["split_special_tokens"] is True
+    assert [loaded.encode(s).ids for s in samples] == [split.encode(s).ids for s in samples]
+    assert set(loaded.get_added_vocab()) == set(split.get_added_vocab()) | {"[UNK]", "[CLS]", "[PAD]"}
+    loaded.save_pretrained(tmp_path / "again")
+    assert impl.PyTokenizer.from_pretrained(tmp_path / "again") == loaded
     transformers = pytest.importorskip("transformers")
     auto = transformers.AutoTokenizer.from_pretrained(str(tmp_path / "model"))
     assert [auto(s)["input_ids"] for s in samples] == [split.encode(s).ids for s in samples]

@@ -383,6 +383,45 @@ def test_special_tokens_travel_through_save_pretrained_both_ways(impl, bert_voca
     assert_same_special_tokens(Tokenizer.from_pretrained(tmp_path / "theirs"), theirs)
 
 
+IN_VOCABULARY = {
+    "named and extra": {"mask_token": "[unused7]", "extra_special_tokens": ["[unused5]"]},
+    "additional": {"additional_special_tokens": ["[unused3]", "<new>"]},
+    "pad": {"pad_token": "[unused2]"},
+    "flags": {"mask_token": {"__type": "AddedToken", "content": "[unused7]", "lstrip": True, "rstrip": False,
+                             "single_word": False, "normalized": False, "special": True}},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("case", sorted(IN_VOCABULARY))
+def test_configured_tokens_the_vocabulary_has_are_matched_in_raw_text(impl, case, bert_vocab_file, tmp_path):
+    """With a tokenizer.json, a configured special token its vocabulary has but its added tokens lack
+    (``"mask_token": "[unused7]"``) is added as transformers adds it: it keeps its id, is matched in
+    the raw text as a special token and skipped by ``decode(..., skip_special_tokens=True)``, also
+    after ``save_pretrained``."""
+    base = _directory(tmp_path / "base", bert_vocab_file, {})
+    tokenizer_class(impl).from_pretrained(base).save_pretrained(tmp_path / "d")
+    config_path = tmp_path / "d" / CONFIG
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    config_path.write_text(json.dumps({**config, **IN_VOCABULARY[case]}), encoding="utf-8")
+    (tmp_path / "d" / MAP).unlink()
+    text = "a [unused7]  [unused5]b [unused3] <new> [unused2][MASK] z"
+
+    def seen(tok: Any) -> Any:
+        ids = tok(text)["input_ids"]
+        added = {i: (t.content, t.special, t.normalized, t.lstrip) for i, t in tok.added_tokens_decoder.items()}
+        return tok.tokenize(text), ids, tok.decode(ids, skip_special_tokens=True), len(tok), added
+
+    ours, theirs = tokenizer_class(impl).from_pretrained(tmp_path / "d"), _bert(tmp_path / "d")
+    expected = seen(theirs)
+    assert seen(ours) == expected
+    assert_same_special_tokens(ours, theirs)
+    assert len(expected[0]) < len(ours.tokenize(text, split_special_tokens=True)), "some are matched whole"
+    ours.save_pretrained(tmp_path / "again")
+    assert seen(_bert(tmp_path / "again")) == seen(tokenizer_class(impl).from_pretrained(tmp_path / "again"))
+    assert seen(tokenizer_class(impl).from_pretrained(tmp_path / "again")) == expected
+
+
 @pytest.mark.parametrize("impl", IMPLS)
 def test_a_tokenizer_json_directory_adds_the_configured_tokens_it_lacks(impl, bert_vocab_file, tmp_path):
     """With a tokenizer.json, the configured special tokens the file lacks get the next ids (named

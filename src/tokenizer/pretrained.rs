@@ -709,12 +709,15 @@ impl Tokenizer {
             }
             // As transformers does: the directory's added tokens (in id order,
             // with the next ids) and the configured special tokens that the
-            // file lacks are added.
+            // file lacks among its added tokens are added (a token its
+            // vocabulary has keeps its id, and is then matched in raw text
+            // as a special token, as transformers' `add_tokens` makes it).
             let mut missing: Vec<AddedToken> =
                 directory_added_tokens(dir, &config)?.into_iter().map(|(_, t, _)| t).collect();
             for t in configured.all() {
-                let new = tokenizer.vocab().id(&t.content).is_none();
-                if new && !missing.iter().any(|m| m.content == t.content) {
+                let added = tokenizer.added_tokens().iter().any(|a| a.content == t.content)
+                    || tokenizer.special_tokens().contains(&t.content);
+                if !added && !missing.iter().any(|m| m.content == t.content) {
                     missing.push(t.clone());
                 }
             }

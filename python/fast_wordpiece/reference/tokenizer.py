@@ -567,11 +567,15 @@ class PyTokenizer(TransformersCalls):
                            else tokenizer._options.split_special_tokens}  # fmt: skip
                 tokenizer = tokenizer._with_options(options)
             # As transformers does: the directory's added tokens (in id order, with the next ids) and the
-            # configured special tokens that the file lacks are added.
+            # configured special tokens that the file lacks among its added tokens are added (a token its
+            # vocabulary has keeps its id, and is then matched in raw text as a special token, as
+            # transformers' add_tokens makes it).
             missing: list[dict[str, Any]] = [t for _, t, _ in _directory_added_tokens(path, config)]
             for t in configured:
-                new = t["content"] not in tokenizer._ids
-                if new and all(m["content"] != t["content"] for m in missing):
+                known = t["content"] in tokenizer._special_tokens or any(
+                    a["content"] == t["content"] for a in tokenizer._added
+                )
+                if not known and all(m["content"] != t["content"] for m in missing):
                     missing.append(t)
             if missing:
                 tokenizer._add(missing)
