@@ -423,6 +423,28 @@ def test_configured_tokens_the_vocabulary_has_are_matched_in_raw_text(impl, case
 
 
 @pytest.mark.parametrize("impl", IMPLS)
+@pytest.mark.parametrize("pad", ["[unused3]", "<newpad>"])
+def test_a_pad_token_keyword_is_the_one_padding_inserts(impl, pad, bert_vocab_file, tmp_path):
+    """``from_pretrained(directory, pad_token=...)`` of a tokenizer.json directory whose files name no
+    pad token: the keyword's token is the pad token and padding inserts it, as in transformers."""
+    base = _directory(tmp_path / "base", bert_vocab_file, {})
+    tokenizer_class(impl).from_pretrained(base).save_pretrained(tmp_path / "d")
+    config_path = tmp_path / "d" / CONFIG
+    config = json.loads(config_path.read_text(encoding="utf-8"))
+    config.pop("pad_token")
+    config_path.write_text(json.dumps(config), encoding="utf-8")
+    (tmp_path / "d" / MAP).unlink()
+    ours = tokenizer_class(impl).from_pretrained(tmp_path / "d", pad_token=pad)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = transformers.BertTokenizerFast.from_pretrained(str(tmp_path / "d"), pad_token=pad)
+    assert (ours.pad_token, ours.pad_token_id) == (theirs.pad_token, theirs.pad_token_id)
+    texts = ["a b c d", "a", f"x {pad} y"]
+    assert ours(texts, padding=True)["input_ids"] == theirs(texts, padding=True)["input_ids"]
+    assert ours(texts, padding=True)["input_ids"][1][-1] == theirs.pad_token_id != 0
+
+
+@pytest.mark.parametrize("impl", IMPLS)
 def test_a_tokenizer_json_directory_adds_the_configured_tokens_it_lacks(impl, bert_vocab_file, tmp_path):
     """With a tokenizer.json, the configured special tokens the file lacks get the next ids (named
     ones first, in transformers' order, then the extra ones), as transformers adds them."""

@@ -70,6 +70,30 @@ def added_token_fields(token: Any) -> tuple[Any, ...]:
 # ----------------------------------------------------------------------------- Encoding and decode
 
 
+class Index:
+    """An integer only through ``__index__``, as ``operator.index`` takes it."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_ids_that_are_integers_through_index_are_taken_as_transformers(hf, ours):
+    """An id may be anything ``operator.index`` turns into an int, as in transformers."""
+    ids = [101, 7592, 2088, 102]
+    wrapped = [Index(i) for i in ids]
+    assert ours.decode(wrapped) == hf.decode(wrapped) == hf.decode(ids)
+    assert ours.decode(Index(7592)) == "hello"  # transformers 5 refuses a lone one (not a Sequence)
+    assert ours.convert_ids_to_tokens(Index(7592)) == "hello"  # transformers 5 tries to iterate it
+    assert ours.convert_ids_to_tokens(wrapped) == hf.convert_ids_to_tokens(wrapped)
+    assert ours.batch_decode([wrapped]) == hf.batch_decode([wrapped])
+    assert ours.get_special_tokens_mask(wrapped, already_has_special_tokens=True) == [1, 0, 0, 1]
+    with pytest.raises(ValueError, match=r"^ids\[0\] = 40000 is out of range"):
+        ours.decode([Index(40000)])
+
+
 def test_decode_takes_what_encode_returns(hf, ours):
     """``tok.decode(tok.encode(text))`` is transformers' round trip: an Encoding is decoded as its
     ids, alone, in a batch or in a list given to decode, batch_decode or decode_batch."""

@@ -655,7 +655,14 @@ pub fn ids(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Ve
 /// int as an index does (numpy's `int64`, a 0-d integer array).
 pub fn is_one_id(obj: &Bound<'_, PyAny>) -> bool {
     obj.is_instance_of::<PyInt>()
-        || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) && obj.extract::<i128>().is_ok()
+        || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>())
+            && (obj.extract::<i128>().is_ok() || is_index_only(obj))
+}
+
+/// Whether `obj` is an integer only through `__index__` (an object that is
+/// not a collection and that `operator.index` takes).
+fn is_index_only(obj: &Bound<'_, PyAny>) -> bool {
+    !obj.hasattr("__len__").unwrap_or(true) && index(obj, "an id").is_ok()
 }
 
 /// One id ([`is_one_id`]) as a list of it, or a sequence of ids ([`ids`]).
@@ -678,7 +685,11 @@ pub fn id(item: &Bound<'_, PyAny>, name: &dyn Fn() -> String, vocab_size: usize)
     let id: i128 = match item.extract() {
         Ok(id) => id,
         Err(_) if item.is_instance_of::<PyInt>() => return Err(out_of_range(item)), // beyond 128 bits
-        Err(_) => return Err(PyTypeError::new_err(format!("{} must be int, not {}", name(), type_name(item)))),
+        // An integer only through `__index__` (slower: not the common case).
+        Err(_) => {
+            let int = index(item, &name())?;
+            int.extract().map_err(|_| out_of_range(&int))?
+        }
     };
     if id < 0 || id >= vocab_size as i128 {
         return Err(out_of_range(&id));

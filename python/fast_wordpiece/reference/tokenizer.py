@@ -580,7 +580,7 @@ class PyTokenizer(TransformersCalls):
             if missing:
                 tokenizer._add(missing)
             pad = next(t for key, t, _ in named if key == "pad_token")
-            if pad is not None and _names_pad_token(path):
+            if pad is not None and _names_pad_token(path, overrides):
                 tokenizer._pad_with(pad["content"])
             return tokenizer
 
@@ -1686,11 +1686,13 @@ def _configured(
     return named, extra
 
 
-def _names_pad_token(path: str) -> bool:
-    """Whether a model directory names a pad token (as ``_configured`` reads it)."""
-    config = _read_object(os.path.join(path, "tokenizer_config.json"))
+def _names_pad_token(path: str, overrides: dict[str, Any]) -> bool:
+    """Whether a model directory, or ``from_pretrained``'s keyword arguments (``overrides``), name a
+    pad token (as ``_configured`` reads them)."""
+    config = {**_read_object(os.path.join(path, "tokenizer_config.json")), **overrides}
     special_map = {} if config.get("added_tokens_decoder") is not None else _read_object(
         os.path.join(path, "special_tokens_map.json"))  # fmt: skip
+    special_map = {key: value for key, value in special_map.items() if key not in overrides}
     return special_map.get("pad_token", config.get("pad_token")) is not None
 
 
