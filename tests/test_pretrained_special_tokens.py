@@ -252,6 +252,31 @@ def test_add_special_tokens_takes_transformers_named_keys(impl, bert_vocab_file,
     assert "<m>" not in ours.get_vocab()
 
 
+@pytest.mark.parametrize("impl", IMPLS)
+def test_add_special_tokens_extends_the_extra_ones_when_told_not_to_replace(impl, bert_vocab_file, tmp_path):
+    """transformers 5's ``replace_extra_special_tokens=False``: a dict's extra special tokens extend
+    ``extra_special_tokens`` (each once) instead of replacing them; either way they are added."""
+    directory = _directory(tmp_path, bert_vocab_file, {})
+    ours, theirs = tokenizer_class(impl).from_pretrained(directory), _bert(directory)
+    for tok in (ours, theirs):
+        tok.add_special_tokens({"extra_special_tokens": ["<a>", "<b>"]})
+    steps = [
+        ({"extra_special_tokens": ["<b>", "<c>"]}, False),
+        ({"additional_special_tokens": ["<d>"], "mask_token": "<m>"}, False),
+        ({"extra_special_tokens": ["<e>"]}, True),
+    ]
+    for given, replace in steps:
+        assert ours.add_special_tokens(given, replace_extra_special_tokens=replace) == theirs.add_special_tokens(
+            given, replace_extra_special_tokens=replace
+        )
+        assert_same_special_tokens(ours, theirs)
+        assert ours.tokenize("x<c>y<a>") == theirs.tokenize("x<c>y<a>")
+    assert ours.extra_special_tokens == ["<e>"]
+    with pytest.raises(TypeError, match=r"^replace_extra_special_tokens must be bool, not int"):
+        ours.add_special_tokens({"extra_special_tokens": ["<f>"]}, replace_extra_special_tokens=0)
+    assert "<f>" not in ours.get_vocab()
+
+
 ORDERS = {
     "additional first": {"additional_special_tokens": ["<sp>"], "bos_token": "<s>"},
     "additional among named": {"eos_token": "</s>", "additional_special_tokens": ["<sp>", "<sq>"],

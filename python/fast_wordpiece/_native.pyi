@@ -829,6 +829,7 @@ class PyTokenizer:
         | AddedToken
         | Iterable[str | AddedToken]
         | Mapping[str, str | AddedToken | Iterable[str | AddedToken]],
+        replace_extra_special_tokens: bool = True,
     ) -> int: ...
     @property
     def vocab_size(self) -> int: ...

@@ -406,6 +406,7 @@ pub mod named {
         padding,
         pair,
         prefix,
+        replace_extra_special_tokens,
         return_overflowing_tokens,
         show_progress,
         skip_special_tokens,

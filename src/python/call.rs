@@ -276,14 +276,14 @@ fn in_transformers_order<'py>(dict: &Bound<'py, PyDict>) -> PyResult<Vec<(Bound<
 /// `add_special_tokens`' argument: the tokens to add, in order; the named
 /// tokens it sets (`mask_token`, `bos_token`, `eos_token`), and the pad
 /// token; its extra special tokens, and whether they replace the
-/// tokenizer's (a dict).
+/// tokenizer's (a dict, unless `replace_extra_special_tokens=False`).
 #[derive(Default)]
 pub(super) struct SpecialTokensArgument {
     pub(super) tokens: Vec<crate::pipeline::model::special_tokens::AddedToken>,
     pub(super) pad: Option<String>,
     named: Vec<(String, String)>,
     extra: Vec<String>,
-    replace: bool,
+    pub(super) replace: bool,
 }
 
 /// A list of str set by the caller (any iterable of str but a str or

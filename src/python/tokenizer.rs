@@ -270,9 +270,17 @@ impl PyTokenizer {
     /// which becomes that token: padding inserts the pad token), and the
     /// pipeline's `"unk_token"`, `"sep_token"`, `"cls_token"` only as they
     /// are. An empty named token is a ValueError.
-    fn add_special_tokens(&self, tokens: &Bound<'_, PyAny>) -> PyResult<usize> {
+    /// `replace_extra_special_tokens=False` (transformers 5's keyword) makes
+    /// a dict's list extend `extra_special_tokens` instead.
+    #[pyo3(signature = (tokens, replace_extra_special_tokens = true))]
+    fn add_special_tokens(
+        &self,
+        tokens: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::named::replace_extra_special_tokens)] replace_extra_special_tokens: bool,
+    ) -> PyResult<usize> {
         // Read once: `tokens` may be an iterator.
-        let given = self.special_tokens_argument(tokens)?;
+        let mut given = self.special_tokens_argument(tokens)?;
+        given.replace &= replace_extra_special_tokens;
         let count = self.add_parsed(&given.tokens)?;
         if let Some(pad) = &given.pad {
             self.pad_with(pad)?;

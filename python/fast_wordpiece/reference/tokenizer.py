@@ -224,13 +224,15 @@ class PyTokenizer(TransformersCalls):
         were added: all but the empty ones and those already added alike."""
         return self._add(_added_tokens(tokens, _flag(special_tokens, "special_tokens"), "add_tokens"))
 
-    def add_special_tokens(self, tokens: object) -> int:
+    def add_special_tokens(self, tokens: object, replace_extra_special_tokens: bool = True) -> int:
         """``add_tokens`` with every token special (not normalized unless an ``AddedToken`` says so); a list
         extends ``extra_special_tokens``. Also transformers' dict: "additional_special_tokens" /
         "extra_special_tokens" (a list, which replaces ``extra_special_tokens`` as in transformers),
         "mask_token", "bos_token", "eos_token", "pad_token" (a token, which becomes that token: padding
         inserts the pad token), and the pipeline's "unk_token", "sep_token", "cls_token" only as they are.
-        An empty named token is a ValueError."""
+        An empty named token is a ValueError. ``replace_extra_special_tokens=False`` (transformers 5's
+        keyword) makes a dict's list extend ``extra_special_tokens`` instead."""
+        replace = _flag(replace_extra_special_tokens, "replace_extra_special_tokens")
         if not isinstance(tokens, dict):
             given = _added_tokens(tokens, True, "add_special_tokens")
             count = self._add(given)
@@ -279,8 +281,12 @@ class PyTokenizer(TransformersCalls):
                 self._pad_with(content)
             else:
                 setattr(self, "_" + key, content)
-        if extra:
+        if extra and replace:
             self._extra_special_tokens = extra
+        elif extra:
+            self._extra_special_tokens = self._extra_special_tokens + [
+                t for i, t in enumerate(extra) if t not in self._extra_special_tokens and t not in extra[:i]
+            ]
         return count
 
     def _add(self, tokens: list[dict[str, Any]]) -> int:
