@@ -635,6 +635,19 @@ def test_bad_words_lists_settings_and_pad_inputs_raise(ours):
     assert ours([]) == {"input_ids": [], "token_type_ids": [], "attention_mask": []}
 
 
+@pytest.mark.parametrize("inputs", [
+    [{"input_ids": None}, {"input_ids": [1]}], {"input_ids": "abc"}, {"input_ids": [None]},
+    {"input_ids": [1.5, 2]}, {"input_ids": [[1, 2], None]}, {"input_ids": [[1, 2], 3]},
+], ids=repr)  # fmt: skip
+def test_pad_refuses_rows_that_are_not_ids_as_transformers(hf, ours, inputs):
+    """``pad`` of ``input_ids`` that are neither a row of ids nor a batch of rows is a ValueError
+    naming them (transformers raises one too, or a TypeError from deep inside), never rubbish."""
+    with pytest.raises((ValueError, TypeError)):
+        hf.pad(inputs, padding=True)
+    with pytest.raises(ValueError, match=r"^pad: input_ids"):
+        ours.pad(inputs, padding=True)
+
+
 def test_pad_checks_its_sizes(ours):
     """pad's max_length and pad_to_multiple_of are checked as the call's are; a length there is no
     memory for is a MemoryError that says so."""

@@ -652,6 +652,7 @@ def _pad(tokenizer: Any, encoded_inputs: Mapping[str, Any], padding: bool | str,
         if return_attention_mask:
             inputs["attention_mask"] = []
         return BatchEncoding(inputs, tensor_type=return_tensors)
+    _check_rows(required)
     if return_tensors is None:
         return_tensors = _tensor_type_of(encoded_inputs["input_ids"])
     # No maximum: padding to a length there is no memory for is a MemoryError that says so.
@@ -676,6 +677,20 @@ def _pad(tokenizer: Any, encoded_inputs: Mapping[str, Any], padding: bool | str,
         for key, value in _pad_one(tokenizer, example, padding, max_length, pad_to_multiple_of, side, mask).items():
             rows.setdefault(key, []).append(value)
     return BatchEncoding(rows, tensor_type=return_tensors)
+
+
+def _check_rows(required: Any) -> None:
+    """ValueError (as transformers raises) unless ``input_ids`` (non-empty) is one row of ids or a
+    batch of rows: its first item says which, and in a batch every item must be a row."""
+    if not isinstance(required, (list, tuple)):
+        raise ValueError(f"pad: input_ids must be a row of ids or a list of rows, not {_type_name(required)}")
+    if isinstance(required[0], (list, tuple)):
+        for i, row in enumerate(required):
+            if not isinstance(row, (list, tuple)):
+                raise ValueError(f"pad: input_ids[{i}] must be a row of ids, as input_ids[0] is, "
+                                 f"not {_type_name(row)}")  # fmt: skip
+    elif isinstance(required[0], (str, bytes)) or not hasattr(required[0], "__index__"):
+        raise ValueError(f"pad: input_ids[0] must be an id or a row of ids, not {_type_name(required[0])}")
 
 
 def _pad_one(tokenizer: Any, example: dict[str, Any], padding: str, max_length: int | None,
