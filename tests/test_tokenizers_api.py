@@ -222,6 +222,49 @@ def test_encode_batch_fast_is_encode_batch_with_tokenizers_signature(ours, hf, g
         ours.encode_batch_fast(inputs, 1)
 
 
+def test_to_str_and_save_take_pretty_as_tokenizers(ours, hf, tmp_path) -> None:
+    """``to_str(pretty=False)`` (one line, the default) and ``save(path, pretty=True)`` (indented, the
+    default), as Hugging Face's; the JSON is the same either way."""
+    for pretty in (False, True):
+        text = ours.to_str(pretty=pretty)
+        assert ("\n" in text) is pretty
+        assert ("\n" in hf.to_str(pretty=pretty)) is pretty
+        assert json.loads(text) == json.loads(ours.to_str(not pretty))
+        ours.save(tmp_path / f"{pretty}.json", pretty=pretty)
+        assert (tmp_path / f"{pretty}.json").read_text(encoding="utf-8") == text
+    assert "\n" not in ours.to_str()
+    ours.save(tmp_path / "default.json")
+    assert (tmp_path / "default.json").read_text(encoding="utf-8") == ours.to_str(pretty=True)
+    with pytest.raises(TypeError, match=r"^pretty must be bool, not int"):
+        ours.to_str(pretty=1)
+
+
+def test_get_vocab_and_num_special_tokens_to_add_take_tokenizers_keywords(ours, hf) -> None:
+    """``get_vocab(with_added_tokens=...)`` and ``num_special_tokens_to_add(is_pair=...)`` as Hugging
+    Face's (the added tokens outside the model left out without them; transformers' ``pair`` too)."""
+    for flag in (True, False):
+        assert ours.get_vocab(with_added_tokens=flag) == hf.get_vocab(with_added_tokens=flag)
+        assert ours.get_vocab(flag) == hf.get_vocab(flag)
+        assert ours.num_special_tokens_to_add(is_pair=flag) == hf.num_special_tokens_to_add(is_pair=flag)
+        assert ours.num_special_tokens_to_add(flag) == ours.num_special_tokens_to_add(pair=flag)
+    assert len(ours.get_vocab(False)) == ours.get_vocab_size(False) < len(ours.get_vocab())
+
+
+@pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
+def test_a_tokenizer_json_hugging_face_would_renumber_is_refused_naming_the_added_token(
+    name: str, bert_vocab_file
+) -> None:
+    """A token added past an id no token has gets an id Hugging Face's file would renumber: ``to_str``
+    refuses it, naming it as an added token (it need not be special) and what to do instead."""
+    data = json.loads(tokenizers.BertWordPieceTokenizer(str(bert_vocab_file))._tokenizer.to_str())
+    data["model"]["vocab"] = {t: i for t, i in data["model"]["vocab"].items() if i != 2000}
+    tok = tokenizer_class(name).from_str(json.dumps(data))
+    tok.add_tokens(["zzqxplain"])
+    with pytest.raises(ValueError, match=r'^added token "zzqxplain" has id 30522, which Hugging Face would renumber'):
+        tok.to_str()
+    assert tokenizer_class(name).from_json(tok.to_json()).token_to_id("zzqxplain") == 30522
+
+
 def random_words(rng: random.Random, lines: list[str]) -> list[str]:
     """Words as a user's pre-tokenized data holds them: from real lines, with punctuation inside
     words, empty words, accents, CJK, whitespace and added tokens."""

@@ -679,10 +679,16 @@ impl PyTokenizer {
     }
 
     /// How many special tokens post-processing adds to one text, or to a
-    /// pair with `pair=True` (0 when BERT's are missing from the vocabulary).
-    #[pyo3(signature = (pair = false))]
-    fn num_special_tokens_to_add(&self, #[pyo3(from_py_with = args::named::pair)] pair: bool) -> usize {
-        self.inner().added_tokens_count(pair)
+    /// pair with `pair=True` (0 when BERT's are missing from the
+    /// vocabulary); `is_pair=True`, Hugging Face `tokenizers`' name, says
+    /// the same.
+    #[pyo3(signature = (pair = false, *, is_pair = None))]
+    fn num_special_tokens_to_add(
+        &self,
+        #[pyo3(from_py_with = args::named::pair)] pair: bool,
+        #[pyo3(from_py_with = args::named::is_pair)] is_pair: Option<bool>,
+    ) -> usize {
+        self.inner().added_tokens_count(is_pair.unwrap_or(pair))
     }
 
     /// The unknown token (None when it is not in the vocabulary).

@@ -27,10 +27,17 @@ impl PyTokenizer {
 #[pymethods]
 impl PyTokenizer {
     /// Writes the tokenizer as a Hugging Face `tokenizer.json`, atomically
-    /// (our merges go under the extra key `fast_wordpiece`).
-    fn save(&self, py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<()> {
+    /// (our merges go under the extra key `fast_wordpiece`); indented
+    /// unless `pretty=False`, as Hugging Face's `save`.
+    #[pyo3(signature = (path, pretty = true))]
+    fn save(
+        &self,
+        py: Python<'_>,
+        path: &Bound<'_, PyAny>,
+        #[pyo3(from_py_with = args::named::pretty)] pretty: bool,
+    ) -> PyResult<()> {
         let path = args::path(path, "path")?;
-        py.detach(|| guard(|| self.inner().save_hf(&path)))
+        py.detach(|| guard(|| self.inner().save_hf_as(&path, pretty)))
     }
 
     /// Reads a Hugging Face `tokenizer.json` or a file in our own format;
@@ -48,9 +55,15 @@ impl PyTokenizer {
         Self::from_file(py, path)
     }
 
-    /// The Hugging Face `tokenizer.json` that `save` writes, as a str.
-    fn to_str<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        super::ints::py_str(py, &guard(|| self.inner().to_hf_json())?)
+    /// The Hugging Face `tokenizer.json` that `save` writes, as a str: on
+    /// one line unless `pretty=True`, as Hugging Face's `to_str`.
+    #[pyo3(signature = (pretty = false))]
+    fn to_str<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::named::pretty)] pretty: bool,
+    ) -> PyResult<Bound<'py, PyString>> {
+        super::ints::py_str(py, &guard(|| self.inner().to_hf_json_as(pretty))?)
     }
 
     /// A tokenizer from the content of a `tokenizer.json` (either format).

@@ -154,10 +154,18 @@ impl PyTokenizer {
         Ok(Self::wrap(tokenizer))
     }
 
-    /// `{token: id}` for the whole vocabulary.
-    fn get_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    /// `{token: id}` for the whole vocabulary; without `with_added_tokens`,
+    /// only the model's (as Hugging Face `tokenizers`' `get_vocab`).
+    #[pyo3(signature = (with_added_tokens = true))]
+    fn get_vocab<'py>(
+        &self,
+        py: Python<'py>,
+        #[pyo3(from_py_with = args::named::with_added_tokens)] with_added_tokens: bool,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let dict = ints::new_dict(py)?;
-        for (id, token) in self.inner().vocab().entries() {
+        let shared = self.inner();
+        let vocab = shared.vocab();
+        for (id, token) in vocab.entries().filter(|&(id, _)| with_added_tokens || vocab.in_model(id)) {
             ints::set_str_item(&dict, token, ints::py_int(py, id.into())?)?;
         }
         Ok(dict)

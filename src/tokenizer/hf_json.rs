@@ -738,6 +738,12 @@ impl Tokenizer {
 
     /// The tokenizer as a Hugging Face `tokenizer.json`.
     pub fn to_hf_json(&self) -> Result<String> {
+        self.to_hf_json_as(true)
+    }
+
+    /// [`Self::to_hf_json`], indented (`pretty`, as `save` writes it) or
+    /// on one line (as Hugging Face's `to_str()` gives it).
+    pub fn to_hf_json_as(&self, pretty: bool) -> Result<String> {
         let o = self.options();
         let pre_tokenizer = match o.pre_tokenizer {
             PreTokenizer::Bert => json!({"type": "BertPreTokenizer"}),
@@ -761,14 +767,16 @@ impl Tokenizer {
         };
         // Hugging Face gives a token outside the model the next id after the
         // model's vocabulary, in the order of `added_tokens`.
-        let model_len = vocab.entries().filter(|&(id, _)| vocab.in_model(id)).count() as u32;
+        let model_len = vocab.model_count() as u32;
         let mut next_id = model_len;
         for (id, token) in &special_ids {
             let (id, token) = (*id, &token.content);
             if !vocab.in_model(id) {
                 if id != next_id {
                     return Err(Error::invalid(format!(
-                        "special token {} has id {id}, which Hugging Face would renumber to {next_id}",
+                        "added token {} has id {id}, which Hugging Face would renumber to {next_id} (it numbers \
+                         the tokens outside the model from the count of the model's, holes left out): save with \
+                         to_json() instead",
                         Quoted(token)
                     )));
                 }
@@ -859,7 +867,8 @@ impl Tokenizer {
                 },
             },
         };
-        Ok(serde_json::to_string_pretty(&file).expect("a tokenizer always serializes"))
+        let text = if pretty { serde_json::to_string_pretty(&file) } else { serde_json::to_string(&file) };
+        Ok(text.expect("a tokenizer always serializes"))
     }
 }
 

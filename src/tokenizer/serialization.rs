@@ -127,7 +127,12 @@ impl Tokenizer {
 
     /// Writes the tokenizer as a Hugging Face `tokenizer.json`, atomically.
     pub fn save_hf(&self, path: &Path) -> Result<()> {
-        write_atomic(path, self.to_hf_json()?.as_bytes())
+        self.save_hf_as(path, true)
+    }
+
+    /// [`Self::save_hf`], indented or not (see [`Self::to_hf_json_as`]).
+    pub fn save_hf_as(&self, path: &Path, pretty: bool) -> Result<()> {
+        write_atomic(path, self.to_hf_json_as(pretty)?.as_bytes())
     }
 
     /// Reads a tokenizer file of either format (see [`Self::from_any_json`]).

@@ -282,9 +282,13 @@ class TransformersCalls:
     def truncation_side(self, value: str) -> None:
         self._truncation_side = _side(value, "truncation_side")
 
-    def num_special_tokens_to_add(self, pair: bool = False) -> int:
-        """How many special tokens post-processing adds to one text, or to a pair with ``pair=True``."""
-        return int(self._added_count(_flag(pair, "pair")))
+    def num_special_tokens_to_add(self, pair: bool = False, *, is_pair: bool | None = None) -> int:
+        """How many special tokens post-processing adds to one text, or to a pair with ``pair=True``
+        (``is_pair=True``, Hugging Face ``tokenizers``' name, says the same)."""
+        pair = _flag(pair, "pair")
+        if is_pair is not None:
+            pair = _flag(is_pair, "is_pair")
+        return int(self._added_count(pair))
 
     def _present(self, token: str) -> str | None:
         return token if token in self._ids else None

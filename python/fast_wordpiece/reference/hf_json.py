@@ -516,8 +516,10 @@ def dump(
     truncation: dict[str, Any] | None,
     padding: dict[str, Any] | None,
     objective: str | None = None,
+    pretty: bool = True,
 ) -> str:
-    """The Hugging Face ``tokenizer.json`` of a tokenizer (ValueError when it has no equivalent)."""
+    """The Hugging Face ``tokenizer.json`` of a tokenizer (ValueError when it has no equivalent),
+    indented (``pretty``) or on one line."""
     o = options
     if o["pre_tokenizer"] == "regex":
         raise ValueError('pre_tokenizer="regex" has no Hugging Face equivalent: save this tokenizer with to_json()')
@@ -531,7 +533,9 @@ def dump(
         if id_ in outside_model:
             if id_ != next_id:
                 raise ValueError(
-                    f"special token {json.dumps(token)} has id {id_}, which Hugging Face would renumber to {next_id}"
+                    f"added token {json.dumps(token)} has id {id_}, which Hugging Face would renumber to {next_id} "
+                    "(it numbers the tokens outside the model from the count of the model's, holes left out): "
+                    "save with to_json() instead"
                 )
             next_id += 1
     cls, sep = o["cls_token"], o["sep_token"]
@@ -594,4 +598,6 @@ def dump(
             EXTRA: extra,
         },
     }
+    if not pretty:
+        return json.dumps(document, ensure_ascii=False, separators=(",", ":"))
     return json.dumps(document, ensure_ascii=False, indent=2)

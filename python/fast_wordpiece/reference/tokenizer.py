@@ -483,15 +483,19 @@ class PyTokenizer(TransformersCalls):
         except (TypeError, ValueError) as e:
             raise ValueError(f"not a fast-wordpiece tokenizer file: {e}") from None
 
-    def to_str(self) -> str:
-        """The Hugging Face ``tokenizer.json`` that ``save`` writes."""
+    def to_str(self, pretty: bool = False) -> str:
+        """The Hugging Face ``tokenizer.json`` that ``save`` writes: on one line unless ``pretty=True``,
+        as Hugging Face's ``to_str``."""
+        pretty = _flag(pretty, "pretty")
         slots = [None if id_ in self._holes else token for id_, token in enumerate(self._vocab)]
         return hf_json.dump(slots, set(self._outside_model), self._plain_special_tokens(), self._added, self._merges,
-                            self.options, self._truncation, self.padding, self._objective)  # fmt: skip
+                            self.options, self._truncation, self.padding, self._objective, pretty)  # fmt: skip
 
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Writes the tokenizer as a Hugging Face ``tokenizer.json``, atomically."""
-        _write_atomic(_path(path), self.to_str())
+    def save(self, path: str | os.PathLike[str], pretty: bool = True) -> None:
+        """Writes the tokenizer as a Hugging Face ``tokenizer.json``, atomically; indented unless
+        ``pretty=False``, as Hugging Face's ``save``."""
+        path, pretty = _path(path), _flag(pretty, "pretty")
+        _write_atomic(path, self.to_str(pretty))
 
     @staticmethod
     def from_file(path: str | os.PathLike[str]) -> PyTokenizer:
@@ -1196,9 +1200,10 @@ class PyTokenizer(TransformersCalls):
 
     # -- the vocabulary --------------------------------------------------------
 
-    def get_vocab(self) -> dict[str, int]:
-        """``{token: id}`` for the whole vocabulary."""
-        return dict(self._ids)
+    def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]:
+        """``{token: id}`` for the whole vocabulary; without ``with_added_tokens``, only the model's
+        (as Hugging Face ``tokenizers``' ``get_vocab``)."""
+        return dict(self._ids) if _flag(with_added_tokens, "with_added_tokens") else dict(self._model_ids)
 
     def get_vocab_size(self, with_added_tokens: bool = True) -> int:
         """The number of tokens, as Hugging Face ``tokenizers``' ``get_vocab_size``: with
