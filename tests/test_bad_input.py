@@ -263,3 +263,44 @@ def test_ids_beyond_any_integer_type_are_out_of_range(impl):
                 call(big)
     with pytest.raises(ValueError, match="out of range"):
         tok.convert_ids_to_tokens(2**63)
+
+
+def _outcome(call) -> str:
+    try:
+        return repr(call())
+    except (TypeError, ValueError) as e:
+        return f"{type(e).__name__}: {e}"
+
+
+def test_the_transformers_side_refuses_bad_tokens_alike_in_engine_and_twin(tmp_path):
+    """Lone surrogates, bytes and numpy bools where tokens go are TypeErrors or ValueErrors that name
+    the argument, with the same words in the engine and the twin."""
+    np = pytest.importorskip("numpy")
+    made = [
+        impl.PyTokenizer.train(CORPUS, 40, 1, show_progress=False)
+        for impl in (fast_wordpiece, fast_wordpiece.reference)
+    ]
+    for tok in made:
+        tok.save_pretrained(tmp_path / type(tok).__module__)
+    outcomes = []
+    for tok in made:
+        directory = tmp_path / type(tok).__module__
+        calls = [
+            lambda t=tok: t.convert_tokens_to_ids("\ud800"),
+            lambda t=tok: t.convert_tokens_to_ids(["a", "\ud800"]),
+            lambda t=tok: t.convert_tokens_to_ids(None),
+            lambda t=tok: t.convert_tokens_to_ids(b"ab"),
+            lambda t=tok: t.add_tokens(["\ud800"]),
+            lambda t=tok: t.add_special_tokens(["\ud800"]),
+            lambda t=tok: t.add_special_tokens({"mask_token": np.True_}),
+            lambda t=tok, d=directory: type(t).from_pretrained(d, mask_token="\ud800"),
+            lambda t=tok: t.save_pretrained(None),
+            lambda t=tok: setattr(t, "mask_token", np.True_),
+        ]
+        outcomes.append([_outcome(call) for call in calls])
+    engine, twin = outcomes
+    assert engine == twin
+    assert all(o.startswith(("TypeError: ", "ValueError: ")) for o in engine), engine
+    assert engine[0] == "ValueError: tokens contains a lone surrogate at index 0, which is not valid Unicode text"
+    assert engine[3] == "TypeError: tokens must be a str or a list of str, not bytes"
+    assert engine[-1] == "TypeError: mask_token must be a str or None, not numpy.bool"

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyInt, PyList, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 
 use super::args::{self, type_name};
@@ -452,11 +452,12 @@ impl PyTokenizer {
                 None => Ok(py.None().into_bound(py)),
             };
         }
-        let iter = tokens.try_iter().map_err(|e| {
-            args::unless_raised(e, || {
-                PyTypeError::new_err(format!("tokens must be a str or a list of str, not {}", type_name(tokens)))
-            })
-        })?;
+        let wrong =
+            || PyTypeError::new_err(format!("tokens must be a str or a list of str, not {}", type_name(tokens)));
+        if tokens.is_instance_of::<PyBytes>() || tokens.is_instance_of::<PyByteArray>() {
+            return Err(wrong());
+        }
+        let iter = tokens.try_iter().map_err(|e| args::unless_raised(e, wrong))?;
         let ids = args::collect(iter, "tokens", 0, |i, t| Ok(id(&args::text(&t, &|| format!("tokens[{i}]"))?)))?;
         Ok(super::ints::list_with(py, ids.len(), |i| match ids[i] {
             Some(id) => super::ints::py_int(py, id.into()),

@@ -175,9 +175,9 @@ def _special_tokens(value: object) -> tuple[str, ...]:
     return tokens
 
 
-def _path(value: object) -> str:
+def _path(value: object, name: str = "path") -> str:
     if not isinstance(value, (str, os.PathLike)):
-        raise TypeError(f"path must be str or os.PathLike, not {_type_name(value)}")
+        raise TypeError(f"{name} must be str or os.PathLike, not {_type_name(value)}")
     return os.fspath(value)
 
 

@@ -151,7 +151,9 @@ class TransformersCalls:
         """The id of a token (the unknown token's for one not in the vocabulary), or a list of ids."""
         unk = self._ids.get(self._options.unk_token)
         if isinstance(tokens, str):
-            return self._ids.get(tokens, unk)
+            return self._ids.get(_text(tokens, "tokens"), unk)
+        if isinstance(tokens, (bytes, bytearray)) or not hasattr(tokens, "__iter__"):
+            raise TypeError(f"tokens must be a str or a list of str, not {_type_name(tokens)}")
         return [self._ids.get(token, unk) for token in _texts(tokens, "tokens")]
 
     def convert_ids_to_tokens(self, ids: int | list[int], skip_special_tokens: bool = False) -> str | list[str]:
@@ -555,7 +557,7 @@ def _token_setting(value: object, name: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str or None, not {type(value).__name__}")
+        raise TypeError(f"{name} must be a str or None, not {_type_name(value)}")
     if not _text(value, name):
         raise ValueError(f"{name} must not be empty")
     return value

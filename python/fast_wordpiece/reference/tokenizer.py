@@ -262,7 +262,7 @@ class PyTokenizer(TransformersCalls):
                                  "additional_special_tokens, extra_special_tokens, mask_token, bos_token, "
                                  "eos_token, unk_token, sep_token, cls_token and pad_token)")  # fmt: skip
             if not (isinstance(value, str) or hasattr(value, "content")):
-                raise TypeError(f"add_special_tokens: {key} must be a str or an AddedToken, not {type(value).__name__}")
+                raise TypeError(f"add_special_tokens: {key} must be a str or an AddedToken, not {_type_name(value)}")
             token = _added_tokens(value, True, "add_special_tokens")[0]
             if not token["content"]:
                 raise ValueError(f"add_special_tokens: {key} must not be empty")
@@ -654,7 +654,7 @@ class PyTokenizer(TransformersCalls):
         ``directory`` (created if needed); returns their paths. transformers' ``legacy_format`` is taken and
         ignored (None or a bool); a ``filename_prefix`` other than None or ``""`` and ``push_to_hub=True`` are
         ValueErrors."""
-        path = _path(directory)
+        path = _path(directory, "directory")
         save_keywords(legacy_format, filename_prefix, push_to_hub)
         os.makedirs(path, exist_ok=True)
         written = [os.path.join(path, "tokenizer.json")]
@@ -1840,7 +1840,8 @@ def _added_tokens(tokens: object, special: bool, name: str) -> list[dict[str, An
 
 def _added_token(token: object, force_special: bool, what: str) -> dict[str, Any]:
     if isinstance(token, str):
-        return _added_dict({"content": token, "special": force_special, "normalized": not force_special})
+        content = _text(token, what)
+        return _added_dict({"content": content, "special": force_special, "normalized": not force_special})
     if not hasattr(token, "content"):
         raise TypeError(f"{what} must be a str or an AddedToken, not {_type_name(token)}")
 
