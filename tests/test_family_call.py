@@ -161,7 +161,7 @@ def test_bad_calls_raise_clear_errors(family: dict[str, Any], training: list[str
     with pytest.raises(ValueError, match="max_length"):
         engine("a", max_length=-1)
     with pytest.raises(ValueError, match="pad_to_multiple_of"):
-        engine(["a"], padding=True, pad_to_multiple_of=0)
+        engine(["a"], padding=True, pad_to_multiple_of=-1)
     with pytest.raises(ValueError, match=rf"^ids\[0\] = {engine.vocab_size} is out of range for a vocabulary of"):
         engine.convert_ids_to_tokens([engine.vocab_size])
     with pytest.raises(TypeError, match="tokens"):
