@@ -250,6 +250,19 @@ def test_get_vocab_and_num_special_tokens_to_add_take_tokenizers_keywords(ours, 
     assert len(ours.get_vocab(False)) == ours.get_vocab_size(False) < len(ours.get_vocab())
 
 
+def test_get_added_tokens_decoder_as_tokenizers(ours, hf) -> None:
+    """``get_added_tokens_decoder()``: the added vocabulary by id, with the flags of each token, as
+    Hugging Face's (the special tokens, the plain added ones and the added special one)."""
+
+    def flags(decoder: dict[int, Any]) -> dict[int, tuple[Any, ...]]:
+        names = ("content", "single_word", "lstrip", "rstrip", "normalized", "special")
+        return {i: tuple(getattr(t, name) for name in names) for i, t in decoder.items()}
+
+    assert flags(ours.get_added_tokens_decoder()) == flags(hf.get_added_tokens_decoder())
+    assert list(ours.get_added_tokens_decoder()) == sorted(hf.get_added_tokens_decoder())
+    assert ours.get_added_tokens_decoder() is not ours.get_added_tokens_decoder()
+
+
 @pytest.mark.parametrize("name", sorted(IMPLEMENTATIONS))
 def test_a_tokenizer_json_hugging_face_would_renumber_is_refused_naming_the_added_token(
     name: str, bert_vocab_file

@@ -118,8 +118,8 @@ impl PyTokenizer {
     /// transformers' `added_tokens_decoder`: the special tokens (special,
     /// not normalized) and the tokens `add_tokens` / `add_special_tokens`
     /// added, with their flags. A new dict of new `AddedToken`s each time.
-    #[getter]
-    fn added_tokens_decoder<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    #[getter(added_tokens_decoder)]
+    fn added_tokens_by_id<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         // Names made as strs here: pyo3's conversion of a `&str` panics when Python has no room.
         let class =
             py.import(ints::py_str(py, "fast_wordpiece.added_token")?)?.getattr(ints::py_str(py, "AddedToken")?)?;
@@ -136,6 +136,12 @@ impl PyTokenizer {
             out.set_item(ints::py_int(py, id.into())?, token)?;
         }
         Ok(out)
+    }
+
+    /// `{id: AddedToken}` for the added vocabulary: `added_tokens_decoder`,
+    /// under Hugging Face `tokenizers`' name.
+    fn get_added_tokens_decoder<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.added_tokens_by_id(py)
     }
 
     /// `{token: id}` for the added vocabulary (`added_tokens_decoder`), in

@@ -453,6 +453,10 @@ class TransformersCalls:
         ``added_tokens_decoder`` (a new dict of new ``AddedToken`` objects each time)."""
         return dict(self._added_vocabulary())
 
+    def get_added_tokens_decoder(self) -> dict[int, AddedToken]:
+        """``added_tokens_decoder``, under Hugging Face ``tokenizers``' name."""
+        return self.added_tokens_decoder
+
     @property
     def added_tokens_encoder(self) -> dict[str, int]:
         """``{token: id}`` for the added vocabulary, in id order, as transformers'."""
