@@ -161,6 +161,23 @@ impl PyTokenizer {
         Ok(out)
     }
 
+    /// The tokenizer itself, as transformers' `backend_tokenizer` (its
+    /// Hugging Face `tokenizers` object): this class has that API too
+    /// (`normalizer`, `pre_tokenizer`, `get_vocab_size()`, `to_str()`, ...).
+    #[getter]
+    fn backend_tokenizer<'py>(slf: &Bound<'py, Self>) -> Bound<'py, Self> {
+        slf.clone()
+    }
+
+    /// `text` with transformers' clean-up rules applied (`" ."` to `"."`,
+    /// `" n't"` to `"n't"`, ...), as transformers' `clean_up_tokenization`:
+    /// what `decode(..., clean_up_tokenization_spaces=True)` does to its text.
+    fn clean_up_tokenization(&self, text: &Bound<'_, PyAny>) -> PyResult<String> {
+        let mut text = args::text(text, &|| "text".to_owned())?.to_owned();
+        crate::pipeline::decoder::clean_up_tokenization(&mut text);
+        Ok(text)
+    }
+
     /// `{token: id}` for the whole vocabulary: `get_vocab()`, as
     /// transformers' `vocab` property.
     #[getter(vocab)]

@@ -13,6 +13,7 @@ from typing import Any
 from fast_wordpiece import batch_encoding
 from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.reference.args import _flag, _is_one_id, _quoted, _text, _texts, _type_name
+from fast_wordpiece.reference.decoder import clean_up_tokenization
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions
 from fast_wordpiece.reference.stages import tokens_to_string
@@ -465,6 +466,18 @@ class TransformersCalls:
     def get_added_vocab(self) -> dict[str, int]:
         """``{token: id}`` for the added vocabulary, in id order, as transformers' ``get_added_vocab()``."""
         return {t.content: i for i, t in self._added_vocabulary()}
+
+    @property
+    def backend_tokenizer(self) -> Any:
+        """The tokenizer itself, as transformers' ``backend_tokenizer`` (its Hugging Face ``tokenizers``
+        object): this class has that API too (``normalizer``, ``pre_tokenizer``, ``get_vocab_size()``, ...)."""
+        return self
+
+    def clean_up_tokenization(self, text: str) -> str:
+        """``text`` with transformers' clean-up rules applied (``" ."`` to ``"."``, ``" n't"`` to
+        ``"n't"``, ...), as transformers' ``clean_up_tokenization``: what ``decode(...,
+        clean_up_tokenization_spaces=True)`` does to its text."""
+        return clean_up_tokenization(_text(text, "text"))
 
     @property
     def vocab(self) -> dict[str, int]:
