@@ -602,6 +602,10 @@ pub fn train_with(
         }
     }
     progress.finish();
+    // The scores as a saved file gives them back (to Hugging Face too).
+    for (_, score) in &mut pieces {
+        *score = super::hf_json::as_read_back(*score);
+    }
     // Finalize: every character, then the best-scored other pieces.
     let mut order: Vec<usize> = (0..pieces.len()).collect();
     order.sort_by(|&a, &b| {

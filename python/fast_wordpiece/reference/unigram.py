@@ -38,6 +38,7 @@ from fast_wordpiece.reference.args import (
 )
 from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.files import lines, paths_arg, read_utf8, write_atomic
+from fast_wordpiece.reference.json_numbers import as_read_back
 from fast_wordpiece.reference.spm_normalizer import Aligned, Normalizer
 from fast_wordpiece.reference.unicode import PUNCTUATION
 from fast_wordpiece.reference.unigram_template import Template, process
@@ -1481,6 +1482,8 @@ def train_counts(
             progress(f"pruned to {len(pieces)}")
         if stuck:
             break
+    # The scores as a saved file gives them back (to Hugging Face too).
+    pieces = [(piece, as_read_back(score)) for piece, score in pieces]
     order = sorted(range(len(pieces)), key=lambda i: (not is_char(pieces[i][0]), -pieces[i][1], i))
     chosen: list[tuple[str, float]] = []
     for i in order:
