@@ -5,6 +5,7 @@ with lone surrogates are errors that name the argument."""
 from __future__ import annotations
 
 import gc
+import importlib
 import itertools
 import json
 import os
@@ -338,6 +339,42 @@ def test_a_handler_exception_stops_reading_an_endless_argument_unchanged(alarm, 
     alarm(0.2)
     raised = _raised(lambda: ENDLESS_ARGUMENTS[call](tok))
     assert _is_deadline(raised), repr(raised)
+
+
+class _LenRaises(list):
+    """A list whose ``__len__`` raises what a signal handler would (its length is only a hint)."""
+
+    asked = 0
+
+    def __len__(self) -> int:
+        type(self).asked += 1
+        raise Deadline("the handler's own exception")
+
+
+#: Calls that ask their argument's length before reading it.
+SIZED_ARGUMENTS = {
+    "train": lambda m, tok, x: m.PyTokenizer.train(x, 60, show_progress=False),
+    "count_words": lambda m, tok, x: m.count_words(x),
+    "encode_batch": lambda m, tok, x: tok.encode_batch(x),
+    "analyze": lambda m, tok, x: tok.analyze(x),
+    "BPETokenizer.train": lambda m, tok, x: m.BPETokenizer.train(x, 270),
+    "decode_batch": lambda m, tok, x: tok.decode_batch(_LenRaises([[1, 2]])),
+}
+
+
+@pytest.mark.parametrize("call", sorted(SIZED_ARGUMENTS))
+@pytest.mark.parametrize("module", ["fast_wordpiece", "fast_wordpiece.reference"])
+def test_an_exception_from_len_comes_back_unchanged(call: str, module: str) -> None:
+    """A length is a hint (a TypeError means none, as ``operator.length_hint`` takes it), but any
+    other exception ``__len__`` raises, a signal handler's above all, is never swallowed."""
+    m = importlib.import_module(module)
+    tok = m.PyTokenizer.train_from_counts(_random_counts(50), 120, show_progress=False)
+    _LenRaises.asked = 0
+    raised = _raised(lambda: SIZED_ARGUMENTS[call](m, tok, _LenRaises(["hello world", "hello there"])))
+    if _LenRaises.asked:
+        assert _is_deadline(raised), repr(raised)
+    else:
+        assert raised is None
 
 
 # ----------------------------------------------------------------------------- str arguments

@@ -36,7 +36,7 @@ impl PyTokenizer {
                 PyTypeError::new_err(format!("texts must be an iterable of str, not {}", type_name(texts)))
             })
         })?;
-        let held = args::collect(iter, "texts", texts.len().unwrap_or(0), |_, t| Ok(t))?;
+        let held = args::collect(iter, "texts", args::size_hint(texts)?.unwrap_or(0), |_, t| Ok(t))?;
         let mut utf8 = super::encode::batch_room(held.len())?;
         for (i, t) in held.iter().enumerate() {
             utf8.push(text(t, &|| format!("texts[{i}]"))?);

@@ -166,6 +166,17 @@ pub fn text_batch<'py>(item: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> P
     item.try_iter().map_err(|e| unless_raised(e, not_text))
 }
 
+/// `len(obj)` as a size hint, as Python's `operator.length_hint` takes it:
+/// None when `obj` has no length (a TypeError); any other exception its
+/// `__len__` raises (a signal handler's `KeyboardInterrupt`) comes back.
+pub fn size_hint(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    match obj.len() {
+        Ok(n) => Ok(Some(n)),
+        Err(e) if e.is_instance_of::<PyTypeError>(obj.py()) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// The texts of `obj`, a corpus: an iterable of str and of batches of str
 /// ([`text_batch`]), flattened. Errors name the item (`corpus[3]`) or the
 /// text of a batch (`corpus[3][2]`). Python may run its signal handlers
@@ -177,7 +188,7 @@ pub fn corpus_texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Te
     })?;
     let py = obj.py();
     let mut out: Vec<Text<'py>> = Vec::new();
-    let _ = out.try_reserve_exact(obj.len().unwrap_or(0)); // a hint too large is no error
+    let _ = out.try_reserve_exact(size_hint(obj)?.unwrap_or(0)); // a hint too large is no error
     let mut push = |t: Text<'py>| {
         if out.len() == out.capacity() {
             out.try_reserve(out.len().max(8))

@@ -145,7 +145,7 @@ pub(super) fn count_texts(
     show_progress: bool,
 ) -> PyResult<()> {
     let mut progress = Progress::new(show_progress, None);
-    let (total, exact) = texts_total(corpus);
+    let (total, exact) = texts_total(corpus)?;
     progress.start("counting words", "texts", total);
     let mut pull = Pull { iter: iter.enumerate(), arrow, held: None, batch: None, batched: false, name };
     let threads = crate::threads::default_threads();
@@ -200,35 +200,42 @@ pub(super) fn count_texts(
 /// sized corpus gives its length, a total that a batch among its items
 /// turns out wrong (the counting then forgets it); a corpus without a
 /// length, or a list of batches one of which is of another kind (a
-/// generator, an array), has no total.
-fn texts_total(corpus: &Bound<'_, PyAny>) -> (Option<u64>, bool) {
-    let Ok(len) = corpus.len() else { return (None, false) };
+/// generator, an array), has no total. An exception a `__len__` raises
+/// but a TypeError (a signal handler's) comes back.
+fn texts_total(corpus: &Bound<'_, PyAny>) -> PyResult<(Option<u64>, bool)> {
+    let Some(len) = args::size_hint(corpus)? else { return Ok((None, false)) };
     let items = if let Ok(list) = corpus.cast::<PyList>() {
         list.as_sequence().clone()
     } else if let Ok(tuple) = corpus.cast::<PyTuple>() {
         tuple.as_sequence().clone()
     } else {
-        return (Some(len as u64), false);
+        return Ok((Some(len as u64), false));
     };
-    let text = |i: usize| items.get_item(i).is_ok_and(|item| item.is_instance_of::<PyString>());
-    if len == 0 || (text(0) && text(len - 1)) {
-        return (Some(len as u64), false); // texts (or empty)
+    // An item (a subclass's `__getitem__` may raise): None past the end.
+    let item = |i: usize| match items.get_item(i) {
+        Ok(item) => Ok(Some(item)),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyIndexError>(corpus.py()) => Ok(None),
+        Err(e) => Err(e),
+    };
+    let text = |i: usize| -> PyResult<bool> { Ok(item(i)?.is_some_and(|item| item.is_instance_of::<PyString>())) };
+    if len == 0 || (text(0)? && text(len - 1)?) {
+        return Ok((Some(len as u64), false)); // texts (or empty)
     }
     let mut total = 0u64;
     for i in 0..len {
-        let Ok(item) = items.get_item(i) else { return (None, false) };
+        let Some(item) = item(i)? else { return Ok((None, false)) };
         total += if item.is_instance_of::<PyString>() {
             1
         } else if item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>() {
-            match item.len() {
-                Ok(n) => n as u64,
-                Err(_) => return (None, false),
+            match args::size_hint(&item)? {
+                Some(n) => n as u64,
+                None => return Ok((None, false)),
             }
         } else {
-            return (None, false);
+            return Ok((None, false));
         };
     }
-    (Some(total), true)
+    Ok((Some(total), true))
 }
 
 /// Counts `texts` (of one Arrow array) with the GIL released, in slices of

@@ -49,7 +49,7 @@ pub(super) fn batch_words<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Vec<
             PyTypeError::new_err(format!("inputs must be an iterable of list of words, not {}", type_name(inputs)))
         })
     })?;
-    args::collect(iter, "inputs", inputs.len().unwrap_or(0), |i, item| {
+    args::collect(iter, "inputs", args::size_hint(inputs)?.unwrap_or(0), |i, item| {
         let two = match (item.cast::<PyTuple>(), item.cast::<PyList>()) {
             (Ok(t), _) if t.len() == 2 => Some((t.get_item(0)?, t.get_item(1)?)),
             (_, Ok(l)) if l.len() == 2 => Some((l.get_item(0)?, l.get_item(1)?)),
@@ -134,7 +134,7 @@ pub(super) fn batch_texts<'py>(
     })?;
     // One pass: each text is taken as UTF-8 as it comes, into a vector
     // made at the batch's size.
-    args::collect(iter, "inputs", inputs.len().unwrap_or(0), |i, item| {
+    args::collect(iter, "inputs", args::size_hint(inputs)?.unwrap_or(0), |i, item| {
         if item.is_exact_instance_of::<PyString>() {
             // The common case, with the fewest checks.
             return Ok((args::text(&item, &|| format!("inputs[{i}]"))?, None));

@@ -23,7 +23,7 @@ pub fn texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>
             PyTypeError::new_err(format!("{name} must be an iterable of str, not {}", type_name(obj)))
         })
     })?;
-    args::collect(iter, name, obj.len().unwrap_or(0), |i, item| text(&item, &|| format!("{name}[{i}]")))
+    args::collect(iter, name, args::size_hint(obj)?.unwrap_or(0), |i, item| text(&item, &|| format!("{name}[{i}]")))
 }
 
 /// The texts of a family `encode_batch` that takes pairs: each item a str or
@@ -36,7 +36,7 @@ pub fn items<'py>(texts: &Bound<'py, PyAny>) -> PyResult<Vec<(Text<'py>, Option<
             PyTypeError::new_err(format!("texts must be an iterable of str, not {}", type_name(texts)))
         })
     })?;
-    args::collect(iter, "texts", texts.len().unwrap_or(0), |i, item| {
+    args::collect(iter, "texts", args::size_hint(texts)?.unwrap_or(0), |i, item| {
         if item.is_exact_instance_of::<PyString>() {
             return Ok((text(&item, &|| format!("texts[{i}]"))?, None));
         }
@@ -356,7 +356,7 @@ pub fn decode_any<'py, T: TokenOf>(
     if !args::is_batch(ids, |_| false)? {
         return Ok(decode(tokenizer, ids, "ids", vocab_size, skip_special_tokens, clean_up)?.into_any());
     }
-    let texts = args::collect(ids.try_iter()?, "ids", ids.len().unwrap_or(0), |i, row| {
+    let texts = args::collect(ids.try_iter()?, "ids", args::size_hint(ids)?.unwrap_or(0), |i, row| {
         // A sequence may be long: Ctrl-C stops the batch between two.
         py.check_signals()?;
         decode(tokenizer, &row, &format!("ids[{i}]"), vocab_size, skip_special_tokens, clean_up)

@@ -206,7 +206,9 @@ pub fn token_texts<'py>(tokens: &Bound<'py, PyAny>) -> PyResult<Vec<Text<'py>>> 
             PyTypeError::new_err(format!("tokens must be an iterable of str, not {}", type_name(tokens)))
         })
     })?;
-    args::collect(iter, "tokens", tokens.len().unwrap_or(0), |i, t| args::text(&t, &|| format!("tokens[{i}]")))
+    args::collect(iter, "tokens", args::size_hint(tokens)?.unwrap_or(0), |i, t| {
+        args::text(&t, &|| format!("tokens[{i}]"))
+    })
 }
 
 /// `tokens` joined as `joining` says, as a Python str; a MemoryError when
