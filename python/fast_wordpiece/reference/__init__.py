@@ -16,8 +16,8 @@ Where its API differs from the engine's:
   ``show_progress=True``, and show no progress.
 - ``UnigramTokenizer``: besides ``encode(text, alpha=, nbest=, seed=)``,
   ``sample(text, alpha, nbest=-1, seed=0)`` draws a segmentation.
-- ``from_json`` and ``from_str`` name their argument ``json_text``
-  (``PyTokenizer``) or ``text`` (``BPETokenizer``), not ``json``.
+- ``PyTokenizer``'s ``from_json`` and ``from_str`` name their argument
+  ``json_text``, not ``json``.
 """
 
 from fast_wordpiece.added_token import AddedToken
