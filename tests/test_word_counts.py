@@ -127,6 +127,23 @@ def test_counts_made_with_different_options_do_not_merge(fw):
         fw.count_words(["x"], unk_token="[UNK]")
 
 
+def test_strip_all_marks_without_strip_accents_is_no_option_at_all(fw):
+    """``strip_all_marks`` does nothing when accents are kept (spec section 2), so counts made with
+    and without it are the same counts: equal, added up, trained on with either."""
+    texts = ["Café naïve Größe", "ab"]
+    for kept in ({"lowercase": False}, {"strip_accents": False}):
+        marks = fw.count_words(texts, strip_all_marks=True, **kept)
+        plain = fw.count_words(texts, **kept)
+        assert marks == plain
+        assert (marks + plain).items() == [(w, 2 * n) for w, n in plain.items()]
+        fw.PyTokenizer.train_from_counts(marks, 60, strip_all_marks=False, show_progress=False, **kept)
+    # With accents stripped it is an option, named by its effect.
+    with pytest.raises(ValueError, match="strip_all_marks=True and strip_all_marks=False"):
+        fw.count_words(texts, strip_all_marks=True, lowercase=False, strip_accents=True) + fw.count_words(
+            texts, lowercase=False, strip_accents=True
+        )
+
+
 def test_the_mapping(fw):
     counts = fw.WordCounts({"b": 2, "a": 2, "c": 5, "d": 1}, pre_tokenizer="whitespace")
     assert list(counts) == counts.keys() == ["a", "b", "c", "d"]

@@ -67,8 +67,14 @@ impl CountOptions {
         self.strip_accents.unwrap_or(self.lowercase)
     }
 
+    /// `strip_all_marks` has no effect without `strip_accents`.
+    fn strips_all_marks(&self) -> bool {
+        self.strip_all_marks && self.strips_accents()
+    }
+
     /// The first option (in `NAMES` order) whose effect differs, if any:
-    /// `strip_accents=None` and `strip_accents=lowercase` count alike.
+    /// `strip_accents=None` and `strip_accents=lowercase` count alike, and
+    /// so do both values of `strip_all_marks` when accents are kept.
     pub fn differing(&self, other: &Self) -> Option<&'static str> {
         self.differs_in(other).into_iter().next()
     }
@@ -80,7 +86,7 @@ impl CountOptions {
             self.handle_chinese_chars == other.handle_chinese_chars,
             self.lowercase == other.lowercase,
             self.strips_accents() == other.strips_accents(),
-            self.strip_all_marks == other.strip_all_marks,
+            self.strips_all_marks() == other.strips_all_marks(),
             self.pre_tokenizer == other.pre_tokenizer,
         ];
         Self::NAMES.iter().zip(same).filter(|(_, s)| !s).map(|(n, _)| *n).collect()
@@ -90,6 +96,7 @@ impl CountOptions {
     pub fn show(&self, name: &str) -> String {
         let value = match name {
             "strip_accents" => serde_json::Value::Bool(self.strips_accents()),
+            "strip_all_marks" => serde_json::Value::Bool(self.strips_all_marks()),
             _ => serde_json::to_value(self).expect("options serialize").get(name).cloned().unwrap_or_default(),
         };
         match value {

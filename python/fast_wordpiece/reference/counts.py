@@ -55,9 +55,12 @@ def count_options(options: Mapping[str, Any], function: str) -> dict[str, Any]:
 
 
 def effect(options: Mapping[str, Any], name: str) -> Any:
-    """What option ``name`` does: ``strip_accents=None`` follows ``lowercase``."""
+    """What option ``name`` does: ``strip_accents=None`` follows ``lowercase``, and
+    ``strip_all_marks`` does nothing without ``strip_accents``."""
     if name == "strip_accents" and options[name] is None:
         return options["lowercase"]
+    if name == "strip_all_marks":
+        return options[name] and effect(options, "strip_accents")
     return options[name]
 
 
