@@ -333,10 +333,13 @@ def pair_files(files: dict[tuple[bool, bool], Path], tmp_path_factory: pytest.Te
     folder = tmp_path_factory.mktemp("pairs")
     return {"roberta": files[True, True], "roberta-untrimmed": files[False, False],
             "byte-level": plain_file(folder, tokenizers.processors.ByteLevel(trim_offsets=True)),
-            "none": plain_file(folder, None)}  # fmt: skip
+            "none": plain_file(folder, None),
+            # transformers 5 writes GPT-2's so: a template that changes nothing, read as none
+            "identity-template": plain_file(folder, IDENTITY_TEMPLATE)}  # fmt: skip
 
 
-PAIR_FILES = ["roberta", "roberta-untrimmed", "byte-level", "none"]
+IDENTITY_TEMPLATE = tokenizers.processors.TemplateProcessing(single="$A:0", pair="$A:0 $B:1", special_tokens=[])
+PAIR_FILES = ["roberta", "roberta-untrimmed", "byte-level", "none", "identity-template"]
 
 
 @pytest.mark.parametrize("name", PAIR_FILES)
@@ -364,6 +367,25 @@ def test_a_pair_encodes_as_tokenizers_encodes_it(make: str, name: str, pair_file
         assert ours.encode("a", "b") == [*ours.encode("a"), ours.token_to_id("</s>"), *ours.encode("b")[1:]]
     else:  # one after the other
         assert ours.encode("a b", " c") == ours.encode("a b") + ours.encode(" c")
+
+
+@pytest.mark.parametrize("make", ["engine", "twin"])
+def test_a_gpt2_directory_transformers_5_saved_loads_and_encodes_as_tokenizers(make: str, tmp_path: Path) -> None:
+    """transformers 5 saves GPT-2 with a ``TemplateProcessing`` that changes nothing: it loads, and
+    encodes (single texts and pairs, with offsets) as ``tokenizers`` encodes that file."""
+    made = tokenizers.ByteLevelBPETokenizer()
+    made.train_from_iterator(CORPUS, vocab_size=400, min_frequency=1, special_tokens=["<|endoftext|>"])
+    (tmp_path / "files").mkdir()
+    made.save_model(str(tmp_path / "files"))
+    transformers.GPT2Tokenizer.from_pretrained(str(tmp_path / "files")).save_pretrained(str(tmp_path / "gpt2"))
+    path = tmp_path / "gpt2" / "tokenizer.json"
+    assert json.loads(path.read_text("utf-8"))["post_processor"]["type"] == "TemplateProcessing"
+    ours, theirs = MAKERS[make].load(path), tokenizers.Tokenizer.from_file(str(path))
+    texts = random_texts(31, 200)
+    for a, b in zip(texts, reversed(texts)):
+        assert ours.encode(a) == theirs.encode(a).ids, a
+        assert ours.encode(a, b) == theirs.encode(a, b).ids, (a, b)
+        assert ours(a, b, return_offsets_mapping=True)["offset_mapping"] == theirs.encode(a, b).offsets
 
 
 @pytest.mark.parametrize("make", ["engine", "twin"])

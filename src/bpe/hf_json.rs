@@ -123,6 +123,19 @@ fn padding(p: &Value) -> Result<Padding> {
     })
 }
 
+/// Whether post-processor `p` is a `TemplateProcessing` that changes
+/// nothing: single `$A:0`, pair `$A:0 $B:1`, no special tokens (as
+/// transformers 5 writes GPT-2's). It reads as no post-processor, which
+/// gives a pair the same type ids and trims no offsets.
+fn is_identity_template(p: &Value) -> bool {
+    let sequence = |id: &str, type_id: u64| json!({"Sequence": {"id": id, "type_id": type_id}});
+    p.as_object().is_some_and(|o| o.len() == 4)
+        && p.get("type").and_then(Value::as_str) == Some("TemplateProcessing")
+        && p.get("single") == Some(&json!([sequence("A", 0)]))
+        && p.get("pair") == Some(&json!([sequence("A", 0), sequence("B", 1)]))
+        && p.get("special_tokens").and_then(Value::as_object).is_some_and(|o| o.is_empty())
+}
+
 impl Bpe {
     /// A model from a Hugging Face `tokenizer.json`.
     pub fn from_hf_json(text: &str) -> Result<Bpe> {
@@ -135,7 +148,7 @@ impl Bpe {
         check(pre, "add_prefix_space", &json!(false), "pre_tokenizer")?;
         check(pre, "use_regex", &json!(true), "pre_tokenizer")?;
         byte_level(root.get("decoder"), "decoder", false)?;
-        let post = root.get("post_processor").filter(|v| !v.is_null());
+        let post = root.get("post_processor").filter(|v| !v.is_null() && !is_identity_template(v));
         // Without a post-processor nothing is trimmed; a ByteLevel or a
         // RobertaProcessing one trims unless it says otherwise (Hugging
         // Face's defaults are true).

@@ -14,7 +14,7 @@ import os
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import SupportsIndex
+from typing import Any, SupportsIndex
 
 from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
@@ -183,6 +183,18 @@ def _padding(p: object) -> dict[str, object]:
     out = {"length": length, "pad_to_multiple_of": number("pad_to_multiple_of"), "pad_id": id_("pad_id")}
     return out | {"pad_token": token, "pad_type_id": id_("pad_type_id"),
                   "direction": "left" if direction == "Left" else "right"}  # fmt: skip
+
+
+def _is_identity_template(post: Any) -> bool:
+    """Whether a post-processor is a ``TemplateProcessing`` that changes nothing: single ``$A:0``, pair
+    ``$A:0 $B:1``, no special tokens (as transformers 5 writes GPT-2's). It reads as none."""
+
+    def sequence(name: str, type_id: int) -> dict[str, Any]:
+        return {"Sequence": {"id": name, "type_id": type_id}}
+
+    return (isinstance(post, dict) and len(post) == 4 and post.get("type") == "TemplateProcessing"
+            and post.get("single") == [sequence("A", 0)] and post.get("pair") == [sequence("A", 0), sequence("B", 1)]
+            and post.get("special_tokens") == {})  # fmt: skip
 
 
 class BPETokenizer(family.TableLookups, family.TransformersCalls):
@@ -672,7 +684,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         made._normalized = normalized
         made._single_word, made._plain = single_word, plain
         post = root.get("post_processor")
-        if post is not None:  # Hugging Face's ByteLevel and RobertaProcessing defaults: both true
+        if post is not None and not _is_identity_template(post):  # ByteLevel's, RobertaProcessing's defaults: true
             if post.get("type") == "RobertaProcessing":
                 template = []
                 for key in ("cls", "sep"):
