@@ -6,7 +6,8 @@ trainers, and a ValueError for a corpus without a word."""
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,42 @@ def test_an_item_that_is_neither_text_nor_batch_is_named(
     assert engine == twin
     assert engine[0] == error.__name__
     assert engine[1].startswith(message)
+
+
+class LazyBatch(Mapping):  # type: ignore[type-arg]
+    """A mapping that is not a dict, as a ``datasets`` batch is."""
+
+    def __init__(self, data: dict[str, list[str]]) -> None:
+        self._data = data
+
+    def __getitem__(self, key: str) -> list[str]:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+@pytest.mark.parametrize("trainer", [*sorted(TRAINERS), "count_words"])
+@pytest.mark.parametrize("kind", [dict, LazyBatch, lambda d: Counter(d["text"])])
+def test_a_mapping_as_the_corpus_is_refused_naming_what_to_pass(trainer: str, kind: Any) -> None:
+    """Iterating a mapping reads its keys: a dataset's batch ``{"text": [...]}`` would train on the
+    one word "text". Refused instead, in the engine and the twin alike."""
+    corpus = kind({"text": TEXTS})
+    call = (lambda m: m.count_words(corpus)) if trainer == "count_words" else (lambda m: TRAINERS[trainer](m, corpus))
+    engine, twin = (outcome(lambda m=m: call(m)) for m in MODULES.values())
+    assert engine == twin
+    name = "texts" if trainer == "count_words" else "corpus"
+    assert engine[0] == "TypeError"
+    assert engine[1].startswith(f"{name} must be an iterable of texts, not a mapping ({type(corpus).__name__})")
+    assert 'batch["text"]' in engine[1]
+
+
+def test_count_words_names_a_str_as_training_does() -> None:
+    engine, twin = (outcome(lambda m=m: m.count_words("some text")) for m in MODULES.values())
+    assert engine == twin == ("TypeError", "texts must be an iterable of str, not str")
 
 
 def test_an_exception_raised_by_a_batch_comes_back_unchanged(module: Any) -> None:

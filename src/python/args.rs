@@ -143,6 +143,19 @@ pub fn reject_text_as_collection(obj: &Bound<'_, PyAny>, name: &str, of: &str) -
     Ok(())
 }
 
+/// A corpus that is a mapping (a dict, a dataset's batch) is a TypeError:
+/// iterating it would read its keys as the texts.
+pub fn reject_mapping_corpus(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
+    if obj.cast::<PyMapping>().is_ok() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an iterable of texts, not a mapping ({}): its keys would be read as the texts; pass \
+             its column of texts (batch[\"text\"])",
+            type_name(obj)
+        )));
+    }
+    Ok(())
+}
+
 /// The texts of a corpus item that is not a str: an iterator over them when
 /// it is a batch of texts (a list, a tuple or another iterable, as the
 /// batches of a `train_from_iterator` generator are), else the TypeError
@@ -183,6 +196,7 @@ pub fn size_hint(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
 /// every 4,096 texts, and more texts than memory is a MemoryError.
 pub fn corpus_texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>>> {
     reject_text_as_collection(obj, name, "str")?;
+    reject_mapping_corpus(obj, name)?;
     let iter = obj.try_iter().map_err(|e| {
         unless_raised(e, || PyTypeError::new_err(format!("{name} must be an iterable of str, not {}", type_name(obj))))
     })?;

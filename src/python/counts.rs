@@ -573,6 +573,7 @@ pub fn count_words(
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyWordCounts> {
     args::reject_text_as_collection(texts, "texts", "str")?;
+    args::reject_mapping_corpus(texts, "texts")?;
     let input = arrow::input(texts, "texts")?;
     let options = count_options(options, "count_words")?;
     let mut counter = WordCounter::new(&options);

@@ -202,6 +202,7 @@ impl PyTokenizer {
             initial_alphabet,
         };
         args::reject_text_as_collection(corpus, "corpus", "str")?;
+        args::reject_mapping_corpus(corpus, "corpus")?;
         let iter = corpus.try_iter().map_err(|e| {
             args::unless_raised(e, || {
                 PyTypeError::new_err(format!("corpus must be an iterable of str, not {}", type_name(corpus)))

@@ -55,11 +55,21 @@ def _text_batch(item: object, name: str) -> Iterator[Any]:
     raise TypeError(f"{name} must be str, not {_type_name(item)}")
 
 
+def _reject_mapping_corpus(value: object, name: str) -> None:
+    """A corpus that is a mapping (a dict, a dataset's batch) is a TypeError: iterating it would
+    read its keys as the texts."""
+    if isinstance(value, Mapping):
+        raise TypeError(f"{name} must be an iterable of texts, not a mapping ({_type_name(value)}): its keys would "
+                        f'be read as the texts; pass its column of texts (batch["text"])')  # fmt: skip
+
+
 def _corpus_texts(value: object, name: str) -> Iterator[str]:
     """The texts of a corpus: an iterable of str and of batches of str (``_text_batch``),
     flattened; the errors name the item (``corpus[3]``) or the text of a batch
     (``corpus[3][2]``)."""
-    for i, item in enumerate(_items(value, name, "str")):
+    items = _items(value, name, "str")
+    _reject_mapping_corpus(value, name)
+    for i, item in enumerate(items):
         if isinstance(item, str):
             yield _text(item, f"{name}[{i}]")
         else:

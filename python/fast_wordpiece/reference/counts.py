@@ -15,6 +15,7 @@ from fast_wordpiece.reference.args import (
     _integer,
     _path,
     _quoted,
+    _reject_mapping_corpus,
     _text,
     _text_batch,
     _text_counts,
@@ -423,6 +424,9 @@ def count_words(texts: Iterable[str], *, show_progress: bool = False, **options:
     stream of them such as a chunked array (``__arrow_c_stream__``): their
     texts, nulls skipped."""
     _flag(show_progress, "show_progress")
+    if isinstance(texts, (str, bytes, bytearray)):
+        raise TypeError(f"texts must be an iterable of str, not {_type_name(texts)}")
+    _reject_mapping_corpus(texts, "texts")
     if hasattr(texts, "__arrow_c_array__") or hasattr(texts, "__arrow_c_stream__"):
         texts = _arrow_texts(texts)
     if isinstance(texts, str) or not isinstance(texts, Iterable):

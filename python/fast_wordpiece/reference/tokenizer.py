@@ -25,6 +25,7 @@ from fast_wordpiece.reference.args import (
     _json_loads,
     _path,
     _quoted,
+    _reject_mapping_corpus,
     _special_tokens,
     _text,
     _text_counts,
@@ -358,6 +359,7 @@ class PyTokenizer(TransformersCalls):
         of batches of texts (a list of str is read as its texts)."""
         _flag(show_progress, "show_progress")
         items = _items(corpus, "corpus", "str")
+        _reject_mapping_corpus(corpus, "corpus")
         args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
                                    limit_alphabet, initial_alphabet)  # fmt: skip
         counts: Counter[str] = Counter()
