@@ -306,6 +306,24 @@ def test_progress_of_a_training_that_runs_out_of_pairs_says_so_once(Tokenizer, m
         assert lines[-1].startswith(f"[merging] {len(tok.merges)}/{len(tok.merges)} merges [")
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: fast_wordpiece.PyTokenizer.train(["a b"] * 3 + [3], 100, show_progress=True),  # type: ignore[list-item]
+        lambda: fast_wordpiece.count_words(["a b"] * 3 + [3], show_progress=True),  # type: ignore[list-item]
+    ],
+    ids=["train", "count_words"],
+)
+def test_work_that_fails_part_way_ends_its_progress_line(call, capfd):
+    """The progress bar is drawn in place (``\r``); work that fails part-way ends its line, so that
+    the error printed after it starts on a line of its own."""
+    with pytest.raises(TypeError, match=r"\[3\] must be str, not int"):
+        call()
+    err = capfd.readouterr().err
+    assert "[counting words]" in err
+    assert err.endswith("\n")
+
+
 def test_every_way_of_training_says_when_it_ran_out_of_pairs(tmp_path, capfd):
     path = tmp_path / "corpus.txt"
     path.write_text("\n".join(CORPUS), encoding="utf-8")

@@ -603,6 +603,7 @@ pub fn count_words(
             };
             let counted = count_chunks();
             progress.finish();
+            drop(progress);
             signals.result(counted)?;
         }
         None => {

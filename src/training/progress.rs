@@ -22,6 +22,8 @@ pub struct Progress<'a> {
     started: Instant,
     last_draw: Instant,
     last_check: Instant,
+    /// A line is drawn and not ended yet.
+    open: bool,
 }
 
 impl<'a> Progress<'a> {
@@ -37,6 +39,7 @@ impl<'a> Progress<'a> {
             started: now,
             last_draw: now,
             last_check: now,
+            open: false,
         }
     }
 
@@ -85,7 +88,14 @@ impl<'a> Progress<'a> {
     pub fn finish(&mut self) {
         if self.enabled {
             self.draw();
+            self.end_line();
+        }
+    }
+
+    fn end_line(&mut self) {
+        if self.open {
             eprintln!();
+            self.open = false;
         }
     }
 
@@ -101,12 +111,13 @@ impl<'a> Progress<'a> {
         self.total = Some(self.done);
         if self.enabled {
             self.draw();
-            eprintln!();
+            self.end_line();
             eprintln!("[{}] {}", self.phase, ran_out_of_pairs(tokens, asked, min_frequency));
         }
     }
 
-    fn draw(&self) {
+    fn draw(&mut self) {
+        self.open = true;
         let secs = self.started.elapsed().as_secs_f64().max(1e-9);
         let rate = self.done as f64 / secs;
         let of = self.total.map(|t| format!("/{t}")).unwrap_or_default();
@@ -117,6 +128,14 @@ impl<'a> Progress<'a> {
             self.phase, self.done, of, self.unit, secs, rate, self.unit
         );
         let _ = err.flush();
+    }
+}
+
+/// Work that fails part-way leaves no line half drawn: the error that
+/// follows starts on a line of its own.
+impl Drop for Progress<'_> {
+    fn drop(&mut self) {
+        self.end_line();
     }
 }
 
