@@ -139,6 +139,16 @@ def test_unigram_from_str_refuses_what_the_engine_refuses_alike(text: str) -> No
     assert kind == "ValueError"
 
 
+@pytest.mark.parametrize("text", ["[1, 2, 3]", "null", "3", '"x"', "true"])
+@pytest.mark.parametrize("cls", ["BPETokenizer", "CharTokenizer"])
+def test_json_that_is_not_an_object_is_a_value_error_alike(cls: str, text: str) -> None:
+    """Not an AttributeError of the twin, nor a message about a missing pre-tokenizer."""
+    kind, message = both(lambda m: getattr(m, cls).from_json(text))
+    assert kind == "ValueError"
+    expected = "a tokenizer.json must be a JSON object" if cls == "BPETokenizer" else 'type: expected "CharTokenizer"'
+    assert message == expected
+
+
 @pytest.mark.parametrize("text", GOOD_JSON.values(), ids=GOOD_JSON.keys())
 def test_unigram_from_str_reads_what_the_engine_reads_alike(text: str) -> None:
     def read(m: Any) -> Any:

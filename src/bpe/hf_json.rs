@@ -140,6 +140,9 @@ impl Bpe {
     /// A model from a Hugging Face `tokenizer.json`.
     pub fn from_hf_json(text: &str) -> Result<Bpe> {
         let root: Value = serde_json::from_str(text).map_err(|e| Error::invalid(format!("not valid JSON: {e}")))?;
+        if !root.is_object() {
+            return Err(Error::invalid("a tokenizer.json must be a JSON object"));
+        }
         if !is_null(root.get("normalizer")) {
             return Err(err("normalizer", "a normalizer is not supported with byte-level BPE"));
         }

@@ -642,6 +642,8 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         """A tokenizer from ``tokenizer.json`` text with a ``ByteLevel``
         pre-tokenizer (ValueError otherwise); checks less than the engine."""
         root = _json_loads(_text(json, "json"))
+        if not isinstance(root, dict):
+            raise ValueError("a tokenizer.json must be a JSON object")
         if (root.get("pre_tokenizer") or {}).get("type") != "ByteLevel":
             raise ValueError("pre_tokenizer: only ByteLevel is supported")
         model = root["model"]

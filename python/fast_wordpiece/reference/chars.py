@@ -242,7 +242,7 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
     def from_json(json: str) -> CharTokenizer:
         """A tokenizer from ``to_json``'s text; ValueError if it is not one."""
         root = _json_loads(_text(json, "json"))
-        if root.get("type") != "CharTokenizer":
+        if not isinstance(root, dict) or root.get("type") != "CharTokenizer":
             raise ValueError('type: expected "CharTokenizer"')
         vocab = {t: i for i, t in enumerate(root["vocab"])}
         return CharTokenizer(vocab, special_tokens=root["special_tokens"], unk_token=root["unk_token"])
