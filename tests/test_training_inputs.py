@@ -145,6 +145,19 @@ def test_a_mapping_as_the_corpus_is_refused_naming_what_to_pass(trainer: str, ki
     assert 'batch["text"]' in engine[1]
 
 
+@pytest.mark.parametrize("paths", [b"corpus.txt", bytearray(b"corpus.txt")])
+def test_paths_given_as_bytes_are_named_as_bytes(paths: Any) -> None:
+    """bytes iterate as ints: not ``paths[0] must be str or os.PathLike, not int``."""
+    calls = [
+        lambda m: m.BPETokenizer.train_from_files(paths, 300),
+        lambda m: m.UnigramTokenizer.train_from_files(paths, 30),
+    ]
+    for call in calls:
+        engine, twin = (outcome(lambda m=m, call=call: call(m)) for m in MODULES.values())
+        assert engine == twin == ("TypeError", f"paths must be a path or a list of paths, not {type(paths).__name__}")
+    assert outcome(lambda: fast_wordpiece.PyTokenizer.train_from_files(paths, 30)) == engine
+
+
 def test_count_words_names_a_str_as_training_does() -> None:
     engine, twin = (outcome(lambda m=m: m.count_words("some text")) for m in MODULES.values())
     assert engine == twin == ("TypeError", "texts must be an iterable of str, not str")

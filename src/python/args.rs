@@ -644,6 +644,10 @@ fn post_processing(value: &Bound<'_, PyAny>) -> PyResult<PostProcessing> {
 /// One path, or an iterable of paths (str or os.PathLike).
 pub fn paths(obj: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     let not_paths = || PyTypeError::new_err(format!("paths must be a path or a list of paths, not {}", type_name(obj)));
+    // bytes (a path as bytes too) iterate as ints: named as what they are.
+    if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
+        return Err(not_paths());
+    }
     match obj.extract::<PathBuf>() {
         Ok(path) => return Ok(vec![path]),
         Err(e) if !obj.hasattr("__iter__")? => return Err(unless_raised(e, not_paths)),
