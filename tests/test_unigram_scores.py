@@ -16,7 +16,7 @@ from implementations import IMPLEMENTATIONS
 
 import fast_wordpiece
 from fast_wordpiece import reference
-from fast_wordpiece.reference.json_numbers import as_read_back, read_float
+from fast_wordpiece.reference.json_numbers import as_read_back, read_float, read_int
 
 tokenizers = pytest.importorskip("tokenizers")
 
@@ -55,14 +55,18 @@ def unigram_json(scores: list[str]) -> str:
 
 
 def test_scores_are_read_as_hugging_face_reads_them() -> None:
-    scores = numbers(6000)
+    # integers past 64 bits (serde_json reads them as its decimals) and -0 (a double)
+    scores = [*numbers(6000), "-575094512269232007900", "-0", "-18446744073709551616", "-18446744073709551615"]
     text = unigram_json(scores)
     theirs = [s for _, s in json.loads(tokenizers.Tokenizer.from_str(text).to_str())["model"]["vocab"]]
     assert sum(float(s) != t for s, t in zip(scores, theirs[1:])) > 300  # what is tested is there
-    assert [0.0] + [read_float(s) for s in scores] == theirs
+    read = [read_float(s) if "." in s or "e" in s.lower() else float(read_int(s)) for s in scores]
+    assert [0.0, *read] == theirs
+    assert [str(x) for x in read[-4:]] == [str(x) for x in theirs[-4:]]  # -0.0 too
     for name, module in MODULES.items():
         ours = [s for _, s in module.UnigramTokenizer.from_str(text).get_pieces()]
         assert ours == theirs, name
+        assert [str(x) for x in ours] == [str(x) for x in theirs], name
 
 
 def test_a_tie_decided_by_the_last_place_segments_as_hugging_face() -> None:
@@ -89,6 +93,29 @@ def test_trained_scores_come_back_bit_for_bit_to_us_and_to_hugging_face(name: st
     assert MODULES[name].UnigramTokenizer.from_str(text).get_pieces() == pieces
     theirs: list[Any] = json.loads(tokenizers.Tokenizer.from_str(text).to_str())["model"]["vocab"]
     assert [tuple(p) for p in theirs] == [tuple(p) for p in pieces]
+
+
+def test_small_trained_scores_that_read_back_as_a_neighbour_settle_alike() -> None:
+    """A score near 0 can read back as a neighbour that reads back as it (``...8185e-09`` and
+    ``...818e-09``): training takes the nearest double that stays, in the engine and the twin."""
+    counts = {"chceacbbbhg": 1428466570, "z": 4}
+    engine, twin = (m.UnigramTokenizer.train_from_counts(counts, 14, show_progress=False) for m in MODULES.values())
+    assert engine.get_pieces() == twin.get_pieces()
+    assert fast_wordpiece.UnigramTokenizer.from_str(engine.to_str()) == engine
+    theirs = json.loads(tokenizers.Tokenizer.from_str(engine.to_str()).to_str())["model"]["vocab"]
+    assert [tuple(p) for p in theirs] == [tuple(p) for p in engine.get_pieces()]
+    rng = random.Random(5)
+    for _ in range(20000):
+        x = as_read_back(-rng.random() * 10 ** -rng.uniform(0, 13))
+        assert read_float(repr(x)) == x
+
+
+def test_a_number_too_large_for_a_double_where_nothing_reads_it_is_no_error() -> None:
+    """The engine skips the number of a key it does not read; the twin reads it as an infinity."""
+    doc = json.loads(fast_wordpiece.PyTokenizer.train(["a b"], 30, show_progress=False).to_str())
+    text = json.dumps(doc)[:-1] + ', "extra": 1e400}'
+    for module in MODULES.values():
+        assert module.PyTokenizer.from_str(text).get_vocab() == fast_wordpiece.PyTokenizer.from_str(text).get_vocab()
 
 
 def test_constructor_scores_are_kept_as_given() -> None:

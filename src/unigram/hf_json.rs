@@ -30,23 +30,38 @@ fn is_isolated_punctuation(part: &Value) -> bool {
         && matches!(object.get("behavior").map(Value::as_str), None | Some(Some("Isolated")))
 }
 
-/// How many times [`as_read_back`] writes and reads a score at most.
-const READ_BACK_ROUNDS: usize = 4;
+/// How many doubles on each side of a score [`as_read_back`] tries at most.
+const NEIGHBOURS: u64 = 64;
 
-/// `x` as Hugging Face's `tokenizers` reads back the JSON number written for
-/// it (spec section 14): written as the shortest number that reads back as
-/// it in exact arithmetic (`ryu`), read as `serde_json` without
-/// `float_roundtrip` reads it (as `tokenizers` does, and this crate), until
-/// that changes nothing (at most `READ_BACK_ROUNDS` times; one at most was
-/// seen on 200,000 random scores): a trained score a saved file gives back
-/// bit for bit, to us and to Hugging Face.
-pub fn as_read_back(mut x: f64) -> f64 {
-    for _ in 0..READ_BACK_ROUNDS {
-        let Ok(y) = serde_json::to_string(&x).and_then(|text| serde_json::from_str::<f64>(&text)) else { break };
-        if y == x {
-            break;
+/// `x` written as the shortest number that reads back as it in exact
+/// arithmetic (`ryu`), read as `serde_json` without `float_roundtrip` reads
+/// it (as Hugging Face's `tokenizers` does, and this crate).
+fn read_back(x: f64) -> Option<f64> {
+    serde_json::to_string(&x).ok().and_then(|text| serde_json::from_str::<f64>(&text).ok())
+}
+
+/// The score a saved file gives back bit for bit, to us and to Hugging
+/// Face, nearest `x` (spec section 14): `x` itself if written and read back
+/// it stays; else what it reads back as, if that stays; else the first
+/// double that stays among those 1, 2, ... `NEIGHBOURS` places from `x`
+/// (below it in bits first); else `x`. (Some small scores, near 1e-9, read
+/// back as a neighbour that reads back as them.)
+pub fn as_read_back(x: f64) -> f64 {
+    let stays = |y: f64| y.is_finite() && read_back(y) == Some(y);
+    if !x.is_finite() || stays(x) {
+        return x;
+    }
+    if let Some(y) = read_back(x).filter(|&y| stays(y)) {
+        return y;
+    }
+    let bits = x.to_bits();
+    for d in 1..=NEIGHBOURS {
+        for near in [bits.wrapping_sub(d), bits.wrapping_add(d)] {
+            let y = f64::from_bits(near);
+            if stays(y) {
+                return y;
+            }
         }
-        x = y;
     }
     x
 }

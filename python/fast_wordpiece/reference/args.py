@@ -16,7 +16,7 @@ from fast_wordpiece.batch_encoding import _integer as _integer
 from fast_wordpiece.batch_encoding import _is_numpy_bool
 from fast_wordpiece.batch_encoding import _type_name as _type_name
 from fast_wordpiece.reference.common import DEFAULT_SPECIAL_TOKENS
-from fast_wordpiece.reference.json_numbers import read_float
+from fast_wordpiece.reference.json_numbers import read_float, read_int
 
 
 def _text(value: object, name: str) -> str:
@@ -146,6 +146,7 @@ def _json_loads(text: str, **kwargs: Any) -> Any:
     ``json.JSONDecodeError`` (a ValueError), as the engine's parser refuses it: every caller's
     handling of JSON that is not valid applies."""
     kwargs.setdefault("parse_float", read_float)
+    kwargs.setdefault("parse_int", read_int)
     try:
         return json.loads(text, **kwargs)
     except RecursionError:
