@@ -342,39 +342,56 @@ def test_a_handler_exception_stops_reading_an_endless_argument_unchanged(alarm, 
 
 
 class _LenRaises(list):
-    """A list whose ``__len__`` raises what a signal handler would (its length is only a hint)."""
+    """A list whose ``__len__`` raises ``raises`` (its length is only a hint)."""
 
     asked = 0
+    raises: BaseException = KeyboardInterrupt("the handler's own exception")
 
     def __len__(self) -> int:
         type(self).asked += 1
-        raise Deadline("the handler's own exception")
+        raise type(self).raises
 
 
-#: Calls that ask their argument's length before reading it.
+#: Calls that may ask their argument's length before reading it.
 SIZED_ARGUMENTS = {
-    "train": lambda m, tok, x: m.PyTokenizer.train(x, 60, show_progress=False),
-    "count_words": lambda m, tok, x: m.count_words(x),
-    "encode_batch": lambda m, tok, x: tok.encode_batch(x),
-    "analyze": lambda m, tok, x: tok.analyze(x),
-    "BPETokenizer.train": lambda m, tok, x: m.BPETokenizer.train(x, 270),
+    "train": lambda m, tok, x: m.PyTokenizer.train(x, 60, show_progress=False).get_vocab(),
+    "count_words": lambda m, tok, x: m.count_words(x).items(),
+    "encode_batch": lambda m, tok, x: [e.ids for e in tok.encode_batch(x)],
+    "analyze": lambda m, tok, x: tok.analyze(x)["words"],
+    "BPETokenizer.train": lambda m, tok, x: m.BPETokenizer.train(x, 270).get_vocab(),
     "decode_batch": lambda m, tok, x: tok.decode_batch(_LenRaises([[1, 2]])),
 }
 
 
 @pytest.mark.parametrize("call", sorted(SIZED_ARGUMENTS))
 @pytest.mark.parametrize("module", ["fast_wordpiece", "fast_wordpiece.reference"])
-def test_an_exception_from_len_comes_back_unchanged(call: str, module: str) -> None:
-    """A length is a hint (a TypeError means none, as ``operator.length_hint`` takes it), but any
-    other exception ``__len__`` raises, a signal handler's above all, is never swallowed."""
+@pytest.mark.parametrize("raises", [KeyboardInterrupt, SystemExit])
+def test_a_signal_handlers_exception_from_len_comes_back_unchanged(call: str, module: str, raises: type) -> None:
+    """A length is only a hint, but a ``KeyboardInterrupt`` or ``SystemExit`` raised while it is
+    asked (a signal handler's) is never swallowed."""
     m = importlib.import_module(module)
     tok = m.PyTokenizer.train_from_counts(_random_counts(50), 120, show_progress=False)
-    _LenRaises.asked = 0
+    _LenRaises.asked, _LenRaises.raises = 0, raises("the handler's own exception")
     raised = _raised(lambda: SIZED_ARGUMENTS[call](m, tok, _LenRaises(["hello world", "hello there"])))
     if _LenRaises.asked:
-        assert _is_deadline(raised), repr(raised)
+        assert type(raised) is raises, repr(raised)
+        assert str(raised) == "the handler's own exception"
     else:
         assert raised is None
+
+
+@pytest.mark.parametrize("call", sorted(SIZED_ARGUMENTS))
+@pytest.mark.parametrize("raises", [NotImplementedError, OverflowError, ValueError])
+def test_a_len_that_fails_is_no_length_as_in_the_twin(call: str, raises: type) -> None:
+    """A stream whose ``__len__`` fails (an ``Exception``) still trains and encodes: the twin, like
+    Hugging Face's trainers, never asks it."""
+    results = []
+    for module in ("fast_wordpiece", "fast_wordpiece.reference"):
+        m = importlib.import_module(module)
+        tok = m.PyTokenizer.train_from_counts(_random_counts(50), 120, show_progress=False)
+        _LenRaises.raises = raises("a stream")
+        results.append(SIZED_ARGUMENTS[call](m, tok, _LenRaises(["hello world", "hello there"])))
+    assert results[0] == results[1]
 
 
 # ----------------------------------------------------------------------------- str arguments

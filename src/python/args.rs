@@ -179,13 +179,15 @@ pub fn text_batch<'py>(item: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> P
     item.try_iter().map_err(|e| unless_raised(e, not_text))
 }
 
-/// `len(obj)` as a size hint, as Python's `operator.length_hint` takes it:
-/// None when `obj` has no length (a TypeError); any other exception its
-/// `__len__` raises (a signal handler's `KeyboardInterrupt`) comes back.
+/// `len(obj)` as a size hint: None when `obj` has no length or its
+/// `__len__` fails with an `Exception` (the twin and Hugging Face never ask
+/// it, so a stream whose `__len__` raises still trains); a `BaseException`
+/// that is not one (`KeyboardInterrupt`, `SystemExit`: a signal handler's)
+/// comes back.
 pub fn size_hint(obj: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
     match obj.len() {
         Ok(n) => Ok(Some(n)),
-        Err(e) if e.is_instance_of::<PyTypeError>(obj.py()) => Ok(None),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyException>(obj.py()) => Ok(None),
         Err(e) => Err(e),
     }
 }

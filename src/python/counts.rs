@@ -200,8 +200,8 @@ pub(super) fn count_texts(
 /// sized corpus gives its length, a total that a batch among its items
 /// turns out wrong (the counting then forgets it); a corpus without a
 /// length, or a list of batches one of which is of another kind (a
-/// generator, an array), has no total. An exception a `__len__` raises
-/// but a TypeError (a signal handler's) comes back.
+/// generator, an array), has no total. A `KeyboardInterrupt` or
+/// `SystemExit` a `__len__` raises comes back (see `args::size_hint`).
 fn texts_total(corpus: &Bound<'_, PyAny>) -> PyResult<(Option<u64>, bool)> {
     let Some(len) = args::size_hint(corpus)? else { return Ok((None, false)) };
     let items = if let Ok(list) = corpus.cast::<PyList>() {
@@ -211,10 +211,11 @@ fn texts_total(corpus: &Bound<'_, PyAny>) -> PyResult<(Option<u64>, bool)> {
     } else {
         return Ok((Some(len as u64), false));
     };
-    // An item (a subclass's `__getitem__` may raise): None past the end.
+    // An item (a subclass's `__getitem__` may raise): None past the end or
+    // when it fails with an `Exception`.
     let item = |i: usize| match items.get_item(i) {
         Ok(item) => Ok(Some(item)),
-        Err(e) if e.is_instance_of::<pyo3::exceptions::PyIndexError>(corpus.py()) => Ok(None),
+        Err(e) if e.is_instance_of::<pyo3::exceptions::PyException>(corpus.py()) => Ok(None),
         Err(e) => Err(e),
     };
     let text = |i: usize| -> PyResult<bool> { Ok(item(i)?.is_some_and(|item| item.is_instance_of::<PyString>())) };
