@@ -4,6 +4,7 @@ processes and Spark in local[2] mode give the tokenizer one process trains."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -293,3 +294,38 @@ def test_an_option_that_is_not_for_counting_names_the_function_and_its_options(e
         assert "special_tokens, objective, limit_alphabet" in message
     with pytest.raises(ValueError, match="pre_tokenizer"):
         getattr(fw_cluster, function)(*args, pre_tokenizer="nonsense")
+
+
+#: Bad arguments of the cluster functions, by the extras that take them: each is refused before any
+#: cluster work (the corpus given does not exist, so that work would fail otherwise).
+BAD_ARGUMENTS = [
+    (("dask", "spark"), "train", {"vocab_size": 0}, ValueError, "vocab_size must be >= 1"),
+    (("dask", "spark"), "train", {"objective": "bogus"}, ValueError, "objective"),
+    (("dask", "spark"), "train", {"special_tokens": ["<unk>"]}, ValueError, "unk_token"),
+    (("dask", "spark"), "train", {"show_progress": 1}, TypeError, "show_progress must be bool, not int"),
+    (("dask", "spark"), "count", {"min_count": -1}, ValueError, "min_count must be >= 0"),
+    (("dask", "spark"), "train", {"max_words": -1}, ValueError, "max_words must be >= 0"),
+    (("dask",), "count", {"split_every": 1}, ValueError, "split_every must be between 2 and 1048576, not 1"),
+    (("dask",), "train", {"split_every": True}, TypeError, "split_every must be int, not bool"),
+    (("dask",), "count", {"split_every": 2.5}, TypeError, "split_every must be int, not float"),
+    (("spark",), "count", {"num_partitions": -1}, ValueError, "num_partitions must be between 1 and 1048576, not -1"),
+    (("spark",), "train", {"num_partitions": 0}, ValueError, "num_partitions must be between 1 and 1048576, not 0"),
+    (("spark",), "count", {"num_partitions": 2**21}, ValueError, "num_partitions must be between 1 and"),
+]
+
+
+@pytest.mark.parametrize(
+    ("extra", "function", "kwargs", "error", "message"),
+    [(extra, *case) for extras, *case in BAD_ARGUMENTS for extra in extras],
+)
+def test_bad_arguments_are_refused_before_any_cluster_work(extra, function, kwargs, error, message, tmp_path):
+    """Not after an hour of counting (a typo in the training arguments), nor on the workers, nor
+    by a scheduler that never ends (``split_every=1``) or a shuffle that drops every part
+    (``num_partitions=-1``)."""
+    fw_cluster = pytest.importorskip(f"fast_wordpiece.{extra}")
+    missing = str(tmp_path / "missing.txt")
+    args = (missing, VOCAB) if function == "train" else (missing,)
+    if function == "train" and "vocab_size" in kwargs:
+        args = (missing,)
+    with pytest.raises(error, match=re.escape(message)):
+        getattr(fw_cluster, function)(*args, **kwargs)

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from fast_wordpiece import WordCounts
+from fast_wordpiece import PyTokenizer, WordCounts
+from fast_wordpiece.batch_encoding import _is_numpy_bool, _type_name
+from fast_wordpiece.train_new import NO_WORDS
+
+#: The most parts ``WordCounts.split`` makes.
+MAX_PARTS = 2**20
 
 
 def require(module: str, extra: str) -> Any:
@@ -34,3 +39,36 @@ def check_counting_options(function: Callable[..., Any], options: dict[str, Any]
             f"(it takes {', '.join(own)} and the counting options {', '.join(counting)})"
         )
     WordCounts(**options)  # their values
+
+
+def check_pruning(min_count: Any, max_words: Any) -> None:
+    """``min_count`` and ``max_words`` checked as ``WordCounts.prune`` checks them, before any
+    cluster work rather than on the workers."""
+    WordCounts().prune(min_count, max_words=max_words)
+
+
+def check_parts(name: str, value: Any, minimum: int) -> None:
+    """A count of parts or of partial sums: an int (not a bool) from ``minimum`` to ``MAX_PARTS``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be int, not {_type_name(value)}")
+    if not minimum <= value <= MAX_PARTS:
+        raise ValueError(f"{name} must be between {minimum} and {MAX_PARTS}, not {value}")
+
+
+def check_training(
+    vocab_size: Any, min_frequency: Any, show_progress: Any, options: dict[str, Any], **training: Any
+) -> dict[str, Any]:
+    """The training's own checks of its arguments, run on a one-word count before any cluster
+    work, so that a bad argument fails now rather than after the counting (a one-word corpus
+    that training finds no word in is no error here). Returns ``training`` for the training
+    itself (an iterator given as ``initial_alphabet`` read into a list: it is read twice)."""
+    if not (isinstance(show_progress, bool) or _is_numpy_bool(show_progress)):
+        raise TypeError(f"show_progress must be bool, not {_type_name(show_progress)}")
+    if isinstance(training.get("initial_alphabet"), Iterator):
+        training["initial_alphabet"] = list(training["initial_alphabet"])
+    try:
+        PyTokenizer.train_from_counts({"a": 1}, vocab_size, min_frequency, **training, **options, show_progress=False)
+    except ValueError as e:
+        if str(e) != NO_WORDS:
+            raise
+    return training

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Literal, Union
 
 from fast_wordpiece import PyTokenizer, WordCounts, count_words
-from fast_wordpiece._cluster import check_counting_options, require
+from fast_wordpiece._cluster import check_counting_options, check_parts, check_pruning, check_training, require
 
 #: Lines streamed from a remote file to ``count_words`` at a time.
 BATCH_BYTES = 8 << 20
@@ -90,9 +90,11 @@ def count(
     current one, or Dask's default scheduler when there is none).
     """
     check_counting_options(count, options)  # here rather than on every worker
-    db = require("dask.bag", "dask")
     if errors not in ("strict", "replace"):
         raise ValueError(f'errors must be "strict" or "replace", not {errors!r}')
+    check_parts("split_every", split_every, 2)
+    check_pruning(min_count, max_words)
+    db = require("dask.bag", "dask")
     prune = {"min_count": min_count, "max_words": max_words} if min_count or max_words is not None else None
     if isinstance(texts, db.Bag):
         total = texts.reduction(
@@ -135,8 +137,21 @@ def train(
     """Trains a tokenizer on ``texts`` (see ``count``): counting on the workers,
     the merge loop here. The same vocabulary as ``PyTokenizer.train`` /
     ``train_from_files`` on the same texts (unless pruned); the training arguments and their
-    defaults are theirs (``vocab_size=30000``)."""
+    defaults are theirs (``vocab_size=30000``), checked before any work on the cluster. The
+    pipeline options that do not change counting (``unk_token``, ...) are not taken here: pass
+    ``count(texts)`` to ``PyTokenizer.train_from_counts`` with them."""
     check_counting_options(train, options)
+    training = check_training(
+        vocab_size,
+        min_frequency,
+        show_progress,
+        options,
+        special_tokens=special_tokens,
+        objective=objective,
+        limit_alphabet=limit_alphabet,
+        initial_alphabet=initial_alphabet,
+        continuing_subword_prefix=continuing_subword_prefix,
+    )
     counts = count(
         texts,
         errors=errors,
@@ -146,14 +161,4 @@ def train(
         client=client,
         **options,
     )
-    return PyTokenizer.train_from_counts(
-        counts,
-        vocab_size,
-        min_frequency,
-        special_tokens=special_tokens,
-        objective=objective,
-        limit_alphabet=limit_alphabet,
-        initial_alphabet=initial_alphabet,
-        show_progress=show_progress,
-        continuing_subword_prefix=continuing_subword_prefix,
-    )
+    return PyTokenizer.train_from_counts(counts, vocab_size, min_frequency, show_progress=show_progress, **training)

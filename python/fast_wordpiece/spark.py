@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
 from fast_wordpiece import PyTokenizer, WordCounts, count_words
-from fast_wordpiece._cluster import check_counting_options, require
+from fast_wordpiece._cluster import check_counting_options, check_parts, check_pruning, check_training, require
 
 #: Texts counted at a time on an executor (RDD of str).
 BATCH_TEXTS = 65536
@@ -168,6 +168,9 @@ def count(
     check_counting_options(count, options)  # on the driver
     if errors not in ("strict", "replace"):
         raise ValueError(f'errors must be "strict" or "replace", not {errors!r}')
+    if num_partitions is not None:
+        check_parts("num_partitions", num_partitions, 1)
+    check_pruning(min_count, max_words)
     if _is_paths(df_or_rdd):
         pyspark = require("pyspark", "spark")
         paths = _local_paths(df_or_rdd)
@@ -232,8 +235,22 @@ def train(
 ) -> PyTokenizer:
     """Trains a tokenizer on the texts of a DataFrame's ``column``, of an RDD or of
     files (see ``count``): counting on the executors, the merge loop on the driver. The training
-    arguments and their defaults are ``PyTokenizer.train``'s (``vocab_size=30000``)."""
+    arguments and their defaults are ``PyTokenizer.train``'s (``vocab_size=30000``), checked
+    before any work on the cluster. The pipeline options that do not change counting
+    (``unk_token``, ...) are not taken here: pass ``count(...)`` to
+    ``PyTokenizer.train_from_counts`` with them."""
     check_counting_options(train, options)
+    training = check_training(
+        vocab_size,
+        min_frequency,
+        show_progress,
+        options,
+        special_tokens=special_tokens,
+        objective=objective,
+        limit_alphabet=limit_alphabet,
+        initial_alphabet=initial_alphabet,
+        continuing_subword_prefix=continuing_subword_prefix,
+    )
     counts = count(
         df_or_rdd,
         column=column,
@@ -244,14 +261,4 @@ def train(
         spark_context=spark_context,
         **options,
     )
-    return PyTokenizer.train_from_counts(
-        counts,
-        vocab_size,
-        min_frequency,
-        special_tokens=special_tokens,
-        objective=objective,
-        limit_alphabet=limit_alphabet,
-        initial_alphabet=initial_alphabet,
-        show_progress=show_progress,
-        continuing_subword_prefix=continuing_subword_prefix,
-    )
+    return PyTokenizer.train_from_counts(counts, vocab_size, min_frequency, show_progress=show_progress, **training)
