@@ -30,19 +30,43 @@ def ours(request: pytest.FixtureRequest, bert_vocab_file) -> Any:
     return tokenizer_class(request.param).from_pretrained(bert_vocab_file.parent)
 
 
-def test_backend_tokenizer_is_the_tokenizer_with_the_tokenizers_api(ours, theirs, multilingual_lines) -> None:
+def test_backend_tokenizer_has_the_tokenizers_api_and_defaults(ours, theirs, multilingual_lines) -> None:
     """What transformers code reads of ``backend_tokenizer`` (the normalizer and pre-tokenizer
-    stages, the vocabulary, encoding) gives what Hugging Face's gives."""
+    stages, the vocabulary, encoding and decoding with ``tokenizers``' defaults and positional
+    order) gives what Hugging Face's gives."""
     backend, their_backend = ours.backend_tokenizer, theirs.backend_tokenizer
-    assert backend is ours
     texts = ["Héllo, WORLD! Don't stop", "naïve café 北京 ... ok?", *multilingual_lines[:200]]
     for text in texts:
         assert backend.normalizer.normalize_str(text) == their_backend.normalizer.normalize_str(text)
         assert backend.pre_tokenizer.pre_tokenize_str(text) == their_backend.pre_tokenizer.pre_tokenize_str(text)
         mine, hers = backend.encode(text), their_backend.encode(text)
         assert (mine.ids, mine.offsets) == (hers.ids, hers.offsets)
+        # decode drops the special tokens by default, as tokenizers' does (transformers' keeps them)
+        assert backend.decode(mine.ids) == their_backend.decode(hers.ids)
+        assert backend.decode(mine.ids, False) == their_backend.decode(hers.ids, False)
+    words = ["Hello", "world"]
+    mine, hers = backend.encode(words, None, True, False), their_backend.encode(words, None, True, False)
+    assert (mine.ids, mine.offsets) == (hers.ids, hers.offsets)
+    batch = [e.ids for e in backend.encode_batch(texts[:20])]
+    assert batch == [e.ids for e in their_backend.encode_batch(texts[:20])]
+    assert backend.decode_batch(batch) == their_backend.decode_batch(batch)
+    assert backend.decode_batch(batch, False) == their_backend.decode_batch(batch, False)
+    assert [e.ids for e in backend.encode_batch([words], True)] == [
+        e.ids for e in their_backend.encode_batch([words], True)
+    ]
     assert backend.get_vocab_size() == their_backend.get_vocab_size()
     assert backend.token_to_id("[MASK]") == their_backend.token_to_id("[MASK]")
+    assert backend == ours.backend_tokenizer
+
+
+def test_backend_tokenizer_changes_the_tokenizer(ours) -> None:
+    """As transformers' ``backend_tokenizer`` is its tokenizer's: truncation set there applies to
+    the call."""
+    copy = type(ours).from_str(ours.to_str())
+    copy.backend_tokenizer.enable_truncation(5)
+    assert sum(copy.encode("a b c d e f g h").attention_mask) == 5  # the file also pads
+    copy.backend_tokenizer.no_truncation()
+    assert copy.truncation is None
 
 
 def test_clean_up_tokenization_as_transformers(ours, theirs) -> None:

@@ -97,6 +97,12 @@ pub(super) fn warn_one_sequence(py: Python<'_>) -> PyResult<()> {
     PyErr::warn(py, &py.get_type::<PyFutureWarning>(), ONE_SEQUENCE, 1)
 }
 
+/// Class `name` of the Python package's `module` (names made as strs here:
+/// pyo3's conversion of a `&str` panics when Python has no room).
+fn package_class<'py>(py: Python<'py>, module: &str, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import(ints::py_str(py, module)?)?.getattr(ints::py_str(py, name)?)
+}
+
 #[pymethods]
 impl PyTokenizer {
     /// The named special tokens that are set, as transformers 5's
@@ -120,9 +126,7 @@ impl PyTokenizer {
     /// added, with their flags. A new dict of new `AddedToken`s each time.
     #[getter(added_tokens_decoder)]
     fn added_tokens_by_id<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        // Names made as strs here: pyo3's conversion of a `&str` panics when Python has no room.
-        let class =
-            py.import(ints::py_str(py, "fast_wordpiece.added_token")?)?.getattr(ints::py_str(py, "AddedToken")?)?;
+        let class = package_class(py, "fast_wordpiece.added_token", "AddedToken")?;
         let out = ints::new_dict(py)?;
         let flag = |on: bool| pyo3::types::PyBool::new(py, on).to_owned().into_any();
         for (id, t) in self.added_vocabulary() {
@@ -161,12 +165,13 @@ impl PyTokenizer {
         Ok(out)
     }
 
-    /// The tokenizer itself, as transformers' `backend_tokenizer` (its
-    /// Hugging Face `tokenizers` object): this class has that API too
-    /// (`normalizer`, `pre_tokenizer`, `get_vocab_size()`, `to_str()`, ...).
+    /// The tokenizer under Hugging Face `tokenizers`' defaults, as
+    /// transformers' `backend_tokenizer` (a `BackendTokenizer`: `decode`
+    /// drops special tokens unless told otherwise, `encode` takes
+    /// `is_pretokenized` second by position; the rest is this tokenizer's).
     #[getter]
-    fn backend_tokenizer<'py>(slf: &Bound<'py, Self>) -> Bound<'py, Self> {
-        slf.clone()
+    fn backend_tokenizer<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        package_class(slf.py(), "fast_wordpiece.backend", "BackendTokenizer")?.call1((slf,))
     }
 
     /// `text` with transformers' clean-up rules applied (`" ."` to `"."`,

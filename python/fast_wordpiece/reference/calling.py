@@ -12,6 +12,7 @@ from typing import Any
 
 from fast_wordpiece import batch_encoding
 from fast_wordpiece.added_token import AddedToken
+from fast_wordpiece.backend import BackendTokenizer
 from fast_wordpiece.reference.args import _flag, _is_one_id, _quoted, _text, _texts, _type_name
 from fast_wordpiece.reference.decoder import clean_up_tokenization
 from fast_wordpiece.reference.encoding import Encoding
@@ -468,10 +469,11 @@ class TransformersCalls:
         return {t.content: i for i, t in self._added_vocabulary()}
 
     @property
-    def backend_tokenizer(self) -> Any:
-        """The tokenizer itself, as transformers' ``backend_tokenizer`` (its Hugging Face ``tokenizers``
-        object): this class has that API too (``normalizer``, ``pre_tokenizer``, ``get_vocab_size()``, ...)."""
-        return self
+    def backend_tokenizer(self) -> BackendTokenizer:
+        """The tokenizer under Hugging Face ``tokenizers``' defaults, as transformers'
+        ``backend_tokenizer`` (``decode`` drops special tokens unless told otherwise, ``encode``
+        takes ``is_pretokenized`` second by position; the rest is this tokenizer's)."""
+        return BackendTokenizer(self)
 
     def clean_up_tokenization(self, text: str) -> str:
         """``text`` with transformers' clean-up rules applied (``" ."`` to ``"."``, ``" n't"`` to
