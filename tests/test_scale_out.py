@@ -329,3 +329,26 @@ def test_bad_arguments_are_refused_before_any_cluster_work(extra, function, kwar
         args = (missing,)
     with pytest.raises(error, match=re.escape(message)):
         getattr(fw_cluster, function)(*args, **kwargs)
+
+
+class _ColumnLike:
+    """A collection of texts that is neither a Bag nor paths, as a dask Series is."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+
+    def __iter__(self):
+        return iter(self.texts)
+
+    def to_bag(self) -> None:
+        raise NotImplementedError
+
+
+@pytest.mark.parametrize("texts", [_ColumnLike(["hello world"]), {"a.txt"}, 3])
+def test_dask_texts_that_are_neither_a_bag_nor_paths_are_a_type_error(texts, dask_client):
+    """Not read as file names (a Series' texts became paths such as ``./hello world``)."""
+    from fast_wordpiece import dask as fw_dask
+
+    with pytest.raises(TypeError, match=r"^texts must be a dask\.bag\.Bag of str, or a path, glob or URL") as info:
+        fw_dask.count(texts, client=dask_client)
+    assert ("to_bag()" in str(info.value)) == isinstance(texts, _ColumnLike)

@@ -62,6 +62,20 @@ def _count_files(files: Iterable[Any], errors: str, options: dict[str, Any]) -> 
     return counts
 
 
+def _paths(texts: Any) -> list[str]:
+    """The paths, globs or URLs of ``texts`` (one, or a list or tuple of them); a TypeError for
+    anything else, which would otherwise be read as paths (a Series' texts)."""
+    if isinstance(texts, (str, os.PathLike)):
+        return [os.fspath(texts)]
+    if isinstance(texts, (list, tuple)) and all(isinstance(p, (str, os.PathLike)) for p in texts):
+        return [os.fspath(p) for p in texts]
+    hint = " (a dask DataFrame's column: pass column.to_bag())" if hasattr(texts, "to_bag") else ""
+    raise TypeError(
+        f"texts must be a dask.bag.Bag of str, or a path, glob or URL or a list of them, not {type(texts).__name__}"
+        + hint
+    )
+
+
 def _merge(parts: Iterable[WordCounts], prune: dict[str, Any] | None) -> WordCounts:
     parts = iter(parts)
     total = next(parts)
@@ -102,7 +116,7 @@ def count(
         )
     else:
         fsspec = require("fsspec", "dask")
-        paths = [os.fspath(texts)] if isinstance(texts, (str, os.PathLike)) else [os.fspath(p) for p in texts]
+        paths = _paths(texts)
         files = fsspec.open_files(paths, mode="rb")
         if not files:
             raise FileNotFoundError(f"no file matches {paths}")
