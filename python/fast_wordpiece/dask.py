@@ -151,7 +151,8 @@ def train(
     """Trains a tokenizer on ``texts`` (see ``count``): counting on the workers,
     the merge loop here. The same vocabulary as ``PyTokenizer.train`` /
     ``train_from_files`` on the same texts (unless pruned); the training arguments and their
-    defaults are theirs (``vocab_size=30000``), checked before any work on the cluster. The
+    defaults are theirs (``vocab_size=30000``; but ``show_progress``, False here), checked before
+    any work on the cluster. The
     pipeline options that do not change counting (``unk_token``, ...) are not taken here: pass
     ``count(texts)`` to ``PyTokenizer.train_from_counts`` with them."""
     check_counting_options(train, options)

@@ -235,10 +235,10 @@ def train(
 ) -> PyTokenizer:
     """Trains a tokenizer on the texts of a DataFrame's ``column``, of an RDD or of
     files (see ``count``): counting on the executors, the merge loop on the driver. The training
-    arguments and their defaults are ``PyTokenizer.train``'s (``vocab_size=30000``), checked
-    before any work on the cluster. The pipeline options that do not change counting
-    (``unk_token``, ...) are not taken here: pass ``count(...)`` to
-    ``PyTokenizer.train_from_counts`` with them."""
+    arguments and their defaults are ``PyTokenizer.train``'s (``vocab_size=30000``; but
+    ``show_progress``, False here), checked before any work on the cluster. The pipeline
+    options that do not change counting (``unk_token``, ...) are not taken here: pass
+    ``count(...)`` to ``PyTokenizer.train_from_counts`` with them."""
     check_counting_options(train, options)
     training = check_training(
         vocab_size,
