@@ -177,6 +177,19 @@ def test_spark_file_errors_reach_the_driver(spark, tmp_path):
     assert fw_spark.count([bad], errors="replace") == WordCounts.from_files(bad, errors="replace")
 
 
+def test_spark_dataframe_of_text_that_is_not_utf8_takes_errors(spark, tmp_path):
+    """``spark.read.text`` leaves bad bytes in its strings: ``errors="replace"`` replaces them as
+    ``from_files`` does; without it the error names the column and the remedy."""
+    from fast_wordpiece import spark as fw_spark
+
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"good line\nbad \xff byte\nmore \xc3 text \xe2\x82\n")
+    df = spark.read.text(str(bad))
+    assert fw_spark.count(df, column="value", errors="replace") == WordCounts.from_files(bad, errors="replace")
+    with pytest.raises(Exception, match=r"column 'value' holds text that is not UTF-8 .*errors=\"replace\""):
+        fw_spark.count(df, column="value")
+
+
 def test_spark_dataframe_of_files_and_small_arrow_batches(spark, files, lines):
     """``spark.read.text`` (the ``value`` column), and Arrow batches of a few rows each,
     gathered into groups and counted in more than one round."""

@@ -53,7 +53,24 @@ def _count_partition(texts: Iterable[Any], options: dict[str, Any], parts: int) 
     return enumerate(counts.split(parts))
 
 
-def _count_arrow(batches: Iterable[Any], options: dict[str, Any], parts: int) -> Iterator[Any]:
+def _utf8(column: Any, errors: str, name: str) -> Any:
+    """A batch's string column as ``count_words`` reads it: as it is when it is valid UTF-8
+    (Spark does not check what ``spark.read.text`` reads); else, with ``errors="replace"``, its
+    bad bytes replaced with U+FFFD as Python's decoding replaces them, or a ValueError naming
+    the column and the remedy."""
+    import pyarrow as pa
+
+    try:
+        column.validate(full=True)
+    except pa.ArrowInvalid as e:
+        if errors != "replace":
+            raise ValueError(f'column {name!r} holds text that is not UTF-8 ({e}): pass errors="replace"') from None
+        raw = column.cast(pa.large_binary() if pa.types.is_large_string(column.type) else pa.binary())
+        return pa.array([None if b is None else b.decode("utf-8", "replace") for b in raw.to_pylist()], pa.string())
+    return column
+
+
+def _count_arrow(batches: Iterable[Any], options: dict[str, Any], parts: int, errors: str, name: str) -> Iterator[Any]:
     """``mapInArrow``: the counts of one partition's record batches (column 0,
     nulls skipped), as record batches of ``(part, counts)``: part ``i`` of the
     counts split by word, in the ``.fwc`` format. ``count_words`` reads the
@@ -61,7 +78,7 @@ def _count_arrow(batches: Iterable[Any], options: dict[str, Any], parts: int) ->
     own (GIL released) while the next arrive from the JVM."""
     import pyarrow as pa
 
-    counts = count_words((batch.column(0) for batch in batches), **options)
+    counts = count_words((_utf8(batch.column(0), errors, name) for batch in batches), **options)
     for i, part in enumerate(counts.split(parts)):
         yield pa.RecordBatch.from_arrays(
             [pa.array([i], pa.int32()), pa.array([part.to_bytes()], pa.binary())], names=["part", "counts"]
@@ -154,7 +171,8 @@ def count(
 ) -> WordCounts:
     """The word counts of a DataFrame's ``column`` of strings, of an RDD of str, or of
     text files (paths or globs on a filesystem every executor mounts; ``errors`` as
-    in ``WordCounts.from_files``; ``spark_context``: default the active one).
+    in ``WordCounts.from_files``, and for a column that is not valid UTF-8, as
+    ``spark.read.text`` leaves bad bytes; ``spark_context``: default the active one).
 
     Each partition's counts are split by word into ``num_partitions`` parts
     (default: the input's partitions), the shuffle adds up part ``i`` of every
@@ -185,7 +203,8 @@ def count(
         df = df_or_rdd.select(column)
         parts = num_partitions or max(1, df.rdd.getNumPartitions())
         schema = "part int, counts binary"
-        counted_df = df.mapInArrow(lambda batches: _count_arrow(batches, options, parts), schema)
+        name = column if isinstance(column, str) else str(column)
+        counted_df = df.mapInArrow(lambda batches: _count_arrow(batches, options, parts, errors, name), schema)
         # The shuffle stays in the JVM: rows (part, counts) go by part to
         # `parts` tasks, which add up each part in turn (Python workers
         # of one kind, reused from stage to stage).
