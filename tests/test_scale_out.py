@@ -177,6 +177,21 @@ def test_spark_file_errors_reach_the_driver(spark, tmp_path):
     assert fw_spark.count([bad], errors="replace") == WordCounts.from_files(bad, errors="replace")
 
 
+def test_spark_inputs_refused_on_the_driver(spark, files, tmp_path):
+    """A missing file, a directory and a column that is not of strings are told on the driver,
+    before a job; Hadoop's ``file:/path`` reads as the path."""
+    from fast_wordpiece import spark as fw_spark
+
+    with pytest.raises(FileNotFoundError, match="no file matches"):
+        fw_spark.count(str(tmp_path / "missing.txt"))
+    with pytest.raises(IsADirectoryError, match="is a directory"):
+        fw_spark.count(str(tmp_path))
+    assert fw_spark.count(f"file:{files[0]}") == WordCounts.from_files(files[0])
+    df = spark.createDataFrame([(1, "a b"), (2, "c")], "n int, text string")
+    with pytest.raises(TypeError, match="column 'n' must be of strings, not of int"):
+        fw_spark.count(df, column="n")
+
+
 def test_spark_dataframe_of_text_that_is_not_utf8_takes_errors(spark, tmp_path):
     """``spark.read.text`` leaves bad bytes in its strings: ``errors="replace"`` replaces them as
     ``from_files`` does; without it the error names the column and the remedy."""
@@ -206,7 +221,7 @@ def test_spark_dataframe_of_files_and_small_arrow_batches(spark, files, lines):
         assert fw_spark.count(df) == fast_wordpiece.count_words(lines[:3000])
     finally:
         spark.conf.unset("spark.sql.execution.arrow.maxRecordsPerBatch")
-    with pytest.raises(Exception, match="Arrow string or large_string array"):
+    with pytest.raises(TypeError, match="column 'n' must be of strings, not of bigint"):  # on the driver
         fw_spark.count(spark.createDataFrame([(1,), (2,)], "n long"), column="n")
 
 

@@ -133,10 +133,14 @@ def _local_paths(texts: Any) -> list[str]:
                 f"{pattern}: fast_wordpiece.spark reads files that every executor mounts; "
                 f"for other filesystems pass spark.read.text(urls)"
             )
-        pattern = pattern.removeprefix("file://")
+        if pattern.startswith("file:"):  # file:///a and Hadoop's file:/a
+            pattern = pattern.removeprefix("file:").removeprefix("//")
         matches = sorted(glob.glob(pattern)) if any(c in pattern for c in "*?[") else [pattern]
-        if not matches:
+        if not matches or not os.path.exists(matches[0]):
             raise FileNotFoundError(f"no file matches {pattern}")
+        for match in matches:
+            if os.path.isdir(match):
+                raise IsADirectoryError(f"{match} is a directory: pass the files in it ({match}/*)")
         paths.extend(os.path.abspath(p) for p in matches)
     if not paths:
         raise FileNotFoundError("no files to count")
@@ -201,6 +205,11 @@ def count(
         require("pyarrow", "spark")
         require("pandas", "spark")
         df = df_or_rdd.select(column)
+        kind = df.schema.fields[0].dataType.typeName()
+        if kind not in ("string", "varchar", "char"):
+            raise TypeError(
+                f"column {df.columns[0]!r} must be of strings, not of {df.schema.fields[0].dataType.simpleString()}"
+            )
         parts = num_partitions or max(1, df.rdd.getNumPartitions())
         schema = "part int, counts binary"
         name = column if isinstance(column, str) else str(column)
