@@ -158,6 +158,21 @@ def test_paths_given_as_bytes_are_named_as_bytes(paths: Any) -> None:
     assert outcome(lambda: fast_wordpiece.PyTokenizer.train_from_files(paths, 30)) == engine
 
 
+@pytest.mark.parametrize("trainer", [*sorted(TRAINERS), "count_words"])
+def test_word_counts_as_the_corpus_point_to_train_from_counts(trainer: str) -> None:
+    """Iterating word counts gives each word once: their counts would be lost."""
+
+    def call(m: Any) -> Any:
+        counts = m.count_words(TEXTS)
+        return m.count_words(counts) if trainer == "count_words" else TRAINERS[trainer](m, counts)
+
+    engine, twin = (outcome(lambda m=m: call(m)) for m in MODULES.values())
+    assert engine == twin
+    name = "texts" if trainer == "count_words" else "corpus"
+    message = f"{name} must be an iterable of texts, not word counts (WordCounts): pass them to train_from_counts"
+    assert engine == ("TypeError", message)
+
+
 def test_count_words_names_a_str_as_training_does() -> None:
     engine, twin = (outcome(lambda m=m: m.count_words("some text")) for m in MODULES.values())
     assert engine == twin == ("TypeError", "texts must be an iterable of str, not str")

@@ -143,9 +143,15 @@ pub fn reject_text_as_collection(obj: &Bound<'_, PyAny>, name: &str, of: &str) -
     Ok(())
 }
 
-/// A corpus that is a mapping (a dict, a dataset's batch) is a TypeError:
-/// iterating it would read its keys as the texts.
+/// A corpus that is a mapping (a dict, a dataset's batch) or word counts
+/// is a TypeError: iterating it would read its keys (words) as the texts.
 pub fn reject_mapping_corpus(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
+    // By name, as the twin checks: this crate's `WordCounts` or the twin's.
+    if type_name(obj) == "WordCounts" {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an iterable of texts, not word counts (WordCounts): pass them to train_from_counts"
+        )));
+    }
     if obj.cast::<PyMapping>().is_ok() {
         return Err(PyTypeError::new_err(format!(
             "{name} must be an iterable of texts, not a mapping ({}): its keys would be read as the texts; pass \

@@ -56,8 +56,11 @@ def _text_batch(item: object, name: str) -> Iterator[Any]:
 
 
 def _reject_mapping_corpus(value: object, name: str) -> None:
-    """A corpus that is a mapping (a dict, a dataset's batch) is a TypeError: iterating it would
-    read its keys as the texts."""
+    """A corpus that is a mapping (a dict, a dataset's batch) or word counts is a TypeError:
+    iterating it would read its keys (words) as the texts."""
+    if type(value).__name__ == "WordCounts":  # by name, as the engine checks: its or the twin's
+        raise TypeError(f"{name} must be an iterable of texts, not word counts (WordCounts): pass them to "
+                        "train_from_counts")  # fmt: skip
     if isinstance(value, Mapping):
         raise TypeError(f"{name} must be an iterable of texts, not a mapping ({_type_name(value)}): its keys would "
                         f'be read as the texts; pass its column of texts (batch["text"])')  # fmt: skip
