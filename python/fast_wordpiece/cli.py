@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import contextlib
 import difflib
 import errno
 import json
@@ -270,20 +269,6 @@ def check_training_args(vocab_size: int, min_frequency: int, training: dict[str,
         raise UsageError(message) from None
 
 
-@contextlib.contextmanager
-def progress_line(show_progress: bool) -> Iterator[None]:
-    """Ends the progress line (drawn on stderr with ``\r``, no newline until its phase ends)
-    when the work under it fails, so that the error starts a line of its own. Every
-    failure found before a progress line is drawn is checked for before (files, arguments)."""
-    try:
-        yield
-    except BaseException:
-        if show_progress:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-        raise
-
-
 def cli_hint(message: str) -> str:
     """An error of the library, with its hints in the words of this command line."""
     message = message.replace('pass errors="replace"', "pass --errors replace")
@@ -497,9 +482,9 @@ def count(argv: Sequence[str]) -> int:
     files = stdin_as_file(args.files)
     check_output(args.out, "--out")
     check_text_files(files, "count")
-    with progress_line(not args.no_progress):
-        counts = WordCounts.from_files(files, errors=args.errors, show_progress=not args.no_progress,
-                                       lowercase=not args.no_lowercase, pre_tokenizer=args.pre_tokenizer)  # fmt: skip
+    # The engine ends its progress line when the work fails part-way.
+    counts = WordCounts.from_files(files, errors=args.errors, show_progress=not args.no_progress,
+                                   lowercase=not args.no_lowercase, pre_tokenizer=args.pre_tokenizer)  # fmt: skip
     counts.save(args.out)
     print(f"Counted {counts.total:,} words ({len(counts):,} distinct) into {args.out}.")
     return 0
@@ -567,21 +552,16 @@ def train(argv: Sequence[str], prog: str) -> int:
                                       **{**training, "show_progress": False})  # fmt: skip
         source = f"{len(args.counts)} word counts files ({counts.total:,} words, {len(counts):,} distinct)"
         started = time.perf_counter()
-        with progress_line(not args.no_progress):
-            tokenizer = PyTokenizer.train_from_counts(counts, vocab_size, args.min_frequency, **training)
+        tokenizer = PyTokenizer.train_from_counts(counts, vocab_size, args.min_frequency, **training)
     elif files:
         source = ", ".join(shown(f) for f in files)
         started = time.perf_counter()
-        with progress_line(not args.no_progress):
-            tokenizer = PyTokenizer.train_from_files(
-                files, vocab_size, args.min_frequency, errors=args.errors, **training
-            )
+        tokenizer = PyTokenizer.train_from_files(files, vocab_size, args.min_frequency, errors=args.errors, **training)
     else:
         corpus = list(stdlib_docstrings())
         source = f"the standard library's docstrings ({sum(map(len, corpus)) / 1e6:.1f} MB)"
         started = time.perf_counter()
-        with progress_line(not args.no_progress):
-            tokenizer = PyTokenizer.train(corpus, vocab_size, args.min_frequency, **training)
+        tokenizer = PyTokenizer.train(corpus, vocab_size, args.min_frequency, **training)
     seconds = time.perf_counter() - started
     print(f"Trained {tokenizer!r} on {source} in {seconds:.1f} s.")
     if tokenizer.vocab_size < vocab_size and args.no_progress:  # else the progress on stderr said so

@@ -143,16 +143,23 @@ pub fn reject_text_as_collection(obj: &Bound<'_, PyAny>, name: &str, of: &str) -
     Ok(())
 }
 
+/// Class `name` of Python module `module`, imported (names made as strs
+/// fallibly: pyo3's conversion of a `&str` panics when Python has no room,
+/// where this is a MemoryError).
+pub fn python_class<'py>(py: Python<'py>, module: &str, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import(super::ints::py_str(py, module)?)?.getattr(super::ints::py_str(py, name)?)
+}
+
 /// A corpus that is a mapping (a dict, a dataset's batch) or word counts
 /// is a TypeError: iterating it would read its keys (words) as the texts.
 pub fn reject_mapping_corpus(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
-    // By name, as the twin checks: this crate's `WordCounts` or the twin's.
-    if type_name(obj) == "WordCounts" {
+    let py = obj.py();
+    if obj.is_instance(&python_class(py, "fast_wordpiece", "WordCounts")?)? {
         return Err(PyTypeError::new_err(format!(
             "{name} must be an iterable of texts, not word counts (WordCounts): pass them to train_from_counts"
         )));
     }
-    if obj.cast::<PyMapping>().is_ok() {
+    if obj.is_instance_of::<PyDict>() || obj.is_instance(&python_class(py, "collections.abc", "Mapping")?)? {
         return Err(PyTypeError::new_err(format!(
             "{name} must be an iterable of texts, not a mapping ({}): its keys would be read as the texts; pass \
              its column of texts (batch[\"text\"])",

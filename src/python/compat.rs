@@ -97,12 +97,6 @@ pub(super) fn warn_one_sequence(py: Python<'_>) -> PyResult<()> {
     PyErr::warn(py, &py.get_type::<PyFutureWarning>(), ONE_SEQUENCE, 1)
 }
 
-/// Class `name` of the Python package's `module` (names made as strs here:
-/// pyo3's conversion of a `&str` panics when Python has no room).
-fn package_class<'py>(py: Python<'py>, module: &str, name: &str) -> PyResult<Bound<'py, PyAny>> {
-    py.import(ints::py_str(py, module)?)?.getattr(ints::py_str(py, name)?)
-}
-
 #[pymethods]
 impl PyTokenizer {
     /// The named special tokens that are set, as transformers 5's
@@ -126,7 +120,7 @@ impl PyTokenizer {
     /// added, with their flags. A new dict of new `AddedToken`s each time.
     #[getter(added_tokens_decoder)]
     fn added_tokens_by_id<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let class = package_class(py, "fast_wordpiece.added_token", "AddedToken")?;
+        let class = args::python_class(py, "fast_wordpiece.added_token", "AddedToken")?;
         let out = ints::new_dict(py)?;
         let flag = |on: bool| pyo3::types::PyBool::new(py, on).to_owned().into_any();
         for (id, t) in self.added_vocabulary() {
@@ -171,7 +165,7 @@ impl PyTokenizer {
     /// `is_pretokenized` second by position; the rest is this tokenizer's).
     #[getter]
     fn backend_tokenizer<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        package_class(slf.py(), "fast_wordpiece.backend", "BackendTokenizer")?.call1((slf,))
+        args::python_class(slf.py(), "fast_wordpiece.backend", "BackendTokenizer")?.call1((slf,))
     }
 
     /// `text` with transformers' clean-up rules applied (`" ."` to `"."`,

@@ -58,7 +58,7 @@ def _text_batch(item: object, name: str) -> Iterator[Any]:
 def _reject_mapping_corpus(value: object, name: str) -> None:
     """A corpus that is a mapping (a dict, a dataset's batch) or word counts is a TypeError:
     iterating it would read its keys (words) as the texts."""
-    if type(value).__name__ == "WordCounts":  # by name, as the engine checks: its or the twin's
+    if type(value).__name__ == "WordCounts":  # the twin's (or the engine's)
         raise TypeError(f"{name} must be an iterable of texts, not word counts (WordCounts): pass them to "
                         "train_from_counts")  # fmt: skip
     if isinstance(value, Mapping):
