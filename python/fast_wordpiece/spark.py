@@ -53,18 +53,14 @@ def _count_partition(texts: Iterable[Any], options: dict[str, Any], parts: int) 
     return enumerate(counts.split(parts))
 
 
-def _utf8(column: Any, errors: str, name: str) -> Any:
-    """A batch's string column as ``count_words`` reads it: as it is when it is valid UTF-8
-    (Spark does not check what ``spark.read.text`` reads); else, with ``errors="replace"``, its
-    bad bytes replaced with U+FFFD as Python's decoding replaces them, or a ValueError naming
-    the column and the remedy."""
+def _replaced(column: Any) -> Any:
+    """A batch's string column with the bytes that are not UTF-8 (``spark.read.text`` leaves
+    them) replaced with U+FFFD as Python's decoding replaces them; as it is when it is valid."""
     import pyarrow as pa
 
     try:
         column.validate(full=True)
-    except pa.ArrowInvalid as e:
-        if errors != "replace":
-            raise ValueError(f'column {name!r} holds text that is not UTF-8 ({e}): pass errors="replace"') from None
+    except pa.ArrowInvalid:
         raw = column.cast(pa.large_binary() if pa.types.is_large_string(column.type) else pa.binary())
         return pa.array([None if b is None else b.decode("utf-8", "replace") for b in raw.to_pylist()], pa.string())
     return column
@@ -75,10 +71,17 @@ def _count_arrow(batches: Iterable[Any], options: dict[str, Any], parts: int, er
     nulls skipped), as record batches of ``(part, counts)``: part ``i`` of the
     counts split by word, in the ``.fwc`` format. ``count_words`` reads the
     batches in place into one count, each gathered group on a thread of its
-    own (GIL released) while the next arrive from the JVM."""
+    own (GIL released) while the next arrive from the JVM; with
+    ``errors="replace"`` each batch is checked for UTF-8 first (``_replaced``)."""
     import pyarrow as pa
 
-    counts = count_words((_utf8(batch.column(0), errors, name) for batch in batches), **options)
+    columns = (batch.column(0) for batch in batches)
+    try:
+        counts = count_words(map(_replaced, columns) if errors == "replace" else columns, **options)
+    except ValueError as e:
+        if "invalid UTF-8" not in str(e):
+            raise
+        raise ValueError(f'column {name!r} holds text that is not UTF-8 ({e}): pass errors="replace"') from None
     for i, part in enumerate(counts.split(parts)):
         yield pa.RecordBatch.from_arrays(
             [pa.array([i], pa.int32()), pa.array([part.to_bytes()], pa.binary())], names=["part", "counts"]
