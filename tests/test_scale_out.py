@@ -17,6 +17,15 @@ from fast_wordpiece import PyTokenizer, WordCounts
 
 OBJECTIVES = ["likelihood", "pmi", "frequency"]
 VOCAB = 3000
+#: Special tokens of another model, and options that do not change counting.
+SPECIALS = {
+    "special_tokens": ["<pad>", "<unk>", "<s>", "</s>"],
+    "unk_token": "<unk>",
+    "cls_token": "<s>",
+    "sep_token": "</s>",
+    "pad_token": "<pad>",
+    "max_input_chars_per_word": 50,
+}
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +75,9 @@ def test_dask_bag_trains_what_one_process_trains(dask_client, lines, single):
         assert trained.to_json() == single[objective].to_json()
     tok = fw_dask.train(bag, VOCAB, client=dask_client, objective="pmi")
     assert tok.to_json() == single["pmi"].to_json()
+    # The pipeline options that do not change counting go to the training.
+    tok = fw_dask.train(bag, VOCAB, client=dask_client, **SPECIALS, lowercase=False)
+    assert tok.to_json() == PyTokenizer.train(lines, VOCAB, show_progress=False, **SPECIALS, lowercase=False).to_json()
 
 
 def test_dask_files_and_globs_train_what_train_from_files_trains(dask_client, files):
@@ -140,6 +152,9 @@ def test_spark_dataframe_trains_what_one_process_trains(spark, lines, single):
     for objective in OBJECTIVES:
         tok = fw_spark.train(df, VOCAB, objective=objective)
         assert tok.to_json() == single[objective].to_json()
+    tok = fw_spark.train(df, VOCAB, **SPECIALS, decoder_cleanup=False)
+    expected = PyTokenizer.train(lines, VOCAB, show_progress=False, **SPECIALS, decoder_cleanup=False)
+    assert tok.to_json() == expected.to_json()
 
 
 def test_spark_rdd_and_null_rows(spark, lines):
@@ -308,20 +323,32 @@ def test_a_missing_extra_is_named_with_how_to_install_it(extra, module, monkeypa
 
 @pytest.mark.parametrize("extra", ["dask", "spark"])
 @pytest.mark.parametrize("function", ["train", "count"])
-def test_an_option_that_is_not_for_counting_names_the_function_and_its_options(extra, function, tmp_path):
-    """Told before any cluster work (so with or without the extra installed)."""
+def test_an_unknown_option_names_the_function_and_its_options(extra, function, tmp_path):
+    """Told before any cluster work (so with or without the extra installed). ``count`` takes the
+    counting options only; ``train`` the pipeline's others too (``unk_token``, ...)."""
     fw_cluster = pytest.importorskip(f"fast_wordpiece.{extra}")
     args = (str(tmp_path / "corpus.txt"), VOCAB) if function == "train" else (str(tmp_path / "corpus.txt"),)
+    unknown = "unk_token" if function == "count" else "vocab"
     with pytest.raises(TypeError) as info:
-        getattr(fw_cluster, function)(*args, unk_token="[UNK]")
+        getattr(fw_cluster, function)(*args, **{unknown: "[UNK]"})
     message = str(info.value)
-    assert message.startswith(f"fast_wordpiece.{extra}.{function}() got an unexpected keyword argument 'unk_token' (")
+    assert message.startswith(f"fast_wordpiece.{extra}.{function}() got an unexpected keyword argument {unknown!r} (")
     assert "min_count, max_words" in message
     assert "the counting options clean_text, handle_chinese_chars, lowercase, strip_accents" in message
     if function == "train":
         assert "special_tokens, objective, limit_alphabet" in message
+        assert "the pipeline options unk_token, cls_token, sep_token, pad_token" in message
+    else:
+        assert "pipeline options" not in message
     with pytest.raises(ValueError, match="pre_tokenizer"):
         getattr(fw_cluster, function)(*args, pre_tokenizer="nonsense")
+
+
+def test_the_pipeline_options_a_cluster_train_takes_are_those_that_do_not_change_counting():
+    from fast_wordpiece._cluster import PIPELINE_ONLY
+
+    options = PyTokenizer.train_from_counts({"ab": 2}, 10, show_progress=False).options
+    assert set(PIPELINE_ONLY) == set(options) - set(WordCounts().options) - {"continuing_subword_prefix"}
 
 
 #: Bad arguments of the cluster functions, by the extras that take them: each is refused before any
@@ -331,6 +358,8 @@ BAD_ARGUMENTS = [
     (("dask", "spark"), "train", {"objective": "bogus"}, ValueError, "objective"),
     (("dask", "spark"), "train", {"special_tokens": ["<unk>"]}, ValueError, "unk_token"),
     (("dask", "spark"), "train", {"show_progress": 1}, TypeError, "show_progress must be bool, not int"),
+    (("dask", "spark"), "train", {"decoder": "bogus"}, ValueError, "decoder"),
+    (("dask", "spark"), "train", {"max_input_chars_per_word": 0}, ValueError, "max_input_chars_per_word"),
     (("dask", "spark"), "count", {"min_count": -1}, ValueError, "min_count must be >= 0"),
     (("dask", "spark"), "train", {"max_words": -1}, ValueError, "max_words must be >= 0"),
     (("dask",), "count", {"split_every": 1}, ValueError, "split_every must be between 2 and 1048576, not 1"),

@@ -27,18 +27,35 @@ def require(module: str, extra: str) -> Any:
         ) from e
 
 
-def check_counting_options(function: Callable[..., Any], options: dict[str, Any]) -> None:
+#: The pipeline options that do not change counting: a cluster ``train`` gives them to
+#: ``PyTokenizer.train_from_counts`` rather than to its counting.
+PIPELINE_ONLY = (
+    "unk_token",
+    "cls_token",
+    "sep_token",
+    "pad_token",
+    "max_input_chars_per_word",
+    "decoder_cleanup",
+    "post_processor",
+    "decoder",
+    "split_special_tokens",
+)
+
+
+def check_counting_options(function: Callable[..., Any], options: dict[str, Any], also: tuple[str, ...] = ()) -> None:
     """Checks the ``**options`` given to ``function`` (counting options, as ``WordCounts``
-    takes them); a TypeError for another name lists what ``function`` takes instead."""
+    takes them, and the names in ``also``); a TypeError for another name lists what ``function``
+    takes instead."""
     counting = list(WordCounts().options)
-    unknown = [name for name in options if name not in counting]
+    unknown = [name for name in options if name not in counting and name not in also]
     if unknown:
         own = [p.name for p in inspect.signature(function).parameters.values() if p.kind is p.KEYWORD_ONLY]
         raise TypeError(
             f"{function.__module__}.{function.__qualname__}() got an unexpected keyword argument {unknown[0]!r} "
-            f"(it takes {', '.join(own)} and the counting options {', '.join(counting)})"
+            f"(it takes {', '.join(own)}, the counting options {', '.join(counting)}"
+            + (f" and the pipeline options {', '.join(also)})" if also else ")")
         )
-    WordCounts(**options)  # their values
+    WordCounts(**{name: value for name, value in options.items() if name not in also})  # their values
 
 
 def check_pruning(min_count: Any, max_words: Any) -> None:
@@ -53,6 +70,28 @@ def check_parts(name: str, value: Any, minimum: int) -> None:
         raise TypeError(f"{name} must be int, not {_type_name(value)}")
     if not minimum <= value <= MAX_PARTS:
         raise ValueError(f"{name} must be between {minimum} and {MAX_PARTS}, not {value}")
+
+
+def train_counted(
+    function: Callable[..., Any],
+    count: Callable[[dict[str, Any]], WordCounts],
+    vocab_size: Any,
+    min_frequency: Any,
+    show_progress: Any,
+    options: dict[str, Any],
+    training: dict[str, Any],
+) -> PyTokenizer:
+    """A cluster ``train``: its ``options`` checked (counting options and ``PIPELINE_ONLY``) and
+    its ``training`` arguments checked by the training's own checks, before any cluster work;
+    then ``count`` (given the counting options) and ``PyTokenizer.train_from_counts`` (given the
+    others)."""
+    check_counting_options(function, options, PIPELINE_ONLY)
+    training = check_training(vocab_size, min_frequency, show_progress, options, **training)
+    counting = {name: value for name, value in options.items() if name not in PIPELINE_ONLY}
+    pipeline = {name: value for name, value in options.items() if name in PIPELINE_ONLY}
+    return PyTokenizer.train_from_counts(
+        count(counting), vocab_size, min_frequency, show_progress=show_progress, **training, **pipeline
+    )
 
 
 def check_training(

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Literal, Union
 
 from fast_wordpiece import PyTokenizer, WordCounts, count_words
-from fast_wordpiece._cluster import check_counting_options, check_parts, check_pruning, check_training, require
+from fast_wordpiece._cluster import check_counting_options, check_parts, check_pruning, require, train_counted
 
 #: Lines streamed from a remote file to ``count_words`` at a time.
 BATCH_BYTES = 8 << 20
@@ -150,30 +150,30 @@ def train(
 ) -> PyTokenizer:
     """Trains a tokenizer on ``texts`` (see ``count``): counting on the workers,
     the merge loop here. The same vocabulary as ``PyTokenizer.train`` /
-    ``train_from_files`` on the same texts (unless pruned); the training arguments and their
-    defaults are theirs (``vocab_size=30000``; but ``show_progress``, False here), checked before
-    any work on the cluster. The
-    pipeline options that do not change counting (``unk_token``, ...) are not taken here: pass
-    ``count(texts)`` to ``PyTokenizer.train_from_counts`` with them."""
-    check_counting_options(train, options)
-    training = check_training(
+    ``train_from_files`` on the same texts (unless pruned); the training arguments, the pipeline
+    options and their defaults are theirs (``vocab_size=30000``; but ``show_progress``, False
+    here), checked before any work on the cluster. The counting options go to ``count``, the
+    others (``unk_token``, ...) to ``PyTokenizer.train_from_counts``."""
+    return train_counted(
+        train,
+        lambda counting: count(
+            texts,
+            errors=errors,
+            split_every=split_every,
+            min_count=min_count,
+            max_words=max_words,
+            client=client,
+            **counting,
+        ),
         vocab_size,
         min_frequency,
         show_progress,
         options,
-        special_tokens=special_tokens,
-        objective=objective,
-        limit_alphabet=limit_alphabet,
-        initial_alphabet=initial_alphabet,
-        continuing_subword_prefix=continuing_subword_prefix,
+        dict(
+            special_tokens=special_tokens,
+            objective=objective,
+            limit_alphabet=limit_alphabet,
+            initial_alphabet=initial_alphabet,
+            continuing_subword_prefix=continuing_subword_prefix,
+        ),
     )
-    counts = count(
-        texts,
-        errors=errors,
-        split_every=split_every,
-        min_count=min_count,
-        max_words=max_words,
-        client=client,
-        **options,
-    )
-    return PyTokenizer.train_from_counts(counts, vocab_size, min_frequency, show_progress=show_progress, **training)

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Literal
 
 from fast_wordpiece import PyTokenizer, WordCounts, count_words
-from fast_wordpiece._cluster import check_counting_options, check_parts, check_pruning, check_training, require
+from fast_wordpiece._cluster import check_counting_options, check_parts, check_pruning, require, train_counted
 
 #: Texts counted at a time on an executor (RDD of str).
 BATCH_TEXTS = 65536
@@ -266,30 +266,31 @@ def train(
 ) -> PyTokenizer:
     """Trains a tokenizer on the texts of a DataFrame's ``column``, of an RDD or of
     files (see ``count``): counting on the executors, the merge loop on the driver. The training
-    arguments and their defaults are ``PyTokenizer.train``'s (``vocab_size=30000``; but
-    ``show_progress``, False here), checked before any work on the cluster. The pipeline
-    options that do not change counting (``unk_token``, ...) are not taken here: pass
-    ``count(...)`` to ``PyTokenizer.train_from_counts`` with them."""
-    check_counting_options(train, options)
-    training = check_training(
+    arguments, the pipeline options and their defaults are ``PyTokenizer.train``'s
+    (``vocab_size=30000``; but ``show_progress``, False here), checked before any work on the
+    cluster. The counting options go to ``count``, the others (``unk_token``, ...) to
+    ``PyTokenizer.train_from_counts``."""
+    return train_counted(
+        train,
+        lambda counting: count(
+            df_or_rdd,
+            column=column,
+            num_partitions=num_partitions,
+            min_count=min_count,
+            max_words=max_words,
+            errors=errors,
+            spark_context=spark_context,
+            **counting,
+        ),
         vocab_size,
         min_frequency,
         show_progress,
         options,
-        special_tokens=special_tokens,
-        objective=objective,
-        limit_alphabet=limit_alphabet,
-        initial_alphabet=initial_alphabet,
-        continuing_subword_prefix=continuing_subword_prefix,
+        dict(
+            special_tokens=special_tokens,
+            objective=objective,
+            limit_alphabet=limit_alphabet,
+            initial_alphabet=initial_alphabet,
+            continuing_subword_prefix=continuing_subword_prefix,
+        ),
     )
-    counts = count(
-        df_or_rdd,
-        column=column,
-        num_partitions=num_partitions,
-        min_count=min_count,
-        max_words=max_words,
-        errors=errors,
-        spark_context=spark_context,
-        **options,
-    )
-    return PyTokenizer.train_from_counts(counts, vocab_size, min_frequency, show_progress=show_progress, **training)
