@@ -89,7 +89,7 @@ def _merge(parts: Iterable[WordCounts], prune: dict[str, Any] | None) -> WordCou
 def count(
     texts: Any,
     *,
-    errors: str = "strict",
+    errors: Literal["strict", "replace"] = "strict",
     split_every: int = 8,
     min_count: int | None = None,
     max_words: int | None = None,
@@ -136,7 +136,7 @@ def train(
     min_frequency: int | None = None,
     *,
     client: Any = None,
-    errors: str = "strict",
+    errors: Literal["strict", "replace"] = "strict",
     split_every: int = 8,
     min_count: int | None = None,
     max_words: int | None = None,

@@ -172,7 +172,7 @@ def count(
     num_partitions: int | None = None,
     min_count: int | None = None,
     max_words: int | None = None,
-    errors: str = "strict",
+    errors: Literal["strict", "replace"] = "strict",
     spark_context: Any = None,
     **options: Any,
 ) -> WordCounts:
@@ -260,7 +260,7 @@ def train(
     initial_alphabet: Iterable[str] | None = None,
     continuing_subword_prefix: str = "##",
     show_progress: bool = False,
-    errors: str = "strict",
+    errors: Literal["strict", "replace"] = "strict",
     spark_context: Any = None,
     **options: Any,
 ) -> PyTokenizer:
