@@ -25,8 +25,10 @@ Objective = Literal["likelihood", "pmi", "frequency"]
 Paths = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
 
 
-def _count_texts(texts: Iterable[str], options: dict[str, Any]) -> WordCounts:
-    return count_words(texts, **options)
+def _count_texts(texts: Iterable[str | None], options: dict[str, Any]) -> WordCounts:
+    """One partition of a Bag; None items (a missing value of a column's ``to_bag()``) are
+    skipped, as Spark skips SQL NULL."""
+    return count_words([text for text in texts if text is not None], **options)
 
 
 def _count_file(file: Any, errors: str, options: dict[str, Any]) -> WordCounts:
@@ -96,8 +98,8 @@ def count(
     client: Any = None,
     **options: Any,
 ) -> WordCounts:
-    """The word counts of ``texts`` (a ``dask.bag.Bag`` of str, or file paths, globs or
-    fsspec URLs, one task per file), counted on the workers and summed in a tree.
+    """The word counts of ``texts`` (a ``dask.bag.Bag`` of str, None items skipped, or file
+    paths, globs or fsspec URLs, one task per file), counted on the workers and summed in a tree.
 
     ``min_count`` / ``max_words`` prune every partial sum (approximate, opt-in:
     see ``WordCounts.prune``). ``client``: a ``distributed.Client`` (default: the
