@@ -145,7 +145,7 @@ def test_a_mapping_as_the_corpus_is_refused_naming_what_to_pass(trainer: str, ki
     assert 'batch["text"]' in engine[1]
 
 
-@pytest.mark.parametrize("paths", [b"corpus.txt", bytearray(b"corpus.txt")])
+@pytest.mark.parametrize("paths", [b"corpus.txt", bytearray(b"corpus.txt"), memoryview(b"corpus.txt")])
 def test_paths_given_as_bytes_are_named_as_bytes(paths: Any) -> None:
     """bytes iterate as ints: not ``paths[0] must be str or os.PathLike, not int``."""
     calls = [

@@ -8,7 +8,9 @@ use std::path::PathBuf;
 
 use pyo3::exceptions::{PyAttributeError, PyMemoryError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyIterator, PyList, PyMapping, PyString, PyTuple};
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDict, PyInt, PyIterator, PyList, PyMapping, PyMemoryView, PyString, PyTuple,
+};
 
 use super::errors::to_py;
 use crate::encoding::ragged::RaggedFields;
@@ -660,7 +662,7 @@ fn post_processing(value: &Bound<'_, PyAny>) -> PyResult<PostProcessing> {
 pub fn paths(obj: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     let not_paths = || PyTypeError::new_err(format!("paths must be a path or a list of paths, not {}", type_name(obj)));
     // bytes (a path as bytes too) iterate as ints: named as what they are.
-    if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() {
+    if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() || obj.is_instance_of::<PyMemoryView>() {
         return Err(not_paths());
     }
     match obj.extract::<PathBuf>() {

@@ -74,7 +74,7 @@ def paths_arg(value: object) -> list[str]:
     ``os.PathLike``) or an iterable of paths; TypeError naming the argument or the item otherwise."""
     if isinstance(value, (str, os.PathLike)):
         return [os.fspath(value)]
-    if isinstance(value, (bytes, bytearray)):  # they iterate as ints
+    if isinstance(value, (bytes, bytearray, memoryview)):  # they iterate as ints
         raise TypeError(f"paths must be a path or a list of paths, not {_type_name(value)}")
     try:
         items = iter(value)  # type: ignore[call-overload]
