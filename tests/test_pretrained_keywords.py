@@ -1,7 +1,7 @@
 """transformers' keywords of ``from_pretrained`` and ``save_pretrained`` that say where the files are or
 how they are published, not what the tokenizer is (spec section 10): ``subfolder`` reads a model
 repository's ``tokenizer/``, as transformers does; ``save_pretrained`` takes ``legacy_format``,
-``filename_prefix`` and ``push_to_hub`` and refuses what it cannot do before writing anything. The same
+``filename_prefix``, ``push_to_hub`` and ``save_format`` and refuses what it cannot do before writing anything. The same
 for ``PyTokenizer`` and ``UnigramTokenizer``, engine and twin.
 """
 
@@ -108,6 +108,8 @@ def test_save_pretrained_takes_transformers_keywords(impl: str, kind: str, tmp_p
             {"legacy_format": None, "filename_prefix": None, "push_to_hub": False},
             {"push_to_hub": None},
             {"filename_prefix": ""},
+            {"save_format": "hf"},
+            {"save_format": None},
         ]
     ):
         target = tmp_path / f"saved{i}"
@@ -129,6 +131,11 @@ def test_save_pretrained_refuses_what_it_cannot_do_before_writing(impl: str, kin
         ({"push_to_hub": "yes"}, TypeError, r"^push_to_hub must be bool, not str$"),
         ({"legacy_format": 1}, TypeError, r"^legacy_format must be bool, not int$"),
         ({"filename_prefix": 2}, TypeError, r"^filename_prefix must be str, not int$"),
+        ({"save_format": "mistral"}, ValueError, r'^save_format "mistral" is not supported: save_pretrained writes '
+                                                 r"Hugging Face's files \(.hf.\)$"),
+        ({"save_format": "gguf"}, ValueError,
+         r'^save_format must be "hf" \(or transformers\' "mistral"\), not "gguf"$'),
+        ({"save_format": 1}, TypeError, r"^save_format must be str or None, not int$"),
     ]  # fmt: skip
     for keywords, error, message in refused:
         with pytest.raises(error, match=message):
@@ -153,7 +160,12 @@ def test_engine_and_twin_agree_on_the_keywords(kind: str, tmp_path: Path) -> Non
             for impl in IMPLEMENTATIONS
         ]
         assert got[0] == got[1], keywords
-    saves: list[dict[str, Any]] = [{"legacy_format": "no"}, {"filename_prefix": "a", "push_to_hub": True}]
+    saves: list[dict[str, Any]] = [
+        {"legacy_format": "no"},
+        {"filename_prefix": "a", "push_to_hub": True},
+        {"save_format": "HF"},
+        {"save_format": "\ud800"},
+    ]
     for i, keywords in enumerate(saves):
         got = [
             outcome(lambda t=t, kw=keywords, i=i: t.save_pretrained(tmp_path / f"s{i}", **kw)) for t in (engine, twin)

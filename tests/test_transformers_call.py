@@ -12,6 +12,7 @@ import itertools
 import json
 import pickle
 import random
+import re
 import warnings
 from typing import Any
 
@@ -646,6 +647,23 @@ def test_pad_refuses_rows_that_are_not_ids_as_transformers(hf, ours, inputs):
         hf.pad(inputs, padding=True)
     with pytest.raises(ValueError, match=r"^pad: input_ids"):
         ours.pad(inputs, padding=True)
+
+
+@pytest.mark.parametrize(("inputs", "message"), [
+    ([{"input_ids": ["a", "b"]}, {"input_ids": ["c"]}], "input_ids[0][0] must be an id (an int), not str"),
+    ([{"input_ids": [1, 2.5]}, {"input_ids": [3]}], "input_ids[0][1] must be an id (an int), not float"),
+    ([{"input_ids": [1, 2]}, {"input_ids": [None]}], "input_ids[1][0] must be an id (an int), not NoneType"),
+    ({"input_ids": [1, "a"]}, "input_ids[1] must be an id (an int), not str"),
+], ids=repr)  # fmt: skip
+def test_pad_checks_every_id_where_transformers_checks_the_first(ours, inputs, message):
+    """transformers pads ``[["a", "b"], ["c"]]`` into ``[["a", "b"], ["c", 0]]`` and a numpy array of
+    str when the first id of the first row is an int or (when it is not) raises a ValueError; ours
+    names the first id that is not one, wherever it is."""
+    with pytest.raises(ValueError, match=re.escape(f"pad: {message}")):
+        ours.pad(inputs, padding=True)
+    # ints, numpy's integers and bools (as transformers takes them) are ids
+    padded = ours.pad([{"input_ids": [4]}, {"input_ids": np.array([1, 2])}, {"input_ids": [np.int64(3), True]}])
+    assert padded["input_ids"][0] == [4, ours.pad_token_id]
 
 
 def test_pad_checks_its_sizes(ours):

@@ -117,7 +117,7 @@ class BPETokenizer:
     @overload
     def decode(
         self,
-        ids: _IdArray,
+        token_ids: _IdArray,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -125,7 +125,7 @@ class BPETokenizer:
     @overload
     def decode(
         self,
-        ids: _Int,
+        token_ids: _Int,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -133,7 +133,7 @@ class BPETokenizer:
     @overload
     def decode(
         self,
-        ids: Iterable[_Int],
+        token_ids: Iterable[_Int],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -141,7 +141,7 @@ class BPETokenizer:
     @overload
     def decode(
         self,
-        ids: Sequence[Sequence[_Int]],
+        token_ids: Sequence[Sequence[_Int]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -313,7 +313,7 @@ class CharTokenizer:
     @overload
     def decode(
         self,
-        ids: _IdArray,
+        token_ids: _IdArray,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -321,7 +321,7 @@ class CharTokenizer:
     @overload
     def decode(
         self,
-        ids: _Int,
+        token_ids: _Int,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -329,7 +329,7 @@ class CharTokenizer:
     @overload
     def decode(
         self,
-        ids: Iterable[_Int],
+        token_ids: Iterable[_Int],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -337,7 +337,7 @@ class CharTokenizer:
     @overload
     def decode(
         self,
-        ids: Sequence[Sequence[_Int]],
+        token_ids: Sequence[Sequence[_Int]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -783,7 +783,7 @@ class PyTokenizer:
     @overload
     def decode(
         self,
-        ids: _IdArray,
+        token_ids: _IdArray,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -791,7 +791,7 @@ class PyTokenizer:
     @overload
     def decode(
         self,
-        ids: SupportsIndex | Encoding,
+        token_ids: SupportsIndex | Encoding,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -799,7 +799,7 @@ class PyTokenizer:
     @overload
     def decode(
         self,
-        ids: Iterable[_Int],
+        token_ids: Iterable[_Int],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -807,7 +807,7 @@ class PyTokenizer:
     @overload
     def decode(
         self,
-        ids: Sequence[Sequence[_Int] | Encoding],
+        token_ids: Sequence[Sequence[_Int] | Encoding],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -822,11 +822,11 @@ class PyTokenizer:
     def get_vocab(self, with_added_tokens: bool = True) -> dict[str, int]: ...
     def get_vocab_size(self, with_added_tokens: bool = True) -> int: ...
     def add_tokens(
-        self, tokens: str | AddedToken | Iterable[str | AddedToken], special_tokens: bool = False
+        self, new_tokens: str | AddedToken | Iterable[str | AddedToken], special_tokens: bool = False
     ) -> int: ...
     def add_special_tokens(
         self,
-        tokens: str
+        special_tokens_dict: str
         | AddedToken
         | Iterable[str | AddedToken]
         | Mapping[str, str | AddedToken | Iterable[str | AddedToken]],
@@ -876,13 +876,14 @@ class PyTokenizer:
     @staticmethod
     def load(path: _StrPath) -> PyTokenizer: ...
     @staticmethod
-    def from_pretrained(directory: _StrPath, **kwargs: Any) -> PyTokenizer: ...
+    def from_pretrained(pretrained_model_name_or_path: _StrPath, **kwargs: Any) -> PyTokenizer: ...
     def save_pretrained(
         self,
-        directory: _StrPath,
+        save_directory: _StrPath,
         legacy_format: bool | None = None,
         filename_prefix: str | None = None,
         push_to_hub: bool = False,
+        save_format: Literal["hf"] | None = None,
     ) -> list[str]: ...
     def to_str(self, pretty: bool = False) -> str: ...
     @staticmethod
@@ -1187,7 +1188,7 @@ class UnigramTokenizer:
     @overload
     def decode(
         self,
-        ids: _IdArray,
+        token_ids: _IdArray,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -1195,7 +1196,7 @@ class UnigramTokenizer:
     @overload
     def decode(
         self,
-        ids: _Int,
+        token_ids: _Int,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -1203,7 +1204,7 @@ class UnigramTokenizer:
     @overload
     def decode(
         self,
-        ids: Iterable[_Int],
+        token_ids: Iterable[_Int],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -1211,7 +1212,7 @@ class UnigramTokenizer:
     @overload
     def decode(
         self,
-        ids: Sequence[Sequence[_Int]],
+        token_ids: Sequence[Sequence[_Int]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -1242,13 +1243,14 @@ class UnigramTokenizer:
     def __setstate__(self, state: tuple[str | None, bool] | str, /) -> None: ...
     def __eq__(self, other: object, /) -> bool: ...
     @staticmethod
-    def from_pretrained(directory: _StrPath, **kwargs: Any) -> UnigramTokenizer: ...
+    def from_pretrained(pretrained_model_name_or_path: _StrPath, **kwargs: Any) -> UnigramTokenizer: ...
     def save_pretrained(
         self,
-        directory: _StrPath,
+        save_directory: _StrPath,
         legacy_format: bool | None = None,
         filename_prefix: str | None = None,
         push_to_hub: bool = False,
+        save_format: Literal["hf"] | None = None,
     ) -> list[str]: ...
     @property
     def padding_side(self) -> str: ...

@@ -691,6 +691,22 @@ def _check_rows(required: Any) -> None:
                                  f"not {_type_name(row)}")  # fmt: skip
     elif isinstance(required[0], (str, bytes)) or not hasattr(required[0], "__index__"):
         raise ValueError(f"pad: input_ids[0] must be an id or a row of ids, not {_type_name(required[0])}")
+    else:
+        _check_ids(required, "input_ids")
+        return
+    for i, row in enumerate(required):
+        _check_ids(row, f"input_ids[{i}]")
+
+
+def _check_ids(row: list[Any] | tuple[Any, ...], name: str) -> None:
+    """ValueError unless every item of ``row`` is an id (an int, or what has ``__index__``, as numpy's
+    integers): transformers checks only the first id of the first row, and pads what follows
+    whatever it is."""
+    if all(type(x) is int for x in row):  # the usual case, checked at C speed
+        return
+    for j, x in enumerate(row):
+        if isinstance(x, (str, bytes)) or not hasattr(x, "__index__"):
+            raise ValueError(f"pad: {name}[{j}] must be an id (an int), not {_type_name(x)}")
 
 
 def _pad_one(tokenizer: Any, example: dict[str, Any], padding: str, max_length: int | None,

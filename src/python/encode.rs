@@ -474,7 +474,7 @@ impl PyTokenizer {
 
     /// Turns ids back into text (`##` pieces glued, spaces before punctuation
     /// removed). Ids outside the vocabulary raise ValueError. As in
-    /// transformers, `ids` may also be one int, or a batch (a list of
+    /// transformers, `token_ids` may also be one int, or a batch (a list of
     /// sequences, or a 2-D array: then a list of texts, as `decode_batch`);
     /// an `Encoding` (what `encode` returns) is decoded as its ids;
     /// `clean_up_tokenization_spaces` applies transformers' clean-up to the
@@ -483,15 +483,16 @@ impl PyTokenizer {
     /// otherwise). `spaces_between_special_tokens` (a bool, for code written
     /// for transformers' slow tokenizers) changes nothing, as in
     /// transformers 5's fast tokenizers.
-    #[pyo3(signature = (ids, skip_special_tokens = false, clean_up_tokenization_spaces = None, spaces_between_special_tokens = true))]
+    #[pyo3(signature = (token_ids, skip_special_tokens = false, clean_up_tokenization_spaces = None, spaces_between_special_tokens = true))]
     pub(super) fn decode<'py>(
         &self,
-        ids: &Bound<'py, PyAny>,
+        token_ids: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::spaces_between_special_tokens)] spaces_between_special_tokens: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let _ = spaces_between_special_tokens;
+        let ids = token_ids;
         let py = ids.py();
         if args::is_batch(ids, |row| row.is_instance_of::<PyEncoding>())? {
             return Ok(self.decode_sequences(ids, skip_special_tokens, clean_up_tokenization_spaces, true)?.into_any());

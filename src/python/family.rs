@@ -412,16 +412,16 @@ macro_rules! transformers_methods {
         impl $class {
             $(#[$decode_doc])*
             ///
-            /// As in transformers, `ids` may also be one int, or a batch (a
+            /// As in transformers, `token_ids` may also be one int, or a batch (a
             /// list of sequences, or a 2-D array: then a list of texts);
             /// `clean_up_tokenization_spaces` None is the tokenizer's
             /// `clean_up_tokenization_spaces`; `spaces_between_special_tokens`
             /// (a bool, for code written for transformers' slow tokenizers)
             /// changes nothing, as in transformers 5's fast tokenizers.
-            #[pyo3(name = "decode", signature = (ids, skip_special_tokens = false, clean_up_tokenization_spaces = None, spaces_between_special_tokens = true))]
+            #[pyo3(name = "decode", signature = (token_ids, skip_special_tokens = false, clean_up_tokenization_spaces = None, spaces_between_special_tokens = true))]
             fn decode_ids<'py>(
                 &self,
-                ids: &Bound<'py, PyAny>,
+                token_ids: &Bound<'py, PyAny>,
                 #[pyo3(from_py_with = super::args::named::skip_special_tokens)] skip_special_tokens: bool,
                 clean_up_tokenization_spaces: Option<&Bound<'py, PyAny>>,
                 #[pyo3(from_py_with = super::args::named::spaces_between_special_tokens)]
@@ -429,7 +429,7 @@ macro_rules! transformers_methods {
             ) -> PyResult<Bound<'py, PyAny>> {
                 let _ = spaces_between_special_tokens;
                 let clean_up = super::family::clean_up_flag(clean_up_tokenization_spaces, self.pad.clean_up())?;
-                super::family::decode_any(self, ids, self.vocab_size(), skip_special_tokens, clean_up)
+                super::family::decode_any(self, token_ids, self.vocab_size(), skip_special_tokens, clean_up)
             }
 
             /// Whether `decode` and `batch_decode` apply transformers' clean-up
@@ -488,7 +488,7 @@ macro_rules! transformers_methods {
             /// The id of a token, or the ids of an iterable of tokens (the
             /// unknown token's id, or None without one, for a token not in the
             /// vocabulary).
-            #[pyo3(signature = (*args, **kwargs))]
+            #[pyo3(signature = (*args, **kwargs), text_signature = "(self, tokens)")]
             fn convert_tokens_to_ids<'py>(
                 slf: &Bound<'py, Self>,
                 args: &Bound<'py, pyo3::types::PyTuple>,
@@ -565,7 +565,11 @@ macro_rules! transformers_methods {
             /// transformers' `batch_decode(sequences, skip_special_tokens=False,
             /// clean_up_tokenization_spaces=None)`: `decode` of each sequence
             /// of ids (a list of lists, a 2-D numpy array or torch tensor).
-            #[pyo3(signature = (*args, **kwargs))]
+            #[pyo3(
+                signature = (*args, **kwargs),
+                text_signature = "(self, sequences, skip_special_tokens=False, clean_up_tokenization_spaces=None, \
+                                  spaces_between_special_tokens=True)"
+            )]
             fn batch_decode<'py>(
                 slf: &Bound<'py, Self>,
                 args: &Bound<'py, pyo3::types::PyTuple>,

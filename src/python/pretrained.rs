@@ -15,7 +15,8 @@ use crate::tokenizer::{pretrained, Tokenizer};
 
 #[pymethods]
 impl PyTokenizer {
-    /// A tokenizer from a local model directory: its `tokenizer.json`, or its
+    /// A tokenizer from a local model directory
+    /// (`pretrained_model_name_or_path`, transformers' name): its `tokenizer.json`, or its
     /// `vocab.txt` with `tokenizer_config.json` (and `special_tokens_map.json`,
     /// `added_tokens.json`), with the added and special tokens the directory
     /// configures (those the vocabulary lacks get the next ids, as in
@@ -36,13 +37,13 @@ impl PyTokenizer {
     /// are ignored. Never downloads: a name that is not a directory is a
     /// FileNotFoundError.
     #[staticmethod]
-    #[pyo3(signature = (directory, **kwargs))]
+    #[pyo3(signature = (pretrained_model_name_or_path, **kwargs))]
     fn from_pretrained(
         py: Python<'_>,
-        directory: &Bound<'_, PyAny>,
+        pretrained_model_name_or_path: &Bound<'_, PyAny>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let given = args::path(directory, "directory")?;
+        let given = args::path(pretrained_model_name_or_path, "pretrained_model_name_or_path")?;
         let dir = model_dir(&given, kwargs)?;
         let overrides = match kwargs {
             Some(kwargs) => overrides(kwargs)?,
@@ -65,7 +66,7 @@ impl PyTokenizer {
     /// Writes `tokenizer.json`, `vocab.txt` (unless the ids have holes or the
     /// continuation prefix is not `"##"`, which readers of a vocab.txt assume),
     /// `tokenizer_config.json` and
-    /// `special_tokens_map.json` into `directory` (created if needed), for
+    /// `special_tokens_map.json` into `save_directory` (created if needed), for
     /// `transformers.AutoTokenizer.from_pretrained` (with `model_max_length`
     /// when set, `padding_side`, `truncation_side`, `model_input_names` and
     /// the special tokens, `extra_special_tokens` among them); returns their
@@ -74,19 +75,20 @@ impl PyTokenizer {
     /// `filename_prefix` other than None or `""` and `push_to_hub=True` are
     /// ValueErrors.
     #[pyo3(
-        signature = (directory, legacy_format=None, filename_prefix=None, push_to_hub=None),
-        text_signature = "($self, directory, legacy_format=None, filename_prefix=None, push_to_hub=False)"
+        signature = (save_directory, legacy_format=None, filename_prefix=None, push_to_hub=None, save_format=None),
+        text_signature = "($self, save_directory, legacy_format=None, filename_prefix=None, push_to_hub=False, save_format=None)"
     )]
     fn save_pretrained(
         &self,
         py: Python<'_>,
-        directory: &Bound<'_, PyAny>,
+        save_directory: &Bound<'_, PyAny>,
         legacy_format: Option<&Bound<'_, PyAny>>,
         filename_prefix: Option<&Bound<'_, PyAny>>,
         push_to_hub: Option<&Bound<'_, PyAny>>,
+        save_format: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
-        let dir = args::path(directory, "directory")?;
-        save_keywords(legacy_format, filename_prefix, push_to_hub)?;
+        let dir = args::path(save_directory, "save_directory")?;
+        save_keywords(legacy_format, filename_prefix, push_to_hub, save_format)?;
         let settings = self.settings();
         let paths = py.detach(|| guard(|| self.inner().save_pretrained(&dir, &settings)))?;
         Ok(paths.iter().map(|p| p.display().to_string()).collect())
@@ -143,11 +145,13 @@ pub(super) fn model_dir(given: &Path, kwargs: Option<&Bound<'_, PyDict>>) -> PyR
 /// `save_pretrained`'s transformers keywords: `legacy_format` (None or a
 /// bool, ignored), `filename_prefix` (None or `""`: transformers would
 /// write `prefix-tokenizer.json`, which no loader reads back) and
-/// `push_to_hub` (None or a bool; nothing is uploaded).
+/// `push_to_hub` (None or a bool; nothing is uploaded) and `save_format`
+/// (None or `"hf"`; transformers' `"mistral"` is a ValueError).
 pub(super) fn save_keywords(
     legacy_format: Option<&Bound<'_, PyAny>>,
     filename_prefix: Option<&Bound<'_, PyAny>>,
     push_to_hub: Option<&Bound<'_, PyAny>>,
+    save_format: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<()> {
     if let Some(value) = legacy_format.filter(|v| !v.is_none()) {
         args::flag(value, "legacy_format")?;
@@ -168,6 +172,29 @@ pub(super) fn save_keywords(
                 "push_to_hub=True is not supported: save_pretrained never uploads; upload the directory with \
                  huggingface_hub.upload_folder(repo_id=..., folder_path=directory)",
             ));
+        }
+    }
+    if let Some(value) = save_format.filter(|v| !v.is_none()) {
+        if !value.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(format!(
+                "save_format must be str or None, not {}",
+                args::type_name(value)
+            )));
+        }
+        let format = args::text(value, &|| "save_format".to_owned())?;
+        match &*format {
+            "hf" => {}
+            "mistral" => {
+                return Err(PyValueError::new_err(
+                    "save_format \"mistral\" is not supported: save_pretrained writes Hugging Face's files (\"hf\")",
+                ))
+            }
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "save_format must be \"hf\" (or transformers' \"mistral\"), not {}",
+                    Quoted(&format)
+                )))
+            }
         }
     }
     Ok(())

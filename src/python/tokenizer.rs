@@ -254,22 +254,22 @@ impl PyTokenizer {
         u32::try_from(id).ok().and_then(|id| shared.id_to_token(id)).map(|t| ints::py_str(py, t)).transpose()
     }
 
-    /// Adds tokens as Hugging Face's `add_tokens` does: each a str or an
+    /// Adds `new_tokens` as Hugging Face's `add_tokens` does: each a str or an
     /// `AddedToken`; one the vocabulary lacks gets the next id (and is not
     /// matched inside words by the model), one it has keeps its id. Added
     /// tokens are found in the text before the model, leftmost-longest.
     /// Returns how many were added (not those already added alike).
     /// `special_tokens=True` (transformers' argument) makes them special.
-    #[pyo3(signature = (tokens, special_tokens = false))]
+    #[pyo3(signature = (new_tokens, special_tokens = false))]
     fn add_tokens(
         &self,
-        tokens: &Bound<'_, PyAny>,
+        new_tokens: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = args::named::special_tokens)] special_tokens: bool,
     ) -> PyResult<usize> {
-        self.add(tokens, special_tokens)
+        self.add(new_tokens, special_tokens)
     }
 
-    /// `add_tokens` with every token special (a str is not normalized;
+    /// `add_tokens` with every token of `special_tokens_dict` special (a str is not normalized;
     /// an `AddedToken` made without `normalized` is not either); a list
     /// extends `extra_special_tokens`. Also takes transformers' dict:
     /// `"additional_special_tokens"` / `"extra_special_tokens"` (a list,
@@ -280,14 +280,14 @@ impl PyTokenizer {
     /// are. An empty named token is a ValueError.
     /// `replace_extra_special_tokens=False` (transformers 5's keyword) makes
     /// a dict's list extend `extra_special_tokens` instead.
-    #[pyo3(signature = (tokens, replace_extra_special_tokens = true))]
+    #[pyo3(signature = (special_tokens_dict, replace_extra_special_tokens = true))]
     fn add_special_tokens(
         &self,
-        tokens: &Bound<'_, PyAny>,
+        special_tokens_dict: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = args::named::replace_extra_special_tokens)] replace_extra_special_tokens: bool,
     ) -> PyResult<usize> {
-        // Read once: `tokens` may be an iterator.
-        let mut given = self.special_tokens_argument(tokens)?;
+        // Read once: it may be an iterator.
+        let mut given = self.special_tokens_argument(special_tokens_dict)?;
         given.replace &= replace_extra_special_tokens;
         let count = self.add_parsed(&given.tokens)?;
         if let Some(pad) = &given.pad {

@@ -934,8 +934,8 @@ impl PyUnigramTokenizer {
         Ok(out)
     }
 
-    /// A tokenizer from a local model directory, as transformers 5 reads
-    /// it: its `tokenizer.json` (with any pre-tokenizer `from_file`
+    /// A tokenizer from a local model directory
+    /// (`pretrained_model_name_or_path`), as transformers 5 reads it: its `tokenizer.json` (with any pre-tokenizer `from_file`
     /// reads), the special tokens that `tokenizer_config.json` and
     /// `special_tokens_map.json` name made special (a token the file lacks
     /// gets the next id, as in transformers), the `pad_token` they name,
@@ -949,13 +949,16 @@ impl PyUnigramTokenizer {
     /// downloads: a name that is not a directory is a FileNotFoundError, and
     /// so is a directory without a `tokenizer.json`.
     #[staticmethod]
-    #[pyo3(signature = (directory, **kwargs))]
+    #[pyo3(signature = (pretrained_model_name_or_path, **kwargs))]
     fn from_pretrained<'py>(
         py: Python<'py>,
-        directory: &Bound<'py, PyAny>,
+        pretrained_model_name_or_path: &Bound<'py, PyAny>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, Self>> {
-        let dir = super::pretrained::model_dir(&args::path(directory, "directory")?, kwargs)?;
+        let dir = super::pretrained::model_dir(
+            &args::path(pretrained_model_name_or_path, "pretrained_model_name_or_path")?,
+            kwargs,
+        )?;
         let overrides = match kwargs {
             Some(kwargs) => super::pretrained::overrides(kwargs)?,
             None => serde_json::Map::new(),
@@ -985,7 +988,7 @@ impl PyUnigramTokenizer {
     }
 
     /// Writes `tokenizer.json`, `tokenizer_config.json` and
-    /// `special_tokens_map.json` into `directory` (created if needed), for
+    /// `special_tokens_map.json` into `save_directory` (created if needed), for
     /// `transformers.AutoTokenizer.from_pretrained` (transformers' generic
     /// class, which takes the tokenizer.json as it is), with
     /// `model_max_length` when set, `padding_side`, `truncation_side`,
@@ -994,19 +997,20 @@ impl PyUnigramTokenizer {
     /// `legacy_format`, `filename_prefix` and `push_to_hub` as for
     /// `PyTokenizer.save_pretrained`.
     #[pyo3(
-        signature = (directory, legacy_format=None, filename_prefix=None, push_to_hub=None),
-        text_signature = "($self, directory, legacy_format=None, filename_prefix=None, push_to_hub=False)"
+        signature = (save_directory, legacy_format=None, filename_prefix=None, push_to_hub=None, save_format=None),
+        text_signature = "($self, save_directory, legacy_format=None, filename_prefix=None, push_to_hub=False, save_format=None)"
     )]
     fn save_pretrained(
         slf: &Bound<'_, Self>,
-        directory: &Bound<'_, PyAny>,
+        save_directory: &Bound<'_, PyAny>,
         legacy_format: Option<&Bound<'_, PyAny>>,
         filename_prefix: Option<&Bound<'_, PyAny>>,
         push_to_hub: Option<&Bound<'_, PyAny>>,
+        save_format: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Vec<String>> {
         let py = slf.py();
-        let dir = args::path(directory, "directory")?;
-        super::pretrained::save_keywords(legacy_format, filename_prefix, push_to_hub)?;
+        let dir = args::path(save_directory, "save_directory")?;
+        super::pretrained::save_keywords(legacy_format, filename_prefix, push_to_hub, save_format)?;
         let this = slf.get();
         let Directory { mut call, mut named } = this.directory().clone();
         call.clean_up_tokenization_spaces = this.pad.clean_up();

@@ -529,12 +529,12 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
 
     def decode(
         self,
-        ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
+        token_ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
     ) -> str | list[str]:
-        """The text of ``ids``, as Hugging Face's ``decode`` with the ``ByteLevel`` decoder: each
+        """The text of ``token_ids``, as Hugging Face's ``decode`` with the ``ByteLevel`` decoder: each
         token's bytes (an added token's, special or not, as any other's; a token with a character
         that shows no byte: its UTF-8 text), read as UTF-8 with invalid sequences as U+FFFD; the
         special tokens left out when ``skip_special_tokens`` (not the added tokens whose ``special``
@@ -543,10 +543,10 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         _flag(skip_special_tokens, "skip_special_tokens")
         family.clean_up_flag(clean_up_tokenization_spaces)
         _flag(spaces_between_special_tokens, "spaces_between_special_tokens")  # as transformers 5: no effect
-        if family.is_batch(ids):
-            return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, False)
+        if family.is_batch(token_ids):
+            return family.decode_rows(self.decode, token_ids, self.vocab_size, skip_special_tokens, False)
         out = bytearray()
-        for i in family.decode_ids(ids, self.vocab_size):
+        for i in family.decode_ids(token_ids, self.vocab_size):
             token = self.id_to[i]
             if skip_special_tokens and token in self.specials and token not in self._plain:
                 continue

@@ -185,22 +185,22 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
 
     def decode(
         self,
-        ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
+        token_ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
     ) -> str | list[str]:
-        """The tokens of ``ids`` joined, without the special tokens (``unk_token``
+        """The tokens of ``token_ids`` joined, without the special tokens (``unk_token``
         among them) when ``skip_special_tokens``; with ``clean_up_tokenization_spaces``
         (None: the tokenizer's), transformers' clean-up. An id not in the vocabulary:
         ValueError. A batch (a list of sequences, a 2-D array) gives a list of texts."""
         _flag(skip_special_tokens, "skip_special_tokens")
         clean_up = family.clean_up_flag(clean_up_tokenization_spaces, self.clean_up_tokenization_spaces)
         _flag(spaces_between_special_tokens, "spaces_between_special_tokens")  # as transformers 5: no effect
-        if family.is_batch(ids):
-            return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, clean_up)
+        if family.is_batch(token_ids):
+            return family.decode_rows(self.decode, token_ids, self.vocab_size, skip_special_tokens, clean_up)
         out = []
-        for i in family.decode_ids(ids, self.vocab_size):
+        for i in family.decode_ids(token_ids, self.vocab_size):
             if i not in self.id_to:
                 raise ValueError(f"id {i} is not in the vocabulary")
             if not (skip_special_tokens and self.id_to[i] in self.specials):

@@ -289,12 +289,12 @@ class TableLookups:
 
     def decode(
         self,
-        ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
+        token_ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
     ) -> str | list[str]:
-        """The text of ``ids`` (each tokenizer gives its own)."""
+        """The text of ``token_ids`` (each tokenizer gives its own)."""
         raise NotImplementedError
 
     def decode_batch(

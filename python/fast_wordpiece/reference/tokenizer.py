@@ -219,14 +219,15 @@ class PyTokenizer(TransformersCalls):
         """A special token, or an added token that was special once (for decoding and split_special_tokens)."""
         return token in self._special_tokens or token in self._history["specials"]
 
-    def add_tokens(self, tokens: object, special_tokens: bool = False) -> int:
-        """Hugging Face's ``add_tokens`` (spec section 10): each a str or an ``AddedToken``; a token the
+    def add_tokens(self, new_tokens: object, special_tokens: bool = False) -> int:
+        """Hugging Face's ``add_tokens`` (spec section 10): ``new_tokens``, each a str or an ``AddedToken``; a token the
         vocabulary lacks gets the next id, outside the model; one it has keeps its id. Returns how many
         were added: all but the empty ones and those already added alike."""
-        return self._add(_added_tokens(tokens, _flag(special_tokens, "special_tokens"), "add_tokens"))
+        return self._add(_added_tokens(new_tokens, _flag(special_tokens, "special_tokens"), "add_tokens"))
 
-    def add_special_tokens(self, tokens: object, replace_extra_special_tokens: bool = True) -> int:
-        """``add_tokens`` with every token special (not normalized unless an ``AddedToken`` says so); a list
+    def add_special_tokens(self, special_tokens_dict: object, replace_extra_special_tokens: bool = True) -> int:
+        """``add_tokens`` with every token of ``special_tokens_dict`` special (not normalized unless an
+        ``AddedToken`` says so); a list
         extends ``extra_special_tokens``. Also transformers' dict: "additional_special_tokens" /
         "extra_special_tokens" (a list, which replaces ``extra_special_tokens`` as in transformers),
         "mask_token", "bos_token", "eos_token", "pad_token" (a token, which becomes that token: padding
@@ -234,8 +235,8 @@ class PyTokenizer(TransformersCalls):
         An empty named token is a ValueError. ``replace_extra_special_tokens=False`` (transformers 5's
         keyword) makes a dict's list extend ``extra_special_tokens`` instead."""
         replace = _flag(replace_extra_special_tokens, "replace_extra_special_tokens")
-        if not isinstance(tokens, dict):
-            given = _added_tokens(tokens, True, "add_special_tokens")
+        if not isinstance(special_tokens_dict, dict):
+            given = _added_tokens(special_tokens_dict, True, "add_special_tokens")
             count = self._add(given)
             contents = [t["content"] for t in given]
             self._extra_special_tokens = self._extra_special_tokens + [
@@ -247,7 +248,7 @@ class PyTokenizer(TransformersCalls):
         extra: list[str] = []
         o = self._options
         current = {"unk_token": o.unk_token, "sep_token": o.sep_token, "cls_token": o.cls_token}
-        for key, value in _in_transformers_order(tokens):
+        for key, value in _in_transformers_order(special_tokens_dict):
             if not isinstance(key, str):
                 raise TypeError(f"add_special_tokens: the keys must be str, not {type(key).__name__}")
             if key in ("additional_special_tokens", "extra_special_tokens"):
@@ -528,8 +529,9 @@ class PyTokenizer(TransformersCalls):
     # -- model directories (spec section 10) -------------------------------------
 
     @staticmethod
-    def from_pretrained(directory: str | os.PathLike[str], **kwargs: Any) -> PyTokenizer:
-        """A tokenizer from a local model directory: its ``tokenizer.json``, or its ``vocab.txt`` with
+    def from_pretrained(pretrained_model_name_or_path: str | os.PathLike[str], **kwargs: Any) -> PyTokenizer:
+        """A tokenizer from a local model directory (``pretrained_model_name_or_path``, transformers'
+        name): its ``tokenizer.json``, or its ``vocab.txt`` with
         ``tokenizer_config.json`` (and ``special_tokens_map.json``, ``added_tokens.json``), with the added and
         special tokens the directory configures (those the vocabulary lacks get the next ids, as in
         transformers); ``model_max_length``, ``padding_side``, ``truncation_side`` and
@@ -543,7 +545,7 @@ class PyTokenizer(TransformersCalls):
         one); ``subfolder`` reads the directory's subdirectory of that name (a model repository's
         ``tokenizer/``); the hub's (``use_fast``, ``local_files_only``, ``revision``, ``cache_dir``, ...) are
         ignored. Never downloads."""
-        path = model_dir(directory, kwargs)
+        path = model_dir(pretrained_model_name_or_path, kwargs)
         overrides = _pretrained_overrides(kwargs)
         tokenizer = PyTokenizer._from_directory(path, overrides)
         for key, value in _call_settings(path, overrides).items():
@@ -554,7 +556,7 @@ class PyTokenizer(TransformersCalls):
         tokenizer._bos_token, tokenizer._eos_token = content["bos_token"], content["eos_token"]
         tokenizer._mask_token = content["mask_token"]
         tokenizer._extra_special_tokens = [t["content"] for t in extra]
-        tokenizer._name_or_path = _path(directory)
+        tokenizer._name_or_path = _path(pretrained_model_name_or_path)
         return tokenizer
 
     @staticmethod
@@ -644,20 +646,21 @@ class PyTokenizer(TransformersCalls):
 
     def save_pretrained(
         self,
-        directory: str | os.PathLike[str],
+        save_directory: str | os.PathLike[str],
         legacy_format: bool | None = None,
         filename_prefix: str | None = None,
         push_to_hub: bool = False,
+        save_format: str | None = None,
     ) -> list[str]:
         """Writes ``tokenizer.json``, ``vocab.txt`` (unless the ids have holes or the continuation prefix is not
         ``"##"``, which a vocab.txt cannot record), ``tokenizer_config.json`` (with
         ``model_max_length`` when set, ``padding_side``, ``truncation_side``, the special tokens,
         ``extra_special_tokens`` among them, and the model's inputs) and ``special_tokens_map.json`` into
-        ``directory`` (created if needed); returns their paths. transformers' ``legacy_format`` is taken and
+        ``save_directory`` (created if needed); returns their paths. transformers' ``legacy_format`` is taken and
         ignored (None or a bool); a ``filename_prefix`` other than None or ``""`` and ``push_to_hub=True`` are
         ValueErrors."""
-        path = _path(directory, "directory")
-        save_keywords(legacy_format, filename_prefix, push_to_hub)
+        path = _path(save_directory, "save_directory")
+        save_keywords(legacy_format, filename_prefix, push_to_hub, save_format)
         os.makedirs(path, exist_ok=True)
         written = [os.path.join(path, "tokenizer.json")]
         self.save(written[0])
@@ -1097,18 +1100,19 @@ class PyTokenizer(TransformersCalls):
 
     # -- decoding (spec section 7) ---------------------------------------------
 
-    def decode(self, ids: Any, skip_special_tokens: bool = False, clean_up_tokenization_spaces: bool | None = None,
+    def decode(self, token_ids: Any, skip_special_tokens: bool = False,
+               clean_up_tokenization_spaces: bool | None = None,
                spaces_between_special_tokens: bool = True) -> Any:  # fmt: skip
         """Turns ids back into text; an id outside the vocabulary is a ValueError. As in transformers,
-        ``ids`` may also be one int, or a batch (a list of sequences, or a 2-D array: then a list of
+        ``token_ids`` may also be one int, or a batch (a list of sequences, or a 2-D array: then a list of
         texts); an ``Encoding`` (what ``encode`` returns) is decoded as its ids;
         ``clean_up_tokenization_spaces`` (None: the tokenizer's) applies transformers' clean-up;
         ``spaces_between_special_tokens`` (a bool) changes nothing, as in transformers 5's fast tokenizers."""
         skip = _flag(skip_special_tokens, "skip_special_tokens")
         _flag(spaces_between_special_tokens, "spaces_between_special_tokens")
-        if _is_batch(ids):
-            return self._decode_sequences(ids, skip, clean_up_tokenization_spaces, one_ids=True)
-        text = self._decode(self._one_or_more_ids(ids, "ids"), skip)
+        if _is_batch(token_ids):
+            return self._decode_sequences(token_ids, skip, clean_up_tokenization_spaces, one_ids=True)
+        text = self._decode(self._one_or_more_ids(token_ids, "ids"), skip)
         return clean_up_tokenization(text) if self._cleans_up(clean_up_tokenization_spaces) else text
 
     def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False,
@@ -1371,10 +1375,11 @@ LOADER_KEYWORDS = ("use_fast", "local_files_only", "revision", "trust_remote_cod
 
 
 def model_dir(directory: str | os.PathLike[str], kwargs: Mapping[str, Any]) -> str:
-    """from_pretrained's directory: ``directory``, or its subdirectory named by the ``subfolder`` keyword (a str
+    """from_pretrained's directory: ``directory`` (its ``pretrained_model_name_or_path``), or its
+    subdirectory named by the ``subfolder`` keyword (a str
     or os.PathLike; None or ``""``: none), as transformers reads a model repository's ``tokenizer/``. A
     subfolder missing from a directory that exists is a FileNotFoundError saying so."""
-    path = _path(directory)
+    path = _path(directory, "pretrained_model_name_or_path")
     sub = kwargs.get("subfolder")
     if sub is None:
         return path
@@ -1391,10 +1396,11 @@ def model_dir(directory: str | os.PathLike[str], kwargs: Mapping[str, Any]) -> s
     return joined
 
 
-def save_keywords(legacy_format: Any, filename_prefix: Any, push_to_hub: Any) -> None:
+def save_keywords(legacy_format: Any, filename_prefix: Any, push_to_hub: Any, save_format: Any = None) -> None:
     """save_pretrained's transformers keywords: ``legacy_format`` (None or a bool, ignored), ``filename_prefix``
-    (None or ``""``: transformers would write ``prefix-tokenizer.json``, which no loader reads back) and
-    ``push_to_hub`` (None or a bool; nothing is uploaded)."""
+    (None or ``""``: transformers would write ``prefix-tokenizer.json``, which no loader reads back),
+    ``push_to_hub`` (None or a bool; nothing is uploaded) and ``save_format`` (None or ``"hf"``;
+    transformers' ``"mistral"`` is a ValueError)."""
     if legacy_format is not None:
         _flag(legacy_format, "legacy_format")
     if filename_prefix is not None and _text(filename_prefix, "filename_prefix") != "":
@@ -1404,6 +1410,15 @@ def save_keywords(legacy_format: Any, filename_prefix: Any, push_to_hub: Any) ->
     if push_to_hub is not None and _flag(push_to_hub, "push_to_hub"):
         raise ValueError("push_to_hub=True is not supported: save_pretrained never uploads; upload the directory "
                          "with huggingface_hub.upload_folder(repo_id=..., folder_path=directory)")  # fmt: skip
+    if save_format is not None:
+        if not isinstance(save_format, str):
+            raise TypeError(f"save_format must be str or None, not {_type_name(save_format)}")
+        if _text(save_format, "save_format") == "mistral":
+            raise ValueError(
+                'save_format "mistral" is not supported: save_pretrained writes Hugging Face\'s files ("hf")'
+            )
+        if save_format != "hf":
+            raise ValueError(f'save_format must be "hf" (or transformers\' "mistral"), not {_quoted(save_format)}')
 
 
 _TOKEN_KEYWORDS = ("unk_token", "sep_token", "pad_token", "cls_token", "mask_token", "bos_token", "eos_token")

@@ -537,27 +537,27 @@ class UnigramTokenizer(family.TransformersCalls):
 
     def decode(
         self,
-        ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
+        token_ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
     ) -> str | list[str]:
-        """The text of ``ids``: the pieces joined, the first one's "▁"s dropped
+        """The text of ``token_ids``: the pieces joined, the first one's "▁"s dropped
         (unless the prepend scheme is "never") and every other "▁" a space; without the special tokens when
         ``skip_special_tokens``; with ``clean_up_tokenization_spaces``, transformers' clean-up.
         An id out of range: ValueError."""
         _flag(skip_special_tokens, "skip_special_tokens")
         clean_up = family.clean_up_flag(clean_up_tokenization_spaces, self.clean_up_tokenization_spaces)
         _flag(spaces_between_special_tokens, "spaces_between_special_tokens")  # as transformers 5: no effect
-        if family.is_batch(ids):
-            return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, clean_up)
+        if family.is_batch(token_ids):
+            return family.decode_rows(self.decode, token_ids, self.vocab_size, skip_special_tokens, clean_up)
         parts: list[str] = []
         # as Hugging Face, by the token's text: another entry of a special token's piece is skipped too
         special = set(self.special_tokens)
         # a normalized added token the normalizer changes shows its normalized form (skipped only
         # when that is a special token's text: Hugging Face skips by the text shown)
         shown = self._decoded_as()
-        for i in family.decode_ids(ids, self.vocab_size):
+        for i in family.decode_ids(token_ids, self.vocab_size):
             piece = shown.get(i, self.model.pieces[i][0])
             if skip_special_tokens and piece in special:
                 continue
@@ -786,12 +786,12 @@ class UnigramTokenizer(family.TransformersCalls):
         return warned
 
     @staticmethod
-    def from_pretrained(directory: str | os.PathLike[str], **kwargs: Any) -> UnigramTokenizer:
+    def from_pretrained(pretrained_model_name_or_path: str | os.PathLike[str], **kwargs: Any) -> UnigramTokenizer:
         """Same as the engine's: a local model directory's ``tokenizer.json``, with the special tokens its
         ``tokenizer_config.json`` and ``special_tokens_map.json`` name made special (a piece keeps its id, a
         token the file lacks gets the next one), the ``pad_token`` they name and the call settings of
         ``tokenizer_config.json``; keyword arguments override the config's keys. Never downloads."""
-        path = pretrained.model_dir(directory, kwargs)
+        path = pretrained.model_dir(pretrained_model_name_or_path, kwargs)
         overrides = pretrained._pretrained_overrides(kwargs)
         for key in ("do_lower_case", "strip_accents", "tokenize_chinese_chars", "split_special_tokens"):
             if key in overrides:  # BERT's pipeline (and transformers' XLNet, ALBERT, DeBERTa-v2 normalizers)
@@ -849,17 +849,18 @@ class UnigramTokenizer(family.TransformersCalls):
 
     def save_pretrained(
         self,
-        directory: str | os.PathLike[str],
+        save_directory: str | os.PathLike[str],
         legacy_format: bool | None = None,
         filename_prefix: str | None = None,
         push_to_hub: bool = False,
+        save_format: str | None = None,
     ) -> list[str]:
         """Same as the engine's: writes ``tokenizer.json``, ``tokenizer_config.json`` (transformers' generic
         class, the call settings, the model's inputs and the special tokens in the vocabulary) and
-        ``special_tokens_map.json`` into ``directory`` (created if needed); returns their paths.
+        ``special_tokens_map.json`` into ``save_directory`` (created if needed); returns their paths.
         ``legacy_format``, ``filename_prefix`` and ``push_to_hub`` as for ``PyTokenizer.save_pretrained``."""
-        path = _path(directory)
-        pretrained.save_keywords(legacy_format, filename_prefix, push_to_hub)
+        path = _path(save_directory, "save_directory")
+        pretrained.save_keywords(legacy_format, filename_prefix, push_to_hub, save_format)
         os.makedirs(path, exist_ok=True)
         written = [os.path.join(path, "tokenizer.json")]
         self.save(written[0])
