@@ -295,6 +295,9 @@ def test_the_transformers_side_refuses_bad_tokens_alike_in_engine_and_twin(tmp_p
             lambda t=tok: t.add_special_tokens({"mask_token": np.True_}),
             lambda t=tok, d=directory: type(t).from_pretrained(d, mask_token="\ud800"),
             lambda t=tok: t.save_pretrained(None),
+            lambda t=tok: t.tokenize(["hello", "world"]),
+            lambda t=tok: t.tokenize("hello", ["world"]),
+            lambda t=tok: t.tokenize("hello", 3),
             lambda t=tok: setattr(t, "mask_token", np.True_),
         ]
         outcomes.append([_outcome(call) for call in calls])
@@ -303,4 +306,7 @@ def test_the_transformers_side_refuses_bad_tokens_alike_in_engine_and_twin(tmp_p
     assert all(o.startswith(("TypeError: ", "ValueError: ")) for o in engine), engine
     assert engine[0] == "ValueError: tokens contains a lone surrogate at index 0, which is not valid Unicode text"
     assert engine[3] == "TypeError: tokens must be a str or a list of str, not bytes"
+    # tokenize takes no list of words, so no hint to pass one
+    assert engine[-4:-1] == ["TypeError: text must be str, not list", "TypeError: pair must be str, not list",
+                             "TypeError: pair must be str, not int"]  # fmt: skip
     assert engine[-1] == "TypeError: mask_token must be a str or None, not numpy.bool"

@@ -18,6 +18,10 @@ Where its API differs from the engine's:
   ``sample(text, alpha, nbest=-1, seed=0)`` draws a segmentation.
 - ``PyTokenizer``'s ``from_json`` and ``from_str`` name their argument
   ``json_text``, not ``json``.
+- ``PyTokenizer.is_fast`` is False (the engine's is True, as transformers'
+  fast tokenizers'): the twin is pure Python, though its encodings have
+  the same alignment (offsets, ``word_ids``, ``char_to_token``). Code that
+  asks ``is_fast`` before using them takes another path with the twin.
 """
 
 from fast_wordpiece.added_token import AddedToken

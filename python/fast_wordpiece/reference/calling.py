@@ -136,10 +136,12 @@ class TransformersCalls:
         """The token strings of ``text`` (and ``pair``; an empty one is none, as in transformers);
         ``split_special_tokens`` (None: the tokenizer's setting) makes special tokens written in the text
         plain text (True) or not, for this call only."""
+        text = _text(text, "text")  # a str: tokenize takes no list of words
+        pair = None if pair is None else _text(pair, "pair")
         split = _split_argument(split_special_tokens)
         tokenizer = self if split is None or split == self._options.split_special_tokens else self._with_split(split)
         add = _flag(add_special_tokens, "add_special_tokens")
-        tokens: list[str] = tokenizer._unpadded_tokens(text, pair or None if isinstance(pair, str) else pair, add)
+        tokens: list[str] = tokenizer._unpadded_tokens(text, pair or None, add)
         return tokens
 
     def _with_split(self, split: bool) -> Any:
