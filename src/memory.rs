@@ -24,10 +24,15 @@
 //! An allocation fails where address space is limited (`ulimit -v`,
 //! `RLIMIT_AS`) or the kernel does not overcommit; with Linux's default
 //! overcommit, the kernel's out-of-memory killer may end the process first.
+//! One allocation larger than the machine's memory and swap ([`largest`])
+//! is refused here, whatever the kernel would grant: mimalloc maps large
+//! blocks with `MAP_NORESERVE`, which Linux's overcommit heuristic never
+//! refuses, so padding to a `max_length` of 2^40 tokens was granted 20 TB
+//! and the process was killed as the padding was written.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::ptr::null_mut;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 
 use crate::error::{Error, Result};
 
@@ -40,6 +45,50 @@ pub const SPARE_BYTES: usize = 64 << 20;
 /// failure the work handles (a cache that stays as it is, a MemoryError):
 /// the spare is not spent on them.
 pub const SMALL: usize = SPARE_BYTES / 16;
+
+/// The machine's memory and swap in bytes, read once (0: not read yet).
+static MACHINE_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+/// The largest allocation that could ever be backed: the machine's memory
+/// and swap (`sysinfo` on Linux, read once), or `usize::MAX` where that is
+/// not known. Reads no more than a system call: the allocator calls it.
+pub fn largest() -> usize {
+    match MACHINE_BYTES.load(Ordering::Relaxed) {
+        0 => {
+            let bytes = machine_bytes().unwrap_or(usize::MAX).max(1);
+            MACHINE_BYTES.store(bytes, Ordering::Relaxed);
+            bytes
+        }
+        bytes => bytes,
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn machine_bytes() -> Option<usize> {
+    // SAFETY: `sysinfo` only fills the struct it is given, which any bytes
+    // (zeros included) are a valid value of.
+    let mut info: libc::sysinfo = unsafe { std::mem::zeroed() };
+    // SAFETY: a valid pointer to that struct.
+    if unsafe { libc::sysinfo(&mut info) } != 0 {
+        return None;
+    }
+    let unit = u128::from(info.mem_unit.max(1));
+    #[allow(clippy::useless_conversion)] // `c_ulong` is 32 bits on some targets
+    let total = (u128::from(info.totalram) + u128::from(info.totalswap)) * unit;
+    Some(usize::try_from(total).unwrap_or(usize::MAX))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn machine_bytes() -> Option<usize> {
+    None
+}
+
+/// Whether an allocation of `size` bytes is one no machine memory could
+/// back (see [`largest`]): refused without asking the allocator.
+#[inline]
+fn beyond_memory(size: usize) -> bool {
+    size > SMALL && size > largest()
+}
 
 /// The spare and what is known of it.
 pub struct Spare {
@@ -154,7 +203,8 @@ impl Spare {
 }
 
 /// A global allocator that frees the spare and tries again when a small
-/// allocation fails (see the module's documentation).
+/// allocation fails, and refuses one larger than the machine's memory and
+/// swap (see the module's documentation).
 pub struct Reserve<A>(pub A);
 
 impl<A> Reserve<A> {
@@ -163,11 +213,15 @@ impl<A> Reserve<A> {
     }
 }
 
-// SAFETY: every call is passed on to `A` unchanged; a failed small one is
-// passed on again after the spare is freed.
+// SAFETY: every call is passed on to `A` unchanged, but for one larger than
+// the machine's memory, which fails (null, as an allocator may); a failed
+// small one is passed on again after the spare is freed.
 unsafe impl<A: GlobalAlloc> GlobalAlloc for Reserve<A> {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if beyond_memory(layout.size()) {
+            return null_mut();
+        }
         // SAFETY: the caller's contract, passed on.
         let p = unsafe { self.0.alloc(layout) };
         if p.is_null() && layout.size() <= SMALL {
@@ -180,6 +234,9 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Reserve<A> {
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if beyond_memory(layout.size()) {
+            return null_mut();
+        }
         // SAFETY: the caller's contract, passed on.
         let p = unsafe { self.0.alloc_zeroed(layout) };
         if p.is_null() && layout.size() <= SMALL {
@@ -198,6 +255,9 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for Reserve<A> {
 
     #[inline]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if beyond_memory(new_size) {
+            return null_mut(); // `ptr` stays as it was
+        }
         // SAFETY: the caller's contract, passed on.
         let p = unsafe { self.0.realloc(ptr, layout, new_size) };
         if p.is_null() && new_size <= SMALL {

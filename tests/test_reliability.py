@@ -70,6 +70,47 @@ HUGE = textwrap.dedent(
 )
 
 
+#: The same sizes without a limit on the address space: Linux's default overcommit grants a
+#: 20 TB mapping that the allocator asks with MAP_NORESERVE, and the out-of-memory killer then ends
+#: the process as the padding is written; the engine's allocator refuses any allocation larger
+#: than the machine's memory and swap instead.
+UNLIMITED = textwrap.dedent(
+    """
+    import json
+    import fast_wordpiece as fw
+    tok = fw.PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "a", "b"])
+    uni = fw.UnigramTokenizer([("<unk>", 0.0), ("<pad>", 0.0), ("a", -1.0), ("b", -1.0)])
+    uni.pad_token = "<pad>"
+    huge = dict(max_length=2**40, padding="max_length")
+    cases = {
+        "encode": lambda: tok.encode("a b", **huge),
+        "encode_batch": lambda: tok.encode_batch(["a", ("b", "a")], **huge),
+        "numpy": lambda: tok.encode_batch(["a", "b a"], return_tensors="np", **huge),
+        "call": lambda: tok(["a", "b a"], **huge),
+        "pad_to_multiple_of": lambda: tok.encode("a b", padding="longest", pad_to_multiple_of=2**40),
+        "unigram call": lambda: uni("a b", **huge),
+    }
+    out = {}
+    for name, call in cases.items():
+        try:
+            call()
+            out[name] = "returned"
+        except Exception as e:
+            out[name] = type(e).__name__
+    print(json.dumps(out))
+    """
+)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="optional: the machine's memory as Linux tells it")
+def test_sizes_beyond_the_machines_memory_are_memory_errors_without_a_limit() -> None:
+    run = subprocess.run([sys.executable, "-c", UNLIMITED], capture_output=True, text=True, timeout=300, cwd=REPO)
+    assert run.returncode == 0, f"the child died ({run.returncode}): {run.stderr[-2000:]}"
+    results = json.loads(run.stdout)
+    assert results == dict.fromkeys(results, "MemoryError"), results
+    assert len(results) == 6
+
+
 @pytest.mark.parametrize(("module", "windows"), [("fast_wordpiece", "windows"), ("fast_wordpiece.reference", "")])
 def test_sizes_from_arguments_are_memory_errors_never_aborts(module: str, windows: str) -> None:
     run = subprocess.run(
