@@ -558,7 +558,7 @@ impl super::family::TokenOf for PyBpe {
 }
 
 super::family::transformers_methods!(PyBpe, decode:
-    /// The text of `ids` (exactly the encoded text for a whole encoding;
+    /// The text of `token_ids` (exactly the encoded text for a whole encoding;
     /// bytes that are not valid UTF-8 become U+FFFD), without the special
     /// tokens when `skip_special_tokens`. `clean_up_tokenization_spaces`
     /// is checked and changes nothing, as transformers 5 ignores it for

@@ -359,7 +359,7 @@ impl super::family::TokenOf for PyChars {
 }
 
 super::family::transformers_methods!(PyChars, decode:
-    /// The text of `ids`: their tokens joined, without the special tokens
+    /// The text of `token_ids`: their tokens joined, without the special tokens
     /// (`unk_token` among them) when `skip_special_tokens`; with
     /// `clean_up_tokenization_spaces=True`, transformers' clean-up (" ." to
     /// ".", " n't" to "n't", ...). An id out of range: ValueError.

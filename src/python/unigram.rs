@@ -1170,7 +1170,7 @@ impl super::family::TokenOf for PyUnigramTokenizer {
 }
 
 super::family::transformers_methods!(PyUnigramTokenizer, decode:
-    /// The text of `ids`: the pieces joined, the first one's leading "▁"
+    /// The text of `token_ids`: the pieces joined, the first one's leading "▁"
     /// dropped and every other "▁" a space; without the special tokens when
     /// `skip_special_tokens`; with `clean_up_tokenization_spaces=True`,
     /// transformers' clean-up (" ." to ".", " n't" to "n't", ...). An id
