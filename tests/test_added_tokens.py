@@ -398,3 +398,18 @@ def test_a_match_in_whitespace_an_rstrip_took_overlaps_as_in_hugging_face(
         overlapping = ours.encode("中国中国", add_special_tokens=False)
         assert overlapping.tokens == [" 中  国  ", " 中  国 "]
         assert overlapping.offsets == [(0, 3), (2, 4)]
+
+
+@pytest.mark.parametrize("module", [fast_wordpiece, reference], ids=["engine", "twin"])
+@pytest.mark.parametrize("content", ["\u200b", "\ufffd", "\x01", "\u0301"])
+def test_a_normalized_token_the_normalizer_empties_is_never_found(module: Any, content: str,
+                                                                    bert_tokenizer_json: Path) -> None:  # fmt: skip
+    """Its normalized form is empty: Hugging Face matches that at every position and splits the text
+    into characters (or panics on a 4-byte one), a bug not followed (spec section 10)."""
+    tok = module.PyTokenizer.from_file(bert_tokenizer_json)
+    tok.no_padding()
+    texts = [f"hello{content} world", "naïve café", "👨\u200d👩 family"]
+    before = [tok.encode(t, add_special_tokens=False).tokens for t in texts]
+    assert tok.add_tokens([AddedToken(content, normalized=True)]) == 1
+    assert [tok.encode(t, add_special_tokens=False).tokens for t in texts] == before
+    assert before[0] == ["hello", "world"]

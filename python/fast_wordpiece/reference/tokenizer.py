@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import Any, Union
+from typing import Any, Literal, Union
 
 from fast_wordpiece.batch_encoding import _is_numpy_bool
 from fast_wordpiece.reference import hf_json, template
@@ -650,7 +650,7 @@ class PyTokenizer(TransformersCalls):
         legacy_format: bool | None = None,
         filename_prefix: str | None = None,
         push_to_hub: bool = False,
-        save_format: str | None = None,
+        save_format: Literal["hf"] | None = None,
     ) -> list[str]:
         """Writes ``tokenizer.json``, ``vocab.txt`` (unless the ids have holes or the continuation prefix is not
         ``"##"``, which a vocab.txt cannot record), ``tokenizer_config.json`` (with

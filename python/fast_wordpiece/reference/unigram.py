@@ -17,7 +17,7 @@ import string
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, SupportsIndex
+from typing import Any, Literal, SupportsIndex
 
 from fast_wordpiece.reference import calling, family
 from fast_wordpiece.reference import tokenizer as pretrained
@@ -853,7 +853,7 @@ class UnigramTokenizer(family.TransformersCalls):
         legacy_format: bool | None = None,
         filename_prefix: str | None = None,
         push_to_hub: bool = False,
-        save_format: str | None = None,
+        save_format: Literal["hf"] | None = None,
     ) -> list[str]:
         """Same as the engine's: writes ``tokenizer.json``, ``tokenizer_config.json`` (transformers' generic
         class, the call settings, the model's inputs and the special tokens in the vocabulary) and
