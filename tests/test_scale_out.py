@@ -70,9 +70,14 @@ def test_dask_bag_trains_what_one_process_trains(dask_client, lines, single):
     bag = db.from_sequence(lines, npartitions=7)
     counts = fw_dask.count(bag, client=dask_client, split_every=2)
     assert counts == fast_wordpiece.count_words(lines)
-    # None items (a column's missing values) are skipped, as Spark skips SQL NULL.
-    holes = db.from_sequence([None, *lines[:500], None, *lines[500:1000]], npartitions=3)
+    # Missing values are skipped, as Spark skips SQL NULL: None, NaN, and pandas' NA, which a dask
+    # DataFrame column of strings (pyarrow-backed by default) gives from to_bag().
+    holes = db.from_sequence([None, *lines[:500], float("nan"), *lines[500:1000]], npartitions=3)
     assert fw_dask.count(holes, client=dask_client) == fast_wordpiece.count_words(lines[:1000])
+    pd = pytest.importorskip("pandas")
+    dd = pytest.importorskip("dask.dataframe")
+    column = dd.from_pandas(pd.DataFrame({"text": ["hello world", None, "foo bar", None]}), npartitions=2)["text"]
+    assert fw_dask.count(column.to_bag(), client=dask_client) == fast_wordpiece.count_words(["hello world foo bar"])
     for objective in OBJECTIVES:
         trained = PyTokenizer.train_from_counts(counts, VOCAB, objective=objective, show_progress=False)
         assert trained.to_json() == single[objective].to_json()

@@ -103,3 +103,34 @@ def test_unigram_takes_the_same_keywords(impl: str, tmp_path: Path) -> None:
     loaded = module.UnigramTokenizer.from_pretrained(pretrained_model_name_or_path=tmp_path, **HUB)
     ids = loaded("hello world")["input_ids"]
     assert loaded.decode(token_ids=ids) == tokenizer.decode(ids) == "hello world"
+
+
+def test_bound_methods_show_no_self() -> None:
+    """A ``text_signature`` written ``(self, ...)`` rather than ``($self, ...)`` leaves ``self`` in
+    the signature of a bound method, and ``inspect.signature(tok.decode).bind(ids)`` then fails."""
+    import fast_wordpiece as fw
+
+    texts = ["hello world"] * 5
+    objects = [
+        fw.PyTokenizer.train(texts, 30, show_progress=False),
+        fw.UnigramTokenizer.train(texts, 10, special_tokens=["<unk>"], show_progress=False),
+        fw.BPETokenizer.train(texts, 260, special_tokens=["<pad>"], show_progress=False),
+        fw.CharTokenizer.train(texts, special_tokens=["[UNK]"], show_progress=False),
+        fw.WordCounts(),
+    ]
+    objects.append(objects[0].encode("hello"))
+    seen = 0
+    for obj in objects:
+        for name in dir(obj):
+            if (name.startswith("_") and name != "__call__") or name == "words":  # a deprecated property
+                continue
+            method = getattr(obj, name)
+            if not inspect.ismethod(method) and not inspect.isbuiltin(method):
+                continue
+            try:
+                parameters = list(inspect.signature(method).parameters)
+            except (TypeError, ValueError):
+                continue
+            assert parameters[:1] != ["self"], f"{type(obj).__name__}.{name}{inspect.signature(method)}"
+            seen += 1
+    assert seen > 100

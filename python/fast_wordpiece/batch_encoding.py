@@ -702,11 +702,18 @@ def _check_ids(row: list[Any] | tuple[Any, ...], name: str) -> None:
     """ValueError unless every item of ``row`` is an id (an int, or what has ``__index__``, as numpy's
     integers): transformers checks only the first id of the first row, and pads what follows
     whatever it is."""
-    if all(type(x) is int for x in row):  # the usual case, checked at C speed
+    # Each type once (ints, bools, numpy's integers), then the items only when one is not an id.
+    if all(_is_id_type(kind) for kind in set(map(type, row))):
         return
     for j, x in enumerate(row):
-        if isinstance(x, (str, bytes)) or not hasattr(x, "__index__"):
+        if not _is_id_type(type(x)):
             raise ValueError(f"pad: {name}[{j}] must be an id (an int), not {_type_name(x)}")
+
+
+def _is_id_type(kind: type) -> bool:
+    """Whether items of type ``kind`` are ids: it has ``__index__`` (int, bool, numpy's integers)
+    and is no str or bytes."""
+    return hasattr(kind, "__index__") and not issubclass(kind, (str, bytes))
 
 
 def _pad_one(tokenizer: Any, example: dict[str, Any], padding: str, max_length: int | None,

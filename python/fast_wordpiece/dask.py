@@ -11,6 +11,7 @@ train on the same texts (docs/spec.md section 13).
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, Union
 
@@ -25,10 +26,21 @@ Objective = Literal["likelihood", "pmi", "frequency"]
 Paths = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
 
 
-def _count_texts(texts: Iterable[str | None], options: dict[str, Any]) -> WordCounts:
-    """One partition of a Bag; None items (a missing value of a column's ``to_bag()``) are
-    skipped, as Spark skips SQL NULL."""
-    return count_words([text for text in texts if text is not None], **options)
+def _missing(item: Any) -> bool:
+    """Whether ``item`` is a missing value of a column: None, a float NaN or pandas' ``NA`` (what a
+    dask DataFrame column of strings gives from ``to_bag()``, pyarrow-backed by default)."""
+    if item is None:
+        return True
+    if isinstance(item, float):
+        return item != item
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and item is getattr(pandas, "NA", None)
+
+
+def _count_texts(texts: Iterable[Any], options: dict[str, Any]) -> WordCounts:
+    """One partition of a Bag; missing values (``_missing``) are skipped, as Spark skips SQL
+    NULL."""
+    return count_words([text for text in texts if type(text) is str or not _missing(text)], **options)
 
 
 def _count_file(file: Any, errors: str, options: dict[str, Any]) -> WordCounts:
@@ -98,8 +110,9 @@ def count(
     client: Any = None,
     **options: Any,
 ) -> WordCounts:
-    """The word counts of ``texts`` (a ``dask.bag.Bag`` of str, None items skipped, or file
-    paths, globs or fsspec URLs, one task per file), counted on the workers and summed in a tree.
+    """The word counts of ``texts`` (a ``dask.bag.Bag`` of str, missing values skipped: None,
+    NaN, pandas' ``NA``; or file paths, globs or fsspec URLs, one task per file), counted on the
+    workers and summed in a tree.
 
     ``min_count`` / ``max_words`` prune every partial sum (approximate, opt-in:
     see ``WordCounts.prune``). ``client``: a ``distributed.Client`` (default: the

@@ -354,7 +354,7 @@ impl PyTokenizer {
     /// `padding_side`; `is_pretokenized`: `text` (and `pair`) are lists of
     /// words, each encoded on its own, with offsets into the word. For
     /// transformers' `return_tensors`, call the tokenizer: `tok(text, ...)`.
-    #[pyo3(signature = (text, pair = None, add_special_tokens = Given(None), **kwargs), text_signature = "(self, text, pair=None, add_special_tokens=True, *, is_pretokenized=False, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right')")]
+    #[pyo3(signature = (text, pair = None, add_special_tokens = Given(None), **kwargs), text_signature = "($self, text, pair=None, add_special_tokens=True, *, is_pretokenized=False, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right')")]
     fn encode<'py>(
         &self,
         py: Python<'py>,
@@ -424,7 +424,7 @@ impl PyTokenizer {
     /// thread is one of them: it makes each finished encoding's list of ids
     /// (and of offsets, once you read offsets) while the others encode the
     /// rest, so reading them afterwards costs nothing; Ctrl-C stops it.
-    #[pyo3(signature = (inputs, add_special_tokens = true, **kwargs), text_signature = "(self, inputs, add_special_tokens=True, *, is_pretokenized=False, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right', return_tensors=None, num_threads=None, return_offsets=False, return_token_type_ids=False, return_special_tokens_mask=False)")]
+    #[pyo3(signature = (inputs, add_special_tokens = true, **kwargs), text_signature = "($self, inputs, add_special_tokens=True, *, is_pretokenized=False, max_length=None, truncation='longest_first', stride=0, truncation_side='right', padding=None, pad_to_multiple_of=None, padding_side='right', return_tensors=None, num_threads=None, return_offsets=False, return_token_type_ids=False, return_special_tokens_mask=False)")]
     fn encode_batch<'py>(
         &self,
         py: Python<'py>,

@@ -740,7 +740,7 @@ impl PyEncoding {
 
     /// The tokens `(start, end)` of word `word_index` of sequence
     /// `sequence_index`; None when no token belongs to it.
-    #[pyo3(signature = (word_index, sequence_index = Given(None)), text_signature = "(self, word_index, sequence_index=0)")]
+    #[pyo3(signature = (word_index, sequence_index = Given(None)), text_signature = "($self, word_index, sequence_index=0)")]
     fn word_to_tokens(
         &self,
         word_index: &Bound<'_, PyAny>,
@@ -752,7 +752,7 @@ impl PyEncoding {
 
     /// The characters `(start, end)` of word `word_index` of sequence
     /// `sequence_index`; None when no token belongs to it.
-    #[pyo3(signature = (word_index, sequence_index = Given(None)), text_signature = "(self, word_index, sequence_index=0)")]
+    #[pyo3(signature = (word_index, sequence_index = Given(None)), text_signature = "($self, word_index, sequence_index=0)")]
     fn word_to_chars(&self, word_index: &Bound<'_, PyAny>, sequence_index: Given<'_>) -> PyResult<Option<(u32, u32)>> {
         let (word, sequence) = (index(word_index, "word_index")?, sequence(&sequence_index)?);
         Ok(narrow(word).and_then(|w| self.inner.word_to_chars(w, sequence)))
@@ -760,7 +760,7 @@ impl PyEncoding {
 
     /// The first token of sequence `sequence_index` whose offsets hold
     /// character `char_pos`; None when none does.
-    #[pyo3(signature = (char_pos, sequence_index = Given(None)), text_signature = "(self, char_pos, sequence_index=0)")]
+    #[pyo3(signature = (char_pos, sequence_index = Given(None)), text_signature = "($self, char_pos, sequence_index=0)")]
     fn char_to_token(&self, char_pos: &Bound<'_, PyAny>, sequence_index: Given<'_>) -> PyResult<Option<usize>> {
         let (pos, sequence) = (index(char_pos, "char_pos")?, sequence(&sequence_index)?);
         Ok(narrow(pos).and_then(|p| self.inner.char_to_token(p, sequence)))
@@ -768,7 +768,7 @@ impl PyEncoding {
 
     /// The word of sequence `sequence_index` that holds character `char_pos`;
     /// None when none does.
-    #[pyo3(signature = (char_pos, sequence_index = Given(None)), text_signature = "(self, char_pos, sequence_index=0)")]
+    #[pyo3(signature = (char_pos, sequence_index = Given(None)), text_signature = "($self, char_pos, sequence_index=0)")]
     fn char_to_word(&self, char_pos: &Bound<'_, PyAny>, sequence_index: Given<'_>) -> PyResult<Option<u32>> {
         Ok(self.char_to_token(char_pos, sequence_index)?.and_then(|t| self.inner.words()[t].index()))
     }

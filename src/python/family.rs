@@ -488,7 +488,7 @@ macro_rules! transformers_methods {
             /// The id of a token, or the ids of an iterable of tokens (the
             /// unknown token's id, or None without one, for a token not in the
             /// vocabulary).
-            #[pyo3(signature = (*args, **kwargs), text_signature = "(self, tokens)")]
+            #[pyo3(signature = (*args, **kwargs), text_signature = "($self, tokens)")]
             fn convert_tokens_to_ids<'py>(
                 slf: &Bound<'py, Self>,
                 args: &Bound<'py, pyo3::types::PyTuple>,
@@ -551,7 +551,7 @@ macro_rules! transformers_methods {
             /// `pad_token` (asking to pad without one: ValueError).
             #[pyo3(
                 signature = (*args, **kwargs),
-                text_signature = "(self, encoded_inputs, padding=True, max_length=None, pad_to_multiple_of=None, \
+                text_signature = "($self, encoded_inputs, padding=True, max_length=None, pad_to_multiple_of=None, \
                                   padding_side=None, return_attention_mask=None, return_tensors=None, verbose=True)"
             )]
             fn pad<'py>(
@@ -567,7 +567,7 @@ macro_rules! transformers_methods {
             /// of ids (a list of lists, a 2-D numpy array or torch tensor).
             #[pyo3(
                 signature = (*args, **kwargs),
-                text_signature = "(self, sequences, skip_special_tokens=False, clean_up_tokenization_spaces=None, \
+                text_signature = "($self, sequences, skip_special_tokens=False, clean_up_tokenization_spaces=None, \
                                   spaces_between_special_tokens=True)"
             )]
             fn batch_decode<'py>(

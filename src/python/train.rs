@@ -336,7 +336,7 @@ impl PyTokenizer {
     /// without a word gives the special tokens only (and `initial_alphabet`),
     /// as transformers does, where `train` raises a ValueError. Python code
     /// shared with the twin: `fast_wordpiece.train_new`.
-    #[pyo3(signature = (text_iterator, vocab_size, length = None, new_special_tokens = None, special_tokens_map = None, **kwargs), text_signature = "(self, text_iterator, vocab_size, length=None, new_special_tokens=None, special_tokens_map=None, **kwargs)")]
+    #[pyo3(signature = (text_iterator, vocab_size, length = None, new_special_tokens = None, special_tokens_map = None, **kwargs), text_signature = "($self, text_iterator, vocab_size, length=None, new_special_tokens=None, special_tokens_map=None, **kwargs)")]
     fn train_new_from_iterator<'py>(
         slf: &Bound<'py, Self>,
         text_iterator: &Bound<'py, PyAny>,

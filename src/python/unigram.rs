@@ -669,7 +669,7 @@ impl PyUnigramTokenizer {
     /// (the pair's is drawn with `seed + 1`; None: a fresh draw, different in
     /// every call and every process, forked ones included). `nbest` other
     /// than -1 or 1..10000 is a ValueError, with or without `alpha`.
-    #[pyo3(signature = (text, pair = None, *, add_special_tokens = true, alpha = None, nbest = Given(None), seed = None), text_signature = "(self, text, pair=None, *, add_special_tokens=True, alpha=None, nbest=-1, seed=None)")]
+    #[pyo3(signature = (text, pair = None, *, add_special_tokens = true, alpha = None, nbest = Given(None), seed = None), text_signature = "($self, text, pair=None, *, add_special_tokens=True, alpha=None, nbest=-1, seed=None)")]
     #[allow(clippy::too_many_arguments)]
     fn encode(
         &self,
