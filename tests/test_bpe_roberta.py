@@ -568,6 +568,36 @@ def test_a_whitespace_token_in_the_whitespace_an_rstrip_took_in_is_alike_in_engi
 
 
 @pytest.mark.parametrize("make", ["engine", "twin"])
+@pytest.mark.parametrize("special", [False, True])
+def test_an_lstrip_token_found_in_the_whitespace_an_rstrip_took_in_starts_where_that_ends(
+    make: str, special: bool, tmp_path: Path
+) -> None:
+    """``" x"`` with lstrip and rstrip in ``" x x"``: the second match starts inside the whitespace
+    the first took in; Hugging Face's lstrip starts no match before the end of the previous one,
+    so it is ``"x"`` at (3, 4), not ``" x"`` at (2, 4)."""
+    made = roberta()
+    token = tokenizers.AddedToken(" x", lstrip=True, rstrip=True, normalized=not special, special=special)
+    made.add_special_tokens([token]) if special else made.add_tokens([token])
+    path = tmp_path / "tokenizer.json"
+    made.save(str(path))
+    ours = MAKERS[make].load(path)
+    theirs = transformers.PreTrainedTokenizerFast(tokenizer_file=str(path))
+    texts = [
+        " x x",
+        " x  x x",
+        "a x x",
+        " x\u3000 x x",
+        "<r> x x",
+        *(t.replace("a", " x") for t in random_texts(7, 150)),
+    ]
+    for text in texts:
+        assert ours.encode(text) == made.encode(text).ids, text
+        assert ours.tokenize(text) == theirs.tokenize(text), text
+        assert call(ours, text) == call(theirs, text), text
+    assert ours.tokenize(" x x") == [" x ", "x"]
+
+
+@pytest.mark.parametrize("make", ["engine", "twin"])
 def test_a_model_token_whose_id_is_also_a_special_tokens_shows_as_the_vocabulary_has_it(
     make: str, tmp_path: Path
 ) -> None:

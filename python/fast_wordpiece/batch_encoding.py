@@ -979,7 +979,8 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
     character covers that character); an added token (special or not) is its own text, where the text has it
     (otherwise it is the unknown token of one character or byte), with the whitespace around it
     that its ``lstrip`` or ``rstrip`` took in (a special token starting with whitespace may start
-    in the whitespace the previous one's ``rstrip`` took in). A byte-level BPE loaded from a file whose
+    in the whitespace the previous one's ``rstrip`` took in; with ``lstrip``, it then starts where
+    the previous one ends, as Hugging Face's split has it). A byte-level BPE loaded from a file whose
     post-processor trims offsets has them trimmed (:func:`_trimmed`)."""
     found = getattr(encoding, "offsets", None)
     if found is not None:
@@ -1009,6 +1010,7 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
     for i, token in enumerate(tokens):
         literal = token.encode("utf-8")
         lstrip, rstrip = strip.get(token, (False, False))
+        previous_end = pos
         if taken is not None and token in specials and not data.startswith(literal, pos):
             # a token starting with whitespace, split out in the whitespace the rstrip took in
             found = data.find(literal, taken, pos - 1 + len(literal))
@@ -1029,6 +1031,10 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
                     stop += len(text[char_of[stop]].encode("utf-8"))
                 run = (end, stop)
             end = run[1]
+        if special and lstrip:
+            # as Hugging Face: lstrip starts no match before the end of the previous one, so one
+            # found in the whitespace the previous one's rstrip took in starts where that ends
+            start = max(start, previous_end)
         if special and (lstrip or rstrip):
             trimmed[i] = text[char_of[start] : char_of[end]]
         else:

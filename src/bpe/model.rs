@@ -342,8 +342,10 @@ impl Bpe {
         self.is_added(id) && self.plain.binary_search(&id).is_err()
     }
 
-    /// The ids of `text`, appended to `out` with each token's byte span;
-    /// `Error::Memory` (with some of the ids appended) when there is no room
+    /// The ids of `text`, appended to `out`, and to `spans` the byte span of
+    /// each token split out of the text as an added token (with the
+    /// whitespace its `lstrip` or `rstrip` took in), None for each token of
+    /// the model; `Error::Memory` (with some of the ids appended) when there is no room
     /// for them, or for the merges of a piece (a long one needs room in
     /// proportion). `out` grows piece by piece, fallibly.
     pub fn encode_into(
@@ -351,7 +353,7 @@ impl Bpe {
         text: &str,
         cache: &mut Cache,
         out: &mut Vec<u32>,
-        spans: Option<&mut Vec<(u32, u32)>>,
+        spans: Option<&mut Vec<Option<(u32, u32)>>>,
     ) -> Result<()> {
         let mut spans = spans;
         let mut short = Ok(());
@@ -364,10 +366,10 @@ impl Bpe {
                 }
                 out.push(id);
                 if let Some(spans) = spans.as_deref_mut() {
-                    spans.push((start as u32, end as u32));
+                    spans.push(Some((start as u32, end as u32)));
                 }
             }
-            Piece::Text { text: segment, start } => {
+            Piece::Text { text: segment, .. } => {
                 for (a, b) in pieces(segment) {
                     let n = out.len();
                     short = self.encode_piece(&segment.as_bytes()[a..b], cache, out);
@@ -375,22 +377,12 @@ impl Bpe {
                         return;
                     }
                     if let Some(spans) = spans.as_deref_mut() {
-                        self.piece_spans(&out[n..], start + a, spans);
+                        spans.resize(spans.len() + out.len() - n, None);
                     }
                 }
             }
         });
         short
-    }
-
-    /// Byte spans of a piece's tokens, laid end to end from `start`.
-    fn piece_spans(&self, ids: &[u32], start: usize, spans: &mut Vec<(u32, u32)>) {
-        let mut at = start;
-        for &id in ids {
-            let n = if Some(id) == self.unk { 1 } else { self.vocab[id as usize].chars().count() };
-            spans.push((at as u32, (at + n) as u32));
-            at += n;
-        }
     }
 
     /// The ids of `text`; `Error::Memory` when there is no room for them.
@@ -468,17 +460,17 @@ impl Bpe {
             if let Some((cls, sep)) = template {
                 out.push(self.vocab[if i == 0 { cls } else { sep } as usize].clone());
             }
-            for (&id, &(start, end)) in ids.iter().zip(&spans) {
-                // A special token is shown as the text it matched (with the
-                // whitespace an lstrip or rstrip took in; empty where a match
-                // fell inside an rstrip's whitespace); a token of the model
-                // whose id is also a special token's, as the vocabulary has it
-                // (its text is never empty, and holds the token's content
-                // only when it is that content).
+            for (&id, span) in ids.iter().zip(&spans) {
+                // A token split out of the text as an added token is shown as
+                // the text it was split out of, as Hugging Face's split has it:
+                // with the whitespace its lstrip or rstrip took in, and from
+                // the end of the previous match where its lstrip starts it
+                // there, inside its own text; a token of the model (also one
+                // whose id is an added token's), as the vocabulary has it.
                 let vocab = self.vocab[id as usize].as_str();
-                let token = match t.get(start as usize..end as usize) {
-                    Some(shown) if self.is_added(id) && (shown.is_empty() || shown.contains(vocab)) => shown,
-                    _ => vocab,
+                let token = match span.and_then(|(start, end)| t.get(start as usize..end as usize)) {
+                    Some(shown) => shown,
+                    None => vocab,
                 };
                 out.push(token.to_string());
             }

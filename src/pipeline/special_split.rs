@@ -277,6 +277,10 @@ mod tests {
         let s = SpecialSplitter::new(tokens).unwrap().with_strip(vec![(false, true), (false, false)]);
         assert_eq!(pieces(&s, "<r>  <y> a"), ["S0@0..5", "S1@4..8", "T a@8"]);
         assert!(s != SpecialSplitter::new(s.tokens().to_vec()).unwrap());
+        // with lstrip too, it starts where the previous match ended (as Hugging Face)
+        let s = SpecialSplitter::new(vec![(" x".to_string(), 0)]).unwrap().with_strip(vec![(true, true)]);
+        assert_eq!(pieces(&s, " x x"), ["S0@0..3", "S0@3..4"]);
+        assert_eq!(pieces(&s, " x  x x"), ["S0@0..4", "S0@4..6", "S0@6..7"]);
     }
 
     #[test]
