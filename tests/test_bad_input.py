@@ -295,6 +295,8 @@ def test_the_transformers_side_refuses_bad_tokens_alike_in_engine_and_twin(tmp_p
             lambda t=tok: t.add_special_tokens({"mask_token": np.True_}),
             lambda t=tok, d=directory: type(t).from_pretrained(d, mask_token="\ud800"),
             lambda t=tok: t.save_pretrained(None),
+            lambda t=tok: t.add_tokens(b"ab"),
+            lambda t=tok: t.add_special_tokens(memoryview(b"ab")),
             lambda t=tok: t.tokenize(["hello", "world"]),
             lambda t=tok: t.tokenize("hello", ["world"]),
             lambda t=tok: t.tokenize("hello", 3),
@@ -306,6 +308,10 @@ def test_the_transformers_side_refuses_bad_tokens_alike_in_engine_and_twin(tmp_p
     assert all(o.startswith(("TypeError: ", "ValueError: ")) for o in engine), engine
     assert engine[0] == "ValueError: tokens contains a lone surrogate at index 0, which is not valid Unicode text"
     assert engine[3] == "TypeError: tokens must be a str or a list of str, not bytes"
+    # bytes iterate as ints: named as bytes, not as their first byte
+    assert engine[-6:-4] == ["TypeError: add_tokens: tokens must be a list of str or AddedToken, not bytes",
+                             "TypeError: add_special_tokens: tokens must be a list of str or AddedToken, "
+                             "not memoryview"]  # fmt: skip
     # tokenize takes no list of words, so no hint to pass one
     assert engine[-4:-1] == ["TypeError: text must be str, not list", "TypeError: pair must be str, not list",
                              "TypeError: pair must be str, not int"]  # fmt: skip

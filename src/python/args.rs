@@ -1143,6 +1143,14 @@ pub fn added_tokens(obj: &Bound<'_, PyAny>, special: bool) -> PyResult<Vec<Added
     if list.is_instance_of::<PyString>() || list.hasattr("content")? {
         return Ok(vec![added_token(&list, special, &|| "tokens".into())?]);
     }
+    // bytes iterate as ints: named as what they are
+    if list.is_instance_of::<PyBytes>() || list.is_instance_of::<PyByteArray>() || list.is_instance_of::<PyMemoryView>()
+    {
+        return Err(PyTypeError::new_err(format!(
+            "{name}: tokens must be a list of str or AddedToken, not {}",
+            type_name(&list)
+        )));
+    }
     let iter = list.try_iter().map_err(|e| {
         unless_raised(e, || {
             PyTypeError::new_err(format!(

@@ -1848,6 +1848,8 @@ def _added_tokens(tokens: object, special: bool, name: str) -> list[dict[str, An
         tokens = tokens["additional_special_tokens"]
     if isinstance(tokens, str) or hasattr(tokens, "content"):
         return [_added_token(tokens, special, "tokens")]
+    if isinstance(tokens, (bytes, bytearray, memoryview)):  # they iterate as ints
+        raise TypeError(f"{name}: tokens must be a list of str or AddedToken, not {_type_name(tokens)}")
     try:
         items = list(tokens)  # type: ignore[call-overload]
     except TypeError:
