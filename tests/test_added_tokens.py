@@ -192,8 +192,41 @@ def test_transformers_dict_and_bad_input(impl: str, base: dict[str, Any]) -> Non
     assert ours.add_tokens([]) == 0
     with pytest.raises(ValueError, match="additional_special_tokens"):
         ours.add_special_tokens({"cls_token": "<p>"})
-    with pytest.raises(TypeError, match=r"tokens\[0\] must be a str or an AddedToken, not int"):
+    with pytest.raises(TypeError, match=r"^new_tokens\[0\] must be a str or an AddedToken, not int$"):
         ours.add_tokens([3])
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_errors_name_transformers_parameters(impl: str, base: dict[str, Any]) -> None:
+    """``add_tokens(new_tokens)``, ``add_special_tokens(special_tokens_dict)``: the errors name
+    the argument as transformers calls it, or the key of the dict that holds the bad token."""
+    ours = fresh(base[impl])
+    cases: list[tuple[Any, str]] = [
+        (lambda: ours.add_tokens(5), "add_tokens: new_tokens must be a list of str or AddedToken, not int"),
+        (lambda: ours.add_tokens({"a": 1}), "add_tokens: new_tokens must be a list of str or AddedToken, not dict"),
+        (lambda: ours.add_tokens(["a", 2]), "new_tokens[1] must be a str or an AddedToken, not int"),
+        (
+            lambda: ours.add_special_tokens(5),
+            "add_special_tokens: special_tokens_dict must be a dict or a list of str or AddedToken, not int",
+        ),
+        (
+            lambda: ours.add_special_tokens([None]),
+            "special_tokens_dict[0] must be a str or an AddedToken, not NoneType",
+        ),
+        (
+            lambda: ours.add_special_tokens({"additional_special_tokens": [1]}),
+            "additional_special_tokens[0] must be a str or an AddedToken, not int",
+        ),
+        (
+            lambda: ours.add_special_tokens({"additional_special_tokens": {"<x>": 1}}),
+            "add_special_tokens: additional_special_tokens must be a list of str or AddedToken, not dict",
+        ),
+    ]
+    for call, message in cases:
+        with pytest.raises(TypeError) as raised:
+            call()
+        assert str(raised.value) == message
+    assert len(ours) == len(base[impl])
     with pytest.raises(TypeError, match="must be a bool"):
         AddedToken("x", lstrip=1)  # type: ignore[arg-type]
 

@@ -238,7 +238,7 @@ def test_a_numpy_bool_is_named_numpy_bool_where_it_is_not_taken(impl: ModuleType
         impl.PyTokenizer.train(TEXTS, np.bool_(True), show_progress=False)
     with pytest.raises(TypeError, match=r"^text must be str, not numpy\.bool$"):
         made["wordpiece"].encode(np.bool_(True))
-    with pytest.raises(TypeError, match=r"^ids\[0\] must be int, not numpy\.bool$"):
+    with pytest.raises(TypeError, match=r"^token_ids\[0\] must be int, not numpy\.bool$"):
         made["wordpiece"].decode([np.bool_(True)])
 
 
@@ -288,8 +288,8 @@ def test_one_id_is_an_int_or_an_integer_scalar(impl: ModuleType, made: dict[str,
 def test_one_id_out_of_range_is_a_value_error_naming_ids(impl: ModuleType, made: dict[str, Any], one: Any) -> None:
     tok = made["wordpiece"]
     value = int(one)
-    for call in (tok.decode, tok.convert_ids_to_tokens):
-        with pytest.raises(ValueError, match=rf"^ids = {value} is out of range for a vocabulary of \d+ tokens$"):
+    for call, name in ((tok.decode, "token_ids"), (tok.convert_ids_to_tokens, "ids")):
+        with pytest.raises(ValueError, match=rf"^{name} = {value} is out of range for a vocabulary of \d+ tokens$"):
             call(one)
     for call in (tok.decode, tok.batch_decode):
         with pytest.raises(ValueError, match=rf"^sequences\[1\] = {value} is out of range"):
@@ -301,15 +301,15 @@ def test_one_id_out_of_range_is_a_value_error_naming_ids(impl: ModuleType, made:
 )
 def test_a_scalar_that_is_not_an_integer_is_no_id(impl: ModuleType, made: dict[str, Any], ids: Any, shown: str) -> None:
     tok = made["wordpiece"]
-    for call in (tok.decode, tok.convert_ids_to_tokens):
-        with pytest.raises(TypeError, match=rf"^ids must be an iterable of int, not {re.escape(shown)}$"):
+    for call, name in ((tok.decode, "token_ids"), (tok.convert_ids_to_tokens, "ids")):
+        with pytest.raises(TypeError, match=rf"^{name} must be an iterable of int, not {re.escape(shown)}$"):
             call(ids)
 
 
 def test_a_bool_is_no_id(impl: ModuleType, made: dict[str, Any]) -> None:
     tok = made["wordpiece"]
-    for call in (tok.decode, tok.convert_ids_to_tokens):
-        with pytest.raises(TypeError, match=r"^ids must be int, not bool$"):
+    for call, name in ((tok.decode, "token_ids"), (tok.convert_ids_to_tokens, "ids")):
+        with pytest.raises(TypeError, match=rf"^{name} must be int, not bool$"):
             call(True)
     with pytest.raises(TypeError, match=r"^sequences must be an iterable of sequences of int, not Odd$"):
         tok.decode_batch(Odd())
@@ -342,12 +342,20 @@ COLLECTIONS: list[tuple[str, Callable[[ModuleType, Any], Any], str]] = [
         lambda m, v: m.WordCounts(counts=v),
         "counts must be a mapping of str to int or an iterable of (str, int) pairs, not Odd",
     ),
-    ("BPETokenizer.decode", lambda m, v: tokenizers(m)["bpe"].decode(v), "ids must be an iterable of int, not Odd"),
-    ("CharTokenizer.decode", lambda m, v: tokenizers(m)["chars"].decode(v), "ids must be an iterable of int, not Odd"),
+    (
+        "BPETokenizer.decode",
+        lambda m, v: tokenizers(m)["bpe"].decode(v),
+        "token_ids must be an iterable of int, not Odd",
+    ),
+    (
+        "CharTokenizer.decode",
+        lambda m, v: tokenizers(m)["chars"].decode(v),
+        "token_ids must be an iterable of int, not Odd",
+    ),
     (
         "UnigramTokenizer.decode",
         lambda m, v: m.UnigramTokenizer(UNIGRAM_VOCAB).decode(v),
-        "ids must be an iterable of int, not Odd",
+        "token_ids must be an iterable of int, not Odd",
     ),
 ]
 
@@ -364,12 +372,12 @@ def test_a_collection_of_the_wrong_type_is_named_alike(impl: ModuleType, what: s
 @pytest.mark.parametrize(
     ("ids", "error", "message"),
     [
-        (["x"], TypeError, "ids[0] must be int, not str"),
-        ([1, True], TypeError, "ids[1] must be int, not bool"),
-        ([1.0], TypeError, "ids[0] must be int, not float"),
-        ("ab", TypeError, "ids must be an iterable of int, not str"),
-        ([10**6], ValueError, "ids[0] = 1000000 is out of range for a vocabulary of {n} tokens"),
-        ([-1], ValueError, "ids[0] = -1 is out of range for a vocabulary of {n} tokens"),
+        (["x"], TypeError, "token_ids[0] must be int, not str"),
+        ([1, True], TypeError, "token_ids[1] must be int, not bool"),
+        ([1.0], TypeError, "token_ids[0] must be int, not float"),
+        ("ab", TypeError, "token_ids must be an iterable of int, not str"),
+        ([10**6], ValueError, "token_ids[0] = 1000000 is out of range for a vocabulary of {n} tokens"),
+        ([-1], ValueError, "token_ids[0] = -1 is out of range for a vocabulary of {n} tokens"),
     ],
     ids=repr,
 )

@@ -309,9 +309,9 @@ def test_the_transformers_side_refuses_bad_tokens_alike_in_engine_and_twin(tmp_p
     assert engine[0] == "ValueError: tokens contains a lone surrogate at index 0, which is not valid Unicode text"
     assert engine[3] == "TypeError: tokens must be a str or a list of str, not bytes"
     # bytes iterate as ints: named as bytes, not as their first byte
-    assert engine[-6:-4] == ["TypeError: add_tokens: tokens must be a list of str or AddedToken, not bytes",
-                             "TypeError: add_special_tokens: tokens must be a list of str or AddedToken, "
-                             "not memoryview"]  # fmt: skip
+    assert engine[-6:-4] == ["TypeError: add_tokens: new_tokens must be a list of str or AddedToken, not bytes",
+                             "TypeError: add_special_tokens: special_tokens_dict must be a dict or a list of str "
+                             "or AddedToken, not memoryview"]  # fmt: skip
     # tokenize takes no list of words, so no hint to pass one
     assert engine[-4:-1] == ["TypeError: text must be str, not list", "TypeError: pair must be str, not list",
                              "TypeError: pair must be str, not int"]  # fmt: skip

@@ -324,9 +324,9 @@ def test_decode_of_one_id_as_transformers(name: str, family: dict[str, Any]) -> 
         assert engine.decode(token_id) == twin.decode(token_id) == theirs
         assert engine.decode(token_id, skip_special_tokens=True) == hf.decode(token_id, skip_special_tokens=True)
     for tokenizer in (engine, twin):
-        with pytest.raises(ValueError, match=rf"^ids = {engine.vocab_size} is out of range for a vocabulary of"):
+        with pytest.raises(ValueError, match=rf"^token_ids = {engine.vocab_size} is out of range for a vocabulary of"):
             tokenizer.decode(engine.vocab_size)
-        with pytest.raises(TypeError, match=r"^ids must be int, not bool$"):
+        with pytest.raises(TypeError, match=r"^token_ids must be int, not bool$"):
             tokenizer.decode(True)
 
 

@@ -4,7 +4,7 @@ tokenizer.json (for ``CharTokenizer``, a tokenizers ``WordLevel`` tokenizer that
 character, its equivalent):
 
 - ``decode`` takes a batch (a list or tuple of sequences, a 2-D numpy array) and gives a list
-  of texts, as transformers' ``decode`` does; errors name the sequence (``ids[1][0]``);
+  of texts, as transformers' ``decode`` does; errors name the sequence (``token_ids[1][0]``);
 - ``clean_up_tokenization_spaces`` is an attribute, False by default as transformers has it for
   a tokenizer.json, used by ``decode`` and ``batch_decode`` when the call does not say (not by
   tokenizers' ``decode_batch``), kept by pickling and copying, refused unless a bool;
@@ -124,17 +124,19 @@ def test_errors_in_a_batch_name_the_sequence(kind: str, make: str, family: dict[
     engine, twin, _ = family[kind]
     tok = engine if make == "engine" else twin
     n = tok.vocab_size
-    with pytest.raises(ValueError, match=rf"^ids\[1\]\[2\] = {n} is out of range for a vocabulary of {n} tokens$"):
+    with pytest.raises(
+        ValueError, match=rf"^token_ids\[1\]\[2\] = {n} is out of range for a vocabulary of {n} tokens$"
+    ):
         tok.decode([[1, 2], [3, 4, n]])
-    with pytest.raises(ValueError, match=rf"^ids\[1\] = -1 is out of range for a vocabulary of {n} tokens$"):
+    with pytest.raises(ValueError, match=rf"^token_ids\[1\] = -1 is out of range for a vocabulary of {n} tokens$"):
         tok.decode([[1, 2], -1])
-    with pytest.raises(TypeError, match=r"^ids\[0\]\[1\] must be int, not str$"):
+    with pytest.raises(TypeError, match=r"^token_ids\[0\]\[1\] must be int, not str$"):
         tok.decode([[1, "2"], [3]])
-    with pytest.raises(TypeError, match=r"^ids\[1\]\[0\] must be int, not list$"):
+    with pytest.raises(TypeError, match=r"^token_ids\[1\]\[0\] must be int, not list$"):
         tok.decode([[1], [[2]]])
-    with pytest.raises(TypeError, match=r"^ids\[0\]\[0\] must be int, not bool$"):
+    with pytest.raises(TypeError, match=r"^token_ids\[0\]\[0\] must be int, not bool$"):
         tok.decode([[True], [3]])
-    with pytest.raises(TypeError, match=r"^ids\[1\] must be an iterable of int, not NoneType$"):
+    with pytest.raises(TypeError, match=r"^token_ids\[1\] must be an iterable of int, not NoneType$"):
         tok.decode([[1], None])
     with pytest.raises(TypeError, match=r"^sequences\[0\]\[0\] must be int, not list$"):
         tok.batch_decode([[[1]], [2]])

@@ -566,7 +566,7 @@ def test_holes_survive_our_own_format_and_vocab_txt_refuses_them(impl: Any, tmp_
     hole = re.escape("id 5 is not in the vocabulary: no token has it (the vocabulary's 8 ids skip it)")
     with pytest.raises(ValueError, match=f"^{hole}$"):
         tok.decode([5])
-    with pytest.raises(ValueError, match=r"^ids\[0\] = 8 is out of range for a vocabulary of 8 tokens$"):
+    with pytest.raises(ValueError, match=r"^token_ids\[0\] = 8 is out of range for a vocabulary of 8 tokens$"):
         tok.decode([8])
     # Every id-taking call refuses a hole as decode does, rather than drop it from its answer.
     mask = tok.get_special_tokens_mask

@@ -295,7 +295,7 @@ def test_decode_takes_what_transformers_decode_takes(hf, ours, texts):
             ours.decode(ids, clean_up_tokenization_spaces=bad)
         with pytest.raises(TypeError, match="clean_up_tokenization_spaces must be bool"):
             on.clean_up_tokenization_spaces = bad
-    with pytest.raises(ValueError, match=r"^ids = 99999999 is out of range"):
+    with pytest.raises(ValueError, match=r"^token_ids = 99999999 is out of range"):
         ours.decode(99999999)
     with pytest.raises(TypeError, match="bool"):
         ours.decode(True)

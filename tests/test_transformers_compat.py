@@ -90,7 +90,7 @@ def test_ids_that_are_integers_through_index_are_taken_as_transformers(hf, ours)
     assert ours.convert_ids_to_tokens(wrapped) == hf.convert_ids_to_tokens(wrapped)
     assert ours.batch_decode([wrapped]) == hf.batch_decode([wrapped])
     assert ours.get_special_tokens_mask(wrapped, already_has_special_tokens=True) == [1, 0, 0, 1]
-    with pytest.raises(ValueError, match=r"^ids\[0\] = 40000 is out of range"):
+    with pytest.raises(ValueError, match=r"^token_ids\[0\] = 40000 is out of range"):
         ours.decode([Index(40000)])
 
 
@@ -130,7 +130,9 @@ def test_an_encoding_from_a_larger_vocabulary_is_refused_naming_the_id(implement
     big = tokenizer_class(implementation).from_vocab_file(str(bert_vocab_file))
     big.add_tokens(["zzzqqq"])
     small = tokenizer_class(implementation).from_vocab_file(str(bert_vocab_file))
-    with pytest.raises(ValueError, match=f"^ids: id {len(small)} is out of range for a vocabulary of {len(small)}"):
+    with pytest.raises(
+        ValueError, match=f"^token_ids: id {len(small)} is out of range for a vocabulary of {len(small)}"
+    ):
         small.decode(big.encode("zzzqqq"))
 
 

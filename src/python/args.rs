@@ -1113,53 +1113,34 @@ fn optional<T>(obj: &Bound<'_, PyAny>, convert: impl FnOnce(&Bound<'_, PyAny>) -
 }
 
 /// The tokens of `add_tokens` / `add_special_tokens` (`special`): a str, an
-/// `AddedToken`, or a list of them; for `add_special_tokens` also
-/// transformers' `{"additional_special_tokens": [...]}`. A str is special
-/// only for `add_special_tokens`, and normalized when not special; an
-/// `AddedToken` made without `normalized` likewise.
-pub fn added_tokens(obj: &Bound<'_, PyAny>, special: bool) -> PyResult<Vec<AddedToken>> {
-    let name = if special { "add_special_tokens" } else { "add_tokens" };
-    let list = match obj.cast::<PyDict>() {
-        Ok(dict) if special => {
-            let mut found = None;
-            for (key, value) in dict.iter() {
-                match key.extract::<String>() {
-                    Ok(k) if k == "additional_special_tokens" => found = Some(value),
-                    _ => {
-                        return Err(PyValueError::new_err(format!(
-                            "add_special_tokens: only the key \"additional_special_tokens\" is supported, not {}",
-                            key.repr()?
-                        )))
-                    }
-                }
-            }
-            match found {
-                Some(v) => v,
-                None => return Ok(Vec::new()),
-            }
-        }
-        _ => obj.clone(),
+/// `AddedToken`, or a list of them, given as the argument `what` (named in
+/// the errors: `new_tokens` is `add_tokens`' argument, any other name
+/// `add_special_tokens`'). A str is special only for `add_special_tokens`, and
+/// normalized when not special; an `AddedToken` made without `normalized`
+/// likewise. A dict is refused: `add_special_tokens` reads its dict before.
+pub fn added_tokens(obj: &Bound<'_, PyAny>, special: bool, what: &str) -> PyResult<Vec<AddedToken>> {
+    let name = if what == "new_tokens" { "add_tokens" } else { "add_special_tokens" };
+    if obj.is_instance_of::<PyString>() || obj.hasattr("content")? {
+        return Ok(vec![added_token(obj, special, &|| what.into())?]);
+    }
+    let refused = || {
+        let expected = if what == "special_tokens_dict" {
+            "a dict or a list of str or AddedToken"
+        } else {
+            "a list of str or AddedToken"
+        };
+        PyTypeError::new_err(format!("{name}: {what} must be {expected}, not {}", type_name(obj)))
     };
-    if list.is_instance_of::<PyString>() || list.hasattr("content")? {
-        return Ok(vec![added_token(&list, special, &|| "tokens".into())?]);
-    }
-    // bytes iterate as ints: named as what they are
-    if list.is_instance_of::<PyBytes>() || list.is_instance_of::<PyByteArray>() || list.is_instance_of::<PyMemoryView>()
+    // bytes iterate as ints, a dict as its keys: named as what they are
+    if obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+        || obj.is_instance_of::<PyMemoryView>()
+        || obj.is_instance_of::<PyDict>()
     {
-        return Err(PyTypeError::new_err(format!(
-            "{name}: tokens must be a list of str or AddedToken, not {}",
-            type_name(&list)
-        )));
+        return Err(refused());
     }
-    let iter = list.try_iter().map_err(|e| {
-        unless_raised(e, || {
-            PyTypeError::new_err(format!(
-                "{name}: tokens must be a list of str or AddedToken, not {}",
-                type_name(&list)
-            ))
-        })
-    })?;
-    iter.enumerate().map(|(i, item)| added_token(&item?, special, &|| format!("tokens[{i}]"))).collect()
+    let iter = obj.try_iter().map_err(|e| unless_raised(e, refused))?;
+    iter.enumerate().map(|(i, item)| added_token(&item?, special, &|| format!("{what}[{i}]"))).collect()
 }
 
 pub fn added_token(obj: &Bound<'_, PyAny>, force_special: bool, what: &dyn Fn() -> String) -> PyResult<AddedToken> {

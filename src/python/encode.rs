@@ -499,7 +499,7 @@ impl PyTokenizer {
         }
         let shared = self.inner();
         let n = shared.vocab().len();
-        let ids = ids_of(ids, "ids", n)?;
+        let ids = ids_of(ids, "token_ids", n)?;
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
         let mut text = guard(|| shared.decode(&ids, skip_special_tokens))?;
         if clean_up {

@@ -344,7 +344,7 @@ pub fn decode<'py, T: TokenOf>(
 
 /// `decode`, as transformers 5's: the text of one sequence of ids (see
 /// [`decode`]), or, for a batch ([`args::is_batch`]), the list of the texts of its
-/// sequences (`ids[i]` in errors; one id among them is a sequence of one).
+/// sequences (`token_ids[i]` in errors; one id among them is a sequence of one).
 pub fn decode_any<'py, T: TokenOf>(
     tokenizer: &T,
     ids: &Bound<'py, PyAny>,
@@ -354,12 +354,12 @@ pub fn decode_any<'py, T: TokenOf>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = ids.py();
     if !args::is_batch(ids, |_| false)? {
-        return Ok(decode(tokenizer, ids, "ids", vocab_size, skip_special_tokens, clean_up)?.into_any());
+        return Ok(decode(tokenizer, ids, "token_ids", vocab_size, skip_special_tokens, clean_up)?.into_any());
     }
-    let texts = args::collect(ids.try_iter()?, "ids", args::size_hint(ids)?.unwrap_or(0), |i, row| {
+    let texts = args::collect(ids.try_iter()?, "token_ids", args::size_hint(ids)?.unwrap_or(0), |i, row| {
         // A sequence may be long: Ctrl-C stops the batch between two.
         py.check_signals()?;
-        decode(tokenizer, &row, &format!("ids[{i}]"), vocab_size, skip_special_tokens, clean_up)
+        decode(tokenizer, &row, &format!("token_ids[{i}]"), vocab_size, skip_special_tokens, clean_up)
     })?;
     Ok(super::ints::list(py, texts)?.into_any())
 }
@@ -404,7 +404,7 @@ macro_rules! transformers_methods {
                 clean_up: Option<&Bound<'py, PyAny>>,
             ) -> PyResult<Bound<'py, pyo3::types::PyString>> {
                 let clean_up = super::family::clean_up_flag(clean_up, false)?;
-                super::family::decode(self, ids, "ids", self.vocab_size(), skip_special_tokens, clean_up)
+                super::family::decode(self, ids, "token_ids", self.vocab_size(), skip_special_tokens, clean_up)
             }
         }
 

@@ -186,7 +186,7 @@ def token_to_id(token: str, vocab: Mapping[str, int]) -> int | None:
     return vocab.get(_text(token, "token"))
 
 
-def decode_ids(ids: object, vocab_size: int, name: str = "ids") -> list[int]:
+def decode_ids(ids: object, vocab_size: int, name: str = "token_ids") -> list[int]:
     """The ids ``decode`` takes: a sequence of ids, or one id (as transformers' ``decode(5)``),
     each below ``vocab_size``, read as ``convert_ids_to_tokens`` reads them (errors naming
     ``name``)."""
@@ -211,9 +211,9 @@ def is_batch(ids: object) -> bool:
 
 def decode_rows(decode: Callable[[list[int], bool, bool], Any], ids: Any, vocab_size: int,
                 skip: bool, clean_up: bool) -> list[str]:  # fmt: skip
-    """``decode`` of a batch (:func:`is_batch`): the text of each sequence of ids (``ids[i]`` in
+    """``decode`` of a batch (:func:`is_batch`): the text of each sequence of ids (``token_ids[i]`` in
     errors; one id among them is a sequence of one), as the engine's ``decode`` gives them."""
-    return [decode(decode_ids(row, vocab_size, f"ids[{i}]"), skip, clean_up) for i, row in enumerate(ids)]
+    return [decode(decode_ids(row, vocab_size, f"token_ids[{i}]"), skip, clean_up) for i, row in enumerate(ids)]
 
 
 def decode_batch(decode: Callable[[Any, bool, bool], Any], sequences: object, skip: object) -> list[str]:

@@ -223,7 +223,7 @@ class PyTokenizer(TransformersCalls):
         """Hugging Face's ``add_tokens`` (spec section 10): ``new_tokens``, each a str or an ``AddedToken``; a token the
         vocabulary lacks gets the next id, outside the model; one it has keeps its id. Returns how many
         were added: all but the empty ones and those already added alike."""
-        return self._add(_added_tokens(new_tokens, _flag(special_tokens, "special_tokens"), "add_tokens"))
+        return self._add(_added_tokens(new_tokens, _flag(special_tokens, "special_tokens"), "new_tokens"))
 
     def add_special_tokens(self, special_tokens_dict: object, replace_extra_special_tokens: bool = True) -> int:
         """``add_tokens`` with every token of ``special_tokens_dict`` special (not normalized unless an
@@ -236,7 +236,7 @@ class PyTokenizer(TransformersCalls):
         keyword) makes a dict's list extend ``extra_special_tokens`` instead."""
         replace = _flag(replace_extra_special_tokens, "replace_extra_special_tokens")
         if not isinstance(special_tokens_dict, dict):
-            given = _added_tokens(special_tokens_dict, True, "add_special_tokens")
+            given = _added_tokens(special_tokens_dict, True, "special_tokens_dict")
             count = self._add(given)
             contents = [t["content"] for t in given]
             self._extra_special_tokens = self._extra_special_tokens + [
@@ -255,7 +255,7 @@ class PyTokenizer(TransformersCalls):
                 if isinstance(value, (str, bytes, bytearray)):
                     raise TypeError(f"add_special_tokens: {key} must be an iterable of str or AddedToken, "
                                     f"not {type(value).__name__}")  # fmt: skip
-                given = _added_tokens(value, True, "add_special_tokens")
+                given = _added_tokens(value, True, key)
                 extra += [t["content"] for t in given]
                 to_add += given
                 continue
@@ -265,7 +265,7 @@ class PyTokenizer(TransformersCalls):
                                  "eos_token, unk_token, sep_token, cls_token and pad_token)")  # fmt: skip
             if not (isinstance(value, str) or hasattr(value, "content")):
                 raise TypeError(f"add_special_tokens: {key} must be a str or an AddedToken, not {_type_name(value)}")
-            token = _added_tokens(value, True, "add_special_tokens")[0]
+            token = _added_tokens(value, True, key)[0]
             if not token["content"]:
                 raise ValueError(f"add_special_tokens: {key} must not be empty")
             if key in current:
@@ -355,7 +355,7 @@ class PyTokenizer(TransformersCalls):
               min_frequency: int | None = 2, *,
               special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, objective: str | None = None,
               limit_alphabet: int | None = None, initial_alphabet: Iterable[str] | None = None,
-              show_progress: bool = False, **options: Any) -> PyTokenizer:  # fmt: skip
+              show_progress: bool = True, **options: Any) -> PyTokenizer:  # fmt: skip
         """Learns a vocabulary of ``vocab_size`` tokens (default 30,000) from an iterable of texts and
         of batches of texts (a list of str is read as its texts)."""
         _flag(show_progress, "show_progress")
@@ -373,7 +373,7 @@ class PyTokenizer(TransformersCalls):
                           vocab_size: int = 30000, min_frequency: int | None = 2, *,
                           special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS, objective: str | None = None,
                           limit_alphabet: int | None = None, initial_alphabet: Iterable[str] | None = None,
-                          show_progress: bool = False, **options: Any) -> PyTokenizer:  # fmt: skip
+                          show_progress: bool = True, **options: Any) -> PyTokenizer:  # fmt: skip
         """``train`` on ``{word: count}`` or ``(word, count)`` pairs (a word given twice is summed, a count
         of 0 is a word not seen), the words being already normalized and pre-tokenized, or on a
         ``WordCounts``, whose counting options training takes (an explicit one that differs: ValueError)."""
@@ -1112,7 +1112,7 @@ class PyTokenizer(TransformersCalls):
         _flag(spaces_between_special_tokens, "spaces_between_special_tokens")
         if _is_batch(token_ids):
             return self._decode_sequences(token_ids, skip, clean_up_tokenization_spaces, one_ids=True)
-        text = self._decode(self._one_or_more_ids(token_ids, "ids"), skip)
+        text = self._decode(self._one_or_more_ids(token_ids, "token_ids"), skip)
         return clean_up_tokenization(text) if self._cleans_up(clean_up_tokenization_spaces) else text
 
     def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False,
@@ -1835,26 +1835,22 @@ def _in_transformers_order(tokens: dict[Any, Any]) -> list[tuple[Any, Any]]:
     return items
 
 
-def _added_tokens(tokens: object, special: bool, name: str) -> list[dict[str, Any]]:
-    """The tokens of ``add_tokens`` / ``add_special_tokens`` as added-token dicts (see the engine's args)."""
-    if isinstance(tokens, dict) and special:
-        unknown = [key for key in tokens if key != "additional_special_tokens"]
-        if unknown:
-            raise ValueError(
-                f'add_special_tokens: only the key "additional_special_tokens" is supported, not {unknown[0]!r}'
-            )
-        if "additional_special_tokens" not in tokens:
-            return []
-        tokens = tokens["additional_special_tokens"]
+def _added_tokens(tokens: object, special: bool, what: str) -> list[dict[str, Any]]:
+    """The tokens of ``add_tokens`` / ``add_special_tokens`` as added-token dicts, given as the
+    argument ``what`` (``new_tokens`` is ``add_tokens``' argument; see the engine's args)."""
+    name = "add_tokens" if what == "new_tokens" else "add_special_tokens"
     if isinstance(tokens, str) or hasattr(tokens, "content"):
-        return [_added_token(tokens, special, "tokens")]
-    if isinstance(tokens, (bytes, bytearray, memoryview)):  # they iterate as ints
-        raise TypeError(f"{name}: tokens must be a list of str or AddedToken, not {_type_name(tokens)}")
+        return [_added_token(tokens, special, what)]
+    expected = (
+        "a dict or a list of str or AddedToken" if what == "special_tokens_dict" else "a list of str or AddedToken"
+    )
+    if isinstance(tokens, (bytes, bytearray, memoryview, dict)):  # they iterate as ints, as keys
+        raise TypeError(f"{name}: {what} must be {expected}, not {_type_name(tokens)}")
     try:
         items = list(tokens)  # type: ignore[call-overload]
     except TypeError:
-        raise TypeError(f"{name}: tokens must be a list of str or AddedToken, not {_type_name(tokens)}") from None
-    return [_added_token(t, special, f"tokens[{i}]") for i, t in enumerate(items)]
+        raise TypeError(f"{name}: {what} must be {expected}, not {_type_name(tokens)}") from None
+    return [_added_token(t, special, f"{what}[{i}]") for i, t in enumerate(items)]
 
 
 def _added_token(token: object, force_special: bool, what: str) -> dict[str, Any]:
