@@ -117,6 +117,14 @@ class BPETokenizer:
     @overload
     def decode(
         self,
+        token_ids: Mapping[str, Any],
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
+    ) -> str: ...
+    @overload
+    def decode(
+        self,
         token_ids: _IdArray,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
@@ -310,6 +318,14 @@ class CharTokenizer:
     def encode_batch(
         self, texts: Iterable[str], *, add_special_tokens: bool = True, num_threads: _Int | None = None
     ) -> list[list[int]]: ...
+    @overload
+    def decode(
+        self,
+        token_ids: Mapping[str, Any],
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
+    ) -> str: ...
     @overload
     def decode(
         self,
@@ -783,6 +799,14 @@ class PyTokenizer:
     @overload
     def decode(
         self,
+        token_ids: Mapping[str, Any],
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
+    ) -> str: ...
+    @overload
+    def decode(
+        self,
         token_ids: _IdArray,
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
@@ -1185,6 +1209,14 @@ class UnigramTokenizer:
         add_special_tokens: bool = True,
         num_threads: _Int | None = None,
     ) -> list[UnigramEncoding]: ...
+    @overload
+    def decode(
+        self,
+        token_ids: Mapping[str, Any],
+        skip_special_tokens: bool = False,
+        clean_up_tokenization_spaces: bool | None = None,
+        spaces_between_special_tokens: bool = True,
+    ) -> str: ...
     @overload
     def decode(
         self,

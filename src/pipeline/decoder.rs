@@ -63,29 +63,70 @@ pub fn try_join(tokens: &[&str], joining: Joining<'_>) -> Result<String> {
     Ok(text)
 }
 
+/// The clean-up rules whose only space is their first character, in
+/// [`CLEANUP`]'s order: the only ones that can match a token without a
+/// space once a space is put before it (and only at its start).
+const SPACE_LED: [(&str, &str); 9] = [
+    (" .", "."),
+    (" ?", "?"),
+    (" !", "!"),
+    (" ,", ","),
+    (" n't", "n't"),
+    (" 'm", "'m"),
+    (" 's", "'s"),
+    (" 've", "'ve"),
+    (" 're", "'re"),
+];
+
 /// [`decode_with`], appending to `out` (which the caller may have given
 /// room for the text: a token and a space each at most).
 pub fn decode_into<'a>(out: &mut String, tokens: impl IntoIterator<Item = &'a str>, prefix: &str, cleanup: bool) {
     let mut piece = String::new();
     for (i, token) in tokens.into_iter().enumerate() {
-        piece.clear();
-        match token.strip_prefix(prefix) {
-            Some(rest) if i > 0 => piece.push_str(rest),
-            _ => {
-                if i > 0 {
-                    piece.push(' ');
+        let glued = if i > 0 { token.strip_prefix(prefix) } else { Some(token) };
+        match glued {
+            // Without a space the clean-up rules match nothing.
+            Some(text) if !(cleanup && text.contains(' ')) => out.push_str(text),
+            Some(text) => {
+                piece.clear();
+                piece.push_str(text);
+                clean_up_piece(&mut piece);
+                out.push_str(&piece);
+            }
+            None if !cleanup => {
+                out.push(' ');
+                out.push_str(token);
+            }
+            // " token" with no other space: a rule can match only at its
+            // start, and once one has, no space is left for the others.
+            None if !token.contains(' ') => match SPACE_LED.iter().find(|(from, _)| token.starts_with(&from[1..])) {
+                Some((from, to)) => {
+                    out.push_str(to);
+                    out.push_str(&token[from.len() - 1..]);
                 }
+                None => {
+                    out.push(' ');
+                    out.push_str(token);
+                }
+            },
+            None => {
+                piece.clear();
+                piece.push(' ');
                 piece.push_str(token);
+                clean_up_piece(&mut piece);
+                out.push_str(&piece);
             }
         }
-        if cleanup && piece.contains(' ') {
-            for (from, to) in CLEANUP {
-                if piece.contains(from) {
-                    piece = piece.replace(from, to);
-                }
-            }
+    }
+}
+
+/// The clean-up rules applied in order to one piece, as Hugging Face's
+/// decoder applies them to each token.
+fn clean_up_piece(piece: &mut String) {
+    for (from, to) in CLEANUP {
+        if piece.contains(from) {
+            *piece = piece.replace(from, to);
         }
-        out.push_str(&piece);
     }
 }
 
@@ -145,6 +186,53 @@ mod tests {
                 expected = expected.replace(from, to);
             }
             assert_eq!(clean(text), expected, "{text:?}");
+        }
+    }
+
+    /// Hugging Face's `decoders.WordPiece`, token by token: the prefix
+    /// stripped or a space put before, then every clean-up rule replaced in
+    /// the piece in order.
+    fn piece_by_piece(tokens: &[String], prefix: &str, cleanup: bool) -> String {
+        let mut out = String::new();
+        for (i, token) in tokens.iter().enumerate() {
+            let mut piece = match token.strip_prefix(prefix) {
+                Some(rest) if i > 0 => rest.to_owned(),
+                _ if i > 0 => format!(" {token}"),
+                _ => token.clone(),
+            };
+            if cleanup {
+                for (from, to) in CLEANUP {
+                    piece = piece.replace(from, to);
+                }
+            }
+            out.push_str(&piece);
+        }
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn decoding_equals_the_rules_applied_piece_by_piece(
+            tokens in proptest::collection::vec("(##)?[ .?!,'nt'msvrdoé]{0,6}", 0..12),
+            prefix in "(##|@@| #|)",
+            cleanup: bool,
+        ) {
+            proptest::prop_assert_eq!(decode_with(tokens.iter().map(String::as_str), &prefix, cleanup),
+                piece_by_piece(&tokens, &prefix, cleanup));
+        }
+    }
+
+    #[test]
+    fn every_rule_at_the_start_of_a_token() {
+        let tokens: Vec<String> = ["a", ".", "?x", "!", ",,", "n't", "'m", "'s", "'ve", "'re", "' ", "do not", "'t"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        for cleanup in [false, true] {
+            assert_eq!(
+                decode_with(tokens.iter().map(String::as_str), "##", cleanup),
+                piece_by_piece(&tokens, "##", cleanup)
+            );
         }
     }
 

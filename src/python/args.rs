@@ -1213,3 +1213,35 @@ pub fn is_batch(ids: &Bound<'_, PyAny>, is_row: impl Fn(&Bound<'_, PyAny>) -> bo
     }
     Ok(dimensions(ids)? >= 2 && ids.len()? > 0)
 }
+
+/// What transformers 5's `decode` reads of a dict or a `collections.UserDict`
+/// (a `BatchEncoding` of one text): the ids under `"input_ids"`, named
+/// `token_ids["input_ids"]`; None for anything else. A dict without them is
+/// a ValueError (transformers: KeyError).
+pub fn input_ids_of<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let py = obj.py();
+    if !is_dict(obj)? {
+        return Ok(None);
+    }
+    let key = pyo3::types::PyString::new(py, "input_ids");
+    if !obj.contains(&key)? {
+        return Err(PyValueError::new_err(format!(
+            "token_ids: a {} without \"input_ids\" (decode takes ids, or the BatchEncoding of one text)",
+            type_name(obj)
+        )));
+    }
+    obj.get_item(key).map(Some)
+}
+
+/// Whether `obj` is a dict or a `collections.UserDict` (transformers'
+/// `BatchEncoding`).
+pub fn is_dict(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    static USER_DICT: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+    if obj.is_instance_of::<PyDict>() {
+        return Ok(true);
+    }
+    let py = obj.py();
+    let user_dict =
+        USER_DICT.get_or_try_init(py, || py.import("collections")?.getattr("UserDict").map(Bound::unbind))?;
+    obj.is_instance(user_dict.bind(py))
+}

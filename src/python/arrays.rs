@@ -35,7 +35,7 @@ pub fn import_numpy<'py>(py: Python<'py>, what: &str) -> PyResult<Bound<'py, PyM
 const DETACH_BYTES: usize = 32 << 10;
 
 /// `work`, with the GIL released when it writes more than [`DETACH_BYTES`].
-fn detach_for<T: Send>(py: Python<'_>, bytes: usize, work: impl Send + FnOnce() -> T) -> T {
+pub(super) fn detach_for<T: Send>(py: Python<'_>, bytes: usize, work: impl Send + FnOnce() -> T) -> T {
     if bytes > DETACH_BYTES {
         py.detach(work)
     } else {

@@ -511,6 +511,15 @@ impl PyTokenizer {
         clean_up_tokenization_spaces: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::spaces_between_special_tokens)] spaces_between_special_tokens: bool,
     ) -> PyResult<Bound<'py, PyList>> {
+        // Another iterable (a range, a deque, a generator, ...) as the list
+        // of its items, which tell one sequence from a batch as a list's do.
+        let listed;
+        let sequences = if is_other_iterable(sequences)? {
+            listed = sequences.py().get_type::<PyList>().call1((sequences,))?;
+            &listed
+        } else {
+            sequences
+        };
         if super::compat::is_one_sequence(sequences)? {
             super::compat::warn_one_sequence(sequences.py())?;
             let text = self.decode(
@@ -917,4 +926,23 @@ impl PyTokenizer {
             *slot = Arc::new(Shared::new(slot.with_split_special_tokens(on)));
         }
     }
+}
+
+/// Whether `batch_decode` reads `obj` as the list of its items: an iterable
+/// other than a list, a tuple, an array, an `Encoding`, a dict, text or
+/// bytes (whose own rules apply).
+fn is_other_iterable(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if obj.is_instance_of::<PyList>()
+        || obj.is_instance_of::<PyTuple>()
+        || obj.is_instance_of::<PyString>()
+        || obj.is_instance_of::<PyBytes>()
+        || obj.is_instance_of::<PyByteArray>()
+        || obj.is_instance_of::<pyo3::types::PyMemoryView>()
+        || obj.is_instance_of::<super::encoding::PyEncoding>()
+        || obj.hasattr("ndim")?
+        || args::is_dict(obj)?
+    {
+        return Ok(false);
+    }
+    Ok(obj.try_iter().is_ok())
 }

@@ -77,11 +77,12 @@ pub(super) fn split_argument(value: Option<&Bound<'_, PyAny>>) -> PyResult<Optio
 }
 
 /// Whether `batch_decode` was given one sequence rather than a batch: an
-/// `Encoding`, a non-empty list or tuple whose first item is one id, or a
-/// non-empty array of one dimension (transformers 5 decodes these as one
-/// text).
+/// `Encoding`, a dict or a `BatchEncoding` (its `"input_ids"`), a non-empty
+/// list or tuple whose first item is one id, or a non-empty array of one
+/// dimension (transformers 5 decodes these as one text). Another iterable
+/// is read as the list of its items first (see `batch_decode`).
 pub(super) fn is_one_sequence(sequences: &Bound<'_, PyAny>) -> PyResult<bool> {
-    if sequences.is_instance_of::<PyEncoding>() {
+    if sequences.is_instance_of::<PyEncoding>() || args::is_dict(sequences)? {
         return Ok(true);
     }
     if sequences.is_instance_of::<PyList>() || sequences.is_instance_of::<PyTuple>() {

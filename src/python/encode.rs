@@ -476,7 +476,8 @@ impl PyTokenizer {
     /// removed). Ids outside the vocabulary raise ValueError. As in
     /// transformers, `token_ids` may also be one int, or a batch (a list of
     /// sequences, or a 2-D array: then a list of texts, as `decode_batch`);
-    /// an `Encoding` (what `encode` returns) is decoded as its ids;
+    /// an `Encoding` (what `encode` returns) is decoded as its ids, a dict
+    /// or a `BatchEncoding` of one text as its `"input_ids"`;
     /// `clean_up_tokenization_spaces` applies transformers' clean-up to the
     /// whole text (`" n't"` to `"n't"`, ...; None: the tokenizer's
     /// `clean_up_tokenization_spaces`, False unless its model directory says
@@ -494,6 +495,13 @@ impl PyTokenizer {
         let _ = spaces_between_special_tokens;
         let ids = token_ids;
         let py = ids.py();
+        if let Some(input_ids) = args::input_ids_of(ids)? {
+            let shared = self.inner();
+            let ids = ids_of(&input_ids, "token_ids[\"input_ids\"]", shared.vocab().len())?;
+            let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
+            let text = decode_ids(py, &shared, &ids, skip_special_tokens, clean_up)?;
+            return Ok(py_str(py, &text)?.into_any());
+        }
         if args::is_batch(ids, |row| row.is_instance_of::<PyEncoding>())? {
             return Ok(self.decode_sequences(ids, skip_special_tokens, clean_up_tokenization_spaces, true)?.into_any());
         }
@@ -501,10 +509,7 @@ impl PyTokenizer {
         let n = shared.vocab().len();
         let ids = ids_of(ids, "token_ids", n)?;
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
-        let mut text = guard(|| shared.decode(&ids, skip_special_tokens))?;
-        if clean_up {
-            clean_up_tokenization(&mut text);
-        }
+        let text = decode_ids(py, &shared, &ids, skip_special_tokens, clean_up)?;
         Ok(py_str(py, &text)?.into_any())
     }
 
@@ -548,10 +553,7 @@ impl PyTokenizer {
                 )));
             }
             let ids = ids_of(&ids, &format!("sequences[{i}]"), shared.vocab().len())?;
-            let mut text = guard(|| shared.decode(&ids, skip_special_tokens))?;
-            if clean_up {
-                clean_up_tokenization(&mut text);
-            }
+            let text = decode_ids(sequences.py(), &shared, &ids, skip_special_tokens, clean_up)?;
             py_str(sequences.py(), &text)
         })?;
         list(sequences.py(), texts)
@@ -560,6 +562,24 @@ impl PyTokenizer {
 
 /// The ids `decode` reads of `obj`: an `Encoding`'s ids (as transformers
 /// users pass what `encode` gives), one id, or a sequence of ids.
+/// The text of `ids` (checked), cleaned up as transformers does when
+/// `clean_up`; a long sequence with the GIL released.
+fn decode_ids(
+    py: Python<'_>,
+    shared: &Shared,
+    ids: &[u32],
+    skip_special_tokens: bool,
+    clean_up: bool,
+) -> PyResult<String> {
+    super::arrays::detach_for(py, ids.len() * 4, || {
+        let mut text = guard(|| shared.decode(ids, skip_special_tokens))?;
+        if clean_up {
+            clean_up_tokenization(&mut text);
+        }
+        Ok(text)
+    })
+}
+
 pub(super) fn ids_of(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Vec<u32>> {
     match obj.cast::<PyEncoding>() {
         Ok(encoding) => {

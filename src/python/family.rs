@@ -325,7 +325,7 @@ pub fn clean_up_flag(obj: Option<&Bound<'_, PyAny>>, default: bool) -> PyResult<
 /// `decode(5)`), errors naming it `name`, as `tokenizer` decodes them, then
 /// cleaned up as transformers' `clean_up_tokenization` when `clean_up` (and
 /// [`TokenOf::CLEANS_UP`]).
-pub fn decode<'py, T: TokenOf>(
+pub fn decode<'py, T: TokenOf + Sync>(
     tokenizer: &T,
     ids: &Bound<'py, PyAny>,
     name: &str,
@@ -335,17 +335,22 @@ pub fn decode<'py, T: TokenOf>(
 ) -> PyResult<Bound<'py, PyString>> {
     let py = ids.py();
     let ids = args::one_or_more_ids(ids, name, vocab_size)?;
-    let mut text = guard(|| tokenizer.text_of(&ids, skip_special_tokens))?;
-    if clean_up && T::CLEANS_UP {
-        clean_up_tokenization(&mut text);
-    }
+    // A long sequence with the GIL released.
+    let text = super::arrays::detach_for(py, ids.len() * 4, || {
+        let mut text = guard(|| tokenizer.text_of(&ids, skip_special_tokens))?;
+        if clean_up && T::CLEANS_UP {
+            clean_up_tokenization(&mut text);
+        }
+        PyResult::Ok(text)
+    })?;
     py_str(py, &text)
 }
 
 /// `decode`, as transformers 5's: the text of one sequence of ids (see
 /// [`decode`]), or, for a batch ([`args::is_batch`]), the list of the texts of its
-/// sequences (`token_ids[i]` in errors; one id among them is a sequence of one).
-pub fn decode_any<'py, T: TokenOf>(
+/// sequences (`token_ids[i]` in errors; one id among them is a sequence of one);
+/// a dict or a `BatchEncoding` of one text, its `"input_ids"` ([`args::input_ids_of`]).
+pub fn decode_any<'py, T: TokenOf + Sync>(
     tokenizer: &T,
     ids: &Bound<'py, PyAny>,
     vocab_size: usize,
@@ -353,6 +358,10 @@ pub fn decode_any<'py, T: TokenOf>(
     clean_up: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = ids.py();
+    if let Some(input_ids) = args::input_ids_of(ids)? {
+        let name = "token_ids[\"input_ids\"]";
+        return Ok(decode(tokenizer, &input_ids, name, vocab_size, skip_special_tokens, clean_up)?.into_any());
+    }
     if !args::is_batch(ids, |_| false)? {
         return Ok(decode(tokenizer, ids, "token_ids", vocab_size, skip_special_tokens, clean_up)?.into_any());
     }

@@ -6,6 +6,7 @@ import contextlib
 import json
 import operator
 import os
+from collections import UserDict
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -163,6 +164,22 @@ def _flag(value: object, name: str) -> bool:
     if _is_numpy_bool(value):
         return bool(value)
     raise TypeError(f"{name} must be bool, not {_type_name(value)}")
+
+
+def _is_dict(value: object) -> bool:
+    """Whether ``value`` is a dict or a ``collections.UserDict`` (transformers' ``BatchEncoding``)."""
+    return isinstance(value, (dict, UserDict))
+
+
+def _input_ids(token_ids: object) -> tuple[object, str]:
+    """What ``decode`` reads of ``token_ids`` and the name its errors give it: a dict or a
+    ``BatchEncoding`` of one text, its ``"input_ids"`` (without them: ValueError), as transformers 5."""
+    if not _is_dict(token_ids):
+        return token_ids, "token_ids"
+    if "input_ids" not in token_ids:  # type: ignore[operator]
+        raise ValueError(f'token_ids: a {_type_name(token_ids)} without "input_ids" '
+                         "(decode takes ids, or the BatchEncoding of one text)")  # fmt: skip
+    return token_ids["input_ids"], 'token_ids["input_ids"]'  # type: ignore[index]
 
 
 def _is_one_id(value: object) -> bool:

@@ -529,7 +529,11 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
 
     def decode(
         self,
-        token_ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
+        token_ids: Mapping[str, Any]
+        | _IdArray
+        | SupportsIndex
+        | Iterable[SupportsIndex]
+        | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -543,10 +547,11 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         _flag(skip_special_tokens, "skip_special_tokens")
         family.clean_up_flag(clean_up_tokenization_spaces)
         _flag(spaces_between_special_tokens, "spaces_between_special_tokens")  # as transformers 5: no effect
-        if family.is_batch(token_ids):
-            return family.decode_rows(self.decode, token_ids, self.vocab_size, skip_special_tokens, False)
+        ids, name, batch = family.top_ids(token_ids)
+        if batch:
+            return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, False)
         out = bytearray()
-        for i in family.decode_ids(token_ids, self.vocab_size):
+        for i in family.decode_ids(ids, self.vocab_size, name):
             token = self.id_to[i]
             if skip_special_tokens and token in self.specials and token not in self._plain:
                 continue

@@ -13,7 +13,7 @@ from typing import Any
 from fast_wordpiece import batch_encoding
 from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.backend import BackendTokenizer
-from fast_wordpiece.reference.args import _flag, _is_one_id, _quoted, _text, _texts, _type_name
+from fast_wordpiece.reference.args import _flag, _is_dict, _is_one_id, _quoted, _text, _texts, _type_name
 from fast_wordpiece.reference.decoder import clean_up_tokenization
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions
@@ -186,6 +186,9 @@ class TransformersCalls:
         """``decode`` for each sequence of ids. As in transformers 5, one sequence (a list of ids, a 1-D
         array, or an ``Encoding``) is decoded as one text, giving a list of that text, with a
         FutureWarning (call ``decode`` for one sequence)."""
+        if _is_other_iterable(sequences):
+            # a range, a deque, a generator, ...: its items tell one sequence from a batch as a list's do
+            sequences = list(sequences)
         if _is_one_sequence(sequences):
             warnings.warn(ONE_SEQUENCE, FutureWarning, stacklevel=2)
             return [self.decode(sequences, skip_special_tokens, clean_up_tokenization_spaces,
@@ -557,10 +560,24 @@ ONE_SEQUENCE = ("batch_decode was given one sequence of ids, not a list of seque
                 "as transformers 5 does (transformers deprecates this); call decode for one sequence")  # fmt: skip
 
 
+def _is_other_iterable(value: object) -> bool:
+    """Whether ``batch_decode`` reads ``value`` as the list of its items: an iterable other than a
+    list, a tuple, an array, an ``Encoding``, a dict, text or bytes (whose own rules apply)."""
+    kinds = (list, tuple, str, bytes, bytearray, memoryview, Encoding)
+    if isinstance(value, kinds) or hasattr(value, "ndim") or _is_dict(value):
+        return False
+    try:
+        iter(value)  # type: ignore[call-overload]
+    except TypeError:
+        return False
+    return True
+
+
 def _is_one_sequence(sequences: object) -> bool:
-    """Whether ``batch_decode`` was given one sequence rather than a batch: an ``Encoding``, a non-empty
-    list or tuple whose first item is one id, or a non-empty array of one dimension."""
-    if isinstance(sequences, Encoding):
+    """Whether ``batch_decode`` was given one sequence rather than a batch: an ``Encoding``, a dict or
+    a ``BatchEncoding`` (its ``"input_ids"``), a non-empty list or tuple whose first item is one id, or
+    a non-empty array of one dimension."""
+    if isinstance(sequences, Encoding) or _is_dict(sequences):
         return True
     if isinstance(sequences, (list, tuple)):
         return len(sequences) > 0 and _is_one_id(sequences[0])

@@ -7,7 +7,7 @@ import json as _json
 import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from typing import SupportsIndex
+from typing import Any, SupportsIndex
 
 from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
@@ -185,7 +185,11 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
 
     def decode(
         self,
-        token_ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
+        token_ids: Mapping[str, Any]
+        | _IdArray
+        | SupportsIndex
+        | Iterable[SupportsIndex]
+        | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -197,10 +201,11 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         _flag(skip_special_tokens, "skip_special_tokens")
         clean_up = family.clean_up_flag(clean_up_tokenization_spaces, self.clean_up_tokenization_spaces)
         _flag(spaces_between_special_tokens, "spaces_between_special_tokens")  # as transformers 5: no effect
-        if family.is_batch(token_ids):
-            return family.decode_rows(self.decode, token_ids, self.vocab_size, skip_special_tokens, clean_up)
+        ids, name, batch = family.top_ids(token_ids)
+        if batch:
+            return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, clean_up)
         out = []
-        for i in family.decode_ids(token_ids, self.vocab_size):
+        for i in family.decode_ids(ids, self.vocab_size, name):
             if i not in self.id_to:
                 raise ValueError(f"id {i} is not in the vocabulary")
             if not (skip_special_tokens and self.id_to[i] in self.specials):

@@ -11,6 +11,7 @@ from fast_wordpiece.reference.args import (
     _flag,
     _id,
     _ids,
+    _input_ids,
     _integer,
     _is_one_id,
     _items,
@@ -186,6 +187,13 @@ def token_to_id(token: str, vocab: Mapping[str, int]) -> int | None:
     return vocab.get(_text(token, "token"))
 
 
+def top_ids(token_ids: object) -> tuple[object, str, bool]:
+    """``decode``'s argument: the ids (a dict or a ``BatchEncoding`` of one text: its
+    ``"input_ids"``), the name errors give them, and whether they are a batch (:func:`is_batch`)."""
+    ids, name = _input_ids(token_ids)
+    return ids, name, name == "token_ids" and is_batch(ids)
+
+
 def decode_ids(ids: object, vocab_size: int, name: str = "token_ids") -> list[int]:
     """The ids ``decode`` takes: a sequence of ids, or one id (as transformers' ``decode(5)``),
     each below ``vocab_size``, read as ``convert_ids_to_tokens`` reads them (errors naming
@@ -289,7 +297,11 @@ class TableLookups:
 
     def decode(
         self,
-        token_ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
+        token_ids: Mapping[str, Any]
+        | _IdArray
+        | SupportsIndex
+        | Iterable[SupportsIndex]
+        | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,

@@ -19,6 +19,7 @@ from fast_wordpiece.reference.args import (
     _corpus_texts,
     _flag,
     _id,
+    _input_ids,
     _integer,
     _is_one_id,
     _items,
@@ -1105,14 +1106,16 @@ class PyTokenizer(TransformersCalls):
                spaces_between_special_tokens: bool = True) -> Any:  # fmt: skip
         """Turns ids back into text; an id outside the vocabulary is a ValueError. As in transformers,
         ``token_ids`` may also be one int, or a batch (a list of sequences, or a 2-D array: then a list of
-        texts); an ``Encoding`` (what ``encode`` returns) is decoded as its ids;
+        texts); an ``Encoding`` (what ``encode`` returns) is decoded as its ids, a dict or a
+        ``BatchEncoding`` of one text as its ``"input_ids"``;
         ``clean_up_tokenization_spaces`` (None: the tokenizer's) applies transformers' clean-up;
         ``spaces_between_special_tokens`` (a bool) changes nothing, as in transformers 5's fast tokenizers."""
         skip = _flag(skip_special_tokens, "skip_special_tokens")
         _flag(spaces_between_special_tokens, "spaces_between_special_tokens")
-        if _is_batch(token_ids):
-            return self._decode_sequences(token_ids, skip, clean_up_tokenization_spaces, one_ids=True)
-        text = self._decode(self._one_or_more_ids(token_ids, "token_ids"), skip)
+        ids, name = _input_ids(token_ids)
+        if name == "token_ids" and _is_batch(ids):
+            return self._decode_sequences(ids, skip, clean_up_tokenization_spaces, one_ids=True)
+        text = self._decode(self._one_or_more_ids(ids, name), skip)
         return clean_up_tokenization(text) if self._cleans_up(clean_up_tokenization_spaces) else text
 
     def decode_batch(self, sequences: Iterable[Iterable[int]], skip_special_tokens: bool = False,

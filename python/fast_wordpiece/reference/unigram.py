@@ -537,7 +537,11 @@ class UnigramTokenizer(family.TransformersCalls):
 
     def decode(
         self,
-        token_ids: _IdArray | SupportsIndex | Iterable[SupportsIndex] | Sequence[Sequence[SupportsIndex]],
+        token_ids: Mapping[str, Any]
+        | _IdArray
+        | SupportsIndex
+        | Iterable[SupportsIndex]
+        | Sequence[Sequence[SupportsIndex]],
         skip_special_tokens: bool = False,
         clean_up_tokenization_spaces: bool | None = None,
         spaces_between_special_tokens: bool = True,
@@ -549,15 +553,16 @@ class UnigramTokenizer(family.TransformersCalls):
         _flag(skip_special_tokens, "skip_special_tokens")
         clean_up = family.clean_up_flag(clean_up_tokenization_spaces, self.clean_up_tokenization_spaces)
         _flag(spaces_between_special_tokens, "spaces_between_special_tokens")  # as transformers 5: no effect
-        if family.is_batch(token_ids):
-            return family.decode_rows(self.decode, token_ids, self.vocab_size, skip_special_tokens, clean_up)
+        ids, name, batch = family.top_ids(token_ids)
+        if batch:
+            return family.decode_rows(self.decode, ids, self.vocab_size, skip_special_tokens, clean_up)
         parts: list[str] = []
         # as Hugging Face, by the token's text: another entry of a special token's piece is skipped too
         special = set(self.special_tokens)
         # a normalized added token the normalizer changes shows its normalized form (skipped only
         # when that is a special token's text: Hugging Face skips by the text shown)
         shown = self._decoded_as()
-        for i in family.decode_ids(token_ids, self.vocab_size):
+        for i in family.decode_ids(ids, self.vocab_size, name):
             piece = shown.get(i, self.model.pieces[i][0])
             if skip_special_tokens and piece in special:
                 continue

@@ -1,0 +1,128 @@
+"""What ``decode`` and ``batch_decode`` take besides lists of ids, as transformers 5 takes it.
+
+- ``decode`` of a dict or a ``BatchEncoding`` (ours, a dict; transformers', a ``UserDict``) is the
+  text of its ``"input_ids"``: ``tokenizer.decode(tokenizer("some text"))``, for every tokenizer.
+- ``batch_decode`` reads another iterable (a range, a deque, an ``array.array``, a generator) as
+  the list of its items: a flat one is one sequence, as transformers decodes it.
+- A long ``decode`` releases the GIL: other threads run meanwhile.
+"""
+
+from __future__ import annotations
+
+import array
+import collections
+import threading
+import warnings
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import fast_wordpiece
+from fast_wordpiece import reference
+
+IMPLS = {"engine": fast_wordpiece, "twin": reference}
+TEXTS = ["hello world, it isn't here.", "the quick brown fox jumps", "x"]
+
+
+@pytest.fixture(scope="module")
+def pairs(bert_vocab_file: Path) -> dict[str, Any]:
+    """bert-base-uncased, engine and twin, and transformers' tokenizer of the same vocabulary."""
+    transformers = pytest.importorskip("transformers")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = transformers.BertTokenizerFast.from_pretrained(str(bert_vocab_file.parent))
+    ours = {name: m.PyTokenizer.from_vocab_file(str(bert_vocab_file)) for name, m in IMPLS.items()}
+    return {"theirs": theirs, **ours}
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_decode_of_a_batch_encoding_is_the_text_of_its_input_ids(impl: str, pairs: dict[str, Any]) -> None:
+    ours, theirs = pairs[impl], pairs["theirs"]
+    for text in TEXTS:
+        for skip in (False, True):
+            for clean in (False, True):
+                expected = theirs.decode(theirs(text), skip_special_tokens=skip, clean_up_tokenization_spaces=clean)
+                kw = {"skip_special_tokens": skip, "clean_up_tokenization_spaces": clean}
+                assert ours.decode(ours(text), **kw) == expected
+                assert ours.decode(theirs(text), **kw) == expected  # a UserDict
+                assert ours.decode({"input_ids": theirs(text)["input_ids"]}, **kw) == expected
+                assert ours.decode(ours(text, return_tensors="np")["input_ids"][0], **kw) == expected
+        with pytest.warns(FutureWarning, match="one sequence"):
+            assert ours.batch_decode(ours(text)) == theirs.batch_decode(theirs(text))
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_a_dict_that_holds_no_sequence_is_refused(impl: str, pairs: dict[str, Any]) -> None:
+    ours = pairs[impl]
+    with pytest.raises(ValueError, match=r'^token_ids: a dict without "input_ids" \(decode takes ids'):
+        ours.decode({"ids": [1]})
+    with pytest.raises(TypeError, match=r'^token_ids\["input_ids"\]\[0\] must be int, not list$'):
+        ours.decode(ours(["a", "b"]))  # a batch's BatchEncoding: transformers fails too
+    # In a batch, a dict is no sequence of ids.
+    with pytest.raises(TypeError, match=r"^sequences\[1\]\[0\] must be int, not str$"):
+        ours.decode([[5], {"input_ids": [6]}])
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_batch_decode_reads_another_iterable_as_the_list_of_its_items(impl: str, pairs: dict[str, Any]) -> None:
+    ours, theirs = pairs[impl], pairs["theirs"]
+    ids = theirs("hello world")["input_ids"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        for flat in (range(101, 104), collections.deque(ids), array.array("i", ids)):
+            assert ours.batch_decode(flat) == theirs.batch_decode(flat) == [theirs.decode(list(flat))]
+    rows = [ids, ids[:2]]
+    assert ours.batch_decode(row for row in rows) == theirs.batch_decode(rows)  # transformers: no len()
+    assert ours.batch_decode(collections.deque(rows)) == theirs.batch_decode(rows)
+    assert ours.batch_decode(range(0)) == theirs.batch_decode(range(0)) == []
+
+    def failing() -> Any:
+        yield ids
+        raise KeyError("from the generator")
+
+    with pytest.raises(KeyError, match="from the generator"):
+        ours.batch_decode(failing())
+
+
+def test_the_family_decodes_a_batch_encoding(shakespeare_lines: list[str]) -> None:
+    """BPE, characters and Unigram, engine and twin: ``decode(tokenizer(text))`` is the text of its ids."""
+    lines = shakespeare_lines[:400]
+    for kind, args in (("BPETokenizer", (400,)), ("CharTokenizer", ()), ("UnigramTokenizer", (300,))):
+        made = [getattr(m, kind).train(lines, *args, show_progress=False) for m in IMPLS.values()]
+        for tok in made:
+            for text in ("Romeo, Romeo", "to be or not"):
+                ids = tok(text)["input_ids"]
+                assert tok.decode(tok(text)) == tok.decode({"input_ids": ids}) == tok.decode(ids)
+            with pytest.raises(ValueError, match=r'^token_ids: a dict without "input_ids"'):
+                tok.decode({})
+            with pytest.raises(TypeError, match=r'^token_ids\["input_ids"\]\[0\] must be int, not list$'):
+                tok.decode({"input_ids": [[1]]})
+        assert made[0].decode(made[0]("Romeo")) == made[1].decode(made[1]("Romeo"))
+
+
+def test_a_long_decode_lets_other_threads_run(pairs: dict[str, Any]) -> None:
+    """While ``decode`` turns millions of ids into text, a thread that counts keeps counting."""
+    ours = pairs["engine"]
+    ids = ours.encode("hello world, this is a sentence of a few words. " * 100_000).ids * 4
+    count, stop = [0], threading.Event()
+
+    def counting() -> None:
+        while not stop.is_set():
+            count[0] += 1
+
+    thread = threading.Thread(target=counting)
+    thread.start()
+    try:
+        progress = []
+        for _ in range(3):  # the counting thread may not have a core at once on a busy machine
+            before = count[0]
+            text = ours.decode(ids)
+            progress.append(count[0] - before)
+            if progress[-1] > 0:
+                break
+    finally:
+        stop.set()
+        thread.join()
+    assert text.startswith("[CLS] hello world, this is")
+    assert max(progress) > 0, progress
