@@ -111,6 +111,16 @@ fn sync_dir(dir: &Path) {
     let _ = dir;
 }
 
+/// The text of a tokenizer's UTF-8 file (a `tokenizer.json`, `vocab.txt` or
+/// a model directory's JSON file): an OS error for reading (naming the file),
+/// an invalid-file error `not UTF-8 text (invalid byte at offset N)`.
+pub fn read_text(path: &Path) -> Result<String> {
+    let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
+    String::from_utf8(bytes).map_err(|e| {
+        Error::invalid_file(path, format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))
+    })
+}
+
 /// The text of a UTF-8 file: an OS error for reading (naming the file), an
 /// invalid-file error naming the first byte that is not UTF-8.
 pub fn read_utf8(path: &Path) -> Result<String> {

@@ -172,7 +172,11 @@ FILE_ERRORS = {
         FILE_WORD,
     ),
     f'model.vocab: {quoted(FILE_WORD)} and "hello" have the same id 4': ("model", "vocab", {**{FILE_WORD: 4}}),
-    f"padding.pad_id: 0 is not the id of {quoted(FILE_WORD)}": ("padding", None, {**PAD, "pad_token": FILE_WORD}),
+    f"padding.pad_token: {quoted(FILE_WORD)} is not in the vocabulary": (
+        "padding",
+        None,
+        {**PAD, "pad_token": FILE_WORD},
+    ),
     f"normalizer: {quoted(FILE_WORD)} is not supported (supported: {SUPPORTED_NORMALIZERS})": (
         "normalizer",
         None,

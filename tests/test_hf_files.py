@@ -463,7 +463,7 @@ INVALID = {
     'truncation.strategy: "Bogus" is not supported': {
         "truncation": {"direction": "Right", "max_length": 8, "strategy": "Bogus", "stride": 0}
     },
-    'padding.pad_id: 0 is not the id of "<pad>"': {
+    'padding.pad_token: "<pad>" is not in the vocabulary': {
         "padding": {
             "strategy": "BatchLongest",
             "direction": "Right",
@@ -471,6 +471,16 @@ INVALID = {
             "pad_id": 0,
             "pad_type_id": 0,
             "pad_token": "<pad>",
+        }
+    },
+    'padding.pad_id: 1 is not the id of "[PAD]", which is 0': {
+        "padding": {
+            "strategy": "BatchLongest",
+            "direction": "Right",
+            "pad_to_multiple_of": None,
+            "pad_id": 1,
+            "pad_type_id": 0,
+            "pad_token": "[PAD]",
         }
     },
     "padding.pad_type_id: 1 is not supported": {
@@ -528,8 +538,13 @@ def test_vocab_files_without_a_needed_token_fail_when_it_is_needed(impl: Any, hf
     """The invalid vocab.txt files: [UNK] is needed at load, [CLS] and [SEP] too with BERT's post-processing,
     [PAD] when padding is asked for."""
     invalid = hf_tokenizers_dir / "configs" / "invalid"
-    with pytest.raises(ValueError, match=r'^unk_token "\[UNK\]" is not in the vocabulary'):
+    said = f'{invalid / "no-unk.txt"}: unk_token "[UNK]" is not in the vocabulary'
+    with pytest.raises(ValueError, match="^" + re.escape(said) + "$"):
         impl.PyTokenizer.from_vocab_file(invalid / "no-unk.txt")
+    # Another unk_token the file has loads; one it lacks is named by the file too.
+    assert impl.PyTokenizer.from_vocab_file(invalid / "no-unk.txt", unk_token="[SEP]").encode("x").tokens
+    with pytest.raises(ValueError, match="^" + re.escape(f'{invalid / "no-cls.txt"}: unk_token "<unk>"')):
+        impl.PyTokenizer.from_vocab_file(invalid / "no-cls.txt", unk_token="<unk>")
     for name, token in (("no-cls", "[CLS]"), ("no-sep", "[SEP]")):
         said = f'{invalid / name}.txt: "{token}" is not in the vocabulary, and BERT\'s post-processing adds it'
         with pytest.raises(ValueError, match="^" + re.escape(said)):
@@ -576,6 +591,58 @@ def test_holes_survive_our_own_format_and_vocab_txt_refuses_them(impl: Any, tmp_
     with pytest.raises(ValueError, match=f"^{hole}$"):
         tok.convert_ids_to_tokens(5)
     assert tok.convert_ids_to_tokens([0, 7]) == ["a", "##b"]
+
+
+def test_an_id_far_past_the_tokens_is_refused_at_once_and_a_few_holes_load(
+    hf_tokenizers_dir: Path, tmp_path: Path
+) -> None:
+    """Every id up to the largest takes room: ids past 65,536 + 5 per token are a ValueError naming the id and
+    its token, at once (a slot per id took 5 s and 565 MB at 10**7 and was killed by the OOM killer at 10**9);
+    Hugging Face's own files, with a hundred holes in five tokens, load."""
+    path = hf_tokenizers_dir / "configs" / "minimal.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert len(doc["model"]["vocab"]) == 5
+    for impl in (fast_wordpiece, reference):
+        assert impl.PyTokenizer.from_file(path).id_to_token(50) is None  # a hole
+    for largest in (65_561, 10**7, 10**9, 2**32 - 1):
+        doc["model"]["vocab"]["[MASK]"] = largest
+        text = json.dumps(doc)
+        said = (f'model.vocab: "[MASK]" has id {largest}, too large for 5 tokens: ids must be below 65561 '
+                "(65536 + 5 per token; the ids no token has take room too)")  # fmt: skip
+        for impl in (fast_wordpiece, reference):
+            with pytest.raises(ValueError, match="^" + re.escape(said) + "$"):
+                impl.PyTokenizer.from_str(text)
+        (tmp_path / "big.json").write_text(text, encoding="utf-8")
+        for impl in (fast_wordpiece, reference):
+            with pytest.raises(ValueError, match="^" + re.escape(f"{tmp_path / 'big.json'}: {said}") + "$"):
+                impl.PyTokenizer.from_file(tmp_path / "big.json")
+    # The largest id allowed loads, alike, with its holes.
+    doc["model"]["vocab"]["[MASK]"] = 65_560
+    loaded = [impl.PyTokenizer.from_str(json.dumps(doc)) for impl in (fast_wordpiece, reference)]
+    assert [t.token_to_id("[MASK]") for t in loaded] == [65_560, 65_560]
+    assert [t.get_vocab_size() for t in loaded] == [5, 5]
+    assert tokenizers.Tokenizer.from_str(json.dumps(doc)).token_to_id("[MASK]") == 65_560
+    # Of two tokens with the largest id, the first is named; the id is checked before the two are.
+    doc["model"]["vocab"] = {"[UNK]": 0, "b": 70_000, "a": 70_000}
+    for impl in (fast_wordpiece, reference):
+        with pytest.raises(ValueError, match=r'^model\.vocab: "a" has id 70000, too large for 3 tokens'):
+            impl.PyTokenizer.from_str(json.dumps(doc))
+
+
+def test_a_file_without_a_version_loads_as_in_hugging_face(hf_tokenizers_dir: Path) -> None:
+    doc = json.loads((hf_tokenizers_dir / "configs" / "minimal.json").read_text(encoding="utf-8"))
+    del doc["version"]
+    text = json.dumps(doc)
+    expected = tokenizers.Tokenizer.from_str(text).encode("Hello there").tokens
+    for impl in (fast_wordpiece, reference):
+        assert impl.PyTokenizer.from_str(text).encode("Hello there").tokens == expected
+    # A null one is refused, as Hugging Face refuses it.
+    doc["version"] = None
+    with pytest.raises(Exception, match="invalid type: null"):
+        tokenizers.Tokenizer.from_str(json.dumps(doc))
+    for impl in (fast_wordpiece, reference):
+        with pytest.raises(ValueError, match=r'^version: null is not supported \(expected "1\.0"\)$'):
+            impl.PyTokenizer.from_str(json.dumps(doc))
 
 
 # ----------------------------------------------------------------------------- model directories
@@ -639,6 +706,34 @@ def test_from_pretrained_never_downloads(impl: Any, tmp_path: Path) -> None:
     (tmp_path / "tokenizer_config.json").write_text('{"do_lower_case": "yes"}')
     with pytest.raises(ValueError, match="do_lower_case: expected true or false"):
         impl.PyTokenizer.from_pretrained(tmp_path)
+
+
+def test_a_model_directory_s_bad_files_are_named_alike(hf_tokenizers_dir: Path, tmp_path: Path) -> None:
+    """Bytes that are not UTF-8 are the same ValueError in every file of a directory (not an OSError in its
+    JSON files); a tokenizer.json that is a directory is an IsADirectoryError naming it."""
+    minimal = (hf_tokenizers_dir / "configs" / "minimal.json").read_text(encoding="utf-8")
+    for name in ("tokenizer_config.json", "special_tokens_map.json", "tokenizer.json", "added_tokens.json"):
+        model = tmp_path / name.replace(".", "-")
+        model.mkdir()
+        (model / "tokenizer.json").write_text(minimal, encoding="utf-8")
+        (model / name).write_bytes(b'{"a": "\xff"}')
+        said = f"{model / name}: not UTF-8 text (invalid byte at offset 7)"
+        for impl in (fast_wordpiece, reference):
+            with pytest.raises(ValueError, match="^" + re.escape(said) + "$"):
+                impl.PyTokenizer.from_pretrained(model)
+    (tmp_path / "vocab.txt").write_bytes(b"[UNK]\n\xe9\n")
+    for impl in (fast_wordpiece, reference):
+        with pytest.raises(ValueError, match="^" + re.escape(f"{tmp_path / 'vocab.txt'}: not UTF-8 text")):
+            impl.PyTokenizer.from_vocab_file(tmp_path / "vocab.txt")
+    model = tmp_path / "dir-json"
+    (model / "tokenizer.json").mkdir(parents=True)
+    said = (f"[Errno 21] a model directory's tokenizer.json must be a file, and this one is a directory (and "
+            f"there is no vocab.txt): '{model / 'tokenizer.json'}'")  # fmt: skip
+    for impl in (fast_wordpiece, reference):
+        with pytest.raises(IsADirectoryError) as caught:
+            impl.PyTokenizer.from_pretrained(model)
+        assert str(caught.value) == said
+        assert caught.value.filename == str(model / "tokenizer.json")
 
 
 @pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])

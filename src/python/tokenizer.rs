@@ -13,6 +13,7 @@ use super::args::{self, text, type_name};
 use super::encoding::Shared;
 use super::errors::guard;
 use super::ints;
+use crate::error::Error;
 use crate::pipeline::model::vocab::Vocab;
 pub use crate::tokenizer::pretrained::CallSettings;
 use crate::tokenizer::Tokenizer;
@@ -141,7 +142,17 @@ impl PyTokenizer {
         let path = args::path(path, "path")?;
         let specials = args::special_tokens(special_tokens)?;
         let options = args::options(options, "from_vocab_file")?;
-        let tokenizer = guard(|| Tokenizer::new(Vocab::from_file(&path)?, Vec::new(), &specials, options))?;
+        let tokenizer = guard(|| {
+            let vocab = Vocab::from_file(&path)?;
+            let lacks_unk = vocab.id(&options.unk_token).is_none();
+            // The unk_token the file lacks is named by the file, as its other errors.
+            Tokenizer::new(vocab, Vec::new(), &specials, options).map_err(|e| match e {
+                Error::InvalidArgument(message) if lacks_unk && message.starts_with("unk_token ") => {
+                    Error::invalid_file(&path, message)
+                }
+                other => other,
+            })
+        })?;
         // A vocab.txt is BERT's: the tokens its post-processing adds are needed at once.
         if let Some(token) = tokenizer.missing_special_token() {
             return Err(PyValueError::new_err(format!(

@@ -20,7 +20,7 @@ use std::num::NonZeroUsize;
 use crate::encoding::Side;
 use crate::error::{Error, Quoted, Result};
 use crate::pipeline::model::special_tokens::AddedToken;
-use crate::pipeline::model::vocab::Vocab;
+use crate::pipeline::model::vocab::{id_too_large, Vocab};
 use crate::pipeline::normalizer::Normalizer;
 use crate::pipeline::padding::{PadTo, Padding};
 use crate::pipeline::pre_tokenizer::PreTokenizer;
@@ -441,8 +441,17 @@ pub(crate) fn padding_from_json(value: &Value, path: &str, vocab: &Vocab) -> Res
             }
         },
     };
-    if vocab.id(&p.pad_token) != Some(p.pad_id) {
-        return Err(err(&format!("{path}.pad_id"), format!("{} is not the id of {}", p.pad_id, Quoted(&p.pad_token))));
+    match vocab.id(&p.pad_token) {
+        None => {
+            return Err(err(&format!("{path}.pad_token"), format!("{} is not in the vocabulary", Quoted(&p.pad_token))))
+        }
+        Some(id) if id != p.pad_id => {
+            return Err(err(
+                &format!("{path}.pad_id"),
+                format!("{} is not the id of {}, which is {id}", p.pad_id, Quoted(&p.pad_token)),
+            ))
+        }
+        Some(_) => {}
     }
     if p.pad_type_id != 0 {
         return Err(err(&format!("{path}.pad_type_id"), format!("{} is not supported (only 0)", p.pad_type_id)));
@@ -472,8 +481,10 @@ pub(crate) fn padding_json(p: Option<Padding>, vocab: &Vocab, pad_token: &str) -
 /// vocabulary is most of the file), the other components checked by path.
 #[derive(Deserialize)]
 struct Root {
-    #[serde(default)]
-    version: Value,
+    /// Absent (Hugging Face reads a file without one) or the value given,
+    /// null included.
+    #[serde(default, deserialize_with = "present")]
+    version: Option<Value>,
     #[serde(default)]
     truncation: Value,
     #[serde(default)]
@@ -491,10 +502,18 @@ struct Root {
     model: ModelJson,
 }
 
-fn check_version(version: &Value) -> Result<()> {
+/// A field's value when the file has the field, null included (a plain
+/// `Option<Value>` would read null as absent).
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> std::result::Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
+}
+
+/// The file's `version`: `"1.0"`, or none at all, as Hugging Face reads it.
+fn check_version(version: Option<&Value>) -> Result<()> {
     match version {
-        Value::String(v) if v == "1.0" => Ok(()),
-        other => Err(err("version", format!("{other} is not supported (expected \"1.0\")"))),
+        None => Ok(()),
+        Some(Value::String(v)) if v == "1.0" => Ok(()),
+        Some(other) => Err(err("version", format!("{other} is not supported (expected \"1.0\")"))),
     }
 }
 
@@ -506,7 +525,7 @@ fn diagnose(json: &str, error: serde_json::Error) -> Error {
     };
     let Some(obj) = value.as_object() else { return Error::invalid("a tokenizer.json must be a JSON object") };
     let found = (|| {
-        check_version(obj.get("version").unwrap_or(&Value::Null))?;
+        check_version(obj.get("version"))?;
         let model = obj.get("model").ok_or_else(|| err("model", "missing"))?;
         match kind(model, "model")? {
             None | Some("WordPiece") => {}
@@ -532,14 +551,20 @@ impl Tokenizer {
             "post_processor" => &root.post_processor,
             _ => &root.decoder,
         };
-        check_version(&root.version)?;
+        check_version(root.version.as_ref())?;
         let model = &root.model;
         match model._type.as_deref() {
             None | Some("WordPiece") => {}
             Some(other) => return Err(unsupported("model", other, "WordPiece")),
         }
         // One slot per id up to the largest: ids with holes between them
-        // take room for the holes too.
+        // take room for the holes too, so the largest is bounded by the
+        // number of tokens (of two tokens with that id, the first by UTF-8).
+        if let Some((token, &id)) = model.vocab.iter().max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0))) {
+            if let Some(why) = id_too_large(id, token, model.vocab.len()) {
+                return Err(err("model.vocab", why));
+            }
+        }
         let size = model.vocab.values().map(|&id| id as usize + 1).max().unwrap_or(0);
         let mut slots: Vec<Option<String>> = Vec::new();
         slots.try_reserve_exact(size).map_err(|_| room_for_ids(size))?;
@@ -960,6 +985,31 @@ mod tests {
         let bert = r#"{"type": "BertProcessing", "cls": ["[CLS]", 0], "sep": ["[SEP]", 9]}"#;
         let e = Tokenizer::from_hf_json(&file("null", bert)).unwrap_err().to_string();
         assert!(e.starts_with("post_processor.sep: \"[SEP]\" has id 9 here but id 2"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_version_is_read_and_a_null_one_refused() {
+        let without = file("null", "null").replacen(r#""version": "1.0", "#, "", 1);
+        assert!(!without.contains("version"));
+        assert!(Tokenizer::from_hf_json(&without).is_ok());
+        let null = file("null", "null").replacen(r#""1.0""#, "null", 1);
+        let e = Tokenizer::from_hf_json(&null).unwrap_err().to_string();
+        assert_eq!(e, "version: null is not supported (expected \"1.0\")");
+    }
+
+    #[test]
+    fn an_id_far_past_the_tokens_is_refused_before_room_is_taken() {
+        // Six tokens: ids below 65,536 + 30.
+        let at = |id: u32| file("null", "null").replacen(r#""a": 7"#, &format!(r#""a": {id}"#), 1);
+        assert!(Tokenizer::from_hf_json(&at(65_565)).is_ok());
+        for id in [65_566, 1_000_000_000, u32::MAX] {
+            let e = Tokenizer::from_hf_json(&at(id)).unwrap_err().to_string();
+            let said = format!(
+                "model.vocab: \"a\" has id {id}, too large for 6 tokens: ids must be below 65566 \
+                 (65536 + 5 per token; the ids no token has take room too)"
+            );
+            assert_eq!(e, said);
+        }
     }
 
     #[test]

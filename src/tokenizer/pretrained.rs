@@ -39,7 +39,7 @@ fn read_object(path: &Path) -> Result<Map<String, Value>> {
     if !path.is_file() {
         return Ok(Map::new());
     }
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io(path, e))?;
+    let text = crate::io::read_text(path)?;
     match serde_json::from_str(&text) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(Error::invalid_file(path, "expected a JSON object")),
@@ -733,6 +733,11 @@ impl Tokenizer {
         let added = directory_added_tokens(dir, &config)?;
         let vocab = dir.join("vocab.txt");
         if !vocab.exists() {
+            if json.is_dir() {
+                let why = "a model directory's tokenizer.json must be a file, and this one is a directory \
+                           (and there is no vocab.txt)";
+                return Err(Error::io(&json, std::io::Error::new(std::io::ErrorKind::IsADirectory, why)));
+            }
             let why = "a model directory needs a tokenizer.json or a vocab.txt, and this one has neither";
             return Err(Error::io(&vocab, std::io::Error::new(std::io::ErrorKind::NotFound, why)));
         }

@@ -137,10 +137,7 @@ impl Tokenizer {
 
     /// Reads a tokenizer file of either format (see [`Self::from_any_json`]).
     pub fn load(path: &Path) -> Result<Self> {
-        let json = std::fs::read_to_string(path).map_err(|e| match e.kind() {
-            std::io::ErrorKind::InvalidData => Error::invalid_file(path, "not UTF-8 text"),
-            _ => Error::io(path, e),
-        })?;
+        let json = crate::io::read_text(path)?;
         Self::from_any_json(&json).map_err(|e| match e {
             Error::InvalidArgument(message) => Error::invalid_file(path, message),
             other => other,

@@ -19,6 +19,9 @@ from fast_wordpiece.reference.options import PAD_TOKEN
 from fast_wordpiece.reference.training import OBJECTIVES
 
 EXTRA = "fast_wordpiece"
+#: The ids of ``model.vocab`` may skip numbers, but every id up to the largest takes room: the largest must be
+#: below ``GAP_BASE + GAP_PER_TOKEN * len(vocab)`` (real files skip none or a few hundred).
+GAP_BASE, GAP_PER_TOKEN = 65_536, 5
 _NORMALIZERS = "BertNormalizer, NFD then StripAccents, Lowercase, Strip, Sequence of them"
 
 
@@ -327,9 +330,11 @@ def padding_from_json(value: Any, ids: dict[str, int], path: str = "padding") ->
         )
     if p["pad_to_multiple_of"] is not None and not _is_size(p["pad_to_multiple_of"]):
         raise ValueError(f"{path}.pad_to_multiple_of: invalid value {p['pad_to_multiple_of']}")
-    if ids.get(p["pad_token"]) != p["pad_id"]:
-        token = json.dumps(p["pad_token"], ensure_ascii=False)
-        raise ValueError(f"{path}.pad_id: {p['pad_id']} is not the id of {token}")
+    token = json.dumps(p["pad_token"], ensure_ascii=False)
+    if p["pad_token"] not in ids:
+        raise ValueError(f"{path}.pad_token: {token} is not in the vocabulary")
+    if ids[p["pad_token"]] != p["pad_id"]:
+        raise ValueError(f"{path}.pad_id: {p['pad_id']} is not the id of {token}, which is {ids[p['pad_token']]}")
     if p["pad_type_id"] != 0:
         raise ValueError(f"{path}.pad_type_id: {p['pad_type_id']} is not supported (only 0)")
     side = _side(p["direction"], f"{path}.direction")
@@ -364,7 +369,7 @@ def parse(text: str) -> Parsed:
         raise ValueError(f"not JSON: {e}") from None
     if not isinstance(root, dict):
         raise ValueError("a tokenizer.json must be a JSON object")
-    if root.get("version") != "1.0":
+    if "version" in root and root["version"] != "1.0":  # Hugging Face reads a file without one
         raise ValueError(f'version: {json.dumps(root.get("version"))} is not supported (expected "1.0")')
     if "model" not in root:
         raise ValueError("model: missing")
@@ -386,6 +391,15 @@ def parse(text: str) -> Parsed:
     for token, id_ in vocab.items():
         if not _is_id(id_):
             raise ValueError(f"model.vocab: invalid id {json.dumps(id_)} for {token!r}")
+    largest = max(vocab.values(), default=0)
+    bound = GAP_BASE + GAP_PER_TOKEN * len(vocab)
+    if largest >= bound:  # named with its token (of two with that id, the first in order)
+        token = min(token for token, id_ in vocab.items() if id_ == largest)
+        raise ValueError(
+            f"model.vocab: {json.dumps(token, ensure_ascii=False)} has id {largest}, too large for {len(vocab)} "
+            f"tokens: ids must be below {bound} ({GAP_BASE} + {GAP_PER_TOKEN} per token; the ids no token has "
+            "take room too)"
+        )
     slots: list[str | None] = [None] * (max(vocab.values(), default=-1) + 1)
     for token, id_ in vocab.items():
         other = slots[id_]

@@ -416,9 +416,15 @@ class PyTokenizer(TransformersCalls):
         """Reads a BERT ``vocab.txt``: one token per line, the id being the line number from 0. With BERT's
         post-processing (the default), a vocabulary without its ``cls_token`` or ``sep_token`` is a ValueError
         at once."""
-        pipeline_options(options, "from_vocab_file")  # an unexpected keyword before the file is read
+        unk = pipeline_options(options, "from_vocab_file").unk_token  # an unexpected keyword before the file
         file = _path(path)
-        tokenizer = PyTokenizer(_read_vocab(file), special_tokens=special_tokens, **options)
+        vocab = _read_vocab(file)
+        try:
+            tokenizer = PyTokenizer(vocab, special_tokens=special_tokens, **options)
+        except ValueError as e:  # the unk_token the file lacks is named by the file, as its other errors
+            if not str(e).startswith("unk_token ") or unk in vocab:
+                raise
+            raise ValueError(f"{os.fsdecode(file)}: {e}") from None
         if tokenizer._missing_specials:  # a vocab.txt is BERT's: the tokens its post-processing adds are needed
             o = tokenizer._options
             token = o.cls_token if o.cls_token not in tokenizer._ids else o.sep_token
@@ -505,11 +511,10 @@ class PyTokenizer(TransformersCalls):
     def from_file(path: str | os.PathLike[str]) -> PyTokenizer:
         """Reads a Hugging Face ``tokenizer.json`` or a file in our own format."""
         path = _path(path)
-        with open(path, "rb") as f:
-            data = f.read()
+        text = _read_text(path)
         try:
-            return PyTokenizer.from_str(data.decode("utf-8"))
-        except ValueError as e:  # including UnicodeDecodeError
+            return PyTokenizer.from_str(text)
+        except ValueError as e:
             raise ValueError(f"{path}: {e}") from None
 
     @staticmethod
@@ -611,6 +616,10 @@ class PyTokenizer(TransformersCalls):
         added = _directory_added_tokens(path, config)
         file = os.path.join(path, "vocab.txt")
         if not os.path.exists(file):
+            json_path = os.path.join(path, "tokenizer.json")
+            if os.path.isdir(json_path):
+                raise IsADirectoryError(errno.EISDIR, "a model directory's tokenizer.json must be a file, and this "
+                                        "one is a directory (and there is no vocab.txt)", json_path)  # fmt: skip
             raise FileNotFoundError(errno.ENOENT, "a model directory needs a tokenizer.json or a vocab.txt, and this "
                                     "one has neither", file)  # fmt: skip
         vocab = _read_vocab(file)
@@ -1313,14 +1322,20 @@ def _direction(value: object) -> str:
     return side
 
 
-def _read_vocab(path: str) -> list[str]:
-    """The tokens of a BERT ``vocab.txt``, in id order."""
+def _read_text(path: str) -> str:
+    """The text of a tokenizer's UTF-8 file (a tokenizer.json, vocab.txt or a model directory's JSON file):
+    OSError for reading, ValueError ``"<path>: not UTF-8 text (invalid byte at offset <n>)"``."""
     with open(path, "rb") as f:
         data = f.read()
     try:
-        lines = data.decode("utf-8").split("\n")
+        return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
+
+
+def _read_vocab(path: str) -> list[str]:
+    """The tokens of a BERT ``vocab.txt``, in id order."""
+    lines = _read_text(path).split("\n")
     if lines[-1] == "":  # the line break that ends the last line
         lines.pop()
     if not lines:
@@ -1974,8 +1989,7 @@ def _read_object(path: str) -> dict[str, Any]:
     """A JSON object file of a model directory; an absent file is empty."""
     if not os.path.isfile(path):
         return {}
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    text = _read_text(path)
     try:
         value = _json_loads(text)
     except json.JSONDecodeError as e:

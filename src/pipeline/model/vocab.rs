@@ -8,6 +8,28 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use super::trie::Trie;
 use crate::error::{Error, Quoted, Result};
 
+/// The ids of a vocabulary read from `{token: id}` (a Hugging Face
+/// `tokenizer.json`) may skip numbers, but every id up to the largest takes
+/// room: the largest must be below `GAP_BASE + GAP_PER_TOKEN * tokens`.
+/// Real files skip none or a few hundred; this refuses a file whose one
+/// huge id would take gigabytes.
+pub const GAP_BASE: u64 = 65_536;
+/// See [`GAP_BASE`].
+pub const GAP_PER_TOKEN: u64 = 5;
+
+/// Why a vocabulary of `tokens` tokens cannot have `id` (see [`GAP_BASE`]),
+/// when it cannot.
+pub fn id_too_large(id: u32, token: &str, tokens: usize) -> Option<String> {
+    let bound = GAP_BASE + GAP_PER_TOKEN * tokens as u64;
+    (u64::from(id) >= bound).then(|| {
+        format!(
+            "{} has id {id}, too large for {tokens} tokens: ids must be below {bound} ({GAP_BASE} + \
+             {GAP_PER_TOKEN} per token; the ids no token has take room too)",
+            Quoted(token)
+        )
+    })
+}
+
 /// The prefix that marks a piece continuing a word.
 pub const CONTINUATION: &str = "##";
 
@@ -32,8 +54,10 @@ pub struct Vocab {
     /// Token strings by id; a hole (an id no token has) is an empty string
     /// listed in `holes`.
     tokens: Vec<String>,
-    /// Ids that no token has (a Hugging Face vocabulary may skip ids).
-    holes: FxHashSet<u32>,
+    /// Ids that no token has (a Hugging Face vocabulary may skip ids), in
+    /// order: most vocabularies have none, so a lookup is a binary search of
+    /// an empty list.
+    holes: Vec<u32>,
     /// Ids of tokens that the WordPiece model does not match inside words
     /// (Hugging Face's added tokens that are not in the model's vocabulary).
     outside_model: FxHashSet<u32>,
@@ -68,19 +92,20 @@ impl Vocab {
         if slots.len() > u32::MAX as usize {
             return Err(Error::invalid("a vocabulary holds at most 2**32 - 1 tokens"));
         }
-        // Reserved at once, so that ids with vast holes between them are a
-        // MemoryError rather than an abort.
+        // Reserved at once, so that a vocabulary too large for memory is a
+        // MemoryError rather than an abort. (The slots are all in memory
+        // already: readers of `{token: id}` bound the holes, `id_too_large`.)
         let room = || Error::memory(format_args!("a vocabulary of {} ids", slots.len()));
         let n_holes = slots.iter().filter(|s| s.is_none()).count();
         let mut ids = FxHashMap::default();
         ids.try_reserve(slots.len() - n_holes).map_err(|_| room())?;
-        let mut holes = FxHashSet::default();
-        holes.try_reserve(n_holes).map_err(|_| room())?;
+        let mut holes = Vec::new();
+        holes.try_reserve_exact(n_holes).map_err(|_| room())?;
         let mut tokens = Vec::new();
         tokens.try_reserve_exact(slots.len()).map_err(|_| room())?;
         for (id, slot) in slots.into_iter().enumerate() {
             let Some(token) = slot else {
-                holes.insert(id as u32);
+                holes.push(id as u32); // in order
                 tokens.push(String::new());
                 continue;
             };
@@ -89,7 +114,9 @@ impl Vocab {
             }
             tokens.push(token);
         }
-        if let Some(id) = outside_model.iter().find(|&&id| id as usize >= tokens.len() || holes.contains(&id)) {
+        if let Some(id) =
+            outside_model.iter().find(|&&id| id as usize >= tokens.len() || holes.binary_search(&id).is_ok())
+        {
             return Err(Error::invalid(format!("no token has id {id}, which is listed outside the model")));
         }
         let mut vocab = Self {
@@ -115,7 +142,10 @@ impl Vocab {
 
     /// Builds the lookup structures of the model's tokens for `prefix`.
     fn set_prefix(&mut self, prefix: &str) {
-        let in_model = |id: usize| !self.holes.contains(&(id as u32)) && !self.outside_model.contains(&(id as u32));
+        let (holes, outside_model) = (&self.holes, &self.outside_model);
+        let in_model = |id: usize| {
+            (holes.is_empty() || holes.binary_search(&(id as u32)).is_err()) && !outside_model.contains(&(id as u32))
+        };
         // Room for the model's tokens only: not for the holes between ids.
         let in_model_count = self.tokens.len().saturating_sub(self.holes.len() + self.outside_model.len());
         let mut short_ids = FxHashMap::with_capacity_and_hasher(in_model_count, Default::default());
@@ -141,9 +171,13 @@ impl Vocab {
 
     /// The ids no token has, in order.
     pub fn holes(&self) -> Vec<u32> {
-        let mut v: Vec<u32> = self.holes.iter().copied().collect();
-        v.sort_unstable();
-        v
+        self.holes.clone()
+    }
+
+    /// Whether no token has `id`, below `len()`.
+    #[inline]
+    fn is_hole(&self, id: u32) -> bool {
+        !self.holes.is_empty() && self.holes.binary_search(&id).is_ok()
     }
 
     /// The ids of the tokens outside the model, in order.
@@ -161,18 +195,14 @@ impl Vocab {
     /// Whether the WordPiece model matches token `id` inside words (false
     /// for holes and for tokens outside the model).
     pub fn in_model(&self, id: u32) -> bool {
-        (id as usize) < self.tokens.len() && !self.holes.contains(&id) && !self.outside_model.contains(&id)
+        (id as usize) < self.tokens.len() && !self.is_hole(id) && !self.outside_model.contains(&id)
     }
 
     /// This vocabulary with `tokens` appended after its last id, outside the
     /// model (Hugging Face's `add_tokens` of tokens it does not have).
     pub fn with_appended(&self, tokens: &[String]) -> Result<Self> {
-        let mut slots: Vec<Option<String>> = self
-            .tokens
-            .iter()
-            .enumerate()
-            .map(|(id, t)| (!self.holes.contains(&(id as u32))).then(|| t.clone()))
-            .collect();
+        let mut slots: Vec<Option<String>> =
+            self.tokens.iter().enumerate().map(|(id, t)| (!self.is_hole(id as u32)).then(|| t.clone())).collect();
         let mut outside_model = self.outside_model.clone();
         for t in tokens {
             outside_model.insert(slots.len() as u32);
@@ -186,17 +216,14 @@ impl Vocab {
         self.tokens
             .iter()
             .enumerate()
-            .filter(|&(id, _)| !self.holes.contains(&(id as u32)))
+            .filter(|&(id, _)| !self.is_hole(id as u32))
             .map(|(id, t)| (id as u32, t.as_str()))
     }
 
     /// Reads a BERT `vocab.txt`: one token per line, id = line number,
     /// trailing whitespace removed (as Hugging Face does).
     pub fn from_file(path: &Path) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        let text = std::str::from_utf8(&bytes).map_err(|e| {
-            Error::invalid_file(path, format!("not UTF-8 text (invalid byte at offset {})", e.valid_up_to()))
-        })?;
+        let text = crate::io::read_text(path)?;
         let tokens: Vec<String> = text.lines().map(|l| l.trim_end().to_owned()).collect();
         if tokens.is_empty() {
             return Err(Error::invalid_file(path, "empty vocabulary file"));
@@ -207,7 +234,7 @@ impl Vocab {
     /// The `vocab.txt` form: one token per line in id order. A vocabulary
     /// with holes has none (its ids would shift).
     pub fn to_text(&self) -> Result<String> {
-        if let Some(hole) = self.holes.iter().min() {
+        if let Some(hole) = self.holes.first() {
             return Err(Error::invalid(format!(
                 "no token has id {hole}: a vocab.txt cannot skip ids (save the tokenizer.json instead)"
             )));
@@ -248,7 +275,7 @@ impl Vocab {
 
     /// The token with this id; None past the end and for a hole.
     pub fn token(&self, id: u32) -> Option<&str> {
-        self.tokens.get(id as usize).filter(|_| !self.holes.contains(&id)).map(String::as_str)
+        self.tokens.get(id as usize).filter(|_| !self.is_hole(id)).map(String::as_str)
     }
 
     pub fn id(&self, token: &str) -> Option<u32> {
