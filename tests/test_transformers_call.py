@@ -80,7 +80,23 @@ def same(ours_out: Any, theirs: Any, where: str) -> None:
         assert ours_out.tokens(i) == theirs.tokens(i), f"{where}: tokens({i})"
         assert ours_out.word_ids(i) == theirs.word_ids(i), f"{where}: word_ids({i})"
         assert ours_out.sequence_ids(i) == theirs.sequence_ids(i), f"{where}: sequence_ids({i})"
+        same_encoding(ours_out.encodings[i], theirs.encodings[i], f"{where}: encodings[{i}]")
     assert ours_out.n_sequences == theirs.n_sequences, where
+
+
+ENCODING_FIELDS = ("ids", "tokens", "offsets", "type_ids", "attention_mask", "special_tokens_mask", "word_ids",
+                   "sequence_ids")  # fmt: skip
+
+
+def same_encoding(ours_encoding: Any, theirs: Any, where: str) -> None:
+    """One row's Encoding field for field, with its overflowing windows (nested, for a pair's)."""
+    for field in ENCODING_FIELDS:
+        a, b = getattr(ours_encoding, field), getattr(theirs, field)
+        assert as_plain(a) == as_plain(b), f"{where}: {field}: ours {a!r} != transformers {b!r}"
+    ours_windows, windows = ours_encoding.overflowing, theirs.overflowing
+    assert len(ours_windows) == len(windows), f"{where}: {len(ours_windows)} overflowing windows, not {len(windows)}"
+    for j, (a, b) in enumerate(zip(ours_windows, windows)):
+        same_encoding(a, b, f"{where}.overflowing[{j}]")
 
 
 def call_both(hf: Any, ours: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
@@ -129,6 +145,30 @@ def test_overflowing_windows_become_rows_with_their_sample(hf, ours, texts, stri
     rows = ours(questions[:2], contexts[:2], truncation="only_second", max_length=40, stride=stride,
                 return_overflowing_tokens=True, padding=True, return_tensors=return_tensors)  # fmt: skip
     assert len(rows["input_ids"]) > 2, "the long contexts make more than one window each"
+
+
+@pytest.mark.parametrize("shape", ["one", "pair", "batch", "pairs"])
+@pytest.mark.parametrize("return_overflowing_tokens", [True, False])
+def test_rows_keep_their_overflowing_windows_as_in_transformers(hf, ours, texts, shape, return_overflowing_tokens):
+    """Each row's Encoding (``encodings[i]``, ``result[i]``) keeps its ``overflowing`` windows, a
+    pair's windows their nested ones, as transformers' rows (``[encoding] + encoding.overflowing``)
+    do, with ``return_overflowing_tokens`` or without, for every truncation strategy and stride."""
+    pairs = [*texts["pairs"][:3], ("a few words", texts["batch"][7]), (texts["batch"][8], "one two three four")]
+    args = {"one": (texts["one"],), "pair": texts["pair"], "batch": (texts["batch"],), "pairs": (pairs,)}[shape]
+    outcomes, windows = [], 0
+    strategies = (True, "longest_first", "only_first", "only_second")
+    for truncation, max_length, stride in itertools.product(strategies, [7, 12, 20], [0, 1, 3]):
+        for padding in (False, "max_length"):
+            kwargs = {"truncation": truncation, "max_length": max_length, "stride": stride, "padding": padding,
+                      "return_overflowing_tokens": return_overflowing_tokens}  # fmt: skip
+            outcomes.append(call_both(hf, ours, args, kwargs))
+            if outcomes[-1] == "equal":
+                rows = ours(*args, **kwargs)
+                for i, row in enumerate(rows.encodings):
+                    assert rows[i].overflowing == row.overflowing, f"{kwargs}: result[{i}].overflowing"
+                    windows += len(row.overflowing)
+    assert outcomes.count("equal") >= len(outcomes) // 3, outcomes
+    assert windows, "some rows have windows"
 
 
 @pytest.mark.parametrize("shape", ["one", "pair", "batch", "pairs"])

@@ -889,18 +889,18 @@ fn assigned(shared: &Shared, ids: impl IntoIterator<Item = u32>) -> PyResult<Vec
 }
 
 /// Each encoding, followed by its overflowing windows when `overflowing`
-/// (taken out of it, as rows of their own), and the input each row comes from.
+/// (copies, as rows of their own), and the input each row comes from. Every
+/// row keeps its own windows, as transformers' rows (`[encoding] +
+/// encoding.overflowing`) do: an encoding still has its windows, and a
+/// window of a pair its nested ones.
 fn rows_of(encodings: Vec<Encoding>, overflowing: bool) -> (Vec<Encoding>, Vec<usize>) {
     let mut rows = Vec::with_capacity(encodings.len());
     let mut sample = Vec::with_capacity(encodings.len());
-    for (i, mut e) in encodings.into_iter().enumerate() {
-        let windows = if overflowing { e.take_overflowing() } else { Vec::new() };
+    for (i, e) in encodings.into_iter().enumerate() {
+        let windows = if overflowing { e.overflowing().to_vec() } else { Vec::new() };
         sample.extend(std::iter::repeat_n(i, 1 + windows.len()));
         rows.push(e);
-        rows.extend(windows.into_iter().map(|mut w| {
-            w.take_overflowing();
-            w
-        }));
+        rows.extend(windows);
     }
     (rows, sample)
 }

@@ -114,8 +114,10 @@ class TransformersCalls:
         rows: list[Encoding] = []
         sample: list[int] = []
         for i, encoding in enumerate(encodings):
+            # Every row keeps its windows (a pair's windows their nested ones), as transformers'
+            # [encoding] + encoding.overflowing do; encodings are immutable, so rows may share them.
             windows = encoding.overflowing if overflowing else []
-            rows += [w._slice(0, len(w)) for w in [encoding, *windows]] if overflowing else [encoding]
+            rows += [encoding, *windows]
             sample += [i] * (1 + len(windows))
         longest = max(map(len, rows), default=0)
         if not tensors:
