@@ -316,3 +316,23 @@ def test_the_transformers_side_refuses_bad_tokens_alike_in_engine_and_twin(tmp_p
     assert engine[-4:-1] == ["TypeError: text must be str, not list", "TypeError: pair must be str, not list",
                              "TypeError: pair must be str, not int"]  # fmt: skip
     assert engine[-1] == "TypeError: mask_token must be a str or None, not numpy.bool"
+
+
+@pytest.mark.parametrize(
+    ("text", "text_pair", "message"),
+    [
+        (["a", "b"], [None, "c"], "text_pair[0] must be a str, not NoneType"),
+        (["a", "b"], ["c", 3], "text_pair[1] must be a str, not int"),
+        (["a", None], ["b", "c"], "text[1] must be a str, not NoneType"),
+        ([("a", "b"), "c"], ["d", "e"], "text[0] must be a str, not tuple"),
+        (["a", "b"], ["c", ("d", "e")], "text_pair[1] must be a str, not tuple"),
+        (["a", 1], [None, "c"], "text_pair[0] must be a str, not NoneType"),  # the first item with a wrong one
+        (["a", None], None, r"text[1] must be a str or a (str, str) pair, not NoneType"),
+    ],
+)
+def test_call_names_the_batch_item_that_is_no_str(tok, text, text_pair, message):
+    """An item of a batched text or text_pair that is no str is named as the caller passed it, with
+    its own type (not the (text, text_pair) tuple the two make)."""
+    with pytest.raises(TypeError) as caught:
+        tok(text, text_pair)
+    assert str(caught.value) == message

@@ -426,17 +426,22 @@ def _batch(text: Any, text_pair: Any, names: tuple[str, str] = ("text", "text_pa
         if set(map(type, text)) <= _STR:  # the common case, checked in C: a list of str
             return list(text), True
         inputs = [tuple(item) if _is_pair(item) else item for item in text]
-    elif isinstance(text_pair, str) or not isinstance(text_pair, (list, tuple)):
+        for i, item in enumerate(inputs):
+            if not isinstance(item, str) and not _is_pair(item):
+                raise TypeError(f"{first}[{i}] must be a str or a (str, str) pair, not {type(item).__name__}")
+        return inputs, True
+    if isinstance(text_pair, str) or not isinstance(text_pair, (list, tuple)):
         raise TypeError(f"when {first} is a batch, {second} must be a list of str of the same length")
-    elif len(text_pair) != len(text):
+    if len(text_pair) != len(text):
         raise ValueError(f"batch length of {first} ({len(text)}) does not match batch length of {second} "
                          f"({len(text_pair)})")  # fmt: skip
-    else:
-        inputs = list(zip(text, text_pair))
-    for i, item in enumerate(inputs):
-        if not isinstance(item, str) and not _is_pair(item):
-            raise TypeError(f"{first}[{i}] must be a str or a (str, str) pair, not {type(item).__name__}")
-    return inputs, True
+    if not set(map(type, text)) | set(map(type, text_pair)) <= _STR:  # the common case, checked in C
+        # Each item named as the caller passed it: with a text_pair, every item of both is a str.
+        for i, pair in enumerate(zip(text, text_pair)):
+            for name, item in zip(names, pair):
+                if not isinstance(item, str):
+                    raise TypeError(f"{name}[{i}] must be a str, not {type(item).__name__}")
+    return list(zip(text, text_pair)), True
 
 
 # --------------------------------------------------------------------------- the calls
