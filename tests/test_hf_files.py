@@ -938,3 +938,37 @@ def test_lengths_in_a_files_padding_and_truncation_are_read_alike_up_to_2_64() -
         assert twin[0] == engine[0], (section, change, twin)
         if accepted:
             assert twin == engine
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_a_strip_normalizer_refuses_the_added_tokens_it_would_change(impl: Any, bert_tokenizer_json: Path) -> None:
+    """Hugging Face strips a normalized added token's normalized form with the normalizer's ``Strip``,
+    which this pipeline drops: such a token whose form starts or ends with whitespace is refused (it
+    would match other text), every other file loads and encodes as Hugging Face does."""
+    base = json.loads(bert_tokenizer_json.read_text(encoding="utf-8"))
+    bert = base["normalizer"]  # lowercases, and puts spaces around CJK characters
+    both = {"type": "Strip", "strip_left": True, "strip_right": True}
+    right = {"type": "Strip", "strip_left": False, "strip_right": True}
+    texts = ["bar", "foobar", "x bar y", "a 中 b", "中 bar 中", " bar "]
+    cases = [  # the normalizer, the ends it strips, whether it puts spaces around CJK characters
+        (both, (True, True), False),
+        ({"type": "Sequence", "normalizers": [bert, both]}, (True, True), True),
+        ({"type": "Sequence", "normalizers": [bert, right]}, (False, True), True),
+    ]
+    for normalizer, (left, right_end), spaced in cases:
+        for content, normalized in (("bar ", True), (" bar", True), ("中", True), ("bar", True), ("bar ", False)):
+            j = copy.deepcopy(base)
+            j["normalizer"] = normalizer
+            i = len(j["added_tokens"])
+            flags = dict.fromkeys(("single_word", "lstrip", "rstrip", "special"), False)
+            j["added_tokens"].append({"id": 30522, "content": content, **flags, "normalized": normalized})
+            text = json.dumps(j)
+            form = content.replace("中", " 中 ") if spaced else content
+            if normalized and ((left and form.startswith(" ")) or (right_end and form.endswith(" "))):
+                message = (f"added_tokens[{i}]: the normalized added token {json.dumps(content, ensure_ascii=False)} "
+                           f"(normalized: {json.dumps(form, ensure_ascii=False)}) is not supported with the "
+                           'normalizer\'s "Strip", which Hugging Face applies to it')  # fmt: skip
+                with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+                    impl.PyTokenizer.from_str(text)
+                continue
+            assert_same(impl.PyTokenizer.from_str(text), tokenizers.Tokenizer.from_str(text), texts)

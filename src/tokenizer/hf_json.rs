@@ -242,10 +242,52 @@ fn normalizer(value: &Value, path: &str) -> Result<Normalizer> {
 struct StripJson {
     #[serde(rename = "type")]
     _type: String,
-    #[serde(rename = "strip_left")]
-    _left: bool,
-    #[serde(rename = "strip_right")]
-    _right: bool,
+    strip_left: bool,
+    strip_right: bool,
+}
+
+/// The ends a normalizer's `Strip` steps trim (left, right): dropped from
+/// the text's normalization, but Hugging Face also strips the normalized
+/// form of a `normalized` added token with them, so such a token whose form
+/// they would change is refused ([`refuse_stripped_added_tokens`]).
+fn strip_sides(value: &Value) -> (bool, bool) {
+    let mut steps = Vec::new();
+    if flatten_normalizers(value, String::new(), &mut steps).is_err() {
+        return (false, false);
+    }
+    steps
+        .iter()
+        .filter_map(|(step, _)| serde_json::from_value::<StripJson>((*step).clone()).ok())
+        .fold((false, false), |(left, right), s| (left || s.strip_left, right || s.strip_right))
+}
+
+/// A `normalized` added token whose normalized form starts (ends) with
+/// whitespace, under a normalizer with a `Strip` of that end: Hugging Face
+/// matches the stripped form, which this pipeline (which drops `Strip`)
+/// would not; refused rather than matched otherwise.
+fn refuse_stripped_added_tokens(
+    normalizer: &Normalizer,
+    (left, right): (bool, bool),
+    added: &[(String, AddedToken)],
+) -> Result<()> {
+    if !(left || right) {
+        return Ok(());
+    }
+    for (path, token) in added.iter().filter(|(_, t)| t.normalized) {
+        let form = normalizer.normalize(&token.content);
+        if (left && form.starts_with(char::is_whitespace)) || (right && form.ends_with(char::is_whitespace)) {
+            return Err(err(
+                path,
+                format!(
+                    "the normalized added token {} (normalized: {}) is not supported with the normalizer's \
+                     \"Strip\", which Hugging Face applies to it",
+                    Quoted(&token.content),
+                    Quoted(&form)
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Whether a `Strip` step is well formed (a malformed one stays in the steps
@@ -632,6 +674,7 @@ impl Tokenizer {
         let vocab = Vocab::from_slots(slots, outside_model, &model.continuing_subword_prefix)?;
         // The pipeline.
         let normalizer = normalizer(field("normalizer"), "normalizer")?;
+        refuse_stripped_added_tokens(&normalizer, strip_sides(field("normalizer")), &extra_added)?;
         let pre_tokenizer = pre_tokenizer(field("pre_tokenizer"))?;
         let (post, cls_sep) = post_processor(field("post_processor"))?;
         let decoder = field("decoder");

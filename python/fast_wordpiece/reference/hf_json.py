@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fast_wordpiece.reference import template
-from fast_wordpiece.reference.args import _json_loads
+from fast_wordpiece.reference.args import _json_loads, _quoted
 from fast_wordpiece.reference.common import Pair
+from fast_wordpiece.reference.normalizer import Normalizer
 from fast_wordpiece.reference.options import PAD_TOKEN
 from fast_wordpiece.reference.training import OBJECTIVES
+from fast_wordpiece.reference.unicode import WHITESPACE
 
 EXTRA = "fast_wordpiece"
 #: The ids of ``model.vocab`` may skip numbers, but every id up to the largest takes room: the largest must be
@@ -140,6 +142,42 @@ def _normalizer(value: Any) -> dict[str, Any]:
         n["strip_accents"] = n["lowercase"] if n["strip_accents"] is None else n["strip_accents"]
         n["lowercase"] = True
     return n
+
+
+def _strip_sides(value: Any) -> tuple[bool, bool]:
+    """The ends the normalizer's ``Strip`` steps trim (left, right): dropped from the text's
+    normalization, but Hugging Face also strips a ``normalized`` added token's normalized form."""
+    steps: list[tuple[Any, str]] = []
+    try:
+        _flatten(value, "normalizer", steps)
+    except (TypeError, ValueError):
+        return False, False
+    strips = [
+        s for s, p in steps if _kind(s, p) == "Strip" and _is_fields(s, {"strip_left": bool, "strip_right": bool})
+    ]
+    return any(s["strip_left"] for s in strips), any(s["strip_right"] for s in strips)
+
+
+def _refuse_stripped_added_tokens(
+    options: dict[str, Any], sides: tuple[bool, bool], added: list[tuple[str, dict[str, Any]]]
+) -> None:
+    """A ``normalized`` added token whose normalized form starts (ends) with whitespace, under a ``Strip``
+    of that end: Hugging Face matches the stripped form, this pipeline (which drops ``Strip``) would not."""
+    left, right = sides
+    if not (left or right):
+        return
+    strip_accents = options["lowercase"] if options["strip_accents"] is None else options["strip_accents"]
+    normalizer = Normalizer(options["clean_text"], options["handle_chinese_chars"], strip_accents,
+                            options["lowercase"], options["strip_all_marks"])  # fmt: skip
+    for path, token in added:
+        if not token["normalized"]:
+            continue
+        form = normalizer.normalize(token["content"])[0]
+        if (left and form[:1] in WHITESPACE and form) or (right and form[-1:] in WHITESPACE and form):
+            raise ValueError(
+                f"{path}: the normalized added token {_quoted(token['content'])} (normalized: {_quoted(form)}) "
+                'is not supported with the normalizer\'s "Strip", which Hugging Face applies to it'
+            )
 
 
 def _is_fields(value: Any, types: dict[str, Any]) -> bool:
@@ -441,10 +479,9 @@ def parse(text: str) -> Parsed:
         else:
             entry: dict[str, Any] = {"content": content, "special": t["special"], "normalized": t["normalized"]}
             added_tokens.append((path, {**entry, **{flag: True for flag in flags[:3] if t[flag]}}))
-    options: dict[str, Any] = {
-        **_normalizer(root.get("normalizer")),
-        "pre_tokenizer": _pre_tokenizer(root.get("pre_tokenizer")),
-    }
+    normalizer = _normalizer(root.get("normalizer"))
+    _refuse_stripped_added_tokens(normalizer, _strip_sides(root.get("normalizer")), added_tokens)
+    options: dict[str, Any] = {**normalizer, "pre_tokenizer": _pre_tokenizer(root.get("pre_tokenizer"))}
     post, cls_sep = _post_processor(root.get("post_processor"))
     decoder = root.get("decoder")
     kind = _kind(decoder, "decoder")
