@@ -852,6 +852,17 @@ def test_errors_replace_does_not_go_with_word_counts(counts_file, capsys):
 # ----------------------------------------------------------------------------- the progress line
 
 
+def test_the_standard_input_is_counted_without_a_total(tmp_path):
+    """A pipe has no length to count towards: its progress shows the bytes read, not "N/0 bytes"."""
+    text = ("the quick brown fox jumps over the lazy dog\n" * 2000).encode()
+    done = run_module(["count", "-", "--out", str(tmp_path / "c.fwc")], stdin=text)
+    assert done.returncode == 0, done.stderr
+    counting = [line for line in done.stderr.decode().replace("\r", "\n").split("\n") if "[counting words]" in line]
+    assert counting
+    assert all("/0 bytes" not in line for line in counting), counting
+    assert any(f"{len(text):,} bytes" in line or f"{len(text)} bytes" in line for line in counting), counting
+
+
 def test_a_failure_under_the_progress_line_starts_a_line_of_its_own(not_utf8, counts_file, tmp_path):
     """The progress is drawn with "\\r" and no newline until its phase ends: a failure part-way
     ends that line first; a failure found before any progress is drawn is one line alone."""

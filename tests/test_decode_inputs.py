@@ -99,6 +99,12 @@ def test_the_family_decodes_a_batch_encoding(shakespeare_lines: list[str]) -> No
             with pytest.raises(TypeError, match=r'^token_ids\["input_ids"\]\[0\] must be int, not list$'):
                 tok.decode({"input_ids": [[1]]})
         assert made[0].decode(made[0]("Romeo")) == made[1].decode(made[1]("Romeo"))
+        for tok in made:  # batch_decode as transformers' takes them: one text, or another iterable's items
+            ids = tok("Romeo")["input_ids"]
+            assert tok.batch_decode(tok("Romeo")) == tok.batch_decode({"input_ids": ids}) == [tok.decode(ids)]
+            assert tok.batch_decode(collections.deque(ids)) == [tok.decode(ids)]
+            assert tok.batch_decode(range(3, 6)) == [tok.decode([3, 4, 5])]
+            assert tok.batch_decode(row for row in [ids, ids[:1]]) == [tok.decode(ids), tok.decode(ids[:1])]
 
 
 def test_a_long_decode_lets_other_threads_run(pairs: dict[str, Any]) -> None:

@@ -15,6 +15,7 @@ import importlib
 import inspect
 import logging
 import sys
+from collections import UserDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter, index
 from typing import Any, NamedTuple, Optional
@@ -1549,15 +1550,19 @@ def family_batch_decode(tokenizer: Any, sequences: Any, skip_special_tokens: boo
                         clean_up_tokenization_spaces: bool | None = None, spaces_between_special_tokens: bool = True,
                         **unexpected: Any) -> list[str]:  # fmt: skip
     """transformers' ``batch_decode`` for the family: ``decode`` of each sequence of ids (a list
-    of lists, a 2-D numpy array or torch tensor; one flat sequence gives a list of its text, as
-    transformers), with ``skip_special_tokens``, ``clean_up_tokenization_spaces`` and
-    ``spaces_between_special_tokens`` as ``decode`` takes them (None: the tokenizer's
-    ``clean_up_tokenization_spaces``)."""
+    of lists, a 2-D numpy array or torch tensor, another iterable of them; one flat sequence, or a
+    dict or ``BatchEncoding`` of one text, gives a list of its text, as transformers), with
+    ``skip_special_tokens``, ``clean_up_tokenization_spaces`` and ``spaces_between_special_tokens``
+    as ``decode`` takes them (None: the tokenizer's ``clean_up_tokenization_spaces``)."""
     name = type(tokenizer).__name__
     for key in unexpected:
         raise TypeError(f"{name}.batch_decode() got an unexpected keyword argument {key!r}")
     clean = family_clean_up_flag(clean_up_tokenization_spaces)
+    if isinstance(sequences, (dict, UserDict)):  # a BatchEncoding of one text: its input_ids, as decode reads them
+        return [tokenizer.decode(sequences, skip_special_tokens, clean, spaces_between_special_tokens)]
     rows = _as_lists(sequences)
+    if not isinstance(rows, (str, bytes, bytearray, memoryview, list, tuple)) and isinstance(rows, Iterable):
+        rows = list(rows)  # a range, a deque, a generator: its items, as a list's
     if isinstance(rows, (str, bytes)) or not isinstance(rows, (list, tuple)):
         raise TypeError(f"{name}.batch_decode() takes a list of sequences of ids (or a 2-D array), "
                         f"not {_type_name(sequences)}")  # fmt: skip

@@ -176,7 +176,8 @@ def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argp
                         help="train on these word counts files (from `count`), added up")  # fmt: skip
     parser.add_argument("--vocab-size", type=int, help=f"tokens to learn (default: {DEFAULT_VOCAB_SIZE}; "
                         f"{STDLIB_VOCAB_SIZE} on the standard library's docstrings)")  # fmt: skip
-    parser.add_argument("--min-frequency", type=int, default=2)
+    parser.add_argument("--min-frequency", type=int, default=2,
+                        help="pairs seen fewer times are never merged (default: 2)")  # fmt: skip
     parser.add_argument("--objective", choices=["likelihood", "pmi", "frequency"], default="likelihood",
                         help="how merges are ranked (default: likelihood)")  # fmt: skip
     parser.add_argument("--limit-alphabet", type=int, help="keep only the N most frequent characters")

@@ -163,7 +163,8 @@ impl PyTokenizer {
     /// `objective` ranks the merges (spec section 4): `"likelihood"` (the
     /// default) the gain in unigram likelihood, `"pmi"` the score
     /// `freq(ab) / (freq(a) * freq(b))`, `"frequency"` the pair frequency.
-    /// Pairs seen fewer than `min_frequency` times are never merged.
+    /// Pairs seen fewer than `min_frequency` times are never merged (None:
+    /// 2, as Hugging Face's `WordPieceTrainer`).
     /// `initial_alphabet` (an iterable of one-character str, as Hugging
     /// Face's, but no whitespace) puts those characters in the alphabet as
     /// word-initial tokens, seen in the corpus or not. `limit_alphabet=n` keeps n characters, the

@@ -1023,17 +1023,19 @@ impl WordCounter {
     /// is read, so a missing one fails before work starts.
     pub fn add_files(&mut self, paths: &[PathBuf], errors: Utf8Errors, progress: &mut Progress) -> Result<()> {
         let mut files = Vec::with_capacity(paths.len());
-        let mut total = 0u64;
+        // The bytes to read, unknown when one input is not a regular file
+        // (standard input, a pipe: its length is 0).
+        let mut total = Some(0u64);
         for path in paths {
             let file = File::open(path).map_err(|e| Error::io(path, e))?;
             let meta = file.metadata().map_err(|e| Error::io(path, e))?;
             if meta.is_dir() {
                 return Err(Error::io(path, std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory")));
             }
-            total += meta.len();
+            total = total.filter(|_| meta.is_file()).map(|n| n + meta.len());
             files.push(file);
         }
-        progress.start("counting words", "bytes", Some(total));
+        progress.start("counting words", "bytes", total);
         for (path, file) in paths.iter().zip(files) {
             self.add_reader(path, file, errors, progress)?;
         }
