@@ -972,3 +972,15 @@ def test_a_strip_normalizer_refuses_the_added_tokens_it_would_change(impl: Any, 
                     impl.PyTokenizer.from_str(text)
                 continue
             assert_same(impl.PyTokenizer.from_str(text), tokenizers.Tokenizer.from_str(text), texts)
+
+
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+def test_a_vocab_id_that_is_no_u32_is_named_with_its_token(impl: Any, bert_tokenizer_json: Path) -> None:
+    """An id that is negative, fractional, too large for 32 bits or not a number: a ValueError naming
+    the first such token in order (by code point), as the engine and the twin read the file."""
+    base = json.loads(bert_tokenizer_json.read_text(encoding="utf-8"))
+    for bad, shown in ((-1, "-1"), (1.5, "1.5"), (2**32, "4294967296"), ("7", '"7"'), (None, "null"), (True, "true")):
+        doc = copy.deepcopy(base)
+        doc["model"]["vocab"].update({"zzz-bad": bad, "aaa-bad": bad})
+        with pytest.raises(ValueError, match=f'^model.vocab: invalid id {re.escape(shown)} for "aaa-bad"$'):
+            impl.PyTokenizer.from_str(json.dumps(doc))

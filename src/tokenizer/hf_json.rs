@@ -573,6 +573,14 @@ fn diagnose(json: &str, error: serde_json::Error) -> Error {
             None | Some("WordPiece") => {}
             Some(other) => return Err(unsupported("model", other, "WordPiece")),
         }
+        // An id that is no u32, named with its token (the first in order).
+        if let Some(vocab) = model.get("vocab").and_then(Value::as_object) {
+            if let Some((token, id)) =
+                vocab.iter().find(|(_, id)| id.as_u64().is_none_or(|id| id > u64::from(u32::MAX)))
+            {
+                return Err(err("model.vocab", format!("invalid id {id} for {}", Quoted(token))));
+            }
+        }
         typed::<ModelJson>(model, "model").map(|_| ())
     })();
     found.err().unwrap_or_else(|| Error::invalid(error.to_string()))

@@ -426,9 +426,9 @@ def parse(text: str) -> Parsed:
         },
     )
     vocab: dict[str, int] = model["vocab"]
-    for token, id_ in vocab.items():
-        if not _is_id(id_):
-            raise ValueError(f"model.vocab: invalid id {json.dumps(id_)} for {token!r}")
+    for token in sorted(vocab):  # the first in order, as the engine names it
+        if not _is_id(vocab[token]):
+            raise ValueError(f"model.vocab: invalid id {json.dumps(vocab[token])} for {_quoted(token)}")
     largest = max(vocab.values(), default=0)
     bound = GAP_BASE + GAP_PER_TOKEN * len(vocab)
     if largest >= bound:  # named with its token (of two with that id, the first in order)
