@@ -13,6 +13,8 @@ from __future__ import annotations
 import gc
 import random
 import signal
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -180,3 +182,30 @@ def test_a_long_nbest_sampling_stops_at_the_handlers_exception(ticks) -> None:
     before = tok.encode(text[:2000], alpha=0.5, nbest=2000, seed=1)
     ticks.assert_stopped(lambda: tok.encode(text, alpha=0.5, nbest=2000, seed=1))
     assert tok.encode(text[:2000], alpha=0.5, nbest=2000, seed=1) == before
+
+
+ENDLESS_LINE = """
+import resource, signal, sys
+import fast_wordpiece as fw
+resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))  # if it never stops, a MemoryError
+class Stop(Exception):
+    pass
+def handler(signum, frame):
+    raise Stop
+signal.signal(signal.SIGALRM, handler)
+signal.setitimer(signal.ITIMER_REAL, 0.5)
+try:
+    {"WordCounts": lambda: fw.WordCounts.from_files("/dev/zero"),
+     "PyTokenizer": lambda: fw.PyTokenizer.train_from_files("/dev/zero", 100)}[sys.argv[1]]()
+except Stop:
+    print("stopped")
+"""
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+@pytest.mark.parametrize("name", ["WordCounts", "PyTokenizer"])
+def test_a_line_without_end_stops_at_the_handlers_exception(name: str) -> None:
+    """Reading a file that never ends its line (/dev/zero) lets the handler run: it checked only
+    at each newline, so nothing but running out of memory ended it."""
+    done = subprocess.run([sys.executable, "-c", ENDLESS_LINE, name], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr

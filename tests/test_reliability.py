@@ -490,3 +490,22 @@ def test_offsets_array_takes_only_integer_types_that_hold_offsets(Tokenizer: typ
             encoding.offsets_array(dtype)
     with pytest.raises(TypeError):
         encoding.offsets_array("no such type")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_progress_to_a_failing_stderr_is_lost_not_fatal() -> None:
+    """Progress written to a stderr that fails (a full disk, a pipe whose reader left) is dropped:
+    the work goes on. The end of a phase was written with ``eprintln!``, which panics on an error:
+    the interpreter aborted, or a PanicException reached the caller."""
+    code = textwrap.dedent(
+        """
+        import fast_wordpiece as fw
+        tok = fw.PyTokenizer.train(["hello world, hello there"] * 10, 100)
+        counts = fw.count_words(["hello world"], show_progress=True)
+        bpe = fw.BPETokenizer.train(["hello world, hello there"] * 10, 300, show_progress=True)
+        print(tok.vocab_size > 0, len(counts), bpe.vocab_size > 0)
+        """
+    )
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=full, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "True 2 True\n")

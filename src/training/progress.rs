@@ -94,7 +94,9 @@ impl<'a> Progress<'a> {
 
     fn end_line(&mut self) {
         if self.open {
-            eprintln!();
+            // Written as `draw` writes: a stderr that fails (a closed pipe,
+            // a full disk) loses the progress, never the work.
+            let _ = writeln!(std::io::stderr());
             self.open = false;
         }
     }
@@ -112,7 +114,7 @@ impl<'a> Progress<'a> {
         if self.enabled {
             self.draw();
             self.end_line();
-            eprintln!("[{}] {}", self.phase, ran_out_of_pairs(tokens, asked, min_frequency));
+            let _ = writeln!(std::io::stderr(), "[{}] {}", self.phase, ran_out_of_pairs(tokens, asked, min_frequency));
         }
     }
 

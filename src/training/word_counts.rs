@@ -1058,14 +1058,21 @@ impl WordCounter {
             let n = read_full(&mut file, &mut buf[filled..]).map_err(|e| Error::io(path, e))?;
             buf.truncate(filled + n);
             let at_end = n == 0;
-            // Process whole lines only; the tail waits for the next read.
-            let cut = if at_end { buf.len() } else { buf.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1) };
+            // Process whole lines only; the tail waits for the next read. The
+            // tail kept before holds no newline: only the new bytes are
+            // searched (a line of gigabytes is read in linear time).
+            let cut = if at_end {
+                buf.len()
+            } else {
+                buf[filled..].iter().rposition(|&b| b == b'\n').map_or(0, |i| filled + i + 1)
+            };
             if cut > 0 {
                 self.add_bytes(path, &buf[..cut], offset, errors)?;
-                progress.advance(cut as u64)?;
                 buf.drain(..cut);
                 offset += cut as u64;
             }
+            // Also while a line goes on without end (/dev/zero): Ctrl-C stops it.
+            progress.advance(cut as u64)?;
             if at_end {
                 return Ok(());
             }

@@ -11,9 +11,10 @@ normalizer runs its stages one after the other over the whole text.
 Where its API differs from the engine's:
 
 - ``PyTokenizer`` has no ``train_from_files``; its ``train`` and
-  ``train_from_counts`` take ``show_progress=False`` by default (the
-  engine: True). The family's ``train`` methods take the engine's
-  ``show_progress=True``, and show no progress.
+  ``train_from_counts`` take the engine's ``show_progress=True`` and show
+  only the line that ends the merging early (as the engine's progress
+  ends). The family's ``train`` methods take ``show_progress=True`` too,
+  and show no progress.
 - ``UnigramTokenizer``: besides ``encode(text, alpha=, nbest=, seed=)``,
   ``sample(text, alpha, nbest=-1, seed=0)`` draws a segmentation.
 - ``PyTokenizer``'s ``from_json`` and ``from_str`` name their argument
