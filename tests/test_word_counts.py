@@ -645,3 +645,21 @@ def test_threads_see_whole_counts_while_one_updates(fw, shakespeare_lines):
         t.join()
     assert errors == []
     assert big.total == max(totals)
+
+
+def test_from_files_names_a_bad_path_as_train_from_files_does(fw: ModuleType, tmp_path: Path) -> None:
+    """``paths`` is one path or an iterable of them: anything else names the argument, a bad item
+    its index (bytes iterate as ints: named as bytes)."""
+    good = tmp_path / "a.txt"
+    good.write_text("a b\n", encoding="utf-8")
+    for value, message in [
+        (b"/p", "paths must be a path or a list of paths, not bytes"),
+        (3, "paths must be a path or a list of paths, not int"),
+        (None, "paths must be a path or a list of paths, not NoneType"),
+        ([good, 3], "paths[1] must be str or os.PathLike, not int"),
+        ([b"/p"], "paths[0] must be str or os.PathLike, not bytes"),
+    ]:
+        with pytest.raises(TypeError) as raised:
+            fw.WordCounts.from_files(value)
+        assert str(raised.value) == message
+    assert fw.WordCounts.from_files(p for p in [good, str(good)]).total == 4

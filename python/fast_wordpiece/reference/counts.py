@@ -21,7 +21,7 @@ from fast_wordpiece.reference.args import (
     _text_counts,
     _type_name,
 )
-from fast_wordpiece.reference.files import write_atomic
+from fast_wordpiece.reference.files import paths_arg, write_atomic
 from fast_wordpiece.reference.options import Options
 from fast_wordpiece.reference.unicode import WHITESPACE
 
@@ -97,8 +97,7 @@ class WordCounts:
         _flag(show_progress, "show_progress")
         if errors not in ("strict", "replace"):
             raise ValueError(f'errors must be "strict" or "replace", not {_quoted(errors)}')
-        items = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
-        checked = [_path(p) for p in items]
+        checked = paths_arg(paths)
         counted = WordCounts(**count_options(options, "from_files"))
         data = []
         for path in checked:  # every file is opened before any is counted
