@@ -270,6 +270,26 @@ def test_special_tokens_the_config_names_are_special(directories: dict[str, Path
 
 
 @pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("name", CLASSES)
+def test_the_added_vocabulary_is_transformers(directories: dict[str, Path], tmp_path: Path, name: str,
+                                              impl: str) -> None:  # fmt: skip
+    # every added token, special or not, by id: the directory as saved, then with two more
+    source = directories[name]
+    theirs = transformers.AutoTokenizer.from_pretrained(str(source))
+    ours = _implementation(impl).UnigramTokenizer.from_pretrained(source)
+    assert len(theirs.get_added_vocab()) >= 2  # what the test is about
+    assert list(ours.get_added_vocab().items()) == list(theirs.get_added_vocab().items())
+    folder = _with_tokenizer_json(source, tmp_path / "dir")
+    config = json.loads((source / "tokenizer_config.json").read_text("utf-8"))
+    config["extra_special_tokens"] = [*config.get("extra_special_tokens", []), "<new>", "<more>"]
+    (folder / "tokenizer_config.json").write_text(json.dumps(config), "utf-8")
+    theirs = transformers.AutoTokenizer.from_pretrained(str(folder))
+    ours = _implementation(impl).UnigramTokenizer.from_pretrained(folder)
+    assert {"<new>", "<more>"} <= set(theirs.get_added_vocab())
+    assert list(ours.get_added_vocab().items()) == list(theirs.get_added_vocab().items())
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
 def test_the_model_type_of_config_json_picks_the_padding_side(
     directories: dict[str, Path], tmp_path: Path, impl: str
 ) -> None:

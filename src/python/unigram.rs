@@ -750,6 +750,21 @@ impl PyUnigramTokenizer {
         family::vocab_dict(py, self.inner.model().pieces().iter().map(|(p, _)| p))
     }
 
+    /// `{token: id}` of the added tokens, special or not, in id order (what
+    /// transformers' `get_added_vocab` gives): the tokens split out of the
+    /// text before the model sees it.
+    fn get_added_vocab<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let mut ids = self.inner.special_ids().to_vec();
+        ids.sort_unstable();
+        ids.dedup();
+        let pieces = self.inner.model().pieces();
+        let out = PyDict::new(py);
+        for id in ids {
+            out.set_item(ints::py_str(py, &pieces[id as usize].0)?, ints::py_int(py, id.into())?)?;
+        }
+        Ok(out)
+    }
+
     /// The pieces and their scores (log-probabilities), in id order.
     fn get_pieces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let pieces = self.inner.model().pieces();

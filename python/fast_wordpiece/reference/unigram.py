@@ -379,6 +379,11 @@ class UnigramTokenizer(family.TransformersCalls):
         """``{piece: id}`` for the whole vocabulary."""
         return dict(self.model.ids)
 
+    def get_added_vocab(self) -> dict[str, int]:
+        """``{token: id}`` of the added tokens, special or not, in id order (what transformers'
+        ``get_added_vocab`` gives): the tokens split out of the text before the model sees it."""
+        return {content: i for content, i, _ in sorted(self._added(), key=lambda a: a[1])}
+
     @property
     def template(self) -> tuple[str, str] | None:
         """The ``TemplateProcessing`` post-processor of a loaded file as ``(single, pair)`` in
