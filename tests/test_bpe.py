@@ -287,6 +287,29 @@ def test_merges_read_from_a_tokenizer_json_build_the_tokenizer_as_tuples_do(modu
 
 
 @pytest.mark.parametrize("module", [fw, ref], ids=["engine", "twin"])
+def test_a_merge_listed_twice_takes_its_last_rank_as_hugging_faces(module, tmp_path):
+    vocab = {"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4}
+    twice = [("a", "b"), ("b", "c"), ("a", "b")]
+    hf = tokenizers.Tokenizer(tokenizers.models.BPE(vocab, twice))
+    hf.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
+    hf.decoder = tokenizers.decoders.ByteLevel()
+    ours = module.BPETokenizer(vocab, twice)
+    for text in ["abc", "abcabc", "cab", "bcab"]:
+        assert [ours.id_to_token(i) for i in ours.encode(text)] == hf.encode(text).tokens, text
+    assert ours.encode("abc") == [vocab["a"], vocab["bc"]]  # not "ab" "c": the last rank won
+    # listed once, at its last place, as Hugging Face writes it
+    assert [tuple(m) for m in ours.merges] == [("b", "c"), ("a", "b")]
+    assert json.loads(ours.to_json())["model"]["merges"] == json.loads(hf.to_str())["model"]["merges"]
+    # a tokenizer.json with a merge twice (Hugging Face loads it) loads the same way
+    hf.save(str(tmp_path / "hf.json"))
+    doc = json.loads((tmp_path / "hf.json").read_text("utf-8"))
+    doc["model"]["merges"] = [list(m) for m in twice]
+    (tmp_path / "twice.json").write_text(json.dumps(doc), "utf-8")
+    loaded = module.BPETokenizer.load(tmp_path / "twice.json")
+    assert loaded.encode("abcabc") == tokenizers.Tokenizer.from_file(str(tmp_path / "twice.json")).encode("abcabc").ids
+
+
+@pytest.mark.parametrize("module", [fw, ref], ids=["engine", "twin"])
 @pytest.mark.parametrize(
     ("merge", "kind"), [(["a"], "list"), (["a", "b", "c"], "list"), (["a", 1], "list"), (("a",), "tuple"), (3, "int")]
 )

@@ -178,10 +178,15 @@ impl Bpe {
             joined.push_str(a);
             joined.push_str(b);
             let z = id_of(&joined, "merged token")?;
-            if ranks.insert((x, y), (rank as u32, z)).is_some() {
-                return Err(Error::invalid(format!("merge {} {} is listed twice", Quoted(a), Quoted(b))));
-            }
+            ranks.insert((x, y), (rank as u32, z));
             merge_ids.push((x, y));
+        }
+        // A merge listed twice takes the rank of its last place, as in
+        // Hugging Face's (whose file then lists it there, once).
+        if ranks.len() < merge_ids.len() {
+            let mut ranked: Vec<_> = ranks.iter().map(|(&m, &(rank, _))| (rank, m)).collect();
+            ranked.sort_unstable();
+            merge_ids = ranked.into_iter().map(|(_, m)| m).collect();
         }
         let mut byte_ids = [None; 256];
         let mut s = String::new();

@@ -225,8 +225,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             for t, what in ((a, "merge token"), (b, "merge token"), (a + b, "merged token")):
                 if t not in self.vocab:
                     raise ValueError(f"{what} {_quoted(t)} is not in the vocabulary")
-            if (a, b) in self.ranks:
-                raise ValueError(f"merge {_quoted(a)} {_quoted(b)} is listed twice")
+            # a merge listed twice takes the rank of its last place, as in Hugging Face's
             self.ranks[(a, b)] = rank
         if unk_token is not None and unk_token not in self.vocab:
             raise ValueError(f"unk_token {_quoted(unk_token)} is not in the vocabulary")
