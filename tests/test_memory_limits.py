@@ -551,3 +551,35 @@ def test_memory_that_runs_out_late_is_a_memory_error(room: int) -> None:
             assert outcome.startswith("MemoryError: "), f"{name}: {outcome}"
             assert re.search(NAMED, outcome), f"{name}: {outcome}"
             assert "needs more memory than can be reserved" in outcome, f"{name}: {outcome}"
+
+
+#: The loaders that read a whole file, on one that never ends (/dev/zero), in the engine and the twin.
+WHOLE_FILES = """
+    endless = "/dev/zero"
+    calls = {}
+    for name, m in [("engine", fw), ("twin", reference)]:
+        calls.update({
+            f"{name} WordCounts.load": lambda m=m: m.WordCounts.load(endless),
+            f"{name} PyTokenizer.from_file": lambda m=m: m.PyTokenizer.from_file(endless),
+            f"{name} BPETokenizer.load": lambda m=m: m.BPETokenizer.load(endless),
+            f"{name} UnigramTokenizer.from_file": lambda m=m: m.UnigramTokenizer.from_file(endless),
+            f"{name} CharTokenizer.train_from_files": lambda m=m: m.CharTokenizer.train_from_files(
+                [endless], show_progress=False
+            ),
+        })
+    again = lambda: fw.count_words(["a b a"]).items()
+"""
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_a_file_larger_than_memory_is_a_memory_error() -> None:
+    """Reading a whole file that does not fit is a MemoryError that names the file, as the twin's
+    is a MemoryError: the engine gave OSError "out of memory", the error Rust's reading makes when
+    it cannot reserve room for more bytes."""
+    results = _run(WHOLE_FILES)
+    assert len(results) == 10
+    for name, (outcome, same_after) in results.items():
+        assert same_after, f"{name}: counting works otherwise afterwards"
+        assert outcome.startswith("MemoryError"), f"{name}: {outcome}"
+        if name.startswith("engine"):
+            assert outcome == "MemoryError: /dev/zero: reading it needs more memory than can be reserved", name

@@ -27,6 +27,16 @@ fn in_context(err: Error, context: String) -> PyErr {
             PyValueError::new_err(format!("{context}{err} (pass add_special_tokens=False)"))
         }
         Error::InvalidArgument(_) | Error::InvalidFile { .. } => PyValueError::new_err(format!("{context}{err}")),
+        // Reading a file that does not fit (`/dev/zero`, a file larger than
+        // memory): the room for its bytes could not be reserved, an error
+        // of Rust's own (no errno), not one the OS gave. A MemoryError, as
+        // for every size that cannot be reserved; the OS's ENOMEM stays an
+        // OSError, as Python's own.
+        Error::Io { ref path, ref source }
+            if source.kind() == std::io::ErrorKind::OutOfMemory && source.raw_os_error().is_none() =>
+        {
+            in_context(Error::memory(format_args!("{}: reading it", path.display())), context)
+        }
         Error::Io { ref path, ref source } => {
             // An error made here (not by the OS) gets the errno of its kind,
             // as Python's own: ENOENT, EACCES, EISDIR, ENOTDIR (the same
