@@ -12,9 +12,12 @@
 //! file's permission bits. A path that names something other than a regular
 //! file or a directory (a FIFO, a device such as `/dev/null`) is written
 //! directly, as there is nothing to rename over.
+//!
+//! Files are opened for reading by [`open_to_read`], which a caller can
+//! stop while it waits for a FIFO's writer.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{ErrorKind, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -111,6 +114,138 @@ fn sync_dir(dir: &Path) {
     let _ = dir;
 }
 
+/// How long a wait for a FIFO's writer blocks between two questions to the
+/// caller whether to stop, in milliseconds (as often as training asks).
+#[cfg(target_os = "linux")]
+const WRITER_WAIT_MS: libc::c_int = 100;
+
+/// Opens `path` for reading as `File::open` does, except that a FIFO is
+/// waited for in steps: until a writer opens it, `stop` is asked every 100
+/// ms (and whenever a signal comes), and when it says to stop the open gives
+/// up with `Error::Interrupted`. `File::open` waits in the kernel and opens
+/// again when a signal interrupts it, so Ctrl-C (or another signal handler's
+/// exception) never stopped the open of a FIFO no one writes to, where
+/// Python's `open` raises the handler's exception.
+///
+/// Anything else (a regular file, a device, a missing path) is opened by
+/// `File::open` itself: a FIFO is opened without blocking, which for other
+/// files can mean something else (a device that does not wait for its
+/// carrier, a file under a lease that fails to open). The FIFO is waited for
+/// on Linux, which tells by `poll` whether a writer has opened it yet; on
+/// other systems `File::open` opens it as before. Errors are OS errors naming
+/// `path`.
+pub fn open_to_read(path: &Path, stop: &dyn Fn() -> bool) -> Result<File> {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo()) {
+            return open_fifo(path, stop);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = stop;
+    File::open(path).map_err(|e| Error::io(path, e))
+}
+
+/// [`open_to_read`] for a FIFO: opened without blocking (which a FIFO does
+/// at once, writer or not), then `poll`ed until a writer has opened it (data
+/// to read, or a writer that came and went), then made blocking again, so
+/// that it reads as `File::open` would have opened it. Linux reports no
+/// hang-up for a FIFO that has never had a writer since it was opened.
+#[cfg(target_os = "linux")]
+fn open_fifo(path: &Path, stop: &dyn Fn() -> bool) -> Result<File> {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+
+    let io = |e| Error::io(path, e);
+    let file = OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(io)?;
+    let fd = file.as_raw_fd();
+    // The path may have been replaced since it was looked at: only a FIFO
+    // is waited for.
+    if file.metadata().map_err(io)?.file_type().is_fifo() {
+        loop {
+            let mut ready = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
+            // SAFETY: one valid `pollfd`, for the call's duration; `fd` is
+            // open (`file` owns it).
+            match unsafe { libc::poll(&mut ready, 1, WRITER_WAIT_MS) } {
+                // Data, a hang-up, an error: a writer has been; reading says which.
+                n if n > 0 => break,
+                0 => {}
+                _ => {
+                    let e = std::io::Error::last_os_error();
+                    if e.kind() != ErrorKind::Interrupted {
+                        return Err(io(e));
+                    }
+                }
+            }
+            if stop() {
+                return Err(Error::Interrupted);
+            }
+        }
+    }
+    // SAFETY: `fcntl` on an open descriptor, with no pointer arguments.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    // SAFETY: as above; the flags just read, without `O_NONBLOCK`.
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
+        return Err(io(std::io::Error::last_os_error()));
+    }
+    Ok(file)
+}
+
+/// The bytes of a file, opened by [`open_to_read`] (`stop` as there), read as
+/// `fs::read` reads them: the room for a regular file's length reserved at
+/// once, and running out of room an I/O error of kind `OutOfMemory` (with
+/// no errno). A read that a signal interrupts (a FIFO whose writer is slow
+/// to write) asks `stop` whether to give up (`Error::Interrupted`) before it
+/// reads again; `fs::read` reads again at once.
+pub fn read_bytes(path: &Path, stop: &dyn Fn() -> bool) -> Result<Vec<u8>> {
+    let file = open_to_read(path, stop)?;
+    let size = file.metadata().ok().filter(|m| m.is_file()).map_or(0, |m| m.len());
+    let mut bytes = Vec::new();
+    let size = usize::try_from(size).map_err(|_| ErrorKind::OutOfMemory.into());
+    size.and_then(|n| bytes.try_reserve_exact(n).map_err(|_| ErrorKind::OutOfMemory.into()))
+        .and_then(|()| Stoppable { file, stop }.read_to_end(&mut bytes))
+        .map_err(|e: std::io::Error| match e.get_ref() {
+            Some(inner) if inner.is::<Stopped>() => Error::Interrupted,
+            _ => Error::io(path, e),
+        })?;
+    Ok(bytes)
+}
+
+/// A file whose reads, when a signal interrupts one, ask `stop` whether to
+/// give up (a [`Stopped`] error) before reading again.
+struct Stoppable<'a> {
+    file: File,
+    stop: &'a dyn Fn() -> bool,
+}
+
+/// The error of a read that [`Stoppable`]'s `stop` gave up.
+#[derive(Debug)]
+struct Stopped;
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("interrupted")
+    }
+}
+
+impl std::error::Error for Stopped {}
+
+impl Read for Stoppable<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        loop {
+            match self.file.read(buf) {
+                Err(e) if e.kind() == ErrorKind::Interrupted => {
+                    if (self.stop)() {
+                        return Err(std::io::Error::other(Stopped));
+                    }
+                }
+                read => return read,
+            }
+        }
+    }
+}
+
 /// The text of a tokenizer's UTF-8 file (a `tokenizer.json`, `vocab.txt` or
 /// a model directory's JSON file): an OS error for reading (naming the file),
 /// an invalid-file error `not UTF-8 text (invalid byte at offset N)`.
@@ -124,7 +259,12 @@ pub fn read_text(path: &Path) -> Result<String> {
 /// The text of a UTF-8 file: an OS error for reading (naming the file), an
 /// invalid-file error naming the first byte that is not UTF-8.
 pub fn read_utf8(path: &Path) -> Result<String> {
-    let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
+    read_utf8_with_stop(path, &|| false)
+}
+
+/// [`read_utf8`], the file opened by [`open_to_read`] (`stop` as there).
+pub fn read_utf8_with_stop(path: &Path, stop: &dyn Fn() -> bool) -> Result<String> {
+    let bytes = read_bytes(path, stop)?;
     String::from_utf8(bytes)
         .map_err(|e| Error::invalid_file(path, format!("not UTF-8 at byte {}", e.utf8_error().valid_up_to())))
 }
@@ -158,6 +298,45 @@ mod tests {
         });
         let left: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
         assert_eq!(left, ["out.json"], "no temporary file is left behind");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_fifo_is_waited_for_until_asked_to_stop_and_then_read_whole() {
+        use std::ffi::CString;
+        use std::os::unix::ffi::OsStrExt;
+        use std::sync::atomic::AtomicUsize;
+        let dir = std::env::temp_dir().join(format!("fwp-io-fifo-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("fifo");
+        let c_path = CString::new(fifo.as_os_str().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        // No writer: asked every 100 ms, it gives up when told to.
+        let asked = AtomicUsize::new(0);
+        let started = std::time::Instant::now();
+        let stop = || asked.fetch_add(1, Ordering::Relaxed) == 2;
+        assert!(matches!(open_to_read(&fifo, &stop), Err(Error::Interrupted)));
+        assert_eq!(asked.load(Ordering::Relaxed), 3);
+        assert!(started.elapsed() >= std::time::Duration::from_millis(250));
+        // A writer that comes late and writes in pieces: every byte, read blocking.
+        let writer = std::thread::spawn({
+            let fifo = fifo.clone();
+            move || {
+                std::thread::sleep(std::time::Duration::from_millis(150));
+                let mut f = OpenOptions::new().write(true).open(&fifo).unwrap();
+                for _ in 0..3 {
+                    f.write_all(&[b'x'; 70_000]).unwrap();
+                    std::thread::sleep(std::time::Duration::from_millis(30));
+                }
+            }
+        });
+        assert_eq!(read_bytes(&fifo, &|| false).unwrap(), vec![b'x'; 210_000]);
+        writer.join().unwrap();
+        // Files other than FIFOs open as `File::open` opens them.
+        let missing = read_bytes(&dir.join("missing"), &|| true).unwrap_err();
+        assert!(matches!(missing, Error::Io { ref source, .. } if source.kind() == ErrorKind::NotFound), "{missing}");
         fs::remove_dir_all(&dir).unwrap();
     }
 

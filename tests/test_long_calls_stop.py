@@ -11,6 +11,7 @@ hundreds of milliseconds of work or more, many ticks."""
 from __future__ import annotations
 
 import gc
+import os
 import random
 import signal
 import subprocess
@@ -209,3 +210,80 @@ def test_a_line_without_end_stops_at_the_handlers_exception(name: str) -> None:
     at each newline, so nothing but running out of memory ended it."""
     done = subprocess.run([sys.executable, "-c", ENDLESS_LINE, name], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr
+
+
+#: A child that reads the FIFO `sys.argv[3]` with call `sys.argv[2]` of module `sys.argv[1]`,
+#: under a handler that raises `Stop` 0.5 s in. With `sys.argv[4] == "stalls"`, a thread of the
+#: child opens the FIFO for writing, writes a line and then nothing more; else no one opens it for
+#: writing. The child prints how long the call took to give the handler's exception back.
+FIFO = """
+import importlib, os, signal, sys, threading, time
+module, call, path, writer = sys.argv[1:]
+fw = importlib.import_module(module)
+class Stop(Exception):
+    pass
+def handler(signum, frame):
+    raise Stop
+def stalls():
+    with open(path, "w") as f:
+        f.write("hello world\\n")
+        f.flush()
+        time.sleep(60)
+if writer == "stalls":
+    threading.Thread(target=stalls, daemon=True).start()
+calls = {
+    "WordCounts.from_files": lambda: fw.WordCounts.from_files([path]),
+    "WordCounts.load": lambda: fw.WordCounts.load(path),
+    "PyTokenizer.train_from_files": lambda: fw.PyTokenizer.train_from_files([path], 100, show_progress=False),
+    "BPETokenizer.train_from_files": lambda: fw.BPETokenizer.train_from_files([path], 100, show_progress=False),
+    "CharTokenizer.train_from_files": lambda: fw.CharTokenizer.train_from_files([path], show_progress=False),
+    "UnigramTokenizer.train_from_files": lambda: fw.UnigramTokenizer.train_from_files(
+        [path], 100, show_progress=False
+    ),
+}
+signal.signal(signal.SIGALRM, handler)
+start = time.monotonic()
+signal.setitimer(signal.ITIMER_REAL, 0.5)
+try:
+    calls[call]()
+except Stop:
+    print(f"stopped after {time.monotonic() - start:.2f} s")
+"""
+
+#: The calls that read the files they are given, and whether the twin has them.
+READERS = {
+    "WordCounts.from_files": True,
+    "WordCounts.load": True,
+    "PyTokenizer.train_from_files": False,
+    "BPETokenizer.train_from_files": True,
+    "CharTokenizer.train_from_files": True,
+    "UnigramTokenizer.train_from_files": True,
+}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize("writer", ["none", "stalls"])
+@pytest.mark.parametrize(
+    ("module", "call"),
+    [("fast_wordpiece", call) for call in READERS]
+    + [("fast_wordpiece.reference", call) for call, twin in READERS.items() if twin],
+)
+def test_a_fifo_without_a_writer_or_data_stops_at_the_handlers_exception(
+    tmp_path: Path, module: str, call: str, writer: str
+) -> None:
+    """Opening a FIFO no one writes to waits for a writer, and reading one whose writer writes
+    nothing more waits for data: both let the handler's exception through, soon after the signal,
+    as Python's own ``open`` and reads do. The engine's open waited in the kernel, which opens
+    again when a signal interrupts it: nothing but killing the process ended it."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", FIFO, module, call, str(fifo), writer], capture_output=True, text=True, timeout=30
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{module} {call} was still waiting on the FIFO 30 s after the signal")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("stopped after "), (done.stdout, done.stderr)
+    seconds = float(done.stdout.split()[2])
+    assert 0.5 <= seconds < 3, done.stdout

@@ -10,6 +10,7 @@ import struct
 import subprocess
 import sys
 import threading
+import time
 import zlib
 from pathlib import Path
 from types import ModuleType
@@ -663,3 +664,42 @@ def test_from_files_names_a_bad_path_as_train_from_files_does(fw: ModuleType, tm
             fw.WordCounts.from_files(value)
         assert str(raised.value) == message
     assert fw.WordCounts.from_files(p for p in [good, str(good)]).total == 4
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_whose_writer_comes_late_is_read_whole(fw: ModuleType, tmp_path: Path, corpus_files) -> None:
+    """A FIFO is read as a file of what its writer writes, however late the writer opens it and
+    however it writes (here in pieces, with pauses between): the engine waits for the writer without
+    blocking, then reads as a file opened the plain way, counting what the twin counts in the file
+    itself. ``load`` reads a counts file written into a FIFO likewise."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    text = corpus_files[3].read_bytes() + corpus_files[0].read_bytes()[:200_000]
+
+    def write(data: bytes, pieces: int) -> None:
+        time.sleep(0.3)
+        with open(fifo, "wb") as f:
+            step = len(data) // pieces + 1
+            for i in range(0, len(data), step):
+                f.write(data[i : i + step])
+                f.flush()
+                time.sleep(0.05)
+
+    def through_fifo(data: bytes, pieces: int, read):
+        writer = threading.Thread(target=write, args=(data, pieces), daemon=True)
+        writer.start()
+        try:
+            return read()
+        finally:
+            writer.join(10)
+
+    regular = tmp_path / "text.txt"
+    regular.write_bytes(text)
+    counted = through_fifo(text, 5, lambda: fw.WordCounts.from_files([fifo]))
+    assert counted.total > 50_000
+    assert counted == fw.WordCounts.from_files([regular])
+    assert counted.to_bytes() == fast_wordpiece.reference.WordCounts.from_files([regular]).to_bytes()
+    # A writer that comes and goes without writing: an empty file.
+    assert through_fifo(b"", 1, lambda: fw.WordCounts.from_files([fifo])).total == 0
+    # A counts file written through the FIFO.
+    assert through_fifo(counted.to_bytes(), 3, lambda: fw.WordCounts.load(fifo)) == counted

@@ -243,7 +243,7 @@ impl PyBpe {
                     if signals.stop() {
                         return Err(Error::Interrupted);
                     }
-                    files.push(crate::io::read_utf8(p)?);
+                    files.push(crate::io::read_utf8_with_stop(p, &|| signals.stop())?);
                 }
                 Ok(files)
             })

@@ -374,7 +374,11 @@ impl PyWordCounts {
     #[staticmethod]
     fn load(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;
-        py.detach(|| guard(|| counts_file::load(&path))).map(wrap)
+        // Ctrl-C (or another signal handler's exception) stops the wait
+        // for a FIFO's writer.
+        let signals = Signals::default();
+        let loaded = py.detach(|| guard(|| counts_file::load(&path, &|| signals.stop())));
+        signals.result(loaded).map(wrap)
     }
 
     /// Writes a `.fwc` file atomically (never half-written).

@@ -621,7 +621,7 @@ impl PyUnigramTokenizer {
                     if signals.stop() {
                         return Err(crate::error::Error::Interrupted);
                     }
-                    files.push(crate::io::read_utf8(p)?);
+                    files.push(crate::io::read_utf8_with_stop(p, &|| signals.stop())?);
                 }
                 Ok(files)
             })

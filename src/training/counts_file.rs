@@ -176,8 +176,11 @@ pub fn save(counts: &WordCounts, path: &Path) -> Result<()> {
     write_atomic(path, &to_bytes(counts)?)
 }
 
-pub fn load(path: &Path) -> Result<WordCounts> {
-    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+/// Reads the file at `path`; a FIFO no one writes to yet is waited for,
+/// asking `stop` whether to give up (`Error::Interrupted`), as
+/// [`crate::io::open_to_read`] says.
+pub fn load(path: &Path, stop: &dyn Fn() -> bool) -> Result<WordCounts> {
+    let bytes = crate::io::read_bytes(path, stop)?;
     from_bytes(&bytes).map_err(|message| Error::invalid_file(path, message))
 }
 

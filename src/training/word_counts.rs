@@ -1020,14 +1020,15 @@ impl WordCounter {
     }
 
     /// Streams files in chunks of whole lines. Every file is opened before any
-    /// is read, so a missing one fails before work starts.
+    /// is read, so a missing one fails before work starts. A FIFO no one
+    /// writes to yet is waited for, asking `progress` whether to stop.
     pub fn add_files(&mut self, paths: &[PathBuf], errors: Utf8Errors, progress: &mut Progress) -> Result<()> {
         let mut files = Vec::with_capacity(paths.len());
         // The bytes to read, unknown when one input is not a regular file
         // (standard input, a pipe: its length is 0).
         let mut total = Some(0u64);
         for path in paths {
-            let file = File::open(path).map_err(|e| Error::io(path, e))?;
+            let file = crate::io::open_to_read(path, &|| progress.check().is_err())?;
             let meta = file.metadata().map_err(|e| Error::io(path, e))?;
             if meta.is_dir() {
                 return Err(Error::io(path, std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory")));
@@ -1055,7 +1056,7 @@ impl WordCounter {
                 Error::memory(format_args!("{}: a line of text of more than {filled} bytes", path.display()))
             })?;
             buf.resize(filled + CHUNK, 0);
-            let n = read_full(&mut file, &mut buf[filled..]).map_err(|e| Error::io(path, e))?;
+            let n = read_full(path, &mut file, &mut buf[filled..], &|| progress.check().is_err())?;
             buf.truncate(filled + n);
             let at_end = n == 0;
             // Process whole lines only; the tail waits for the next read. The
@@ -1156,7 +1157,10 @@ impl WordCounter {
     }
 }
 
-fn read_full(file: &mut File, mut buf: &mut [u8]) -> std::io::Result<usize> {
+/// Fills `buf` from `file` as far as it goes. A read that a signal
+/// interrupts (a FIFO whose writer is slow to write) asks `stop` whether to
+/// give up (`Error::Interrupted`) before it reads again.
+fn read_full(path: &Path, file: &mut File, mut buf: &mut [u8], stop: &dyn Fn() -> bool) -> Result<usize> {
     let mut total = 0;
     while !buf.is_empty() {
         match file.read(buf) {
@@ -1165,8 +1169,12 @@ fn read_full(file: &mut File, mut buf: &mut [u8]) -> std::io::Result<usize> {
                 total += n;
                 buf = &mut buf[n..];
             }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {
+                if stop() {
+                    return Err(Error::Interrupted);
+                }
+            }
+            Err(e) => return Err(Error::io(path, e)),
         }
     }
     Ok(total)
