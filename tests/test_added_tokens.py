@@ -206,6 +206,10 @@ def test_errors_name_transformers_parameters(impl: str, base: dict[str, Any]) ->
         (lambda: ours.add_tokens({"a": 1}), "add_tokens: new_tokens must be a list of str or AddedToken, not dict"),
         (lambda: ours.add_tokens(["a", 2]), "new_tokens[1] must be a str or an AddedToken, not int"),
         (
+            lambda: ours.add_tokens(5, special_tokens=True),  # special tokens, but add_tokens' argument
+            "add_tokens: new_tokens must be a list of str or AddedToken, not int",
+        ),
+        (
             lambda: ours.add_special_tokens(5),
             "add_special_tokens: special_tokens_dict must be a dict or a list of str or AddedToken, not int",
         ),

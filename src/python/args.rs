@@ -1113,13 +1113,13 @@ fn optional<T>(obj: &Bound<'_, PyAny>, convert: impl FnOnce(&Bound<'_, PyAny>) -
 }
 
 /// The tokens of `add_tokens` / `add_special_tokens` (`special`): a str, an
-/// `AddedToken`, or a list of them, given as the argument `what` (named in
-/// the errors: `new_tokens` is `add_tokens`' argument, any other name
-/// `add_special_tokens`'). A str is special only for `add_special_tokens`, and
-/// normalized when not special; an `AddedToken` made without `normalized`
-/// likewise. A dict is refused: `add_special_tokens` reads its dict before.
-pub fn added_tokens(obj: &Bound<'_, PyAny>, special: bool, what: &str) -> PyResult<Vec<AddedToken>> {
-    let name = if what == "new_tokens" { "add_tokens" } else { "add_special_tokens" };
+/// `AddedToken`, or a list of them, given to `function` (`add_tokens`,
+/// `add_special_tokens`) as the argument `what`, both named in the errors
+/// (`add_tokens: new_tokens must be ...`). A str is special only for
+/// `add_special_tokens`, and normalized when not special; an `AddedToken`
+/// made without `normalized` likewise. A dict is refused:
+/// `add_special_tokens` reads its dict before.
+pub fn added_tokens(obj: &Bound<'_, PyAny>, special: bool, function: &str, what: &str) -> PyResult<Vec<AddedToken>> {
     if obj.is_instance_of::<PyString>() || obj.hasattr("content")? {
         return Ok(vec![added_token(obj, special, &|| what.into())?]);
     }
@@ -1129,7 +1129,7 @@ pub fn added_tokens(obj: &Bound<'_, PyAny>, special: bool, what: &str) -> PyResu
         } else {
             "a list of str or AddedToken"
         };
-        PyTypeError::new_err(format!("{name}: {what} must be {expected}, not {}", type_name(obj)))
+        PyTypeError::new_err(format!("{function}: {what} must be {expected}, not {}", type_name(obj)))
     };
     // bytes iterate as ints, a dict as its keys: named as what they are
     if obj.is_instance_of::<PyBytes>()

@@ -143,7 +143,7 @@ impl PyTokenizer {
     /// `add_special_tokens`' argument (see its docstring), read once.
     pub(super) fn special_tokens_argument(&self, tokens: &Bound<'_, PyAny>) -> PyResult<SpecialTokensArgument> {
         let Ok(dict) = tokens.cast::<PyDict>() else {
-            let tokens = args::added_tokens(tokens, true, "special_tokens_dict")?;
+            let tokens = args::added_tokens(tokens, true, "add_special_tokens", "special_tokens_dict")?;
             let extra = tokens.iter().map(|t| t.content.clone()).collect();
             return Ok(SpecialTokensArgument { tokens, extra, ..SpecialTokensArgument::default() });
         };
@@ -161,7 +161,7 @@ impl PyTokenizer {
                         type_name(&value)
                     )));
                 }
-                let token = args::added_tokens(&value, true, key)?.remove(0);
+                let token = args::added_tokens(&value, true, "add_special_tokens", key)?.remove(0);
                 if token.content.is_empty() {
                     return Err(PyValueError::new_err(format!("add_special_tokens: {key} must not be empty")));
                 }
@@ -174,7 +174,7 @@ impl PyTokenizer {
                         &format!("add_special_tokens: {key}"),
                         "str or AddedToken",
                     )?;
-                    let tokens = args::added_tokens(&value, true, &key)?;
+                    let tokens = args::added_tokens(&value, true, "add_special_tokens", &key)?;
                     out.extra.extend(tokens.iter().map(|t| t.content.clone()));
                     out.tokens.extend(tokens);
                 }

@@ -65,7 +65,7 @@ impl PyTokenizer {
 
 impl PyTokenizer {
     fn add(&self, tokens: &Bound<'_, PyAny>, special: bool) -> PyResult<usize> {
-        self.add_parsed(&args::added_tokens(tokens, special, "new_tokens")?)
+        self.add_parsed(&args::added_tokens(tokens, special, "add_tokens", "new_tokens")?)
     }
 
     fn add_parsed(&self, tokens: &[crate::pipeline::model::special_tokens::AddedToken]) -> PyResult<usize> {

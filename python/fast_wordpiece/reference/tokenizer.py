@@ -224,7 +224,7 @@ class PyTokenizer(TransformersCalls):
         """Hugging Face's ``add_tokens`` (spec section 10): ``new_tokens``, each a str or an ``AddedToken``; a token the
         vocabulary lacks gets the next id, outside the model; one it has keeps its id. Returns how many
         were added: all but the empty ones and those already added alike."""
-        return self._add(_added_tokens(new_tokens, _flag(special_tokens, "special_tokens"), "new_tokens"))
+        return self._add(_added_tokens(new_tokens, _flag(special_tokens, "special_tokens"), "add_tokens", "new_tokens"))
 
     def add_special_tokens(self, special_tokens_dict: object, replace_extra_special_tokens: bool = True) -> int:
         """``add_tokens`` with every token of ``special_tokens_dict`` special (not normalized unless an
@@ -237,7 +237,7 @@ class PyTokenizer(TransformersCalls):
         keyword) makes a dict's list extend ``extra_special_tokens`` instead."""
         replace = _flag(replace_extra_special_tokens, "replace_extra_special_tokens")
         if not isinstance(special_tokens_dict, dict):
-            given = _added_tokens(special_tokens_dict, True, "special_tokens_dict")
+            given = _added_tokens(special_tokens_dict, True, "add_special_tokens", "special_tokens_dict")
             count = self._add(given)
             contents = [t["content"] for t in given]
             self._extra_special_tokens = self._extra_special_tokens + [
@@ -256,7 +256,7 @@ class PyTokenizer(TransformersCalls):
                 if isinstance(value, (str, bytes, bytearray)):
                     raise TypeError(f"add_special_tokens: {key} must be an iterable of str or AddedToken, "
                                     f"not {type(value).__name__}")  # fmt: skip
-                given = _added_tokens(value, True, key)
+                given = _added_tokens(value, True, "add_special_tokens", key)
                 extra += [t["content"] for t in given]
                 to_add += given
                 continue
@@ -266,7 +266,7 @@ class PyTokenizer(TransformersCalls):
                                  "eos_token, unk_token, sep_token, cls_token and pad_token)")  # fmt: skip
             if not (isinstance(value, str) or hasattr(value, "content")):
                 raise TypeError(f"add_special_tokens: {key} must be a str or an AddedToken, not {_type_name(value)}")
-            token = _added_tokens(value, True, key)[0]
+            token = _added_tokens(value, True, "add_special_tokens", key)[0]
             if not token["content"]:
                 raise ValueError(f"add_special_tokens: {key} must not be empty")
             if key in current:
@@ -1853,21 +1853,20 @@ def _in_transformers_order(tokens: dict[Any, Any]) -> list[tuple[Any, Any]]:
     return items
 
 
-def _added_tokens(tokens: object, special: bool, what: str) -> list[dict[str, Any]]:
-    """The tokens of ``add_tokens`` / ``add_special_tokens`` as added-token dicts, given as the
-    argument ``what`` (``new_tokens`` is ``add_tokens``' argument; see the engine's args)."""
-    name = "add_tokens" if what == "new_tokens" else "add_special_tokens"
+def _added_tokens(tokens: object, special: bool, function: str, what: str) -> list[dict[str, Any]]:
+    """The tokens of ``add_tokens`` / ``add_special_tokens`` as added-token dicts, given to
+    ``function`` as the argument ``what``, both named in the errors (see the engine's args)."""
     if isinstance(tokens, str) or hasattr(tokens, "content"):
         return [_added_token(tokens, special, what)]
     expected = (
         "a dict or a list of str or AddedToken" if what == "special_tokens_dict" else "a list of str or AddedToken"
     )
     if isinstance(tokens, (bytes, bytearray, memoryview, dict)):  # they iterate as ints, as keys
-        raise TypeError(f"{name}: {what} must be {expected}, not {_type_name(tokens)}")
+        raise TypeError(f"{function}: {what} must be {expected}, not {_type_name(tokens)}")
     try:
         items = list(tokens)  # type: ignore[call-overload]
     except TypeError:
-        raise TypeError(f"{name}: {what} must be {expected}, not {_type_name(tokens)}") from None
+        raise TypeError(f"{function}: {what} must be {expected}, not {_type_name(tokens)}") from None
     return [_added_token(t, special, f"{what}[{i}]") for i, t in enumerate(items)]
 
 
