@@ -9,18 +9,26 @@ alike (same exception type, same message):
   as JSON quotes it (``json.dumps(s, ensure_ascii=False)``), whatever characters it holds; an
   unexpected keyword is named as Python names it (its ``repr``);
 - a pair of pretokenized texts may be a tuple or, as in ``tokenizers``, a list of two lists, and
-  the stubs say so (mypy --strict passes such calls)."""
+  the stubs say so (mypy --strict passes such calls);
+- a batch given as a mapping (a dict, a ``UserDict`` such as a ``BatchEncoding``, a dataset's
+  batch) is a TypeError naming the argument, in every tokenizer's ``encode_batch`` and
+  ``analyze`` (``tokenizers`` refuses a dict there): iterating it would encode its keys."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from collections import UserDict
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
-from implementations import IMPLEMENTATIONS, outcome, tokenizer_class
+from implementations import IMPLEMENTATIONS, outcome, small_tokenizers, tokenizer_class
+
+import fast_wordpiece
+import fast_wordpiece.reference
 
 HINT = "(for a list of words, pass is_pretokenized=True)"
 # Characters a quoted word may hold that JSON and other quotings write differently: a double and a
@@ -237,3 +245,56 @@ def test_a_pretokenized_pair_of_lists_runs_and_type_checks(tmp_path: Path) -> No
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
+
+
+# -- a mapping given as a batch -----------------------------------------------------------------
+
+
+class LazyBatch(Mapping):  # type: ignore[type-arg]
+    """A mapping that is neither a dict nor a UserDict, as a ``datasets`` batch is."""
+
+    def __init__(self, data: dict[str, list[str]]) -> None:
+        self._data = data
+
+    def __getitem__(self, key: str) -> list[str]:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+# (what is called, the name of its batch argument, the call given a batch)
+BATCH_CALLS: list[tuple[str, str, Any]] = [
+    ("PyTokenizer.encode_batch", "inputs", lambda t, b: t["wordpiece"].encode_batch(b)),
+    ("encode_batch(is_pretokenized)", "inputs", lambda t, b: t["wordpiece"].encode_batch(b, is_pretokenized=True)),
+    ("encode_batch(np)", "inputs", lambda t, b: t["wordpiece"].encode_batch(b, return_tensors="np")),
+    ("PyTokenizer.encode_batch_fast", "inputs", lambda t, b: t["wordpiece"].encode_batch_fast(b)),
+    ("PyTokenizer.analyze", "texts", lambda t, b: t["wordpiece"].analyze(b)),
+    ("BPETokenizer.encode_batch", "texts", lambda t, b: t["bpe"].encode_batch(b)),
+    ("BPETokenizer.analyze", "texts", lambda t, b: t["bpe"].analyze(b)),
+    ("CharTokenizer.encode_batch", "texts", lambda t, b: t["chars"].encode_batch(b)),
+    ("CharTokenizer.analyze", "texts", lambda t, b: t["chars"].analyze(b)),
+    ("UnigramTokenizer.encode_batch", "texts", lambda t, b: t["unigram"].encode_batch(b)),
+    ("UnigramTokenizer.analyze", "texts", lambda t, b: t["unigram"].analyze(b)),
+    ("UnigramTokenizer.word_ids", "texts", lambda t, b: t["unigram"].word_ids(b)),
+]
+
+
+@pytest.mark.parametrize("kind", [dict, UserDict, LazyBatch], ids=lambda k: k.__name__)
+@pytest.mark.parametrize(("what", "name", "call"), BATCH_CALLS, ids=[c[0] for c in BATCH_CALLS])
+def test_a_mapping_given_as_a_batch_is_refused_naming_it(what: str, name: str, call: Any, kind: Any) -> None:
+    """A dataset's batch ``{"text": [...]}`` would be encoded as the one text "text"."""
+    batch = kind({"text": ["hello world", "hello there"]})
+    modules = (fast_wordpiece, fast_wordpiece.reference)
+    engine, twin = (outcome(lambda m=m: call(small_tokenizers(m), batch)) for m in modules)
+    expected = (
+        f"{name} must be an iterable of texts, not a mapping ({kind.__name__}): its keys would be read as "
+        'the texts; pass its column of texts (batch["text"])'
+    )
+    assert engine == twin == ("TypeError", expected)
+    # Its column is what to pass.
+    column = [text.split() for text in batch["text"]] if "pretokenized" in what else batch["text"]
+    assert outcome(lambda: call(small_tokenizers(fast_wordpiece), column))[0] == "ok"

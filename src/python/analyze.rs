@@ -31,6 +31,7 @@ impl PyTokenizer {
     /// `vocab_used_share`. Runs in parallel with the GIL released.
     fn analyze<'py>(&self, py: Python<'py>, texts: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         args::reject_text_as_collection(texts, "texts", "str")?;
+        args::reject_mapping(texts, "texts")?;
         let iter = texts.try_iter().map_err(|e| {
             args::unless_raised(e, || {
                 PyTypeError::new_err(format!("texts must be an iterable of str, not {}", type_name(texts)))

@@ -161,6 +161,18 @@ pub fn reject_mapping_corpus(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()>
             "{name} must be an iterable of texts, not word counts (WordCounts): pass them to train_from_counts"
         )));
     }
+    reject_mapping(obj, name)
+}
+
+/// A batch of texts (`encode_batch`'s `inputs`, `analyze`'s `texts`, a
+/// corpus) that is a mapping (a dict, a `collections.UserDict` such as a
+/// `BatchEncoding`, any `collections.abc.Mapping`: a dataset's batch) is a
+/// TypeError naming it: iterating it would read its keys as the texts.
+pub fn reject_mapping(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
+    if obj.is_exact_instance_of::<PyList>() || obj.is_exact_instance_of::<PyTuple>() {
+        return Ok(()); // the common case, asked nothing more
+    }
+    let py = obj.py();
     if obj.is_instance_of::<PyDict>() || obj.is_instance(&python_class(py, "collections.abc", "Mapping")?)? {
         return Err(PyTypeError::new_err(format!(
             "{name} must be an iterable of texts, not a mapping ({}): its keys would be read as the texts; pass \

@@ -241,7 +241,7 @@ impl PyChars {
     ) -> PyResult<Bound<'py, PyList>> {
         let _ = add_special_tokens; // no template: nothing to add
         let threads = family::threads(num_threads)?;
-        let held = family::texts(texts, "texts")?;
+        let held = family::batch(texts, "texts")?;
         let strs = args::strs(&held)?;
         let model = &self.inner;
         let ids = family::encode_each(py, &strs, threads, |t| model.encode(t))?;

@@ -44,6 +44,7 @@ pub(super) fn detach_if<T: Send, F: Send + FnOnce() -> T>(py: Python<'_>, detach
 #[allow(clippy::type_complexity)]
 pub(super) fn batch_words<'py>(inputs: &Bound<'py, PyAny>) -> PyResult<Vec<(Vec<Text<'py>>, Option<Vec<Text<'py>>>)>> {
     args::reject_text_as_collection(inputs, "inputs", "list of words")?;
+    args::reject_mapping(inputs, "inputs")?;
     let iter = inputs.try_iter().map_err(|e| {
         args::unless_raised(e, || {
             PyTypeError::new_err(format!("inputs must be an iterable of list of words, not {}", type_name(inputs)))
@@ -127,6 +128,7 @@ pub(super) fn batch_texts<'py>(
     keyword: &str,
 ) -> PyResult<Vec<(Text<'py>, Option<Text<'py>>)>> {
     args::reject_text_as_collection(inputs, "inputs", "str or (str, str)")?;
+    args::reject_mapping(inputs, "inputs")?;
     let iter = inputs.try_iter().map_err(|e| {
         args::unless_raised(e, || {
             PyTypeError::new_err(format!("inputs must be an iterable of str, not {}", type_name(inputs)))

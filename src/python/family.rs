@@ -15,6 +15,14 @@ use crate::pipeline::decoder::clean_up_tokenization;
 use crate::tokenizer::analysis::{Analysis, Partial};
 use crate::tokenizer::batch::map_chunks_until;
 
+/// The texts of a batch given as `name` (`texts`): [`texts`], a mapping
+/// refused ([`args::reject_mapping`]: its keys are no batch of texts).
+pub fn batch<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>>> {
+    args::reject_text_as_collection(obj, name, "str")?;
+    args::reject_mapping(obj, name)?;
+    texts(obj, name)
+}
+
 /// The texts of an iterable of str, as UTF-8 (errors name `name[i]`).
 pub fn texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>>> {
     args::reject_text_as_collection(obj, name, "str")?;
@@ -31,6 +39,7 @@ pub fn texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>
 #[allow(clippy::type_complexity)]
 pub fn items<'py>(texts: &Bound<'py, PyAny>) -> PyResult<Vec<(Text<'py>, Option<Text<'py>>)>> {
     args::reject_text_as_collection(texts, "texts", "str or (str, str)")?;
+    args::reject_mapping(texts, "texts")?;
     let iter = texts.try_iter().map_err(|e| {
         args::unless_raised(e, || {
             PyTypeError::new_err(format!("texts must be an iterable of str, not {}", type_name(texts)))
@@ -183,7 +192,7 @@ pub fn analyze<'py>(
     vocab_size: usize,
     count: impl Fn(&[&str]) -> crate::error::Result<Partial> + Sync + Send,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let held = self::texts(texts, "texts")?;
+    let held = self::batch(texts, "texts")?;
     let strs = args::strs(&held)?;
     let parts = in_chunks(py, &strs, None, count)?;
     analysis_dict(py, &Analysis::merged(vocab_size, parts))

@@ -831,7 +831,7 @@ impl PyUnigramTokenizer {
         num_threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyList>> {
         let num_threads = family::threads(num_threads)?;
-        let held = family::texts(texts, "texts")?;
+        let held = family::batch(texts, "texts")?;
         let strs: Vec<&str> = held.iter().map(|t| t.as_ref()).collect();
         let rows = family::encode_each(py, &strs, num_threads, |t| self.inner.encode_words(t).map(|(_, w)| w))?;
         family::id_lists(py, &rows)

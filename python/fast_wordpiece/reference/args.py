@@ -62,6 +62,14 @@ def _reject_mapping_corpus(value: object, name: str) -> None:
     if type(value).__name__ == "WordCounts":  # the twin's (or the engine's)
         raise TypeError(f"{name} must be an iterable of texts, not word counts (WordCounts): pass them to "
                         "train_from_counts")  # fmt: skip
+    _reject_mapping(value, name)
+
+
+def _reject_mapping(value: object, name: str) -> None:
+    """A batch of texts (``encode_batch``'s ``inputs``, ``analyze``'s ``texts``, a corpus) that is a
+    mapping (a dict, a ``collections.UserDict`` such as a ``BatchEncoding``, any
+    ``collections.abc.Mapping``: a dataset's batch) is a TypeError naming it: iterating it would read
+    its keys as the texts."""
     if isinstance(value, Mapping):
         raise TypeError(f"{name} must be an iterable of texts, not a mapping ({_type_name(value)}): its keys would "
                         f'be read as the texts; pass its column of texts (batch["text"])')  # fmt: skip

@@ -181,7 +181,7 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         ``num_threads`` are checked, then ignored)."""
         _flag(add_special_tokens, "add_special_tokens")
         _threads(num_threads)
-        return [self.encode(t) for t in _texts(texts, "texts")]
+        return [self.encode(t) for t in family.batch(texts, "texts")]
 
     def decode(
         self,

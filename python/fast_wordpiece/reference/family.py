@@ -16,6 +16,7 @@ from fast_wordpiece.reference.args import (
     _is_one_id,
     _items,
     _quoted,
+    _reject_mapping,
     _text,
     _texts,
     _type_name,
@@ -154,6 +155,7 @@ def analyze(
 
     c = dict(texts=0, words=0, characters=0, tokens=0, unknown=0)
     used: set[int] = set()
+    _reject_mapping(texts, "texts")
     for i, text in enumerate(_items(texts, "texts", "str")):
         ids = encode(_text(text, f"texts[{i}]"))
         c["texts"] += 1
@@ -478,12 +480,20 @@ class TransformersCalls:
         return batch_encoding.family_convert_tokens_to_ids(self, tokens)
 
 
+def batch(texts: object, name: str) -> list[str]:
+    """The texts of a batch given as ``name`` (``texts``): ``_texts``, a mapping refused (its keys
+    are no batch of texts), as the engine's ``family::batch``."""
+    _reject_mapping(texts, name)
+    return _texts(texts, name)
+
+
 def batch_items(texts: object) -> list[tuple[str, str | None]]:
     """The items of ``texts`` for a family ``encode_batch`` that takes pairs: a str, or a pair
     of str (a tuple, or a list of two, as Hugging Face takes them); TypeError naming the item
     otherwise."""
     if isinstance(texts, (str, bytes, bytearray)):
         raise TypeError(f"texts must be an iterable of str or (str, str), not {_type_name(texts)}")
+    _reject_mapping(texts, "texts")
     out: list[tuple[str, str | None]] = []
     for i, item in enumerate(_items(texts, "texts", "str")):
         if isinstance(item, (tuple, list)):

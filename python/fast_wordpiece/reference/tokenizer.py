@@ -26,6 +26,7 @@ from fast_wordpiece.reference.args import (
     _json_loads,
     _path,
     _quoted,
+    _reject_mapping,
     _reject_mapping_corpus,
     _special_tokens,
     _text,
@@ -934,6 +935,7 @@ class PyTokenizer(TransformersCalls):
         if return_tensors is not None:
             _import_numpy()
         texts: list[tuple[Text, Text | None]]
+        _reject_mapping(inputs, "inputs")
         if pretokenized:
             texts = [_words(item, f"inputs[{i}]") for i, item in enumerate(_items(inputs, "inputs", "list of words"))]
         else:
@@ -1194,7 +1196,9 @@ class PyTokenizer(TransformersCalls):
 
     def analyze(self, texts: Iterable[str]) -> dict[str, int | float]:
         """What the tokenizer makes of ``texts``: counts and ratios (spec section 12)."""
-        texts = [_text(text, f"texts[{i}]") for i, text in enumerate(_items(texts, "texts", "str"))]
+        items = _items(texts, "texts", "str")
+        _reject_mapping(texts, "texts")
+        texts = [_text(text, f"texts[{i}]") for i, text in enumerate(items)]
         unk = self._ids[self._options.unk_token]
         tokens = unknown = words = characters = 0
         used: set[int] = set()

@@ -591,7 +591,7 @@ class UnigramTokenizer(family.TransformersCalls):
         ``encode(text, add_special_tokens=False)`` comes from (Hugging Face's word ids: every word
         of the pre-tokenizer, and every special token found in the text, is the next word)."""
         _threads(num_threads)
-        checked = _texts(texts, "texts")
+        checked = family.batch(texts, "texts")
         out = []
         for text in checked:
             words: list[int] = []
