@@ -336,3 +336,33 @@ def test_call_names_the_batch_item_that_is_no_str(tok, text, text_pair, message)
     with pytest.raises(TypeError) as caught:
         tok(text, text_pair)
     assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("text", "text_pair", "error", "message"),
+    [
+        (["a", 1], None, TypeError, "text[1] must be str, not int"),
+        (["a"], ["b", 2], TypeError, "text_pair[1] must be str, not int"),
+        (["a", "\ud800"], None, ValueError, "text[1] contains a lone surrogate at index 0"),
+        (["a"], ["\ud800"], ValueError, "text_pair[0] contains a lone surrogate at index 0"),
+        ([["a"], ["b", 2]], None, TypeError, "text[1][1] must be str, not int"),
+        ([["a"]], [["b", None]], TypeError, "text_pair[0][1] must be str, not NoneType"),
+        ([["a"], ["b"]], [["c"], [3]], TypeError, "text_pair[1][0] must be str, not int"),
+        ([["a"], ["b", 2]], [["c", 3], ["d"]], TypeError, "text_pair[0][1] must be str, not int"),  # the first read
+        ([["a"]], [["\ud800"]], ValueError, "text_pair[0][0] contains a lone surrogate at index 0"),
+        ([(["a"], ["b", 2])], None, TypeError, "text[0][1][1] must be str, not int"),  # a pair as an item of text
+        ([(1, ["b"])], None, TypeError, "text[0][0] must be a list of words (str), not int"),
+    ],
+)
+def test_call_names_the_bad_word_of_words_given_split_as_passed(tok, text, text_pair, error, message):
+    """With ``is_split_into_words``, a word that is no str, or holds a lone surrogate, is named as the
+    caller passed it (``text_pair[0][1]``), as the texts of a call without it are, not as the item
+    of the batch the call encodes (``inputs[0][1][1]``)."""
+    with pytest.raises(error) as caught:
+        tok(text, text_pair, is_split_into_words=True)
+    assert str(caught.value).startswith(message)
+    with pytest.raises(error) as caught:  # and the targets by their names
+        tok(text_target=text, text_pair_target=text_pair, is_split_into_words=True)
+    assert str(caught.value).startswith(
+        message.replace("text_pair", "text_pair_target").replace("text[", "text_target[")
+    )

@@ -568,10 +568,12 @@ def _call_one(tokenizer: Any, text: Any, text_pair: Any, *, add_special_tokens: 
         rows, arrays, sample, longest = tokenizer._call_batch(
             inputs, add_special_tokens, return_overflowing_tokens, tensors, is_split_into_words, **options
         )
-    except ValueError:
+    except (TypeError, ValueError) as e:
+        # A bad word, or a lone surrogate, named as the caller passed it (not as the item of inputs).
         if is_split_into_words:
-            raise
-        _check_unicode_pairs(inputs, batched, names)  # a lone surrogate named as the caller passed it
+            _check_words(inputs, batched, text_pair is not None, names)
+        elif isinstance(e, ValueError):
+            _check_unicode_pairs(inputs, batched, names)
         raise
     _warn_if_too_long(tokenizer, lambda: map(len, rows), max_length, verbose, longest)
     # As transformers: None means "if the model takes them" (read once: the engine makes a new list).
@@ -953,6 +955,32 @@ def _check_unicode_pairs(inputs: list[Any], batched: bool, names: tuple[str, str
         for name, value in zip(names, item if isinstance(item, tuple) else (item,)):
             if isinstance(value, str) and not value.isascii():
                 _valid_unicode(value, f"{name}[{i}]" if batched else name)
+
+
+def _check_words(
+    inputs: list[Any], batched: bool, paired: bool, names: tuple[str, str] = ("text", "text_pair")
+) -> None:
+    """With ``is_split_into_words``, the error for the first word of :func:`call`'s inputs (lists
+    of words, or ``(text, text_pair)`` tuples of them; ``paired``: a ``text_pair`` was given) that
+    is not a str (TypeError) or holds a lone surrogate (ValueError), in the order the tokenizer
+    reads them, named as the caller passed it: ``text[j]``, ``text_pair[j]`` (``text[i][j]``,
+    ``text_pair[i][j]`` in a batch; ``text[i][0][j]`` in a pair given as an item of ``text``);
+    ``names`` gives other names. Nothing when every word is good."""
+    first, second = names
+    for i, item in enumerate(inputs):
+        at = f"[{i}]" if batched else ""
+        if isinstance(item, tuple) and len(item) == 2 and not isinstance(item[0], str):
+            sides = zip(item, (f"{first}{at}", f"{second}{at}") if paired else (f"{first}{at}[0]", f"{first}{at}[1]"))
+        else:
+            sides = zip((item,), (f"{first}{at}",))
+        for words, name in sides:
+            if not isinstance(words, (list, tuple)):
+                raise TypeError(f"{name} must be a list of words (str), not {_type_name(words)}")
+            for j, word in enumerate(words):
+                if not isinstance(word, str):
+                    raise TypeError(f"{name}[{j}] must be str, not {_type_name(word)}")
+                if not word.isascii():
+                    _valid_unicode(word, f"{name}[{j}]")
 
 
 def _check_unicode(texts: list[str], batched: bool, name: str = "text") -> None:
