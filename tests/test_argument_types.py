@@ -321,7 +321,7 @@ def test_a_file_descriptor_is_no_path(impl: ModuleType, made: dict[str, Any], pa
     for call in (made["bpe"].save, made["chars"].save, impl.BPETokenizer.load, impl.CharTokenizer.load):
         with pytest.raises(TypeError) as raised:
             call(path)
-        assert str(raised.value) == f"path must be str or os.PathLike, not {type(path).__name__}"
+        assert str(raised.value) == f"path must be str, bytes or os.PathLike, not {type(path).__name__}"
 
 
 # (what is called, the call given a value that is no collection, the error it gives).

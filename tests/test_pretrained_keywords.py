@@ -83,7 +83,7 @@ def test_subfolder_reads_what_transformers_reads(impl: str, tmp_path: Path) -> N
 def test_a_bad_or_missing_subfolder_is_named(impl: str, kind: str, tmp_path: Path) -> None:
     _trained(impl, kind).save_pretrained(tmp_path / "tokenizer")
     loader = _loader(impl, kind)
-    with pytest.raises(TypeError, match=r"^subfolder must be str or os\.PathLike, not int$"):
+    with pytest.raises(TypeError, match=r"^subfolder must be str, bytes or os\.PathLike, not int$"):
         loader.from_pretrained(tmp_path, subfolder=3)
     with pytest.raises(ValueError, match=r"^subfolder contains a lone surrogate at index 0, which is not valid"):
         loader.from_pretrained(tmp_path, subfolder="\ud800")

@@ -287,7 +287,7 @@ def test_save_vocabulary_writes_vocab_txt_and_returns_its_path(bert_vocab_file, 
         ours.save_vocabulary(path)
     with pytest.raises(TypeError, match=r"^filename_prefix must be a str or None, not int"):
         ours.save_vocabulary(tmp_path, 3)
-    with pytest.raises(TypeError, match=r"^save_directory must be str or os\.PathLike, not int"):
+    with pytest.raises(TypeError, match=r"^save_directory must be str, bytes or os\.PathLike, not int"):
         ours.save_vocabulary(3)
 
 

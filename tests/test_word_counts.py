@@ -650,20 +650,22 @@ def test_threads_see_whole_counts_while_one_updates(fw, shakespeare_lines):
 
 def test_from_files_names_a_bad_path_as_train_from_files_does(fw: ModuleType, tmp_path: Path) -> None:
     """``paths`` is one path or an iterable of them: anything else names the argument, a bad item
-    its index (bytes iterate as ints: named as bytes)."""
+    its index (a bytearray iterates as ints: named as a bytearray; bytes are a path, as to
+    ``open``)."""
     good = tmp_path / "a.txt"
     good.write_text("a b\n", encoding="utf-8")
     for value, message in [
-        (b"/p", "paths must be a path or a list of paths, not bytes"),
+        (bytearray(b"/p"), "paths must be a path or a list of paths, not bytearray"),
         (3, "paths must be a path or a list of paths, not int"),
         (None, "paths must be a path or a list of paths, not NoneType"),
-        ([good, 3], "paths[1] must be str or os.PathLike, not int"),
-        ([b"/p"], "paths[0] must be str or os.PathLike, not bytes"),
+        ([good, 3], "paths[1] must be str, bytes or os.PathLike, not int"),
+        ([bytearray(b"/p")], "paths[0] must be str, bytes or os.PathLike, not bytearray"),
     ]:
         with pytest.raises(TypeError) as raised:
             fw.WordCounts.from_files(value)
         assert str(raised.value) == message
     assert fw.WordCounts.from_files(p for p in [good, str(good)]).total == 4
+    assert fw.WordCounts.from_files(bytes(good)).total == 2
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")

@@ -11,7 +11,7 @@ from fast_wordpiece.backend import BackendTokenizer
 from fast_wordpiece.batch_encoding import BatchEncoding
 from fast_wordpiece.ragged import RaggedBatch
 
-_StrPath = str | os.PathLike[str]
+_StrPath = str | bytes | os.PathLike[str] | os.PathLike[bytes]
 _Truncation = Literal["longest_first", "only_first", "only_second", "do_not_truncate"]
 _Side = Literal["left", "right"]
 _Padding = Literal["longest", "max_length"]

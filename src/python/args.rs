@@ -670,36 +670,60 @@ fn post_processing(value: &Bound<'_, PyAny>) -> PyResult<PostProcessing> {
     PostProcessing::parse(&text(value, &|| "post_processor".into())?).map_err(to_py)
 }
 
-/// One path, or an iterable of paths (str or os.PathLike).
+/// Whether `obj` is one path: a str, bytes or an `os.PathLike`.
+fn is_path(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyBytes>() {
+        return Ok(true);
+    }
+    obj.is_instance(&python_class(obj.py(), "os", "PathLike")?)
+}
+
+/// One path, or an iterable of paths (each as [`path`] takes it).
 pub fn paths(obj: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     let not_paths = || PyTypeError::new_err(format!("paths must be a path or a list of paths, not {}", type_name(obj)));
-    // bytes (a path as bytes too) iterate as ints: named as what they are.
-    if obj.is_instance_of::<PyBytes>() || obj.is_instance_of::<PyByteArray>() || obj.is_instance_of::<PyMemoryView>() {
-        return Err(not_paths());
+    if is_path(obj)? {
+        return Ok(vec![named_path(obj, &|| "paths".into())?]);
     }
-    match obj.extract::<PathBuf>() {
-        Ok(path) => return Ok(vec![path]),
-        Err(e) if !obj.hasattr("__iter__")? => return Err(unless_raised(e, not_paths)),
-        Err(_) => {}
+    // A bytearray or memoryview is no path (nor is it to Python's open), and iterates as ints.
+    if obj.is_instance_of::<PyByteArray>() || obj.is_instance_of::<PyMemoryView>() {
+        return Err(not_paths());
     }
     let iter = obj.try_iter().map_err(|e| unless_raised(e, not_paths))?;
     let mut out = Vec::new();
     for (i, item) in iter.enumerate() {
-        let item = item?;
-        out.push(item.extract::<PathBuf>().map_err(|e| {
-            unless_raised(e, || {
-                PyTypeError::new_err(format!("paths[{i}] must be str or os.PathLike, not {}", type_name(&item)))
-            })
-        })?);
+        out.push(named_path(&item?, &|| format!("paths[{i}]"))?);
     }
     Ok(out)
 }
 
-/// A path argument (str or os.PathLike).
+/// A path argument: a str, bytes, or an `os.PathLike` whose `__fspath__`
+/// gives either, as Python's `open` takes them; bytes are decoded as
+/// `os.fsdecode` does (on POSIX, bytes that are not in the filesystem
+/// encoding are kept as they are). Anything else is a TypeError, a NUL
+/// character a ValueError, naming the argument (a path cannot hold one:
+/// Python's `open` says `embedded null byte`).
 pub fn path(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<PathBuf> {
-    obj.extract::<PathBuf>().map_err(|e| {
-        unless_raised(e, || PyTypeError::new_err(format!("{name} must be str or os.PathLike, not {}", type_name(obj))))
-    })
+    named_path(obj, &|| name.to_owned())
+}
+
+/// [`path`], the argument named by `what`.
+fn named_path(obj: &Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<PathBuf> {
+    let py = obj.py();
+    if !is_path(obj)? {
+        let message = format!("{} must be str, bytes or os.PathLike, not {}", what(), type_name(obj));
+        return Err(PyTypeError::new_err(message));
+    }
+    // os.fsdecode: a str as it is, bytes decoded, an os.PathLike's __fspath__ read (an
+    // exception it raises comes back unchanged, as does Python's TypeError for one that
+    // gives neither str nor bytes).
+    let decoded =
+        py.import(super::ints::py_str(py, "os")?)?.call_method1(super::ints::py_str(py, "fsdecode")?, (obj,))?;
+    // A str, encoded back as os.fsencode does (on POSIX, the bytes given).
+    let path: PathBuf = decoded.extract()?;
+    if path.as_os_str().as_encoded_bytes().contains(&0) {
+        return Err(PyValueError::new_err(format!("{}: embedded null byte", what())));
+    }
+    Ok(path)
 }
 
 /// Token ids: ints in `0..vocab_size`; anything else is named in the error.

@@ -8,7 +8,7 @@ import operator
 import os
 from collections import UserDict
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, Union
 
 # The rules for integer arguments and type names are those of the transformers-style calls,
 # which the engine and the twin share.
@@ -216,10 +216,21 @@ def _special_tokens(value: object) -> tuple[str, ...]:
     return tokens
 
 
+#: What a path argument takes (``_path``): what Python's ``open`` takes as a path.
+_StrPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+
+
 def _path(value: object, name: str = "path") -> str:
-    if not isinstance(value, (str, os.PathLike)):
-        raise TypeError(f"{name} must be str or os.PathLike, not {_type_name(value)}")
-    return os.fspath(value)
+    """A path argument, as the engine reads one: a str, bytes, or an ``os.PathLike`` whose
+    ``__fspath__`` gives either, as Python's ``open`` takes them, as a str (bytes decoded by
+    ``os.fsdecode``); anything else is a TypeError, a NUL character a ValueError, naming the
+    argument."""
+    if not isinstance(value, (str, bytes, os.PathLike)):
+        raise TypeError(f"{name} must be str, bytes or os.PathLike, not {_type_name(value)}")
+    path = os.fsdecode(value)
+    if "\0" in path:
+        raise ValueError(f"{name}: embedded null byte")
+    return path
 
 
 def _vocab_ids(tokens: list[str], holes: frozenset[int] = frozenset()) -> dict[str, int]:

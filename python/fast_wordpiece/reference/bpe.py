@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import json as _json  # from_json's parameter is named json, as the engine's
-import os
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -25,6 +24,7 @@ from fast_wordpiece.reference.args import (
     _json_loads,
     _path,
     _quoted,
+    _StrPath,
     _text,
     _text_counts,
     _texts,
@@ -334,7 +334,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
 
     @staticmethod
     def train_from_files(
-        paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+        paths: _StrPath | Iterable[_StrPath],
         vocab_size: SupportsIndex = 30000,
         min_frequency: SupportsIndex | None = None,
         *,
@@ -718,12 +718,12 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         made._padding = padding
         return made
 
-    def save(self, path: str | os.PathLike[str]) -> None:
+    def save(self, path: _StrPath) -> None:
         """Writes ``to_json``'s text to ``path`` atomically, as the engine does (see ``files.write_atomic``)."""
         write_atomic(_path(path), self.to_json().encode("utf-8"))
 
     @staticmethod
-    def load(path: str | os.PathLike[str]) -> BPETokenizer:
+    def load(path: _StrPath) -> BPETokenizer:
         """Reads a ``tokenizer.json`` file (see ``from_json``); OSError if it cannot be read."""
         with open(_path(path), encoding="utf-8") as f:
             return BPETokenizer.from_json(f.read())

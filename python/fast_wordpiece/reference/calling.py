@@ -13,7 +13,17 @@ from typing import Any
 from fast_wordpiece import batch_encoding
 from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.backend import BackendTokenizer
-from fast_wordpiece.reference.args import _flag, _is_dict, _is_one_id, _quoted, _text, _texts, _type_name
+from fast_wordpiece.reference.args import (
+    _flag,
+    _is_dict,
+    _is_one_id,
+    _path,
+    _quoted,
+    _StrPath,
+    _text,
+    _texts,
+    _type_name,
+)
 from fast_wordpiece.reference.decoder import clean_up_tokenization
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.options import EncodeOptions
@@ -534,13 +544,11 @@ class TransformersCalls:
         """``model_max_length`` minus the special tokens a pair of texts gets, as in transformers."""
         return self.model_max_length - self.num_special_tokens_to_add(True)
 
-    def save_vocabulary(self, save_directory: str | os.PathLike[str],
+    def save_vocabulary(self, save_directory: _StrPath,
                         filename_prefix: str | None = None) -> tuple[str]:  # fmt: skip
         """Writes the vocabulary (as ``save_vocab``) to ``vocab.txt`` in ``save_directory`` (or
         ``{filename_prefix}-vocab.txt``), which must exist; returns a tuple of that path."""
-        if not isinstance(save_directory, (str, os.PathLike)):
-            raise TypeError(f"save_directory must be str or os.PathLike, not {_type_name(save_directory)}")
-        directory = os.fspath(save_directory)
+        directory = _path(save_directory, "save_directory")
         if filename_prefix is not None and not isinstance(filename_prefix, str):
             raise TypeError(f"filename_prefix must be a str or None, not {_type_name(filename_prefix)}")
         name = f"{_text(filename_prefix, 'filename_prefix')}-vocab.txt" if filename_prefix else "vocab.txt"

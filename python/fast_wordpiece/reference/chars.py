@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json as _json
-import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, SupportsIndex
@@ -18,6 +17,7 @@ from fast_wordpiece.reference.args import (
     _json_loads,
     _path,
     _quoted,
+    _StrPath,
     _text,
     _text_counts,
     _texts,
@@ -88,7 +88,7 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
 
     @staticmethod
     def train_from_files(
-        paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+        paths: _StrPath | Iterable[_StrPath],
         vocab_size: SupportsIndex | None = None,
         min_frequency: SupportsIndex | None = None,
         *,
@@ -252,12 +252,12 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         vocab = {t: i for i, t in enumerate(root["vocab"])}
         return CharTokenizer(vocab, special_tokens=root["special_tokens"], unk_token=root["unk_token"])
 
-    def save(self, path: str | os.PathLike[str]) -> None:
+    def save(self, path: _StrPath) -> None:
         """Writes ``to_json``'s text to ``path`` atomically, as the engine does (see ``files.write_atomic``)."""
         write_atomic(_path(path), self.to_json().encode("utf-8"))
 
     @staticmethod
-    def load(path: str | os.PathLike[str]) -> CharTokenizer:
+    def load(path: _StrPath) -> CharTokenizer:
         """Reads a file ``save`` wrote; OSError if it cannot be read."""
         with open(_path(path), encoding="utf-8") as f:
             return CharTokenizer.from_json(f.read())

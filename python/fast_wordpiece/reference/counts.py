@@ -42,7 +42,7 @@ def check_word(word: str) -> None:
                          "which no pre-tokenizer leaves in a word")  # fmt: skip
 
 
-StrPath = Union[str, "os.PathLike[str]"]
+StrPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 
 def count_options(options: Mapping[str, Any], function: str) -> dict[str, Any]:

@@ -7,7 +7,7 @@ import os
 import stat
 import uuid
 
-from fast_wordpiece.reference.args import _type_name
+from fast_wordpiece.reference.args import _path, _type_name
 
 # Links followed before a save gives up, as the operating system does (Linux's limit).
 MAX_LINKS = 40
@@ -70,22 +70,18 @@ def _resolve_links(path: str) -> str:
 
 
 def paths_arg(value: object) -> list[str]:
-    """The ``paths`` of a ``train_from_files``, as the engine reads them: one path (a str or an
-    ``os.PathLike``) or an iterable of paths; TypeError naming the argument or the item otherwise."""
-    if isinstance(value, (str, os.PathLike)):
-        return [os.fspath(value)]
-    if isinstance(value, (bytes, bytearray, memoryview)):  # they iterate as ints
+    """The ``paths`` of a ``train_from_files``, as the engine reads them: one path (``_path``: a
+    str, bytes or an ``os.PathLike``) or an iterable of paths; TypeError naming the argument or the
+    item otherwise, ValueError for a NUL character."""
+    if isinstance(value, (str, bytes, os.PathLike)):
+        return [_path(value, "paths")]
+    if isinstance(value, (bytearray, memoryview)):  # no path (nor to open), and they iterate as ints
         raise TypeError(f"paths must be a path or a list of paths, not {_type_name(value)}")
     try:
         items = iter(value)  # type: ignore[call-overload]
     except TypeError:
         raise TypeError(f"paths must be a path or a list of paths, not {_type_name(value)}") from None
-    out = []
-    for i, item in enumerate(items):
-        if not isinstance(item, (str, os.PathLike)):
-            raise TypeError(f"paths[{i}] must be str or os.PathLike, not {_type_name(item)}")
-        out.append(os.fspath(item))
-    return out
+    return [_path(item, f"paths[{i}]") for i, item in enumerate(items)]
 
 
 def read_utf8(path: str) -> str:

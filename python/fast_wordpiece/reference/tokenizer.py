@@ -29,6 +29,7 @@ from fast_wordpiece.reference.args import (
     _reject_mapping,
     _reject_mapping_corpus,
     _special_tokens,
+    _StrPath,
     _text,
     _text_counts,
     _texts,
@@ -412,7 +413,7 @@ class PyTokenizer(TransformersCalls):
     # -- files -----------------------------------------------------------------
 
     @staticmethod
-    def from_vocab_file(path: str | os.PathLike[str], *, special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS,
+    def from_vocab_file(path: _StrPath, *, special_tokens: Sequence[str] | None = DEFAULT_SPECIAL_TOKENS,
                         **options: Any) -> PyTokenizer:  # fmt: skip
         """Reads a BERT ``vocab.txt``: one token per line, the id being the line number from 0. With BERT's
         post-processing (the default), a vocabulary without its ``cls_token`` or ``sep_token`` is a ValueError
@@ -502,14 +503,14 @@ class PyTokenizer(TransformersCalls):
         return hf_json.dump(slots, set(self._outside_model), self._plain_special_tokens(), self._added, self._merges,
                             self.options, self._truncation, self.padding, self._objective, pretty)  # fmt: skip
 
-    def save(self, path: str | os.PathLike[str], pretty: bool = True) -> None:
+    def save(self, path: _StrPath, pretty: bool = True) -> None:
         """Writes the tokenizer as a Hugging Face ``tokenizer.json``, atomically; indented unless
         ``pretty=False``, as Hugging Face's ``save``."""
         path, pretty = _path(path), _flag(pretty, "pretty")
         _write_atomic(path, self.to_str(pretty))
 
     @staticmethod
-    def from_file(path: str | os.PathLike[str]) -> PyTokenizer:
+    def from_file(path: _StrPath) -> PyTokenizer:
         """Reads a Hugging Face ``tokenizer.json`` or a file in our own format."""
         path = _path(path)
         text = _read_text(path)
@@ -519,11 +520,11 @@ class PyTokenizer(TransformersCalls):
             raise ValueError(f"{path}: {e}") from None
 
     @staticmethod
-    def load(path: str | os.PathLike[str]) -> PyTokenizer:
+    def load(path: _StrPath) -> PyTokenizer:
         """``from_file``, the older name."""
         return PyTokenizer.from_file(path)
 
-    def save_vocab(self, path: str | os.PathLike[str]) -> None:
+    def save_vocab(self, path: _StrPath) -> None:
         """Writes the vocabulary as a BERT ``vocab.txt``, atomically. The file holds the tokens
         only: a ``continuing_subword_prefix`` other than ``"##"`` is read back by
         ``from_vocab_file(path, continuing_subword_prefix=...)``."""
@@ -536,7 +537,7 @@ class PyTokenizer(TransformersCalls):
     # -- model directories (spec section 10) -------------------------------------
 
     @staticmethod
-    def from_pretrained(pretrained_model_name_or_path: str | os.PathLike[str], **kwargs: Any) -> PyTokenizer:
+    def from_pretrained(pretrained_model_name_or_path: _StrPath, **kwargs: Any) -> PyTokenizer:
         """A tokenizer from a local model directory (``pretrained_model_name_or_path``, transformers'
         name): its ``tokenizer.json``, or its ``vocab.txt`` with
         ``tokenizer_config.json`` (and ``special_tokens_map.json``, ``added_tokens.json``), with the added and
@@ -567,7 +568,7 @@ class PyTokenizer(TransformersCalls):
         return tokenizer
 
     @staticmethod
-    def _from_directory(directory: str | os.PathLike[str], overrides: dict[str, Any]) -> PyTokenizer:
+    def _from_directory(directory: _StrPath, overrides: dict[str, Any]) -> PyTokenizer:
         path = _path(directory)
         check_directory(path)
         named, extra = _configured(path, overrides)
@@ -657,7 +658,7 @@ class PyTokenizer(TransformersCalls):
 
     def save_pretrained(
         self,
-        save_directory: str | os.PathLike[str],
+        save_directory: _StrPath,
         legacy_format: bool | None = None,
         filename_prefix: str | None = None,
         push_to_hub: bool = False,
@@ -1396,7 +1397,7 @@ LOADER_KEYWORDS = ("use_fast", "local_files_only", "revision", "trust_remote_cod
                    "_commit_hash")  # fmt: skip
 
 
-def model_dir(directory: str | os.PathLike[str], kwargs: Mapping[str, Any]) -> str:
+def model_dir(directory: _StrPath, kwargs: Mapping[str, Any]) -> str:
     """from_pretrained's directory: ``directory`` (its ``pretrained_model_name_or_path``), or its
     subdirectory named by the ``subfolder`` keyword (a str
     or os.PathLike; None or ``""``: none), as transformers reads a model repository's ``tokenizer/``. A
@@ -1405,11 +1406,9 @@ def model_dir(directory: str | os.PathLike[str], kwargs: Mapping[str, Any]) -> s
     sub = kwargs.get("subfolder")
     if sub is None:
         return path
-    if not isinstance(sub, (str, os.PathLike)):
-        raise TypeError(f"subfolder must be str or os.PathLike, not {_type_name(sub)}")
     if isinstance(sub, str):
         _text(sub, "subfolder")  # a lone surrogate: the ValueError naming it
-    sub = os.fspath(sub)
+    sub = _path(sub, "subfolder")
     if sub == "":
         return path
     joined = os.path.join(path, sub)

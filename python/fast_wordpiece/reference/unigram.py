@@ -30,6 +30,7 @@ from fast_wordpiece.reference.args import (
     _json_loads,
     _path,
     _quoted,
+    _StrPath,
     _text,
     _text_counts,
     _texts,
@@ -634,7 +635,7 @@ class UnigramTokenizer(family.TransformersCalls):
 
     @staticmethod
     def train_from_files(
-        paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+        paths: _StrPath | Iterable[_StrPath],
         vocab_size: SupportsIndex = 8000,
         *,
         special_tokens: Sequence[str] | None = None,
@@ -715,12 +716,12 @@ class UnigramTokenizer(family.TransformersCalls):
         if isinstance(pad, str) and pad in self.model.ids:
             self.pad_token = pad
 
-    def save(self, path: str | os.PathLike[str]) -> None:
+    def save(self, path: _StrPath) -> None:
         """Writes ``to_str``'s text to ``path`` atomically, as the engine does (``files.write_atomic``)."""
         write_atomic(_path(path), self.to_str().encode("utf-8"))
 
     @staticmethod
-    def from_file(path: str | os.PathLike[str]) -> UnigramTokenizer:
+    def from_file(path: _StrPath) -> UnigramTokenizer:
         """Reads a ``tokenizer.json`` (``from_str``): OSError if it cannot be read, ValueError
         (naming the file) if it is not UTF-8 or not a Unigram tokenizer."""
         name = _path(path)
@@ -731,7 +732,7 @@ class UnigramTokenizer(family.TransformersCalls):
             raise ValueError(f"{name}: {e}") from None
 
     @staticmethod
-    def load(path: str | os.PathLike[str]) -> UnigramTokenizer:
+    def load(path: _StrPath) -> UnigramTokenizer:
         """The same as ``from_file``."""
         return UnigramTokenizer.from_file(path)
 
@@ -796,7 +797,7 @@ class UnigramTokenizer(family.TransformersCalls):
         return warned
 
     @staticmethod
-    def from_pretrained(pretrained_model_name_or_path: str | os.PathLike[str], **kwargs: Any) -> UnigramTokenizer:
+    def from_pretrained(pretrained_model_name_or_path: _StrPath, **kwargs: Any) -> UnigramTokenizer:
         """Same as the engine's: a local model directory's ``tokenizer.json``, with the special tokens its
         ``tokenizer_config.json`` and ``special_tokens_map.json`` name made special (a piece keeps its id, a
         token the file lacks gets the next one), the ``pad_token`` they name and the call settings of
@@ -859,7 +860,7 @@ class UnigramTokenizer(family.TransformersCalls):
 
     def save_pretrained(
         self,
-        save_directory: str | os.PathLike[str],
+        save_directory: _StrPath,
         legacy_format: bool | None = None,
         filename_prefix: str | None = None,
         push_to_hub: bool = False,

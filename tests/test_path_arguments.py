@@ -1,0 +1,160 @@
+"""Path arguments, as Python's ``open`` takes them, in the engine and the twin alike: a str, bytes,
+or an ``os.PathLike`` whose ``__fspath__`` gives either (bytes decoded as ``os.fsdecode`` does: on
+Linux, bytes that are not UTF-8 name the very file); a NUL character is a ValueError naming the
+argument (``open``: ``embedded null byte``), never an OSError."""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+import pytest
+from implementations import outcome
+
+import fast_wordpiece
+import fast_wordpiece.reference
+
+MODULES = {"engine": fast_wordpiece, "twin": fast_wordpiece.reference}
+TEXTS = ["hello world the quick brown fox", "hello there world"] * 5
+
+
+class BytesPath:
+    """An ``os.PathLike`` whose ``__fspath__`` gives bytes."""
+
+    def __init__(self, path: bytes) -> None:
+        self._path = path
+
+    def __fspath__(self) -> bytes:
+        return self._path
+
+
+@functools.cache
+def tokenizers(m: ModuleType) -> dict[str, Any]:
+    return {
+        "wordpiece": m.PyTokenizer.train(TEXTS, 60, show_progress=False),
+        "bpe": m.BPETokenizer.train(TEXTS, 270),
+        "chars": m.CharTokenizer.train(TEXTS),
+        "unigram": m.UnigramTokenizer.train(TEXTS, 30, special_tokens=["<unk>"]),
+    }
+
+
+# (what is called, the name its error gives the path, the call given a path); `d` a directory
+# that exists, for the calls that take one.
+Call = Callable[[ModuleType, Any, Path], Any]
+CALLS: list[tuple[str, str, Call]] = [
+    ("WordCounts.from_files([p])", "paths[0]", lambda m, p, d: m.WordCounts.from_files([p])),
+    ("WordCounts.from_files(p)", "paths", lambda m, p, d: m.WordCounts.from_files(p)),
+    ("WordCounts.load", "path", lambda m, p, d: m.WordCounts.load(p)),
+    ("WordCounts.save", "path", lambda m, p, d: m.count_words(TEXTS).save(p)),
+    ("PyTokenizer.from_file", "path", lambda m, p, d: m.PyTokenizer.from_file(p)),
+    ("PyTokenizer.from_vocab_file", "path", lambda m, p, d: m.PyTokenizer.from_vocab_file(p)),
+    ("PyTokenizer.save", "path", lambda m, p, d: tokenizers(m)["wordpiece"].save(p)),
+    ("PyTokenizer.save_vocab", "path", lambda m, p, d: tokenizers(m)["wordpiece"].save_vocab(p)),
+    (
+        "PyTokenizer.from_pretrained",
+        "pretrained_model_name_or_path",
+        lambda m, p, d: m.PyTokenizer.from_pretrained(p),
+    ),
+    ("subfolder", "subfolder", lambda m, p, d: m.PyTokenizer.from_pretrained(d, subfolder=p)),
+    ("PyTokenizer.save_pretrained", "save_directory", lambda m, p, d: tokenizers(m)["wordpiece"].save_pretrained(p)),
+    (
+        "PyTokenizer.save_vocabulary",
+        "save_directory",
+        lambda m, p, d: tokenizers(m)["wordpiece"].save_vocabulary(p),
+    ),
+    ("BPETokenizer.train_from_files", "paths[0]", lambda m, p, d: m.BPETokenizer.train_from_files([p], 270)),
+    ("BPETokenizer.save", "path", lambda m, p, d: tokenizers(m)["bpe"].save(p)),
+    ("BPETokenizer.load", "path", lambda m, p, d: m.BPETokenizer.load(p)),
+    ("CharTokenizer.train_from_files", "paths", lambda m, p, d: m.CharTokenizer.train_from_files(p)),
+    ("CharTokenizer.save", "path", lambda m, p, d: tokenizers(m)["chars"].save(p)),
+    ("CharTokenizer.load", "path", lambda m, p, d: m.CharTokenizer.load(p)),
+    ("UnigramTokenizer.train_from_files", "paths[0]", lambda m, p, d: m.UnigramTokenizer.train_from_files([p], 30)),
+    ("UnigramTokenizer.save", "path", lambda m, p, d: tokenizers(m)["unigram"].save(p)),
+    ("UnigramTokenizer.from_file", "path", lambda m, p, d: m.UnigramTokenizer.from_file(p)),
+    (
+        "UnigramTokenizer.from_pretrained",
+        "pretrained_model_name_or_path",
+        lambda m, p, d: m.UnigramTokenizer.from_pretrained(p),
+    ),
+    (
+        "UnigramTokenizer.save_pretrained",
+        "save_directory",
+        lambda m, p, d: tokenizers(m)["unigram"].save_pretrained(p),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "given", [str, os.fsencode, lambda p: BytesPath(os.fsencode(p))], ids=["str", "bytes", "pathlike"]
+)
+@pytest.mark.parametrize(("what", "name", "call"), CALLS, ids=[c[0] for c in CALLS])
+def test_a_nul_in_a_path_is_a_value_error_naming_it(
+    tmp_path: Path, what: str, name: str, call: Call, given: Callable[[str], Any]
+) -> None:
+    path = given(str(tmp_path / "a\0b"))
+    engine, twin = (outcome(lambda m=m: call(m, path, tmp_path)) for m in MODULES.values())
+    assert engine == twin == ("ValueError", f"{name}: embedded null byte")
+    with pytest.raises(ValueError, match="embedded null byte"), open(path):  # as Python's own
+        pass
+
+
+@pytest.mark.parametrize("given", [os.fsencode, lambda p: BytesPath(os.fsencode(p))], ids=["bytes", "pathlike"])
+def test_a_path_given_as_bytes_is_read_as_python_reads_it(tmp_path: Path, given: Callable[[str], Any]) -> None:
+    """bytes, and a PathLike that gives bytes, name the file ``open`` opens with them."""
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join(TEXTS), encoding="utf-8")
+    for name, m in MODULES.items():
+        counts = m.WordCounts.from_files(given(str(corpus)))
+        assert dict(counts.items()) == dict(m.WordCounts.from_files([corpus]).items())
+        assert dict(m.WordCounts.from_files([given(str(corpus))]).items()) == dict(counts.items())
+        for kind, tokenizer in tokenizers(m).items():
+            saved = tmp_path / f"{name}-{kind}.json"
+            tokenizer.save(given(str(saved)))
+            loaded = type(tokenizer).load(given(str(saved)))
+            assert loaded.get_vocab() == tokenizer.get_vocab()
+        directory = tmp_path / f"{name}-model"
+        directory.mkdir()
+        tokenizers(m)["wordpiece"].save_pretrained(given(str(directory)))
+        assert (
+            m.PyTokenizer.from_pretrained(given(str(directory))).get_vocab() == tokenizers(m)["wordpiece"].get_vocab()
+        )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows paths are Unicode")
+@pytest.mark.parametrize("given", [lambda p: p, BytesPath], ids=["bytes", "pathlike"])
+def test_bytes_that_are_not_utf8_name_the_very_file(tmp_path: Path, given: Callable[[bytes], Any]) -> None:
+    """os.fsdecode's surrogateescape: the name's bytes come back as they were."""
+    raw = os.fsencode(tmp_path) + b"/caf\xe9.txt"
+    with open(raw, "wb") as f:
+        f.write(b"odd words\n")
+    for m in MODULES.values():
+        assert dict(m.WordCounts.from_files(given(raw)).items()) == {"odd": 1, "words": 1}
+        assert dict(m.WordCounts.from_files([given(raw)]).items()) == {"odd": 1, "words": 1}
+
+
+def test_what_is_no_path_is_still_refused(tmp_path: Path) -> None:
+    """A bytearray, a memoryview or an int is no path (``open`` refuses the first two, and takes an
+    int for a file descriptor); a PathLike whose ``__fspath__`` gives neither str nor bytes gets
+    Python's own TypeError."""
+    cases: list[tuple[Callable[[ModuleType], Any], tuple[str, str]]] = [
+        (
+            lambda m: m.WordCounts.from_files(bytearray(b"/p")),
+            ("TypeError", "paths must be a path or a list of paths, not bytearray"),
+        ),
+        (
+            lambda m: m.WordCounts.from_files([memoryview(b"/p")]),
+            ("TypeError", "paths[0] must be str, bytes or os.PathLike, not memoryview"),
+        ),
+        (lambda m: m.BPETokenizer.load(3), ("TypeError", "path must be str, bytes or os.PathLike, not int")),
+        (
+            lambda m: m.WordCounts.from_files([BytesPath(3)]),  # type: ignore[arg-type]
+            ("TypeError", "expected BytesPath.__fspath__() to return str or bytes, not int"),
+        ),
+    ]
+    for call, expected in cases:
+        engine, twin = (outcome(lambda m=m, call=call: call(m)) for m in MODULES.values())
+        assert engine == twin == expected
