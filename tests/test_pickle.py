@@ -3,7 +3,8 @@ the ``BatchEncoding`` that calling a tokenizer returns come back equal, field fo
 alignment for alignment, from ``pickle`` (every protocol), ``copy.copy`` and ``copy.deepcopy``,
 so that a ``multiprocessing`` pool or a DataLoader worker can return them. The pickle holds
 columns (bytes) and one string per distinct token, not an object per token; a state that was
-not made by pickling is a TypeError or ValueError, never a crash."""
+not made by pickling is a TypeError or ValueError, never a crash. A tokenizer keeps its
+``word_cache`` setting, and ``backend_tokenizer`` and a ``RaggedBatch`` pickle and copy too."""
 
 from __future__ import annotations
 
@@ -297,3 +298,41 @@ def test_a_unigram_state_pickling_did_not_make_is_a_type_or_value_error(case: st
     UNIGRAM_CORRUPT[case][1](s)
     with pytest.raises(UNIGRAM_CORRUPT[case][0], match=r"^UnigramEncoding state: "):
         type(e)._from_state(*s)
+
+
+def test_a_tokenizer_with_the_word_cache_off_keeps_it_off_through_pickle_and_copy(impl: str) -> None:
+    # the cache changes speed only, but a worker sent a tokenizer with it off should not build one
+    for on in (False, True):
+        tok = tokenizer(impl)
+        tok.word_cache = on
+        copies = [pickle.loads(pickle.dumps(tok, p)) for p in PROTOCOLS] + [copy.copy(tok), copy.deepcopy(tok)]
+        for c in copies:
+            assert c.word_cache is on
+            assert c.encode(PAIR[0]) == tok.encode(PAIR[0])
+
+
+def test_backend_tokenizer_pickles_and_copies_as_hugging_faces_does(impl: str) -> None:
+    tok = tokenizer(impl)
+    backend = tok.backend_tokenizer
+    for c in [*(pickle.loads(pickle.dumps(backend, p)) for p in PROTOCOLS), copy.copy(backend), copy.deepcopy(backend)]:
+        assert type(c) is type(backend)
+        assert c == backend
+        assert c.encode(*PAIR).ids == backend.encode(*PAIR).ids
+        assert c.decode(backend.encode(*PAIR).ids) == backend.decode(backend.encode(*PAIR).ids)
+    # a deep copy is a tokenizer of its own: a change to it leaves the original alone
+    deep = copy.deepcopy(backend)
+    deep.add_tokens(["zzyzx"])
+    assert backend.token_to_id("zzyzx") is None
+    assert deep.token_to_id("zzyzx") is not None
+
+
+def test_a_ragged_batch_pickles_with_every_protocol(impl: str) -> None:
+    tok = tokenizer(impl)
+    texts = [PAIR[0], "", PAIR[1]]
+    batch = tok.encode_batch(texts, return_tensors="np", return_offsets=True, return_token_type_ids=True)
+    assert type(batch).__name__ == "RaggedBatch"
+    for c in [*(pickle.loads(pickle.dumps(batch, p)) for p in PROTOCOLS), copy.copy(batch), copy.deepcopy(batch)]:
+        assert c.tolist() == batch.tolist()
+        for field in ("input_ids", "row_offsets", "token_type_ids", "offsets"):
+            numpy.testing.assert_array_equal(getattr(c, field), getattr(batch, field))
+        assert c.special_tokens_mask is None

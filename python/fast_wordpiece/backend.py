@@ -21,7 +21,13 @@ class BackendTokenizer:
         object.__setattr__(self, "_tokenizer", tokenizer)
 
     def __getattr__(self, name: str) -> Any:
+        if name == "_tokenizer":  # not set yet (an object being unpickled): no recursion
+            raise AttributeError(name)
         return getattr(self._tokenizer, name)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # (its ``__setattr__`` forwards to the tokenizer, which pickle's default rebuild would reach)
+        return (BackendTokenizer, (self._tokenizer,))
 
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self._tokenizer, name, value)

@@ -51,6 +51,11 @@ class RaggedBatch:
         self.offsets = offsets
         self.special_tokens_mask = special_tokens_mask
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # (``__slots__`` without ``__getstate__``: protocols 0 and 1 could not pickle it)
+        fields = (self.input_ids, self.row_offsets, self.token_type_ids, self.offsets, self.special_tokens_mask)
+        return (RaggedBatch, fields)
+
     def __len__(self) -> int:
         """The number of rows."""
         return len(self.row_offsets) - 1
@@ -81,7 +86,7 @@ class RaggedBatch:
             raise ValueError(f"no column {field!r}")
         column = getattr(self, field)
         if column is None:
-            raise ValueError(f"{field} was not asked for: pass return_{field.replace('_ids', '_ids')}=True")
+            raise ValueError(f"{field} was not asked for: pass return_{field}=True")
         ids = self[index]  # checks the index
         start = int(self.row_offsets[index if index >= 0 else index + len(self)])
         return column[start : start + len(ids)]
