@@ -97,7 +97,7 @@ impl PyTokenizer {
     /// Pickles as the tokenizer file and the settings a caller may change
     /// (`model_max_length`, `padding_side`, `truncation_side`,
     /// `clean_up_tokenization_spaces`, the bos, eos, mask and extra special
-    /// tokens, `model_input_names`, `name_or_path`).
+    /// tokens, `model_input_names`, `name_or_path`, `word_cache`).
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
@@ -115,6 +115,7 @@ impl PyTokenizer {
             "extra_special_tokens",
             "model_input_names",
             "name_or_path",
+            "word_cache",
         ] {
             state.set_item(key, slf.getattr(key)?)?;
         }

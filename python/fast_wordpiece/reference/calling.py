@@ -445,7 +445,8 @@ class TransformersCalls:
                 "clean_up_tokenization_spaces": self.clean_up_tokenization_spaces, "bos_token": self.bos_token,
                 "eos_token": self.eos_token, "mask_token": self.mask_token,
                 "extra_special_tokens": self.extra_special_tokens,
-                "model_input_names": self.model_input_names, "name_or_path": self.name_or_path}  # fmt: skip
+                "model_input_names": self.model_input_names, "name_or_path": self.name_or_path,
+                "word_cache": getattr(self, "word_cache", True)}  # fmt: skip
 
     # -- more of transformers' attributes (the engine's src/python/compat.rs) -----
 
