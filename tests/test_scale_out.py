@@ -417,3 +417,43 @@ def test_dask_texts_that_are_neither_a_bag_nor_paths_are_a_type_error(texts, das
     with pytest.raises(TypeError, match=r"^texts must be a dask\.bag\.Bag of str, or a path, glob or URL") as info:
         fw_dask.count(texts, client=dask_client)
     assert ("to_bag()" in str(info.value)) == isinstance(texts, _ColumnLike)
+
+
+# ----------------------------------------------------------------------------- paths and inputs
+
+
+@pytest.fixture
+def bracketed(tmp_path: Path) -> dict[str, Path]:
+    """Files whose names hold glob characters, and one that such a name, read as a glob, matches."""
+    named = {}
+    for name, text in [("shard[1].txt", "hello world\n"), ("a*b?.txt", "star text\n"), ("shard1.txt", "other\n")]:
+        named[name] = tmp_path / name
+        named[name].write_text(text, encoding="utf-8")
+    return named
+
+
+def test_spark_a_path_that_exists_is_read_as_given_though_it_holds_glob_characters(spark, bracketed):
+    """``shard[1].txt`` is that file, not the glob that matches ``shard1.txt``; a path that does not
+    exist as given and holds glob characters is still a glob."""
+    from fast_wordpiece import spark as fw_spark
+
+    literal = [bracketed["shard[1].txt"], bracketed["a*b?.txt"]]
+    assert fw_spark.count([str(p) for p in literal]) == WordCounts.from_files(literal)
+    assert fw_spark._local_paths(f"file://{literal[0]}") == [str(literal[0])]
+    glob = str(literal[0].parent / "shard[12].txt")
+    assert fw_spark._local_paths(glob) == [str(bracketed["shard1.txt"])]
+    with pytest.raises(FileNotFoundError, match=r"no file matches .*shard\[3\]\.txt"):
+        fw_spark._local_paths(str(literal[0].parent / "shard[3].txt"))
+
+
+def test_dask_a_path_that_exists_is_read_as_given_though_it_holds_glob_characters(dask_client, bracketed):
+    from fast_wordpiece import dask as fw_dask
+
+    literal = [bracketed["shard[1].txt"], bracketed["a*b?.txt"]]
+    for texts in (str(literal[0]), [str(p) for p in literal], [f"file://{literal[0]}", literal[1]]):
+        expected = WordCounts.from_files(literal[0] if isinstance(texts, str) else literal)
+        assert fw_dask.count(texts, client=dask_client) == expected
+    glob = str(literal[0].parent / "shard[12].txt")
+    assert fw_dask.count(glob, client=dask_client) == WordCounts.from_files(bracketed["shard1.txt"])
+    with pytest.raises(FileNotFoundError, match=r"no file matches .*shard\[3\]\.txt$"):
+        fw_dask.count([str(literal[0]), str(literal[0].parent / "shard[3].txt")], client=dask_client)

@@ -23,6 +23,9 @@ BATCH_BYTES = 8 << 20
 
 Objective = Literal["likelihood", "pmi", "frequency"]
 
+#: What makes a path that does not exist as given a glob.
+GLOB_CHARS = "*?["
+
 Paths = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
 
 
@@ -90,6 +93,25 @@ def _paths(texts: Any) -> list[str]:
     )
 
 
+def _open_files(fsspec: Any, paths: list[str]) -> list[Any]:
+    """The files of ``paths`` to read, opened lazily (``fsspec.core.OpenFile``). A path that
+    exists as given is that file, though it holds glob characters (``shard[1].txt``); one that
+    does not and holds some (``*?[``) is a glob, expanded here (its files, sorted, no directory;
+    none is a FileNotFoundError); another path is that file, read by a worker (whose error it is
+    when the file is missing: the workers may mount what the client does not)."""
+    files: list[Any] = []
+    for path in paths:
+        fs, stripped = fsspec.core.url_to_fs(path)
+        if any(c in stripped for c in GLOB_CHARS) and not fs.exists(stripped):
+            matches = [match for match in sorted(fs.glob(stripped)) if not fs.isdir(match)]
+            if not matches:
+                raise FileNotFoundError(f"no file matches {path}")
+        else:
+            matches = [stripped]
+        files.extend(fsspec.core.OpenFile(fs, match, mode="rb") for match in matches)
+    return files
+
+
 def _merge(parts: Iterable[WordCounts], prune: dict[str, Any] | None) -> WordCounts:
     parts = iter(parts)
     total = next(parts)
@@ -131,11 +153,8 @@ def count(
         )
     else:
         fsspec = require("fsspec", "dask")
-        paths = _paths(texts)
-        files = fsspec.open_files(paths, mode="rb")
-        if not files:
-            raise FileNotFoundError(f"no file matches {paths}")
-        bag = db.from_sequence(list(files), npartitions=len(files))
+        files = _open_files(fsspec, _paths(texts))
+        bag = db.from_sequence(files, npartitions=len(files))
         total = bag.reduction(
             lambda part: _count_files(part, errors, options),
             lambda parts: _merge(parts, prune),

@@ -34,6 +34,9 @@ from fast_wordpiece._cluster import check_counting_options, check_parts, check_p
 #: Texts counted at a time on an executor (RDD of str).
 BATCH_TEXTS = 65536
 
+#: What makes a path that does not exist as given a glob.
+GLOB_CHARS = "*?["
+
 Objective = Literal["likelihood", "pmi", "frequency"]
 
 
@@ -138,7 +141,9 @@ def _local_paths(texts: Any) -> list[str]:
             )
         if pattern.startswith("file:"):  # file:///a and Hadoop's file:/a
             pattern = pattern.removeprefix("file:").removeprefix("//")
-        matches = sorted(glob.glob(pattern)) if any(c in pattern for c in "*?[") else [pattern]
+        # A path that exists is read as given, though it holds glob characters (shard[1].txt).
+        is_glob = any(c in pattern for c in GLOB_CHARS) and not os.path.exists(pattern)
+        matches = sorted(glob.glob(pattern)) if is_glob else [pattern]
         if not matches or not os.path.exists(matches[0]):
             raise FileNotFoundError(f"no file matches {pattern}")
         for match in matches:
@@ -177,7 +182,8 @@ def count(
     **options: Any,
 ) -> WordCounts:
     """The word counts of a DataFrame's ``column`` of strings, of an RDD of str, or of
-    text files (paths or globs on a filesystem every executor mounts; ``errors`` as
+    text files (paths or globs on a filesystem every executor mounts, a path that exists
+    read as given though it holds glob characters; ``errors`` as
     in ``WordCounts.from_files``, and for a column that is not valid UTF-8, as
     ``spark.read.text`` leaves bad bytes; ``spark_context``: default the active one).
 
