@@ -457,3 +457,33 @@ def test_dask_a_path_that_exists_is_read_as_given_though_it_holds_glob_character
     assert fw_dask.count(glob, client=dask_client) == WordCounts.from_files(bracketed["shard1.txt"])
     with pytest.raises(FileNotFoundError, match=r"no file matches .*shard\[3\]\.txt$"):
         fw_dask.count([str(literal[0]), str(literal[0].parent / "shard[3].txt")], client=dask_client)
+
+
+@pytest.mark.parametrize("extra", ["dask", "spark"])
+def test_no_paths_are_no_files_to_count(extra):
+    """The same error from both (Dask's was fsspec's ``ValueError: empty urlpath sequence``)."""
+    fw_cluster = pytest.importorskip(f"fast_wordpiece.{extra}")
+    pytest.importorskip("dask.bag" if extra == "dask" else "pyspark")
+    for texts in ([], ()):
+        with pytest.raises(FileNotFoundError, match=r"^no files to count$"):
+            fw_cluster.count(texts)
+
+
+def _series():
+    return pytest.importorskip("pandas").Series(["a b"])
+
+
+@pytest.mark.parametrize("make", [_series, lambda: iter(["a b"]), lambda: {"text": ["a b"]}, lambda: 42, lambda: None])
+@pytest.mark.parametrize("function", ["train", "count"])
+def test_spark_inputs_that_are_neither_a_dataframe_an_rdd_nor_paths_are_a_type_error(make, function):
+    """Worded as Dask's refusal, not an AttributeError from inside (``getNumPartitions``)."""
+    from fast_wordpiece import spark as fw_spark
+
+    texts = make()
+    args = (texts, VOCAB) if function == "train" else (texts,)
+    with pytest.raises(TypeError) as info:
+        getattr(fw_spark, function)(*args)
+    assert str(info.value) == (
+        "df_or_rdd must be a Spark DataFrame, an RDD of str, or a path or glob or a list of them, "
+        f"not {type(texts).__name__}"
+    )

@@ -99,6 +99,8 @@ def _open_files(fsspec: Any, paths: list[str]) -> list[Any]:
     does not and holds some (``*?[``) is a glob, expanded here (its files, sorted, no directory;
     none is a FileNotFoundError); another path is that file, read by a worker (whose error it is
     when the file is missing: the workers may mount what the client does not)."""
+    if not paths:
+        raise FileNotFoundError("no files to count")
     files: list[Any] = []
     for path in paths:
         fs, stripped = fsspec.core.url_to_fs(path)

@@ -238,6 +238,11 @@ def count(
         rdd = df_or_rdd
         if hasattr(rdd, "select") and hasattr(rdd, "rdd"):  # a DataFrame of a Spark without mapInArrow
             rdd = rdd.select(column).rdd.map(operator.itemgetter(0))
+        if not (hasattr(rdd, "mapPartitions") and hasattr(rdd, "getNumPartitions")):
+            raise TypeError(
+                "df_or_rdd must be a Spark DataFrame, an RDD of str, or a path or glob or a list of them, "
+                f"not {type(df_or_rdd).__name__}"
+            )
         parts = num_partitions or max(1, rdd.getNumPartitions())
         counted = rdd.mapPartitions(lambda texts: _count_partition(texts, options, parts))
     summed = counted.reduceByKey(_add, parts, _identity)
