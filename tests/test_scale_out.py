@@ -487,3 +487,54 @@ def test_spark_inputs_that_are_neither_a_dataframe_an_rdd_nor_paths_are_a_type_e
         "df_or_rdd must be a Spark DataFrame, an RDD of str, or a path or glob or a list of them, "
         f"not {type(texts).__name__}"
     )
+
+
+# ----------------------------------------------------------------------------- the shuffle's size
+
+
+def test_spark_partitions_send_no_empty_part():
+    """Each input partition sends one record per part that has words: a few words split into many
+    parts are a few records, not one per part (P input partitions made P x P records)."""
+    from fast_wordpiece import spark as fw_spark
+
+    pa = pytest.importorskip("pyarrow")
+    expected = fast_wordpiece.count_words(["a b"])
+    records = list(fw_spark._count_partition(["a b", None], {}, 64))
+    assert 1 <= len(records) <= 2
+    assert all(len(part) for _, part in records)
+    assert sum((part for _, part in records), WordCounts()) == expected
+    batches = list(
+        fw_spark._count_arrow([pa.record_batch([pa.array(["a b", None])], names=["text"])], {}, 64, "strict", "text")
+    )
+    assert 1 <= len(batches) <= 2
+    assert sum((WordCounts.from_bytes(b.column(1)[0].as_py()) for b in batches), WordCounts()) == expected
+    assert list(fw_spark._count_partition([], {}, 64)) == []
+
+
+def test_spark_default_parts_are_at_most_the_parallelism(spark, lines, monkeypatch):
+    """With ``num_partitions`` None, many input partitions are summed in as many parts as the
+    cluster runs tasks at once (2 in local[2]), not one part per input partition."""
+    import pyspark
+
+    from fast_wordpiece import spark as fw_spark
+
+    seen: list[int] = []
+    texts = lines[:300]
+    df = spark.createDataFrame([(t,) for t in texts], ["text"]).repartition(6)
+    reduce_by_key, repartition = pyspark.RDD.reduceByKey, type(df).repartition
+
+    def spy_reduce(self, func, numPartitions=None, partitionFunc=None):
+        seen.append(numPartitions)
+        return reduce_by_key(self, func, numPartitions, partitionFunc)
+
+    def spy_repartition(self, n, *cols):
+        seen.append(n)
+        return repartition(self, n, *cols)
+
+    monkeypatch.setattr(pyspark.RDD, "reduceByKey", spy_reduce)
+    monkeypatch.setattr(type(df), "repartition", spy_repartition)
+    assert spark.sparkContext.defaultParallelism == 2
+    assert fw_spark.count(spark.sparkContext.parallelize(texts, 6)) == fast_wordpiece.count_words(texts)
+    assert fw_spark.count(df) == fast_wordpiece.count_words(texts)
+    assert fw_spark.count(df, num_partitions=3) == fast_wordpiece.count_words(texts)
+    assert seen == [2, 2, 3]

@@ -53,7 +53,22 @@ def _count_partition(texts: Iterable[Any], options: dict[str, Any], parts: int) 
                 batch.clear()
     if batch:
         counts.update(count_words(batch, **options))
-    return enumerate(counts.split(parts))
+    return _nonempty(counts, parts)
+
+
+def _nonempty(counts: WordCounts, parts: int) -> Iterator[tuple[int, WordCounts]]:
+    """``(i, part i)`` of ``counts`` split into ``parts`` by word, but for the empty parts: the
+    shuffle carries no record for them (else ``parts`` records per input partition, most of them
+    empty when the words are few)."""
+    return ((i, part) for i, part in enumerate(counts.split(parts)) if len(part))
+
+
+def _default_parts(partitions: int, sc: Any) -> int:
+    """The parts of the shuffle when ``num_partitions`` is None: one per input partition, but no
+    more than the cluster's parallelism (every part is summed at once then; more parts would
+    only multiply the records, up to partitions x parts)."""
+    parallelism: int = sc.defaultParallelism
+    return max(1, min(partitions, parallelism))
 
 
 def _replaced(column: Any) -> Any:
@@ -85,7 +100,7 @@ def _count_arrow(batches: Iterable[Any], options: dict[str, Any], parts: int, er
         if "invalid UTF-8" not in str(e):
             raise
         raise ValueError(f'column {name!r} holds text that is not UTF-8 ({e}): pass errors="replace"') from None
-    for i, part in enumerate(counts.split(parts)):
+    for i, part in _nonempty(counts, parts):
         yield pa.RecordBatch.from_arrays(
             [pa.array([i], pa.int32()), pa.array([part.to_bytes()], pa.binary())], names=["part", "counts"]
         )
@@ -125,7 +140,7 @@ def _count_files(
     counts = WordCounts(**options)
     if files:
         counts = WordCounts.from_files(files, errors=errors, **options)  # type: ignore[arg-type]
-    return enumerate(counts.split(parts))
+    return _nonempty(counts, parts)
 
 
 def _local_paths(texts: Any) -> list[str]:
@@ -188,7 +203,8 @@ def count(
     ``spark.read.text`` leaves bad bytes; ``spark_context``: default the active one).
 
     Each partition's counts are split by word into ``num_partitions`` parts
-    (default: the input's partitions), the shuffle adds up part ``i`` of every
+    (default: the input's partitions, at most ``defaultParallelism``; an empty
+    part is not sent), the shuffle adds up part ``i`` of every
     partition on one executor (``reduceByKey``; for a DataFrame, ``repartition``
     by part, all in the JVM), and the driver collects the parts (which share no
     word). Pickled ``WordCounts`` travel, not one object per word.
@@ -206,7 +222,7 @@ def count(
         pyspark = require("pyspark", "spark")
         paths = _local_paths(df_or_rdd)
         sc = spark_context or pyspark.SparkContext.getOrCreate()
-        parts = num_partitions or max(1, min(len(paths), sc.defaultParallelism))
+        parts = num_partitions or _default_parts(len(paths), sc)
         files = sc.parallelize(paths, len(paths))
         counted = files.mapPartitions(lambda paths: _count_files(paths, errors, options, parts))
     elif hasattr(df_or_rdd, "select") and hasattr(df_or_rdd, "mapInArrow"):  # a DataFrame
@@ -219,7 +235,8 @@ def count(
             raise TypeError(
                 f"column {df.columns[0]!r} must be of strings, not of {df.schema.fields[0].dataType.simpleString()}"
             )
-        parts = num_partitions or max(1, df.rdd.getNumPartitions())
+        rows = df.rdd
+        parts = num_partitions or _default_parts(rows.getNumPartitions(), rows.context)
         schema = "part int, counts binary"
         name = column if isinstance(column, str) else str(column)
         counted_df = df.mapInArrow(lambda batches: _count_arrow(batches, options, parts, errors, name), schema)
@@ -243,7 +260,7 @@ def count(
                 "df_or_rdd must be a Spark DataFrame, an RDD of str, or a path or glob or a list of them, "
                 f"not {type(df_or_rdd).__name__}"
             )
-        parts = num_partitions or max(1, rdd.getNumPartitions())
+        parts = num_partitions or _default_parts(rdd.getNumPartitions(), rdd.context)
         counted = rdd.mapPartitions(lambda texts: _count_partition(texts, options, parts))
     summed = counted.reduceByKey(_add, parts, _identity)
     if min_count:
