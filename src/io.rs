@@ -114,82 +114,57 @@ fn sync_dir(dir: &Path) {
     let _ = dir;
 }
 
-/// How long a wait for a FIFO's writer blocks between two questions to the
-/// caller whether to stop, in milliseconds (as often as training asks).
-#[cfg(target_os = "linux")]
-const WRITER_WAIT_MS: libc::c_int = 100;
-
-/// Opens `path` for reading as `File::open` does, except that a FIFO is
-/// waited for in steps: until a writer opens it, `stop` is asked every 100
-/// ms (and whenever a signal comes), and when it says to stop the open gives
-/// up with `Error::Interrupted`. `File::open` waits in the kernel and opens
-/// again when a signal interrupts it, so Ctrl-C (or another signal handler's
-/// exception) never stopped the open of a FIFO no one writes to, where
-/// Python's `open` raises the handler's exception.
+/// Opens `path` for reading as `File::open` does, except that the wait for
+/// a FIFO's writer can be stopped: when a signal interrupts the `open`,
+/// `stop` is asked whether to give up (`Error::Interrupted`) before it opens
+/// again. `File::open` opens again at once, so Ctrl-C (or another signal
+/// handler's exception) never stopped the open of a FIFO no one writes to,
+/// where Python's `open` raises the handler's exception. (Python's handlers
+/// are set without `SA_RESTART`: a signal to the waiting thread interrupts
+/// the `open`.) The open blocks as `File::open`'s does, until a writer has
+/// opened the FIFO, so a writer that opens several FIFOs before it writes to
+/// any is served as before.
 ///
 /// Anything else (a regular file, a device, a missing path) is opened by
-/// `File::open` itself: a FIFO is opened without blocking, which for other
-/// files can mean something else (a device that does not wait for its
-/// carrier, a file under a lease that fails to open). The FIFO is waited for
-/// on Linux, which tells by `poll` whether a writer has opened it yet; on
-/// other systems `File::open` opens it as before. Errors are OS errors naming
-/// `path`.
+/// `File::open` itself. Errors are OS errors naming `path`.
 pub fn open_to_read(path: &Path, stop: &dyn Fn() -> bool) -> Result<File> {
-    #[cfg(target_os = "linux")]
+    #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
         if fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo()) {
             return open_fifo(path, stop);
         }
     }
-    #[cfg(not(target_os = "linux"))]
+    #[cfg(not(unix))]
     let _ = stop;
     File::open(path).map_err(|e| Error::io(path, e))
 }
 
-/// [`open_to_read`] for a FIFO: opened without blocking (which a FIFO does
-/// at once, writer or not), then `poll`ed until a writer has opened it (data
-/// to read, or a writer that came and went), then made blocking again, so
-/// that it reads as `File::open` would have opened it. Linux reports no
-/// hang-up for a FIFO that has never had a writer since it was opened.
-#[cfg(target_os = "linux")]
+/// [`open_to_read`] for a FIFO: `open(2)` as `File::open` calls it
+/// (read-only, close-on-exec), `stop` asked when a signal interrupts it.
+#[cfg(unix)]
 fn open_fifo(path: &Path, stop: &dyn Fn() -> bool) -> Result<File> {
-    use std::os::fd::AsRawFd;
-    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    use std::os::fd::FromRawFd;
+    use std::os::unix::ffi::OsStrExt;
 
-    let io = |e| Error::io(path, e);
-    let file = OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path).map_err(io)?;
-    let fd = file.as_raw_fd();
-    // The path may have been replaced since it was looked at: only a FIFO
-    // is waited for.
-    if file.metadata().map_err(io)?.file_type().is_fifo() {
-        loop {
-            let mut ready = libc::pollfd { fd, events: libc::POLLIN, revents: 0 };
-            // SAFETY: one valid `pollfd`, for the call's duration; `fd` is
-            // open (`file` owns it).
-            match unsafe { libc::poll(&mut ready, 1, WRITER_WAIT_MS) } {
-                // Data, a hang-up, an error: a writer has been; reading says which.
-                n if n > 0 => break,
-                0 => {}
-                _ => {
-                    let e = std::io::Error::last_os_error();
-                    if e.kind() != ErrorKind::Interrupted {
-                        return Err(io(e));
-                    }
-                }
-            }
-            if stop() {
-                return Err(Error::Interrupted);
-            }
+    let c_path = std::ffi::CString::new(path.as_os_str().as_bytes())
+        .map_err(|_| Error::io(path, std::io::Error::from(ErrorKind::InvalidInput)))?;
+    loop {
+        // SAFETY: a NUL-terminated path that lives through the call; no mode
+        // is read without `O_CREAT`.
+        let fd = unsafe { libc::open(c_path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC) };
+        if fd >= 0 {
+            // SAFETY: `fd` was just opened and nothing else owns it.
+            return Ok(unsafe { File::from_raw_fd(fd) });
+        }
+        let e = std::io::Error::last_os_error();
+        if e.kind() != ErrorKind::Interrupted {
+            return Err(Error::io(path, e));
+        }
+        if stop() {
+            return Err(Error::Interrupted);
         }
     }
-    // SAFETY: `fcntl` on an open descriptor, with no pointer arguments.
-    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
-    // SAFETY: as above; the flags just read, without `O_NONBLOCK`.
-    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags & !libc::O_NONBLOCK) } < 0 {
-        return Err(io(std::io::Error::last_os_error()));
-    }
-    Ok(file)
 }
 
 /// The bytes of a file, opened by [`open_to_read`] (`stop` as there), read as
@@ -301,7 +276,7 @@ mod tests {
         fs::remove_dir_all(&dir).unwrap();
     }
 
-    #[cfg(target_os = "linux")]
+    #[cfg(unix)]
     #[test]
     fn a_fifo_is_waited_for_until_asked_to_stop_and_then_read_whole() {
         use std::ffi::CString;
@@ -313,13 +288,34 @@ mod tests {
         let c_path = CString::new(fifo.as_os_str().as_bytes()).unwrap();
         // SAFETY: a valid NUL-terminated path.
         assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
-        // No writer: asked every 100 ms, it gives up when told to.
-        let asked = AtomicUsize::new(0);
-        let started = std::time::Instant::now();
-        let stop = || asked.fetch_add(1, Ordering::Relaxed) == 2;
-        assert!(matches!(open_to_read(&fifo, &stop), Err(Error::Interrupted)));
+        // No writer: the open waits; each signal to the waiting thread asks
+        // `stop`, and it gives up when told to.
+        extern "C" fn nothing(_: libc::c_int) {}
+        // SAFETY: a handler that does nothing, without `SA_RESTART` (as
+        // Python sets its handlers), for a signal nothing else here uses.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = nothing as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            libc::sigemptyset(&mut action.sa_mask);
+            assert_eq!(libc::sigaction(libc::SIGUSR2, &action, std::ptr::null_mut()), 0);
+        }
+        let asked = std::sync::Arc::new(AtomicUsize::new(0));
+        let opener = std::thread::spawn({
+            let (fifo, asked) = (fifo.clone(), asked.clone());
+            move || {
+                matches!(open_to_read(&fifo, &|| asked.fetch_add(1, Ordering::Relaxed) == 2), Err(Error::Interrupted))
+            }
+        });
+        {
+            use std::os::unix::thread::JoinHandleExt;
+            while !opener.is_finished() {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                // SAFETY: the thread is not joined yet, so its id is valid.
+                unsafe { libc::pthread_kill(opener.as_pthread_t(), libc::SIGUSR2) };
+            }
+        }
+        assert!(opener.join().unwrap());
         assert_eq!(asked.load(Ordering::Relaxed), 3);
-        assert!(started.elapsed() >= std::time::Duration::from_millis(250));
         // A writer that comes late and writes in pieces: every byte, read blocking.
         let writer = std::thread::spawn({
             let fifo = fifo.clone();

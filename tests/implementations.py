@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -23,6 +23,22 @@ def outcome(call: Callable[[], Any]) -> tuple[str, Any]:
     except Exception as e:  # the outcome is what is compared
         return type(e).__name__, str(e)
     return "ok", result
+
+
+class LazyBatch(Mapping):  # type: ignore[type-arg]
+    """A mapping that is neither a dict nor a UserDict, as a ``datasets`` batch is."""
+
+    def __init__(self, data: dict[str, list[str]]) -> None:
+        self._data = data
+
+    def __getitem__(self, key: str) -> list[str]:
+        return self._data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
 
 
 TEXTS = ["hello world the quick brown fox", "hello there world"] * 5

@@ -300,6 +300,8 @@ def test_a_merge_listed_twice_takes_its_last_rank_as_hugging_faces(module, tmp_p
     # listed once, at its last place, as Hugging Face writes it
     assert [tuple(m) for m in ours.merges] == [("b", "c"), ("a", "b")]
     assert json.loads(ours.to_json())["model"]["merges"] == json.loads(hf.to_str())["model"]["merges"]
+    # equal to the tokenizer of the merges listed once, and to itself read back
+    assert ours == module.BPETokenizer(vocab, twice[1:]) == module.BPETokenizer.from_json(ours.to_json())
     # a tokenizer.json with a merge twice (Hugging Face loads it) loads the same way
     hf.save(str(tmp_path / "hf.json"))
     doc = json.loads((tmp_path / "hf.json").read_text("utf-8"))

@@ -20,12 +20,11 @@ import json
 import subprocess
 import sys
 from collections import UserDict
-from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
-from implementations import IMPLEMENTATIONS, outcome, small_tokenizers, tokenizer_class
+from implementations import IMPLEMENTATIONS, LazyBatch, outcome, small_tokenizers, tokenizer_class
 
 import fast_wordpiece
 import fast_wordpiece.reference
@@ -248,22 +247,6 @@ def test_a_pretokenized_pair_of_lists_runs_and_type_checks(tmp_path: Path) -> No
 
 
 # -- a mapping given as a batch -----------------------------------------------------------------
-
-
-class LazyBatch(Mapping):  # type: ignore[type-arg]
-    """A mapping that is neither a dict nor a UserDict, as a ``datasets`` batch is."""
-
-    def __init__(self, data: dict[str, list[str]]) -> None:
-        self._data = data
-
-    def __getitem__(self, key: str) -> list[str]:
-        return self._data[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
 
 
 # (what is called, the name of its batch argument, the call given a batch)

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import inspect
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from implementations import IMPLEMENTATIONS, outcome
+from implementations import IMPLEMENTATIONS, LazyBatch, outcome
 
 import fast_wordpiece
 import fast_wordpiece.reference
@@ -112,22 +112,6 @@ def test_an_item_that_is_neither_text_nor_batch_is_named(
     assert engine == twin
     assert engine[0] == error.__name__
     assert engine[1].startswith(message)
-
-
-class LazyBatch(Mapping):  # type: ignore[type-arg]
-    """A mapping that is not a dict, as a ``datasets`` batch is."""
-
-    def __init__(self, data: dict[str, list[str]]) -> None:
-        self._data = data
-
-    def __getitem__(self, key: str) -> list[str]:
-        return self._data[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
 
 
 @pytest.mark.parametrize("trainer", [*sorted(TRAINERS), "count_words"])

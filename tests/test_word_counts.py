@@ -705,3 +705,34 @@ def test_a_fifo_whose_writer_comes_late_is_read_whole(fw: ModuleType, tmp_path: 
     assert through_fifo(b"", 1, lambda: fw.WordCounts.from_files([fifo])).total == 0
     # A counts file written through the FIFO.
     assert through_fifo(counted.to_bytes(), 3, lambda: fw.WordCounts.load(fifo)) == counted
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_fifos_a_writer_opens_all_before_writing_are_read(tmp_path: Path) -> None:
+    """The engine opens every file of ``from_files`` before it reads any, each FIFO as ``open``
+    does (until its writer opens it): a writer that opens all its FIFOs, then writes to each, is
+    served. (Waiting for data instead of a writer deadlocked here. The twin reads the files one
+    after another, so such a writer keeps it waiting on the first.)"""
+    fifos = [tmp_path / "f1", tmp_path / "f2"]
+    for f in fifos:
+        os.mkfifo(f)
+    writer = (
+        "import sys\n"
+        "a, b = open(sys.argv[1], 'w'), open(sys.argv[2], 'w')\n"
+        "a.write('hello world\\n'); a.flush(); b.write('hello there\\n'); b.flush()\n"
+        "a.close(); b.close()\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", writer, *map(str, fifos)])
+    try:
+        reader = (
+            "import signal, sys, fast_wordpiece\n"
+            "signal.alarm(20)\n"
+            "print(sorted(fast_wordpiece.WordCounts.from_files(sys.argv[1:]).items()))\n"
+        )
+        done = subprocess.run([sys.executable, "-c", reader, *map(str, fifos)], capture_output=True, text=True,
+                              timeout=60, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})  # fmt: skip
+    finally:
+        child.kill()
+        child.wait()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(sorted({"hello": 2, "world": 1, "there": 1}.items()))

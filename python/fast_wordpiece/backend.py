@@ -27,7 +27,7 @@ class BackendTokenizer:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # (its ``__setattr__`` forwards to the tokenizer, which pickle's default rebuild would reach)
-        return (BackendTokenizer, (self._tokenizer,))
+        return (type(self), (self._tokenizer,))
 
     def __setattr__(self, name: str, value: Any) -> None:
         setattr(self._tokenizer, name, value)

@@ -54,7 +54,7 @@ class RaggedBatch:
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         # (``__slots__`` without ``__getstate__``: protocols 0 and 1 could not pickle it)
         fields = (self.input_ids, self.row_offsets, self.token_type_ids, self.offsets, self.special_tokens_mask)
-        return (RaggedBatch, fields)
+        return (type(self), fields)
 
     def __len__(self) -> int:
         """The number of rows."""

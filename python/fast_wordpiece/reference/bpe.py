@@ -226,7 +226,10 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
                 if t not in self.vocab:
                     raise ValueError(f"{what} {_quoted(t)} is not in the vocabulary")
             # a merge listed twice takes the rank of its last place, as in Hugging Face's
+            self.ranks.pop((a, b), None)
             self.ranks[(a, b)] = rank
+        # (ranks 0, 1, ... in that order, as the merges list them: a merge listed twice leaves a gap)
+        self.ranks = {merge: rank for rank, merge in enumerate(self.ranks)}
         if unk_token is not None and unk_token not in self.vocab:
             raise ValueError(f"unk_token {_quoted(unk_token)} is not in the vocabulary")
         for t in self.specials:

@@ -446,6 +446,7 @@ class TransformersCalls:
                 "eos_token": self.eos_token, "mask_token": self.mask_token,
                 "extra_special_tokens": self.extra_special_tokens,
                 "model_input_names": self.model_input_names, "name_or_path": self.name_or_path,
+                # (`PyTokenizer`'s, this mixin's one user; the mixin does not declare it)
                 "word_cache": getattr(self, "word_cache", True)}  # fmt: skip
 
     # -- more of transformers' attributes (the engine's src/python/compat.rs) -----
