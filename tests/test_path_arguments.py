@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import os
+import pickle
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -158,3 +159,65 @@ def test_what_is_no_path_is_still_refused(tmp_path: Path) -> None:
     for call, expected in cases:
         engine, twin = (outcome(lambda m=m, call=call: call(m)) for m in MODULES.values())
         assert engine == twin == expected
+
+
+WORDPIECE_FILES = ["tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json"]
+UNIGRAM_FILES = ["tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows paths are Unicode")
+@pytest.mark.parametrize("given", [lambda p: p, os.fsdecode, BytesPath], ids=["bytes", "str", "pathlike"])
+def test_paths_given_back_name_the_very_files_when_not_utf8(tmp_path: Path, given: Callable[[bytes], Any]) -> None:
+    """The paths the engine gives back (the files save_pretrained and save_vocabulary wrote,
+    name_or_path) are the str Python gives for them (os.fsdecode: surrogate escapes), as the
+    twin's: they name the very files, and from_pretrained reads them back."""
+    for name, m in MODULES.items():
+        raw = os.fsencode(tmp_path) + f"/{name}-caf".encode() + b"\xe9"
+        directory = os.fsdecode(raw)  # "...caf\udce9"
+        wordpiece, unigram = tokenizers(m)["wordpiece"], tokenizers(m)["unigram"]
+        written = wordpiece.save_pretrained(given(raw))
+        assert written == [os.path.join(directory, f) for f in WORDPIECE_FILES]
+        assert all(os.path.exists(f) for f in written)
+        assert wordpiece.save_vocabulary(given(raw)) == (os.path.join(directory, "vocab.txt"),)
+        loaded = m.PyTokenizer.from_pretrained(given(raw))
+        assert loaded.name_or_path == directory
+        assert loaded.get_vocab() == wordpiece.get_vocab()
+        assert pickle.loads(pickle.dumps(loaded)).name_or_path == directory
+        assert m.PyTokenizer.from_file(written[0]).get_vocab() == wordpiece.get_vocab()
+        written = unigram.save_pretrained(given(raw + b"-unigram"))
+        assert written == [os.path.join(directory + "-unigram", f) for f in UNIGRAM_FILES]
+        assert all(os.path.exists(f) for f in written)
+        assert m.UnigramTokenizer.from_pretrained(directory + "-unigram").get_vocab() == unigram.get_vocab()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows paths are Unicode")
+@pytest.mark.parametrize("given", [lambda p: p, os.fsdecode], ids=["bytes", "str"])
+def test_the_filename_of_an_oserror_for_a_path_not_utf8_is_pythons(
+    tmp_path: Path, given: Callable[[bytes], Any]
+) -> None:
+    """OSError.filename is the str Python's open gives for the missing path (surrogate escapes),
+    in the engine as in the twin; the message may show it lossily."""
+    raw = os.fsencode(tmp_path) + b"/missing\xe9"
+    # Python's open given the str (the twin decodes a path first, as the engine does).
+    with pytest.raises(FileNotFoundError) as opened, open(os.fsdecode(raw)):
+        pass
+    expected = opened.value.filename
+    assert expected == os.fsdecode(raw)
+    existing = os.fsencode(tmp_path)
+    calls: list[Callable[[ModuleType], Any]] = [
+        lambda m: m.PyTokenizer.from_file(given(raw)),
+        lambda m: m.BPETokenizer.load(given(raw)),
+        lambda m: m.WordCounts.from_files([given(raw)]),
+        lambda m: m.PyTokenizer.from_pretrained(given(raw)),
+        lambda m: m.UnigramTokenizer.from_pretrained(given(raw)),
+    ]
+    for call in calls:
+        for m in MODULES.values():
+            with pytest.raises(FileNotFoundError) as raised:
+                call(m)
+            assert (raised.value.errno, raised.value.filename) == (2, expected)
+    # A subfolder missing from a directory that exists (given as bytes: a str subfolder takes no surrogates).
+    for m in MODULES.values():
+        with pytest.raises(FileNotFoundError) as raised:
+            m.PyTokenizer.from_pretrained(given(existing), subfolder=b"sub\xe9")
+        assert (raised.value.errno, raised.value.filename) == (2, os.fsdecode(existing + b"/sub\xe9"))

@@ -15,6 +15,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::args::{self, type_name};
 use super::encoding::{PyEncoding, Shared};
 use super::ints;
+use super::paths::path_str;
 use super::tokenizer::PyTokenizer;
 use crate::pipeline::model::special_tokens::AddedToken;
 
@@ -185,11 +186,15 @@ impl PyTokenizer {
         slf.call_method0("get_vocab")
     }
 
-    /// The directory `from_pretrained` read (as given), else `""`, as
-    /// transformers' `name_or_path`. Settable (a str); pickling keeps it.
+    /// The directory `from_pretrained` read (as given, as `os.fsdecode`
+    /// gives it), else `""`, as transformers' `name_or_path`. Settable (any
+    /// str, surrogate escapes too); pickling keeps it.
     #[getter]
-    fn name_or_path(&self) -> String {
-        self.name_or_path.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+    fn name_or_path<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        match &*self.name_or_path.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) {
+            Some(name) => Ok(name.bind(py).clone()),
+            None => ints::py_str(py, ""),
+        }
     }
 
     #[setter]
@@ -197,8 +202,10 @@ impl PyTokenizer {
         if !value.is_instance_of::<PyString>() {
             return Err(PyTypeError::new_err(format!("name_or_path must be a str, not {}", type_name(value))));
         }
-        let name = args::text(value, &|| "name_or_path".to_owned())?.to_owned();
-        *self.name_or_path.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = name;
+        // Any str, as it is: the one from_pretrained gave for a directory whose name is not
+        // UTF-8 has surrogate escapes, and pickling sets it back.
+        let name = value.cast::<PyString>()?.clone().unbind();
+        *self.name_or_path.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(name);
         Ok(())
     }
 
@@ -295,7 +302,7 @@ impl PyTokenizer {
                 return Err(PyFileNotFoundError::new_err(format!("save_directory does not exist: {}", dir.display())))
             }
         }
-        let path = dir.join(name).to_string_lossy().into_owned();
+        let path = path_str(slf.py(), &dir.join(name))?;
         slf.call_method1("save_vocab", (&path,))?;
         PyTuple::new(slf.py(), [path])
     }

@@ -11,6 +11,7 @@ use pyo3::exceptions::{
 };
 use pyo3::prelude::*;
 
+use super::paths::FsPath;
 use crate::error::Error;
 
 /// The Python exception for a core error.
@@ -48,7 +49,8 @@ fn in_context(err: Error, context: String) -> PyErr {
                 std::io::ErrorKind::NotADirectory => 20,
                 _ => 0,
             });
-            let args = (errno, format!("{context}{source}"), path.display().to_string());
+            // The message keeps Rust's words; `filename` is the str Python gives for the path.
+            let args = (errno, format!("{context}{source}"), FsPath(path.clone()));
             match source.kind() {
                 std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(args),
                 std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(args),

@@ -16,6 +16,7 @@ mod encoding;
 mod errors;
 mod family;
 mod ints;
+mod paths;
 mod pretrained;
 mod serialization;
 mod stages;

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use super::args;
 use super::errors::guard;
+use super::paths::{path_str, FsPath};
 use super::tokenizer::PyTokenizer;
 use crate::error::Quoted;
 use crate::tokenizer::{pretrained, Tokenizer};
@@ -59,7 +60,7 @@ impl PyTokenizer {
         let out = Self::wrap(tokenizer);
         *out.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = settings;
         *out.name_or_path.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) =
-            given.to_string_lossy().into_owned();
+            Some(path_str(py, &given)?.unbind());
         Ok(out)
     }
 
@@ -86,12 +87,12 @@ impl PyTokenizer {
         filename_prefix: Option<&Bound<'_, PyAny>>,
         push_to_hub: Option<&Bound<'_, PyAny>>,
         save_format: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<String>> {
+    ) -> PyResult<Vec<FsPath>> {
         let dir = args::path(save_directory, "save_directory")?;
         save_keywords(legacy_format, filename_prefix, push_to_hub, save_format)?;
         let settings = self.settings();
         let paths = py.detach(|| guard(|| self.inner().save_pretrained(&dir, &settings)))?;
-        Ok(paths.iter().map(|p| p.display().to_string()).collect())
+        Ok(paths.into_iter().map(FsPath).collect())
     }
 }
 
@@ -137,7 +138,7 @@ pub(super) fn model_dir(given: &Path, kwargs: Option<&Bound<'_, PyDict>>) -> PyR
         let message =
             format!("{} has no subfolder {}", Quoted(&given.to_string_lossy()), Quoted(&sub.to_string_lossy()));
         // 2: ENOENT, as Python's own FileNotFoundError has it.
-        return Err(PyFileNotFoundError::new_err((2, message, dir.to_string_lossy().into_owned())));
+        return Err(PyFileNotFoundError::new_err((2, message, FsPath(dir))));
     }
     Ok(dir)
 }

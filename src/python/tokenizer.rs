@@ -41,8 +41,10 @@ pub struct PyTokenizer {
     pub(super) inner: RwLock<Arc<Shared>>,
     /// What a caller may change, as on transformers' tokenizers.
     pub(super) call: Mutex<CallSettings>,
-    /// transformers' `name_or_path`: the directory `from_pretrained` read.
-    pub(super) name_or_path: Mutex<String>,
+    /// transformers' `name_or_path`: the directory `from_pretrained` read,
+    /// as Python's str for it (a name that is not UTF-8 has its surrogate
+    /// escapes), or the str set; None: `""`.
+    pub(super) name_or_path: Mutex<Option<Py<PyString>>>,
     /// The tokenizer with the other `split_special_tokens`, made for a call
     /// that asks for it, and the tokenizer it was made from.
     pub(super) split_copy: Mutex<Option<(Weak<Shared>, Arc<Shared>)>>,

@@ -15,6 +15,7 @@ use super::args::{self, text, type_name, Given};
 use super::errors::{guard, to_py, Signals};
 use super::family;
 use super::ints::{self, int_list, named_memory_error, new_str_list, offsets_list};
+use super::paths::FsPath;
 use super::train::counting;
 use crate::error::Error;
 use crate::tokenizer::pretrained::{CallSettings, FileSections, GENERIC_INPUTS};
@@ -1022,7 +1023,7 @@ impl PyUnigramTokenizer {
         filename_prefix: Option<&Bound<'_, PyAny>>,
         push_to_hub: Option<&Bound<'_, PyAny>>,
         save_format: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Vec<String>> {
+    ) -> PyResult<Vec<FsPath>> {
         let py = slf.py();
         let dir = args::path(save_directory, "save_directory")?;
         super::pretrained::save_keywords(legacy_format, filename_prefix, push_to_hub, save_format)?;
@@ -1035,7 +1036,7 @@ impl PyUnigramTokenizer {
         named.extend(pad.map(|pad| ("pad_token".to_owned(), pad)));
         let pairs: Vec<(&str, &str)> = named.iter().map(|(k, t)| (k.as_str(), t.as_str())).collect();
         let paths = py.detach(|| guard(|| this.inner.save_pretrained(&dir, &call, &pairs)))?;
-        Ok(paths.iter().map(|p| p.display().to_string()).collect())
+        Ok(paths.into_iter().map(FsPath).collect())
     }
 
     /// Where padding goes when the call does not say: `"right"` or

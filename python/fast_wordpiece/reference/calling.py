@@ -527,14 +527,15 @@ class TransformersCalls:
 
     @property
     def name_or_path(self) -> str:
-        """The directory ``from_pretrained`` read (as given), else ``""``. Settable (a str)."""
+        """The directory ``from_pretrained`` read (as given, as ``os.fsdecode`` gives it), else ``""``.
+        Settable (any str: the directory's, surrogate escapes and all, as pickling sets it back)."""
         return self._name_or_path
 
     @name_or_path.setter
     def name_or_path(self, value: str) -> None:
         if not isinstance(value, str):
             raise TypeError(f"name_or_path must be a str, not {_type_name(value)}")
-        self._name_or_path = _text(value, "name_or_path")
+        self._name_or_path = value
 
     @property
     def max_len_single_sentence(self) -> int:
