@@ -281,3 +281,49 @@ def test_a_mapping_given_as_a_batch_is_refused_naming_it(what: str, name: str, c
     # Its column is what to pass.
     column = [text.split() for text in batch["text"]] if "pretokenized" in what else batch["text"]
     assert outcome(lambda: call(small_tokenizers(fast_wordpiece), column))[0] == "ok"
+
+
+def dataframe(library: str) -> Any:
+    """A DataFrame of ``library`` with a column "text" (the test skips when it is not installed)."""
+    lib = pytest.importorskip(library, reason=f"{library} is not installed")
+    return lib.DataFrame({"text": ["hello world", "hello there"]})
+
+
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+@pytest.mark.parametrize(("what", "name", "call"), BATCH_CALLS, ids=[c[0] for c in BATCH_CALLS])
+def test_a_dataframe_given_as_a_batch_is_refused_naming_its_column(
+    what: str, name: str, call: Any, library: str
+) -> None:
+    """Iterating a DataFrame goes over its columns: pandas' would be encoded as the one text "text"
+    (polars' as Series, each no text). Refused as a mapping is, pointing at its column."""
+    df = dataframe(library)
+    modules = (fast_wordpiece, fast_wordpiece.reference)
+    engine, twin = (outcome(lambda m=m: call(small_tokenizers(m), df)) for m in modules)
+    expected = (
+        f"{name} must be an iterable of texts, not a {library} DataFrame: iterating it goes over its columns, not "
+        'its rows; pass its column of texts (df["text"])'
+    )
+    assert engine == twin == ("TypeError", expected)
+    # Its column is what to pass.
+    column = [text.split() for text in df["text"]] if "pretokenized" in what else df["text"]
+    assert outcome(lambda: call(small_tokenizers(fast_wordpiece), column))[0] == "ok"
+
+
+def test_a_dataframe_is_told_by_its_class_without_its_library() -> None:
+    """Neither pandas nor polars is imported: a class named DataFrame from either (a subclass too)
+    is refused, one named so elsewhere is not."""
+    frames = {
+        "pandas": type("DataFrame", (list,), {"__module__": "pandas.core.frame"}),
+        "polars": type("DataFrame", (list,), {"__module__": "polars.dataframe.frame"}),
+    }
+    subclass = type("GeoDataFrame", (frames["pandas"],), {"__module__": "geopandas"})
+    cases = [(frames["pandas"], "pandas"), (frames["polars"], "polars"), (subclass, "pandas")]
+    for kind, library in cases:
+        texts = kind(["text"])
+        for m in (fast_wordpiece, fast_wordpiece.reference):
+            got = outcome(lambda m=m, texts=texts: small_tokenizers(m)["wordpiece"].encode_batch(texts))
+            assert got[0] == "TypeError"
+            assert got[1].startswith(f"inputs must be an iterable of texts, not a {library} DataFrame: ")
+    other = type("DataFrame", (list,), {"__module__": "mylib"})(["hello world"])
+    for m in (fast_wordpiece, fast_wordpiece.reference):
+        assert outcome(lambda m=m: len(small_tokenizers(m)["wordpiece"].encode_batch(other))) == ("ok", 1)

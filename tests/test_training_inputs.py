@@ -129,6 +129,33 @@ def test_a_mapping_as_the_corpus_is_refused_naming_what_to_pass(trainer: str, ki
     assert 'batch["text"]' in engine[1]
 
 
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+@pytest.mark.parametrize("trainer", [*sorted(TRAINERS), "count_words"])
+def test_a_dataframe_as_the_corpus_or_a_batch_is_refused_naming_its_column(trainer: str, library: str) -> None:
+    """Iterating a DataFrame goes over its columns: pandas' would train on the one word "text".
+    Refused as a mapping is, as the corpus and as a batch of it, pointing at its column."""
+    lib = pytest.importorskip(library, reason=f"{library} is not installed")
+    df = lib.DataFrame({"text": TEXTS})
+
+    def train(m: Any, corpus: Any) -> Any:
+        return m.count_words(corpus) if trainer == "count_words" else TRAINERS[trainer](m, corpus)
+
+    hint = (
+        f"not a {library} DataFrame: iterating it goes over its columns, not its rows; pass its column of texts "
+        '(df["text"])'
+    )
+    name = "texts" if trainer == "count_words" else "corpus"
+    for corpus, message in [
+        (df, f"{name} must be an iterable of texts, {hint}"),
+        ([df], f"{name}[0] must be str or a batch of texts, {hint}"),
+    ]:
+        engine, twin = (outcome(lambda m=m, corpus=corpus: train(m, corpus)) for m in MODULES.values())
+        assert engine == twin == ("TypeError", message)
+    if trainer != "count_words":  # (count_words reads a Series as Arrow: pyarrow's, or polars' string views)
+        for m in MODULES.values():  # its column is what to pass, as the corpus or as a batch
+            assert train(m, df["text"]).get_vocab() == train(m, [df["text"]]).get_vocab() == train(m, TEXTS).get_vocab()
+
+
 @pytest.mark.parametrize("paths", [bytearray(b"corpus.txt"), memoryview(b"corpus.txt")])
 def test_paths_given_as_bytes_are_named_as_bytes(paths: Any) -> None:
     """A bytearray or a memoryview is no path (bytes are one, as to ``open``: see

@@ -167,7 +167,9 @@ pub fn reject_mapping_corpus(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()>
 /// A batch of texts (`encode_batch`'s `inputs`, `analyze`'s `texts`, a
 /// corpus) that is a mapping (a dict, a `collections.UserDict` such as a
 /// `BatchEncoding`, any `collections.abc.Mapping`: a dataset's batch) is a
-/// TypeError naming it: iterating it would read its keys as the texts.
+/// TypeError naming it: iterating it would read its keys as the texts. So
+/// is a pandas or polars DataFrame ([`dataframe_error`]), not a mapping but
+/// as much a trap.
 pub fn reject_mapping(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
     if obj.is_exact_instance_of::<PyList>() || obj.is_exact_instance_of::<PyTuple>() {
         return Ok(()); // the common case, asked nothing more
@@ -180,7 +182,37 @@ pub fn reject_mapping(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
             type_name(obj)
         )));
     }
-    Ok(())
+    match dataframe_error(obj, &|| format!("{name} must be an iterable of texts")) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// For a pandas or polars DataFrame (an instance of a class named
+/// `DataFrame` from either library, subclasses too; neither is imported),
+/// the TypeError that says so after `must`: iterating a DataFrame goes
+/// over its columns (pandas' names, polars' Series), not its rows, so its
+/// column names would be read as the texts.
+pub fn dataframe_error(obj: &Bound<'_, PyAny>, must: &dyn Fn() -> String) -> Option<PyErr> {
+    for class in obj.get_type().mro().iter() {
+        // A class whose name or module is odd (not a str, not UTF-8) is no DataFrame.
+        let Ok(class) = class.cast_into::<pyo3::types::PyType>() else { continue };
+        let (Ok(name), Ok(module)) = (class.name(), class.module()) else { continue };
+        if !name.to_cow().is_ok_and(|n| n == "DataFrame") {
+            continue;
+        }
+        let library = match module.to_cow() {
+            Ok(m) if m == "pandas" || m.starts_with("pandas.") => "pandas",
+            Ok(m) if m == "polars" || m.starts_with("polars.") => "polars",
+            _ => continue,
+        };
+        return Some(PyTypeError::new_err(format!(
+            "{}, not a {library} DataFrame: iterating it goes over its columns, not its rows; pass its column of \
+             texts (df[\"text\"])",
+            must()
+        )));
+    }
+    None
 }
 
 /// The texts of a corpus item that is not a str: an iterator over them when
@@ -188,8 +220,8 @@ pub fn reject_mapping(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
 /// batches of a `train_from_iterator` generator are), else the TypeError
 /// that names it as a text (`corpus[3] must be str, not int`). bytes, a
 /// mapping (a dataset's row) and an Arrow array (`__arrow_c_array__`, which
-/// `count_words` reads as such) are not batches; a pandas or polars Series
-/// of str is one.
+/// `count_words` reads as such) are not batches, nor is a pandas or polars
+/// DataFrame ([`dataframe_error`]); a pandas or polars Series of str is one.
 pub fn text_batch<'py>(item: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> PyResult<Bound<'py, PyIterator>> {
     let not_text = || PyTypeError::new_err(format!("{} must be str, not {}", what(), type_name(item)));
     if item.is_exact_instance_of::<PyList>() || item.is_exact_instance_of::<PyTuple>() {
@@ -202,6 +234,9 @@ pub fn text_batch<'py>(item: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> P
         || item.hasattr("__arrow_c_array__")?
     {
         return Err(not_text());
+    }
+    if let Some(e) = dataframe_error(item, &|| format!("{} must be str or a batch of texts", what())) {
+        return Err(e);
     }
     item.try_iter().map_err(|e| unless_raised(e, not_text))
 }

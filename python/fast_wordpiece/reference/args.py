@@ -48,9 +48,11 @@ def _text_batch(item: object, name: str) -> Iterator[Any]:
     """The texts of a corpus item that is not a str: its items when it is a batch of texts (a
     list, a tuple or another iterable, as the batches of a ``train_from_iterator`` generator
     are), else the TypeError that names it as a text. bytes, a mapping (a dataset's row) and an
-    Arrow array (``__arrow_c_array__``, which ``count_words`` reads as such) are not batches; a
-    pandas or polars Series of str is one."""
+    Arrow array (``__arrow_c_array__``, which ``count_words`` reads as such) are not batches, nor
+    is a pandas or polars DataFrame (``_dataframe_error``); a pandas or polars Series of str is one."""
     if not (isinstance(item, (str, bytes, bytearray, Mapping)) or hasattr(item, "__arrow_c_array__")):
+        if (error := _dataframe_error(item, f"{name} must be str or a batch of texts")) is not None:
+            raise error
         with contextlib.suppress(TypeError):
             return iter(item)  # type: ignore[call-overload, no-any-return]
     raise TypeError(f"{name} must be str, not {_type_name(item)}")
@@ -69,10 +71,29 @@ def _reject_mapping(value: object, name: str) -> None:
     """A batch of texts (``encode_batch``'s ``inputs``, ``analyze``'s ``texts``, a corpus) that is a
     mapping (a dict, a ``collections.UserDict`` such as a ``BatchEncoding``, any
     ``collections.abc.Mapping``: a dataset's batch) is a TypeError naming it: iterating it would read
-    its keys as the texts."""
+    its keys as the texts. So is a pandas or polars DataFrame (``_dataframe_error``), not a mapping
+    but as much a trap."""
     if isinstance(value, Mapping):
         raise TypeError(f"{name} must be an iterable of texts, not a mapping ({_type_name(value)}): its keys would "
                         f'be read as the texts; pass its column of texts (batch["text"])')  # fmt: skip
+    if (error := _dataframe_error(value, f"{name} must be an iterable of texts")) is not None:
+        raise error
+
+
+def _dataframe_error(value: object, must: str) -> TypeError | None:
+    """For a pandas or polars DataFrame (an instance of a class named ``DataFrame`` from either
+    library, subclasses too; neither is imported), the TypeError that says so after ``must``:
+    iterating a DataFrame goes over its columns (pandas' names, polars' Series), not its rows, so
+    its column names would be read as the texts."""
+    for cls in type(value).__mro__:
+        module = getattr(cls, "__module__", None)
+        if cls.__name__ != "DataFrame" or not isinstance(module, str):
+            continue
+        library = module.partition(".")[0]
+        if library in ("pandas", "polars"):
+            return TypeError(f"{must}, not a {library} DataFrame: iterating it goes over its columns, not its rows; "
+                             'pass its column of texts (df["text"])')  # fmt: skip
+    return None
 
 
 def _corpus_texts(value: object, name: str) -> Iterator[str]:
