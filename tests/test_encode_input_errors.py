@@ -266,46 +266,42 @@ BATCH_CALLS: list[tuple[str, str, Any]] = [
 ]
 
 
-@pytest.mark.parametrize("kind", [dict, UserDict, LazyBatch], ids=lambda k: k.__name__)
-@pytest.mark.parametrize(("what", "name", "call"), BATCH_CALLS, ids=[c[0] for c in BATCH_CALLS])
-def test_a_mapping_given_as_a_batch_is_refused_naming_it(what: str, name: str, call: Any, kind: Any) -> None:
-    """A dataset's batch ``{"text": [...]}`` would be encoded as the one text "text"."""
-    batch = kind({"text": ["hello world", "hello there"]})
-    modules = (fast_wordpiece, fast_wordpiece.reference)
-    engine, twin = (outcome(lambda m=m: call(small_tokenizers(m), batch)) for m in modules)
-    expected = (
-        f"{name} must be an iterable of texts, not a mapping ({kind.__name__}): its keys would be read as "
-        'the texts; pass its column of texts (batch["text"])'
-    )
-    assert engine == twin == ("TypeError", expected)
-    # Its column is what to pass.
-    column = [text.split() for text in batch["text"]] if "pretokenized" in what else batch["text"]
-    assert outcome(lambda: call(small_tokenizers(fast_wordpiece), column))[0] == "ok"
-
-
 def dataframe(library: str) -> Any:
     """A DataFrame of ``library`` with a column "text" (the test skips when it is not installed)."""
     lib = pytest.importorskip(library, reason=f"{library} is not installed")
     return lib.DataFrame({"text": ["hello world", "hello there"]})
 
 
-@pytest.mark.parametrize("library", ["pandas", "polars"])
+#: Batches whose iteration does not give their texts, and the reason each refusal gives: a
+#: dataset's batch ``{"text": [...]}`` would be encoded as the one text "text", as would pandas'
+#: DataFrame (polars' gives Series, each no text).
+NOT_BATCHES = {
+    "dict": (lambda: {"text": ["hello world", "hello there"]}, "a mapping (dict): its keys would be read as the texts",
+             'batch["text"]'),
+    "UserDict": (lambda: UserDict({"text": ["hello world", "hello there"]}),
+                 "a mapping (UserDict): its keys would be read as the texts", 'batch["text"]'),
+    "LazyBatch": (lambda: LazyBatch({"text": ["hello world", "hello there"]}),
+                  "a mapping (LazyBatch): its keys would be read as the texts", 'batch["text"]'),
+    "pandas": (lambda: dataframe("pandas"), "a pandas DataFrame: iterating it goes over its columns, not its rows",
+               'df["text"]'),
+    "polars": (lambda: dataframe("polars"), "a polars DataFrame: iterating it goes over its columns, not its rows",
+               'df["text"]'),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", NOT_BATCHES)
 @pytest.mark.parametrize(("what", "name", "call"), BATCH_CALLS, ids=[c[0] for c in BATCH_CALLS])
-def test_a_dataframe_given_as_a_batch_is_refused_naming_its_column(
-    what: str, name: str, call: Any, library: str
+def test_a_mapping_or_dataframe_given_as_a_batch_is_refused_naming_its_column(
+    what: str, name: str, call: Any, kind: str
 ) -> None:
-    """Iterating a DataFrame goes over its columns: pandas' would be encoded as the one text "text"
-    (polars' as Series, each no text). Refused as a mapping is, pointing at its column."""
-    df = dataframe(library)
+    make, reason, column_of = NOT_BATCHES[kind]
+    batch = make()
     modules = (fast_wordpiece, fast_wordpiece.reference)
-    engine, twin = (outcome(lambda m=m: call(small_tokenizers(m), df)) for m in modules)
-    expected = (
-        f"{name} must be an iterable of texts, not a {library} DataFrame: iterating it goes over its columns, not "
-        'its rows; pass its column of texts (df["text"])'
-    )
+    engine, twin = (outcome(lambda m=m: call(small_tokenizers(m), batch)) for m in modules)
+    expected = f"{name} must be an iterable of texts, not {reason}; pass its column of texts ({column_of})"
     assert engine == twin == ("TypeError", expected)
     # Its column is what to pass.
-    column = [text.split() for text in df["text"]] if "pretokenized" in what else df["text"]
+    column = [text.split() for text in batch["text"]] if "pretokenized" in what else batch["text"]
     assert outcome(lambda: call(small_tokenizers(fast_wordpiece), column))[0] == "ok"
 
 

@@ -14,13 +14,12 @@ from types import ModuleType
 from typing import Any, Callable
 
 import pytest
-from implementations import outcome
+from implementations import TEXTS, outcome, small_tokenizers
 
 import fast_wordpiece
 import fast_wordpiece.reference
 
 MODULES = {"engine": fast_wordpiece, "twin": fast_wordpiece.reference}
-TEXTS = ["hello world the quick brown fox", "hello there world"] * 5
 
 
 class BytesPath:
@@ -33,14 +32,8 @@ class BytesPath:
         return self._path
 
 
-@functools.cache
-def tokenizers(m: ModuleType) -> dict[str, Any]:
-    return {
-        "wordpiece": m.PyTokenizer.train(TEXTS, 60, show_progress=False),
-        "bpe": m.BPETokenizer.train(TEXTS, 270),
-        "chars": m.CharTokenizer.train(TEXTS),
-        "unigram": m.UnigramTokenizer.train(TEXTS, 30, special_tokens=["<unk>"]),
-    }
+#: One tokenizer of each kind per implementation, made once.
+tokenizers = functools.cache(small_tokenizers)
 
 
 # (what is called, the name its error gives the path, the call given a path); `d` a directory
