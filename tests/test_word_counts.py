@@ -475,7 +475,8 @@ def test_chunked_arrays_and_iterables_of_arrow_arrays_count_as_their_texts(fw, s
     present = [t for t in texts if t is not None]
     expected = fw.count_words(present)
     chunks = [texts[i : i + 30] for i in range(0, len(texts), 30)]  # 147 chunks: more than one group
-    for kind in (pa.string(), pa.large_string()):
+    kinds = [pa.string(), pa.large_string()] + ([pa.string_view()] if hasattr(pa, "string_view") else [])
+    for kind in kinds:
         chunked = pa.chunked_array(chunks, kind)
         assert fw.count_words(chunked) == expected
         assert fw.count_words(pa.table({"n": range(len(texts)), "text": chunked})["text"]) == expected
@@ -488,17 +489,63 @@ def test_chunked_arrays_and_iterables_of_arrow_arrays_count_as_their_texts(fw, s
         assert fw.count_words(arrays, lowercase=False) == fw.count_words(present, lowercase=False)
 
 
+def test_polars_strings_are_string_views_read_in_place(fw, shakespeare_lines, multilingual_lines):
+    """polars exports its strings as Arrow string views (format "vu"): a Series and a DataFrame's
+    column count as their texts do, nulls skipped."""
+    pl = pytest.importorskip("polars", reason="polars is not installed")
+    texts: list[str | None] = [*shakespeare_lines[:3000], *multilingual_lines[:300]]
+    texts[5::13] = [None] * len(texts[5::13])
+    expected = fw.count_words([t for t in texts if t is not None])
+    series = pl.Series("text", texts)
+    assert fw.count_words(series) == expected
+    assert fw.count_words(pl.DataFrame({"text": texts})["text"]) == expected
+
+
+def test_engine_reads_arrow_string_views_that_break_the_format_with_a_value_error():
+    """String views assembled by hand: short ones inline, long ones in a data buffer; a negative
+    length, a buffer index or bytes beyond the buffers, invalid UTF-8 are ValueErrors, never a
+    crash."""
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
+    if not hasattr(pa, "string_view"):
+        pytest.skip("this pyarrow has no string_view")
+
+    def inline(text: bytes) -> bytes:
+        return struct.pack("<i12s", len(text), text)
+
+    def held(length: int, buffer: int, at: int, prefix: bytes = b"") -> bytes:
+        return struct.pack("<i4sii", length, prefix, buffer, at)
+
+    data = "a long text of words, ünïcode too".encode()
+
+    def views(*packed: bytes) -> object:
+        buffers = [None, pa.py_buffer(b"".join(packed)), pa.py_buffer(data)]
+        return pa.Array.from_buffers(pa.string_view(), len(packed), buffers)
+
+    good = views(inline(b"short one"), held(len(data), 0, 0, data[:4]), inline(b""), held(14, 0, 7, data[7:11]))
+    assert fast_wordpiece.count_words(good) == fast_wordpiece.count_words(good.to_pylist())
+    for broken, message in [
+        (views(inline(b"ok"), held(-3, 0, 0)), "a negative length"),
+        (views(held(20, 1, 0)), "a buffer index out of range"),
+        (views(held(20, 0, len(data) - 5)), "a string beyond its data buffer"),
+        (views(held(20, -1, 0)), "a negative buffer index or offset"),
+        (views(inline(b"ab\xffd")), "invalid UTF-8"),
+        (views(held(13, 0, data.index("ü".encode()) - 12)), "invalid UTF-8"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            fast_wordpiece.count_words(broken)
+
+
 def test_arrow_tables_and_record_batches_are_a_type_error_naming_the_column(fw):
     pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
     table = pa.table({"text": ["some text"]})
     for struct_like in (table, table.to_batches()[0]):
         with pytest.raises(TypeError, match=r"not a struct \(a table or record batch\): pass its column of texts"):
             fw.count_words(struct_like)
-    with pytest.raises(TypeError, match=r"texts\[1\] must be an Arrow string or large_string array"):
+    with pytest.raises(TypeError, match=r"texts\[1\] must be an Arrow string, large_string or string_view array"):
         fw.count_words([pa.array(["a"]), pa.array([1])])
     with pytest.raises(TypeError, match=r"texts\[2\] must be str, not int"):
         fw.count_words([pa.array(["a"]), "b", 3])
-    with pytest.raises(TypeError, match="Arrow string or large_string array, not one of"):
+    with pytest.raises(TypeError, match="Arrow string, large_string or string_view array, not one of"):
         fw.count_words(pa.chunked_array([[1, 2]]))
     # Training's corpus is texts only: Arrow arrays there are counted by count_words.
     with pytest.raises(TypeError, match=r"corpus\[0\] must be str, not StringArray"):
@@ -508,7 +555,7 @@ def test_arrow_tables_and_record_batches_are_a_type_error_naming_the_column(fw):
 def test_arrow_arrays_of_other_types_are_a_type_error(fw):
     pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
     for array in (pa.array([1, 2]), pa.array([b"ab"]), pa.array(["a", "b"]).dictionary_encode()):
-        with pytest.raises(TypeError, match="Arrow string or large_string array"):
+        with pytest.raises(TypeError, match="Arrow string, large_string or string_view array"):
             fw.count_words(array)
 
 

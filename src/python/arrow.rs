@@ -253,55 +253,86 @@ fn schema_format(schema: &ArrowSchema) -> Option<std::borrow::Cow<'_, str>> {
     Some(unsafe { CStr::from_ptr(schema.format) }.to_string_lossy())
 }
 
-/// Whether a schema is of `large_string` (true) or `string` (false);
-/// TypeError naming what to pass for any other type.
-fn string_format(schema: &ArrowSchema, what: &str) -> PyResult<bool> {
+/// How a string array lays out its texts.
+#[derive(Clone, Copy, PartialEq)]
+enum Layout {
+    /// `string`: 32-bit offsets into one data buffer.
+    Small,
+    /// `large_string`: 64-bit offsets.
+    Large,
+    /// `string_view` (polars' strings): 16 bytes per text, the text itself
+    /// when it has at most 12 bytes, else where it is in one of the
+    /// array's data buffers.
+    View,
+}
+
+/// The layout of a schema's strings; TypeError naming what to pass for any
+/// other type.
+fn string_format(schema: &ArrowSchema, what: &str) -> PyResult<Layout> {
     let Some(format) = schema_format(schema) else {
         return Err(PyValueError::new_err(format!("{what}: invalid Arrow schema (no format)")));
     };
     match &*format {
-        "u" => Ok(false),
-        "U" => Ok(true),
+        "u" => Ok(Layout::Small),
+        "U" => Ok(Layout::Large),
+        "vu" => Ok(Layout::View),
         "+s" => Err(PyTypeError::new_err(format!(
-            "{what} must be an Arrow string or large_string array, not a struct (a table or record batch): \
-             pass its column of texts, e.g. table[\"text\"]"
+            "{what} must be an Arrow string, large_string or string_view array, not a struct (a table or record \
+             batch): pass its column of texts, e.g. table[\"text\"]"
         ))),
         other => Err(PyTypeError::new_err(format!(
-            "{what} must be an Arrow string or large_string array, not one of format {other:?}"
+            "{what} must be an Arrow string, large_string or string_view array, not one of format {other:?}"
         ))),
     }
 }
 
-/// The texts of an Arrow `string` or `large_string` array, nulls skipped,
-/// borrowed from its buffers. TypeError for another type, ValueError for an
-/// array that breaks the format (offsets out of order, invalid UTF-8).
+/// The texts of an Arrow `string`, `large_string` or `string_view` array,
+/// nulls skipped, borrowed from its buffers. TypeError for another type,
+/// ValueError for an array that breaks the format (offsets out of order,
+/// invalid UTF-8).
 fn texts<'a>(schema: &'a ArrowSchema, array: &'a ArrowArray, what: &str) -> PyResult<Vec<&'a str>> {
     if schema.release.is_none() || array.release.is_none() {
         return Err(PyValueError::new_err(format!("{what}: the Arrow array was already released")));
     }
-    let large = string_format(schema, what)?;
+    let layout = string_format(schema, what)?;
     let bad = |why: &str| PyValueError::new_err(format!("{what}: invalid Arrow string array ({why})"));
     let (Ok(offset), Ok(len)) = (usize::try_from(array.offset), usize::try_from(array.length)) else {
         return Err(bad("negative offset or length"));
     };
-    if array.n_buffers != 3 || array.buffers.is_null() {
-        return Err(bad("not 3 buffers"));
-    }
+    let buffers = match (layout, usize::try_from(array.n_buffers)) {
+        _ if array.buffers.is_null() => return Err(bad("no buffers")),
+        (Layout::View, Ok(n)) if n >= 3 => n,
+        (Layout::View, _) => return Err(bad("fewer than 3 buffers")),
+        (_, Ok(3)) => 3,
+        _ => return Err(bad("not 3 buffers")),
+    };
     if len == 0 {
         return Ok(Vec::new());
     }
     let end = offset.checked_add(len).ok_or_else(|| bad("offset + length overflows"))?;
-    // No buffer of offsets is longer than isize::MAX bytes: a larger length lies.
-    if end >= isize::MAX as usize / 8 {
+    // No buffer of offsets or views is longer than isize::MAX bytes: a larger
+    // length lies.
+    if end >= isize::MAX as usize / 16 {
         return Err(bad("offset + length too large"));
     }
-    // SAFETY: a string array has 3 buffers (validity, offsets, data).
-    let buffers = unsafe { std::slice::from_raw_parts(array.buffers, 3) };
-    let (validity, offsets_ptr, data_ptr) = (buffers[0].cast::<u8>(), buffers[1], buffers[2].cast::<u8>());
+    // SAFETY: `buffers` buffers, as the array says it has.
+    let buffers = unsafe { std::slice::from_raw_parts(array.buffers, buffers) };
+    let validity = buffers[0].cast::<u8>();
+    let validity: Option<&[u8]> = if array.null_count == 0 || validity.is_null() {
+        None
+    } else {
+        // SAFETY: the validity bitmap holds a bit per string, `offset + length` in all.
+        Some(unsafe { std::slice::from_raw_parts(validity, end.div_ceil(8)) })
+    };
+    let valid = |i: usize| validity.is_none_or(|bits| bits[i / 8] >> (i % 8) & 1 == 1);
+    if layout == Layout::View {
+        return view_texts(buffers, offset..end, valid, bad);
+    }
+    let (offsets_ptr, data_ptr) = (buffers[1], buffers[2].cast::<u8>());
     if offsets_ptr.is_null() {
         return Err(bad("no offsets buffer"));
     }
-    let offsets = if large {
+    let offsets = if layout == Layout::Large {
         let ptr = offsets_ptr.cast::<i64>();
         if !ptr.is_aligned() {
             return Err(bad("misaligned offsets"));
@@ -329,12 +360,6 @@ fn texts<'a>(schema: &'a ArrowSchema, array: &'a ArrowArray, what: &str) -> PyRe
         // SAFETY: the data buffer holds at least the bytes up to the last offset.
         unsafe { std::slice::from_raw_parts(data_ptr, last as usize) }
     };
-    let validity: Option<&[u8]> = if array.null_count == 0 || validity.is_null() {
-        None
-    } else {
-        // SAFETY: the validity bitmap holds a bit per string, `offset + length` in all.
-        Some(unsafe { std::slice::from_raw_parts(validity, end.div_ceil(8)) })
-    };
     let text = std::str::from_utf8(&data[first as usize..])
         .map_err(|e| bad(&format!("invalid UTF-8 at byte {}", first as usize + e.valid_up_to())))?;
     let mut texts = Vec::with_capacity(len);
@@ -344,11 +369,66 @@ fn texts<'a>(schema: &'a ArrowSchema, array: &'a ArrowArray, what: &str) -> PyRe
         if stop < start || stop > last {
             return Err(bad("offsets out of order"));
         }
-        if validity.is_none_or(|bits| bits[i / 8] >> (i % 8) & 1 == 1) {
+        if valid(i) {
             let (a, b) = ((start - first) as usize, (stop - first) as usize);
             texts.push(text.get(a..b).ok_or_else(|| bad("a string that splits a UTF-8 character"))?);
         }
         start = stop;
+    }
+    Ok(texts)
+}
+
+/// The texts of a `string_view` array's strings `range` (those `valid`),
+/// borrowed from its `buffers`: validity, views (16 bytes per string: its
+/// length; then its bytes when at most 12, else their first 4, the index of
+/// the data buffer that holds them and their offset there), the data
+/// buffers, and last the data buffers' sizes (64-bit).
+fn view_texts<'a>(
+    buffers: &[*const c_void],
+    range: std::ops::Range<usize>,
+    valid: impl Fn(usize) -> bool,
+    bad: impl Fn(&str) -> PyErr,
+) -> PyResult<Vec<&'a str>> {
+    let (views, sizes) = (buffers[1].cast::<u8>(), buffers[buffers.len() - 1].cast::<i64>());
+    if views.is_null() {
+        return Err(bad("no views buffer"));
+    }
+    // SAFETY: the views buffer holds 16 bytes per string, `range.end` in all.
+    let views = unsafe { std::slice::from_raw_parts(views, range.end * 16) };
+    let data_buffers = &buffers[2..buffers.len() - 1];
+    let sizes: &[i64] = if data_buffers.is_empty() {
+        &[]
+    } else if sizes.is_null() || !sizes.is_aligned() {
+        return Err(bad("no aligned buffer of data buffer sizes"));
+    } else {
+        // SAFETY: the last buffer holds one size per data buffer.
+        unsafe { std::slice::from_raw_parts(sizes, data_buffers.len()) }
+    };
+    let mut data = Vec::with_capacity(data_buffers.len());
+    for (&ptr, &size) in data_buffers.iter().zip(sizes) {
+        let size = usize::try_from(size).map_err(|_| bad("a negative data buffer size"))?;
+        data.push(match size {
+            0 => &[][..],
+            _ if ptr.is_null() => return Err(bad("no data buffer")),
+            // SAFETY: a data buffer of `size` bytes, as the sizes buffer says.
+            _ => unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), size) },
+        });
+    }
+    let word = |view: &[u8], at: usize| i32::from_ne_bytes(view[at..at + 4].try_into().expect("4 bytes"));
+    let mut texts = Vec::with_capacity(range.len());
+    for i in range.filter(|&i| valid(i)) {
+        let view = &views[i * 16..i * 16 + 16];
+        let length = usize::try_from(word(view, 0)).map_err(|_| bad("a negative length"))?;
+        let bytes = if length <= 12 {
+            &view[4..4 + length]
+        } else {
+            let (Ok(buffer), Ok(at)) = (usize::try_from(word(view, 8)), usize::try_from(word(view, 12))) else {
+                return Err(bad("a negative buffer index or offset"));
+            };
+            let buffer = data.get(buffer).ok_or_else(|| bad("a buffer index out of range"))?;
+            buffer.get(at..at + length).ok_or_else(|| bad("a string beyond its data buffer"))?
+        };
+        texts.push(std::str::from_utf8(bytes).map_err(|e| bad(&format!("invalid UTF-8 in a string: {e}")))?);
     }
     Ok(texts)
 }

@@ -393,11 +393,14 @@ def _arrow_texts(array: Any, what: str = "texts") -> list[str]:
     array = pa.array(array) if hasattr(array, "__arrow_c_array__") else pa.chunked_array(array)
     if pa.types.is_struct(array.type):
         raise TypeError(
-            f"{what} must be an Arrow string or large_string array, not a struct (a table or record batch): "
-            'pass its column of texts, e.g. table["text"]'
+            f"{what} must be an Arrow string, large_string or string_view array, not a struct (a table or record "
+            'batch): pass its column of texts, e.g. table["text"]'
         )
-    if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
-        raise TypeError(f"{what} must be an Arrow string or large_string array, not one of type {array.type}")
+    kinds = (pa.types.is_string, pa.types.is_large_string, getattr(pa.types, "is_string_view", lambda _: False))
+    if not any(is_kind(array.type) for is_kind in kinds):
+        raise TypeError(
+            f"{what} must be an Arrow string, large_string or string_view array, not one of type {array.type}"
+        )
     return [text for text in array.to_pylist() if text is not None]
 
 
