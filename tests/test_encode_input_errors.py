@@ -268,7 +268,7 @@ BATCH_CALLS: list[tuple[str, str, Any]] = [
 
 def dataframe(library: str) -> Any:
     """A DataFrame of ``library`` with a column "text" (the test skips when it is not installed)."""
-    lib = pytest.importorskip(library, reason=f"{library} is not installed")
+    lib = pytest.importorskip(library, reason=f"optional: {library} is not installed")
     return lib.DataFrame({"text": ["hello world", "hello there"]})
 
 

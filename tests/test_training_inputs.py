@@ -134,7 +134,7 @@ def test_a_mapping_as_the_corpus_is_refused_naming_what_to_pass(trainer: str, ki
 def test_a_dataframe_as_the_corpus_or_a_batch_is_refused_naming_its_column(trainer: str, library: str) -> None:
     """Iterating a DataFrame goes over its columns: pandas' would train on the one word "text".
     Refused as a mapping is, as the corpus and as a batch of it, pointing at its column."""
-    lib = pytest.importorskip(library, reason=f"{library} is not installed")
+    lib = pytest.importorskip(library, reason=f"optional: {library} is not installed")
     df = lib.DataFrame({"text": TEXTS})
 
     def train(m: Any, corpus: Any) -> Any:

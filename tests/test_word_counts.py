@@ -492,7 +492,7 @@ def test_chunked_arrays_and_iterables_of_arrow_arrays_count_as_their_texts(fw, s
 def test_polars_strings_are_string_views_read_in_place(fw, shakespeare_lines, multilingual_lines):
     """polars exports its strings as Arrow string views (format "vu"): a Series and a DataFrame's
     column count as their texts do, nulls skipped."""
-    pl = pytest.importorskip("polars", reason="polars is not installed")
+    pl = pytest.importorskip("polars", reason="optional: polars is not installed")
     texts: list[str | None] = [*shakespeare_lines[:3000], *multilingual_lines[:300]]
     texts[5::13] = [None] * len(texts[5::13])
     expected = fw.count_words([t for t in texts if t is not None])
