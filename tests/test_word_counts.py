@@ -3,6 +3,7 @@ from parts, pickled, saved and loaded, in the engine and the twin alike."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pickle
@@ -487,6 +488,64 @@ def test_chunked_arrays_and_iterables_of_arrow_arrays_count_as_their_texts(fw, s
         mixed = [*arrays[:50], *(t for t in texts[1500:2400] if t is not None), *arrays[80:]]
         assert fw.count_words(mixed) == expected
         assert fw.count_words(arrays, lowercase=False) == fw.count_words(present, lowercase=False)
+
+
+def test_items_that_are_arrow_streams_count_as_their_texts(fw, shakespeare_lines, multilingual_lines):
+    """Items of the texts that export an Arrow stream (a chunked array, a pandas Series, a polars
+    Series) are read as Arrow, as such texts are: their texts, nulls skipped, in place. Iterated,
+    a null would be an item that is not a str."""
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
+    pd = pytest.importorskip("pandas", reason="pandas is in the test extra")
+    texts: list[str | None] = [*shakespeare_lines[:2000], *multilingual_lines[:200]]
+    texts[4::9] = [None] * len(texts[4::9])
+    expected = fw.count_words([t for t in texts if t is not None])
+    parts = [texts[i : i + 300] for i in range(0, len(texts), 300)]
+    streams = [pa.chunked_array([part[:100], part[100:]]) for part in parts]
+    assert fw.count_words(streams) == expected
+    assert fw.count_words(iter(pd.Series(part) for part in parts)) == expected
+    mixed = [streams[0], *(t for t in parts[1] if t is not None), pd.Series(parts[2]), *streams[3:]]
+    assert fw.count_words(mixed) == expected
+    with contextlib.suppress(ImportError):
+        import polars as pl
+
+        assert fw.count_words([pl.Series(part) for part in parts]) == expected
+
+
+NO_PYARROW_SCRIPT = """
+import json, sys
+sys.modules["pyarrow"] = None  # as if pyarrow were not installed
+import pandas as pd
+import fast_wordpiece, fast_wordpiece.reference
+texts, out = json.loads(sys.stdin.read()), {}
+for name, m in [("engine", fast_wordpiece), ("twin", fast_wordpiece.reference)]:
+    series = pd.Series(texts)
+    got = [m.count_words(series).items(), m.count_words([series[:50], "one more line", series[50:]]).items()]
+    try:
+        m.count_words(pd.Series(["a text", None]))
+        got.append(None)
+    except TypeError as e:
+        got.append(str(e))
+    out[name] = got
+print(json.dumps(out))
+"""
+
+
+def test_a_pandas_series_without_pyarrow_counts_as_the_iterable_of_str_it_is(shakespeare_lines):
+    """pandas exports Arrow only through pyarrow: without it, a Series (as the texts or as an
+    item) is read as the iterable of str it also is, where it raised pandas' ImportError. A
+    missing value is then an item that is not a str."""
+    pytest.importorskip("pandas", reason="pandas is in the test extra")
+    texts = shakespeare_lines[:120]
+    proc = subprocess.run(
+        [sys.executable, "-c", NO_PYARROW_SCRIPT], input=json.dumps(texts), capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    got = json.loads(proc.stdout)
+    expected = [list(x) for x in fast_wordpiece.reference.count_words(texts).items()]
+    with_one_more = [list(x) for x in fast_wordpiece.reference.count_words([*texts, "one more line"]).items()]
+    for name in ("engine", "twin"):
+        assert got[name][:2] == [expected, with_one_more], name
+        assert got[name][2] == "texts[1] must be str, not float", name
 
 
 def test_polars_strings_are_string_views_read_in_place(fw, shakespeare_lines, multilingual_lines):

@@ -544,7 +544,7 @@ class WordCounts:
     def __eq__(self, other: object, /) -> bool: ...
 
 def count_words(
-    texts: Iterable[str | _ArrowArray] | _ArrowArray | _ArrowStream,
+    texts: Iterable[str | _ArrowArray | _ArrowStream] | _ArrowArray | _ArrowStream,
     *,
     show_progress: bool = False,
     **options: Unpack[_CountOptions],

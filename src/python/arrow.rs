@@ -6,7 +6,7 @@
 
 use std::ffi::{c_char, c_void, CStr};
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyImportError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyCapsule, PyCapsuleMethods, PyTuple};
 
@@ -153,12 +153,71 @@ pub(super) enum ArrowInput<'py> {
     Stream(ArrowStream<'py>),
 }
 
-/// The capsules of `obj` if it exports an Arrow array, None if it does not.
-pub(super) fn capsules<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Option<ArrowCapsules<'py>>> {
-    if !obj.hasattr("__arrow_c_array__")? {
+/// What `obj.method()` returns (an Arrow export), None if `obj` has no such
+/// method, or if the method raises ImportError and `obj` is iterable: a
+/// pandas Series exports Arrow only through pyarrow, and without pyarrow
+/// is read as the iterable of str it also is.
+fn export<'py>(obj: &Bound<'py, PyAny>, method: &str) -> PyResult<Option<Bound<'py, PyAny>>> {
+    if !obj.hasattr(method)? {
         return Ok(None);
     }
-    let pair = obj.call_method0("__arrow_c_array__")?;
+    match obj.call_method0(method) {
+        Ok(exported) => Ok(Some(exported)),
+        Err(e) if e.is_instance_of::<PyImportError>(obj.py()) && obj.hasattr("__iter__")? => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// An item of an iterable that exports Arrow strings: an array, or a stream
+/// (a chunked array, a polars Series) with its chunks read.
+pub(super) enum ArrowItem<'py> {
+    Array(ArrowCapsules<'py>),
+    Stream(ArrowStream<'py>, Vec<OwnedArray>),
+}
+
+impl ArrowItem<'_> {
+    /// The item exported by `obj` (the stream read whole), None if it
+    /// exports neither an array nor a stream (see [`export`]).
+    pub(super) fn of<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Option<ArrowItem<'py>>> {
+        Ok(match input(obj, what)? {
+            None => None,
+            Some(ArrowInput::Array(capsules)) => Some(ArrowItem::Array(capsules)),
+            Some(ArrowInput::Stream(mut stream)) => {
+                let mut chunks = Vec::new();
+                while let Some(chunk) = stream.next()? {
+                    chunks.push(chunk);
+                }
+                Some(ArrowItem::Stream(stream, chunks))
+            }
+        })
+    }
+
+    /// Its strings, nulls included (0 for an array that breaks the format).
+    pub(super) fn len(&self) -> usize {
+        match self {
+            ArrowItem::Array(capsules) => capsules.len(),
+            ArrowItem::Stream(_, chunks) => chunks.iter().map(|c| usize::try_from(c.0.length).unwrap_or(0)).sum(),
+        }
+    }
+
+    /// Its texts, nulls skipped (see [`texts`]).
+    pub(super) fn texts(&self, what: &str) -> PyResult<Vec<&str>> {
+        match self {
+            ArrowItem::Array(capsules) => capsules.texts(what),
+            ArrowItem::Stream(stream, chunks) => {
+                let mut all = Vec::new();
+                for chunk in chunks {
+                    all.extend(texts(&stream.schema.0, &chunk.0, what)?);
+                }
+                Ok(all)
+            }
+        }
+    }
+}
+
+/// The capsules of `obj` if it exports an Arrow array, None if it does not.
+pub(super) fn capsules<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Option<ArrowCapsules<'py>>> {
+    let Some(pair) = export(obj, "__arrow_c_array__")? else { return Ok(None) };
     let bad = || PyTypeError::new_err(format!("{what}.__arrow_c_array__() must return two PyCapsules"));
     let pair = pair.cast::<PyTuple>().map_err(|_| bad())?;
     if pair.len() != 2 {
@@ -175,11 +234,8 @@ pub(super) fn input<'py>(obj: &Bound<'py, PyAny>, what: &str) -> PyResult<Option
     if let Some(capsules) = capsules(obj, what)? {
         return Ok(Some(ArrowInput::Array(capsules)));
     }
-    if !obj.hasattr("__arrow_c_stream__")? {
-        return Ok(None);
-    }
-    let capsule = obj
-        .call_method0("__arrow_c_stream__")?
+    let Some(capsule) = export(obj, "__arrow_c_stream__")? else { return Ok(None) };
+    let capsule = capsule
         .cast_into::<PyCapsule>()
         .map_err(|_| PyTypeError::new_err(format!("{what}.__arrow_c_stream__() must return a PyCapsule")))?;
     let stream = capsule.pointer_checked(Some(c"arrow_array_stream"))?.cast::<ArrowArrayStream>();

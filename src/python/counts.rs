@@ -34,7 +34,7 @@ const ARROW_CHUNKS: usize = 64;
 /// with them), or Arrow arrays (and the index of each).
 enum Unit<'py> {
     Texts(Vec<Text<'py>>),
-    Arrow(Vec<(arrow::ArrowCapsules<'py>, usize)>),
+    Arrow(Vec<(arrow::ArrowItem<'py>, usize)>),
 }
 
 /// Pulls the items of an iterable of str, batches of str (lists of them) and
@@ -95,16 +95,34 @@ impl<'py> Pull<'py, '_> {
                 if items.len() >= BATCH_TEXTS || bytes >= BATCH_BYTES {
                     break;
                 }
-            } else if self.arrow && item.hasattr("__arrow_c_array__")? {
+            } else if self.arrow && (item.hasattr("__arrow_c_array__")? || item.hasattr("__arrow_c_stream__")?) {
                 if !items.is_empty() {
                     self.held = Some((i, item));
                     break;
                 }
-                if let Some(capsules) = arrow::capsules(&item, &format!("{}[{i}]", self.name))? {
-                    rows += capsules.len();
-                    arrays.push((capsules, i));
-                    if rows >= ARROW_TEXTS || arrays.len() >= ARROW_CHUNKS {
+                // (A DataFrame exports a stream of structs: its column is what to pass.)
+                if let Some(e) =
+                    args::dataframe_error(&item, &|| format!("{}[{i}] must be str or a batch of texts", self.name))
+                {
+                    return Err(e);
+                }
+                match arrow::ArrowItem::of(&item, &format!("{}[{i}]", self.name))? {
+                    Some(array) => {
+                        rows += array.len();
+                        arrays.push((array, i));
+                        if rows >= ARROW_TEXTS || arrays.len() >= ARROW_CHUNKS {
+                            break;
+                        }
+                    }
+                    // Iterable, its Arrow export needs a module that is missing.
+                    None if !arrays.is_empty() => {
+                        self.held = Some((i, item));
                         break;
+                    }
+                    None => {
+                        let batch = args::text_batch(&item, &|| format!("{}[{i}]", self.name))?;
+                        self.batch = Some((i, 0, batch));
+                        self.batched = true;
                     }
                 }
             } else if !arrays.is_empty() {
@@ -169,8 +187,8 @@ pub(super) fn count_texts(
             }
             Unit::Arrow(arrays) => {
                 let mut texts = Vec::new();
-                for (capsules, i) in &arrays {
-                    texts.extend(capsules.texts(&format!("{name}[{i}]"))?);
+                for (array, i) in &arrays {
+                    texts.extend(array.texts(&format!("{name}[{i}]"))?);
                 }
                 let counter = &mut *counter;
                 let (counted, pulled) = std::thread::scope(|scope| {
@@ -566,9 +584,11 @@ impl PyWordCounts {
 /// Counts the words of `texts` as training does: normalized and
 /// pre-tokenized with the pipeline `options`. `texts` is an iterable of str
 /// (pulled in batches), of batches of str (a list of str is read as its
-/// texts) and of Arrow string / large_string arrays, an Arrow array,
-/// or an Arrow stream of them such as a chunked array (`__arrow_c_stream__`);
-/// Arrow texts are read in place, nulls skipped.
+/// texts) and of Arrow string arrays or streams of them, an Arrow array,
+/// or an Arrow stream of them such as a chunked array or a pandas or polars
+/// Series (`__arrow_c_stream__`); Arrow texts are read in place, nulls
+/// skipped. An object whose Arrow export raises ImportError (a pandas Series
+/// without pyarrow) is read as the iterable of str it is.
 #[pyfunction]
 #[pyo3(signature = (texts, *, show_progress = false, **options))]
 pub fn count_words(

@@ -11,6 +11,7 @@ from typing import Any, Union
 
 from fast_wordpiece.reference.args import (
     TEXT_COUNTS,
+    _dataframe_error,
     _flag,
     _integer,
     _path,
@@ -385,6 +386,21 @@ def parse_body(body: bytes, size: int) -> WordCounts:
     return counts
 
 
+def _exports_arrow(obj: Any) -> bool:
+    """Whether ``obj`` is read as Arrow: it exports an Arrow array or stream,
+    and pyarrow (which the twin reads them with) imports, or ``obj`` is not
+    iterable (then the ImportError is the answer). Without pyarrow a pandas
+    Series is read as the iterable of str it also is, as the engine does
+    when its Arrow export raises ImportError."""
+    if not (hasattr(obj, "__arrow_c_array__") or hasattr(obj, "__arrow_c_stream__")):
+        return False
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return not hasattr(obj, "__iter__")
+    return True
+
+
 def _arrow_texts(array: Any, what: str = "texts") -> list[str]:
     """The texts of an Arrow string array, or of a stream of them such as a
     chunked array (``__arrow_c_stream__``), nulls skipped (read with pyarrow)."""
@@ -410,7 +426,7 @@ def _texts(texts: Iterable[Any]) -> Iterator[str]:
     for i, text in enumerate(texts):
         if isinstance(text, str):
             yield _text(text, f"texts[{i}]")
-        elif hasattr(text, "__arrow_c_array__"):
+        elif _exports_arrow(text) and _dataframe_error(text, "") is None:
             yield from _arrow_texts(text, f"texts[{i}]")
         else:
             for j, item in enumerate(_text_batch(text, f"texts[{i}]")):
@@ -421,15 +437,16 @@ def count_words(texts: Iterable[str], *, show_progress: bool = False, **options:
     """Counts the words of ``texts`` as training does (spec section 4, step 1).
 
     ``texts`` is an iterable of str, of batches of str (a list of str is read
-    as its texts) and of Arrow ``string`` / ``large_string``
-    arrays (objects with ``__arrow_c_array__``), an Arrow array, or an Arrow
-    stream of them such as a chunked array (``__arrow_c_stream__``): their
-    texts, nulls skipped."""
+    as its texts) and of Arrow string arrays (objects with
+    ``__arrow_c_array__``) or streams of them, an Arrow array, or an Arrow
+    stream of them such as a chunked array or a pandas or polars Series
+    (``__arrow_c_stream__``): their texts, nulls skipped. Without pyarrow, an
+    iterable that exports Arrow is read as the iterable of str it is."""
     _flag(show_progress, "show_progress")
     if isinstance(texts, (str, bytes, bytearray)):
         raise TypeError(f"texts must be an iterable of str, not {_type_name(texts)}")
     _reject_mapping_corpus(texts, "texts")
-    if hasattr(texts, "__arrow_c_array__") or hasattr(texts, "__arrow_c_stream__"):
+    if _exports_arrow(texts):
         texts = _arrow_texts(texts)
     if isinstance(texts, str) or not isinstance(texts, Iterable):
         raise TypeError(
