@@ -216,16 +216,35 @@ def test_train_from_counts_with_large_counts_matches(real_counts):
 
 
 def test_train_from_counts_whose_sums_pass_2_to_the_64():
-    """Each count fits in 64 bits but their sums do not: the engine and the twin refuse them alike.
+    """Each count fits in 64 bits but their sums do not: the engine and the twin refuse them alike,
+    in every trainer of the family (the Unigram trainer's pieces' counts wrapped silently, and
+    gave scores that were not finite, or another model).
 
     Silently wrapping the frequency sums would learn different merges.
     """
     big = 2**63
     counts = {"ab": big, "abc": big, "bcd": 3, "cd": 7}
     message = "the word counts add up to more than 2**64 - 1 character occurrences: scale them down"
-    for impl in (fast_wordpiece, reference):
-        with pytest.raises(ValueError, match=re.escape(message) + "$"):
-            impl.PyTokenizer.train_from_counts(counts, 40, 2, show_progress=False)
+    trainers = {
+        "wordpiece": lambda impl, c: impl.PyTokenizer.train_from_counts(c, 40, 2, show_progress=False),
+        "bpe": lambda impl, c: impl.BPETokenizer.train_from_counts(c, 270, show_progress=False),
+        # (its words as the model sees them: "▁hello", 6 characters)
+        "unigram": lambda impl, c: impl.UnigramTokenizer.train_from_counts(c, 20, show_progress=False),
+    }
+    for train in trainers.values():
+        for impl in (fast_wordpiece, reference):
+            with pytest.raises(ValueError, match=re.escape(message) + "$"):
+                train(impl, counts)
+            with pytest.raises(ValueError, match=re.escape(message) + "$"):
+                train(impl, {"hello": 2**62})
+    # Below the bound, a Unigram seed's count times its length passes 2**64 (a run of 15 "a": its
+    # substrings are counted many times a word), and engine and twin (Python's integers) still
+    # give the same model.
+    near = {"a" * 15: 2**59, "hello": 2**57 + 12345, "his": 3}
+    for name, train in trainers.items():
+        engine, twin = (train(impl, near) for impl in (fast_wordpiece, reference))
+        text = [tok.to_str() if name == "unigram" else tok.to_json() for tok in (engine, twin)]
+        assert json.loads(text[0]) == json.loads(text[1]), name
 
 
 def test_train_from_counts_equals_train_on_the_same_words(shakespeare_text):

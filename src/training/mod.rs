@@ -9,6 +9,7 @@ pub mod group_heaps;
 pub mod indexed_heap;
 pub mod likelihood;
 pub mod objective;
+pub mod occurrences;
 pub mod pmi;
 pub mod progress;
 pub mod reserve;

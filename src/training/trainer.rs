@@ -291,17 +291,7 @@ pub fn train<R: Ranking + Send + 'static>(
     if config.vocab_size == 0 {
         return Err(Error::invalid("vocab_size must be positive"));
     }
-    // Every count below is at most the number of character occurrences, so
-    // if that fits in 64 bits, no sum can wrap. Bytes bound characters: the
-    // characters are only counted when the bytes do not fit.
-    let occurrences = |len: fn(&str) -> usize| {
-        counts.iter().try_fold(0u64, |sum, (w, c)| c.checked_mul(len(w) as u64)?.checked_add(sum))
-    };
-    if occurrences(str::len).is_none() && occurrences(|w| w.chars().count()).is_none() {
-        return Err(Error::invalid(
-            "the word counts add up to more than 2**64 - 1 character occurrences: scale them down",
-        ));
-    }
+    super::occurrences::check(counts.iter().map(|(w, c)| (w.as_str(), *c)))?;
     // Memory that runs out in a small allocation of the merge loop is a
     // MemoryError at the next merge (see `crate::memory`).
     let watch = Watch::start();

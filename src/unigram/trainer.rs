@@ -303,14 +303,14 @@ pub fn seed_pieces(
         return Ok(Vec::new());
     }
     let seen_twice = subs.values().filter(|&&n| n >= 2).count();
-    let mut kept: Vec<(u64, &str)> = Vec::new();
+    let mut kept: Vec<(u128, &str)> = Vec::new();
     kept.try_reserve_exact(seen_twice)
         .map_err(|_| Error::memory(format_args!("the counts of {seen_twice} substrings seen twice")))?;
-    kept.extend(subs.into_iter().filter(|&(_, n)| n >= 2).map(|(s, n)| (n * s.chars().count() as u64, s)));
+    kept.extend(subs.into_iter().filter(|&(_, n)| n >= 2).map(|(s, n)| (u128::from(n) * s.chars().count() as u128, s)));
     let mut subs = kept;
     subs.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
     subs.truncate(config.seed_size);
-    let mut all: Vec<(u64, String)> = chars.into_iter().map(|(c, n)| (n, c.to_string())).collect();
+    let mut all: Vec<(u128, String)> = chars.into_iter().map(|(c, n)| (n.into(), c.to_string())).collect();
     all.extend(subs.into_iter().map(|(n, s)| (n, s.to_string())));
     all.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let total: f64 = all.iter().fold(0.0, |acc, &(n, _)| acc + n as f64);
@@ -485,7 +485,7 @@ pub fn prune(
                 },
             )
     });
-    let sum: u64 = freq.iter().sum();
+    let sum: u128 = freq.iter().map(|&f| u128::from(f)).sum();
     let total_words: u64 = words.iter().map(|(_, n)| n).sum();
     let log_sum = (sum as f64).ln();
     if stop() {
@@ -508,9 +508,11 @@ pub fn prune(
         if alt_score > model.score(i as u32) {
             return f64::NEG_INFINITY;
         }
-        let logsum_alt = ((sum + f * (alt.len() as u64 - 1)) as f64).ln();
+        let logsum_alt = ((sum + u128::from(f) * (alt.len() as u128 - 1)) as f64).ln();
         let logprob_sp = (f as f64).ln() - log_sum;
-        let logprob_alt = alt.iter().fold(0.0, |acc, &n| acc + (((freq[n as usize] + f) as f64).ln() - logsum_alt));
+        let logprob_alt = alt
+            .iter()
+            .fold(0.0, |acc, &n| acc + (((u128::from(freq[n as usize]) + u128::from(f)) as f64).ln() - logsum_alt));
         let share = f as f64 / total_words as f64;
         share * (logprob_sp - logprob_alt)
     };
@@ -561,6 +563,8 @@ pub fn train_with(
     config.validate()?;
     let mut words: Vec<(String, u64)> = counts.into_iter().filter(|(w, n)| !w.is_empty() && *n > 0).collect();
     words.sort_unstable();
+    // Within this, no count below wraps; their sums and products are u128.
+    crate::training::occurrences::check(words.iter().map(|(w, n)| (w.as_str(), *n)))?;
     let desired = config.vocab_size - config.special_tokens.len();
     let target = desired * 11 / 10;
     let mut pieces = threads::run_until(stop, |stopped| seed_pieces(&words, config, stopped))??;

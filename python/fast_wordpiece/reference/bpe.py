@@ -34,6 +34,7 @@ from fast_wordpiece.reference.args import (
 from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.family import IntT as _IntT
 from fast_wordpiece.reference.files import paths_arg, read_utf8, write_atomic
+from fast_wordpiece.reference.training import check_occurrences
 
 #: Unicode White_Space: what ``\\s`` matches.
 WHITE_SPACE = family.WHITE_SPACE
@@ -385,6 +386,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         for i, t in enumerate(specials):
             if not t or t in specials[:i]:
                 raise ValueError(f"special token {_quoted(t)} is empty or given twice")
+        check_occurrences(words)
         vocab: dict[str, int] = {}
         for t in [*specials, *sorted(set(BYTE_CHAR.values()) | {c for w, _ in words for c in w})]:
             vocab.setdefault(t, len(vocab))

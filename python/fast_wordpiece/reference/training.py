@@ -6,7 +6,7 @@ import contextlib
 import math
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from fractions import Fraction
 from typing import Any
 
@@ -167,6 +167,13 @@ def limit_alphabet(counts: Mapping[str, int], limit: int | None, initial: Sequen
     return {word: count for word, count in counts.items() if set(word) <= kept}
 
 
+def check_occurrences(counts: Iterable[tuple[Sized, int]]) -> None:
+    """Word counts whose character occurrences add up to more than 2**64 - 1 are a ValueError: every
+    count a trainer keeps is at most that many, so the engine's 64-bit counts never wrap."""
+    if sum(n * len(w) for w, n in counts) > 2**64 - 1:
+        raise ValueError("the word counts add up to more than 2**64 - 1 character occurrences: scale them down")
+
+
 def learn(
     counts: Mapping[str, int],
     vocab_size: int,
@@ -183,9 +190,7 @@ def learn(
     alphabet (as word-initial tokens) whether seen or not; ``prefix``: that of continuation tokens."""
     if not any(w and n > 0 for w, n in counts.items()):
         raise ValueError("the corpus has no words to train on")
-    # Every count is at most the number of character occurrences: the engine's counts fit in 64 bits.
-    if sum(n * len(w) for w, n in counts.items()) > 2**64 - 1:
-        raise ValueError("the word counts add up to more than 2**64 - 1 character occurrences: scale them down")
+    check_occurrences(counts.items())
     counts = limit_alphabet({w: n for w, n in counts.items() if w and n > 0}, alphabet_limit, initial_alphabet)
     words = [Word(text, count, prefix) for text, count in counts.items()]
     alphabet = sorted({token for word in words for token in word.tokens} | set(initial_alphabet))

@@ -41,6 +41,7 @@ from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.files import lines, paths_arg, read_utf8, write_atomic
 from fast_wordpiece.reference.json_numbers import as_read_back
 from fast_wordpiece.reference.spm_normalizer import Aligned, Normalizer
+from fast_wordpiece.reference.training import check_occurrences
 from fast_wordpiece.reference.unicode import PUNCTUATION
 from fast_wordpiece.reference.unigram_template import Template, process
 
@@ -1471,6 +1472,7 @@ def train_counts(
     if vocab_size <= len(specials):
         raise ValueError("vocab_size must exceed the number of special tokens")
     words_ = sorted(((w, n) for w, n in counts.items() if w and n > 0), key=lambda x: (x[0].encode(), x[1]))
+    check_occurrences(words_)
     desired = vocab_size - len(specials)
     target = desired * 11 // 10
     if not words_:
