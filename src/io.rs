@@ -221,27 +221,16 @@ impl Read for Stoppable<'_> {
     }
 }
 
-/// The text of a tokenizer's UTF-8 file (a `tokenizer.json`, `vocab.txt` or
-/// a model directory's JSON file): an OS error for reading (naming the file),
-/// an invalid-file error `not UTF-8 text (invalid byte at offset N)`.
-pub fn read_text(path: &Path) -> Result<String> {
-    let bytes = fs::read(path).map_err(|e| Error::io(path, e))?;
+/// The text of a UTF-8 file (a tokenizer's `tokenizer.json`, `vocab.txt`
+/// or model directory JSON file, or a corpus file to train on), read by
+/// [`read_bytes`] (`stop` as there: a caller that cannot be stopped passes
+/// `&|| false`): an OS error for reading (naming the file), an invalid-file
+/// error `not UTF-8 text (invalid byte at offset N)`.
+pub fn read_utf8(path: &Path, stop: &dyn Fn() -> bool) -> Result<String> {
+    let bytes = read_bytes(path, stop)?;
     String::from_utf8(bytes).map_err(|e| {
         Error::invalid_file(path, format!("not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))
     })
-}
-
-/// The text of a UTF-8 file: an OS error for reading (naming the file), an
-/// invalid-file error naming the first byte that is not UTF-8.
-pub fn read_utf8(path: &Path) -> Result<String> {
-    read_utf8_with_stop(path, &|| false)
-}
-
-/// [`read_utf8`], the file opened by [`open_to_read`] (`stop` as there).
-pub fn read_utf8_with_stop(path: &Path, stop: &dyn Fn() -> bool) -> Result<String> {
-    let bytes = read_bytes(path, stop)?;
-    String::from_utf8(bytes)
-        .map_err(|e| Error::invalid_file(path, format!("not UTF-8 at byte {}", e.utf8_error().valid_up_to())))
 }
 
 #[cfg(test)]

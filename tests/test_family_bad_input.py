@@ -67,9 +67,9 @@ def test_files_missing_or_not_utf8(family: tuple[Any, dict[str, Any]], tmp_path:
     bad.write_bytes("hello caf\u00e9\n".encode("latin-1"))
     with pytest.raises(FileNotFoundError, match=r"missing\.txt"):
         cls.train_from_files([str(tmp_path / "missing.txt")], 40, **options)
-    with pytest.raises(ValueError, match=r"latin1\.txt.*not UTF-8 at byte 9"):
+    with pytest.raises(ValueError, match=r"latin1\.txt: not UTF-8 text \(invalid byte at offset 9\)"):
         cls.train_from_files([str(bad)], 40, **options)
     with pytest.raises(FileNotFoundError, match=r"missing\.json"):
         cls.load(str(tmp_path / "missing.json"))
-    with pytest.raises(ValueError, match=r"latin1\.txt.*not UTF-8 at byte 9"):
+    with pytest.raises(ValueError, match=r"latin1\.txt: not UTF-8 text \(invalid byte at offset 9\)"):
         cls.load(str(bad))

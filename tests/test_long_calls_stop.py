@@ -215,10 +215,12 @@ def test_a_line_without_end_stops_at_the_handlers_exception(name: str) -> None:
 #: A child that reads the FIFO `sys.argv[3]` with call `sys.argv[2]` of module `sys.argv[1]`,
 #: under a handler that raises `Stop` 0.5 s in. With `sys.argv[4] == "stalls"`, a thread of the
 #: child opens the FIFO for writing, writes a line and then nothing more; else no one opens it for
-#: writing. The child prints how long the call took to give the handler's exception back.
+#: writing. The child prints how long the call took to give the handler's exception back. The
+#: `from_pretrained` calls read the FIFO's directory (the FIFO one of its files).
 FIFO = """
 import importlib, os, signal, sys, threading, time
 module, call, path, writer = sys.argv[1:]
+directory = os.path.dirname(path)
 fw = importlib.import_module(module)
 class Stop(Exception):
     pass
@@ -240,6 +242,14 @@ calls = {
     "UnigramTokenizer.train_from_files": lambda: fw.UnigramTokenizer.train_from_files(
         [path], 100, show_progress=False
     ),
+    "PyTokenizer.from_file": lambda: fw.PyTokenizer.from_file(path),
+    "PyTokenizer.load": lambda: fw.PyTokenizer.load(path),
+    "PyTokenizer.from_vocab_file": lambda: fw.PyTokenizer.from_vocab_file(path),
+    "PyTokenizer.from_pretrained": lambda: fw.PyTokenizer.from_pretrained(directory),
+    "BPETokenizer.load": lambda: fw.BPETokenizer.load(path),
+    "CharTokenizer.load": lambda: fw.CharTokenizer.load(path),
+    "UnigramTokenizer.from_file": lambda: fw.UnigramTokenizer.from_file(path),
+    "UnigramTokenizer.load": lambda: fw.UnigramTokenizer.load(path),
 }
 signal.signal(signal.SIGALRM, handler)
 start = time.monotonic()
@@ -283,6 +293,55 @@ def test_a_fifo_without_a_writer_or_data_stops_at_the_handlers_exception(
         )
     except subprocess.TimeoutExpired:
         pytest.fail(f"{module} {call} was still waiting on the FIFO 30 s after the signal")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("stopped after "), (done.stdout, done.stderr)
+    seconds = float(done.stdout.split()[2])
+    assert 0.5 <= seconds < 3, done.stdout
+
+
+#: The calls that load a tokenizer's own files, each with the file of its directory that is the
+#: FIFO, and whether the twin reads that FIFO too. (The twin's ``from_pretrained`` does not take a
+#: ``tokenizer.json`` that is not a regular file: without a ``vocab.txt`` it has nothing to read.
+#: ``UnigramTokenizer.from_pretrained`` refuses such a ``tokenizer.json`` at once, and reads a
+#: directory's JSON files only when they are regular files, so no FIFO keeps it waiting.)
+LOADERS = {
+    "PyTokenizer.from_file": ("tokenizer.json", True),
+    "PyTokenizer.load": ("tokenizer.json", True),
+    "PyTokenizer.from_vocab_file": ("vocab.txt", True),
+    "PyTokenizer.from_pretrained tokenizer.json": ("tokenizer.json", False),
+    "PyTokenizer.from_pretrained vocab.txt": ("vocab.txt", True),
+    "BPETokenizer.load": ("tokenizer.json", True),
+    "CharTokenizer.load": ("tokenizer.json", True),
+    "UnigramTokenizer.from_file": ("tokenizer.json", True),
+    "UnigramTokenizer.load": ("tokenizer.json", True),
+}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="optional: named pipes are POSIX only")
+@pytest.mark.parametrize("writer", ["none", "stalls"])
+@pytest.mark.parametrize(
+    ("module", "loader"),
+    [("fast_wordpiece", loader) for loader in LOADERS]
+    + [("fast_wordpiece.reference", loader) for loader, (_, twin) in LOADERS.items() if twin],
+)
+def test_loading_a_tokenizer_from_a_fifo_stops_at_the_handlers_exception(
+    tmp_path: Path, module: str, loader: str, writer: str
+) -> None:
+    """Loading a tokenizer's file from a FIFO no one writes to (or whose writer writes part of it
+    and then nothing more) lets the handler's exception through, soon after the signal, as
+    training from a FIFO does and as the twin's ``open`` does. The engine read such a file with
+    reads a signal never stopped: nothing but killing the process ended the wait."""
+    name, _ = LOADERS[loader]
+    fifo = tmp_path / "model" / name
+    fifo.parent.mkdir()
+    os.mkfifo(fifo)
+    call = loader.split()[0]
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", FIFO, module, call, str(fifo), writer], capture_output=True, text=True, timeout=30
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{module} {loader} was still waiting on the FIFO 30 s after the signal")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("stopped after "), (done.stdout, done.stderr)
     seconds = float(done.stdout.split()[2])

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, text, type_name, Given};
-use super::errors::{guard, to_py, Signals};
+use super::errors::{guard, reading_files, to_py, Signals};
 use super::family;
 use super::ints::{self, int_list};
 use super::train::counting;
@@ -243,7 +243,7 @@ impl PyBpe {
                     if signals.stop() {
                         return Err(Error::Interrupted);
                     }
-                    files.push(crate::io::read_utf8_with_stop(p, &|| signals.stop())?);
+                    files.push(crate::io::read_utf8(p, &|| signals.stop())?);
                 }
                 Ok(files)
             })
@@ -518,9 +518,9 @@ impl PyBpe {
     /// Loads a Hugging Face `tokenizer.json` with a byte-level BPE model
     /// (see `from_json`); OSError if the file cannot be read.
     #[staticmethod]
-    fn load(path: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn load(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;
-        let text = guard(|| crate::io::read_utf8(&path))?;
+        let text = reading_files(py, |stop| crate::io::read_utf8(&path, stop))?;
         Ok(PyBpe {
             inner: guard(|| {
                 Bpe::from_hf_json(&text).map_err(|e| Error::InvalidFile { path: path.clone(), message: e.to_string() })

@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, text, type_name};
-use super::errors::{guard, to_py, Signals};
+use super::errors::{guard, reading_files, to_py, Signals};
 use super::family;
 use super::ints::{self, int_list};
 use super::train::counting;
@@ -151,7 +151,7 @@ impl PyChars {
                     if signals.stop() {
                         return Err(Error::Interrupted);
                     }
-                    files.push(crate::io::read_utf8_with_stop(p, &|| signals.stop())?);
+                    files.push(crate::io::read_utf8(p, &|| signals.stop())?);
                 }
                 Ok(files)
             })
@@ -324,10 +324,10 @@ impl PyChars {
     /// Reads a file `save` wrote: OSError if it cannot be read, ValueError
     /// if it is not a character tokenizer's JSON.
     #[staticmethod]
-    fn load(path: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn load(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;
-        let inner = guard(|| {
-            let text = crate::io::read_utf8(&path)?;
+        let inner = reading_files(py, |stop| {
+            let text = crate::io::read_utf8(&path, stop)?;
             Chars::from_json(&text).map_err(|e| Error::InvalidFile { path: path.clone(), message: e.to_string() })
         })?;
         Ok(PyChars { inner, pad: Default::default() })

@@ -117,3 +117,18 @@ impl Signals {
         }
     }
 }
+
+/// Core work that reads files (a tokenizer's own files: `from_file`,
+/// `load`, `from_pretrained`, `from_vocab_file`), run with the GIL released
+/// and given [`Signals::stop`] as the stop hook of its reads: while it waits
+/// for a FIFO's writer or data, a signal handler's exception (Ctrl-C's
+/// KeyboardInterrupt, an `alarm` deadline's) stops it and comes back
+/// unchanged, as it does from Python's `open`.
+pub fn reading_files<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&dyn Fn() -> bool) -> crate::error::Result<T> + Send,
+) -> PyResult<T> {
+    let signals = Signals::default();
+    let result = py.detach(|| guard(|| work(&|| signals.stop())));
+    signals.result(result)
+}

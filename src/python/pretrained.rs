@@ -8,7 +8,7 @@ use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 
 use super::args;
-use super::errors::guard;
+use super::errors::{guard, reading_files};
 use super::paths::{path_str, FsPath};
 use super::tokenizer::PyTokenizer;
 use crate::error::Quoted;
@@ -50,12 +50,10 @@ impl PyTokenizer {
             Some(kwargs) => overrides(kwargs)?,
             None => Map::new(),
         };
-        let (tokenizer, settings) = py.detach(|| {
-            guard(|| {
-                let mut settings = pretrained::call_settings_with(&dir, &overrides)?;
-                settings.model_input_names = pretrained::model_input_names(&dir, &overrides)?;
-                Ok((Tokenizer::from_pretrained_with(&dir, &overrides)?, settings))
-            })
+        let (tokenizer, settings) = reading_files(py, |stop| {
+            let mut settings = pretrained::call_settings_with(&dir, &overrides, stop)?;
+            settings.model_input_names = pretrained::model_input_names(&dir, &overrides, stop)?;
+            Ok((Tokenizer::from_pretrained_with(&dir, &overrides, stop)?, settings))
         })?;
         let out = Self::wrap(tokenizer);
         *out.call.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = settings;

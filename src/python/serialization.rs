@@ -5,7 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyString;
 
 use super::args;
-use super::errors::guard;
+use super::errors::{guard, reading_files};
 use super::tokenizer::PyTokenizer;
 use crate::tokenizer::Tokenizer;
 
@@ -46,7 +46,7 @@ impl PyTokenizer {
     #[staticmethod]
     fn from_file(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<Self> {
         let path = args::path(path, "path")?;
-        py.detach(|| guard(|| Tokenizer::load(&path))).map(Self::loaded)
+        reading_files(py, |stop| Tokenizer::load_with_stop(&path, stop)).map(Self::loaded)
     }
 
     /// `from_file`, the older name.

@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 
 use super::args::{self, text, type_name};
 use super::encoding::Shared;
-use super::errors::guard;
+use super::errors::{guard, reading_files};
 use super::ints;
 use crate::error::Error;
 use crate::pipeline::model::vocab::Vocab;
@@ -137,6 +137,7 @@ impl PyTokenizer {
     #[staticmethod]
     #[pyo3(signature = (path, *, special_tokens = None, **options))]
     fn from_vocab_file(
+        py: Python<'_>,
         path: &Bound<'_, PyAny>,
         special_tokens: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
@@ -144,8 +145,8 @@ impl PyTokenizer {
         let path = args::path(path, "path")?;
         let specials = args::special_tokens(special_tokens)?;
         let options = args::options(options, "from_vocab_file")?;
-        let tokenizer = guard(|| {
-            let vocab = Vocab::from_file(&path)?;
+        let tokenizer = reading_files(py, |stop| {
+            let vocab = Vocab::from_file_with_stop(&path, stop)?;
             let lacks_unk = vocab.id(&options.unk_token).is_none();
             // The unk_token the file lacks is named by the file, as its other errors.
             Tokenizer::new(vocab, Vec::new(), &specials, options).map_err(|e| match e {

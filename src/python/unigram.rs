@@ -12,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use super::args::{self, text, type_name, Given};
-use super::errors::{guard, to_py, Signals};
+use super::errors::{guard, reading_files, to_py, Signals};
 use super::family;
 use super::ints::{self, int_list, named_memory_error, new_str_list, offsets_list};
 use super::paths::FsPath;
@@ -622,7 +622,7 @@ impl PyUnigramTokenizer {
                     if signals.stop() {
                         return Err(crate::error::Error::Interrupted);
                     }
-                    files.push(crate::io::read_utf8_with_stop(p, &|| signals.stop())?);
+                    files.push(crate::io::read_utf8(p, &|| signals.stop())?);
                 }
                 Ok(files)
             })
@@ -867,15 +867,13 @@ impl PyUnigramTokenizer {
     #[staticmethod]
     fn from_file<'py>(py: Python<'py>, path: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
         let path = args::path(path, "path")?;
-        let (tokenizer, sections) = py.detach(|| {
-            guard(|| {
-                let text = crate::io::read_utf8(&path)?;
-                let tokenizer = UnigramTokenizer::from_json(&text).map_err(|e| match e {
-                    crate::error::Error::InvalidArgument(m) => crate::error::Error::invalid_file(&path, m),
-                    e => e,
-                })?;
-                Ok((tokenizer, FileSections::read(text.as_bytes())))
-            })
+        let (tokenizer, sections) = reading_files(py, |stop| {
+            let text = crate::io::read_utf8(&path, stop)?;
+            let tokenizer = UnigramTokenizer::from_json(&text).map_err(|e| match e {
+                crate::error::Error::InvalidArgument(m) => crate::error::Error::invalid_file(&path, m),
+                e => e,
+            })?;
+            Ok((tokenizer, FileSections::read(text.as_bytes())))
         })?;
         Self::with_sections(py, tokenizer, sections)
     }
@@ -982,7 +980,7 @@ impl PyUnigramTokenizer {
         if let Some(key) = super::pretrained::BERT_PIPELINE_KEYWORDS.iter().find(|k| overrides.contains_key(**k)) {
             return Err(super::pretrained::not_for_unigram(key));
         }
-        let loaded = py.detach(|| guard(|| UnigramTokenizer::from_pretrained_with(&dir, &overrides)))?;
+        let loaded = reading_files(py, |stop| UnigramTokenizer::from_pretrained_with(&dir, &overrides, stop))?;
         let pad = loaded.pad_token().map(str::to_owned);
         let out = Self::wrap(loaded.tokenizer);
         out.pad.set_clean_up(loaded.call.clean_up_tokenization_spaces);

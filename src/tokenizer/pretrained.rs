@@ -35,11 +35,14 @@ const NAMED_KEYS: [(&str, Option<&str>); 7] = [
 pub const MASK_TOKEN: &str = "[MASK]";
 
 /// A JSON file of the directory as an object; an absent file is empty.
-fn read_object(path: &Path) -> Result<Map<String, Value>> {
+/// Every file of a directory is read by [`crate::io::read_utf8`], which
+/// asks `stop` (here and in the functions below that take it) while it
+/// waits for a FIFO's writer or data.
+fn read_object(path: &Path, stop: &dyn Fn() -> bool) -> Result<Map<String, Value>> {
     if !path.is_file() {
         return Ok(Map::new());
     }
-    let text = crate::io::read_text(path)?;
+    let text = crate::io::read_utf8(path, stop)?;
     match serde_json::from_str(&text) {
         Ok(Value::Object(map)) => Ok(map),
         Ok(_) => Err(Error::invalid_file(path, "expected a JSON object")),
@@ -60,8 +63,8 @@ fn optional_bool(value: Option<&Value>, file: &Path, key: &str) -> Result<Option
 /// The directory's `tokenizer_config.json` (empty when absent), with the
 /// caller's `overrides` (keyword arguments of `from_pretrained`) in place of
 /// its keys, as transformers' keyword arguments override the file.
-fn read_config(dir: &Path, overrides: &Map<String, Value>) -> Result<Map<String, Value>> {
-    let mut config = read_object(&dir.join("tokenizer_config.json"))?;
+fn read_config(dir: &Path, overrides: &Map<String, Value>, stop: &dyn Fn() -> bool) -> Result<Map<String, Value>> {
+    let mut config = read_object(&dir.join("tokenizer_config.json"), stop)?;
     config.extend(overrides.iter().map(|(k, v)| (k.clone(), v.clone())));
     Ok(config)
 }
@@ -159,8 +162,8 @@ const OTHER_CLASS_INPUTS: [(&str, &str, &[&str]); 7] = [
 /// configuration): the config's `tokenizer_class`, else `config.json`'s
 /// `tokenizer_class`, else `config.json`'s `model_type`. Neither (or another
 /// class) is transformers' generic class, which takes the file as it is.
-fn loads_as_bert(dir: &Path, config: &Map<String, Value>) -> Result<bool> {
-    loads_as(dir, config, &BERT_CLASSES, &BERT_MODEL_TYPES)
+fn loads_as_bert(dir: &Path, config: &Map<String, Value>, stop: &dyn Fn() -> bool) -> Result<bool> {
+    loads_as(dir, config, &BERT_CLASSES, &BERT_MODEL_TYPES, stop)
 }
 
 /// What transformers 5's `AutoTokenizer` goes by to pick the class of a
@@ -172,8 +175,8 @@ enum ClassHint {
 
 /// The config's `tokenizer_class`, else `config.json`'s `tokenizer_class`
 /// (either without the `Fast` suffix), else `config.json`'s `model_type`.
-fn class_hint(dir: &Path, config: &Map<String, Value>) -> Result<ClassHint> {
-    let model = read_object(&dir.join("config.json"))?;
+fn class_hint(dir: &Path, config: &Map<String, Value>, stop: &dyn Fn() -> bool) -> Result<ClassHint> {
+    let model = read_object(&dir.join("config.json"), stop)?;
     let class = config
         .get("tokenizer_class")
         .and_then(Value::as_str)
@@ -188,8 +191,14 @@ fn class_hint(dir: &Path, config: &Map<String, Value>) -> Result<ClassHint> {
 /// `classes` (without the `Fast` suffix): the config's `tokenizer_class`,
 /// else `config.json`'s `tokenizer_class`, else whether `config.json`'s
 /// `model_type` is one of `model_types`.
-fn loads_as(dir: &Path, config: &Map<String, Value>, classes: &[&str], model_types: &[&str]) -> Result<bool> {
-    Ok(match class_hint(dir, config)? {
+fn loads_as(
+    dir: &Path,
+    config: &Map<String, Value>,
+    classes: &[&str],
+    model_types: &[&str],
+    stop: &dyn Fn() -> bool,
+) -> Result<bool> {
+    Ok(match class_hint(dir, config, stop)? {
         ClassHint::Class(class) => classes.contains(&class.as_str()),
         ClassHint::ModelType(t) => t.is_some_and(|t| model_types.contains(&t.as_str())),
     })
@@ -203,8 +212,8 @@ fn loads_as(dir: &Path, config: &Map<String, Value>, classes: &[&str], model_typ
 /// `BertTokenizer`'s for [`BERT_MODEL_TYPES`] and for a `vocab.txt` without
 /// a `tokenizer.json`, class or model type (only BERT's classes load it),
 /// the generic class's (no `token_type_ids`) for any other class or none.
-pub fn model_input_names(dir: &Path, overrides: &Map<String, Value>) -> Result<Vec<String>> {
-    let config = read_config(dir, overrides)?;
+pub fn model_input_names(dir: &Path, overrides: &Map<String, Value>, stop: &dyn Fn() -> bool) -> Result<Vec<String>> {
+    let config = read_config(dir, overrides, stop)?;
     if let Some(value) = config.get("model_input_names") {
         let names = value.as_array().and_then(|a| a.iter().map(|v| v.as_str().map(str::to_owned)).collect());
         return names.ok_or_else(|| {
@@ -214,7 +223,7 @@ pub fn model_input_names(dir: &Path, overrides: &Map<String, Value>) -> Result<V
             )
         });
     }
-    let names: &[&str] = match class_hint(dir, &config)? {
+    let names: &[&str] = match class_hint(dir, &config, stop)? {
         ClassHint::Class(class) => BERT_CLASS_INPUTS
             .iter()
             .find(|(c, _)| *c == class)
@@ -348,22 +357,22 @@ struct Configured {
 }
 
 impl Configured {
-    fn read(dir: &Path, overrides: &Map<String, Value>) -> Result<Self> {
-        Self::read_with(dir, overrides, true)
+    fn read(dir: &Path, overrides: &Map<String, Value>, stop: &dyn Fn() -> bool) -> Result<Self> {
+        Self::read_with(dir, overrides, true, stop)
     }
 
     /// `read`; without BERT's defaults unless `defaults` (a token the
     /// directory does not name is then None).
-    fn read_with(dir: &Path, overrides: &Map<String, Value>, defaults: bool) -> Result<Self> {
+    fn read_with(dir: &Path, overrides: &Map<String, Value>, defaults: bool, stop: &dyn Fn() -> bool) -> Result<Self> {
         let config_path = dir.join("tokenizer_config.json");
         let map_path = dir.join("special_tokens_map.json");
-        let config = read_config(dir, overrides)?;
+        let config = read_config(dir, overrides, stop)?;
         // transformers reads special_tokens_map.json only for directories
         // whose tokenizer_config.json has no added_tokens_decoder.
         let mut map = if config.get("added_tokens_decoder").is_some_and(|v| !v.is_null()) {
             Map::new()
         } else {
-            read_object(&map_path)?
+            read_object(&map_path, stop)?
         };
         map.retain(|key, _| !overrides.contains_key(key));
         let lookup = |key: &str| match map.get(key) {
@@ -440,7 +449,11 @@ impl Configured {
 /// the directory gives them: `tokenizer_config.json`'s
 /// `added_tokens_decoder` (with their flags), else `added_tokens.json`
 /// (normalized, not special, as `transformers` reads them).
-fn directory_added_tokens(dir: &Path, config: &Map<String, Value>) -> Result<Vec<(u64, AddedToken, PathBuf)>> {
+fn directory_added_tokens(
+    dir: &Path,
+    config: &Map<String, Value>,
+    stop: &dyn Fn() -> bool,
+) -> Result<Vec<(u64, AddedToken, PathBuf)>> {
     let config_path = dir.join("tokenizer_config.json");
     let mut out = Vec::new();
     if let Some(decoder) = config.get("added_tokens_decoder").filter(|v| !v.is_null()) {
@@ -462,7 +475,7 @@ fn directory_added_tokens(dir: &Path, config: &Map<String, Value>) -> Result<Vec
         }
     } else {
         let path = dir.join("added_tokens.json");
-        for (content, id) in read_object(&path)? {
+        for (content, id) in read_object(&path, stop)? {
             let id = id.as_u64().ok_or_else(|| {
                 Error::invalid_file(&path, format!("{}: expected an id, found {id}", Quoted(&content)))
             })?;
@@ -484,8 +497,9 @@ fn directory_added_tokens(dir: &Path, config: &Map<String, Value>) -> Result<Vec
 pub fn named_special_tokens(
     dir: &Path,
     overrides: &Map<String, Value>,
+    stop: &dyn Fn() -> bool,
 ) -> Result<(Vec<(&'static str, AddedToken)>, Vec<AddedToken>)> {
-    let configured = Configured::read_with(dir, overrides, false)?;
+    let configured = Configured::read_with(dir, overrides, false, stop)?;
     let named = configured.named.into_iter().filter_map(|(key, t, _)| t.map(|t| (key, t))).collect();
     Ok((named, configured.extra))
 }
@@ -614,11 +628,15 @@ impl FileSections {
 /// The sections of a model directory's tokenizer.json, where it has them:
 /// transformers 5 takes the sides from there when tokenizer_config.json
 /// does not give them. A file that cannot be read gives none (loading it
-/// says what is wrong).
-fn file_sides(dir: &Path) -> (Option<Side>, Option<Side>) {
-    let Ok(text) = std::fs::read(dir.join("tokenizer.json")) else { return (None, None) };
+/// says what is wrong); a read that `stop` stopped is `Error::Interrupted`.
+fn file_sides(dir: &Path, stop: &dyn Fn() -> bool) -> Result<(Option<Side>, Option<Side>)> {
+    let text = match crate::io::read_bytes(&dir.join("tokenizer.json"), stop) {
+        Ok(text) => text,
+        Err(Error::Interrupted) => return Err(Error::Interrupted),
+        Err(_) => return Ok((None, None)),
+    };
     let sections = FileSections::read(&text);
-    (sections.padding_side, sections.truncation_side)
+    Ok((sections.padding_side, sections.truncation_side))
 }
 
 /// The call settings of a model directory's `tokenizer_config.json`
@@ -631,14 +649,15 @@ fn file_sides(dir: &Path) -> (Option<Side>, Option<Side>) {
 /// `clean_up_tokenization_spaces` false unless the file says true; the
 /// special tokens the directory configures (with `special_tokens_map.json`).
 pub fn call_settings(dir: &Path) -> Result<CallSettings> {
-    call_settings_with(dir, &Map::new())
+    call_settings_with(dir, &Map::new(), &|| false)
 }
 
 /// `call_settings`, with `from_pretrained`'s keyword arguments in place of
-/// the config's keys.
-pub fn call_settings_with(dir: &Path, overrides: &Map<String, Value>) -> Result<CallSettings> {
+/// the config's keys; the files read by [`crate::io::read_utf8`], which
+/// asks `stop` while it waits for a FIFO's writer or data.
+pub fn call_settings_with(dir: &Path, overrides: &Map<String, Value>, stop: &dyn Fn() -> bool) -> Result<CallSettings> {
     let path = dir.join("tokenizer_config.json");
-    let config = read_config(dir, overrides)?;
+    let config = read_config(dir, overrides, stop)?;
     let model_max_length = match config.get("model_max_length") {
         None | Some(Value::Null) => None,
         // Every u64 is below 1e20; larger numbers are floats to serde_json.
@@ -650,8 +669,8 @@ pub fn call_settings_with(dir: &Path, overrides: &Map<String, Value>) -> Result<
             }
         },
     };
-    let left = loads_as(dir, &config, &LEFT_PADDING_CLASSES, &LEFT_PADDING_MODEL_TYPES)?;
-    let file_sides = file_sides(dir);
+    let left = loads_as(dir, &config, &LEFT_PADDING_CLASSES, &LEFT_PADDING_MODEL_TYPES, stop)?;
+    let file_sides = file_sides(dir, stop)?;
     let side = |key: &str| match config.get(key) {
         None => Ok(match (key, &file_sides) {
             ("padding_side", (Some(side), _)) | ("truncation_side", (_, Some(side))) => *side,
@@ -665,7 +684,7 @@ pub fn call_settings_with(dir: &Path, overrides: &Map<String, Value>) -> Result<
     };
     let key = "clean_up_tokenization_spaces";
     let clean_up_tokenization_spaces = optional_bool(config.get(key), &path, key)?.unwrap_or(false);
-    let configured = Configured::read(dir, overrides)?;
+    let configured = Configured::read(dir, overrides, stop)?;
     let named = |key: &str| configured.named(key).map(|t| t.content.clone());
     Ok(CallSettings {
         model_max_length,
@@ -687,20 +706,22 @@ impl Tokenizer {
     /// order, then the named special tokens in `NAMED_KEYS` order, then the
     /// extra ones).
     pub fn from_pretrained(dir: &Path) -> Result<Self> {
-        Self::from_pretrained_with(dir, &Map::new())
+        Self::from_pretrained_with(dir, &Map::new(), &|| false)
     }
 
     /// `from_pretrained`, with `overrides` (transformers' keyword arguments
-    /// of `from_pretrained`) in place of `tokenizer_config.json`'s keys.
-    pub fn from_pretrained_with(dir: &Path, overrides: &Map<String, Value>) -> Result<Self> {
+    /// of `from_pretrained`) in place of `tokenizer_config.json`'s keys; the
+    /// files read by [`crate::io::read_utf8`], which asks `stop` while it
+    /// waits for a FIFO's writer or data.
+    pub fn from_pretrained_with(dir: &Path, overrides: &Map<String, Value>, stop: &dyn Fn() -> bool) -> Result<Self> {
         check_directory(dir)?;
-        let configured = Configured::read(dir, overrides)?;
+        let configured = Configured::read(dir, overrides, stop)?;
         let json = dir.join("tokenizer.json");
         if json.is_file() {
             let config_path = dir.join("tokenizer_config.json");
-            let config = read_config(dir, overrides)?;
-            let mut tokenizer = Self::load(&json)?;
-            if loads_as_bert(dir, &config)? {
+            let config = read_config(dir, overrides, stop)?;
+            let mut tokenizer = Self::load_with_stop(&json, stop)?;
+            if loads_as_bert(dir, &config, stop)? {
                 // transformers' BERT classes keep the file's vocabulary, added
                 // tokens and default truncation and padding, and build the
                 // rest as BertTokenizer does, from the configuration.
@@ -713,7 +734,7 @@ impl Tokenizer {
             // vocabulary has keeps its id, and is then matched in raw text
             // as a special token, as transformers' `add_tokens` makes it).
             let mut missing: Vec<AddedToken> =
-                directory_added_tokens(dir, &config)?.into_iter().map(|(_, t, _)| t).collect();
+                directory_added_tokens(dir, &config, stop)?.into_iter().map(|(_, t, _)| t).collect();
             for t in configured.all() {
                 let added = tokenizer.added_tokens().iter().any(|a| a.content == t.content)
                     || tokenizer.special_tokens().contains(&t.content);
@@ -728,9 +749,9 @@ impl Tokenizer {
             };
         }
         let config_path = dir.join("tokenizer_config.json");
-        let config = read_config(dir, overrides)?;
+        let config = read_config(dir, overrides, stop)?;
         let options = bert_options(&config, &config_path, &configured, false)?;
-        let added = directory_added_tokens(dir, &config)?;
+        let added = directory_added_tokens(dir, &config, stop)?;
         let vocab = dir.join("vocab.txt");
         if !vocab.exists() {
             if json.is_dir() {
@@ -741,7 +762,7 @@ impl Tokenizer {
             let why = "a model directory needs a tokenizer.json or a vocab.txt, and this one has neither";
             return Err(Error::io(&vocab, std::io::Error::new(std::io::ErrorKind::NotFound, why)));
         }
-        let base = Vocab::from_file(&vocab)?;
+        let base = Vocab::from_file_with_stop(&vocab, stop)?;
         // transformers appends what the vocabulary lacks: the added tokens in
         // id order, then the named special tokens, then the extra ones.
         let mut appended: Vec<String> = Vec::new();
@@ -876,7 +897,7 @@ mod tests {
     fn model_input_names_follow_the_config_then_the_class() {
         let names = |name: &str, config: Option<Value>, model: Option<Value>, overrides: Value| {
             let dir = directory(name, config, model);
-            let got = model_input_names(&dir, overrides.as_object().unwrap());
+            let got = model_input_names(&dir, overrides.as_object().unwrap(), &|| false);
             std::fs::remove_dir_all(&dir).unwrap();
             got
         };

@@ -137,7 +137,13 @@ impl Tokenizer {
 
     /// Reads a tokenizer file of either format (see [`Self::from_any_json`]).
     pub fn load(path: &Path) -> Result<Self> {
-        let json = crate::io::read_text(path)?;
+        Self::load_with_stop(path, &|| false)
+    }
+
+    /// [`Self::load`], the file read by [`crate::io::read_utf8`] (`stop`
+    /// asked as there, while it waits for a FIFO's writer or data).
+    pub fn load_with_stop(path: &Path, stop: &dyn Fn() -> bool) -> Result<Self> {
+        let json = crate::io::read_utf8(path, stop)?;
         Self::from_any_json(&json).map_err(|e| match e {
             Error::InvalidArgument(message) => Error::invalid_file(path, message),
             other => other,

@@ -131,7 +131,13 @@ impl UnigramTokenizer {
     /// Loads a tokenizer.json written by [`save`](Self::save) or by Hugging
     /// Face with the same pipeline.
     pub fn load(path: &Path) -> Result<Self> {
-        let text = crate::io::read_utf8(path)?;
+        Self::load_with_stop(path, &|| false)
+    }
+
+    /// [`Self::load`], the file read by [`crate::io::read_utf8`] (`stop`
+    /// asked as there, while it waits for a FIFO's writer or data).
+    pub fn load_with_stop(path: &Path, stop: &dyn Fn() -> bool) -> Result<Self> {
+        let text = crate::io::read_utf8(path, stop)?;
         Self::from_json(&text).map_err(|e| match e {
             Error::InvalidArgument(m) => Error::invalid_file(path, m),
             e => e,

@@ -58,7 +58,14 @@ impl UnigramTokenizer {
     /// a piece of the vocabulary keeps its id, a token the file lacks gets
     /// the next one; and the call settings of `tokenizer_config.json`
     /// ([`pretrained::call_settings_with`]).
-    pub fn from_pretrained_with(dir: &Path, overrides: &Map<String, Value>) -> Result<Pretrained> {
+    ///
+    /// The directory's files are read by [`crate::io::read_utf8`], which asks
+    /// `stop` while it waits for a FIFO's writer or data.
+    pub fn from_pretrained_with(
+        dir: &Path,
+        overrides: &Map<String, Value>,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Pretrained> {
         pretrained::check_directory(dir)?;
         let path = dir.join("tokenizer.json");
         if !path.is_file() {
@@ -71,8 +78,8 @@ impl UnigramTokenizer {
                 ),
             ));
         }
-        let (named, extra) = pretrained::named_special_tokens(dir, overrides)?;
-        let text = crate::io::read_utf8(&path)?;
+        let (named, extra) = pretrained::named_special_tokens(dir, overrides, stop)?;
+        let text = crate::io::read_utf8(&path, stop)?;
         let mut doc: Value =
             serde_json::from_str(&text).map_err(|e| Error::invalid_file(&path, format!("not valid JSON: {e}")))?;
         if !doc.is_object() {
@@ -118,8 +125,8 @@ impl UnigramTokenizer {
             Error::InvalidArgument(m) => Error::invalid_file(&path, m),
             e => e,
         })?;
-        let mut call = pretrained::call_settings_with(dir, overrides)?;
-        call.model_input_names = pretrained::model_input_names(dir, overrides)?;
+        let mut call = pretrained::call_settings_with(dir, overrides, stop)?;
+        call.model_input_names = pretrained::model_input_names(dir, overrides, stop)?;
         let named: Vec<(&'static str, String)> = named.into_iter().map(|(k, t)| (k, t.content)).collect();
         let named_token = |key: &str| named.iter().find(|(k, _)| *k == key).map(|(_, t)| t.clone());
         call.bos_token = named_token("bos_token");

@@ -86,13 +86,13 @@ def paths_arg(value: object) -> list[str]:
 
 def read_utf8(path: str) -> str:
     """The text of a UTF-8 file, as the engine reads one: OSError if it cannot be read, ValueError
-    (``"<path>: not UTF-8 at byte <n>"``) if it is not UTF-8."""
+    (``"<path>: not UTF-8 text (invalid byte at offset <n>)"``) if it is not UTF-8."""
     with open(path, "rb") as f:
         data = f.read()
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ValueError(f"{path}: not UTF-8 at byte {e.start}") from None
+        raise ValueError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
 
 
 def lines(text: str) -> list[str]:

@@ -223,7 +223,13 @@ impl Vocab {
     /// Reads a BERT `vocab.txt`: one token per line, id = line number,
     /// trailing whitespace removed (as Hugging Face does).
     pub fn from_file(path: &Path) -> Result<Self> {
-        let text = crate::io::read_text(path)?;
+        Self::from_file_with_stop(path, &|| false)
+    }
+
+    /// [`Self::from_file`], the file read by [`crate::io::read_utf8`]
+    /// (`stop` asked as there, while it waits for a FIFO's writer or data).
+    pub fn from_file_with_stop(path: &Path, stop: &dyn Fn() -> bool) -> Result<Self> {
+        let text = crate::io::read_utf8(path, stop)?;
         let tokens: Vec<String> = text.lines().map(|l| l.trim_end().to_owned()).collect();
         if tokens.is_empty() {
             return Err(Error::invalid_file(path, "empty vocabulary file"));
