@@ -215,6 +215,20 @@ def test_unigram_training_refuses_unknown_and_bad_arguments_alike(call: Callable
     assert both(call)[0] == "TypeError"
 
 
+def test_unigram_says_how_small_a_vocabulary_is_and_shows_an_encoding_alike() -> None:
+    """The twin's message for a vocab_size below the characters named neither, and its encoding's
+    repr showed every field: both are now the engine's."""
+    message = both(lambda m: m.UnigramTokenizer.train(["abcdefgh"], 5, show_progress=False))
+    assert message == (
+        "ValueError",
+        "vocab_size (5) is too small for the 9 characters of the corpus and 3 special tokens",
+    )
+    shown = both(lambda m: repr(m.UnigramTokenizer.train(TEXTS, 60, show_progress=False).encode("hello 'x' wörld")))
+    assert shown[0] == "ok"
+    assert shown[1].startswith("UnigramEncoding(ids=[")
+    assert "tokens=['" in shown[1]
+
+
 @pytest.mark.parametrize(
     "vocab",
     [

@@ -356,3 +356,14 @@ def test_the_engine_s_files_without_a_word_are_a_value_error(tmp_path: Path) -> 
     for call, what in calls:
         with pytest.raises(ValueError, match=f"the corpus has no {what} to train on"):
             call()
+
+
+@pytest.mark.parametrize("texts", [5, None, 2.5])
+def test_count_words_names_texts_that_are_not_iterable_before_its_options(texts: Any) -> None:
+    """As ``train`` does (spec section 4: the corpus's type, then the pipeline options): the
+    engine checked the options first, so ``count_words(5, lowercase=1)`` blamed ``lowercase``."""
+    for options in [{"lowercase": 1}, {"pre_tokenizer": "nope"}]:
+        engine, twin = (outcome(lambda m=m, kw=options: m.count_words(texts, **kw)) for m in MODULES.values())
+        assert engine == twin
+        assert engine[0] == "TypeError"
+        assert engine[1].startswith("texts must be an iterable of str"), engine

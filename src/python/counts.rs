@@ -581,6 +581,13 @@ impl PyWordCounts {
     }
 }
 
+/// What `count_words` reads: an Arrow array, an Arrow stream, or an iterable.
+enum Corpus<'py> {
+    Array(arrow::ArrowCapsules<'py>),
+    Stream(arrow::ArrowStream<'py>),
+    Iter(Bound<'py, PyIterator>),
+}
+
 /// Counts the words of `texts` as training does: normalized and
 /// pre-tokenized with the pipeline `options`. `texts` is an iterable of str
 /// (pulled in batches), of batches of str (a list of str is read as its
@@ -599,13 +606,26 @@ pub fn count_words(
 ) -> PyResult<PyWordCounts> {
     args::reject_text_as_collection(texts, "texts", "str")?;
     args::reject_mapping_corpus(texts, "texts")?;
-    let input = arrow::input(texts, "texts")?;
+    // Texts that are not iterable are named before the options (as `train` does).
+    let input = match arrow::input(texts, "texts")? {
+        Some(arrow::ArrowInput::Array(capsules)) => Corpus::Array(capsules),
+        Some(arrow::ArrowInput::Stream(stream)) => Corpus::Stream(stream),
+        None => Corpus::Iter(texts.try_iter().map_err(|e| {
+            args::unless_raised(e, || {
+                PyTypeError::new_err(format!(
+                    "texts must be an iterable of str or Arrow string arrays, or an Arrow string array or chunked \
+                     array, not {}",
+                    type_name(texts)
+                ))
+            })
+        })?),
+    };
     let options = count_options(options, "count_words")?;
     let mut counter = WordCounter::new(&options);
     let signals = Signals::default();
     let stop = || signals.stop();
     match input {
-        Some(arrow::ArrowInput::Array(capsules)) => {
+        Corpus::Array(capsules) => {
             let texts = capsules.texts("texts")?;
             let counted = py.detach(|| {
                 let mut progress = Progress::new(show_progress, Some(&stop));
@@ -616,7 +636,7 @@ pub fn count_words(
             });
             signals.result(counted)?;
         }
-        Some(arrow::ArrowInput::Stream(mut stream)) => {
+        Corpus::Stream(mut stream) => {
             let mut progress = Progress::new(show_progress, Some(&stop));
             progress.start("counting words", "texts", None);
             let mut count_chunks = || -> PyResult<()> {
@@ -631,16 +651,7 @@ pub fn count_words(
             drop(progress);
             signals.result(counted)?;
         }
-        None => {
-            let iter = texts.try_iter().map_err(|e| {
-                args::unless_raised(e, || {
-                    PyTypeError::new_err(format!(
-                        "texts must be an iterable of str or Arrow string arrays, or an Arrow string array or \
-                     chunked array, not {}",
-                        type_name(texts)
-                    ))
-                })
-            })?;
+        Corpus::Iter(iter) => {
             count_texts(py, texts, iter, "texts", true, &mut counter, show_progress)?;
         }
     }

@@ -200,8 +200,10 @@ impl PyUnigramEncoding {
                 && o.special_list().eq(self.special_list())
         })
     }
-    fn __repr__(&self) -> String {
-        format!("UnigramEncoding(ids={:?}, tokens={:?})", self.ids, self.tokens.iter().collect::<Vec<_>>())
+    /// `UnigramEncoding(ids=[...], tokens=[...])`, the lists as Python shows them.
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let tokens = new_str_list(py, self.tokens.len(), |i| self.tokens.get(i))?;
+        Ok(format!("UnigramEncoding(ids={:?}, tokens={})", self.ids, tokens.repr()?))
     }
 
     /// Pickling (and `copy`): the ids and offsets as bytes (little-endian

@@ -285,6 +285,9 @@ class UnigramEncoding:
     type_ids: list[int] = field(default_factory=list)
     special_tokens_mask: list[int] = field(default_factory=list)
 
+    def __repr__(self) -> str:
+        return f"UnigramEncoding(ids={self.ids!r}, tokens={self.tokens!r})"
+
     def __len__(self) -> int:
         """The number of tokens."""
         return len(self.ids)
@@ -1478,8 +1481,12 @@ def train_counts(
     if not words_:
         raise ValueError("the corpus has no words to train on")
     pieces = seed_pieces(words_, max_piece_length, seed_size)
-    if sum(is_char(p) for p, _ in pieces) > desired:
-        raise ValueError("vocab_size is too small for the characters of the corpus")
+    chars = sum(is_char(p) for p, _ in pieces)
+    if chars > desired:
+        raise ValueError(
+            f"vocab_size ({vocab_size}) is too small for the {chars} characters of the corpus and {len(specials)} "
+            "special tokens"
+        )
     if not pieces:
         raise ValueError("the corpus has no words to train on")
     while True:
