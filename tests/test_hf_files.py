@@ -984,3 +984,91 @@ def test_a_vocab_id_that_is_no_u32_is_named_with_its_token(impl: Any, bert_token
         doc["model"]["vocab"].update({"zzz-bad": bad, "aaa-bad": bad})
         with pytest.raises(ValueError, match=f'^model.vocab: invalid id {re.escape(shown)} for "aaa-bad"$'):
             impl.PyTokenizer.from_str(json.dumps(doc))
+
+
+def _without_our_extra(text: str, pretty: bool) -> str:
+    """``text`` (a tokenizer.json we wrote) without ``model.fast_wordpiece``, the model's last key,
+    which Hugging Face's loader ignores and so leaves out when it writes the file again."""
+    extra = json.loads(text)["model"].get("fast_wordpiece")
+    if extra is None:
+        return text
+    if pretty:
+        shown = ',\n    "fast_wordpiece": ' + json.dumps(extra, ensure_ascii=False, indent=2).replace("\n", "\n    ")
+    else:
+        shown = ',"fast_wordpiece":' + json.dumps(extra, ensure_ascii=False, separators=(",", ":"))
+    assert text.count(shown) == 1
+    return text.replace(shown, "")
+
+
+def _file_texts(impl: Any, kind: str, bert_tokenizer_json: Path, hf_dir: Path) -> dict[bool, str]:
+    """The Hugging Face file text ``impl`` writes for the tokenizer ``kind``: {pretty: text} (the
+    family's BPETokenizer writes one line only, UnigramTokenizer indented only)."""
+    corpus = ["hello world, the quick brown fox", "hello there, world!"] * 5
+    if kind == "bpe":
+        bpe = impl.BPETokenizer.train(corpus, 280, special_tokens=["<pad>", "<s>"])
+        return {False: bpe.to_json()}
+    if kind == "bpe-padded":  # a padding section, kept as the file has it, in Hugging Face's order
+        doc = json.loads(impl.BPETokenizer.train(corpus, 280, special_tokens=["<pad>"]).to_json())
+        doc["padding"] = {"strategy": {"Fixed": 8}, "direction": "Left", "pad_to_multiple_of": None,
+                          "pad_id": 0, "pad_type_id": 0, "pad_token": "<pad>"}  # fmt: skip
+        return {False: impl.BPETokenizer.from_json(json.dumps(doc)).to_json()}
+    if kind == "unigram":
+        return {True: impl.UnigramTokenizer.train(corpus, 40, special_tokens=["<unk>", "<pad>", "</s>"]).to_str()}
+    if kind == "wordpiece":
+        tok = impl.PyTokenizer.train(corpus, 70, show_progress=False)
+        tok.add_tokens(["brown fox", impl.AddedToken("zz", single_word=True, lstrip=True)])
+        tok.add_special_tokens(["<extra>"])
+        tok.enable_truncation(16, stride=2, strategy="only_first", direction="left")
+        tok.enable_padding(direction="left", length=16, pad_to_multiple_of=8)
+    elif kind == "wordpiece-accents":  # the normalizer as a Sequence
+        tok = impl.PyTokenizer.train(corpus, 70, show_progress=False, strip_accents=True, strip_all_marks=True)
+        tok.enable_padding(pad_to_multiple_of=4)
+    elif kind == "bert-base-uncased":
+        tok = impl.PyTokenizer.from_file(bert_tokenizer_json)
+    else:
+        tok = impl.PyTokenizer.from_file(hf_dir / kind)
+    return {pretty: tok.to_str(pretty=pretty) for pretty in (False, True)}
+
+
+FILE_KINDS = ["wordpiece", "wordpiece-accents", "bert-base-uncased", "bert-base-chinese/tokenizer.json",
+              "configs/with-single-word-added-token.json", "configs/added-token-order.json",
+              "bpe", "bpe-padded", "unigram"]  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", FILE_KINDS)
+def test_file_text_is_hugging_faces_and_the_twins_to_the_byte(
+    kind: str, bert_tokenizer_json: Path, hf_tokenizers_dir: Path
+) -> None:
+    """The text of a tokenizer.json the engine writes (``to_str``, ``save``, the family's ``to_json`` and
+    ``to_str``) is the twin's to the byte, and is what Hugging Face ``tokenizers`` writes for the file it
+    loads from it (``to_str(pretty=...)``): its key order, separators and indents, on one line or
+    indented (spec section 10); our extra key aside, which its loader ignores."""
+    engine = _file_texts(fast_wordpiece, kind, bert_tokenizer_json, hf_tokenizers_dir)
+    twin = _file_texts(reference, kind, bert_tokenizer_json, hf_tokenizers_dir)
+    for pretty, text in engine.items():
+        assert twin[pretty] == text, f"pretty={pretty}"
+        again = tokenizers.Tokenizer.from_str(text).to_str(pretty=pretty)
+        assert again == _without_our_extra(text, pretty), f"pretty={pretty}"
+
+
+@pytest.mark.parametrize("kind", ["trained", "bert-base-uncased", "configs/added-token-order.json", "chars"])
+def test_our_own_format_text_is_the_twins_to_the_byte(
+    kind: str, bert_tokenizer_json: Path, hf_tokenizers_dir: Path
+) -> None:
+    """``to_json()`` (our own format; CharTokenizer's too): the engine's text is the twin's to the byte,
+    its padding and truncation sections in Hugging Face's key order."""
+
+    def text(impl: Any) -> str:
+        if kind == "chars":
+            return impl.CharTokenizer.train(["hello world", "naïve café"], special_tokens=["[UNK]", "<pad>"]).to_json()
+        if kind == "trained":
+            tok = impl.PyTokenizer.train(["hello world the quick brown fox"] * 3, 50, show_progress=False)
+            tok.add_tokens(["quick fox"])
+        else:
+            path = bert_tokenizer_json if kind == "bert-base-uncased" else hf_tokenizers_dir / kind
+            tok = impl.PyTokenizer.from_file(path)
+        tok.enable_truncation(12, direction="left")
+        tok.enable_padding(length=12)
+        return str(tok.to_json())
+
+    assert text(reference) == text(fast_wordpiece)

@@ -308,8 +308,8 @@ impl Bpe {
             .collect();
         let byte_level =
             json!({"type": "ByteLevel", "add_prefix_space": false, "trim_offsets": true, "use_regex": true});
-        // The vocabulary in id order: serde_json's map is sorted by key, so
-        // the object is written by hand.
+        // The vocabulary in id order, written by hand (one string, not a
+        // map of 50,000 entries).
         let mut vocab = String::from("{");
         for (id, t) in self.vocab().iter().enumerate() {
             if id > 0 {

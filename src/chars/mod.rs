@@ -204,11 +204,12 @@ impl Chars {
         part.expect("encoding characters cannot fail")
     }
 
-    /// The tokenizer as JSON: `{"type": "CharTokenizer", "vocab": [...],
-    /// "special_tokens": [...], "unk_token": ...}`.
+    /// The tokenizer as JSON: `{"special_tokens": [...], "type":
+    /// "CharTokenizer", "unk_token": ..., "vocab": [...]}` (keys sorted, as
+    /// this format has always been written).
     pub fn to_json(&self) -> String {
-        json!({"type": "CharTokenizer", "vocab": self.vocab, "special_tokens": self.special_tokens(),
-               "unk_token": self.unk_token()})
+        json!({"special_tokens": self.special_tokens(), "type": "CharTokenizer", "unk_token": self.unk_token(),
+               "vocab": self.vocab})
         .to_string()
     }
 

@@ -37,9 +37,15 @@ fn err(path: &str, message: impl std::fmt::Display) -> Error {
     Error::invalid(format!("{path}: {message}"))
 }
 
-/// `value` as a `T`, a mismatch reported at `path`.
+/// `value` as a `T`, a mismatch reported at `path`. An object's fields are
+/// read in sorted order (serde_json keeps the file's order), so that of
+/// several faults the one named is the first by name.
 fn typed<T: DeserializeOwned>(value: &Value, path: &str) -> Result<T> {
-    T::deserialize(value).map_err(|e| err(path, e))
+    let Value::Object(map) = value else { return T::deserialize(value).map_err(|e| err(path, e)) };
+    let mut fields: Vec<(&str, &Value)> = map.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    fields.sort_unstable_by_key(|&(k, _)| k);
+    T::deserialize(serde::de::value::MapDeserializer::<_, serde_json::Error>::new(fields.into_iter()))
+        .map_err(|e| err(path, e))
 }
 
 /// The `"type"` of a component (`None` when absent).
@@ -575,8 +581,10 @@ fn diagnose(json: &str, error: serde_json::Error) -> Error {
         }
         // An id that is no u32, named with its token (the first in order).
         if let Some(vocab) = model.get("vocab").and_then(Value::as_object) {
-            if let Some((token, id)) =
-                vocab.iter().find(|(_, id)| id.as_u64().is_none_or(|id| id > u64::from(u32::MAX)))
+            if let Some((token, id)) = vocab
+                .iter()
+                .filter(|(_, id)| id.as_u64().is_none_or(|id| id > u64::from(u32::MAX)))
+                .min_by_key(|&(token, _)| token)
             {
                 return Err(err("model.vocab", format!("invalid id {id} for {}", Quoted(token))));
             }

@@ -545,7 +545,9 @@ pub fn write_config_files(
         map.insert("additional_special_tokens".into(), json!(extra));
     }
     let mut written = Vec::new();
-    for (name, value) in [("tokenizer_config.json", config), ("special_tokens_map.json", Value::Object(map))] {
+    for (name, mut value) in [("tokenizer_config.json", config), ("special_tokens_map.json", Value::Object(map))] {
+        // Keys sorted, as transformers writes these files (`sort_keys=True`).
+        value.sort_all_objects();
         let path = dir.join(name);
         let text = serde_json::to_string_pretty(&value).expect("JSON serializes");
         write_atomic(&path, text.as_bytes())?;

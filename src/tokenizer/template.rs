@@ -89,6 +89,9 @@ impl Template {
             return Err(err(&p, "expected an object"));
         };
         let mut special_tokens = BTreeMap::new();
+        // By name, so that of several faults the first by name is named.
+        let mut entries: Vec<(&String, &Value)> = entries.iter().collect();
+        entries.sort_unstable_by_key(|&(name, _)| name);
         for (name, entry) in entries {
             let p = format!("{p}.{name}");
             if !entry.is_object() {

@@ -608,7 +608,8 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         return sorted(self.specials, key=self.vocab.__getitem__)
 
     def to_json(self) -> str:
-        """The tokenizer as Hugging Face ``tokenizer.json`` text (the GPT-2 layout)."""
+        """The tokenizer as Hugging Face ``tokenizer.json`` text (the GPT-2 layout), on one line in
+        Hugging Face's key order, as its ``to_str()`` writes it (the engine's to the byte)."""
 
         def byte_level(trim: bool) -> dict[str, object]:
             return {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": trim, "use_regex": True}
@@ -644,7 +645,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             post = {"type": "RobertaProcessing", "sep": [sep, self.vocab[sep]], "cls": [cls, self.vocab[cls]]}
             post |= {"trim_offsets": self.trim_offsets, "add_prefix_space": self.trim_keeps_prefix_space}
         root |= {"pre_tokenizer": byte_level(True), "post_processor": post, "decoder": byte_level(True)}
-        return json.dumps(root | {"model": model}, ensure_ascii=False)
+        return json.dumps(root | {"model": model}, ensure_ascii=False, separators=(",", ":"))
 
     @staticmethod
     def from_json(json: str) -> BPETokenizer:

@@ -440,12 +440,12 @@ class PyTokenizer(TransformersCalls):
         document: dict[str, Any] = {"format": FILE_FORMAT, "version": FILE_VERSION, "vocab": self._vocab,
                                     "merges": self._merges, "special_tokens": self._plain_special_tokens(),
                                     "options": self.options}  # fmt: skip
-        if self._added:
-            document["added_tokens"] = self._added
         if self._holes:
             document["holes"] = sorted(self._holes)
         if self._outside_model:
             document["outside_model"] = sorted(self._outside_model)
+        if self._added:  # after the holes, as the engine writes it
+            document["added_tokens"] = self._added
         if self._truncation is not None:
             document["truncation"] = hf_json.truncation_json(self._truncation)
         if self._padding is not None:

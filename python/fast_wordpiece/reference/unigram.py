@@ -689,7 +689,8 @@ class UnigramTokenizer(family.TransformersCalls):
     def to_str(self) -> str:
         """The Hugging Face ``tokenizer.json`` text that ``save`` writes, the engine's to the byte:
         a ``Unigram`` model, the ``Metaspace`` pre-tokenizer and decoder, the special tokens as
-        added tokens; keys sorted, two-space indents (``tokenizer_json``)."""
+        added tokens; in Hugging Face's key order, two-space indents, as its ``to_str(pretty=True)``
+        writes it (``tokenizer_json``)."""
         return tokenizer_json(
             self.model, self.special_ids, self.normalizer, self.prepend, self._template, self._flags, self.pre_tokenizer
         )
@@ -1000,8 +1001,9 @@ def tokenizer_json(
                  "Punctuation": [{"type": "Punctuation", "behavior": "Isolated"}]}.get(pre_tokenizer, [])  # fmt: skip
         pre = {"type": "Sequence", "pretokenizers": [*first, metaspace]}
     keys = ("lstrip", "rstrip", "single_word", "normalized", "special")
+    order = ("single_word", "lstrip", "rstrip", "normalized", "special")  # Hugging Face's
     added = [
-        {"id": i, "content": model.pieces[i][0]} | dict(zip(keys, f))
+        {"id": i, "content": model.pieces[i][0]} | {k: dict(zip(keys, f))[k] for k in order}
         for i, f in zip(special_ids, flags or [NO_FLAGS] * len(special_ids))
     ]
     doc = {
@@ -1025,11 +1027,11 @@ def tokenizer_json(
 
 def _pretty(value: object, indent: str) -> str:
     """``value`` as JSON the way the engine's ``serde_json`` pretty-prints it: objects' keys
-    sorted, two spaces an indent, ``[]`` and ``{}`` when empty, no character escaped but the
+    in their order, two spaces an indent, ``[]`` and ``{}`` when empty, no character escaped but the
     control characters, ``"`` and ``\\``, and floats as ``_json_float`` writes them."""
     inner = indent + "  "
     if isinstance(value, dict):
-        items = [f"{inner}{_json.dumps(k, ensure_ascii=False)}: {_pretty(v, inner)}" for k, v in sorted(value.items())]
+        items = [f"{inner}{_json.dumps(k, ensure_ascii=False)}: {_pretty(v, inner)}" for k, v in value.items()]
         return "{\n" + ",\n".join(items) + f"\n{indent}}}" if items else "{}"
     if isinstance(value, list):
         items = [inner + _pretty(v, inner) for v in value]
