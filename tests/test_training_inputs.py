@@ -367,3 +367,22 @@ def test_count_words_names_texts_that_are_not_iterable_before_its_options(texts:
         assert engine == twin
         assert engine[0] == "TypeError"
         assert engine[1].startswith("texts must be an iterable of str"), engine
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m, s: m.PyTokenizer.train(TEXTS, 80, special_tokens=s, show_progress=False),
+        lambda m, s: m.PyTokenizer(["[UNK]", "[CLS]", "a"], special_tokens=s),
+        lambda m, s: m.BPETokenizer.train(TEXTS, 270, special_tokens=s, show_progress=False),
+        lambda m, s: m.CharTokenizer.train(TEXTS, special_tokens=s, show_progress=False),
+        lambda m, s: m.UnigramTokenizer.train(TEXTS, 40, special_tokens=s, show_progress=False),
+    ],
+)
+def test_special_tokens_given_as_a_mapping_are_refused(call: Callable[[Any, Any], Any]) -> None:
+    """A dict (transformers' special_tokens_map, say) was read as its keys: ``{"cls_token":
+    "[CLS]"}`` made ``cls_token`` a special token. Refused, naming the argument, engine and twin."""
+    message = "special_tokens must be an iterable of str, not a mapping (dict): its keys would be read as the tokens"
+    for tokens in [{"[UNK]": 0, "[CLS]": 1}, {"unk_token": "[UNK]"}]:
+        engine, twin = (outcome(lambda m=m, s=tokens: call(m, s)) for m in MODULES.values())
+        assert engine == twin == ("TypeError", message)

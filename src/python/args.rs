@@ -188,6 +188,21 @@ pub fn reject_mapping(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
     }
 }
 
+/// A mapping given where a list of tokens is expected (`special_tokens`) is
+/// a TypeError: iterating it would read its keys as the tokens.
+pub fn reject_token_mapping(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
+    if obj.is_exact_instance_of::<PyList>() || obj.is_exact_instance_of::<PyTuple>() {
+        return Ok(());
+    }
+    if obj.is_instance_of::<PyDict>() || obj.is_instance(&python_class(obj.py(), "collections.abc", "Mapping")?)? {
+        return Err(PyTypeError::new_err(format!(
+            "{name} must be an iterable of str, not a mapping ({}): its keys would be read as the tokens",
+            type_name(obj)
+        )));
+    }
+    Ok(())
+}
+
 /// For a pandas or polars DataFrame (an instance of a class named
 /// `DataFrame` from either library, subclasses too; neither is imported),
 /// the TypeError that says so after `must`: iterating a DataFrame goes
@@ -610,6 +625,7 @@ pub fn special_tokens(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
         return Ok(DEFAULT_SPECIAL_TOKENS.iter().map(|t| t.to_string()).collect());
     };
     reject_text_as_collection(obj, "special_tokens", "str")?;
+    reject_token_mapping(obj, "special_tokens")?;
     let iter = obj.try_iter().map_err(|e| {
         unless_raised(e, || {
             PyTypeError::new_err(format!("special_tokens must be an iterable of str, not {}", type_name(obj)))

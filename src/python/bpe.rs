@@ -38,7 +38,7 @@ fn special_list(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     match obj {
         None => Ok(vec!["<|endoftext|>".to_string()]),
         Some(o) => {
-            let texts = family::texts(o, "special_tokens")?;
+            let texts = family::special_tokens(o)?;
             Ok(texts.iter().map(|t| t.to_string()).collect())
         }
     }
@@ -187,7 +187,7 @@ impl PyBpe {
         }
         let specials = match special_tokens {
             None => Vec::new(),
-            Some(o) => family::texts(o, "special_tokens")?.iter().map(|t| t.to_string()).collect(),
+            Some(o) => family::special_tokens(o)?.iter().map(|t| t.to_string()).collect(),
         };
         let inner = guard(|| Bpe::new(tokens, &pairs, unk_token.as_deref(), &specials))?;
         Ok(PyBpe { inner, pad: Default::default() })

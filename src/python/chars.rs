@@ -29,7 +29,7 @@ pub struct PyChars {
 fn specials(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
     match obj {
         None => Ok(vec!["[UNK]".to_string()]),
-        Some(o) => Ok(family::texts(o, "special_tokens")?.iter().map(|t| t.to_string()).collect()),
+        Some(o) => Ok(family::special_tokens(o)?.iter().map(|t| t.to_string()).collect()),
     }
 }
 

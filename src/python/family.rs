@@ -34,6 +34,14 @@ pub fn texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Text<'py>
     args::collect(iter, name, args::size_hint(obj)?.unwrap_or(0), |i, item| text(&item, &|| format!("{name}[{i}]")))
 }
 
+/// The special tokens given (`special_tokens`): [`texts`], a mapping refused
+/// ([`args::reject_token_mapping`]: its keys are no list of tokens).
+pub fn special_tokens<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Vec<Text<'py>>> {
+    args::reject_text_as_collection(obj, "special_tokens", "str")?;
+    args::reject_token_mapping(obj, "special_tokens")?;
+    texts(obj, "special_tokens")
+}
+
 /// The texts of a family `encode_batch` that takes pairs: each item a str or
 /// a pair of str (a tuple, or a list of two, as Hugging Face takes them).
 #[allow(clippy::type_complexity)]

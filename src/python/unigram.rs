@@ -390,6 +390,7 @@ fn pieces_arg(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(String, f64)>> {
 
 fn str_list(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
     args::reject_text_as_collection(obj, name, "str")?;
+    args::reject_token_mapping(obj, name)?;
     let iter = obj.try_iter().map_err(|e| {
         args::unless_raised(e, || {
             PyTypeError::new_err(format!("{name} must be an iterable of str, not {}", type_name(obj)))

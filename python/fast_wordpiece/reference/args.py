@@ -226,9 +226,20 @@ def _is_one_id(value: object) -> bool:
     return True
 
 
+def _special_texts(value: object) -> list[str]:
+    """The special tokens given: a list of str, not a mapping (whose keys would be read as the
+    tokens)."""
+    if not isinstance(value, (list, tuple, str, bytes, bytearray)) and isinstance(value, Mapping):
+        raise TypeError(
+            f"special_tokens must be an iterable of str, not a mapping ({_type_name(value)}): its keys would be "
+            "read as the tokens"
+        )
+    return _texts(value, "special_tokens")
+
+
 def _special_tokens(value: object) -> tuple[str, ...]:
     """Distinct non-empty strings; None stands for the defaults."""
-    tokens = DEFAULT_SPECIAL_TOKENS if value is None else tuple(_texts(value, "special_tokens"))
+    tokens = DEFAULT_SPECIAL_TOKENS if value is None else tuple(_special_texts(value))
     for i, token in enumerate(tokens):
         if not token:
             raise ValueError("special tokens must not be empty strings")

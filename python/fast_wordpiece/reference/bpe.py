@@ -24,10 +24,10 @@ from fast_wordpiece.reference.args import (
     _json_loads,
     _path,
     _quoted,
+    _special_texts,
     _StrPath,
     _text,
     _text_counts,
-    _texts,
     _threads,
     _type_name,
 )
@@ -219,7 +219,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         self.vocab = family.table_vocab(vocab)
         self.id_to = {i: t for t, i in self.vocab.items()}
         pairs = merge_pairs(merges)
-        self.specials = list(dict.fromkeys(() if special_tokens is None else _texts(special_tokens, "special_tokens")))
+        self.specials = list(dict.fromkeys(() if special_tokens is None else _special_texts(special_tokens)))
         # The engine's order: the merges, the unknown token, then the special tokens.
         self.ranks: dict[tuple[str, str], int] = {}
         for rank, (a, b) in enumerate(pairs):
@@ -382,7 +382,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         vocab_size = _integer(vocab_size, "vocab_size", 1)
         min_frequency = 2 if min_frequency is None else _integer(min_frequency, "min_frequency", 0)
         words = [(list(w), c) for w, c in checked if w and c > 0]
-        specials = list(DEFAULT_SPECIAL if special_tokens is None else _texts(special_tokens, "special_tokens"))
+        specials = list(DEFAULT_SPECIAL if special_tokens is None else _special_texts(special_tokens))
         for i, t in enumerate(specials):
             if not t or t in specials[:i]:
                 raise ValueError(f"special token {_quoted(t)} is empty or given twice")

@@ -17,10 +17,10 @@ from fast_wordpiece.reference.args import (
     _json_loads,
     _path,
     _quoted,
+    _special_texts,
     _StrPath,
     _text,
     _text_counts,
-    _texts,
     _threads,
 )
 from fast_wordpiece.reference.family import IdArray as _IdArray
@@ -41,7 +41,7 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         _text(unk_token, "unk_token")
         self.vocab = family.table_vocab(vocab)
         self.id_to = {i: t for t, i in self.vocab.items()}
-        self.specials = _texts(special_tokens, "special_tokens") if special_tokens is not None else ["[UNK]"]
+        self.specials = _special_texts(special_tokens) if special_tokens is not None else ["[UNK]"]
         # The engine's order: the tokens in id order, then the special tokens in the order given.
         for t in sorted(self.vocab, key=self.vocab.__getitem__):
             if t not in self.specials and len(t) != 1:
@@ -132,7 +132,7 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         if vocab_size is not None:
             vocab_size = _integer(vocab_size, "vocab_size", 1)
         min_frequency = 1 if min_frequency is None else _integer(min_frequency, "min_frequency", 0)
-        specials = _texts(special_tokens, "special_tokens") if special_tokens is not None else ["[UNK]"]
+        specials = _special_texts(special_tokens) if special_tokens is not None else ["[UNK]"]
         # The engine's order: unk_token, repeated special tokens, the counts, then the rest of the
         # vocabulary (an empty special token) when it is built.
         if unk_token not in specials:

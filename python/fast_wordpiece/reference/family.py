@@ -17,6 +17,7 @@ from fast_wordpiece.reference.args import (
     _items,
     _quoted,
     _reject_mapping,
+    _special_texts,
     _text,
     _texts,
     _type_name,
@@ -268,7 +269,7 @@ def train_args(
         _integer(vocab_size, "vocab_size", 1)
     if min_frequency is not None:
         _integer(min_frequency, "min_frequency", 0)
-    return None if special_tokens is None else _texts(special_tokens, "special_tokens")
+    return None if special_tokens is None else _special_texts(special_tokens)
 
 
 def table_vocab(vocab: object) -> dict[str, int]:

@@ -30,10 +30,10 @@ from fast_wordpiece.reference.args import (
     _json_loads,
     _path,
     _quoted,
+    _special_texts,
     _StrPath,
     _text,
     _text_counts,
-    _texts,
     _threads,
     _type_name,
 )
@@ -94,7 +94,7 @@ def training_options(vocab_size: object, options: Mapping[str, Any]) -> dict[str
     them as ``train_counts`` takes them."""
     show_progress = _flag(options.get("show_progress", True), "show_progress")  # the twin shows none
     value = options.get("special_tokens")
-    specials = list(DEFAULT_SPECIAL_TOKENS) if value is None else _texts(value, "special_tokens")
+    specials = list(DEFAULT_SPECIAL_TOKENS) if value is None else _special_texts(value)
     factor = options.get("shrinking_factor")
     if factor is None:
         factor = 0.75
@@ -136,7 +136,7 @@ def training_options(vocab_size: object, options: Mapping[str, Any]) -> dict[str
 
 def _special_tokens(value: object) -> list[str]:
     """Training's ``special_tokens``, checked as the engine checks them (None or none: the defaults)."""
-    return (_texts(value, "special_tokens") if value is not None else []) or list(DEFAULT_SPECIAL_TOKENS)
+    return (_special_texts(value) if value is not None else []) or list(DEFAULT_SPECIAL_TOKENS)
 
 
 # --- pre-tokenization -------------------------------------------------------
@@ -309,7 +309,7 @@ class UnigramTokenizer(family.TransformersCalls):
     ) -> None:
         _text(unk_token, "unk_token")
         checked = vocab_pieces(vocab)
-        specials = [unk_token] if special_tokens is None else _texts(special_tokens, "special_tokens")
+        specials = [unk_token] if special_tokens is None else _special_texts(special_tokens)
         pieces = [p for p, _ in checked]
         if unk_token not in pieces:
             raise ValueError(f"unk_token {_quoted(unk_token)} is not one of the pieces")
