@@ -300,15 +300,13 @@ def test_a_fifo_without_a_writer_or_data_stops_at_the_handlers_exception(
 
 
 #: The calls that load a tokenizer's own files, each with the file of its directory that is the
-#: FIFO, and whether the twin reads that FIFO too. (The twin's ``from_pretrained`` does not take a
-#: ``tokenizer.json`` that is not a regular file: without a ``vocab.txt`` it has nothing to read.
-#: ``UnigramTokenizer.from_pretrained`` refuses such a ``tokenizer.json`` at once, and reads a
-#: directory's JSON files only when they are regular files, so no FIFO keeps it waiting.)
+#: FIFO, and whether the twin reads that FIFO too. (``from_pretrained`` takes a directory's
+#: ``tokenizer.json`` and JSON files only when they are regular files, so no FIFO there keeps it
+#: waiting: see the next test.)
 LOADERS = {
     "PyTokenizer.from_file": ("tokenizer.json", True),
     "PyTokenizer.load": ("tokenizer.json", True),
     "PyTokenizer.from_vocab_file": ("vocab.txt", True),
-    "PyTokenizer.from_pretrained tokenizer.json": ("tokenizer.json", False),
     "PyTokenizer.from_pretrained vocab.txt": ("vocab.txt", True),
     "BPETokenizer.load": ("tokenizer.json", True),
     "CharTokenizer.load": ("tokenizer.json", True),
@@ -346,3 +344,26 @@ def test_loading_a_tokenizer_from_a_fifo_stops_at_the_handlers_exception(
     assert done.stdout.startswith("stopped after "), (done.stdout, done.stderr)
     seconds = float(done.stdout.split()[2])
     assert 0.5 <= seconds < 3, done.stdout
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="optional: named pipes are POSIX only")
+@pytest.mark.parametrize("cls", ["PyTokenizer", "UnigramTokenizer"])
+def test_from_pretrained_takes_no_fifo_for_a_tokenizer_json(tmp_path: Path, cls: str) -> None:
+    """A model directory whose ``tokenizer.json`` is a FIFO has no tokenizer file: loading it fails
+    at once, engine and twin alike. The engine opened it to read the file's padding and truncation
+    sides, and waited there for a writer, though it then loaded no such file."""
+    os.mkfifo(tmp_path / "tokenizer.json")
+    script = f"""
+import sys, fast_wordpiece, fast_wordpiece.reference
+for m in (fast_wordpiece, fast_wordpiece.reference):
+    try:
+        m.{cls}.from_pretrained(sys.argv[1])
+    except Exception as e:
+        print(type(e).__name__)
+"""
+    try:
+        done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{cls}.from_pretrained was still waiting on the FIFO after 30 s")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["FileNotFoundError", "FileNotFoundError"], done.stdout

@@ -842,3 +842,35 @@ def test_fifos_a_writer_opens_all_before_writing_are_read(tmp_path: Path) -> Non
         child.wait()
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == str(sorted({"hello": 2, "world": 1, "there": 1}.items()))
+
+
+class _NeedsAModule:
+    """An iterable of str whose Arrow export raises ImportError, as a pandas Series's does
+    without pyarrow (or with one too old)."""
+
+    def __init__(self, texts: list[str], method: str) -> None:
+        self.texts = texts
+        setattr(self, method, self._export)
+
+    def _export(self, requested_schema: object = None) -> object:
+        raise ImportError("no module to export with")
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.texts)
+
+
+@pytest.mark.parametrize("method", ["__arrow_c_array__", "__arrow_c_stream__"])
+def test_an_arrow_export_that_needs_a_missing_module_is_iterated(method: str) -> None:
+    """Its export raising ImportError, an iterable is read as the iterable of str it is, as the
+    texts or as an item among Arrow arrays, engine and twin alike (the twin decided by whether it
+    could import pyarrow, and the engine refused such an item when it exported an array)."""
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
+    expected = fast_wordpiece.reference.count_words(["x y", "q", "x z"]).items()
+    for m in MODULES.values():
+        assert m.count_words(_NeedsAModule(["x y", "x z", "q"], method)).items() == expected, m
+        items = [pa.array(["q"]), _NeedsAModule(["x y"], method), "x z"]
+        assert m.count_words(items).items() == expected, m
+    not_iterable = type("Bare", (), {method: lambda self, requested_schema=None: _NeedsAModule._export(self)})()
+    for m in MODULES.values():
+        with pytest.raises(ImportError, match="no module to export with"):
+            m.count_words(not_iterable)

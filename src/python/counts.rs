@@ -120,8 +120,8 @@ impl<'py> Pull<'py, '_> {
                         break;
                     }
                     None => {
-                        let batch = args::text_batch(&item, &|| format!("{}[{i}]", self.name))?;
-                        self.batch = Some((i, 0, batch));
+                        // (not `text_batch`, which refuses what exports Arrow)
+                        self.batch = Some((i, 0, item.try_iter()?));
                         self.batched = true;
                     }
                 }

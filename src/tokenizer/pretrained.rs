@@ -632,7 +632,11 @@ impl FileSections {
 /// does not give them. A file that cannot be read gives none (loading it
 /// says what is wrong); a read that `stop` stopped is `Error::Interrupted`.
 fn file_sides(dir: &Path, stop: &dyn Fn() -> bool) -> Result<(Option<Side>, Option<Side>)> {
-    let text = match crate::io::read_bytes(&dir.join("tokenizer.json"), stop) {
+    let path = dir.join("tokenizer.json");
+    if !path.is_file() {
+        return Ok((None, None)); // (not loaded either: a FIFO there is no tokenizer.json)
+    }
+    let text = match crate::io::read_bytes(&path, stop) {
         Ok(text) => text,
         Err(Error::Interrupted) => return Err(Error::Interrupted),
         Err(_) => return Ok((None, None)),

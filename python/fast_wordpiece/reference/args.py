@@ -229,7 +229,11 @@ def _is_one_id(value: object) -> bool:
 def _special_texts(value: object) -> list[str]:
     """The special tokens given: a list of str, not a mapping (whose keys would be read as the
     tokens)."""
-    if not isinstance(value, (list, tuple, str, bytes, bytearray)) and isinstance(value, Mapping):
+    if (
+        type(value) not in (list, tuple)
+        and not isinstance(value, (str, bytes, bytearray))
+        and isinstance(value, Mapping)
+    ):
         raise TypeError(
             f"special_tokens must be an iterable of str, not a mapping ({_type_name(value)}): its keys would be "
             "read as the tokens"

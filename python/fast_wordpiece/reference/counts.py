@@ -386,27 +386,35 @@ def parse_body(body: bytes, size: int) -> WordCounts:
     return counts
 
 
+def _arrow_export(obj: Any) -> str | None:
+    """The Arrow export ``obj`` is read through (``__arrow_c_array__`` first, then
+    ``__arrow_c_stream__``), called as the engine calls it: None when it has neither, or when each
+    it has raises ImportError and ``obj`` is iterable (a pandas Series without pyarrow is then read
+    as the iterable of str it is). Reading what it exports takes pyarrow here."""
+    for method in ("__arrow_c_array__", "__arrow_c_stream__"):
+        if hasattr(obj, method):
+            try:
+                getattr(obj, method)()
+            except ImportError:
+                if not hasattr(obj, "__iter__"):
+                    raise
+                continue
+            return method
+    return None
+
+
 def _exports_arrow(obj: Any) -> bool:
-    """Whether ``obj`` is read as Arrow: it exports an Arrow array or stream,
-    and pyarrow (which the twin reads them with) imports, or ``obj`` is not
-    iterable (then the ImportError is the answer). Without pyarrow a pandas
-    Series is read as the iterable of str it also is, as the engine does
-    when its Arrow export raises ImportError."""
-    if not (hasattr(obj, "__arrow_c_array__") or hasattr(obj, "__arrow_c_stream__")):
-        return False
-    try:
-        import pyarrow  # noqa: F401
-    except ImportError:
-        return not hasattr(obj, "__iter__")
-    return True
+    """Whether ``obj`` has an Arrow export at all (then, if it is not read through one, it is
+    iterated as it is: see ``_arrow_export``)."""
+    return hasattr(obj, "__arrow_c_array__") or hasattr(obj, "__arrow_c_stream__")
 
 
-def _arrow_texts(array: Any, what: str = "texts") -> list[str]:
+def _arrow_texts(array: Any, method: str, what: str = "texts") -> list[str]:
     """The texts of an Arrow string array, or of a stream of them such as a
     chunked array (``__arrow_c_stream__``), nulls skipped (read with pyarrow)."""
     import pyarrow as pa
 
-    array = pa.array(array) if hasattr(array, "__arrow_c_array__") else pa.chunked_array(array)
+    array = pa.array(array) if method == "__arrow_c_array__" else pa.chunked_array(array)
     if pa.types.is_struct(array.type):
         raise TypeError(
             f"{what} must be an Arrow string, large_string or string_view array, not a struct (a table or record "
@@ -426,11 +434,18 @@ def _texts(texts: Iterable[Any]) -> Iterator[str]:
     for i, text in enumerate(texts):
         if isinstance(text, str):
             yield _text(text, f"texts[{i}]")
-        elif _exports_arrow(text) and _dataframe_error(text, "") is None:
-            yield from _arrow_texts(text, f"texts[{i}]")
+            continue
+        if not _exports_arrow(text):
+            batch = _text_batch(text, f"texts[{i}]")
+        elif (error := _dataframe_error(text, f"texts[{i}] must be str or a batch of texts")) is not None:
+            raise error
+        elif (method := _arrow_export(text)) is not None:
+            yield from _arrow_texts(text, method, f"texts[{i}]")
+            continue
         else:
-            for j, item in enumerate(_text_batch(text, f"texts[{i}]")):
-                yield _text(item, f"texts[{i}][{j}]")
+            batch = iter(text)  # its export needs a module that is missing: the iterable it is
+        for j, item in enumerate(batch):
+            yield _text(item, f"texts[{i}][{j}]")
 
 
 def count_words(texts: Iterable[str], *, show_progress: bool = False, **options: Any) -> WordCounts:
@@ -446,8 +461,8 @@ def count_words(texts: Iterable[str], *, show_progress: bool = False, **options:
     if isinstance(texts, (str, bytes, bytearray)):
         raise TypeError(f"texts must be an iterable of str, not {_type_name(texts)}")
     _reject_mapping_corpus(texts, "texts")
-    if _exports_arrow(texts):
-        texts = _arrow_texts(texts)
+    if (method := _arrow_export(texts)) is not None:
+        texts = _arrow_texts(texts, method)
     if isinstance(texts, str) or not isinstance(texts, Iterable):
         raise TypeError(
             "texts must be an iterable of str or Arrow string arrays, or an Arrow string array or "
