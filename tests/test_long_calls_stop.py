@@ -260,6 +260,22 @@ except Stop:
     print(f"stopped after {time.monotonic() - start:.2f} s")
 """
 
+
+def _stops_soon_after_the_signal(module: str, call: str, fifo: Path, writer: str, what: str) -> None:
+    """Runs ``FIFO``'s child on ``fifo``: the handler's exception, raised by a signal at 0.5 s,
+    must end ``call`` within 3 s (30 s: a call that waits for ever fails the test)."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", FIFO, module, call, str(fifo), writer], capture_output=True, text=True, timeout=30
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{module} {what} was still waiting on the FIFO 30 s after the signal")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("stopped after "), (done.stdout, done.stderr)
+    seconds = float(done.stdout.split()[2])
+    assert 0.5 <= seconds < 3, done.stdout
+
+
 #: The calls that read the files they are given, and whether the twin has them.
 READERS = {
     "WordCounts.from_files": True,
@@ -287,16 +303,7 @@ def test_a_fifo_without_a_writer_or_data_stops_at_the_handlers_exception(
     again when a signal interrupts it: nothing but killing the process ended it."""
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", FIFO, module, call, str(fifo), writer], capture_output=True, text=True, timeout=30
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"{module} {call} was still waiting on the FIFO 30 s after the signal")
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("stopped after "), (done.stdout, done.stderr)
-    seconds = float(done.stdout.split()[2])
-    assert 0.5 <= seconds < 3, done.stdout
+    _stops_soon_after_the_signal(module, call, fifo, writer, call)
 
 
 #: The calls that load a tokenizer's own files, each with the file of its directory that is the
@@ -333,17 +340,7 @@ def test_loading_a_tokenizer_from_a_fifo_stops_at_the_handlers_exception(
     fifo = tmp_path / "model" / name
     fifo.parent.mkdir()
     os.mkfifo(fifo)
-    call = loader.split()[0]
-    try:
-        done = subprocess.run(
-            [sys.executable, "-c", FIFO, module, call, str(fifo), writer], capture_output=True, text=True, timeout=30
-        )
-    except subprocess.TimeoutExpired:
-        pytest.fail(f"{module} {loader} was still waiting on the FIFO 30 s after the signal")
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("stopped after "), (done.stdout, done.stderr)
-    seconds = float(done.stdout.split()[2])
-    assert 0.5 <= seconds < 3, done.stdout
+    _stops_soon_after_the_signal(module, loader.split()[0], fifo, writer, loader)
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="optional: named pipes are POSIX only")
