@@ -502,8 +502,12 @@ def test_items_that_are_arrow_streams_count_as_their_texts(fw, shakespeare_lines
     parts = [texts[i : i + 300] for i in range(0, len(texts), 300)]
     streams = [pa.chunked_array([part[:100], part[100:]]) for part in parts]
     assert fw.count_words(streams) == expected
-    assert fw.count_words(iter(pd.Series(part) for part in parts)) == expected
-    mixed = [streams[0], *(t for t in parts[1] if t is not None), pd.Series(parts[2]), *streams[3:]]
+    # pandas exports a Series as a stream from 3.0 on (pandas 2's is iterated: a null is an error)
+    pandas_streams = hasattr(pd.Series, "__arrow_c_stream__")
+    if pandas_streams:
+        assert fw.count_words(iter(pd.Series(part) for part in parts)) == expected
+    third = pd.Series(parts[2]) if pandas_streams else streams[2]
+    mixed = [streams[0], *(t for t in parts[1] if t is not None), third, *streams[3:]]
     assert fw.count_words(mixed) == expected
     with contextlib.suppress(ImportError):
         import polars as pl
@@ -545,7 +549,9 @@ def test_a_pandas_series_without_pyarrow_counts_as_the_iterable_of_str_it_is(sha
     with_one_more = [list(x) for x in fast_wordpiece.reference.count_words([*texts, "one more line"]).items()]
     for name in ("engine", "twin"):
         assert got[name][:2] == [expected, with_one_more], name
-        assert got[name][2] == "texts[1] must be str, not float", name
+    # (the missing value is NaN in pandas 3's str Series, None in pandas 2's object Series)
+    assert got["engine"][2] == got["twin"][2]
+    assert got["engine"][2] in ("texts[1] must be str, not float", "texts[1] must be str, not NoneType")
 
 
 def test_polars_strings_are_string_views_read_in_place(fw, shakespeare_lines, multilingual_lines):
