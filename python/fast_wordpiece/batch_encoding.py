@@ -343,7 +343,8 @@ def _strategies(tokenizer: Any, padding: Any, truncation: Any, max_length: Any,
     strategies by name, and the length they use."""
     if max_length is not None and padding is False and truncation is None:
         truncation = "longest_first"  # max_length alone truncates (transformers' old behaviour)
-    padding = "longest" if padding is True else "do_not_pad" if padding is False or padding is None else padding
+    # None is no strategy (transformers: "None is not a valid PaddingStrategy"), unlike truncation's.
+    padding = "longest" if padding is True else "do_not_pad" if padding is False else padding
     truncation = "longest_first" if truncation is True else truncation
     truncation = "do_not_truncate" if truncation is False or truncation is None else truncation
     if padding not in _PADDINGS:
