@@ -375,7 +375,7 @@ def test_settings_change_calls_and_survive_pickling(ours, texts):
 
 @pytest.mark.parametrize(("kwargs", "error", "message"), [
     ({"padding": "sideways"}, ValueError, "padding must be"),
-    ({"padding": None}, ValueError, "padding must be True, False or one of .*, not None"),
+    ({"padding": None}, ValueError, r"padding must be True, False or one of .*, not None"),
     ({"truncation": "middle"}, ValueError, "truncation must be"),
     ({"return_tensors": "tf"}, ValueError, "return_tensors must be"),
     ({"padding_side": "up", "padding": True}, ValueError, "padding_side"),
@@ -717,7 +717,7 @@ def test_pad_checks_its_sizes(ours):
         ours.pad(row, padding="max_length", max_length="8")
     with pytest.raises(ValueError, match="pad_to_multiple_of must be >= 1"):
         ours.pad(row, pad_to_multiple_of=0)
-    with pytest.raises(ValueError, match="padding must be True, False or one of .*, not None"):
+    with pytest.raises(ValueError, match=r"padding must be True, False or one of .*, not None"):
         ours.pad(row, padding=None)  # transformers: "None is not a valid PaddingStrategy"
     for kwargs in ({"padding": "max_length", "max_length": 2**64}, {"pad_to_multiple_of": 2**62}):
         with pytest.raises(MemoryError, match="needs more memory"):
