@@ -61,6 +61,17 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> Result<()> {
     })
 }
 
+/// Creates the directory `dir` and its missing parents, as Python's
+/// `os.makedirs(dir, exist_ok=True)` does. An empty path names no
+/// directory: the operating system's `mkdir("")` refuses it (ENOENT, a
+/// FileNotFoundError naming `''`, as Python's), where Rust's
+/// `create_dir_all` would take it for the current directory and succeed,
+/// so that the files meant for a directory landed there instead.
+pub fn create_dir_all(dir: &Path) -> Result<()> {
+    let made = if dir.as_os_str().is_empty() { fs::create_dir(dir) } else { fs::create_dir_all(dir) };
+    made.map_err(|e| Error::io(dir, e))
+}
+
 /// Links followed before a save gives up, as the operating system does
 /// (Linux's limit).
 const MAX_LINKS: usize = 40;
@@ -236,6 +247,23 @@ pub fn read_utf8(path: &Path, stop: &dyn Fn() -> bool) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_empty_directory_path_is_not_found_and_creates_nothing() {
+        let err = create_dir_all(Path::new("")).unwrap_err();
+        match err {
+            Error::Io { path, source } => {
+                assert_eq!(path, Path::new(""));
+                assert_eq!(source.kind(), ErrorKind::NotFound);
+            }
+            other => panic!("not an I/O error: {other}"),
+        }
+        let dir = std::env::temp_dir().join(format!("fwp-io-mkdir-{}", std::process::id())).join("a").join("b");
+        create_dir_all(&dir).unwrap();
+        create_dir_all(&dir).unwrap(); // exist_ok
+        assert!(dir.is_dir());
+        fs::remove_dir_all(dir.parent().unwrap().parent().unwrap()).unwrap();
+    }
 
     #[test]
     fn concurrent_writes_to_one_path_never_tear_it() {

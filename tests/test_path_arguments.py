@@ -214,3 +214,28 @@ def test_the_filename_of_an_oserror_for_a_path_not_utf8_is_pythons(
         with pytest.raises(FileNotFoundError) as raised:
             m.PyTokenizer.from_pretrained(given(existing), subfolder=b"sub\xe9")
         assert (raised.value.errno, raised.value.filename) == (2, os.fsdecode(existing + b"/sub\xe9"))
+
+
+@pytest.mark.parametrize("given", ["", b""], ids=["str", "bytes"])
+def test_an_empty_path_names_no_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: Any) -> None:
+    """An empty path names nothing, as for Python's ``os.makedirs`` and ``open``: the
+    ``save_pretrained`` of every tokenizer that has one is a FileNotFoundError (ENOENT, ``filename``
+    ``''``) that writes nothing, not into the current directory either (transformers'
+    ``os.makedirs`` refuses it alike); so is every load from it. (A ``save`` to it is the ValueError
+    for a path with no file name: test_saves.py.)"""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError) as python:
+        os.makedirs("", exist_ok=True)
+    expected = (python.value.errno, python.value.filename)
+    assert expected == (2, "")
+    for m in MODULES.values():
+        saves = {kind: t.save_pretrained for kind, t in tokenizers(m).items() if hasattr(t, "save_pretrained")}
+        assert {"wordpiece", "unigram"} <= set(saves)
+        loads = [m.PyTokenizer.from_pretrained, m.PyTokenizer.from_file, m.PyTokenizer.from_vocab_file,
+                 m.PyTokenizer.load, m.UnigramTokenizer.from_pretrained, m.UnigramTokenizer.from_file,
+                 m.UnigramTokenizer.load, m.BPETokenizer.load, m.CharTokenizer.load, m.WordCounts.load]  # fmt: skip
+        for call in [*saves.values(), *loads]:
+            with pytest.raises(FileNotFoundError) as raised:
+                call(given)
+            assert (raised.value.errno, raised.value.filename) == expected, call
+        assert os.listdir(tmp_path) == []

@@ -827,7 +827,7 @@ impl Tokenizer {
     /// (`call.model_input_names`): without them `transformers`' generic
     /// class would leave out the segment ids of a BERT model.
     pub fn save_pretrained(&self, dir: &Path, call: &CallSettings) -> Result<Vec<PathBuf>> {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        crate::io::create_dir_all(dir)?;
         let mut written = Vec::new();
         let path = dir.join("tokenizer.json");
         self.save_hf(&path)?;

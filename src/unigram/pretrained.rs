@@ -145,7 +145,7 @@ impl UnigramTokenizer {
     /// special tokens `named` and `call`'s extra ones that are in the
     /// vocabulary.
     pub fn save_pretrained(&self, dir: &Path, call: &CallSettings, named: &[(&str, &str)]) -> Result<Vec<PathBuf>> {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        crate::io::create_dir_all(dir)?;
         let path = dir.join("tokenizer.json");
         self.save(&path)?;
         let known = |t: &&str| self.token_to_id(t).is_some();
