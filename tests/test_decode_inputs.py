@@ -5,6 +5,7 @@
 - ``batch_decode`` reads another iterable (a range, a deque, an ``array.array``, a generator) as
   the list of its items: a flat one is one sequence, as transformers decodes it.
 - A long ``decode`` releases the GIL: other threads run meanwhile.
+- One id is what ``operator.index`` takes (but a list or a tuple), whatever else it has.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from implementations import small_tokenizers
 
 import fast_wordpiece
 from fast_wordpiece import reference
@@ -132,3 +134,30 @@ def test_a_long_decode_lets_other_threads_run(pairs: dict[str, Any]) -> None:
         thread.join()
     assert text.startswith("[CLS] hello world, this is")
     assert max(progress) > 0, progress
+
+
+class IndexWithItems:
+    """An integer through ``__index__`` that also has a length and items of its own."""
+
+    def __index__(self) -> int:
+        return 3
+
+    def __len__(self) -> int:
+        return 1
+
+    def __iter__(self) -> Any:
+        return iter([4])
+
+
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_what_operator_index_takes_is_one_id_whatever_else_it_has(impl: str) -> None:
+    """``decode`` and ``convert_ids_to_tokens`` read it as the one id ``__index__`` gives, not as
+    the sequence of its items; ``decode_batch`` refuses it where a sequence goes; in every tokenizer
+    of the family."""
+    for kind, tok in small_tokenizers(IMPLS[impl]).items():
+        one = IndexWithItems()
+        assert tok.decode(one) == tok.decode(3), kind
+        assert tok.convert_ids_to_tokens(one) == tok.id_to_token(3), kind
+        if hasattr(tok, "decode_batch"):  # not UnigramTokenizer's
+            with pytest.raises(TypeError, match=r"^sequences\[0\] must be a sequence of int, not IndexWithItems"):
+                tok.decode_batch([one])

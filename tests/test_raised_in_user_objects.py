@@ -1,6 +1,6 @@
 """An exception raised by the caller's own objects while we read them (an ``__iter__`` that opens a
-file or queries a server, a mapping's ``items``, a path's ``__fspath__``), or by a signal handler
-meanwhile, reaches the caller unchanged: it is not turned into our TypeError for a wrong type,
+file or queries a server, a mapping's ``items``, a path's ``__fspath__``, an id's ``__index__``), or
+by a signal handler meanwhile, reaches the caller unchanged: it is not turned into our TypeError for a wrong type,
 in the engine and the twin alike."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from implementations import small_tokenizers
 
 import fast_wordpiece
 from fast_wordpiece import reference
@@ -34,6 +35,11 @@ class RaisingItems(dict):  # type: ignore[type-arg]
 class RaisingPath:
     def __fspath__(self) -> str:
         raise Boom("from __fspath__")
+
+
+class RaisingIndex:
+    def __index__(self) -> int:
+        raise Boom("from __index__")
 
 
 def calls(fw: Any) -> dict[str, Callable[[Any], Any]]:
@@ -93,6 +99,36 @@ def test_a_paths_own_exception_comes_back_unchanged(impl: str) -> None:
     for call in paths:
         with pytest.raises(Boom, match="from __fspath__"):
             call(RaisingPath())
+
+
+def id_calls(fw: Any) -> dict[str, Callable[[Any], Any]]:
+    """Each call, of every tokenizer of the family, given the object to pass as an id: alone where
+    ids go (``decode(5)``, as transformers takes one id), or as the item of a list that may be one
+    sequence or a batch."""
+    out: dict[str, Callable[[Any], Any]] = {}
+    for kind, tok in small_tokenizers(fw).items():
+        out |= {
+            f"{kind}.decode": tok.decode,
+            f"{kind}.convert_ids_to_tokens": tok.convert_ids_to_tokens,
+            f"{kind}.id_to_token": tok.id_to_token,
+            f"{kind}.decode([o])": lambda o, tok=tok: tok.decode([o]),
+            f"{kind}.convert_ids_to_tokens([o])": lambda o, tok=tok: tok.convert_ids_to_tokens([o]),
+            f"{kind}.batch_decode([o])": lambda o, tok=tok: tok.batch_decode([o]),
+        }
+        if hasattr(tok, "decode_batch"):  # not UnigramTokenizer's
+            out[f"{kind}.decode_batch([o])"] = lambda o, tok=tok: tok.decode_batch([o])
+    return out
+
+
+ID_CASES = [(impl, call) for impl in sorted(IMPLS) for call in sorted(id_calls(IMPLS[impl]))]
+
+
+@pytest.mark.parametrize(("impl", "call"), ID_CASES)
+def test_an_ids_own_exception_comes_back_unchanged(impl: str, call: str) -> None:
+    """Whether an object is one id is asked of its ``__index__``, as ``operator.index`` does: only
+    a TypeError means "not an id"; anything else it raises is the caller's."""
+    with pytest.raises(Boom, match="from __index__"):
+        id_calls(IMPLS[impl])[call](RaisingIndex())
 
 
 @pytest.mark.parametrize("impl", sorted(IMPLS))

@@ -787,23 +787,31 @@ pub fn ids(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Ve
 }
 
 /// Whether `obj` is one id rather than a sequence of them: an int (a bool
-/// too, which [`id`] then rejects) or an integer scalar that converts to an
-/// int as an index does (numpy's `int64`, a 0-d integer array).
-pub fn is_one_id(obj: &Bound<'_, PyAny>) -> bool {
-    obj.is_instance_of::<PyInt>()
-        || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>())
-            && (obj.extract::<i128>().is_ok() || is_index_only(obj))
-}
-
-/// Whether `obj` is an integer only through `__index__` (an object that is
-/// not a collection and that `operator.index` takes).
-fn is_index_only(obj: &Bound<'_, PyAny>) -> bool {
-    !obj.hasattr("__len__").unwrap_or(true) && index(obj, "an id").is_ok()
+/// too, which [`id`] then rejects) or, but for a list or a tuple, what
+/// `operator.index` takes (numpy's `int64`, a 0-d integer array, an object
+/// with `__index__`), as the twin tells. A TypeError from it means not an
+/// id; any other exception the caller's `__index__` raises comes back
+/// unchanged, never turned into our TypeError for a wrong type.
+pub fn is_one_id(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if obj.is_instance_of::<PyInt>() {
+        return Ok(true);
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        return Ok(false);
+    }
+    // SAFETY: the GIL is held (`obj` is bound); PyNumber_Index (what
+    // `operator.index` calls) gives a new reference or NULL with an error set.
+    let index = unsafe { Bound::from_owned_ptr_or_err(obj.py(), pyo3::ffi::PyNumber_Index(obj.as_ptr())) };
+    match index {
+        Ok(_) => Ok(true),
+        Err(e) if e.is_instance_of::<PyTypeError>(obj.py()) => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
 /// One id ([`is_one_id`]) as a list of it, or a sequence of ids ([`ids`]).
 pub fn one_or_more_ids(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Vec<u32>> {
-    if is_one_id(obj) {
+    if is_one_id(obj)? {
         Ok(vec![id(obj, &|| name.to_owned(), vocab_size)?])
     } else {
         ids(obj, name, vocab_size)

@@ -477,7 +477,7 @@ impl PyTokenizer {
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = ids.py();
         let shared = self.inner();
-        if args::is_one_id(ids) {
+        if args::is_one_id(ids)? {
             let id = args::id(ids, &|| "ids".to_owned(), shared.vocab().len())?;
             return Ok(super::ints::py_str(py, assigned(&shared, [id])?[0])?.into_any());
         }

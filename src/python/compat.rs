@@ -87,7 +87,7 @@ pub(super) fn is_one_sequence(sequences: &Bound<'_, PyAny>) -> PyResult<bool> {
         return Ok(true);
     }
     if sequences.is_instance_of::<PyList>() || sequences.is_instance_of::<PyTuple>() {
-        return Ok(sequences.len()? > 0 && args::is_one_id(&sequences.get_item(0)?));
+        return Ok(sequences.len()? > 0 && args::is_one_id(&sequences.get_item(0)?)?);
     }
     Ok(sequences.hasattr("ndim")?
         && sequences.getattr("ndim")?.extract::<usize>().is_ok_and(|n| n == 1)

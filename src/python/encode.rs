@@ -548,7 +548,7 @@ impl PyTokenizer {
         let texts = args::collect(iter, "sequences", 0, |i, ids| {
             // A sequence may be long: Ctrl-C stops the batch between two.
             ids.py().check_signals()?;
-            if !one_ids && args::is_one_id(&ids) {
+            if !one_ids && args::is_one_id(&ids)? {
                 return Err(PyTypeError::new_err(format!(
                     "sequences[{i}] must be a sequence of int, not {} (decode one sequence with decode)",
                     args::type_name(&ids)

@@ -131,7 +131,7 @@ pub fn decode_each<'py>(
         py.check_signals()?;
         let s = s?;
         // tokenizers' `decode_batch([5, 6])` refuses ids where sequences go.
-        if args::is_one_id(&s) {
+        if args::is_one_id(&s)? {
             return Err(PyTypeError::new_err(format!(
                 "sequences[{i}] must be a sequence of int, not {} (decode one sequence with decode)",
                 type_name(&s)
@@ -403,7 +403,7 @@ pub fn ids_to_tokens<'py, 'a>(
     token: impl Fn(u32) -> &'a str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = ids.py();
-    if args::is_one_id(ids) {
+    if args::is_one_id(ids)? {
         return Ok(py_str(py, token(args::id(ids, &|| "ids".to_owned(), vocab_size)?))?.into_any());
     }
     let tokens: Vec<&str> =
