@@ -42,6 +42,34 @@ def test_training_quotes_words_and_tokens_as_json(fw: Any) -> None:
         "ValueError", f"the counts of {q(ACCENTED)} add up to more than 2**64 - 1")  # fmt: skip
 
 
+def test_an_unknown_objective_is_quoted_as_json(fw: Any) -> None:
+    """Not as Rust's ``{:?}`` (``"a\\0b\\u{1}"``), nor with its control characters as they are."""
+    odd = 'a\x00b\x01"\\' + NEL
+    assert q(odd) == '"a\\u0000b\\u0001\\"\\\\a\x85b"'
+    for train in (lambda: fw.PyTokenizer.train(["a"], 10, objective=odd, show_progress=False),
+                  lambda: fw.PyTokenizer.train_from_counts({"a": 1}, 10, objective=odd)):  # fmt: skip
+        assert outcome(train) == ("ValueError", f'objective must be "likelihood", "pmi" or "frequency", not {q(odd)}')
+
+
+@pytest.mark.parametrize("option", ["objective", "pre_tokenizer", "unk_token"])
+@pytest.mark.parametrize("train", ["train", "train_from_counts"])
+def test_an_objective_with_a_lone_surrogate_names_it_as_every_str_option_does(fw: Any, train: str, option: str) -> None:
+    corpus: Any = ["a"] if train == "train" else {"a": 1}
+    call = getattr(fw.PyTokenizer, train)
+    assert outcome(lambda: call(corpus, 10, show_progress=False, **{option: "a\ud800"})) == (
+        "ValueError", f"{option} contains a lone surrogate at index 1, which is not valid Unicode text")  # fmt: skip
+
+
+def test_an_added_token_past_a_bpe_model_is_quoted_as_json(fw: Any) -> None:
+    """A byte of the byte-level alphabet given past the model's vocabulary: not Python's ``repr``."""
+    tok = fw.BPETokenizer.train(["hello world"] * 3, 270, special_tokens=["<s>"])
+    doc = json.loads(tok.to_json())
+    doc["added_tokens"].append({**doc["added_tokens"][0], "id": len(doc["model"]["vocab"]), "content": "\u0100"})
+    assert outcome(lambda: fw.BPETokenizer.from_json(json.dumps(doc))) == (
+        "ValueError", 'added_tokens[1]: "\u0100" has an id past the model\'s vocabulary, but is a token of the model '
+        "or a byte")  # fmt: skip
+
+
 def test_word_counting_quotes_values_as_json_and_keywords_as_python(fw: Any, tmp_path: Path) -> None:
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("hello world\n", encoding="utf-8")

@@ -624,6 +624,30 @@ def test_arrow_arrays_of_other_types_are_a_type_error(fw):
             fw.count_words(array)
 
 
+def test_an_arrow_array_of_another_type_is_named_by_its_type(fw):
+    """As pyarrow names the type (``int64``, not the C data interface's format ``"l"``); a type
+    without a name here by its format, quoted."""
+    pa = pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
+    must = "texts must be an Arrow string, large_string or string_view array, not one of"
+    for array, shown in [
+        (pa.array([1, 2]), "type int64"),
+        (pa.chunked_array([[1, 2]]), "type int64"),
+        (pa.array([1, 2], pa.uint8()), "type uint8"),
+        (pa.array([0.5], pa.float32()), "type float"),
+        (pa.array([0.5]), "type double"),
+        (pa.array([True]), "type bool"),
+        (pa.array([None]), "type null"),
+        (pa.array([b"ab"]), "type binary"),
+        (pa.array([b"ab"], pa.large_binary()), "type large_binary"),
+        (pa.array(["a", "b"]).dictionary_encode(), "type dictionary"),
+        (pa.array([[1]]), 'Arrow format "+l"'),
+        (pa.array([1], pa.timestamp("s")), 'Arrow format "tss:"'),
+    ]:
+        with pytest.raises(TypeError) as raised:
+            fw.count_words(array)
+        assert str(raised.value) == f"{must} {shown}"
+
+
 def test_engine_reads_arrow_buffers_that_break_the_format_with_a_value_error():
     """Buffers assembled by hand: invalid UTF-8, offsets out of order, a string that
     splits a character are ValueErrors, never a crash."""

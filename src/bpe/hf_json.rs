@@ -66,7 +66,7 @@ fn added_beyond(vocab: &[String], content: &str, path: &str) -> Result<()> {
     if one_byte || vocab.iter().any(|t| t == content) {
         return Err(err(
             path,
-            format!("{content:?} has an id past the model's vocabulary, but is a token of the model or a byte"),
+            format!("{} has an id past the model's vocabulary, but is a token of the model or a byte", Quoted(content)),
         ));
     }
     Ok(())

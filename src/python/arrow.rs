@@ -337,8 +337,46 @@ fn string_format(schema: &ArrowSchema, what: &str) -> PyResult<Layout> {
              batch): pass its column of texts, e.g. table[\"text\"]"
         ))),
         other => Err(PyTypeError::new_err(format!(
-            "{what} must be an Arrow string, large_string or string_view array, not one of format {other:?}"
+            "{what} must be an Arrow string, large_string or string_view array, not one of {}",
+            other_type(schema, other)
         ))),
+    }
+}
+
+/// The Arrow types a non-string array most often has, by their format
+/// (the C data interface's), named as pyarrow names them.
+const TYPE_NAMES: [(&str, &str); 18] = [
+    ("n", "null"),
+    ("b", "bool"),
+    ("c", "int8"),
+    ("C", "uint8"),
+    ("s", "int16"),
+    ("S", "uint16"),
+    ("i", "int32"),
+    ("I", "uint32"),
+    ("l", "int64"),
+    ("L", "uint64"),
+    ("e", "halffloat"),
+    ("f", "float"),
+    ("g", "double"),
+    ("z", "binary"),
+    ("Z", "large_binary"),
+    ("vz", "binary_view"),
+    ("tdD", "date32[day]"),
+    ("tdm", "date64[ms]"),
+];
+
+/// What an array of a type other than the string ones holds, for its
+/// TypeError: `type int64` (pyarrow's name, [`TYPE_NAMES`]), `type
+/// dictionary` for a dictionary-encoded array (whose format is its
+/// indices'), else its format (`Arrow format "+l"`, a list).
+fn other_type(schema: &ArrowSchema, format: &str) -> String {
+    if !schema.dictionary.is_null() {
+        return "type dictionary".to_owned();
+    }
+    match TYPE_NAMES.iter().find(|(f, _)| *f == format) {
+        Some((_, name)) => format!("type {name}"),
+        None => format!("Arrow format {}", crate::error::Quoted(format)),
     }
 }
 

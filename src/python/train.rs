@@ -19,10 +19,11 @@ fn objective(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Objective> {
         None => Ok(Objective::default()),
         Some(o) if o.is_none() => Ok(Objective::default()),
         Some(o) => {
-            let name = o
-                .cast::<PyString>()
-                .map_err(|_| PyTypeError::new_err(format!("objective must be a str, not {}", type_name(o))))?;
-            Objective::parse(&name.to_cow()?).map_err(to_py)
+            if !o.is_instance_of::<PyString>() {
+                return Err(PyTypeError::new_err(format!("objective must be a str, not {}", type_name(o))));
+            }
+            // A lone surrogate: the ValueError naming it, as for every str option.
+            Objective::parse(&args::text(o, &|| "objective".to_owned())?).map_err(to_py)
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Quoted, Result};
 
 /// How training ranks the candidate merges.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -31,7 +31,7 @@ impl Objective {
 
     pub fn parse(name: &str) -> Result<Self> {
         Self::ALL.into_iter().find(|o| o.name() == name).ok_or_else(|| {
-            Error::invalid(format!("objective must be \"likelihood\", \"pmi\" or \"frequency\", not {name:?}"))
+            Error::invalid(format!("objective must be \"likelihood\", \"pmi\" or \"frequency\", not {}", Quoted(name)))
         })
     }
 }
@@ -46,5 +46,7 @@ mod tests {
             assert_eq!(Objective::parse(o.name()).unwrap(), o);
         }
         assert!(Objective::parse("bpe").unwrap_err().to_string().contains("\"bpe\""));
+        // Quoted as JSON quotes it (spec section 8), not as Rust's `{:?}`.
+        assert!(Objective::parse("a\0b\u{1}é").unwrap_err().to_string().ends_with(r#"not "a\u0000b\u0001é""#));
     }
 }

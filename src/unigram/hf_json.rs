@@ -148,9 +148,13 @@ impl UnigramTokenizer {
     pub fn from_json(text: &str) -> Result<Self> {
         let doc: Value = serde_json::from_str(text).map_err(|e| Error::invalid(format!("not valid JSON: {e}")))?;
         let model = doc.get("model").filter(|m| m.is_object()).ok_or_else(|| Error::invalid("no \"model\" object"))?;
-        let kind = model.get("type").and_then(Value::as_str).unwrap_or("");
-        if kind != "Unigram" {
-            return Err(Error::invalid(format!("the model is {kind:?}, not \"Unigram\"")));
+        match model.get("type") {
+            Some(Value::String(kind)) if kind == "Unigram" => {}
+            Some(Value::String(kind)) => {
+                return Err(Error::invalid(format!("the model is {}, not \"Unigram\"", Quoted(kind))))
+            }
+            None | Some(Value::Null) => return Err(Error::invalid("the model has no \"type\" (expected \"Unigram\")")),
+            Some(_) => return Err(Error::invalid("the model's \"type\" is not a str (expected \"Unigram\")")),
         }
         if model.get("byte_fallback").and_then(Value::as_bool) == Some(true) {
             return Err(Error::invalid("byte_fallback is not supported"));

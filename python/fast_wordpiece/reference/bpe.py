@@ -186,6 +186,23 @@ def _padding(p: object) -> dict[str, object]:
                   "direction": "left" if direction == "Left" else "right"}  # fmt: skip
 
 
+def _shown(value: object) -> str:
+    """A JSON value as the engine shows it in messages (its compact JSON text)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _byte_level(part: object, key: str, required: bool) -> None:
+    """The engine's check of a ``pre_tokenizer`` or ``decoder``: a ``ByteLevel`` one, or none
+    when not ``required``; ValueError naming ``key`` otherwise."""
+    if part is None:
+        if required:
+            raise ValueError(f"{key}: a ByteLevel component is required")
+        return
+    kind = part.get("type") if isinstance(part, dict) else None
+    if kind != "ByteLevel":
+        raise ValueError(f"{key}: {_shown(kind)} is not supported (only ByteLevel)")
+
+
 def _is_identity_template(post: Any) -> bool:
     """Whether a post-processor is a ``TemplateProcessing`` that changes nothing: single ``$A:0``, pair
     ``$A:0 $B:1``, no special tokens (as transformers 5 writes GPT-2's). It reads as none."""
@@ -650,13 +667,47 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
     @staticmethod
     def from_json(json: str) -> BPETokenizer:
         """A tokenizer from ``tokenizer.json`` text with a ``ByteLevel``
-        pre-tokenizer (ValueError otherwise); checks less than the engine."""
-        root = _json_loads(_text(json, "json"))
+        pre-tokenizer (ValueError otherwise); the pipeline around the model (no normalizer, the
+        ``ByteLevel`` pre-tokenizer and decoder, the post-processor, no truncation, the padding,
+        the model's type) is checked as the engine checks it, in its order; the model itself less."""
+        try:
+            root = _json_loads(_text(json, "json"))
+        except _json.JSONDecodeError as e:
+            raise ValueError(f"not valid JSON: {e}") from None
         if not isinstance(root, dict):
             raise ValueError("a tokenizer.json must be a JSON object")
-        if (root.get("pre_tokenizer") or {}).get("type") != "ByteLevel":
-            raise ValueError("pre_tokenizer: only ByteLevel is supported")
+        if root.get("normalizer") is not None:
+            raise ValueError("normalizer: a normalizer is not supported with byte-level BPE")
+        _byte_level(root.get("pre_tokenizer"), "pre_tokenizer", required=True)
+        for key, want in (("add_prefix_space", False), ("use_regex", True)):
+            value = root["pre_tokenizer"].get(key)
+            if value is not None and value is not want:  # JSON's true and false only (not 0 or 1)
+                raise ValueError(f"pre_tokenizer.{key}: {_shown(value)} is not supported "
+                                 f"(only {_shown(want)})")  # fmt: skip
+        _byte_level(root.get("decoder"), "decoder", required=False)
+        post = root.get("post_processor")
+        post = None if post is None or _is_identity_template(post) else post
+        if post is not None:
+            if not isinstance(post, dict) or post.get("type") not in ("ByteLevel", "RobertaProcessing"):
+                raise ValueError("post_processor: only ByteLevel, RobertaProcessing (or none) is supported")
+            if post["type"] == "RobertaProcessing":
+                for key in ("cls", "sep"):
+                    pair = post.get(key)
+                    if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+                            and _is_count(pair[1])):  # fmt: skip
+                        raise ValueError(f"post_processor.{key}: expected [token, id]")
+            for key in ("trim_offsets", "add_prefix_space"):
+                if post.get(key) is not None and not isinstance(post[key], bool):
+                    raise ValueError(f"post_processor.{key}: {_shown(post[key])} is not a bool")
+        if root.get("truncation") is not None:
+            raise ValueError("truncation: not supported with byte-level BPE")
+        padding = root.get("padding")
+        pad = None if padding is None else _padding(padding)
+        if "model" not in root:
+            raise ValueError("model: missing")
         model = root["model"]
+        if isinstance(model, dict) and "type" in model and model["type"] != "BPE":
+            raise ValueError(f'model.type: {_shown(model["type"])} is not supported (only "BPE")')
         vocab = dict(model["vocab"])
         specials, strip, normalized, single_word, plain = [], {}, set[str](), set[str](), set[str]()
         special_before = set[str]()
@@ -665,7 +716,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             if t["id"] == len(vocab) >= len(model["vocab"]):
                 # beyond the model's vocabulary, as Hugging Face's added vocabulary has it: the next id
                 if content in vocab or (len(content) == 1 and content in CHAR_BYTE):
-                    raise ValueError(f"added_tokens[{i}]: {content!r} has an id past the model's vocabulary, "
+                    raise ValueError(f"added_tokens[{i}]: {_quoted(content)} has an id past the model's vocabulary, "
                                      "but is a token of the model or a byte")  # fmt: skip
                 vocab[content] = t["id"]
             # single_word refused, as the engine refuses it (the call's offsets would not tell a
@@ -695,30 +746,20 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         made._strip = {t: f for t, f in strip.items() if any(f)}
         made._normalized = normalized
         made._single_word, made._plain = single_word, plain
-        post = root.get("post_processor")
-        if post is not None and not _is_identity_template(post):  # ByteLevel's, RobertaProcessing's defaults: true
-            if post.get("type") == "RobertaProcessing":
+        if post is not None:  # ByteLevel's, RobertaProcessing's defaults: true
+            if post["type"] == "RobertaProcessing":
                 template = []
                 for key in ("cls", "sep"):
-                    pair = post.get(key)
-                    if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)):
-                        raise ValueError(f"post_processor.{key}: expected [token, id]")
+                    pair = post[key]
                     if made.vocab.get(pair[0]) != pair[1]:
                         raise ValueError(f"post_processor.{key}: {_quoted(pair[0])} must be in the vocabulary "
                                          f"with id {pair[1]}")  # fmt: skip
                     template.append(pair[0])
                 made._template = (template[0], template[1])
-            elif post.get("type") != "ByteLevel":
-                raise ValueError("post_processor: only ByteLevel, RobertaProcessing (or none) is supported")
-            trim, keep = (post.get(key) for key in ("trim_offsets", "add_prefix_space"))
-            for key, value in (("trim_offsets", trim), ("add_prefix_space", keep)):
-                if value is not None and not isinstance(value, bool):
-                    raise ValueError(f"post_processor.{key}: {_json.dumps(value)} is not a bool")
-            trim = trim is not False
-            made._trim = (trim, trim and keep is not False)
-        padding = root.get("padding")
-        if padding is not None:
-            made._pad = _padding(padding)
+            trim = post.get("trim_offsets") is not False
+            made._trim = (trim, trim and post.get("add_prefix_space") is not False)
+        if pad is not None:
+            made._pad = pad
             if made._pad["pad_id"] not in made.id_to:
                 raise ValueError(f"padding.pad_id: id {made._pad['pad_id']} is not in the vocabulary")
         made._padding = padding
@@ -730,6 +771,11 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
 
     @staticmethod
     def load(path: _StrPath) -> BPETokenizer:
-        """Reads a ``tokenizer.json`` file (see ``from_json``); OSError if it cannot be read."""
-        with open(_path(path), encoding="utf-8") as f:
-            return BPETokenizer.from_json(f.read())
+        """Reads a ``tokenizer.json`` file (see ``from_json``): OSError if it cannot be read,
+        ValueError naming the file if it is not UTF-8 or not a byte-level BPE tokenizer."""
+        name = _path(path)
+        text = read_utf8(name)
+        try:
+            return BPETokenizer.from_json(text)
+        except ValueError as e:
+            raise ValueError(f"{name}: {e}") from None

@@ -246,7 +246,10 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
     @staticmethod
     def from_json(json: str) -> CharTokenizer:
         """A tokenizer from ``to_json``'s text; ValueError if it is not one."""
-        root = _json_loads(_text(json, "json"))
+        try:
+            root = _json_loads(_text(json, "json"))
+        except _json.JSONDecodeError as e:
+            raise ValueError(f"not valid JSON: {e}") from None
         if not isinstance(root, dict) or root.get("type") != "CharTokenizer":
             raise ValueError('type: expected "CharTokenizer"')
         vocab = {t: i for i, t in enumerate(root["vocab"])}
@@ -258,6 +261,11 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
 
     @staticmethod
     def load(path: _StrPath) -> CharTokenizer:
-        """Reads a file ``save`` wrote; OSError if it cannot be read."""
-        with open(_path(path), encoding="utf-8") as f:
-            return CharTokenizer.from_json(f.read())
+        """Reads a file ``save`` wrote: OSError if it cannot be read, ValueError naming the file
+        if it is not UTF-8 or not a character tokenizer's JSON."""
+        name = _path(path)
+        text = read_utf8(name)
+        try:
+            return CharTokenizer.from_json(text)
+        except ValueError as e:
+            raise ValueError(f"{name}: {e}") from None

@@ -423,9 +423,43 @@ def _arrow_texts(array: Any, method: str, what: str = "texts") -> list[str]:
     kinds = (pa.types.is_string, pa.types.is_large_string, getattr(pa.types, "is_string_view", lambda _: False))
     if not any(is_kind(array.type) for is_kind in kinds):
         raise TypeError(
-            f"{what} must be an Arrow string, large_string or string_view array, not one of type {array.type}"
+            f"{what} must be an Arrow string, large_string or string_view array, not one of {_other_type(array.type)}"
         )
     return [text for text in array.to_pylist() if text is not None]
+
+
+#: The Arrow types a non-string array most often has, by their format (the C data interface's),
+#: named as pyarrow names them (the engine's ``TYPE_NAMES``).
+_TYPE_NAMES = {"n": "null", "b": "bool", "c": "int8", "C": "uint8", "s": "int16", "S": "uint16", "i": "int32",
+               "I": "uint32", "l": "int64", "L": "uint64", "e": "halffloat", "f": "float", "g": "double",
+               "z": "binary", "Z": "large_binary", "vz": "binary_view", "tdD": "date32[day]",
+               "tdm": "date64[ms]"}  # fmt: skip
+
+
+def _other_type(data_type: Any) -> str:
+    """What an array of ``data_type`` (a pyarrow type other than the string ones) holds, as the
+    engine says it: ``type int64`` (``_TYPE_NAMES``), ``type dictionary`` for a dictionary-encoded
+    array, else its format (``Arrow format "+l"``, a list), read from the type's export."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(data_type):
+        return "type dictionary"
+    code = _arrow_format(data_type)
+    name = _TYPE_NAMES.get(code)
+    return f"type {name}" if name is not None else f"Arrow format {_quoted(code)}"
+
+
+def _arrow_format(data_type: Any) -> str:
+    """The format string of a pyarrow type, as its C data interface export gives it (the first
+    field of the ``struct ArrowSchema`` in its ``arrow_schema`` capsule): what the engine reads."""
+    import ctypes
+
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype, get_pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    capsule = data_type.__arrow_c_schema__()  # released with the capsule
+    schema = get_pointer(capsule, b"arrow_schema")
+    code = ctypes.cast(schema, ctypes.POINTER(ctypes.c_char_p))[0]
+    return (code or b"").decode("utf-8", "replace")
 
 
 def _texts(texts: Iterable[Any]) -> Iterator[str]:

@@ -101,8 +101,8 @@ class _TrainingArgs:
         specials = _special_tokens(special_tokens)
         if objective is not None and not isinstance(objective, str):
             raise TypeError(f"objective must be a str, not {_type_name(objective)}")
-        if objective is not None and objective not in OBJECTIVES:
-            raise ValueError(f'objective must be "likelihood", "pmi" or "frequency", not "{objective}"')
+        if objective is not None and _text(objective, "objective") not in OBJECTIVES:  # a lone surrogate named
+            raise ValueError(f'objective must be "likelihood", "pmi" or "frequency", not {_quoted(objective)}')
         limit = None if limit_alphabet is None else _integer(limit_alphabet, "limit_alphabet", 1)
         initial = check_initial_alphabet(initial_alphabet)
         checked = pipeline_options(options, function)

@@ -1089,9 +1089,12 @@ def from_tokenizer_json(
     if not isinstance(model, dict):
         raise ValueError('no "model" object')
     kind = model.get("type")
-    kind = kind if isinstance(kind, str) else ""
+    if kind is None:  # left out, or null
+        raise ValueError('the model has no "type" (expected "Unigram")')
+    if not isinstance(kind, str):
+        raise ValueError('the model\'s "type" is not a str (expected "Unigram")')
     if kind != "Unigram":
-        raise ValueError(f'the model is {_json.dumps(kind, ensure_ascii=False)}, not "Unigram"')
+        raise ValueError(f'the model is {_quoted(kind)}, not "Unigram"')
     if model.get("byte_fallback") is True:
         raise ValueError("byte_fallback is not supported")
     vocab = model.get("vocab")
