@@ -394,3 +394,68 @@ def test_the_family_decodes_integer_scalars(impl: ModuleType) -> None:
 
 def m_unigram(impl: ModuleType) -> Any:
     return impl.UnigramTokenizer(UNIGRAM_VOCAB)
+
+
+# ----------------------------------------------------------------------------- float arguments
+
+
+@functools.cache
+def _unigram(impl: ModuleType) -> Any:
+    return impl.UnigramTokenizer.train(TEXTS, 30, show_progress=False)
+
+
+#: A float argument given as: (the value, what it stands for).
+NUMBERS = [(0.5, 0.5), (np.float32(0.5), 0.5), (np.float64(0.25), 0.25), (2, 2.0), (np.int64(1), 1.0)]
+#: A float argument given as something that is no number: (the value, its type as named).
+NOT_NUMBERS = [(True, "bool"), (np.bool_(True), "numpy.bool"), ("0.5", "str"), (Odd(), "Odd")]
+
+
+@pytest.mark.parametrize(("value", "number"), NUMBERS, ids=repr)
+def test_alpha_takes_numpy_float_and_integer_scalars_as_the_numbers_they_are(
+    impl: ModuleType, value: Any, number: float
+) -> None:
+    tok = _unigram(impl)
+    for text in TEXTS[:2]:
+        assert tok.encode(text, alpha=value, seed=7) == tok.encode(text, alpha=number, seed=7)
+
+
+@pytest.mark.parametrize(("value", "shown"), NOT_NUMBERS, ids=repr)
+def test_alpha_refuses_a_bool_a_numpy_bool_and_a_str(impl: ModuleType, value: Any, shown: str) -> None:
+    with pytest.raises(TypeError) as raised:
+        _unigram(impl).encode("hello", alpha=value, seed=1)
+    assert str(raised.value) == f"alpha must be float, not {shown}"
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (np.int64(-5), "alpha must be a positive finite number, not -5"),
+        (-5.0, "alpha must be a positive finite number, not -5"),
+        (np.float32("nan"), "alpha must be a positive finite number, not NaN"),
+        (10**400, "alpha is too large"),
+    ],
+    ids=repr,
+)
+def test_alpha_out_of_range_is_a_value_error_whatever_its_number_type(
+    impl: ModuleType, value: Any, message: str
+) -> None:
+    with pytest.raises(ValueError, match=r"^alpha ") as raised:
+        _unigram(impl).encode("hello", alpha=value, seed=1)
+    assert str(raised.value) == message
+
+
+@pytest.mark.parametrize(("value", "shown"), NOT_NUMBERS, ids=repr)
+def test_shrinking_factor_refuses_a_bool_a_numpy_bool_and_a_str(impl: ModuleType, value: Any, shown: str) -> None:
+    """A numpy bool is a flag, not the number 1.0 (whose error would be a ValueError)."""
+    with pytest.raises(TypeError) as raised:
+        impl.UnigramTokenizer.train(TEXTS, 30, shrinking_factor=value, show_progress=False)
+    assert str(raised.value) == f"shrinking_factor must be float, not {shown}"
+
+
+def test_shrinking_factor_takes_numpy_scalars_and_refuses_a_huge_int(impl: ModuleType) -> None:
+    given = impl.UnigramTokenizer.train(TEXTS, 30, shrinking_factor=np.float32(0.5), show_progress=False)
+    assert given == impl.UnigramTokenizer.train(TEXTS, 30, shrinking_factor=0.5, show_progress=False)
+    with pytest.raises(ValueError, match=r"^shrinking_factor must be between 0 and 1 \(exclusive\), not 1$"):
+        impl.UnigramTokenizer.train(TEXTS, 30, shrinking_factor=np.int64(1), show_progress=False)
+    with pytest.raises(ValueError, match=r"^shrinking_factor is too large$"):
+        impl.UnigramTokenizer.train(TEXTS, 30, shrinking_factor=10**400, show_progress=False)

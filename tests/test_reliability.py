@@ -401,7 +401,17 @@ SIZED_ARGUMENTS = {
     "analyze": lambda m, tok, x: tok.analyze(x)["words"],
     "BPETokenizer.train": lambda m, tok, x: m.BPETokenizer.train(x, 270).get_vocab(),
     "decode_batch": lambda m, tok, x: tok.decode_batch(_LenRaises([[1, 2]])),
+    "add_tokens": lambda m, tok, x: (tok.add_tokens(x), tok.get_added_vocab()),
+    "add_special_tokens": lambda m, tok, x: (tok.add_special_tokens(x), tok.all_special_tokens),
+    "model_input_names": lambda m, tok, x: _set(tok, "model_input_names", _LenRaises(["input_ids", "attention_mask"])),
+    "extra_special_tokens": lambda m, tok, x: _set(tok, "extra_special_tokens", _LenRaises(["[UNK]"])),
 }
+
+
+def _set(tok: object, name: str, value: object) -> object:
+    """``value`` set as the attribute ``name`` of ``tok``, read back."""
+    setattr(tok, name, value)
+    return getattr(tok, name)
 
 
 @pytest.mark.parametrize("call", sorted(SIZED_ARGUMENTS))

@@ -392,6 +392,28 @@ pub fn index<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, Py
     int.cast_into::<PyInt>().map_err(|_| wrong())
 }
 
+/// The float a float argument (`alpha`, `shrinking_factor`) stands for: a
+/// float, an int, or an object that converts to one as Python's `float`
+/// converts a number (`__float__`, else `__index__`: numpy's float and
+/// integer scalars). A bool or a numpy bool (a flag, not a number) and a
+/// str are a TypeError naming the argument, an int too large for a float a
+/// ValueError `"<name> is too large"`, never an OverflowError; an exception
+/// `__float__` raises (other than a TypeError or AttributeError) comes back
+/// unchanged.
+pub fn real(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<f64> {
+    let wrong = || PyTypeError::new_err(format!("{name} must be float, not {}", type_name(obj)));
+    if obj.is_instance_of::<PyBool>() || is_numpy_bool(obj) {
+        return Err(wrong());
+    }
+    obj.extract::<f64>().map_err(|e| {
+        if e.is_instance_of::<pyo3::exceptions::PyOverflowError>(obj.py()) {
+            PyValueError::new_err(format!("{name} is too large"))
+        } else {
+            unless_raised(e, wrong)
+        }
+    })
+}
+
 /// An integer argument ([`index`]) from `minimum` to 2**64 - 1; out of that
 /// range (however large) is a ValueError naming the argument.
 fn integer(obj: &Bound<'_, PyAny>, name: &str, minimum: u64) -> PyResult<u64> {

@@ -444,12 +444,7 @@ fn config(
     };
     let shrinking_factor = match given(shrinking_factor) {
         None => d.shrinking_factor,
-        Some(v) if v.is_instance_of::<pyo3::types::PyBool>() => {
-            return Err(PyTypeError::new_err("shrinking_factor must be float, not bool"))
-        }
-        Some(v) => v
-            .extract::<f64>()
-            .map_err(|_| PyTypeError::new_err(format!("shrinking_factor must be float, not {}", type_name(v))))?,
+        Some(v) => args::real(v, "shrinking_factor")?,
     };
     let c = UnigramConfig {
         vocab_size: args::vocab_size(vocab_size, DEFAULT_VOCAB_SIZE)?,
@@ -485,11 +480,7 @@ fn sampling(
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<Sampling>> {
     let Some(alpha) = alpha.filter(|a| !a.is_none()) else { return Ok(None) };
-    if alpha.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(PyTypeError::new_err("alpha must be float, not bool"));
-    }
-    let alpha: f64 =
-        alpha.extract().map_err(|_| PyTypeError::new_err(format!("alpha must be float, not {}", type_name(alpha))))?;
+    let alpha = args::real(alpha, "alpha")?;
     if !(alpha.is_finite() && alpha > 0.0) {
         return Err(PyValueError::new_err(format!("alpha must be a positive finite number, not {alpha}")));
     }

@@ -186,6 +186,24 @@ def _json_loads(text: str, **kwargs: Any) -> Any:
         raise json.JSONDecodeError("recursion limit exceeded", text, 0) from None
 
 
+def _real(value: object, name: str) -> float:
+    """The float a float argument (``alpha``, ``shrinking_factor``) stands for: a float, an int, or
+    an object that converts to one as ``float`` converts a number (``__float__``, else
+    ``__index__``: numpy's float and integer scalars). A bool or a numpy bool (a flag, not a
+    number) and a str are a TypeError naming the argument, an int too large for a float a
+    ValueError ``"<name> is too large"``; an exception ``__float__`` raises (other than a
+    TypeError or AttributeError) comes back unchanged. The engine's rule is the same (``src/python/args.rs``)."""
+    number = hasattr(type(value), "__float__") or hasattr(type(value), "__index__")
+    if isinstance(value, bool) or _is_numpy_bool(value) or not number:
+        raise TypeError(f"{name} must be float, not {_type_name(value)}")
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except OverflowError:
+        raise ValueError(f"{name} is too large") from None
+    except (TypeError, AttributeError):  # as the engine takes Python's own (its unless_raised)
+        raise TypeError(f"{name} must be float, not {_type_name(value)}") from None
+
+
 def _flag(value: object, name: str) -> bool:
     """A bool or a numpy bool scalar (not an int or anything else truthy)."""
     if isinstance(value, bool):

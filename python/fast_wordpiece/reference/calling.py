@@ -43,7 +43,7 @@ def str_list(value: Any, name: str) -> list[str]:
     if isinstance(value, (str, bytes, bytearray)):
         raise TypeError(f"{name} must be an iterable of str, not {type(value).__name__}")
     try:
-        items = list(value)
+        items = [t for t in value]  # never list(value), which asks a length (only a hint)  # noqa: C416
     except TypeError:
         raise TypeError(f"{name} must be a list of str, not {type(value).__name__}") from None
     return [_text(t, f"{name}[{i}]") for i, t in enumerate(items)]

@@ -1867,7 +1867,9 @@ def _added_tokens(tokens: object, special: bool, function: str, what: str) -> li
     if isinstance(tokens, (bytes, bytearray, memoryview, dict)):  # they iterate as ints, as keys
         raise TypeError(f"{function}: {what} must be {expected}, not {_type_name(tokens)}")
     try:
-        items = list(tokens)  # type: ignore[call-overload]
+        # iterated, never asked its length (spec section 8: a length is only a hint, which
+        # list() would ask, raising what a failing __len__ raises)
+        items = [t for t in tokens]  # type: ignore[attr-defined]  # noqa: C416
     except TypeError:
         raise TypeError(f"{function}: {what} must be {expected}, not {_type_name(tokens)}") from None
     return [_added_token(t, special, f"{what}[{i}]") for i, t in enumerate(items)]

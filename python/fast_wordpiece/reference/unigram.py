@@ -30,6 +30,7 @@ from fast_wordpiece.reference.args import (
     _json_loads,
     _path,
     _quoted,
+    _real,
     _special_texts,
     _StrPath,
     _text,
@@ -56,19 +57,20 @@ DEFAULT_SPECIAL_TOKENS = ("<unk>", "<s>", "</s>")
 _ENTROPY = random.SystemRandom()
 
 
-def check_sampling(alpha: float | None, nbest: SupportsIndex) -> None:
+def check_sampling(alpha: object, nbest: SupportsIndex) -> float | None:
     """The engine's checks of ``encode``'s sampling arguments (docs/spec.md
     section 14, "Errors"): ``nbest`` is -1 or 1..10000 whether or not
-    ``alpha`` is given, ``alpha`` (when given) a positive finite number."""
+    ``alpha`` is given, ``alpha`` (when given) a positive finite number (a float argument, section 8),
+    returned as the float it stands for."""
     n = _index(nbest, "nbest")
     if not (n == -1 or 1 <= n <= 10_000):
         raise ValueError(f"nbest must be -1 (sample from every segmentation) or between 1 and 10000, not {n}")
     if alpha is None:
-        return
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
-        raise TypeError(f"alpha must be float, not {_type_name(alpha)}")
-    if not (math.isfinite(alpha) and alpha > 0):
-        raise ValueError(f"alpha must be a positive finite number, not {alpha}")
+        return None
+    value = _real(alpha, "alpha")
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"alpha must be a positive finite number, not {_shown_float(value)}")
+    return value
 
 
 #: Training's options besides ``vocab_size`` and ``show_progress``.
@@ -96,15 +98,7 @@ def training_options(vocab_size: object, options: Mapping[str, Any]) -> dict[str
     value = options.get("special_tokens")
     specials = list(DEFAULT_SPECIAL_TOKENS) if value is None else _special_texts(value)
     factor = options.get("shrinking_factor")
-    if factor is None:
-        factor = 0.75
-    elif isinstance(factor, (bool, str, bytes, bytearray)):
-        raise TypeError(f"shrinking_factor must be float, not {_type_name(factor)}")
-    else:
-        try:
-            factor = float(factor)
-        except (TypeError, ValueError):
-            raise TypeError(f"shrinking_factor must be float, not {_type_name(factor)}") from None
+    factor = 0.75 if factor is None else _real(factor, "shrinking_factor")
 
     def positive(name: str, default: int) -> int:
         given = options.get(name)
@@ -413,16 +407,16 @@ class UnigramTokenizer(family.TransformersCalls):
         pair's with ``seed + 1``), in the file's template unless
         ``add_special_tokens=False``. ``nbest`` other than -1 or 1..10000 is a
         ValueError, with or without ``alpha``."""
-        check_sampling(alpha, nbest)
+        weight = check_sampling(alpha, nbest)
         _flag(add_special_tokens, "add_special_tokens")
         _text(text, "text")
         texts = [text] if pair is None else [text, _text(pair, "pair")]
-        if alpha is None:
+        if weight is None:
             encoded = [self._encode(t, self.model.viterbi) for t in texts]
         else:
             start = _ENTROPY.getrandbits(64) if seed is None else _integer(seed, "seed", 0)
             n = _index(nbest, "nbest")
-            encoded = [self.sample(t, alpha, n, (start + k) % 2**64) for k, t in enumerate(texts)]
+            encoded = [self.sample(t, weight, n, (start + k) % 2**64) for k, t in enumerate(texts)]
         return UnigramEncoding(**process(self._template, encoded, add_special_tokens))
 
     def encode_batch(
@@ -540,10 +534,12 @@ class UnigramTokenizer(family.TransformersCalls):
         """A sampled encoding (spec section 14, "Sampling"): the engine's
         ``encode(text, alpha=alpha, nbest=nbest, seed=seed)``. The arguments
         are checked as there (``check_sampling``)."""
-        check_sampling(alpha, nbest)
+        weight = check_sampling(alpha, nbest)
+        if weight is None:  # alpha=None: not a float
+            raise TypeError("alpha must be float, not NoneType")
         rng = SplitMix64(_integer(seed, "seed", 0))
         n = _index(nbest, "nbest")
-        return self._encode(text, lambda w: sample_word(self.model, w, alpha, n, rng))
+        return self._encode(text, lambda w: sample_word(self.model, w, weight, n, rng))
 
     def decode(
         self,
