@@ -885,3 +885,27 @@ def test_a_failure_under_the_progress_line_starts_a_line_of_its_own(not_utf8, co
         assert done.returncode == 1
         assert done.stderr.decode().count("\n") == 1, done.stderr
         assert done.stderr.decode().startswith("fast-wordpiece: ")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["train", "", *SMALL],
+        ["train", "{corpus}", "--save", "", *SMALL],
+        ["train", "--counts", "", *SMALL],
+        ["count", "{corpus}", "--out", "", "--no-progress"],
+        ["encode", "", "{corpus}"],
+        ["analyze", "{corpus}", ""],
+    ],
+)
+def test_an_empty_path_is_refused_as_naming_no_file(argv, corpus, tmp_path, capsys, monkeypatch):
+    """``Path("")`` is the working directory: an empty path argument is refused by name, and
+    nothing is written there."""
+    monkeypatch.chdir(tmp_path)
+    argv = [a.format(corpus=corpus) for a in argv]
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.rstrip().splitlines()[-1].endswith(": an empty path names no file"), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.txt"]

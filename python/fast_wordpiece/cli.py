@@ -100,6 +100,19 @@ TRAIN_DESCRIPTION = (
 PRE_TOKENIZERS = ["bert", "whitespace", "regex", "wordpunct"]
 
 
+def nonempty(text: str) -> str:
+    """A path argument's text: an empty one names no file (``Path("")`` would be the working
+    directory)."""
+    if not text:
+        raise argparse.ArgumentTypeError("an empty path names no file")
+    return text
+
+
+def path_argument(text: str) -> Path:
+    """A path argument, not empty (see ``nonempty``)."""
+    return Path(nonempty(text))
+
+
 class UsageError(ValueError):
     """A mistake seen in the command line itself (a wrong argument, a size out of range,
     options that do not go together, output into a missing directory): one line on
@@ -169,10 +182,10 @@ def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argp
         f"Run `{prog} COMMAND --help` for a command's options.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {fast_wordpiece.__version__}")
-    parser.add_argument("files", nargs="*", type=Path, metavar="FILE",
+    parser.add_argument("files", nargs="*", type=path_argument, metavar="FILE",
                         help="UTF-8 text files to train on, - for the standard input "
                         "(default: stdlib docstrings)")  # fmt: skip
-    parser.add_argument("--counts", nargs="+", type=Path, default=[], metavar="FWC",
+    parser.add_argument("--counts", nargs="+", type=path_argument, default=[], metavar="FWC",
                         help="train on these word counts files (from `count`), added up")  # fmt: skip
     parser.add_argument("--vocab-size", type=int, help=f"tokens to learn (default: {DEFAULT_VOCAB_SIZE}; "
                         f"{STDLIB_VOCAB_SIZE} on the standard library's docstrings)")  # fmt: skip
@@ -189,8 +202,9 @@ def parse_args(argv: Sequence[str] | None, prog: str = "fast-wordpiece") -> argp
                         help="bytes of FILEs that are not UTF-8: fail (default) or replace them")  # fmt: skip
     parser.add_argument("--no-lowercase", action="store_true", help="keep case (and accents)")
     parser.add_argument("--pre-tokenizer", choices=PRE_TOKENIZERS, help="how text is split into words (default: bert)")
-    parser.add_argument("--save", metavar="FILE|DIR/", help="write the trained tokenizer to FILE (a Hugging Face "
-                        "tokenizer.json; fast-wordpiece's own JSON with --pre-tokenizer regex) or, given a directory "
+    parser.add_argument("--save", type=nonempty, metavar="FILE|DIR/", help="write the trained tokenizer to FILE "
+                        "(a Hugging Face tokenizer.json; fast-wordpiece's own JSON with --pre-tokenizer regex) or, "
+                        "given a directory "
                         "(existing, or ending in /), into a transformers model directory "
                         "(save_pretrained)")  # fmt: skip
     parser.add_argument("--sentence", default=DEFAULT_SENTENCE, help="the sentence to encode")
@@ -308,8 +322,8 @@ def analyze(argv: Sequence[str]) -> int:
         description="What a tokenizer makes of text: tokens per word, characters per token, "
         "unknown rate and the share of the vocabulary used, over the lines of text files.",
     )
-    parser.add_argument("tokenizer", type=Path, metavar="TOKENIZER", help=TOKENIZER_HELP)
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
+    parser.add_argument("tokenizer", type=path_argument, metavar="TOKENIZER", help=TOKENIZER_HELP)
+    parser.add_argument("files", nargs="+", type=path_argument, metavar="FILE",
                         help="UTF-8 text files, analyzed line by line (not word counts files; - for the "
                         "standard input)")  # fmt: skip
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
@@ -332,7 +346,7 @@ def encode(argv: Sequence[str]) -> int:
         'for each line of the standard input), {"input_ids": [...], "tokens": [...]}, as the call '
         "tokenizer(TEXT) gives them.",
     )
-    parser.add_argument("tokenizer", type=Path, metavar="TOKENIZER", help=TOKENIZER_HELP)
+    parser.add_argument("tokenizer", type=path_argument, metavar="TOKENIZER", help=TOKENIZER_HELP)
     parser.add_argument("texts", nargs="*", default=[], metavar="TEXT",
                         help="the texts to encode (default: the lines of the standard input, "
                         "one at a time)")  # fmt: skip
@@ -469,9 +483,9 @@ def count(argv: Sequence[str]) -> int:
         description="Count the words of text files into a word counts file, to train on later "
         "with `fast-wordpiece train --counts`.",
     )
-    parser.add_argument("files", nargs="+", type=Path, metavar="FILE",
+    parser.add_argument("files", nargs="+", type=path_argument, metavar="FILE",
                         help="UTF-8 text files (- for the standard input)")  # fmt: skip
-    parser.add_argument("--out", type=Path, required=True, metavar="FWC",
+    parser.add_argument("--out", type=path_argument, required=True, metavar="FWC",
                         help="the word counts file to write (.fwc)")  # fmt: skip
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
                         help="bytes that are not UTF-8: fail (default) or replace them")  # fmt: skip
