@@ -138,3 +138,39 @@ def test_objects_of_the_wrong_kind_still_get_our_type_error(impl: str) -> None:
         fw.PyTokenizer.train(3, 40)
     with pytest.raises(TypeError, match="path"):
         fw.PyTokenizer.from_file(3)
+
+
+#: A fresh interpreter whose import of numpy raises what a signal handler would raise while it
+#: runs (numpy is imported on first use, so a Ctrl-C may land in that import): each use of numpy
+#: must give that very exception back, not an ImportError.
+NUMPY_IMPORT_INTERRUPTED = """
+import sys
+from fast_wordpiece import PyTokenizer
+
+class Deadline(Exception):
+    pass
+
+class Interrupting:
+    def find_spec(self, name, path=None, target=None):
+        if name == "numpy":
+            raise Deadline("while numpy was being imported")
+
+sys.meta_path.insert(0, Interrupting())
+tok = PyTokenizer(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "a"])
+for call in (lambda: tok(["a"], return_tensors="np"), lambda: tok.encode("a").offsets_array()):
+    try:
+        call()
+    except Deadline:
+        print("Deadline")
+    except BaseException as e:
+        print(type(e).__name__, e)
+"""
+
+
+def test_an_exception_raised_while_numpy_imports_comes_back_unchanged() -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", NUMPY_IMPORT_INTERRUPTED], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["Deadline", "Deadline"], done.stdout

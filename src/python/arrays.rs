@@ -24,15 +24,22 @@ use crate::threads;
 /// `what` names the feature that needs it in the ImportError.
 pub fn import_numpy<'py>(py: Python<'py>, what: &str) -> PyResult<Bound<'py, PyModule>> {
     static NUMPY: PyOnceLock<Py<PyModule>> = PyOnceLock::new();
-    NUMPY
-        .get_or_try_init(py, || py.import("numpy").map(Bound::unbind))
-        .map(|numpy| numpy.bind(py).clone())
-        .map_err(|e| PyImportError::new_err(format!("{what} needs numpy, which could not be imported ({e})")))
+    NUMPY.get_or_try_init(py, || py.import("numpy").map(Bound::unbind)).map(|numpy| numpy.bind(py).clone()).map_err(
+        |e| {
+            // Only a failed import is named so: an exception raised meanwhile
+            // (Ctrl-C, a signal handler's) comes back unchanged.
+            if e.is_instance_of::<PyImportError>(py) {
+                PyImportError::new_err(format!("{what} needs numpy, which could not be imported ({e})"))
+            } else {
+                e
+            }
+        },
+    )
 }
 
 /// Arrays of more than this many bytes are written with the GIL released;
 /// below it, writing them takes less than releasing and taking back the GIL.
-const DETACH_BYTES: usize = 32 << 10;
+pub(super) const DETACH_BYTES: usize = 32 << 10;
 
 /// `work`, with the GIL released when it writes more than [`DETACH_BYTES`].
 pub(super) fn detach_for<T: Send>(py: Python<'_>, bytes: usize, work: impl Send + FnOnce() -> T) -> T {

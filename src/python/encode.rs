@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::args::{self, type_name, Given, ReturnTensors, Text};
 use super::arrays;
 use super::encoding::{BatchOwner, PyEncoding, Shared};
-use super::errors::guard;
+use super::errors::{guard, Signals};
 use super::ints::{list, py_str};
 use super::tokenizer::PyTokenizer;
 use crate::encoding::ragged::{RaggedFields, RaggedPart};
@@ -545,7 +545,7 @@ impl PyTokenizer {
         let shared = self.inner();
         let clean_up = self.cleans_up(clean_up_tokenization_spaces)?;
         let iter = args::sequences_iter(sequences)?;
-        let texts = args::collect(iter, "sequences", 0, |i, ids| {
+        let batch = args::collect(iter, "sequences", 0, |i, ids| {
             // A sequence may be long: Ctrl-C stops the batch between two.
             ids.py().check_signals()?;
             if !one_ids && args::is_one_id(&ids)? {
@@ -554,12 +554,56 @@ impl PyTokenizer {
                     args::type_name(&ids)
                 )));
             }
-            let ids = ids_of(&ids, &format!("sequences[{i}]"), shared.vocab().len())?;
-            let text = decode_ids(sequences.py(), &shared, &ids, skip_special_tokens, clean_up)?;
-            py_str(sequences.py(), &text)
+            ids_of(&ids, &format!("sequences[{i}]"), shared.vocab().len())
         })?;
-        list(sequences.py(), texts)
+        let py = sequences.py();
+        let texts = decode_all(py, &shared, &batch, skip_special_tokens, clean_up)?;
+        let strs = texts.iter().map(|text| py_str(py, text)).collect::<PyResult<Vec<_>>>()?;
+        list(py, strs)
     }
+}
+
+/// Sequences decoded between two looks for signals in [`decode_all`].
+const DECODE_SIGNALS_EVERY: usize = 1024;
+
+/// The texts of `batch`, each as [`decode_ids`] gives it. A batch of more
+/// than `arrays::DETACH_BYTES` of ids is decoded with the GIL released (so
+/// that other Python threads run meanwhile), Python's signal handlers run
+/// every [`DECODE_SIGNALS_EVERY`] sequences: what one raises (Ctrl-C's
+/// KeyboardInterrupt) stops the batch and comes back unchanged.
+fn decode_all(
+    py: Python<'_>,
+    shared: &Shared,
+    batch: &[Vec<u32>],
+    skip_special_tokens: bool,
+    clean_up: bool,
+) -> PyResult<Vec<String>> {
+    let one = |ids: &[u32]| {
+        let mut text = shared.decode(ids, skip_special_tokens)?;
+        if clean_up {
+            clean_up_tokenization(&mut text);
+        }
+        Ok(text)
+    };
+    let bytes: usize = batch.iter().map(|ids| ids.len() * 4).sum();
+    if bytes <= arrays::DETACH_BYTES {
+        return batch.iter().map(|ids| guard(|| one(ids))).collect();
+    }
+    let signals = Signals::default();
+    let done = py.detach(|| {
+        guard(|| {
+            let mut texts = Vec::new();
+            texts.try_reserve_exact(batch.len()).map_err(|_| crate::error::Error::memory("decoding a batch"))?;
+            for (i, ids) in batch.iter().enumerate() {
+                if i % DECODE_SIGNALS_EVERY == DECODE_SIGNALS_EVERY - 1 && signals.stop() {
+                    return Err(crate::error::Error::Interrupted);
+                }
+                texts.push(one(ids)?);
+            }
+            Ok(texts)
+        })
+    });
+    signals.result(done)
 }
 
 /// The ids `decode` reads of `obj`: an `Encoding`'s ids (as transformers
