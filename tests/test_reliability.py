@@ -398,6 +398,7 @@ SIZED_ARGUMENTS = {
     "train": lambda m, tok, x: m.PyTokenizer.train(x, 60, show_progress=False).get_vocab(),
     "count_words": lambda m, tok, x: m.count_words(x).items(),
     "encode_batch": lambda m, tok, x: [e.ids for e in tok.encode_batch(x)],
+    "encode is_pretokenized": lambda m, tok, x: tok.encode(x, is_pretokenized=True).ids,
     "analyze": lambda m, tok, x: tok.analyze(x)["words"],
     "BPETokenizer.train": lambda m, tok, x: m.BPETokenizer.train(x, 270).get_vocab(),
     "decode_batch": lambda m, tok, x: tok.decode_batch(_LenRaises([[1, 2]])),

@@ -309,18 +309,20 @@ pub fn corpus_texts<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Vec<Te
 /// A text given as words (`is_split_into_words`, `is_pretokenized`): a list
 /// or tuple of str, each as UTF-8.
 pub fn words<'py>(list: &Bound<'py, PyAny>, what: &str) -> PyResult<Vec<Text<'py>>> {
-    let items = match (list.cast::<PyList>(), list.cast::<PyTuple>()) {
-        (Ok(l), _) => l.as_sequence().clone(),
-        (_, Ok(t)) => t.as_sequence().clone(),
+    // The list's or tuple's own size, a hint that asks no `__len__` (a
+    // subclass's may fail: a length is only a hint); its words as it
+    // iterates, as the twin reads them.
+    let n = match (list.cast::<PyList>(), list.cast::<PyTuple>()) {
+        (Ok(l), _) => l.len(),
+        (_, Ok(t)) => t.len(),
         _ => {
             return Err(PyTypeError::new_err(format!("{what} must be a list of words (str), not {}", type_name(list))))
         }
     };
-    let n = items.len()?;
     let mut out = Vec::new();
     out.try_reserve_exact(n).map_err(|_| too_many_words(n, what))?;
-    for j in 0..n {
-        out.push(text(&items.get_item(j)?, &|| format!("{what}[{j}]"))?);
+    for (j, word) in list.try_iter()?.enumerate() {
+        out.push(text(&word?, &|| format!("{what}[{j}]"))?);
     }
     Ok(out)
 }
