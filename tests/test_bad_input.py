@@ -265,6 +265,31 @@ def test_ids_beyond_any_integer_type_are_out_of_range(impl):
         tok.convert_ids_to_tokens(2**63)
 
 
+class _Id(int):
+    """An int subclass whose str is not its number."""
+
+    def __str__(self) -> str:
+        return "an id"
+
+
+def test_ids_at_the_edges_of_64_bits_decode_or_name_their_value_alike_in_engine_and_twin():
+    """Ids read as 64-bit ints where they fit and as Python ints where they do not: each edge
+    (-1, the vocabulary's size, 2**63 - 1, 2**63, -(2**63) - 1, an int subclass) gives the same
+    text or the same error, naming the value, in the engine and the twin."""
+    edges = [[3], [-1], [4], [2**63 - 1], [2**63], [-(2**63)], [-(2**63) - 1], [_Id(3)], [_Id(9)], [0, 3, -2]]
+    for calls in ("decode", "decode_batch"):
+        outcomes = []
+        for impl in (fast_wordpiece, fast_wordpiece.reference):
+            tok = impl.PyTokenizer(["[UNK]", "[CLS]", "[SEP]", "a"])
+            call = tok.decode if calls == "decode" else lambda ids, tok=tok: tok.decode_batch([ids])
+            outcomes.append([_outcome(lambda ids=ids, call=call: call(ids)) for ids in edges])
+        assert outcomes[0] == outcomes[1], calls
+        assert outcomes[0][0] in ("'a'", "['a']"), outcomes[0]
+        assert "-1 is out of range" in outcomes[0][1]
+        assert f"{2**63} is out of range" in outcomes[0][4]
+        assert "= 9 is out of range" in outcomes[0][8]
+
+
 def _outcome(call) -> str:
     try:
         return repr(call())

@@ -850,6 +850,25 @@ pub fn id(item: &Bound<'_, PyAny>, name: &dyn Fn() -> String, vocab_size: usize)
     let out_of_range = |id: &dyn std::fmt::Display| {
         PyValueError::new_err(format!("{} = {id} is out of range for a vocabulary of {vocab_size} tokens", name()))
     };
+    if item.is_instance_of::<PyInt>() {
+        let mut overflow = 0;
+        // SAFETY: the GIL is held and `item` is an int. The stable ABI's i64
+        // read, which sets no error when the value fits (`overflow` says when it
+        // does not): pyo3's i128 extraction under abi3 shifts the int in two
+        // halves through `PyNumber_Rshift`, two-thirds of decoding short ids.
+        let id = unsafe { pyo3::ffi::PyLong_AsLongLongAndOverflow(item.as_ptr(), &mut overflow) };
+        if id == -1 {
+            if let Some(e) = PyErr::take(item.py()) {
+                return Err(e);
+            }
+        }
+        if overflow == 0 {
+            return match u32::try_from(id) {
+                Ok(id) if (id as usize) < vocab_size => Ok(id),
+                _ => Err(out_of_range(&id)),
+            };
+        }
+    }
     let id: i128 = match item.extract() {
         Ok(id) => id,
         Err(_) if item.is_instance_of::<PyInt>() => return Err(out_of_range(item)), // beyond 128 bits

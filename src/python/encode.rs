@@ -606,8 +606,6 @@ fn decode_all(
     signals.result(done)
 }
 
-/// The ids `decode` reads of `obj`: an `Encoding`'s ids (as transformers
-/// users pass what `encode` gives), one id, or a sequence of ids.
 /// The text of `ids` (checked), cleaned up as transformers does when
 /// `clean_up`; a long sequence with the GIL released.
 fn decode_ids(
@@ -626,6 +624,8 @@ fn decode_ids(
     })
 }
 
+/// The ids `decode` reads of `obj`: an `Encoding`'s ids (as transformers
+/// users pass what `encode` gives), one id, or a sequence of ids.
 pub(super) fn ids_of(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Vec<u32>> {
     match obj.cast::<PyEncoding>() {
         Ok(encoding) => {
