@@ -33,7 +33,7 @@ from fast_wordpiece.reference.args import (
 )
 from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.family import IntT as _IntT
-from fast_wordpiece.reference.files import paths_arg, read_utf8, write_atomic
+from fast_wordpiece.reference.files import load_parsed, paths_arg, read_utf8, write_atomic
 from fast_wordpiece.reference.training import check_occurrences
 
 #: Unicode White_Space: what ``\\s`` matches.
@@ -773,9 +773,4 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
     def load(path: _StrPath) -> BPETokenizer:
         """Reads a ``tokenizer.json`` file (see ``from_json``): OSError if it cannot be read,
         ValueError naming the file if it is not UTF-8 or not a byte-level BPE tokenizer."""
-        name = _path(path)
-        text = read_utf8(name)
-        try:
-            return BPETokenizer.from_json(text)
-        except ValueError as e:
-            raise ValueError(f"{name}: {e}") from None
+        return load_parsed(_path(path), BPETokenizer.from_json)

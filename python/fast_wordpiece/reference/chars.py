@@ -25,7 +25,7 @@ from fast_wordpiece.reference.args import (
 )
 from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.family import IntT as _IntT
-from fast_wordpiece.reference.files import paths_arg, read_utf8, write_atomic
+from fast_wordpiece.reference.files import load_parsed, paths_arg, read_utf8, write_atomic
 
 
 class CharTokenizer(family.TableLookups, family.TransformersCalls):
@@ -263,9 +263,4 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
     def load(path: _StrPath) -> CharTokenizer:
         """Reads a file ``save`` wrote: OSError if it cannot be read, ValueError naming the file
         if it is not UTF-8 or not a character tokenizer's JSON."""
-        name = _path(path)
-        text = read_utf8(name)
-        try:
-            return CharTokenizer.from_json(text)
-        except ValueError as e:
-            raise ValueError(f"{name}: {e}") from None
+        return load_parsed(_path(path), CharTokenizer.from_json)

@@ -6,8 +6,12 @@ import contextlib
 import os
 import stat
 import uuid
+from collections.abc import Callable
+from typing import TypeVar
 
 from fast_wordpiece.reference.args import _path, _type_name
+
+_T = TypeVar("_T")
 
 # Links followed before a save gives up, as the operating system does (Linux's limit).
 MAX_LINKS = 40
@@ -93,6 +97,17 @@ def read_utf8(path: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
+
+
+def load_parsed(path: str, parse: Callable[[str], _T]) -> _T:
+    """``parse`` of the text of the UTF-8 file at ``path`` (``read_utf8``), as every ``load`` and
+    ``from_file`` of the engine reads one: a ValueError ``parse`` raises names the file
+    (``"<path>: <message>"``)."""
+    text = read_utf8(path)
+    try:
+        return parse(text)
+    except ValueError as e:
+        raise ValueError(f"{path}: {e}") from None
 
 
 def lines(text: str) -> list[str]:

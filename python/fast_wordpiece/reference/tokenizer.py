@@ -48,7 +48,7 @@ from fast_wordpiece.reference.common import (
 from fast_wordpiece.reference.counts import COUNT_OPTIONS, WordCounts, check_word, differing, effect, show
 from fast_wordpiece.reference.decoder import clean_up_tokenization, decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
-from fast_wordpiece.reference.files import write_atomic
+from fast_wordpiece.reference.files import load_parsed, read_utf8, write_atomic
 from fast_wordpiece.reference.model import wordpiece
 from fast_wordpiece.reference.options import EncodeOptions, Options, check_each, pipeline_options
 from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arrays, pad, padding_length, ragged_batch
@@ -512,12 +512,7 @@ class PyTokenizer(TransformersCalls):
     @staticmethod
     def from_file(path: _StrPath) -> PyTokenizer:
         """Reads a Hugging Face ``tokenizer.json`` or a file in our own format."""
-        path = _path(path)
-        text = _read_text(path)
-        try:
-            return PyTokenizer.from_str(text)
-        except ValueError as e:
-            raise ValueError(f"{path}: {e}") from None
+        return load_parsed(_path(path), PyTokenizer.from_str)
 
     @staticmethod
     def load(path: _StrPath) -> PyTokenizer:
@@ -1327,20 +1322,9 @@ def _direction(value: object) -> str:
     return side
 
 
-def _read_text(path: str) -> str:
-    """The text of a tokenizer's UTF-8 file (a tokenizer.json, vocab.txt or a model directory's JSON file):
-    OSError for reading, ValueError ``"<path>: not UTF-8 text (invalid byte at offset <n>)"``."""
-    with open(path, "rb") as f:
-        data = f.read()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise ValueError(f"{path}: not UTF-8 text (invalid byte at offset {e.start})") from None
-
-
 def _read_vocab(path: str) -> list[str]:
     """The tokens of a BERT ``vocab.txt``, in id order."""
-    lines = _read_text(path).split("\n")
+    lines = read_utf8(path).split("\n")
     if lines[-1] == "":  # the line break that ends the last line
         lines.pop()
     if not lines:
@@ -1993,7 +1977,7 @@ def _read_object(path: str) -> dict[str, Any]:
     """A JSON object file of a model directory; an absent file is empty."""
     if not os.path.isfile(path):
         return {}
-    text = _read_text(path)
+    text = read_utf8(path)
     try:
         value = _json_loads(text)
     except json.JSONDecodeError as e:

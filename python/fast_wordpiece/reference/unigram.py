@@ -39,7 +39,7 @@ from fast_wordpiece.reference.args import (
     _type_name,
 )
 from fast_wordpiece.reference.family import IdArray as _IdArray
-from fast_wordpiece.reference.files import lines, paths_arg, read_utf8, write_atomic
+from fast_wordpiece.reference.files import lines, load_parsed, paths_arg, read_utf8, write_atomic
 from fast_wordpiece.reference.json_numbers import as_read_back
 from fast_wordpiece.reference.spm_normalizer import Aligned, Normalizer
 from fast_wordpiece.reference.training import check_occurrences
@@ -725,12 +725,7 @@ class UnigramTokenizer(family.TransformersCalls):
     def from_file(path: _StrPath) -> UnigramTokenizer:
         """Reads a ``tokenizer.json`` (``from_str``): OSError if it cannot be read, ValueError
         (naming the file) if it is not UTF-8 or not a Unigram tokenizer."""
-        name = _path(path)
-        text = read_utf8(name)
-        try:
-            return UnigramTokenizer.from_str(text)
-        except ValueError as e:
-            raise ValueError(f"{name}: {e}") from None
+        return load_parsed(_path(path), UnigramTokenizer.from_str)
 
     @staticmethod
     def load(path: _StrPath) -> UnigramTokenizer:
