@@ -38,8 +38,17 @@ class RaisingPath:
 
 
 class RaisingIndex:
+    raised: type[Exception] = Boom
+
     def __index__(self) -> int:
-        raise Boom("from __index__")
+        raise self.raised("from __index__")
+
+
+class AttributeErrorIndex(RaisingIndex):
+    """An AttributeError raised inside ``__index__`` is the caller's too: ``operator.index`` lets it
+    through (only a missing ``__index__``, a TypeError, means "not an int")."""
+
+    raised = AttributeError
 
 
 def calls(fw: Any) -> dict[str, Callable[[Any], Any]]:
@@ -123,12 +132,25 @@ def id_calls(fw: Any) -> dict[str, Callable[[Any], Any]]:
 ID_CASES = [(impl, call) for impl in sorted(IMPLS) for call in sorted(id_calls(IMPLS[impl]))]
 
 
+@pytest.mark.parametrize("index", [RaisingIndex, AttributeErrorIndex])
 @pytest.mark.parametrize(("impl", "call"), ID_CASES)
-def test_an_ids_own_exception_comes_back_unchanged(impl: str, call: str) -> None:
+def test_an_ids_own_exception_comes_back_unchanged(impl: str, call: str, index: type[RaisingIndex]) -> None:
     """Whether an object is one id is asked of its ``__index__``, as ``operator.index`` does: only
     a TypeError means "not an id"; anything else it raises is the caller's."""
-    with pytest.raises(Boom, match="from __index__"):
-        id_calls(IMPLS[impl])[call](RaisingIndex())
+    with pytest.raises(index.raised, match="from __index__"):
+        id_calls(IMPLS[impl])[call](index())
+
+
+@pytest.mark.parametrize("index", [RaisingIndex, AttributeErrorIndex])
+@pytest.mark.parametrize("impl", sorted(IMPLS))
+def test_an_integer_arguments_own_exception_comes_back_unchanged(impl: str, index: type[RaisingIndex]) -> None:
+    """So is what ``__index__`` raises where an integer argument goes (``max_length``, ``vocab_size``)."""
+    fw = IMPLS[impl]
+    tok = fw.PyTokenizer.train(CORPUS, 40, 1, show_progress=False)
+    for call in (lambda o: tok.encode("a b", truncation=True, max_length=o),
+                 lambda o: fw.PyTokenizer.train(CORPUS, o, show_progress=False)):  # fmt: skip
+        with pytest.raises(index.raised, match="from __index__"):
+            call(index())
 
 
 @pytest.mark.parametrize("impl", sorted(IMPLS))

@@ -381,7 +381,8 @@ fn is_numpy_bool(obj: &Bound<'_, PyAny>) -> bool {
 /// converts to one as an index does (`operator.index`: numpy's integer
 /// scalars, a 0-d integer array). A bool, a numpy bool, a float or a str is
 /// a TypeError naming the argument; an exception `__index__` raises (other
-/// than a TypeError) comes back unchanged.
+/// than a TypeError: an AttributeError too, as `operator.index` lets it
+/// through) comes back unchanged.
 pub fn index<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, PyInt>> {
     let wrong = || PyTypeError::new_err(format!("{name} must be int, not {}", type_name(obj)));
     if obj.is_instance_of::<PyBool>() || is_numpy_bool(obj) {
@@ -390,8 +391,18 @@ pub fn index<'py>(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Bound<'py, Py
     if let Ok(int) = obj.cast::<PyInt>() {
         return Ok(int.clone());
     }
-    let int = obj.py().import("operator")?.call_method1("index", (obj,)).map_err(|e| unless_raised(e, wrong))?;
-    int.cast_into::<PyInt>().map_err(|_| wrong())
+    match number_index(obj) {
+        Ok(int) => int.cast_into::<PyInt>().map_err(|_| wrong()),
+        Err(e) if e.is_instance_of::<PyTypeError>(obj.py()) => Err(wrong()),
+        Err(e) => Err(e),
+    }
+}
+
+/// `operator.index(obj)`: the int it gives, or the exception it raises.
+fn number_index<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY: the GIL is held (`obj` is bound); PyNumber_Index gives a new
+    // reference or NULL with an error set.
+    unsafe { Bound::from_owned_ptr_or_err(obj.py(), pyo3::ffi::PyNumber_Index(obj.as_ptr())) }
 }
 
 /// The float a float argument (`alpha`, `shrinking_factor`) stands for: a
@@ -823,10 +834,7 @@ pub fn is_one_id(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
         return Ok(false);
     }
-    // SAFETY: the GIL is held (`obj` is bound); PyNumber_Index (what
-    // `operator.index` calls) gives a new reference or NULL with an error set.
-    let index = unsafe { Bound::from_owned_ptr_or_err(obj.py(), pyo3::ffi::PyNumber_Index(obj.as_ptr())) };
-    match index {
+    match number_index(obj) {
         Ok(_) => Ok(true),
         Err(e) if e.is_instance_of::<PyTypeError>(obj.py()) => Ok(false),
         Err(e) => Err(e),
