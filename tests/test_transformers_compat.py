@@ -9,6 +9,7 @@ per-call ``split_special_tokens``.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import pickle
@@ -281,10 +282,13 @@ def test_save_vocabulary_writes_vocab_txt_and_returns_its_path(bert_vocab_file, 
         assert written.read() == bert_vocab_file.read_text(encoding="utf-8")
     assert ours.save_vocabulary(tmp_path, "mine") == (os.path.join(str(tmp_path), "mine-vocab.txt"),)
     assert tokenizer_class(implementation).from_vocab_file(path).get_vocab() == ours.get_vocab()
-    with pytest.raises(FileNotFoundError, match="save_directory does not exist"):
-        ours.save_vocabulary(tmp_path / "missing")
-    with pytest.raises(NotADirectoryError, match="save_directory is not a directory"):
+    for missing in (tmp_path / "missing", ""):
+        with pytest.raises(FileNotFoundError, match=r"^\[Errno 2\] save_directory does not exist: ") as raised:
+            ours.save_vocabulary(missing)
+        assert (raised.value.errno, raised.value.filename) == (errno.ENOENT, str(missing))
+    with pytest.raises(NotADirectoryError, match=r"^\[Errno 20\] save_directory is not a directory: ") as raised:
         ours.save_vocabulary(path)
+    assert (raised.value.errno, raised.value.filename) == (errno.ENOTDIR, path)
     with pytest.raises(TypeError, match=r"^filename_prefix must be a str or None, not int"):
         ours.save_vocabulary(tmp_path, 3)
     with pytest.raises(TypeError, match=r"^save_directory must be str, bytes or os\.PathLike, not int"):

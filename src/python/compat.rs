@@ -15,7 +15,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::args::{self, type_name};
 use super::encoding::{PyEncoding, Shared};
 use super::ints;
-use super::paths::path_str;
+use super::paths::{path_str, FsPath};
 use super::tokenizer::PyTokenizer;
 use crate::pipeline::model::special_tokens::AddedToken;
 
@@ -290,17 +290,18 @@ impl PyTokenizer {
             }
             _ => "vocab.txt".to_owned(),
         };
+        // OSError(errno, message, filename), as the twin raises: `str(e)` is
+        // "[Errno 2] save_directory does not exist: '<dir>'". Another failure
+        // to look at it (EACCES, ELOOP) is the OS's own error.
         match std::fs::metadata(&dir) {
             Ok(m) if m.is_dir() => {}
             Ok(_) => {
-                return Err(PyNotADirectoryError::new_err(format!(
-                    "save_directory is not a directory: {}",
-                    dir.display()
-                )))
+                return Err(PyNotADirectoryError::new_err((20, "save_directory is not a directory", FsPath(dir))));
             }
-            Err(_) => {
-                return Err(PyFileNotFoundError::new_err(format!("save_directory does not exist: {}", dir.display())))
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(PyFileNotFoundError::new_err((2, "save_directory does not exist", FsPath(dir))));
             }
+            Err(e) => return Err(super::errors::to_py(crate::error::Error::io(&dir, e))),
         }
         let path = path_str(slf.py(), &dir.join(name))?;
         slf.call_method1("save_vocab", (&path,))?;

@@ -5,7 +5,9 @@ engine; ``_call_batch`` does their work, as the engine's does."""
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import warnings
 from dataclasses import replace
 from typing import Any
@@ -555,10 +557,12 @@ class TransformersCalls:
         if filename_prefix is not None and not isinstance(filename_prefix, str):
             raise TypeError(f"filename_prefix must be a str or None, not {_type_name(filename_prefix)}")
         name = f"{_text(filename_prefix, 'filename_prefix')}-vocab.txt" if filename_prefix else "vocab.txt"
-        if not os.path.exists(directory):
-            raise FileNotFoundError(f"save_directory does not exist: {directory}")
-        if not os.path.isdir(directory):
-            raise NotADirectoryError(f"save_directory is not a directory: {directory}")
+        try:
+            is_dir = stat.S_ISDIR(os.stat(directory).st_mode)
+        except FileNotFoundError:
+            raise FileNotFoundError(errno.ENOENT, "save_directory does not exist", directory) from None
+        if not is_dir:
+            raise NotADirectoryError(errno.ENOTDIR, "save_directory is not a directory", directory)
         path = os.path.join(directory, name)
         self.save_vocab(path)
         return (path,)
