@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import re
 
 import pytest
 
@@ -317,4 +318,17 @@ def test_a_merge_listed_twice_takes_its_last_rank_as_hugging_faces(module, tmp_p
 )
 def test_a_merge_that_is_not_two_str_is_a_type_error_naming_it(module, merge, kind):
     with pytest.raises(TypeError, match=rf'^merges\[1\] must be a pair of str or "a b", not {kind}$'):
+        module.BPETokenizer({"a": 0, "b": 1, "ab": 2, "c": 3}, [("a", "b"), merge])
+
+
+@pytest.mark.parametrize("module", [fw, ref], ids=["engine", "twin"])
+@pytest.mark.parametrize(
+    ("merge", "named", "index"),
+    [("\ud800 b", "merges[1]", 0), ("a \udc00", "merges[1]", 2), (("a", "\ud800"), "merges[1][1]", 0),
+     (["\udfff", "b"], "merges[1][0]", 0)],
+)  # fmt: skip
+def test_a_merge_with_a_lone_surrogate_is_a_value_error_naming_it(module, merge, named, index):
+    """As for every text argument: the str is of the right type, its text is not valid Unicode."""
+    message = rf"^{re.escape(named)} contains a lone surrogate at index {index}, which is not valid Unicode text$"
+    with pytest.raises(ValueError, match=message):
         module.BPETokenizer({"a": 0, "b": 1, "ab": 2, "c": 3}, [("a", "b"), merge])

@@ -344,10 +344,17 @@ pub fn word_strs<'a>(words: &'a [Text<'_>], what: &dyn Fn() -> String) -> PyResu
 
 /// A merge given as two str: a tuple or a list of exactly two (a
 /// tokenizer.json's merges are JSON arrays, which `json.load` gives as
-/// lists). None for anything else, which the caller names in its TypeError.
-pub fn str_pair(obj: &Bound<'_, PyAny>) -> Option<(String, String)> {
-    let (a, b) = two_items(obj)?;
-    Some((a.extract().ok()?, b.extract().ok()?))
+/// lists). None for anything else, which the caller names in its TypeError;
+/// a str with a lone surrogate is a ValueError naming it (`<what>[1]`).
+pub fn str_pair(obj: &Bound<'_, PyAny>, what: &dyn Fn() -> String) -> PyResult<Option<(String, String)>> {
+    match two_items(obj) {
+        Some((a, b)) if a.is_instance_of::<PyString>() && b.is_instance_of::<PyString>() => {
+            let a = text(&a, &|| format!("{}[0]", what()))?.to_owned();
+            let b = text(&b, &|| format!("{}[1]", what()))?.to_owned();
+            Ok(Some((a, b)))
+        }
+        _ => Ok(None),
+    }
 }
 
 /// The two items of a tuple or a list of exactly two; None for anything else.

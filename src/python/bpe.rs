@@ -176,10 +176,11 @@ impl PyBpe {
         let mut pairs = Vec::new();
         for (i, m) in iter.enumerate() {
             let m = m?;
-            let pair = if let Ok(s) = m.extract::<String>() {
-                s.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string()))
+            let what = || format!("merges[{i}]");
+            let pair = if m.is_instance_of::<PyString>() {
+                args::text(&m, &what)?.split_once(' ').map(|(a, b)| (a.to_string(), b.to_string()))
             } else {
-                args::str_pair(&m)
+                args::str_pair(&m, &what)?
             };
             pairs.push(pair.ok_or_else(|| {
                 PyTypeError::new_err(format!("merges[{i}] must be a pair of str or \"a b\", not {}", type_name(&m)))

@@ -116,7 +116,7 @@ def show(piece: str) -> str:
 def merge_pairs(merges: object) -> list[tuple[str, str]]:
     """The constructor's ``merges``, checked as the engine checks them: an iterable (not a str) of
     ``(str, str)`` tuples (or lists of two str) or ``"a b"`` strings (split at the first space); TypeError naming the
-    first bad item otherwise."""
+    first bad item otherwise, ValueError naming a str with a lone surrogate (``merges[3]``, ``merges[3][1]``)."""
     if isinstance(merges, (str, bytes, bytearray)):
         raise TypeError(f"merges must be an iterable of pairs of str, not {_type_name(merges)}")
     try:
@@ -126,23 +126,15 @@ def merge_pairs(merges: object) -> list[tuple[str, str]]:
 
     pairs = []
     for i, m in enumerate(items):
-        if isinstance(m, str) and _valid(m) and " " in m:
+        if isinstance(m, str) and " " in _text(m, f"merges[{i}]"):
             a, b = m.split(" ", 1)
-        elif isinstance(m, (tuple, list)) and len(m) == 2 and all(isinstance(x, str) and _valid(x) for x in m):
-            a, b = m  # a list of two as a tuple: a tokenizer.json's merges, read by json.load
+        elif isinstance(m, (tuple, list)) and len(m) == 2 and all(isinstance(x, str) for x in m):
+            # a list of two as a tuple: a tokenizer.json's merges, read by json.load
+            a, b = _text(m[0], f"merges[{i}][0]"), _text(m[1], f"merges[{i}][1]")
         else:
             raise TypeError(f'merges[{i}] must be a pair of str or "a b", not {_type_name(m)}')
         pairs.append((a, b))
     return pairs
-
-
-def _valid(text: str) -> bool:
-    """Whether ``text`` is valid Unicode text (no lone surrogate), as the engine's strings are."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _is_count(v: object) -> bool:
