@@ -183,7 +183,9 @@ def test_pad_without_a_padding_token_is_a_value_error_as_transformers(
             tok.pad(features, padding="max_length", max_length=50)
         # nothing to pad: no padding token needed, as transformers
         assert tok.pad(features, padding=False)["input_ids"] == hf.pad(features, padding=False)["input_ids"]
-        assert dict(tok.pad({"input_ids": []})) == {"input_ids": []}
+        for tensors in (None, "np"):
+            expected = dict(hf.pad({"input_ids": []}, return_tensors=tensors))
+            assert dict(tok.pad({"input_ids": []}, return_tensors=tensors)) == expected == {"input_ids": []}
         with pytest.raises(TypeError, match=r"^pad takes a dict of lists or a non-empty list of dicts, not int$"):
             tok.pad(3)
         with pytest.raises(ValueError, match=r"^pad needs 'input_ids' among the inputs"):

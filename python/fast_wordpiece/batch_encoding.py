@@ -657,10 +657,10 @@ def _pad(tokenizer: Any, encoded_inputs: Mapping[str, Any], padding: bool | str,
     """:func:`pad` once its inputs are known to be a dict with ``input_ids``."""
     inputs = {key: _as_lists(value) for key, value in encoded_inputs.items()}
     required = inputs["input_ids"]
-    if not required:
+    if not required:  # nothing to pad: the inputs as they are, not made tensors, as transformers
         if return_attention_mask:
             inputs["attention_mask"] = []
-        return BatchEncoding(inputs, tensor_type=return_tensors)
+        return BatchEncoding(inputs)
     _check_rows(required)
     if return_tensors is None:
         return_tensors = _tensor_type_of(encoded_inputs["input_ids"])
