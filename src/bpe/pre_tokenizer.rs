@@ -11,20 +11,23 @@
 
 use std::sync::OnceLock;
 
+use crate::pipeline::unicode::class_ranges;
+
 const LETTER: u8 = 1;
 const NUMBER: u8 = 2;
 const SPACE: u8 = 4;
 
-/// Class bits of every code point below 0x30000 (where all letters and
-/// numbers of current Unicode lie, beyond the BMP in planes 1 and 2), one byte each.
-const TABLE_SIZE: usize = 0x30000;
+/// Class bits of every code point below 0x40000 (where all letters and
+/// numbers of current Unicode lie, beyond the BMP in planes 1 to 3: CJK
+/// Extensions G and H are in plane 3), one byte each.
+const TABLE_SIZE: usize = 0x40000;
 
 fn table() -> &'static [u8] {
     static TABLE: OnceLock<Vec<u8>> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut table = vec![0u8; TABLE_SIZE];
         for (class, bit) in [(r"\p{L}", LETTER), (r"\p{N}", NUMBER)] {
-            for (lo, hi) in ranges(class) {
+            for (lo, hi) in class_ranges(class) {
                 for c in lo..=hi.min(TABLE_SIZE as u32 - 1) {
                     table[c as usize] |= bit;
                 }
@@ -39,22 +42,12 @@ fn table() -> &'static [u8] {
     })
 }
 
-/// The code point ranges of a Unicode class, from the `regex-syntax` tables.
-fn ranges(class: &str) -> Vec<(u32, u32)> {
-    use regex_syntax::hir::{Class, HirKind};
-    let hir = regex_syntax::Parser::new().parse(class).expect("a valid class");
-    match hir.kind() {
-        HirKind::Class(Class::Unicode(c)) => c.ranges().iter().map(|r| (r.start() as u32, r.end() as u32)).collect(),
-        _ => unreachable!("a Unicode class"),
-    }
-}
-
 #[inline]
 fn class(c: char) -> u8 {
     let t = table();
     match t.get(c as usize) {
         Some(&f) => f,
-        // Beyond plane 2: no letters or numbers, and no whitespace.
+        // Beyond plane 3: no letters or numbers, and no whitespace.
         None => 0,
     }
 }
@@ -167,6 +160,16 @@ mod tests {
         assert_eq!(split("a\n\nb"), ["a", "\n", "\n", "b"]);
         assert_eq!(split("a\r\n  "), ["a", "\r\n  "]);
         assert_eq!(split(" \u{3000}x"), [" ", "\u{3000}", "x"]);
+    }
+
+    #[test]
+    fn every_letter_and_number_is_in_the_table() {
+        for class in [r"\p{L}", r"\p{N}"] {
+            let last = class_ranges(class).last().map(|&(_, hi)| hi);
+            assert!(last.is_some_and(|hi| (hi as usize) < TABLE_SIZE), "{class} ends at {last:x?}");
+        }
+        // CJK Extension G (plane 3), a letter as in Hugging Face's regex.
+        assert_eq!(split("x\u{30000}1"), ["x\u{30000}", "1"]);
     }
 
     #[test]

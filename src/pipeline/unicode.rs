@@ -111,6 +111,18 @@ pub fn regex_word(c: char) -> bool {
     regex_syntax::is_word_character(c)
 }
 
+/// The code point ranges of a Unicode class of a regular expression
+/// (`\p{L}`), from the `regex-syntax` tables that Hugging Face's regexes
+/// match with (GPT-2's pre-tokenizer).
+pub fn class_ranges(class: &str) -> Vec<(u32, u32)> {
+    use regex_syntax::hir::{Class, HirKind};
+    let hir = regex_syntax::Parser::new().parse(class).expect("a valid class");
+    match hir.kind() {
+        HirKind::Class(Class::Unicode(c)) => c.ranges().iter().map(|r| (r.start() as u32, r.end() as u32)).collect(),
+        _ => unreachable!("a Unicode class"),
+    }
+}
+
 /// A combining mark (M) as Hugging Face's `StripAccents` sees it (the
 /// `unicode-normalization-alignments` crate's `is_combining_mark`).
 #[inline]
@@ -185,13 +197,21 @@ mod tests {
             ("REGEX_WORD", regex_word),
             ("MARK", is_combining_mark),
         ];
-        for (name, pred) in tables {
+        let push = |s: &mut String, name: &str, ranges: Vec<(u32, u32)>| {
             let _ = write!(s, "\n{name}: tuple[tuple[int, int], ...] = (\n");
-            for (a, b) in ranges(pred) {
+            for (a, b) in ranges {
                 let _ = writeln!(s, "    (0x{a:04X}, 0x{b:04X}),");
             }
             s.push_str(")\n");
+        };
+        for (name, pred) in tables {
+            push(&mut s, name, ranges(pred));
         }
+        // The general categories Letter and Number of byte-level BPE's
+        // pre-tokenizer, from the `regex-syntax` tables (Unicode 16).
+        s.push_str("\n# BPE's \\p{L} and \\p{N}: regex-syntax's Letter and Number (Unicode 16).");
+        push(&mut s, "LETTER", class_ranges(r"\p{L}"));
+        push(&mut s, "NUMBER", class_ranges(r"\p{N}"));
         push_normalization_tables(&mut s);
         s
     }

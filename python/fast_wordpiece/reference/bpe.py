@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import json as _json  # from_json's parameter is named json, as the engine's
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, SupportsIndex
@@ -35,6 +34,7 @@ from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.family import IntT as _IntT
 from fast_wordpiece.reference.files import load_parsed, paths_arg, read_utf8, write_atomic
 from fast_wordpiece.reference.training import check_occurrences
+from fast_wordpiece.reference.unicode import LETTER, NUMBER
 
 #: Unicode White_Space: what ``\\s`` matches.
 WHITE_SPACE = family.WHITE_SPACE
@@ -60,13 +60,13 @@ CHAR_BYTE = {c: b for b, c in BYTE_CHAR.items()}
 
 
 def is_letter(c: str) -> bool:
-    """Whether ``c`` is a letter (general category L)."""
-    return unicodedata.category(c).startswith("L")
+    """Whether ``c`` is a letter (general category L, of the engine's Unicode 16 tables)."""
+    return c in LETTER
 
 
 def is_number(c: str) -> bool:
-    """Whether ``c`` is a number (general category N)."""
-    return unicodedata.category(c).startswith("N")
+    """Whether ``c`` is a number (general category N, of the engine's Unicode 16 tables)."""
+    return c in NUMBER
 
 
 def is_space(c: str) -> bool:

@@ -31,6 +31,10 @@ MARK_NONSPACING = CharClass(_unicode_tables.MARK_NONSPACING)
 WORD = CharClass(_unicode_tables.WORD)
 REGEX_WORD = CharClass(_unicode_tables.REGEX_WORD)
 MARK = CharClass(_unicode_tables.MARK)
+#: Byte-level BPE's ``\p{L}`` and ``\p{N}``, as the engine's regex tables have them (not Python's
+#: ``unicodedata``, whose Unicode version is the interpreter's).
+LETTER = CharClass(_unicode_tables.LETTER)
+NUMBER = CharClass(_unicode_tables.NUMBER)
 CHINESE = CharClass([(0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
                      (0x2B740, 0x2B81F), (0x2B920, 0x2CEAF), (0x2F800, 0x2FA1F)])  # fmt: skip
 WHITESPACE = "\t\n\v\f\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
