@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyDict;
 
-use super::errors::guard;
+use super::errors::{guard, Signals};
 use crate::encoding::column::Column;
 use crate::encoding::ragged::{self, RaggedFields, RaggedPart};
 use crate::encoding::Encoding;
@@ -48,6 +48,41 @@ pub(super) fn detach_for<T: Send>(py: Python<'_>, bytes: usize, work: impl Send 
     } else {
         work()
     }
+}
+
+/// Sequences decoded between two looks for signals in [`decode_all`].
+const DECODE_SIGNALS_EVERY: usize = 1024;
+
+/// The texts of `batch`, each as `decode` gives it (`decode_batch`). A batch
+/// of more than [`DETACH_BYTES`] of ids is decoded with the GIL
+/// released (so that other Python threads run meanwhile), Python's signal
+/// handlers run every [`DECODE_SIGNALS_EVERY`] sequences: what one raises
+/// (Ctrl-C's KeyboardInterrupt) stops the batch and comes back unchanged.
+/// A smaller batch takes less than releasing and taking back the GIL.
+pub(super) fn decode_all(
+    py: Python<'_>,
+    batch: &[Vec<u32>],
+    decode: impl Fn(&[u32]) -> crate::error::Result<String> + Sync,
+) -> PyResult<Vec<String>> {
+    let bytes: usize = batch.iter().map(|ids| ids.len() * 4).sum();
+    if bytes <= DETACH_BYTES {
+        return batch.iter().map(|ids| guard(|| decode(ids))).collect();
+    }
+    let signals = Signals::default();
+    let done = py.detach(|| {
+        guard(|| {
+            let mut texts = Vec::new();
+            texts.try_reserve_exact(batch.len()).map_err(|_| crate::error::Error::memory("decoding a batch"))?;
+            for (i, ids) in batch.iter().enumerate() {
+                if i % DECODE_SIGNALS_EVERY == DECODE_SIGNALS_EVERY - 1 && signals.stop() {
+                    return Err(crate::error::Error::Interrupted);
+                }
+                texts.push(decode(ids)?);
+            }
+            Ok(texts)
+        })
+    });
+    signals.result(done)
 }
 
 /// `Encoding.offsets_array(dtype)`: the offsets of one encoding as an n × 2

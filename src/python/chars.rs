@@ -255,7 +255,8 @@ impl PyChars {
         sequences: &Bound<'py, PyAny>,
         #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
     ) -> PyResult<Bound<'py, PyList>> {
-        family::decode_each(sequences, |s| self.decode(s, skip_special_tokens, None))
+        let model = &self.inner;
+        family::decode_each(sequences, self.vocab_size(), |ids| model.decode(ids, skip_special_tokens))
     }
 
     /// Encodes `texts` (an iterable of str) and returns the dict of

@@ -11,7 +11,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use super::args::{self, type_name, Given, ReturnTensors, Text};
 use super::arrays;
 use super::encoding::{BatchOwner, PyEncoding, Shared};
-use super::errors::{guard, Signals};
+use super::errors::guard;
 use super::ints::{list, py_str};
 use super::tokenizer::PyTokenizer;
 use crate::encoding::ragged::{RaggedFields, RaggedPart};
@@ -563,14 +563,8 @@ impl PyTokenizer {
     }
 }
 
-/// Sequences decoded between two looks for signals in [`decode_all`].
-const DECODE_SIGNALS_EVERY: usize = 1024;
-
-/// The texts of `batch`, each as [`decode_ids`] gives it. A batch of more
-/// than `arrays::DETACH_BYTES` of ids is decoded with the GIL released (so
-/// that other Python threads run meanwhile), Python's signal handlers run
-/// every [`DECODE_SIGNALS_EVERY`] sequences: what one raises (Ctrl-C's
-/// KeyboardInterrupt) stops the batch and comes back unchanged.
+/// The texts of `batch`, each as [`decode_ids`] gives it, all with the GIL
+/// released when the batch is large (see [`arrays::decode_all`]).
 fn decode_all(
     py: Python<'_>,
     shared: &Shared,
@@ -578,32 +572,13 @@ fn decode_all(
     skip_special_tokens: bool,
     clean_up: bool,
 ) -> PyResult<Vec<String>> {
-    let one = |ids: &[u32]| {
+    arrays::decode_all(py, batch, |ids| {
         let mut text = shared.decode(ids, skip_special_tokens)?;
         if clean_up {
             clean_up_tokenization(&mut text);
         }
         Ok(text)
-    };
-    let bytes: usize = batch.iter().map(|ids| ids.len() * 4).sum();
-    if bytes <= arrays::DETACH_BYTES {
-        return batch.iter().map(|ids| guard(|| one(ids))).collect();
-    }
-    let signals = Signals::default();
-    let done = py.detach(|| {
-        guard(|| {
-            let mut texts = Vec::new();
-            texts.try_reserve_exact(batch.len()).map_err(|_| crate::error::Error::memory("decoding a batch"))?;
-            for (i, ids) in batch.iter().enumerate() {
-                if i % DECODE_SIGNALS_EVERY == DECODE_SIGNALS_EVERY - 1 && signals.stop() {
-                    return Err(crate::error::Error::Interrupted);
-                }
-                texts.push(one(ids)?);
-            }
-            Ok(texts)
-        })
-    });
-    signals.result(done)
+    })
 }
 
 /// The text of `ids` (checked), cleaned up as transformers does when

@@ -117,19 +117,21 @@ pub fn vocab_dict<'py, S: AsRef<str>>(
     Ok(d)
 }
 
-/// `decode_batch`: `decode` of each sequence of ids in `sequences`.
+/// `decode_batch`: the text of each sequence of ids in `sequences`, as
+/// `decode` (as `decode_batch`, without clean-up) gives it. The ids of every
+/// sequence are read first (errors naming it `token_ids`, as `decode`'s),
+/// then all are decoded by `decode` (see [`super::arrays::decode_all`]).
 pub fn decode_each<'py>(
     sequences: &Bound<'py, PyAny>,
-    mut decode: impl FnMut(&Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>>,
+    vocab_size: usize,
+    decode: impl Fn(&[u32]) -> crate::error::Result<String> + Sync,
 ) -> PyResult<Bound<'py, PyList>> {
     args::reject_text_as_collection(sequences, "sequences", "sequences of int")?;
     let py = sequences.py();
     let iter = args::sequences_iter(sequences)?;
-    let mut out = Vec::new();
-    for (i, s) in iter.enumerate() {
+    let batch = args::collect(iter, "sequences", 0, |i, s| {
         // A sequence may be long: Ctrl-C stops the batch between two.
         py.check_signals()?;
-        let s = s?;
         // tokenizers' `decode_batch([5, 6])` refuses ids where sequences go.
         if args::is_one_id(&s)? {
             return Err(PyTypeError::new_err(format!(
@@ -137,9 +139,10 @@ pub fn decode_each<'py>(
                 type_name(&s)
             )));
         }
-        out.push(decode(&s)?);
-    }
-    super::ints::list(py, out)
+        args::ids(&s, "token_ids", vocab_size)
+    })?;
+    let texts = super::arrays::decode_all(py, &batch, decode)?;
+    super::ints::text_list(py, &texts)
 }
 
 /// `work` on chunks of `texts` in parallel with the GIL released (see
@@ -417,23 +420,6 @@ pub fn ids_to_tokens<'py, 'a>(
 /// `#[pymethods]` block for `$class`.
 macro_rules! transformers_methods {
     ($class:ty, decode: $(#[$decode_doc:meta])*) => {
-        impl $class {
-            /// The text of one sequence of ids, as `decode_batch` decodes each:
-            /// `clean_up` None is False (tokenizers' `decode_batch` has no
-            /// clean-up; the tokenizer's `clean_up_tokenization_spaces` is
-            /// transformers' `decode`'s).
-            #[allow(dead_code)] // a tokenizer without `decode_batch` has no use for it
-            fn decode<'py>(
-                &self,
-                ids: &Bound<'py, PyAny>,
-                skip_special_tokens: bool,
-                clean_up: Option<&Bound<'py, PyAny>>,
-            ) -> PyResult<Bound<'py, pyo3::types::PyString>> {
-                let clean_up = super::family::clean_up_flag(clean_up, false)?;
-                super::family::decode(self, ids, "token_ids", self.vocab_size(), skip_special_tokens, clean_up)
-            }
-        }
-
         #[pymethods]
         impl $class {
             $(#[$decode_doc])*
