@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import random
 import re
 
 import pytest
@@ -358,3 +359,46 @@ def test_every_code_point_pre_tokenizes_alike_in_engine_twin_and_hf(hf_and_ours)
     for c in checked:
         text = f"x{chr(c)}'s {chr(c)}1"
         assert twin.encode(text) == ours.encode(text), hex(c)
+
+
+#: Added tokens that are also tokens of the model ("Ġthe" is " the" to the model), with their
+#: flags: Hugging Face's matcher looks for their content ("Ġthe") in the raw text, where " the"
+#: does not have it, so the model's token keeps its own offsets (no whitespace taken in).
+MODEL_TOKENS_ADDED = [
+    [("Ġthe", {"lstrip": True})],
+    [("Ġthe", {"lstrip": True, "normalized": False})],
+    [("Ġthe", {"lstrip": True, "rstrip": True})],
+    [("Ġthe", {"rstrip": True})],
+    [("Ġthe", {"lstrip": True}), ("Ġof", {"lstrip": True, "rstrip": True}), ("Ġmen", {"rstrip": True})],
+    [("Ġthe", {"lstrip": True, "special": True}), ("Ġcharge", {"lstrip": True, "special": True})],
+]
+#: The added tokens' content is in some of these texts as written ("Ġthe"), then it is matched.
+MODEL_TOKEN_TEXTS = ["to the", "to the charge of the men", "the", " the the", " the", "the to the",
+                     "to  the", "to\tthe ", "to the\n the", "the men of the charge  ", "to Ġthe", "Ġthe",
+                     "x  Ġthe the", "to the Ġof men", "  Ġcharge the", "", " ", "é the 中 the"]  # fmt: skip
+
+
+@pytest.mark.parametrize("added", MODEL_TOKENS_ADDED, ids=lambda a: "+".join(f"{t}{sorted(f)}" for t, f in a))
+@pytest.mark.parametrize("module", [fw, ref], ids=["engine", "twin"])
+def test_a_models_token_that_is_also_an_lstrip_added_token_keeps_its_offsets(module, added, tmp_path):
+    """The model's "Ġthe" (" the" in the text) is no match of the added "Ġthe" with lstrip: its
+    offsets are its own bytes, not the whitespace before it and one character past them."""
+    path = tmp_path / "added.json"
+    fw.BPETokenizer.train(["to the charge of the men"] * 50, vocab_size=300, show_progress=False).save(path)
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    for content, flags in added:
+        assert content in hf.get_vocab()
+        token = tokenizers.AddedToken(content, **{k: v for k, v in flags.items() if k != "special"})
+        (hf.add_special_tokens if flags.get("special") else hf.add_tokens)([token])
+    hf.save(str(path))
+    hf = tokenizers.Tokenizer.from_file(str(path))
+    ours = module.BPETokenizer.load(path)
+    r = random.Random(7)
+    parts = ["to", " the", "the", " ", "  ", "\t", "Ġthe", " Ġof", "men", " men", " charge", " of", "é"]
+    texts = [*MODEL_TOKEN_TEXTS, *("".join(r.choice(parts) for _ in range(r.randint(1, 8))) for _ in range(100))]
+    for text in texts:
+        want = hf.encode(text)
+        assert ours.encode(text) == want.ids, text
+        assert ours.tokenize(text) == want.tokens, text
+        got = ours(text, return_offsets_mapping=True)["offset_mapping"]
+        assert [tuple(p) for p in got] == want.offsets, text

@@ -1013,9 +1013,11 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
     byte-level BPE token as many bytes as it has characters (a token that covers part of a
     character covers that character); an added token (special or not) is its own text, where the text has it
     (otherwise it is the unknown token of one character or byte), with the whitespace around it
-    that its ``lstrip`` or ``rstrip`` took in (a special token starting with whitespace may start
-    in the whitespace the previous one's ``rstrip`` took in; with ``lstrip``, it then starts where
-    the previous one ends, as Hugging Face's split has it). A byte-level BPE loaded from a file whose
+    that its ``lstrip`` or ``rstrip`` took in (with ``lstrip``, only where the text has it after
+    that whitespace: otherwise it is the model's token of the same id, as ``Ġthe`` from
+    ``" the"``; a special token starting with whitespace may start in the whitespace the previous
+    one's ``rstrip`` took in; with ``lstrip``, it then starts where the previous one ends, as
+    Hugging Face's split has it). A byte-level BPE loaded from a file whose
     post-processor trims offsets has them trimmed (:func:`_trimmed`)."""
     found = getattr(encoding, "offsets", None)
     if found is not None:
@@ -1053,8 +1055,14 @@ def _offsets(tokenizer: Any, text: str, encoding: Any) -> list[tuple[int, int]]:
         taken = None
         start = pos
         if lstrip and token in specials:  # the whitespace before it, with it
-            while pos < len(data) and not data.startswith(literal, pos) and text[char_of[pos]] in _WHITE_SPACE:
-                pos += len(text[char_of[pos]].encode("utf-8"))
+            after = pos
+            while after < len(data) and not data.startswith(literal, after) and text[char_of[after]] in _WHITE_SPACE:
+                after += len(text[char_of[after]].encode("utf-8"))
+            # only where the text has it after that whitespace: otherwise it is the model's token
+            # of the same id ("Ġthe", from " the"), which Hugging Face's matcher never found (it
+            # looks for "Ġthe" as written), and it takes in no whitespace
+            if data.startswith(literal, after):
+                pos = after
         special = token in specials and data.startswith(literal, pos)
         n = len(literal) if special else 1 if token == unk else len(token)
         end = pos + n
