@@ -184,15 +184,22 @@ def test_a_batch_of_many_short_sequences_lets_other_threads_run(pairs: dict[str,
     assert min(shares) < 0.8, shares
 
 
-@pytest.mark.parametrize("kind", ["bpe", "chars"])
-def test_a_family_batch_of_many_short_sequences_lets_other_threads_run(kind: str) -> None:
-    """The same for ``decode_batch`` of a BPE and a character tokenizer: their batch's ids are
-    read holding the GIL, then decoded with it released (holding the GIL throughout, the
-    thread's longest wait was 90-95% of the call)."""
+@pytest.mark.parametrize(
+    ("kind", "method"),
+    # UnigramTokenizer has no decode_batch, as Hugging Face's has none
+    [(kind, method) for kind in ("bpe", "chars", "unigram") for method in ("decode_batch", "batch_decode", "decode")
+     if (kind, method) != ("unigram", "decode_batch")],
+)  # fmt: skip
+def test_a_family_batch_of_many_short_sequences_lets_other_threads_run(kind: str, method: str) -> None:
+    """The same for ``decode_batch``, ``batch_decode`` and ``decode`` of a batch of a BPE, a
+    character and a Unigram tokenizer: their batch's ids are read holding the GIL, then decoded
+    with it released (holding the GIL throughout, the thread's longest wait was 90-95% of the
+    call)."""
     tok = small_tokenizers(fast_wordpiece)[kind]
-    row = tok.encode("the quick brown fox")[:9]
+    encoded = tok.encode("the quick brown fox")
+    row = list(getattr(encoded, "ids", encoded))[:9]  # UnigramTokenizer's encode gives an encoding
     batch = [row] * 300_000
-    texts, shares = longest_wait_shares(lambda: tok.decode_batch(batch))
+    texts, shares = longest_wait_shares(lambda: getattr(tok, method)(batch))
     assert len(texts) == len(batch)
     assert texts[0] == texts[-1] == tok.decode(row)
     assert min(shares) < 0.8, shares

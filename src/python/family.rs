@@ -357,13 +357,24 @@ pub fn decode<'py, T: TokenOf + Sync>(
     let ids = args::one_or_more_ids(ids, name, vocab_size)?;
     // A long sequence with the GIL released.
     let text = super::arrays::detach_for(py, ids.len() * 4, || {
-        let mut text = guard(|| tokenizer.text_of(&ids, skip_special_tokens))?;
-        if clean_up && T::CLEANS_UP {
-            clean_up_tokenization(&mut text);
-        }
-        PyResult::Ok(text)
+        guard(|| cleaned_text(tokenizer, &ids, skip_special_tokens, clean_up))
     })?;
     py_str(py, &text)
+}
+
+/// The text of `ids` (`TokenOf::text_of`), cleaned up as transformers does
+/// when `clean_up` and the tokenizer cleans up.
+fn cleaned_text<T: TokenOf>(
+    tokenizer: &T,
+    ids: &[u32],
+    skip_special_tokens: bool,
+    clean_up: bool,
+) -> crate::error::Result<String> {
+    let mut text = tokenizer.text_of(ids, skip_special_tokens)?;
+    if clean_up && T::CLEANS_UP {
+        clean_up_tokenization(&mut text);
+    }
+    Ok(text)
 }
 
 /// `decode`, as transformers 5's: the text of one sequence of ids (see
@@ -385,12 +396,16 @@ pub fn decode_any<'py, T: TokenOf + Sync>(
     if !args::is_batch(ids, |_| false)? {
         return Ok(decode(tokenizer, ids, "token_ids", vocab_size, skip_special_tokens, clean_up)?.into_any());
     }
-    let texts = args::collect(ids.try_iter()?, "token_ids", args::size_hint(ids)?.unwrap_or(0), |i, row| {
+    // The ids read holding the GIL, then decoded as `decode_batch` decodes them
+    // (a large batch with the GIL released).
+    let batch = args::collect(ids.try_iter()?, "token_ids", args::size_hint(ids)?.unwrap_or(0), |i, row| {
         // A sequence may be long: Ctrl-C stops the batch between two.
         py.check_signals()?;
-        decode(tokenizer, &row, &format!("token_ids[{i}]"), vocab_size, skip_special_tokens, clean_up)
+        args::one_or_more_ids(&row, &format!("token_ids[{i}]"), vocab_size)
     })?;
-    Ok(super::ints::list(py, texts)?.into_any())
+    let texts =
+        super::arrays::decode_all(py, &batch, |ids| cleaned_text(tokenizer, ids, skip_special_tokens, clean_up))?;
+    Ok(super::ints::text_list(py, &texts)?.into_any())
 }
 
 /// `convert_ids_to_tokens`: the token of one id ([`args::is_one_id`]), or the
