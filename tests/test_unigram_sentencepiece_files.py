@@ -1235,3 +1235,45 @@ def test_a_template_token_the_normalizer_changes_shows_as_the_template_gives_it(
     for text in ["ab", "a <S> b", ""]:
         expected, got = hf.encode(text), ours.encode(text)
         assert (got.ids, got.tokens, got.offsets) == (expected.ids, expected.tokens, expected.offsets)
+
+
+#: Texts with " a" (the normalized form of "▁a") where ``single_word`` passes the match over, as
+#: a word character touches it (at the start, in the middle, at the end), and where it does not.
+SINGLE_WORD_TEXTS = ["xa a", " ab", "a a x", "xa a, a", ", a", " a", "a  a", "x a b a"]
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+@pytest.mark.parametrize("special", [False, True])
+def test_a_piece_the_model_finds_where_single_word_passed_over_a_match_shows_as_the_piece(
+    impl: str, special: bool
+) -> None:
+    """An added token "▁a" (``normalized``, ``single_word``) whose id is the model's "▁a", with a
+    normalizer that turns "▁" into " " (ALBERT's Precompiled does): a match ``single_word``
+    passes over is found by the model, and shows as the model's piece "▁a", not as the match's
+    normalized text " a", which only a match the added token makes shows, as tokenizers shows
+    them."""
+    hf = _hand_made(tokenizers.normalizers.Replace("▁", " "), [])
+    hf.add_tokens([tokenizers.AddedToken("▁a", normalized=True, single_word=True, special=special)])
+    hf = tokenizers.Tokenizer.from_str(hf.to_str())
+    ours = _implementation(impl).UnigramTokenizer.from_str(hf.to_str())
+    assert ours.token_to_id("▁a") == hf.token_to_id("▁a") == 3, "the added token has the model's id"
+    for text in SINGLE_WORD_TEXTS:
+        _same_as_hf(ours, hf, text)
+    # the model's "▁a" after "xa", passed over; the added token's match " a" after ","
+    assert ours.encode("xa a, a").tokens == ["▁", "x", "a", "▁a", ",", " a"]
+
+
+@pytest.mark.parametrize("impl", IMPLEMENTATIONS)
+def test_a_single_word_piece_of_albert_passed_over_shows_as_the_piece(files: dict[str, Path], impl: str) -> None:
+    """The same on ALBERT's converted file, whose Precompiled normalizer maps "▁" to " ": the
+    model's "▁a" where ``single_word`` passes over the added "▁a", the match " a" elsewhere."""
+    hf = tokenizers.Tokenizer.from_file(str(files["AlbertConverter"]))
+    assert hf.token_to_id("▁a") is not None, "a piece of the model"
+    hf.add_tokens([tokenizers.AddedToken("▁a", normalized=True, single_word=True)])
+    hf = tokenizers.Tokenizer.from_str(hf.to_str())
+    ours = _implementation(impl).UnigramTokenizer.from_str(hf.to_str())
+    for text in [*SINGLE_WORD_TEXTS, "The a, a b; a."]:
+        _same_as_hf(ours, hf, text)
+    tokens = ours.encode("xa a, a", add_special_tokens=False).tokens
+    assert tokens[-1] == " a", "the added token's match"
+    assert "▁a" in tokens, "the model's piece, where single_word passed the match over"

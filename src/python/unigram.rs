@@ -87,13 +87,16 @@ impl PyUnigramEncoding {
 
     /// MemoryError when there is no room for the tokens' strings.
     fn new(t: &UnigramTokenizer, e: Encoded) -> PyResult<Self> {
-        // Each token's piece, or for an unknown token its text (`unknown`
-        // is in the order of the tokens).
+        // Each token's piece (not `id_to_token`, a `normalized` added
+        // token's normalized form: the model may find its piece), or the
+        // text shown for an unknown token or an added token's match
+        // (`unknown` is in the order of the tokens).
+        let pieces = t.model().pieces();
         let strs = || {
             let mut unknown = e.unknown_texts().peekable();
             e.ids.iter().enumerate().map(move |(i, &id)| match unknown.next_if(|(k, _)| *k as usize == i) {
                 Some((_, shown)) => shown,
-                None => t.id_to_token(id).unwrap_or_default(),
+                None => pieces.get(id as usize).map_or("", |(p, _)| p.as_str()),
             })
         };
         let bytes = strs().fold(0usize, |n, s| n.saturating_add(s.len()));

@@ -48,9 +48,10 @@ pub struct UnigramTokenizer {
     /// The `normalized` ones among them, by their normalized form, matched
     /// in the normalized text between the others; None when there are none.
     normalized_specials: Option<SpecialSplitter>,
-    /// What an added token that is `normalized` shows where the normalizer
-    /// changes it (its normalized form, as Hugging Face's `id_to_token` and
-    /// `decode` give it).
+    /// What `id_to_token` and `decode` give for an added token that is
+    /// `normalized` where the normalizer changes it (its normalized form, as
+    /// Hugging Face's do). Not an encoding's token: a match shows its text,
+    /// and a piece the model finds shows the piece (`shown`).
     decoded_as: Vec<(u32, String)>,
     /// The normalizer of a tokenizer.json converted from SentencePiece, if any.
     normalizer: Option<Normalizer>,
@@ -197,10 +198,12 @@ impl UnigramTokenizer {
     }
 
     /// `text`, a special token `id`'s match (with the whitespace its
-    /// `lstrip` or `rstrip` took in), when it is not the token's own
-    /// (`id_to_token`): what the encoding shows for it, as Hugging Face does.
+    /// `lstrip` or `rstrip` took in, or a `normalized` token's normalized
+    /// text), when it is not the token's piece: what the encoding shows for
+    /// it, as Hugging Face does. Every other token shows its piece, even one
+    /// whose `id_to_token` is its normalized form: the model found it.
     pub(crate) fn shown<'a>(&self, id: u32, text: &'a str) -> Option<&'a str> {
-        (self.id_to_token(id) != Some(text)).then_some(text)
+        (self.model.pieces().get(id as usize).map(|(p, _)| p.as_str()) != Some(text)).then_some(text)
     }
 
     /// The normalizer, if any.
@@ -243,10 +246,7 @@ impl UnigramTokenizer {
         b: Option<Encoded>,
         add_special_tokens: bool,
     ) -> Result<template::Processed> {
-        let shown = |id: u32| {
-            self.decoded_as.iter().any(|(i, _)| *i == id).then(|| self.model.pieces()[id as usize].0.as_str())
-        };
-        template::process(self.template.as_ref(), [Some(a), b], add_special_tokens, &shown)
+        template::process(self.template.as_ref(), [Some(a), b], add_special_tokens)
     }
 
     /// The tokenizer with `normalizer` and the prepend scheme `prepend`.

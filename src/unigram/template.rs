@@ -138,15 +138,12 @@ impl Template {
 /// A single text without a template is passed on as it is, with empty
 /// type ids and mask (all 0).
 ///
-/// `shown(id)`: the text to show for a template's special token whose
-/// `id_to_token` is another (its piece, when the piece is an added
-/// `normalized` token the normalizer changes), as Hugging Face shows the
-/// template's token.
-pub fn process<'s>(
+/// A template's special token shows its piece (even when `id_to_token` is
+/// its normalized form), as Hugging Face shows the template's token.
+pub fn process(
     template: Option<&Template>,
     mut texts: [Option<Encoded>; 2],
     add_special_tokens: bool,
-    shown: &dyn Fn(u32) -> Option<&'s str>,
 ) -> Result<Processed> {
     if template.is_none() && texts[1].is_none() {
         let encoded = texts[0].take().unwrap_or_default();
@@ -177,13 +174,6 @@ pub fn process<'s>(
         match item {
             Item::Special { ids, type_id, .. } if add_special_tokens => {
                 for &id in ids {
-                    if let Some(text) = shown(id) {
-                        if e.unknown.try_reserve(1).is_err() || e.unknown_text.try_reserve(text.len()).is_err() {
-                            return Err(Error::memory(format_args!("the texts of the tokens of an encoding")));
-                        }
-                        e.unknown_text.push_str(text);
-                        e.unknown.push((e.ids.len() as u32, e.unknown_text.len()));
-                    }
                     e.ids.push(id);
                     e.offsets.push((0, 0));
                     out.type_ids.push(*type_id);
@@ -245,12 +235,12 @@ mod tests {
         let t = Template::from_json(&xlmr(), &model()).unwrap();
         assert_eq!(Template::notation(&t.pair), "<s>:0 $A:0 </s>:0 </s>:0 $B:1 </s>:1");
         assert_eq!((t.added(false), t.added(true)), (2, 4));
-        let p = process(Some(&t), [Some(enc(&[3])), Some(enc(&[4, 4]))], true, &|_| None).unwrap();
+        let p = process(Some(&t), [Some(enc(&[3])), Some(enc(&[4, 4]))], true).unwrap();
         assert_eq!(p.encoded.ids, [1, 3, 2, 2, 4, 4, 2]);
         assert_eq!(p.type_ids, [0, 0, 0, 0, 1, 1, 1]);
         assert_eq!(p.special_mask, [1, 0, 1, 1, 0, 0, 1]);
         assert_eq!(p.encoded.offsets[..3], [(0, 0), (3, 4), (0, 0)]);
-        let bare = process(Some(&t), [Some(enc(&[3])), Some(enc(&[4]))], false, &|_| None).unwrap();
+        let bare = process(Some(&t), [Some(enc(&[3])), Some(enc(&[4]))], false).unwrap();
         assert_eq!((bare.encoded.ids, bare.type_ids), (vec![3, 4], vec![0, 1]));
     }
 
