@@ -667,8 +667,9 @@ def _hand_made(normalizer: Any, added: list[Any]) -> Any:
 
 
 #: Contents of added tokens: pieces of :func:`_hand_made`'s model or not, cased (changed by
-#: ``Lowercase``), whitespace (an ``lstrip`` of another token may take it in), with a space.
-ADDED_CONTENTS = ["<m>", "<M>", "\x0b", "b", "ab", "x>", " b", "B<", "é"]
+#: ``Lowercase``), whitespace (an ``lstrip`` of another token may take it in), with a space, a
+#: model piece with ``▁`` (which ``Replace("▁", " ")`` changes: a piece the model finds is not it).
+ADDED_CONTENTS = ["<m>", "<M>", "\x0b", "b", "ab", "x>", " b", "B<", "é", "▁a"]
 #: Texts of the added tokens' contents, glued to letters and words or spaced.
 ADDED_PARTS = [*ADDED_CONTENTS, "a", "x", "A", "B", "<", ">", " ", "  ", "\t", "e\u0301", "_", "1"]
 ADDED_FLAGS = ("single_word", "lstrip", "rstrip", "normalized", "special")
@@ -678,6 +679,7 @@ NORMALIZERS = {
     "nfkd-lowercase": lambda: tokenizers.normalizers.Sequence(
         [tokenizers.normalizers.NFKD(), tokenizers.normalizers.Lowercase()]
     ),
+    "metaspace-to-space": lambda: tokenizers.normalizers.Replace("▁", " "),
 }
 
 
