@@ -538,3 +538,23 @@ def test_spark_default_parts_are_at_most_the_parallelism(spark, lines, monkeypat
     assert fw_spark.count(df) == fast_wordpiece.count_words(texts)
     assert fw_spark.count(df, num_partitions=3) == fast_wordpiece.count_words(texts)
     assert seen == [2, 2, 3]
+
+
+def test_a_glob_expands_to_its_files_in_both_leaving_directories_out(tmp_path):
+    """A glob's files, sorted, in Spark's driver-side expansion as in Dask's (fsspec's): a
+    subdirectory it matches is left out (Spark's made the whole glob an IsADirectoryError)."""
+    from fast_wordpiece import dask as fw_dask
+    from fast_wordpiece import spark as fw_spark
+
+    fsspec = pytest.importorskip("fsspec")
+    (tmp_path / "sub").mkdir()
+    for name in ("x2.txt", "x1.txt"):
+        (tmp_path / name).write_text("one two\n", "utf-8")
+    pattern = str(tmp_path / "*")
+    files = [str(tmp_path / "x1.txt"), str(tmp_path / "x2.txt")]
+    assert fw_spark._local_paths(pattern) == files
+    assert [f.path for f in fw_dask._open_files(fsspec, [pattern])] == files
+    with pytest.raises(IsADirectoryError, match="is a directory"):
+        fw_spark._local_paths(str(tmp_path / "sub"))  # a directory given by name
+    with pytest.raises(FileNotFoundError, match="no file matches"):
+        fw_spark._local_paths(str(tmp_path / "s*"))  # a glob that matches a directory only

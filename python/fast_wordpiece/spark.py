@@ -158,7 +158,8 @@ def _local_paths(texts: Any) -> list[str]:
             pattern = pattern.removeprefix("file:").removeprefix("//")
         # A path that exists is read as given, though it holds glob characters (shard[1].txt).
         is_glob = any(c in pattern for c in GLOB_CHARS) and not os.path.exists(pattern)
-        matches = sorted(glob.glob(pattern)) if is_glob else [pattern]
+        # A glob's files, as Dask's fsspec expands it: a directory it matches is left out.
+        matches = sorted(m for m in glob.glob(pattern) if not os.path.isdir(m)) if is_glob else [pattern]
         if not matches or not os.path.exists(matches[0]):
             raise FileNotFoundError(f"no file matches {pattern}")
         for match in matches:
