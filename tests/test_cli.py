@@ -896,6 +896,8 @@ def test_a_failure_under_the_progress_line_starts_a_line_of_its_own(not_utf8, co
         ["count", "{corpus}", "--out", "", "--no-progress"],
         ["encode", "", "{corpus}"],
         ["analyze", "{corpus}", ""],
+        ["compare", ""],
+        ["compare", "{corpus}", "--plot", ""],
     ],
 )
 def test_an_empty_path_is_refused_as_naming_no_file(argv, corpus, tmp_path, capsys, monkeypatch):

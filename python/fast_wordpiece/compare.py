@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import fast_wordpiece
+from fast_wordpiece.cli import path_argument
 
 
 @dataclass
@@ -152,7 +153,7 @@ def plot(rows: Sequence[Row], path: Path) -> None:
 
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(prog="fast-wordpiece compare", description=__doc__.split("\n\n")[0])
-    parser.add_argument("files", nargs="*", type=Path, metavar="FILE",
+    parser.add_argument("files", nargs="*", type=path_argument, metavar="FILE",
                         help="UTF-8 text files (default: stdlib docstrings)")  # fmt: skip
     parser.add_argument("--vocab-size", type=int, default=8000, metavar="N",
                         help="the vocabulary size of BPE, WordPiece and Unigram (default: 8000)")  # fmt: skip
@@ -161,7 +162,7 @@ def main(argv: Sequence[str]) -> int:
                              "(default: 2)")  # fmt: skip
     parser.add_argument("--held-out", type=float, default=0.1, metavar="SHARE",
                         help="share of lines held out (default 0.1)")  # fmt: skip
-    parser.add_argument("--plot", type=Path, metavar="PNG",
+    parser.add_argument("--plot", type=path_argument, metavar="PNG",
                         help="also draw the table as bar charts into this image (matplotlib)")  # fmt: skip
     parser.add_argument("--errors", choices=["strict", "replace"], default="strict",
                         help="bytes that are not UTF-8: fail (default) or replace them")  # fmt: skip
