@@ -63,7 +63,7 @@ def _count_file(file: Any, errors: str, options: dict[str, Any]) -> WordCounts:
                     text = data[:cut].decode("utf-8", errors=errors)
                 except UnicodeDecodeError as e:
                     raise ValueError(
-                        f"{file.path}: invalid UTF-8 at byte offset {offset + e.start} "
+                        f"{file.full_name}: invalid UTF-8 at byte offset {offset + e.start} "
                         f'(pass errors="replace" to replace it)'
                     ) from None
                 counts.update(count_words([line.removesuffix("\r") for line in text.split("\n")], **options))
