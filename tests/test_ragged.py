@@ -105,6 +105,15 @@ def test_rows_are_indexed_like_a_list(tok):
     with pytest.raises(ValueError, match="return_token_type_ids"):
         batch.row("token_type_ids", 0)
     assert "10 rows" in repr(batch)
+    # what operator.index takes, as every integer argument (numpy.argmax gives an int64); not a bool
+    longest = np.argmax(batch.lengths)
+    assert batch[longest].tolist() == batch.tolist()[int(longest)]
+    assert batch.row("offsets", np.int64(-1)).tolist() == batch.row("offsets", 9).tolist()
+    for bad in (True, np.bool_(False), 1.0, "0"):
+        with pytest.raises(TypeError, match=rf"^rows are indexed by int, not {type(bad).__name__}$"):
+            batch[bad]
+    with pytest.raises(IndexError, match=r"^row -11 is out of range for 10 rows$"):
+        batch.row("input_ids", np.int64(-11))
 
 
 @pytest.mark.parametrize(

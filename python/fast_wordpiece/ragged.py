@@ -9,8 +9,9 @@ token or per row: the engine fills the arrays in parallel with the GIL released.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, SupportsIndex
 
 
 class RaggedBatch:
@@ -60,14 +61,24 @@ class RaggedBatch:
         """The number of rows."""
         return len(self.row_offsets) - 1
 
-    def __getitem__(self, index: int) -> Any:
-        """Row ``index``'s ids, a view into ``input_ids``."""
+    def _row(self, index: SupportsIndex) -> int:
+        """Row ``index`` from 0 (negative: from the end): an int, or what ``operator.index``
+        takes (numpy's ``int64``, as ``numpy.argmax`` gives); a bool is a TypeError."""
         n = len(self)
-        if not isinstance(index, int) or isinstance(index, bool):
-            raise TypeError(f"rows are indexed by int, not {type(index).__name__}")
-        i = index + n if index < 0 else index
+        try:
+            if isinstance(index, bool) or type(index).__name__ in ("bool", "bool_"):
+                raise TypeError
+            value = operator.index(index)
+        except TypeError:
+            raise TypeError(f"rows are indexed by int, not {type(index).__name__}") from None
+        i = value + n if value < 0 else value
         if not 0 <= i < n:
-            raise IndexError(f"row {index} is out of range for {n} rows")
+            raise IndexError(f"row {value} is out of range for {n} rows")
+        return i
+
+    def __getitem__(self, index: SupportsIndex) -> Any:
+        """Row ``index``'s ids, a view into ``input_ids``."""
+        i = self._row(index)
         return self.input_ids[self.row_offsets[i] : self.row_offsets[i + 1]]
 
     def __iter__(self) -> Iterator[Any]:
@@ -79,7 +90,7 @@ class RaggedBatch:
         """The number of tokens of each row."""
         return self.row_offsets[1:] - self.row_offsets[:-1]
 
-    def row(self, field: str, index: int) -> Any:
+    def row(self, field: str, index: SupportsIndex) -> Any:
         """Row ``index`` of the column ``field`` (``"input_ids"``, ``"token_type_ids"``,
         ``"special_tokens_mask"`` or ``"offsets"``), a view."""
         if field not in ("input_ids", "token_type_ids", "special_tokens_mask", "offsets"):
@@ -87,9 +98,8 @@ class RaggedBatch:
         column = getattr(self, field)
         if column is None:
             raise ValueError(f"{field} was not asked for: pass return_{field}=True")
-        ids = self[index]  # checks the index
-        start = int(self.row_offsets[index if index >= 0 else index + len(self)])
-        return column[start : start + len(ids)]
+        i = self._row(index)
+        return column[self.row_offsets[i] : self.row_offsets[i + 1]]
 
     def tolist(self) -> list[list[int]]:
         """Each row's ids as a list of int."""
