@@ -79,6 +79,23 @@ def test_a_negative_position_of_any_size_is_a_value_error_naming_it(enc: Any, me
             getattr(enc, method)(0, index)
 
 
+class NegativeIndex:
+    """An integer only through ``__index__``."""
+
+    def __index__(self) -> int:
+        return -3
+
+
+@pytest.mark.parametrize("method", sorted(POSITION_METHODS))
+def test_a_negative_position_through_index_is_named_by_its_value(enc: Any, method: str) -> None:
+    """As an int is: the value ``__index__`` gives, not the object's repr."""
+    name = POSITION_METHODS[method]
+    with pytest.raises(ValueError, match=rf"^{name} must be >= 0, not -3$"):
+        getattr(enc, method)(NegativeIndex())
+    with pytest.raises(ValueError, match=r"^sequence_index must be >= 0, not -3$"):
+        getattr(enc, method)(0, NegativeIndex())
+
+
 def test_numpy_integers_are_indices_as_ints_are(enc: Any) -> None:
     for kind in (numpy.int64, numpy.int32, numpy.uint8, numpy.uint64):
         for method in TOKEN_METHODS:

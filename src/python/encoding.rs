@@ -376,7 +376,15 @@ fn int_arg(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<i64> {
 /// ValueError.
 fn index(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     let value = int_arg(obj, name)?;
-    u64::try_from(value).map_err(|_| PyValueError::new_err(format!("{name} must be >= 0, not {obj}")))
+    u64::try_from(value).map_err(|_| {
+        // The int given (what `__index__` gave), as the twin shows it; beyond
+        // 64 bits (`int_arg` gave i64::MIN), the object itself.
+        let message = match value {
+            i64::MIN => format!("{name} must be >= 0, not {obj}"),
+            _ => format!("{name} must be >= 0, not {value}"),
+        };
+        PyValueError::new_err(message)
+    })
 }
 
 /// Word or character `value`, or None when beyond any encoding's (2^32).
