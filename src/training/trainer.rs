@@ -7,9 +7,7 @@
 //! pairs whose counts changed; the ranking decides what else to re-rank.
 
 use std::ops::Range;
-use std::sync::Arc;
 
-use rayon::ThreadPool;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::progress::Progress;
@@ -177,11 +175,6 @@ pub struct Core {
     /// The pairs the merge under way changed, with their counts before
     /// (kept from merge to merge to reuse the memory).
     changes: Changes,
-    /// The pool that a merge of at least `split_from` words is split over
-    /// (see `merge_split`), when training has more than one thread.
-    pool: Option<Arc<ThreadPool>>,
-    split_from: usize,
-    halves: [Half; 2],
 }
 
 /// The pairs a merge changed: each once, with its counts before the merge.
@@ -440,151 +433,6 @@ fn merge_word(
     Some((lo, out, replaced))
 }
 
-/// From how many words a merge is split over two threads (see
-/// `Core::merge_split`): below, handing half to another thread costs more
-/// than it saves.
-const SPLIT_FROM: usize = 512;
-
-/// The words of one half of a split merge and the parts of the tables
-/// they are in: `records[0]` is word `w0`'s, `tokens[0]` and `pair_at[0]`
-/// are at place `t0` of the whole.
-struct Run<'a> {
-    words: &'a [u32],
-    records: &'a mut [Word],
-    w0: usize,
-    tokens: &'a mut [TokenId],
-    pair_at: &'a mut [PairId],
-    t0: usize,
-}
-
-/// What one half of a split merge gathers (kept from merge to merge to
-/// reuse the memory).
-#[derive(Default)]
-struct Half {
-    /// The count changes of the pairs that existed before the merge.
-    deltas: FxHashMap<PairId, (u64, u64)>,
-    /// The pairs that did not: key and counts, in order of first sight,
-    /// their places in `fresh`, and their ids once given.
-    fresh: Vec<(u64, u64, u64)>,
-    fresh_at: FxHashMap<u64, u32>,
-    ids: Vec<PairId>,
-    /// Beside each in `fresh`, the words that hold it, in word order (each
-    /// once): they become or extend its list of words.
-    fresh_words: Vec<Vec<u32>>,
-    /// The places of the half's `pair_at` that are to hold the id of a new
-    /// pair (by its place in `fresh`).
-    patches: Vec<(usize, u32)>,
-    /// In word order, the words that came to hold a pair with the merged
-    /// token that existed before the merge (the merged token did too): the
-    /// pair and the word.
-    holders: Vec<(PairId, u32)>,
-    /// The occurrences replaced (weighted).
-    replaced: u64,
-}
-
-impl Half {
-    /// Merges `a b` into `c` in the words of `run`, looking pair ids up in
-    /// `pair_ids` (as they were before the merge) and gathering the changes.
-    fn walk(&mut self, run: &mut Run<'_>, pair_ids: &FxHashMap<u64, PairId>, (a, b, c): (TokenId, TokenId, TokenId)) {
-        self.deltas.clear();
-        self.fresh.clear();
-        self.fresh_at.clear();
-        self.patches.clear();
-        self.holders.clear();
-        self.replaced = 0;
-        let words = run.words;
-        for (i, &w) in words.iter().enumerate() {
-            if let Some(&ahead) = words.get(i + 8) {
-                hint::prefetch(&run.records[ahead as usize - run.w0]);
-            }
-            if let Some(&after) = words.get(i + 2) {
-                let start = run.records[after as usize - run.w0].start - run.t0;
-                if let Some(t) = run.tokens.get(start) {
-                    hint::prefetch(t);
-                    hint::prefetch(&run.pair_at[start]);
-                }
-            }
-            let Word { start, len: n, count } = run.records[w as usize - run.w0];
-            let start = start - run.t0;
-            let tokens = &mut run.tokens[start..start + n];
-            let pair_at = &mut run.pair_at[start..start + n];
-            let deltas = &mut self.deltas;
-            let Some((lo, out, replaced)) = merge_word(tokens, pair_at, (a, b, c), count, |id, freq, k| {
-                let e = deltas.entry(id).or_default();
-                (e.0, e.1) = (e.0.wrapping_add(freq), e.1.wrapping_add(k));
-            }) else {
-                continue;
-            };
-            run.records[w as usize - run.w0].len = n - replaced as usize;
-            each_pair(&tokens[lo..out], count, |at, t, u, freq, k| {
-                let holds_c = t == c || u == c;
-                if let Some(&id) = pair_ids.get(&key(t, u)) {
-                    pair_at[lo + at.start..lo + at.end].fill(id);
-                    let e = self.deltas.entry(id).or_default();
-                    (e.0, e.1) = (e.0.wrapping_add(freq), e.1.wrapping_add(k));
-                    if holds_c {
-                        self.holders.push((id, w));
-                    }
-                } else {
-                    let next = self.fresh.len() as u32;
-                    let i = *self.fresh_at.entry(key(t, u)).or_insert(next);
-                    if i == next {
-                        self.fresh.push((key(t, u), 0, 0));
-                        if self.fresh_words.len() == i as usize {
-                            self.fresh_words.push(Vec::new());
-                        }
-                    }
-                    let e = &mut self.fresh[i as usize];
-                    (e.1, e.2) = (e.1.wrapping_add(freq), e.2.wrapping_add(k));
-                    self.patches.extend((start + lo + at.start..start + lo + at.end).map(|p| (p, i)));
-                    let list = &mut self.fresh_words[i as usize];
-                    if holds_c && list.last() != Some(&w) {
-                        list.push(w);
-                    }
-                }
-            });
-            self.replaced = self.replaced.wrapping_add(replaced * count);
-        }
-    }
-
-    /// Gives the new pairs their ids (in order of first sight; those the
-    /// half before made are found), adds the counts and the words to the
-    /// lists of the pairs with the merged token.
-    fn settle(&mut self, table: &mut PairTable<'_>, changes: &mut Changes) {
-        self.ids.clear();
-        for (&(key, freq, k), words) in self.fresh.iter().zip(&mut self.fresh_words) {
-            let id = table.id((key >> 32) as TokenId, key as TokenId);
-            self.ids.push(id);
-            changes.add(table.pairs, id, freq, k);
-            // Its list is empty when the pair was made just now.
-            let list = &mut table.pair_words[id as usize];
-            if list.is_empty() {
-                std::mem::swap(list, words);
-            } else {
-                let skip = usize::from(list.last() == words.first());
-                list.extend_from_slice(&words[skip..]);
-            }
-            words.clear();
-        }
-        for (&id, &(freq, k)) in &self.deltas {
-            changes.add(table.pairs, id, freq, k);
-        }
-        for &(id, w) in &self.holders {
-            let list = &mut table.pair_words[id as usize];
-            if list.last() != Some(&w) {
-                list.push(w);
-            }
-        }
-    }
-
-    /// Writes the ids of the new pairs beside the half's tokens.
-    fn patch(&self, pair_at: &mut [PairId]) {
-        for &(at, i) in &self.patches {
-            pair_at[at] = self.ids[i as usize];
-        }
-    }
-}
-
 /// The key of pair `(a, b)` in `Core::pair_ids`: one word to hash.
 #[inline(always)]
 fn key(a: TokenId, b: TokenId) -> u64 {
@@ -713,9 +561,6 @@ impl Core {
             prefix: config.prefix.clone(),
             changes: Changes::default(),
             most_tokens: 0,
-            pool: if threads::default_threads() > 1 { threads::pool_for(None).ok() } else { None },
-            split_from: SPLIT_FROM,
-            halves: Default::default(),
         };
         // A merge adds one token at most, and takes away one occurrence at least.
         core.most_tokens = config.vocab_size.clamp(core.vocab.len(), core.vocab.len() + core.words.tokens.len());
@@ -851,10 +696,7 @@ impl Core {
         let mut words = std::mem::take(&mut self.pair_words[best as usize]);
         words.sort_unstable();
         words.dedup();
-        let replaced_all = match self.pool.clone() {
-            Some(pool) if words.len() >= self.split_from => self.merge_split(&pool, &words, (a, b, c), &mut changes),
-            _ => self.merge_words(&words, (a, b, c), &mut changes),
-        };
+        let replaced_all = self.merge_words(&words, (a, b, c), &mut changes);
         self.token_freq[a as usize] -= replaced_all;
         self.token_freq[b as usize] -= replaced_all;
         self.token_freq[c as usize] += replaced_all;
@@ -910,68 +752,6 @@ impl Core {
             replaced_all = replaced_all.wrapping_add(replaced * count);
         }
         replaced_all
-    }
-
-    /// [`Self::merge_words`] for a merge of many words, on two threads: each
-    /// half of the words is merged on a thread of its own, which gathers its
-    /// count changes, and the pairs it meets that did not exist before the
-    /// merge with the words that hold them; then, here, the new pairs get
-    /// their ids in the order a merge word after word would give them (the
-    /// first half's first), the counts and the lists of words are updated
-    /// (the first half's words first, so every list is in word order as
-    /// before), and each half writes the new ids beside its tokens. The
-    /// tables end exactly as `merge_words` leaves them.
-    fn merge_split(
-        &mut self,
-        pool: &ThreadPool,
-        words: &[u32],
-        merge: (TokenId, TokenId, TokenId),
-        changes: &mut Changes,
-    ) -> u64 {
-        let (first, second) = words.split_at(words.len() / 2);
-        // The second half's words and their tokens start here.
-        let w_at = second[0] as usize;
-        let t_at = self.words.words[w_at].start;
-        let [mut one, mut two] = std::mem::take(&mut self.halves);
-        {
-            let pair_ids = &self.pair_ids;
-            let (records_one, records_two) = self.words.words.split_at_mut(w_at);
-            let (tokens_one, tokens_two) = self.words.tokens.split_at_mut(t_at);
-            let (pair_at_one, pair_at_two) = self.words.pair_at.split_at_mut(t_at);
-            let mut run_one =
-                Run { words: first, records: records_one, w0: 0, tokens: tokens_one, pair_at: pair_at_one, t0: 0 };
-            let mut run_two = Run {
-                words: second,
-                records: records_two,
-                w0: w_at,
-                tokens: tokens_two,
-                pair_at: pair_at_two,
-                t0: t_at,
-            };
-            pool.in_place_scope(|s| {
-                s.spawn(|_| two.walk(&mut run_two, pair_ids, merge));
-                one.walk(&mut run_one, pair_ids, merge);
-            });
-        }
-        let mut table = PairTable {
-            pair_ids: &mut self.pair_ids,
-            pairs: &mut self.pairs,
-            pair_words: &mut self.pair_words,
-            degree: &mut self.degree,
-        };
-        for half in [&mut one, &mut two] {
-            half.settle(&mut table, changes);
-        }
-        {
-            let (pair_at_one, pair_at_two) = self.words.pair_at.split_at_mut(t_at);
-            pool.in_place_scope(|s| {
-                s.spawn(|_| two.patch(pair_at_two));
-                one.patch(pair_at_one);
-            });
-        }
-        let replaced = one.replaced.wrapping_add(two.replaced);
-        self.halves = [one, two];
-        replaced
     }
 
     /// Ends the changes of a merge; returns the pairs that changed, sorted.
@@ -1158,45 +938,6 @@ mod tests {
                 }
                 let total: u64 = (0..core.words.len()).map(|w| core.words.tokens(w).len() as u64 * core.words.count(w)).sum();
                 proptest::prop_assert_eq!(core.total, total);
-            }
-        }
-
-        /// A merge split over two threads leaves every table exactly as a
-        /// merge word after word does: pair ids, counts, the words' tokens
-        /// and the ids beside them, the lists of words, the degrees.
-        #[test]
-        fn split_merges_match_merges_word_after_word(
-            words in proptest::collection::vec(("[ab]{1,9}|[abc]{1,14}", 1u64..4), 2..40),
-            picks in proptest::collection::vec(0usize..1000, 1..14),
-        ) {
-            let counts: Vec<(String, u64)> = words.iter().map(|(w, c)| (w.clone(), *c)).collect();
-            let config = TrainerConfig::new(1000, 0, vec![]);
-            let mut serial = Core::new(counts.clone(), &config).unwrap();
-            serial.pool = None;
-            let mut split = Core::new(counts, &config).unwrap();
-            split.pool = Some(threads::pool_for(Some(2)).unwrap());
-            split.split_from = 2;
-            proptest::prop_assert_eq!(serial.count_initial_pairs().unwrap(), split.count_initial_pairs().unwrap());
-            for pick in picks {
-                let live: Vec<PairId> = (0..serial.pairs.len() as PairId).filter(|&p| serial.eligible(p)).collect();
-                if live.is_empty() {
-                    break;
-                }
-                let best = live[pick % live.len()];
-                let (one, merged) = serial.merge(best);
-                let (two, _) = split.merge(best);
-                proptest::prop_assert_eq!(one, two);
-                let pairs = |core: &Core| core.pairs.iter().map(|p| (p.a, p.b, p.freq, p.k)).collect::<Vec<_>>();
-                proptest::prop_assert_eq!(pairs(&serial), pairs(&split));
-                proptest::prop_assert_eq!(&serial.pair_words, &split.pair_words);
-                proptest::prop_assert_eq!(&serial.pair_ids, &split.pair_ids);
-                proptest::prop_assert_eq!(&serial.words.tokens, &split.words.tokens);
-                proptest::prop_assert_eq!(&serial.words.pair_at, &split.words.pair_at);
-                let lens = |core: &Core| core.words.words.iter().map(|w| w.len).collect::<Vec<_>>();
-                proptest::prop_assert_eq!(lens(&serial), lens(&split));
-                proptest::prop_assert_eq!(&serial.degree, &split.degree);
-                proptest::prop_assert_eq!(&serial.token_freq, &split.token_freq);
-                proptest::prop_assert_eq!((serial.total, &serial.vocab), (split.total, &split.vocab), "{:?}", merged);
             }
         }
     }
