@@ -519,18 +519,13 @@ impl LikelihoodRanking {
     /// The existing pairs whose merge makes token `c`: every split of its
     /// string into a token and a continuation token.
     fn makers_of(&mut self, core: &Core, c: TokenId, out: &mut Vec<PairId>) {
-        let text = &core.vocab[c as usize];
-        for (i, _) in text.char_indices().skip(1) {
-            let Some(&x) = core.ids.get(&text[..i]) else { continue };
-            self.piece.clear();
-            self.piece.push_str(core.prefix());
-            self.piece.push_str(&text[i..]);
-            let Some(&y) = core.ids.get(self.piece.as_str()) else { continue };
+        let slots = &mut self.slots;
+        self.targets.splits(&core.vocab, c, |x, y| {
             if let Some(p) = core.pair_of(x, y) {
-                self.slots[p as usize].target = c;
+                slots[p as usize].target = c;
                 out.push(p);
             }
-        }
+        });
     }
 
     fn recount(&mut self, core: &Core, t: TokenId) {

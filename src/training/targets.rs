@@ -92,6 +92,55 @@ impl Targets {
         }
         NONE
     }
+
+    /// The token whose text has hash `h` and is `text`, if any.
+    fn find(&self, vocab: &[String], h: u64, text: impl Fn(&str) -> bool) -> Option<TokenId> {
+        let mut t = *self.last.get(&h)?;
+        while t != NONE {
+            if text(&vocab[t as usize]) {
+                return Some(t);
+            }
+            t = self.before[t as usize];
+        }
+        None
+    }
+
+    /// Calls `f(x, y)`, splitting the text of token `c` at each character
+    /// boundary inside it from left to right, for the tokens `x` (the text
+    /// before) and `y` (the continuation prefix and the text after) when
+    /// both exist. The hashes of every split come from one pass over the
+    /// text (a lookup per split, not a string hashed per split: a token
+    /// can be as long as a word).
+    pub fn splits(&self, vocab: &[String], c: TokenId, mut f: impl FnMut(TokenId, TokenId)) {
+        let text = vocab[c as usize].as_str();
+        let bytes = text.as_bytes();
+        let (whole, _) = hash(bytes);
+        let (prefix_hash, _) = hash(self.prefix.as_bytes());
+        // `before`: the hash of `text[..i]`; `after`: of `text[i..]`, and
+        // `power`: `BASE^(n - i)`, from `hash(text) = hash(text[..i])·BASE^(n−i) + hash(text[i..])`.
+        let mut powers = Vec::with_capacity(bytes.len() + 1);
+        powers.push(1u64);
+        for i in 0..bytes.len() {
+            powers.push(powers[i].wrapping_mul(BASE));
+        }
+        let mut before = 0u64;
+        for (i, &byte) in bytes.iter().enumerate().skip(1).map(|(i, _)| (i, &bytes[i - 1])) {
+            before = before.wrapping_mul(BASE).wrapping_add(byte as u64 + 1);
+            if !text.is_char_boundary(i) {
+                continue;
+            }
+            let power = powers[bytes.len() - i];
+            let after = whole.wrapping_sub(before.wrapping_mul(power));
+            let Some(x) = self.find(vocab, before, |t| t == &text[..i]) else { continue };
+            let rest = &text[i..];
+            let h = prefix_hash.wrapping_mul(power).wrapping_add(after);
+            let prefix = self.prefix.as_str();
+            let is_y = |t: &str| t.len() == prefix.len() + rest.len() && t.starts_with(prefix) && t.ends_with(rest);
+            if let Some(y) = self.find(vocab, h, is_y) {
+                f(x, y);
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -139,7 +188,53 @@ mod tests {
         assert_eq!(targets.of(&v, 0, 4, &mut piece), NONE);
     }
 
+    #[test]
+    fn splits_are_the_token_and_continuation_token_pairs_that_make_a_token() {
+        let v = vocab(&["a", "ab", "abc", "##bc", "##c", "##b", "é", "##éa", "éé", "##a"]);
+        let mut targets = Targets::new("##");
+        targets.extend(&v);
+        let id = |s: &str| v.iter().position(|t| t == s).unwrap() as TokenId;
+        let splits = |t: &str| {
+            let mut out = Vec::new();
+            targets.splits(&v, id(t), |x, y| out.push((v[x as usize].as_str(), v[y as usize].as_str())));
+            out
+        };
+        assert_eq!(splits("abc"), [("a", "##bc"), ("ab", "##c")]);
+        assert_eq!(splits("ab"), [("a", "##b")]);
+        assert_eq!(splits("a"), []);
+        // Only at character boundaries.
+        assert_eq!(splits("éé"), []);
+    }
+
     proptest::proptest! {
+        /// Every split whose two parts are tokens, in order, and no other.
+        #[test]
+        fn splits_are_found_exactly(
+            words in proptest::collection::vec("(##)?[aé]{1,6}", 1..40),
+            prefix in "(##|@|)",
+        ) {
+            let mut v: Vec<String> = Vec::new();
+            for w in words {
+                let w = w.replace("##", &prefix);
+                if !w.is_empty() && !v.contains(&w) {
+                    v.push(w);
+                }
+            }
+            let mut targets = Targets::new(&prefix);
+            targets.extend(&v);
+            for (c, text) in v.iter().enumerate() {
+                let mut found = Vec::new();
+                targets.splits(&v, c as TokenId, |x, y| found.push((x, y)));
+                let position = |s: &str| v.iter().position(|t| t == s).map(|t| t as TokenId);
+                let expected: Vec<(TokenId, TokenId)> = text
+                    .char_indices()
+                    .skip(1)
+                    .filter_map(|(i, _)| Some((position(&text[..i])?, position(&format!("{prefix}{}", &text[i..]))?)))
+                    .collect();
+                proptest::prop_assert_eq!(found, expected, "{}", text);
+            }
+        }
+
         /// Whatever the tokens, the answer is the token whose text is the merge's.
         #[test]
         fn the_target_is_found_exactly(
