@@ -175,6 +175,8 @@ pub struct Core {
     /// The pairs the merge under way changed, with their counts before
     /// (kept from merge to merge to reuse the memory).
     changes: Changes,
+    /// The pairs of the token a merge makes, when it is new.
+    new_pairs: NewPairs,
 }
 
 /// The pairs a merge changed: each once, with its counts before the merge.
@@ -207,12 +209,71 @@ struct PairTable<'a> {
     pairs: &'a mut Vec<Pair>,
     pair_words: &'a mut Vec<Vec<u32>>,
     degree: &'a mut Vec<u32>,
+    /// When the merge made a token that did not exist (`Some(c)`): the ids
+    /// of its pairs so far, by the other token (see [`NewPairs`]).
+    new: Option<(TokenId, &'a mut NewPairs)>,
+}
+
+/// The pairs of a token `c` that a merge has just made, by the other token:
+/// `(x, c)` at `left[x]`, `(c, y)` (and `(c, c)`) at `right[y]`, else
+/// `NO_PAIR`. No pair holds a new token before its merge, so these are all
+/// of its pairs: a merge looks them up here, in two small arrays, not in
+/// the map of every pair (one probe into megabytes per occurrence).
+#[derive(Default)]
+struct NewPairs {
+    left: Vec<PairId>,
+    right: Vec<PairId>,
+    /// The places set, to clear after the merge (true: in `right`).
+    set: Vec<(bool, TokenId)>,
+}
+
+const NO_PAIR: PairId = PairId::MAX;
+
+impl NewPairs {
+    /// Room for a place per token of a vocabulary of `tokens`.
+    fn fit(&mut self, tokens: usize) {
+        if self.left.len() < tokens {
+            self.left.resize(tokens, NO_PAIR);
+            self.right.resize(tokens, NO_PAIR);
+        }
+    }
+
+    fn clear(&mut self) {
+        for &(right, t) in &self.set {
+            let side = if right { &mut self.right } else { &mut self.left };
+            side[t as usize] = NO_PAIR;
+        }
+        self.set.clear();
+    }
 }
 
 impl PairTable<'_> {
     /// The id of pair `(a, b)`, created (and counted in the degrees) on first sight.
     #[inline(always)]
     fn id(&mut self, a: TokenId, b: TokenId) -> PairId {
+        let Some((c, new)) = self.new.as_mut() else { return self.lookup(a, b) };
+        let c = *c;
+        if a != c && b != c {
+            return self.lookup(a, b);
+        }
+        let (right, t) = if a == c { (true, b) } else { (false, a) };
+        let side = if right { &new.right } else { &new.left };
+        let known = side[t as usize];
+        if known != NO_PAIR {
+            return known;
+        }
+        let id = self.lookup(a, b);
+        if let Some((_, new)) = self.new.as_mut() {
+            let side = if right { &mut new.right } else { &mut new.left };
+            side[t as usize] = id;
+            new.set.push((right, t));
+        }
+        id
+    }
+
+    /// [`Self::id`] through the map of every pair.
+    #[inline(always)]
+    fn lookup(&mut self, a: TokenId, b: TokenId) -> PairId {
         let full = |len: usize, capacity: usize| len == capacity;
         if (full(self.pair_ids.len(), self.pair_ids.capacity())
             || full(self.pairs.len(), self.pairs.capacity())
@@ -560,6 +621,7 @@ impl Core {
             continuation,
             prefix: config.prefix.clone(),
             changes: Changes::default(),
+            new_pairs: NewPairs::default(),
             most_tokens: 0,
         };
         // A merge adds one token at most, and takes away one occurrence at least.
@@ -681,14 +743,14 @@ impl Core {
         let mut merged = String::new();
         let prefix = self.continuation.then_some(self.prefix.as_str());
         merge_tokens(&self.vocab[a as usize], &self.vocab[b as usize], prefix, &mut merged);
-        let c = match self.ids.get(&merged) {
-            Some(&id) => id,
+        let (c, new) = match self.ids.get(&merged) {
+            Some(&id) => (id, false),
             None => {
                 self.vocab.push(merged.clone());
                 self.ids.insert(merged, (self.vocab.len() - 1) as TokenId);
                 self.token_freq.push(0);
                 self.degree.push(0);
-                (self.vocab.len() - 1) as TokenId
+                ((self.vocab.len() - 1) as TokenId, true)
             }
         };
         let mut changes = std::mem::take(&mut self.changes);
@@ -696,7 +758,7 @@ impl Core {
         let mut words = std::mem::take(&mut self.pair_words[best as usize]);
         words.sort_unstable();
         words.dedup();
-        let replaced_all = self.merge_words(&words, (a, b, c), &mut changes);
+        let replaced_all = self.merge_words(&words, (a, b, c), new, &mut changes);
         self.token_freq[a as usize] -= replaced_all;
         self.token_freq[b as usize] -= replaced_all;
         self.token_freq[c as usize] += replaced_all;
@@ -706,14 +768,25 @@ impl Core {
         (changed, Merged { a, b, c })
     }
 
-    /// Merges `a b` into `c` in `words` (sorted), one after another, and
-    /// updates the pair tables; returns the occurrences replaced (weighted).
-    fn merge_words(&mut self, words: &[u32], (a, b, c): (TokenId, TokenId, TokenId), changes: &mut Changes) -> u64 {
+    /// Merges `a b` into `c` (`new`: made by this merge) in `words`
+    /// (sorted), one after another, and updates the pair tables; returns
+    /// the occurrences replaced (weighted).
+    fn merge_words(
+        &mut self,
+        words: &[u32],
+        (a, b, c): (TokenId, TokenId, TokenId),
+        new: bool,
+        changes: &mut Changes,
+    ) -> u64 {
+        if new {
+            self.new_pairs.fit(self.vocab.len());
+        }
         let mut table = PairTable {
             pair_ids: &mut self.pair_ids,
             pairs: &mut self.pairs,
             pair_words: &mut self.pair_words,
             degree: &mut self.degree,
+            new: new.then_some((c, &mut self.new_pairs)),
         };
         let mut replaced_all = 0u64;
         for (i, &w) in words.iter().enumerate() {
@@ -751,6 +824,7 @@ impl Core {
             table.add(&tokens[lo..out], &mut pair_at[lo..out], count, changes, (w, c));
             replaced_all = replaced_all.wrapping_add(replaced * count);
         }
+        self.new_pairs.clear();
         replaced_all
     }
 
