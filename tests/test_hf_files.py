@@ -593,6 +593,28 @@ def test_holes_survive_our_own_format_and_vocab_txt_refuses_them(impl: Any, tmp_
     assert tok.convert_ids_to_tokens([0, 7]) == ["a", "##b"]
 
 
+@pytest.mark.parametrize("impl", [fast_wordpiece, reference], ids=["engine", "twin"])
+@pytest.mark.parametrize("special", ["x\ny", "x\ry", "[X]\r\n"])
+def test_a_vocab_txt_refuses_a_token_with_a_line_break(impl: Any, special: str, tmp_path: Path) -> None:
+    """A token with a line break would come back from a vocab.txt as two lines, every id after it shifted:
+    save_vocab refuses it, save_pretrained leaves the file out."""
+    tok = impl.PyTokenizer.train(["hello world"], 30, 1, special_tokens=["[UNK]", special, "[CLS]", "[SEP]"],
+                                 show_progress=False)  # fmt: skip
+    assert tok.token_to_id(special) == 1
+    quoted = re.escape(json.dumps(special, ensure_ascii=False))
+    message = (
+        f"^token 1 \\({quoted}\\) holds a line break: a line of a vocab\\.txt cannot hold it \\(save the tokenizer"
+    )
+    with pytest.raises(ValueError, match=message):
+        tok.save_vocab(tmp_path / "vocab.txt")
+    assert not (tmp_path / "vocab.txt").exists()
+    written = tok.save_pretrained(tmp_path / "model")
+    names = ["special_tokens_map.json", "tokenizer.json", "tokenizer_config.json"]
+    assert sorted(Path(p).name for p in written) == names
+    again = impl.PyTokenizer.from_pretrained(tmp_path / "model").get_vocab()  # [PAD] and [MASK] added after
+    assert {token: again[token] for token in tok.get_vocab()} == tok.get_vocab()
+
+
 def test_an_id_far_past_the_tokens_is_refused_at_once_and_a_few_holes_load(
     hf_tokenizers_dir: Path, tmp_path: Path
 ) -> None:

@@ -62,8 +62,9 @@ impl PyTokenizer {
         Ok(out)
     }
 
-    /// Writes `tokenizer.json`, `vocab.txt` (unless the ids have holes or the
-    /// continuation prefix is not `"##"`, which readers of a vocab.txt assume),
+    /// Writes `tokenizer.json`, `vocab.txt` (unless the ids have holes, the
+    /// continuation prefix is not `"##"`, which readers of a vocab.txt assume,
+    /// or a token holds a line break),
     /// `tokenizer_config.json` and
     /// `special_tokens_map.json` into `save_directory` (created if needed), for
     /// `transformers.AutoTokenizer.from_pretrained` (with `model_max_length`

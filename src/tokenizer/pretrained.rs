@@ -817,8 +817,9 @@ impl Tokenizer {
         Ok(tokenizer)
     }
 
-    /// Writes `tokenizer.json`, `vocab.txt` (unless the ids have holes or the
-    /// continuation prefix is not `##`: see [`Self::save_vocab`]),
+    /// Writes `tokenizer.json`, `vocab.txt` (unless the ids have holes, the
+    /// continuation prefix is not `##` or a token holds a line break: see
+    /// [`Self::save_vocab`]),
     /// `tokenizer_config.json` and `special_tokens_map.json` into `dir`
     /// (created if needed); returns their paths.
     /// `tokenizer_config.json` holds the call settings (`model_max_length`,

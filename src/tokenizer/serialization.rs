@@ -158,9 +158,10 @@ impl Tokenizer {
     }
 
     /// Whether a `vocab.txt` of this tokenizer says all its readers need:
-    /// its continuation prefix is `##`, the one they assume.
+    /// its continuation prefix is `##`, the one they assume, and none of its
+    /// tokens holds a line break (see `Vocab::unwritable_line`).
     pub fn vocab_text_is_enough(&self) -> bool {
-        self.options().continuing_subword_prefix == "##"
+        self.options().continuing_subword_prefix == "##" && self.vocab().unwritable_line().is_none()
     }
 }
 

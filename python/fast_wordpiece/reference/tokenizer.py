@@ -527,6 +527,10 @@ class PyTokenizer(TransformersCalls):
         if self._holes:
             raise ValueError(f"no token has id {min(self._holes)}: a vocab.txt cannot skip ids "
                              "(save the tokenizer.json instead)")  # fmt: skip
+        i = _unwritable_line(self._vocab)
+        if i is not None:
+            raise ValueError(f"token {i} ({_quoted(self._vocab[i])}) holds a line break: a line of a vocab.txt "
+                             "cannot hold it (save the tokenizer.json instead)")  # fmt: skip
         _write_atomic(path, "".join(token + "\n" for token in self._vocab))
 
     # -- model directories (spec section 10) -------------------------------------
@@ -659,8 +663,8 @@ class PyTokenizer(TransformersCalls):
         push_to_hub: bool = False,
         save_format: Literal["hf"] | None = None,
     ) -> list[str]:
-        """Writes ``tokenizer.json``, ``vocab.txt`` (unless the ids have holes or the continuation prefix is not
-        ``"##"``, which a vocab.txt cannot record), ``tokenizer_config.json`` (with
+        """Writes ``tokenizer.json``, ``vocab.txt`` (unless the ids have holes, the continuation prefix is not
+        ``"##"``, which a vocab.txt cannot record, or a token holds a line break), ``tokenizer_config.json`` (with
         ``model_max_length`` when set, ``padding_side``, ``truncation_side``, the special tokens,
         ``extra_special_tokens`` among them, and the model's inputs) and ``special_tokens_map.json`` into
         ``save_directory`` (created if needed); returns their paths. transformers' ``legacy_format`` is taken and
@@ -671,7 +675,8 @@ class PyTokenizer(TransformersCalls):
         os.makedirs(path, exist_ok=True)
         written = [os.path.join(path, "tokenizer.json")]
         self.save(written[0])
-        if not self._holes and self._options.continuing_subword_prefix == CONTINUATION:
+        if (not self._holes and self._options.continuing_subword_prefix == CONTINUATION
+                and _unwritable_line(self._vocab) is None):  # fmt: skip
             written.append(os.path.join(path, "vocab.txt"))
             self.save_vocab(written[-1])
         o = self._options
@@ -1320,6 +1325,12 @@ def _direction(value: object) -> str:
     if side not in ("left", "right"):
         raise ValueError(f'direction must be "left" or "right", not {_quoted(side)}')
     return side
+
+
+def _unwritable_line(vocab: Sequence[str]) -> int | None:
+    """The id of the first token that a line of a ``vocab.txt`` cannot hold: one with a line break (``\\n``,
+    or ``\\r``, which Python's text files also break at). A token ending in whitespace is written as it is."""
+    return next((i for i, token in enumerate(vocab) if "\n" in token or "\r" in token), None)
 
 
 def _read_vocab(path: str) -> list[str]:

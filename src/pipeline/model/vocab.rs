@@ -237,12 +237,30 @@ impl Vocab {
         Self::new(tokens).map_err(|e| Error::invalid_file(path, format!("{e} (ids are line numbers from 0)")))
     }
 
+    /// The id of the first token that a line of a `vocab.txt` cannot hold:
+    /// one with a line break (`\n`, or `\r`, which Python's text files also
+    /// break at). (A token ending in whitespace is written as it is:
+    /// transformers reads it back so, Hugging Face's `WordPiece.from_file`
+    /// and [`Self::from_file`] trim it, as they do bert-base-chinese's
+    /// `"\u{2028}"`.)
+    pub fn unwritable_line(&self) -> Option<usize> {
+        self.tokens.iter().position(|t| t.contains(['\n', '\r']))
+    }
+
     /// The `vocab.txt` form: one token per line in id order. A vocabulary
-    /// with holes has none (its ids would shift).
+    /// with holes has none (its ids would shift), nor one with a token that
+    /// a line cannot hold ([`Self::unwritable_line`]).
     pub fn to_text(&self) -> Result<String> {
         if let Some(hole) = self.holes.first() {
             return Err(Error::invalid(format!(
                 "no token has id {hole}: a vocab.txt cannot skip ids (save the tokenizer.json instead)"
+            )));
+        }
+        if let Some(id) = self.unwritable_line() {
+            return Err(Error::invalid(format!(
+                "token {id} ({}) holds a line break: a line of a vocab.txt cannot hold it (save the tokenizer.json \
+                 instead)",
+                Quoted(&self.tokens[id])
             )));
         }
         let mut out = String::with_capacity(self.tokens.iter().map(|t| t.len() + 1).sum());
