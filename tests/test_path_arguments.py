@@ -239,3 +239,37 @@ def test_an_empty_path_names_no_directory(tmp_path: Path, monkeypatch: pytest.Mo
                 call(given)
             assert (raised.value.errno, raised.value.filename) == expected, call
         assert os.listdir(tmp_path) == []
+
+
+READERS: list[tuple[str, Callable[[ModuleType, str], Any]]] = [
+    ("PyTokenizer.from_file", lambda m, p: m.PyTokenizer.from_file(p)),
+    ("PyTokenizer.from_vocab_file", lambda m, p: m.PyTokenizer.from_vocab_file(p)),
+    ("WordCounts.from_files", lambda m, p: m.WordCounts.from_files([p])),
+    ("WordCounts.load", lambda m, p: m.WordCounts.load(p)),
+    ("BPETokenizer.train_from_files", lambda m, p: m.BPETokenizer.train_from_files([p], 270)),
+    ("BPETokenizer.load", lambda m, p: m.BPETokenizer.load(p)),
+    ("CharTokenizer.train_from_files", lambda m, p: m.CharTokenizer.train_from_files(p)),
+    ("UnigramTokenizer.from_file", lambda m, p: m.UnigramTokenizer.from_file(p)),
+    ("PyTokenizer.train_from_files", lambda m, p: m.PyTokenizer.train_from_files([p], 30, show_progress=False)),
+]
+
+
+@pytest.mark.parametrize(("what", "call"), READERS, ids=[r[0] for r in READERS])
+def test_a_file_that_cannot_be_read_is_described_in_pythons_words(
+    tmp_path: Path, what: str, call: Callable[[ModuleType, str], Any]
+) -> None:
+    """A missing file and a directory give the OSError Python's ``open`` gives: its subclass, errno,
+    ``strerror`` (the OS's words, without Rust's "(os error 2)") and filename; engine and twin alike."""
+    for path in (str(tmp_path / "missing.txt"), str(tmp_path)):
+        try:
+            with open(path, encoding="utf-8") as f:
+                f.read()
+        except OSError as e:
+            expected = (type(e), e.errno, e.strerror, e.filename)
+        for name, m in MODULES.items():
+            if not hasattr(m.PyTokenizer, "train_from_files") and what == "PyTokenizer.train_from_files":
+                continue  # the twin has no train_from_files
+            with pytest.raises(expected[0]) as raised:
+                call(m, path)
+            e = raised.value
+            assert (type(e), e.errno, e.strerror, e.filename) == expected, (name, path)

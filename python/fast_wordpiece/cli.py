@@ -294,8 +294,7 @@ def describe(error: BaseException) -> str:
     """One line for an error: a file's error as ``PATH: Reason`` (as other commands
     say it), any other as its message, with the library's hints in this command line's words."""
     if isinstance(error, OSError) and error.strerror and error.filename is not None:
-        reason = re.sub(r" \(os error \d+\)$", "", error.strerror)
-        return f"{error.filename}: {reason}"
+        return f"{error.filename}: {error.strerror}"
     if isinstance(error, MemoryError):
         return f"out of memory: {error}" if str(error) else "out of memory"
     return cli_hint(str(error))

@@ -49,8 +49,14 @@ fn in_context(err: Error, context: String) -> PyErr {
                 std::io::ErrorKind::NotADirectory => 20,
                 _ => 0,
             });
-            // The message keeps Rust's words; `filename` is the str Python gives for the path.
-            let args = (errno, format!("{context}{source}"), FsPath(path.clone()));
+            // The OS's words as Python's `strerror` gives them (Rust adds
+            // " (os error N)"); `filename` is the str Python gives for the path.
+            let words = source.to_string();
+            let words = match source.raw_os_error() {
+                Some(code) => words.strip_suffix(&format!(" (os error {code})")).unwrap_or(&words),
+                None => &words,
+            };
+            let args = (errno, format!("{context}{words}"), FsPath(path.clone()));
             match source.kind() {
                 std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(args),
                 std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(args),

@@ -1031,7 +1031,7 @@ impl WordCounter {
             let file = crate::io::open_to_read(path, &|| progress.check().is_err())?;
             let meta = file.metadata().map_err(|e| Error::io(path, e))?;
             if meta.is_dir() {
-                return Err(Error::io(path, std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory")));
+                return Err(Error::io(path, std::io::Error::new(std::io::ErrorKind::IsADirectory, "Is a directory")));
             }
             total = total.filter(|_| meta.is_file()).map(|n| n + meta.len());
             files.push(file);
