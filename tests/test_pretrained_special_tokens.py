@@ -272,6 +272,16 @@ def test_add_special_tokens_extends_the_extra_ones_when_told_not_to_replace(impl
         assert_same_special_tokens(ours, theirs)
         assert ours.tokenize("x<c>y<a>") == theirs.tokenize("x<c>y<a>")
     assert ours.extra_special_tokens == ["<e>"]
+    # One it has already is left as it is, flags and all (transformers drops it before adding): "x <e>y"
+    # keeps its space out of the special token's span, and nothing is counted as added.
+    ours_token = pytest.importorskip("fast_wordpiece").AddedToken("<e>", lstrip=True)
+    theirs_token = transformers.AddedToken("<e>", lstrip=True, special=True)
+    assert ours.add_special_tokens({"extra_special_tokens": [ours_token]}, replace_extra_special_tokens=False) == 0
+    assert theirs.add_special_tokens({"extra_special_tokens": [theirs_token]}, replace_extra_special_tokens=False) == 0
+    for text in ("x <e>y", "x##<e> <e>"):
+        mine, hf = (tok(text, return_offsets_mapping=True) for tok in (ours, theirs))
+        assert (mine["input_ids"], mine["offset_mapping"]) == (hf["input_ids"], hf["offset_mapping"])
+    assert ours.tokenize("x <e>y") == theirs.tokenize("x <e>y") == ["x", "<e>", "y"]
     with pytest.raises(TypeError, match=r"^replace_extra_special_tokens must be bool, not int"):
         ours.add_special_tokens({"extra_special_tokens": ["<f>"]}, replace_extra_special_tokens=0)
     assert "<f>" not in ours.get_vocab()

@@ -140,14 +140,22 @@ impl PyTokenizer {
         all
     }
 
-    /// `add_special_tokens`' argument (see its docstring), read once.
-    pub(super) fn special_tokens_argument(&self, tokens: &Bound<'_, PyAny>) -> PyResult<SpecialTokensArgument> {
+    /// `add_special_tokens`' argument (see its docstring), read once; a
+    /// dict's extra special tokens replace the tokenizer's when `replace`,
+    /// else those it already has are left out, as they are (transformers
+    /// 5 neither adds nor changes them).
+    pub(super) fn special_tokens_argument(
+        &self,
+        tokens: &Bound<'_, PyAny>,
+        replace: bool,
+    ) -> PyResult<SpecialTokensArgument> {
         let Ok(dict) = tokens.cast::<PyDict>() else {
             let tokens = args::added_tokens(tokens, true, "add_special_tokens", "special_tokens_dict")?;
             let extra = tokens.iter().map(|t| t.content.clone()).collect();
             return Ok(SpecialTokensArgument { tokens, extra, ..SpecialTokensArgument::default() });
         };
-        let mut out = SpecialTokensArgument { replace: true, ..SpecialTokensArgument::default() };
+        let mut out = SpecialTokensArgument { replace, ..SpecialTokensArgument::default() };
+        let existing = if replace { Vec::new() } else { self.settings().extra_special_tokens.clone() };
         let shared = self.inner();
         let o = shared.options();
         for (key, value) in in_transformers_order(dict)? {
@@ -174,7 +182,8 @@ impl PyTokenizer {
                         &format!("add_special_tokens: {key}"),
                         "str or AddedToken",
                     )?;
-                    let tokens = args::added_tokens(&value, true, "add_special_tokens", &key)?;
+                    let mut tokens = args::added_tokens(&value, true, "add_special_tokens", &key)?;
+                    tokens.retain(|t| !existing.contains(&t.content));
                     out.extra.extend(tokens.iter().map(|t| t.content.clone()));
                     out.tokens.extend(tokens);
                 }

@@ -293,7 +293,8 @@ impl PyTokenizer {
     /// pipeline's `"unk_token"`, `"sep_token"`, `"cls_token"` only as they
     /// are. An empty named token is a ValueError.
     /// `replace_extra_special_tokens=False` (transformers 5's keyword) makes
-    /// a dict's list extend `extra_special_tokens` instead.
+    /// a dict's list extend `extra_special_tokens` instead, leaving out (not
+    /// adding again, flags and all) the tokens already among them.
     #[pyo3(signature = (special_tokens_dict, replace_extra_special_tokens = true))]
     fn add_special_tokens(
         &self,
@@ -301,8 +302,7 @@ impl PyTokenizer {
         #[pyo3(from_py_with = args::named::replace_extra_special_tokens)] replace_extra_special_tokens: bool,
     ) -> PyResult<usize> {
         // Read once: it may be an iterator.
-        let mut given = self.special_tokens_argument(special_tokens_dict)?;
-        given.replace &= replace_extra_special_tokens;
+        let given = self.special_tokens_argument(special_tokens_dict, replace_extra_special_tokens)?;
         let count = self.add_parsed(&given.tokens)?;
         if let Some(pad) = &given.pad {
             self.pad_with(pad)?;

@@ -236,7 +236,8 @@ class PyTokenizer(TransformersCalls):
         "mask_token", "bos_token", "eos_token", "pad_token" (a token, which becomes that token: padding
         inserts the pad token), and the pipeline's "unk_token", "sep_token", "cls_token" only as they are.
         An empty named token is a ValueError. ``replace_extra_special_tokens=False`` (transformers 5's
-        keyword) makes a dict's list extend ``extra_special_tokens`` instead."""
+        keyword) makes a dict's list extend ``extra_special_tokens`` instead, leaving out (not adding again, flags
+        and all) the tokens already among them."""
         replace = _flag(replace_extra_special_tokens, "replace_extra_special_tokens")
         if not isinstance(special_tokens_dict, dict):
             given = _added_tokens(special_tokens_dict, True, "add_special_tokens", "special_tokens_dict")
@@ -259,6 +260,8 @@ class PyTokenizer(TransformersCalls):
                     raise TypeError(f"add_special_tokens: {key} must be an iterable of str or AddedToken, "
                                     f"not {type(value).__name__}")  # fmt: skip
                 given = _added_tokens(value, True, "add_special_tokens", key)
+                if not replace:  # those it has already stay as they are
+                    given = [t for t in given if t["content"] not in self._extra_special_tokens]
                 extra += [t["content"] for t in given]
                 to_add += given
                 continue
