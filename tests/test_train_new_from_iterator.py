@@ -241,8 +241,10 @@ def test_bad_arguments(make: object, bert_uncased: PyTokenizer) -> None:
         tok.train_new_from_iterator(corpus, 0, show_progress=False)
     with pytest.raises(TypeError, match="special_tokens_map must be a dict"):
         tok.train_new_from_iterator(corpus, 100, special_tokens_map=[("[CLS]", "<s>")])
-    with pytest.raises(TypeError, match="special_tokens_map must map str to str"):
+    with pytest.raises(TypeError, match=r"^special_tokens_map must map str to str: the value of '\[CLS\]' is int$"):
         tok.train_new_from_iterator(corpus, 100, special_tokens_map={"[CLS]": 1})
+    with pytest.raises(TypeError, match=r"^special_tokens_map must map str to str: a key is bytes$"):
+        tok.train_new_from_iterator(corpus, 100, special_tokens_map={b"[CLS]": "<s>"})
     with pytest.raises(TypeError, match="new_special_tokens must be a list"):
         tok.train_new_from_iterator(corpus, 100, new_special_tokens="<x>")
     with pytest.raises(TypeError, match=r"new_special_tokens\[1\] must be a str or AddedToken, not int"):

@@ -79,6 +79,12 @@ def test_an_initial_alphabet_of_seen_characters_changes_nothing(impl: Any) -> No
     [
         ("abc", TypeError, "initial_alphabet must be an iterable of one-character str, not str"),
         (5, TypeError, "initial_alphabet must be an iterable of one-character str, not int"),
+        (
+            {"a": 1},
+            TypeError,
+            r"initial_alphabet must be an iterable of one-character str, not a mapping \(dict\): its keys would be "
+            "read as the characters",
+        ),
         (["a", 7], TypeError, "initial_alphabet\\[1\\] must be str, not int"),
         (["a", "bc"], ValueError, 'initial_alphabet\\[1\\] must be one character, not "bc"'),
         ([""], ValueError, 'initial_alphabet\\[0\\] must be one character, not ""'),

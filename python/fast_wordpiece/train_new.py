@@ -48,8 +48,8 @@ def _renames(special_tokens_map: object) -> dict[str, str]:
         )
     for old, new in special_tokens_map.items():
         if not isinstance(old, str) or not isinstance(new, str):
-            bad = old if not isinstance(old, str) else new
-            raise TypeError(f"special_tokens_map must map str to str, not hold a {_type_name(bad)}")
+            what, bad = ("a key", old) if not isinstance(old, str) else (f"the value of {old!r}", new)
+            raise TypeError(f"special_tokens_map must map str to str: {what} is {_type_name(bad)}")
     return dict(special_tokens_map)
 
 

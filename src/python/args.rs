@@ -191,12 +191,18 @@ pub fn reject_mapping(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
 /// A mapping given where a list of tokens is expected (`special_tokens`) is
 /// a TypeError: iterating it would read its keys as the tokens.
 pub fn reject_token_mapping(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<()> {
+    reject_mapping_of(obj, name, "str", "tokens")
+}
+
+/// A mapping given as `name`, an iterable of `expected` items, is a
+/// TypeError: iterating it would read its keys as the `items`.
+pub fn reject_mapping_of(obj: &Bound<'_, PyAny>, name: &str, expected: &str, items: &str) -> PyResult<()> {
     if obj.is_exact_instance_of::<PyList>() || obj.is_exact_instance_of::<PyTuple>() {
         return Ok(());
     }
     if obj.is_instance_of::<PyDict>() || obj.is_instance(&python_class(obj.py(), "collections.abc", "Mapping")?)? {
         return Err(PyTypeError::new_err(format!(
-            "{name} must be an iterable of str, not a mapping ({}): its keys would be read as the tokens",
+            "{name} must be an iterable of {expected}, not a mapping ({}): its keys would be read as the {items}",
             type_name(obj)
         )));
     }

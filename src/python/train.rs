@@ -36,6 +36,7 @@ const DEFAULT_VOCAB_SIZE: usize = 30000;
 fn initial_alphabet(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<char>> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(Vec::new()) };
     args::reject_text_as_collection(obj, "initial_alphabet", "one-character str")?;
+    args::reject_mapping_of(obj, "initial_alphabet", "one-character str", "characters")?;
     let iter = obj.try_iter().map_err(|e| {
         args::unless_raised(e, || {
             PyTypeError::new_err(format!(

@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Siz
 from fractions import Fraction
 from typing import Any
 
-from fast_wordpiece.reference.args import _items, _quoted, _text
+from fast_wordpiece.reference.args import _items, _quoted, _text, _type_name
 from fast_wordpiece.reference.common import CONTINUATION, Pair
 from fast_wordpiece.reference.unicode import WHITESPACE
 
@@ -134,8 +134,12 @@ def check_initial_alphabet(value: object) -> tuple[str, ...]:
     (None: none)."""
     if value is None:
         return ()
+    items = _items(value, "initial_alphabet", "one-character str")
+    if type(value) not in (list, tuple) and isinstance(value, Mapping):
+        raise TypeError(f"initial_alphabet must be an iterable of one-character str, not a mapping "
+                        f"({_type_name(value)}): its keys would be read as the characters")  # fmt: skip
     chars = []
-    for i, c in enumerate(_items(value, "initial_alphabet", "one-character str")):
+    for i, c in enumerate(items):
         _text(c, f"initial_alphabet[{i}]")
         if len(c) != 1:
             raise ValueError(f"initial_alphabet[{i}] must be one character, not {_quoted(c)}")
