@@ -124,8 +124,8 @@ impl Targets {
             powers.push(powers[i].wrapping_mul(BASE));
         }
         let mut before = 0u64;
-        for (i, &byte) in bytes.iter().enumerate().skip(1).map(|(i, _)| (i, &bytes[i - 1])) {
-            before = before.wrapping_mul(BASE).wrapping_add(byte as u64 + 1);
+        for i in 1..bytes.len() {
+            before = before.wrapping_mul(BASE).wrapping_add(bytes[i - 1] as u64 + 1);
             if !text.is_char_boundary(i) {
                 continue;
             }
