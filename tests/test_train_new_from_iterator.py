@@ -249,8 +249,10 @@ def test_bad_arguments(make: object, bert_uncased: PyTokenizer) -> None:
         tok.train_new_from_iterator(corpus, 100, new_special_tokens="<x>")
     with pytest.raises(TypeError, match=r"new_special_tokens\[1\] must be a str or AddedToken, not int"):
         tok.train_new_from_iterator(corpus, 100, new_special_tokens=["<x>", 3])
-    with pytest.raises(TypeError, match="'end_of_word_suffix', 'wordpieces_prefix'"):
-        tok.train_new_from_iterator(corpus, 100, end_of_word_suffix="</w>", wordpieces_prefix="##")
+    # The first unexpected keyword in the call's order, named as Python names it, and what it takes.
+    unexpected = r"^train_new_from_iterator\(\) got an unexpected keyword argument 'wordpieces_prefix' \(it takes "
+    with pytest.raises(TypeError, match=unexpected + r"min_frequency, .*continuing_subword_prefix, objective\)$"):
+        tok.train_new_from_iterator(corpus, 100, wordpieces_prefix="##", end_of_word_suffix="</w>")
     with pytest.raises(TypeError, match="length must be an int or None, not str"):
         tok.train_new_from_iterator(corpus, 100, length="3")
     with pytest.raises(TypeError, match="corpus must be an iterable of str"):

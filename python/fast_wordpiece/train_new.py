@@ -88,11 +88,11 @@ def _with_flags(new: Any, tokens: list[AddedToken]) -> None:
 
 
 def _trainer_kwargs(kwargs: dict[str, Any]) -> dict[str, Any]:
-    unknown = sorted(set(kwargs) - set(TRAINER_KWARGS))
-    if unknown:
-        names = ", ".join(repr(name) for name in unknown)
+    # The first unexpected one in the call's order, named as Python names it (spec section 8).
+    unknown = next((name for name in kwargs if name not in TRAINER_KWARGS), None)
+    if unknown is not None:
         raise TypeError(
-            f"train_new_from_iterator() got unexpected keyword argument(s) {names} "
+            f"train_new_from_iterator() got an unexpected keyword argument {unknown!r} "
             f"(it takes {', '.join(TRAINER_KWARGS)})"
         )
     return {**TRAINER_KWARGS, **kwargs}
