@@ -81,11 +81,6 @@ FLAGS: list[tuple[str, str, Call]] = [
     ),
     ("tokenize", "add_special_tokens", lambda m, t, f, v: t["wordpiece"].tokenize("hello", add_special_tokens=v)),
     ("__call__", "add_special_tokens", lambda m, t, f, v: t["wordpiece"]("hello", add_special_tokens=v)),
-    (
-        "__call__",
-        "return_overflowing_tokens",
-        lambda m, t, f, v: t["wordpiece"]("hello", return_overflowing_tokens=v),
-    ),
     ("decode", "skip_special_tokens", lambda m, t, f, v: t["wordpiece"].decode([1, 2], skip_special_tokens=v)),
     (
         "decode_batch",
@@ -96,11 +91,6 @@ FLAGS: list[tuple[str, str, Call]] = [
         "batch_decode",
         "skip_special_tokens",
         lambda m, t, f, v: t["wordpiece"].batch_decode([[1, 2]], skip_special_tokens=v),
-    ),
-    (
-        "convert_ids_to_tokens",
-        "skip_special_tokens",
-        lambda m, t, f, v: t["wordpiece"].convert_ids_to_tokens([1, 2], skip_special_tokens=v),
     ),
     (
         "get_special_tokens_mask",

@@ -309,6 +309,24 @@ def test_the_tokenizer_surface_matches_transformers(hf, ours, texts):
     assert len(ours) == len(hf)
 
 
+@pytest.mark.parametrize("value", [None, 0, 1, "yes", "", [1], np.int64(1)], ids=repr)
+def test_return_overflowing_tokens_is_read_as_transformers_reads_it(hf, ours, texts, value):
+    """Any value, read as true or false as the call's other ``return_*`` flags are, as transformers
+    reads it (``if return_overflowing_tokens``): None, 0 and "" ask for no windows."""
+    for args in ((texts["one"],), texts["pair"], (texts["batch"],)):
+        kwargs = {"truncation": True, "max_length": 12, "stride": 2, "return_overflowing_tokens": value}
+        assert call_both(hf, ours, args, kwargs) == "equal"
+
+
+@pytest.mark.parametrize("skip", [None, 0, 1, "yes", "", np.int64(1)], ids=repr)
+def test_convert_ids_to_tokens_reads_skip_special_tokens_as_transformers(hf, ours, texts, skip):
+    """``skip_special_tokens`` read as true or false, as transformers reads it; for one id it is not read."""
+    ids = hf(texts["pair"][0], "x")["input_ids"]
+    assert ours.convert_ids_to_tokens(ids, skip) == hf.convert_ids_to_tokens(ids, skip)
+    assert ours.convert_ids_to_tokens(ids, skip_special_tokens=skip) == hf.convert_ids_to_tokens(ids, skip)
+    assert ours.convert_ids_to_tokens(ids[0], skip) == hf.convert_ids_to_tokens(ids[0], skip) == "[CLS]"
+
+
 def test_decode_takes_what_transformers_decode_takes(hf, ours, texts):
     """One id, a sequence, a batch (lists or a 2-D array), and clean_up_tokenization_spaces: the
     call's, else the tokenizer's (False by default, as transformers' BERT tokenizer)."""

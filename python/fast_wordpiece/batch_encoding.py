@@ -472,6 +472,8 @@ def call(tokenizer: Any, text: Any = None, text_pair: Any = None, text_target: A
                     **{**given, **_tokenizer_kwargs(tokenizer_kwargs, "call")})  # fmt: skip
     if text is None and text_target is None:
         raise ValueError("tokenizer(...) needs text or text_target")
+    # read as true or false, as the other return_* flags and transformers (`if return_overflowing_tokens`)
+    return_overflowing_tokens = bool(return_overflowing_tokens)
     if return_tensors not in _TENSORS:
         raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
     max_length = None if max_length is None else _integer(max_length, "max_length", 0)

@@ -478,6 +478,14 @@ pub fn flag(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
     Err(PyTypeError::new_err(format!("{name} must be bool, not {}", type_name(obj))))
 }
 
+/// An argument read as Python's `if` reads it (transformers' way with
+/// `skip_special_tokens` in `convert_ids_to_tokens`): absent is false; an
+/// exception `__bool__` raises (numpy's for an array of several values)
+/// comes back unchanged.
+pub fn truthy(obj: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    obj.map_or(Ok(false), |o| o.is_truthy())
+}
+
 /// The bool the keyword argument `key` of `kwargs` gives (false when it is
 /// not given); None when its value is not a bool, which [`flag`] refuses.
 pub fn given_flag(kwargs: Option<&Bound<'_, PyDict>>, key: &str) -> Option<bool> {

@@ -478,11 +478,13 @@ impl PyTokenizer {
     /// The token of an id, or a list of tokens for a list of ids (without
     /// those of `all_special_ids` when `skip_special_tokens`, as in
     /// transformers). Ids outside the vocabulary raise ValueError.
-    #[pyo3(signature = (ids, skip_special_tokens = false))]
+    /// `skip_special_tokens` is read as true or false (`if`), as
+    /// transformers reads it, and only for a list.
+    #[pyo3(signature = (ids, skip_special_tokens = None), text_signature = "($self, ids, skip_special_tokens=False)")]
     fn convert_ids_to_tokens<'py>(
         &self,
         ids: &Bound<'py, PyAny>,
-        #[pyo3(from_py_with = args::named::skip_special_tokens)] skip_special_tokens: bool,
+        skip_special_tokens: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let py = ids.py();
         let shared = self.inner();
@@ -493,7 +495,7 @@ impl PyTokenizer {
         let ids = args::ids(ids, "ids", shared.vocab().len())?;
         let tokens = assigned(&shared, ids.iter().copied())?;
         // As in transformers: the ids of `all_special_ids` are skipped.
-        let skipped = if skip_special_tokens { self.all_special_id_vec() } else { Vec::new() };
+        let skipped = if args::truthy(skip_special_tokens)? { self.all_special_id_vec() } else { Vec::new() };
         let tokens: Vec<&str> =
             ids.iter().zip(tokens).filter(|(id, _)| !skipped.contains(id)).map(|(_, t)| t).collect();
         Ok(super::ints::text_list(py, &tokens)?.into_any())

@@ -494,15 +494,17 @@ macro_rules! transformers_methods {
             /// The token of an id, or the tokens of a sequence of ids (a
             /// list, a tuple, a range, a numpy array: what
             /// `PyTokenizer.convert_ids_to_tokens` takes), without the special
-            /// tokens when `skip_special_tokens`. An id outside the
-            /// vocabulary is a ValueError.
-            #[pyo3(signature = (ids, skip_special_tokens = false))]
+            /// tokens when `skip_special_tokens` (read as true or false, as
+            /// transformers reads it, and only for a sequence). An id
+            /// outside the vocabulary is a ValueError.
+            #[pyo3(signature = (ids, skip_special_tokens = None), text_signature = "($self, ids, skip_special_tokens=False)")]
             fn convert_ids_to_tokens<'py>(
                 &self,
                 ids: &Bound<'py, PyAny>,
-                #[pyo3(from_py_with = super::args::named::skip_special_tokens)] skip_special_tokens: bool,
+                skip_special_tokens: Option<&Bound<'py, PyAny>>,
             ) -> PyResult<Bound<'py, PyAny>> {
-                let skipped: Vec<u32> = if skip_special_tokens {
+                let skip = !super::args::is_one_id(ids)? && super::args::truthy(skip_special_tokens)?;
+                let skipped: Vec<u32> = if skip {
                     self.inner.special_tokens().iter().filter_map(|t| self.inner.token_to_id(t)).collect()
                 } else {
                     Vec::new()

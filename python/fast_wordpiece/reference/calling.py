@@ -176,12 +176,12 @@ class TransformersCalls:
 
     def convert_ids_to_tokens(self, ids: int | list[int], skip_special_tokens: bool = False) -> str | list[str]:
         """The token of an id, or the tokens of a list of ids (without those of ``all_special_ids`` when
-        ``skip_special_tokens``, as in transformers)."""
-        skip = _flag(skip_special_tokens, "skip_special_tokens")
+        ``skip_special_tokens``, as in transformers). ``skip_special_tokens`` is read as true or false
+        (``if``), as transformers reads it, and only for a list."""
         if _is_one_id(ids):
             return self._shown(self._checked_id(ids, "ids"))
         checked = self._checked_ids(ids, "ids")
-        skipped = set(self.all_special_ids) if skip else set()  # as in transformers
+        skipped = set(self.all_special_ids) if skip_special_tokens else set()  # as in transformers
         return [self._shown(i) for i in checked if i not in skipped]
 
     def _shown(self, id_: int) -> str:

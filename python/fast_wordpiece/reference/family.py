@@ -463,14 +463,14 @@ class TransformersCalls:
     def convert_ids_to_tokens(self, ids: Any, skip_special_tokens: bool = False) -> Any:
         """The token of an id, or the tokens of a sequence of ids (a list, a
         tuple, a range, a numpy array: what ``PyTokenizer.convert_ids_to_tokens``
-        takes), without the special tokens when ``skip_special_tokens``. An id
+        takes), without the special tokens when ``skip_special_tokens`` (read as
+        true or false, as transformers reads it, and only for a sequence). An id
         outside the vocabulary is a ValueError."""
-        skip = _flag(skip_special_tokens, "skip_special_tokens")
         if _is_one_id(ids):
             return self.id_to_token(_id(ids, "ids", self.vocab_size))
         # By id, as transformers skips its all_special_ids: in a vocabulary that lists a special
         # token twice (CamemBERT's "<unk>"), the entry token_to_id does not give is kept.
-        skipped = {self.token_to_id(t) for t in self.special_tokens} if skip else set()
+        skipped = {self.token_to_id(t) for t in self.special_tokens} if skip_special_tokens else set()
         return [self.id_to_token(i) for i in _ids(ids, "ids", self.vocab_size) if i not in skipped]
 
     def convert_tokens_to_ids(self, tokens: Any) -> Any:
