@@ -327,6 +327,60 @@ def test_convert_ids_to_tokens_reads_skip_special_tokens_as_transformers(hf, our
     assert ours.convert_ids_to_tokens(ids[0], skip) == hf.convert_ids_to_tokens(ids[0], skip) == "[CLS]"
 
 
+TOKENIZE_KEYWORDS = [
+    {"truncation": True, "max_length": 8},
+    {"truncation": "longest_first", "max_length": 8, "stride": 2},
+    {"add_special_tokens": True, "truncation": True, "max_length": 8},
+    {"padding": "max_length", "max_length": 40},
+    {"padding": True, "pad_to_multiple_of": 8, "padding_side": "left"},
+    {"return_tensors": "np", "return_overflowing_tokens": True, "return_offsets_mapping": True},
+    {"return_token_type_ids": False, "return_attention_mask": True, "return_length": True, "verbose": False},
+    {"split_special_tokens": True, "max_length": "not read"},
+    {"is_split_into_words": False, "text_target": "a target", "max_target_length": 3},
+    {"tokenizer_kwargs": {"add_special_tokens": True}},
+]
+
+
+@pytest.mark.parametrize("kwargs", TOKENIZE_KEYWORDS, ids=repr)
+@pytest.mark.parametrize("pair", [None, "", "and a second text to go with it"], ids=repr)
+def test_tokenize_takes_the_call_keywords_as_transformers(hf, ours, texts, kwargs, pair):
+    """transformers 5's fast ``tokenize`` passes its keywords to ``_encode_plus``, which reads
+    ``pair``, ``add_special_tokens`` and ``split_special_tokens`` and ignores the call's others
+    (truncation and padding come from strategies there, and only the tokens are returned)."""
+    text = f"{texts['one']} [SEP] with [MASK]"
+    args = (text,) if pair is None else (text, pair)
+    assert ours.tokenize(*args, **kwargs) == hf.tokenize(*args, **kwargs)
+    assert ours.tokenize(text, pair=pair, **kwargs) == hf.tokenize(text, pair=pair, **kwargs)
+
+
+def test_tokenize_refuses_a_keyword_of_no_call(ours):
+    """transformers ignores any keyword (a misspelt one too); ours names it."""
+    for key in ("foo", "text_pair", "truncation_strategy", "padding_strategy"):
+        with pytest.raises(TypeError, match=rf"^tokenize\(\) got an unexpected keyword argument '{key}'$"):
+            ours.tokenize("hello", **{key: 1})
+    with pytest.raises(TypeError, match=r"^tokenize\(\) takes a str, not words"):
+        ours.tokenize("hello", is_split_into_words=True)
+
+
+def test_convert_ids_to_tokens_of_an_id_no_token_has_is_none_as_in_transformers(hf, ours):
+    """transformers' ``convert_ids_to_tokens`` gives ``id_to_token``'s None for an id out of the
+    vocabulary, alone or in a list (numpy's too); ours, with ValueError for what transformers meets
+    with an OverflowError (a negative id, one of 2**32 or more)."""
+    size = len(hf)
+    for ids in (10**6, size, 2**32 - 1, [101, 10**6, 102], [size], np.array([5, 10**6]), range(size - 1, size + 1)):
+        assert ours.convert_ids_to_tokens(ids) == hf.convert_ids_to_tokens(ids), ids
+    assert ours.convert_ids_to_tokens([101, 10**6, 102], skip_special_tokens=True) == [None]
+    assert ours.convert_ids_to_tokens(np.int64(10**6)) is None
+    for bad in (-1, 2**32, 2**70):
+        with pytest.raises(OverflowError):
+            hf.convert_ids_to_tokens([bad])
+        shown = re.escape(str(bad))
+        with pytest.raises(ValueError, match=rf"^ids\[1\] = {shown} is not a token id \(one from 0 to 4294967295\)$"):
+            ours.convert_ids_to_tokens([1, bad])
+        with pytest.raises(ValueError, match=rf"^ids = {shown} is not a token id"):
+            ours.convert_ids_to_tokens(bad)
+
+
 def test_decode_takes_what_transformers_decode_takes(hf, ours, texts):
     """One id, a sequence, a batch (lists or a 2-D array), and clean_up_tokenization_spaces: the
     call's, else the tokenizer's (False by default, as transformers' BERT tokenizer)."""

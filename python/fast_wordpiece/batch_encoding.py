@@ -516,6 +516,28 @@ _CALL_OPTIONS = frozenset(inspect.signature(call).parameters) - {
     "tokenizer", "text", "text_pair", "text_target", "text_pair_target", "tokenizer_kwargs"}  # fmt: skip
 
 
+#: The keyword arguments of the call that transformers 5's fast ``tokenize`` takes and ignores: it
+#: passes them to its ``_encode_plus``, which reads its strategies from ``padding_strategy`` and
+#: ``truncation_strategy``, not from these, and returns only the tokens (no windows, no tensors).
+TOKENIZE_IGNORES = (_CALL_OPTIONS - {"add_special_tokens", "split_special_tokens", "is_split_into_words"}) | {
+    "text_target", "text_pair_target", "tokenizer_kwargs"}  # fmt: skip
+
+
+def tokenize_keywords(kwargs: Mapping[str, Any]) -> None:
+    """Checks the keyword arguments ``tokenize`` takes beyond its own, as transformers 5's fast
+    ``tokenize`` takes them: the call's (``TOKENIZE_IGNORES``: ``truncation``, ``max_length``,
+    ``padding``, ``return_*``, ...) are accepted whatever their value and change nothing, as there;
+    ``is_split_into_words`` true is a TypeError (tokenize takes a str; the call takes words); any other
+    keyword, which transformers would silently ignore too, a TypeError naming it."""
+    for key, value in kwargs.items():
+        if key == "is_split_into_words":
+            if value:
+                raise TypeError("tokenize() takes a str, not words: for a list of words, call "
+                                "tokenizer(words, is_split_into_words=True).tokens()")  # fmt: skip
+        elif key not in TOKENIZE_IGNORES:
+            raise TypeError(f"tokenize() got an unexpected keyword argument {key!r}")
+
+
 def _tokenizer_kwargs(value: Any, function: str) -> dict[str, Any]:
     """The ``tokenizer_kwargs`` of a call: a mapping of str keys, as a dict."""
     if not isinstance(value, Mapping):

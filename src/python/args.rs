@@ -842,6 +842,15 @@ pub fn ids(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) -> PyResult<Ve
     collect(iter, name, 0, |i, item| id(&item, &|| format!("{name}[{i}]"), vocab_size))
 }
 
+/// A sequence of ids as [`ids`] reads it, each any token id ([`any_id`]).
+pub fn any_ids(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<u32>> {
+    reject_text_as_collection(obj, name, "int")?;
+    let iter = obj.try_iter().map_err(|e| {
+        unless_raised(e, || PyTypeError::new_err(format!("{name} must be an iterable of int, not {}", type_name(obj))))
+    })?;
+    collect(iter, name, 0, |i, item| any_id(&item, &|| format!("{name}[{i}]")))
+}
+
 /// Whether `obj` is one id rather than a sequence of them: an int (a bool
 /// too, which [`id`] then rejects) or, but for a list or a tuple, what
 /// `operator.index` takes (numpy's `int64`, a 0-d integer array, an object
@@ -873,12 +882,24 @@ pub fn one_or_more_ids(obj: &Bound<'_, PyAny>, name: &str, vocab_size: usize) ->
 
 /// One token id: an int in `0..vocab_size`.
 pub fn id(item: &Bound<'_, PyAny>, name: &dyn Fn() -> String, vocab_size: usize) -> PyResult<u32> {
+    let why = || format!("is out of range for a vocabulary of {vocab_size} tokens");
+    id_below(item, name, vocab_size as u64, &why)
+}
+
+/// Any id a token could have, in or out of the vocabulary: an int from 0 to
+/// 2**32 - 1, as transformers' `convert_ids_to_tokens` takes (it gives None
+/// for one no token has, and an obscure OverflowError past these bounds).
+pub fn any_id(item: &Bound<'_, PyAny>, name: &dyn Fn() -> String) -> PyResult<u32> {
+    id_below(item, name, 1 << 32, &|| "is not a token id (one from 0 to 4294967295)".to_owned())
+}
+
+/// One id as [`id`] reads it: an int in `0..limit`; out of it, a ValueError
+/// `"<name> = <id> <why>"`.
+fn id_below(item: &Bound<'_, PyAny>, name: &dyn Fn() -> String, limit: u64, why: &dyn Fn() -> String) -> PyResult<u32> {
     if item.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err(format!("{} must be int, not bool", name())));
     }
-    let out_of_range = |id: &dyn std::fmt::Display| {
-        PyValueError::new_err(format!("{} = {id} is out of range for a vocabulary of {vocab_size} tokens", name()))
-    };
+    let out_of_range = |id: &dyn std::fmt::Display| PyValueError::new_err(format!("{} = {id} {}", name(), why()));
     if item.is_instance_of::<PyInt>() {
         let mut overflow = 0;
         // SAFETY: the GIL is held and `item` is an int. The stable ABI's i64
@@ -893,7 +914,7 @@ pub fn id(item: &Bound<'_, PyAny>, name: &dyn Fn() -> String, vocab_size: usize)
         }
         if overflow == 0 {
             return match u32::try_from(id) {
-                Ok(id) if (id as usize) < vocab_size => Ok(id),
+                Ok(id) if u64::from(id) < limit => Ok(id),
                 _ => Err(out_of_range(&id)),
             };
         }
@@ -907,7 +928,7 @@ pub fn id(item: &Bound<'_, PyAny>, name: &dyn Fn() -> String, vocab_size: usize)
             int.extract().map_err(|_| out_of_range(&int))?
         }
     };
-    if id < 0 || id >= vocab_size as i128 {
+    if id < 0 || id >= i128::from(limit) {
         return Err(out_of_range(&id));
     }
     Ok(id as u32)

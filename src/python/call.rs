@@ -40,13 +40,19 @@ const CALL_COLUMNS: [(&str, Column); 5] = [
     ("offset_mapping", Column::Offsets),
 ];
 
-/// A function of `fast_wordpiece.batch_encoding` (`"call"` or `"pad"`),
+/// A function of `fast_wordpiece.batch_encoding` (`"call"`, `"pad"` or
+/// `"tokenize_keywords"`),
 /// looked up once: importing a dotted module already imported, then getting
 /// its attribute, cost a fifth of a small batch's `tokenizer(texts)`.
 fn batch_encoding<'py>(py: Python<'py>, name: &'static str) -> PyResult<Bound<'py, PyAny>> {
     static CALL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     static PAD: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    let cell = if name == "call" { &CALL } else { &PAD };
+    static TOKENIZE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let cell = match name {
+        "call" => &CALL,
+        "pad" => &PAD,
+        _ => &TOKENIZE,
+    };
     let function =
         cell.get_or_try_init(py, || py.import("fast_wordpiece.batch_encoding")?.getattr(name).map(Bound::unbind))?;
     Ok(function.bind(py).clone())
@@ -421,15 +427,22 @@ impl PyTokenizer {
     /// `add_special_tokens`. With
     /// `split_special_tokens=True` special tokens written in the text are
     /// plain text, with False they are matched (None: the tokenizer's
-    /// setting), for this call only, as in transformers.
-    #[pyo3(signature = (text, pair = None, add_special_tokens = false, *, split_special_tokens = None))]
+    /// setting), for this call only, as in transformers. The call's other
+    /// keyword arguments (`truncation`, `max_length`, `padding`, ...) are
+    /// accepted and change nothing, as in transformers 5
+    /// (`batch_encoding.tokenize_keywords`).
+    #[pyo3(signature = (text, pair = None, add_special_tokens = false, *, split_special_tokens = None, **kwargs))]
     fn tokenize<'py>(
         &self,
         text: &Bound<'py, PyAny>,
         pair: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
         split_special_tokens: Option<&Bound<'_, PyAny>>,
+        kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
+        if let Some(kwargs) = kwargs.filter(|k| !k.is_empty()) {
+            batch_encoding(text.py(), "tokenize_keywords")?.call1((kwargs,))?;
+        }
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
         let shared = self.inner_for(super::compat::split_argument(split_special_tokens)?);
@@ -477,7 +490,9 @@ impl PyTokenizer {
 
     /// The token of an id, or a list of tokens for a list of ids (without
     /// those of `all_special_ids` when `skip_special_tokens`, as in
-    /// transformers). Ids outside the vocabulary raise ValueError.
+    /// transformers). An id no token has (past the vocabulary, or in a
+    /// hole of it) gives None, as transformers' `id_to_token` does; a
+    /// negative id or one of 2**32 or more is a ValueError.
     /// `skip_special_tokens` is read as true or false (`if`), as
     /// transformers reads it, and only for a list.
     #[pyo3(signature = (ids, skip_special_tokens = None), text_signature = "($self, ids, skip_special_tokens=False)")]
@@ -489,16 +504,15 @@ impl PyTokenizer {
         let py = ids.py();
         let shared = self.inner();
         if args::is_one_id(ids)? {
-            let id = args::id(ids, &|| "ids".to_owned(), shared.vocab().len())?;
-            return Ok(super::ints::py_str(py, assigned(&shared, [id])?[0])?.into_any());
+            let id = args::any_id(ids, &|| "ids".to_owned())?;
+            return token_or_none(py, shared.id_to_token(id));
         }
-        let ids = args::ids(ids, "ids", shared.vocab().len())?;
-        let tokens = assigned(&shared, ids.iter().copied())?;
+        let ids = args::any_ids(ids, "ids")?;
         // As in transformers: the ids of `all_special_ids` are skipped.
         let skipped = if args::truthy(skip_special_tokens)? { self.all_special_id_vec() } else { Vec::new() };
-        let tokens: Vec<&str> =
-            ids.iter().zip(tokens).filter(|(id, _)| !skipped.contains(id)).map(|(_, t)| t).collect();
-        Ok(super::ints::text_list(py, &tokens)?.into_any())
+        let tokens: Vec<Option<&str>> =
+            ids.iter().filter(|id| !skipped.contains(id)).map(|&id| shared.id_to_token(id)).collect();
+        Ok(super::ints::list_with(py, tokens.len(), |i| token_or_none(py, tokens[i]))?.into_any())
     }
 
     /// Tokens joined back into text by the decoder, as transformers'
@@ -897,6 +911,14 @@ fn assigned(shared: &Shared, ids: impl IntoIterator<Item = u32>) -> PyResult<Vec
                 .ok_or_else(|| PyValueError::new_err(crate::tokenizer::no_token_message(id, shared.vocab().len())))
         })
         .collect()
+}
+
+/// A token as a str, or None for none (`convert_ids_to_tokens`' items).
+pub(super) fn token_or_none<'py>(py: Python<'py>, token: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+    match token {
+        Some(token) => Ok(super::ints::py_str(py, token)?.into_any()),
+        None => Ok(py.None().into_bound(py)),
+    }
 }
 
 /// Each encoding, followed by its overflowing windows when `overflowing`

@@ -409,9 +409,9 @@ pub fn decode_any<'py, T: TokenOf + Sync>(
 }
 
 /// `convert_ids_to_tokens`: the token of one id ([`args::is_one_id`]), or the
-/// tokens of a sequence of ids ([`args::ids`]) but the ids in `skipped`, as
-/// `PyTokenizer.convert_ids_to_tokens` reads them; `token` gives the token
-/// of an id below `vocab_size`. Skipped by id, as transformers skips its
+/// tokens of a sequence of ids ([`args::any_ids`]) but the ids in `skipped`,
+/// as `PyTokenizer.convert_ids_to_tokens` reads them; `token` gives the token
+/// of an id below `vocab_size`, and an id past it gives None. Skipped by id, as transformers skips its
 /// `all_special_ids`: in a vocabulary that lists a special token twice
 /// (CamemBERT's `<unk>`), the other entry is kept.
 pub fn ids_to_tokens<'py, 'a>(
@@ -421,12 +421,13 @@ pub fn ids_to_tokens<'py, 'a>(
     token: impl Fn(u32) -> &'a str,
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = ids.py();
+    let token = |id: u32| ((id as usize) < vocab_size).then(|| token(id));
     if args::is_one_id(ids)? {
-        return Ok(py_str(py, token(args::id(ids, &|| "ids".to_owned(), vocab_size)?))?.into_any());
+        return super::call::token_or_none(py, token(args::any_id(ids, &|| "ids".to_owned())?));
     }
-    let tokens: Vec<&str> =
-        args::ids(ids, "ids", vocab_size)?.into_iter().filter(|id| !skipped.contains(id)).map(&token).collect();
-    Ok(super::ints::text_list(py, &tokens)?.into_any())
+    let tokens: Vec<Option<&str>> =
+        args::any_ids(ids, "ids")?.into_iter().filter(|id| !skipped.contains(id)).map(token).collect();
+    Ok(super::ints::list_with(py, tokens.len(), |i| super::call::token_or_none(py, tokens[i]))?.into_any())
 }
 
 /// The methods that a family tokenizer shares (`decode`, whose docstring
@@ -496,7 +497,7 @@ macro_rules! transformers_methods {
             /// `PyTokenizer.convert_ids_to_tokens` takes), without the special
             /// tokens when `skip_special_tokens` (read as true or false, as
             /// transformers reads it, and only for a sequence). An id
-            /// outside the vocabulary is a ValueError.
+            /// past the vocabulary gives None, as in transformers.
             #[pyo3(signature = (ids, skip_special_tokens = None), text_signature = "($self, ids, skip_special_tokens=False)")]
             fn convert_ids_to_tokens<'py>(
                 &self,

@@ -148,20 +148,37 @@ MAX_THREADS = 1024
 
 def _id(value: object, name: str, vocab_size: int) -> int:
     """One token id: an integer (``_index``) in ``range(vocab_size)``."""
+    return _id_below(value, name, vocab_size, f"is out of range for a vocabulary of {vocab_size} tokens")
+
+
+def _any_id(value: object, name: str) -> int:
+    """Any id a token could have, in or out of the vocabulary: an integer from 0 to 2**32 - 1, as
+    transformers' ``convert_ids_to_tokens`` takes (None for one no token has, an obscure OverflowError
+    past these bounds)."""
+    return _id_below(value, name, 1 << 32, "is not a token id (one from 0 to 4294967295)")
+
+
+def _id_below(value: object, name: str, limit: int, why: str) -> int:
+    """One id as ``_id`` reads it: an integer in ``range(limit)``; out of it, ValueError ``"<name> = <id> <why>"``."""
     if isinstance(value, bool):
         raise TypeError(f"{name} must be int, not bool")
     try:
         number = operator.index(value)  # type: ignore[arg-type]
     except TypeError:
         raise TypeError(f"{name} must be int, not {_type_name(value)}") from None
-    if not 0 <= number < vocab_size:
-        raise ValueError(f"{name} = {number} is out of range for a vocabulary of {vocab_size} tokens")
+    if not 0 <= number < limit:
+        raise ValueError(f"{name} = {number} {why}")
     return number
 
 
 def _ids(value: object, name: str, vocab_size: int) -> list[int]:
     """Token ids (an iterable of ``_id``), as the engine checks them."""
     return [_id(item, f"{name}[{i}]", vocab_size) for i, item in enumerate(_items(value, name, "int"))]
+
+
+def _any_ids(value: object, name: str) -> list[int]:
+    """Ids as ``_ids`` reads them, each any token id (``_any_id``)."""
+    return [_any_id(item, f"{name}[{i}]") for i, item in enumerate(_items(value, name, "int"))]
 
 
 def _threads(value: object) -> int | None:

@@ -16,6 +16,8 @@ from fast_wordpiece import batch_encoding
 from fast_wordpiece.added_token import AddedToken
 from fast_wordpiece.backend import BackendTokenizer
 from fast_wordpiece.reference.args import (
+    _any_id,
+    _any_ids,
     _flag,
     _is_dict,
     _is_one_id,
@@ -146,10 +148,13 @@ class TransformersCalls:
         return rows, arrays, sample, longest
 
     def tokenize(self, text: str, pair: str | None = None, add_special_tokens: bool = False, *,
-                 split_special_tokens: bool | None = None) -> list[str]:  # fmt: skip
+                 split_special_tokens: bool | None = None, **kwargs: Any) -> list[str]:  # fmt: skip
         """The token strings of ``text`` (and ``pair``; an empty one is none, as in transformers);
         ``split_special_tokens`` (None: the tokenizer's setting) makes special tokens written in the text
-        plain text (True) or not, for this call only."""
+        plain text (True) or not, for this call only. The call's other keyword arguments (``truncation``,
+        ``max_length``, ``padding``, ...) are accepted and change nothing, as in transformers 5
+        (``batch_encoding.tokenize_keywords``)."""
+        batch_encoding.tokenize_keywords(kwargs)
         text = _text(text, "text")  # a str: tokenize takes no list of words
         pair = None if pair is None else _text(pair, "pair")
         split = _split_argument(split_special_tokens)
@@ -174,19 +179,22 @@ class TransformersCalls:
             raise TypeError(f"tokens must be a str or a list of str, not {_type_name(tokens)}")
         return [self._ids.get(token, unk) for token in _texts(tokens, "tokens")]
 
-    def convert_ids_to_tokens(self, ids: int | list[int], skip_special_tokens: bool = False) -> str | list[str]:
+    def convert_ids_to_tokens(self, ids: int | list[int],
+                              skip_special_tokens: bool = False) -> str | list[str | None] | None:  # fmt: skip
         """The token of an id, or the tokens of a list of ids (without those of ``all_special_ids`` when
         ``skip_special_tokens``, as in transformers). ``skip_special_tokens`` is read as true or false
-        (``if``), as transformers reads it, and only for a list."""
+        (``if``), as transformers reads it, and only for a list. An id no token has (past the vocabulary,
+        or in a hole of it) gives None, as transformers' ``id_to_token``; a negative id or one of 2**32
+        or more is a ValueError."""
         if _is_one_id(ids):
-            return self._shown(self._checked_id(ids, "ids"))
-        checked = self._checked_ids(ids, "ids")
+            return self._shown(_any_id(ids, "ids"))
+        checked = _any_ids(ids, "ids")
         skipped = set(self.all_special_ids) if skip_special_tokens else set()  # as in transformers
         return [self._shown(i) for i in checked if i not in skipped]
 
-    def _shown(self, id_: int) -> str:
-        """The token of an id as encodings show it (``id_to_token``)."""
-        token: str = self.id_to_token(id_)
+    def _shown(self, id_: int) -> str | None:
+        """The token of an id as encodings show it (``id_to_token``), or None."""
+        token: str | None = self.id_to_token(id_)
         return token
 
     def convert_tokens_to_string(self, tokens: list[str]) -> str:

@@ -8,6 +8,8 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any, Protocol, SupportsIndex, TypeVar
 
 from fast_wordpiece.reference.args import (
+    _any_id,
+    _any_ids,
     _flag,
     _id,
     _ids,
@@ -465,13 +467,13 @@ class TransformersCalls:
         tuple, a range, a numpy array: what ``PyTokenizer.convert_ids_to_tokens``
         takes), without the special tokens when ``skip_special_tokens`` (read as
         true or false, as transformers reads it, and only for a sequence). An id
-        outside the vocabulary is a ValueError."""
+        past the vocabulary gives None, as in transformers."""
         if _is_one_id(ids):
-            return self.id_to_token(_id(ids, "ids", self.vocab_size))
+            return self.id_to_token(_any_id(ids, "ids"))
         # By id, as transformers skips its all_special_ids: in a vocabulary that lists a special
         # token twice (CamemBERT's "<unk>"), the entry token_to_id does not give is kept.
         skipped = {self.token_to_id(t) for t in self.special_tokens} if skip_special_tokens else set()
-        return [self.id_to_token(i) for i in _ids(ids, "ids", self.vocab_size) if i not in skipped]
+        return [self.id_to_token(i) for i in _any_ids(ids, "ids") if i not in skipped]
 
     def convert_tokens_to_ids(self, tokens: Any) -> Any:
         """The id of a token, or the ids of a list of tokens (the unknown
