@@ -258,6 +258,12 @@ def test_errors_name_the_argument_the_caller_passed(make: str, training: list[st
         plain_call = tok("abc")
         assert tok("abc", stride=0, return_overflowing_tokens=False, is_split_into_words=False, text_target=None,
                    split_special_tokens=False) == plain_call  # fmt: skip
+        # return_overflowing_tokens is read by its truth, as in PyTokenizer's call and transformers
+        for false in (None, 0, "", np.int64(0)):
+            assert tok("abc", return_overflowing_tokens=false) == plain_call
+        for true in (1, "yes"):
+            with pytest.raises(TypeError, match=rf"does not support return_overflowing_tokens={true!r}"):
+                tok("abc", return_overflowing_tokens=true)
 
 
 def test_pt_tensors_of_empty_rows_are_int64(family: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:

@@ -938,7 +938,7 @@ def family_pad_token_id(tokenizer: Any) -> int | None:
 #: transformers' call options the family does not have, each with the values that ask for
 #: nothing (accepted, and change nothing).
 _UNSUPPORTED: dict[str, tuple[Any, ...]] = {
-    "stride": (0, None), "return_overflowing_tokens": (False,), "is_split_into_words": (False,),
+    "stride": (0, None), "return_overflowing_tokens": (False, None), "is_split_into_words": (False,),
     "text_target": (None,), "text_pair_target": (None,), "max_target_length": (None,),
     "split_special_tokens": (None, False),
 }  # fmt: skip
@@ -951,11 +951,22 @@ def _check_options(name: str, options: dict[str, Any]) -> None:
         if key not in _UNSUPPORTED:
             raise TypeError(f"{name}.__call__() got an unexpected keyword argument {key!r}")
         accepted = _UNSUPPORTED[key]
+        if key == "return_overflowing_tokens" and _is_false(value):
+            continue  # read by its truth, as in PyTokenizer's call and transformers (`if`)
         if not any(_asks_nothing(value, v) for v in accepted):
             shown = " or ".join(f"{key}={v!r}" for v in accepted)
             raise TypeError(f"{name}.__call__() does not support {key}={value!r}: it encodes texts, not words, "
                             f"without overflowing windows, targets or split special tokens (only {shown} "
                             f"{'is' if len(accepted) == 1 else 'are'} accepted)")  # fmt: skip
+
+
+def _is_false(value: Any) -> bool:
+    """Whether ``value`` is false as ``if`` reads it; an object whose truth is ambiguous (a numpy
+    array of several values) is not."""
+    try:
+        return not value
+    except (TypeError, ValueError):
+        return False
 
 
 def _asks_nothing(value: Any, accepted: Any) -> bool:
