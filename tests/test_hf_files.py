@@ -666,6 +666,21 @@ def test_a_file_without_a_version_loads_as_in_hugging_face(hf_tokenizers_dir: Pa
             impl.PyTokenizer.from_str(json.dumps(doc))
 
 
+def test_a_top_level_key_hugging_face_does_not_have_is_refused(hf_tokenizers_dir: Path) -> None:
+    """A misspelt ``"normaliser"`` is no normalizer: Hugging Face refuses the file, and so do we,
+    rather than encode without the file's normalizer."""
+    doc = json.loads((hf_tokenizers_dir / "baai-bge-small-en" / "tokenizer.json").read_text(encoding="utf-8"))
+    doc["normaliser"] = doc.pop("normalizer")
+    doc["zz_extra"] = 1
+    text = json.dumps(doc)
+    with pytest.raises(Exception, match="expected `,` or `}`"):
+        tokenizers.Tokenizer.from_str(text)
+    keys = "version, truncation, padding, added_tokens, normalizer, pre_tokenizer, post_processor, decoder, model"
+    for impl in (fast_wordpiece, reference):  # the first by name
+        with pytest.raises(ValueError, match=rf'^a tokenizer\.json has no key "normaliser" \(its keys: {keys}\)$'):
+            impl.PyTokenizer.from_str(text)
+
+
 # ----------------------------------------------------------------------------- model directories
 
 

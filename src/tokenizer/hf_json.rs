@@ -527,7 +527,10 @@ pub(crate) fn padding_json(p: Option<Padding>, vocab: &Vocab, pad_token: &str) -
 
 /// The top level of a `tokenizer.json`, the model typed at once (its
 /// vocabulary is most of the file), the other components checked by path.
+/// Another key is refused, as Hugging Face refuses it: a misspelt
+/// `"normaliser"` would otherwise leave the file's normalizer out.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 struct Root {
     /// Absent (Hugging Face reads a file without one) or the value given,
     /// null included.
@@ -565,6 +568,19 @@ fn check_version(version: Option<&Value>) -> Result<()> {
     }
 }
 
+/// The keys of a [`Root`], in Hugging Face's order.
+const ROOT_KEYS: [&str; 9] = [
+    "version",
+    "truncation",
+    "padding",
+    "added_tokens",
+    "normalizer",
+    "pre_tokenizer",
+    "post_processor",
+    "decoder",
+    "model",
+];
+
 /// The error of a file that does not parse as a [`Root`], by JSON path.
 fn diagnose(json: &str, error: serde_json::Error) -> Error {
     let value: Value = match serde_json::from_str(json) {
@@ -574,6 +590,13 @@ fn diagnose(json: &str, error: serde_json::Error) -> Error {
     let Some(obj) = value.as_object() else { return Error::invalid("a tokenizer.json must be a JSON object") };
     let found = (|| {
         check_version(obj.get("version"))?;
+        if let Some(key) = obj.keys().filter(|k| !ROOT_KEYS.contains(&k.as_str())).min() {
+            return Err(Error::invalid(format!(
+                "a tokenizer.json has no key {} (its keys: {})",
+                Quoted(key),
+                ROOT_KEYS.join(", ")
+            )));
+        }
         let model = obj.get("model").ok_or_else(|| err("model", "missing"))?;
         match kind(model, "model")? {
             None | Some("WordPiece") => {}

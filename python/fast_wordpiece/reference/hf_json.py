@@ -399,6 +399,12 @@ def padding_json(p: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
+#: The keys of a tokenizer.json, in Hugging Face's order; another is refused (a misspelt
+#: ``"normaliser"`` would otherwise leave the file's normalizer out).
+ROOT_KEYS = ("version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer", "post_processor",
+             "decoder", "model")  # fmt: skip
+
+
 def parse(text: str) -> Parsed:
     """The tokenizer a Hugging Face ``tokenizer.json`` describes; ValueError naming what is not supported."""
     try:
@@ -409,6 +415,8 @@ def parse(text: str) -> Parsed:
         raise ValueError("a tokenizer.json must be a JSON object")
     if "version" in root and root["version"] != "1.0":  # Hugging Face reads a file without one
         raise ValueError(f'version: {json.dumps(root.get("version"))} is not supported (expected "1.0")')
+    if unknown := sorted(set(root) - set(ROOT_KEYS)):  # Hugging Face refuses them too
+        raise ValueError(f"a tokenizer.json has no key {_quoted(unknown[0])} (its keys: {', '.join(ROOT_KEYS)})")
     if "model" not in root:
         raise ValueError("model: missing")
     kind = _kind(root["model"], "model")
