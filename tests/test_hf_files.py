@@ -679,6 +679,19 @@ def test_a_top_level_key_hugging_face_does_not_have_is_refused(hf_tokenizers_dir
     for impl in (fast_wordpiece, reference):  # the first by name
         with pytest.raises(ValueError, match=rf'^a tokenizer\.json has no key "normaliser" \(its keys: {keys}\)$'):
             impl.PyTokenizer.from_str(text)
+    # The family's readers too.
+    corpus = ["hello world, the quick brown fox"] * 20
+    bpe = fast_wordpiece.BPETokenizer.train(corpus, 270, show_progress=False)
+    unigram = fast_wordpiece.UnigramTokenizer.train(corpus, 30, show_progress=False)
+    family = [(bpe.to_json(), "BPETokenizer", "from_json"), (unigram.to_str(), "UnigramTokenizer", "from_str")]
+    for saved, cls, load in family:
+        doc = {**json.loads(saved), "postprocessor": None}
+        tokenizers.Tokenizer.from_str(saved)  # the file as written loads in Hugging Face; with the key it does not
+        with pytest.raises(Exception, match="expected `,` or `}`"):
+            tokenizers.Tokenizer.from_str(json.dumps(doc))
+        for impl in (fast_wordpiece, reference):
+            with pytest.raises(ValueError, match=r'^a tokenizer\.json has no key "postprocessor" \(its keys: version'):
+                getattr(getattr(impl, cls), load)(json.dumps(doc))
 
 
 # ----------------------------------------------------------------------------- model directories

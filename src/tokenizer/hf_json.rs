@@ -581,6 +581,20 @@ const ROOT_KEYS: [&str; 9] = [
     "model",
 ];
 
+/// A ValueError for a top-level key of a tokenizer.json that Hugging Face's
+/// has not (the first by name), which it refuses: of every reader of the
+/// family, so that a misspelt `"normaliser"` never leaves a stage out.
+pub fn check_root_keys(root: &serde_json::Map<String, Value>) -> Result<()> {
+    match root.keys().filter(|k| !ROOT_KEYS.contains(&k.as_str())).min() {
+        Some(key) => Err(Error::invalid(format!(
+            "a tokenizer.json has no key {} (its keys: {})",
+            Quoted(key),
+            ROOT_KEYS.join(", ")
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// The error of a file that does not parse as a [`Root`], by JSON path.
 fn diagnose(json: &str, error: serde_json::Error) -> Error {
     let value: Value = match serde_json::from_str(json) {
@@ -590,13 +604,7 @@ fn diagnose(json: &str, error: serde_json::Error) -> Error {
     let Some(obj) = value.as_object() else { return Error::invalid("a tokenizer.json must be a JSON object") };
     let found = (|| {
         check_version(obj.get("version"))?;
-        if let Some(key) = obj.keys().filter(|k| !ROOT_KEYS.contains(&k.as_str())).min() {
-            return Err(Error::invalid(format!(
-                "a tokenizer.json has no key {} (its keys: {})",
-                Quoted(key),
-                ROOT_KEYS.join(", ")
-            )));
-        }
+        check_root_keys(obj)?;
         let model = obj.get("model").ok_or_else(|| err("model", "missing"))?;
         match kind(model, "model")? {
             None | Some("WordPiece") => {}

@@ -33,6 +33,7 @@ from fast_wordpiece.reference.args import (
 from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.family import IntT as _IntT
 from fast_wordpiece.reference.files import load_parsed, paths_arg, read_utf8, write_atomic
+from fast_wordpiece.reference.hf_json import check_root_keys
 from fast_wordpiece.reference.training import check_occurrences
 from fast_wordpiece.reference.unicode import LETTER, NUMBER
 
@@ -668,6 +669,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             raise ValueError(f"not valid JSON: {e}") from None
         if not isinstance(root, dict):
             raise ValueError("a tokenizer.json must be a JSON object")
+        check_root_keys(root)
         if root.get("normalizer") is not None:
             raise ValueError("normalizer: a normalizer is not supported with byte-level BPE")
         _byte_level(root.get("pre_tokenizer"), "pre_tokenizer", required=True)

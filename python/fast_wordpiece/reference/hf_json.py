@@ -405,6 +405,13 @@ ROOT_KEYS = ("version", "truncation", "padding", "added_tokens", "normalizer", "
              "decoder", "model")  # fmt: skip
 
 
+def check_root_keys(root: dict[str, Any]) -> None:
+    """ValueError for a top-level key Hugging Face's tokenizer.json has not (the first by name), which
+    it refuses: of every reader of the family."""
+    if unknown := sorted(set(root) - set(ROOT_KEYS)):
+        raise ValueError(f"a tokenizer.json has no key {_quoted(unknown[0])} (its keys: {', '.join(ROOT_KEYS)})")
+
+
 def parse(text: str) -> Parsed:
     """The tokenizer a Hugging Face ``tokenizer.json`` describes; ValueError naming what is not supported."""
     try:
@@ -415,8 +422,7 @@ def parse(text: str) -> Parsed:
         raise ValueError("a tokenizer.json must be a JSON object")
     if "version" in root and root["version"] != "1.0":  # Hugging Face reads a file without one
         raise ValueError(f'version: {json.dumps(root.get("version"))} is not supported (expected "1.0")')
-    if unknown := sorted(set(root) - set(ROOT_KEYS)):  # Hugging Face refuses them too
-        raise ValueError(f"a tokenizer.json has no key {_quoted(unknown[0])} (its keys: {', '.join(ROOT_KEYS)})")
+    check_root_keys(root)
     if "model" not in root:
         raise ValueError("model: missing")
     kind = _kind(root["model"], "model")

@@ -40,6 +40,7 @@ from fast_wordpiece.reference.args import (
 )
 from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.files import lines, load_parsed, paths_arg, read_utf8, write_atomic
+from fast_wordpiece.reference.hf_json import check_root_keys
 from fast_wordpiece.reference.json_numbers import as_read_back
 from fast_wordpiece.reference.spm_normalizer import Aligned, Normalizer
 from fast_wordpiece.reference.training import check_occurrences
@@ -1076,6 +1077,8 @@ def from_tokenizer_json(
         doc = _json_loads(text, parse_constant=_no_constant)
     except ValueError as e:
         raise ValueError(f"not valid JSON: {e}") from None
+    if isinstance(doc, dict):
+        check_root_keys(doc)
     model = doc.get("model") if isinstance(doc, dict) else None
     if not isinstance(model, dict):
         raise ValueError('no "model" object')
