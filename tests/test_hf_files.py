@@ -666,6 +666,14 @@ def test_a_file_without_a_version_loads_as_in_hugging_face(hf_tokenizers_dir: Pa
             impl.PyTokenizer.from_str(json.dumps(doc))
 
 
+def test_a_file_with_max_input_chars_per_word_0_is_refused_in_the_constructors_words() -> None:
+    doc = json.loads(fast_wordpiece.PyTokenizer.train(["a b"], 30, show_progress=False).to_str())
+    doc["model"]["max_input_chars_per_word"] = 0
+    for impl in (fast_wordpiece, reference):
+        with pytest.raises(ValueError, match=r"^max_input_chars_per_word must be >= 1, got 0$"):
+            impl.PyTokenizer.from_str(json.dumps(doc))
+
+
 def test_a_top_level_key_hugging_face_does_not_have_is_refused(hf_tokenizers_dir: Path) -> None:
     """A misspelt ``"normaliser"`` is no normalizer: Hugging Face refuses the file, and so do we,
     rather than encode without the file's normalizer."""

@@ -144,7 +144,7 @@ impl Bpe {
         let Some(keys) = root.as_object() else {
             return Err(Error::invalid("a tokenizer.json must be a JSON object"));
         };
-        check_root_keys(keys)?;
+        check_root_keys(keys.keys())?;
         if !is_null(root.get("normalizer")) {
             return Err(err("normalizer", "a normalizer is not supported with byte-level BPE"));
         }

@@ -584,8 +584,8 @@ const ROOT_KEYS: [&str; 9] = [
 /// A ValueError for a top-level key of a tokenizer.json that Hugging Face's
 /// has not (the first by name), which it refuses: of every reader of the
 /// family, so that a misspelt `"normaliser"` never leaves a stage out.
-pub fn check_root_keys(root: &serde_json::Map<String, Value>) -> Result<()> {
-    match root.keys().filter(|k| !ROOT_KEYS.contains(&k.as_str())).min() {
+pub fn check_root_keys<'a>(keys: impl IntoIterator<Item = &'a String>) -> Result<()> {
+    match keys.into_iter().filter(|k| !ROOT_KEYS.contains(&k.as_str())).min() {
         Some(key) => Err(Error::invalid(format!(
             "a tokenizer.json has no key {} (its keys: {})",
             Quoted(key),
@@ -597,6 +597,13 @@ pub fn check_root_keys(root: &serde_json::Map<String, Value>) -> Result<()> {
 
 /// The error of a file that does not parse as a [`Root`], by JSON path.
 fn diagnose(json: &str, error: serde_json::Error) -> Error {
+    // The keys first, their values skipped unread (a number too large for a
+    // double under an unknown key is that key's error, not the number's).
+    if let Ok(top) = serde_json::from_str::<FxHashMap<String, serde::de::IgnoredAny>>(json) {
+        if let Err(e) = check_root_keys(top.keys()) {
+            return e;
+        }
+    }
     let value: Value = match serde_json::from_str(json) {
         Ok(value) => value,
         Err(e) => return Error::invalid(format!("not JSON: {e}")),
@@ -604,7 +611,6 @@ fn diagnose(json: &str, error: serde_json::Error) -> Error {
     let Some(obj) = value.as_object() else { return Error::invalid("a tokenizer.json must be a JSON object") };
     let found = (|| {
         check_version(obj.get("version"))?;
-        check_root_keys(obj)?;
         let model = obj.get("model").ok_or_else(|| err("model", "missing"))?;
         match kind(model, "model")? {
             None | Some("WordPiece") => {}

@@ -193,7 +193,7 @@ impl Default for Options {
 impl Options {
     pub fn validate(&self) -> Result<()> {
         if self.max_input_chars_per_word == 0 {
-            return Err(Error::invalid("max_input_chars_per_word must be positive"));
+            return Err(Error::invalid("max_input_chars_per_word must be >= 1, got 0"));
         }
         for (name, token) in [
             ("unk_token", &self.unk_token),

@@ -149,7 +149,7 @@ impl UnigramTokenizer {
     pub fn from_json(text: &str) -> Result<Self> {
         let doc: Value = serde_json::from_str(text).map_err(|e| Error::invalid(format!("not valid JSON: {e}")))?;
         if let Some(keys) = doc.as_object() {
-            check_root_keys(keys)?;
+            check_root_keys(keys.keys())?;
         }
         let model = doc.get("model").filter(|m| m.is_object()).ok_or_else(|| Error::invalid("no \"model\" object"))?;
         match model.get("type") {

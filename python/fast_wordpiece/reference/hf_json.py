@@ -420,9 +420,9 @@ def parse(text: str) -> Parsed:
         raise ValueError(f"not JSON: {e}") from None
     if not isinstance(root, dict):
         raise ValueError("a tokenizer.json must be a JSON object")
+    check_root_keys(root)
     if "version" in root and root["version"] != "1.0":  # Hugging Face reads a file without one
         raise ValueError(f'version: {json.dumps(root.get("version"))} is not supported (expected "1.0")')
-    check_root_keys(root)
     if "model" not in root:
         raise ValueError("model: missing")
     kind = _kind(root["model"], "model")
