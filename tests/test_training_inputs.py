@@ -5,7 +5,6 @@ trainers, and a ValueError for a corpus without a word."""
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -38,23 +37,18 @@ def batches(texts: list[str], size: int) -> Iterator[list[str]]:
 
 
 class ArrowArrayLike(list):  # type: ignore[type-arg]
-    """Exports an Arrow array, as pyarrow's arrays do: ``count_words`` and ``PyTokenizer.train``
-    read those, the family's trainers refuse them (they are not batches of str)."""
+    """Exports an Arrow array, as pyarrow's arrays do: ``count_words`` reads those, training
+    refuses them (they are not batches of str)."""
 
     def __arrow_c_array__(self, requested_schema: object = None) -> tuple[object, object]:
         raise NotImplementedError
 
 
 class SeriesLike(list):  # type: ignore[type-arg]
-    """A Series of str, as pandas' and polars' export an Arrow stream: a batch like any other to
-    the family's trainers (``count_words`` and ``PyTokenizer.train`` read it through its export)."""
+    """A Series of str, as pandas' and polars' export an Arrow stream: a batch like any other."""
 
     def __arrow_c_stream__(self, requested_schema: object = None) -> object:
         raise NotImplementedError
-
-
-def _pyarrow() -> Any:
-    return pytest.importorskip("pyarrow", reason="pyarrow is in the test extra")
 
 
 @pytest.fixture(params=sorted(IMPLEMENTATIONS))
@@ -76,7 +70,7 @@ def test_a_corpus_of_batches_trains_as_its_texts(module: Any, trainer: str) -> N
         tuple(TEXTS[1:5]),
         np.array(TEXTS[5:9]),
         iter(TEXTS[9:12]),
-        SeriesLike(TEXTS[12:15]) if trainer != "wordpiece" else _pyarrow().chunked_array([TEXTS[12:15]]),
+        SeriesLike(TEXTS[12:15]),
         *TEXTS[15:],
     ]
     assert train(module, mixed).get_vocab() == flat
@@ -109,15 +103,8 @@ BAD_ITEMS = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("trainer", "corpus", "error", "message"),
-    [
-        (trainer, *case)
-        for trainer in sorted(TRAINERS)
-        for case in BAD_ITEMS
-        if trainer != "wordpiece" or not isinstance(case[0][0], ArrowArrayLike)  # read as Arrow there
-    ],
-)
+@pytest.mark.parametrize("trainer", sorted(TRAINERS))
+@pytest.mark.parametrize(("corpus", "error", "message"), BAD_ITEMS)
 def test_an_item_that_is_neither_text_nor_batch_is_named(
     trainer: str, corpus: list[Any], error: type[Exception], message: str
 ) -> None:
@@ -125,58 +112,6 @@ def test_an_item_that_is_neither_text_nor_batch_is_named(
     assert engine == twin
     assert engine[0] == error.__name__
     assert engine[1].startswith(message)
-
-
-# --- Arrow texts
-
-
-def test_wordpiece_training_reads_arrow_texts_as_count_words_does(module: Any) -> None:
-    """An Arrow string array, a chunked array (a table's column), a list of arrays (record batches'
-    columns) and a polars Series train as the list of their texts, nulls skipped, and give the
-    vocabulary of ``train_from_counts`` on what ``count_words`` counts of them."""
-    pa = _pyarrow()
-    texts: list[str | None] = [*TEXTS[:9], None, *TEXTS[9:]]
-    flat = [t for t in texts if t is not None]
-    expected = module.PyTokenizer.train(flat, 80, show_progress=False).get_vocab()
-    corpora: list[Any] = [
-        pa.array(texts),
-        pa.array(texts, type=pa.large_string()),
-        pa.chunked_array([texts[:4], texts[4:]]),
-        pa.table({"text": texts})["text"],
-        [pa.array(texts[:4]), texts[4], pa.array(texts[4:])[1:]],  # a slice: an offset into its buffers
-        [batch.column(0) for batch in pa.table({"text": texts}).to_batches(max_chunksize=6)],
-    ]
-    if importlib.util.find_spec("polars") is not None:  # optional: its Series exports an Arrow stream
-        import polars
-
-        corpora.append(polars.Series(texts))
-    for corpus in corpora:
-        trained = module.PyTokenizer.train(corpus, 80, show_progress=False)
-        assert trained.get_vocab() == expected, type(corpus)
-        counted = module.PyTokenizer.train_from_counts(module.count_words(corpus), 80, show_progress=False)
-        assert counted.get_vocab() == expected
-
-
-def test_arrow_corpora_train_alike_and_bad_ones_are_named_as_count_words_names_them() -> None:
-    pa = _pyarrow()
-    texts = [*TEXTS, None, "Ünïcode café ☕"]
-    train = TRAINERS["wordpiece"]
-    for corpus in [pa.array(texts), pa.chunked_array([texts[:3], texts[3:]])]:
-        engine, twin = (train(m, corpus).get_vocab() for m in MODULES.values())
-        assert engine == twin
-    struct = 'not a struct (a table or record batch): pass its column of texts, e.g. table["text"]'
-    strings = "an Arrow string, large_string or string_view array"
-    iterable = "an iterable of str or Arrow string arrays, or an Arrow string array or chunked array"
-    for corpus, message in [
-        (pa.array([1, 2]), f"corpus must be {strings}, not one of type int64"),
-        ([pa.array([1.5])], f"corpus[0] must be {strings}, not one of type double"),
-        (pa.table({"text": ["a"]}), f"corpus must be {strings}, {struct}"),
-        (7, f"corpus must be {iterable}, not int"),
-    ]:
-        engine, twin = (outcome(lambda m=m, corpus=corpus: train(m, corpus)) for m in MODULES.values())
-        assert engine == twin == ("TypeError", message)
-        counted = outcome(lambda corpus=corpus: fast_wordpiece.count_words(corpus))
-        assert counted == ("TypeError", message.replace("corpus", "texts"))
 
 
 @pytest.mark.parametrize("trainer", [*sorted(TRAINERS), "count_words"])

@@ -612,11 +612,9 @@ def test_arrow_tables_and_record_batches_are_a_type_error_naming_the_column(fw):
         fw.count_words([pa.array(["a"]), "b", 3])
     with pytest.raises(TypeError, match="Arrow string, large_string or string_view array, not one of"):
         fw.count_words(pa.chunked_array([[1, 2]]))
-    # PyTokenizer.train reads Arrow arrays as count_words does; the family's corpus is texts only.
-    with pytest.raises(TypeError, match=r"corpus\[1\] must be an Arrow string, large_string or string_view"):
-        fw.PyTokenizer.train([pa.array(["a"]), pa.array([1])], 100, show_progress=False)
+    # Training's corpus is texts only: Arrow arrays there are counted by count_words.
     with pytest.raises(TypeError, match=r"corpus\[0\] must be str, not StringArray"):
-        fw.BPETokenizer.train([pa.array(["a"])], 300, show_progress=False)
+        fw.PyTokenizer.train([pa.array(["a"])], 100, show_progress=False)
 
 
 def test_arrow_arrays_of_other_types_are_a_type_error(fw):

@@ -489,9 +489,6 @@ class _ArrowStream(Protocol):
 
     def __arrow_c_stream__(self, requested_schema: object = None, /) -> object: ...
 
-# PyTokenizer.train's corpus: count_words' texts, and batches of str.
-_ArrowCorpus: TypeAlias = Iterable[str | Iterable[str] | _ArrowArray | _ArrowStream] | _ArrowArray | _ArrowStream
-
 class _CountOptions(TypedDict, total=False):
     lowercase: bool
     strip_accents: bool | None
@@ -661,7 +658,7 @@ class PyTokenizer:
     ) -> PyTokenizer: ...
     @staticmethod
     def train(
-        corpus: _ArrowCorpus,
+        corpus: _Corpus,
         vocab_size: _Int = 30000,
         min_frequency: _Int | None = None,
         *,

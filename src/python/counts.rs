@@ -44,6 +44,8 @@ enum Unit<'py> {
 /// surrogate is the ValueError that names its index).
 struct Pull<'py, 'a> {
     iter: std::iter::Enumerate<Bound<'py, PyIterator>>,
+    /// Whether items may be Arrow arrays (`count_words`) or only str (training).
+    arrow: bool,
     /// An item pulled that belongs to the next unit.
     held: Option<(usize, Bound<'py, PyAny>)>,
     /// The texts of a batch item (a list of str) being pulled: the item's
@@ -93,7 +95,7 @@ impl<'py> Pull<'py, '_> {
                 if items.len() >= BATCH_TEXTS || bytes >= BATCH_BYTES {
                     break;
                 }
-            } else if item.hasattr("__arrow_c_array__")? || item.hasattr("__arrow_c_stream__")? {
+            } else if self.arrow && (item.hasattr("__arrow_c_array__")? || item.hasattr("__arrow_c_stream__")?) {
                 if !items.is_empty() {
                     self.held = Some((i, item));
                     break;
@@ -144,25 +146,26 @@ impl<'py> Pull<'py, '_> {
     }
 }
 
-/// Counts the words of `corpus` (`iter` its iterator): str items and Arrow
-/// string arrays (read in place), pulled in units and counted
+/// Counts the words of `corpus` (`iter` its iterator): str items and, if
+/// `arrow`, Arrow string arrays (read in place), pulled in units and counted
 /// with the GIL released. While a unit is counted the next is pulled: str
 /// units on the pool's threads, which the calling thread joins once it has
 /// pulled (with one thread, a unit is counted, then the next pulled); Arrow
 /// arrays on a thread of their own (a generator reading them from a socket
 /// or a file keeps reading).
-fn count_texts(
+pub(super) fn count_texts(
     py: Python<'_>,
     corpus: &Bound<'_, PyAny>,
     iter: Bound<'_, PyIterator>,
     name: &str,
+    arrow: bool,
     counter: &mut WordCounter,
     show_progress: bool,
 ) -> PyResult<()> {
     let mut progress = Progress::new(show_progress, None);
     let (total, exact) = texts_total(corpus)?;
     progress.start("counting words", "texts", total);
-    let mut pull = Pull { iter: iter.enumerate(), held: None, batch: None, batched: false, name };
+    let mut pull = Pull { iter: iter.enumerate(), arrow, held: None, batch: None, batched: false, name };
     let threads = crate::threads::default_threads();
     let mut next = pull.next()?;
     while let Some(unit) = next.take() {
@@ -578,75 +581,11 @@ impl PyWordCounts {
     }
 }
 
-/// What `count_words` and `PyTokenizer.train` read: an Arrow array, an
-/// Arrow stream, or an iterable.
-pub(super) enum Corpus<'py> {
+/// What `count_words` reads: an Arrow array, an Arrow stream, or an iterable.
+enum Corpus<'py> {
     Array(arrow::ArrowCapsules<'py>),
     Stream(arrow::ArrowStream<'py>),
     Iter(Bound<'py, PyIterator>),
-}
-
-impl<'py> Corpus<'py> {
-    /// How `texts` (named `name`) is read: through its Arrow export, or
-    /// iterated; a TypeError when it is neither.
-    pub(super) fn of(texts: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
-        Ok(match arrow::input(texts, name)? {
-            Some(arrow::ArrowInput::Array(capsules)) => Corpus::Array(capsules),
-            Some(arrow::ArrowInput::Stream(stream)) => Corpus::Stream(stream),
-            None => Corpus::Iter(texts.try_iter().map_err(|e| {
-                args::unless_raised(e, || {
-                    PyTypeError::new_err(format!(
-                        "{name} must be an iterable of str or Arrow string arrays, or an Arrow string array or \
-                         chunked array, not {}",
-                        type_name(texts)
-                    ))
-                })
-            })?),
-        })
-    }
-
-    /// Adds the words of every text to `counter`; `texts` is the corpus
-    /// itself (for the progress's total).
-    pub(super) fn count(
-        self,
-        texts: &Bound<'py, PyAny>,
-        name: &str,
-        counter: &mut WordCounter,
-        show_progress: bool,
-    ) -> PyResult<()> {
-        let py = texts.py();
-        let signals = Signals::default();
-        let stop = || signals.stop();
-        match self {
-            Corpus::Array(capsules) => {
-                let texts = capsules.texts(name)?;
-                let counted = py.detach(|| {
-                    let mut progress = Progress::new(show_progress, Some(&stop));
-                    progress.start("counting words", "texts", Some(texts.len() as u64));
-                    let counted = guard(|| count_arrow_texts(counter, &texts, &mut progress));
-                    progress.finish();
-                    counted
-                });
-                signals.result(counted)
-            }
-            Corpus::Stream(mut stream) => {
-                let mut progress = Progress::new(show_progress, Some(&stop));
-                progress.start("counting words", "texts", None);
-                let mut count_chunks = || -> PyResult<()> {
-                    while let Some(chunk) = stream.next()? {
-                        let texts = stream.texts(&chunk)?;
-                        py.detach(|| guard(|| count_arrow_texts(counter, &texts, &mut progress)))?;
-                    }
-                    Ok(())
-                };
-                let counted = count_chunks();
-                progress.finish();
-                drop(progress);
-                signals.result(counted)
-            }
-            Corpus::Iter(iter) => count_texts(py, texts, iter, name, counter, show_progress),
-        }
-    }
 }
 
 /// Counts the words of `texts` as training does: normalized and
@@ -668,10 +607,54 @@ pub fn count_words(
     args::reject_text_as_collection(texts, "texts", "str")?;
     args::reject_mapping_corpus(texts, "texts")?;
     // Texts that are not iterable are named before the options (as `train` does).
-    let input = Corpus::of(texts, "texts")?;
+    let input = match arrow::input(texts, "texts")? {
+        Some(arrow::ArrowInput::Array(capsules)) => Corpus::Array(capsules),
+        Some(arrow::ArrowInput::Stream(stream)) => Corpus::Stream(stream),
+        None => Corpus::Iter(texts.try_iter().map_err(|e| {
+            args::unless_raised(e, || {
+                PyTypeError::new_err(format!(
+                    "texts must be an iterable of str or Arrow string arrays, or an Arrow string array or chunked \
+                     array, not {}",
+                    type_name(texts)
+                ))
+            })
+        })?),
+    };
     let options = count_options(options, "count_words")?;
     let mut counter = WordCounter::new(&options);
-    input.count(texts, "texts", &mut counter, show_progress)?;
+    let signals = Signals::default();
+    let stop = || signals.stop();
+    match input {
+        Corpus::Array(capsules) => {
+            let texts = capsules.texts("texts")?;
+            let counted = py.detach(|| {
+                let mut progress = Progress::new(show_progress, Some(&stop));
+                progress.start("counting words", "texts", Some(texts.len() as u64));
+                let counted = guard(|| count_arrow_texts(&mut counter, &texts, &mut progress));
+                progress.finish();
+                counted
+            });
+            signals.result(counted)?;
+        }
+        Corpus::Stream(mut stream) => {
+            let mut progress = Progress::new(show_progress, Some(&stop));
+            progress.start("counting words", "texts", None);
+            let mut count_chunks = || -> PyResult<()> {
+                while let Some(chunk) = stream.next()? {
+                    let texts = stream.texts(&chunk)?;
+                    py.detach(|| guard(|| count_arrow_texts(&mut counter, &texts, &mut progress)))?;
+                }
+                Ok(())
+            };
+            let counted = count_chunks();
+            progress.finish();
+            drop(progress);
+            signals.result(counted)?;
+        }
+        Corpus::Iter(iter) => {
+            count_texts(py, texts, iter, "texts", true, &mut counter, show_progress)?;
+        }
+    }
     let counts = py.detach(|| WordCounts::from_counter(&options, counter)).map_err(to_py)?;
     Ok(wrap(counts))
 }

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use super::args::{self, type_name, Given};
-use super::counts::{utf8_errors, Corpus, PyWordCounts};
+use super::counts::{count_texts, utf8_errors, PyWordCounts};
 use super::errors::{guard, to_py, Signals};
 use super::tokenizer::PyTokenizer;
 use crate::error::Quoted;
@@ -160,10 +160,7 @@ impl PyTokenizer {
     /// generator, pulled in batches) or of batches of str (a list, tuple or
     /// other iterable of str is read as its texts, as Hugging Face's
     /// `train_from_iterator` reads it), to `vocab_size` tokens (default
-    /// 30,000, as Hugging Face's `WordPieceTrainer`). Arrow string arrays
-    /// are read in place, nulls skipped, as `count_words` reads them: the
-    /// corpus itself (a pyarrow array or chunked array, a table's column, a
-    /// pandas or polars Series) or its items (record batches' columns).
+    /// 30,000, as Hugging Face's `WordPieceTrainer`).
     ///
     /// `objective` ranks the merges (spec section 4): `"likelihood"` (the
     /// default) the gain in unigram likelihood, `"pmi"` the score
@@ -209,11 +206,15 @@ impl PyTokenizer {
         };
         args::reject_text_as_collection(corpus, "corpus", "str")?;
         args::reject_mapping_corpus(corpus, "corpus")?;
-        let input = Corpus::of(corpus, "corpus")?;
+        let iter = corpus.try_iter().map_err(|e| {
+            args::unless_raised(e, || {
+                PyTypeError::new_err(format!("corpus must be an iterable of str, not {}", type_name(corpus)))
+            })
+        })?;
         let config = trainer_config(&given)?;
         let options = training_options(options, "train")?;
         let mut counter = WordCounter::new(&options);
-        input.count(corpus, "corpus", &mut counter, show_progress)?;
+        count_texts(py, corpus, iter, "corpus", false, &mut counter, show_progress)?;
         let counts = guard(|| counter.into_counts())?;
         learn(py, counts, true, config, options, show_progress)
     }

@@ -462,42 +462,24 @@ def _arrow_format(data_type: Any) -> str:
     return (code or b"").decode("utf-8", "replace")
 
 
-def _texts(texts: Iterable[Any], name: str) -> Iterator[str]:
-    """The str items of ``texts`` (named ``name``), the texts of its Arrow string arrays and of its
-    batches of str (``_text_batch``)."""
+def _texts(texts: Iterable[Any]) -> Iterator[str]:
+    """The str items of ``texts``, the texts of its Arrow string arrays and of its batches of str
+    (``_text_batch``)."""
     for i, text in enumerate(texts):
         if isinstance(text, str):
-            yield _text(text, f"{name}[{i}]")
+            yield _text(text, f"texts[{i}]")
             continue
         if not _exports_arrow(text):
-            batch = _text_batch(text, f"{name}[{i}]")
-        elif (error := _dataframe_error(text, f"{name}[{i}] must be str or a batch of texts")) is not None:
+            batch = _text_batch(text, f"texts[{i}]")
+        elif (error := _dataframe_error(text, f"texts[{i}] must be str or a batch of texts")) is not None:
             raise error
         elif (method := _arrow_export(text)) is not None:
-            yield from _arrow_texts(text, method, f"{name}[{i}]")
+            yield from _arrow_texts(text, method, f"texts[{i}]")
             continue
         else:
             batch = iter(text)  # its export needs a module that is missing: the iterable it is
         for j, item in enumerate(batch):
-            yield _text(item, f"{name}[{i}][{j}]")
-
-
-def corpus_texts(texts: Any, name: str) -> Iterator[str]:
-    """The texts of a corpus as ``count_words`` and ``PyTokenizer.train`` read it (named
-    ``name``): an iterable of str, of batches of str and of Arrow string arrays or streams, or an
-    Arrow array or stream itself, nulls skipped. The corpus is checked before this returns; its
-    items as they are read."""
-    if isinstance(texts, (str, bytes, bytearray)):
-        raise TypeError(f"{name} must be an iterable of str, not {_type_name(texts)}")
-    _reject_mapping_corpus(texts, name)
-    if (method := _arrow_export(texts)) is not None:
-        return iter(_arrow_texts(texts, method, name))
-    if not isinstance(texts, Iterable):
-        raise TypeError(
-            f"{name} must be an iterable of str or Arrow string arrays, or an Arrow string array or "
-            f"chunked array, not {_type_name(texts)}"
-        )
-    return _texts(texts, name)
+            yield _text(item, f"texts[{i}][{j}]")
 
 
 def count_words(texts: Iterable[str], *, show_progress: bool = False, **options: Any) -> WordCounts:
@@ -510,7 +492,16 @@ def count_words(texts: Iterable[str], *, show_progress: bool = False, **options:
     (``__arrow_c_stream__``): their texts, nulls skipped. Without pyarrow, an
     iterable that exports Arrow is read as the iterable of str it is."""
     _flag(show_progress, "show_progress")
-    read = corpus_texts(texts, "texts")
+    if isinstance(texts, (str, bytes, bytearray)):
+        raise TypeError(f"texts must be an iterable of str, not {_type_name(texts)}")
+    _reject_mapping_corpus(texts, "texts")
+    if (method := _arrow_export(texts)) is not None:
+        texts = _arrow_texts(texts, method)
+    if isinstance(texts, str) or not isinstance(texts, Iterable):
+        raise TypeError(
+            "texts must be an iterable of str or Arrow string arrays, or an Arrow string array or "
+            f"chunked array, not {_type_name(texts)}"
+        )
     counted = WordCounts(**count_options(options, "count_words"))
-    counted._add_texts(read)
+    counted._add_texts(_texts(texts))
     return counted

@@ -16,6 +16,7 @@ from fast_wordpiece.reference import hf_json, template
 from fast_wordpiece.reference.args import (
     MAX_THREADS,
     TEXT_COUNTS,
+    _corpus_texts,
     _flag,
     _id,
     _input_ids,
@@ -26,6 +27,7 @@ from fast_wordpiece.reference.args import (
     _path,
     _quoted,
     _reject_mapping,
+    _reject_mapping_corpus,
     _special_tokens,
     _StrPath,
     _text,
@@ -43,7 +45,7 @@ from fast_wordpiece.reference.common import (
     Offsets,
     Pair,
 )
-from fast_wordpiece.reference.counts import COUNT_OPTIONS, WordCounts, check_word, corpus_texts, differing, effect, show
+from fast_wordpiece.reference.counts import COUNT_OPTIONS, WordCounts, check_word, differing, effect, show
 from fast_wordpiece.reference.decoder import clean_up_tokenization, decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.files import load_parsed, read_utf8, write_atomic
@@ -361,14 +363,14 @@ class PyTokenizer(TransformersCalls):
               limit_alphabet: int | None = None, initial_alphabet: Iterable[str] | None = None,
               show_progress: bool = True, **options: Any) -> PyTokenizer:  # fmt: skip
         """Learns a vocabulary of ``vocab_size`` tokens (default 30,000) from an iterable of texts and
-        of batches of texts (a list of str is read as its texts), Arrow string arrays read as
-        ``count_words`` reads them."""
+        of batches of texts (a list of str is read as its texts)."""
         _flag(show_progress, "show_progress")
-        texts = corpus_texts(corpus, "corpus")
+        items = _items(corpus, "corpus", "str")
+        _reject_mapping_corpus(corpus, "corpus")
         args = _TrainingArgs.check(vocab_size, min_frequency, special_tokens, show_progress, options, objective,
                                    limit_alphabet, initial_alphabet)  # fmt: skip
         counts: Counter[str] = Counter()
-        for text in texts:
+        for text in _corpus_texts(items, "corpus"):
             counts.update(args.options.words(text))
         return args.learn(counts)
 
