@@ -700,6 +700,9 @@ def test_a_top_level_key_hugging_face_does_not_have_is_refused(hf_tokenizers_dir
         for impl in (fast_wordpiece, reference):
             with pytest.raises(ValueError, match=r'^a tokenizer\.json has no key "postprocessor" \(its keys: version'):
                 getattr(getattr(impl, cls), load)(json.dumps(doc))
+            # Its value unread: a number too large for a double is the key's error, not the number's.
+            with pytest.raises(ValueError, match=r'^a tokenizer\.json has no key "zz" \(its keys: version'):
+                getattr(getattr(impl, cls), load)(saved.rstrip()[:-1] + ', "zz": 1e400}')
 
 
 # ----------------------------------------------------------------------------- model directories

@@ -360,6 +360,11 @@ def test_tokenize_refuses_a_keyword_of_no_call(ours):
             ours.tokenize("hello", **{key: 1})
     with pytest.raises(TypeError, match=r"^tokenize\(\) takes a str, not words"):
         ours.tokenize("hello", is_split_into_words=True)
+    # Its own arguments are read first, as Python binds them (the engine's and the twin's alike).
+    with pytest.raises(TypeError, match=r"^add_special_tokens must be bool, not int"):
+        ours.tokenize("hello", add_special_tokens=1, foo=1)
+    with pytest.raises(TypeError, match=r"^add_special_tokens must be bool, not int"):
+        ours.tokenize(5, add_special_tokens=1)
 
 
 def test_convert_ids_to_tokens_of_an_id_no_token_has_is_none_as_in_transformers(hf, ours):

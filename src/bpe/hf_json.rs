@@ -15,7 +15,7 @@ use serde_json::{json, Map, Value};
 use super::model::{Bpe, Padding};
 use crate::error::{Error, Quoted, Result};
 use crate::pipeline::special_split::Flags;
-use crate::tokenizer::hf_json::check_root_keys;
+use crate::tokenizer::hf_json::check_root_keys_of;
 
 fn err(path: &str, message: impl std::fmt::Display) -> Error {
     Error::invalid(format!("{path}: {message}"))
@@ -140,11 +140,11 @@ fn is_identity_template(p: &Value) -> bool {
 impl Bpe {
     /// A model from a Hugging Face `tokenizer.json`.
     pub fn from_hf_json(text: &str) -> Result<Bpe> {
+        check_root_keys_of(text)?;
         let root: Value = serde_json::from_str(text).map_err(|e| Error::invalid(format!("not valid JSON: {e}")))?;
-        let Some(keys) = root.as_object() else {
+        if !root.is_object() {
             return Err(Error::invalid("a tokenizer.json must be a JSON object"));
-        };
-        check_root_keys(keys.keys())?;
+        }
         if !is_null(root.get("normalizer")) {
             return Err(err("normalizer", "a normalizer is not supported with byte-level BPE"));
         }

@@ -595,14 +595,21 @@ pub fn check_root_keys<'a>(keys: impl IntoIterator<Item = &'a String>) -> Result
     }
 }
 
+/// [`check_root_keys`] of the text of a tokenizer.json, read first with the
+/// values skipped unread (a number too large for a double under an unknown
+/// key is that key's error, not the number's); no error for a text that is
+/// not a JSON object (the reader's own checks name it).
+pub fn check_root_keys_of(json: &str) -> Result<()> {
+    match serde_json::from_str::<FxHashMap<String, serde::de::IgnoredAny>>(json) {
+        Ok(top) => check_root_keys(top.keys()),
+        Err(_) => Ok(()),
+    }
+}
+
 /// The error of a file that does not parse as a [`Root`], by JSON path.
 fn diagnose(json: &str, error: serde_json::Error) -> Error {
-    // The keys first, their values skipped unread (a number too large for a
-    // double under an unknown key is that key's error, not the number's).
-    if let Ok(top) = serde_json::from_str::<FxHashMap<String, serde::de::IgnoredAny>>(json) {
-        if let Err(e) = check_root_keys(top.keys()) {
-            return e;
-        }
+    if let Err(e) = check_root_keys_of(json) {
+        return e;
     }
     let value: Value = match serde_json::from_str(json) {
         Ok(value) => value,

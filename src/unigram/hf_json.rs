@@ -16,7 +16,7 @@ use super::normalizer::Normalizer;
 use super::UnigramTokenizer;
 use crate::error::{Error, Quoted, Result};
 use crate::pipeline::special_split::Flags;
-use crate::tokenizer::hf_json::check_root_keys;
+use crate::tokenizer::hf_json::check_root_keys_of;
 
 /// What a pre-tokenizer may be besides Metaspace alone.
 const SEQUENCE: &str = " (alone, or in a Sequence alone or after WhitespaceSplit or Punctuation \"isolated\")";
@@ -147,10 +147,8 @@ impl UnigramTokenizer {
 
     /// Reads tokenizer.json text.
     pub fn from_json(text: &str) -> Result<Self> {
+        check_root_keys_of(text)?;
         let doc: Value = serde_json::from_str(text).map_err(|e| Error::invalid(format!("not valid JSON: {e}")))?;
-        if let Some(keys) = doc.as_object() {
-            check_root_keys(keys.keys())?;
-        }
         let model = doc.get("model").filter(|m| m.is_object()).ok_or_else(|| Error::invalid("no \"model\" object"))?;
         match model.get("type") {
             Some(Value::String(kind)) if kind == "Unigram" => {}

@@ -154,12 +154,12 @@ class TransformersCalls:
         plain text (True) or not, for this call only. The call's other keyword arguments (``truncation``,
         ``max_length``, ``padding``, ...) are accepted and change nothing, as in transformers 5
         (``batch_encoding.tokenize_keywords``)."""
+        add = _flag(add_special_tokens, "add_special_tokens")  # read with the arguments, as the engine's
         batch_encoding.tokenize_keywords(kwargs)
         text = _text(text, "text")  # a str: tokenize takes no list of words
         pair = None if pair is None else _text(pair, "pair")
         split = _split_argument(split_special_tokens)
         tokenizer = self if split is None or split == self._options.split_special_tokens else self._with_split(split)
-        add = _flag(add_special_tokens, "add_special_tokens")
         tokens: list[str] = tokenizer._unpadded_tokens(text, pair or None, add)
         return tokens
 
