@@ -367,6 +367,22 @@ def test_tokenize_refuses_a_keyword_of_no_call(ours):
         ours.tokenize(5, add_special_tokens=1)
 
 
+def test_convert_ids_to_tokens_reads_skip_special_tokens_before_the_ids_as_transformers(hf, ours):
+    """A flag whose truth cannot be told fails before a generator of ids is read, as in transformers."""
+
+    class Undecided:
+        def __bool__(self) -> bool:
+            raise RuntimeError("no truth")
+
+    for tok in (hf, ours):
+        ids = iter([101, 102])
+        with pytest.raises(RuntimeError, match=r"^no truth$"):
+            tok.convert_ids_to_tokens(ids, skip_special_tokens=Undecided())
+        assert list(ids) == [101, 102]
+    # One id: the flag is not read at all.
+    assert ours.convert_ids_to_tokens(101, skip_special_tokens=Undecided()) == hf.convert_ids_to_tokens(101)
+
+
 def test_convert_ids_to_tokens_of_an_id_no_token_has_is_none_as_in_transformers(hf, ours):
     """transformers' ``convert_ids_to_tokens`` gives ``id_to_token``'s None for an id out of the
     vocabulary, alone or in a list (numpy's too); ours, with ValueError for what transformers meets

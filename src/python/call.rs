@@ -40,18 +40,25 @@ const CALL_COLUMNS: [(&str, Column); 5] = [
     ("offset_mapping", Column::Offsets),
 ];
 
-/// A function of `fast_wordpiece.batch_encoding` (`"call"`, `"pad"` or
-/// `"tokenize_keywords"`),
-/// looked up once: importing a dotted module already imported, then getting
-/// its attribute, cost a fifth of a small batch's `tokenizer(texts)`.
-fn batch_encoding<'py>(py: Python<'py>, name: &'static str) -> PyResult<Bound<'py, PyAny>> {
+/// The functions of `fast_wordpiece.batch_encoding` the bindings call.
+#[derive(Clone, Copy)]
+enum Helper {
+    Call,
+    Pad,
+    TokenizeKeywords,
+}
+
+/// A function of `fast_wordpiece.batch_encoding`, looked up once: importing
+/// a dotted module already imported, then getting its attribute, cost a
+/// fifth of a small batch's `tokenizer(texts)`.
+fn batch_encoding(py: Python<'_>, helper: Helper) -> PyResult<Bound<'_, PyAny>> {
     static CALL: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     static PAD: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     static TOKENIZE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
-    let cell = match name {
-        "call" => &CALL,
-        "pad" => &PAD,
-        _ => &TOKENIZE,
+    let (cell, name) = match helper {
+        Helper::Call => (&CALL, "call"),
+        Helper::Pad => (&PAD, "pad"),
+        Helper::TokenizeKeywords => (&TOKENIZE, "tokenize_keywords"),
     };
     let function =
         cell.get_or_try_init(py, || py.import("fast_wordpiece.batch_encoding")?.getattr(name).map(Bound::unbind))?;
@@ -350,7 +357,7 @@ impl PyTokenizer {
         args: &Bound<'py, PyTuple>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let call = batch_encoding(slf.py(), "call")?;
+        let call = batch_encoding(slf.py(), Helper::Call)?;
         let all = PyTuple::new(slf.py(), std::iter::once(slf.as_any().clone()).chain(args.iter()).collect::<Vec<_>>())?;
         call.call(all, kwargs)
     }
@@ -366,7 +373,7 @@ impl PyTokenizer {
         args: &Bound<'py, PyTuple>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let pad = batch_encoding(slf.py(), "pad")?;
+        let pad = batch_encoding(slf.py(), Helper::Pad)?;
         let all = PyTuple::new(slf.py(), std::iter::once(slf.as_any().clone()).chain(args.iter()).collect::<Vec<_>>())?;
         pad.call(all, kwargs)
     }
@@ -441,7 +448,7 @@ impl PyTokenizer {
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
         if let Some(kwargs) = kwargs.filter(|k| !k.is_empty()) {
-            batch_encoding(text.py(), "tokenize_keywords")?.call1((kwargs,))?;
+            batch_encoding(text.py(), Helper::TokenizeKeywords)?.call1((kwargs,))?;
         }
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
@@ -507,9 +514,10 @@ impl PyTokenizer {
             let id = args::any_id(ids, &|| "ids".to_owned())?;
             return token_or_none(py, shared.id_to_token(id));
         }
-        let ids = args::any_ids(ids, "ids")?;
-        // As in transformers: the ids of `all_special_ids` are skipped.
+        // As in transformers: the ids of `all_special_ids` are skipped (the
+        // flag's truth read before the ids, as there).
         let skipped = if args::truthy(skip_special_tokens)? { self.all_special_id_vec() } else { Vec::new() };
+        let ids = args::any_ids(ids, "ids")?;
         let tokens: Vec<Option<&str>> =
             ids.iter().filter(|id| !skipped.contains(id)).map(|&id| shared.id_to_token(id)).collect();
         Ok(super::ints::list_with(py, tokens.len(), |i| token_or_none(py, tokens[i]))?.into_any())

@@ -188,8 +188,8 @@ class TransformersCalls:
         or more is a ValueError."""
         if _is_one_id(ids):
             return self._shown(_any_id(ids, "ids"))
+        skipped = set(self.all_special_ids) if skip_special_tokens else set()  # as in transformers, first
         checked = _any_ids(ids, "ids")
-        skipped = set(self.all_special_ids) if skip_special_tokens else set()  # as in transformers
         return [self._shown(i) for i in checked if i not in skipped]
 
     def _shown(self, id_: int) -> str | None:
