@@ -194,7 +194,7 @@ impl UnigramTokenizer {
         if let Some((_, shown)) = self.decoded_as.iter().find(|(i, _)| *i == id) {
             return Some(shown);
         }
-        self.model.pieces().get(id as usize).map(|(p, _)| p.as_str())
+        self.model.piece(id)
     }
 
     /// `text`, a special token `id`'s match (with the whitespace its
@@ -203,7 +203,7 @@ impl UnigramTokenizer {
     /// it, as Hugging Face does. Every other token shows its piece, even one
     /// whose `id_to_token` is its normalized form: the model found it.
     pub(crate) fn shown<'a>(&self, id: u32, text: &'a str) -> Option<&'a str> {
-        (self.model.pieces().get(id as usize).map(|(p, _)| p.as_str()) != Some(text)).then_some(text)
+        (self.model.piece(id) != Some(text)).then_some(text)
     }
 
     /// The normalizer, if any.
@@ -552,7 +552,7 @@ impl UnigramTokenizer {
         };
         let mut size = 0usize;
         for &id in ids {
-            let Some((piece, _)) = self.model.pieces().get(id as usize) else {
+            let Some(piece) = self.model.piece(id) else {
                 return Err(Error::invalid(format!(
                     "id {id} is not below the vocabulary size ({})",
                     self.vocab_size()

@@ -114,6 +114,11 @@ impl Model {
         &self.pieces
     }
 
+    /// The piece of `id`, None past the last one.
+    pub fn piece(&self, id: u32) -> Option<&str> {
+        self.pieces.get(id as usize).map(|(p, _)| p.as_str())
+    }
+
     pub fn len(&self) -> usize {
         self.pieces.len()
     }
