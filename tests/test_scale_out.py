@@ -3,6 +3,7 @@ processes and Spark in local[2] mode give the tokenizer one process trains."""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -205,8 +206,11 @@ def test_spark_inputs_refused_on_the_driver(spark, files, tmp_path):
     before a job; Hadoop's ``file:/path`` reads as the path."""
     from fast_wordpiece import spark as fw_spark
 
-    with pytest.raises(FileNotFoundError, match="no file matches"):
-        fw_spark.count(str(tmp_path / "missing.txt"))
+    missing = tmp_path / "missing.txt"
+    with pytest.raises(FileNotFoundError) as raised:  # as open() and WordCounts.from_files name it
+        fw_spark.count(str(missing))
+    assert (raised.value.errno, raised.value.filename) == (errno.ENOENT, str(missing))
+    assert str(raised.value) == f"[Errno 2] No such file or directory: {str(missing)!r}"
     with pytest.raises(IsADirectoryError, match="is a directory"):
         fw_spark.count(str(tmp_path))
     assert fw_spark.count(f"file:{files[0]}") == WordCounts.from_files(files[0])

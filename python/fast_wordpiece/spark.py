@@ -22,6 +22,7 @@ What the executors count from:
 
 from __future__ import annotations
 
+import errno
 import glob
 import operator
 import os
@@ -160,7 +161,10 @@ def _local_paths(texts: Any) -> list[str]:
         is_glob = any(c in pattern for c in GLOB_CHARS) and not os.path.exists(pattern)
         # A glob's files, as Dask's fsspec expands it: a directory it matches is left out.
         matches = sorted(m for m in glob.glob(pattern) if not os.path.isdir(m)) if is_glob else [pattern]
-        if not matches or not os.path.exists(matches[0]):
+        if not is_glob and not os.path.exists(pattern):
+            # As open() and WordCounts.from_files name a missing file.
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), pattern)
+        if not matches:
             raise FileNotFoundError(f"no file matches {pattern}")
         for match in matches:
             if os.path.isdir(match):
