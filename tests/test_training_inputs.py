@@ -97,6 +97,8 @@ BAD_ITEMS = [
     ([["a", ["b"]]], TypeError, "corpus[0][1] must be str, not list"),
     ([{"text": "a"}], TypeError, "corpus[0] must be str, not dict"),  # a dataset's row, not a batch
     ([b"ab"], TypeError, "corpus[0] must be str, not bytes"),
+    ([bytearray(b"ab")], TypeError, "corpus[0] must be str, not bytearray"),
+    ([memoryview(b"ab")], TypeError, "corpus[0] must be str, not memoryview"),  # not a batch of ints
     ([None], TypeError, "corpus[0] must be str, not NoneType"),
     ([ArrowArrayLike(["a"])], TypeError, "corpus[0] must be str, not ArrowArrayLike"),
     ([("a", "b\udc80")], ValueError, "corpus[0][1] contains a lone surrogate at index 1"),

@@ -239,8 +239,9 @@ pub fn dataframe_error(obj: &Bound<'_, PyAny>, must: &dyn Fn() -> String) -> Opt
 /// The texts of a corpus item that is not a str: an iterator over them when
 /// it is a batch of texts (a list, a tuple or another iterable, as the
 /// batches of a `train_from_iterator` generator are), else the TypeError
-/// that names it as a text (`corpus[3] must be str, not int`). bytes, a
-/// mapping (a dataset's row) and an Arrow array (`__arrow_c_array__`, which
+/// that names it as a text (`corpus[3] must be str, not int`). bytes (a
+/// bytearray or memoryview too: they iterate as ints), a mapping (a
+/// dataset's row) and an Arrow array (`__arrow_c_array__`, which
 /// `count_words` reads as such) are not batches, nor is a pandas or polars
 /// DataFrame ([`dataframe_error`]); a pandas or polars Series of str is one.
 pub fn text_batch<'py>(item: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> PyResult<Bound<'py, PyIterator>> {
@@ -251,6 +252,7 @@ pub fn text_batch<'py>(item: &Bound<'py, PyAny>, what: &dyn Fn() -> String) -> P
     if item.is_instance_of::<PyString>()
         || item.is_instance_of::<PyBytes>()
         || item.is_instance_of::<PyByteArray>()
+        || item.is_instance_of::<PyMemoryView>()
         || item.cast::<PyMapping>().is_ok()
         || item.hasattr("__arrow_c_array__")?
     {

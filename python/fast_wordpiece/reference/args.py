@@ -47,10 +47,11 @@ def _texts(value: object, name: str) -> list[str]:
 def _text_batch(item: object, name: str) -> Iterator[Any]:
     """The texts of a corpus item that is not a str: its items when it is a batch of texts (a
     list, a tuple or another iterable, as the batches of a ``train_from_iterator`` generator
-    are), else the TypeError that names it as a text. bytes, a mapping (a dataset's row) and an
+    are), else the TypeError that names it as a text. bytes (a bytearray or memoryview too: they
+    iterate as ints), a mapping (a dataset's row) and an
     Arrow array (``__arrow_c_array__``, which ``count_words`` reads as such) are not batches, nor
     is a pandas or polars DataFrame (``_dataframe_error``); a pandas or polars Series of str is one."""
-    if not (isinstance(item, (str, bytes, bytearray, Mapping)) or hasattr(item, "__arrow_c_array__")):
+    if not (isinstance(item, (str, bytes, bytearray, memoryview, Mapping)) or hasattr(item, "__arrow_c_array__")):
         if (error := _dataframe_error(item, f"{name} must be str or a batch of texts")) is not None:
             raise error
         with contextlib.suppress(TypeError):
