@@ -450,3 +450,24 @@ def test_a_normalized_token_the_normalizer_empties_is_never_found(module: Any, c
     assert tok.add_tokens([AddedToken(content, normalized=True)]) == 1
     assert [tok.encode(t, add_special_tokens=False).tokens for t in texts] == before
     assert before[0] == ["hello", "world"]
+
+
+def test_the_twin_matches_a_file_s_added_tokens_once_all_are_read(
+    base: dict[str, Any], texts: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file's added tokens are matched once all are read: building the matchers again after each token made the twin
+    take minutes to load a real file with 1,644 added tokens. The file loads as the engine's."""
+    from fast_wordpiece.reference import tokenizer as twin_tokenizer
+
+    engine = fresh(base["engine"])
+    contents = [f"<t{i}>" for i in range(300)]
+    engine.add_tokens([AddedToken(c, normalized=i % 2 == 0) for i, c in enumerate(contents)])
+    engine.add_special_tokens([f"<s{i}>" for i in range(100)])
+    built: list[int] = []
+    of = twin_tokenizer._Matcher.of
+    monkeypatch.setattr(twin_tokenizer._Matcher, "of", staticmethod(lambda entries: built.append(1) or of(entries)))
+    twin = reference.PyTokenizer.from_str(engine.to_str())
+    assert len(built) <= 3  # the plain special tokens', then the raw and the normalized added tokens'
+    assert twin.to_str() == engine.to_str()
+    glued = [f"{line} <t7><s3>{contents[150]} <T8>" for line in texts[:20]]
+    assert [e.ids for e in twin.encode_batch(glued)] == [e.ids for e in engine.encode_batch(glued)]

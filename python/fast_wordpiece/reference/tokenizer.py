@@ -197,12 +197,20 @@ class PyTokenizer(TransformersCalls):
         ``single_word``, ``lstrip``, ``rstrip`` when true (spec section 10): each in the vocabulary, a
         normalized one matched by its normalized form; special ones join ``special_tokens``."""
         for t in tokens:
-            content = t["content"]
-            if content not in self._ids:
-                raise ValueError(f"added token {_quoted(content)} is not in the vocabulary")
-            if not content or content in self._special_tokens or any(a["content"] == content for a in self._added):
-                raise ValueError(f"added token {_quoted(content)} is empty or listed twice")
-            self._added.append(_added_dict(t))
+            self._append_added(t)
+        return self._rematched()
+
+    def _append_added(self, t: dict[str, Any]) -> None:
+        """Appends one added token to ``_added`` (``_with_added_tokens`` without matching it yet)."""
+        content = t["content"]
+        if content not in self._ids:
+            raise ValueError(f"added token {_quoted(content)} is not in the vocabulary")
+        if not content or content in self._special_tokens or any(a["content"] == content for a in self._added):
+            raise ValueError(f"added token {_quoted(content)} is empty or listed twice")
+        self._added.append(_added_dict(t))
+
+    def _rematched(self) -> PyTokenizer:
+        """The special tokens and the matchers of the added tokens, made again from ``_added``."""
         # In the order they were added (a file's order when read): of two tokens that match the same text, the
         # first one added wins, as in Hugging Face's added vocabulary.
         added = {a["content"] for a in self._added}
@@ -487,9 +495,10 @@ class PyTokenizer(TransformersCalls):
                                                 parsed.special_tokens, parsed.options)  # fmt: skip
             for path, token in parsed.added:
                 try:
-                    tokenizer._with_added_tokens([token])
+                    tokenizer._append_added(token)
                 except ValueError as e:
                     raise ValueError(f"{path}: {e}") from None
+            tokenizer._rematched()  # once: matching them as each is read took minutes for 1,644 tokens
             tokenizer = tokenizer._with_defaults(parsed.truncation, parsed.padding)
             tokenizer._objective = parsed.objective
             return tokenizer
