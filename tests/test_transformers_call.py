@@ -367,6 +367,20 @@ def test_tokenize_refuses_a_keyword_of_no_call(ours):
         ours.tokenize(5, add_special_tokens=1)
 
 
+@pytest.mark.parametrize("value", ["tf", "xx", "jax", 5, "NP"], ids=repr)
+def test_tokenize_refuses_a_return_tensors_the_call_refuses(hf, ours, value):
+    """transformers' ``tokenize`` makes its ``BatchEncoding`` with ``return_tensors``, whose
+    ``TensorType`` refuses ``"tf"`` (a ValueError); ours gives the call's ValueError naming it."""
+    with pytest.raises(ValueError, match=rf"^{re.escape(str(value))} is not a valid TensorType"):
+        hf.tokenize("hello world", return_tensors=value)
+    message = f'^return_tensors must be None, "np" or "pt", not {re.escape(repr(value))}$'
+    with pytest.raises(ValueError, match=message):
+        ours.tokenize("hello world", return_tensors=value)
+    with pytest.raises(ValueError, match=message):
+        ours("hello world", return_tensors=value)
+    assert ours.tokenize("hello world", return_tensors=None) == ours.tokenize("hello world", return_tensors="np")
+
+
 def test_convert_ids_to_tokens_reads_skip_special_tokens_before_the_ids_as_transformers(hf, ours):
     """A flag whose truth cannot be told fails before a generator of ids is read, as in transformers."""
 

@@ -26,6 +26,7 @@ _PADDINGS = ("longest", "max_length", "do_not_pad")
 _TRUNCATIONS = ("only_first", "only_second", "longest_first", "do_not_truncate")
 _TENSORS = (None, "np", "pt")
 _STR = {str}
+
 # The fields of ``__call__``'s result and the ``Encoding`` attribute each is read from.
 _FIELDS = {"input_ids": "ids", "token_type_ids": "type_ids", "attention_mask": "attention_mask",
            "special_tokens_mask": "special_tokens_mask", "offset_mapping": "offsets"}  # fmt: skip
@@ -474,8 +475,7 @@ def call(tokenizer: Any, text: Any = None, text_pair: Any = None, text_target: A
         raise ValueError("tokenizer(...) needs text or text_target")
     # read as true or false, as the other return_* flags and transformers (`if return_overflowing_tokens`)
     return_overflowing_tokens = bool(return_overflowing_tokens)
-    if return_tensors not in _TENSORS:
-        raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
+    _check_tensors(return_tensors)
     max_length = None if max_length is None else _integer(max_length, "max_length", 0)
     if max_target_length is not None:
         max_target_length = _integer(max_target_length, "max_target_length", 0)
@@ -523,17 +523,28 @@ TOKENIZE_IGNORES = (_CALL_OPTIONS - {"add_special_tokens", "split_special_tokens
     "text_target", "text_pair_target", "tokenizer_kwargs"}  # fmt: skip
 
 
+def _check_tensors(return_tensors: Any) -> None:
+    """ValueError naming a ``return_tensors`` that is not None, ``"np"`` or ``"pt"``, as the call
+    and ``tokenize`` refuse it (transformers' ``TensorType`` refuses one it has not)."""
+    if return_tensors not in _TENSORS:
+        raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
+
+
 def tokenize_keywords(kwargs: Mapping[str, Any]) -> None:
     """Checks the keyword arguments ``tokenize`` takes beyond its own, as transformers 5's fast
     ``tokenize`` takes them: the call's (``TOKENIZE_IGNORES``: ``truncation``, ``max_length``,
-    ``padding``, ``return_*``, ...) are accepted whatever their value and change nothing, as there;
-    ``is_split_into_words`` true is a TypeError (tokenize takes a str; the call takes words); any other
-    keyword, which transformers would silently ignore too, a TypeError naming it."""
+    ``padding``, ``return_*``, ...) are accepted and change nothing, as there;
+    ``is_split_into_words`` true is a TypeError (tokenize takes a str; the call takes words), a
+    ``return_tensors`` the call refuses a ValueError naming it (transformers' ``tokenize`` makes its
+    ``BatchEncoding`` with it, whose ``TensorType`` refuses ``"tf"``); any other keyword, which
+    transformers would silently ignore too, a TypeError naming it."""
     for key, value in kwargs.items():
         if key == "is_split_into_words":
             if value:
                 raise TypeError("tokenize() takes a str, not words: for a list of words, call "
                                 "tokenizer(words, is_split_into_words=True).tokens()")  # fmt: skip
+        elif key == "return_tensors":
+            _check_tensors(value)
         elif key not in TOKENIZE_IGNORES:
             raise TypeError(f"tokenize() got an unexpected keyword argument {key!r}")
 
@@ -1196,8 +1207,7 @@ def family_call(tokenizer: Any, text: Any, text_pair: Any = None, *, add_special
     return_attention_mask = _returns(names, "attention_mask", return_attention_mask)
     if text_pair is not None and not (bpe or unigram):
         raise ValueError(f"{name} takes single texts: text_pair must be None")
-    if return_tensors not in _TENSORS:
-        raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
+    _check_tensors(return_tensors)
     if not isinstance(add_special_tokens, bool):
         raise TypeError(f"add_special_tokens must be a bool, not {type(add_special_tokens).__name__}")
     seconds: list[str | None] = []
