@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import re
 from typing import Any
 
 import pytest
@@ -160,6 +161,26 @@ def test_the_call_takes_a_numpy_zero_stride_and_names_every_value_it_accepts(nam
             tok("a b", split_special_tokens=True)
         with pytest.raises(TypeError, match=r"\(only stride=0 or stride=None are accepted\)$"):
             tok("a b", stride=np.int64(2))
+
+
+@pytest.mark.parametrize("name", ["bpe", "unigram"])
+def test_a_true_return_overflowing_tokens_is_refused_naming_every_false_value(
+    name: str, family: dict[str, Any]
+) -> None:
+    """Any false ``return_overflowing_tokens`` is accepted (read by its truth), so the message
+    does not list False and None as the only values accepted."""
+    engine, twin, _ = family[name]
+    cls = type(engine).__name__
+    for tok in (engine, twin):
+        for false in (False, None, 0, "", np.int64(0), []):
+            assert tok("a b", return_overflowing_tokens=false)["input_ids"] == tok("a b")["input_ids"]
+        for true in (True, 1, "yes"):
+            message = (
+                rf"^{cls}\.__call__\(\) does not support return_overflowing_tokens={re.escape(repr(true))}: .*"
+                r"\(only a false return_overflowing_tokens, such as False, None, 0 or '', is accepted\)$"
+            )
+            with pytest.raises(TypeError, match=message):
+                tok("a b", return_overflowing_tokens=true)
 
 
 def test_pad_without_a_padding_token_is_a_value_error_as_transformers(

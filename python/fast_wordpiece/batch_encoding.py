@@ -962,13 +962,17 @@ def _check_options(name: str, options: dict[str, Any]) -> None:
         if key not in _UNSUPPORTED:
             raise TypeError(f"{name}.__call__() got an unexpected keyword argument {key!r}")
         accepted = _UNSUPPORTED[key]
-        if key == "return_overflowing_tokens" and _is_false(value):
-            continue  # read by its truth, as in PyTokenizer's call and transformers (`if`)
-        if not any(_asks_nothing(value, v) for v in accepted):
-            shown = " or ".join(f"{key}={v!r}" for v in accepted)
-            raise TypeError(f"{name}.__call__() does not support {key}={value!r}: it encodes texts, not words, "
-                            f"without overflowing windows, targets or split special tokens (only {shown} "
-                            f"{'is' if len(accepted) == 1 else 'are'} accepted)")  # fmt: skip
+        if key == "return_overflowing_tokens":
+            if _is_false(value):
+                continue  # read by its truth, as in PyTokenizer's call and transformers (`if`)
+            shown = f"a false {key}, such as False, None, 0 or '', is"
+        elif any(_asks_nothing(value, v) for v in accepted):
+            continue
+        else:
+            shown = f"{' or '.join(f'{key}={v!r}' for v in accepted)} {'is' if len(accepted) == 1 else 'are'}"
+        raise TypeError(f"{name}.__call__() does not support {key}={value!r}: it encodes texts, not words, "
+                        f"without overflowing windows, targets or split special tokens (only {shown} "
+                        "accepted)")  # fmt: skip
 
 
 def _is_false(value: Any) -> bool:
