@@ -183,6 +183,49 @@ def test_a_true_return_overflowing_tokens_is_refused_naming_every_false_value(
                 tok("a b", return_overflowing_tokens=true)
 
 
+#: The call's keyword arguments, which transformers 5's ``tokenize`` takes and ignores.
+TOKENIZE_KEYWORDS: list[dict[str, Any]] = [
+    {"truncation": True, "max_length": 2},
+    {"padding": "max_length", "max_length": 40, "return_tensors": "np", "pad_to_multiple_of": 8},
+    {"return_overflowing_tokens": True, "stride": 1, "return_offsets_mapping": True, "verbose": False},
+    {"is_split_into_words": False, "text_target": "x", "split_special_tokens": False, "return_tensors": None},
+    {"split_special_tokens": None, "tokenizer_kwargs": {"truncation": True}, "return_length": True},
+]
+
+
+def test_the_familys_tokenize_takes_the_call_keywords_as_transformers(
+    family: dict[str, Any], training: list[str]
+) -> None:
+    """transformers 5's ``tokenize`` hands its keywords to ``_encode_plus``, which ignores the
+    call's; the family's ``tokenize`` takes them as ``PyTokenizer.tokenize`` does."""
+    bpe, bpe_twin, hf = family["bpe"]
+    chars = fw.CharTokenizer.train(training[:300], special_tokens=["[UNK]", "<s>"], show_progress=False)
+    chars_twin = ref_chars.CharTokenizer.from_json(chars.to_json())
+    text = f"hello world{EOT} <s> said the cat"
+    for kwargs in TOKENIZE_KEYWORDS:
+        for tok in (bpe, bpe_twin):
+            assert tok.tokenize(text, **kwargs) == hf.tokenize(text, **kwargs) == tok.tokenize(text), kwargs
+            assert tok.tokenize(text, "and a pair", **kwargs) == hf.tokenize(text, "and a pair", **kwargs)
+        for tok in (chars, chars_twin):
+            assert tok.tokenize(text, **kwargs) == chars.tokenize(text), kwargs
+    for tok in (bpe, bpe_twin, chars, chars_twin):
+        cls = type(tok).__name__
+        for key in ("foo", "text_pair", "padding_strategy"):
+            with pytest.raises(TypeError, match=rf"^tokenize\(\) got an unexpected keyword argument '{key}'$"):
+                tok.tokenize("hello", **{key: 1})
+        with pytest.raises(TypeError, match=r"^tokenize\(\) takes a str, not words"):
+            tok.tokenize("hello", is_split_into_words=True)
+        with pytest.raises(ValueError, match=r"^return_tensors must be None, \"np\" or \"pt\", not 'tf'$"):
+            tok.tokenize("hello", return_tensors="tf")
+        with pytest.raises(TypeError, match=rf"^{cls}\.tokenize\(\) does not support split_special_tokens=True: "):
+            tok.tokenize("hello", split_special_tokens=True)
+        # its own arguments are read first, as Python binds them
+        with pytest.raises(TypeError, match=r"^add_special_tokens must be bool"):
+            tok.tokenize("hello", add_special_tokens=1, foo=1)
+        with pytest.raises(TypeError, match=r"^tokenize\(\) got an unexpected keyword argument 'foo'$"):
+            tok.tokenize(5, foo=1)
+
+
 def test_pad_without_a_padding_token_is_a_value_error_as_transformers(
     training: list[str], tmp_path: Any, lines: list[str]
 ) -> None:

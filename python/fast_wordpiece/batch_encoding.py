@@ -530,14 +530,17 @@ def _check_tensors(return_tensors: Any) -> None:
         raise ValueError(f'return_tensors must be None, "np" or "pt", not {return_tensors!r}')
 
 
-def tokenize_keywords(kwargs: Mapping[str, Any]) -> None:
+def tokenize_keywords(kwargs: Mapping[str, Any], family: str | None = None) -> None:
     """Checks the keyword arguments ``tokenize`` takes beyond its own, as transformers 5's fast
     ``tokenize`` takes them: the call's (``TOKENIZE_IGNORES``: ``truncation``, ``max_length``,
     ``padding``, ``return_*``, ...) are accepted and change nothing, as there;
     ``is_split_into_words`` true is a TypeError (tokenize takes a str; the call takes words), a
     ``return_tensors`` the call refuses a ValueError naming it (transformers' ``tokenize`` makes its
     ``BatchEncoding`` with it, whose ``TensorType`` refuses ``"tf"``); any other keyword, which
-    transformers would silently ignore too, a TypeError naming it."""
+    transformers would silently ignore too, a TypeError naming it. ``family``: the class name of a
+    family tokenizer (``BPETokenizer``, ...), whose ``tokenize`` has no ``split_special_tokens`` of
+    its own: there it is accepted at the values its call accepts (None, False), a TypeError naming
+    the class otherwise."""
     for key, value in kwargs.items():
         if key == "is_split_into_words":
             if value:
@@ -545,6 +548,12 @@ def tokenize_keywords(kwargs: Mapping[str, Any]) -> None:
                                 "tokenizer(words, is_split_into_words=True).tokens()")  # fmt: skip
         elif key == "return_tensors":
             _check_tensors(value)
+        elif key == "split_special_tokens" and family is not None:
+            accepted = _UNSUPPORTED[key]
+            if not any(_asks_nothing(value, v) for v in accepted):
+                shown = " or ".join(f"{key}={v!r}" for v in accepted)
+                raise TypeError(f"{family}.tokenize() does not support {key}={value!r}: it does not split special "
+                                f"tokens (only {shown} are accepted)")  # fmt: skip
         elif key not in TOKENIZE_IGNORES:
             raise TypeError(f"tokenize() got an unexpected keyword argument {key!r}")
 

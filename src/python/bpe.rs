@@ -301,15 +301,19 @@ impl PyBpe {
     /// template unless `add_special_tokens`, and never padded. A special
     /// token split out of the text shows the whitespace its `lstrip` or
     /// `rstrip` took in (RoBERTa's `<mask>` as `" <mask>"`), as
-    /// transformers shows it.
-    #[pyo3(signature = (text, pair = None, *, add_special_tokens = false))]
+    /// transformers shows it. The call's other keyword arguments
+    /// (`truncation`, `max_length`, `padding`, ...) are accepted and change
+    /// nothing, as in transformers 5 (`batch_encoding.tokenize_keywords`).
+    #[pyo3(signature = (text, pair = None, *, add_special_tokens = false, **kwargs))]
     fn tokenize<'py>(
         &self,
         py: Python<'py>,
         text: &Bound<'_, PyAny>,
         pair: Option<&Bound<'_, PyAny>>,
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
+        kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
+        super::call::tokenize_keywords(kwargs, Some("BPETokenizer"))?;
         let (t, p) = text_and_pair(text, pair)?;
         // an empty pair is none, as transformers' `tokenize` has it
         let (s, q): (&str, Option<&str>) = (&t, p.as_deref().filter(|p| !p.is_empty()));

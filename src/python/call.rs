@@ -65,6 +65,16 @@ fn batch_encoding(py: Python<'_>, helper: Helper) -> PyResult<Bound<'_, PyAny>> 
     Ok(function.bind(py).clone())
 }
 
+/// `batch_encoding.tokenize_keywords`: checks the call's keyword arguments a
+/// `tokenize` takes and ignores, as transformers 5's; `family` is the class
+/// name of a family tokenizer (None for `PyTokenizer`).
+pub(super) fn tokenize_keywords(kwargs: Option<&Bound<'_, PyDict>>, family: Option<&str>) -> PyResult<()> {
+    if let Some(kwargs) = kwargs.filter(|k| !k.is_empty()) {
+        batch_encoding(kwargs.py(), Helper::TokenizeKeywords)?.call1((kwargs, family))?;
+    }
+    Ok(())
+}
+
 /// A side argument (`"right"` or `"left"`) named `name`.
 pub(super) fn side(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Side> {
     args::side(&args::text(value, &|| name.to_owned())?, name)
@@ -447,9 +457,7 @@ impl PyTokenizer {
         split_special_tokens: Option<&Bound<'_, PyAny>>,
         kwargs: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyList>> {
-        if let Some(kwargs) = kwargs.filter(|k| !k.is_empty()) {
-            batch_encoding(text.py(), Helper::TokenizeKeywords)?.call1((kwargs,))?;
-        }
+        tokenize_keywords(kwargs, None)?;
         let a = args::text(text, &|| "text".into())?;
         let b = pair.map(|p| args::text(p, &|| "pair".into())).transpose()?;
         let shared = self.inner_for(super::compat::split_argument(split_special_tokens)?);

@@ -216,14 +216,19 @@ impl PyChars {
     }
 
     /// The tokens of `text` (see `encode`; `add_special_tokens`, as
-    /// transformers' `tokenize` takes it, adds nothing).
-    #[pyo3(signature = (text, *, add_special_tokens = false))]
+    /// transformers' `tokenize` takes it, adds nothing). The call's other
+    /// keyword arguments (`truncation`, `max_length`, `padding`, ...) are
+    /// accepted and change nothing, as in transformers 5
+    /// (`batch_encoding.tokenize_keywords`).
+    #[pyo3(signature = (text, *, add_special_tokens = false, **kwargs))]
     fn tokenize(
         &self,
         text: &Bound<'_, PyAny>,
         #[pyo3(from_py_with = args::named::add_special_tokens)] add_special_tokens: bool,
+        kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Vec<String>> {
         let _ = add_special_tokens; // no template: nothing to add
+        super::call::tokenize_keywords(kwargs, Some("CharTokenizer"))?;
         let t = args::text(text, &|| "text".into())?;
         Ok(self.inner.encode(&t).map_err(to_py)?.iter().map(|&i| self.inner.vocab()[i as usize].clone()).collect())
     }

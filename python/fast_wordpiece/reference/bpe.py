@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, SupportsIndex
 
+from fast_wordpiece import batch_encoding
 from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
     TEXT_COUNTS,
@@ -502,12 +503,18 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
                 tokens.append(template[1])
         return tokens
 
-    def tokenize(self, text: str, pair: str | None = None, *, add_special_tokens: bool = False) -> list[str]:
+    def tokenize(
+        self, text: str, pair: str | None = None, *, add_special_tokens: bool = False, **kwargs: Any
+    ) -> list[str]:
         """The tokens (byte-level strings) of ``text`` and of ``pair`` when given (an empty one is
         none), as transformers' ``tokenize``: without the special tokens of a file's template unless
         ``add_special_tokens``, and never padded; a special token split out of the text shows the
         whitespace its ``lstrip`` or ``rstrip`` took in (RoBERTa's ``<mask>`` as ``" <mask>"``), as
-        transformers shows it; TypeError unless they are str."""
+        transformers shows it; TypeError unless they are str. The call's other keyword arguments
+        (``truncation``, ``max_length``, ``padding``, ...) are accepted and change nothing, as in
+        transformers 5 (``batch_encoding.tokenize_keywords``)."""
+        _flag(add_special_tokens, "add_special_tokens")  # read with the arguments, as the engine's
+        batch_encoding.tokenize_keywords(kwargs, "BPETokenizer")
         if pair is not None:
             _flag(add_special_tokens, "add_special_tokens")
             _text(text, "text")

@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, SupportsIndex
 
+from fast_wordpiece import batch_encoding
 from fast_wordpiece.reference import family
 from fast_wordpiece.reference.args import (
     TEXT_COUNTS,
@@ -154,12 +155,15 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         vocab = {t: i for i, t in enumerate([*specials, *sorted(c for c, _ in kept)])}
         return CharTokenizer(vocab, special_tokens=specials, unk_token=unk_token)
 
-    def tokenize(self, text: str, *, add_special_tokens: bool = False) -> list[str]:
+    def tokenize(self, text: str, *, add_special_tokens: bool = False, **kwargs: Any) -> list[str]:
         """The tokens of ``text``: special tokens split out first, then each
         character, or ``unk_token`` for one not in the vocabulary. TypeError
         unless ``text`` is a str, ValueError if it holds a lone surrogate. ``add_special_tokens`` (a bool) adds nothing:
-        there is no template."""
+        there is no template. The call's other keyword arguments (``truncation``, ``max_length``,
+        ``padding``, ...) are accepted and change nothing, as in transformers 5
+        (``batch_encoding.tokenize_keywords``)."""
         _flag(add_special_tokens, "add_special_tokens")
+        batch_encoding.tokenize_keywords(kwargs, "CharTokenizer")
         text = _text(text, "text")
         tokens: list[str] = []
         for segment, _, special in family.split_specials(text, self.specials):
