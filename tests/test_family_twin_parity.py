@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import struct
 import types
 from pathlib import Path
@@ -163,6 +164,111 @@ def test_unigram_from_str_refuses_what_is_not_json(text: str) -> None:
     for m in MODULES:
         with pytest.raises(ValueError, match=r"^not valid JSON: "):
             m.UnigramTokenizer.from_str(text)
+
+
+def _wordpiece_json() -> str:
+    """A Hugging Face tokenizer.json on several lines, with characters of two and four bytes."""
+    vocab = ["[UNK]", "[CLS]", "[SEP]", "[PAD]", "[MASK]", "a", "##b", "é", "\U0001f600"]
+    return fast_wordpiece.PyTokenizer(vocab).to_str(pretty=True)
+
+
+#: Text Python's ``json`` reads but the engine's parser (serde_json) refuses, with what
+#: ``PyTokenizer.from_str`` says of it. The escapes are written as JSON has them (a backslash, then
+#: ``u`` and four hex digits).
+SERDE_REFUSES = {
+    "NaN alone": ("NaN", "not JSON: expected value at line 1 column 1"),
+    "Infinity": ('{"truncation": Infinity}', "not JSON: expected value at line 1 column 16"),
+    "-Infinity on line 2": (
+        '{"padding": null,\n "truncation": -Infinity}',
+        "not JSON: invalid number at line 2 column 17",
+    ),
+    "NaN in a list": ('{"model": {"vocab": [["a", NaN]]}}', "not JSON: expected value at line 1 column 28"),
+    "a lone leading surrogate": (
+        _wordpiece_json().replace('"##b"', '"##b\\ud800x"'),
+        "not JSON: unexpected end of hex escape at line .* column .*",
+    ),
+    "a lone trailing surrogate": (
+        _wordpiece_json().replace('"##b"', '"##b\\udc00"'),
+        "not JSON: lone leading surrogate in hex escape at line .* column .*",
+    ),
+    "a leading surrogate at the end of a string": (
+        _wordpiece_json().replace('"##b"', '"##b\\ud83d"'),
+        "not JSON: unexpected end of hex escape at line .* column .*",
+    ),
+    "two leading surrogates": (
+        _wordpiece_json().replace('"##b"', '"##b\\ud83d\\ud83d"'),
+        "not JSON: lone leading surrogate in hex escape at line .* column .*",
+    ),
+    "a leading surrogate before another escape": (
+        _wordpiece_json().replace('"##b"', '"##b\\ud83d\\n"'),
+        "not JSON: unexpected end of hex escape at line .* column .*",
+    ),
+    "a surrogate in a normalizer": (
+        _wordpiece_json().replace('"BertNormalizer"', '"BertNormalizer\\udfff"'),
+        "not JSON: lone leading surrogate in hex escape at line .* column .*",
+    ),
+    "a surrogate in a key": ('{"model\\ud800": 1}', "not JSON: unexpected end of hex escape at line 1 column 14"),
+    "a surrogate, then NaN": (
+        '{"model": ["\\udc00", NaN]}',
+        "not JSON: lone leading surrogate in hex escape at line 1 column 18",
+    ),
+    "NaN, then a surrogate": ('{"model": [NaN, "\\udc00"]}', "not JSON: expected value at line 1 column 12"),
+    "a surrogate, then JSON Python refuses": (
+        '["\\ud800\\x"]',
+        "not JSON: unexpected end of hex escape at line 1 column 10",
+    ),
+    "a leading surrogate before a new line (JSON Python refuses)": (
+        '["\\ud800\n"]',
+        "not JSON: unexpected end of hex escape at line 2 column 0",
+    ),
+    "a trailing surrogate in a string cut short": (
+        '["\\udc00',
+        "not JSON: lone leading surrogate in hex escape at line 1 column 8",
+    ),
+    "a leading surrogate in an unterminated string": (
+        '["a\\ud800\\\\]',
+        "not JSON: unexpected end of hex escape at line 1 column 11",
+    ),
+    "a surrogate under a key Hugging Face has not": (
+        '{"\U0001f600 extra": "\\ud800"}',
+        'a tokenizer.json has no key "\U0001f600 extra" .*',
+    ),
+    "a surrogate in this crate's own format": (
+        '{"format": "fast-wordpiece", "vocab": ["\\ud800"]}',
+        "not a fast-wordpiece tokenizer file: unexpected end of hex escape at line 1 column 47",
+    ),
+}
+
+
+@pytest.mark.parametrize(("text", "expected"), SERDE_REFUSES.values(), ids=SERDE_REFUSES.keys())
+def test_what_the_engines_json_parser_refuses_the_twin_refuses_in_its_words(
+    text: str, expected: str, tmp_path: Path
+) -> None:
+    """NaN, Infinity, -Infinity and lone surrogate escapes, which Python's ``json`` reads, are not
+    JSON to the engine's parser; the twin refuses them with the same exception and message (the
+    parser's reason and position) through every reader of a tokenizer.json."""
+    (tmp_path / "tokenizer.json").write_text(text, "utf-8")
+    kind, message = both(lambda m: m.PyTokenizer.from_str(text))
+    assert kind == "ValueError"
+    assert re.fullmatch(expected, message), message
+    loads: list[Callable[[Any], Any]] = [
+        lambda m: m.PyTokenizer.from_json(text),
+        lambda m: m.PyTokenizer.from_file(tmp_path / "tokenizer.json"),
+        lambda m: m.PyTokenizer.from_pretrained(tmp_path),
+        lambda m: m.BPETokenizer.from_json(text),
+        lambda m: m.CharTokenizer.from_json(text),
+        lambda m: m.UnigramTokenizer.from_str(text),
+        lambda m: m.UnigramTokenizer.from_file(tmp_path / "tokenizer.json"),
+    ]
+    for load in loads:
+        assert both(load)[0] == "ValueError"
+
+
+def test_surrogate_pairs_and_escaped_backslashes_are_json_to_both() -> None:
+    """A surrogate pair is one character, and ``\\\\ud800`` a backslash then ``ud800``."""
+    text = _wordpiece_json().replace('"##b"', '"##b\\ud83d\\ude00\\\\ud800"')
+    tokens = both(lambda m: m.PyTokenizer.from_str(text).get_vocab())[1]
+    assert "##b\U0001f600\\ud800" in tokens
 
 
 def test_json_nested_deeper_than_recursion_allows_is_a_value_error() -> None:

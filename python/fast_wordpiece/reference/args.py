@@ -16,6 +16,7 @@ from fast_wordpiece.batch_encoding import _index as _index
 from fast_wordpiece.batch_encoding import _integer as _integer
 from fast_wordpiece.batch_encoding import _is_numpy_bool
 from fast_wordpiece.batch_encoding import _type_name as _type_name
+from fast_wordpiece.reference import json_text
 from fast_wordpiece.reference.common import DEFAULT_SPECIAL_TOKENS
 from fast_wordpiece.reference.json_numbers import read_float, read_int
 
@@ -195,11 +196,12 @@ def _threads(value: object) -> int | None:
 def _json_loads(text: str, **kwargs: Any) -> Any:
     """``json.loads``, with JSON nested deeper than Python's recursion allows a
     ``json.JSONDecodeError`` (a ValueError), as the engine's parser refuses it: every caller's
-    handling of JSON that is not valid applies."""
+    handling of JSON that is not valid applies. ``NaN``, ``Infinity`` and lone surrogate escapes
+    are refused as the engine refuses them (``json_text.loads``)."""
     kwargs.setdefault("parse_float", read_float)
     kwargs.setdefault("parse_int", read_int)
     try:
-        return json.loads(text, **kwargs)
+        return json_text.loads(text, **kwargs)
     except RecursionError:
         raise json.JSONDecodeError("recursion limit exceeded", text, 0) from None
 

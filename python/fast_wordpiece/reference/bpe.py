@@ -21,7 +21,6 @@ from fast_wordpiece.reference.args import (
     _corpus_texts,
     _flag,
     _integer,
-    _json_loads,
     _path,
     _quoted,
     _special_texts,
@@ -34,7 +33,7 @@ from fast_wordpiece.reference.args import (
 from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.family import IntT as _IntT
 from fast_wordpiece.reference.files import load_parsed, paths_arg, read_utf8, write_atomic
-from fast_wordpiece.reference.hf_json import check_root_keys
+from fast_wordpiece.reference.hf_json import check_root_keys, load_json
 from fast_wordpiece.reference.training import check_occurrences
 from fast_wordpiece.reference.unicode import LETTER, NUMBER
 
@@ -671,7 +670,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         ``ByteLevel`` pre-tokenizer and decoder, the post-processor, no truncation, the padding,
         the model's type) is checked as the engine checks it, in its order; the model itself less."""
         try:
-            root = _json_loads(_text(json, "json"))
+            root = load_json(_text(json, "json"))
         except _json.JSONDecodeError as e:
             raise ValueError(f"not valid JSON: {e}") from None
         if not isinstance(root, dict):

@@ -8,6 +8,7 @@ tokens go under the extra key ``model.fast_wordpiece``, which Hugging Face ignor
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from fast_wordpiece.reference import template
 from fast_wordpiece.reference.args import _json_loads, _quoted
 from fast_wordpiece.reference.common import Pair
+from fast_wordpiece.reference.json_text import NotJson
 from fast_wordpiece.reference.normalizer import Normalizer
 from fast_wordpiece.reference.options import PAD_TOKEN
 from fast_wordpiece.reference.training import OBJECTIVES
@@ -412,10 +414,35 @@ def check_root_keys(root: dict[str, Any]) -> None:
         raise ValueError(f"a tokenizer.json has no key {_quoted(unknown[0])} (its keys: {', '.join(ROOT_KEYS)})")
 
 
+def load_json(text: str) -> Any:
+    """``_json_loads`` of a ``tokenizer.json`` as the family's readers and ``parse`` read it: the
+    engine checks the top-level keys first, reading the keys' strings but not the values', so a
+    lone surrogate escape in a value (``json_text``) of a file with a key Hugging Face's has not
+    is that key's error (``check_root_keys``)."""
+    try:
+        return _json_loads(text)
+    except NotJson as e:
+        if e.surrogate:
+            with contextlib.suppress(json.JSONDecodeError):
+                root = _json_loads(text, lone_surrogates=True)
+                if isinstance(root, dict) and all(_is_text(key) for key in root):
+                    check_root_keys(root)
+        raise
+
+
+def _is_text(value: str) -> bool:
+    """Whether ``value`` is valid Unicode text (no lone surrogate)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def parse(text: str) -> Parsed:
     """The tokenizer a Hugging Face ``tokenizer.json`` describes; ValueError naming what is not supported."""
     try:
-        root = _json_loads(text)
+        root = load_json(text)
     except json.JSONDecodeError as e:
         raise ValueError(f"not JSON: {e}") from None
     if not isinstance(root, dict):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -49,6 +50,7 @@ from fast_wordpiece.reference.counts import COUNT_OPTIONS, WordCounts, check_wor
 from fast_wordpiece.reference.decoder import clean_up_tokenization, decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.files import load_parsed, read_utf8, write_atomic
+from fast_wordpiece.reference.json_text import NotJson
 from fast_wordpiece.reference.model import wordpiece
 from fast_wordpiece.reference.options import EncodeOptions, Options, check_each, pipeline_options
 from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arrays, pad, padding_length, ragged_batch
@@ -487,8 +489,14 @@ class PyTokenizer(TransformersCalls):
         _text(json_text, "json")
         try:
             document = _json_loads(json_text)
-        except json.JSONDecodeError:
+        except json.JSONDecodeError as e:
             document = None
+            if isinstance(e, NotJson) and e.surrogate:
+                # The engine looks for "format" without reading the strings, then reads its format.
+                with contextlib.suppress(json.JSONDecodeError):
+                    peek = _json_loads(json_text, lone_surrogates=True)
+                    if isinstance(peek, dict) and "format" in peek:
+                        raise ValueError(f"not a fast-wordpiece tokenizer file: {e}") from None
         if not (isinstance(document, dict) and "format" in document):
             parsed = hf_json.parse(json_text)
             tokenizer = PyTokenizer._from_parts(parsed.slots, parsed.outside_model, parsed.merges,

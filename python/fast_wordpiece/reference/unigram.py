@@ -40,7 +40,7 @@ from fast_wordpiece.reference.args import (
 )
 from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.files import lines, load_parsed, paths_arg, read_utf8, write_atomic
-from fast_wordpiece.reference.hf_json import check_root_keys
+from fast_wordpiece.reference.hf_json import check_root_keys, load_json
 from fast_wordpiece.reference.json_numbers import as_read_back
 from fast_wordpiece.reference.spm_normalizer import Aligned, Normalizer
 from fast_wordpiece.reference.training import check_occurrences
@@ -815,7 +815,7 @@ class UnigramTokenizer(family.TransformersCalls):
         given = [(key, t) for key, t, _ in named if t is not None]
         text = read_utf8(file)
         try:
-            doc = _json_loads(text, parse_constant=_no_constant)
+            doc = _json_loads(text)
         except ValueError as e:
             raise ValueError(f"{file}: not valid JSON: {e}") from None
         if not isinstance(doc, dict):  # as from_file says it (nothing is added to a file that is not an object)
@@ -1074,8 +1074,8 @@ def from_tokenizer_json(
     tokens that are pieces (or the next id past the model's vocabulary, a piece of the lowest score, as Hugging Face's
     added vocabulary has them). ValueError otherwise."""
     try:
-        doc = _json_loads(text, parse_constant=_no_constant)
-    except ValueError as e:
+        doc = load_json(text)
+    except _json.JSONDecodeError as e:
         raise ValueError(f"not valid JSON: {e}") from None
     if isinstance(doc, dict):
         check_root_keys(doc)
@@ -1179,11 +1179,6 @@ def _flag_of(token: dict[str, Any], key: str, i: int) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"added_tokens[{i}].{key}: {_json.dumps(value)} is not a bool")
     return value
-
-
-def _no_constant(name: str) -> None:
-    """JSON has no ``NaN`` or ``Infinity`` (Python's reader takes them; the engine's does not)."""
-    raise ValueError(f"{name} is not JSON")
 
 
 def _is_number(value: object) -> bool:
