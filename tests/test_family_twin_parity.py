@@ -492,3 +492,25 @@ def test_unk_token_is_read_only(cls: str) -> None:
         with pytest.raises(AttributeError):
             tokenizer.unk_token = "a"
         assert tokenizer.unk_token in ("<unk>", "[UNK]")
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"vocab": []}, "unk_token: missing"),
+        ({"unk_token": 5, "vocab": ["[UNK]"], "special_tokens": []}, "unk_token: missing"),
+        ({"unk_token": "[UNK]", "special_tokens": ["[UNK]"]}, "vocab: expected a list of str"),
+        ({"unk_token": "[UNK]", "vocab": {"[UNK]": 0}, "special_tokens": []}, "vocab: expected a list of str"),
+        ({"unk_token": "[UNK]", "vocab": ["[UNK]", 7], "special_tokens": []}, "vocab: expected a list of str"),
+        ({"unk_token": "[UNK]", "vocab": ["[UNK]"]}, "special_tokens: expected a list of str"),
+        (
+            {"unk_token": "[UNK]", "vocab": ["[UNK]"], "special_tokens": "[UNK]"},
+            "special_tokens: expected a list of str",
+        ),
+    ],
+)
+def test_a_char_tokenizer_file_missing_a_field_is_the_same_value_error(fields: dict[str, Any], message: str) -> None:
+    """A field missing or of the wrong type is named, in the engine's words (the twin raised
+    KeyError or TypeError)."""
+    text = json.dumps({"type": "CharTokenizer", **fields})
+    assert both(lambda m: m.CharTokenizer.from_json(text)) == ("ValueError", message)

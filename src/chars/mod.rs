@@ -220,7 +220,7 @@ impl Chars {
         }
         let strings = |key: &str| -> Result<Vec<String>> {
             serde_json::from_value(v.get(key).cloned().unwrap_or(Value::Null))
-                .map_err(|e| Error::invalid(format!("{key}: {e}")))
+                .map_err(|_| Error::invalid(format!("{key}: expected a list of str")))
         };
         let unk = v.get("unk_token").and_then(Value::as_str).ok_or_else(|| Error::invalid("unk_token: missing"))?;
         Self::new(strings("vocab")?, &strings("special_tokens")?, unk)

@@ -256,8 +256,18 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
             raise ValueError(f"not valid JSON: {e}") from None
         if not isinstance(root, dict) or root.get("type") != "CharTokenizer":
             raise ValueError('type: expected "CharTokenizer"')
-        vocab = {t: i for i, t in enumerate(root["vocab"])}
-        return CharTokenizer(vocab, special_tokens=root["special_tokens"], unk_token=root["unk_token"])
+        unk = root.get("unk_token")
+        if not isinstance(unk, str):
+            raise ValueError("unk_token: missing")
+
+        def strings(key: str) -> list[str]:
+            value = root.get(key)
+            if not (isinstance(value, list) and all(isinstance(t, str) for t in value)):
+                raise ValueError(f"{key}: expected a list of str")
+            return value
+
+        vocab = {t: i for i, t in enumerate(strings("vocab"))}
+        return CharTokenizer(vocab, special_tokens=strings("special_tokens"), unk_token=unk)
 
     def save(self, path: _StrPath) -> None:
         """Writes ``to_json``'s text to ``path`` atomically, as the engine does (see ``files.write_atomic``)."""
