@@ -211,6 +211,8 @@ def test_spark_inputs_refused_on_the_driver(spark, files, tmp_path):
         fw_spark.count(str(missing))
     assert (raised.value.errno, raised.value.filename) == (errno.ENOENT, str(missing))
     assert str(raised.value) == f"[Errno 2] No such file or directory: {str(missing)!r}"
+    with pytest.raises(NotADirectoryError):  # a path under a file, as open() says
+        fw_spark.count(str(files[0] / "x.txt"))
     with pytest.raises(IsADirectoryError, match="is a directory"):
         fw_spark.count(str(tmp_path))
     assert fw_spark.count(f"file:{files[0]}") == WordCounts.from_files(files[0])

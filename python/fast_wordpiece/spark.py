@@ -22,7 +22,6 @@ What the executors count from:
 
 from __future__ import annotations
 
-import errno
 import glob
 import operator
 import os
@@ -161,9 +160,8 @@ def _local_paths(texts: Any) -> list[str]:
         is_glob = any(c in pattern for c in GLOB_CHARS) and not os.path.exists(pattern)
         # A glob's files, as Dask's fsspec expands it: a directory it matches is left out.
         matches = sorted(m for m in glob.glob(pattern) if not os.path.isdir(m)) if is_glob else [pattern]
-        if not is_glob and not os.path.exists(pattern):
-            # As open() and WordCounts.from_files name a missing file.
-            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), pattern)
+        if not is_glob:
+            os.stat(pattern)  # a file that cannot be read is named as open() names it (missing, under a file, ...)
         if not matches:
             raise FileNotFoundError(f"no file matches {pattern}")
         for match in matches:
