@@ -68,11 +68,31 @@ def loads(text: str, *, lone_surrogates: bool = False, **kwargs: Any) -> Any:
         if found is not None:
             raise found from None
         raise
-    if not lone_surrogates and _SURROGATE.search(text):
+    if not lone_surrogates and _SURROGATE.search(text) and _holds_surrogate(value):
         found = _first_refused(text, len(text), lone_surrogates, constants=False)
         if found is not None:
             raise found
     return value
+
+
+def _holds_surrogate(value: Any) -> bool:
+    """Whether a str in ``value`` (``json.loads``' result: its keys too) holds a surrogate, which
+    only a lone surrogate escape gives (a pair is read as one character): the text is then
+    scanned for the escape's place, and not when every escape is half of a pair."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def _first_refused(text: str, end: int, lone_surrogates: bool, *, constants: bool) -> NotJson | None:
