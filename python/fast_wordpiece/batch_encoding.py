@@ -26,7 +26,6 @@ _PADDINGS = ("longest", "max_length", "do_not_pad")
 _TRUNCATIONS = ("only_first", "only_second", "longest_first", "do_not_truncate")
 _TENSORS = (None, "np", "pt")
 _STR = {str}
-
 # The fields of ``__call__``'s result and the ``Encoding`` attribute each is read from.
 _FIELDS = {"input_ids": "ids", "token_type_ids": "type_ids", "attention_mask": "attention_mask",
            "special_tokens_mask": "special_tokens_mask", "offset_mapping": "offsets"}  # fmt: skip

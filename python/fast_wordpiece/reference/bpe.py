@@ -515,7 +515,6 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         _flag(add_special_tokens, "add_special_tokens")  # read with the arguments, as the engine's
         batch_encoding.tokenize_keywords(kwargs, "BPETokenizer")
         if pair is not None:
-            _flag(add_special_tokens, "add_special_tokens")
             _text(text, "text")
             pair = _text(pair, "pair") or None  # an empty pair is none, as transformers' tokenize has it
         return self._tokens(text, add_special_tokens, pair, shown=True)
