@@ -120,13 +120,36 @@ def test_rows_are_indexed_like_a_list(tok):
     ("kwargs", "error"),
     [
         ({"return_offsets": True}, ValueError),
-        ({"return_offsets": True, "return_tensors": "np", "padding": "longest"}, ValueError),
+        ({"return_offsets": True, "padding": "longest"}, ValueError),
         ({"return_offsets": 1, "return_tensors": "np"}, TypeError),
+        ({"return_offsets": 1, "return_tensors": "np", "padding": "longest"}, TypeError),
     ],
 )
-def test_column_flags_need_the_ragged_form(tok, kwargs, error):
+def test_column_flags_need_numpy_output(tok, kwargs, error):
     with pytest.raises(error, match="return_offsets"):
         tok.encode_batch(TEXTS[:3], **kwargs)
+
+
+@pytest.mark.parametrize("default_padding", [False, True])
+def test_padded_arrays_hold_the_special_tokens_mask_on_request(tok, default_padding):
+    """Padding in the call or the tokenizer's own: the flags are accepted, and
+    the mask asked for is there, each row the padded Encoding's."""
+    tok = tok.from_str(tok.to_str())
+    texts = [LINES[0], (LINES[1], LINES[2]), ""]
+    call = {}
+    if default_padding:
+        tok.enable_padding(length=48)
+    else:
+        call = {"padding": "max_length", "max_length": 48}
+    encodings = tok.encode_batch(texts, **call)
+    arrays = tok.encode_batch(texts, return_tensors="np", **call, **ALL)
+    assert sorted(arrays) == ["attention_mask", "input_ids", "offsets", "special_tokens_mask", "token_type_ids"]
+    assert arrays["special_tokens_mask"].dtype == np.int64
+    assert arrays["special_tokens_mask"].tolist() == [e.special_tokens_mask for e in encodings]
+    assert arrays["input_ids"].tolist() == [e.ids for e in encodings]
+    assert arrays["offsets"].tolist() == [[list(o) for o in e.offsets] for e in encodings]
+    # Not asked for: not there.
+    assert "special_tokens_mask" not in tok.encode_batch(texts, return_tensors="np", **call)
 
 
 def test_ragged_ids_equal_hf(bert_vocab_file, shakespeare_lines, multilingual_lines):

@@ -774,6 +774,9 @@ class PyTokenizer:
         padding_side: _Side = "right",
         return_tensors: Literal["np"],
         num_threads: _Int | None = None,
+        return_offsets: bool = False,
+        return_token_type_ids: bool = False,
+        return_special_tokens_mask: bool = False,
     ) -> dict[str, Any]: ...
     @overload
     def encode_batch(

@@ -1120,10 +1120,10 @@ pub fn encode_batch_options(
         special_tokens_mask: flag_of("return_special_tokens_mask")?,
     };
     let (options, asked) = shared.finish(add_special_tokens, model_max_length)?;
-    if fields != RaggedFields::default() && (return_tensors != ReturnTensors::Numpy || options.padding.is_some()) {
+    if fields != RaggedFields::default() && return_tensors != ReturnTensors::Numpy {
         return Err(PyValueError::new_err(
             "return_offsets, return_token_type_ids and return_special_tokens_mask are for return_tensors=\"np\" \
-             without padding (padded arrays always hold every column)",
+             (an Encoding holds every field)",
         ));
     }
     Ok((EncodeOptions { num_threads, ..options }, return_tensors, fields, asked))

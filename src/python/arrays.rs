@@ -180,6 +180,10 @@ pub const ENCODE_BATCH_COLUMNS: [(&str, Column); 4] = [
     ("offsets", Column::Offsets),
 ];
 
+/// The column `encode_batch(return_tensors="np", return_special_tokens_mask=True)`
+/// adds to the padded arrays.
+pub const SPECIAL_TOKENS_MASK_COLUMN: (&str, Column) = ("special_tokens_mask", Column::SpecialTokensMask);
+
 /// `{name: array}` for each `(name, column)`: n × length for one value per
 /// token, `offsets` n × length × 2, all int64 and writable. The encodings
 /// must all have the same length (pad them).

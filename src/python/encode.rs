@@ -330,8 +330,11 @@ impl PyTokenizer {
         }
         let encodings = Self::encode_whole_batch(shared, py, inputs, options)?;
         if numpy {
-            arrays::numpy_arrays(py, &encodings, &arrays::ENCODE_BATCH_COLUMNS, options.num_threads)
-                .map(Bound::into_any)
+            // Padded arrays hold every column but the special-tokens mask,
+            // which comes on request.
+            let mask = fields.special_tokens_mask.then_some(arrays::SPECIAL_TOKENS_MASK_COLUMN);
+            let columns: Vec<_> = arrays::ENCODE_BATCH_COLUMNS.into_iter().chain(mask).collect();
+            arrays::numpy_arrays(py, &encodings, &columns, options.num_threads).map(Bound::into_any)
         } else {
             let encodings = encodings.into_iter().map(|e| Self::encoding(py, shared, e));
             list(py, encodings.collect::<PyResult<Vec<_>>>()?).map(Bound::into_any)
@@ -412,9 +415,11 @@ impl PyTokenizer {
     /// or `(text, pair)` tuples; with `is_pretokenized`, lists of words, or
     /// pairs of them. Takes `encode`'s keyword arguments (padding
     /// `"longest"` pads to the longest of the batch), and `return_tensors`:
-    /// None for a list of `Encoding`; `"np"` with padding for a dict of int64
-    /// numpy arrays `input_ids`, `attention_mask`, `token_type_ids`
-    /// (n × length) and `offsets` (n × length × 2); `"np"` without padding for
+    /// None for a list of `Encoding`; `"np"` with padding (in the call or the
+    /// tokenizer's) for a dict of int64 numpy arrays `input_ids`,
+    /// `attention_mask`, `token_type_ids` (n × length) and `offsets` (n ×
+    /// length × 2), and `special_tokens_mask` (n × length) with
+    /// `return_special_tokens_mask=True`; `"np"` without padding for
     /// a `RaggedBatch`: the rows end to end in flat int64 arrays, `input_ids`
     /// and `row_offsets` (n + 1 values: row i is
     /// `input_ids[row_offsets[i]:row_offsets[i + 1]]`), and on request

@@ -38,8 +38,9 @@ def padding_length(batch: Sequence[Encoding], options: EncodeOptions) -> int:
     return -(-length // multiple) * multiple
 
 
-def numpy_arrays(batch: Sequence[Encoding]) -> dict[str, Any]:
-    """``return_tensors="np"``: int64 arrays n × length (n × length × 2 for the offsets)."""
+def numpy_arrays(batch: Sequence[Encoding], special_tokens_mask: bool = False) -> dict[str, Any]:
+    """``return_tensors="np"``: int64 arrays n × length (n × length × 2 for the offsets), and the
+    special-tokens mask on request."""
     numpy = _import_numpy()
     length = len(batch[0]) if batch else 0
     for i, encoding in enumerate(batch):
@@ -51,8 +52,11 @@ def numpy_arrays(batch: Sequence[Encoding]) -> dict[str, Any]:
     def array(key: str, *shape: int) -> Any:
         return numpy.array([encoding[key] for encoding in batch], dtype=numpy.int64).reshape(len(batch), length, *shape)
 
-    return {"input_ids": array("ids"), "attention_mask": array("attention_mask"),
-            "token_type_ids": array("type_ids"), "offsets": array("offsets", 2)}  # fmt: skip
+    arrays = {"input_ids": array("ids"), "attention_mask": array("attention_mask"),
+              "token_type_ids": array("type_ids"), "offsets": array("offsets", 2)}  # fmt: skip
+    if special_tokens_mask:
+        arrays["special_tokens_mask"] = array("special_tokens_mask")
+    return arrays
 
 
 def ragged_batch(batch: Sequence[Encoding], token_type_ids: bool, offsets: bool, special_tokens_mask: bool) -> Any:

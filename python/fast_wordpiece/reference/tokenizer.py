@@ -926,8 +926,9 @@ class PyTokenizer(TransformersCalls):
                      return_special_tokens_mask: bool = False, **unexpected: Any) -> Any:  # fmt: skip
         """``encode`` for each item, a str or a ``(text, pair)`` tuple (with ``is_pretokenized``, a list
         of words or a pair of them), then padding of the whole batch;
-        a list of Encoding, or with ``return_tensors="np"`` a dict of numpy arrays (padded) or a
-        RaggedBatch (not padded: flat columns, the ``return_*`` ones on request). ``num_threads`` is
+        a list of Encoding, or with ``return_tensors="np"`` a dict of numpy arrays (padded; the
+        special-tokens mask on request) or a RaggedBatch (not padded: flat columns, the ``return_*``
+        ones on request). ``num_threads`` is
         checked and otherwise ignored: the twin runs on one thread."""
         # Checked as encode checks them: add_special_tokens, an unexpected keyword, the keywords in the
         # order of the signature, then what they ask together.
@@ -948,10 +949,10 @@ class PyTokenizer(TransformersCalls):
         options = EncodeOptions(add_special_tokens, max_length, strategy, stride, truncation_side, padding,
                                 pad_to_multiple_of, padding_side)  # fmt: skip
         options = self._processed(options)
-        if any(fields.values()) and (return_tensors is None or padding is not None):
+        if any(fields.values()) and return_tensors is None:
             raise ValueError(
                 "return_offsets, return_token_type_ids and return_special_tokens_mask are for "
-                'return_tensors="np" without padding (padded arrays always hold every column)'
+                'return_tensors="np" (an Encoding holds every field)'
             )
         if return_tensors is not None:
             _import_numpy()
@@ -966,7 +967,7 @@ class PyTokenizer(TransformersCalls):
             return batch
         if options.padding is None:
             return ragged_batch(batch, **fields)
-        return numpy_arrays(batch)
+        return numpy_arrays(batch, special_tokens_mask=fields["special_tokens_mask"])
 
     def _encode_batch(self, inputs: Sequence[tuple[Text, Text | None]], options: EncodeOptions) -> list[Encoding]:
         """Each input (texts, or lists of words) encoded, truncated and post-processed, then padded."""
