@@ -666,11 +666,13 @@ def test_a_file_without_a_version_loads_as_in_hugging_face(hf_tokenizers_dir: Pa
             impl.PyTokenizer.from_str(json.dumps(doc))
 
 
-def test_a_file_with_max_input_chars_per_word_0_is_refused_in_the_constructors_words() -> None:
+def test_a_file_with_max_input_chars_per_word_0_is_refused_naming_the_field() -> None:
+    """Hugging Face loads it (every word is then unknown); we refuse it, as the constructor refuses
+    0, naming the field by its path in the file as every other import error does."""
     doc = json.loads(fast_wordpiece.PyTokenizer.train(["a b"], 30, show_progress=False).to_str())
     doc["model"]["max_input_chars_per_word"] = 0
     for impl in (fast_wordpiece, reference):
-        with pytest.raises(ValueError, match=r"^max_input_chars_per_word must be >= 1, got 0$"):
+        with pytest.raises(ValueError, match=r"^model\.max_input_chars_per_word: must be >= 1, got 0$"):
             impl.PyTokenizer.from_str(json.dumps(doc))
 
 
@@ -1132,3 +1134,11 @@ def test_our_own_format_text_is_the_twins_to_the_byte(
         return str(tok.to_json())
 
     assert text(reference) == text(fast_wordpiece)
+
+
+@pytest.mark.parametrize("text", ["[1]", '["fast-wordpiece", 1]', "  []", "7", '"tokenizer"'])
+def test_json_that_is_no_object_is_named_so(text: str) -> None:
+    """A JSON array is no file of ours either (serde would read a struct from one)."""
+    for impl in (fast_wordpiece, reference):
+        with pytest.raises(ValueError, match=r"^a tokenizer\.json must be a JSON object$"):
+            impl.PyTokenizer.from_str(text)

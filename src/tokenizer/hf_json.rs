@@ -678,6 +678,9 @@ impl Tokenizer {
             }
             slots[id as usize] = Some(token.clone());
         }
+        if model.max_input_chars_per_word == 0 {
+            return Err(err("model.max_input_chars_per_word", "must be >= 1, got 0"));
+        }
         // Added tokens: ids as Hugging Face gives them when it loads the file
         // (the token's id in the model, else the next id after the model's).
         // Every flag is required, as in Hugging Face (no serde default).

@@ -119,8 +119,11 @@ impl Tokenizer {
         struct Peek {
             format: Option<serde::de::IgnoredAny>,
         }
+        // Only an object is one of ours (serde would also read a struct
+        // from an array: `[1]` would pass for a file of ours).
+        let object = json.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{');
         match serde_json::from_str::<Peek>(json) {
-            Ok(Peek { format: Some(_) }) => Self::from_json(json),
+            Ok(Peek { format: Some(_) }) if object => Self::from_json(json),
             _ => Self::from_hf_json(json),
         }
     }
@@ -207,5 +210,13 @@ mod tests {
     fn corrupt_json_is_a_clear_error() {
         let err = Tokenizer::from_json("{\"format\": 1").unwrap_err().to_string();
         assert!(err.starts_with("not a fast-wordpiece tokenizer file"), "{err}");
+    }
+
+    #[test]
+    fn json_that_is_no_object_is_named_so() {
+        for json in ["[1]", " [\"fast-wordpiece\", 1]", "\n[]", "7"] {
+            let err = Tokenizer::from_any_json(json).unwrap_err().to_string();
+            assert_eq!(err, "a tokenizer.json must be a JSON object", "{json}");
+        }
     }
 }

@@ -489,6 +489,8 @@ def parse(text: str) -> Parsed:
                 f"{json.dumps(b, ensure_ascii=False)} have the same id {id_}"
             )
         slots[id_] = token
+    if model["max_input_chars_per_word"] == 0:
+        raise ValueError("model.max_input_chars_per_word: must be >= 1, got 0")
     added = root.get("added_tokens")
     if not isinstance(added, list):
         raise ValueError("added_tokens: expected a list")
