@@ -39,13 +39,38 @@ fn err(path: &str, message: impl std::fmt::Display) -> Error {
 
 /// `value` as a `T`, a mismatch reported at `path`. An object's fields are
 /// read in sorted order (serde_json keeps the file's order), so that of
-/// several faults the one named is the first by name.
+/// several faults the one named is the first by name; a field of the wrong
+/// type or value is named by its path (`model.unk_token: invalid type: ...`).
 fn typed<T: DeserializeOwned>(value: &Value, path: &str) -> Result<T> {
     let Value::Object(map) = value else { return T::deserialize(value).map_err(|e| err(path, e)) };
     let mut fields: Vec<(&str, &Value)> = map.iter().map(|(k, v)| (k.as_str(), v)).collect();
     fields.sort_unstable_by_key(|&(k, _)| k);
-    T::deserialize(serde::de::value::MapDeserializer::<_, serde_json::Error>::new(fields.into_iter()))
-        .map_err(|e| err(path, e))
+    let read = |fields: &[(&str, &Value)]| {
+        T::deserialize(serde::de::value::MapDeserializer::<_, serde_json::Error>::new(fields.iter().copied()))
+    };
+    read(&fields).map_err(|e| {
+        // The field at fault: the first whose reading fails with more than
+        // the fields after it missing (only on this error path).
+        let message = e.to_string();
+        if message.starts_with("missing field") || message.starts_with("unknown field") {
+            return err(path, message);
+        }
+        let culprit = (1..=fields.len())
+            .find(|&n| read(&fields[..n]).is_err_and(|e| !e.to_string().starts_with("missing field")));
+        match culprit {
+            Some(n) => err(&format!("{path}.{}", fields[n - 1].0), message),
+            None => err(path, message),
+        }
+    })
+}
+
+/// [`typed`] for a JSON object read as a struct: any other value is
+/// `expected an object` (serde would read a struct from an array too).
+fn record<T: DeserializeOwned>(value: &Value, path: &str) -> Result<T> {
+    if !value.is_object() {
+        return Err(err(path, "expected an object"));
+    }
+    typed(value, path)
 }
 
 /// The `"type"` of a component (`None` when absent).
@@ -175,7 +200,7 @@ fn normalizer(value: &Value, path: &str) -> Result<Normalizer> {
                         "a BertNormalizer after another normalizer (other than Strip) is not supported",
                     ));
                 }
-                let b: BertNormalizerJson = typed(step, path)?;
+                let b: BertNormalizerJson = record(step, path)?;
                 out = Some(Normalizer {
                     clean_text: b.clean_text,
                     handle_chinese_chars: b.handle_chinese_chars,
@@ -185,7 +210,7 @@ fn normalizer(value: &Value, path: &str) -> Result<Normalizer> {
                 });
             }
             Some("Lowercase") => lowercase_after = true,
-            Some("Strip") => typed::<StripJson>(step, path).map(|_| ())?,
+            Some("Strip") => record::<StripJson>(step, path).map(|_| ())?,
             Some("NFD") => {
                 // Lowercase steps between NFD and StripAccents (or before NFD)
                 // give the same text and offsets as lowercasing after them.
@@ -439,7 +464,7 @@ pub(crate) fn truncation_from_json(value: &Value, path: &str) -> Result<Option<T
         strategy: String,
         stride: usize,
     }
-    let t: TruncationJson = typed(value, path)?;
+    let t: TruncationJson = record(value, path)?;
     let strategy = match t.strategy.as_str() {
         "LongestFirst" => Strategy::LongestFirst,
         "OnlyFirst" => Strategy::OnlyFirst,
@@ -476,7 +501,7 @@ pub(crate) fn padding_from_json(value: &Value, path: &str, vocab: &Vocab) -> Res
         pad_type_id: u32,
         pad_token: String,
     }
-    let p: PaddingJson = typed(value, path)?;
+    let p: PaddingJson = record(value, path)?;
     let to = match &p.strategy {
         Value::String(s) if s == "BatchLongest" => PadTo::Longest,
         other => match other.get("Fixed").and_then(Value::as_u64) {
@@ -633,7 +658,7 @@ fn diagnose(json: &str, error: serde_json::Error) -> Error {
                 return Err(err("model.vocab", format!("invalid id {id} for {}", Quoted(token))));
             }
         }
-        typed::<ModelJson>(model, "model").map(|_| ())
+        record::<ModelJson>(model, "model").map(|_| ())
     })();
     found.err().unwrap_or_else(|| Error::invalid(error.to_string()))
 }
@@ -688,7 +713,7 @@ impl Tokenizer {
             return Err(err("added_tokens", "expected a list"));
         };
         let added: Vec<AddedTokenJson> =
-            items.iter().enumerate().map(|(i, t)| typed(t, &format!("added_tokens[{i}]"))).collect::<Result<_>>()?;
+            items.iter().enumerate().map(|(i, t)| record(t, &format!("added_tokens[{i}]"))).collect::<Result<_>>()?;
         let mut next_id = model.vocab.len() as u32;
         let mut outside_model = FxHashSet::default();
         let mut specials = Vec::new();
@@ -750,7 +775,7 @@ impl Tokenizer {
         let decoder_cleanup = match decoding {
             Decoding::Off => true,
             Decoding::WordPiece => {
-                let decoder: DecoderJson = typed(decoder, "decoder")?;
+                let decoder: DecoderJson = record(decoder, "decoder")?;
                 if decoder.prefix != model.continuing_subword_prefix {
                     return Err(err(
                         "decoder.prefix",
@@ -814,7 +839,7 @@ impl Tokenizer {
             None => (Vec::new(), specials, None),
             Some(extra) => {
                 let path = format!("model.{EXTRA}");
-                let extra: Extra = typed(extra, &path)?;
+                let extra: Extra = record(extra, &path)?;
                 if extra.version != 1 {
                     return Err(err(
                         &format!("{path}.version"),

@@ -257,8 +257,13 @@ impl Template {
     /// (`C $A:0 S:0` and `C $A:0 S:0 $B:1 S:1`, each a single token named
     /// as itself), else None.
     pub fn as_bert(&self) -> Option<(&str, &str)> {
-        let one =
-            |name: &str| self.special_tokens.get(name).is_some_and(|t| t.tokens.len() == 1 && t.tokens[0] == name);
+        // One token named as itself, with one id (a count of ids that is
+        // not the count of tokens is refused as any template's is).
+        let one = |name: &str| {
+            self.special_tokens
+                .get(name)
+                .is_some_and(|t| t.tokens.len() == 1 && t.ids.len() == 1 && t.tokens[0] == name)
+        };
         fn special<'a>(p: &'a TemplatePiece, type_id: u32, one: &dyn Fn(&str) -> bool) -> Option<&'a str> {
             match p {
                 TemplatePiece::SpecialToken { id, type_id: t } if *t == type_id && one(id) => Some(id.as_str()),

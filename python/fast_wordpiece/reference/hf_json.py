@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from fast_wordpiece.reference import template
 from fast_wordpiece.reference.args import _json_loads, _quoted
 from fast_wordpiece.reference.common import Pair
-from fast_wordpiece.reference.json_text import NotJson
+from fast_wordpiece.reference.json_text import NotJson, float_text, shown
 from fast_wordpiece.reference.normalizer import Normalizer
 from fast_wordpiece.reference.options import PAD_TOKEN
 from fast_wordpiece.reference.training import OBJECTIVES
@@ -46,38 +47,186 @@ class Parsed:
     objective: str | None = None  # the training objective, when we wrote the file
 
 
-def _kind(value: Any, path: str) -> str | None:
+def _kind(value: Any, path: str, null_is_absent: bool = False) -> str | None:
+    """A component's ``"type"`` (None when absent; a null one is an error unless ``null_is_absent``)."""
     kind = value.get("type") if isinstance(value, dict) else None
-    if kind is not None and not isinstance(kind, str):
-        raise ValueError(f"{path}.type: expected a string, found {json.dumps(kind)}")
+    if (
+        isinstance(value, dict)
+        and "type" in value
+        and not isinstance(kind, str)
+        and not (kind is None and null_is_absent)
+    ):
+        raise ValueError(f"{path}.type: expected a string, found {shown(kind)}")
     return kind
 
 
-def _fields(
-    value: Any,
-    path: str,
-    required: dict[str, type | tuple[type, ...]],
-    optional: dict[str, tuple[type | tuple[type, ...], Any]] | None = None,
-) -> dict[str, Any]:
-    """A JSON object with these fields of these types (``optional`` ones get their default)."""
-    optional = optional or {}
+#: A field's type, as the engine's serde structs declare it: a Python type, ``object`` (any JSON value,
+#: checked later), the name of an unsigned integer type (``"usize"``, ``"u32"``), or a tuple of one of
+#: those and ``NoneType`` (an ``Option``: null is accepted).
+_Type = Any
+_EXPECTED = {bool: "a boolean", str: "a string", dict: "a map", list: "a sequence"}
+_UNSIGNED_BOUND = {"usize": 2**64, "u32": 2**32}
+#: Kinds of ``_Type`` for a list of str, a list of pairs of str, and a training objective's name.
+_STRINGS, _PAIRS, _OBJECTIVE = "Vec<String>", "Vec<(String, String)>", "Objective"
+
+
+def _unexpected(value: Any) -> str:
+    """serde's words for a JSON value of the wrong type (``integer `5```, ``sequence``, ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean `{'true' if value else 'false'}`"
+    if isinstance(value, int):
+        return f"integer `{value}`"
+    if isinstance(value, float):
+        return f"floating point `{float_text(value)}`"
+    if isinstance(value, str):
+        return f"string {_rust_debug(value)}"
+    return "sequence" if isinstance(value, list) else "map"
+
+
+def _rust_debug(text: str) -> str:
+    """``text`` quoted as Rust's ``{:?}`` quotes a str (escapes for quotes, backslashes and control
+    characters)."""
+    named = {"\t": "\\t", "\r": "\\r", "\n": "\\n", "\\": "\\\\", '"': '\\"', "\0": "\\0"}
+    out = []
+    for c in text:
+        if c in named:
+            out.append(named[c])
+        elif unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
+            out.append("\\u{" + format(ord(c), "x") + "}")
+        else:
+            out.append(c)
+    return '"' + "".join(out) + '"'
+
+
+def _one_of(names: list[str]) -> str:
+    """serde's list of the fields a struct expects."""
+    quoted = [f"`{name}`" for name in names]
+    if not quoted:
+        return "there are no fields"
+    if len(quoted) == 1:
+        return f"expected {quoted[0]}"
+    if len(quoted) == 2:
+        return f"expected {quoted[0]} or {quoted[1]}"
+    return f"expected one of {', '.join(quoted)}"
+
+
+def _check_type(value: Any, kind: _Type, path: str) -> None:
+    """A ValueError in serde's words if ``value`` is not of ``kind`` (see ``_Type``)."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if value is None and type(None) in kinds:
+        return
+    (kind,) = (k for k in kinds if k is not type(None))
+    if kind is object:
+        return
+    if kind in (_STRINGS, _PAIRS):
+        _check_type(value, list, path)
+        for item in value:
+            if kind == _STRINGS:
+                _check_type(item, str, path)
+            elif not isinstance(item, list):
+                raise ValueError(f"{path}: invalid type: {_unexpected(item)}, expected a tuple of size 2")
+            else:
+                for element in item[:2]:
+                    _check_type(element, str, path)
+                if len(item) != 2:
+                    expected = "a tuple of size 2" if len(item) < 2 else "fewer elements in array"
+                    raise ValueError(f"{path}: invalid length {len(item)}, expected {expected}")
+        return
+    if kind == _OBJECTIVE:  # a name, or serde's map of one name to null
+        if isinstance(value, dict) and len(value) != 1:
+            raise ValueError(f"{path}: invalid value: map, expected map with a single key")
+        if not isinstance(value, (str, dict)):
+            raise ValueError(f"{path}: invalid type: {_unexpected(value)}, expected string or map")
+        name = value if isinstance(value, str) else next(iter(value))
+        if name not in OBJECTIVES:
+            raise ValueError(f"{path}: unknown variant `{name}`, {_one_of(list(OBJECTIVES))}")
+        if isinstance(value, dict) and value[name] is not None:
+            raise ValueError(f"{path}: invalid type: {_unexpected(value[name])}, expected unit")
+        return
+    if isinstance(kind, str):
+        if isinstance(value, int) and not isinstance(value, bool):
+            if 0 <= value < _UNSIGNED_BOUND[kind]:
+                return
+            raise ValueError(f"{path}: invalid value: integer `{value}`, expected {kind}")
+        raise ValueError(f"{path}: invalid type: {_unexpected(value)}, expected {kind}")
+    if isinstance(value, kind) and not (isinstance(value, bool) and kind is not bool):
+        return
+    raise ValueError(f"{path}: invalid type: {_unexpected(value)}, expected {_EXPECTED[kind]}")
+
+
+def _fields(value: Any, path: str, fields: dict[str, _Type], defaults: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A JSON object read as the engine's serde struct with these ``fields`` (in its declaration order;
+    ``"type"`` among them if the struct has it, checked by ``_kind``) reads it: its keys in sorted order,
+    the first unknown one or the first of the wrong type an error; then the first missing field without
+    a default (in ``defaults``; an ``Option`` defaults to None), in declaration order."""
+    defaults = defaults or {}
     if not isinstance(value, dict):
         raise ValueError(f"{path}: expected an object")
-    unknown = value.keys() - required.keys() - optional.keys() - {"type"}
-    if unknown:
-        raise ValueError(f"{path}: unknown field {sorted(unknown)[0]!r}")
+    for name in sorted(value):
+        if name not in fields:
+            raise ValueError(f"{path}: unknown field `{name}`, {_one_of(list(fields))}")
+        if name != "type":
+            _check_type(value[name], fields[name], f"{path}.{name}")
     out = {}
-    for name, (_, default) in optional.items():
-        out[name] = value.get(name, default)
-    for name in required:
-        if name not in value:
-            raise ValueError(f"{path}: missing field {name!r}")
-        out[name] = value[name]
-    for name, got in out.items():
-        types = required[name] if name in required else optional[name][0]
-        if not isinstance(got, types) or (isinstance(got, bool) and bool not in _tuple(types)):
-            raise ValueError(f"{path}.{name}: invalid type {json.dumps(got)}")
+    for name, kind in fields.items():
+        if name == "type":
+            continue
+        if name in value:
+            out[name] = value[name]
+        elif name in defaults:
+            out[name] = defaults[name]
+        elif isinstance(kind, tuple) and type(None) in kind:
+            out[name] = None
+        else:
+            raise ValueError(f"{path}: missing field `{name}`")
     return out
+
+
+#: The engine's serde structs, field by field in declaration order (see ``_fields``).
+_BERT_NORMALIZER: dict[str, _Type] = {
+    "type": str,
+    "clean_text": bool,
+    "handle_chinese_chars": bool,
+    "strip_accents": (bool, type(None)),
+    "lowercase": bool,
+}
+_STRIP: dict[str, _Type] = {"type": str, "strip_left": bool, "strip_right": bool}
+_MODEL: dict[str, _Type] = {
+    "type": (str, type(None)),
+    "unk_token": str,
+    "continuing_subword_prefix": str,
+    "max_input_chars_per_word": "usize",
+    "vocab": dict,
+    EXTRA: (object, type(None)),
+}
+_MODEL_DEFAULTS = {"unk_token": "[UNK]", "continuing_subword_prefix": "##", "max_input_chars_per_word": 100}
+_FLAGS = ("single_word", "lstrip", "rstrip", "normalized", "special")
+_ADDED_TOKEN: dict[str, _Type] = {"id": "u32", "content": str, **dict.fromkeys(_FLAGS, bool)}
+_DECODER: dict[str, _Type] = {"type": str, "prefix": str, "cleanup": bool}
+_EXTRA: dict[str, _Type] = {
+    "version": "u32",
+    "merges": _PAIRS,
+    "special_tokens": _STRINGS,
+    "objective": (_OBJECTIVE, type(None)),
+    "split_special_tokens": bool,
+    "pad_token": (str, type(None)),
+}
+_TRUNCATION: dict[str, _Type] = {
+    "direction": (object, type(None)),
+    "max_length": "usize",
+    "strategy": str,
+    "stride": "usize",
+}
+_PADDING: dict[str, _Type] = {
+    "strategy": object,
+    "direction": object,
+    "pad_to_multiple_of": ("usize", type(None)),
+    "pad_id": "u32",
+    "pad_type_id": "u32",
+    "pad_token": str,
+}
 
 
 def _tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
@@ -92,8 +241,7 @@ def _normalizer(value: Any) -> dict[str, Any]:
         return {**off, "strip_all_marks": False}
     steps: list[tuple[Any, str]] = []
     _flatten(value, "normalizer", steps)
-    strip: dict[str, Any] = {"strip_left": bool, "strip_right": bool}
-    steps = [(s, p) for s, p in steps if _kind(s, p) != "Strip" or not _is_fields(s, strip)]
+    steps = [(s, p) for s, p in steps if _kind(s, p) != "Strip" or not _is_fields(s, _STRIP)]
     bert: dict[str, Any] | None = None
     lowercase_after = strip_marks = False
     i = 0
@@ -104,12 +252,11 @@ def _normalizer(value: Any) -> dict[str, Any]:
             if bert is not None or lowercase_after or strip_marks:
                 message = "a BertNormalizer after another normalizer (other than Strip) is not supported"
                 raise ValueError(f"{path}: {message}")
-            types: dict[str, Any] = {"clean_text": bool, "handle_chinese_chars": bool, "lowercase": bool}
-            bert = _fields(step, path, {**types, "strip_accents": (bool, type(None))})
+            bert = _fields(step, path, _BERT_NORMALIZER)
         elif kind == "Lowercase":
             lowercase_after = True
         elif kind == "Strip":
-            _fields(step, path, strip)
+            _fields(step, path, _STRIP)
         elif kind == "NFD":
             # Lowercase steps between NFD and StripAccents (or before NFD) give the same text and offsets as
             # lowercasing after them.
@@ -135,7 +282,7 @@ def _normalizer(value: Any) -> dict[str, Any]:
             raise ValueError(f'{path}: a normalizer needs a "type"')
         else:
             why = " without an NFD right before it" if kind == "StripAccents" else ""
-            raise ValueError(f"{path}: {json.dumps(kind)} is not supported{why} (supported: {_NORMALIZERS})")
+            raise ValueError(f"{path}: {shown(kind)} is not supported{why} (supported: {_NORMALIZERS})")
         i += 1
     n = {**(off if bert is None else bert), "strip_all_marks": strip_marks}
     if strip_marks:
@@ -154,9 +301,7 @@ def _strip_sides(value: Any) -> tuple[bool, bool]:
         _flatten(value, "normalizer", steps)
     except (TypeError, ValueError):
         return False, False
-    strips = [
-        s for s, p in steps if _kind(s, p) == "Strip" and _is_fields(s, {"strip_left": bool, "strip_right": bool})
-    ]
+    strips = [s for s, p in steps if _kind(s, p) == "Strip" and _is_fields(s, _STRIP)]
     return any(s["strip_left"] for s in strips), any(s["strip_right"] for s in strips)
 
 
@@ -225,7 +370,7 @@ def _pre_tokenizer(value: Any, path: str = "pre_tokenizer") -> str:
     if kind == "Sequence":
         return _pre_tokenizer_sequence(value, path)
     if kind is not None:
-        raise ValueError(f"{path}: {json.dumps(kind)} is not supported (supported: {_SUPPORTED_PRE_TOKENIZERS})")
+        raise ValueError(f"{path}: {shown(kind)} is not supported (supported: {_SUPPORTED_PRE_TOKENIZERS})")
     if value is None:
         raise ValueError(f"{path}: null (no pre-tokenizer) is not supported")
     raise ValueError(f'{path}: a pre-tokenizer needs a "type"')
@@ -284,7 +429,7 @@ def _post_processor(value: Any) -> tuple[str | dict[str, Any], list[tuple[str, i
         return "bert", [(token, entries[token]["ids"][0], f"{path}.special_tokens.{token}.ids") for token in bert]
     if kind is not None:
         raise ValueError(
-            f"{path}: {json.dumps(kind)} is not supported (supported: BertProcessing, TemplateProcessing, null)"
+            f"{path}: {shown(kind)} is not supported (supported: BertProcessing, TemplateProcessing, null)"
         )
     raise ValueError(f'{path}: a post-processor needs a "type"')
 
@@ -298,7 +443,7 @@ def _side(value: Any, path: str) -> str:
         return "right"
     if value == "Left":
         return "left"
-    raise ValueError(f'{path}: expected "Left" or "Right", found {json.dumps(value)}')
+    raise ValueError(f'{path}: expected "Left" or "Right", found {shown(value)}')
 
 
 _STRATEGIES = {"LongestFirst": "longest_first", "OnlyFirst": "only_first", "OnlySecond": "only_second"}
@@ -308,16 +453,10 @@ def truncation_from_json(value: Any, path: str = "truncation") -> dict[str, Any]
     """A ``truncation`` section as the ``truncation`` property shows it (None: no default)."""
     if value is None:
         return None
-    t = _fields(
-        value, path, {"max_length": int, "strategy": str, "stride": int}, {"direction": ((str, type(None)), None)}
-    )
-    for name in ("max_length", "stride"):
-        if not _is_size(t[name]):
-            raise ValueError(f"{path}.{name}: invalid value {t[name]}")
+    t = _fields(value, path, _TRUNCATION)
     if t["strategy"] not in _STRATEGIES:
         raise ValueError(
-            f"{path}.strategy: {json.dumps(t['strategy'])} is not supported "
-            "(supported: LongestFirst, OnlyFirst, OnlySecond)"
+            f"{path}.strategy: {shown(t['strategy'])} is not supported (supported: LongestFirst, OnlyFirst, OnlySecond)"
         )
     return {
         "max_length": t["max_length"],
@@ -349,28 +488,12 @@ def padding_from_json(value: Any, ids: dict[str, int], path: str = "padding") ->
     id, and type id 0."""
     if value is None:
         return None
-    p = _fields(
-        value,
-        path,
-        {
-            "strategy": (str, dict),
-            "direction": str,
-            "pad_to_multiple_of": (int, type(None)),
-            "pad_id": int,
-            "pad_type_id": int,
-            "pad_token": str,
-        },
-    )
+    p = _fields(value, path, _PADDING)
     strategy = p["strategy"]
     fixed = strategy.get("Fixed") if isinstance(strategy, dict) and len(strategy) == 1 else None
     if strategy != "BatchLongest" and not _is_size(fixed):
-        raise ValueError(
-            f"{path}.strategy: {json.dumps(strategy, separators=(',', ':'))} is not supported "
-            '("BatchLongest" or {"Fixed": n})'
-        )
-    if p["pad_to_multiple_of"] is not None and not _is_size(p["pad_to_multiple_of"]):
-        raise ValueError(f"{path}.pad_to_multiple_of: invalid value {p['pad_to_multiple_of']}")
-    token = json.dumps(p["pad_token"], ensure_ascii=False)
+        raise ValueError(f'{path}.strategy: {shown(strategy)} is not supported ("BatchLongest" or {{"Fixed": n}})')
+    token = shown(p["pad_token"])
     if p["pad_token"] not in ids:
         raise ValueError(f"{path}.pad_token: {token} is not in the vocabulary")
     if ids[p["pad_token"]] != p["pad_id"]:
@@ -449,33 +572,23 @@ def parse(text: str) -> Parsed:
         raise ValueError("a tokenizer.json must be a JSON object")
     check_root_keys(root)
     if "version" in root and root["version"] != "1.0":  # Hugging Face reads a file without one
-        raise ValueError(f'version: {json.dumps(root.get("version"))} is not supported (expected "1.0")')
+        raise ValueError(f'version: {shown(root.get("version"))} is not supported (expected "1.0")')
     if "model" not in root:
         raise ValueError("model: missing")
-    kind = _kind(root["model"], "model")
+    kind = _kind(root["model"], "model", null_is_absent=True)  # the engine reads it as an Option
     if kind not in (None, "WordPiece"):
-        raise ValueError(f"model: {json.dumps(kind)} is not supported (supported: WordPiece)")
-    model = _fields(
-        root["model"],
-        "model",
-        {"vocab": dict},
-        {
-            "unk_token": (str, "[UNK]"),
-            "continuing_subword_prefix": (str, "##"),
-            "max_input_chars_per_word": (int, 100),
-            EXTRA: ((dict, type(None)), None),
-        },
-    )
+        raise ValueError(f"model: {shown(kind)} is not supported (supported: WordPiece)")
+    model = _fields(root["model"], "model", _MODEL, _MODEL_DEFAULTS)
     vocab: dict[str, int] = model["vocab"]
     for token in sorted(vocab):  # the first in order, as the engine names it
         if not _is_id(vocab[token]):
-            raise ValueError(f"model.vocab: invalid id {json.dumps(vocab[token])} for {_quoted(token)}")
+            raise ValueError(f"model.vocab: invalid id {shown(vocab[token])} for {_quoted(token)}")
     largest = max(vocab.values(), default=0)
     bound = GAP_BASE + GAP_PER_TOKEN * len(vocab)
     if largest >= bound:  # named with its token (of two with that id, the first in order)
         token = min(token for token, id_ in vocab.items() if id_ == largest)
         raise ValueError(
-            f"model.vocab: {json.dumps(token, ensure_ascii=False)} has id {largest}, too large for {len(vocab)} "
+            f"model.vocab: {shown(token)} has id {largest}, too large for {len(vocab)} "
             f"tokens: ids must be below {bound} ({GAP_BASE} + {GAP_PER_TOKEN} per token; the ids no token has "
             "take room too)"
         )
@@ -484,10 +597,7 @@ def parse(text: str) -> Parsed:
         other = slots[id_]
         if other is not None:
             a, b = sorted((other, token))
-            raise ValueError(
-                f"model.vocab: {json.dumps(a, ensure_ascii=False)} and "
-                f"{json.dumps(b, ensure_ascii=False)} have the same id {id_}"
-            )
+            raise ValueError(f"model.vocab: {shown(a)} and {shown(b)} have the same id {id_}")
         slots[id_] = token
     if model["max_input_chars_per_word"] == 0:
         raise ValueError("model.max_input_chars_per_word: must be >= 1, got 0")
@@ -499,10 +609,9 @@ def parse(text: str) -> Parsed:
     special_tokens: list[str] = []
     added_tokens: list[tuple[str, dict[str, Any]]] = []
     seen: set[str] = set()
-    flags = ("single_word", "lstrip", "rstrip", "normalized", "special")
     for i, item in enumerate(added):
         path = f"added_tokens[{i}]"
-        t = _fields(item, path, {"id": int, "content": str, **dict.fromkeys(flags, bool)})
+        t = _fields(item, path, _ADDED_TOKEN)
         content = t["content"]
         if not content or content in seen:
             continue  # Hugging Face ignores these
@@ -510,10 +619,7 @@ def parse(text: str) -> Parsed:
         if content not in vocab:
             id_, next_id = next_id, next_id + 1
             if id_ < len(slots) and slots[id_] is not None:
-                raise ValueError(
-                    f"{path}: {json.dumps(content, ensure_ascii=False)} would get id {id_}, "
-                    "which the model's vocabulary uses"
-                )
+                raise ValueError(f"{path}: {shown(content)} would get id {id_}, which the model's vocabulary uses")
             slots += [None] * (id_ + 1 - len(slots))
             slots[id_] = content
             outside_model.add(id_)
@@ -521,7 +627,7 @@ def parse(text: str) -> Parsed:
             special_tokens.append(content)
         else:
             entry: dict[str, Any] = {"content": content, "special": t["special"], "normalized": t["normalized"]}
-            added_tokens.append((path, {**entry, **{flag: True for flag in flags[:3] if t[flag]}}))
+            added_tokens.append((path, {**entry, **{flag: True for flag in _FLAGS[:3] if t[flag]}}))
     normalizer = _normalizer(root.get("normalizer"))
     _refuse_stripped_added_tokens(normalizer, _strip_sides(root.get("normalizer")), added_tokens)
     options: dict[str, Any] = {**normalizer, "pre_tokenizer": _pre_tokenizer(root.get("pre_tokenizer"))}
@@ -534,13 +640,13 @@ def parse(text: str) -> Parsed:
     elif kind is None:
         raise ValueError('decoder: a decoder needs a "type"')
     elif kind != "WordPiece":
-        raise ValueError(f"decoder: {json.dumps(kind)} is not supported (supported: WordPiece, null)")
+        raise ValueError(f"decoder: {shown(kind)} is not supported (supported: WordPiece, null)")
     else:
-        d = _fields(decoder, "decoder", {"prefix": str, "cleanup": bool})
+        d = _fields(decoder, "decoder", _DECODER)
         if d["prefix"] != prefix:
             raise ValueError(
-                f"decoder.prefix: {json.dumps(d['prefix'])} differs from model.continuing_subword_prefix "
-                f"{json.dumps(prefix)}, which is not supported"
+                f"decoder.prefix: {shown(d['prefix'])} differs from model.continuing_subword_prefix "
+                f"{shown(prefix)}, which is not supported"
             )
         options.update(decoder_cleanup=d["cleanup"])
     options.update(
@@ -550,8 +656,6 @@ def parse(text: str) -> Parsed:
         post_processor=post,
     )
     ids = {token: id_ for id_, token in enumerate(slots) if token is not None}
-    if model["unk_token"] not in ids:
-        raise ValueError(f"model.unk_token: unk_token {json.dumps(model['unk_token'])} is not in the vocabulary")
     # BERT's template with ids the vocabulary does not give its tokens is run as any other template (which
     # checks its ids).
     if (
@@ -565,7 +669,7 @@ def parse(text: str) -> Parsed:
         if ids.get(token) != id_:
             actual = "no id" if token not in ids else f"id {ids[token]}"
             raise ValueError(
-                f"{path}: {json.dumps(token)} has id {id_} here but {actual} in the vocabulary, which is not supported"
+                f"{path}: {shown(token)} has id {id_} here but {actual} in the vocabulary, which is not supported"
             )
     if cls_sep:
         options.update(cls_token=cls_sep[0][0], sep_token=cls_sep[1][0])
@@ -574,15 +678,9 @@ def parse(text: str) -> Parsed:
         if names is not None:
             options.update(cls_token=names[0], sep_token=names[1])
     parsed = Parsed(slots, outside_model, special_tokens, options=options, added=added_tokens)
-    parsed.truncation = truncation_from_json(root.get("truncation"))
-    parsed.padding = padding_from_json(root.get("padding"), ids)
-    if parsed.padding is not None:
-        parsed.options["pad_token"] = parsed.padding["pad_token"]
     if model[EXTRA] is not None:
         path = f"model.{EXTRA}"
-        extra = _fields(model[EXTRA], path, {"version": int, "merges": list, "special_tokens": list},
-                        {"objective": ((str, type(None)), None), "split_special_tokens": (bool, False),
-                         "pad_token": ((str, type(None)), None)})  # fmt: skip
+        extra = _fields(model[EXTRA], path, _EXTRA, {"split_special_tokens": False})
         if extra["version"] != 1:
             raise ValueError(f"{path}.version: {extra['version']} is not supported (expected 1)")
         if not set(extra["special_tokens"]) <= set(special_tokens):
@@ -591,12 +689,20 @@ def parse(text: str) -> Parsed:
         parsed.added += [("added_tokens", {"content": t, "special": True, "normalized": False})
                          for t in special_tokens if t not in extra["special_tokens"]]  # fmt: skip
         parsed.merges, parsed.special_tokens = extra["merges"], extra["special_tokens"]
-        if extra["objective"] is not None and extra["objective"] not in OBJECTIVES:
-            raise ValueError(f"{path}.objective: unknown objective {json.dumps(extra['objective'])}")
-        parsed.objective = extra["objective"]
+        objective = extra["objective"]
+        parsed.objective = next(iter(objective)) if isinstance(objective, dict) else objective
         parsed.options["split_special_tokens"] = extra["split_special_tokens"]
         if extra["pad_token"] is not None:  # Hugging Face keeps the pad token in the padding section only
             parsed.options["pad_token"] = extra["pad_token"]
+    parsed.truncation = truncation_from_json(root.get("truncation"))
+    parsed.padding = padding_from_json(root.get("padding"), ids)
+    if parsed.padding is not None:
+        parsed.options["pad_token"] = parsed.padding["pad_token"]
+    # As the constructor checks it (after every section above).
+    if not model["unk_token"]:
+        raise ValueError("model.unk_token: unk_token must not be empty")
+    if model["unk_token"] not in ids:
+        raise ValueError(f"model.unk_token: unk_token {shown(model['unk_token'])} is not in the vocabulary")
     return parsed
 
 

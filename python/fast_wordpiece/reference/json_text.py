@@ -157,3 +157,21 @@ def _error(reason: str, text: str, index: int, more_bytes: int, *, surrogate: bo
     line = text.count("\n", 0, line_start) + 1
     column = len(text[line_start:index].encode("utf-8", "surrogatepass")) + more_bytes
     return NotJson(f"{reason} at line {line} column {column}", text, index, surrogate)
+
+
+def float_text(value: float) -> str:
+    """A float as ``serde_json`` writes one: Python's ``repr`` without leading zeros in the
+    exponent (``1e-7``, not ``1e-07``)."""
+    return re.sub(r"e([+-])0*(?=[0-9])", r"e\g<1>", repr(value))
+
+
+def shown(value: Any) -> str:
+    """A JSON value as the engine shows it in a message (``serde_json``'s compact text): no spaces,
+    characters beyond ASCII as they are, floats as ``float_text`` writes them."""
+    if isinstance(value, float):
+        return float_text(value)
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{json.dumps(k, ensure_ascii=False)}:{shown(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(shown(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)

@@ -13,17 +13,14 @@ decoding leaves the id out.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Union
+
+from fast_wordpiece.reference.json_text import shown
 
 #: ("sequence", k, type_id) or ("special", ids, type_id)
 Piece = tuple[str, Union[int, list[int]], int]
 
 _U32 = 2**32
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _field(value: dict[str, Any], name: str, path: str) -> Any:
@@ -34,19 +31,19 @@ def _field(value: dict[str, Any], name: str, path: str) -> Any:
 
 def _string(value: Any, path: str) -> str:
     if not isinstance(value, str):
-        raise ValueError(f"{path}: expected a string, found {_dumps(value)}")
+        raise ValueError(f"{path}: expected a string, found {shown(value)}")
     return value
 
 
 def _id(value: Any, path: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < _U32:
-        raise ValueError(f"{path}: expected an integer from 0 to 4294967295, found {_dumps(value)}")
+        raise ValueError(f"{path}: expected an integer from 0 to 4294967295, found {shown(value)}")
     return value
 
 
 def _list(value: Any, path: str) -> list[Any]:
     if not isinstance(value, list):
-        raise ValueError(f"{path}: expected a list, found {_dumps(value)}")
+        raise ValueError(f"{path}: expected a list, found {shown(value)}")
     return value
 
 
@@ -61,11 +58,11 @@ def _piece(item: Any, path: str) -> dict[str, Any]:
     name = _string(_field(inner, "id", p), f"{p}.id")
     if key == "Sequence":
         if name not in ("A", "B"):
-            raise ValueError(f'{p}.id: expected "A" or "B", found {json.dumps(name, ensure_ascii=False)}')
+            raise ValueError(f'{p}.id: expected "A" or "B", found {shown(name)}')
         return {"Sequence": {"id": name, "type_id": type_id}}
     if key == "SpecialToken":
         return {"SpecialToken": {"id": name, "type_id": type_id}}
-    raise ValueError(f"{path}: expected SpecialToken or Sequence, found {json.dumps(key, ensure_ascii=False)}")
+    raise ValueError(f"{path}: expected SpecialToken or Sequence, found {shown(key)}")
 
 
 def parse(value: Any, path: str = "post_processor") -> dict[str, Any]:
@@ -90,10 +87,7 @@ def parse(value: Any, path: str = "post_processor") -> dict[str, Any]:
             raise ValueError(f"{q}: expected an object")
         own = _string(_field(entry, "id", q), f"{q}.id")
         if own != name:
-            raise ValueError(
-                f"{q}.id: {json.dumps(own, ensure_ascii=False)} differs from its key "
-                f"{json.dumps(name, ensure_ascii=False)}, which is not supported"
-            )
+            raise ValueError(f"{q}.id: {shown(own)} differs from its key {shown(name)}, which is not supported")
         ids = [_id(v, f"{q}.ids[{i}]") for i, v in enumerate(_list(_field(entry, "ids", q), f"{q}.ids"))]
         listed = _list(_field(entry, "tokens", q), f"{q}.tokens")
         tokens = [_string(v, f"{q}.tokens[{i}]") for i, v in enumerate(listed)]
@@ -118,18 +112,18 @@ def compile_template(template: dict[str, Any], vocab: list[str | None],
         for token, id_ in zip(entry["tokens"], entry["ids"]):
             if ids.get(token) == id_:
                 continue
-            quoted = json.dumps(token, ensure_ascii=False)
+            quoted = shown(token)
             if id_ >= len(vocab):
                 raise ValueError(f"{p}.ids: {quoted} has id {id_} here, past the end of the vocabulary's "
                                  f"{len(vocab)} ids, which is not supported")  # fmt: skip
             other = vocab[id_]
             if other is not None:
                 raise ValueError(f"{p}.ids: {quoted} has id {id_} here but the vocabulary gives id {id_} to "
-                                 f"{json.dumps(other, ensure_ascii=False)}, which is not supported")  # fmt: skip
-            shown = unassigned.setdefault(id_, token)
-            if shown != token:
+                                 f"{shown(other)}, which is not supported")  # fmt: skip
+            first = unassigned.setdefault(id_, token)
+            if first != token:
                 raise ValueError(f"{p}.ids: id {id_} stands for {quoted} here and for "
-                                 f"{json.dumps(shown, ensure_ascii=False)} elsewhere in the template, "
+                                 f"{shown(first)} elsewhere in the template, "
                                  "which is not supported")  # fmt: skip
         return list(entry["ids"])
 
@@ -143,7 +137,7 @@ def compile_template(template: dict[str, Any], vocab: list[str | None],
             if kind == "Sequence":
                 out.append(("sequence", 0 if inner["id"] == "A" else 1, inner["type_id"]))
             elif inner["id"] not in entries:
-                raise ValueError(f"{at}.id: {json.dumps(inner['id'], ensure_ascii=False)} is not in "
+                raise ValueError(f"{at}.id: {shown(inner['id'])} is not in "
                                  f"{path}.special_tokens (Hugging Face fails when it encodes)")  # fmt: skip
             else:
                 out.append(("special", checked_ids(inner["id"]), inner["type_id"]))
@@ -183,7 +177,11 @@ def as_bert(template: dict[str, Any]) -> tuple[str, str] | None:
 
     def special(item: dict[str, Any], type_id: int) -> str | None:
         inner = item.get("SpecialToken")
-        if inner is None or inner["type_id"] != type_id or entries.get(inner["id"], {}).get("tokens") != [inner["id"]]:
+        entry = entries.get(inner["id"], {}) if inner is not None else {}
+        # one token named as itself, with one id (other counts are refused as any template's are)
+        if inner is None or inner["type_id"] != type_id or entry.get("tokens") != [inner["id"]]:
+            return None
+        if len(entry["ids"]) != 1:
             return None
         return str(inner["id"])
 
