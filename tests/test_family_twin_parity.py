@@ -514,3 +514,52 @@ def test_a_char_tokenizer_file_missing_a_field_is_the_same_value_error(fields: d
     KeyError or TypeError)."""
     text = json.dumps({"type": "CharTokenizer", **fields})
     assert both(lambda m: m.CharTokenizer.from_json(text)) == ("ValueError", message)
+
+
+def _bpe_file(change: Callable[[dict[str, Any]], object]) -> str:
+    """A byte-level BPE tokenizer.json the engine wrote (with an added token), changed."""
+    tok = fast_wordpiece.BPETokenizer.train(TEXTS, 256 + 20, special_tokens=["<s>"], show_progress=False)
+    doc = json.loads(tok.to_json())
+    change(doc)
+    return json.dumps(doc)
+
+
+BPE_FAULTS: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
+    "unk_token not a str": (
+        lambda d: d["model"].update(unk_token=[1]),
+        "model.unk_token: expected a string or null, found [1]",
+    ),
+    "added_tokens not a list": (lambda d: d.update(added_tokens=1.5), "added_tokens: expected a list"),
+    "an added token not an object": (lambda d: d["added_tokens"].append("x"), "added_tokens[1]: no content"),
+    "an added token without id": (lambda d: d["added_tokens"][0].pop("id"), "added_tokens[0]: no id"),
+    "an id not an integer": (
+        lambda d: d["model"]["vocab"].update({"!": 1e-7}),
+        'model.vocab: "!": id 1e-7 is not an integer',
+    ),
+    "an id past the end": (
+        lambda d: d["model"]["vocab"].update({"!": 5000}),
+        f'model.vocab: "!": id 5000 leaves a gap (ids must be 0..{256 + 20})',
+    ),
+    "a merge of three": (
+        lambda d: d["model"]["merges"].insert(0, ["a", "b", "c"]),
+        'model.merges[0]: expected "a b" or [a, b]',
+    ),
+    "fuse_unk not false": (
+        lambda d: d["model"].update(fuse_unk="x"),
+        'model.fuse_unk: "x" is not supported (only false)',
+    ),
+    "ignore_merges 1": (
+        lambda d: d["model"].update(ignore_merges=1),
+        "model.ignore_merges: 1 is not supported (only false)",
+    ),
+    "the model not an object": (lambda d: d.update(model="x"), "model.vocab: expected an object"),
+}
+
+
+@pytest.mark.parametrize(("change", "message"), BPE_FAULTS.values(), ids=BPE_FAULTS.keys())
+def test_a_bpe_file_fault_is_named_alike(change: Callable[[dict[str, Any]], object], message: str) -> None:
+    """The twin reads the model and the added tokens as the engine does, in its words (it raised
+    KeyError, TypeError or AttributeError on some, or took a wrong type the engine refused, and the
+    engine took an unk_token or added_tokens of the wrong type)."""
+    text = _bpe_file(change)
+    assert both(lambda m: m.BPETokenizer.from_json(text)) == ("ValueError", message)

@@ -230,11 +230,20 @@ impl Bpe {
             };
             merges.push(pair.ok_or_else(|| err(&format!("model.merges[{i}]"), "expected \"a b\" or [a, b]"))?);
         }
-        let unk = model.get("unk_token").and_then(Value::as_str);
+        let unk = match model.get("unk_token") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(unk)) => Some(unk.as_str()),
+            Some(other) => return Err(err("model.unk_token", format!("expected a string or null, found {other}"))),
+        };
         let mut specials = Vec::new();
         let mut added_flags = Vec::new();
         let mut special_before = std::collections::HashSet::new();
-        if let Some(added) = root.get("added_tokens").and_then(Value::as_array) {
+        let added = match root.get("added_tokens") {
+            None | Some(Value::Null) => None,
+            Some(Value::Array(added)) => Some(added),
+            Some(_) => return Err(err("added_tokens", "expected a list")),
+        };
+        if let Some(added) = added {
             for (i, t) in added.iter().enumerate() {
                 let path = format!("added_tokens[{i}]");
                 let content = t.get("content").and_then(Value::as_str).ok_or_else(|| err(&path, "no content"))?;

@@ -34,6 +34,7 @@ from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.family import IntT as _IntT
 from fast_wordpiece.reference.files import load_parsed, paths_arg, read_utf8, write_atomic
 from fast_wordpiece.reference.hf_json import check_root_keys, load_json
+from fast_wordpiece.reference.json_text import shown
 from fast_wordpiece.reference.training import check_occurrences
 from fast_wordpiece.reference.unicode import LETTER, NUMBER
 
@@ -151,7 +152,7 @@ def _padding(p: object) -> dict[str, object]:
     def number(key: str) -> int | None:
         v = p.get(key)
         if v is not None and not _is_count(v):
-            raise ValueError(f"padding.{key}: {json.dumps(v)} is not a count")
+            raise ValueError(f"padding.{key}: {shown(v)} is not a count")
         return v
 
     strategy = p.get("strategy")
@@ -160,13 +161,13 @@ def _padding(p: object) -> dict[str, object]:
     elif isinstance(strategy, dict) and list(strategy) == ["Fixed"] and _is_count(strategy["Fixed"]):
         length = strategy["Fixed"]
     else:
-        raise ValueError(f'padding.strategy: {json.dumps(strategy)} is not "BatchLongest" or {{"Fixed": n}}')
+        raise ValueError(f'padding.strategy: {shown(strategy)} is not "BatchLongest" or {{"Fixed": n}}')
     direction = p.get("direction")
     if direction not in (None, "Right", "Left"):
-        raise ValueError(f'padding.direction: {json.dumps(direction)} is not "Right" or "Left"')
+        raise ValueError(f'padding.direction: {shown(direction)} is not "Right" or "Left"')
     token = p.get("pad_token", "[PAD]")
     if not isinstance(token, str):
-        raise ValueError(f"padding.pad_token: {json.dumps(token)} is not a str")
+        raise ValueError(f"padding.pad_token: {shown(token)} is not a str")
 
     def id_(key: str) -> int:
         n = number(key) or 0
@@ -181,7 +182,50 @@ def _padding(p: object) -> dict[str, object]:
 
 def _shown(value: object) -> str:
     """A JSON value as the engine shows it in messages (its compact JSON text)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return shown(value)
+
+
+def _bpe_model(model: Any) -> tuple[dict[str, int], list[Any], str | None]:
+    """A tokenizer.json's ``model`` (after its ``type``) read as the engine reads it, in its order: the
+    options it does not run refused, then the vocabulary (ids 0..n, each once), the merges (``"a b"``
+    or ``[a, b]``) and the unknown token (a str or null)."""
+    if not isinstance(model, dict):  # the engine finds none of its fields, the vocabulary first missed
+        raise ValueError("model.vocab: expected an object")
+    for key in ("dropout", "continuing_subword_prefix", "end_of_word_suffix"):
+        if model.get(key) is not None and model.get(key) != "":
+            raise ValueError(f"model.{key}: not supported")
+    for key in ("fuse_unk", "byte_fallback", "ignore_merges"):
+        value = model.get(key)
+        if value is not None and value is not False:  # JSON's false only (not 0)
+            raise ValueError(f"model.{key}: {shown(value)} is not supported (only false)")
+    given = model.get("vocab")
+    if not isinstance(given, dict):
+        raise ValueError("model.vocab: expected an object")
+    slots: list[str | None] = [None] * len(given)
+    for token, id_ in given.items():
+        if not _is_count(id_):
+            raise ValueError(f"model.vocab: {_quoted(token)}: id {shown(id_)} is not an integer")
+        if id_ >= len(slots):
+            raise ValueError(f"model.vocab: {_quoted(token)}: id {id_} leaves a gap (ids must be 0..{len(slots)})")
+        if slots[id_] is not None:
+            raise ValueError(f"model.vocab: id {id_} is given twice")
+        slots[id_] = token
+    vocab = {token: id_ for id_, token in enumerate(slots) if token is not None}
+    given_merges = model.get("merges")
+    if not isinstance(given_merges, list):
+        raise ValueError("model.merges: expected a list")
+    merges: list[Any] = []
+    for i, m in enumerate(given_merges):
+        if isinstance(m, str) and " " in m:
+            merges.append(tuple(m.split(" ", 1)))
+        elif isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m):
+            merges.append(tuple(m))
+        else:
+            raise ValueError(f'model.merges[{i}]: expected "a b" or [a, b]')
+    unk = model.get("unk_token")
+    if unk is not None and not isinstance(unk, str):
+        raise ValueError(f"model.unk_token: expected a string or null, found {shown(unk)}")
+    return vocab, merges, unk
 
 
 def _byte_level(part: object, key: str, required: bool) -> None:
@@ -707,28 +751,39 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
         model = root["model"]
         if isinstance(model, dict) and "type" in model and model["type"] != "BPE":
             raise ValueError(f'model.type: {_shown(model["type"])} is not supported (only "BPE")')
-        vocab = dict(model["vocab"])
+        vocab, merges, unk = _bpe_model(model)
+        added = root.get("added_tokens")
+        if added is not None and not isinstance(added, list):
+            raise ValueError("added_tokens: expected a list")
         specials, strip, normalized, single_word, plain = [], {}, set[str](), set[str](), set[str]()
         special_before = set[str]()
-        for i, t in enumerate(root.get("added_tokens") or []):
-            content = t["content"]
-            if t["id"] == len(vocab) >= len(model["vocab"]):
+        for i, t in enumerate(added or []):
+            content = t.get("content") if isinstance(t, dict) else None
+            if not isinstance(content, str):
+                raise ValueError(f"added_tokens[{i}]: no content")
+            id_ = t.get("id")
+            if not _is_count(id_):
+                raise ValueError(f"added_tokens[{i}]: no id")
+            if id_ == len(vocab) >= len(model["vocab"]):
                 # beyond the model's vocabulary, as Hugging Face's added vocabulary has it: the next id
                 if content in vocab or (len(content) == 1 and content in CHAR_BYTE):
                     raise ValueError(f"added_tokens[{i}]: {_quoted(content)} has an id past the model's vocabulary, "
                                      "but is a token of the model or a byte")  # fmt: skip
-                vocab[content] = t["id"]
+                vocab[content] = id_
+            if vocab.get(content) != id_:
+                where = f"must be in the model's vocabulary with id {id_}"
+                raise ValueError(f"added_tokens[{i}]: {_quoted(content)} {where}")
             # single_word refused, as the engine refuses it (the call's offsets would not tell a
             # passed-over match from the model's same token)
             if t.get("single_word") is not None and t.get("single_word") is not False:
-                raise ValueError(f"added_tokens[{i}].single_word: {_json.dumps(t['single_word'])} is not supported "
+                raise ValueError(f"added_tokens[{i}].single_word: {shown(t['single_word'])} is not supported "
                                  "(only false)")  # fmt: skip
             # read in the engine's order; absent: false, but special true
             keys = ("lstrip", "rstrip", "single_word", "normalized", "special")
             values = {key: t.get(key) for key in keys}
             for key, value in values.items():
                 if value is not None and not isinstance(value, bool):
-                    raise ValueError(f"added_tokens[{i}].{key}: {_json.dumps(value)} is not a bool")
+                    raise ValueError(f"added_tokens[{i}].{key}: {shown(value)} is not a bool")
             strip[content] = (values["lstrip"] is True, values["rstrip"] is True)
             # (a token listed twice takes its last entry's flags); without a normalizer, normalized
             # only puts the token's search after the others'; plain: special false
@@ -740,8 +795,7 @@ class BPETokenizer(family.TableLookups, family.TransformersCalls):
             if values["special"] is not False:
                 special_before.add(content)
             specials.append(content)
-        merges = [tuple(m) if isinstance(m, list) else m for m in model["merges"]]  # a file's pairs are lists
-        made = BPETokenizer(vocab, merges, special_tokens=specials, unk_token=model.get("unk_token"))
+        made = BPETokenizer(vocab, merges, special_tokens=specials, unk_token=unk)
         made._strip = {t: f for t, f in strip.items() if any(f)}
         made._normalized = normalized
         made._single_word, made._plain = single_word, plain

@@ -50,7 +50,7 @@ from fast_wordpiece.reference.counts import COUNT_OPTIONS, WordCounts, check_wor
 from fast_wordpiece.reference.decoder import clean_up_tokenization, decode_tokens
 from fast_wordpiece.reference.encoding import Encoding
 from fast_wordpiece.reference.files import load_parsed, read_utf8, write_atomic
-from fast_wordpiece.reference.json_text import NotJson
+from fast_wordpiece.reference.json_text import NotJson, shown
 from fast_wordpiece.reference.model import wordpiece
 from fast_wordpiece.reference.options import EncodeOptions, Options, check_each, pipeline_options
 from fast_wordpiece.reference.padding import PAD_TOKEN, _import_numpy, numpy_arrays, pad, padding_length, ragged_batch
@@ -671,7 +671,7 @@ class PyTokenizer(TransformersCalls):
         for id_, t, file in added:
             got = tokenizer._ids[t["content"]]
             if got != id_:
-                raise ValueError(f"{file}: added token {json.dumps(t['content'], ensure_ascii=False)} has id {id_}, "
+                raise ValueError(f"{file}: added token {shown(t['content'])} has id {id_}, "
                                  f"but the vocabulary and the added tokens before it give it {got}")  # fmt: skip
         return tokenizer
 
@@ -1379,7 +1379,7 @@ def _optional_bool(value: object, path: str, key: str) -> bool | None:
     or false is a ValueError naming the file and ``key``."""
     if value is None or isinstance(value, bool):
         return value
-    raise ValueError(f"{path}: {key}: expected true or false, found {json.dumps(value, ensure_ascii=False)}")
+    raise ValueError(f"{path}: {key}: expected true or false, found {shown(value)}")
 
 
 def _non_empty(token: dict[str, Any], path: str, key: str) -> dict[str, Any]:
@@ -1397,7 +1397,7 @@ def _special_token(value: object, path: str, key: str) -> dict[str, Any]:
         return _added_dict({"content": value, "special": True, "normalized": False})
     if not isinstance(value, dict) or not isinstance(value.get("content"), str):
         raise ValueError(f'{path}: {key}: expected a string or an object with "content", found '
-                         f"{json.dumps(value, ensure_ascii=False)}")  # fmt: skip
+                         f"{shown(value)}")  # fmt: skip
 
     def flag(name: str) -> bool:
         return bool(_optional_bool(value.get(name), path, f"{key}.{name}"))
@@ -1573,7 +1573,7 @@ def _model_input_names(path: str, overrides: dict[str, Any]) -> list[str]:
     if "model_input_names" in config:
         value = config["model_input_names"]
         if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
-            found = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+            found = shown(value)
             raise ValueError(f"{config_path}: model_input_names: expected a list of str, found {found}")
         return list(value)
     name, model_type = _class_hint(path, config)
@@ -1635,14 +1635,14 @@ def _call_settings(path: str, overrides: dict[str, Any]) -> dict[str, Any]:
         if isinstance(max_length, float) and max_length >= 1e20:
             max_length = int(max_length)
         if isinstance(max_length, bool) or not isinstance(max_length, int) or max_length < 0:
-            raise ValueError(f"{config_path}: model_max_length: expected a length, found {json.dumps(max_length)}")
+            raise ValueError(f"{config_path}: model_max_length: expected a length, found {shown(max_length)}")
         out["model_max_length"] = max_length
     file_sides = _file_sides(path)
     for key in ("padding_side", "truncation_side"):
         if key in config:  # null too: an error, as in transformers
             side = config[key]
             if side not in ("right", "left"):
-                raise ValueError(f'{config_path}: {key}: expected "right" or "left", found {json.dumps(side)}')
+                raise ValueError(f'{config_path}: {key}: expected "right" or "left", found {shown(side)}')
             out[key] = side
         elif file_sides[key] is not None:
             out[key] = file_sides[key]
@@ -1689,12 +1689,12 @@ def _bert_normalizer(config: dict[str, Any], config_path: str) -> dict[str, Any]
     for key, option in (("do_lower_case", "lowercase"), ("tokenize_chinese_chars", "handle_chinese_chars")):
         value = config.get(key)
         if value is not None and not isinstance(value, bool):
-            raise ValueError(f"{config_path}: {key}: expected true or false, found {json.dumps(value)}")
+            raise ValueError(f"{config_path}: {key}: expected true or false, found {shown(value)}")
         out[option] = True if value is None else value
     strip_accents = config.get("strip_accents")
     if strip_accents is not None and not isinstance(strip_accents, bool):
         raise ValueError(f"{config_path}: strip_accents: expected true, false or null, "
-                         f"found {json.dumps(strip_accents)}")  # fmt: skip
+                         f"found {shown(strip_accents)}")  # fmt: skip
     return {**out, "strip_accents": strip_accents, "clean_text": True, "strip_all_marks": False}
 
 
@@ -1737,7 +1737,7 @@ def _configured(
         if isinstance(value, dict):  # transformers also takes a mapping of names to tokens
             value = list(value.values())
         if not isinstance(value, list):
-            found = json.dumps(value, ensure_ascii=False)
+            found = shown(value)
             raise ValueError(f"{where}: {key}: expected a list of tokens, found {found}")
         return [_non_empty(_special_token(item, where, f"{key}[{i}]"), where, f"{key}[{i}]")
                 for i, item in enumerate(value)]  # fmt: skip
@@ -1771,9 +1771,9 @@ def _directory_added_tokens(path: str, config: dict[str, Any]) -> list[tuple[int
     if decoder is not None:
         if not isinstance(decoder, dict):
             raise ValueError(f"{config_path}: added_tokens_decoder: expected an object, "
-                             f"found {json.dumps(decoder, ensure_ascii=False)}")  # fmt: skip
+                             f"found {shown(decoder)}")  # fmt: skip
         for key, entry in decoder.items():
-            what = f"added_tokens_decoder[{json.dumps(key, ensure_ascii=False)}]"
+            what = f"added_tokens_decoder[{shown(key)}]"
             if not (key.isascii() and key.isdigit()):
                 raise ValueError(f"{config_path}: {what}: the key is not an id")
             token = _special_token(entry, config_path, what)
@@ -1786,8 +1786,8 @@ def _directory_added_tokens(path: str, config: dict[str, Any]) -> list[tuple[int
         added_path = os.path.join(path, "added_tokens.json")
         for content, id_ in _read_object(added_path).items():
             if isinstance(id_, bool) or not isinstance(id_, int) or id_ < 0:
-                raise ValueError(f"{added_path}: {json.dumps(content, ensure_ascii=False)}: expected an id, "
-                                 f"found {json.dumps(id_)}")  # fmt: skip
+                raise ValueError(f"{added_path}: {shown(content)}: expected an id, "
+                                 f"found {shown(id_)}")  # fmt: skip
             out.append((id_, _added_dict({"content": content, "special": False, "normalized": True}), added_path))
     out = [entry for entry in out if entry[1]["content"]]  # an empty token is never added (add_tokens skips it)
     out.sort(key=lambda entry: entry[0])
@@ -1998,7 +1998,7 @@ def _from_document(document: object) -> PyTokenizer:
     padding = hf_json.padding_from_json(doc["padding"], tokenizer._ids)
     if padding is not None and padding["pad_token"] != tokenizer._options.pad_token:
         pads = (padding["pad_token"], tokenizer._options.pad_token)
-        given, option = (json.dumps(t, ensure_ascii=False) for t in pads)
+        given, option = (shown(t) for t in pads)
         raise ValueError(f"padding.pad_token: {given} is not options.pad_token, {option}")
     tokenizer = tokenizer._with_defaults(truncation, padding)
     tokenizer._objective = objective

@@ -42,6 +42,7 @@ from fast_wordpiece.reference.family import IdArray as _IdArray
 from fast_wordpiece.reference.files import lines, load_parsed, paths_arg, read_utf8, write_atomic
 from fast_wordpiece.reference.hf_json import check_root_keys, load_json
 from fast_wordpiece.reference.json_numbers import as_read_back
+from fast_wordpiece.reference.json_text import shown
 from fast_wordpiece.reference.spm_normalizer import Aligned, Normalizer
 from fast_wordpiece.reference.training import check_occurrences
 from fast_wordpiece.reference.unicode import PUNCTUATION
@@ -1177,7 +1178,7 @@ def _flag_of(token: dict[str, Any], key: str, i: int) -> bool:
     if value is None:
         return False
     if not isinstance(value, bool):
-        raise ValueError(f"added_tokens[{i}].{key}: {_json.dumps(value)} is not a bool")
+        raise ValueError(f"added_tokens[{i}].{key}: {shown(value)} is not a bool")
     return value
 
 
