@@ -516,6 +516,28 @@ def test_a_char_tokenizer_file_missing_a_field_is_the_same_value_error(fields: d
     assert both(lambda m: m.CharTokenizer.from_json(text)) == ("ValueError", message)
 
 
+@pytest.mark.parametrize(
+    ("vocab", "message"),
+    [
+        (["[UNK]", "a", "a"], 'token "a" is twice in the vocabulary'),
+        (["[UNK]", "ab", "a", "a"], 'token "ab" is neither one character nor a special token'),
+        (["[UNK]", "a", "ab", "a"], 'token "ab" is neither one character nor a special token'),
+    ],
+)
+def test_a_char_tokenizer_file_names_its_first_bad_token_alike(vocab: list[str], message: str) -> None:
+    """Each token in id order: listed twice, or neither a character nor special (the twin named a
+    duplicate as a gap in the ids)."""
+    text = json.dumps({"type": "CharTokenizer", "unk_token": "[UNK]", "vocab": vocab, "special_tokens": ["[UNK]"]})
+    assert both(lambda m: m.CharTokenizer.from_json(text)) == ("ValueError", message)
+
+
+def test_a_special_token_listed_twice_is_kept_once_alike() -> None:
+    text = json.dumps({"type": "CharTokenizer", "unk_token": "[UNK]", "vocab": ["[UNK]", "a"],
+                       "special_tokens": ["[UNK]", "[UNK]"]})  # fmt: skip
+    assert both(lambda m: m.CharTokenizer.from_json(text).special_tokens) == ("ok", ["[UNK]"])
+    assert both(lambda m: m.CharTokenizer({"[UNK]": 0}, special_tokens=["[UNK]"] * 3).to_json())[0] == "ok"
+
+
 def _bpe_file(change: Callable[[dict[str, Any]], object]) -> str:
     """A byte-level BPE tokenizer.json the engine wrote (with an added token), changed."""
     tok = fast_wordpiece.BPETokenizer.train(TEXTS, 256 + 20, special_tokens=["<s>"], show_progress=False)

@@ -332,3 +332,21 @@ def test_a_directory_without_a_tokenizer_file_says_what_it_needs(impl: str, tmp_
         IMPLS[impl].PyTokenizer.from_pretrained(tmp_path)
     assert e.value.errno == errno.ENOENT
     assert e.value.filename == str(tmp_path / "vocab.txt")
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("split_special_tokens", "x"), ("split_special_tokens", 0), ("strip_accents", "x"), ("do_lower_case", 1)],
+)
+def test_a_bert_class_refuses_a_flag_that_is_no_bool_alike(key: str, value: Any, tmp_path: Path) -> None:
+    """With a tokenizer.json and a BERT class, the flags the class reads are checked as without the
+    file, in the same words (the twin ignored a split_special_tokens that is no bool, and named
+    strip_accents' values otherwise)."""
+    tok = fast_wordpiece.PyTokenizer.train(TEXTS * 3, 80, show_progress=False)
+    tok.save_pretrained(tmp_path)
+    (tmp_path / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "BertTokenizer", key: value}))
+    found = json.dumps(value)
+    expected = f"{tmp_path / 'tokenizer_config.json'}: {key}: expected true or false, found {found}"
+    for impl in IMPLS.values():
+        with pytest.raises(ValueError, match=f"^{re.escape(expected)}$"):
+            impl.PyTokenizer.from_pretrained(tmp_path)

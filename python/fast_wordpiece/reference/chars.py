@@ -42,7 +42,8 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
         _text(unk_token, "unk_token")
         self.vocab = family.table_vocab(vocab)
         self.id_to = {i: t for t, i in self.vocab.items()}
-        self.specials = _special_texts(special_tokens) if special_tokens is not None else ["[UNK]"]
+        # each once, as the engine keeps them (a special token is a token of the vocabulary)
+        self.specials = list(dict.fromkeys(_special_texts(special_tokens))) if special_tokens is not None else ["[UNK]"]
         # The engine's order: the tokens in id order, then the special tokens in the order given.
         for t in sorted(self.vocab, key=self.vocab.__getitem__):
             if t not in self.specials and len(t) != 1:
@@ -266,8 +267,14 @@ class CharTokenizer(family.TableLookups, family.TransformersCalls):
                 raise ValueError(f"{key}: expected a list of str")
             return value
 
-        vocab = {t: i for i, t in enumerate(strings("vocab"))}
-        return CharTokenizer(vocab, special_tokens=strings("special_tokens"), unk_token=unk)
+        tokens, specials = strings("vocab"), strings("special_tokens")
+        vocab: dict[str, int] = {}
+        for i, t in enumerate(tokens):  # the engine's order: each token once, then what it is
+            if vocab.setdefault(t, i) != i:
+                raise ValueError(f"token {_quoted(t)} is twice in the vocabulary")
+            if t not in specials and len(t) != 1:
+                raise ValueError(f"token {_quoted(t)} is neither one character nor a special token")
+        return CharTokenizer(vocab, special_tokens=specials, unk_token=unk)
 
     def save(self, path: _StrPath) -> None:
         """Writes ``to_json``'s text to ``path`` atomically, as the engine does (see ``files.write_atomic``)."""

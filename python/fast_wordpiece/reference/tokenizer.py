@@ -600,11 +600,12 @@ class PyTokenizer(TransformersCalls):
                 # transformers' BERT classes keep the file's vocabulary, added tokens and default truncation and
                 # padding, and build the rest as BertTokenizer does, from the configuration.
                 tokens = {key: t["content"] for key, t, _ in named if t is not None}
-                split = config.get("split_special_tokens")
-                options = {**asdict(Options()), **_bert_normalizer(config, config_path),
+                normalizer = _bert_normalizer(config, config_path)
+                split = _optional_bool(config.get("split_special_tokens"), config_path, "split_special_tokens")
+                options = {**asdict(Options()), **normalizer,
                            "unk_token": tokens["unk_token"], "cls_token": tokens["cls_token"],
                            "sep_token": tokens["sep_token"],
-                           "split_special_tokens": split if isinstance(split, bool)
+                           "split_special_tokens": split if split is not None
                            else tokenizer._options.split_special_tokens}  # fmt: skip
                 tokenizer = tokenizer._with_options(options)
             # As transformers does: the directory's added tokens (in id order, with the next ids) and the
@@ -1693,8 +1694,7 @@ def _bert_normalizer(config: dict[str, Any], config_path: str) -> dict[str, Any]
         out[option] = True if value is None else value
     strip_accents = config.get("strip_accents")
     if strip_accents is not None and not isinstance(strip_accents, bool):
-        raise ValueError(f"{config_path}: strip_accents: expected true, false or null, "
-                         f"found {shown(strip_accents)}")  # fmt: skip
+        raise ValueError(f"{config_path}: strip_accents: expected true or false, found {shown(strip_accents)}")
     return {**out, "strip_accents": strip_accents, "clean_text": True, "strip_all_marks": False}
 
 
