@@ -229,10 +229,6 @@ _PADDING: dict[str, _Type] = {
 }
 
 
-def _tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
-    return types if isinstance(types, tuple) else (types,)
-
-
 def _normalizer(value: Any) -> dict[str, Any]:
     """BERT's setting that the normalizer equals: BertNormalizer, then NFD with StripAccents, then Lowercase (a
     Lowercase step may also come before NFD or between NFD and StripAccents: the same text and offsets)."""
